@@ -1,0 +1,23 @@
+/*
+ * command.h - the interface between the preflight front end (preflight.c) and
+ * its subcommands. Each subcommand lives in its own file next to its component
+ * and defines one 'const struct pf_command pf_cmd_<name>'; its component's
+ * module.mk adds <name> to PREFLIGHT_CMDS, and the build generates the table.
+ */
+#ifndef PF_COMMAND_H
+#define PF_COMMAND_H
+
+struct pf_command {
+	const char *name;	/* as typed: "sysinfo" */
+	const char *summary;	/* one line for 'preflight help' */
+	const char *usage;	/* full --help text: synopsis, every option with its default */
+	int (*run)(int argc, char **argv);	/* argv[0] is the command name; returns an exit code */
+};
+
+/* pf_usage_error - print a usage error and the hint, return PF_EXIT_USAGE */
+int pf_usage_error(const struct pf_command *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* pf_print_usage - print a command's --help text to stdout */
+void pf_print_usage(const struct pf_command *cmd);
+
+#endif

@@ -1,0 +1,151 @@
+/*
+ * common.c - error messages, number and duration parsing, small file helpers
+ * shared by every preflight program. See common.h.
+ */
+#include "common.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *pf_prefix = "preflight";
+
+void pf_set_prog(const char *prefix)
+{
+	pf_prefix = prefix;
+}
+
+const char *pf_prog(void)
+{
+	return pf_prefix;
+}
+
+/* pf_verr - print one error line with the program prefix */
+static void pf_verr(const char *fmt, va_list ap)
+{
+	char line[1024];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	fprintf(stderr, "%s: %s\n", pf_prefix, line);
+}
+
+void pf_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pf_verr(fmt, ap);
+	va_end(ap);
+}
+
+int pf_fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pf_verr(fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int pf_parse_long(const char *text, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!text || !*text)
+		return -EINVAL;
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (*end != '\0' || end == text)
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int pf_parse_duration_ns(const char *text, int64_t default_unit_ns, int64_t *out_ns)
+{
+	static const struct { const char *suffix; int64_t ns; } units[] = {
+		{ "ns", 1 }, { "us", PF_NS_PER_US }, { "ms", PF_NS_PER_MS },
+		{ "s", PF_NS_PER_SEC }, { "min", 60 * PF_NS_PER_SEC },
+		{ "h", 3600 * PF_NS_PER_SEC },
+	};
+	char *end;
+	double v;
+	int64_t unit = default_unit_ns;
+	size_t i;
+
+	if (!text || !*text || isspace((unsigned char)*text))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || errno == ERANGE || !isfinite(v) || v < 0)
+		return -EINVAL;
+	if (*end) {
+		for (i = 0; i < PF_ARRAY_SIZE(units); i++)
+			if (!strcmp(end, units[i].suffix))
+				break;
+		if (i == PF_ARRAY_SIZE(units))
+			return -EINVAL;
+		unit = units[i].ns;
+	}
+	if (v * (double)unit > 9.2e18)
+		return -ERANGE;
+	*out_ns = (int64_t)llround(v * (double)unit);
+	return 0;
+}
+
+int pf_read_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	size_t len = 0;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (len + 1 < size) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	while (len && buf[len - 1] == '\n')
+		len--;
+	buf[len] = '\0';
+	ret = (int)len;
+out:
+	close(fd);
+	return ret;
+}
+
+int pf_write_file(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, len);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	close(fd);
+	return ret;
+}

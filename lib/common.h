@@ -1,0 +1,91 @@
+/*
+ * common.h - what every preflight program shares: exit codes, one-line error
+ * messages, time in nanoseconds and a few small helpers.
+ *
+ * Time inside preflight is int64_t nanoseconds of CLOCK_MONOTONIC unless a
+ * name says otherwise. Errors are one line on stderr:
+ * "preflight: <command>: <what>: <why>" (pf_err adds the prefix).
+ */
+#ifndef PF_COMMON_H
+#define PF_COMMON_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+/* Exit codes of every preflight program (ARCHITECTURE.md). */
+enum pf_exit {
+	PF_EXIT_OK       = 0,	/* success, all requirements met */
+	PF_EXIT_FAILED   = 1,	/* a requirement failed */
+	PF_EXIT_USAGE    = 2,	/* usage error or bad input */
+	PF_EXIT_ENV      = 3,	/* environment: privilege, tracefs, missing tool */
+	PF_EXIT_INTERNAL = 4,	/* internal error */
+};
+
+#define PF_NS_PER_US  1000LL
+#define PF_NS_PER_MS  1000000LL
+#define PF_NS_PER_SEC 1000000000LL
+
+#define PF_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define PF_MUST_CHECK __attribute__((warn_unused_result))
+#define PF_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* pf_set_prog - set the prefix of error messages, e.g. "preflight: sysinfo" */
+void pf_set_prog(const char *prefix);
+
+/* pf_prog - the current error-message prefix */
+const char *pf_prog(void);
+
+/* pf_err - print "<prefix>: <message>" as one line on stderr */
+void pf_err(const char *fmt, ...) PF_PRINTF(1, 2);
+
+/* pf_fail - pf_err, then return the exit code 'code' (for 'return pf_fail(...)') */
+int pf_fail(int code, const char *fmt, ...) PF_PRINTF(2, 3);
+
+/* pf_ts_to_ns - a timespec as nanoseconds */
+static inline int64_t pf_ts_to_ns(const struct timespec *ts)
+{
+	return (int64_t)ts->tv_sec * PF_NS_PER_SEC + ts->tv_nsec;
+}
+
+/* pf_ns_to_ts - nanoseconds as a timespec */
+static inline struct timespec pf_ns_to_ts(int64_t ns)
+{
+	struct timespec ts = { ns / PF_NS_PER_SEC, ns % PF_NS_PER_SEC };
+	return ts;
+}
+
+/* pf_now_ns - CLOCK_MONOTONIC now, in nanoseconds */
+static inline int64_t pf_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return pf_ts_to_ns(&ts);
+}
+
+/* pf_clock_ns - any clock now, in nanoseconds */
+static inline int64_t pf_clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return pf_ts_to_ns(&ts);
+}
+
+/*
+ * pf_parse_duration_ns - parse "10ms", "62us", "1.5s", "250ns", "3" (seconds
+ * unless 'default_unit_ns' says otherwise) into nanoseconds; 0 or -EINVAL
+ */
+int pf_parse_duration_ns(const char *text, int64_t default_unit_ns, int64_t *out_ns) PF_MUST_CHECK;
+
+/* pf_parse_long - parse a whole decimal number in [min, max]; 0 or -EINVAL / -ERANGE */
+int pf_parse_long(const char *text, long min, long max, long *out) PF_MUST_CHECK;
+
+/* pf_read_file - read a whole small file into buf (NUL-terminated, trailing newline cut); bytes or -errno */
+int pf_read_file(const char *path, char *buf, size_t size) PF_MUST_CHECK;
+
+/* pf_write_file - write a string to a file (sysfs / tracefs control files); 0 or -errno */
+int pf_write_file(const char *path, const char *text) PF_MUST_CHECK;
+
+#endif

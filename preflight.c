@@ -1,0 +1,136 @@
+/*
+ * preflight.c - the front end of the preflight command: finds the subcommand
+ * named by the first argument and runs it, git-style. The table of commands
+ * is generated from the components' module.mk files (build/commands.h).
+ *
+ * usage: preflight [--version] [--help] <command> [options]
+ */
+#include "command.h"
+#include "common.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifndef PF_VERSION
+#define PF_VERSION "0.1.0"
+#endif
+
+static int pf_cmd_help_run(int argc, char **argv);
+
+const struct pf_command pf_cmd_help = {
+	.name = "help",
+	.summary = "show the commands, or one command's options",
+	.usage = "usage: preflight help [command]\n",
+	.run = pf_cmd_help_run,
+};
+
+#define PF_COMMAND(name) extern const struct pf_command pf_cmd_##name;
+#include "commands.h"
+#undef PF_COMMAND
+
+static const struct pf_command *const pf_commands[] = {
+#define PF_COMMAND(name) &pf_cmd_##name,
+#include "commands.h"
+#undef PF_COMMAND
+};
+
+static char pf_prefix_buf[64];
+
+void pf_print_usage(const struct pf_command *cmd)
+{
+	fputs(cmd->usage, stdout);
+}
+
+int pf_usage_error(const struct pf_command *cmd, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pf_err("%s (see 'preflight %s --help')", msg, cmd->name);
+	return PF_EXIT_USAGE;
+}
+
+/* pf_find_command - the command called 'name', or NULL */
+static const struct pf_command *pf_find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < PF_ARRAY_SIZE(pf_commands); i++)
+		if (!strcmp(pf_commands[i]->name, name))
+			return pf_commands[i];
+	return NULL;
+}
+
+/* pf_main_usage - the top-level help: every command with its summary */
+static void pf_main_usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out,
+		"usage: preflight [--version] [--help] <command> [options]\n"
+		"\n"
+		"Timing analysis and latency certification for realtime Linux.\n"
+		"\n"
+		"commands:\n");
+	for (i = 0; i < PF_ARRAY_SIZE(pf_commands); i++)
+		fprintf(out, "  %-10s %s\n", pf_commands[i]->name, pf_commands[i]->summary);
+	fprintf(out,
+		"\n"
+		"'preflight help <command>' or 'preflight <command> --help' shows a command's options.\n"
+		"exit codes: 0 ok, 1 a requirement failed, 2 usage or bad input,\n"
+		"            3 environment (privilege, tracefs, missing tool), 4 internal error\n");
+}
+
+/* pf_cmd_help_run - 'preflight help [command]' */
+static int pf_cmd_help_run(int argc, char **argv)
+{
+	const struct pf_command *cmd;
+
+	if (argc < 2) {
+		pf_main_usage(stdout);
+		return PF_EXIT_OK;
+	}
+	cmd = pf_find_command(argv[1]);
+	if (!cmd)
+		return pf_fail(PF_EXIT_USAGE, "'%s': no such command (see 'preflight help')", argv[1]);
+	pf_print_usage(cmd);
+	return PF_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	const struct pf_command *cmd;
+	int i;
+
+	if (argc < 2) {
+		pf_main_usage(stderr);
+		return PF_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("preflight %s\n", PF_VERSION);
+		return PF_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return pf_cmd_help_run(argc - 1, argv + 1);
+	if (argv[1][0] == '-')
+		return pf_fail(PF_EXIT_USAGE, "'%s': unknown option (see 'preflight --help')", argv[1]);
+
+	cmd = pf_find_command(argv[1]);
+	if (!cmd)
+		return pf_fail(PF_EXIT_USAGE, "'%s': no such command (see 'preflight help')", argv[1]);
+	snprintf(pf_prefix_buf, sizeof(pf_prefix_buf), "preflight: %s", cmd->name);
+	pf_set_prog(pf_prefix_buf);
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			pf_print_usage(cmd);
+			return PF_EXIT_OK;
+		}
+	}
+	return cmd->run(argc - 1, argv + 1);
+}
