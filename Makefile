@@ -1,6 +1,7 @@
 # preflight - top-level build.
 #
-# Each component folder has a module.mk that adds its sources to the variables
+# Each component folder has one or more *.mk fragments (module.mk, sim.mk, ...)
+# that add its sources to the variables
 # below; this file owns the rules. Outputs go under build/ (ignored by git).
 #
 #   make              build every program
@@ -43,7 +44,7 @@ PROGRAMS       :=   # other programs: <name>_SRCS, <name>_PKGS, <name>_LDLIBS
 UNIT_TESTS     :=   # C unit tests: <name>_SRCS, <name>_PKGS, linked with lib
 BENCHES        :=   # benchmark commands run by 'make bench' (paths to build/ programs or scripts)
 
-include $(sort $(wildcard */module.mk))
+include $(sort $(wildcard */*.mk))
 
 PREFLIGHT_SRCS += preflight.c
 PREFLIGHT_CMDS += help
