@@ -1,0 +1,6 @@
+# bench/bench.mk - the synthetic loads, scenarios and the run / qualify / load commands.
+PREFLIGHT_SRCS += bench/loads/load.c bench/loads/proc.c bench/loads/cmd-load.c \
+	bench/loads/wifi.c bench/loads/sd.c bench/loads/spi.c bench/loads/cpu.c \
+	bench/loads/rt-swarm.c
+PREFLIGHT_CMDS += load
+PREFLIGHT_PKGS += jansson

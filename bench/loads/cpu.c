@@ -1,0 +1,220 @@
+/*
+ * cpu.c - the CPU load: hackbench (rt-tests; scheduler and IPC stress,
+ * restarted whenever a round ends) and stress-ng CPU workers at a set
+ * percentage of each CPU. Reports the hackbench rounds and messages done and
+ * stress-ng's bogo-ops and CPU usage, from their own output.
+ */
+#include "load.h"
+#include "common.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct pf_cpu {
+	uint32_t hb_groups;		/* hackbench groups, 0 = no hackbench */
+	uint32_t hb_loops;		/* messages per sender per round */
+	bool hb_threads;		/* hackbench with threads, not processes */
+	uint32_t stress_cpus;		/* stress-ng CPU workers, 0 = none */
+	uint32_t stress_load_pct;	/* load of each worker, 1..100 */
+	char stress_method[32];		/* stress-ng --cpu-method */
+	struct pf_proc hb, stress;
+	char hb_out[300], stress_yaml[300], stress_err[300];
+	uint64_t hb_rounds;		/* completed hackbench rounds */
+	double hb_time_s;		/* their summed "Time:" */
+	double stress_bogo_ops, stress_wall_s, stress_usage_pct;
+};
+
+static void pf_cpu_defaults(struct pf_load *l)
+{
+	struct pf_cpu *c = l->priv;
+
+	c->hb_groups = 2;
+	c->hb_loops = 1000;
+	c->stress_cpus = 2;
+	c->stress_load_pct = 50;
+	strcpy(c->stress_method, "matrixprod");
+}
+
+static int pf_cpu_set(struct pf_load *l, const char *key, const char *value)
+{
+	struct pf_cpu *c = l->priv;
+
+	if (!strcmp(key, "hackbench_groups"))
+		return pf_load_parse_u32(value, 0, 64, &c->hb_groups);
+	if (!strcmp(key, "hackbench_loops"))
+		return pf_load_parse_u32(value, 1, 1000000, &c->hb_loops);
+	if (!strcmp(key, "hackbench_mode")) {
+		if (strcmp(value, "process") && strcmp(value, "thread"))
+			return -EINVAL;
+		c->hb_threads = !strcmp(value, "thread");
+		return 0;
+	}
+	if (!strcmp(key, "stress_cpus"))
+		return pf_load_parse_u32(value, 0, 1024, &c->stress_cpus);
+	if (!strcmp(key, "stress_load"))
+		return pf_load_parse_u32(value, 1, 100, &c->stress_load_pct);
+	if (!strcmp(key, "stress_method"))
+		return pf_load_parse_str(value, c->stress_method, sizeof(c->stress_method));
+	return -ENOENT;
+}
+
+/* pf_cpu_hb_start - start one hackbench round */
+static int pf_cpu_hb_start(struct pf_load *l)
+{
+	struct pf_cpu *c = l->priv;
+	char groups[16], loops[16];
+	char *argv[] = { "hackbench", "-g", groups, "-l", loops,
+			 c->hb_threads ? "--threads" : "--process", NULL };
+	int ret;
+
+	snprintf(groups, sizeof(groups), "%u", c->hb_groups);
+	snprintf(loops, sizeof(loops), "%u", c->hb_loops);
+	ret = pf_proc_spawn(&c->hb, argv, c->hb_out, "/dev/null", 0);
+	if (ret < 0)
+		return pf_load_why(l, ret, "hackbench: %s", strerror(-ret));
+	return 0;
+}
+
+/* pf_cpu_hb_collect - count a finished round from its "Time: s" line */
+static int pf_cpu_hb_collect(struct pf_load *l)
+{
+	struct pf_cpu *c = l->priv;
+	char text[4096], *t;
+	int code = pf_proc_exit_code(&c->hb);
+
+	if (code != 0)
+		return pf_load_why(l, EIO, "hackbench exited with %d", code);
+	if (pf_read_file(c->hb_out, text, sizeof(text)) > 0 && (t = strstr(text, "Time:"))) {
+		c->hb_time_s += strtod(t + 5, NULL);
+		c->hb_rounds++;
+	}
+	return 0;
+}
+
+static int pf_cpu_start(struct pf_load *l)
+{
+	struct pf_cpu *c = l->priv;
+	char cpus[16], pct[16], timeout[32];
+	char *argv[] = { "stress-ng", "--cpu", cpus, "--cpu-load", pct, "--cpu-method",
+			 c->stress_method, "--metrics-brief", "--yaml", c->stress_yaml,
+			 "-t", timeout, NULL };
+	int ret;
+
+	snprintf(c->hb_out, sizeof(c->hb_out), "%s/cpu-hackbench-%d.out", l->work_dir, getpid());
+	snprintf(c->stress_yaml, sizeof(c->stress_yaml), "%s/cpu-stress-%d.yaml", l->work_dir, getpid());
+	snprintf(c->stress_err, sizeof(c->stress_err), "%s/cpu-stress-%d.err", l->work_dir, getpid());
+	if (c->hb_groups && pf_proc_which("hackbench"))
+		return pf_load_why(l, ENOENT, "hackbench: not found in PATH (package rt-tests)");
+	if (c->stress_cpus && pf_proc_which("stress-ng"))
+		return pf_load_why(l, ENOENT, "stress-ng: not found in PATH (package stress-ng)");
+	if (!c->hb_groups && !c->stress_cpus)
+		return pf_load_why(l, EINVAL, "nothing to run: hackbench_groups=0 and stress_cpus=0");
+	if (c->stress_cpus) {
+		snprintf(cpus, sizeof(cpus), "%u", c->stress_cpus);
+		snprintf(pct, sizeof(pct), "%u", c->stress_load_pct);
+		snprintf(timeout, sizeof(timeout), "%llds",
+			 l->duration_ns ? (long long)(l->duration_ns / PF_NS_PER_SEC + 30) : 864000LL);
+		ret = pf_proc_spawn(&c->stress, argv, "/dev/null", c->stress_err, 0);
+		if (ret < 0)
+			return pf_load_why(l, ret, "stress-ng: %s", strerror(-ret));
+	}
+	if (c->hb_groups)
+		return pf_cpu_hb_start(l);
+	return 0;
+}
+
+static int pf_cpu_poll(struct pf_load *l)
+{
+	struct pf_cpu *c = l->priv;
+	int ret;
+
+	if (c->stress.pid && !pf_proc_alive(&c->stress))
+		return pf_load_why(l, EIO, "stress-ng exited early with %d", pf_proc_exit_code(&c->stress));
+	if (c->hb_groups && !pf_proc_alive(&c->hb)) {
+		ret = pf_cpu_hb_collect(l);
+		if (ret < 0)
+			return ret;
+		return pf_cpu_hb_start(l);
+	}
+	return 0;
+}
+
+/* pf_cpu_yaml_value - the number after "key:" in stress-ng's YAML, or 0 */
+static double pf_cpu_yaml_value(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	return p ? strtod(p + strlen(key), NULL) : 0.0;
+}
+
+static void pf_cpu_stop(struct pf_load *l)
+{
+	struct pf_cpu *c = l->priv;
+	char text[8192];
+
+	pf_proc_stop(&c->hb, SIGTERM, 2 * PF_NS_PER_SEC, false);	/* an unfinished round does not count */
+	if (c->stress.pid) {
+		pf_proc_stop(&c->stress, SIGINT, 5 * PF_NS_PER_SEC, false);
+		if (pf_read_file(c->stress_yaml, text, sizeof(text)) > 0) {
+			c->stress_bogo_ops = pf_cpu_yaml_value(text, "bogo-ops:");
+			c->stress_wall_s = pf_cpu_yaml_value(text, "wall-clock-time:");
+			c->stress_usage_pct = pf_cpu_yaml_value(text, "cpu-usage-per-instance:");
+		}
+	}
+}
+
+static json_t *pf_cpu_report(struct pf_load *l)
+{
+	struct pf_cpu *c = l->priv;
+	double msgs = (double)c->hb_rounds * c->hb_groups * 20 * 20 * c->hb_loops;
+
+	return json_pack("{s:{s:i, s:i, s:s, s:I, s:f, s:f}, s:{s:i, s:i, s:s, s:f, s:f, s:f, s:f}}",
+			 "hackbench",
+			 "groups", (int)c->hb_groups, "loops", (int)c->hb_loops,
+			 "mode", c->hb_threads ? "thread" : "process",
+			 "rounds", (json_int_t)c->hb_rounds, "busy_s", c->hb_time_s,
+			 "messages_per_s", c->hb_time_s > 0 ? msgs / c->hb_time_s : 0.0,
+			 "stress_ng",
+			 "cpus", (int)c->stress_cpus, "load_pct", (int)c->stress_load_pct,
+			 "method", c->stress_method, "bogo_ops", c->stress_bogo_ops,
+			 "bogo_ops_per_s", c->stress_wall_s > 0 ? c->stress_bogo_ops / c->stress_wall_s : 0.0,
+			 "wall_s", c->stress_wall_s, "cpu_usage_per_instance_pct", c->stress_usage_pct);
+}
+
+static void pf_cpu_cleanup(struct pf_load *l)
+{
+	struct pf_cpu *c = l->priv;
+
+	pf_proc_stop(&c->hb, SIGTERM, 2 * PF_NS_PER_SEC, false);
+	pf_proc_stop(&c->stress, SIGTERM, 2 * PF_NS_PER_SEC, false);
+	if (c->hb_out[0]) {
+		unlink(c->hb_out);
+		unlink(c->stress_yaml);
+		unlink(c->stress_err);
+	}
+}
+
+const struct pf_load_ops pf_load_cpu = {
+	.name = "cpu",
+	.summary = "hackbench (rt-tests) rounds and stress-ng CPU workers",
+	.params_help =
+	"  hackbench_groups=N   hackbench groups of 20 senders / 20 receivers, 0 = off (2)\n"
+	"  hackbench_loops=N    messages per sender per round (1000)\n"
+	"  hackbench_mode=M     process | thread (process)\n"
+	"  stress_cpus=N        stress-ng CPU workers, 0 = off (2)\n"
+	"  stress_load=PCT      load of each worker, 1-100 (50)\n"
+	"  stress_method=NAME   stress-ng --cpu-method (matrixprod)\n",
+	.priv_size = sizeof(struct pf_cpu),
+	.defaults = pf_cpu_defaults,
+	.set = pf_cpu_set,
+	.start = pf_cpu_start,
+	.poll = pf_cpu_poll,
+	.stop = pf_cpu_stop,
+	.report = pf_cpu_report,
+	.cleanup = pf_cpu_cleanup,
+};

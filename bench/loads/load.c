@@ -1,0 +1,167 @@
+/*
+ * load.c - the registry of the bench's loads, their shared parameter
+ * parsers, and the JSON envelope around every load's report (see load.h).
+ */
+#include "load.h"
+#include "common.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const struct pf_load_ops pf_load_wifi, pf_load_sd, pf_load_spi,
+	pf_load_cpu, pf_load_rt_swarm;
+
+static const struct pf_load_ops *const pf_loads[] = {
+	&pf_load_wifi, &pf_load_sd, &pf_load_spi, &pf_load_cpu, &pf_load_rt_swarm,
+};
+
+const struct pf_load_ops *pf_load_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < PF_ARRAY_SIZE(pf_loads); i++)
+		if (!strcmp(pf_loads[i]->name, name))
+			return pf_loads[i];
+	return NULL;
+}
+
+const char *pf_load_names(void)
+{
+	return "wifi sd spi cpu rt-swarm";
+}
+
+int pf_load_init(struct pf_load *l, const struct pf_load_ops *ops, const char *work_dir)
+{
+	memset(l, 0, sizeof(*l));
+	l->ops = ops;
+	l->priv = calloc(1, ops->priv_size);
+	if (!l->priv)
+		return -ENOMEM;
+	snprintf(l->work_dir, sizeof(l->work_dir), "%s", work_dir ? work_dir : "/tmp");
+	ops->defaults(l);
+	return 0;
+}
+
+void pf_load_free(struct pf_load *l)
+{
+	free(l->priv);
+	l->priv = NULL;
+}
+
+int pf_load_set(struct pf_load *l, const char *key, const char *value)
+{
+	return l->ops->set(l, key, value);
+}
+
+int pf_load_why(struct pf_load *l, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(l->why, sizeof(l->why), fmt, ap);
+	va_end(ap);
+	return err > 0 ? -err : err;
+}
+
+json_t *pf_load_report(struct pf_load *l)
+{
+	int64_t end = l->stop_ns ? l->stop_ns : pf_now_ns();
+	json_t *o, *achieved;
+
+	achieved = l->ops->report(l);
+	o = json_pack("{s:s, s:s, s:I, s:I, s:f, s:f, s:b, s:o}",
+		      "schema", "preflight-load-v1",
+		      "load", l->ops->name,
+		      "start_ns", (json_int_t)l->start_ns,
+		      "stop_ns", (json_int_t)end,
+		      "planned_s", (double)l->duration_ns / PF_NS_PER_SEC,
+		      "elapsed_s", l->start_ns ? (double)(end - l->start_ns) / PF_NS_PER_SEC : 0.0,
+		      "interrupted", l->interrupted,
+		      "achieved", achieved ? achieved : json_object());
+	return o;
+}
+
+void pf_load_cleanup_stale(void)
+{
+	size_t i;
+
+	for (i = 0; i < PF_ARRAY_SIZE(pf_loads); i++)
+		if (pf_loads[i]->cleanup_stale)
+			pf_loads[i]->cleanup_stale();
+}
+
+pid_t pf_load_dead_owner(const char *name, const char *prefix)
+{
+	long pid;
+
+	if (strncmp(name, prefix, strlen(prefix)))
+		return 0;
+	pid = strtol(name + strlen(prefix), NULL, 10);
+	return pid > 0 && !pf_proc_pid_alive((pid_t)pid) ? (pid_t)pid : 0;
+}
+
+int pf_load_parse_u32(const char *value, uint32_t min, uint32_t max, uint32_t *out)
+{
+	long v;
+
+	if (pf_parse_long(value, min, max, &v))
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int pf_load_parse_ns(const char *value, int64_t *out_ns)
+{
+	return pf_parse_duration_ns(value, PF_NS_PER_SEC, out_ns) ? -EINVAL : 0;
+}
+
+/* pf_load_parse_scaled - a number with a unit suffix from 'units'; 0 or -EINVAL */
+static int pf_load_parse_scaled(const char *value, const char *const *suffix,
+				const double *scale, size_t n, uint64_t *out)
+{
+	char *end;
+	double v;
+	size_t i;
+
+	if (!value || !*value || isspace((unsigned char)*value))
+		return -EINVAL;
+	v = strtod(value, &end);
+	if (end == value || !isfinite(v) || v < 0)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!strcasecmp(end, suffix[i]))
+			break;
+	if (i == n || v * scale[i] > 1.8e19)
+		return -EINVAL;
+	*out = (uint64_t)llround(v * scale[i]);
+	return 0;
+}
+
+int pf_load_parse_bytes(const char *value, uint64_t *out)
+{
+	static const char *const suffix[] = { "", "k", "m", "g", "kib", "mib", "gib" };
+	static const double scale[] = { 1, 1024, 1048576, 1073741824.0, 1024, 1048576, 1073741824.0 };
+
+	return pf_load_parse_scaled(value, suffix, scale, PF_ARRAY_SIZE(suffix), out);
+}
+
+int pf_load_parse_bps(const char *value, uint64_t *out)
+{
+	static const char *const suffix[] = { "bit", "kbit", "mbit", "gbit" };
+	static const double scale[] = { 1, 1e3, 1e6, 1e9 };
+
+	return pf_load_parse_scaled(value, suffix, scale, PF_ARRAY_SIZE(suffix), out);
+}
+
+int pf_load_parse_str(const char *value, char *buf, size_t size)
+{
+	if (strlen(value) >= size)
+		return -EINVAL;
+	strcpy(buf, value);
+	return 0;
+}

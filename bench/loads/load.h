@@ -1,0 +1,153 @@
+/*
+ * load.h - the synthetic loads of the test bench (wifi, sd, spi, cpu,
+ * rt-swarm) behind one interface, and the child-process helpers they share.
+ *
+ * A load is configured with key=value parameters (from a scenario section or
+ * the command line), started, polled while it runs, stopped on command, and
+ * then reports what it actually achieved as JSON (the proof that it ran).
+ * Each load cleans up everything it created (processes, namespaces, links,
+ * qdiscs, loop devices, mounts, files) on every exit path; names carry a
+ * recognisable prefix and the owner's pid so that a later run can remove what
+ * a killed one left behind (pf_load_cleanup_stale).
+ *
+ * `preflight load NAME` runs one load in its own process; `preflight run`
+ * starts every load of a phase that way, each in its own process group, and
+ * ends it by pid / process group.
+ */
+#ifndef PF_LOAD_H
+#define PF_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct json_t;
+struct pf_load;
+
+struct pf_load_ops {
+	const char *name;		/* "wifi" */
+	const char *summary;		/* one line */
+	const char *params_help;	/* "  key=VALUE  what (default)\n" lines */
+	size_t priv_size;		/* bytes of private state, zeroed */
+	/* defaults - set every parameter's default in priv */
+	void (*defaults)(struct pf_load *l);
+	/* set - one parameter; 0, -ENOENT unknown key, -EINVAL bad value */
+	int (*set)(struct pf_load *l, const char *key, const char *value);
+	/* start - create and start everything; 0 or -errno with l->why set */
+	int (*start)(struct pf_load *l);
+	/* poll - called about every 100 ms while running; 0 or -errno (load died, l->why set) */
+	int (*poll)(struct pf_load *l);
+	/* stop - stop the load's work and collect its figures */
+	void (*stop)(struct pf_load *l);
+	/* report - what the load achieved, as a JSON object (new reference) */
+	struct json_t *(*report)(struct pf_load *l);
+	/* cleanup - undo everything start created; idempotent, safe after a failed start */
+	void (*cleanup)(struct pf_load *l);
+	/* cleanup_stale - remove what dead owners left behind (names with a dead pid) */
+	void (*cleanup_stale)(void);
+};
+
+struct pf_load {
+	const struct pf_load_ops *ops;
+	void *priv;
+	int64_t duration_ns;	/* planned run time, 0 = until stopped */
+	int64_t start_ns;	/* CLOCK_MONOTONIC when started */
+	int64_t stop_ns;	/* CLOCK_MONOTONIC when stopped */
+	bool interrupted;	/* stopped before duration_ns */
+	char work_dir[256];	/* where the load may put files (helper output) */
+	char why[512];		/* why start / poll failed */
+};
+
+/* pf_load_find - the load called 'name', or NULL */
+const struct pf_load_ops *pf_load_find(const char *name);
+
+/* pf_load_names - the names of every load, space separated */
+const char *pf_load_names(void);
+
+/* pf_load_init - allocate a load's state with its defaults; 0 or -errno */
+int pf_load_init(struct pf_load *l, const struct pf_load_ops *ops, const char *work_dir);
+
+/* pf_load_free - release a load's state */
+void pf_load_free(struct pf_load *l);
+
+/* pf_load_set - set one parameter "key=value" text; 0, -ENOENT unknown key, -EINVAL bad value */
+int pf_load_set(struct pf_load *l, const char *key, const char *value);
+
+/*
+ * pf_load_report - the load's JSON report wrapped with its name, start / stop
+ * times, planned and actual duration and the interrupted flag
+ */
+struct json_t *pf_load_report(struct pf_load *l);
+
+/* pf_load_cleanup_stale - every load's stale cleanup */
+void pf_load_cleanup_stale(void);
+
+/* pf_load_dead_owner - the pid in "<prefix><pid>..." when that process is gone, else 0 */
+pid_t pf_load_dead_owner(const char *name, const char *prefix);
+
+/* pf_load_why - set l->why (printf style); returns -err for 'return pf_load_why(...)' */
+int pf_load_why(struct pf_load *l, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Parameter parsers shared by the loads: 0 or -EINVAL. */
+int pf_load_parse_u32(const char *value, uint32_t min, uint32_t max, uint32_t *out);
+int pf_load_parse_ns(const char *value, int64_t *out_ns);	/* "10ms", default unit s */
+int pf_load_parse_bytes(const char *value, uint64_t *out);	/* "64k", "8M", "1G" (powers of 1024) */
+int pf_load_parse_bps(const char *value, uint64_t *out);	/* "20mbit", "500kbit", "1gbit", bits/s */
+int pf_load_parse_str(const char *value, char *buf, size_t size);
+
+/* Child processes of the loads and of the runner. */
+struct pf_proc {
+	pid_t pid;		/* 0 when not running */
+	char name[32];		/* program name, for messages */
+	int status;		/* wait status once reaped */
+	bool reaped;
+};
+
+enum {
+	PF_PROC_PGRP = 1,	/* child leads a new process group */
+};
+
+/*
+ * pf_proc_spawn - fork and exec argv (PATH search) with stdin from /dev/null,
+ * stdout / stderr to the given files (NULL: /dev/null; "-": inherited); the
+ * child dies with its parent (PR_SET_PDEATHSIG); exec failures come back as
+ * -errno. 0 or -errno.
+ */
+int pf_proc_spawn(struct pf_proc *p, char *const argv[], const char *out_path,
+		  const char *err_path, int flags) __attribute__((warn_unused_result));
+
+/* pf_proc_alive - true while the child runs (reaps it when it has exited) */
+bool pf_proc_alive(struct pf_proc *p);
+
+/*
+ * pf_proc_stop - send 'sig' (to the process group when 'group'), wait up to
+ * grace_ns, then SIGKILL; always reaps. No-op when not running.
+ */
+void pf_proc_stop(struct pf_proc *p, int sig, int64_t grace_ns, bool group);
+
+/* pf_proc_exit_code - the exit status (0-255), 128+signal, or -1 when not reaped */
+int pf_proc_exit_code(const struct pf_proc *p);
+
+/*
+ * pf_proc_run - run a command to completion; its first stderr line (or a
+ * description of how it ended) goes to 'err'. Returns its exit code, or -errno.
+ */
+int pf_proc_run(char *const argv[], char *err, size_t err_size);
+
+/* pf_proc_runl - pf_proc_run with the arguments as a NULL-terminated list */
+int pf_proc_runl(char *err, size_t err_size, const char *arg0, ...) __attribute__((sentinel));
+
+/* pf_proc_which - 0 when 'tool' is an executable in PATH (or a path), else -ENOENT */
+int pf_proc_which(const char *tool);
+
+/* pf_proc_pid_alive - true when process 'pid' exists */
+bool pf_proc_pid_alive(pid_t pid);
+
+/* pf_proc_sleep_ns - sleep, returning early (never negative) on a signal */
+void pf_proc_sleep_ns(int64_t ns);
+
+/* pf_json_load_at_brace - parse the JSON object starting at the first '{' of a file (NULL on error) */
+struct json_t *pf_json_load_at_brace(const char *path);
+
+#endif

@@ -1,0 +1,250 @@
+/*
+ * proc.c - child processes of the loads and of the scenario runner: spawn
+ * with exec errors reported back, die-with-parent, own process group, stop
+ * by pid or process group with a grace period, run-to-completion with the
+ * first error line captured. Every child is tracked by its pid and reaped.
+ */
+#define _GNU_SOURCE
+#include "load.h"
+#include "common.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* pf_proc_redirect - open 'path' (NULL: /dev/null) onto fd in the child */
+static void pf_proc_redirect(const char *path, int fd, int oflags)
+{
+	int f;
+
+	if (path && !strcmp(path, "-"))
+		return;
+	f = open(path ? path : "/dev/null", oflags | O_CLOEXEC, 0644);
+	if (f < 0)
+		_exit(127);
+	if (dup2(f, fd) < 0)
+		_exit(127);
+}
+
+int pf_proc_spawn(struct pf_proc *p, char *const argv[], const char *out_path,
+		  const char *err_path, int flags)
+{
+	pid_t parent = getpid();
+	int pipefd[2], err = 0;
+	ssize_t n;
+	pid_t pid;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", argv[0]);
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return err;
+	}
+	if (pid == 0) {
+		sigset_t none;
+
+		close(pipefd[0]);
+		if (flags & PF_PROC_PGRP)
+			setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		pf_proc_redirect(NULL, 0, O_RDONLY);
+		pf_proc_redirect(out_path, 1, O_WRONLY | O_CREAT | O_TRUNC);
+		pf_proc_redirect(err_path, 2, O_WRONLY | O_CREAT | O_TRUNC);
+		execvp(argv[0], argv);
+		err = errno;
+		if (write(pipefd[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	if (flags & PF_PROC_PGRP)
+		setpgid(pid, pid);	/* also here: no race with an early kill */
+	close(pipefd[1]);
+	do
+		n = read(pipefd[0], &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	close(pipefd[0]);
+	p->pid = pid;
+	if (n == sizeof(err)) {
+		waitpid(pid, &p->status, 0);
+		p->reaped = true;
+		p->pid = 0;
+		return -err;
+	}
+	return 0;
+}
+
+bool pf_proc_alive(struct pf_proc *p)
+{
+	pid_t r;
+
+	if (!p->pid || p->reaped)
+		return false;
+	r = waitpid(p->pid, &p->status, WNOHANG);
+	if (r == p->pid || (r < 0 && errno == ECHILD)) {
+		p->reaped = true;
+		return false;
+	}
+	return true;
+}
+
+/* pf_proc_wait_ns - wait up to ns for the child to end; true when reaped */
+static bool pf_proc_wait_ns(struct pf_proc *p, int64_t ns)
+{
+	int64_t end = pf_now_ns() + ns;
+
+	while (pf_proc_alive(p)) {
+		if (pf_now_ns() >= end)
+			return false;
+		pf_proc_sleep_ns(10 * PF_NS_PER_MS);
+	}
+	return true;
+}
+
+void pf_proc_stop(struct pf_proc *p, int sig, int64_t grace_ns, bool group)
+{
+	if (!p->pid || p->reaped)
+		return;
+	if (pf_proc_alive(p)) {
+		kill(group ? -p->pid : p->pid, sig);
+		if (!pf_proc_wait_ns(p, grace_ns)) {
+			kill(group ? -p->pid : p->pid, SIGKILL);
+			if (group)
+				kill(p->pid, SIGKILL);
+			waitpid(p->pid, &p->status, 0);
+			p->reaped = true;
+		}
+	}
+	if (group)
+		kill(-p->pid, SIGKILL);	/* leftovers of the group, if any */
+}
+
+int pf_proc_exit_code(const struct pf_proc *p)
+{
+	if (!p->reaped)
+		return -1;
+	if (WIFEXITED(p->status))
+		return WEXITSTATUS(p->status);
+	if (WIFSIGNALED(p->status))
+		return 128 + WTERMSIG(p->status);
+	return -1;
+}
+
+int pf_proc_run(char *const argv[], char *err, size_t err_size)
+{
+	char path[] = "/tmp/preflight-proc.XXXXXX";
+	struct pf_proc p;
+	char line[512];
+	int fd, ret, code;
+
+	if (err_size)
+		err[0] = '\0';
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	ret = pf_proc_spawn(&p, argv, NULL, path, 0);
+	if (ret < 0) {
+		unlink(path);
+		if (err_size)
+			snprintf(err, err_size, "%s: %s", argv[0], strerror(-ret));
+		return ret;
+	}
+	waitpid(p.pid, &p.status, 0);
+	p.reaped = true;
+	code = pf_proc_exit_code(&p);
+	if (code && err_size) {
+		if (pf_read_file(path, line, sizeof(line)) > 0) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(err, err_size, "%s", line);
+		} else {
+			snprintf(err, err_size, "%s exited with %d", argv[0], code);
+		}
+	}
+	unlink(path);
+	return code;
+}
+
+int pf_proc_runl(char *err, size_t err_size, const char *arg0, ...)
+{
+	const char *argv[32];
+	va_list ap;
+	int n = 0;
+
+	argv[n++] = arg0;
+	va_start(ap, arg0);
+	while (n < 31 && (argv[n] = va_arg(ap, const char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	return pf_proc_run((char *const *)argv, err, err_size);
+}
+
+int pf_proc_which(const char *tool)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+	const char *p, *end;
+
+	if (strchr(tool, '/'))
+		return access(tool, X_OK) ? -ENOENT : 0;
+	for (p = path ? path : ""; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)(end - p), p, tool);
+		if (end != p && !access(buf, X_OK))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+bool pf_proc_pid_alive(pid_t pid)
+{
+	return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
+}
+
+void pf_proc_sleep_ns(int64_t ns)
+{
+	struct timespec ts = pf_ns_to_ts(ns > 0 ? ns : 0);
+
+	nanosleep(&ts, NULL);
+}
+
+json_t *pf_json_load_at_brace(const char *path)
+{
+	json_error_t jerr;
+	json_t *root = NULL;
+	char *text = NULL, *brace;
+	size_t len = 0;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	if (getdelim(&text, &len, '\0', f) > 0) {
+		brace = strchr(text, '{');
+		if (brace)
+			root = json_loads(brace, JSON_DISABLE_EOF_CHECK, &jerr);
+	}
+	free(text);
+	fclose(f);
+	return root;
+}

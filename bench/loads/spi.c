@@ -1,0 +1,310 @@
+/*
+ * spi.c - the SPI load: an exerciser doing full-duplex transfers of a fixed
+ * size (500 bytes, REQ-SPI-001) at a configured rate over the emulated SPI
+ * link, timing every transfer into a lib/hist.h histogram and counting the
+ * transfers over the limit (1 ms).
+ *
+ * The emulated link is a UNIX SOCK_SEQPACKET socket: one message from the
+ * master is the bytes it clocks out, the one message back is the bytes the
+ * slave clocked out during the same transfer (same length). With
+ * link=PATH the exerciser connects to a slave listening at PATH (the
+ * simulator's link); by default it runs its own echo peer, a child process
+ * on the other end of a socket pair that answers each frame with its bitwise
+ * complement, so every reply is also checked for length and content.
+ */
+#include "load.h"
+#include "common.h"
+#include "hist.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PF_SPI_MAX_BYTES 4096
+#define PF_SPI_BIN_NS    1000
+#define PF_SPI_NBINS     100000		/* 0 .. 100 ms binned */
+
+struct pf_spi {
+	uint32_t rate_hz;		/* transfers per second */
+	uint32_t size;			/* bytes per transfer, both directions */
+	uint32_t prio;			/* SCHED_FIFO priority of the exerciser, 0 = SCHED_OTHER */
+	int64_t limit_ns;		/* a transfer longer than this counts as over */
+	char link[108];			/* slave socket path, "" = own echo peer */
+	int fd;				/* master end */
+	struct pf_proc peer;		/* own echo peer */
+	pthread_t thread;
+	bool running;
+	atomic_int stop;
+	struct pf_hist hist;		/* transfer times */
+	uint64_t over;			/* transfers over limit_ns */
+	uint64_t errors;		/* short, failed or corrupt transfers */
+	uint64_t skipped;		/* periods skipped because a transfer ran long */
+	uint64_t bytes;			/* bytes moved, both directions */
+	int last_errno;
+	int64_t first_ns, last_ns;
+};
+
+static void pf_spi_defaults(struct pf_load *l)
+{
+	struct pf_spi *s = l->priv;
+
+	s->rate_hz = 1000;
+	s->size = 500;
+	s->limit_ns = PF_NS_PER_MS;
+	s->fd = -1;
+}
+
+static int pf_spi_set(struct pf_load *l, const char *key, const char *value)
+{
+	struct pf_spi *s = l->priv;
+
+	if (!strcmp(key, "rate"))
+		return pf_load_parse_u32(value, 1, 100000, &s->rate_hz);
+	if (!strcmp(key, "size"))
+		return pf_load_parse_u32(value, 1, PF_SPI_MAX_BYTES, &s->size);
+	if (!strcmp(key, "prio"))
+		return pf_load_parse_u32(value, 0, 99, &s->prio);
+	if (!strcmp(key, "limit"))
+		return pf_load_parse_ns(value, &s->limit_ns);
+	if (!strcmp(key, "link"))
+		return pf_load_parse_str(value, s->link, sizeof(s->link));
+	return -ENOENT;
+}
+
+/* pf_spi_echo - the own echo peer: answer every frame with its complement until EOF */
+static void __attribute__((noreturn)) pf_spi_echo(int fd)
+{
+	unsigned char buf[PF_SPI_MAX_BYTES];
+	ssize_t n, i;
+
+	for (;;) {
+		n = recv(fd, buf, sizeof(buf), 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			_exit(0);
+		for (i = 0; i < n; i++)
+			buf[i] = (unsigned char)~buf[i];
+		if (send(fd, buf, (size_t)n, MSG_NOSIGNAL) != n)
+			_exit(0);
+	}
+}
+
+/* pf_spi_open - connect to the slave at 'link', or start the own echo peer */
+static int pf_spi_open(struct pf_load *l)
+{
+	struct pf_spi *s = l->priv;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	pid_t parent = getpid();
+	int sv[2];
+	pid_t pid;
+
+	if (s->link[0]) {
+		s->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+		if (s->fd < 0)
+			return pf_load_why(l, errno, "socket: %s", strerror(errno));
+		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", s->link);
+		if (connect(s->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+			return pf_load_why(l, errno, "link '%s': %s", s->link, strerror(errno));
+		return 0;
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return pf_load_why(l, errno, "socketpair: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return pf_load_why(l, errno, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+		pf_spi_echo(sv[1]);
+	}
+	close(sv[1]);
+	s->fd = sv[0];
+	s->peer.pid = pid;
+	snprintf(s->peer.name, sizeof(s->peer.name), "spi-echo");
+	return 0;
+}
+
+/* pf_spi_transfer - one full-duplex transfer; 0 or -errno (-EBADMSG for a bad reply) */
+static int pf_spi_transfer(struct pf_spi *s, const unsigned char *tx, unsigned char *rx)
+{
+	ssize_t n;
+	uint32_t i;
+
+	if (send(s->fd, tx, s->size, MSG_NOSIGNAL) != (ssize_t)s->size)
+		return -errno;
+	do
+		n = recv(s->fd, rx, PF_SPI_MAX_BYTES, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (n != (ssize_t)s->size)
+		return -EBADMSG;
+	if (!s->link[0])
+		for (i = 0; i < s->size; i++)
+			if (rx[i] != (unsigned char)~tx[i])
+				return -EBADMSG;
+	return 0;
+}
+
+/* pf_spi_main - the exerciser: a transfer every period, each one timed */
+static void *pf_spi_main(void *arg)
+{
+	struct pf_spi *s = arg;
+	unsigned char tx[PF_SPI_MAX_BYTES], rx[PF_SPI_MAX_BYTES];
+	int64_t period_ns = PF_NS_PER_SEC / s->rate_hz, next, t0, dt, behind;
+	struct timespec ts;
+	uint64_t seq = 0;
+	uint32_t i;
+	int ret;
+
+	next = pf_now_ns();
+	s->first_ns = next;
+	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+		for (i = 0; i < s->size; i++)
+			tx[i] = (unsigned char)(seq + i);
+		t0 = pf_now_ns();
+		ret = pf_spi_transfer(s, tx, rx);
+		dt = pf_now_ns() - t0;
+		if (ret < 0) {
+			s->errors++;
+			s->last_errno = -ret;
+			if (ret != -EBADMSG)
+				break;	/* the link is gone */
+		} else {
+			s->bytes += 2 * (uint64_t)s->size;
+			if (pf_hist_add(&s->hist, dt, t0, (int64_t)seq) < 0)
+				s->errors++;
+			if (dt > s->limit_ns)
+				s->over++;
+		}
+		seq++;
+		s->last_ns = pf_now_ns();
+		next += period_ns;
+		behind = s->last_ns - next;
+		if (behind > 0) {
+			s->skipped += behind / period_ns + 1;
+			next += (behind / period_ns + 1) * period_ns;
+		}
+		ts = pf_ns_to_ts(next);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+	}
+	return NULL;
+}
+
+static int pf_spi_start(struct pf_load *l)
+{
+	struct pf_spi *s = l->priv;
+	struct sched_param sp = { .sched_priority = (int)s->prio };
+	pthread_attr_t attr;
+	int ret;
+
+	ret = pf_hist_init(&s->hist, 0, PF_SPI_BIN_NS, PF_SPI_NBINS);
+	if (ret < 0)
+		return pf_load_why(l, ret, "histogram: %s", strerror(-ret));
+	ret = pf_spi_open(l);
+	if (ret < 0)
+		return ret;
+	pthread_attr_init(&attr);
+	if (s->prio) {
+		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+		pthread_attr_setschedparam(&attr, &sp);
+	}
+	ret = -pthread_create(&s->thread, &attr, pf_spi_main, s);
+	pthread_attr_destroy(&attr);
+	if (ret < 0)
+		return pf_load_why(l, ret, "exerciser thread%s: %s",
+				   s->prio ? " (SCHED_FIFO)" : "", strerror(-ret));
+	s->running = true;
+	return 0;
+}
+
+static int pf_spi_poll(struct pf_load *l)
+{
+	struct pf_spi *s = l->priv;
+
+	if (s->peer.pid && !pf_proc_alive(&s->peer))
+		return pf_load_why(l, EPIPE, "the echo peer exited");
+	if (s->last_errno && s->last_errno != EBADMSG)
+		return pf_load_why(l, s->last_errno, "link: %s", strerror(s->last_errno));
+	return 0;
+}
+
+static void pf_spi_stop(struct pf_load *l)
+{
+	struct pf_spi *s = l->priv;
+
+	if (!s->running)
+		return;
+	atomic_store(&s->stop, 1);
+	pthread_join(s->thread, NULL);
+	s->running = false;
+}
+
+static json_t *pf_spi_report(struct pf_load *l)
+{
+	struct pf_spi *s = l->priv;
+	double run_s = s->last_ns > s->first_ns ? (double)(s->last_ns - s->first_ns) / PF_NS_PER_SEC : 0;
+	struct pf_stats st;
+
+	pf_hist_stats(&s->hist, &st);
+	return json_pack("{s:s, s:i, s:i, s:i, s:I, s:I, s:f, s:f, s:o, s:I, s:I, s:I, s:I}",
+			 "link", s->link[0] ? s->link : "own echo peer (socketpair)",
+			 "size_bytes", (int)s->size, "rate_hz", (int)s->rate_hz, "prio", (int)s->prio,
+			 "limit_ns", (json_int_t)s->limit_ns,
+			 "transfers", (json_int_t)st.count,
+			 "transfers_per_s", run_s > 0 ? st.count / run_s : 0.0,
+			 "bytes_per_s", run_s > 0 ? s->bytes / run_s : 0.0,
+			 "transfer_time_ns", pf_stats_json(&st, PF_SPI_BIN_NS, "ns"),
+			 "over_limit", (json_int_t)s->over,
+			 "errors", (json_int_t)s->errors,
+			 "skipped_periods", (json_int_t)s->skipped,
+			 "max_ns", (json_int_t)(st.count ? st.max : 0));
+}
+
+static void pf_spi_cleanup(struct pf_load *l)
+{
+	struct pf_spi *s = l->priv;
+
+	pf_spi_stop(l);
+	if (s->fd >= 0)
+		close(s->fd);	/* the echo peer sees EOF and exits */
+	s->fd = -1;
+	pf_proc_stop(&s->peer, SIGTERM, PF_NS_PER_SEC, false);
+}
+
+const struct pf_load_ops pf_load_spi = {
+	.name = "spi",
+	.summary = "timed full-duplex transfers over the emulated SPI link (REQ-SPI-001)",
+	.params_help =
+	"  rate=HZ      transfers per second (1000)\n"
+	"  size=BYTES   bytes per transfer, each direction (500)\n"
+	"  prio=P       SCHED_FIFO priority of the exerciser, 0 = SCHED_OTHER (0)\n"
+	"  limit=TIME   a transfer longer than this counts as over the limit (1ms)\n"
+	"  link=PATH    UNIX seqpacket socket of the SPI slave; empty = own echo peer ()\n",
+	.priv_size = sizeof(struct pf_spi),
+	.defaults = pf_spi_defaults,
+	.set = pf_spi_set,
+	.start = pf_spi_start,
+	.poll = pf_spi_poll,
+	.stop = pf_spi_stop,
+	.report = pf_spi_report,
+	.cleanup = pf_spi_cleanup,
+};

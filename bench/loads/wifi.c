@@ -1,0 +1,437 @@
+/*
+ * wifi.c - the WiFi load: bulk traffic through the kernel's network stack to
+ * a "ground station". By default the ground station is a network namespace
+ * reached over a veth pair, both ends shaped by a tbf qdisc to a WiFi-like
+ * rate; iperf3 servers run inside the namespace, the clients outside, one
+ * UDP stream at a set rate and one TCP bulk stream that takes what is left.
+ * On a target, server=ADDR names a real ground-station iperf3 server
+ * instead and nothing is created.
+ *
+ * The clients run in chunks (default 10 s) so that every finished chunk
+ * brings the receiver's figures (bytes received, UDP loss, jitter); a chunk
+ * cut short by the stop contributes its sender figures only. Reported: the
+ * configured rates, achieved sent / received throughput, UDP loss and TCP
+ * retransmits (REQ-NET-001).
+ *
+ * Everything stays on this machine: the addresses are 10.213.<n>.1/30 (host
+ * end) and .2 (namespace end) on the veth pair this load creates. Names:
+ * namespace pfw<pid>, links pfw<pid>h / pfw<pid>g; pf_wifi_cleanup_stale
+ * removes those of a dead pid.
+ */
+#include "load.h"
+#include "common.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PF_WIFI_PREFIX "pfw"
+
+enum { PF_WIFI_UDP, PF_WIFI_TCP, PF_WIFI_NSTREAMS };
+static const char *const pf_wifi_stream_name[] = { "udp", "tcp" };
+
+struct pf_wifi_stream {
+	bool enabled;
+	struct pf_proc client;
+	char out[300];			/* client JSON of the current chunk */
+	int64_t chunk_start_ns;
+	uint32_t chunks;		/* complete chunks */
+	uint32_t retries;		/* failed chunk starts in a row */
+	double sent_bytes, recv_bytes;	/* complete chunks: both sides */
+	double recv_seconds;		/* complete chunks' length */
+	double partial_sent_bytes;	/* a chunk cut short by the stop: sender side */
+	double seconds;			/* all chunks, complete or not */
+	int64_t packets, lost_packets, retransmits;
+	double jitter_ms_max;
+};
+
+struct pf_wifi {
+	uint64_t rate_bps;		/* tbf rate of the link */
+	uint64_t udp_bps;		/* UDP stream target, 0 = no UDP stream */
+	bool tcp;			/* TCP bulk stream */
+	int64_t chunk_ns;
+	uint32_t port;			/* UDP server port; TCP uses port + 1 */
+	char server[64];		/* remote ground station, "" = own namespace */
+	/* state */
+	char ns[32], host_if[16], ns_if[16], host_ip[20], ns_ip[20];
+	bool ns_created, link_created;
+	struct pf_proc server_proc[PF_WIFI_NSTREAMS];
+	struct pf_wifi_stream st[PF_WIFI_NSTREAMS];
+};
+
+static void pf_wifi_defaults(struct pf_load *l)
+{
+	struct pf_wifi *w = l->priv;
+
+	w->rate_bps = 20000000;
+	w->udp_bps = 5000000;
+	w->tcp = true;
+	w->chunk_ns = 10 * PF_NS_PER_SEC;
+	w->port = 5201;
+}
+
+static int pf_wifi_set(struct pf_load *l, const char *key, const char *value)
+{
+	struct pf_wifi *w = l->priv;
+
+	if (!strcmp(key, "rate"))
+		return pf_load_parse_bps(value, &w->rate_bps) || w->rate_bps < 8000 ? -EINVAL : 0;
+	if (!strcmp(key, "udp_rate"))
+		return pf_load_parse_bps(value, &w->udp_bps);
+	if (!strcmp(key, "tcp")) {
+		if (strcmp(value, "yes") && strcmp(value, "no"))
+			return -EINVAL;
+		w->tcp = !strcmp(value, "yes");
+		return 0;
+	}
+	if (!strcmp(key, "chunk"))
+		return pf_load_parse_ns(value, &w->chunk_ns) || w->chunk_ns < PF_NS_PER_SEC ? -EINVAL : 0;
+	if (!strcmp(key, "port"))
+		return pf_load_parse_u32(value, 1024, 65534, &w->port);
+	if (!strcmp(key, "server"))
+		return pf_load_parse_str(value, w->server, sizeof(w->server));
+	return -ENOENT;
+}
+
+/* pf_wifi_ip - run one "ip ..." (or "ip netns exec NS tc ...") command; 0 or -EIO with l->why */
+#define pf_wifi_ip(l, ...) pf_wifi_cmd(l, (const char *[]){ __VA_ARGS__, NULL })
+static int pf_wifi_cmd(struct pf_load *l, const char **argv)
+{
+	char err[300];
+	int ret = pf_proc_run((char *const *)argv, err, sizeof(err));
+
+	if (ret == 0)
+		return 0;
+	return pf_load_why(l, EIO, "%s %s %s: %s", argv[0], argv[1], argv[2], err);
+}
+
+/* pf_wifi_make_link - namespace, veth pair, addresses, tbf on both ends */
+static int pf_wifi_make_link(struct pf_load *l)
+{
+	struct pf_wifi *w = l->priv;
+	char rate[32], cidr_h[32], cidr_g[32];
+	int subnet = getpid() % 200 + 20, ret;
+
+	if (geteuid() != 0)
+		return pf_load_why(l, EPERM, "creating a network namespace needs root");
+	if (pf_proc_which("ip") || pf_proc_which("tc"))
+		return pf_load_why(l, ENOENT, "ip / tc: not found in PATH (package iproute2)");
+	snprintf(w->ns, sizeof(w->ns), PF_WIFI_PREFIX "%d", getpid());
+	snprintf(w->host_if, sizeof(w->host_if), PF_WIFI_PREFIX "%dh", getpid());
+	snprintf(w->ns_if, sizeof(w->ns_if), PF_WIFI_PREFIX "%dg", getpid());
+	snprintf(w->host_ip, sizeof(w->host_ip), "10.213.%d.1", subnet);
+	snprintf(w->ns_ip, sizeof(w->ns_ip), "10.213.%d.2", subnet);
+	snprintf(cidr_h, sizeof(cidr_h), "%s/30", w->host_ip);
+	snprintf(cidr_g, sizeof(cidr_g), "%s/30", w->ns_ip);
+	snprintf(rate, sizeof(rate), "%llubit", (unsigned long long)w->rate_bps);
+
+	ret = pf_wifi_ip(l, "ip", "netns", "add", w->ns);
+	if (ret < 0)
+		return ret;
+	w->ns_created = true;
+	ret = pf_wifi_ip(l, "ip", "link", "add", w->host_if, "type", "veth", "peer", "name", w->ns_if);
+	if (ret < 0)
+		return ret;
+	w->link_created = true;
+	if ((ret = pf_wifi_ip(l, "ip", "link", "set", w->ns_if, "netns", w->ns)) ||
+	    (ret = pf_wifi_ip(l, "ip", "addr", "add", cidr_h, "dev", w->host_if)) ||
+	    (ret = pf_wifi_ip(l, "ip", "link", "set", w->host_if, "up")) ||
+	    (ret = pf_wifi_ip(l, "ip", "-n", w->ns, "addr", "add", cidr_g, "dev", w->ns_if)) ||
+	    (ret = pf_wifi_ip(l, "ip", "-n", w->ns, "link", "set", w->ns_if, "up")) ||
+	    (ret = pf_wifi_ip(l, "ip", "-n", w->ns, "link", "set", "lo", "up")) ||
+	    (ret = pf_wifi_ip(l, "tc", "qdisc", "add", "dev", w->host_if, "root", "tbf", "rate", rate,
+			      "burst", "32kb", "latency", "50ms")) ||
+	    (ret = pf_wifi_ip(l, "ip", "netns", "exec", w->ns, "tc", "qdisc", "add", "dev", w->ns_if,
+			      "root", "tbf", "rate", rate, "burst", "32kb", "latency", "50ms")))
+		return ret;
+	return 0;
+}
+
+/* pf_wifi_start_server - one iperf3 server inside the namespace */
+static int pf_wifi_start_server(struct pf_load *l, int i)
+{
+	struct pf_wifi *w = l->priv;
+	char port[16];
+	char *argv[] = { "ip", "netns", "exec", w->ns, "iperf3", "-s", "-B", w->ns_ip, "-p", port, NULL };
+	int ret;
+
+	snprintf(port, sizeof(port), "%u", w->port + i);
+	ret = pf_proc_spawn(&w->server_proc[i], argv, NULL, NULL, 0);
+	if (ret < 0)
+		return pf_load_why(l, ret, "iperf3 server: %s", strerror(-ret));
+	return 0;
+}
+
+/* pf_wifi_chunk_ns - length of the next chunk: the chunk, or what is left of the duration */
+static int64_t pf_wifi_chunk_ns(struct pf_load *l)
+{
+	struct pf_wifi *w = l->priv;
+	int64_t left;
+
+	if (!l->duration_ns)
+		return w->chunk_ns;
+	left = l->start_ns + l->duration_ns - pf_now_ns();
+	return left < w->chunk_ns ? left : w->chunk_ns;
+}
+
+/* pf_wifi_start_chunk - start the client of stream i for the next chunk (none when < 1 s left) */
+static int pf_wifi_start_chunk(struct pf_load *l, int i)
+{
+	struct pf_wifi *w = l->priv;
+	struct pf_wifi_stream *s = &w->st[i];
+	int64_t chunk_ns = pf_wifi_chunk_ns(l);
+	char port[16], secs[16], bw[32];
+	const char *addr = w->server[0] ? w->server : w->ns_ip;
+	char *argv[] = { "iperf3", "-c", (char *)addr, "-p", port, "-t", secs, "-J",
+			 i == PF_WIFI_UDP ? "-u" : NULL, "-b", bw, NULL };
+	int ret;
+
+	if (chunk_ns < PF_NS_PER_SEC)
+		return 0;
+	snprintf(port, sizeof(port), "%u", w->port + i);
+	snprintf(secs, sizeof(secs), "%lld", (long long)(chunk_ns / PF_NS_PER_SEC));
+	snprintf(bw, sizeof(bw), "%llu", (unsigned long long)w->udp_bps);
+	s->chunk_start_ns = pf_now_ns();
+	ret = pf_proc_spawn(&s->client, argv, s->out, NULL, 0);
+	if (ret < 0)
+		return pf_load_why(l, ret, "iperf3 client: %s", strerror(-ret));
+	return 0;
+}
+
+/* pf_wifi_collect - add a finished (or stopped) chunk's figures; 0, or -EAGAIN when it failed */
+static int pf_wifi_collect(struct pf_load *l, int i, bool cut_short)
+{
+	struct pf_wifi *w = l->priv;
+	struct pf_wifi_stream *s = &w->st[i];
+	json_t *root = pf_json_load_at_brace(s->out);
+	json_t *end = json_object_get(root, "end");
+	json_t *sent = json_object_get(end, "sum_sent"), *recv = json_object_get(end, "sum_received");
+	json_t *sum = json_object_get(end, "sum");
+	const char *error = json_string_value(json_object_get(root, "error"));
+	double secs = json_number_value(json_object_get(sent, "seconds"));
+	int ret = 0;
+
+	if (!sent || (!cut_short && (error || pf_proc_exit_code(&s->client) != 0))) {
+		snprintf(l->why, sizeof(l->why), "iperf3 %s client: %s", pf_wifi_stream_name[i],
+			 error ? error : "no result");
+		ret = -EAGAIN;
+		goto out;
+	}
+	s->seconds += secs;
+	if (cut_short) {
+		s->partial_sent_bytes += json_number_value(json_object_get(sent, "bytes"));
+		goto out;
+	}
+	s->chunks++;
+	s->sent_bytes += json_number_value(json_object_get(sent, "bytes"));
+	s->recv_bytes += json_number_value(json_object_get(recv, "bytes"));
+	s->recv_seconds += secs;
+	s->retransmits += json_integer_value(json_object_get(sent, "retransmits"));
+	if (i == PF_WIFI_UDP) {
+		double jitter = json_number_value(json_object_get(sum, "jitter_ms"));
+
+		s->packets += json_integer_value(json_object_get(sum, "packets"));
+		s->lost_packets += json_integer_value(json_object_get(sum, "lost_packets"));
+		if (jitter > s->jitter_ms_max)
+			s->jitter_ms_max = jitter;
+	}
+out:
+	json_decref(root);
+	return ret;
+}
+
+static int pf_wifi_start(struct pf_load *l)
+{
+	struct pf_wifi *w = l->priv;
+	int i, ret;
+
+	if (pf_proc_which("iperf3"))
+		return pf_load_why(l, ENOENT, "iperf3: not found in PATH (package iperf3)");
+	w->st[PF_WIFI_UDP].enabled = w->udp_bps > 0;
+	w->st[PF_WIFI_TCP].enabled = w->tcp;
+	if (!w->tcp && !w->udp_bps)
+		return pf_load_why(l, EINVAL, "nothing to send: udp_rate=0 and tcp=no");
+	if (!w->server[0]) {
+		ret = pf_wifi_make_link(l);
+		if (ret < 0)
+			return ret;
+	}
+	for (i = 0; i < PF_WIFI_NSTREAMS; i++) {
+		if (!w->st[i].enabled)
+			continue;
+		snprintf(w->st[i].out, sizeof(w->st[i].out), "%s/wifi-%s-%d.json", l->work_dir,
+			 pf_wifi_stream_name[i], getpid());
+		if (!w->server[0] && (ret = pf_wifi_start_server(l, i)) < 0)
+			return ret;
+	}
+	pf_proc_sleep_ns(300 * PF_NS_PER_MS);	/* let the servers listen */
+	for (i = 0; i < PF_WIFI_NSTREAMS; i++) {
+		if (!w->server[0] && w->st[i].enabled && !pf_proc_alive(&w->server_proc[i]))
+			return pf_load_why(l, EIO, "iperf3 %s server in %s exited at start",
+					   pf_wifi_stream_name[i], w->ns);
+		if (w->st[i].enabled && (ret = pf_wifi_start_chunk(l, i)) < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int pf_wifi_poll(struct pf_load *l)
+{
+	struct pf_wifi *w = l->priv;
+	int i, ret;
+
+	for (i = 0; i < PF_WIFI_NSTREAMS; i++) {
+		struct pf_wifi_stream *s = &w->st[i];
+
+		if (!s->enabled || !s->client.pid || pf_proc_alive(&s->client))
+			continue;
+		s->client.pid = 0;
+		ret = pf_wifi_collect(l, i, false);
+		if (ret < 0 && ++s->retries > 5)
+			return pf_load_why(l, EIO, "%s (5 retries)", l->why);
+		if (ret == 0)
+			s->retries = 0;
+		else
+			pf_proc_sleep_ns(200 * PF_NS_PER_MS);
+		ret = pf_wifi_start_chunk(l, i);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static void pf_wifi_stop(struct pf_load *l)
+{
+	struct pf_wifi *w = l->priv;
+	int i;
+
+	for (i = 0; i < PF_WIFI_NSTREAMS; i++) {
+		struct pf_wifi_stream *s = &w->st[i];
+		bool cut_short;
+
+		if (!s->enabled || !s->client.pid)
+			continue;
+		cut_short = pf_proc_alive(&s->client);
+		pf_proc_stop(&s->client, SIGINT, 3 * PF_NS_PER_SEC, false);
+		if (pf_wifi_collect(l, i, cut_short) < 0)
+			l->why[0] = '\0';	/* a chunk that had not begun: nothing to add */
+		s->client.pid = 0;
+	}
+}
+
+/* pf_wifi_stream_json - one stream's achieved figures */
+static json_t *pf_wifi_stream_json(struct pf_wifi *w, int i)
+{
+	struct pf_wifi_stream *s = &w->st[i];
+	double sent_bps = s->seconds > 0 ? 8 * (s->sent_bytes + s->partial_sent_bytes) / s->seconds : 0;
+	double recv_bps = s->recv_seconds > 0 ? 8 * s->recv_bytes / s->recv_seconds : 0;
+	json_t *o;
+
+	if (!s->enabled)
+		return json_null();
+	o = json_pack("{s:i, s:f, s:f, s:f, s:f, s:f}",
+		      "complete_chunks", (int)s->chunks, "seconds", s->seconds,
+		      "sent_bytes", s->sent_bytes + s->partial_sent_bytes, "received_bytes", s->recv_bytes,
+		      "sent_bps", sent_bps, "received_bps", recv_bps);
+	if (i == PF_WIFI_UDP) {
+		json_object_set_new(o, "target_bps", json_integer((json_int_t)w->udp_bps));
+		json_object_set_new(o, "packets", json_integer(s->packets));
+		json_object_set_new(o, "lost_packets", json_integer(s->lost_packets));
+		json_object_set_new(o, "loss_pct", s->packets ? json_real(100.0 * s->lost_packets / s->packets)
+							      : json_null());
+		json_object_set_new(o, "jitter_ms_max", json_real(s->jitter_ms_max));
+	} else {
+		json_object_set_new(o, "retransmits", json_integer(s->retransmits));
+	}
+	return o;
+}
+
+static json_t *pf_wifi_report(struct pf_load *l)
+{
+	struct pf_wifi *w = l->priv;
+	double recv_bps = 0;
+	int i;
+
+	for (i = 0; i < PF_WIFI_NSTREAMS; i++)
+		if (w->st[i].enabled && w->st[i].recv_seconds > 0)
+			recv_bps += 8 * w->st[i].recv_bytes / w->st[i].recv_seconds;
+	return json_pack("{s:s, s:s, s:s, s:I, s:f, s:f, s:o, s:o, s:{s:s}}",
+			 "ground_station", w->server[0] ? w->server : w->ns_ip,
+			 "namespace", w->server[0] ? "" : w->ns,
+			 "link", w->server[0] ? "" : w->host_if,
+			 "rate_bps", (json_int_t)w->rate_bps,
+			 "received_bps", recv_bps,
+			 "rate_achieved_pct", w->rate_bps ? 100.0 * recv_bps / w->rate_bps : 0.0,
+			 "udp", pf_wifi_stream_json(w, PF_WIFI_UDP),
+			 "tcp", pf_wifi_stream_json(w, PF_WIFI_TCP),
+			 "telemetry", "unavailable",
+			 "the app's telemetry stream is measured by the flightapp phase, not by this load");
+}
+
+static void pf_wifi_cleanup(struct pf_load *l)
+{
+	struct pf_wifi *w = l->priv;
+	char err[256];
+	int i;
+
+	for (i = 0; i < PF_WIFI_NSTREAMS; i++) {
+		pf_proc_stop(&w->st[i].client, SIGKILL, PF_NS_PER_SEC, false);
+		pf_proc_stop(&w->server_proc[i], SIGTERM, 2 * PF_NS_PER_SEC, false);
+		if (w->st[i].out[0])
+			unlink(w->st[i].out);
+	}
+	if (w->link_created)	/* deleting one end deletes the pair and its qdiscs */
+		pf_proc_runl(err, sizeof(err), "ip", "link", "del", w->host_if, NULL);
+	w->link_created = false;
+	if (w->ns_created && pf_proc_runl(err, sizeof(err), "ip", "netns", "del", w->ns, NULL))
+		pf_err("wifi: ip netns del %s: %s", w->ns, err);
+	w->ns_created = false;
+}
+
+static void pf_wifi_cleanup_stale(void)
+{
+	const char *dirs[] = { "/sys/class/net", "/run/netns" };
+	struct dirent *de;
+	char err[256];
+	size_t i;
+	DIR *d;
+
+	for (i = 0; i < PF_ARRAY_SIZE(dirs); i++) {
+		d = opendir(dirs[i]);
+		while (d && (de = readdir(d))) {
+			if (!pf_load_dead_owner(de->d_name, PF_WIFI_PREFIX))
+				continue;
+			if (i == 0)
+				pf_proc_runl(err, sizeof(err), "ip", "link", "del", de->d_name, NULL);
+			else
+				pf_proc_runl(err, sizeof(err), "ip", "netns", "del", de->d_name, NULL);
+		}
+		if (d)
+			closedir(d);
+	}
+}
+
+const struct pf_load_ops pf_load_wifi = {
+	.name = "wifi",
+	.summary = "iperf3 UDP + TCP through a tbf-shaped veth pair into a ground-station namespace",
+	.params_help =
+	"  rate=BPS       tbf rate of the link, both directions (20mbit)\n"
+	"  udp_rate=BPS   UDP stream target, 0 = no UDP stream (5mbit)\n"
+	"  tcp=yes|no     TCP bulk stream taking the rest of the link (yes)\n"
+	"  chunk=TIME     client run length; each finished chunk brings receiver figures (10s)\n"
+	"  port=N         iperf3 port of the UDP stream; TCP uses N+1 (5201)\n"
+	"  server=ADDR    a real ground-station iperf3 server (target); empty = own namespace ()\n",
+	.priv_size = sizeof(struct pf_wifi),
+	.defaults = pf_wifi_defaults,
+	.set = pf_wifi_set,
+	.start = pf_wifi_start,
+	.poll = pf_wifi_poll,
+	.stop = pf_wifi_stop,
+	.report = pf_wifi_report,
+	.cleanup = pf_wifi_cleanup,
+	.cleanup_stale = pf_wifi_cleanup_stale,
+};
