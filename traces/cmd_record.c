@@ -1,0 +1,537 @@
+/*
+ * cmd_record.c - 'preflight record': record kernel events and the app's
+ * markers into a trace-cmd .dat file while a command runs.
+ *
+ * The session (rec.h) is set up here, the command is started with
+ * PREFLIGHT_TRACE_INSTANCE / PREFLIGHT_TRACE_DIR in its environment, and the
+ * main thread waits in sigtimedwait() for the command's end, the duration,
+ * SIGINT / SIGTERM (or SIGUSR1 in flight-recorder mode) while per-CPU
+ * threads stream pages to disk. Every path out of the run (the command
+ * failing, a signal, an error) goes through the same teardown: the command
+ * is stopped, the file written, the instance and temporary files removed.
+ */
+#define _GNU_SOURCE
+#include "command.h"
+#include "common.h"
+#include "rec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+#include <trace-cmd.h>
+
+extern char **environ;
+
+static int rec_cmd_run(int argc, char **argv);
+
+const struct pf_command pf_cmd_record = {
+	.name = "record",
+	.summary = "record kernel events and app markers into a trace-cmd .dat file",
+	.usage =
+	"usage: preflight record -o FILE [options] [-- COMMAND [ARGS...]]\n"
+	"       preflight record --summary FILE\n"
+	"\n"
+	"Records scheduler, interrupt and timer events and the app's markers in its own\n"
+	"tracefs instance until COMMAND exits, --duration ends, or SIGINT / SIGTERM, and\n"
+	"writes a trace-cmd .dat (v6) file that trace-cmd report and KernelShark read.\n"
+	"COMMAND finds the instance in $PREFLIGHT_TRACE_INSTANCE (its directory in\n"
+	"$PREFLIGHT_TRACE_DIR): flightapp --trace-instance \"$PREFLIGHT_TRACE_INSTANCE\".\n"
+	"\n"
+	"options:\n"
+	"  -o, --output FILE        the .dat file to write (flight recorder: FILE-NNN.dat)\n"
+	"  -e, --events SET|LIST    sched, default, full, or a comma-separated list of sets,\n"
+	"                           systems (workqueue) and events (irq:irq_handler_entry)\n"
+	"                           (default: default); ftrace:print and ftrace:raw_data\n"
+	"                           (markers) are always recorded\n"
+	"  -b, --buffer-kb N        ring buffer per CPU in KiB (default: 16384)\n"
+	"  -i, --instance NAME      tracefs instance name (default: preflight-<pid>)\n"
+	"  -d, --duration TIME      stop after TIME (10s, 500ms; default: until COMMAND\n"
+	"                           exits, or SIGINT / SIGTERM without a command)\n"
+	"      --buffer-percent N   wake the per-CPU readers at N %% full (default: 25)\n"
+	"      --no-kallsyms        do not store /proc/kallsyms (smaller file; kernel\n"
+	"                           addresses then print as numbers)\n"
+	"      --no-copy-markers    do not copy top-level trace_marker writes (cyclictest\n"
+	"                           --tracemark) into the instance (default: copy)\n"
+	"  -F, --flight-recorder    keep the buffer in overwrite mode and save the last\n"
+	"                           --window on each trigger (marker or SIGUSR1)\n"
+	"      --window TIME        flight recorder: time kept before a trigger (default: 10s)\n"
+	"      --max-snapshots N    flight recorder: stop after N snapshots (default: 10)\n"
+	"      --trigger TEXT       flight recorder: a marker containing TEXT triggers a\n"
+	"                           snapshot (default: 'hit latency threshold', written by\n"
+	"                           cyclictest --tracemark; empty: SIGUSR1 only)\n"
+	"  -q, --quiet              no summary line (warnings about lost events stay)\n"
+	"      --summary FILE       print what a .dat file holds (events per type, markers,\n"
+	"                           lost events, pid -> comm) and exit\n"
+	"  -h, --help               this text\n"
+	"\n"
+	"exit: 0 recorded (lost events are stored in the file and warned about), 1 COMMAND\n"
+	"failed (the trace is still written), 2 usage, 3 no tracefs / privilege, 4 internal\n",
+	.run = rec_cmd_run,
+};
+
+/* the state of the running command, seen by the wait loop */
+struct rec_run {
+	pid_t child;			/* 0: none or reaped */
+	int status;			/* wait status once reaped */
+	bool reaped;
+	int exec_errno;			/* the command could not be started */
+	int64_t deadline_ns;		/* 0: no --duration */
+	int64_t next_scan_ns;		/* next /proc comm scan */
+	int stop_signal;		/* SIGINT / SIGTERM that ended the run */
+	sigset_t sigs;			/* the signals the loop waits for */
+};
+
+static struct rec_run rec_run;
+
+/* rec_reap - collect the command's exit status if it ended */
+static void rec_reap(bool block)
+{
+	int status;
+
+	if (!rec_run.child || rec_run.reaped)
+		return;
+	if (waitpid(rec_run.child, &status, block ? 0 : WNOHANG) == rec_run.child) {
+		rec_run.status = status;
+		rec_run.reaped = true;
+	}
+}
+
+/* rec_wait - the main loop's wait: one tick, or why the run should stop / snapshot */
+static enum rec_wake rec_wait(struct rec_session *s)
+{
+	struct timespec tick = { 0, 100 * PF_NS_PER_MS };
+	int64_t now_ns;
+	int sig;
+
+	sig = sigtimedwait(&rec_run.sigs, NULL, &tick);
+	if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+		rec_run.stop_signal = sig;
+		return REC_WAKE_STOP;
+	}
+	rec_reap(false);
+	if (rec_run.child && rec_run.reaped)
+		return REC_WAKE_STOP;
+	now_ns = pf_now_ns();
+	if (rec_run.deadline_ns && now_ns >= rec_run.deadline_ns)
+		return REC_WAKE_STOP;
+	if (!s->opts->flight && now_ns >= rec_run.next_scan_ns) {
+		rec_comm_scan_proc(&s->comms);
+		rec_run.next_scan_ns = now_ns + 500 * PF_NS_PER_MS;
+	}
+	return sig == SIGUSR1 ? REC_WAKE_SNAPSHOT : REC_WAKE_TICK;
+}
+
+/* rec_env - environ plus the instance variables, for the command */
+static char **rec_env(struct rec_session *s, char *inst_var, size_t inst_size,
+		      char *dir_var, size_t dir_size)
+{
+	size_t n = 0, i, j = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = calloc(n + 3, sizeof(*env));
+	if (!env)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (strncmp(environ[i], "PREFLIGHT_TRACE_INSTANCE=", 25) &&
+		    strncmp(environ[i], "PREFLIGHT_TRACE_DIR=", 20))
+			env[j++] = environ[i];
+	snprintf(inst_var, inst_size, "PREFLIGHT_TRACE_INSTANCE=%s", s->name);
+	snprintf(dir_var, dir_size, "PREFLIGHT_TRACE_DIR=%s/instances/%s", s->tracing_dir,
+		 s->name);
+	env[j++] = inst_var;
+	env[j++] = dir_var;
+	return env;
+}
+
+/* rec_start_command - fork and exec argv with the instance in its environment */
+static int rec_start_command(struct rec_session *s, char **argv)
+{
+	char inst_var[128], dir_var[PATH_MAX + 64];
+	char **env = rec_env(s, inst_var, sizeof(inst_var), dir_var, sizeof(dir_var));
+	sigset_t none;
+	int pfd[2], err = 0;
+	pid_t pid;
+
+	if (!env)
+		return -ENOMEM;
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		free(env);
+		return -errno;
+	}
+	sigemptyset(&none);
+	pid = fork();
+	if (pid == 0) {
+		/* only async-signal-safe calls until exec: the stream threads exist */
+		close(pfd[0]);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		execvpe(argv[0], argv, env);
+		err = errno;
+		if (write(pfd[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	free(env);
+	close(pfd[1]);
+	if (pid < 0) {
+		close(pfd[0]);
+		return -errno;
+	}
+	rec_run.child = pid;
+	if (read(pfd[0], &err, sizeof(err)) == sizeof(err)) {
+		rec_run.exec_errno = err;
+		rec_reap(true);
+	}
+	close(pfd[0]);
+	return 0;
+}
+
+/* rec_stop_command - end the command if it still runs: SIGTERM, then SIGKILL after 2 s */
+static void rec_stop_command(void)
+{
+	int64_t give_up_ns = pf_now_ns() + 2 * PF_NS_PER_SEC;
+
+	if (!rec_run.child)
+		return;
+	rec_reap(false);
+	if (rec_run.reaped)
+		return;
+	kill(rec_run.child, SIGTERM);
+	while (!rec_run.reaped && pf_now_ns() < give_up_ns) {
+		usleep(10000);
+		rec_reap(false);
+	}
+	if (!rec_run.reaped) {
+		kill(rec_run.child, SIGKILL);
+		rec_reap(true);
+	}
+}
+
+/* rec_rm_entry - nftw callback removing one entry of the tmpdir */
+static int rec_rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	remove(path);
+	return 0;
+}
+
+/* rec_tmpdir_make - a private directory next to the output (same filesystem) */
+static int rec_tmpdir_make(struct rec_session *s, const char *output)
+{
+	char copy[PATH_MAX];
+
+	snprintf(copy, sizeof(copy), "%s", output);
+	snprintf(s->tmpdir, sizeof(s->tmpdir), "%s/.preflight-record.XXXXXX", dirname(copy));
+	if (!mkdtemp(s->tmpdir)) {
+		int ret = -errno;
+
+		s->tmpdir[0] = '\0';
+		return ret;
+	}
+	return 0;
+}
+
+/* rec_session_end - release everything the session holds, on every path */
+static void rec_session_end(struct rec_session *s)
+{
+	int cpu;
+
+	rec_stream_stop(s);
+	rec_cpu_files_close(s, true);
+	rec_instance_teardown(s);
+	if (s->tmpdir[0])
+		nftw(s->tmpdir, rec_rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	for (cpu = 0; s->stats && cpu < s->ncpus; cpu++)
+		free(s->stats[cpu]);
+	free(s->stats);
+	free(s->cpus);
+	rec_comm_free(&s->comms);
+	if (s->tep)
+		tep_free(s->tep);
+	memset(s, 0, sizeof(*s));
+}
+
+/* rec_finish_stream - streaming: stop, collect stats and comms, write the file */
+static int rec_finish_stream(struct rec_session *s)
+{
+	struct rec_count count;
+	int ret;
+
+	rec_tracing_on(s, false);
+	if ((ret = rec_read_stats(s)) < 0)
+		pf_err("per-CPU stats: cannot read: %s (lost events unknown)", strerror(-ret));
+	if ((ret = rec_stream_stop(s)) < 0) {
+		pf_err("streaming: %s", strerror(-ret));
+		return PF_EXIT_INTERNAL;
+	}
+	rec_comm_read_saved(&s->comms, s->tracing_dir);
+	rec_comm_scan_proc(&s->comms);
+	if ((ret = rec_scan_all(s, &count)) < 0) {
+		pf_err("reading back the recorded pages: %s", strerror(-ret));
+		return PF_EXIT_INTERNAL;
+	}
+	if ((ret = rec_dat_write(s, s->opts->output)) < 0) {
+		pf_err("'%s': cannot write: %s", s->opts->output, strerror(-ret));
+		return ret == -ENOSPC || ret == -EACCES || ret == -EROFS ?
+		       PF_EXIT_ENV : PF_EXIT_INTERNAL;
+	}
+	rec_report(s, s->opts->output, &count);
+	return PF_EXIT_OK;
+}
+
+/* rec_command_result - the exit code the command's end deserves, with its message */
+static int rec_command_result(void)
+{
+	int st = rec_run.status;
+
+	if (rec_run.exec_errno)
+		return pf_fail(PF_EXIT_USAGE, "command: cannot run: %s", strerror(rec_run.exec_errno));
+	if (!rec_run.reaped || rec_run.stop_signal)
+		return PF_EXIT_OK;
+	if (WIFEXITED(st) && WEXITSTATUS(st))
+		return pf_fail(PF_EXIT_FAILED, "command: exited with status %d (trace written)",
+			       WEXITSTATUS(st));
+	if (WIFSIGNALED(st))
+		return pf_fail(PF_EXIT_FAILED, "command: killed by signal %d (trace written)",
+			       WTERMSIG(st));
+	return PF_EXIT_OK;
+}
+
+/* rec_record - one whole recording: set up, run, write, tear down; an exit code */
+static int rec_record(const struct rec_opts *o)
+{
+	struct rec_session s = { .opts = o };
+	sigset_t old;
+	int ret, code = PF_EXIT_INTERNAL, snapshots = 0;
+
+	memset(&rec_run, 0, sizeof(rec_run));
+	ret = rec_tracefs_ready(s.tracing_dir, sizeof(s.tracing_dir));
+	if (ret < 0)
+		return pf_fail(PF_EXIT_ENV, "tracefs: %s (needs root and tracefs at "
+			       "/sys/kernel/tracing: mount -t tracefs nodev /sys/kernel/tracing)",
+			       ret == -EACCES ? "no permission to create instances" :
+			       "not mounted and cannot be mounted");
+	s.ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (s.ncpus < 1 || s.ncpus > REC_MAX_CPUS)
+		return pf_fail(PF_EXIT_ENV, "cpus: %d configured, 1..%d supported", s.ncpus,
+			       REC_MAX_CPUS);
+	if (rec_stale_cleanup(s.tracing_dir, o->quiet) < 0)
+		pf_err("stale instances: cannot check: %s", strerror(errno));
+
+	/* the stream threads inherit this mask; only the main loop takes these signals */
+	sigemptyset(&rec_run.sigs);
+	sigaddset(&rec_run.sigs, SIGINT);
+	sigaddset(&rec_run.sigs, SIGTERM);
+	sigaddset(&rec_run.sigs, SIGHUP);
+	sigaddset(&rec_run.sigs, SIGCHLD);
+	sigaddset(&rec_run.sigs, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &rec_run.sigs, &old);
+
+	if ((ret = rec_tmpdir_make(&s, o->output)) < 0) {
+		code = pf_fail(PF_EXIT_ENV, "'%s': cannot create a temporary directory beside it: %s",
+			       o->output, strerror(-ret));
+		goto out;
+	}
+	if ((ret = rec_events_parse(o->events, &s.events)) < 0) {
+		code = pf_fail(PF_EXIT_USAGE, "--events '%s': not a set or list of events", o->events);
+		goto out;
+	}
+	if ((ret = rec_instance_setup(&s)) < 0) {
+		code = ret == -ENOENT || ret == -EEXIST ? PF_EXIT_USAGE : PF_EXIT_ENV;
+		goto out;
+	}
+	if ((ret = rec_cpu_files_open(&s, o->flight ? "snap" : "stream")) < 0) {
+		code = pf_fail(PF_EXIT_ENV, "per-CPU files in '%s': %s", s.tmpdir, strerror(-ret));
+		goto out;
+	}
+	ret = o->flight ? rec_flight_arm(&s) : rec_stream_start(&s);
+	if (!ret && !o->flight)
+		ret = rec_tracing_on(&s, true);
+	if (ret < 0) {
+		code = pf_fail(PF_EXIT_ENV, "starting the recording: %s", strerror(-ret));
+		goto out;
+	}
+	if (o->duration_ns)
+		rec_run.deadline_ns = pf_now_ns() + o->duration_ns;
+	if (o->argv && (ret = rec_start_command(&s, o->argv)) < 0) {
+		code = pf_fail(PF_EXIT_INTERNAL, "command: cannot start: %s", strerror(-ret));
+		goto out;
+	}
+	if (!o->quiet)
+		fprintf(stderr, "preflight: record: recording into instance '%s' (%s, %ld KiB "
+			"per CPU, clock %s)%s\n", s.name, o->events, o->buffer_kb, s.clock,
+			o->argv ? "" : "; stop with Ctrl-C");
+
+	if (o->flight) {
+		ret = rec_flight_run(&s, rec_wait, &snapshots);
+		rec_stop_command();
+		code = ret < 0 ? PF_EXIT_INTERNAL : PF_EXIT_OK;
+		if (!o->quiet)
+			fprintf(stderr, "preflight: record: %d snapshot%s saved\n", snapshots,
+				snapshots == 1 ? "" : "s");
+	} else {
+		while (rec_wait(&s) != REC_WAKE_STOP)
+			;
+		rec_stop_command();
+		code = rec_finish_stream(&s);
+	}
+	if (rec_run.stop_signal && !o->quiet)
+		fprintf(stderr, "preflight: record: stopped by %s\n", strsignal(rec_run.stop_signal));
+	if (code == PF_EXIT_OK)
+		code = rec_command_result();
+out:
+	rec_stop_command();
+	rec_session_end(&s);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return code;
+}
+
+/* rec_parse_time - a --duration / --window value */
+static int rec_parse_time(const char *opt, const char *text, int64_t *ns)
+{
+	if (pf_parse_duration_ns(text, PF_NS_PER_SEC, ns) < 0 || *ns <= 0)
+		return pf_usage_error(&pf_cmd_record, "%s '%s': not a positive time", opt, text);
+	return 0;
+}
+
+enum {
+	REC_OPT_NO_KALLSYMS = 256,
+	REC_OPT_NO_COPY,
+	REC_OPT_PERCENT,
+	REC_OPT_WINDOW,
+	REC_OPT_MAX_SNAP,
+	REC_OPT_TRIGGER,
+	REC_OPT_SUMMARY,
+};
+
+static int rec_cmd_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "events", required_argument, NULL, 'e' },
+		{ "buffer-kb", required_argument, NULL, 'b' },
+		{ "instance", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "buffer-percent", required_argument, NULL, REC_OPT_PERCENT },
+		{ "no-kallsyms", no_argument, NULL, REC_OPT_NO_KALLSYMS },
+		{ "no-copy-markers", no_argument, NULL, REC_OPT_NO_COPY },
+		{ "flight-recorder", no_argument, NULL, 'F' },
+		{ "window", required_argument, NULL, REC_OPT_WINDOW },
+		{ "max-snapshots", required_argument, NULL, REC_OPT_MAX_SNAP },
+		{ "trigger", required_argument, NULL, REC_OPT_TRIGGER },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "summary", required_argument, NULL, REC_OPT_SUMMARY },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rec_opts o = {
+		.events = "default",
+		.buffer_kb = 16384,
+		.kallsyms = true,
+		.copy_markers = true,
+		.buffer_percent = 25,
+		.window_ns = 10 * PF_NS_PER_SEC,
+		.max_snapshots = 10,
+		.trigger = "hit latency threshold",
+	};
+	struct rec_events check;
+	const char *summary = NULL;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:e:b:i:d:Fqh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'e':
+			o.events = optarg;
+			break;
+		case 'b':
+			if (pf_parse_long(optarg, 4, 64L * 1024 * 1024, &o.buffer_kb) < 0)
+				return pf_usage_error(&pf_cmd_record,
+						      "--buffer-kb '%s': not a size in 4..67108864 KiB", optarg);
+			break;
+		case 'i':
+			if (!*optarg || strlen(optarg) >= 64 || strpbrk(optarg, "/ \t\n") ||
+			    optarg[0] == '.')
+				return pf_usage_error(&pf_cmd_record,
+						      "--instance '%s': not a valid instance name", optarg);
+			o.instance = optarg;
+			break;
+		case 'd':
+			if ((ret = rec_parse_time("--duration", optarg, &o.duration_ns)))
+				return ret;
+			break;
+		case REC_OPT_PERCENT:
+			if (pf_parse_long(optarg, 0, 100, &o.buffer_percent) < 0)
+				return pf_usage_error(&pf_cmd_record,
+						      "--buffer-percent '%s': not in 0..100", optarg);
+			break;
+		case REC_OPT_NO_KALLSYMS:
+			o.kallsyms = false;
+			break;
+		case REC_OPT_NO_COPY:
+			o.copy_markers = false;
+			break;
+		case 'F':
+			o.flight = true;
+			break;
+		case REC_OPT_WINDOW:
+			if ((ret = rec_parse_time("--window", optarg, &o.window_ns)))
+				return ret;
+			break;
+		case REC_OPT_MAX_SNAP:
+			if (pf_parse_long(optarg, 1, 100000, &o.max_snapshots) < 0)
+				return pf_usage_error(&pf_cmd_record,
+						      "--max-snapshots '%s': not in 1..100000", optarg);
+			break;
+		case REC_OPT_TRIGGER:
+			if (strlen(optarg) > 200 || strpbrk(optarg, "\"\\*?[]\n"))
+				return pf_usage_error(&pf_cmd_record, "--trigger '%s': at most 200 "
+						      "characters, none of \" \\ * ? [ ]", optarg);
+			o.trigger = optarg;
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case REC_OPT_SUMMARY:
+			summary = optarg;
+			break;
+		case 'h':
+			pf_print_usage(&pf_cmd_record);
+			return PF_EXIT_OK;
+		default:
+			return pf_usage_error(&pf_cmd_record, "unknown option");
+		}
+	}
+	if (summary) {
+		if (optind < argc || o.output)
+			return pf_usage_error(&pf_cmd_record, "--summary takes only a file");
+		tracecmd_set_loglevel(TEP_LOG_NONE);
+		return rec_summary_print(summary, stdout);
+	}
+	if (optind < argc && strcmp(argv[optind - 1], "--"))
+		return pf_usage_error(&pf_cmd_record, "'%s': unexpected argument (a command "
+				      "goes after --)", argv[optind]);
+	if (!o.output)
+		return pf_usage_error(&pf_cmd_record, "-o FILE is required");
+	if (rec_events_parse(o.events, &check) < 0)
+		return pf_usage_error(&pf_cmd_record, "--events '%s': not a set or a list of "
+				      "system:event names", o.events);
+	if (optind < argc)
+		o.argv = argv + optind;
+	tracefs_set_loglevel(TEP_LOG_NONE);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	return rec_record(&o);
+}

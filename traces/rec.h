@@ -1,0 +1,162 @@
+/*
+ * rec.h - the inside of 'preflight record': one recording session, shared by
+ * the files of traces/ (instance set-up, per-CPU streaming, pid -> comm
+ * collection, raw-page scanning, .dat writing, flight recorder).
+ *
+ * A session owns one tracefs instance ("preflight-<pid>" unless --instance
+ * names it), a private temporary directory next to the output file holding
+ * one raw page file per CPU, and the pid -> comm table. Every resource is
+ * released by rec_session_end() on every exit path.
+ */
+#ifndef PF_REC_H
+#define PF_REC_H
+
+#include "rec_read.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct tracefs_instance;
+struct tracefs_cpu;
+struct tep_handle;
+
+#define REC_NAME_PREFIX   "preflight-"
+#define REC_REGISTRY_DIR  "/run/preflight/record"
+#define REC_COMM_LEN      16
+#define REC_MAX_EVENTS    96
+
+/* one enable request: a single event, or a whole system when event is "" */
+struct rec_event {
+	char system[48];
+	char event[64];
+	bool optional;			/* from a set: skipped with a note when this kernel lacks it */
+};
+
+struct rec_events {
+	int n;
+	struct rec_event ev[REC_MAX_EVENTS];
+};
+
+struct rec_opts {
+	const char *output;		/* -o FILE (flight: FILE-NNN.dat) */
+	const char *events;		/* --events SET|LIST */
+	long buffer_kb;			/* --buffer-kb, per CPU */
+	const char *instance;		/* --instance NAME or NULL */
+	int64_t duration_ns;		/* --duration, 0: until the command ends / a signal */
+	bool kallsyms;			/* store /proc/kallsyms (symbol names in reports) */
+	bool copy_markers;		/* copy top-level trace_marker writes (cyclictest --tracemark) */
+	long buffer_percent;		/* reader wake-up watermark */
+	bool flight;			/* --flight-recorder */
+	int64_t window_ns;		/* flight: seconds kept before a trigger */
+	long max_snapshots;		/* flight: stop after this many */
+	const char *trigger;		/* flight: marker substring that triggers a snapshot */
+	bool quiet;
+	char **argv;			/* the command after --, or NULL */
+};
+
+/* one entry of the pid -> comm table; the newest observation wins */
+struct rec_comm {
+	int pid;			/* 0: free slot */
+	int64_t seen_ns;		/* trace-clock time of the observation */
+	char comm[REC_COMM_LEN + 1];
+};
+
+struct rec_comms {
+	struct rec_comm *slot;
+	size_t size;			/* power of two */
+	size_t used;
+};
+
+struct rec_cpu {
+	int cpu;
+	int fd;				/* raw page file of this CPU */
+	char path[PATH_MAX];
+	struct tracefs_cpu *tcpu;
+	pthread_t thread;
+	bool running;
+	uint64_t bytes;			/* written so far */
+	int err;			/* -errno of the stream thread */
+};
+
+struct rec_count {
+	uint64_t events;		/* all events in the raw files */
+	uint64_t missed;		/* events the pages say were overwritten before read */
+	uint64_t first_ns, last_ns;	/* span of the trace */
+};
+
+struct rec_session {
+	const struct rec_opts *opts;
+	struct tracefs_instance *inst;
+	char name[64];
+	char tracing_dir[256];		/* the tracefs mount */
+	char tmpdir[1024];		/* private, next to the output */
+	char clock[32];			/* trace clock in effect */
+	char clock_line[256];		/* the instance's trace_clock file */
+	int ncpus;
+	int subbuf_size;		/* bytes per ring-buffer page */
+	struct rec_cpu *cpus;
+	char **stats;			/* per-CPU stats text read at the end */
+	struct rec_events events;
+	struct rec_comms comms;
+	struct tep_handle *tep;		/* the instance's event formats, for scanning */
+	volatile int stop;		/* stream threads: finish up */
+};
+
+/* rec_tracefs.c */
+int rec_tracefs_ready(char *dir, size_t size);
+int rec_events_parse(const char *spec, struct rec_events *out);
+int rec_stale_cleanup(const char *tracing_dir, bool quiet);
+int rec_instance_setup(struct rec_session *s);
+void rec_instance_teardown(struct rec_session *s);
+int rec_tracing_on(struct rec_session *s, bool on);
+int rec_tracing_is_on(struct rec_session *s);
+int rec_read_stats(struct rec_session *s);
+int rec_marker_write(struct rec_session *s, const char *text);
+
+/* rec_stream.c */
+int rec_cpu_files_open(struct rec_session *s, const char *tag);
+void rec_cpu_files_close(struct rec_session *s, bool remove);
+int rec_stream_start(struct rec_session *s);
+int rec_stream_stop(struct rec_session *s);
+int rec_drain(struct rec_session *s);
+
+/* rec_comm.c */
+int rec_comm_set(struct rec_comms *c, int pid, const char *comm, int64_t seen_ns);
+const char *rec_comm_get(const struct rec_comms *c, int pid);
+void rec_comm_free(struct rec_comms *c);
+int rec_comm_scan_proc(struct rec_comms *c);
+int rec_comm_read_saved(struct rec_comms *c, const char *tracing_dir);
+int rec_comm_write(const struct rec_comms *c, const char *path);
+
+/* rec_scan.c */
+typedef int (*rec_page_fn)(void *ctx, int cpu, long long page_off, uint64_t first_ns,
+			   uint64_t last_ns);
+int rec_scan_load_tep(struct rec_session *s);
+int rec_scan_cpu_file(struct rec_session *s, int cpu, struct rec_count *count,
+		      rec_page_fn page_fn, void *ctx);
+int rec_scan_all(struct rec_session *s, struct rec_count *count);
+int rec_find_marker(struct rec_session *s, const char *text, uint64_t *ts_ns);
+
+/* rec_dat.c */
+int rec_dat_write(struct rec_session *s, const char *path);
+void rec_report(struct rec_session *s, const char *path, const struct rec_count *count);
+
+/* rec_read.c */
+int rec_summary_print(const char *path, FILE *out);
+
+/* cmd_record.c: what woke the recorder's main loop */
+enum rec_wake {
+	REC_WAKE_TICK,			/* the periodic tick (100 ms) */
+	REC_WAKE_STOP,			/* command exited, duration over, SIGINT / SIGTERM */
+	REC_WAKE_SNAPSHOT,		/* SIGUSR1 */
+};
+typedef enum rec_wake (*rec_wait_fn)(struct rec_session *s);
+
+/* rec_flight.c */
+int rec_flight_arm(struct rec_session *s);
+int rec_flight_run(struct rec_session *s, rec_wait_fn wait, int *snapshots);
+
+#endif

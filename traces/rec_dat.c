@@ -1,0 +1,234 @@
+/*
+ * rec_dat.c - turning a session's raw per-CPU page files into a trace-cmd
+ * .dat file (version 6) with libtracecmd's output API, the same calls
+ * trace-cmd record makes.
+ *
+ * libtracecmd copies the header page, event formats, printk formats and
+ * command lines from a "tracing directory". The recorder gives it a private
+ * one in its tmpdir: 'events' links to the instance's events (so only the
+ * formats of this kernel and instance are stored, and only those of the
+ * recorded events), 'printk_formats' to the top level, 'saved_cmdlines' is
+ * the recorder's own pid -> comm table and 'kallsyms' is /proc/kallsyms or
+ * empty. Options stored: TRACECLOCK (the clock in effect), UNAME, VERSION
+ * and one CPUSTAT per CPU (the kernel's per_cpu/cpuN/stats, as trace-cmd
+ * stores them), preceded by a "Buffer:" line naming the instance and mode.
+ * The file is written as FILE.tmp and renamed, so FILE is never half-made.
+ */
+#define _GNU_SOURCE
+#include "rec.h"
+#include "rec_tracecmd.h"
+#include "common.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#ifndef PF_VERSION
+#define PF_VERSION "0.1.0"
+#endif
+
+/* rec_shadow_dir - build the private tracing directory libtracecmd reads from */
+static int rec_shadow_dir(struct rec_session *s, char *dir, size_t size)
+{
+	char src[PATH_MAX], dst[PATH_MAX + 32];
+	FILE *f;
+	int ret;
+
+	snprintf(dir, size, "%s/tracing", s->tmpdir);
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	snprintf(dst, sizeof(dst), "%s/events", dir);
+	snprintf(src, sizeof(src), "%s/instances/%s/events", s->tracing_dir, s->name);
+	unlink(dst);
+	if (symlink(src, dst) < 0)
+		return -errno;
+	snprintf(dst, sizeof(dst), "%s/printk_formats", dir);
+	snprintf(src, sizeof(src), "%s/printk_formats", s->tracing_dir);
+	unlink(dst);
+	if (symlink(src, dst) < 0)
+		return -errno;
+	snprintf(dst, sizeof(dst), "%s/saved_cmdlines", dir);
+	if ((ret = rec_comm_write(&s->comms, dst)) < 0)
+		return ret;
+	snprintf(dst, sizeof(dst), "%s/kallsyms", dir);
+	unlink(dst);
+	if (s->opts->kallsyms)
+		return symlink("/proc/kallsyms", dst) < 0 ? -errno : 0;
+	f = fopen(dst, "we");
+	if (!f)
+		return -errno;
+	fclose(f);
+	return 0;
+}
+
+/* rec_add_options - clock, uname, version and the per-CPU statistics */
+static void rec_add_options(struct rec_session *s, struct tracecmd_output *out)
+{
+	char buf[512];
+	struct utsname u;
+	int cpu;
+
+	tracecmd_add_option(out, REC_TCMD_OPTION_TRACECLOCK, strlen(s->clock_line) + 1,
+			    s->clock_line);
+	if (uname(&u) == 0) {
+		snprintf(buf, sizeof(buf), "%s %s %s %s", u.sysname, u.nodename, u.release,
+			 u.machine);
+		tracecmd_add_option(out, REC_TCMD_OPTION_UNAME, strlen(buf) + 1, buf);
+	}
+	snprintf(buf, sizeof(buf), "preflight-record " PF_VERSION);
+	tracecmd_add_option(out, REC_TCMD_OPTION_VERSION, strlen(buf) + 1, buf);
+	if (!s->stats)
+		return;
+	snprintf(buf, sizeof(buf), "\nBuffer: %s (preflight record, %s)\n\n", s->name,
+		 s->opts->flight ? "flight-recorder window" : "streaming");
+	tracecmd_add_option(out, REC_TCMD_OPTION_CPUSTAT, strlen(buf) + 1, buf);
+	for (cpu = 0; cpu < s->ncpus; cpu++) {
+		char *text;
+		int len = asprintf(&text, "CPU: %d\n%s", cpu, s->stats[cpu] ? s->stats[cpu] : "");
+
+		if (len < 0)
+			continue;
+		tracecmd_add_option(out, REC_TCMD_OPTION_CPUSTAT, len + 1, text);
+		free(text);
+	}
+}
+
+/* rec_event_globs - link 'items' into the "system/event" list of what was enabled */
+static struct tracecmd_event_list *rec_event_globs(struct rec_session *s,
+						   struct tracecmd_event_list *items,
+						   char (*globs)[128])
+{
+	struct tracecmd_event_list *list = NULL;
+	int i;
+
+	for (i = 0; i < s->events.n; i++) {
+		const struct rec_event *e = &s->events.ev[i];
+
+		if (!e->system[0])
+			continue;	/* optional event missing from this kernel */
+		snprintf(globs[i], sizeof(globs[i]), "%s/%s", e->system,
+			 e->event[0] ? e->event : "*");
+		items[i].glob = globs[i];
+		items[i].next = list;
+		list = &items[i];
+	}
+	return list;
+}
+
+/* rec_dat_write - write the .dat file 'path' from the session's raw files; 0 or -errno */
+int rec_dat_write(struct rec_session *s, const char *path)
+{
+	char dir[PATH_MAX], kallsyms[PATH_MAX + 16], tmp[PATH_MAX + 8];
+	char (*globs)[128] = NULL;
+	struct tracecmd_event_list *items = NULL, *list;
+	struct tracecmd_output *out = NULL;
+	char **files = NULL;
+	int cpu, ret;
+
+	if ((ret = rec_shadow_dir(s, dir, sizeof(dir))) < 0)
+		return ret;
+	snprintf(kallsyms, sizeof(kallsyms), "%s/kallsyms", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	globs = calloc(s->events.n + 1, sizeof(*globs));
+	items = calloc(s->events.n + 1, sizeof(*items));
+	files = calloc(s->ncpus, sizeof(*files));
+	if (!globs || !items || !files) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	list = rec_event_globs(s, items, globs);
+	for (cpu = 0; cpu < s->ncpus; cpu++)
+		files[cpu] = s->cpus[cpu].path;
+
+	ret = -EIO;
+	out = tracecmd_output_create(tmp);
+	if (!out) {
+		ret = errno ? -errno : -EIO;
+		goto out;
+	}
+	tracecmd_set_quiet(out, true);
+	if (tracecmd_output_set_version(out, 6) < 0 ||
+	    tracecmd_output_set_trace_dir(out, dir) < 0 ||
+	    tracecmd_output_set_kallsyms(out, kallsyms) < 0 ||
+	    tracecmd_output_write_headers(out, list) < 0)
+		goto out;
+	rec_add_options(s, out);
+	tracecmd_set_out_clock(out, s->clock);
+	if (tracecmd_write_cmdlines(out) < 0 ||
+	    tracecmd_append_cpu_data(out, s->ncpus, files) < 0)
+		goto out;
+	tracecmd_output_close(out);
+	out = NULL;
+	ret = rename(tmp, path) < 0 ? -errno : 0;
+out:
+	if (out)
+		tracecmd_output_close(out);
+	if (ret < 0)
+		unlink(tmp);
+	free(items);
+	free(globs);
+	free(files);
+	return ret;
+}
+
+/* rec_cpu_seconds - CPU time used by this process (all threads) so far */
+static double rec_cpu_seconds(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 0;
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/*
+ * rec_report - the summary line (stderr) of a written file, and the loud
+ * warning when events were lost
+ */
+void rec_report(struct rec_session *s, const char *path, const struct rec_count *count)
+{
+	struct rec_lost lost;
+	char text[16384];
+	size_t len = 0;
+	double span_s = count->last_ns > count->first_ns ?
+			(count->last_ns - count->first_ns) / 1e9 : 0;
+	double cpu_s = rec_cpu_seconds();
+	/* a flight window's first page says how much older data was overwritten: not a loss */
+	uint64_t missed = s->opts->flight ? 0 : count->missed;
+	uint64_t bytes = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < s->ncpus; cpu++)
+		bytes += s->cpus[cpu].bytes;
+	for (cpu = 0; s->stats && cpu < s->ncpus; cpu++)
+		len += snprintf(text + len, len < sizeof(text) ? sizeof(text) - len : 0,
+				"CPU: %d\n%s\n", cpu, s->stats[cpu] ? s->stats[cpu] : "");
+	memset(&lost, 0, sizeof(lost));
+	if (len)
+		(void)rec_parse_cpustats(text, &lost);
+	lost.window = s->opts->flight;
+	if (lost.window)
+		for (lost.lost = 0, cpu = 0; cpu < lost.ncpus; cpu++)
+			lost.lost += lost.cpu[cpu].commit_overrun + lost.cpu[cpu].dropped;
+	if (!s->opts->quiet)
+		fprintf(stderr, "preflight: record: wrote %s: %llu events, %.3f s, %.1f MB raw, "
+			"clock %s, %d CPUs, lost %llu; recorder CPU %.3f s (%.1f %% of one CPU)\n",
+			path, (unsigned long long)count->events, span_s, bytes / 1e6, s->clock,
+			s->ncpus, (unsigned long long)lost.lost, cpu_s,
+			span_s > 0 ? 100.0 * cpu_s / span_s : 0.0);
+	if (lost.lost || missed) {
+		pf_err("WARNING: %s IS INCOMPLETE: %llu events LOST (ring buffer overflow; "
+		       "raise --buffer-kb or record fewer events)",
+		       path, (unsigned long long)(lost.lost > missed ? lost.lost : missed));
+		for (cpu = 0; cpu < lost.ncpus; cpu++)
+			pf_err("WARNING:   cpu%d: overrun %llu, commit overrun %llu, dropped %llu",
+			       lost.cpu[cpu].cpu, (unsigned long long)lost.cpu[cpu].overrun,
+			       (unsigned long long)lost.cpu[cpu].commit_overrun,
+			       (unsigned long long)lost.cpu[cpu].dropped);
+	}
+}

@@ -1,0 +1,246 @@
+/*
+ * rec_read.c - reading .dat files back with libtracecmd: the lost-event
+ * counts that analysis needs (rec_read_lost_events, see rec_read.h) and the
+ * summary that 'preflight record --summary FILE' prints (events per type,
+ * markers, missed events, pid -> comm coverage). Works on any .dat that
+ * libtracecmd opens: preflight record, trace-cmd record / extract, v6 or v7.
+ */
+#define _GNU_SOURCE
+#include "rec.h"
+#include "rec_read.h"
+#include "rec_tracecmd.h"
+#include "common.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#define REC_PFM1_ID 0x50464d31u	/* "PFM1": docs/markers.md */
+
+/* rec_stat_value - the number after "key:" on a line of stats text */
+static uint64_t rec_stat_value(const char *line, const char *key, bool *found)
+{
+	size_t len = strlen(key);
+
+	if (strncmp(line, key, len) || line[len] != ':')
+		return 0;
+	*found = true;
+	return strtoull(line + len + 1, NULL, 10);
+}
+
+int rec_parse_cpustats(const char *text, struct rec_lost *out)
+{
+	struct rec_lost_cpu *c = NULL;
+	const char *line = text;
+	bool found;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	if (!text)
+		return -ENODATA;
+	out->window = strstr(text, "flight-recorder window") != NULL;
+	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		found = false;
+		if (!strncmp(line, "CPU:", 4)) {
+			if (out->ncpus >= REC_MAX_CPUS) {
+				c = NULL;
+				continue;
+			}
+			c = &out->cpu[out->ncpus++];
+			c->cpu = atoi(line + 4);
+			continue;
+		}
+		if (!c)
+			continue;
+		c->entries += rec_stat_value(line, "entries", &found);
+		c->overrun += rec_stat_value(line, "overrun", &found);
+		c->commit_overrun += rec_stat_value(line, "commit overrun", &found);
+		c->dropped += rec_stat_value(line, "dropped events", &found);
+		c->read += rec_stat_value(line, "read events", &found);
+	}
+	for (i = 0; i < out->ncpus; i++) {
+		out->lost += out->cpu[i].commit_overrun + out->cpu[i].dropped;
+		if (!out->window)
+			out->lost += out->cpu[i].overrun;
+	}
+	return out->ncpus ? 0 : -ENODATA;
+}
+
+int rec_read_lost_events(const char *path, struct rec_lost *out)
+{
+	struct tracecmd_input *in;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	in = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!in)
+		return errno ? -errno : -EINVAL;
+	ret = rec_parse_cpustats(tracecmd_get_cpustats(in), out);
+	tracecmd_close(in);
+	return ret;
+}
+
+/* one event type seen by the summary */
+struct rec_type_count {
+	int id;
+	uint64_t n;
+};
+
+/* one pid seen by the summary */
+struct rec_pid_seen {
+	int pid;
+	uint64_t n;
+};
+
+struct rec_summary {
+	struct tep_handle *tep;
+	struct rec_type_count *types;
+	size_t ntypes;
+	struct rec_pid_seen *pids;
+	size_t npids, pids_cap;
+	uint64_t events, missed, print, pf1, pfm1;
+	int print_id, raw_id;
+	int err;
+};
+
+/* rec_summary_pid - count one event of 'pid' */
+static void rec_summary_pid(struct rec_summary *sum, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < sum->npids; i++)
+		if (sum->pids[i].pid == pid) {
+			sum->pids[i].n++;
+			return;
+		}
+	if (sum->npids == sum->pids_cap) {
+		size_t cap = sum->pids_cap ? sum->pids_cap * 2 : 256;
+		struct rec_pid_seen *p = realloc(sum->pids, cap * sizeof(*p));
+
+		if (!p) {
+			sum->err = -ENOMEM;
+			return;
+		}
+		sum->pids = p;
+		sum->pids_cap = cap;
+	}
+	sum->pids[sum->npids].pid = pid;
+	sum->pids[sum->npids++].n = 1;
+}
+
+/* rec_summary_event - tracecmd_iterate_events callback: count one record */
+static int rec_summary_event(struct tracecmd_input *in, struct tep_record *rec, int cpu,
+			     void *data)
+{
+	struct rec_summary *sum = data;
+	int type = tep_data_type(sum->tep, rec);
+	size_t i;
+
+	sum->events++;
+	if (rec->missed_events > 0)
+		sum->missed += rec->missed_events;
+	for (i = 0; i < sum->ntypes && sum->types[i].id != type; i++)
+		;
+	if (i == sum->ntypes) {
+		struct rec_type_count *t = realloc(sum->types, (i + 1) * sizeof(*t));
+
+		if (!t) {
+			sum->err = -ENOMEM;
+			return -1;
+		}
+		sum->types = t;
+		sum->types[sum->ntypes++] = (struct rec_type_count){ type, 0 };
+	}
+	sum->types[i].n++;
+	rec_summary_pid(sum, tep_data_pid(sum->tep, rec));
+	if (type == sum->print_id) {
+		struct tep_format_field *f = tep_find_field(tep_find_event(sum->tep, type), "buf");
+
+		sum->print++;
+		if (f && f->offset + 4 <= rec->size &&
+		    !strncmp((char *)rec->data + f->offset, "pf1 ", 4))
+			sum->pf1++;
+	} else if (type == sum->raw_id) {
+		struct tep_format_field *f = tep_find_field(tep_find_event(sum->tep, type), "id");
+		unsigned long long id;
+
+		if (f && tep_read_number_field(f, rec->data, &id) == 0 && id == REC_PFM1_ID)
+			sum->pfm1++;
+	}
+	return sum->err ? -1 : 0;
+}
+
+/* rec_summary_id - the id of event system:name, or -1 */
+static int rec_summary_id(struct tep_handle *tep, const char *sys, const char *name)
+{
+	struct tep_event *ev = tep_find_event_by_name(tep, sys, name);
+
+	return ev ? ev->id : -1;
+}
+
+/*
+ * rec_summary_print - 'preflight record --summary FILE': what the file
+ * holds, as "key value" lines with a versioned header; an exit code
+ */
+int rec_summary_print(const char *path, FILE *out)
+{
+	struct rec_summary sum = { 0 };
+	struct tracecmd_input *in;
+	struct rec_lost lost;
+	const char *clock;
+	size_t i;
+	int ret, unnamed = 0;
+
+	in = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!in)
+		return pf_fail(PF_EXIT_USAGE, "'%s': not a readable trace-cmd file", path);
+	sum.tep = tracecmd_get_tep(in);
+	sum.print_id = rec_summary_id(sum.tep, "ftrace", "print");
+	sum.raw_id = rec_summary_id(sum.tep, "ftrace", "raw_data");
+	ret = tracecmd_iterate_events(in, NULL, 0, rec_summary_event, &sum);
+	if (ret < 0 || sum.err) {
+		ret = pf_fail(PF_EXIT_USAGE, "'%s': reading events failed", path);
+		goto out;
+	}
+	clock = tracecmd_get_trace_clock(in);
+	fprintf(out, "# preflight-record-summary v1\n");
+	fprintf(out, "file %s\n", path);
+	fprintf(out, "clock %s\n", clock ? clock : "unknown");
+	fprintf(out, "cpus %d\n", tracecmd_cpus(in));
+	fprintf(out, "events %" PRIu64 "\n", sum.events);
+	fprintf(out, "missed %" PRIu64 "\n", sum.missed);
+	if (rec_parse_cpustats(tracecmd_get_cpustats(in), &lost) == 0)
+		fprintf(out, "lost %" PRIu64 "\n", lost.lost);
+	else
+		fprintf(out, "lost unknown\n");
+	fprintf(out, "markers.print %" PRIu64 "\n", sum.print);
+	fprintf(out, "markers.pf1 %" PRIu64 "\n", sum.pf1);
+	fprintf(out, "markers.pfm1 %" PRIu64 "\n", sum.pfm1);
+	for (i = 0; i < sum.ntypes; i++) {
+		struct tep_event *ev = tep_find_event(sum.tep, sum.types[i].id);
+
+		fprintf(out, "event %s:%s %" PRIu64 "\n", ev ? ev->system : "?",
+			ev ? ev->name : "?", sum.types[i].n);
+	}
+	for (i = 0; i < sum.npids; i++) {
+		const char *comm = sum.pids[i].pid ?
+				   tep_data_comm_from_pid(sum.tep, sum.pids[i].pid) : "<idle>";
+
+		if (!comm || !strcmp(comm, "<...>")) {
+			comm = "<...>";
+			unnamed++;
+		}
+		fprintf(out, "pid %d %s %" PRIu64 "\n", sum.pids[i].pid, comm, sum.pids[i].n);
+	}
+	fprintf(out, "pids %zu\n", sum.npids);
+	fprintf(out, "pids.unnamed %d\n", unnamed);
+	ret = PF_EXIT_OK;
+out:
+	free(sum.types);
+	free(sum.pids);
+	tracecmd_close(in);
+	return ret;
+}

@@ -1,0 +1,47 @@
+/*
+ * rec_read.h - what other components read from a recorded .dat file without
+ * knowing how the recorder works: the lost-event counts.
+ *
+ * preflight record stores the per-CPU ring-buffer statistics (the kernel's
+ * per_cpu/cpuN/stats text) as trace-cmd CPUSTAT options, exactly like
+ * trace-cmd record and trace-cmd extract do, so the same reader works on
+ * files from any of the three. See docs/recorder.md.
+ */
+#ifndef PF_REC_READ_H
+#define PF_REC_READ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define REC_MAX_CPUS 256
+
+struct rec_lost_cpu {
+	int cpu;			/* CPU number as the stats text says */
+	uint64_t entries;		/* events still in the buffer when stats were read */
+	uint64_t overrun;		/* events overwritten before they were read */
+	uint64_t commit_overrun;	/* events lost inside a nested commit */
+	uint64_t dropped;		/* events dropped (buffer full, overwrite off) */
+	uint64_t read;			/* events read by the recorder */
+};
+
+struct rec_lost {
+	int ncpus;			/* CPUs with statistics in the file */
+	bool window;			/* flight-recorder snapshot: overrun is older than the window */
+	uint64_t lost;			/* events lost inside the recorded span (0: complete) */
+	struct rec_lost_cpu cpu[REC_MAX_CPUS];
+};
+
+/*
+ * rec_read_lost_events - the lost-event counts stored in a .dat file (v6 or
+ * v7): 0, -ENODATA when the file carries no CPU statistics (loss unknown),
+ * or -errno when it cannot be opened as a trace-cmd file
+ */
+int rec_read_lost_events(const char *path, struct rec_lost *out);
+
+/*
+ * rec_parse_cpustats - parse CPUSTAT text ("CPU: 0\nentries: ...\noverrun: ...")
+ * into 'out'; 0 or -ENODATA when no CPU block is found
+ */
+int rec_parse_cpustats(const char *text, struct rec_lost *out);
+
+#endif

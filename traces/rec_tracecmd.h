@@ -1,0 +1,56 @@
+/*
+ * rec_tracecmd.h - the part of libtracecmd's API that writes .dat files.
+ *
+ * libtracecmd 3.1 exports its output functions (tracecmd_output_create,
+ * tracecmd_append_cpu_data, ...) from the shared library, and trace-cmd record
+ * itself is built on them, but Debian's libtracecmd-dev installs only the
+ * reading half of the header. These declarations match trace-cmd 3.1.x's
+ * lib/trace-cmd/include/private/trace-cmd-private.h; the build links against
+ * the exported symbols. Only what the recorder uses is declared.
+ */
+#ifndef PF_REC_TRACECMD_H
+#define PF_REC_TRACECMD_H
+
+#include <trace-cmd/trace-cmd.h>
+
+struct tracecmd_output;
+
+/* Option ids of the .dat format (trace-cmd.dat.v6 "options" section). */
+enum rec_tracecmd_option {
+	REC_TCMD_OPTION_DATE       = 1,
+	REC_TCMD_OPTION_CPUSTAT    = 2,
+	REC_TCMD_OPTION_BUFFER     = 3,
+	REC_TCMD_OPTION_TRACECLOCK = 4,
+	REC_TCMD_OPTION_UNAME      = 5,
+	REC_TCMD_OPTION_HOOK       = 6,
+	REC_TCMD_OPTION_OFFSET     = 7,
+	REC_TCMD_OPTION_CPUCOUNT   = 8,
+	REC_TCMD_OPTION_VERSION    = 9,
+};
+
+struct tracecmd_event_list {
+	struct tracecmd_event_list *next;
+	const char *glob;			/* "system/event" or "system/\*" */
+};
+
+struct tracecmd_output *tracecmd_output_create(const char *output_file);
+int tracecmd_output_set_version(struct tracecmd_output *handle, int file_version);
+int tracecmd_output_set_trace_dir(struct tracecmd_output *handle, const char *tracing_dir);
+int tracecmd_output_set_kallsyms(struct tracecmd_output *handle, const char *kallsyms);
+int tracecmd_output_write_headers(struct tracecmd_output *handle,
+				  struct tracecmd_event_list *list);
+struct tracecmd_option *tracecmd_add_option(struct tracecmd_output *handle,
+					    unsigned short id, int size, const void *data);
+void tracecmd_set_quiet(struct tracecmd_output *handle, bool set_quiet);
+void tracecmd_set_out_clock(struct tracecmd_output *handle, const char *clock);
+int tracecmd_write_cmdlines(struct tracecmd_output *handle);
+int tracecmd_append_cpu_data(struct tracecmd_output *handle,
+			     int cpus, char * const *cpu_data_files);
+void tracecmd_output_close(struct tracecmd_output *handle);
+
+/* reading side, exported but not in the installed header */
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+int tracecmd_cpus(struct tracecmd_input *handle);
+
+#endif

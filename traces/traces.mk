@@ -1,0 +1,13 @@
+# traces/ - the recorder: 'preflight record' (libtracefs streaming, libtracecmd
+# .dat output), its unit test and its benchmark.
+PREFLIGHT_SRCS += traces/cmd_record.c traces/rec_tracefs.c traces/rec_stream.c \
+		  traces/rec_comm.c traces/rec_scan.c traces/rec_dat.c traces/rec_read.c \
+		  traces/rec_flight.c
+PREFLIGHT_CMDS += record
+PREFLIGHT_PKGS += libtracefs libtraceevent libtracecmd
+
+UNIT_TESTS += test-rec
+test-rec_SRCS := traces/test-rec.c traces/rec_read.c traces/rec_tracefs.c traces/rec_comm.c
+test-rec_PKGS := libtracefs libtraceevent libtracecmd
+
+BENCHES += traces/bench-record.sh
