@@ -37,7 +37,7 @@ struct app_task_cfg {
 	int      priority;		/* SCHED_FIFO 1..99 (0 for SCHED_OTHER) */
 	int64_t  period_ns;		/* multiple of the slot; 0 for event / background */
 	int64_t  phase_ns;		/* offset of the first release, multiple of the slot */
-	int64_t  deadline_ns;		/* relative deadline D; default the period (event: event_period) */
+	int64_t  deadline_ns;		/* relative deadline D; 0 = the period (event: event_period) */
 	int64_t  work_ns;		/* calibrated extra CPU work per job */
 	int64_t  event_period_ns;	/* event tasks: synthetic source period, 0 = off */
 	char     cpus[64];		/* affinity as a CPU list ("1", "0-3,6"), "" = inherit */
@@ -88,6 +88,9 @@ int app_config_check(const struct app_config *cfg, char *err, size_t err_size);
 
 /* app_config_find - a task's configuration by name, NULL when absent */
 struct app_task_cfg *app_config_find(struct app_config *cfg, const char *name);
+
+/* app_cfg_deadline_ns - the effective relative deadline (0 when none) */
+int64_t app_cfg_deadline_ns(const struct app_task_cfg *t);
 
 /* app_kind_name / app_policy_name - names as written in the configuration */
 const char *app_kind_name(enum app_task_kind kind);

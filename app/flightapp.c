@@ -1,0 +1,326 @@
+/*
+ * flightapp.c - the reference multirate flight application: command line,
+ * set-up in order (configuration, memory, devices, threads), the live status
+ * loop of the main thread and the orderly shutdown.
+ *
+ * The main thread never runs realtime work: it waits for SIGINT / SIGTERM
+ * (blocked everywhere else, taken with sigtimedwait) or the end of
+ * --duration, prints the live status once a second, and at the end joins the
+ * threads, closes the job log and writes the reports. Exit codes as in
+ * ARCHITECTURE.md: 2 bad options or configuration, 3 environment (realtime
+ * priorities, tracefs, /dev/cpu_dma_latency), 4 internal.
+ */
+#define _GNU_SOURCE
+#include "common.h"
+#include "exec.h"
+#include "report.h"
+#include "rt.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char app_usage[] =
+	"usage: flightapp [options]\n"
+	"\n"
+	"The reference multirate flight application: a base-rate tick and its tasks,\n"
+	"every job measured into the job log, the statistics and the trace markers.\n"
+	"\n"
+	"  -c, --config FILE          INI file over the profile (default: none)\n"
+	"  -p, --profile NAME         profile app/profiles/NAME.ini, or a path (default: built-in table = 'default')\n"
+	"  -d, --duration SECONDS     run this long, then stop cleanly (default: until SIGINT/SIGTERM; units allowed: 500ms)\n"
+	"      --no-rt                run every thread SCHED_OTHER, for unprivileged use (default: SCHED_FIFO as configured)\n"
+	"  -j, --joblog PATH          write the job log CSV here (default: none)\n"
+	"      --stats-json PATH      write the final statistics as JSON here (default: none)\n"
+	"  -t, --trace-instance NAME  write job markers into this existing tracefs instance (default: no markers)\n"
+	"      --trace-text           text markers to trace_marker instead of binary trace_marker_raw (default: binary)\n"
+	"      --no-dma-latency       do not hold /dev/cpu_dma_latency at 0 (default: held, unless [app] dma_latency = false)\n"
+	"  -q, --quiet                no live status on stderr (default: one line per task every second)\n"
+	"  -h, --help                 this text\n"
+	"\n"
+	"Profiles are looked up in $PREFLIGHT_PROFILES, then <program dir>/../app/profiles,\n"
+	"then <program dir>/../share/preflight/profiles. Keys: docs/flightapp.md.\n"
+	"Exit: 0 ok, 2 bad option or configuration, 3 environment (privilege, tracefs), 4 internal.\n";
+
+enum { OPT_NO_RT = 256, OPT_STATS_JSON, OPT_TRACE_TEXT, OPT_NO_DMA };
+
+struct app_opts {
+	const char *config, *profile, *joblog, *stats_json, *trace_instance;
+	int64_t duration_ns;
+	bool no_rt, quiet, trace_text, no_dma;
+};
+
+/* app_profile_path - find profile NAME; 0 or -ENOENT */
+static int app_profile_path(const char *name, char *path, size_t size)
+{
+	char exe[PATH_MAX], *dir;
+	const char *env = getenv("PREFLIGHT_PROFILES");
+	ssize_t n;
+
+	if (strchr(name, '/')) {
+		snprintf(path, size, "%s", name);
+		return access(path, R_OK) ? -ENOENT : 0;
+	}
+	if (env && *env) {
+		snprintf(path, size, "%s/%s.ini", env, name);
+		if (!access(path, R_OK))
+			return 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return -ENOENT;
+	exe[n] = '\0';
+	dir = dirname(exe);
+	snprintf(path, size, "%s/../app/profiles/%s.ini", dir, name);
+	if (!access(path, R_OK))
+		return 0;
+	snprintf(path, size, "%s/../share/preflight/profiles/%s.ini", dir, name);
+	return access(path, R_OK) ? -ENOENT : 0;
+}
+
+/* app_parse_opts - the command line; an exit code when the program must stop, -1 to go on */
+static int app_parse_opts(int argc, char **argv, struct app_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "no-rt", no_argument, NULL, OPT_NO_RT },
+		{ "joblog", required_argument, NULL, 'j' },
+		{ "stats-json", required_argument, NULL, OPT_STATS_JSON },
+		{ "trace-instance", required_argument, NULL, 't' },
+		{ "trace-text", no_argument, NULL, OPT_TRACE_TEXT },
+		{ "no-dma-latency", no_argument, NULL, OPT_NO_DMA },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	while ((c = getopt_long(argc, argv, "c:p:d:j:t:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': o->config = optarg; break;
+		case 'p': o->profile = optarg; break;
+		case 'd':
+			if (pf_parse_duration_ns(optarg, PF_NS_PER_SEC, &o->duration_ns) || o->duration_ns <= 0)
+				return pf_fail(PF_EXIT_USAGE, "--duration: bad duration '%s' (seconds, or with a unit: 500ms)", optarg);
+			break;
+		case OPT_NO_RT: o->no_rt = true; break;
+		case 'j': o->joblog = optarg; break;
+		case OPT_STATS_JSON: o->stats_json = optarg; break;
+		case 't':
+			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= 64)
+				return pf_fail(PF_EXIT_USAGE, "--trace-instance: bad instance name '%s'", optarg);
+			o->trace_instance = optarg;
+			break;
+		case OPT_TRACE_TEXT: o->trace_text = true; break;
+		case OPT_NO_DMA: o->no_dma = true; break;
+		case 'q': o->quiet = true; break;
+		case 'h':
+			fputs(app_usage, stdout);
+			return PF_EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'flightapp --help'.\n");
+			return PF_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return pf_fail(PF_EXIT_USAGE, "unexpected argument '%s' (try --help)", argv[optind]);
+	if (o->trace_text && !o->trace_instance)
+		return pf_fail(PF_EXIT_USAGE, "--trace-text: needs --trace-instance");
+	return -1;
+}
+
+/* app_load_config - defaults, profile, config file, checks; 0 or an exit code */
+static int app_load_config(const struct app_opts *o, struct app_config *cfg)
+{
+	char path[PATH_MAX], err[512];
+	int ret;
+
+	app_config_defaults(cfg);
+	if (o->profile) {
+		if (app_profile_path(o->profile, path, sizeof(path)))
+			return pf_fail(PF_EXIT_USAGE, "--profile: profile '%s' not found", o->profile);
+		ret = app_config_load(cfg, path, err, sizeof(err));
+		if (ret)
+			return pf_fail(PF_EXIT_USAGE, "%s", err);
+	}
+	if (o->config) {
+		ret = app_config_load(cfg, o->config, err, sizeof(err));
+		if (ret)
+			return pf_fail(PF_EXIT_USAGE, "%s", err);
+	}
+	snprintf(cfg->profile, sizeof(cfg->profile), "%s", o->profile ? o->profile : o->config ? "" : "default");
+	if (app_config_check(cfg, err, sizeof(err)))
+		return pf_fail(PF_EXIT_USAGE, "%s", err);
+	return 0;
+}
+
+/* app_declare_markers - one text declaration per task into the trace, once every tid is known */
+static void app_declare_markers(struct app *app)
+{
+	struct app_task *t;
+	char line[256];
+	int i, tries;
+
+	if (!app->trace_instance[0])
+		return;
+	for (i = 0; i < app->ntasks; i++) {
+		t = &app->task[i];
+		for (tries = 0; !atomic_load(&t->tid) && tries < 1000; tries++)
+			usleep(1000);
+		snprintf(line, sizeof(line), "pf1 T %d %s tid=%d period_ns=%lld deadline_ns=%lld prio=%d policy=%s\n",
+			 t->id, t->cfg.name, atomic_load(&t->tid),
+			 (long long)(t->cfg.kind == APP_TASK_EVENT ? 0 : t->cfg.period_ns), (long long)t->deadline_ns,
+			 app->no_rt ? 0 : t->cfg.priority,
+			 app->no_rt ? "other" : app_policy_name(t->cfg.policy));
+		if (app_marker_declare(&app->marker, line) < 0)
+			t->marker_errors++;
+	}
+}
+
+/* app_wait - the main thread until the run ends: signals, live status; returns the signal or 0 */
+static int app_wait(struct app *app, const sigset_t *sigs)
+{
+	int64_t next_status = app->t0_ns + PF_NS_PER_SEC, now, wait;
+	struct timespec ts;
+	int sig;
+
+	while (!atomic_load(&app->tick_done)) {
+		now = pf_now_ns();
+		wait = next_status - now;
+		if (wait > 100 * PF_NS_PER_MS)
+			wait = 100 * PF_NS_PER_MS;
+		if (wait < 0)
+			wait = 0;
+		ts = pf_ns_to_ts(wait);
+		sig = sigtimedwait(sigs, NULL, &ts);
+		if (sig == SIGINT || sig == SIGTERM) {
+			app_request_stop(app);
+			return sig;
+		}
+		now = pf_now_ns();
+		if (now >= next_status) {
+			if (!app->quiet)
+				app_report_status(app, stderr, now);
+			next_status += PF_NS_PER_SEC;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct app app;	/* large: rings and statistics hang off it */
+	struct app_config *cfg;
+	struct app_opts o;
+	sigset_t sigs;
+	char err[512];
+	int ret, code = PF_EXIT_OK, dma_fd = -1;
+
+	pf_set_prog("flightapp");
+	ret = app_parse_opts(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	ret = app_bodies_register();
+	if (ret)
+		return pf_fail(PF_EXIT_INTERNAL, "registering the task bodies' configuration: %s", strerror(-ret));
+	cfg = calloc(1, sizeof(*cfg));
+	if (!cfg)
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	code = app_load_config(&o, cfg);
+	if (code)
+		goto out_cfg;
+	ret = app_init(&app, cfg, err, sizeof(err));
+	if (ret) {
+		code = pf_fail(ret == -ENOMEM ? PF_EXIT_INTERNAL : PF_EXIT_USAGE, "setup: %s", err);
+		goto out_app;
+	}
+	app.no_rt = o.no_rt;
+	app.quiet = o.quiet;
+	app.duration_ns = o.duration_ns;
+	snprintf(app.dma_state, sizeof(app.dma_state), "off");
+
+	if (o.joblog && (ret = app_joblog_open(&app, o.joblog))) {
+		code = pf_fail(PF_EXIT_USAGE, "--joblog: %s: %s", o.joblog, strerror(-ret));
+		goto out_app;
+	}
+	if (o.trace_instance) {
+		ret = app_marker_open(&app.marker, o.trace_instance, o.trace_text, err, sizeof(err));
+		if (ret) {
+			code = pf_fail(PF_EXIT_ENV, "--trace-instance: %s", err);
+			goto out_app;
+		}
+		snprintf(app.trace_instance, sizeof(app.trace_instance), "%s", o.trace_instance);
+	}
+	if (cfg->dma_latency && !o.no_dma) {
+		dma_fd = app_rt_dma_latency_hold(0);
+		if (dma_fd < 0 && !o.no_rt) {
+			code = pf_fail(PF_EXIT_ENV, "/dev/cpu_dma_latency: %s (use --no-dma-latency to run without)",
+				       strerror(-dma_fd));
+			goto out_app;
+		}
+		snprintf(app.dma_state, sizeof(app.dma_state), dma_fd >= 0 ? "held" : "unavailable");
+		if (dma_fd < 0 && !o.quiet)
+			pf_err("warning: /dev/cpu_dma_latency: %s (--no-rt: going on)", strerror(-dma_fd));
+	}
+	ret = app_rt_lock_memory();
+	if (ret && !o.no_rt) {
+		code = pf_fail(PF_EXIT_ENV, "mlockall: %s (run as root, raise RLIMIT_MEMLOCK, or use --no-rt)",
+			       strerror(-ret));
+		goto out_app;
+	}
+	if (ret && !o.quiet)
+		pf_err("warning: mlockall: %s (--no-rt: going on with unlocked memory)", strerror(-ret));
+	ret = app_bodies_init(&app, err, sizeof(err));
+	if (ret) {
+		code = pf_fail(PF_EXIT_ENV, "%s", err);
+		goto out_app;
+	}
+
+	/* SIGINT / SIGTERM are taken by the main thread only, synchronously */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	ret = app_start(&app, err, sizeof(err));
+	if (ret) {
+		code = pf_fail(ret == -EPERM || ret == -EINVAL ? PF_EXIT_ENV : PF_EXIT_INTERNAL, "%s", err);
+		goto out_app;
+	}
+	if (o.no_rt && !o.quiet)
+		pf_err("--no-rt: every thread runs SCHED_OTHER; latencies are not realtime");
+	app_declare_markers(&app);
+	if (app_joblog_header(&app)) {
+		pf_err("--joblog: %s: write error", app.joblog_path);
+		code = PF_EXIT_ENV;
+	}
+	app_go(&app);
+	app_wait(&app, &sigs);
+	app_join(&app);
+
+	ret = app_joblog_close(&app);
+	if (ret) {
+		pf_err("--joblog: %s: %s", o.joblog, strerror(-ret));
+		code = PF_EXIT_ENV;
+	}
+	app_report_table(&app, stdout);
+	if (o.stats_json && app_report_json(&app, o.stats_json)) {
+		pf_err("--stats-json: %s: cannot write", o.stats_json);
+		code = PF_EXIT_ENV;
+	}
+out_app:
+	if (app.joblog)
+		fclose(app.joblog);
+	app_fini(&app);
+	app_rt_dma_latency_release(dma_fd);
+out_cfg:
+	free(cfg);
+	return code;
+}
