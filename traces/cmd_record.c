@@ -54,7 +54,8 @@ const struct pf_command pf_cmd_record = {
 	"                           (default: default); ftrace:print and ftrace:raw_data\n"
 	"                           (markers) are always recorded\n"
 	"  -b, --buffer-kb N        ring buffer per CPU in KiB (default: 16384)\n"
-	"  -i, --instance NAME      tracefs instance name (default: preflight-<pid>)\n"
+	"  -i, --instance NAME      tracefs instance name (default: $PREFLIGHT_TRACE_INSTANCE\n"
+	"                           if set, else preflight-<pid>)\n"
 	"  -d, --duration TIME      stop after TIME (10s, 500ms; default: until COMMAND\n"
 	"                           exits, or SIGINT / SIGTERM without a command)\n"
 	"      --buffer-percent N   wake the per-CPU readers at N %% full (default: 25)\n"
@@ -175,6 +176,7 @@ static int rec_start_command(struct rec_session *s, char **argv)
 	if (pid == 0) {
 		/* only async-signal-safe calls until exec: the stream threads exist */
 		close(pfd[0]);
+		setpgid(0, 0);	/* its own group: everything it starts is stopped with it */
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		execvpe(argv[0], argv, env);
 		err = errno;
@@ -188,6 +190,7 @@ static int rec_start_command(struct rec_session *s, char **argv)
 		close(pfd[0]);
 		return -errno;
 	}
+	setpgid(pid, pid);
 	rec_run.child = pid;
 	if (read(pfd[0], &err, sizeof(err)) == sizeof(err)) {
 		rec_run.exec_errno = err;
@@ -197,25 +200,29 @@ static int rec_start_command(struct rec_session *s, char **argv)
 	return 0;
 }
 
-/* rec_stop_command - end the command if it still runs: SIGTERM, then SIGKILL after 2 s */
+/*
+ * rec_stop_command - end the command and whatever it left running in its
+ * process group: SIGTERM, then SIGKILL after 2 s
+ */
 static void rec_stop_command(void)
 {
 	int64_t give_up_ns = pf_now_ns() + 2 * PF_NS_PER_SEC;
+	pid_t group = rec_run.child;
 
-	if (!rec_run.child)
+	if (!group)
 		return;
 	rec_reap(false);
-	if (rec_run.reaped)
+	if (kill(-group, 0) < 0 && rec_run.reaped)
 		return;
-	kill(rec_run.child, SIGTERM);
-	while (!rec_run.reaped && pf_now_ns() < give_up_ns) {
-		usleep(10000);
+	kill(-group, SIGTERM);
+	while (pf_now_ns() < give_up_ns) {
 		rec_reap(false);
+		if (rec_run.reaped && kill(-group, 0) < 0)
+			return;
+		usleep(10000);
 	}
-	if (!rec_run.reaped) {
-		kill(rec_run.child, SIGKILL);
-		rec_reap(true);
-	}
+	kill(-group, SIGKILL);
+	rec_reap(true);
 }
 
 /* rec_rm_entry - nftw callback removing one entry of the tmpdir */
@@ -268,6 +275,8 @@ static int rec_finish_stream(struct rec_session *s)
 	int ret;
 
 	rec_tracing_on(s, false);
+	s->cpu_s = rec_cpu_seconds() - s->cpu_s;
+	s->wall_ns = pf_now_ns() - s->wall_ns;
 	if ((ret = rec_read_stats(s)) < 0)
 		pf_err("per-CPU stats: cannot read: %s (lost events unknown)", strerror(-ret));
 	if ((ret = rec_stream_stop(s)) < 0) {
@@ -361,6 +370,8 @@ static int rec_record(const struct rec_opts *o)
 		code = pf_fail(PF_EXIT_ENV, "starting the recording: %s", strerror(-ret));
 		goto out;
 	}
+	s.cpu_s = rec_cpu_seconds();
+	s.wall_ns = pf_now_ns();
 	if (o->duration_ns)
 		rec_run.deadline_ns = pf_now_ns() + o->duration_ns;
 	if (o->argv && (ret = rec_start_command(&s, o->argv)) < 0) {
@@ -463,10 +474,6 @@ static int rec_cmd_run(int argc, char **argv)
 						      "--buffer-kb '%s': not a size in 4..67108864 KiB", optarg);
 			break;
 		case 'i':
-			if (!*optarg || strlen(optarg) >= 64 || strpbrk(optarg, "/ \t\n") ||
-			    optarg[0] == '.')
-				return pf_usage_error(&pf_cmd_record,
-						      "--instance '%s': not a valid instance name", optarg);
 			o.instance = optarg;
 			break;
 		case 'd':
@@ -531,6 +538,12 @@ static int rec_cmd_run(int argc, char **argv)
 				      "system:event names", o.events);
 	if (optind < argc)
 		o.argv = argv + optind;
+	if (!o.instance && getenv("PREFLIGHT_TRACE_INSTANCE") && *getenv("PREFLIGHT_TRACE_INSTANCE"))
+		o.instance = getenv("PREFLIGHT_TRACE_INSTANCE");
+	if (o.instance && (!*o.instance || strlen(o.instance) >= 64 || o.instance[0] == '.' ||
+			   strpbrk(o.instance, "/ \t\n")))
+		return pf_usage_error(&pf_cmd_record, "--instance '%s': not a valid instance name",
+				      o.instance);
 	tracefs_set_loglevel(TEP_LOG_NONE);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	return rec_record(&o);

@@ -103,6 +103,8 @@ struct rec_session {
 	struct rec_comms comms;
 	struct tep_handle *tep;		/* the instance's event formats, for scanning */
 	volatile int stop;		/* stream threads: finish up */
+	double cpu_s;			/* recorder CPU time while recording (streaming) */
+	int64_t wall_ns;		/* wall time of that */
 };
 
 /* rec_tracefs.c */
@@ -143,6 +145,7 @@ int rec_find_marker(struct rec_session *s, const char *text, uint64_t *ts_ns);
 /* rec_dat.c */
 int rec_dat_write(struct rec_session *s, const char *path);
 void rec_report(struct rec_session *s, const char *path, const struct rec_count *count);
+double rec_cpu_seconds(void);
 
 /* rec_read.c */
 int rec_summary_print(const char *path, FILE *out);

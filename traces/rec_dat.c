@@ -176,7 +176,7 @@ out:
 }
 
 /* rec_cpu_seconds - CPU time used by this process (all threads) so far */
-static double rec_cpu_seconds(void)
+double rec_cpu_seconds(void)
 {
 	struct rusage ru;
 
@@ -197,7 +197,6 @@ void rec_report(struct rec_session *s, const char *path, const struct rec_count 
 	size_t len = 0;
 	double span_s = count->last_ns > count->first_ns ?
 			(count->last_ns - count->first_ns) / 1e9 : 0;
-	double cpu_s = rec_cpu_seconds();
 	/* a flight window's first page says how much older data was overwritten: not a loss */
 	uint64_t missed = s->opts->flight ? 0 : count->missed;
 	uint64_t bytes = 0;
@@ -217,10 +216,12 @@ void rec_report(struct rec_session *s, const char *path, const struct rec_count 
 			lost.lost += lost.cpu[cpu].commit_overrun + lost.cpu[cpu].dropped;
 	if (!s->opts->quiet)
 		fprintf(stderr, "preflight: record: wrote %s: %llu events, %.3f s, %.1f MB raw, "
-			"clock %s, %d CPUs, lost %llu; recorder CPU %.3f s (%.1f %% of one CPU)\n",
-			path, (unsigned long long)count->events, span_s, bytes / 1e6, s->clock,
-			s->ncpus, (unsigned long long)lost.lost, cpu_s,
-			span_s > 0 ? 100.0 * cpu_s / span_s : 0.0);
+			"clock %s, %d CPUs, lost %llu\n", path, (unsigned long long)count->events,
+			span_s, bytes / 1e6, s->clock, s->ncpus, (unsigned long long)lost.lost);
+	if (!s->opts->quiet && s->wall_ns > 0)
+		fprintf(stderr, "preflight: record: recorder CPU while recording: %.3f s in "
+			"%.3f s (%.1f %% of one CPU), %.0f events/s\n", s->cpu_s, s->wall_ns / 1e9,
+			100.0 * s->cpu_s / (s->wall_ns / 1e9), count->events / (s->wall_ns / 1e9));
 	if (lost.lost || missed) {
 		pf_err("WARNING: %s IS INCOMPLETE: %llu events LOST (ring buffer overflow; "
 		       "raise --buffer-kb or record fewer events)",

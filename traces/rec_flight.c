@@ -138,7 +138,7 @@ static int rec_snapshot(struct rec_session *s, int n, const char *marker)
 	if (!s->opts->quiet && count.first_ns && trigger_ns - count.first_ns <
 	    (uint64_t)s->opts->window_ns)
 		fprintf(stderr, "preflight: record: note: snapshot %d covers %.3f s before the "
-			"trigger, not %.3f s (raise --buffer-kb)\n", n,
+			"trigger, not %.3f s (re-armed later than that, or raise --buffer-kb)\n", n,
 			(trigger_ns - count.first_ns) / 1e9, s->opts->window_ns / 1e9);
 	rec_report(s, path, &count);
 out:
