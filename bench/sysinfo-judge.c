@@ -176,10 +176,10 @@ static void si_warn(json_t *warnings, const char *id, const char *severity, cons
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof(message), fmt, ap);
 	va_end(ap);
-	json_object_set_new(w, "id", json_string(id));
-	json_object_set_new(w, "severity", json_string(severity));
-	json_object_set_new(w, "message", json_string(message));
-	json_object_set_new(w, "advice", json_string(advice));
+	json_object_set_new(w, "id", sysinfo_json_text(id));
+	json_object_set_new(w, "severity", sysinfo_json_text(severity));
+	json_object_set_new(w, "message", sysinfo_json_text(message));
+	json_object_set_new(w, "advice", sysinfo_json_text(advice));
 	json_array_append_new(warnings, w);
 }
 

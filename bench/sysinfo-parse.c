@@ -13,6 +13,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+json_t *sysinfo_json_text(const char *text)
+{
+	json_t *j = json_string(text);
+	size_t i, len;
+	char *copy;
+
+	if (j)
+		return j;
+	len = strlen(text);
+	copy = malloc(len + 1);
+	if (!copy)
+		return NULL;
+	for (i = 0; i <= len; i++)
+		copy[i] = (unsigned char)text[i] >= 0x80 || (text[i] && text[i] < 0x20 && text[i] != '\t') ?
+			  '?' : text[i];
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
+
 /* si_cpu_num - one CPU number of a cpulist ("N" = the last CPU); 0 or -EINVAL */
 static int si_cpu_num(const char **p, int nr_cpus, long *cpu)
 {

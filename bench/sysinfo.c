@@ -67,7 +67,7 @@ static void si_note(struct si *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	json_array_append_new(s->notes, json_string(line));
+	json_array_append_new(s->notes, sysinfo_json_text(line));
 }
 
 /* si_path - the path of 'rel' (absolute, "/proc/...") under the root; 0 or -ENAMETOOLONG */
@@ -123,7 +123,7 @@ static bool si_exists(const struct si *s, const char *rel)
 /* si_str - set key to a string, or null when text is NULL or empty */
 static void si_str(json_t *o, const char *key, const char *text)
 {
-	json_object_set_new(o, key, text && *text ? json_string(text) : json_null());
+	json_object_set_new(o, key, text && *text ? sysinfo_json_text(text) : json_null());
 }
 
 /* si_setint - set key to a number, or null when not known */
@@ -425,11 +425,11 @@ static json_t *si_cmdline_json(const struct sysinfo_cmdline *cl)
 	if (cl->isolcpus) {
 		sysinfo_isolcpus_split(cl->isolcpus, flags, sizeof(flags), &cpus);
 		iso = json_object();
-		json_object_set_new(iso, "raw", json_string(cl->isolcpus));
-		json_object_set_new(iso, "flags", json_string(flags));
+		json_object_set_new(iso, "raw", sysinfo_json_text(cl->isolcpus));
+		json_object_set_new(iso, "flags", sysinfo_json_text(flags));
 		if (sysinfo_cpulist_parse(cpus, 0, &set) == 0) {
 			sysinfo_cpulist_format(&set, list, sizeof(list));
-			json_object_set_new(iso, "cpus", json_string(list));
+			json_object_set_new(iso, "cpus", sysinfo_json_text(list));
 		} else {
 			json_object_set_new(iso, "cpus", json_null());
 		}
@@ -437,16 +437,16 @@ static json_t *si_cmdline_json(const struct sysinfo_cmdline *cl)
 	} else {
 		json_object_set_new(o, "isolcpus", json_null());
 	}
-	json_object_set_new(o, "nohz_full", cl->nohz_full ? json_string(cl->nohz_full) : json_null());
+	json_object_set_new(o, "nohz_full", cl->nohz_full ? sysinfo_json_text(cl->nohz_full) : json_null());
 	json_object_set_new(o, "rcu_nocbs", !cl->rcu_nocbs ? json_null() :
-			    json_string(*cl->rcu_nocbs ? cl->rcu_nocbs : "all"));
-	json_object_set_new(o, "irqaffinity", cl->irqaffinity ? json_string(cl->irqaffinity) : json_null());
+			    sysinfo_json_text(*cl->rcu_nocbs ? cl->rcu_nocbs : "all"));
+	json_object_set_new(o, "irqaffinity", cl->irqaffinity ? sysinfo_json_text(cl->irqaffinity) : json_null());
 	json_object_set_new(o, "threadirqs", json_boolean(cl->threadirqs));
-	json_object_set_new(o, "idle", cl->idle ? json_string(cl->idle) : json_null());
+	json_object_set_new(o, "idle", cl->idle ? sysinfo_json_text(cl->idle) : json_null());
 	si_int_text(o, "processor_max_cstate", cl->processor_max_cstate, NULL);
 	si_int_text(o, "intel_idle_max_cstate", cl->intel_idle_max_cstate, NULL);
-	json_object_set_new(o, "mitigations", cl->mitigations ? json_string(cl->mitigations) : json_null());
-	json_object_set_new(o, "preempt", cl->preempt ? json_string(cl->preempt) : json_null());
+	json_object_set_new(o, "mitigations", cl->mitigations ? sysinfo_json_text(cl->mitigations) : json_null());
+	json_object_set_new(o, "preempt", cl->preempt ? sysinfo_json_text(cl->preempt) : json_null());
 	json_object_set_new(o, "nosmt", json_boolean(cl->nosmt));
 	return o;
 }
@@ -541,7 +541,7 @@ static json_t *si_kernel(struct si *s, struct sysinfo_cmdline *cl)
 	si_bool3(k, "preempt_dynamic", po.dynamic);
 	si_str(k, "preempt_dynamic_mode", sysinfo_preempt_name(po.dynamic_mode));
 	si_bool3(k, "realtime_file", in.realtime);
-	json_object_set_new(k, "preempt_debugfs", ret >= 0 ? json_string(text) : json_null());
+	json_object_set_new(k, "preempt_debugfs", ret >= 0 ? sysinfo_json_text(text) : json_null());
 	if (po.dynamic == 1 && !in.debugfs_mode)
 		si_note(s, "kernel.preempt_model: debugfs sched/preempt: %s; mode taken from the %s",
 			debugfs_err ? strerror(debugfs_err) : "no active mode in it",
@@ -564,7 +564,7 @@ static json_t *si_idle_states(struct si *s, int cpu)
 		if (!states)
 			states = json_array();
 		st = json_object();
-		json_object_set_new(st, "name", json_string(name));
+		json_object_set_new(st, "name", sysinfo_json_text(name));
 		si_readf(s, text, sizeof(text), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/latency", cpu, i);
 		si_int_text(st, "latency_us", text, NULL);
 		if (si_readf(s, text, sizeof(text), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/disable", cpu, i) >= 0)
@@ -594,7 +594,7 @@ static int si_cpulist_field(struct si *s, json_t *o, const char *key, const char
 		return -EINVAL;
 	}
 	sysinfo_cpulist_format(set, list, sizeof(list));
-	json_object_set_new(o, key, json_string(list));
+	json_object_set_new(o, key, sysinfo_json_text(list));
 	return 0;
 }
 
@@ -614,7 +614,7 @@ static json_t *si_cpus(struct si *s, const struct si_cpuinfo *ci)
 			online.bits[cpu / 64] |= 1ULL << (cpu % 64);
 		sysinfo_cpulist_format(&online, list, sizeof(list));
 		if (ci->nproc) {
-			json_object_set_new(c, "online", json_string(list));
+			json_object_set_new(c, "online", sysinfo_json_text(list));
 			si_note(s, "cpus.online: /sys/devices/system/cpu/online unreadable; counted /proc/cpuinfo");
 		} else {
 			si_note(s, "cpus.online: neither /sys/devices/system/cpu/online nor /proc/cpuinfo tells");
@@ -641,7 +641,7 @@ static json_t *si_cpus(struct si *s, const struct si_cpuinfo *ci)
 	/* SMT: the smt/active switch, else any online CPU with a sibling */
 	if (si_read(s, "/sys/devices/system/cpu/smt/active", text, sizeof(text), NULL) >= 0) {
 		smt = atoi(text) != 0;
-		json_object_set_new(c, "smt_source", json_string("smt/active"));
+		json_object_set_new(c, "smt_source", sysinfo_json_text("smt/active"));
 	} else {
 		for (cpu = 0; cpu < SYSINFO_MAX_CPUS; cpu++) {
 			if (!sysinfo_cpuset_has(&online, cpu) ||
@@ -650,7 +650,7 @@ static json_t *si_cpus(struct si *s, const struct si_cpuinfo *ci)
 				continue;
 			smt = smt == 1 || sysinfo_cpuset_count(&set) > 1;
 		}
-		json_object_set_new(c, "smt_source", smt < 0 ? json_null() : json_string("thread_siblings"));
+		json_object_set_new(c, "smt_source", smt < 0 ? json_null() : sysinfo_json_text("thread_siblings"));
 		if (smt < 0)
 			si_note(s, "cpus.smt: neither smt/active nor topology/thread_siblings_list is readable");
 	}
@@ -703,7 +703,7 @@ static json_t *si_clocksource(struct si *s)
 	}
 	avail = json_array();
 	for (tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
-		json_array_append_new(avail, json_string(tok));
+		json_array_append_new(avail, sysinfo_json_text(tok));
 	json_object_set_new(c, "available", avail);
 	return c;
 }
@@ -773,7 +773,7 @@ static json_t *si_tracefs(struct si *s)
 	}
 	if (!mounted)
 		snprintf(mp, sizeof(mp), "/sys/kernel/tracing");
-	json_object_set_new(o, "path", json_string(mp));
+	json_object_set_new(o, "path", sysinfo_json_text(mp));
 	json_object_set_new(o, "mounted", json_boolean(mounted));
 
 	if (mounted) {
@@ -836,8 +836,8 @@ static json_t *si_memory(struct si *s)
 			if (sscanf(line, "%511s %63s %lld %lld %d", name, type, &size, &used, &prio) != 5)
 				continue;	/* the header */
 			d = json_object();
-			json_object_set_new(d, "name", json_string(name));
-			json_object_set_new(d, "type", json_string(type));
+			json_object_set_new(d, "name", sysinfo_json_text(name));
+			json_object_set_new(d, "type", sysinfo_json_text(type));
 			json_object_set_new(d, "size_kb", json_integer(size));
 			json_object_set_new(d, "used_kb", json_integer(used));
 			json_object_set_new(d, "priority", json_integer(prio));
@@ -1006,8 +1006,8 @@ int sysinfo_collect(const char *root, json_t **out)
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	json_object_set_new(info, "schema", json_string(SYSINFO_SCHEMA));
-	json_object_set_new(info, "collected_at", json_string(stamp));
-	json_object_set_new(info, "root", json_string(real));
+	json_object_set_new(info, "collected_at", sysinfo_json_text(stamp));
+	json_object_set_new(info, "root", sysinfo_json_text(real));
 	si_host(&s, info);
 	si_read_cpuinfo(&s, &ci);
 	json_object_set_new(info, "kernel", si_kernel(&s, &cl));

@@ -51,6 +51,13 @@ void sysinfo_print_human(const json_t *info, FILE *out);
  */
 int sysinfo_write(const json_t *info, const char *path, bool as_json) __attribute__((warn_unused_result));
 
+/*
+ * sysinfo_json_text - a JSON string of text read from a file: bytes that are
+ * not valid UTF-8 (or control characters) become '?', so that no field is
+ * ever lost to jansson's UTF-8 check
+ */
+json_t *sysinfo_json_text(const char *text);
+
 /* A set of CPU numbers (cpulist syntax "0-3,6,8-15:2/4"). */
 struct sysinfo_cpuset {
 	uint64_t bits[SYSINFO_MAX_CPUS / 64];

@@ -1,0 +1,136 @@
+#!/bin/sh
+# 0102-sysinfo-variants.t - each warning and each source of evidence, switched
+# on and off by changing one thing in a copy of a fixture tree.
+. "$(dirname "$0")/test-lib.sh"
+. "$TOP/t/sysinfo-lib.sh"
+plan 30
+
+CPU=sys/devices/system/cpu
+
+# --- sysinfo-7.1: an unstable (fallback) clocksource
+T=$(tree_copy desktop d1)
+echo hpet > "$T/sys/devices/system/clocksource/clocksource0/current_clocksource"
+survey "$T" d1
+like "$(warning_ids "$TMP/d1.json")" " unstable_clocksource$" "sysinfo-7.1 hpet as clocksource: unstable_clocksource"
+like "$(warning_field "$TMP/d1.json" unstable_clocksource message)" "clocksource is hpet" "sysinfo-7.2 message names the clocksource"
+
+# --- sysinfo-7.3: the fully tuned board: throttling off leaves no warning at all
+T=$(tree_copy rt-board r1)
+echo -1 > "$T/proc/sys/kernel/sched_rt_runtime_us"
+survey "$T" r1
+is "$(warning_ids "$TMP/r1.json")" "" "sysinfo-7.3 sched_rt_runtime_us -1: no warnings"
+is "$(json_get "$TMP/r1.json" rt_throttle.throttling) $(json_get "$TMP/r1.json" rt_throttle.runtime_us)" "false -1" \
+	"sysinfo-7.4 throttling false, runtime -1"
+run_cmd "$PREFLIGHT" sysinfo --root "$T"
+is "$(printf '%s\n' "$out" | tail -n 1)" "warnings (0): none" "sysinfo-7.5 human table ends 'warnings (0): none'"
+like "$out" "rt throttle +off" "sysinfo-7.6 human table: throttling off"
+
+# --- sysinfo-7.7: PREEMPT_RT from the version string, then from the config alone
+rm "$T/sys/kernel/realtime"
+survey "$T" r2
+is "$(json_get "$TMP/r2.json" kernel.preempt_model)/$(json_get "$TMP/r2.json" kernel.preempt_source)" rt/version \
+	"sysinfo-7.7 no /sys/kernel/realtime: rt from the version string"
+rm "$T/proc/sys/kernel/version" "$T/proc/version"
+survey "$T" r3
+is "$(json_get "$TMP/r3.json" kernel.preempt_model)/$(json_get "$TMP/r3.json" kernel.preempt_source)/$(json_get "$TMP/r3.json" kernel.preempt_rt)" \
+	rt/config/true "sysinfo-7.8 no version either: rt from CONFIG_PREEMPT_RT"
+rm "$T/proc/config.gz"
+survey "$T" r4
+is "$(json_get "$TMP/r4.json" kernel.preempt_rt) $(warning_ids "$TMP/r4.json")" "false not_preempt_rt" \
+	"sysinfo-7.9 /sys/kernel without the realtime file (every RT kernel has it): not RT"
+
+# --- sysinfo-7.10: the dynamic mode without debugfs: config default, then preempt=
+T=$(tree_copy desktop d2)
+rm "$T/sys/kernel/debug/sched/preempt"
+survey "$T" d2
+is "$(json_get "$TMP/d2.json" kernel.preempt_model)/$(json_get "$TMP/d2.json" kernel.preempt_source)" \
+	dynamic:voluntary/config "sysinfo-7.10 no debugfs: the config's default mode"
+like "$(json_get "$TMP/d2.json" notes)" "kernel.preempt_model: debugfs sched/preempt: No such file or directory; mode taken from the config" \
+	"sysinfo-7.11 ... and a note says so"
+echo "BOOT_IMAGE=/boot/vmlinuz ro quiet preempt=full" > "$T/proc/cmdline"
+survey "$T" d3
+is "$(json_get "$TMP/d3.json" kernel.preempt_model)/$(json_get "$TMP/d3.json" kernel.preempt_source)/$(json_get "$TMP/d3.json" kernel.cmdline_flags.preempt)" \
+	dynamic:full/cmdline/full "sysinfo-7.12 preempt=full on the command line"
+
+# --- sysinfo-7.13: isolation from isolcpus alone, from nohz_full alone
+T=$(tree_copy desktop d4)
+echo "ro quiet isolcpus=2-3" > "$T/proc/cmdline"
+survey "$T" d4
+ok "sysinfo-7.13 isolcpus=2-3: no no_isolated_cpus" sh -c '! echo "$1" | grep -q no_isolated_cpus' - "$(warning_ids "$TMP/d4.json")"
+is "$(json_get "$TMP/d4.json" kernel.cmdline_flags.isolcpus.flags)" "" "sysinfo-7.14 isolcpus without flags: empty flags (kernel default domain)"
+echo "ro quiet nohz_full=3" > "$T/proc/cmdline"
+survey "$T" d5
+ok "sysinfo-7.15 nohz_full=3 alone counts as isolation" sh -c '! echo "$1" | grep -q no_isolated_cpus' - "$(warning_ids "$TMP/d5.json")"
+
+# --- sysinfo-7.16: governors mixed, idle states partly disabled
+T=$(tree_copy desktop d6)
+for c in 0 1 2; do echo performance > "$T/$CPU/cpu$c/cpufreq/scaling_governor"; done
+echo schedutil > "$T/$CPU/cpu3/cpufreq/scaling_governor"
+for c in 0 1 2 3; do for s in 3 4 5 6 7; do echo 1 > "$T/$CPU/cpu$c/cpuidle/state$s/disable"; done; done
+echo 0 > "$T/$CPU/cpu1/cpuidle/state4/disable"
+survey "$T" d6
+like "$(warning_field "$TMP/d6.json" governor_not_performance message)" "^cpufreq governor schedutil on CPUs 3:" \
+	"sysinfo-7.16 only the non-performance CPU is named"
+is "$(warning_field "$TMP/d6.json" deep_idle_states message)" "enabled idle states exit slower than 10 us: C6 (85 us) on CPUs 1" \
+	"sysinfo-7.17 only the deep state still enabled, on its CPU"
+for c in 0 1 2 3; do echo 1 > "$T/$CPU/cpu$c/cpuidle/state4/disable"; echo performance > "$T/$CPU/cpu$c/cpufreq/scaling_governor"; done
+survey "$T" d7
+is "$(warning_ids "$TMP/d7.json")" "not_preempt_rt rt_throttling smt_enabled no_isolated_cpus swap_enabled" \
+	"sysinfo-7.18 all deep states disabled, performance everywhere: those warnings gone"
+
+# --- sysinfo-7.19: SMT from thread siblings when smt/ is missing; SMT off
+T=$(tree_copy desktop d8)
+rm -r "$T/$CPU/smt"
+survey "$T" d8
+is "$(json_get "$TMP/d8.json" cpus.smt)/$(json_get "$TMP/d8.json" cpus.smt_source)" true/thread_siblings \
+	"sysinfo-7.19 no smt/: siblings '0,2' mean SMT on"
+mkdir -p "$T/$CPU/smt" && echo 0 > "$T/$CPU/smt/active"
+survey "$T" d9
+ok "sysinfo-7.20 smt/active 0: no smt_enabled" sh -c '! echo "$1" | grep -q smt_enabled' - "$(warning_ids "$TMP/d9.json")"
+
+# --- sysinfo-7.21: virtual machines by DMI, by /sys/hypervisor, by device tree
+T=$(tree_copy desktop d10)
+echo QEMU > "$T/sys/class/dmi/id/sys_vendor"
+echo "Standard PC (Q35 + ICH9, 2009)" > "$T/sys/class/dmi/id/product_name"
+survey "$T" d10
+is "$(json_get "$TMP/d10.json" virtualization.virtualized)|$(json_get "$TMP/d10.json" virtualization.evidence)" \
+	"true|dmi: QEMU Standard PC (Q35 + ICH9, 2009)" "sysinfo-7.21 QEMU by DMI without the cpu flag"
+T=$(tree_copy desktop d11)
+mkdir -p "$T/sys/hypervisor" && echo xen > "$T/sys/hypervisor/type"
+survey "$T" d11
+is "$(json_get "$TMP/d11.json" virtualization.evidence)" "/sys/hypervisor/type: xen" "sysinfo-7.22 Xen by /sys/hypervisor"
+T=$(tree_copy rt-board r5)
+mkdir -p "$T/proc/device-tree/hypervisor"
+survey "$T" r5
+like "$(warning_ids "$TMP/r5.json")" "virtualized" "sysinfo-7.23 arm64 guest by its device-tree hypervisor node"
+
+# --- sysinfo-7.24: swap off; tracefs missing; config as /proc/config.gz wins over /boot
+T=$(tree_copy desktop d12)
+sed -i 's/^SwapTotal:.*/SwapTotal:             0 kB/' "$T/proc/meminfo"
+head -n 1 "$FIX/desktop/proc/swaps" > "$T/proc/swaps"
+gzip -c "$T/boot/config-6.1.0-18-amd64" > "$T/proc/config.gz"
+survey "$T" d12
+ok "sysinfo-7.24 no swap: no swap_enabled" sh -c '! echo "$1" | grep -q swap_enabled' - "$(warning_ids "$TMP/d12.json")"
+is "$(json_get "$TMP/d12.json" kernel.config_source) $(json_get "$TMP/d12.json" kernel.hz)" "/proc/config.gz 250" \
+	"sysinfo-7.25 /proc/config.gz preferred over /boot"
+T=$(tree_copy rt-board r6)
+rm -r "$T/sys/kernel/tracing"
+sed -i '/tracefs/d' "$T/proc/mounts"
+survey "$T" r6
+is "$(warning_ids "$TMP/r6.json")" "rt_throttling tracefs_unavailable" "sysinfo-7.26 no tracefs: tracefs_unavailable"
+is "$(json_get "$TMP/r6.json" tracefs.reason)" "it is not mounted" "sysinfo-7.27 ... with the reason"
+T=$(tree_copy rt-board r7)
+rm -r "$T/sys/kernel/tracing/instances"
+survey "$T" r7
+is "$(json_get "$TMP/r7.json" tracefs.usable)/$(json_get "$TMP/r7.json" tracefs.reason)" \
+	"false/instances/ is missing or not writable" "sysinfo-7.28 tracefs without instances/ is not usable"
+
+# --- sysinfo-7.29: tracefs mounted elsewhere (proc/mounts) is found there
+T=$(tree_copy rt-board r8)
+mkdir -p "$T/mnt" && mv "$T/sys/kernel/tracing" "$T/mnt/trace"
+sed -i 's|/sys/kernel/tracing|/mnt/trace|' "$T/proc/mounts"
+survey "$T" r8
+is "$(json_get "$TMP/r8.json" tracefs.path)/$(json_get "$TMP/r8.json" tracefs.usable)" "/mnt/trace/true" \
+	"sysinfo-7.29 tracefs found at its mount point in proc/mounts"
+is "$(warning_ids "$TMP/r8.json")" "rt_throttling" "sysinfo-7.30 ... and usable there"
+done_testing
