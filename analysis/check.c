@@ -355,6 +355,12 @@ fail:
 	return -EINVAL;
 }
 
+/* chk_is_name - is a selector term an element name (not a keyword or predicate) */
+static int chk_is_name(const struct chk_term *t)
+{
+	return !t->key && strcmp(t->value, "rt") && strcmp(t->value, "periodic");
+}
+
 /*
  * chk_parse_select - names, keywords (all, rt, periodic) and predicates
  * (key=value, key!=value, key<N, key<=N, key>N, key>=N)
@@ -388,10 +394,10 @@ static int chk_parse_select(struct chk_budgets *b, struct chk_req *r)
 			t->value = strdup(tok);
 			if (!t->value)
 				goto fail;
-			if (!strcmp(tok, "rt") || !strcmp(tok, "periodic"))
-				r->has_filters = 1;
-			else
+			if (chk_is_name(t))
 				r->has_names = 1;
+			else
+				r->has_filters = 1;
 			continue;
 		}
 		q = p;
@@ -603,7 +609,10 @@ static int chk_term_holds(json_t *root, json_t *e, const struct chk_term *t)
 	return json_is_number(v) && chk_compare(json_number_value(v), t->op, strtod(t->value, NULL));
 }
 
-/* chk_selected - does the requirement's selector take this element */
+/*
+ * chk_selected - does the requirement's selector take this element: one of
+ * its names, or every filter (keyword or predicate) holds
+ */
 static int chk_selected(json_t *root, const struct chk_req *r, json_t *e, const char *name)
 {
 	size_t i;
@@ -611,14 +620,12 @@ static int chk_selected(json_t *root, const struct chk_req *r, json_t *e, const 
 	if (!r->has_names && !r->has_filters)
 		return 1;
 	for (i = 0; i < r->nterms; i++)
-		if (!r->terms[i].key && !strcmp(r->terms[i].value, name) &&
-		    strcmp(name, "rt") && strcmp(name, "periodic"))
+		if (chk_is_name(&r->terms[i]) && !strcmp(r->terms[i].value, name))
 			return 1;
 	if (!r->has_filters)
 		return 0;
 	for (i = 0; i < r->nterms; i++)
-		if ((r->terms[i].key || !strcmp(r->terms[i].value, "rt") ||
-		     !strcmp(r->terms[i].value, "periodic")) && !chk_term_holds(root, e, &r->terms[i]))
+		if (!chk_is_name(&r->terms[i]) && !chk_term_holds(root, e, &r->terms[i]))
 			return 0;
 	return 1;
 }
@@ -717,6 +724,18 @@ static int chk_walk_elem(struct chk_walk *w, json_t *e, size_t i, const char *la
 	return chk_walk(w, e, i + 1, l, p, e, i + 1, NULL, NULL);
 }
 
+/* chk_missing_name - a not-measured item for an element name absent from the array */
+static int chk_missing_name(struct chk_walk *w, size_t i, const char *label, const char *path,
+			    const char *name)
+{
+	char l[256];
+
+	snprintf(l, sizeof(l), "%s", label);
+	chk_append(l, sizeof(l), " ", name);
+	chk_phrase(w, i + 1, l, sizeof(l));
+	return chk_not_measured(w, l, path, "no element '%s' in %s[]", name, path);
+}
+
 /* chk_walk_array - '*' (the selector's elements) or one named element */
 static int chk_walk_array(struct chk_walk *w, json_t *a, size_t i, const char *label,
 			  const char *path)
@@ -738,12 +757,7 @@ static int chk_walk_array(struct chk_walk *w, json_t *a, size_t i, const char *l
 				taken++;
 			}
 		}
-		if (taken)
-			return 0;
-		snprintf(l, sizeof(l), "%s", label);
-		chk_append(l, sizeof(l), " ", w->seg[i]);
-		chk_phrase(w, i + 1, l, sizeof(l));
-		return chk_not_measured(w, l, path, "no element '%s' in %s[]", w->seg[i], path);
+		return taken ? 0 : chk_missing_name(w, i, label, path, w->seg[i]);
 	}
 	json_array_foreach(a, k, e) {
 		name = chk_elem_name(e, buf, sizeof(buf));
@@ -758,17 +772,13 @@ static int chk_walk_array(struct chk_walk *w, json_t *a, size_t i, const char *l
 	for (t = 0; t < r->nterms; t++) {
 		int found = 0;
 
-		if (r->terms[t].key || !strcmp(r->terms[t].value, "rt") ||
-		    !strcmp(r->terms[t].value, "periodic"))
+		if (!chk_is_name(&r->terms[t]))
 			continue;
 		json_array_foreach(a, k, e)
 			found |= !strcmp(chk_elem_name(e, buf, sizeof(buf)), r->terms[t].value);
 		if (found)
 			continue;
-		snprintf(l, sizeof(l), "%s", label);
-		chk_append(l, sizeof(l), " ", r->terms[t].value);
-		chk_phrase(w, i + 1, l, sizeof(l));
-		ret = chk_not_measured(w, l, path, "no element '%s' in %s[]", r->terms[t].value, path);
+		ret = chk_missing_name(w, i, label, path, r->terms[t].value);
 		if (ret)
 			return ret;
 		taken++;
@@ -1130,10 +1140,11 @@ static int chk_load_results(const char *arg, json_t **root, char *path, size_t s
 	if (!json_is_object(*root) || !schema ||
 	    strncmp(schema, CHK_RESULTS_SCHEMA, strlen(CHK_RESULTS_SCHEMA)) ||
 	    (schema[strlen(CHK_RESULTS_SCHEMA)] && schema[strlen(CHK_RESULTS_SCHEMA)] != '.')) {
+		pf_err("%s: schema '%s' is not %s", path, schema ? schema : "(none)",
+		       CHK_RESULTS_SCHEMA);
 		json_decref(*root);
 		*root = NULL;
-		return pf_fail(PF_EXIT_USAGE, "%s: schema '%s' is not %s", path,
-			       schema ? schema : "(none)", CHK_RESULTS_SCHEMA);
+		return PF_EXIT_USAGE;
 	}
 	return 0;
 }
