@@ -1071,13 +1071,43 @@ static void chk_clean(char *s)
 			*s = '_';
 }
 
+/*
+ * chk_ascii - a diagnostic's text with the usual non-ASCII signs of time
+ * units and dashes folded ("µs" to "us", "—" to "-"): prove's JUnit
+ * formatter and many CI viewers mangle UTF-8 in test output
+ */
+static const char *chk_ascii(const char *in, char *out, size_t size)
+{
+	static const struct { const char *utf8, *ascii; } fold[] = {
+		{ "\xc2\xb5", "u" }, { "\xce\xbc", "u" }, { "\xe2\x80\x94", "-" },
+		{ "\xe2\x80\x93", "-" }, { "\xe2\x89\xa4", "<=" }, { "\xe2\x89\xa5", ">=" },
+	};
+	size_t n = 0, i, k;
+
+	while (*in && n + 3 < size) {
+		for (i = 0; i < PF_ARRAY_SIZE(fold); i++) {
+			k = strlen(fold[i].utf8);
+			if (!strncmp(in, fold[i].utf8, k))
+				break;
+		}
+		if (i < PF_ARRAY_SIZE(fold)) {
+			n += (size_t)snprintf(out + n, size - n, "%s", fold[i].ascii);
+			in += k;
+		} else {
+			out[n++] = *in++;
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
 enum chk_result { CHK_PASSED, CHK_FAILED, CHK_NOT_MEASURED };
 
 /* chk_verdict - print one TAP test */
 static enum chk_result chk_verdict(FILE *out, json_t *root, size_t n, struct chk_item *it)
 {
 	const struct chk_req *r = it->req;
-	char desc[768], v[64], l[64], margin[64] = "";
+	char desc[768], v[64], l[64], margin[64] = "", text[1024];
 	const char *unit, *culprit;
 	double value, limit, m;
 	int pass;
@@ -1108,12 +1138,12 @@ static enum chk_result chk_verdict(FILE *out, json_t *root, size_t n, struct chk
 	chk_clean(desc);
 	fprintf(out, "%s %zu - %s\n", pass ? "ok" : "not ok", n, desc);
 	if (!pass) {
-		fprintf(out, "#   requirement: %s\n", r->text);
+		fprintf(out, "#   requirement: %s\n", chk_ascii(r->text, text, sizeof(text)));
 		fprintf(out, "#   measured: %s = %s\n", it->path,
 			chk_num(json_number_value(it->value), v, sizeof(v)));
 		culprit = chk_culprit(it);
 		if (culprit)
-			fprintf(out, "#   worst case: %s\n", culprit);
+			fprintf(out, "#   worst case: %s\n", chk_ascii(culprit, text, sizeof(text)));
 	}
 	if (chk_lost(root, it))
 		fprintf(out, "#   lost trace events overlap %s: the value may be wrong\n", it->path);

@@ -312,7 +312,7 @@ static int ct_fill_hist(const struct ct_file *f, unsigned i, struct pf_hist *h,
 	if (sum + (int64_t)u * hi < s_hi)
 		s_hi = sum + (int64_t)u * hi;
 	if (s_lo > s_hi)
-		return ct_bad(f, t->line, "thread %u: average %.2f cannot come from this "
+		return ct_bad(f, t->line, "thread %u: average %g cannot come from this "
 			      "histogram, min and max", i, t->avg);
 	sum = pref < s_lo ? s_lo : pref > s_hi ? s_hi : pref;
 	*sum_out = sum;

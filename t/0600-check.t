@@ -28,10 +28,10 @@ is "$rc" 1 "check-2.1 a requirement failed: exit 1"
 like "$out" "not ok 2 - REQ-LAT-001 ctl100 activation latency max 188 us <= 62 us \(margin -203 %\)" \
 	"check-2.2 not ok with the value, bound and negative margin"
 is "$(printf '%s\n' "$out" | sed -n '/^not ok 2 /,/^\(not \)*ok [0-9]/p' | grep '^#   worst case')" \
-	"#   worst case: ctl100 job 4711: 188 µs late — ksoftirqd/1 (NET_RX) 120 µs, iperf3 40 µs, timer IRQ delay 20 µs" \
-	"check-2.3 the culprit line of the worst case as a diagnostic"
+	"#   worst case: ctl100 job 4711: 188 us late - ksoftirqd/1 (NET_RX) 120 us, iperf3 40 us, timer IRQ delay 20 us" \
+	"check-2.3 the culprit line of the worst case as a diagnostic (ASCII for CI viewers)"
 is "$(printf '%s\n' "$out" | sed -n '/^not ok 3 /,/^\(not \)*ok [0-9]/p' | grep '^#   worst case')" \
-	"#   worst case: nav10 job 99: 70 µs late — kworker/1:2 66 µs" \
+	"#   worst case: nav10 job 99: 70 us late - kworker/1:2 66 us" \
 	"check-2.4 the culprit of the job holding the max (max_id), not just the first listed"
 like "$out" "#   lost trace events overlap tasks.nav10.activation_latency_ns.max" "check-2.5 lost events flagged"
 like "$out" "not ok 6 - REQ-CPU-001 app utilisation 65 % <= 60 % \(margin -8 %\)" "check-2.6 utilisation over budget"
