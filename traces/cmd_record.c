@@ -89,6 +89,7 @@ struct rec_run {
 	int64_t deadline_ns;		/* 0: no --duration */
 	int64_t next_scan_ns;		/* next /proc comm scan */
 	int stop_signal;		/* SIGINT / SIGTERM that ended the run */
+	bool stopped;			/* the recorder ended the command (duration, signal) */
 	sigset_t sigs;			/* the signals the loop waits for */
 };
 
@@ -214,6 +215,7 @@ static void rec_stop_command(void)
 	rec_reap(false);
 	if (kill(-group, 0) < 0 && rec_run.reaped)
 		return;
+	rec_run.stopped = !rec_run.reaped;
 	kill(-group, SIGTERM);
 	while (pf_now_ns() < give_up_ns) {
 		rec_reap(false);
@@ -305,7 +307,7 @@ static int rec_command_result(void)
 
 	if (rec_run.exec_errno)
 		return pf_fail(PF_EXIT_USAGE, "command: cannot run: %s", strerror(rec_run.exec_errno));
-	if (!rec_run.reaped || rec_run.stop_signal)
+	if (!rec_run.reaped || rec_run.stop_signal || rec_run.stopped)
 		return PF_EXIT_OK;
 	if (WIFEXITED(st) && WEXITSTATUS(st))
 		return pf_fail(PF_EXIT_FAILED, "command: exited with status %d (trace written)",

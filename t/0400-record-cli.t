@@ -1,0 +1,35 @@
+#!/bin/sh
+# 0400-record-cli.t - preflight record: options, usage errors, no privilege
+. "$(dirname "$0")/test-lib.sh"
+plan 11
+
+run_cmd "$PREFLIGHT" record --help
+is "$rc" 0 "rec-cli-1.1 --help exits 0"
+like "$out" "--buffer-kb N .*default: 16384" "rec-cli-1.2 --help lists options with defaults"
+like "$out" "--flight-recorder" "rec-cli-1.3 --help lists the flight recorder"
+
+run_cmd "$PREFLIGHT" record -- sleep 1
+is "$rc" 2 "rec-cli-2.1 missing -o is a usage error"
+run_cmd "$PREFLIGHT" record -o "$TMP/x.dat" --events 'sched;reboot' -- true
+is "$rc" 2 "rec-cli-2.2 bad --events is a usage error"
+run_cmd "$PREFLIGHT" record -o "$TMP/x.dat" --buffer-kb 1x -- true
+is "$rc" 2 "rec-cli-2.3 bad --buffer-kb is a usage error"
+run_cmd "$PREFLIGHT" record -o "$TMP/x.dat" --instance ../evil -- true
+is "$rc" 2 "rec-cli-2.4 an instance name with a slash is refused"
+run_cmd "$PREFLIGHT" record -o "$TMP/x.dat" sleep 1
+like "$rc:$err" "^2:.*unexpected argument" "rec-cli-2.5 a command without -- is refused"
+run_cmd "$PREFLIGHT" record -o "$TMP/x.dat" -F --trigger 'a*b' -- true
+is "$rc" 2 "rec-cli-2.6 glob characters in --trigger are refused"
+
+echo "not a trace" > "$TMP/text.dat"
+run_cmd "$PREFLIGHT" record --summary "$TMP/text.dat"
+like "$rc:$err" "^2:preflight: record: .*not a readable trace-cmd file" "rec-cli-3.1 --summary of a text file: one-line error, exit 2"
+
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	run_cmd setpriv --reuid=65534 --regid=65534 --clear-groups "$PREFLIGHT" record -o /tmp/never.dat -- true
+	like "$rc:$err" "^3:preflight: record: tracefs: " "rec-cli-4.1 without privilege: exit 3 with a clear message"
+else
+	run_cmd "$PREFLIGHT" record -o "$TMP/x.dat" -- true
+	like "$rc:$err" "^3:preflight: record: tracefs: " "rec-cli-4.1 without privilege: exit 3 with a clear message"
+fi
+done_testing

@@ -1,0 +1,42 @@
+#!/bin/sh
+# 0410-record-sleep.t - preflight record -- sleep 1 (with markers and short-lived threads):
+# trace-cmd report and libtracecmd read the file, counts agree, markers and comms are there
+. "$(dirname "$0")/test-lib.sh"
+need_tracefs
+. "$TOP/traces/rec-test.sh"
+plan 16
+
+f="$TMP/sleep.dat"
+# the command: a text marker, a binary PFM1 marker, children that exit during the run, sleep 1
+cmd='echo "pf1 T 3 probe tid=$$ period_ns=0 deadline_ns=0 prio=0 policy=other" > "$PREFLIGHT_TRACE_DIR/trace_marker"
+printf "\061\115\106\120S\003\000\000\007\000\000\000\000\000\000\000\001\002\003\004\005\006\007\010" > "$PREFLIGHT_TRACE_DIR/trace_marker_raw"
+echo "$PREFLIGHT_TRACE_INSTANCE" > "$0.instance"
+"${0%/*}/rec-shortlived"; sh -c "exec sleep 1"'
+cp /bin/true "$TMP/rec-shortlived"
+run_cmd "$PREFLIGHT" record -o "$f" -- sh -c "$cmd" "$TMP/cmd"
+is "$rc" 0 "rec-sleep-1.1 record -- sleep 1 exits 0"
+like "$err" "wrote .*sleep.dat: [0-9]+ events.*clock mono.*lost 0" "rec-sleep-1.2 summary line: events, clock mono, lost 0"
+like "$(cat "$TMP/cmd.instance" 2>/dev/null)" "^preflight-[0-9]+$" "rec-sleep-1.3 the command saw PREFLIGHT_TRACE_INSTANCE"
+
+ok "rec-sleep-2.1 trace-cmd report reads the file" trace-cmd report -i "$f"
+n_report=$(rec_report_count "$f")
+n_lib=$(rec_summary "$f" events)
+like "$n_lib" "^[1-9][0-9]*$" "rec-sleep-2.2 libtracecmd reads events ($n_lib)"
+is "$n_lib" "$n_report" "rec-sleep-2.3 libtracecmd and trace-cmd report count the same events"
+is "$(rec_summary_event "$f" sched:sched_switch)" "$(rec_report_count "$f" sched_switch)" \
+	"rec-sleep-2.4 sched_switch counts agree"
+is "$(rec_summary "$f" clock)" "mono" "rec-sleep-2.5 the clock stored is mono"
+is "$(rec_summary "$f" lost)" "0" "rec-sleep-2.6 lost events stored: 0"
+
+is "$(rec_summary "$f" markers.pf1)" "1" "rec-sleep-3.1 the text marker is in the trace"
+is "$(rec_summary "$f" markers.pfm1)" "1" "rec-sleep-3.2 the binary PFM1 marker is in the trace"
+like "$(trace-cmd report -i "$f" 2>/dev/null | grep raw_data)" "# 50464d31 53 03 00 00 07 00" \
+	"rec-sleep-3.3 raw marker payload intact in trace-cmd report"
+
+sum=$("$PREFLIGHT" record --summary "$f")
+is "$(rec_summary "$f" pids.unnamed)" "0" "rec-sleep-4.1 every pid in the trace has a comm"
+like "$sum" "pid [0-9]+ sleep " "rec-sleep-4.2 the sleep process is named"
+like "$(trace-cmd report -i "$f" 2>/dev/null | grep -c 'rec-shortlived-[0-9]')" "^[1-9]" \
+	"rec-sleep-4.3 a process that exited during the run is named (trace-cmd report)"
+is "$(rec_instances)" "" "rec-sleep-5.1 no instance left behind"
+done_testing

@@ -1,0 +1,35 @@
+#!/bin/sh
+# 0420-record-flightapp.t - a short flightapp run under preflight record: the file reads back,
+# counts agree, every job's markers are there, pid -> comm covers the app's threads
+. "$(dirname "$0")/test-lib.sh"
+need_tracefs
+need_rt
+. "$TOP/traces/rec-test.sh"
+[ -x "$B/flightapp" ] || missing "build/flightapp is not built"
+plan 9
+
+f="$TMP/app.dat"
+run_cmd "$PREFLIGHT" record -o "$f" --instance pf-t-app -- \
+	"$B/flightapp" --trace-instance pf-t-app -d 1 -q -j "$TMP/jobs.csv"
+is "$rc" 0 "rec-app-1.1 record -- flightapp -d 1 exits 0"
+ok "rec-app-1.2 trace-cmd report reads the file" trace-cmd report -i "$f"
+is "$(rec_summary "$f" events)" "$(rec_report_count "$f")" \
+	"rec-app-1.3 libtracecmd and trace-cmd report count the same events"
+
+jobs=$(grep -cv '^#\|^task,' "$TMP/jobs.csv")
+like "$jobs" "^[1-9][0-9]+$" "rec-app-2.1 the app logged jobs ($jobs)"
+is "$(rec_summary "$f" markers.pfm1)" "$((2 * jobs))" "rec-app-2.2 a start and an end marker for every logged job"
+decl=$(trace-cmd report -i "$f" 2>/dev/null | grep -o 'pf1 T .*')
+like "$(echo "$decl" | grep -c .):$(rec_summary "$f" markers.pf1)" "^([1-9][0-9]*):\1$" \
+	"rec-app-2.3 the task declarations are there, as text markers"
+
+# every declared task thread (tid=) is named after its task in the file
+sum=$("$PREFLIGHT" record --summary "$f")
+bad=$(echo "$decl" | while read -r _ _ _ name tid _; do
+	tid=${tid#tid=}
+	echo "$sum" | grep -q "^pid $tid $(echo "$name" | cut -c1-15) " || echo "$name:$tid"
+done)
+is "$bad" "" "rec-app-3.1 every task thread has its task's name in the file"
+is "$(rec_summary "$f" pids.unnamed)" "0" "rec-app-3.2 no pid without a comm"
+is "$(rec_instances)" "" "rec-app-4.1 no instance left behind"
+done_testing

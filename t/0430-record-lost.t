@@ -1,0 +1,20 @@
+#!/bin/sh
+# 0430-record-lost.t - a storm overflowing a deliberately tiny buffer: the loss is counted,
+# stored in the file (rec_read_lost_events / --summary) and reported loudly
+. "$(dirname "$0")/test-lib.sh"
+need_tracefs
+. "$TOP/traces/rec-test.sh"
+command -v hackbench >/dev/null || missing "hackbench (rt-tests) is not installed"
+plan 6
+
+f="$TMP/storm.dat"
+run_cmd "$PREFLIGHT" record -o "$f" -e sched -b 8 --buffer-percent 100 --no-kallsyms -- \
+	hackbench -l 300 -g 2
+is "$rc" 0 "rec-lost-1.1 a lossy recording still exits 0 (the loss is in the file)"
+like "$err" "WARNING: .*storm.dat IS INCOMPLETE: [1-9][0-9]* events LOST" "rec-lost-1.2 the loss is reported loudly"
+like "$err" "cpu[01]: overrun [0-9]+" "rec-lost-1.3 per-CPU counts are printed"
+like "$(rec_summary "$f" lost)" "^[1-9][0-9]*$" "rec-lost-2.1 a non-zero lost count is stored in the file"
+like "$(trace-cmd report -i "$f" --stat 2>/dev/null | grep '^overrun:' | sort -u | tr '\n' ' ')" "overrun: [1-9]" \
+	"rec-lost-2.2 trace-cmd report --stat shows the overrun"
+ok "rec-lost-2.3 the lossy file is still readable" trace-cmd report -i "$f"
+done_testing

@@ -1,0 +1,57 @@
+#!/bin/sh
+# 0440-record-signals.t - every exit path cleans up: SIGINT and SIGTERM mid-run, a failing
+# command, a command that cannot start, a stale instance from a crashed run, an instance in use
+. "$(dirname "$0")/test-lib.sh"
+need_tracefs
+. "$TOP/traces/rec-test.sh"
+plan 16
+
+# rec_interrupt SIG FILE - record 'sleep 30' (in its own marker-named copy), send SIG after 1 s
+rec_interrupt() {
+	"$PREFLIGHT" record -o "$2" -e sched --no-kallsyms -- "$TMP/rec-sleeper" 30 \
+		>"$TMP/.int.out" 2>&1 &
+	pid=$!
+	sleep 1
+	kill -"$1" "$pid"
+	wait "$pid"
+	rc=$?
+}
+cp "$(command -v sleep)" "$TMP/rec-sleeper"
+
+rec_interrupt INT "$TMP/int.dat"
+is "$rc" 0 "rec-sig-1.1 SIGINT mid-run: exit 0"
+ok "rec-sig-1.2 SIGINT: the file is readable" trace-cmd report -i "$TMP/int.dat"
+like "$(rec_summary "$TMP/int.dat" events)" "^[1-9]" "rec-sig-1.3 SIGINT: the events up to the signal are there"
+is "$(pgrep -x rec-sleeper)" "" "rec-sig-1.4 SIGINT: the command is stopped"
+
+rec_interrupt TERM "$TMP/term.dat"
+is "$rc" 0 "rec-sig-2.1 SIGTERM mid-run: exit 0"
+ok "rec-sig-2.2 SIGTERM: the file is readable" trace-cmd report -i "$TMP/term.dat"
+is "$(pgrep -x rec-sleeper)$(rec_instances)" "" "rec-sig-2.3 SIGTERM: no command and no instance left"
+
+run_cmd "$PREFLIGHT" record -q -o "$TMP/fail.dat" -e sched -- sh -c 'sleep 0.2; exit 7'
+like "$rc:$err" "^1:preflight: record: command: exited with status 7" "rec-sig-3.1 a failing command: exit 1, one-line reason"
+ok "rec-sig-3.2 a failing command: the file is readable" trace-cmd report -i "$TMP/fail.dat"
+run_cmd "$PREFLIGHT" record -q -o "$TMP/nx.dat" -e sched -- "$TMP/no-such-command"
+like "$rc:$err" "^2:preflight: record: command: cannot run: " "rec-sig-3.3 a command that cannot start: exit 2"
+run_cmd "$PREFLIGHT" record -q -o "$TMP/dur.dat" -e sched -d 300ms -- sh -c 'sleep 0.2 & exec sleep 30'
+is "$rc:$(pgrep -f 'sleep 0.2'; pgrep -xf 'sleep 30')" "0:" "rec-sig-3.4 --duration ends the command and everything it started"
+is "$(rec_instances)" "" "rec-sig-3.5 no instance left after failures"
+
+# a crashed recorder's instance: named preflight-<dead pid>, and a registered one
+sh -c 'exit 0' & dead=$!; wait $dead
+mkdir "$TRACEFS/instances/preflight-$dead"
+mkdir -p /run/preflight/record "$TRACEFS/instances/pf-t-stale"
+echo "$dead" > /run/preflight/record/pf-t-stale
+run_cmd "$PREFLIGHT" record -o "$TMP/stale.dat" -e sched -d 100ms
+like "$err" "removed stale instance 'preflight-$dead'" "rec-sig-4.1 a stale instance by name is detected and removed"
+like "$err" "removed stale instance 'pf-t-stale'" "rec-sig-4.2 a registered stale instance is removed"
+is "$(rec_instances)" "" "rec-sig-4.3 no stale instance left"
+
+# an instance in use by a live process is not touched
+mkdir "$TRACEFS/instances/pf-t-busy"
+run_cmd "$PREFLIGHT" record -o "$TMP/busy.dat" --instance pf-t-busy -d 100ms
+like "$rc:$err:$(ls "$TRACEFS/instances")" "^2:.*'pf-t-busy': already exists.*pf-t-busy" \
+	"rec-sig-5.1 an existing instance is refused and left alone"
+rmdir "$TRACEFS/instances/pf-t-busy"
+done_testing

@@ -1,0 +1,24 @@
+# rec-test.sh - helpers of the recorder's shell tests (t/04xx), sourced after t/test-lib.sh.
+
+REC_REF="$TOP/traces/ref"
+
+# rec_summary FILE KEY - one value of 'preflight record --summary FILE'
+rec_summary() {
+	"$PREFLIGHT" record --summary "$1" 2>/dev/null | awk -v k="$2" '$1 == k { print $2; exit }'
+}
+
+# rec_report_count FILE [EVENT] - events (of one name) as trace-cmd report lists them
+rec_report_count() {
+	trace-cmd report -i "$1" 2>/dev/null |
+		grep -E "\[[0-9]{3}\] +[0-9]+\.[0-9]+: +${2:-[a-z_]+}:" | wc -l | tr -d ' '
+}
+
+# rec_summary_event FILE SYSTEM:EVENT - count of one event type in the summary
+rec_summary_event() {
+	"$PREFLIGHT" record --summary "$1" 2>/dev/null | awk -v k="$2" '$1 == "event" && $2 == k { print $3; f = 1 } END { if (!f) print 0 }'
+}
+
+# rec_instances - preflight's instances still present in tracefs
+rec_instances() {
+	ls "$TRACEFS/instances" 2>/dev/null | grep -E '^(preflight-|pf-t-)' || true
+}
