@@ -447,7 +447,8 @@ static int app_parse_check(struct app_parse *ps)
 	for (i = 0; i < cfg->ntasks; i++) {
 		t = &cfg->task[i];
 		lines = ps->task_line[i];
-		line = lines[LINE_PERIOD] ? lines[LINE_PERIOD] : lines[LINE_SECTION] ? lines[LINE_SECTION] : ps->slot_line;
+		/* blame the line that set the period, else the slot, else the section */
+		line = lines[LINE_PERIOD] ? lines[LINE_PERIOD] : ps->slot_line ? ps->slot_line : lines[LINE_SECTION];
 		if (!line)
 			continue;	/* untouched built-in row over the built-in slot */
 		if (!t->enabled)

@@ -18,6 +18,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -250,6 +251,10 @@ static bool app_thread_prologue(struct app_task *t)
 	struct app *app = t->app;
 
 	atomic_store(&t->tid, (int)syscall(SYS_gettid));
+#ifdef PR_SET_TIMERSLACK
+	/* SCHED_OTHER threads (--no-rt, logger) would get 50 us of timer slack on their releases */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+#endif
 	memset((char *)stack, 0, sizeof(stack));
 	while (sem_wait(&app->go) && errno == EINTR)
 		;

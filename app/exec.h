@@ -87,6 +87,7 @@ struct app {
 	uint64_t joblog_rows;
 	int      joblog_error;		/* first write error (-errno), 0 if none */
 	size_t   stack_bytes;
+	bool     memory_locked;		/* mlockall succeeded */
 	char     dma_state[16];		/* "held", "off" or "unavailable" (job log, JSON) */
 	char     trace_instance[64];	/* "" when no markers */
 };

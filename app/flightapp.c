@@ -270,14 +270,17 @@ int main(int argc, char **argv)
 		if (dma_fd < 0 && !o.quiet)
 			pf_err("warning: /dev/cpu_dma_latency: %s (--no-rt: going on)", strerror(-dma_fd));
 	}
-	ret = app_rt_lock_memory();
+	/*
+	 * Locked memory. Unprivileged --no-rt runs skip it: under RLIMIT_MEMLOCK,
+	 * MCL_FUTURE would make the thread stacks fail to map later.
+	 */
+	ret = !o.no_rt || geteuid() == 0 ? app_rt_lock_memory() : -EPERM;
 	if (ret && !o.no_rt) {
 		code = pf_fail(PF_EXIT_ENV, "mlockall: %s (run as root, raise RLIMIT_MEMLOCK, or use --no-rt)",
 			       strerror(-ret));
 		goto out_app;
 	}
-	if (ret && !o.quiet)
-		pf_err("warning: mlockall: %s (--no-rt: going on with unlocked memory)", strerror(-ret));
+	app.memory_locked = !ret;
 	ret = app_bodies_init(&app, err, sizeof(err));
 	if (ret) {
 		code = pf_fail(PF_EXIT_ENV, "%s", err);

@@ -69,6 +69,7 @@ int app_joblog_header(struct app *app)
 	fprintf(f, "# no_rt=%d\n", app->no_rt);
 	app_meta(f, "sched", app->no_rt ? "SCHED_OTHER everywhere (--no-rt)" : "as configured");
 	app_meta(f, "dma_latency", app->dma_state);
+	app_meta(f, "memory", app->memory_locked ? "locked" : "unlocked");
 	app_meta(f, "trace_instance", app->trace_instance);
 	app_meta(f, "markers", !app->trace_instance[0] ? "off" : app->marker.text ? "text" : "raw");
 	for (i = 0; i < app->ntasks; i++) {

@@ -182,6 +182,7 @@ int app_report_json(struct app *app, const char *path)
 	json_object_set_new(root, "elapsed_ns", json_integer(elapsed));
 	json_object_set_new(root, "skipped_slots", json_integer((json_int_t)atomic_load(&app->skipped_slots)));
 	json_object_set_new(root, "dma_latency", json_string(app->dma_state));
+	json_object_set_new(root, "memory_locked", json_boolean(app->memory_locked));
 	json_object_set_new(root, "trace_instance", json_string(app->trace_instance));
 	json_object_set_new(root, "markers", json_string(!app->trace_instance[0] ? "off" : app->marker.text ? "text" : "raw"));
 	json_object_set_new(root, "ncpus", json_integer(ncpu));

@@ -1,0 +1,80 @@
+#!/bin/sh
+# 0210-flightapp-cli.t - flightapp's command line and configuration errors:
+# --help lists every option with its default; every malformed configuration
+# is rejected with "file:line: what is wrong" and exit code 2.
+. "$(dirname "$0")/test-lib.sh"
+. "$TOP/t/app-lib.sh"
+plan 26
+
+run_cmd "$FLIGHTAPP" --help
+is "$rc" 0 "app-1.1 --help exits 0"
+missing_opts=""
+for o in --config --profile --duration --no-rt --joblog --stats-json --trace-instance --trace-text \
+	--no-dma-latency --quiet --help; do
+	printf '%s' "$out" | grep -q -- "$o" || missing_opts="$missing_opts $o"
+done
+is "$missing_opts" "" "app-1.2 --help lists every option"
+is "$(printf '%s\n' "$out" | grep -c '^  .*--.*default')" 10 "app-1.3 every option line states its default"
+
+run_cmd "$FLIGHTAPP" --bogus
+is "$rc" 2 "app-1.4 unknown option: exit 2"
+run_cmd "$FLIGHTAPP" --duration 3parsecs
+is "$rc:$err" "2:flightapp: --duration: bad duration '3parsecs' (seconds, or with a unit: 500ms)" \
+	"app-1.5 bad --duration: exit 2, one line"
+run_cmd "$FLIGHTAPP" --profile no-such-profile
+is "$rc:$err" "2:flightapp: --profile: profile 'no-such-profile' not found" "app-1.6 unknown profile: exit 2"
+run_cmd "$FLIGHTAPP" --config "$TMP/absent.ini"
+is "$rc:$err" "2:flightapp: $TMP/absent.ini: No such file or directory" "app-1.7 missing config file: exit 2"
+run_cmd "$FLIGHTAPP" --trace-text
+is "$rc:$err" "2:flightapp: --trace-text: needs --trace-instance" "app-1.8 --trace-text alone: exit 2"
+run_cmd "$FLIGHTAPP" extra
+is "$rc" 2 "app-1.9 stray argument: exit 2"
+
+# bad_config ID DESC EXPECTED-MESSAGE-AFTER-FILE INI - the INI (printf format) must fail with file:line
+bad_config() {
+	f="$TMP/case$1.ini"
+	printf "$4" > "$f"
+	run_cmd "$FLIGHTAPP" --no-rt --duration 1 --config "$f"
+	is "$rc:$err" "2:flightapp: $f:$3" "app-2.$1 $2"
+}
+bad_config 1 "unknown key" "4: unknown key 'prio' in [task io]" \
+	'[app]\nslot = 10ms\n[task io]\nprio = 90\n'
+bad_config 2 "bad unit" "2: work: bad duration '500uS' (a number with a unit: ns, us, ms, s)" \
+	'[task ctl100]\nwork = 500uS\n'
+bad_config 3 "number without a unit" "2: period: bad duration '10' (a number with a unit: ns, us, ms, s)" \
+	'[task ctl100]\nperiod = 10\n'
+bad_config 4 "priority out of range" "3: priority: '120' out of range (SCHED_FIFO 1..99)" \
+	'; comment\n[task nav10]\npriority = 120\n'
+bad_config 5 "period not a multiple of the slot" "2: task nav10: period 25000000 ns is not a multiple of the slot (10000000 ns)" \
+	'[task nav10]\nperiod = 25ms\n'
+bad_config 6 "slot that the default periods do not divide" "5: task ctl100: period 10000000 ns is not a multiple of the slot (4000000 ns)" \
+	'[task ctl100]\nwork = 1ms\n\n[app]\nslot = 4ms\n'
+bad_config 7 "phase not a multiple of the slot" "3: task new: phase 5000000 ns is not a multiple of the slot (10000000 ns)" \
+	'[task new]\nperiod = 20ms\nphase = 5ms\n'
+bad_config 8 "unknown kind" "2: kind: unknown kind 'sporadic' (tick, periodic, event, background)" \
+	'[task ekf]\nkind = sporadic\n'
+bad_config 9 "unknown policy" "2: policy: unknown policy 'rr' (fifo or other)" \
+	'[task io]\npolicy = rr\n'
+bad_config 10 "unknown section" "3: unknown section [gps]" \
+	'[task io]\nwork = 1ms\n[gps]\nport = x\n'
+bad_config 11 "syntax error" "3: syntax error (expected [section] or key = value)" \
+	'[app]\nslot: 10ms\nring 64\n'
+bad_config 12 "tick period other than the slot" "2: task io: a tick task's period must be the slot (10000000 ns)" \
+	'[task io]\nperiod = 20ms\n'
+bad_config 13 "ring not a power of two" "2: ring: bad entry count '1000' (a power of two, 64..16777216)" \
+	'[app]\nring = 1000\n'
+bad_config 14 "fifo without a priority" "1: task radar: policy fifo needs a priority 1..99" \
+	'[task radar]\npolicy = fifo\nperiod = 20ms\n'
+
+f="$TMP/notick.ini"
+printf '[task io]\nenabled = false\n' > "$f"
+run_cmd "$FLIGHTAPP" --no-rt --config "$f"
+is "$rc:$err" "2:flightapp: $f: 0 enabled tick tasks: exactly one task must be of kind tick" \
+	"app-2.15 no tick task: exit 2"
+
+run_cmd "$FLIGHTAPP" --no-rt --duration 1 --joblog /nonexistent-dir/x.csv
+is "$rc:$err" "2:flightapp: --joblog: /nonexistent-dir/x.csv: No such file or directory" \
+	"app-2.16 unwritable job log: exit 2"
+run_cmd "$FLIGHTAPP" --no-rt --duration 1 --trace-instance preflight-no-such-instance-$$
+is "$rc" 3 "app-2.17 missing tracefs instance: exit 3 (environment)"
+done_testing

@@ -1,0 +1,64 @@
+#!/bin/sh
+# 0220-flightapp-run.t - a 3-second --no-rt run of the default table: job
+# counts, exact release spacing, start >= release, end >= start, CPU time
+# within 20 % of the configured work, the job log format, the statistics
+# JSON, the live status, and --no-rt stated in every output.
+. "$(dirname "$0")/test-lib.sh"
+. "$TOP/t/app-lib.sh"
+plan 34
+
+run_cmd "$FLIGHTAPP" --no-rt --duration 3 --joblog "$TMP/jobs.csv" --stats-json "$TMP/stats.json"
+is "$rc" 0 "app-3.1 3-second --no-rt run exits 0"
+[ "$rc" -eq 0 ] || printf '%s\n' "$err" | sed 's/^/#   /' | head -20
+app_summary "$TMP/jobs.csv" 0.2
+is "$(head -1 "$TMP/jobs.csv")" "# preflight-joblog v1" "app-3.2 job log starts with its versioned header"
+is "$(app_get header)" "task,seq,release_ns,start_ns,end_ns,cpu_ns,cpu,flags,missed" "app-3.3 column row"
+is "$(app_get meta.slot_ns):$(app_get meta.no_rt):$(app_get meta.profile)" "10000000:1:default" \
+	"app-3.4 metadata: slot, no_rt, profile"
+
+# 3 s = 300 slots: io and ctl100 every slot, nav10 and telemetry every 10th, mission1 and ekf every 100th
+for tj in io:300 ctl100:300 nav10:30 telemetry:30 mission1:3 ekf:3; do
+	app_within "$(app_get "jobs.${tj%%:*}")" "${tj#*:}" 1 "app-3.5 ${tj%%:*}: ${tj#*:} jobs within one"
+done
+for t in io:10000000 ctl100:10000000 nav10:100000000 ekf:1000000000 mission1:1000000000 telemetry:100000000; do
+	is "$(app_get "gap_min.${t%%:*}"):$(app_get "gap_max.${t%%:*}")" "${t#*:}:${t#*:}" \
+		"app-3.6 ${t%%:*}: releases exactly one period apart"
+done
+bad=""
+for t in io ctl100 nav10 ekf mission1 telemetry; do
+	for k in seq_bad order_bad cpu_under cpu_over missed overrun; do
+		[ "$(app_get "$k.$t")" = 0 ] || bad="$bad $k.$t=$(app_get "$k.$t")"
+	done
+done
+is "$bad" "" "app-3.7 every job: seq in order, start >= release, end >= start, CPU time within 20 % of work, no overrun"
+is "$(app_get nort_bad)" 0 "app-3.8 every record flagged --no-rt (0x4)"
+is "$(grep -c '^# dropped\.[a-z0-9]*=0$' "$TMP/jobs.csv")" 6 "app-3.9 ring drops reported per task, none"
+is "$(app_get meta.rows)" "$(grep -vc '^#' "$TMP/jobs.csv" | awk '{print $1 - 1}')" "app-3.10 every drained record is a row"
+
+is "$(json_get "$TMP/stats.json" .schema)" "preflight-flightapp-stats/1" "app-3.11 statistics JSON schema"
+is "$(json_get "$TMP/stats.json" .no_rt)" "true" "app-3.12 JSON says --no-rt"
+is "$(json_get "$TMP/stats.json" .tasks.0.name):$(json_get "$TMP/stats.json" .tasks.0.jobs)" "io:$(app_get jobs.io)" \
+	"app-3.13 JSON job count matches the job log"
+is "$(json_get "$TMP/stats.json" .tasks.0.latency.count)" "$(app_get jobs.io)" "app-3.14 latency histogram holds every job"
+like "$(json_get "$TMP/stats.json" .tasks.1.latency.p99)" '^[0-9]+$' "app-3.15 latency percentiles present"
+is "$(json_get "$TMP/stats.json" .tasks.1.policy)" "other" "app-3.16 JSON policy is what ran (other)"
+
+like "$out" "--no-rt: SCHED_OTHER everywhere" "app-3.17 final table says --no-rt"
+like "$(printf '%s\n' "$out" | grep '^io ')" '^io +tick +other +10\.000 +30[01] ' "app-3.18 final table row of io"
+is "$(printf '%s\n' "$err" | grep -c '^flightapp: t=.*--no-rt')" 3 "app-3.19 a live status block every second, each saying --no-rt"
+is "$(printf '%s\n' "$err" | grep -c '^T:')" 18 "app-3.20 one status line per task"
+like "$(printf '%s\n' "$err" | grep '^T:ctl100' | tail -1)" 'C: +30[01] Min: ' "app-3.21 status line counts jobs"
+
+run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.2
+is "$rc:$err" "0:" "app-3.22 --quiet: nothing on stderr"
+
+# SIGINT and SIGTERM stop a run cleanly, outputs flushed
+for sig in INT TERM; do
+	"$FLIGHTAPP" --no-rt --quiet --joblog "$TMP/sig.csv" > "$TMP/sig.out" 2>&1 &
+	pid=$!
+	sleep 0.7
+	kill -"$sig" "$pid"
+	wait "$pid"
+	is "$?:$(tail -1 "$TMP/sig.csv" | cut -d= -f1)" "0:# dropped.telemetry" "app-3.23 SIG$sig: exit 0, job log complete"
+done
+done_testing

@@ -1,0 +1,47 @@
+#!/bin/sh
+# 0230-flightapp-rt.t - the default table with realtime priorities (root):
+# every task thread really runs SCHED_FIFO at its configured priority (read
+# back from /proc/<pid>/task/<tid>/stat), the SCHED_OTHER ones stay OTHER,
+# memory is locked, and nothing in the outputs claims --no-rt.
+. "$(dirname "$0")/test-lib.sh"
+need_rt
+. "$TOP/t/app-lib.sh"
+plan 14
+
+"$FLIGHTAPP" --quiet --duration 2 --joblog "$TMP/jobs.csv" --stats-json "$TMP/stats.json" \
+	> "$TMP/out" 2> "$TMP/err" &
+pid=$!
+sleep 1
+# comm, policy (field 41) and rt_priority (field 40) of every thread
+for t in /proc/$pid/task/*; do
+	echo "$(cat "$t/comm") $(awk '{ print $41, $40 }' "$t/stat")"
+done | sort > "$TMP/threads"
+locked=$(awk '/^VmLck:/ { print ($2 > 0) }' /proc/$pid/status)
+wait "$pid"
+rc=$?
+is "$rc" 0 "app-4.1 realtime run exits 0"
+[ "$rc" -eq 0 ] || sed 's/^/#   /' "$TMP/err" | head
+for tp in "io 1 90" "ctl100 1 80" "nav10 1 70" "ekf 1 65" "mission1 1 60" "logger 0 0" "telemetry 0 0"; do
+	is "$(grep "^${tp%% *} " "$TMP/threads")" "$tp" "app-4.2 ${tp%% *}: policy and priority as configured ($tp)"
+done
+is "$locked" 1 "app-4.3 memory locked (VmLck > 0)"
+app_summary "$TMP/jobs.csv"
+is "$(app_get meta.no_rt):$(app_get nort_bad)" "0:0" "app-4.4 job log: not --no-rt, no record flagged 0x4"
+is "$(json_get "$TMP/stats.json" .no_rt):$(json_get "$TMP/stats.json" .tasks.0.policy):$(json_get "$TMP/stats.json" .tasks.0.priority)" \
+	"false:fifo:90" "app-4.5 JSON: realtime, io fifo 90"
+like "$(head -1 "$TMP/out")" "SCHED_FIFO as configured" "app-4.6 final table states the scheduling"
+
+# without the privilege: a clear error and exit 3, unless --no-rt
+if command -v setpriv > /dev/null && id nobody > /dev/null 2>&1; then
+	run_cmd setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+		"$FLIGHTAPP" --quiet --no-dma-latency --duration 1
+	is "$rc:$err" "3:flightapp: task io: SCHED_FIFO priority 90: not permitted (run as root or with CAP_SYS_NICE, or use --no-rt)" \
+		"app-4.7 unprivileged without --no-rt: exit 3, one line"
+	run_cmd setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+		"$FLIGHTAPP" --quiet --no-rt --duration 0.3
+	is "$rc" 0 "app-4.8 unprivileged with --no-rt: runs"
+else
+	is skip skip "app-4.7 # SKIP no setpriv or no user nobody"
+	is skip skip "app-4.8 # SKIP no setpriv or no user nobody"
+fi
+done_testing
