@@ -1,0 +1,261 @@
+/*
+ * analyze.c - 'preflight analyze': turns a run's trace (.dat) and job log
+ * into results.json (docs/results.md), a text summary and optional CSV
+ * tables. One streaming pass over the trace; the job log is read alongside
+ * it and matched job by job (joblog.c), or alone when there is no trace.
+ *
+ * usage: preflight analyze [RUN_DIR] [--trace FILE] [--joblog FILE] ...
+ */
+#define _GNU_SOURCE
+#include "analyze.h"
+#include "command.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if __has_include("cyclictest.h")
+#include "cyclictest.h"
+#define AN_HAVE_CYCLICTEST 1
+#endif
+
+static int an_cmd_run(int argc, char **argv);
+
+const struct pf_command pf_cmd_analyze = {
+	.name = "analyze",
+	.summary = "latency, response time, utilisation, slot overruns and culprits from a trace and job log",
+	.usage =
+	"usage: preflight analyze [RUN_DIR] [--trace FILE] [--joblog FILE] [--cyclictest FILE]\n"
+	"                         [--threads PATTERN] [--slot-ms N] [-o results.json] [--csv DIR] [--top N]\n"
+	"\n"
+	"Reads a trace-cmd .dat file (v6/v7, compressed or not) and the app's job log, and writes\n"
+	"results.json (schema preflight-results/1, docs/results.md) and a summary on stdout.\n"
+	"\n"
+	"  RUN_DIR             a run directory: its trace.dat, jobs.csv and cyclictest.json are used\n"
+	"                      when present, and results.json is written there (default: none)\n"
+	"  -t, --trace FILE    trace file (default: RUN_DIR/trace.dat)\n"
+	"  -j, --joblog FILE   job log, docs/joblog.md (default: RUN_DIR/jobs.csv)\n"
+	"  -c, --cyclictest FILE  cyclictest --json or -h/-H histogram file to import\n"
+	"                      (default: RUN_DIR/cyclictest.json)\n"
+	"  -T, --threads PATTERN  only these threads in threads[]: comma-separated comm globs or pids\n"
+	"                      (default: every thread)\n"
+	"  -s, --slot-ms N     slot length in ms (default: the job log's slot_ns, else 10)\n"
+	"  -o, --output FILE   results.json path, '-' for stdout (default: RUN_DIR/results.json,\n"
+	"                      else results.json)\n"
+	"      --csv DIR       also write threads.csv, cpus.csv, tasks.csv, jobs.csv, culprits.csv\n"
+	"                      (default: none)\n"
+	"  -n, --top N         culprits of the N worst activations of each task (default: 5)\n"
+	"  -q, --quiet         no summary on stdout\n"
+	"  -h, --help          this help\n"
+	"\n"
+	"Exit: 0 done, 2 bad usage or bad input (one line naming the file and position), 3 cannot\n"
+	"write the outputs, 4 internal error.\n",
+	.run = an_cmd_run,
+};
+
+/* an_run_path - RUN_DIR/name if it exists */
+static char *an_run_path(const char *dir, const char *name, bool must_exist)
+{
+	char *p;
+	struct stat st;
+
+	if (!dir || asprintf(&p, "%s/%s", dir, name) < 0)
+		return NULL;
+	if (must_exist && stat(p, &st)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* an_write_json - results.json, written whole then renamed */
+static int an_write_json(json_t *res, const char *path)
+{
+	char *tmp;
+	int ret;
+
+	if (!strcmp(path, "-")) {
+		ret = json_dumpf(res, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
+		fputc('\n', stdout);
+		return ret ? pf_fail(PF_EXIT_ENV, "stdout: write failed") : 0;
+	}
+	if (asprintf(&tmp, "%s.tmp", path) < 0)
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	if (json_dump_file(res, tmp, JSON_INDENT(1) | JSON_REAL_PRECISION(9)) || rename(tmp, path)) {
+		ret = pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return ret;
+	}
+	free(tmp);
+	return 0;
+}
+
+/* an_options - parse the command line into r->opt; 0 or an exit code */
+static int an_options(struct an_run *r, int argc, char **argv, char **owned, int *nowned)
+{
+	static const struct option lo[] = {
+		{ "trace", required_argument, NULL, 't' },
+		{ "joblog", required_argument, NULL, 'j' },
+		{ "cyclictest", required_argument, NULL, 'c' },
+		{ "threads", required_argument, NULL, 'T' },
+		{ "slot-ms", required_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "csv", required_argument, NULL, 'C' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = NULL;
+	int64_t ns;
+	long v;
+	int c;
+
+	r->opt.top = 5;
+	r->opt.slot_ns = 10 * PF_NS_PER_MS;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:j:c:T:s:o:n:qh", lo, NULL)) != -1) {
+		switch (c) {
+		case 't': r->opt.trace = optarg; break;
+		case 'j': r->opt.joblog = optarg; break;
+		case 'c': r->opt.cyclictest = optarg; break;
+		case 'T': r->opt.threads = optarg; break;
+		case 'o': r->opt.out = optarg; break;
+		case 'C': r->opt.csv = optarg; break;
+		case 'q': r->opt.quiet = true; break;
+		case 's':
+			if (pf_parse_duration_ns(optarg, PF_NS_PER_MS, &ns) || ns <= 0)
+				return pf_usage_error(&pf_cmd_analyze, "--slot-ms: '%s' is not a positive duration", optarg);
+			r->opt.slot_ns = ns;
+			r->opt.slot_given = true;
+			break;
+		case 'n':
+			if (pf_parse_long(optarg, 0, 1000, &v))
+				return pf_usage_error(&pf_cmd_analyze, "--top: '%s' is not a number in 0..1000", optarg);
+			r->opt.top = (int)v;
+			break;
+		case 'h':
+			pf_print_usage(&pf_cmd_analyze);
+			return -1;
+		default:
+			return pf_usage_error(&pf_cmd_analyze, "unknown option");
+		}
+	}
+	if (optind < argc)
+		dir = argv[optind++];
+	if (optind < argc)
+		return pf_usage_error(&pf_cmd_analyze, "'%s': only one RUN_DIR", argv[optind]);
+	if (dir) {
+		struct stat st;
+
+		if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+			return pf_fail(PF_EXIT_USAGE, "%s: not a run directory", dir);
+		if (!r->opt.trace && (r->opt.trace = owned[*nowned] = an_run_path(dir, "trace.dat", true)))
+			(*nowned)++;
+		if (!r->opt.joblog && (r->opt.joblog = owned[*nowned] = an_run_path(dir, "jobs.csv", true)))
+			(*nowned)++;
+		if (!r->opt.cyclictest && (r->opt.cyclictest = owned[*nowned] = an_run_path(dir, "cyclictest.json", true)))
+			(*nowned)++;
+		if (!r->opt.out && (r->opt.out = owned[*nowned] = an_run_path(dir, "results.json", false)))
+			(*nowned)++;
+	}
+	if (!r->opt.out)
+		r->opt.out = "results.json";
+	if (!r->opt.trace && !r->opt.joblog)
+		return pf_usage_error(&pf_cmd_analyze, "nothing to analyze: give RUN_DIR, --trace or --joblog");
+	return 0;
+}
+
+/* an_joblog_alone - read a job log without a trace, in one pass */
+static int an_joblog_alone(struct an_run *r)
+{
+	struct an_jlrow *row;
+	struct an_task *t;
+	int ret;
+
+	for (;;) {
+		ret = an_joblog_next(r, &row);
+		if (ret <= 0)
+			return -ret;
+		t = an_task_by_name(r, row->task, true);
+		if (!t)
+			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+		t->in_joblog = true;
+		ret = an_jlrow_consume(r, t, row, NULL);
+		if (ret)
+			return ret;
+	}
+}
+
+static int an_cmd_run(int argc, char **argv)
+{
+	struct an_run run = { 0 }, *r = &run;
+	char *owned[4] = { NULL };
+	int nowned = 0, ret, i;
+	json_t *res = NULL;
+
+	pf_set_prog("preflight: analyze");
+	ret = an_options(r, argc, argv, owned, &nowned);
+	if (ret)
+		goto out_opts;
+	r->last_overrun_slot = -1;
+	if (r->opt.cyclictest) {
+#ifdef AN_HAVE_CYCLICTEST
+		ret = cyclictest_load(r->opt.cyclictest, &r->cyclictest);
+		if (ret)
+			goto out;
+#else
+		ret = pf_fail(PF_EXIT_ENV, "--cyclictest: the cyclictest import is not built in");
+		goto out;
+#endif
+	}
+	if (r->opt.csv) {
+		if (mkdir(r->opt.csv, 0777) && errno != EEXIST) {
+			ret = pf_fail(PF_EXIT_ENV, "%s: %s", r->opt.csv, strerror(errno));
+			goto out;
+		}
+		if (r->opt.trace && (ret = an_jobs_csv_open(r, r->opt.csv)))
+			goto out;
+	}
+	if (r->opt.joblog && (ret = an_joblog_open(r, r->opt.joblog)))
+		goto out;
+	if (!r->opt.slot_given && r->jl_slot_ns)
+		r->opt.slot_ns = r->jl_slot_ns;
+	if (r->opt.trace) {
+		ret = an_trace_read(r, r->opt.trace);
+		if (ret)
+			goto out;
+		an_tasks_finish(r);
+		if (r->jl && (ret = an_joblog_drain(r)))
+			goto out;
+	} else {
+		ret = an_joblog_alone(r);
+		if (ret)
+			goto out;
+	}
+	res = an_results_json(r);
+	if (!res) {
+		ret = pf_fail(PF_EXIT_INTERNAL, "out of memory");
+		goto out;
+	}
+	ret = an_write_json(res, r->opt.out);
+	if (!ret && r->opt.csv)
+		ret = an_write_csv(r, res, r->opt.csv);
+	if (!ret && !r->opt.quiet && strcmp(r->opt.out, "-"))
+		an_print_summary(r, res, stdout);
+out:
+	json_decref(res);
+	json_decref(r->cyclictest);
+	an_jobs_csv_close(r);
+	an_joblog_close(r);
+	an_tasks_free(r);
+	an_sched_free(r);
+out_opts:
+	for (i = 0; i < nowned; i++)
+		free(owned[i]);
+	return ret < 0 ? 0 : ret;
+}

@@ -1,0 +1,371 @@
+/*
+ * joblog.c - reading the app's job log (docs/joblog.md) with libcsv, one row
+ * at a time, and matching its rows with the jobs the trace shows.
+ *
+ * The logger drains per-task rings, so rows are in sequence order per task
+ * but interleaved between tasks. Matching keeps a small queue of read-ahead
+ * rows per task: a trace job (task, seq) pops the rows of that task up to its
+ * seq (earlier rows had no trace job), reading ahead only until a row of the
+ * task at or past seq appears. Memory is bounded by the logger's lag, not by
+ * the length of the log.
+ */
+#define _GNU_SOURCE
+#include "analyze.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AN_JL_MAXQ 200000	/* rows read ahead before a missing row is given up */
+
+enum an_jlcol { C_TASK, C_SEQ, C_RELEASE, C_START, C_END, C_CPU_NS, C_CPU, C_FLAGS, C_MISSED, C_NCOLS };
+
+static const char *const an_jlcol_name[C_NCOLS] = {
+	"task", "seq", "release_ns", "start_ns", "end_ns", "cpu_ns", "cpu", "flags", "missed",
+};
+
+struct an_joblog {
+	const char *path;
+	FILE    *f;
+	struct csv_parser p;
+	char    *line;
+	size_t   line_cap;
+	long     lineno;
+	bool     in_quotes;
+	bool     header_seen, version_seen;
+	int      col[C_NCOLS];		/* column index of each field, -1 absent */
+	int      nfields, ncols;
+	char     fields[16][64];
+	bool     field_long;
+	bool     row_ready;
+	struct an_jlrow row;
+	size_t   queued;		/* rows in every task's queue */
+	int      err;
+};
+
+/* an_jl_field - libcsv: one field of the current row */
+static void an_jl_field(void *s, size_t len, void *data)
+{
+	struct an_joblog *jl = data;
+
+	if (jl->nfields >= (int)PF_ARRAY_SIZE(jl->fields)) {
+		jl->nfields++;
+		return;
+	}
+	if (len >= sizeof(jl->fields[0])) {
+		jl->field_long = true;
+		len = sizeof(jl->fields[0]) - 1;
+	}
+	memcpy(jl->fields[jl->nfields], s ? s : "", s ? len : 0);
+	jl->fields[jl->nfields][s ? len : 0] = '\0';
+	jl->nfields++;
+}
+
+/* an_jl_int - a whole decimal field; 0 or -1 */
+static int an_jl_int(struct an_joblog *jl, int c, long long min, long long *out)
+{
+	char *end;
+	const char *s;
+
+	if (jl->col[c] < 0) {
+		*out = 0;
+		return 0;
+	}
+	s = jl->fields[jl->col[c]];
+	errno = 0;
+	*out = strtoll(s, &end, 0);
+	if (!*s || *end || errno || *out < min) {
+		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: %s '%s' is not a number >= %lld",
+				  jl->path, jl->lineno, an_jlcol_name[c], s, min);
+		return -1;
+	}
+	return 0;
+}
+
+/* an_jl_header - map the column names */
+static void an_jl_header(struct an_joblog *jl)
+{
+	int i, c;
+
+	for (c = 0; c < C_NCOLS; c++)
+		jl->col[c] = -1;
+	for (i = 0; i < jl->nfields && i < (int)PF_ARRAY_SIZE(jl->fields); i++)
+		for (c = 0; c < C_NCOLS; c++)
+			if (!strcmp(jl->fields[i], an_jlcol_name[c]))
+				jl->col[c] = i;
+	for (c = 0; c <= C_CPU_NS; c++)
+		if (jl->col[c] < 0) {
+			jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log header: no '%s' column",
+					  jl->path, jl->lineno, an_jlcol_name[c]);
+			return;
+		}
+	jl->header_seen = true;
+}
+
+/* an_jl_row - libcsv: end of a row */
+static void an_jl_row(int ch, void *data)
+{
+	struct an_joblog *jl = data;
+	struct an_jlrow *row = &jl->row;
+	long long v[C_NCOLS];
+	int c;
+
+	if (jl->err)
+		goto out;
+	if (jl->nfields == 1 && !jl->fields[0][0])
+		goto out;	/* blank line */
+	if (!jl->header_seen) {
+		jl->ncols = jl->nfields;
+		an_jl_header(jl);
+		goto out;
+	}
+	if (jl->nfields != jl->ncols) {
+		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: %d fields, the header has %d",
+				  jl->path, jl->lineno, jl->nfields, jl->ncols);
+		goto out;
+	}
+	if (jl->field_long || !jl->fields[jl->col[C_TASK]][0] ||
+	    strlen(jl->fields[jl->col[C_TASK]]) >= sizeof(row->task)) {
+		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: a field is empty or too long",
+				  jl->path, jl->lineno);
+		goto out;
+	}
+	for (c = C_SEQ; c < C_NCOLS; c++)
+		if (an_jl_int(jl, c, c == C_CPU ? -1 : 0, &v[c]))
+			goto out;
+	if (v[C_SEQ] > UINT32_MAX || v[C_START] < v[C_RELEASE] - PF_NS_PER_SEC || v[C_END] < v[C_START]) {
+		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: times out of order (release %lld, start %lld, end %lld)",
+				  jl->path, jl->lineno, v[C_RELEASE], v[C_START], v[C_END]);
+		goto out;
+	}
+	memcpy(row->task, jl->fields[jl->col[C_TASK]], strlen(jl->fields[jl->col[C_TASK]]) + 1);
+	row->seq = (uint32_t)v[C_SEQ];
+	row->release_ns = v[C_RELEASE];
+	row->start_ns = v[C_START];
+	row->end_ns = v[C_END];
+	row->cpu_ns = v[C_CPU_NS];
+	row->cpu = (int)v[C_CPU];
+	row->flags = (unsigned)v[C_FLAGS];
+	row->missed = (uint64_t)v[C_MISSED];
+	jl->row_ready = true;
+out:
+	jl->nfields = 0;
+	jl->field_long = false;
+}
+
+/* an_jl_comment - a '#' line: version header, metadata, dropped counts */
+static void an_jl_comment(struct an_run *r, struct an_joblog *jl, const char *line)
+{
+	char key[64];
+	long long v;
+	int ver;
+	struct an_task *t;
+
+	if (sscanf(line, "# preflight-joblog v%d", &ver) == 1) {
+		if (ver != 1)
+			jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: job-log format v%d is not supported (v1 is)",
+					  jl->path, jl->lineno, ver);
+		jl->version_seen = true;
+		return;
+	}
+	if (sscanf(line, "# slot_ns=%lld", &v) == 1 && v > 0) {
+		r->jl_slot_ns = v;
+		return;
+	}
+	if (sscanf(line, "# dropped.%63[^=]=%lld", key, &v) == 2) {
+		t = an_task_by_name(r, key, true);
+		if (t)
+			t->jl_dropped += v;
+	}
+}
+
+int an_joblog_open(struct an_run *r, const char *path)
+{
+	struct an_joblog *jl = calloc(1, sizeof(*jl));
+	long long slot = 0;
+
+	if (!jl)
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	jl->path = path;
+	jl->f = fopen(path, "r");
+	if (!jl->f) {
+		free(jl);
+		return pf_fail(PF_EXIT_USAGE, "%s: %s", path, strerror(errno));
+	}
+	if (csv_init(&jl->p, CSV_STRICT | CSV_APPEND_NULL)) {
+		fclose(jl->f);
+		free(jl);
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	}
+	r->jl = jl;
+	/* the slot length is metadata before the rows; the trace pass needs it first */
+	while (getline(&jl->line, &jl->line_cap, jl->f) > 0 && jl->line[0] == '#')
+		sscanf(jl->line, "# slot_ns=%lld", &slot);
+	if (slot > 0)
+		r->jl_slot_ns = slot;
+	rewind(jl->f);
+	return 0;
+}
+
+void an_joblog_close(struct an_run *r)
+{
+	struct an_joblog *jl = r->jl;
+
+	if (!jl)
+		return;
+	csv_free(&jl->p);
+	fclose(jl->f);
+	free(jl->line);
+	free(jl);
+	r->jl = NULL;
+}
+
+/* an_joblog_next - read up to the next row: 1 row in *row, 0 end of file, or -exit code */
+int an_joblog_next(struct an_run *r, struct an_jlrow **row)
+{
+	struct an_joblog *jl = r->jl;
+	ssize_t n;
+	const char *p;
+
+	while (!jl->err) {
+		n = getline(&jl->line, &jl->line_cap, jl->f);
+		if (n < 0) {
+			if (csv_fini(&jl->p, an_jl_field, an_jl_row, jl) && !jl->err)
+				jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: %s", jl->path,
+						  jl->lineno, csv_strerror(csv_error(&jl->p)));
+			if (jl->err)
+				break;
+			if (!jl->version_seen)
+				return -pf_fail(PF_EXIT_USAGE, "%s: not a preflight job log (no '# preflight-joblog v1' line)",
+					       jl->path);
+			if (jl->row_ready) {
+				jl->row_ready = false;
+				*row = &jl->row;
+				return 1;
+			}
+			return 0;
+		}
+		jl->lineno++;
+		if (!jl->in_quotes && jl->line[0] == '#') {
+			an_jl_comment(r, jl, jl->line);
+			continue;
+		}
+		if (!jl->version_seen)
+			return -pf_fail(PF_EXIT_USAGE, "%s:%ld: not a preflight job log (no '# preflight-joblog v1' line first)",
+				       jl->path, jl->lineno);
+		for (p = jl->line; *p; p++)
+			if (*p == '"')
+				jl->in_quotes = !jl->in_quotes;
+		if (csv_parse(&jl->p, jl->line, n, an_jl_field, an_jl_row, jl) != (size_t)n && !jl->err)
+			jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: %s", jl->path, jl->lineno,
+					  csv_strerror(csv_error(&jl->p)));
+		if (jl->row_ready && !jl->err) {
+			jl->row_ready = false;
+			*row = &jl->row;
+			return 1;
+		}
+	}
+	return -jl->err;
+}
+
+/* an_q_push - queue a read-ahead row on its task */
+static int an_q_push(struct an_joblog *jl, struct an_task *t, const struct an_jlrow *row)
+{
+	struct an_jlrow *n;
+
+	if (t->q_head && t->q_head == t->q_n) {
+		t->q_head = t->q_n = 0;
+	}
+	if (t->q_n == t->q_cap) {
+		if (t->q_head) {
+			memmove(t->q, t->q + t->q_head, (t->q_n - t->q_head) * sizeof(*t->q));
+			t->q_n -= t->q_head;
+			t->q_head = 0;
+		}
+		if (t->q_n == t->q_cap) {
+			size_t cap = t->q_cap ? t->q_cap * 2 : 16;
+
+			n = realloc(t->q, cap * sizeof(*n));
+			if (!n)
+				return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+			t->q = n;
+			t->q_cap = cap;
+		}
+	}
+	t->q[t->q_n++] = *row;
+	jl->queued++;
+	return 0;
+}
+
+/* an_joblog_read_one - read a row into its task's queue: 1, 0 at the end, or -exit code */
+static int an_joblog_read_one(struct an_run *r)
+{
+	struct an_jlrow *row;
+	struct an_task *t;
+	int ret = an_joblog_next(r, &row);
+
+	if (ret <= 0)
+		return ret;
+	t = an_task_by_name(r, row->task, true);
+	if (!t)
+		return -pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	t->in_joblog = true;
+	ret = an_q_push(r->jl, t, row);
+	return ret ? -ret : 1;
+}
+
+int an_joblog_match(struct an_run *r, struct an_task *t, const struct an_job *job)
+{
+	struct an_joblog *jl = r->jl;
+	struct an_jlrow *row;
+	int ret;
+
+	for (;;) {
+		while (t->q_head < t->q_n) {
+			row = &t->q[t->q_head];
+			if (row->seq > job->seq) {
+				t->trace_only++;
+				return 0;
+			}
+			t->q_head++;
+			jl->queued--;
+			ret = an_jlrow_consume(r, t, row, row->seq == job->seq ? job : NULL);
+			if (ret || row->seq == job->seq)
+				return ret;
+		}
+		if (jl->queued > AN_JL_MAXQ) {
+			t->trace_only++;
+			return 0;
+		}
+		ret = an_joblog_read_one(r);
+		if (ret < 0)
+			return -ret;
+		if (ret == 0) {
+			t->trace_only++;
+			return 0;
+		}
+	}
+}
+
+/* an_joblog_drain - every row not matched yet: queued ones, then the rest of the file */
+int an_joblog_drain(struct an_run *r)
+{
+	struct an_task *t;
+	int i, ret;
+
+	for (;;) {
+		for (i = 0; i < r->ntasks; i++) {
+			t = r->task[i];
+			while (t->q_head < t->q_n) {
+				ret = an_jlrow_consume(r, t, &t->q[t->q_head++], NULL);
+				r->jl->queued--;
+				if (ret)
+					return ret;
+			}
+		}
+		ret = an_joblog_read_one(r);
+		if (ret <= 0)
+			return -ret;
+	}
+}

@@ -1,0 +1,656 @@
+/*
+ * results.c - what 'preflight analyze' writes: results.json (schema
+ * preflight-results/1, docs/results.md), the CSV tables of --csv (libcsv),
+ * and the text summary for people.
+ *
+ * The JSON tree is built once; the CSV tables and the summary are read back
+ * from it, so the three outputs cannot disagree.
+ */
+#define _GNU_SOURCE
+#include "analyze.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef PF_VERSION
+#define PF_VERSION "0.1.0"
+#endif
+
+/* an_frac - a fraction, or null when the denominator is 0 */
+static json_t *an_frac(int64_t num, int64_t den)
+{
+	return den > 0 ? json_real((double)num / (double)den) : json_null();
+}
+
+/* an_thread_selected - does the thread match --threads (comma-separated globs on comm, or pids)? */
+static bool an_thread_selected(const struct an_run *r, const struct an_thread *t)
+{
+	char *list, *tok, *save = NULL, pid[16];
+	bool hit = false;
+
+	if (!r->opt.threads)
+		return true;
+	list = strdup(r->opt.threads);
+	if (!list)
+		return true;
+	snprintf(pid, sizeof(pid), "%d", t->pid);
+	for (tok = strtok_r(list, ",", &save); tok && !hit; tok = strtok_r(NULL, ",", &save))
+		hit = !fnmatch(tok, t->comm, 0) || !strcmp(tok, pid);
+	free(list);
+	return hit;
+}
+
+/* an_policy - scheduling class from a kernel priority */
+static const char *an_policy(int prio, int pid)
+{
+	if (pid == 0)
+		return "idle";
+	if (prio < 0)
+		return "deadline";
+	return prio < 100 ? "rt" : "normal";
+}
+
+/* an_hist_json - statistics of a lazily allocated histogram, null when none */
+static json_t *an_hist_json(struct pf_hist *h)
+{
+	struct pf_stats st;
+
+	if (!h)
+		return json_null();
+	pf_hist_stats(h, &st);
+	return pf_stats_json(&st, h->width, "ns");
+}
+
+/* an_empty_stats - statistics with no sample */
+static json_t *an_empty_stats(const char *unit)
+{
+	struct pf_stats st = { 0 };
+
+	return pf_stats_json(&st, AN_LAT_BIN_NS, unit);
+}
+
+/* an_affected - note a metric touched by lost events */
+static void an_affected(json_t *list, const char *fmt, const char *a, long b)
+{
+	char buf[96];
+
+	snprintf(buf, sizeof(buf), fmt, a, b);
+	json_array_append_new(list, json_string(buf));
+}
+
+static json_t *an_threads_json(struct an_run *r, json_t *affected)
+{
+	json_t *arr = json_array(), *o, *prios;
+	int64_t dur = r->end_ns - r->start_ns;
+	size_t i;
+	int k;
+
+	for (i = 0; i < r->nthr; i++) {
+		struct an_thread *t = &r->thr[i];
+
+		if ((!t->sw_seen && !t->wakeups) || !an_thread_selected(r, t))
+			continue;
+		o = json_object();
+		prios = json_array();
+		for (k = 0; k < t->nprios; k++)
+			json_array_append_new(prios, json_integer(t->prios[k]));
+		json_object_set_new(o, "pid", json_integer(t->pid));
+		json_object_set_new(o, "comm", json_string(t->comm[0] ? t->comm : "?"));
+		json_object_set_new(o, "prio", t->nprios ? json_integer(t->prio) : json_null());
+		json_object_set_new(o, "prios_seen", prios);
+		json_object_set_new(o, "policy", t->nprios ? json_string(an_policy(t->prio, t->pid)) : json_null());
+		json_object_set_new(o, "rtprio", t->nprios && t->prio >= 0 && t->prio < 100 ?
+				    json_integer(99 - t->prio) : json_null());
+		json_object_set_new(o, "runtime_ns", json_integer(t->runtime_ns));
+		json_object_set_new(o, "utilisation", an_frac(t->runtime_ns, dur));
+		json_object_set_new(o, "utilisation_max_10ms", json_real(an_win_max(&t->w10ms, dur)));
+		json_object_set_new(o, "utilisation_max_1s", json_real(an_win_max(&t->w1s, dur)));
+		json_object_set_new(o, "switches", json_integer((json_int_t)t->switches));
+		json_object_set_new(o, "preemptions", json_integer((json_int_t)t->preemptions));
+		json_object_set_new(o, "migrations", json_integer((json_int_t)t->migrations));
+		json_object_set_new(o, "wakeups", json_integer((json_int_t)t->wakeups));
+		if (r->n_waking) {
+			json_object_set_new(o, "wakeup_latency_ns", t->wake_lat ? an_hist_json(t->wake_lat)
+					    : an_empty_stats("ns"));
+		} else {
+			json_object_set_new(o, "wakeup_latency_ns", json_null());
+			json_object_set_new(o, "wakeup_latency_unavailable",
+					    json_string("no sched_waking events in the trace"));
+		}
+		json_object_set_new(o, "wakeup_latency_from_wakeup_ns", r->n_wakeup ?
+				    (t->wakeup_lat ? an_hist_json(t->wakeup_lat) : an_empty_stats("ns")) : json_null());
+		k = r->nlost && an_lost_overlaps(r, t->first_ns, t->last_ns ? t->last_ns : r->end_ns);
+		json_object_set_new(o, "lost_events", json_boolean(k));
+		if (k)
+			an_affected(affected, "threads.%s (pid %ld)", t->comm, t->pid);
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static json_t *an_cpus_json(struct an_run *r, json_t *affected)
+{
+	json_t *arr = json_array(), *o;
+	int k;
+
+	for (k = 0; k < r->ncpus; k++) {
+		struct an_cpu *c = &r->cpu[k];
+		int64_t el = c->known ? r->end_ns - c->first_ns : 0;
+
+		o = json_object();
+		json_object_set_new(o, "cpu", json_integer(k));
+		json_object_set_new(o, "elapsed_ns", json_integer(el));
+		json_object_set_new(o, "busy_ns", c->known ? json_integer(c->busy_ns) : json_null());
+		json_object_set_new(o, "utilisation", an_frac(c->busy_ns, el));
+		json_object_set_new(o, "idle_ns", c->known ? json_integer(c->idle_ns) : json_null());
+		json_object_set_new(o, "idle", an_frac(c->idle_ns, el));
+		json_object_set_new(o, "hardirq_ns", r->n_irq ? json_integer(c->hardirq_ns) : json_null());
+		json_object_set_new(o, "hardirq", r->n_irq ? an_frac(c->hardirq_ns, el) : json_null());
+		json_object_set_new(o, "softirq_ns", r->n_softirq ? json_integer(c->softirq_ns) : json_null());
+		json_object_set_new(o, "softirq", r->n_softirq ? an_frac(c->softirq_ns, el) : json_null());
+		json_object_set_new(o, "lost_events", json_integer(c->lost));
+		if (c->lost)
+			an_affected(affected, "%scpus.%ld", "", k);
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+/* an_culprits_json - the worst activations of a task */
+static json_t *an_culprits_json(struct an_run *r, struct an_task *t)
+{
+	static const char *const kinds[] = { "thread", "irq", "softirq", "idle", "self", "app" };
+	json_t *arr = json_array(), *o, *cs, *x;
+	char line[512];
+	int i, k;
+
+	for (i = 0; i < t->ntop; i++) {
+		struct an_culprit *c = &t->top[i];
+
+		o = json_object();
+		json_object_set_new(o, "seq", json_integer(c->seq));
+		json_object_set_new(o, "release_ns", json_integer(c->release_ns));
+		json_object_set_new(o, "start_ns", json_integer(c->start_ns));
+		json_object_set_new(o, "cpu", json_integer(c->cpu));
+		json_object_set_new(o, "latency_ns", json_integer(c->latency_ns));
+		json_object_set_new(o, "not_woken_ns", c->waking_ns ? json_integer(c->waking_ns - c->release_ns) : json_null());
+		json_object_set_new(o, "timer_expiry_delay_ns", c->timer_ns && c->timer_ns >= c->release_ns ?
+				    json_integer(c->timer_ns - c->release_ns) : json_null());
+		json_object_set_new(o, "runnable_ns", c->waking_ns && c->switch_in_ns ?
+				    json_integer(c->switch_in_ns - c->waking_ns) : json_null());
+		json_object_set_new(o, "app_delay_ns", c->switch_in_ns ? json_integer(c->start_ns - c->switch_in_ns)
+				    : json_null());
+		cs = json_array();
+		for (k = 0; k < c->ncontrib; k++) {
+			x = json_object();
+			json_object_set_new(x, "kind", json_string(kinds[c->contrib[k].kind]));
+			json_object_set_new(x, "name", json_string(c->contrib[k].kind == AN_C_SELF ? t->name
+								  : c->contrib[k].name));
+			json_object_set_new(x, "id", json_integer(c->contrib[k].id));
+			json_object_set_new(x, "duration_ns", json_integer(c->contrib[k].dur_ns));
+			json_object_set_new(x, "share", an_frac(c->contrib[k].dur_ns, c->latency_ns));
+			json_array_append_new(cs, x);
+		}
+		json_object_set_new(o, "contributors", cs);
+		json_object_set_new(o, "complete", json_boolean(c->complete));
+		an_culprit_line(r, t, c, line, sizeof(line));
+		json_object_set_new(o, "summary", json_string(line));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static json_t *an_task_json(struct an_run *r, struct an_task *t, json_t *affected)
+{
+	bool tr = t->jobs > 0 || t->in_trace, jl = r->opt.joblog != NULL;
+	bool primary_jl = !tr && jl;
+	json_t *o = json_object(), *d, *j, *a;
+	struct an_stat *lat = primary_jl ? &t->jl_lat : &t->lat;
+	struct pf_stats st;
+
+	json_object_set_new(o, "name", json_string(t->name));
+	json_object_set_new(o, "id", t->id >= 0 ? json_integer(t->id) : json_null());
+	json_object_set_new(o, "tid", t->tid ? json_integer(t->tid) : json_null());
+	json_object_set_new(o, "period_ns", t->declared ? json_integer(t->period_ns) : json_null());
+	json_object_set_new(o, "deadline_ns", t->declared ? json_integer(t->deadline_ns) : json_null());
+	json_object_set_new(o, "prio", t->declared && t->prio >= 0 ? json_integer(t->prio) : json_null());
+	json_object_set_new(o, "policy", t->declared ? json_string(t->policy) : json_null());
+	json_object_set_new(o, "source", json_string(tr && jl ? "trace+joblog" : tr ? "trace" : "joblog"));
+	json_object_set_new(o, "jobs", json_integer((json_int_t)(primary_jl ? t->jl_jobs : t->jobs)));
+	json_object_set_new(o, "activation_latency_ns", an_stat_json(lat));
+	pf_hist_stats(&lat->h, &st);
+	json_object_set_new(o, "start_jitter_ns", st.count ? json_integer(st.max - st.min) : json_null());
+	json_object_set_new(o, "period_jitter_ns", primary_jl ? json_null() : an_stat_json(&t->pjit));
+	json_object_set_new(o, "response_time_ns", an_stat_json(primary_jl ? &t->jl_resp : &t->resp));
+	json_object_set_new(o, "exec_time_ns", primary_jl ? json_null() : an_stat_json(&t->exec));
+	json_object_set_new(o, "cpu_time_ns", !jl ? json_null() : an_stat_json(primary_jl ? &t->jl_cpu : &t->cpu));
+	json_object_set_new(o, "preemptions", primary_jl ? json_null() : json_integer((json_int_t)t->preemptions));
+	json_object_set_new(o, "migrations", primary_jl ? json_null() : json_integer((json_int_t)t->migrations));
+	json_object_set_new(o, "preemptions_per_job", primary_jl ? json_null() : an_stat_json(&t->npre));
+	json_object_set_new(o, "migrations_per_job", primary_jl ? json_null() : an_stat_json(&t->nmig));
+	json_object_set_new(o, "overruns", json_integer((json_int_t)(primary_jl ? t->jl_overruns : t->overruns)));
+	json_object_set_new(o, "deadline_misses", json_integer((json_int_t)(primary_jl ? t->jl_misses : t->deadline_misses)));
+	json_object_set_new(o, "missed_activations", json_integer((json_int_t)(primary_jl ? t->jl_missed : t->missed)));
+	if (primary_jl) {
+		json_object_set_new(o, "decomposition", json_null());
+	} else {
+		d = json_object();
+		json_object_set_new(d, "timer_expiry_delay_ns", an_stat_json(&t->d_timer));
+		json_object_set_new(d, "release_to_wake_ns", an_stat_json(&t->d_rel2wake));
+		json_object_set_new(d, "wake_to_run_ns", an_stat_json(&t->d_wake2run));
+		json_object_set_new(d, "app_delay_ns", an_stat_json(&t->d_app));
+		json_object_set_new(o, "decomposition", d);
+	}
+	if (jl) {
+		j = json_object();
+		json_object_set_new(j, "jobs", json_integer((json_int_t)t->jl_jobs));
+		json_object_set_new(j, "activation_latency_ns", an_stat_json(&t->jl_lat));
+		json_object_set_new(j, "response_time_ns", an_stat_json(&t->jl_resp));
+		json_object_set_new(j, "cpu_time_ns", an_stat_json(&t->jl_cpu));
+		json_object_set_new(j, "overruns", json_integer((json_int_t)t->jl_overruns));
+		json_object_set_new(j, "deadline_misses", json_integer((json_int_t)t->jl_misses));
+		json_object_set_new(j, "missed_activations", json_integer((json_int_t)t->jl_missed));
+		json_object_set_new(j, "dropped", json_integer((json_int_t)t->jl_dropped));
+		json_object_set_new(o, "joblog", j);
+	} else {
+		json_object_set_new(o, "joblog", json_null());
+	}
+	if (jl && tr) {
+		a = json_object();
+		json_object_set_new(a, "matched", json_integer((json_int_t)t->matched));
+		json_object_set_new(a, "trace_only", json_integer((json_int_t)t->trace_only));
+		json_object_set_new(a, "joblog_only", json_integer((json_int_t)t->joblog_only));
+		json_object_set_new(a, "activation_latency_diff_ns", an_stat_json(&t->diff));
+		json_object_set_new(o, "agreement", a);
+	} else {
+		json_object_set_new(o, "agreement", json_null());
+	}
+	json_object_set_new(o, "lost_events_jobs", json_integer((json_int_t)t->lost_jobs));
+	if (t->lost_jobs)
+		an_affected(affected, "tasks.%s (%ld jobs)", t->name, (long)t->lost_jobs);
+	json_object_set_new(o, "culprits", primary_jl ? json_array() : an_culprits_json(r, t));
+	return o;
+}
+
+static json_t *an_app_json(struct an_run *r, json_t *affected)
+{
+	json_t *o, *tids, *per;
+	int64_t dur;
+	size_t i;
+	int k;
+
+	if (!r->ntasks)
+		return json_null();
+	o = json_object();
+	if (r->opt.trace && r->events) {
+		dur = r->end_ns - r->start_ns;
+		tids = json_array();
+		for (i = 0; i < r->nthr; i++)
+			if (r->thr[i].app_rt)
+				json_array_append_new(tids, json_integer(r->thr[i].pid));
+		per = json_array();
+		for (k = 0; k < r->ncpus; k++)
+			json_array_append_new(per, an_frac(r->cpu[k].app_ns, dur));
+		json_object_set_new(o, "source", json_string("trace"));
+		json_object_set_new(o, "threads", tids);
+		json_object_set_new(o, "utilisation", an_frac(r->app_runtime_ns, dur));
+		json_object_set_new(o, "utilisation_all_cpus", an_frac(r->app_runtime_ns, dur * r->ncpus));
+		json_object_set_new(o, "utilisation_per_cpu", per);
+		if (r->nlost)
+			json_array_append_new(affected, json_string("app.utilisation"));
+	} else {
+		dur = r->jl_last_end_ns - r->jl_first_release_ns;
+		json_object_set_new(o, "source", json_string("joblog"));
+		json_object_set_new(o, "threads", json_null());
+		json_object_set_new(o, "utilisation", an_frac(r->jl_cpu_ns, dur));
+		json_object_set_new(o, "utilisation_all_cpus", json_null());
+		json_object_set_new(o, "utilisation_per_cpu", json_null());
+	}
+	json_object_set_new(o, "utilisation_max_1s", r->app_w1s.width_ns ? json_real(an_win_max(&r->app_w1s, dur)) : json_null());
+	json_object_set_new(o, "utilisation_max_slot", r->app_wslot.width_ns ? json_real(an_win_max(&r->app_wslot, dur)) : json_null());
+	return o;
+}
+
+static json_t *an_slots_json(struct an_run *r)
+{
+	json_t *o, *base, *idx;
+	int i;
+
+	if (!r->ntasks)
+		return json_null();
+	o = json_object();
+	base = json_array();
+	for (i = 0; i < r->ntasks; i++)
+		if (r->task[i]->period_ns == r->opt.slot_ns)
+			json_array_append_new(base, json_string(r->task[i]->name));
+	idx = json_array();
+	for (i = 0; i < r->n_overrun_slots; i++)
+		json_array_append_new(idx, json_integer(r->overrun_slots[i]));
+	json_object_set_new(o, "slot_ns", json_integer(r->opt.slot_ns));
+	json_object_set_new(o, "base_tasks", base);
+	json_object_set_new(o, "count", r->slot_origin_ns ?
+			    json_integer((r->slot_last_ns - r->slot_origin_ns) / r->opt.slot_ns + 1) : json_null());
+	json_object_set_new(o, "overruns", r->slot_origin_ns ? json_integer((json_int_t)r->slot_overruns) : json_null());
+	json_object_set_new(o, "overrun_slots", idx);
+	return o;
+}
+
+static json_t *an_trace_json(struct an_run *r)
+{
+	json_t *o = json_object(), *by = json_array(), *seen = json_object();
+	int k;
+
+	for (k = 0; k < r->ncpus; k++)
+		json_array_append_new(by, json_integer(r->cpu[k].lost));
+	json_object_set_new(o, "file", json_string(r->opt.trace));
+	json_object_set_new(o, "file_version", json_integer((json_int_t)r->file_version));
+	json_object_set_new(o, "clock", json_string(r->clock));
+	json_object_set_new(o, "cpus", json_integer(r->ncpus));
+	json_object_set_new(o, "events", json_integer((json_int_t)r->events));
+	json_object_set_new(o, "start_ns", json_integer(r->start_ns));
+	json_object_set_new(o, "end_ns", json_integer(r->end_ns));
+	json_object_set_new(o, "duration_ns", json_integer(r->end_ns - r->start_ns));
+	json_object_set_new(o, "lost_events", json_integer(r->lost_total));
+	json_object_set_new(o, "lost_unknown", json_integer(r->lost_unknown));
+	json_object_set_new(o, "lost_by_cpu", by);
+	json_object_set_new(seen, "sched_switch", json_integer((json_int_t)r->n_switch));
+	json_object_set_new(seen, "sched_waking", json_integer((json_int_t)r->n_waking));
+	json_object_set_new(seen, "sched_wakeup", json_integer((json_int_t)r->n_wakeup));
+	json_object_set_new(seen, "sched_migrate_task", json_integer((json_int_t)r->n_migrate));
+	json_object_set_new(seen, "irq_handler_entry", json_integer((json_int_t)r->n_irq));
+	json_object_set_new(seen, "softirq_entry", json_integer((json_int_t)r->n_softirq));
+	json_object_set_new(seen, "hrtimer_expire_entry", json_integer((json_int_t)r->n_hrtimer));
+	json_object_set_new(seen, "markers", json_integer((json_int_t)r->n_markers));
+	json_object_set_new(o, "events_seen", seen);
+	return o;
+}
+
+json_t *an_results_json(struct an_run *r)
+{
+	json_t *res = json_object(), *in = json_object(), *lost = json_object(), *wins = json_array();
+	json_t *affected = json_array(), *tasks = json_array(), *w;
+	bool trace = r->opt.trace && r->ncpus;
+	size_t i;
+	int k;
+
+	json_object_set_new(res, "schema", json_string("preflight-results/1"));
+	json_object_set_new(res, "generator", json_string("preflight analyze " PF_VERSION));
+	json_object_set_new(in, "trace", r->opt.trace ? json_string(r->opt.trace) : json_null());
+	json_object_set_new(in, "joblog", r->opt.joblog ? json_string(r->opt.joblog) : json_null());
+	json_object_set_new(in, "cyclictest", r->opt.cyclictest ? json_string(r->opt.cyclictest) : json_null());
+	json_object_set_new(res, "inputs", in);
+	json_object_set_new(res, "trace", trace ? an_trace_json(r) : json_null());
+	json_object_set_new(res, "threads", trace ? an_threads_json(r, affected) : json_array());
+	json_object_set_new(res, "cpus", trace ? an_cpus_json(r, affected) : json_array());
+	for (k = 0; k < r->ntasks; k++)
+		json_array_append_new(tasks, an_task_json(r, r->task[k], affected));
+	json_object_set_new(res, "tasks", tasks);
+	json_object_set_new(res, "app", an_app_json(r, affected));
+	json_object_set_new(res, "slots", an_slots_json(r));
+	json_object_set_new(res, "cyclictest", r->cyclictest ? json_incref(r->cyclictest) : json_null());
+	for (i = 0; i < r->nlost && i < AN_MAX_LOST_WIN; i++) {
+		w = json_object();
+		json_object_set_new(w, "cpu", json_integer(r->lost[i].cpu));
+		json_object_set_new(w, "start_ns", json_integer(r->lost[i].start_ns));
+		json_object_set_new(w, "end_ns", json_integer(r->lost[i].end_ns));
+		json_object_set_new(w, "events", json_integer(r->lost[i].events));
+		json_array_append_new(wins, w);
+	}
+	json_object_set_new(lost, "total", json_integer(r->lost_total));
+	json_object_set_new(lost, "unknown", json_integer(r->lost_unknown));
+	json_object_set_new(lost, "windows", wins);
+	json_object_set_new(lost, "windows_truncated", json_boolean(r->nlost > AN_MAX_LOST_WIN));
+	if (r->lost_stats && !r->nlost)
+		json_array_append_new(affected, json_string("every metric: the recorder reports lost events "
+							    "but not where"));
+	json_object_set_new(lost, "affected", affected);
+	json_object_set_new(res, "lost_events", lost);
+	return res;
+}
+
+/* ---- CSV ---- */
+
+/* an_csv_cell - one field of a row, from a JSON value */
+static void an_csv_cell(FILE *f, json_t *v, bool first)
+{
+	char buf[64];
+	const char *s = buf;
+
+	if (!first)
+		fputc(',', f);
+	if (json_is_string(v))
+		s = json_string_value(v);
+	else if (json_is_integer(v))
+		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, sizeof(buf), "%.6f", json_real_value(v));
+	else if (json_is_true(v) || json_is_false(v))
+		s = json_is_true(v) ? "1" : "0";
+	else
+		buf[0] = '\0';
+	csv_fwrite(f, s, strlen(s));
+}
+
+/* an_csv_table - write an array of objects as CSV; columns are dotted paths */
+static int an_csv_table(const char *dir, const char *name, json_t *arr, const char *const *cols, int ncols)
+{
+	char path[4096], key[128], *dot;
+	json_t *row, *v;
+	FILE *f;
+	size_t i;
+	int c;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));
+	for (c = 0; c < ncols; c++) {
+		snprintf(key, sizeof(key), "%s", cols[c]);
+		for (dot = key; (dot = strchr(dot, '.')); )
+			*dot = '_';
+		if (c)
+			fputc(',', f);
+		csv_fwrite(f, key, strlen(key));
+	}
+	fputc('\n', f);
+	json_array_foreach(arr, i, row) {
+		for (c = 0; c < ncols; c++) {
+			snprintf(key, sizeof(key), "%s", cols[c]);
+			v = row;
+			for (char *tok = strtok(key, "."); tok && v; tok = strtok(NULL, "."))
+				v = json_object_get(v, tok);
+			an_csv_cell(f, v, c == 0);
+		}
+		fputc('\n', f);
+	}
+	if (fclose(f))
+		return pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
+int an_write_csv(struct an_run *r, json_t *res, const char *dir)
+{
+	static const char *const thr[] = {
+		"pid", "comm", "prio", "policy", "runtime_ns", "utilisation", "utilisation_max_10ms",
+		"utilisation_max_1s", "switches", "preemptions", "migrations", "wakeups",
+		"wakeup_latency_ns.count", "wakeup_latency_ns.max", "wakeup_latency_ns.p99",
+		"wakeup_latency_from_wakeup_ns.max", "lost_events",
+	};
+	static const char *const cpu[] = {
+		"cpu", "elapsed_ns", "busy_ns", "utilisation", "idle_ns", "hardirq_ns", "softirq_ns", "lost_events",
+	};
+	static const char *const task[] = {
+		"name", "tid", "source", "jobs", "activation_latency_ns.max", "activation_latency_ns.p99",
+		"activation_latency_ns.max_id", "response_time_ns.max", "exec_time_ns.max", "cpu_time_ns.max",
+		"overruns", "deadline_misses", "missed_activations", "preemptions", "migrations", "lost_events_jobs",
+	};
+	static const char *const cul[] = {
+		"task", "seq", "cpu", "release_ns", "start_ns", "latency_ns", "not_woken_ns",
+		"timer_expiry_delay_ns", "runnable_ns", "app_delay_ns", "complete", "summary",
+	};
+	json_t *tasks = json_object_get(res, "tasks"), *all = json_array(), *t, *c;
+	size_t i, k;
+	int ret;
+
+	ret = an_csv_table(dir, "threads.csv", json_object_get(res, "threads"), thr, PF_ARRAY_SIZE(thr));
+	if (!ret)
+		ret = an_csv_table(dir, "cpus.csv", json_object_get(res, "cpus"), cpu, PF_ARRAY_SIZE(cpu));
+	if (!ret)
+		ret = an_csv_table(dir, "tasks.csv", tasks, task, PF_ARRAY_SIZE(task));
+	json_array_foreach(tasks, i, t)
+		json_array_foreach(json_object_get(t, "culprits"), k, c) {
+			json_t *x = json_deep_copy(c);
+
+			json_object_set(x, "task", json_object_get(t, "name"));
+			json_array_append_new(all, x);
+		}
+	if (!ret)
+		ret = an_csv_table(dir, "culprits.csv", all, cul, PF_ARRAY_SIZE(cul));
+	json_decref(all);
+	return ret;
+}
+
+int an_jobs_csv_open(struct an_run *r, const char *dir)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/jobs.csv", dir);
+	r->jobs_csv = fopen(path, "w");
+	if (!r->jobs_csv)
+		return pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));
+	fputs("task,seq,slot,release_ns,start_ns,end_ns,latency_ns,response_ns,exec_ns,cpu,"
+	      "preemptions,migrations,overrun,deadline_miss,lost\n", r->jobs_csv);
+	return 0;
+}
+
+void an_jobs_csv_row(struct an_run *r, const struct an_task *t, const struct an_job *j, int cpu,
+		     int64_t slot, uint64_t npre, uint64_t nmig, int64_t exec_ns, bool overrun, bool miss)
+{
+	csv_fwrite(r->jobs_csv, t->name, strlen(t->name));
+	fprintf(r->jobs_csv, ",%u,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%d,%llu,%llu,%d,%d,%d\n", j->seq,
+		(long long)slot, (long long)j->release_ns, (long long)j->start_ns, (long long)j->end_ns,
+		(long long)(j->start_ns - j->release_ns), (long long)(j->end_ns - j->release_ns),
+		(long long)exec_ns, cpu, (unsigned long long)npre, (unsigned long long)nmig, overrun, miss, j->lost);
+}
+
+void an_jobs_csv_close(struct an_run *r)
+{
+	if (r->jobs_csv)
+		fclose(r->jobs_csv);
+	r->jobs_csv = NULL;
+}
+
+/* ---- text summary ---- */
+
+/* an_us - a JSON ns value as µs text, "n/a" for null */
+static const char *an_us(json_t *v, char *buf, size_t size)
+{
+	if (!json_is_number(v))
+		return "n/a";
+	snprintf(buf, size, "%.1f", json_number_value(v) / 1000.0);
+	return buf;
+}
+
+static double an_pct(json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) * 100.0 : 0.0;
+}
+
+void an_print_summary(struct an_run *r, json_t *res, FILE *out)
+{
+	json_t *tr = json_object_get(res, "trace"), *arr, *o, *c, *lat, *app, *slots;
+	char b1[32], b2[32], b3[32], b4[32];
+	size_t i, k, shown;
+
+	if (json_is_object(tr)) {
+		fprintf(out, "trace %s: v%lld, clock %s, %lld CPUs, %lld events over %.3f s",
+			r->opt.trace, json_integer_value(json_object_get(tr, "file_version")), r->clock,
+			json_integer_value(json_object_get(tr, "cpus")),
+			json_integer_value(json_object_get(tr, "events")),
+			(double)json_integer_value(json_object_get(tr, "duration_ns")) / 1e9);
+		if (r->lost_total || r->lost_unknown)
+			fprintf(out, ", LOST %lld events (%lld places of unknown count): metrics marked below",
+				(long long)r->lost_total, (long long)r->lost_unknown);
+		fputc('\n', out);
+		if (!r->n_waking)
+			fprintf(out, "wakeup latency: not available (no sched_waking events in the trace)\n");
+		fprintf(out, "\n%-16s %7s %6s %7s %9s %9s %9s %6s %6s\n", "thread", "pid", "prio", "util%",
+			"wake p99", "wake max", "max10ms%", "preem", "migr");
+		arr = json_object_get(res, "threads");
+		shown = 0;
+		json_array_foreach(arr, i, o) {
+			if (shown++ >= 30) {
+				fprintf(out, "... %zu more threads in results.json\n", json_array_size(arr) - 30);
+				break;
+			}
+			lat = json_object_get(o, "wakeup_latency_ns");
+			fprintf(out, "%-16.16s %7lld %6s %7.2f %9s %9s %9.1f %6lld %6lld%s\n",
+				json_string_value(json_object_get(o, "comm")),
+				json_integer_value(json_object_get(o, "pid")),
+				json_is_integer(json_object_get(o, "prio")) ?
+				(snprintf(b3, sizeof(b3), "%lld", json_integer_value(json_object_get(o, "prio"))), b3) : "-",
+				an_pct(json_object_get(o, "utilisation")),
+				an_us(json_object_get(lat, "p99"), b1, sizeof(b1)),
+				an_us(json_object_get(lat, "max"), b2, sizeof(b2)),
+				an_pct(json_object_get(o, "utilisation_max_10ms")),
+				json_integer_value(json_object_get(o, "preemptions")),
+				json_integer_value(json_object_get(o, "migrations")),
+				json_is_true(json_object_get(o, "lost_events")) ? "  [lost events]" : "");
+		}
+		fprintf(out, "\n%-4s %7s %7s %8s %8s\n", "cpu", "util%", "idle%", "hardirq%", "softirq%");
+		json_array_foreach(json_object_get(res, "cpus"), i, o)
+			fprintf(out, "%-4lld %7.2f %7.2f %8s %8s%s\n", json_integer_value(json_object_get(o, "cpu")),
+				an_pct(json_object_get(o, "utilisation")), an_pct(json_object_get(o, "idle")),
+				json_is_number(json_object_get(o, "hardirq")) ?
+				(snprintf(b1, sizeof(b1), "%.2f", an_pct(json_object_get(o, "hardirq"))), b1) : "n/a",
+				json_is_number(json_object_get(o, "softirq")) ?
+				(snprintf(b2, sizeof(b2), "%.2f", an_pct(json_object_get(o, "softirq"))), b2) : "n/a",
+				json_integer_value(json_object_get(o, "lost_events")) ? "  [lost events]" : "");
+	}
+	arr = json_object_get(res, "tasks");
+	if (json_array_size(arr)) {
+		fprintf(out, "\n%-10s %-12s %7s %9s %9s %9s %9s %5s %5s %5s\n", "task", "source", "jobs", "lat p99",
+			"lat max", "resp max", "exec max", "ovr", "miss", "skip");
+		json_array_foreach(arr, i, o) {
+			lat = json_object_get(o, "activation_latency_ns");
+			fprintf(out, "%-10s %-12s %7lld %9s %9s %9s %9s %5lld %5lld %5lld%s\n",
+				json_string_value(json_object_get(o, "name")),
+				json_string_value(json_object_get(o, "source")),
+				json_integer_value(json_object_get(o, "jobs")),
+				an_us(json_object_get(lat, "p99"), b1, sizeof(b1)),
+				an_us(json_object_get(lat, "max"), b2, sizeof(b2)),
+				an_us(json_object_get(json_object_get(o, "response_time_ns"), "max"), b3, sizeof(b3)),
+				an_us(json_object_get(json_object_get(o, "exec_time_ns"), "max"), b4, sizeof(b4)),
+				json_integer_value(json_object_get(o, "overruns")),
+				json_integer_value(json_object_get(o, "deadline_misses")),
+				json_integer_value(json_object_get(o, "missed_activations")),
+				json_integer_value(json_object_get(o, "lost_events_jobs")) ? "  [lost events]" : "");
+		}
+		fprintf(out, "(times in µs)\n");
+		app = json_object_get(res, "app");
+		if (json_is_object(app))
+			fprintf(out, "\napp utilisation (%s): %.1f %% of one CPU, worst 1 s %.1f %%, worst slot %.1f %%\n",
+				json_string_value(json_object_get(app, "source")),
+				an_pct(json_object_get(app, "utilisation")),
+				an_pct(json_object_get(app, "utilisation_max_1s")),
+				an_pct(json_object_get(app, "utilisation_max_slot")));
+		slots = json_object_get(res, "slots");
+		if (json_is_integer(json_object_get(slots, "count")))
+			fprintf(out, "slots of %.1f ms: %lld, overruns %lld\n",
+				(double)r->opt.slot_ns / 1e6, json_integer_value(json_object_get(slots, "count")),
+				json_integer_value(json_object_get(slots, "overruns")));
+		json_array_foreach(arr, i, o) {
+			json_array_foreach(json_object_get(o, "culprits"), k, c)
+				fprintf(out, "%s\n", json_string_value(json_object_get(c, "summary")));
+		}
+	}
+	if (json_array_size(json_object_get(json_object_get(res, "lost_events"), "affected"))) {
+		fprintf(out, "\nlost events affect:");
+		json_array_foreach(json_object_get(json_object_get(res, "lost_events"), "affected"), i, o)
+			fprintf(out, "%s %s", i ? "," : "", json_string_value(o));
+		fputc('\n', out);
+	}
+}

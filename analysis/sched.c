@@ -1,0 +1,551 @@
+/*
+ * sched.c - per-thread and per-CPU metrics from scheduler, IRQ and timer
+ * events: runtime, utilisation windows, preemptions, migrations, wakeup
+ * latency (sched_waking and sched_wakeup based), hard IRQ / softirq / idle
+ * time, and the recent history of each CPU that culprit analysis reads.
+ *
+ * The trace reader (trace.c) decodes fields and calls an_on_*() in time
+ * order. State is per thread and per CPU, so memory does not grow with the
+ * length of the trace.
+ */
+#include "analyze.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* an_win_init - windows of width_ns aligned to origin_ns */
+void an_win_init(struct an_win *w, int64_t width_ns, int64_t origin_ns)
+{
+	memset(w, 0, sizeof(*w));
+	w->width_ns = width_ns;
+	w->origin_ns = origin_ns;
+	w->idx = -1;
+}
+
+/*
+ * an_win_add - add busy time [start_ns, end_ns). Intervals arrive nearly in
+ * time order (a run on another CPU may close later than a newer one); the
+ * last AN_WIN_RING windows stay open for them. A part older than that is
+ * added to the oldest open window: no time is lost, and that window is
+ * overstated by at most that part.
+ */
+void an_win_add(struct an_win *w, int64_t start_ns, int64_t end_ns)
+{
+	int64_t idx, wend, part, k;
+
+	if (start_ns < w->origin_ns)
+		start_ns = w->origin_ns;
+	while (start_ns < end_ns) {
+		idx = (start_ns - w->origin_ns) / w->width_ns;
+		wend = w->origin_ns + (idx + 1) * w->width_ns;
+		part = (end_ns < wend ? end_ns : wend) - start_ns;
+		for (k = w->idx + 1; k <= idx; k++) {
+			/* window k replaces window k - AN_WIN_RING: close it */
+			int64_t *slot = &w->acc_ns[k % AN_WIN_RING];
+
+			if (*slot > w->max_ns)
+				w->max_ns = *slot;
+			*slot = 0;
+			if (k < idx - AN_WIN_RING)
+				k = idx - AN_WIN_RING;
+		}
+		if (idx > w->idx)
+			w->idx = idx;
+		if (idx <= w->idx - AN_WIN_RING)
+			idx = w->idx - AN_WIN_RING + 1;
+		w->acc_ns[idx % AN_WIN_RING] += part;
+		start_ns += part;
+	}
+}
+
+/*
+ * an_win_max - the busiest window as a fraction of its width, or of the
+ * trace duration when the trace is shorter than one window
+ */
+double an_win_max(const struct an_win *w, int64_t duration_ns)
+{
+	int64_t m = w->max_ns, den = w->width_ns;
+	int k;
+
+	for (k = 0; k < AN_WIN_RING; k++)
+		if (w->acc_ns[k] > m)
+			m = w->acc_ns[k];
+	if (duration_ns > 0 && duration_ns < den)
+		den = duration_ns;
+	return (double)m / (double)den;
+}
+
+static const char *const an_softirq_names[] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
+};
+
+/* an_softirq_name - the kernel's name of a softirq vector */
+const char *an_softirq_name(int vec)
+{
+	return vec >= 0 && vec < (int)PF_ARRAY_SIZE(an_softirq_names) ? an_softirq_names[vec] : "SOFTIRQ";
+}
+
+/* an_name - intern a short name (IRQ handler names); its index */
+uint16_t an_name(struct an_run *r, const char *s, int len)
+{
+	size_t i;
+	char **n;
+
+	for (i = 0; i < r->nnames; i++)
+		if ((int)strlen(r->names[i]) == len && !memcmp(r->names[i], s, len))
+			return (uint16_t)i;
+	if (r->nnames >= 65535)
+		return 0;
+	n = realloc(r->names, (r->nnames + 1) * sizeof(*n));
+	if (!n)
+		return 0;
+	r->names = n;
+	r->names[r->nnames] = strndup(s, len);
+	if (!r->names[r->nnames])
+		return 0;
+	return (uint16_t)r->nnames++;
+}
+
+int an_sched_init(struct an_run *r, int ncpus)
+{
+	int i;
+
+	r->ncpus = ncpus;
+	r->cpu = calloc(ncpus, sizeof(*r->cpu));
+	if (!r->cpu)
+		return -ENOMEM;
+	for (i = 0; i < ncpus; i++) {
+		r->cpu[i].hist = calloc(AN_CPU_HISTORY, sizeof(struct an_seg));
+		if (!r->cpu[i].hist)
+			return -ENOMEM;
+		r->cpu[i].curr = -1;
+	}
+	r->hash_cap = 1024;
+	r->thr_hash = malloc(r->hash_cap * sizeof(*r->thr_hash));
+	if (!r->thr_hash)
+		return -ENOMEM;
+	memset(r->thr_hash, 0xff, r->hash_cap * sizeof(*r->thr_hash));
+	an_name(r, "?", 1);
+	return 0;
+}
+
+void an_sched_free(struct an_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nthr; i++) {
+		if (r->thr[i].wake_lat)
+			pf_hist_free(r->thr[i].wake_lat);
+		if (r->thr[i].wakeup_lat)
+			pf_hist_free(r->thr[i].wakeup_lat);
+		free(r->thr[i].wake_lat);
+		free(r->thr[i].wakeup_lat);
+	}
+	free(r->thr);
+	free(r->thr_hash);
+	for (i = 0; r->cpu && i < (size_t)r->ncpus; i++)
+		free(r->cpu[i].hist);
+	free(r->cpu);
+	for (i = 0; i < r->nnames; i++)
+		free(r->names[i]);
+	free(r->names);
+	free(r->lost);
+}
+
+static inline size_t an_hash(int pid, size_t cap)
+{
+	return ((uint32_t)pid * 2654435761u) & (cap - 1);
+}
+
+/* an_thread_find - the thread of pid, or NULL */
+struct an_thread *an_thread_find(struct an_run *r, int pid)
+{
+	size_t h = an_hash(pid, r->hash_cap);
+
+	while (r->thr_hash[h] >= 0) {
+		if (r->thr[r->thr_hash[h]].pid == pid)
+			return &r->thr[r->thr_hash[h]];
+		h = (h + 1) & (r->hash_cap - 1);
+	}
+	return NULL;
+}
+
+/* an_rehash - double the pid hash */
+static int an_rehash(struct an_run *r)
+{
+	size_t cap = r->hash_cap * 2, i, h;
+	int32_t *n = malloc(cap * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	memset(n, 0xff, cap * sizeof(*n));
+	for (i = 0; i < r->nthr; i++) {
+		h = an_hash(r->thr[i].pid, cap);
+		while (n[h] >= 0)
+			h = (h + 1) & (cap - 1);
+		n[h] = (int32_t)i;
+	}
+	free(r->thr_hash);
+	r->thr_hash = n;
+	r->hash_cap = cap;
+	return 0;
+}
+
+/*
+ * an_thread_get - the thread of pid, created on first sight; NULL only when
+ * out of memory (the caller then ignores the event: the analysis is
+ * incomplete, never wrong about what it reports).
+ */
+struct an_thread *an_thread_get(struct an_run *r, int pid)
+{
+	struct an_thread *t = an_thread_find(r, pid), *n;
+	size_t h;
+
+	if (t)
+		return t;
+	if ((r->nthr + 1) * 2 > r->hash_cap && an_rehash(r))
+		return NULL;
+	if (r->nthr == r->thr_cap) {
+		size_t cap = r->thr_cap ? r->thr_cap * 2 : 256;
+
+		n = realloc(r->thr, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		r->thr = n;
+		r->thr_cap = cap;
+	}
+	t = &r->thr[r->nthr];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->cpu = -1;
+	t->prio = -1000;
+	an_win_init(&t->w10ms, 10 * PF_NS_PER_MS, r->start_ns);
+	an_win_init(&t->w1s, PF_NS_PER_SEC, r->start_ns);
+	h = an_hash(pid, r->hash_cap);
+	while (r->thr_hash[h] >= 0)
+		h = (h + 1) & (r->hash_cap - 1);
+	r->thr_hash[h] = (int32_t)r->nthr++;
+	return t;
+}
+
+/* an_thread_runtime_now - runtime including the current run up to now_ns */
+int64_t an_thread_runtime_now(const struct an_thread *t, int64_t now_ns)
+{
+	return t->runtime_ns + (t->running ? now_ns - t->switch_in_ns : 0);
+}
+
+/* an_seg_push - close a piece of CPU history */
+static void an_seg_push(struct an_cpu *c, int kind, int64_t start_ns, int64_t end_ns,
+			int32_t id, int32_t pid, uint16_t name)
+{
+	struct an_seg *s = &c->hist[c->hist_head];
+
+	s->start_ns = start_ns;
+	s->end_ns = end_ns;
+	s->kind = (uint8_t)kind;
+	s->id = id;
+	s->pid = pid;
+	s->name = name;
+	s->in_softirq = kind == AN_SEG_IRQ && c->in_softirq;
+	s->softirq_vec = c->vec;
+	c->hist_head = (c->hist_head + 1) % AN_CPU_HISTORY;
+	if (c->hist_n < AN_CPU_HISTORY)
+		c->hist_n++;
+}
+
+/* an_hist_sample - add a latency sample to a lazily allocated histogram */
+static void an_hist_sample(struct pf_hist **hp, int64_t v, int64_t at, int64_t id)
+{
+	struct pf_hist *h = *hp;
+
+	if (!h) {
+		h = calloc(1, sizeof(*h));
+		if (!h || pf_hist_init(h, 0, AN_LAT_BIN_NS, AN_LAT_NBINS)) {
+			free(h);
+			return;
+		}
+		*hp = h;
+	}
+	if (pf_hist_add(h, v, at, id))
+		return;
+}
+
+/* an_note_prio - remember a priority seen for a thread */
+static void an_note_prio(struct an_thread *t, int prio)
+{
+	int i;
+
+	t->prio = prio;
+	for (i = 0; i < t->nprios; i++)
+		if (t->prios[i] == prio)
+			return;
+	if (t->nprios < AN_NPRIOS)
+		t->prios[t->nprios++] = prio;
+}
+
+/* an_switch_out - the thread leaves the CPU at ts */
+static void an_switch_out(struct an_run *r, struct an_cpu *c, struct an_thread *t, int64_t ts,
+			  long prev_state)
+{
+	int64_t d;
+
+	if (t->running) {
+		d = ts - t->switch_in_ns;
+		t->runtime_ns += d;
+		an_win_add(&t->w10ms, t->switch_in_ns, ts);
+		an_win_add(&t->w1s, t->switch_in_ns, ts);
+		if (t->app_rt) {
+			r->app_runtime_ns += d;
+			c->app_ns += d;
+			an_win_add(&r->app_w1s, t->switch_in_ns, ts);
+			an_win_add(&r->app_wslot, t->switch_in_ns, ts);
+		}
+	}
+	t->running = false;
+	if ((prev_state & 0xff) == 0) {
+		/* R or R+: it wanted to keep running */
+		t->preemptions++;
+		t->runnable = true;
+	} else {
+		t->runnable = false;
+		t->block_ns = ts;
+		t->block_preempt = t->preemptions;
+		t->block_migr = t->migrations;
+	}
+	t->last_ns = ts;
+}
+
+/* an_switch_in - the thread gets the CPU at ts */
+static void an_switch_in(struct an_thread *t, int cpu, int64_t ts)
+{
+	if (t->cpu >= 0 && t->cpu != cpu)
+		t->migrations++;
+	t->cpu = cpu;
+	t->running = true;
+	t->runnable = false;
+	t->switch_in_ns = ts;
+	t->switches++;
+	if (t->waking_ns) {
+		an_hist_sample(&t->wake_lat, ts - t->waking_ns, ts, t->pid);
+		t->last_waking_ns = t->waking_ns;
+		t->last_timer_ns = t->wake_timer_ns;
+		t->last_switch_in_ns = ts;
+		t->waking_ns = 0;
+		t->wake_timer_ns = 0;
+	}
+	if (t->wakeup_ns) {
+		an_hist_sample(&t->wakeup_lat, ts - t->wakeup_ns, ts, t->pid);
+		t->wakeup_ns = 0;
+	}
+	if (!t->first_ns)
+		t->first_ns = ts;
+	t->last_ns = ts;
+}
+
+/* an_copy_comm - a comm field (not always NUL-terminated) into a thread */
+static void an_copy_comm(struct an_thread *t, const char *comm)
+{
+	size_t n = strnlen(comm, sizeof(t->comm) - 1);
+
+	if (n) {
+		memcpy(t->comm, comm, n);
+		t->comm[n] = '\0';
+	}
+}
+
+void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const char *prev_comm,
+		  int prev_prio, long prev_state, int next_pid, const char *next_comm, int next_prio)
+{
+	struct an_cpu *c = &r->cpu[cpu];
+	struct an_thread *t;
+	int64_t d;
+
+	r->n_switch++;
+	if (c->known) {
+		d = ts - c->curr_since_ns;
+		if (c->curr == 0)
+			c->idle_ns += d;
+		else
+			c->busy_ns += d;
+		an_seg_push(c, AN_SEG_THREAD, c->curr_since_ns, ts, c->curr, c->curr, 0);
+	} else {
+		c->known = true;
+		c->first_ns = ts;
+	}
+	if (prev_pid) {
+		t = an_thread_get(r, prev_pid);
+		if (t) {
+			an_copy_comm(t, prev_comm);
+			an_note_prio(t, prev_prio);
+			t->sw_seen = true;
+			if (!t->first_ns)
+				t->first_ns = ts;
+			an_switch_out(r, c, t, ts, prev_state);
+		}
+	}
+	if (next_pid) {
+		t = an_thread_get(r, next_pid);
+		if (t) {
+			an_copy_comm(t, next_comm);
+			an_note_prio(t, next_prio);
+			t->sw_seen = true;
+			an_switch_in(t, cpu, ts);
+		}
+	}
+	c->curr = next_pid;
+	c->curr_since_ns = ts;
+}
+
+void an_on_waking(struct an_run *r, int cpu, int64_t ts, int pid, const char *comm, int prio, bool waking)
+{
+	struct an_thread *t = an_thread_get(r, pid);
+
+	if (waking)
+		r->n_waking++;
+	else
+		r->n_wakeup++;
+	if (!t)
+		return;
+	an_copy_comm(t, comm);
+	if (!t->first_ns)
+		t->first_ns = ts;
+	t->last_ns = ts;
+	if (t->running)
+		return;		/* woken before it managed to sleep */
+	if (waking) {
+		t->wakeups++;
+		if (!t->waking_ns) {
+			t->waking_ns = ts;
+			t->wake_timer_ns = r->cpu[cpu].hrtimer_ns;
+		}
+	} else if (!t->wakeup_ns) {
+		t->wakeup_ns = ts;
+	}
+	t->runnable = true;
+}
+
+void an_on_migrate(struct an_run *r, int64_t ts, int pid, int dest_cpu)
+{
+	r->n_migrate++;
+}
+
+void an_on_irq(struct an_run *r, int cpu, int64_t ts, bool entry, int irq, const char *name, int len)
+{
+	struct an_cpu *c = &r->cpu[cpu];
+	int64_t d;
+
+	if (entry) {
+		r->n_irq++;
+		if (c->irq_depth++ == 0) {
+			c->irq_start_ns = ts;
+			c->irq = irq;
+			c->irq_name = name ? an_name(r, name, len) : 0;
+		}
+		return;
+	}
+	if (c->irq_depth == 0)
+		return;		/* the entry was before the trace */
+	if (--c->irq_depth)
+		return;
+	d = ts - c->irq_start_ns;
+	c->hardirq_ns += d;
+	an_seg_push(c, AN_SEG_IRQ, c->irq_start_ns, ts, c->irq, c->curr, c->irq_name);
+}
+
+void an_on_softirq(struct an_run *r, int cpu, int64_t ts, bool entry, int vec)
+{
+	struct an_cpu *c = &r->cpu[cpu];
+
+	if (entry) {
+		r->n_softirq++;
+		c->in_softirq = true;
+		c->softirq_start_ns = ts;
+		c->vec = vec;
+		return;
+	}
+	if (!c->in_softirq)
+		return;
+	c->in_softirq = false;
+	c->softirq_ns += ts - c->softirq_start_ns;
+	an_seg_push(c, AN_SEG_SOFTIRQ, c->softirq_start_ns, ts, c->vec, c->curr, 0);
+}
+
+void an_on_hrtimer(struct an_run *r, int cpu, int64_t ts, bool entry)
+{
+	if (entry)
+		r->n_hrtimer++;
+	r->cpu[cpu].hrtimer_ns = entry ? ts : 0;
+}
+
+/* an_lost_add - record a place where events were lost */
+void an_lost_add(struct an_run *r, int cpu, int64_t start_ns, int64_t end_ns, int64_t events)
+{
+	struct an_lost *n;
+
+	if (events > 0) {
+		r->lost_total += events;
+		r->cpu[cpu].lost += events;
+	} else {
+		r->lost_unknown++;
+	}
+	if (r->nlost == r->lost_cap) {
+		size_t cap = r->lost_cap ? r->lost_cap * 2 : 64;
+
+		n = realloc(r->lost, cap * sizeof(*n));
+		if (!n)
+			return;
+		r->lost = n;
+		r->lost_cap = cap;
+	}
+	r->lost[r->nlost++] = (struct an_lost){ cpu, start_ns, end_ns, events };
+	an_tasks_lost_window(r, start_ns, end_ns);
+}
+
+/*
+ * an_lost_overlaps - does [start_ns, end_ns] overlap a known lost window?
+ * Windows are found in the order of their end, so the scan walks back only
+ * over windows that end after start_ns.
+ */
+bool an_lost_overlaps(const struct an_run *r, int64_t start_ns, int64_t end_ns)
+{
+	size_t i = r->nlost;
+
+	while (i-- > 0) {
+		if (r->lost[i].end_ns < start_ns)
+			break;
+		if (r->lost[i].start_ns <= end_ns)
+			return true;
+	}
+	return false;
+}
+
+/* an_sched_finish - close every thread's current run at the trace end */
+void an_sched_finish(struct an_run *r)
+{
+	struct an_cpu *c;
+	size_t i;
+	int k;
+
+	for (k = 0; k < r->ncpus; k++) {
+		c = &r->cpu[k];
+		if (!c->known)
+			continue;
+		if (c->curr == 0)
+			c->idle_ns += r->end_ns - c->curr_since_ns;
+		else
+			c->busy_ns += r->end_ns - c->curr_since_ns;
+		c->curr_since_ns = r->end_ns;
+		if (c->irq_depth)
+			c->hardirq_ns += r->end_ns - c->irq_start_ns;
+		if (c->in_softirq)
+			c->softirq_ns += r->end_ns - c->softirq_start_ns;
+	}
+	for (i = 0; i < r->nthr; i++) {
+		struct an_thread *t = &r->thr[i];
+
+		if (t->running && t->cpu >= 0) {
+			an_switch_out(r, &r->cpu[t->cpu], t, r->end_ns, 1);	/* not a preemption */
+		}
+	}
+}

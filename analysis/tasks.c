@@ -1,0 +1,626 @@
+/*
+ * tasks.c - the app's tasks: declarations and job markers from the trace
+ * (docs/markers.md), job-log rows (docs/joblog.md), and what is derived from
+ * them per job - activation latency, response and execution time,
+ * preemptions and migrations inside the job, overruns, deadline misses,
+ * missed activations, the latency decomposition, slot overruns, and the
+ * culprits of the worst activations.
+ *
+ * A job is held only from its start marker to its end marker; only the worst
+ * --top activations of each task are kept, so memory does not grow with the
+ * trace.
+ */
+#define _GNU_SOURCE
+#include "analyze.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int an_stat_init(struct an_stat *s, int64_t width, uint32_t nbins, const char *unit)
+{
+	s->unit = unit;
+	return pf_hist_init(&s->h, 0, width, nbins);
+}
+
+void an_stat_free(struct an_stat *s)
+{
+	pf_hist_free(&s->h);
+}
+
+int an_stat_add(struct an_stat *s, int64_t v, int64_t at, int64_t id)
+{
+	return pf_hist_add(&s->h, v, at, id);
+}
+
+/* an_stat_json - the statistics object of docs/results.md */
+json_t *an_stat_json(struct an_stat *s)
+{
+	struct pf_stats st;
+
+	pf_hist_stats(&s->h, &st);
+	return pf_stats_json(&st, s->h.width, s->unit);
+}
+
+/* an_task_stats - every distribution of a task, with its binning */
+static int an_task_stats(struct an_task *t)
+{
+	struct { struct an_stat *s; uint32_t nbins; int64_t width; const char *unit; } st[] = {
+		{ &t->lat, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->resp, AN_DUR_NBINS, AN_LAT_BIN_NS, "ns" },
+		{ &t->exec, AN_DUR_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->cpu, AN_DUR_NBINS, AN_LAT_BIN_NS, "ns" },
+		{ &t->pjit, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" },
+		{ &t->npre, AN_CNT_NBINS, 1, "count" }, { &t->nmig, AN_CNT_NBINS, 1, "count" },
+		{ &t->d_timer, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->d_rel2wake, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" },
+		{ &t->d_wake2run, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->d_app, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" },
+		{ &t->jl_lat, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->jl_resp, AN_DUR_NBINS, AN_LAT_BIN_NS, "ns" },
+		{ &t->jl_cpu, AN_DUR_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->diff, AN_LAT_NBINS, 100, "ns" },
+	};
+	size_t i;
+
+	for (i = 0; i < PF_ARRAY_SIZE(st); i++)
+		if (an_stat_init(st[i].s, st[i].width, st[i].nbins, st[i].unit))
+			return -ENOMEM;
+	return 0;
+}
+
+/* an_task_by_name - the task called name; created when 'create' (NULL if out of memory) */
+struct an_task *an_task_by_name(struct an_run *r, const char *name, bool create)
+{
+	struct an_task *t;
+	int i;
+
+	for (i = 0; i < r->ntasks; i++)
+		if (!strcmp(r->task[i]->name, name))
+			return r->task[i];
+	if (!create || r->ntasks >= (int)PF_ARRAY_SIZE(r->task))
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->id = -1;
+	t->prio = -1;
+	if (an_task_stats(t)) {
+		free(t);
+		return NULL;
+	}
+	t->top = calloc(r->opt.top > 0 ? r->opt.top : 1, sizeof(*t->top));
+	if (!t->top) {
+		free(t);
+		return NULL;
+	}
+	r->task[r->ntasks++] = t;
+	return t;
+}
+
+/* an_task_of_id - the task of a marker id; an undeclared id becomes "task<id>" */
+static struct an_task *an_task_of_id(struct an_run *r, int id, int pid)
+{
+	char name[32];
+	struct an_task *t = r->task_by_id[id];
+
+	if (t)
+		return t;
+	snprintf(name, sizeof(name), "task%d", id);
+	t = an_task_by_name(r, name, true);
+	if (!t)
+		return NULL;
+	t->id = id;
+	t->tid = pid;
+	t->in_trace = true;
+	r->task_by_id[id] = t;
+	return t;
+}
+
+/* an_kv - the value of "key=" in a declaration line */
+static bool an_kv(const char *line, const char *key, char *out, size_t size)
+{
+	const char *p = line;
+	size_t klen = strlen(key), n;
+
+	while ((p = strstr(p, key))) {
+		if ((p == line || p[-1] == ' ') && p[klen] == '=') {
+			p += klen + 1;
+			n = strcspn(p, " \n");
+			if (n >= size)
+				n = size - 1;
+			memcpy(out, p, n);
+			out[n] = '\0';
+			return true;
+		}
+		p += klen;
+	}
+	return false;
+}
+
+/* an_kv_ll - a numeric "key=" value */
+static long long an_kv_ll(const char *line, const char *key, long long dflt)
+{
+	char v[32], *end;
+	long long x;
+
+	if (!an_kv(line, key, v, sizeof(v)))
+		return dflt;
+	x = strtoll(v, &end, 10);
+	return *end ? dflt : x;
+}
+
+int an_on_marker_text(struct an_run *r, int cpu, int64_t ts, int pid, const char *s, int len)
+{
+	char line[256], kind, name[64];
+	unsigned long long seq, rel, flags = 0;
+	int id, n;
+	struct an_task *t;
+	struct an_thread *th;
+
+	if (len >= (int)sizeof(line))
+		len = sizeof(line) - 1;
+	memcpy(line, s, len);
+	line[len] = '\0';
+	if (sscanf(line, "pf1 %c %d%n", &kind, &id, &n) != 2 || id < 0 || id >= AN_MAX_TASKS)
+		return 0;	/* not ours, or malformed: left alone */
+	if (kind == 'T') {
+		if (sscanf(line + n, " %63s", name) != 1)
+			return 0;
+		t = an_task_by_name(r, name, true);
+		if (!t)
+			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+		t->id = id;
+		t->declared = t->in_trace = true;
+		t->tid = (int)an_kv_ll(line, "tid", pid);
+		t->period_ns = an_kv_ll(line, "period_ns", 0);
+		t->deadline_ns = an_kv_ll(line, "deadline_ns", 0);
+		if (!t->deadline_ns)
+			t->deadline_ns = t->period_ns;
+		t->prio = (int)an_kv_ll(line, "prio", -1);
+		if (!an_kv(line, "policy", t->policy, sizeof(t->policy)))
+			snprintf(t->policy, sizeof(t->policy), "other");
+		r->task_by_id[id] = t;
+		th = an_thread_get(r, t->tid);
+		if (th) {
+			th->task = t;
+			th->app_rt = !strcmp(t->policy, "fifo") || !strcmp(t->policy, "rr");
+		}
+		return 0;
+	}
+	if (kind == 'S' && sscanf(line + n, " %llu %llu", &seq, &rel) == 2)
+		return an_on_marker_start(r, cpu, ts, pid, id, (uint32_t)seq, (int64_t)rel);
+	if (kind == 'E' && sscanf(line + n, " %llu %llu %llu", &seq, &rel, &flags) >= 2)
+		return an_on_marker_end(r, cpu, ts, pid, id, (uint32_t)seq, (int64_t)rel, (unsigned)flags);
+	return 0;
+}
+
+/* an_contrib_add - add time to a contributor of a culprit under construction */
+static void an_contrib_add(struct an_contrib *cs, int *n, int cap, int kind, int32_t id,
+			   const char *name, int64_t dur_ns)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (cs[i].kind == kind && cs[i].id == id) {
+			cs[i].dur_ns += dur_ns;
+			return;
+		}
+	if (*n >= cap)
+		return;
+	cs[*n].kind = kind;
+	cs[*n].id = id;
+	cs[*n].dur_ns = dur_ns;
+	snprintf(cs[*n].name, sizeof(cs[*n].name), "%s", name);
+	(*n)++;
+}
+
+static int an_contrib_cmp(const void *a, const void *b)
+{
+	const struct an_contrib *x = a, *y = b;
+
+	return (x->dur_ns < y->dur_ns) - (x->dur_ns > y->dur_ns);
+}
+
+/* an_thread_name - comm of a pid for a culprit line */
+static const char *an_thread_name(struct an_run *r, int pid, char *buf, size_t size)
+{
+	struct an_thread *t = an_thread_find(r, pid);
+
+	if (t && t->comm[0])
+		return t->comm;
+	snprintf(buf, size, "pid %d", pid);
+	return buf;
+}
+
+/* an_seg_account - one piece of CPU history overlapping [from, to] into the contributors */
+static void an_seg_account(struct an_run *r, const struct an_seg *s, int self, int64_t from, int64_t to,
+			   struct an_contrib *cs, int *n, int cap)
+{
+	int64_t a = s->start_ns > from ? s->start_ns : from;
+	int64_t b = s->end_ns < to ? s->end_ns : to;
+	char buf[40], nb[24];
+	const char *tn;
+
+	if (b <= a)
+		return;
+	switch (s->kind) {
+	case AN_SEG_THREAD:
+		if (s->id == self)
+			an_contrib_add(cs, n, cap, AN_C_SELF, s->id, "itself", b - a);
+		else if (s->id == 0)
+			an_contrib_add(cs, n, cap, AN_C_IDLE, 0, "idle", b - a);
+		else
+			an_contrib_add(cs, n, cap, AN_C_THREAD, s->id, an_thread_name(r, s->id, nb, sizeof(nb)), b - a);
+		return;
+	case AN_SEG_IRQ:
+		snprintf(buf, sizeof(buf), "irq %d (%s)", s->id, s->name < r->nnames ? r->names[s->name] : "?");
+		an_contrib_add(cs, n, cap, AN_C_IRQ, s->id, buf, b - a);
+		break;
+	case AN_SEG_SOFTIRQ:
+		tn = s->pid > 0 ? an_thread_name(r, s->pid, nb, sizeof(nb)) : "";
+		if (!strncmp(tn, "ksoftirqd", 9))
+			snprintf(buf, sizeof(buf), "%s (%s)", tn, an_softirq_name(s->id));
+		else
+			snprintf(buf, sizeof(buf), "softirq %s", an_softirq_name(s->id));
+		an_contrib_add(cs, n, cap, AN_C_SOFTIRQ, s->id, buf, b - a);
+		break;
+	}
+	/* IRQ time is not the interrupted thread's (or softirq's): take it back */
+	if (s->in_softirq)
+		an_contrib_add(cs, n, cap, AN_C_SOFTIRQ, s->softirq_vec, "", -(b - a));
+	else if (s->pid == self)
+		an_contrib_add(cs, n, cap, AN_C_SELF, self, "itself", -(b - a));
+	else if (s->pid == 0)
+		an_contrib_add(cs, n, cap, AN_C_IDLE, 0, "idle", -(b - a));
+	else if (s->pid > 0)
+		an_contrib_add(cs, n, cap, AN_C_THREAD, s->pid, an_thread_name(r, s->pid, nb, sizeof(nb)), -(b - a));
+}
+
+/*
+ * an_culprit_fill - what ran on the CPU between release and start of this
+ * activation, from the CPU's recent history and what is open now
+ */
+static void an_culprit_fill(struct an_run *r, struct an_thread *th, int cpu, struct an_culprit *c)
+{
+	struct an_contrib cs[64];
+	struct an_cpu *cp = &r->cpu[cpu];
+	struct an_seg open;
+	uint32_t i, k;
+	int n = 0, j;
+	int64_t oldest = INT64_MAX;
+
+	for (i = 0; i < cp->hist_n; i++) {
+		k = (cp->hist_head + AN_CPU_HISTORY - 1 - i) % AN_CPU_HISTORY;
+		if (cp->hist[k].start_ns < oldest)
+			oldest = cp->hist[k].start_ns;
+		if (cp->hist[k].end_ns <= c->release_ns && cp->hist[k].kind == AN_SEG_THREAD)
+			break;
+		an_seg_account(r, &cp->hist[k], th->pid, c->release_ns, c->start_ns, cs, &n, PF_ARRAY_SIZE(cs));
+	}
+	if (cp->known && cp->curr == th->pid && cp->curr_since_ns >= c->release_ns) {
+		/* switched in for this job: the rest is the app's own delay */
+		an_contrib_add(cs, &n, PF_ARRAY_SIZE(cs), AN_C_APP, th->pid, "app delay", c->start_ns - cp->curr_since_ns);
+	} else if (cp->known) {
+		open = (struct an_seg){ cp->curr_since_ns, c->start_ns, cp->curr, cp->curr, 0, AN_SEG_THREAD, 0, 0 };
+		an_seg_account(r, &open, th->pid, c->release_ns, c->start_ns, cs, &n, PF_ARRAY_SIZE(cs));
+	}
+	if (cp->known) {
+		if (cp->curr_since_ns < oldest)
+			oldest = cp->curr_since_ns;
+	}
+	c->complete = cp->known && (oldest <= c->release_ns || cp->hist_n < AN_CPU_HISTORY);
+	qsort(cs, n, sizeof(cs[0]), an_contrib_cmp);
+	c->ncontrib = 0;
+	for (j = 0; j < n && c->ncontrib < AN_MAX_CONTRIB; j++)
+		if (cs[j].dur_ns > 0)
+			c->contrib[c->ncontrib++] = cs[j];
+}
+
+/* an_culprit_consider - keep this activation if it is among the task's worst --top */
+static void an_culprit_consider(struct an_run *r, struct an_task *t, struct an_thread *th, int cpu,
+				uint32_t seq, int64_t release_ns, int64_t start_ns)
+{
+	int64_t lat = start_ns - release_ns;
+	struct an_culprit c = { 0 };
+	int i;
+
+	if (r->opt.top <= 0)
+		return;
+	if (t->ntop == r->opt.top && lat <= t->top[t->ntop - 1].latency_ns)
+		return;
+	c.seq = seq;
+	c.cpu = cpu;
+	c.release_ns = release_ns;
+	c.start_ns = start_ns;
+	c.latency_ns = lat;
+	if (th->last_waking_ns >= release_ns && th->last_waking_ns <= start_ns) {
+		c.waking_ns = th->last_waking_ns;
+		c.timer_ns = th->last_timer_ns;
+		c.switch_in_ns = th->last_switch_in_ns;
+	} else if (th->running && th->switch_in_ns >= release_ns) {
+		c.switch_in_ns = th->switch_in_ns;
+	}
+	an_culprit_fill(r, th, cpu, &c);
+	if (t->ntop < r->opt.top)
+		t->ntop++;
+	for (i = t->ntop - 1; i > 0 && t->top[i - 1].latency_ns < lat; i--)
+		t->top[i] = t->top[i - 1];
+	t->top[i] = c;
+}
+
+int an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_id, uint32_t seq, int64_t release_ns)
+{
+	struct an_task *t = an_task_of_id(r, task_id, pid);
+	struct an_thread *th;
+	struct an_job *j;
+
+	if (!t)
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	th = an_thread_get(r, pid);
+	if (!th)
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	if (t->job_open)
+		t->trace_only++;	/* its end marker was lost */
+	if (!t->tid)
+		t->tid = pid;
+	th->task = t;
+	j = &t->cur;
+	memset(j, 0, sizeof(*j));
+	j->seq = seq;
+	j->release_ns = release_ns;
+	j->start_ns = ts;
+	j->run_at_start_ns = an_thread_runtime_now(th, ts);
+	if (th->block_ns > t->prev_end_ns) {
+		j->preempt0 = th->block_preempt;
+		j->migr0 = th->block_migr;
+	} else {
+		j->preempt0 = th->preemptions;
+		j->migr0 = th->migrations;
+	}
+	t->job_open = true;
+
+	/* decomposition: only when the thread was woken for this job */
+	if (th->last_waking_ns >= release_ns && th->last_waking_ns > t->prev_end_ns &&
+	    th->last_switch_in_ns <= ts && th->last_switch_in_ns >= th->last_waking_ns) {
+		if (th->last_timer_ns >= release_ns &&
+		    an_stat_add(&t->d_timer, th->last_timer_ns - release_ns, release_ns, seq))
+			goto oom;
+		if (an_stat_add(&t->d_rel2wake, th->last_waking_ns - release_ns, release_ns, seq) ||
+		    an_stat_add(&t->d_wake2run, th->last_switch_in_ns - th->last_waking_ns, release_ns, seq) ||
+		    an_stat_add(&t->d_app, ts - th->last_switch_in_ns, release_ns, seq))
+			goto oom;
+	}
+	if (t->prev_start_ns && t->period_ns > 0 &&
+	    an_stat_add(&t->pjit, (ts - t->prev_start_ns) - t->period_ns, ts, seq))
+		goto oom;
+	if (t->prev_release_ns && t->period_ns > 0 && release_ns > t->prev_release_ns) {
+		int64_t gaps = llround((double)(release_ns - t->prev_release_ns) / (double)t->period_ns) - 1;
+
+		if (gaps > 0)
+			t->missed += gaps;
+	}
+	t->prev_start_ns = ts;
+	t->prev_release_ns = release_ns;
+	an_culprit_consider(r, t, th, cpu, seq, release_ns, ts);
+	return 0;
+oom:
+	return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+}
+
+/* an_slot_job - a base-rate job's contribution to the slot count and overruns */
+static void an_slot_job(struct an_run *r, struct an_task *t, int64_t release_ns, int64_t end_ns, int64_t *slot)
+{
+	int64_t s = r->opt.slot_ns, idx, slot_end;
+	int i;
+
+	*slot = -1;
+	if (!r->slot_origin_ns) {
+		if (t->period_ns != s)
+			return;
+		r->slot_origin_ns = release_ns;
+	}
+	idx = (int64_t)floor((double)(release_ns - r->slot_origin_ns) / (double)s + 0.5);
+	*slot = idx;
+	if (t->period_ns != s)
+		return;
+	if (release_ns > r->slot_last_ns)
+		r->slot_last_ns = release_ns;
+	slot_end = r->slot_origin_ns + (idx + 1) * s;
+	if (end_ns <= slot_end)
+		return;
+	for (i = 0; i < r->n_overrun_slots; i++)
+		if (r->overrun_slots[i] == idx)
+			return;
+	if (idx == r->last_overrun_slot && r->slot_overruns)
+		return;
+	r->last_overrun_slot = idx;
+	r->slot_overruns++;
+	if (r->n_overrun_slots < (int)PF_ARRAY_SIZE(r->overrun_slots))
+		r->overrun_slots[r->n_overrun_slots++] = idx;
+}
+
+int an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_id, uint32_t seq,
+		     int64_t release_ns, unsigned flags)
+{
+	struct an_task *t = an_task_of_id(r, task_id, pid);
+	struct an_thread *th = an_thread_get(r, pid);
+	struct an_job *j;
+	int64_t exec_ns, resp_ns, slot;
+	uint64_t npre, nmig;
+	bool overrun, miss;
+	int ret;
+
+	if (!t || !th)
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	j = &t->cur;
+	if (!t->job_open || j->seq != seq) {
+		t->trace_only++;	/* its start marker was lost */
+		return 0;
+	}
+	t->job_open = false;
+	j->end_ns = ts;
+	exec_ns = an_thread_runtime_now(th, ts) - j->run_at_start_ns;
+	resp_ns = ts - j->release_ns;
+	npre = th->preemptions - j->preempt0;
+	nmig = th->migrations - j->migr0;
+	overrun = (t->period_ns > 0 && ts > j->release_ns + t->period_ns) || (flags & AN_JL_OVERRUN);
+	miss = (t->deadline_ns > 0 && resp_ns > t->deadline_ns) || (flags & AN_JL_DEADLINE);
+	j->lost = an_lost_overlaps(r, j->release_ns, ts);
+	t->jobs++;
+	t->overruns += overrun;
+	t->deadline_misses += miss;
+	t->lost_jobs += j->lost;
+	t->preemptions += npre;
+	t->migrations += nmig;
+	if (an_stat_add(&t->lat, j->start_ns - j->release_ns, j->release_ns, seq) ||
+	    an_stat_add(&t->resp, resp_ns, j->release_ns, seq) ||
+	    an_stat_add(&t->exec, exec_ns, j->release_ns, seq) ||
+	    an_stat_add(&t->npre, (int64_t)npre, j->release_ns, seq) ||
+	    an_stat_add(&t->nmig, (int64_t)nmig, j->release_ns, seq))
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	t->ring[t->ring_n++ % AN_JOB_RING] = *j;
+	t->prev_end_ns = ts;
+	an_slot_job(r, t, j->release_ns, ts, &slot);
+	if (r->jobs_csv)
+		an_jobs_csv_row(r, t, j, cpu, slot, npre, nmig, exec_ns, overrun, miss);
+	if (r->jl) {
+		ret = an_joblog_match(r, t, j);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* an_tasks_lost_window - a loss found late: flag the recent jobs it overlaps */
+void an_tasks_lost_window(struct an_run *r, int64_t start_ns, int64_t end_ns)
+{
+	struct an_job *j;
+	uint32_t k, n;
+	int i;
+
+	for (i = 0; i < r->ntasks; i++) {
+		n = r->task[i]->ring_n < AN_JOB_RING ? r->task[i]->ring_n : AN_JOB_RING;
+		for (k = 0; k < n; k++) {
+			j = &r->task[i]->ring[k];
+			if (!j->lost && j->release_ns <= end_ns && j->end_ns >= start_ns) {
+				j->lost = true;
+				r->task[i]->lost_jobs++;
+			}
+		}
+	}
+}
+
+/*
+ * an_jlrow_consume - account one job-log row, matched with the trace's job
+ * (job) or alone (job NULL)
+ */
+int an_jlrow_consume(struct an_run *r, struct an_task *t, const struct an_jlrow *row, const struct an_job *job)
+{
+	int64_t lat = row->start_ns - row->release_ns, d;
+
+	t->jl_jobs++;
+	t->jl_overruns += !!(row->flags & AN_JL_OVERRUN);
+	t->jl_misses += !!(row->flags & AN_JL_DEADLINE);
+	t->jl_missed += row->missed;
+	if (an_stat_add(&t->jl_lat, lat, row->release_ns, row->seq) ||
+	    an_stat_add(&t->jl_resp, row->end_ns - row->release_ns, row->release_ns, row->seq) ||
+	    an_stat_add(&t->jl_cpu, row->cpu_ns, row->release_ns, row->seq))
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	if (!r->jl_first_release_ns || row->release_ns < r->jl_first_release_ns)
+		r->jl_first_release_ns = row->release_ns;
+	if (row->end_ns > r->jl_last_end_ns)
+		r->jl_last_end_ns = row->end_ns;
+	r->jl_cpu_ns += row->cpu_ns;
+	if (!r->opt.trace) {
+		int64_t slot;
+
+		if (!r->app_w1s.width_ns) {
+			an_win_init(&r->app_w1s, PF_NS_PER_SEC, row->release_ns);
+			an_win_init(&r->app_wslot, r->opt.slot_ns, row->release_ns);
+		}
+		an_win_add(&r->app_w1s, row->end_ns - row->cpu_ns, row->end_ns);
+		an_win_add(&r->app_wslot, row->end_ns - row->cpu_ns, row->end_ns);
+		an_slot_job(r, t, row->release_ns, row->end_ns, &slot);
+	}
+	if (!job) {
+		t->joblog_only++;
+		return 0;
+	}
+	t->matched++;
+	d = (job->start_ns - job->release_ns) - lat;
+	if (an_stat_add(&t->diff, d < 0 ? -d : d, job->release_ns, job->seq) ||
+	    an_stat_add(&t->cpu, row->cpu_ns, job->release_ns, job->seq))
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	return 0;
+}
+
+/* an_tasks_finish - jobs still open at the trace end are incomplete */
+int an_tasks_finish(struct an_run *r)
+{
+	int i;
+
+	for (i = 0; i < r->ntasks; i++)
+		if (r->task[i]->job_open) {
+			r->task[i]->job_open = false;
+			r->task[i]->trace_only++;
+		}
+	return 0;
+}
+
+void an_tasks_free(struct an_run *r)
+{
+	struct an_task *t;
+	int i;
+
+	for (i = 0; i < r->ntasks; i++) {
+		t = r->task[i];
+		an_stat_free(&t->lat); an_stat_free(&t->resp); an_stat_free(&t->exec);
+		an_stat_free(&t->cpu); an_stat_free(&t->pjit); an_stat_free(&t->npre);
+		an_stat_free(&t->nmig); an_stat_free(&t->d_timer); an_stat_free(&t->d_rel2wake);
+		an_stat_free(&t->d_wake2run); an_stat_free(&t->d_app); an_stat_free(&t->jl_lat);
+		an_stat_free(&t->jl_resp); an_stat_free(&t->jl_cpu); an_stat_free(&t->diff);
+		free(t->q);
+		free(t->top);
+		free(t);
+	}
+	r->ntasks = 0;
+}
+
+/* an_fmt_us - a duration for people: "188 µs", "3.4 µs" */
+static void an_fmt_us(char *buf, size_t size, int64_t ns)
+{
+	if (ns < 10000 && ns > -10000)
+		snprintf(buf, size, "%.1f µs", (double)ns / 1000.0);
+	else
+		snprintf(buf, size, "%.0f µs", (double)ns / 1000.0);
+}
+
+/* an_culprit_line - the one-line summary of an activation */
+void an_culprit_line(const struct an_run *r, const struct an_task *t, const struct an_culprit *c,
+		     char *buf, size_t size)
+{
+	char d[32];
+	size_t len;
+	int i, shown = 0;
+
+	an_fmt_us(d, sizeof(d), c->latency_ns);
+	len = snprintf(buf, size, "%s job %u: %s late", t->name, c->seq, d);
+	for (i = 0; i < c->ncontrib && shown < 4 && len < size; i++) {
+		const struct an_contrib *x = &c->contrib[i];
+
+		/* the task itself only when it mattered: its previous job still running */
+		if (x->dur_ns < 100 || x->kind == AN_C_APP || (x->kind == AN_C_SELF && x->dur_ns * 10 < c->latency_ns))
+			continue;
+		an_fmt_us(d, sizeof(d), x->dur_ns);
+		len += snprintf(buf + len, size - len, "%s%s%s %s", shown ? ", " : " — ",
+				x->kind == AN_C_IDLE ? "idle (wake from idle)" : x->kind == AN_C_SELF ? t->name : x->name,
+				x->kind == AN_C_SELF ? " itself (previous job)" : "", d);
+		shown++;
+	}
+	if (c->timer_ns && c->timer_ns > c->release_ns && len < size) {
+		an_fmt_us(d, sizeof(d), c->timer_ns - c->release_ns);
+		len += snprintf(buf + len, size - len, "%stimer IRQ delay %s", shown ? ", " : " — ", d);
+		shown++;
+	}
+	if (!shown && len < size)
+		len += snprintf(buf + len, size - len, " — nothing else ran on CPU %d", c->cpu);
+	if (!c->complete && len < size)
+		snprintf(buf + len, size - len, " (history incomplete)");
+}

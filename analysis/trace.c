@@ -1,0 +1,484 @@
+/*
+ * trace.c - streaming a trace-cmd .dat file (v6 or v7, compressed or not,
+ * with every buffer instance it holds) through libtracecmd, in time order,
+ * decoding only the fields the analysis needs and handing them to sched.c
+ * (scheduler, IRQ, timer events) and tasks.c (the app's markers).
+ *
+ * Speed: tracecmd_iterate_events_multi merges the CPUs of every buffer; each
+ * record is dispatched by its event id through a table built once, and fields
+ * are read at offsets looked up once per event format. Lost events: the
+ * per-CPU statistics stored in the file (overrun, dropped events) and each
+ * record's missed_events.
+ */
+#define _GNU_SOURCE
+#include "analyze.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+#include "traces/rec_read.h"
+
+/* Exported by libtracecmd 3.x but declared only in its private header. */
+int tracecmd_cpus(struct tracecmd_input *handle);
+unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+
+enum an_ev {
+	AN_EV_NONE, AN_EV_SWITCH, AN_EV_WAKING, AN_EV_WAKEUP, AN_EV_MIGRATE,
+	AN_EV_IRQ_ENTRY, AN_EV_IRQ_EXIT, AN_EV_SOFTIRQ_ENTRY, AN_EV_SOFTIRQ_EXIT,
+	AN_EV_HRTIMER_ENTRY, AN_EV_HRTIMER_EXIT, AN_EV_PRINT, AN_EV_RAW,
+	AN_EV_COUNT,
+	AN_EV_UNKNOWN = 0xff	/* an id without a format: corrupt data */
+};
+
+static const struct { const char *sys, *name; } an_ev_names[AN_EV_COUNT] = {
+	[AN_EV_SWITCH]        = { "sched", "sched_switch" },
+	[AN_EV_WAKING]        = { "sched", "sched_waking" },
+	[AN_EV_WAKEUP]        = { "sched", "sched_wakeup" },
+	[AN_EV_MIGRATE]       = { "sched", "sched_migrate_task" },
+	[AN_EV_IRQ_ENTRY]     = { "irq", "irq_handler_entry" },
+	[AN_EV_IRQ_EXIT]      = { "irq", "irq_handler_exit" },
+	[AN_EV_SOFTIRQ_ENTRY] = { "irq", "softirq_entry" },
+	[AN_EV_SOFTIRQ_EXIT]  = { "irq", "softirq_exit" },
+	[AN_EV_HRTIMER_ENTRY] = { "timer", "hrtimer_expire_entry" },
+	[AN_EV_HRTIMER_EXIT]  = { "timer", "hrtimer_expire_exit" },
+	[AN_EV_PRINT]         = { "ftrace", "print" },
+	[AN_EV_RAW]           = { "ftrace", "raw_data" },
+};
+
+/* Fields read, by role; not every event has every role. */
+enum an_fld {
+	F_PID, F_COMM, F_PRIO, F_CPU,			/* waking, wakeup, migrate (CPU = dest) */
+	F_PREV_PID, F_PREV_COMM, F_PREV_PRIO, F_PREV_STATE,
+	F_NEXT_PID, F_NEXT_COMM, F_NEXT_PRIO,
+	F_IRQ, F_NAME, F_VEC, F_BUF, F_ID,
+	F_COUNT
+};
+
+struct an_field {
+	int  offset, size;
+	bool dynamic, relative, present;
+};
+
+struct an_evfmt {
+	struct an_field f[F_COUNT];
+};
+
+/* an_reader - the per-file state of one pass */
+struct an_reader {
+	struct an_run *r;
+	const char *path;
+	struct tep_handle *tep;
+	int nids;
+	uint8_t *kind;			/* event id -> enum an_ev */
+	struct an_evfmt fmt[AN_EV_COUNT];
+	int64_t *cpu_last_ns;		/* last record per CPU, for lost windows */
+	int err;			/* exit code when a record stopped the pass */
+};
+
+/* an_field_set - find one field of an event format */
+static void an_field_set(struct tep_event *ev, struct an_field *f, const char *name)
+{
+	struct tep_format_field *ff = tep_find_field(ev, name);
+
+	if (!ff)
+		return;
+	f->present = true;
+	f->offset = ff->offset;
+	f->size = ff->size;
+	f->dynamic = ff->flags & TEP_FIELD_IS_DYNAMIC;
+#ifdef TEP_FIELD_IS_RELATIVE
+	f->relative = ff->flags & TEP_FIELD_IS_RELATIVE;
+#endif
+}
+
+/* an_reader_setup - the dispatch table and field offsets for this file's formats */
+static int an_reader_setup(struct an_reader *rd)
+{
+	static const struct { int ev; int fld; const char *name; } map[] = {
+		{ AN_EV_SWITCH, F_PREV_PID, "prev_pid" }, { AN_EV_SWITCH, F_PREV_COMM, "prev_comm" },
+		{ AN_EV_SWITCH, F_PREV_PRIO, "prev_prio" }, { AN_EV_SWITCH, F_PREV_STATE, "prev_state" },
+		{ AN_EV_SWITCH, F_NEXT_PID, "next_pid" }, { AN_EV_SWITCH, F_NEXT_COMM, "next_comm" },
+		{ AN_EV_SWITCH, F_NEXT_PRIO, "next_prio" },
+		{ AN_EV_WAKING, F_PID, "pid" }, { AN_EV_WAKING, F_COMM, "comm" }, { AN_EV_WAKING, F_PRIO, "prio" },
+		{ AN_EV_WAKEUP, F_PID, "pid" }, { AN_EV_WAKEUP, F_COMM, "comm" }, { AN_EV_WAKEUP, F_PRIO, "prio" },
+		{ AN_EV_MIGRATE, F_PID, "pid" }, { AN_EV_MIGRATE, F_CPU, "dest_cpu" },
+		{ AN_EV_IRQ_ENTRY, F_IRQ, "irq" }, { AN_EV_IRQ_ENTRY, F_NAME, "name" },
+		{ AN_EV_IRQ_EXIT, F_IRQ, "irq" },
+		{ AN_EV_SOFTIRQ_ENTRY, F_VEC, "vec" }, { AN_EV_SOFTIRQ_EXIT, F_VEC, "vec" },
+		{ AN_EV_PRINT, F_BUF, "buf" },
+		{ AN_EV_RAW, F_ID, "id" }, { AN_EV_RAW, F_BUF, "buf" },
+	};
+	struct tep_event *ev, **all = tep_list_events(rd->tep, TEP_EVENT_SORT_ID);
+	int i, maxid = 0;
+	size_t k;
+	int ids[AN_EV_COUNT] = { 0 };
+
+	for (k = 0; all && all[k]; k++)
+		if (all[k]->id > maxid)
+			maxid = all[k]->id;
+	rd->nids = maxid + 1;
+	rd->kind = malloc(rd->nids);
+	if (!rd->kind)
+		return -ENOMEM;
+	memset(rd->kind, AN_EV_UNKNOWN, rd->nids);
+	for (k = 0; all && all[k]; k++)
+		rd->kind[all[k]->id] = AN_EV_NONE;
+	for (i = 1; i < AN_EV_COUNT; i++) {
+		ev = tep_find_event_by_name(rd->tep, an_ev_names[i].sys, an_ev_names[i].name);
+		ids[i] = ev ? ev->id : -1;
+		for (k = 0; ev && k < PF_ARRAY_SIZE(map); k++)
+			if (map[k].ev == i)
+				an_field_set(ev, &rd->fmt[i].f[map[k].fld], map[k].name);
+	}
+	for (i = 1; i < AN_EV_COUNT; i++)
+		if (ids[i] >= 0)
+			rd->kind[ids[i]] = (uint8_t)i;
+	/* an event whose needed fields are missing is not dispatched */
+	if (ids[AN_EV_SWITCH] >= 0 && !(rd->fmt[AN_EV_SWITCH].f[F_PREV_PID].present &&
+					rd->fmt[AN_EV_SWITCH].f[F_NEXT_PID].present &&
+					rd->fmt[AN_EV_SWITCH].f[F_PREV_STATE].present))
+		rd->kind[ids[AN_EV_SWITCH]] = AN_EV_NONE;
+	return 0;
+}
+
+/* an_num - a numeric field of a record, 0 when absent or out of bounds */
+static inline long long an_num(struct an_reader *rd, const struct an_field *f, struct tep_record *rec)
+{
+	if (!f->present || f->offset + f->size > rec->size)
+		return 0;
+	return (long long)tep_read_number(rd->tep, (char *)rec->data + f->offset, f->size);
+}
+
+/* an_sign - sign-extend a field read as unsigned */
+static inline long long an_sign(long long v, int size)
+{
+	if (size == 4)
+		return (int32_t)v;
+	if (size == 2)
+		return (int16_t)v;
+	if (size == 1)
+		return (int8_t)v;
+	return v;
+}
+
+/* an_str - a char[] or __data_loc string field: pointer and length within the record */
+static const char *an_str(struct an_reader *rd, const struct an_field *f, struct tep_record *rec, int *len)
+{
+	unsigned long long loc;
+	int off, n;
+
+	*len = 0;
+	if (!f->present || f->offset > rec->size)
+		return NULL;
+	if (f->dynamic) {
+		if (f->offset + 4 > rec->size)
+			return NULL;
+		loc = tep_read_number(rd->tep, (char *)rec->data + f->offset, 4);
+		off = loc & 0xffff;
+		n = (loc >> 16) & 0xffff;
+		if (f->relative)
+			off += f->offset + f->size;
+	} else {
+		off = f->offset;
+		n = f->size ? f->size : rec->size - off;
+	}
+	if (off < 0 || n < 0 || off + n > rec->size)
+		return NULL;
+	*len = (int)strnlen((char *)rec->data + off, n);
+	return (char *)rec->data + off;
+}
+
+/* an_comm - a fixed comm[16] field copied NUL-terminated */
+static void an_comm(struct an_reader *rd, const struct an_field *f, struct tep_record *rec, char out[17])
+{
+	int len;
+	const char *s = an_str(rd, f, rec, &len);
+
+	if (len > 16)
+		len = 16;
+	if (s)
+		memcpy(out, s, len);
+	out[len] = '\0';
+}
+
+/* an_raw_marker - decode a PFM1 binary marker (docs/markers.md) */
+static int an_raw_marker(struct an_reader *rd, struct tep_record *rec, int pid)
+{
+	const struct an_evfmt *fm = &rd->fmt[AN_EV_RAW];
+	const unsigned char *b;
+	int len, kind, task_id;
+	unsigned flags;
+	uint32_t seq;
+	int64_t release_ns;
+
+	if (an_num(rd, &fm->f[F_ID], rec) != 0x50464d31)
+		return 0;
+	b = (const unsigned char *)rec->data + fm->f[F_BUF].offset;
+	len = rec->size - fm->f[F_BUF].offset;
+	if (len < 20)
+		return 0;
+	kind = b[0];
+	task_id = b[1];
+	flags = (unsigned)tep_read_number(rd->tep, b + 2, 2);
+	seq = (uint32_t)tep_read_number(rd->tep, b + 4, 4);
+	release_ns = (int64_t)tep_read_number(rd->tep, b + 12, 8);
+	rd->r->n_markers++;
+	if (kind == 'S')
+		return an_on_marker_start(rd->r, rec->cpu, (int64_t)rec->ts, pid, task_id, seq, release_ns);
+	if (kind == 'E')
+		return an_on_marker_end(rd->r, rec->cpu, (int64_t)rec->ts, pid, task_id, seq, release_ns, flags);
+	return 0;
+}
+
+/* an_record - one record: account, detect loss, dispatch */
+static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_arg, void *data)
+{
+	struct an_reader *rd = data;
+	struct an_run *r = rd->r;
+	const struct an_field *f;
+	int cpu = rec->cpu, type, pid, len;
+	int64_t ts = (int64_t)rec->ts;
+	char c1[17], c2[17];
+	const char *s;
+	int ret = 0;
+
+	if (cpu < 0 || cpu >= r->ncpus || rec->size < 8)
+		return 0;
+	if (!r->events++) {
+		r->start_ns = ts;
+		an_win_init(&r->app_w1s, PF_NS_PER_SEC, ts);
+		an_win_init(&r->app_wslot, r->opt.slot_ns, ts);
+	}
+	if (ts > r->end_ns)
+		r->end_ns = ts;
+	if (rec->missed_events)
+		an_lost_add(r, cpu, rd->cpu_last_ns[cpu] ? rd->cpu_last_ns[cpu] : r->start_ns, ts,
+			    rec->missed_events > 0 ? rec->missed_events : -1);
+	rd->cpu_last_ns[cpu] = ts;
+	r->cpu[cpu].last_ns = ts;
+
+	type = (int)tep_read_number(rd->tep, rec->data, 2);
+	if (type < 0 || type >= rd->nids || rd->kind[type] == AN_EV_UNKNOWN) {
+		rd->err = pf_fail(PF_EXIT_USAGE, "%s: offset %llu: corrupt trace data: CPU %d record of unknown event id %d",
+				  rd->path, rec->offset, cpu, type);
+		return -1;
+	}
+	pid = (int)an_sign(tep_read_number(rd->tep, (char *)rec->data + 4, 4), 4);
+	switch (rd->kind[type]) {
+	case AN_EV_SWITCH:
+		f = rd->fmt[AN_EV_SWITCH].f;
+		an_comm(rd, &f[F_PREV_COMM], rec, c1);
+		an_comm(rd, &f[F_NEXT_COMM], rec, c2);
+		an_on_switch(r, cpu, ts, (int)an_sign(an_num(rd, &f[F_PREV_PID], rec), f[F_PREV_PID].size), c1,
+			     (int)an_sign(an_num(rd, &f[F_PREV_PRIO], rec), f[F_PREV_PRIO].size),
+			     (long)an_num(rd, &f[F_PREV_STATE], rec),
+			     (int)an_sign(an_num(rd, &f[F_NEXT_PID], rec), f[F_NEXT_PID].size), c2,
+			     (int)an_sign(an_num(rd, &f[F_NEXT_PRIO], rec), f[F_NEXT_PRIO].size));
+		break;
+	case AN_EV_WAKING:
+	case AN_EV_WAKEUP:
+		f = rd->fmt[rd->kind[type]].f;
+		an_comm(rd, &f[F_COMM], rec, c1);
+		an_on_waking(r, cpu, ts, (int)an_sign(an_num(rd, &f[F_PID], rec), f[F_PID].size), c1,
+			     (int)an_sign(an_num(rd, &f[F_PRIO], rec), f[F_PRIO].size),
+			     rd->kind[type] == AN_EV_WAKING);
+		break;
+	case AN_EV_MIGRATE:
+		f = rd->fmt[AN_EV_MIGRATE].f;
+		an_on_migrate(r, ts, (int)an_num(rd, &f[F_PID], rec), (int)an_num(rd, &f[F_CPU], rec));
+		break;
+	case AN_EV_IRQ_ENTRY:
+		f = rd->fmt[AN_EV_IRQ_ENTRY].f;
+		s = an_str(rd, &f[F_NAME], rec, &len);
+		an_on_irq(r, cpu, ts, true, (int)an_num(rd, &f[F_IRQ], rec), s, len);
+		break;
+	case AN_EV_IRQ_EXIT:
+		an_on_irq(r, cpu, ts, false, (int)an_num(rd, &rd->fmt[AN_EV_IRQ_EXIT].f[F_IRQ], rec), NULL, 0);
+		break;
+	case AN_EV_SOFTIRQ_ENTRY:
+	case AN_EV_SOFTIRQ_EXIT:
+		an_on_softirq(r, cpu, ts, rd->kind[type] == AN_EV_SOFTIRQ_ENTRY,
+			      (int)an_num(rd, &rd->fmt[rd->kind[type]].f[F_VEC], rec));
+		break;
+	case AN_EV_HRTIMER_ENTRY:
+	case AN_EV_HRTIMER_EXIT:
+		an_on_hrtimer(r, cpu, ts, rd->kind[type] == AN_EV_HRTIMER_ENTRY);
+		break;
+	case AN_EV_PRINT:
+		s = an_str(rd, &rd->fmt[AN_EV_PRINT].f[F_BUF], rec, &len);
+		if (s && len > 4 && !memcmp(s, "pf1 ", 4)) {
+			r->n_markers++;
+			ret = an_on_marker_text(r, cpu, ts, pid, s, len);
+		}
+		break;
+	case AN_EV_RAW:
+		ret = an_raw_marker(rd, rec, pid);
+		break;
+	default:
+		break;
+	}
+	if (ret) {
+		rd->err = ret;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * an_cpustats - the lost events the recorder stored per CPU (CPUSTAT
+ * options, parsed by the recorder's reader, docs/recorder.md): dropped and
+ * commit overruns always; overruns unless the file is a flight-recorder
+ * window, where they are events older than the window, not a gap in it
+ */
+static void an_cpustats(struct an_run *r, struct tracecmd_input *h)
+{
+	const char *s = tracecmd_get_cpustats(h);
+	struct rec_lost *l;
+	int64_t v;
+	int i;
+
+	if (!s || !(l = calloc(1, sizeof(*l))))
+		return;
+	if (!rec_parse_cpustats(s, l)) {
+		for (i = 0; i < l->ncpus; i++) {
+			v = (int64_t)(l->cpu[i].dropped + l->cpu[i].commit_overrun +
+				      (l->window ? 0 : l->cpu[i].overrun));
+			if (v <= 0 || l->cpu[i].cpu < 0 || l->cpu[i].cpu >= r->ncpus)
+				continue;
+			r->cpu[l->cpu[i].cpu].lost += v;
+			r->lost_total += v;
+			r->lost_stats += v;
+		}
+	}
+	free(l);
+}
+
+/* an_check_file - the file exists and is a regular readable file with a trace-cmd magic */
+static int an_check_file(const char *path)
+{
+	unsigned char magic[10];
+	struct stat st;
+	int fd;
+	ssize_t n;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return pf_fail(PF_EXIT_USAGE, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return pf_fail(PF_EXIT_USAGE, "%s: not a regular file", path);
+	}
+	n = read(fd, magic, sizeof(magic));
+	close(fd);
+	if (n < 10 || magic[0] != 0x17 || magic[1] != 0x08 || magic[2] != 0x44 || memcmp(magic + 3, "tracing", 7))
+		return pf_fail(PF_EXIT_USAGE, "%s: offset 0: not a trace-cmd data file (bad magic)", path);
+	return 0;
+}
+
+/*
+ * an_init_data_quiet - tracecmd_init_data, whose size check prints to stdout
+ * (not through its log level): errors here are ours, one line on stderr
+ */
+static int an_init_data_quiet(struct tracecmd_input *h)
+{
+	int saved, devnull, ret;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	devnull = open("/dev/null", O_WRONLY);
+	if (saved >= 0 && devnull >= 0)
+		dup2(devnull, STDOUT_FILENO);
+	ret = tracecmd_init_data(h);
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
+	if (devnull >= 0)
+		close(devnull);
+	return ret;
+}
+
+/* an_quiet_libs - libtracecmd / libtraceevent warnings are not ours to print */
+static void an_quiet_libs(void)
+{
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+}
+
+int an_trace_read(struct an_run *r, const char *path)
+{
+	struct tracecmd_input **hs = NULL, *h;
+	struct an_reader rd = { .r = r, .path = path };
+	int ret, nbuf, i, nh = 0;
+	off_t size;
+	struct stat st;
+
+	ret = an_check_file(path);
+	if (ret)
+		return ret;
+	an_quiet_libs();
+	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!h)
+		return pf_fail(PF_EXIT_USAGE, "%s: corrupt or truncated trace-cmd headers (libtracecmd cannot open it)", path);
+	if (an_init_data_quiet(h) < 0) {
+		/*
+		 * The handle is left open on purpose: libtracecmd 3.1 faults when
+		 * closing a handle whose data failed to initialise.
+		 */
+		size = stat(path, &st) ? 0 : st.st_size;
+		return pf_fail(PF_EXIT_USAGE, "%s: offset %lld: truncated or corrupt: the CPU data is not all in the file",
+			       path, (long long)size);
+	}
+	r->file_version = tracecmd_get_in_file_version(h);
+	snprintf(r->clock, sizeof(r->clock), "%s",
+		 tracecmd_get_trace_clock(h) ? tracecmd_get_trace_clock(h) : "unknown");
+	ret = an_sched_init(r, tracecmd_cpus(h) > 0 ? tracecmd_cpus(h) : 1);
+	if (ret) {
+		ret = pf_fail(PF_EXIT_INTERNAL, "%s: out of memory", path);
+		goto out;
+	}
+	an_cpustats(r, h);
+	rd.tep = tracecmd_get_tep(h);
+	rd.cpu_last_ns = calloc(r->ncpus, sizeof(*rd.cpu_last_ns));
+	nbuf = tracecmd_buffer_instances(h);
+	hs = calloc(nbuf + 1, sizeof(*hs));
+	if (!rd.tep || !rd.cpu_last_ns || !hs || an_reader_setup(&rd)) {
+		ret = pf_fail(PF_EXIT_INTERNAL, "%s: out of memory", path);
+		goto out;
+	}
+	hs[nh++] = h;
+	for (i = 0; i < nbuf; i++) {
+		struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
+
+		if (b)
+			hs[nh++] = b;
+	}
+	ret = tracecmd_iterate_events_multi(hs, nh, an_record, &rd);
+	if (rd.err) {
+		ret = rd.err;
+		goto out;
+	}
+	if (ret < 0 && !r->events) {
+		ret = pf_fail(PF_EXIT_USAGE, "%s: cannot read the trace data", path);
+		goto out;
+	}
+	ret = 0;
+	an_sched_finish(r);
+out:
+	for (i = 1; i < nh; i++)
+		tracecmd_close(hs[i]);
+	if (h)
+		tracecmd_close(h);
+	free(hs);
+	free(rd.kind);
+	free(rd.cpu_last_ns);
+	return ret;
+}
