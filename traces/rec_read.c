@@ -85,6 +85,7 @@ int rec_read_lost_events(const char *path, struct rec_lost *out)
 
 /* one event type seen by the summary */
 struct rec_type_count {
+	struct tep_handle *tep;		/* of the buffer it was seen in */
 	int id;
 	uint64_t n;
 };
@@ -142,7 +143,7 @@ static int rec_summary_event(struct tracecmd_input *in, struct tep_record *rec, 
 	sum->events++;
 	if (rec->missed_events > 0)
 		sum->missed += rec->missed_events;
-	for (i = 0; i < sum->ntypes && sum->types[i].id != type; i++)
+	for (i = 0; i < sum->ntypes && (sum->types[i].id != type || sum->types[i].tep != sum->tep); i++)
 		;
 	if (i == sum->ntypes) {
 		struct rec_type_count *t = realloc(sum->types, (i + 1) * sizeof(*t));
@@ -152,7 +153,7 @@ static int rec_summary_event(struct tracecmd_input *in, struct tep_record *rec, 
 			return -1;
 		}
 		sum->types = t;
-		sum->types[sum->ntypes++] = (struct rec_type_count){ type, 0 };
+		sum->types[sum->ntypes++] = (struct rec_type_count){ sum->tep, type, 0 };
 	}
 	sum->types[i].n++;
 	rec_summary_pid(sum, tep_data_pid(sum->tep, rec));
@@ -191,20 +192,33 @@ int rec_summary_print(const char *path, FILE *out)
 	struct tracecmd_input *in;
 	struct rec_lost lost;
 	const char *clock;
-	size_t i;
-	int ret, unnamed = 0;
+	size_t i, ntypes;
+	int b, ret, unnamed = 0;
 
 	in = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!in)
 		return pf_fail(PF_EXIT_USAGE, "'%s': not a readable trace-cmd file", path);
-	sum.tep = tracecmd_get_tep(in);
-	sum.print_id = rec_summary_id(sum.tep, "ftrace", "print");
-	sum.raw_id = rec_summary_id(sum.tep, "ftrace", "raw_data");
-	ret = tracecmd_iterate_events(in, NULL, 0, rec_summary_event, &sum);
-	if (ret < 0 || sum.err) {
-		ret = pf_fail(PF_EXIT_USAGE, "'%s': reading events failed", path);
-		goto out;
+	/* the top buffer, then any instance buffers (trace-cmd record -B / extract -B) */
+	for (b = -1; b < tracecmd_buffer_instances(in); b++) {
+		struct tracecmd_input *h = b < 0 ? in : tracecmd_buffer_instance_handle(in, b);
+
+		if (!h)
+			continue;
+		sum.tep = tracecmd_get_tep(h);
+		sum.print_id = rec_summary_id(sum.tep, "ftrace", "print");
+		sum.raw_id = rec_summary_id(sum.tep, "ftrace", "raw_data");
+		ntypes = sum.ntypes;
+		ret = tracecmd_iterate_events(h, NULL, 0, rec_summary_event, &sum);
+		for (i = ntypes; i < sum.ntypes; i++)
+			sum.types[i].tep = sum.tep;
+		if (h != in)
+			tracecmd_close(h);
+		if (ret < 0 || sum.err) {
+			ret = pf_fail(PF_EXIT_USAGE, "'%s': reading events failed", path);
+			goto out;
+		}
 	}
+	sum.tep = tracecmd_get_tep(in);
 	clock = tracecmd_get_trace_clock(in);
 	fprintf(out, "# preflight-record-summary v1\n");
 	fprintf(out, "file %s\n", path);
@@ -220,7 +234,7 @@ int rec_summary_print(const char *path, FILE *out)
 	fprintf(out, "markers.pf1 %" PRIu64 "\n", sum.pf1);
 	fprintf(out, "markers.pfm1 %" PRIu64 "\n", sum.pfm1);
 	for (i = 0; i < sum.ntypes; i++) {
-		struct tep_event *ev = tep_find_event(sum.tep, sum.types[i].id);
+		struct tep_event *ev = tep_find_event(sum.types[i].tep, sum.types[i].id);
 
 		fprintf(out, "event %s:%s %" PRIu64 "\n", ev ? ev->system : "?",
 			ev ? ev->name : "?", sum.types[i].n);
