@@ -9,24 +9,25 @@
  * app_config_add_section() before the configuration is read.
  */
 #include "config.h"
+#include "fsw/fsw_task.h"
 #include "task.h"
 
 #include <string.h>
 
 const struct app_task_body app_bodies[] = {
-	/* name          init  job   fini   -- calibrated work only, for now */
-	{ "io",          NULL, NULL, NULL },
-	{ "ctl100",      NULL, NULL, NULL },
-	{ "nav10",       NULL, NULL, NULL },
-	{ "ekf",         NULL, NULL, NULL },
-	{ "mission1",    NULL, NULL, NULL },
+	/* name          init           job                fini -- flight software: app/fsw/ (enabled by [links] uart) */
+	{ "io",          fsw_task_init, fsw_task_io,       fsw_task_fini },
+	{ "ctl100",      fsw_task_init, fsw_task_ctl100,   fsw_task_fini },
+	{ "nav10",       fsw_task_init, fsw_task_nav10,    fsw_task_fini },
+	{ "ekf",         fsw_task_init, fsw_task_ekf,      fsw_task_fini },
+	{ "mission1",    fsw_task_init, fsw_task_mission1, fsw_task_fini },
 	{ "telemetry",   NULL, NULL, NULL },
 	{ NULL,          NULL, NULL, NULL },
 };
 
 int app_bodies_register(void)
 {
-	return 0;
+	return fsw_task_register();	/* [fsw] and [links] */
 }
 
 const struct app_task_body *app_body_find(const char *name)

@@ -1,0 +1,430 @@
+/*
+ * fsw_proto.c - encoders and strict decoders of the UART and SPI frames
+ * (fsw_proto.h, docs/fsw.md), and the resynchronising UART stream parser.
+ *
+ * The parser keeps at most one frame's worth of bytes. A candidate frame
+ * that fails any check is counted under its reason and the parser drops just
+ * its first sync byte and hunts again, so a real frame hidden behind garbage
+ * (or a false sync inside a payload) is still found.
+ */
+#include "fsw_proto.h"
+
+#include <string.h>
+
+static const char *const fsw_rej_names[FSW_REJ_COUNT] = {
+	[FSW_REJ_NONE] = "none",
+	[FSW_REJ_IMU_TYPE] = "imu_type",
+	[FSW_REJ_IMU_LEN] = "imu_len",
+	[FSW_REJ_IMU_CRC] = "imu_crc",
+	[FSW_REJ_IMU_RANGE] = "imu_range",
+	[FSW_REJ_UBX_LEN] = "ubx_len",
+	[FSW_REJ_UBX_CK] = "ubx_checksum",
+	[FSW_REJ_UBX_PVT_LEN] = "ubx_pvt_len",
+	[FSW_REJ_UBX_RANGE] = "ubx_range",
+	[FSW_REJ_SPI_SHORT] = "spi_short",
+	[FSW_REJ_SPI_MAGIC] = "spi_magic",
+	[FSW_REJ_SPI_VERSION] = "spi_version",
+	[FSW_REJ_SPI_TYPE] = "spi_type",
+	[FSW_REJ_SPI_CRC] = "spi_crc",
+	[FSW_REJ_SPI_RANGE] = "spi_range",
+};
+
+const char *fsw_rej_name(enum fsw_rej r)
+{
+	return r >= 0 && r < FSW_REJ_COUNT ? fsw_rej_names[r] : "?";
+}
+
+uint16_t fsw_crc16(const uint8_t *p, size_t n)
+{
+	uint16_t crc = 0xffff;
+	size_t i;
+	int b;
+
+	for (i = 0; i < n; i++) {
+		crc ^= (uint16_t)p[i] << 8;
+		for (b = 0; b < 8; b++)
+			crc = crc & 0x8000 ? (uint16_t)(crc << 1) ^ 0x1021 : (uint16_t)(crc << 1);
+	}
+	return crc;
+}
+
+/* Little-endian field access. */
+static void put16(uint8_t *p, uint16_t v) { p[0] = v; p[1] = v >> 8; }
+static void put32(uint8_t *p, uint32_t v) { put16(p, v); put16(p + 2, v >> 16); }
+static void putf(uint8_t *p, double v) { float f = (float)v; uint32_t u; memcpy(&u, &f, 4); put32(p, u); }
+static uint16_t get16(const uint8_t *p) { return p[0] | (uint16_t)p[1] << 8; }
+static uint32_t get32(const uint8_t *p) { return get16(p) | (uint32_t)get16(p + 2) << 16; }
+static double getf(const uint8_t *p) { uint32_t u = get32(p); float f; memcpy(&f, &u, 4); return f; }
+static void putv(uint8_t *p, fsw_vec3 v) { putf(p, v.x); putf(p + 4, v.y); putf(p + 8, v.z); }
+static fsw_vec3 getv(const uint8_t *p) { return fsw_v3(getf(p), getf(p + 4), getf(p + 8)); }
+
+/* in_range - every component finite and |x| <= lim */
+static int in_range(fsw_vec3 v, double lim)
+{
+	return fsw_v3_finite(v) && fabs(v.x) <= lim && fabs(v.y) <= lim && fabs(v.z) <= lim;
+}
+
+size_t fsw_imu_encode(uint8_t *out, const struct fsw_imu_sample *s)
+{
+	uint8_t *p = out + 4;
+
+	out[0] = FSW_IMU_SYNC1;
+	out[1] = FSW_IMU_SYNC2;
+	out[2] = FSW_IMU_TYPE;
+	out[3] = FSW_IMU_PAYLOAD_LEN;
+	put16(p, s->seq);
+	put32(p + 2, s->t_us);
+	putv(p + 6, s->gyro_radps);
+	putv(p + 18, s->accel_mps2);
+	put16(p + 30, (uint16_t)(int16_t)lrint(fsw_clamp(s->temp_c, -300, 300) * 100));
+	put16(out + 4 + FSW_IMU_PAYLOAD_LEN, fsw_crc16(out + 2, 2 + FSW_IMU_PAYLOAD_LEN));
+	return FSW_IMU_FRAME_LEN;
+}
+
+int fsw_imu_decode(const uint8_t *f, size_t len, struct fsw_imu_sample *s)
+{
+	const uint8_t *p = f + 4;
+
+	if (f[2] != FSW_IMU_TYPE)
+		return -FSW_REJ_IMU_TYPE;
+	if (f[3] != FSW_IMU_PAYLOAD_LEN || len < FSW_IMU_FRAME_LEN)
+		return -FSW_REJ_IMU_LEN;
+	if (get16(f + 4 + FSW_IMU_PAYLOAD_LEN) != fsw_crc16(f + 2, 2 + FSW_IMU_PAYLOAD_LEN))
+		return -FSW_REJ_IMU_CRC;
+	s->seq = get16(p);
+	s->t_us = get32(p + 2);
+	s->gyro_radps = getv(p + 6);
+	s->accel_mps2 = getv(p + 18);
+	s->temp_c = (int16_t)get16(p + 30) / 100.0;
+	/* a MEMS IMU of this class saturates at 2000 deg/s and 16 g */
+	if (!in_range(s->gyro_radps, 35.0) || !in_range(s->accel_mps2, 16 * FSW_G_MPS2))
+		return -FSW_REJ_IMU_RANGE;
+	return 0;
+}
+
+size_t fsw_ubx_frame(uint8_t *out, uint8_t cls, uint8_t id, const uint8_t *payload, size_t len)
+{
+	uint8_t a = 0, b = 0;
+	size_t i;
+
+	out[0] = FSW_UBX_SYNC1;
+	out[1] = FSW_UBX_SYNC2;
+	out[2] = cls;
+	out[3] = id;
+	put16(out + 4, (uint16_t)len);
+	if (len)
+		memmove(out + 6, payload, len);
+	for (i = 2; i < 6 + len; i++) {
+		a += out[i];
+		b += a;
+	}
+	out[6 + len] = a;
+	out[7 + len] = b;
+	return 8 + len;
+}
+
+size_t fsw_ubx_encode_pvt(uint8_t *out, const struct fsw_gps_fix *f)
+{
+	uint8_t p[FSW_UBX_NAV_PVT_LEN];
+	double gspeed = hypot(f->vel_ned_mps.x, f->vel_ned_mps.y);
+	double head = atan2(f->vel_ned_mps.y, f->vel_ned_mps.x) * 180 / FSW_PI;
+
+	memset(p, 0, sizeof(p));
+	put32(p + 0, f->itow_ms);
+	put16(p + 4, 2026);
+	p[6] = 12;			/* month, day, time: nominal, flagged not valid */
+	p[7] = 3;
+	p[11] = 0x00;			/* valid: date / time not confirmed */
+	put32(p + 12, 50);		/* tAcc ns */
+	p[20] = f->fix_type;
+	p[21] = f->flags;
+	p[23] = f->num_sv;
+	put32(p + 24, (uint32_t)(int32_t)lrint(f->lon_deg * 1e7));
+	put32(p + 28, (uint32_t)(int32_t)lrint(f->lat_deg * 1e7));
+	put32(p + 32, (uint32_t)(int32_t)lrint(f->height_m * 1e3));
+	put32(p + 36, (uint32_t)(int32_t)lrint(f->height_m * 1e3));	/* hMSL: geoid 0 here */
+	put32(p + 40, (uint32_t)lrint(f->h_acc_m * 1e3));
+	put32(p + 44, (uint32_t)lrint(f->v_acc_m * 1e3));
+	put32(p + 48, (uint32_t)(int32_t)lrint(f->vel_ned_mps.x * 1e3));
+	put32(p + 52, (uint32_t)(int32_t)lrint(f->vel_ned_mps.y * 1e3));
+	put32(p + 56, (uint32_t)(int32_t)lrint(f->vel_ned_mps.z * 1e3));
+	put32(p + 60, (uint32_t)(int32_t)lrint(gspeed * 1e3));
+	put32(p + 64, (uint32_t)(int32_t)lrint((head < 0 ? head + 360 : head) * 1e5));
+	put32(p + 68, (uint32_t)lrint(f->s_acc_mps * 1e3));
+	put32(p + 72, 100000);		/* headAcc 1 deg */
+	put16(p + 76, 120);		/* pDOP 1.2 */
+	return fsw_ubx_frame(out, 0x01, 0x07, p, sizeof(p));
+}
+
+int fsw_ubx_decode_pvt(const uint8_t *p, size_t len, struct fsw_gps_fix *f)
+{
+	if (len != FSW_UBX_NAV_PVT_LEN)
+		return -FSW_REJ_UBX_PVT_LEN;
+	f->itow_ms = get32(p);
+	f->t_us = f->itow_ms * 1000u;
+	f->fix_type = p[20];
+	f->flags = p[21];
+	f->num_sv = p[23];
+	f->lon_deg = (int32_t)get32(p + 24) * 1e-7;
+	f->lat_deg = (int32_t)get32(p + 28) * 1e-7;
+	f->height_m = (int32_t)get32(p + 32) * 1e-3;
+	f->h_acc_m = get32(p + 40) * 1e-3;
+	f->v_acc_m = get32(p + 44) * 1e-3;
+	f->vel_ned_mps = fsw_v3((int32_t)get32(p + 48) * 1e-3, (int32_t)get32(p + 52) * 1e-3,
+				(int32_t)get32(p + 56) * 1e-3);
+	f->s_acc_mps = get32(p + 68) * 1e-3;
+	if (fabs(f->lat_deg) > 90 || fabs(f->lon_deg) > 180 || f->height_m < -1000 ||
+	    f->height_m > 50000 || !in_range(f->vel_ned_mps, 500) || f->itow_ms >= 604800000u)
+		return -FSW_REJ_UBX_RANGE;
+	return 0;
+}
+
+/* spi_header - the common start of both SPI frame types */
+static void spi_header(uint8_t *out, uint8_t type, uint16_t seq, uint32_t t_us)
+{
+	memset(out, 0, FSW_SPI_FRAME_LEN);
+	out[0] = 'P';
+	out[1] = 'F';
+	out[2] = FSW_SPI_VERSION;
+	out[3] = type;
+	put16(out + 4, seq);
+	put32(out + 6, t_us);
+}
+
+static void spi_seal(uint8_t *out)
+{
+	put16(out + FSW_SPI_FRAME_LEN - 2, fsw_crc16(out, FSW_SPI_FRAME_LEN - 2));
+}
+
+/* spi_check - length, magic, version, type and CRC of an SPI frame; 0 or -reason */
+static int spi_check(const uint8_t *buf, size_t len, uint8_t type)
+{
+	if (len != FSW_SPI_FRAME_LEN)
+		return -FSW_REJ_SPI_SHORT;
+	if (buf[0] != 'P' || buf[1] != 'F')
+		return -FSW_REJ_SPI_MAGIC;
+	if (buf[2] != FSW_SPI_VERSION)
+		return -FSW_REJ_SPI_VERSION;
+	if (buf[3] != type)
+		return -FSW_REJ_SPI_TYPE;
+	if (get16(buf + FSW_SPI_FRAME_LEN - 2) != fsw_crc16(buf, FSW_SPI_FRAME_LEN - 2))
+		return -FSW_REJ_SPI_CRC;
+	return 0;
+}
+
+void fsw_spi_encode_act(uint8_t out[FSW_SPI_FRAME_LEN], const struct fsw_spi_act *a)
+{
+	spi_header(out, FSW_SPI_TYPE_ACT, a->seq, a->t_us);
+	putf(out + 10, a->aileron_rad);
+	putf(out + 14, a->elevator_rad);
+	putf(out + 18, a->rudder_rad);
+	putf(out + 22, a->throttle);
+	out[26] = a->mode;
+	spi_seal(out);
+}
+
+int fsw_spi_decode_act(const uint8_t *buf, size_t len, struct fsw_spi_act *a)
+{
+	int rc = spi_check(buf, len, FSW_SPI_TYPE_ACT);
+
+	if (rc)
+		return rc;
+	a->seq = get16(buf + 4);
+	a->t_us = get32(buf + 6);
+	a->aileron_rad = getf(buf + 10);
+	a->elevator_rad = getf(buf + 14);
+	a->rudder_rad = getf(buf + 18);
+	a->throttle = getf(buf + 22);
+	a->mode = buf[26];
+	if (!in_range(fsw_v3(a->aileron_rad, a->elevator_rad, a->rudder_rad), 1.0) ||
+	    !(a->throttle >= 0 && a->throttle <= 1))
+		return -FSW_REJ_SPI_RANGE;
+	return 0;
+}
+
+void fsw_spi_encode_sens(uint8_t out[FSW_SPI_FRAME_LEN], const struct fsw_spi_sens *s)
+{
+	spi_header(out, FSW_SPI_TYPE_SENS, s->seq, s->t_us);
+	put16(out + 10, s->act_seq);
+	putf(out + 12, s->baro_pa);
+	putf(out + 16, s->baro_temp_c);
+	putf(out + 20, s->diff_pa);
+	putv(out + 24, s->mag_gauss);
+	spi_seal(out);
+}
+
+int fsw_spi_decode_sens(const uint8_t *buf, size_t len, struct fsw_spi_sens *s)
+{
+	int rc = spi_check(buf, len, FSW_SPI_TYPE_SENS);
+
+	if (rc)
+		return rc;
+	s->seq = get16(buf + 4);
+	s->t_us = get32(buf + 6);
+	s->act_seq = get16(buf + 10);
+	s->baro_pa = getf(buf + 12);
+	s->baro_temp_c = getf(buf + 16);
+	s->diff_pa = getf(buf + 20);
+	s->mag_gauss = getv(buf + 24);
+	if (!(s->baro_pa > 10000 && s->baro_pa < 120000) || !(fabs(s->baro_temp_c) < 150) ||
+	    !(s->diff_pa > -500 && s->diff_pa < 20000) || !in_range(s->mag_gauss, 4.0))
+		return -FSW_REJ_SPI_RANGE;
+	return 0;
+}
+
+void fsw_uart_parser_init(struct fsw_uart_parser *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+/* parser_drop - forget the first n buffered bytes */
+static void parser_drop(struct fsw_uart_parser *p, size_t n)
+{
+	memmove(p->buf, p->buf + n, p->len - n);
+	p->len -= n;
+}
+
+/*
+ * parser_step - look at the buffer's head: >0 bytes consumed (a frame or a
+ * rejected sync byte), 0 when more bytes are needed
+ */
+static size_t parser_step(struct fsw_uart_parser *p, const struct fsw_uart_sink *sink)
+{
+	const uint8_t *b = p->buf;
+	size_t i, need;
+	int rc;
+
+	if (b[0] != FSW_IMU_SYNC1 && b[0] != FSW_UBX_SYNC1) {
+		for (i = 1; i < p->len && b[i] != FSW_IMU_SYNC1 && b[i] != FSW_UBX_SYNC1; i++)
+			;
+		p->resync_bytes += i;
+		return i;
+	}
+	if (p->len < 2)
+		return 0;
+	if ((b[0] == FSW_IMU_SYNC1 && b[1] != FSW_IMU_SYNC2) ||
+	    (b[0] == FSW_UBX_SYNC1 && b[1] != FSW_UBX_SYNC2)) {
+		p->resync_bytes++;
+		return 1;
+	}
+	if (b[0] == FSW_IMU_SYNC1) {
+		struct fsw_imu_sample s;
+
+		if (p->len < 4)
+			return 0;
+		if (b[2] != FSW_IMU_TYPE) {
+			p->rej[FSW_REJ_IMU_TYPE]++;
+			return 1;
+		}
+		if (b[3] != FSW_IMU_PAYLOAD_LEN) {
+			p->rej[FSW_REJ_IMU_LEN]++;
+			return 1;
+		}
+		if (p->len < FSW_IMU_FRAME_LEN)
+			return 0;
+		rc = fsw_imu_decode(b, p->len, &s);
+		if (rc) {
+			p->rej[-rc]++;
+			return 1;
+		}
+		p->imu_frames++;
+		if (sink && sink->imu)
+			sink->imu(sink->ctx, &s);
+		return FSW_IMU_FRAME_LEN;
+	}
+	/* UBX */
+	if (p->len < 6)
+		return 0;
+	need = get16(b + 4);
+	if (need > FSW_UBX_MAX_PAYLOAD) {
+		p->rej[FSW_REJ_UBX_LEN]++;
+		return 1;
+	}
+	if (p->len < need + 8)
+		return 0;
+	{
+		uint8_t ca = 0, cb = 0;
+
+		for (i = 2; i < need + 6; i++) {
+			ca += b[i];
+			cb += ca;
+		}
+		if (ca != b[need + 6] || cb != b[need + 7]) {
+			p->rej[FSW_REJ_UBX_CK]++;
+			return 1;
+		}
+	}
+	if (b[2] == 0x01 && b[3] == 0x07) {
+		struct fsw_gps_fix f;
+
+		rc = fsw_ubx_decode_pvt(b + 6, need, &f);
+		if (rc) {
+			p->rej[-rc]++;
+			return need + 8;	/* checksum was right: the frame boundary is known */
+		}
+		p->gps_frames++;
+		if (sink && sink->gps)
+			sink->gps(sink->ctx, &f);
+	} else {
+		p->ubx_ignored++;
+	}
+	return need + 8;
+}
+
+void fsw_uart_parser_feed(struct fsw_uart_parser *p, const uint8_t *data, size_t n,
+			  const struct fsw_uart_sink *sink)
+{
+	p->bytes += n;
+	while (n || p->len) {
+		size_t room = sizeof(p->buf) - p->len, take = n < room ? n : room, used;
+
+		memcpy(p->buf + p->len, data, take);
+		p->len += take;
+		data += take;
+		n -= take;
+		while (p->len && (used = parser_step(p, sink)) > 0)
+			parser_drop(p, used);
+		if (!n)
+			break;
+	}
+}
+
+void fsw_geo_home_init(struct fsw_geo_home *h, double lat_deg, double lon_deg, double height_m)
+{
+	const double a = 6378137.0, e2 = 6.69437999014e-3;
+	double s = sin(lat_deg * FSW_PI / 180), d = 1 - e2 * s * s;
+
+	h->lat_deg = lat_deg;
+	h->lon_deg = lon_deg;
+	h->height_m = height_m;
+	h->rn_m = a * (1 - e2) / (d * sqrt(d));
+	h->re_m = a / sqrt(d);
+}
+
+fsw_vec3 fsw_geo_to_ned(const struct fsw_geo_home *h, double lat_deg, double lon_deg, double height_m)
+{
+	double k = FSW_PI / 180;
+
+	return fsw_v3((lat_deg - h->lat_deg) * k * h->rn_m,
+		      (lon_deg - h->lon_deg) * k * h->re_m * cos(h->lat_deg * k),
+		      -(height_m - h->height_m));
+}
+
+void fsw_ned_to_geo(const struct fsw_geo_home *h, fsw_vec3 ned, double *lat_deg, double *lon_deg, double *height_m)
+{
+	double k = FSW_PI / 180;
+
+	*lat_deg = h->lat_deg + ned.x / h->rn_m / k;
+	*lon_deg = h->lon_deg + ned.y / (h->re_m * cos(h->lat_deg * k)) / k;
+	*height_m = h->height_m - ned.z;
+}
+
+double fsw_isa_pressure_pa(double alt_m)
+{
+	return FSW_P0_PA * pow(1 - 2.25577e-5 * alt_m, 5.25588);
+}
+
+double fsw_isa_alt_m(double pressure_pa)
+{
+	return (1 - pow(pressure_pa / FSW_P0_PA, 1 / 5.25588)) / 2.25577e-5;
+}
