@@ -667,7 +667,7 @@ struct chk_walk {
 	size_t                nseg;
 };
 
-/* chk_phrase - the words of path segments from..to: unit suffixes cut, _ as space */
+/* chk_phrase - the words of the path from segment 'from': unit suffixes cut, _ as space */
 static void chk_phrase(const struct chk_walk *w, size_t from, char *out, size_t size)
 {
 	static const char *const sfx[] = { "_ns", "_us", "_ms", "_s" };
@@ -685,7 +685,10 @@ static void chk_phrase(const struct chk_walk *w, size_t from, char *out, size_t 
 		for (p = word; *p; p++)
 			if (*p == '_')
 				*p = ' ';
-		chk_append(out, size, " ", word);
+		if (!strcmp(word, "*"))
+			continue;
+		/* "p99.9" was one key: keep its digits together */
+		chk_append(out, size, word[strspn(word, "0123456789")] ? " " : ".", word);
 	}
 }
 

@@ -4,9 +4,9 @@
 # docs/cyclictest-import.md): min, mean and max reproduce cyclictest's own
 # summary exactly, in us and ns, with overflows, --json and -h / -H text.
 . "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/check-lib.sh"
 FX="$TOP/t/fixtures/cyclictest"
-DUMP="$B/t/ct-dump"
-[ -x "$DUMP" ] || { echo "1..1"; echo "not ok 1 - ct-dump not built (run make unit-tests)"; exit 1; }
+need_ct_dump
 plan 32
 
 gzip -dc "$FX/ns.hist.gz" > "$TMP/ns.hist"

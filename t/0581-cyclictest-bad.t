@@ -2,9 +2,9 @@
 # 0581-cyclictest-bad.t - malformed cyclictest files: one error line naming
 # the file and the line, exit 2, never a crash (cyclictest_load via ct-dump)
 . "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/check-lib.sh"
 FX="$TOP/t/fixtures/cyclictest"
-DUMP="$B/t/ct-dump"
-[ -x "$DUMP" ] || { echo "1..1"; echo "not ok 1 - ct-dump not built (run make unit-tests)"; exit 1; }
+need_ct_dump
 plan 42
 
 # bad ID FILE EXPECTED-ERROR-REGEX DESC - exit 2 and a one-line error matching

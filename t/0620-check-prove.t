@@ -3,6 +3,7 @@
 # JUnit formatter run as they are: as a test script, through --exec, and as
 # JUnit XML with one testcase per requirement and element
 . "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/check-lib.sh"
 FX="$TOP/t/fixtures/results"
 SEED="$TOP/budgets/seed.ini"
 perl -MTAP::Formatter::JUnit -e 1 2>/dev/null ||
@@ -18,7 +19,7 @@ verdicts() {
 verdicts "$FX/pass.json" pass
 run_cmd prove "$TMP/pass.t"
 is "$rc" 0 "prove-1.1 prove passes a run whose measured requirements are met"
-like "$out" "Result: PASS" "prove-1.2 prove's verdict: PASS"
+like_line "Result: PASS" "prove-1.2 prove's verdict: PASS"
 skipped=$(perl -MTAP::Parser -e '
 	my $p = TAP::Parser->new({ exec => [ $ARGV[0] ] }); $p->run;
 	print join(",", $p->skipped), " of ", scalar($p->passed), " ok"' "$TMP/pass.t")
@@ -27,19 +28,19 @@ is "$skipped" "12,19 of 19 ok" "prove-1.3 TAP::Parser sees the not measured requ
 verdicts "$FX/fail.json" fail
 run_cmd prove "$TMP/fail.t"
 is "$rc" 1 "prove-2.1 prove fails a run with a failed requirement"
-like "$out" "Failed tests: +2-3, 6, 10" "prove-2.2 prove names the failed tests"
+like_line "Failed tests: +2-3, 6, 10" "prove-2.2 prove names the failed tests"
 
 run_cmd prove --exec "$PREFLIGHT check --budgets $SEED" "$FX/fail.json"
 is "$rc" 1 "prove-3.1 prove --exec 'preflight check --budgets FILE' RESULTS"
-like "$out" "Tests=19" "prove-3.2 every test counted"
+like_line "Tests=19" "prove-3.2 every test counted"
 
 run_cmd prove --formatter TAP::Formatter::JUnit --exec "$PREFLIGHT check --budgets $SEED" "$FX/fail.json"
 printf '%s\n' "$out" > "$TMP/junit.xml"
 is "$(grep -c '<testcase ' "$TMP/junit.xml")" 19 "prove-4.1 JUnit: one testcase per requirement and element"
 is "$(grep -c '<failure ' "$TMP/junit.xml")" 4 "prove-4.2 JUnit: the four failed requirements are failures"
-like "$out" '<testcase name="2 - REQ-LAT-001 ctl100 activation latency max 188 us &lt;= 62 us \(margin -203 %\)">' \
+like_line '<testcase name="2 - REQ-LAT-001 ctl100 activation latency max 188 us &lt;= 62 us \(margin -203 %\)">' \
 	"prove-4.3 JUnit testcase named by requirement, element, value and bound"
-like "$out" "worst case: ctl100 job 4711: 188 us late - ksoftirqd/1 \(NET_RX\) 120 us" \
+like_line "worst case: ctl100 job 4711: 188 us late - ksoftirqd/1 \(NET_RX\) 120 us" \
 	"prove-4.4 JUnit failure carries the culprit line, readable"
 perl -MXML::Parser -e 1 2>/dev/null && xmlok=$(perl -MXML::Parser -e 'XML::Parser->new->parsefile($ARGV[0]); print "ok"' "$TMP/junit.xml" 2>&1) || xmlok=ok
 is "$xmlok" ok "prove-4.5 JUnit output is well-formed XML"
