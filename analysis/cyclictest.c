@@ -621,7 +621,28 @@ static uint64_t ct_max_bucket(json_t *thread)
 	return n;
 }
 
-static int ct_load_json(struct ct_file *f, const char *text, size_t len)
+/*
+ * ct_json_nan - cyclictest prints the avg of a thread without cycles as
+ * "%.2f" of 0/0: "-nan" or "nan", which is not JSON. Blank it to 0 in place
+ * (same length, so line numbers hold); 'cycles' 0 makes the avg unused.
+ */
+static void ct_json_nan(char *text)
+{
+	char *p = text, *v;
+
+	while ((p = strstr(p, "\"avg\":"))) {
+		v = p + 6;
+		while (*v == ' ')
+			v++;
+		if (!strncmp(v, "-nan", 4))
+			memcpy(v, "0   ", 4);
+		else if (!strncmp(v, "nan", 3))
+			memcpy(v, "0  ", 3);
+		p = v;
+	}
+}
+
+static int ct_load_json(struct ct_file *f, char *text, size_t len)
 {
 	static const char *const keep[] = {
 		"rt_test_version", "cmdline", "start_time", "end_time", "return_code", "sysinfo",
@@ -634,6 +655,7 @@ static int ct_load_json(struct ct_file *f, const char *text, size_t len)
 
 	f->json = 1;
 	f->text = text;
+	ct_json_nan(text);
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
 		return ct_bad(f, jerr.line > 0 ? (unsigned)jerr.line : 1, "not valid JSON: %s",

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/check-lib.sh"
 FX="$TOP/t/fixtures/cyclictest"
 need_ct_dump
-plan 32
+plan 34
 
 gzip -dc "$FX/ns.hist.gz" > "$TMP/ns.hist"
 
@@ -88,6 +88,15 @@ is "$(json_get "$TMP/us.json.out" unit)" us "ct-1.4 us.json: us"
 is "$(json_get "$TMP/us.json.out" threads.0.latency_ns.unit)" ns "ct-1.5 statistics are in ns like every other distribution"
 is "$(json_get "$TMP/nohist.json.out" threads.0.latency_ns.p99)" null \
 	"ct-1.6 no histogram (no -h): percentiles null, not invented"
+
+# a thread that never ran: cyclictest writes its avg as "-nan" (0/0)
+perl -0pe 's/("1": \{.*?"histogram": \{).*?\}(.*?"cycles": )2000(.*?"min": )\d+(.*?"max": )\d+(.*?"avg": )[0-9.]+/$1      }${2}0${3}1000000${4}0${5}-nan/s' \
+	"$FX/us.json" > "$TMP/nan.json"
+run_cmd "$DUMP" "$TMP/nan.json"
+is "$rc" 0 "ct-1.7 a thread without cycles (avg printed as -nan) still loads"
+printf '%s\n' "$out" > "$TMP/nan.out"
+is "$(json_get "$TMP/nan.out" threads.1.latency_ns.count):$(json_get "$TMP/nan.out" threads.1.reported.avg):$(json_get "$TMP/nan.out" threads.1.latency_ns.max)" \
+	"0:null:null" "ct-1.8 ... with count 0 and nulls, not numbers"
 
 # --- ct-2: histogram text files
 for f in us.hist ovf-H.hist ovf-status.hist; do
