@@ -189,6 +189,11 @@ int app_bodies_init(struct app *app, char *err, size_t err_size)
 	return 0;
 }
 
+uint64_t app_missed_after_last(struct app_task *t)
+{
+	return t->missed_next + atomic_load(&t->skipped) + atomic_load(&t->state) / APP_STATE_MISSED1;
+}
+
 /* ---- the instrumented job ---- */
 
 void app_run_job(struct app_task *t, struct app_job *job)
@@ -325,8 +330,10 @@ static void *app_tick_main(void *arg)
 			upto = app->end_slot >= 0 && k_now > app->end_slot ? app->end_slot : k_now;
 			app_skip_slots(app, k, upto);
 			k = k_now;
-			if (app->end_slot >= 0 && k >= app->end_slot)
+			if (app->end_slot >= 0 && k >= app->end_slot) {
+				k = app->end_slot;
 				break;
+			}
 		}
 		app_tick_release(app, k, app->t0_ns + k * slot);
 		memset(&job, 0, sizeof(job));

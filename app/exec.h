@@ -126,6 +126,9 @@ int64_t app_boundaries(int64_t a, int64_t b, int64_t phase, int64_t period);
 /* app_tick_slot - the slot a tick that woke at now_ns belongs to (>= expected) */
 int64_t app_tick_slot(int64_t t0_ns, int64_t slot_ns, int64_t expected, int64_t now_ns);
 
+/* app_missed_after_last - releases missed after a task's last job (reported at exit) */
+uint64_t app_missed_after_last(struct app_task *t);
+
 /* app_run_job - run one released job with its instrumentation (realtime path) */
 void app_run_job(struct app_task *t, struct app_job *job);
 

@@ -129,6 +129,12 @@ int app_joblog_close(struct app *app)
 	for (i = 0; i < app->ntasks; i++) {
 		t = &app->task[i];
 		if (t->ring.rec)
+			fprintf(f, "# missed_after_last.%s=%" PRIu64 "\n", t->cfg.name,
+				app_missed_after_last((struct app_task *)t));
+	}
+	for (i = 0; i < app->ntasks; i++) {
+		t = &app->task[i];
+		if (t->ring.rec)
 			fprintf(f, "# dropped.%s=%" PRIu64 "\n", t->cfg.name,
 				app_ring_dropped((struct app_ring *)&t->ring));
 	}

@@ -149,6 +149,7 @@ static json_t *app_task_json(struct app *app, struct app_task *t, int64_t elapse
 	json_object_set_new(o, "missed", json_integer((json_int_t)s.missed));
 	json_object_set_new(o, "deadline_misses", json_integer((json_int_t)s.deadline_misses));
 	json_object_set_new(o, "dropped", json_integer((json_int_t)app_ring_dropped(&t->ring)));
+	json_object_set_new(o, "missed_after_last", json_integer((json_int_t)app_missed_after_last(t)));
 	json_object_set_new(o, "marker_errors", json_integer((json_int_t)t->marker_errors));
 	json_object_set_new(o, "response_max_ns", json_integer(s.resp_max_ns));
 	json_object_set_new(o, "response_mean_ns", s.jobs ? json_real((double)s.resp_sum_ns / (double)s.jobs) : json_null());

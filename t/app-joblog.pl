@@ -16,6 +16,7 @@
 #   overrun_bad.T         rows whose overrun flag disagrees with the next row's missed > 0
 #   nort_bad              rows whose 0x4 flag disagrees with the no_rt header
 #   resp_max.T            largest end - release (ns)
+#   span_min.T            smallest end - start (ns)
 use strict;
 use warnings;
 
@@ -50,7 +51,7 @@ for my $t (sort keys %rows) {
 	my $work = $c->{work_ns} // 0;
 	my $dl = $c->{deadline_ns} // 0;
 	my %n = map { $_ => 0 } qw(seq_bad order_bad gap_bad cpu_under cpu_over overrun missed deadline deadline_bad overrun_bad);
-	my ($gmin, $gmax, $resp_max) = (undef, undef, 0);
+	my ($gmin, $gmax, $resp_max, $span_min) = (undef, undef, 0, undef);
 	for my $i (0 .. $#r) {
 		my ($seq, $rel, $start, $end, $cpu, $cpun, $flags, $missed) = @{$r[$i]};
 		$n{seq_bad}++ if $seq != $i;
@@ -63,6 +64,7 @@ for my $t (sort keys %rows) {
 		$n{deadline_bad}++ if $dl && (($flags & 2) ? 1 : 0) != (($end - $rel > $dl) ? 1 : 0);
 		$nort_bad++ if (($flags & 4) ? 1 : 0) != $nort;
 		$resp_max = $end - $rel if $end - $rel > $resp_max;
+		$span_min = $end - $start if !defined $span_min || $end - $start < $span_min;
 		next unless $i;
 		my $gap = $rel - $r[$i - 1][1];
 		$gmin = $gap if !defined $gmin || $gap < $gmin;
@@ -72,6 +74,6 @@ for my $t (sort keys %rows) {
 	}
 	print "jobs.$t=", scalar @r, "\n";
 	print "$_.$t=$n{$_}\n" for sort keys %n;
-	print "gap_min.$t=", $gmin // 0, "\ngap_max.$t=", $gmax // 0, "\nresp_max.$t=$resp_max\n";
+	print "gap_min.$t=", $gmin // 0, "\ngap_max.$t=", $gmax // 0, "\nresp_max.$t=$resp_max\nspan_min.$t=", $span_min // 0, "\n";
 }
 print "nort_bad=$nort_bad\n";
