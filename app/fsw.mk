@@ -11,3 +11,7 @@ APP_FSW_LDLIBS =
 FSW_CORE_SRCS = app/fsw/fsw.c app/fsw/fsw_math.c app/fsw/fsw_proto.c app/fsw/fsw_ekf.c \
 	app/fsw/fsw_ctl.c app/fsw/fsw_link.c
 
+
+# unit test: the frame formats and parsers, every rejection reason
+UNIT_TESTS += fsw-proto-test
+fsw-proto-test_SRCS = t/unit/fsw-proto-test.c app/fsw/fsw_proto.c app/fsw/fsw_math.c
