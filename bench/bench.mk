@@ -4,3 +4,6 @@ PREFLIGHT_SRCS += bench/loads/load.c bench/loads/proc.c bench/loads/cmd-load.c \
 	bench/loads/rt-swarm.c
 PREFLIGHT_CMDS += load
 PREFLIGHT_PKGS += jansson
+PREFLIGHT_SRCS += bench/scenario.c bench/run.c bench/qualify.c
+PREFLIGHT_CMDS += run qualify
+PREFLIGHT_PKGS += inih

@@ -96,6 +96,19 @@ static int pf_cpu_hb_collect(struct pf_load *l)
 	return 0;
 }
 
+static int pf_cpu_check(struct pf_load *l)
+{
+	struct pf_cpu *c = l->priv;
+
+	if (c->hb_groups && pf_proc_which("hackbench"))
+		return pf_load_why(l, ENOENT, "hackbench: not found in PATH (package rt-tests)");
+	if (c->stress_cpus && pf_proc_which("stress-ng"))
+		return pf_load_why(l, ENOENT, "stress-ng: not found in PATH (package stress-ng)");
+	if (!c->hb_groups && !c->stress_cpus)
+		return pf_load_why(l, EINVAL, "nothing to run: hackbench_groups=0 and stress_cpus=0");
+	return 0;
+}
+
 static int pf_cpu_start(struct pf_load *l)
 {
 	struct pf_cpu *c = l->priv;
@@ -108,12 +121,9 @@ static int pf_cpu_start(struct pf_load *l)
 	snprintf(c->hb_out, sizeof(c->hb_out), "%s/cpu-hackbench-%d.out", l->work_dir, getpid());
 	snprintf(c->stress_yaml, sizeof(c->stress_yaml), "%s/cpu-stress-%d.yaml", l->work_dir, getpid());
 	snprintf(c->stress_err, sizeof(c->stress_err), "%s/cpu-stress-%d.err", l->work_dir, getpid());
-	if (c->hb_groups && pf_proc_which("hackbench"))
-		return pf_load_why(l, ENOENT, "hackbench: not found in PATH (package rt-tests)");
-	if (c->stress_cpus && pf_proc_which("stress-ng"))
-		return pf_load_why(l, ENOENT, "stress-ng: not found in PATH (package stress-ng)");
-	if (!c->hb_groups && !c->stress_cpus)
-		return pf_load_why(l, EINVAL, "nothing to run: hackbench_groups=0 and stress_cpus=0");
+	ret = pf_cpu_check(l);
+	if (ret < 0)
+		return ret;
 	if (c->stress_cpus) {
 		snprintf(cpus, sizeof(cpus), "%u", c->stress_cpus);
 		snprintf(pct, sizeof(pct), "%u", c->stress_load_pct);
@@ -212,6 +222,7 @@ const struct pf_load_ops pf_load_cpu = {
 	.priv_size = sizeof(struct pf_cpu),
 	.defaults = pf_cpu_defaults,
 	.set = pf_cpu_set,
+	.check = pf_cpu_check,
 	.start = pf_cpu_start,
 	.poll = pf_cpu_poll,
 	.stop = pf_cpu_stop,

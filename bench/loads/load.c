@@ -152,8 +152,8 @@ int pf_load_parse_bytes(const char *value, uint64_t *out)
 
 int pf_load_parse_bps(const char *value, uint64_t *out)
 {
-	static const char *const suffix[] = { "bit", "kbit", "mbit", "gbit" };
-	static const double scale[] = { 1, 1e3, 1e6, 1e9 };
+	static const char *const suffix[] = { "", "bit", "kbit", "mbit", "gbit" };
+	static const double scale[] = { 1, 1, 1e3, 1e6, 1e9 };
 
 	return pf_load_parse_scaled(value, suffix, scale, PF_ARRAY_SIZE(suffix), out);
 }

@@ -34,7 +34,9 @@ struct pf_load_ops {
 	void (*defaults)(struct pf_load *l);
 	/* set - one parameter; 0, -ENOENT unknown key, -EINVAL bad value */
 	int (*set)(struct pf_load *l, const char *key, const char *value);
-	/* start - create and start everything; 0 or -errno with l->why set */
+	/* check - the tools and privileges start needs are there; 0 or -errno with l->why set */
+	int (*check)(struct pf_load *l);
+	/* start - check, then create and start everything; 0 or -errno with l->why set */
 	int (*start)(struct pf_load *l);
 	/* poll - called about every 100 ms while running; 0 or -errno (load died, l->why set) */
 	int (*poll)(struct pf_load *l);
@@ -116,6 +118,11 @@ enum {
  */
 int pf_proc_spawn(struct pf_proc *p, char *const argv[], const char *out_path,
 		  const char *err_path, int flags) __attribute__((warn_unused_result));
+
+/* pf_proc_spawn_fd - pf_proc_spawn that also hands 'pass_fd' to the child as PF_PROC_PASS_FD */
+#define PF_PROC_PASS_FD 3
+int pf_proc_spawn_fd(struct pf_proc *p, char *const argv[], const char *out_path,
+		     const char *err_path, int flags, int pass_fd) __attribute__((warn_unused_result));
 
 /* pf_proc_alive - true while the child runs (reaps it when it has exited) */
 bool pf_proc_alive(struct pf_proc *p);

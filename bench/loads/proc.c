@@ -37,6 +37,12 @@ static void pf_proc_redirect(const char *path, int fd, int oflags)
 int pf_proc_spawn(struct pf_proc *p, char *const argv[], const char *out_path,
 		  const char *err_path, int flags)
 {
+	return pf_proc_spawn_fd(p, argv, out_path, err_path, flags, -1);
+}
+
+int pf_proc_spawn_fd(struct pf_proc *p, char *const argv[], const char *out_path,
+		     const char *err_path, int flags, int pass_fd)
+{
 	pid_t parent = getpid();
 	int pipefd[2], err = 0;
 	ssize_t n;
@@ -70,6 +76,8 @@ int pf_proc_spawn(struct pf_proc *p, char *const argv[], const char *out_path,
 		pf_proc_redirect(NULL, 0, O_RDONLY);
 		pf_proc_redirect(out_path, 1, O_WRONLY | O_CREAT | O_TRUNC);
 		pf_proc_redirect(err_path, 2, O_WRONLY | O_CREAT | O_TRUNC);
+		if (pass_fd >= 0 && dup2(pass_fd, PF_PROC_PASS_FD) < 0)
+			_exit(127);
 		execvp(argv[0], argv);
 		err = errno;
 		if (write(pipefd[1], &err, sizeof(err)) < 0)

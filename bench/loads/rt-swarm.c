@@ -169,6 +169,19 @@ static void pf_swarm_join(struct pf_swarm *s)
 	s->teardown_ns = pf_now_ns() - t0;
 }
 
+static int pf_swarm_check(struct pf_load *l)
+{
+	struct pf_swarm *s = l->priv;
+
+	if (s->prio_lo > s->prio_hi)
+		return pf_load_why(l, EINVAL, "prio_lo %u > prio_hi %u", s->prio_lo, s->prio_hi);
+	if (s->work_ns >= s->period_ns)
+		return pf_load_why(l, EINVAL, "work must be shorter than the period");
+	if (geteuid() != 0)
+		return pf_load_why(l, EPERM, "SCHED_FIFO tasks need root");
+	return 0;
+}
+
 static int pf_swarm_start(struct pf_load *l)
 {
 	struct pf_swarm *s = l->priv;
@@ -179,10 +192,9 @@ static int pf_swarm_start(struct pf_load *l)
 	uint32_t i, band;
 	int ret;
 
-	if (s->prio_lo > s->prio_hi)
-		return pf_load_why(l, EINVAL, "prio_lo %u > prio_hi %u", s->prio_lo, s->prio_hi);
-	if (s->work_ns >= s->period_ns)
-		return pf_load_why(l, EINVAL, "work must be shorter than the period");
+	ret = pf_swarm_check(l);
+	if (ret < 0)
+		return ret;
 	if (min_stack > 0 && stack < (size_t)min_stack)
 		stack = (size_t)min_stack;
 	if (pf_read_file("/proc/sys/kernel/sched_rt_runtime_us", text, sizeof(text)) > 0)
@@ -310,6 +322,7 @@ const struct pf_load_ops pf_load_rt_swarm = {
 	.priv_size = sizeof(struct pf_swarm),
 	.defaults = pf_swarm_defaults,
 	.set = pf_swarm_set,
+	.check = pf_swarm_check,
 	.start = pf_swarm_start,
 	.poll = pf_swarm_poll,
 	.stop = pf_swarm_stop,

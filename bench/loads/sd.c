@@ -118,11 +118,6 @@ static int pf_sd_make_card(struct pf_load *l)
 	char err[512];
 	int fd, ret;
 
-	if (geteuid() != 0)
-		return pf_load_why(l, EPERM, "image=%s needs root (loop device and mount)", s->image);
-	if (pf_proc_which(mkfs))
-		return pf_load_why(l, ENOENT, "%s: not found in PATH (package %s)", mkfs,
-				   !strcmp(s->image, "ext4") ? "e2fsprogs" : "dosfstools");
 	snprintf(s->img_path, sizeof(s->img_path), "/var/tmp/" PF_SD_PREFIX "%d.img", getpid());
 	snprintf(s->mnt_path, sizeof(s->mnt_path), "/tmp/" PF_SD_PREFIX "%d", getpid());
 	fd = open(s->img_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -150,6 +145,23 @@ static int pf_sd_make_card(struct pf_load *l)
 	return 0;
 }
 
+static int pf_sd_check(struct pf_load *l)
+{
+	struct pf_sd *s = l->priv;
+	const char *mkfs = !strcmp(s->image, "ext4") ? "mkfs.ext4" : "mkfs.vfat";
+
+	if (pf_proc_which("fio"))
+		return pf_load_why(l, ENOENT, "fio: not found in PATH (package fio)");
+	if (!strcmp(s->image, "none"))
+		return 0;
+	if (geteuid() != 0)
+		return pf_load_why(l, EPERM, "image=%s needs root (loop device and mount)", s->image);
+	if (pf_proc_which(mkfs) || pf_proc_which("losetup"))
+		return pf_load_why(l, ENOENT, "%s or losetup: not found in PATH (package %s, mount)", mkfs,
+				   !strcmp(s->image, "ext4") ? "e2fsprogs" : "dosfstools");
+	return 0;
+}
+
 static int pf_sd_start(struct pf_load *l)
 {
 	struct pf_sd *s = l->priv;
@@ -162,8 +174,9 @@ static int pf_sd_start(struct pf_load *l)
 
 	snprintf(s->fio_json, sizeof(s->fio_json), "%s/sd-fio-%d.json", l->work_dir, getpid());
 	snprintf(s->fio_err, sizeof(s->fio_err), "%s/sd-fio-%d.err", l->work_dir, getpid());
-	if (pf_proc_which("fio"))
-		return pf_load_why(l, ENOENT, "fio: not found in PATH (package fio)");
+	ret = pf_sd_check(l);
+	if (ret < 0)
+		return ret;
 	if (strcmp(s->image, "none")) {
 		ret = pf_sd_make_card(l);
 		if (ret < 0)
@@ -349,6 +362,7 @@ const struct pf_load_ops pf_load_sd = {
 	.priv_size = sizeof(struct pf_sd),
 	.defaults = pf_sd_defaults,
 	.set = pf_sd_set,
+	.check = pf_sd_check,
 	.start = pf_sd_start,
 	.poll = pf_sd_poll,
 	.stop = pf_sd_stop,

@@ -208,6 +208,15 @@ static void *pf_spi_main(void *arg)
 	return NULL;
 }
 
+static int pf_spi_check(struct pf_load *l)
+{
+	struct pf_spi *s = l->priv;
+
+	if (s->prio && geteuid() != 0)
+		return pf_load_why(l, EPERM, "prio=%u (SCHED_FIFO) needs root", s->prio);
+	return 0;
+}
+
 static int pf_spi_start(struct pf_load *l)
 {
 	struct pf_spi *s = l->priv;
@@ -215,6 +224,9 @@ static int pf_spi_start(struct pf_load *l)
 	pthread_attr_t attr;
 	int ret;
 
+	ret = pf_spi_check(l);
+	if (ret < 0)
+		return ret;
 	ret = pf_hist_init(&s->hist, 0, PF_SPI_BIN_NS, PF_SPI_NBINS);
 	if (ret < 0)
 		return pf_load_why(l, ret, "histogram: %s", strerror(-ret));
@@ -302,6 +314,7 @@ const struct pf_load_ops pf_load_spi = {
 	.priv_size = sizeof(struct pf_spi),
 	.defaults = pf_spi_defaults,
 	.set = pf_spi_set,
+	.check = pf_spi_check,
 	.start = pf_spi_start,
 	.poll = pf_spi_poll,
 	.stop = pf_spi_stop,

@@ -116,10 +116,6 @@ static int pf_wifi_make_link(struct pf_load *l)
 	char rate[32], cidr_h[32], cidr_g[32];
 	int subnet = getpid() % 200 + 20, ret;
 
-	if (geteuid() != 0)
-		return pf_load_why(l, EPERM, "creating a network namespace needs root");
-	if (pf_proc_which("ip") || pf_proc_which("tc"))
-		return pf_load_why(l, ENOENT, "ip / tc: not found in PATH (package iproute2)");
 	snprintf(w->ns, sizeof(w->ns), PF_WIFI_PREFIX "%d", getpid());
 	snprintf(w->host_if, sizeof(w->host_if), PF_WIFI_PREFIX "%dh", getpid());
 	snprintf(w->ns_if, sizeof(w->ns_if), PF_WIFI_PREFIX "%dg", getpid());
@@ -244,17 +240,33 @@ out:
 	return ret;
 }
 
+static int pf_wifi_check(struct pf_load *l)
+{
+	struct pf_wifi *w = l->priv;
+
+	if (pf_proc_which("iperf3"))
+		return pf_load_why(l, ENOENT, "iperf3: not found in PATH (package iperf3)");
+	if (!w->tcp && !w->udp_bps)
+		return pf_load_why(l, EINVAL, "nothing to send: udp_rate=0 and tcp=no");
+	if (w->server[0])
+		return 0;
+	if (geteuid() != 0)
+		return pf_load_why(l, EPERM, "creating a network namespace needs root");
+	if (pf_proc_which("ip") || pf_proc_which("tc"))
+		return pf_load_why(l, ENOENT, "ip / tc: not found in PATH (package iproute2)");
+	return 0;
+}
+
 static int pf_wifi_start(struct pf_load *l)
 {
 	struct pf_wifi *w = l->priv;
 	int i, ret;
 
-	if (pf_proc_which("iperf3"))
-		return pf_load_why(l, ENOENT, "iperf3: not found in PATH (package iperf3)");
+	ret = pf_wifi_check(l);
+	if (ret < 0)
+		return ret;
 	w->st[PF_WIFI_UDP].enabled = w->udp_bps > 0;
 	w->st[PF_WIFI_TCP].enabled = w->tcp;
-	if (!w->tcp && !w->udp_bps)
-		return pf_load_why(l, EINVAL, "nothing to send: udp_rate=0 and tcp=no");
 	if (!w->server[0]) {
 		ret = pf_wifi_make_link(l);
 		if (ret < 0)
@@ -428,6 +440,7 @@ const struct pf_load_ops pf_load_wifi = {
 	.priv_size = sizeof(struct pf_wifi),
 	.defaults = pf_wifi_defaults,
 	.set = pf_wifi_set,
+	.check = pf_wifi_check,
 	.start = pf_wifi_start,
 	.poll = pf_wifi_poll,
 	.stop = pf_wifi_stop,

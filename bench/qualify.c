@@ -1,0 +1,394 @@
+/*
+ * qualify.c - `preflight qualify [--scenario NAME] [--budgets FILE] [-o DIR]`:
+ * the main job. The system survey's warnings first (what will hurt latency
+ * on this machine), then the scenario run (run.c: loads, cyclictest
+ * baseline, the app under trace, analysis, budget check), then the plain-
+ * text qualification summary on stdout and in the run directory
+ * (qualification.txt; run.c writes the same text as report.txt).
+ *
+ * The summary reads only files of the run directory (sysinfo.json,
+ * run.json, loads.json, results.json, verdicts.tap, SHA256SUMS), so it can
+ * be rebuilt from a run directory alone: `preflight qualify --summary DIR`.
+ */
+#include "command.h"
+#include "common.h"
+#include "loads/load.h"
+#include "run.h"
+
+#include <errno.h>
+#include <sys/wait.h>
+
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* pf_q_load - a JSON file of the run directory, or NULL */
+static json_t *pf_q_load(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return json_load_file(path, 0, NULL);
+}
+
+/*
+ * pf_q_get - the value at a dotted path ("a.b.c"; array elements by index)
+ * or NULL; a key that itself holds a dot ("p99.99") is taken whole when the
+ * object has it
+ */
+static json_t *pf_q_get(json_t *v, const char *path)
+{
+	const char *dot;
+	char key[64];
+
+	while (v && *path) {
+		if (json_is_object(v) && json_object_get(v, path))
+			return json_object_get(v, path);
+		dot = strchr(path, '.');
+		snprintf(key, sizeof(key), "%.*s", dot ? (int)(dot - path) : (int)strlen(path), path);
+		v = json_is_array(v) ? json_array_get(v, strtoul(key, NULL, 10)) : json_object_get(v, key);
+		path = dot ? dot + 1 : "";
+	}
+	return v;
+}
+
+/* pf_q_num - a number at a path, NaN-free: 'none' when missing */
+static double pf_q_num(json_t *v, const char *path, double none)
+{
+	json_t *n = pf_q_get(v, path);
+
+	return json_is_number(n) ? json_number_value(n) : none;
+}
+
+/* pf_q_str - a string at a path, or 'none' */
+static const char *pf_q_str(json_t *v, const char *path, const char *none)
+{
+	const char *s = json_string_value(pf_q_get(v, path));
+
+	return s ? s : none;
+}
+
+/* pf_q_us - a nanosecond figure at a path as "123.4 us" (or "-") */
+static const char *pf_q_us(json_t *v, const char *path, char *buf, size_t size)
+{
+	double ns = pf_q_num(v, path, -1);
+
+	if (ns < 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.1f us", ns / 1000.0);
+	return buf;
+}
+
+/* pf_q_machine - who was measured, and the survey's warnings */
+static void pf_q_machine(json_t *si, FILE *out)
+{
+	json_t *w, *warnings = pf_q_get(si, "warnings");
+	size_t i;
+	char *dump;
+
+	fprintf(out, "\nmachine\n");
+	if (!si) {
+		fprintf(out, "  (no sysinfo.json: 'preflight sysinfo' did not run)\n");
+		return;
+	}
+	fprintf(out, "  host %s, kernel %s (%s), preemption %s, %d CPUs%s\n",
+		pf_q_str(si, "hostname", "?"), pf_q_str(si, "kernel.release", "?"),
+		pf_q_str(si, "kernel.arch", "?"), pf_q_str(si, "kernel.preempt_model", "?"),
+		(int)pf_q_num(si, "cpus.online_count", pf_q_num(si, "cpus.count", 0)),
+		json_is_true(pf_q_get(si, "virtualization.virtualized")) ? ", virtualised" : "");
+	json_array_foreach(warnings, i, w) {
+		if (json_is_string(w)) {
+			fprintf(out, "  warning: %s\n", json_string_value(w));
+		} else {
+			const char *text = pf_q_str(w, "message", pf_q_str(w, "text", NULL));
+
+			if (text) {
+				fprintf(out, "  warning: %s\n", text);
+			} else {
+				dump = json_dumps(w, JSON_COMPACT);
+				fprintf(out, "  warning: %s\n", dump ? dump : "?");
+				free(dump);
+			}
+		}
+	}
+}
+
+/* pf_q_load_line - one load's achieved figures in one line */
+static void pf_q_load_line(const char *name, json_t *rep, FILE *out)
+{
+	json_t *a = json_object_get(rep, "achieved");
+	char b1[32], b2[32];
+
+	fprintf(out, "    %-9s", name);
+	if (json_object_get(rep, "error")) {
+		fprintf(out, "FAILED: %s\n", pf_q_str(rep, "error", "?"));
+		return;
+	}
+	if (!strcmp(name, "wifi"))
+		fprintf(out, "%.2f of %.2f Mbit/s received (%.0f %%), UDP %.2f Mbit/s loss %.2f %%, TCP %.2f Mbit/s %d retransmits\n",
+			pf_q_num(a, "received_bps", 0) / 1e6, pf_q_num(a, "rate_bps", 0) / 1e6,
+			pf_q_num(a, "rate_achieved_pct", 0), pf_q_num(a, "udp.received_bps", 0) / 1e6,
+			pf_q_num(a, "udp.loss_pct", 0), pf_q_num(a, "tcp.received_bps", 0) / 1e6,
+			(int)pf_q_num(a, "tcp.retransmits", 0));
+	else if (!strcmp(name, "sd"))
+		fprintf(out, "%.2f MB/s written, %d fsyncs p99 %s max %s; logger: %s\n",
+			pf_q_num(a, "write_mb_per_s", 0), (int)pf_q_num(a, "fsyncs", 0),
+			pf_q_us(a, "fsync_latency_p99_ns", b1, sizeof(b1)),
+			pf_q_us(a, "fsync_latency_max_ns", b2, sizeof(b2)),
+			pf_q_get(a, "logger.unavailable") ? pf_q_str(a, "logger.unavailable", "?") : "see loads.json");
+	else if (!strcmp(name, "spi"))
+		fprintf(out, "%.0f transfers/s of %d bytes, max %s, p99.99 %s, over %.0f us: %d, errors %d\n",
+			pf_q_num(a, "transfers_per_s", 0), (int)pf_q_num(a, "size_bytes", 0),
+			pf_q_us(a, "transfer_time_ns.max", b1, sizeof(b1)),
+			pf_q_us(a, "transfer_time_ns.p99.99", b2, sizeof(b2)),
+			pf_q_num(a, "limit_ns", 0) / 1000, (int)pf_q_num(a, "over_limit", 0),
+			(int)pf_q_num(a, "errors", 0));
+	else if (!strcmp(name, "cpu"))
+		fprintf(out, "hackbench %d rounds (%.0f msg/s), stress-ng %d CPUs at %d %%: %.0f bogo-ops/s\n",
+			(int)pf_q_num(a, "hackbench.rounds", 0), pf_q_num(a, "hackbench.messages_per_s", 0),
+			(int)pf_q_num(a, "stress_ng.cpus", 0), (int)pf_q_num(a, "stress_ng.load_pct", 0),
+			pf_q_num(a, "stress_ng.bogo_ops_per_s", 0));
+	else if (!strcmp(name, "rt-swarm"))
+		fprintf(out, "%d of %d tasks, %.0f of %.0f jobs/s, latency max %s p99 %s, %d missed\n",
+			(int)pf_q_num(a, "started", 0), (int)pf_q_num(a, "tasks", 0),
+			pf_q_num(a, "jobs_per_s", 0), pf_q_num(a, "planned_jobs_per_s", 0),
+			pf_q_us(a, "activation_latency.max", b1, sizeof(b1)),
+			pf_q_us(a, "activation_latency.p99", b2, sizeof(b2)),
+			(int)pf_q_num(a, "missed_activations", 0));
+	else
+		fprintf(out, "\n");
+}
+
+/* pf_q_phases - every phase with its loads' achieved figures, and its cyclictest baseline */
+static void pf_q_phases(const char *dir, json_t *run, json_t *loads, FILE *out)
+{
+	json_t *p, *lp, *rep, *res;
+	const char *name;
+	char path[PATH_MAX], b1[32], b2[32];
+	size_t i;
+
+	fprintf(out, "\nphases (planned / ran)\n");
+	json_array_foreach(pf_q_get(run, "phases"), i, p) {
+		fprintf(out, "  %-18s %-10s %5.0f s / %5.0f s%s\n", pf_q_str(p, "dir", "?"),
+			pf_q_str(p, "measure", "?"), pf_q_num(p, "planned_s", 0), pf_q_num(p, "elapsed_s", 0),
+			json_is_true(pf_q_get(p, "partial")) ? "  PARTIAL" : "");
+		lp = json_array_get(pf_q_get(loads, "phases"), i);
+		json_object_foreach(pf_q_get(lp, "loads"), name, rep)
+			pf_q_load_line(name, rep, out);
+		if (!strcmp(pf_q_str(p, "measure", ""), "cyclictest")) {
+			snprintf(path, sizeof(path), "%s/%s/results.json", dir, pf_q_str(p, "dir", "?"));
+			res = json_load_file(path, 0, NULL);
+			fprintf(out, "    %-9scyclictest max %s, p99.99 %s, %.0f samples\n", "baseline",
+				pf_q_us(res, "cyclictest.all.latency_ns.max", b1, sizeof(b1)),
+				pf_q_us(res, "cyclictest.all.latency_ns.p99.99", b2, sizeof(b2)),
+				pf_q_num(res, "cyclictest.all.latency_ns.count", 0));
+			json_decref(res);
+		}
+	}
+}
+
+/* pf_q_tasks - per task of the app: activation latency, response, overruns; app utilisation */
+static void pf_q_tasks(json_t *res, FILE *out)
+{
+	char b1[32], b2[32], b3[32];
+	json_t *t, *c;
+	size_t i, j;
+
+	fprintf(out, "\napp tasks        act.lat max   p99.99      response max  overruns  misses  jobs\n");
+	if (!json_array_size(pf_q_get(res, "tasks")))
+		fprintf(out, "  (no app tasks in results.json: no flightapp phase ran or it recorded nothing)\n");
+	json_array_foreach(pf_q_get(res, "tasks"), i, t)
+		fprintf(out, "  %-14s %-13s %-11s %-13s %-9d %-7d %d\n", pf_q_str(t, "name", "?"),
+			pf_q_us(t, "activation_latency_ns.max", b1, sizeof(b1)),
+			pf_q_us(t, "activation_latency_ns.p99.99", b2, sizeof(b2)),
+			pf_q_us(t, "response_time_ns.max", b3, sizeof(b3)),
+			(int)pf_q_num(t, "overruns", 0), (int)pf_q_num(t, "deadline_misses", 0),
+			(int)pf_q_num(t, "jobs", 0));
+	if (pf_q_get(res, "app"))
+		fprintf(out, "  app utilisation %.1f %% of one CPU (worst 1 s %.1f %%), slot overruns %d of %d\n",
+			100 * pf_q_num(res, "app.utilisation", 0), 100 * pf_q_num(res, "app.utilisation_max_1s", 0),
+			(int)pf_q_num(res, "slots.overruns", 0), (int)pf_q_num(res, "slots.count", 0));
+	fprintf(out, "  cyclictest baseline beside the app: max %s, p99.99 %s\n",
+		pf_q_us(res, "cyclictest.all.latency_ns.max", b1, sizeof(b1)),
+		pf_q_us(res, "cyclictest.all.latency_ns.p99.99", b2, sizeof(b2)));
+	fprintf(out, "\nworst culprits\n");
+	json_array_foreach(pf_q_get(res, "tasks"), i, t)
+		json_array_foreach(pf_q_get(t, "culprits"), j, c)
+			if (j < 2)
+				fprintf(out, "  %s\n", pf_q_str(c, "summary", "?"));
+}
+
+/* pf_q_file - copy a text file of the run directory, indented, skipping '#' lines if asked */
+static int pf_q_file(const char *dir, const char *name, FILE *out, bool skip_comments, int *failed)
+{
+	char path[PATH_MAX], line[1024];
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (skip_comments && line[0] == '#')
+			continue;
+		if (failed && !strncmp(line, "not ok", 6) && !strstr(line, "# TODO"))
+			(*failed)++;
+		fprintf(out, "  %s", line);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+void pf_qualify_summary(const char *dir, FILE *out)
+{
+	json_t *si = pf_q_load(dir, "sysinfo.json"), *run = pf_q_load(dir, "run.json");
+	json_t *loads = pf_q_load(dir, "loads.json"), *res = pf_q_load(dir, "results.json");
+	int failed = 0, code = (int)pf_q_num(run, "exit_code", -1);
+	bool partial = json_is_true(pf_q_get(run, "partial"));
+	const char *verdict;
+
+	verdict = code == 0 ? "PASS: every requirement met" : code == 1 ? "FAIL: requirements not met" :
+		  "NOT QUALIFIED: the run could not be completed";
+	fprintf(out, "preflight qualification: scenario '%s'%s\n", pf_q_str(run, "scenario.name", "?"),
+		partial ? " (PARTIAL: interrupted or a phase ended early)" : "");
+	fprintf(out, "run directory %s, %s .. %s\n", dir, pf_q_str(run, "started_utc", "?"),
+		pf_q_str(run, "ended_utc", "?"));
+	if (json_is_string(pf_q_get(run, "failure")))
+		fprintf(out, "why: %s\n", pf_q_str(run, "failure", "?"));
+	pf_q_machine(si, out);
+	pf_q_phases(dir, run, loads, out);
+	if (res)
+		pf_q_tasks(res, out);
+	else
+		fprintf(out, "\nresults: no results.json (analysis did not run)\n");
+	fprintf(out, "\nverdicts (%s)\n", pf_q_get(run, "budgets") ? "budgets.ini" : "no budgets");
+	if (pf_q_file(dir, "verdicts.tap", out, false, &failed) < 0)
+		fprintf(out, "  (no verdicts.tap)\n");
+	fprintf(out, "\nevidence (SHA-256)\n");
+	if (pf_q_file(dir, "SHA256SUMS", out, false, NULL) < 0)
+		fprintf(out, "  (no SHA256SUMS)\n");
+	fprintf(out, "\nresult: %s", verdict);
+	if (code == 1)
+		fprintf(out, " (%d failed)", failed);
+	if (code == 1 && si && json_array_size(pf_q_get(si, "warnings")))
+		fprintf(out, "; the machine warnings above and the culprits explain why");
+	fprintf(out, "\n");
+	json_decref(si);
+	json_decref(run);
+	json_decref(loads);
+	json_decref(res);
+}
+
+static int pf_cmd_qualify_run(int argc, char **argv);
+
+const struct pf_command pf_cmd_qualify = {
+	.name = "qualify",
+	.summary = "qualify this machine: survey, run a scenario, analyse, check budgets, summarise",
+	.usage =
+	"usage: preflight qualify [--scenario NAME] [--budgets FILE] [-o RUN_DIR]\n"
+	"       preflight qualify --summary RUN_DIR\n"
+	"\n"
+	"Shows the system survey's warnings, runs the scenario (preflight run), checks\n"
+	"the budgets and prints the qualification summary: machine, phases with the\n"
+	"loads they achieved, per task activation latency / response / overruns, app\n"
+	"utilisation, cyclictest baseline, verdicts (TAP), worst culprits, evidence.\n"
+	"The summary is also written to RUN_DIR/qualification.txt.\n"
+	"\n"
+	"options:\n"
+	"  -s, --scenario NAME   scenario name or .ini path (default: quick)\n"
+	"  -b, --budgets FILE    budgets (default: the scenario's, else budgets/seed.ini)\n"
+	"  -o, --output RUN_DIR  run directory (default: runs/<UTC time>-<host>)\n"
+	"      --summary RUN_DIR print the summary of an existing run directory and exit\n"
+	"  -h, --help            this text\n"
+	"\n"
+	"exit: 0 all requirements met, 1 a requirement failed, 2 bad usage or scenario,\n"
+	"      3 the run could not be done (missing tool or piece, load failed, interrupted),\n"
+	"      4 internal error\n",
+	.run = pf_cmd_qualify_run,
+};
+
+/* pf_q_survey - the system survey (with its warnings) on stdout before anything runs */
+static void pf_q_survey(void)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *argv[] = { self, "sysinfo", NULL };
+	struct pf_proc p;
+	int ret;
+
+	if (n <= 0)
+		return;
+	self[n] = '\0';
+	fflush(stdout);
+	ret = pf_proc_spawn(&p, argv, "-", "-", 0);
+	if (ret == 0) {
+		while (waitpid(p.pid, &p.status, 0) < 0 && errno == EINTR)
+			;
+		p.reaped = true;
+	}
+	if (ret < 0 || pf_proc_exit_code(&p) != 0)
+		pf_err("the system survey (preflight sysinfo) did not run (exit %d)", ret < 0 ? ret : pf_proc_exit_code(&p));
+}
+
+static int pf_cmd_qualify_run(int argc, char **argv)
+{
+	enum { OPT_SUMMARY = 256 };
+	static const struct option opts[] = {
+		{ "scenario", required_argument, NULL, 's' },
+		{ "budgets", required_argument, NULL, 'b' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "summary", required_argument, NULL, OPT_SUMMARY },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pf_run_opts o = { .scenario = "quick" };
+	char dir[PATH_MAX] = "", path[PATH_MAX];
+	FILE *f;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "s:b:o:", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			o.scenario = optarg;
+			break;
+		case 'b':
+			o.budgets = optarg;
+			break;
+		case 'o':
+			o.out_dir = optarg;
+			break;
+		case OPT_SUMMARY:
+			if (access(optarg, R_OK))
+				return pf_fail(PF_EXIT_USAGE, "'%s': no such run directory", optarg);
+			pf_qualify_summary(optarg, stdout);
+			return PF_EXIT_OK;
+		default:
+			return pf_usage_error(&pf_cmd_qualify, "bad option");
+		}
+	}
+	if (optind != argc)
+		return pf_usage_error(&pf_cmd_qualify, "'%s': unexpected argument", argv[optind]);
+
+	printf("== system survey (preflight sysinfo)\n");
+	pf_q_survey();
+	printf("\n== scenario %s\n", o.scenario);
+	fflush(stdout);
+	ret = pf_run_scenario(&o, dir, sizeof(dir));
+	if (!dir[0])
+		return ret;
+	printf("\n== qualification summary\n");
+	pf_qualify_summary(dir, stdout);
+	snprintf(path, sizeof(path), "%s/qualification.txt", dir);
+	f = fopen(path, "we");
+	if (f) {
+		pf_qualify_summary(dir, f);
+		fclose(f);
+	}
+	printf("\nresults: %s (summary: %s)\n", dir, path);
+	return ret;
+}

@@ -1,0 +1,1076 @@
+/*
+ * run.c - `preflight run SCENARIO [-o RUN_DIR]`: the scenario runner. It
+ * runs the phases of a scenario one after another; in each phase it starts
+ * the phase's loads (each a `preflight load` child in its own process group,
+ * which says "ready" or why it could not start), runs what the phase
+ * measures (a cyclictest baseline, or the flight app with its simulator
+ * under `preflight record`), waits for the duration while showing progress
+ * on a terminal, then stops everything by pid / process group and collects
+ * what each load achieved.
+ *
+ * After the phases it analyses (`preflight analyze`), checks the budgets
+ * (`preflight check`), and writes the run directory of ARCHITECTURE.md:
+ * run.json (manifest), run.log (the runner's own log), scenario.ini,
+ * budgets.ini, sysinfo.json / sysinfo.txt, loads.json, results.json,
+ * verdicts.tap, SHA256SUMS and report.txt, with each phase's files
+ * (cyclictest.json, trace.dat, jobs.csv, load-*.json, results.json) in
+ * NN-<phase>/. Ctrl-C (SIGINT), SIGTERM or SIGHUP stops everything, keeps
+ * what was recorded, analyses it and marks it partial.
+ *
+ * Every child is started and ended by this file through pf_proc (bench/
+ * loads/proc.c); namespaces, links, mounts and loop devices belong to the
+ * loads, which remove them themselves, and pf_load_cleanup_stale removes
+ * what a killed load left behind.
+ */
+#define _GNU_SOURCE
+#include "command.h"
+#include "common.h"
+#include "analysis/cyclictest.h"
+#include "loads/load.h"
+#include "run.h"
+#include "scenario.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PF_RUN_LOAD_READY_NS  (60 * PF_NS_PER_SEC)	/* a load must be ready by then */
+#define PF_RUN_LOAD_STOP_NS   (30 * PF_NS_PER_SEC)	/* and stopped, report written, by then */
+#define PF_RUN_LOAD_SAFETY_NS (120 * PF_NS_PER_SEC)	/* a load ends itself this long after its phase */
+#define PF_RUN_MEASURE_GRACE_NS (20 * PF_NS_PER_SEC)	/* past the duration before a measurement is stopped */
+
+static volatile sig_atomic_t pf_run_signal;
+
+/* pf_run_on_signal - remember the stop request; the phase loop acts on it */
+static void pf_run_on_signal(int sig)
+{
+	pf_run_signal = sig;
+}
+
+struct pf_run_load {
+	const char *name;
+	struct pf_proc proc;
+	char report[PATH_MAX];
+	bool started;
+};
+
+struct pf_run {
+	const struct pf_run_opts *o;
+	struct pf_scn scn;
+	char dir[2048];
+	char self[PATH_MAX];		/* this program */
+	char bindir[2048];		/* where flightapp and sensorsim are built */
+	char budgets[PATH_MAX];
+	FILE *log;			/* run.log */
+	int64_t t0_ns;
+	bool tty;
+	bool partial;
+	int code;			/* exit code so far */
+	char failure[700];		/* why the run could not be done */
+	json_t *phases;			/* run.json phases */
+	json_t *load_phases;		/* loads.json phases */
+	int app_phase, baseline_phase;	/* indexes of the phases that feed the top-level results */
+	char trace_instance[64];
+};
+
+/* pf_run_log - one time-stamped line in run.log */
+static void pf_run_log(struct pf_run *r, const char *fmt, ...) PF_PRINTF(2, 3);
+static void pf_run_log(struct pf_run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r->log)
+		return;
+	fprintf(r->log, "[%9.3f] ", (double)(pf_now_ns() - r->t0_ns) / PF_NS_PER_SEC);
+	va_start(ap, fmt);
+	vfprintf(r->log, fmt, ap);
+	va_end(ap);
+	fputc('\n', r->log);
+	fflush(r->log);
+}
+
+/* pf_run_fail - record why the run cannot go on (exit 3 unless 'code' says otherwise) */
+static int pf_run_fail(struct pf_run *r, int code, const char *fmt, ...) PF_PRINTF(3, 4);
+static int pf_run_fail(struct pf_run *r, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->failure, sizeof(r->failure), fmt, ap);
+	va_end(ap);
+	pf_err("%s", r->failure);
+	pf_run_log(r, "error: %s", r->failure);
+	r->code = code;
+	return code;
+}
+
+/* pf_run_path - dir/name into buf */
+static char *pf_run_path(char *buf, size_t size, const char *dir, const char *name)
+{
+	if (snprintf(buf, size, "%s/%s", dir, name) >= (int)size)
+		buf[0] = '\0';	/* too long: fails on use, never writes elsewhere */
+	return buf;
+}
+
+/* pf_run_mkdirs - mkdir -p; 0 or -errno */
+static int pf_run_mkdirs(const char *path)
+{
+	char buf[PATH_MAX], *p;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* pf_run_copy - copy a file; 0 or -errno */
+static int pf_run_copy(const char *src, const char *dst)
+{
+	char buf[65536];
+	int in, out, ret = 0;
+	ssize_t n;
+
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		ret = -errno;
+		close(in);
+		return ret;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			ret = -EIO;
+			break;
+		}
+	if (n < 0)
+		ret = -errno;
+	close(in);
+	close(out);
+	return ret;
+}
+
+/* pf_run_exists - true when path exists */
+static bool pf_run_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+/* pf_run_utc - the current UTC time as "2026-12-03T06:30:00Z" (iso) or "20261203T063000Z" */
+static void pf_run_utc(char *buf, size_t size, bool iso)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, size, iso ? "%Y-%m-%dT%H:%M:%SZ" : "%Y%m%dT%H%M%SZ", &tm);
+}
+
+/* pf_run_find_file - 'rel' as given, else relative to the program's repository (build/..) */
+static int pf_run_find_file(struct pf_run *r, const char *rel, char *out, size_t size)
+{
+	snprintf(out, size, "%s", rel);
+	if (pf_run_exists(out) || rel[0] == '/')
+		return pf_run_exists(out) ? 0 : -ENOENT;
+	if (snprintf(out, size, "%s/../%s", r->bindir, rel) < (int)size && pf_run_exists(out))
+		return 0;
+	snprintf(out, size, "%s", rel);
+	return -ENOENT;
+}
+
+/* pf_run_has_command - true when this preflight has the subcommand 'name' (another issue's piece) */
+static bool pf_run_has_command(struct pf_run *r, const char *name)
+{
+	char err[256];
+
+	return pf_proc_runl(err, sizeof(err), r->self, "help", name, NULL) == 0;
+}
+
+/* pf_run_argv - append one argument to a NULL-terminated argv; returns the new count */
+static int pf_run_argv(char **argv, int max, int n, const char *arg)
+{
+	if (n < max - 1)
+		argv[n++] = (char *)arg;
+	argv[n] = NULL;
+	return n;
+}
+
+/* pf_run_exec - run a preflight subcommand or tool to completion, output to files; its exit code */
+static int pf_run_exec(struct pf_run *r, char **argv, const char *out, const char *err)
+{
+	struct pf_proc p;
+	int ret;
+
+	ret = pf_proc_spawn(&p, argv, out, err, 0);
+	if (ret < 0) {
+		pf_run_log(r, "%s: cannot start: %s", argv[0], strerror(-ret));
+		return -1;
+	}
+	while (waitpid(p.pid, &p.status, 0) < 0 && errno == EINTR)
+		;	/* a signal now does not stop the analysis of what was recorded */
+	p.reaped = true;
+	ret = pf_proc_exit_code(&p);
+	pf_run_log(r, "%s %s: exit %d", argv[0], argv[1] ? argv[1] : "", ret);
+	return ret;
+}
+
+/* pf_run_load_args - the `preflight load` command line of one load in phase p */
+static int pf_run_load_args(struct pf_run *r, const struct pf_scn_phase *p, const char *name,
+			    const char *pdir, const char *work, const char *report, char *dur, char **argv, int max,
+			    char kvbuf[][320])
+{
+	const struct pf_scn_kv *kv[2 * PF_SCN_MAX_KV];
+	int i, n = 0, nkv = pf_scn_params(&r->scn, p, name, kv, (int)PF_ARRAY_SIZE(kv));
+
+	/* The runner stops its loads; their own duration is only a fail-safe. */
+	snprintf(dur, 32, "%lldms", (long long)((p->duration_ns + PF_RUN_LOAD_SAFETY_NS) / PF_NS_PER_MS));
+	n = pf_run_argv(argv, max, n, r->self);
+	n = pf_run_argv(argv, max, n, "load");
+	n = pf_run_argv(argv, max, n, name);
+	n = pf_run_argv(argv, max, n, "-d");
+	n = pf_run_argv(argv, max, n, dur);
+	n = pf_run_argv(argv, max, n, "-w");
+	n = pf_run_argv(argv, max, n, work);
+	n = pf_run_argv(argv, max, n, "-o");
+	n = pf_run_argv(argv, max, n, report);
+	n = pf_run_argv(argv, max, n, "--ready-fd");
+	n = pf_run_argv(argv, max, n, "3");
+	if (p->measure == PF_SCN_FLIGHTAPP && !strcmp(name, "sd")) {
+		/* the logger figures (REQ-LOG-001): the app writes its stats before the loads stop */
+		snprintf(kvbuf[nkv], 320, "app_stats=%s/app-stats.json", pdir);
+		n = pf_run_argv(argv, max, n, kvbuf[nkv]);
+	}
+	for (i = 0; i < nkv; i++) {
+		snprintf(kvbuf[i], 320, "%s=%s", kv[i]->key, kv[i]->value);
+		n = pf_run_argv(argv, max, n, kvbuf[i]);
+	}
+	return n;
+}
+
+/* pf_run_wait_ready - read the load's "ready" / "error <why>" line; 0 or -1 with why */
+static int pf_run_wait_ready(struct pf_run_load *rl, int fd, char *why, size_t size)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int64_t end = pf_now_ns() + PF_RUN_LOAD_READY_NS;
+	char line[600];
+	size_t len = 0;
+	ssize_t n;
+
+	while (len < sizeof(line) - 1) {
+		int left_ms = (int)((end - pf_now_ns()) / PF_NS_PER_MS);
+
+		if (left_ms <= 0) {
+			snprintf(why, size, "not ready after %lld s", (long long)(PF_RUN_LOAD_READY_NS / PF_NS_PER_SEC));
+			return -1;
+		}
+		if (poll(&pfd, 1, left_ms < 200 ? left_ms : 200) <= 0) {
+			if (pf_run_signal) {
+				snprintf(why, size, "interrupted while starting");
+				return -1;
+			}
+			continue;
+		}
+		n = read(fd, line + len, sizeof(line) - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		if (memchr(line, '\n', len))
+			break;
+	}
+	line[len] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	if (!strcmp(line, "ready"))
+		return 0;
+	if (!strncmp(line, "error ", 6)) {
+		snprintf(why, size, "%s", line + 6);
+	} else {
+		pf_proc_alive(&rl->proc);
+		snprintf(why, size, "exited (%d) before it was ready", pf_proc_exit_code(&rl->proc));
+	}
+	return -1;
+}
+
+/* pf_run_start_load - start one load of phase p and wait until it is ready; 0 or -1 (r->failure set) */
+static int pf_run_start_load(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir,
+			     struct pf_run_load *rl)
+{
+	char *argv[32 + 2 * PF_SCN_MAX_KV], kvbuf[2 * PF_SCN_MAX_KV + 1][320];
+	char work[PATH_MAX], dur[32], why[600], name[64];
+	int pipefd[2], ret;
+
+	pf_run_path(work, sizeof(work), pdir, "work");
+	snprintf(name, sizeof(name), "load-%s.json", rl->name);
+	pf_run_path(rl->report, sizeof(rl->report), pdir, name);
+	if (pf_run_mkdirs(work) < 0)
+		return pf_run_fail(r, PF_EXIT_ENV, "%s: %s", work, strerror(errno)), -1;
+	pf_run_load_args(r, p, rl->name, pdir, work, rl->report, dur, argv, (int)PF_ARRAY_SIZE(argv), kvbuf);
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return pf_run_fail(r, PF_EXIT_INTERNAL, "pipe: %s", strerror(errno)), -1;
+	ret = pf_proc_spawn_fd(&rl->proc, argv, NULL, "-", PF_PROC_PGRP, pipefd[1]);
+	close(pipefd[1]);
+	if (ret < 0) {
+		close(pipefd[0]);
+		return pf_run_fail(r, PF_EXIT_ENV, "load %s: cannot start: %s", rl->name, strerror(-ret)), -1;
+	}
+	rl->started = true;
+	pf_run_log(r, "phase %s: load %s: pid %d (process group %d)", p->name, rl->name,
+		   (int)rl->proc.pid, (int)rl->proc.pid);
+	ret = pf_run_wait_ready(rl, pipefd[0], why, sizeof(why));
+	close(pipefd[0]);
+	if (ret < 0) {
+		if (pf_run_signal)
+			return -1;
+		return pf_run_fail(r, PF_EXIT_ENV, "load %s: cannot start: %s", rl->name, why), -1;
+	}
+	pf_run_log(r, "phase %s: load %s: ready", p->name, rl->name);
+	return 0;
+}
+
+/* pf_run_stop_load - stop a load by its pid (it cleans up and writes its report), then its group */
+static void pf_run_stop_load(struct pf_run *r, struct pf_run_load *rl)
+{
+	if (!rl->started)
+		return;
+	pf_proc_stop(&rl->proc, SIGTERM, PF_RUN_LOAD_STOP_NS, false);
+	kill(-rl->proc.pid, SIGKILL);	/* anything left in its process group */
+	pf_run_log(r, "load %s: ended with %d", rl->name, pf_proc_exit_code(&rl->proc));
+	rl->started = false;
+}
+
+/* pf_run_cyclictest_argv - the cyclictest command line of a baseline phase */
+static void pf_run_cyclictest_argv(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir,
+				   char **argv, char bufs[][PATH_MAX])
+{
+	const char *threads = pf_scn_param(&r->scn, p, "cyclictest", "threads", "smp");
+	int64_t interval_ns = 1000 * PF_NS_PER_US;
+	int n = 0;
+
+	if (pf_parse_duration_ns(pf_scn_param(&r->scn, p, "cyclictest", "interval", "1000us"),
+				 PF_NS_PER_US, &interval_ns))
+		interval_ns = 1000 * PF_NS_PER_US;	/* checked by the parser */
+	snprintf(bufs[0], PATH_MAX, "-p%s", pf_scn_param(&r->scn, p, "cyclictest", "priority", "90"));
+	snprintf(bufs[1], PATH_MAX, "-i%lld", (long long)(interval_ns / PF_NS_PER_US));
+	snprintf(bufs[2], PATH_MAX, "-h%s", pf_scn_param(&r->scn, p, "cyclictest", "histogram", "10000"));
+	snprintf(bufs[3], PATH_MAX, "-D%llds", (long long)(p->duration_ns / PF_NS_PER_SEC));
+	snprintf(bufs[4], PATH_MAX, "--json=%s/cyclictest.json", pdir);
+	snprintf(bufs[5], PATH_MAX, "--histfile=%s/cyclictest.hist", pdir);
+	snprintf(bufs[6], PATH_MAX, "-t%s", threads);
+	argv[n++] = "cyclictest";
+	argv[n++] = "-m";
+	argv[n++] = "--policy=fifo";
+	argv[n++] = bufs[0];
+	argv[n++] = bufs[1];
+	argv[n++] = bufs[2];
+	argv[n++] = bufs[3];
+	argv[n++] = bufs[4];
+	argv[n++] = bufs[5];
+	if (!strcmp(threads, "smp")) {
+		argv[n++] = "-S";
+	} else {
+		argv[n++] = bufs[6];
+		argv[n++] = "-a";
+	}
+	argv[n] = NULL;
+}
+
+/* pf_run_flightapp_argv - the recorder wrapping the app, for a flightapp phase */
+static int pf_run_flightapp_argv(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir,
+				 char **argv, int max, char bufs[][PATH_MAX])
+{
+	const char *trace = pf_scn_param(&r->scn, p, "flightapp", "trace", "full");
+	const char *config = pf_scn_param(&r->scn, p, "flightapp", "config", NULL);
+	const char *profile = pf_scn_param(&r->scn, p, "flightapp", "profile", NULL);
+	int n = 0;
+
+	snprintf(bufs[0], PATH_MAX, "%s/trace.dat", pdir);
+	snprintf(bufs[1], PATH_MAX, "%lldms", (long long)(p->duration_ns / PF_NS_PER_MS));
+	snprintf(bufs[2], PATH_MAX, "%s/flightapp", r->bindir);
+	snprintf(bufs[3], PATH_MAX, "%s/jobs.csv", pdir);
+	snprintf(bufs[4], PATH_MAX, "%s/app-stats.json", pdir);
+	if (strcmp(trace, "off")) {
+		n = pf_run_argv(argv, max, n, r->self);
+		n = pf_run_argv(argv, max, n, "record");
+		n = pf_run_argv(argv, max, n, "-q");
+		n = pf_run_argv(argv, max, n, "-o");
+		n = pf_run_argv(argv, max, n, bufs[0]);
+		n = pf_run_argv(argv, max, n, "-i");
+		n = pf_run_argv(argv, max, n, r->trace_instance);
+		if (!strcmp(trace, "flight"))
+			n = pf_run_argv(argv, max, n, "--flight-recorder");
+		n = pf_run_argv(argv, max, n, "--");
+	}
+	n = pf_run_argv(argv, max, n, bufs[2]);
+	if (strcmp(trace, "off")) {
+		n = pf_run_argv(argv, max, n, "--trace-instance");
+		n = pf_run_argv(argv, max, n, r->trace_instance);
+	}
+	n = pf_run_argv(argv, max, n, "--duration");
+	n = pf_run_argv(argv, max, n, bufs[1]);
+	n = pf_run_argv(argv, max, n, "--joblog");
+	n = pf_run_argv(argv, max, n, bufs[3]);
+	n = pf_run_argv(argv, max, n, "--stats-json");
+	n = pf_run_argv(argv, max, n, bufs[4]);
+	if (config) {
+		n = pf_run_argv(argv, max, n, "--config");
+		n = pf_run_argv(argv, max, n, config);
+	}
+	if (profile) {
+		n = pf_run_argv(argv, max, n, "--profile");
+		n = pf_run_argv(argv, max, n, profile);
+	}
+	return n;
+}
+
+/*
+ * pf_run_live_worst - the live worst latency per thread / task from the last
+ * status lines of cyclictest ("T: 0 (...) ... Max: 12") or flightapp
+ * ("T:io ... Max: 62.5 ... (us)"), as " 0 12us 1 15us" into buf
+ */
+static void pf_run_live_worst(const char *file, char *buf, size_t size)
+{
+	char text[8192], names[16][24], *line, *save = NULL, *m, *t;
+	double worst[16];
+	int n = 0, i;
+	size_t len = 0;
+	FILE *f;
+
+	buf[0] = '\0';
+	f = fopen(file, "re");
+	if (!f)
+		return;
+	if (fseek(f, -(long)sizeof(text) + 1, SEEK_END) < 0)
+		rewind(f);
+	len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	for (line = strtok_r(text, "\n\r", &save); line; line = strtok_r(NULL, "\n\r", &save)) {
+		char name[24];
+
+		t = strstr(line, "T:");
+		m = strstr(line, "Max:");
+		if (!t || !m || sscanf(t + 2, " %23[^ (]", name) != 1)
+			continue;
+		for (i = 0; i < n && strcmp(names[i], name); i++)
+			;
+		if (i == n && n == 16)
+			continue;
+		if (i == n)
+			snprintf(names[n++], sizeof(names[0]), "%s", name);
+		worst[i] = strtod(m + 4, NULL);
+	}
+	for (i = 0; i < n && strlen(buf) + 40 < size; i++)
+		snprintf(buf + strlen(buf), size - strlen(buf), " %s %.0fus", names[i], worst[i]);
+}
+
+/* pf_run_progress - one progress line on the terminal (never when stderr is not a tty) */
+static void pf_run_progress(struct pf_run *r, int idx, const struct pf_scn_phase *p,
+			    int64_t elapsed_ns, const char *pdir)
+{
+	char worst[400] = "", path[PATH_MAX];
+	int64_t left = p->duration_ns - elapsed_ns;
+
+	if (!r->tty)
+		return;
+	if (p->measure != PF_SCN_NONE)
+		pf_run_live_worst(pf_run_path(path, sizeof(path), pdir, p->measure == PF_SCN_CYCLICTEST ?
+					      "cyclictest.out" : "flightapp.err"), worst, sizeof(worst));
+	fprintf(stderr, "\r\033[K[%d/%d] %s (%s): %llds / %llds, %llds left%s%s", idx + 1, r->scn.nphases,
+		p->name, pf_scn_measure_name(p->measure), (long long)(elapsed_ns / PF_NS_PER_SEC),
+		(long long)(p->duration_ns / PF_NS_PER_SEC), (long long)(left > 0 ? left / PF_NS_PER_SEC : 0),
+		worst[0] ? "  worst:" : "", worst);
+	fflush(stderr);
+}
+
+/* pf_run_phase_json - the phase's entry in run.json and loads.json */
+static void pf_run_phase_json(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir,
+			      struct pf_run_load *rl, int nl, int64_t start_ns, int64_t end_ns,
+			      bool partial, int measure_code)
+{
+	json_t *loads = json_object(), *names = json_array();
+	int i;
+
+	for (i = 0; i < nl; i++) {
+		json_t *rep = json_load_file(rl[i].report, 0, NULL);
+
+		json_array_append_new(names, json_string(rl[i].name));
+		if (!rep)
+			rep = json_pack("{s:s, s:s}", "load", rl[i].name, "error",
+					"no report: the load did not start or was killed");
+		json_object_set_new(loads, rl[i].name, rep);
+	}
+	json_array_append_new(r->load_phases,
+			      json_pack("{s:s, s:s, s:f, s:b, s:o}", "phase", p->name,
+					"measure", pf_scn_measure_name(p->measure),
+					"elapsed_s", (double)(end_ns - start_ns) / PF_NS_PER_SEC,
+					"partial", partial, "loads", loads));
+	json_array_append_new(r->phases,
+			      json_pack("{s:s, s:s, s:s, s:f, s:f, s:I, s:I, s:b, s:o, s:i}",
+					"name", p->name, "measure", pf_scn_measure_name(p->measure),
+					"dir", strrchr(pdir, '/') + 1,
+					"planned_s", (double)p->duration_ns / PF_NS_PER_SEC,
+					"elapsed_s", (double)(end_ns - start_ns) / PF_NS_PER_SEC,
+					"start_ns", (json_int_t)start_ns, "end_ns", (json_int_t)end_ns,
+					"partial", partial, "loads", names, "measure_exit_code", measure_code));
+}
+
+/* pf_run_phase - run phase idx; 0 done (maybe interrupted: r->partial), else the exit code */
+static int pf_run_phase(struct pf_run *r, int idx)
+{
+	const struct pf_scn_phase *p = &r->scn.phases[idx];
+	struct pf_run_load rl[PF_SCN_MAX_LOADS] = { 0 };
+	char pdir[PATH_MAX], name[96], out[PATH_MAX], err[PATH_MAX];
+	char *argv[64], bufs[8][PATH_MAX];
+	struct pf_proc measure = { 0 };
+	int64_t start_ns, now, end_ns;
+	int i, ret = 0, code = -1;
+	bool partial = false, measuring = p->measure != PF_SCN_NONE;
+
+	snprintf(name, sizeof(name), "%02d-%s", idx + 1, p->name);
+	pf_run_path(pdir, sizeof(pdir), r->dir, name);
+	if (pf_run_mkdirs(pdir) < 0)
+		return pf_run_fail(r, PF_EXIT_ENV, "%s: %s", pdir, strerror(errno));
+	pf_run_log(r, "phase %s: begin (%s, %lld s, %d loads)", p->name, pf_scn_measure_name(p->measure),
+		   (long long)(p->duration_ns / PF_NS_PER_SEC), p->nloads);
+	for (i = 0; i < p->nloads; i++)
+		rl[i].name = p->loads[i];
+
+	start_ns = pf_now_ns();
+	for (i = 0; i < p->nloads && !ret && !pf_run_signal; i++)
+		ret = pf_run_start_load(r, p, pdir, &rl[i]);
+	if (ret < 0 || pf_run_signal)
+		goto stop;
+
+	if (p->measure == PF_SCN_CYCLICTEST) {
+		pf_run_cyclictest_argv(r, p, pdir, argv, bufs);
+		ret = pf_proc_spawn(&measure, argv, pf_run_path(out, sizeof(out), pdir, "cyclictest.out"),
+				    pf_run_path(err, sizeof(err), pdir, "cyclictest.err"), PF_PROC_PGRP);
+	} else if (p->measure == PF_SCN_FLIGHTAPP) {
+		pf_run_flightapp_argv(r, p, pdir, argv, (int)PF_ARRAY_SIZE(argv), bufs);
+		ret = pf_proc_spawn(&measure, argv, pf_run_path(out, sizeof(out), pdir, "flightapp.out"),
+				    pf_run_path(err, sizeof(err), pdir, "flightapp.err"), PF_PROC_PGRP);
+	}
+	if (ret < 0) {
+		pf_run_fail(r, PF_EXIT_ENV, "phase %s: %s: %s", p->name, argv[0], strerror(-ret));
+		goto stop;
+	}
+	if (measuring)
+		pf_run_log(r, "phase %s: %s: pid %d", p->name, argv[0], (int)measure.pid);
+
+	start_ns = pf_now_ns();
+	for (;;) {
+		now = pf_now_ns();
+		if (pf_run_signal) {
+			partial = true;
+			pf_run_log(r, "phase %s: signal %d: stopping", p->name, (int)pf_run_signal);
+			break;
+		}
+		if (measuring && !pf_proc_alive(&measure))
+			break;
+		if (now - start_ns >= p->duration_ns + (measuring ? PF_RUN_MEASURE_GRACE_NS : 0))
+			break;
+		for (i = 0; i < p->nloads; i++) {
+			if (pf_proc_alive(&rl[i].proc))
+				continue;
+			pf_run_fail(r, PF_EXIT_ENV, "phase %s: load %s stopped early (exit %d): "
+				    "the phase would measure without it", p->name, rl[i].name,
+				    pf_proc_exit_code(&rl[i].proc));
+			partial = true;
+			goto stop;
+		}
+		pf_run_progress(r, idx, p, now - start_ns, pdir);
+		pf_proc_sleep_ns(200 * PF_NS_PER_MS);
+	}
+	if (measuring) {
+		pf_proc_stop(&measure, SIGINT, 10 * PF_NS_PER_SEC, true);
+		code = pf_proc_exit_code(&measure);
+		pf_run_log(r, "phase %s: %s: exit %d", p->name, argv[0], code);
+		if (code != 0 && !partial) {
+			char line[300] = "";
+
+			if (pf_read_file(err, line, sizeof(line)) > 0)
+				line[strcspn(line, "\n")] = '\0';
+			pf_run_fail(r, PF_EXIT_ENV, "phase %s: %s exited with %d%s%s", p->name, argv[0], code,
+				    line[0] ? ": " : "", line);
+		}
+	}
+stop:
+	end_ns = pf_now_ns();
+	if (pf_run_signal || ret < 0)
+		partial = true;
+	pf_proc_stop(&measure, SIGINT, 10 * PF_NS_PER_SEC, true);
+	for (i = p->nloads - 1; i >= 0; i--)
+		pf_run_stop_load(r, &rl[i]);
+	pf_load_cleanup_stale();
+	rmdir(pf_run_path(out, sizeof(out), pdir, "work"));
+	if (r->tty)
+		fprintf(stderr, "\r\033[K");
+	if (partial)
+		r->partial = true;
+	pf_run_phase_json(r, p, pdir, rl, p->nloads, start_ns, end_ns, partial, code);
+	if (p->measure == PF_SCN_FLIGHTAPP)
+		r->app_phase = idx;
+	if (p->measure == PF_SCN_CYCLICTEST && (r->baseline_phase < 0 || p->nloads))
+		r->baseline_phase = idx;
+	pf_run_log(r, "phase %s: end%s", p->name, partial ? " (partial)" : "");
+	return r->code ? r->code : 0;
+}
+
+/* pf_run_check_load_params - every load of every phase can start here (tools, privileges) */
+static int pf_run_precheck(struct pf_run *r)
+{
+	char path[PATH_MAX];
+	int i, j, k;
+
+	if (geteuid() != 0)
+		return pf_run_fail(r, PF_EXIT_ENV, "needs root (realtime priorities, namespaces, tracing)");
+	for (i = 0; i < r->scn.nphases; i++) {
+		const struct pf_scn_phase *p = &r->scn.phases[i];
+
+		if (p->measure == PF_SCN_CYCLICTEST && pf_proc_which("cyclictest"))
+			return pf_run_fail(r, PF_EXIT_ENV, "phase %s: cyclictest: not found in PATH (package rt-tests)",
+					   p->name);
+		if (p->measure == PF_SCN_FLIGHTAPP) {
+			if (!pf_run_exists(pf_run_path(path, sizeof(path), r->bindir, "flightapp")))
+				return pf_run_fail(r, PF_EXIT_ENV, "phase %s: %s: not built (the flight application)",
+						   p->name, path);
+			if (strcmp(pf_scn_param(&r->scn, p, "flightapp", "trace", "full"), "off") &&
+			    !pf_run_has_command(r, "record"))
+				return pf_run_fail(r, PF_EXIT_ENV, "phase %s: 'preflight record' is not in this build",
+						   p->name);
+		}
+		for (j = 0; j < p->nloads; j++) {
+			const struct pf_scn_kv *kv[2 * PF_SCN_MAX_KV];
+			const struct pf_load_ops *ops = pf_load_find(p->loads[j]);
+			struct pf_load l;
+			int nkv = pf_scn_params(&r->scn, p, ops->name, kv, (int)PF_ARRAY_SIZE(kv)), ret = 0;
+
+			if (pf_load_init(&l, ops, NULL) < 0)
+				return pf_run_fail(r, PF_EXIT_INTERNAL, "out of memory");
+			for (k = 0; k < nkv && !ret; k++)
+				ret = pf_load_set(&l, kv[k]->key, kv[k]->value);
+			if (!ret && ops->check)
+				ret = ops->check(&l);
+			if (ret < 0)
+				pf_run_fail(r, PF_EXIT_ENV, "phase %s: load %s cannot start: %s", p->name, ops->name,
+					    l.why);
+			pf_load_free(&l);
+			if (ret < 0)
+				return r->code;
+		}
+	}
+	return 0;
+}
+
+/* pf_run_setup - program paths, run directory, log, copies of the inputs, system survey */
+static int pf_run_setup(struct pf_run *r)
+{
+	char path[PATH_MAX], utc[32], src[PATH_MAX];
+	struct utsname un;
+	ssize_t n;
+	int ret;
+
+	n = readlink("/proc/self/exe", r->self, sizeof(r->self) - 1);
+	if (n <= 0)
+		return pf_run_fail(r, PF_EXIT_INTERNAL, "/proc/self/exe: %s", strerror(errno));
+	r->self[n] = '\0';
+	if (snprintf(r->bindir, sizeof(r->bindir), "%s", r->self) >= (int)sizeof(r->bindir))
+		return pf_run_fail(r, PF_EXIT_ENV, "%s: path too long", r->self);
+	*strrchr(r->bindir, '/') = '\0';
+	snprintf(r->trace_instance, sizeof(r->trace_instance), "preflight-run-%d", (int)getpid());
+
+	if (r->o->out_dir) {
+		if (snprintf(r->dir, sizeof(r->dir), "%s", r->o->out_dir) >= (int)sizeof(r->dir))
+			return pf_run_fail(r, PF_EXIT_USAGE, "run directory '%s': path too long", r->o->out_dir);
+	} else {
+		uname(&un);
+		pf_run_utc(utc, sizeof(utc), false);
+		snprintf(r->dir, sizeof(r->dir), "runs/%s-%s", utc, un.nodename);
+	}
+	ret = pf_run_mkdirs(r->dir);
+	if (ret < 0)
+		return pf_run_fail(r, PF_EXIT_ENV, "run directory '%s': %s", r->dir, strerror(-ret));
+	r->log = fopen(pf_run_path(path, sizeof(path), r->dir, "run.log"), "we");
+	if (!r->log)
+		return pf_run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno));
+	pf_run_log(r, "preflight run %s (%s) into %s, pid %d", r->scn.name, r->scn.path, r->dir, (int)getpid());
+	if (pf_run_copy(r->scn.path, pf_run_path(path, sizeof(path), r->dir, "scenario.ini")) < 0)
+		return pf_run_fail(r, PF_EXIT_ENV, "%s: cannot copy the scenario", path);
+
+	snprintf(src, sizeof(src), "%s", r->o->budgets ? r->o->budgets :
+		 r->scn.budgets[0] ? r->scn.budgets : "budgets/seed.ini");
+	if (pf_run_find_file(r, src, r->budgets, sizeof(r->budgets)) < 0) {
+		if (r->o->budgets)
+			return pf_run_fail(r, PF_EXIT_USAGE, "budgets '%s': no such file", src);
+		r->budgets[0] = '\0';
+		pf_run_log(r, "budgets %s: not found, no check", src);
+	} else if (pf_run_copy(r->budgets, pf_run_path(path, sizeof(path), r->dir, "budgets.ini")) < 0) {
+		return pf_run_fail(r, PF_EXIT_ENV, "%s: cannot copy the budgets", path);
+	}
+
+	if (pf_run_has_command(r, "sysinfo")) {
+		char *js[] = { r->self, "sysinfo", "--json", "-o", path, NULL };
+		char *tx[] = { r->self, "sysinfo", NULL };
+		char txt[PATH_MAX];
+
+		pf_run_path(path, sizeof(path), r->dir, "sysinfo.json");
+		pf_run_exec(r, js, "/dev/null", "/dev/null");
+		pf_run_exec(r, tx, pf_run_path(txt, sizeof(txt), r->dir, "sysinfo.txt"), "/dev/null");
+	} else {
+		pf_run_log(r, "sysinfo: 'preflight sysinfo' is not in this build");
+	}
+	return 0;
+}
+
+/* pf_run_mark_results - add the run's own facts (phases, partial, loads) to a results.json */
+static void pf_run_mark_results(struct pf_run *r, const char *path, int phase_idx)
+{
+	json_t *res = json_load_file(path, 0, NULL), *loads = json_object(), *lp;
+	size_t i;
+
+	if (!res)
+		return;
+	json_array_foreach(r->load_phases, i, lp)
+		if (phase_idx < 0 || (int)i == phase_idx)
+			json_object_update(loads, json_object_get(lp, "loads"));
+	json_object_set_new(res, "run", json_pack("{s:s, s:b, s:O}", "scenario", r->scn.name,
+						  "partial", r->partial, "phases", r->phases));
+	json_object_set_new(res, "loads", loads);
+	json_object_set_new(res, "partial", json_boolean(r->partial));
+	if (json_dump_file(res, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
+		pf_run_log(r, "%s: cannot rewrite", path);
+	json_decref(res);
+}
+
+/* pf_run_phase_dir - the directory of phase idx */
+static char *pf_run_phase_dir(struct pf_run *r, int idx, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%02d-%s", r->dir, idx + 1, r->scn.phases[idx].name);
+	return buf;
+}
+
+/*
+ * pf_run_baseline_results - a results.json (preflight-results/1) for a
+ * baseline without trace or job log, which 'preflight analyze' does not
+ * take: the cyclictest import of analysis/cyclictest.c and nulls for what
+ * was not measured. 0 or -1.
+ */
+static int pf_run_baseline_results(struct pf_run *r, const char *ct_path, const char *out)
+{
+	json_t *ct = NULL, *res;
+	int ret;
+
+	if (cyclictest_load(ct_path, &ct) != 0) {
+		pf_run_log(r, "%s: cyclictest import failed", ct_path);
+		return -1;
+	}
+	res = json_pack("{s:s, s:s, s:{s:n, s:n, s:s}, s:n, s:[], s:[], s:[], s:n, s:n, s:o,"
+			" s:{s:i, s:i, s:[], s:b, s:[]}}",
+			"schema", "preflight-results/1",
+			"generator", "preflight run: cyclictest baseline only (no trace or job log to analyse)",
+			"inputs", "trace", "joblog", "cyclictest", ct_path,
+			"trace", "threads", "cpus", "tasks", "app", "slots", "cyclictest", ct,
+			"lost_events", "total", 0, "unknown", 0, "windows", "windows_truncated", 0, "affected");
+	ret = res ? json_dump_file(res, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : -1;
+	json_decref(res);
+	pf_run_log(r, "%s: baseline results%s", out, ret ? " not written" : "");
+	return ret ? -1 : 0;
+}
+
+/* pf_run_analyze - results.json of each phase, and the top-level one (app beside its baseline) */
+static int pf_run_analyze(struct pf_run *r)
+{
+	char pdir[PATH_MAX], res[PATH_MAX], trace[PATH_MAX], joblog[PATH_MAX], ct[PATH_MAX], log[PATH_MAX];
+	char *argv[20];
+	int i, n, code;
+
+	if (!pf_run_has_command(r, "analyze")) {
+		pf_run_fail(r, PF_EXIT_ENV, "'preflight analyze' is not in this build: no results.json");
+		return -1;
+	}
+	pf_run_path(log, sizeof(log), r->dir, "analyze.log");
+	for (i = 0; i < (int)json_array_size(r->phases); i++) {
+		char *pa[] = { r->self, "analyze", pf_run_phase_dir(r, i, pdir, sizeof(pdir)), "-q", NULL };
+
+		if (r->scn.phases[i].measure == PF_SCN_NONE)
+			continue;
+		pf_run_path(res, sizeof(res), pdir, "results.json");
+		if (r->scn.phases[i].measure == PF_SCN_CYCLICTEST)
+			code = pf_run_baseline_results(r, pf_run_path(ct, sizeof(ct), pdir, "cyclictest.json"), res);
+		else
+			code = pf_run_exec(r, pa, "/dev/null", log);
+		if (code == 0)
+			pf_run_mark_results(r, res, i);
+	}
+	n = 0;
+	argv[n++] = r->self;
+	argv[n++] = "analyze";
+	if (r->app_phase >= 0) {
+		pf_run_phase_dir(r, r->app_phase, pdir, sizeof(pdir));
+		if (pf_run_exists(pf_run_path(trace, sizeof(trace), pdir, "trace.dat"))) {
+			argv[n++] = "--trace";
+			argv[n++] = trace;
+		}
+		if (pf_run_exists(pf_run_path(joblog, sizeof(joblog), pdir, "jobs.csv"))) {
+			argv[n++] = "--joblog";
+			argv[n++] = joblog;
+		}
+	}
+	if (r->baseline_phase >= 0) {
+		pf_run_phase_dir(r, r->baseline_phase, pdir, sizeof(pdir));
+		if (pf_run_exists(pf_run_path(ct, sizeof(ct), pdir, "cyclictest.json"))) {
+			argv[n++] = "--cyclictest";
+			argv[n++] = ct;
+		}
+	}
+	pf_run_path(res, sizeof(res), r->dir, "results.json");
+	if (n == 2 || (n == 4 && !strcmp(argv[2], "--cyclictest"))) {
+		if (n == 2) {
+			pf_run_fail(r, PF_EXIT_ENV, "nothing was recorded to analyse");
+			return -1;
+		}
+		code = pf_run_baseline_results(r, ct, res) ? 2 : 0;
+	} else {
+		argv[n++] = "-o";
+		argv[n++] = res;
+		argv[n++] = "-q";
+		argv[n] = NULL;
+		code = pf_run_exec(r, argv, "/dev/null", log);
+	}
+	if (code != 0) {
+		pf_run_fail(r, PF_EXIT_ENV, "preflight analyze exited with %d (see %s)", code, log);
+		return -1;
+	}
+	pf_run_mark_results(r, res, r->app_phase >= 0 ? r->app_phase : r->baseline_phase);
+	return 0;
+}
+
+/* pf_run_check - verdicts.tap from the budgets; the check's exit code (0 pass, 1 fail) or -1 */
+static int pf_run_check(struct pf_run *r)
+{
+	char res[PATH_MAX], tap[PATH_MAX], log[PATH_MAX];
+	char *argv[] = { r->self, "check", pf_run_path(res, sizeof(res), r->dir, "results.json"),
+			 "--budgets", r->budgets, "-o", pf_run_path(tap, sizeof(tap), r->dir, "verdicts.tap"),
+			 NULL };
+	int code;
+
+	if (!r->budgets[0]) {
+		pf_run_fail(r, PF_EXIT_ENV, "no budgets file (budgets/seed.ini): no verdicts");
+		return -1;
+	}
+	if (!pf_run_has_command(r, "check")) {
+		pf_run_fail(r, PF_EXIT_ENV, "'preflight check' is not in this build: no verdicts");
+		return -1;
+	}
+	code = pf_run_exec(r, argv, "/dev/null", pf_run_path(log, sizeof(log), r->dir, "check.log"));
+	if (code != 0 && code != 1) {
+		pf_run_fail(r, PF_EXIT_ENV, "preflight check exited with %d (see %s)", code, log);
+		return -1;
+	}
+	return code;
+}
+
+/* pf_run_manifest - run.json: what ran, how it ended, which pieces were missing */
+static void pf_run_manifest(struct pf_run *r, const char *started_utc)
+{
+	char path[PATH_MAX], ended[32];
+	json_t *m;
+
+	pf_run_utc(ended, sizeof(ended), true);
+	m = json_pack("{s:s, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:b, s:s?, s:i, s:s?, s:s?, s:O}",
+		      "schema", "preflight-run/1",
+		      "scenario", "name", r->scn.name, "file", "scenario.ini", "source", r->scn.path,
+		      "dir", r->dir, "started_utc", started_utc, "ended_utc", ended,
+		      "partial", r->partial,
+		      "interrupted_by", pf_run_signal ? strsignal(pf_run_signal) : NULL,
+		      "exit_code", r->code,
+		      "failure", r->failure[0] ? r->failure : NULL,
+		      "budgets", r->budgets[0] ? "budgets.ini" : NULL,
+		      "phases", r->phases);
+	if (json_dump_file(m, pf_run_path(path, sizeof(path), r->dir, "run.json"),
+			   JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
+		pf_err("%s: cannot write", path);
+	json_decref(m);
+}
+
+/* pf_run_finish - loads.json, analysis, check, manifest, checksums, report; the exit code */
+static int pf_run_finish(struct pf_run *r, const char *started_utc)
+{
+	char path[PATH_MAX];
+	json_t *loads;
+	int check = -1;
+	FILE *f;
+	char *sums[] = { "sh", "-c",
+			 "cd \"$1\" && find . -type f ! -name SHA256SUMS ! -name report.txt "
+			 "! -name qualification.txt -print0 | sort -z | xargs -0 sha256sum",
+			 "sh", r->dir, NULL };
+
+	loads = json_pack("{s:s, s:s, s:b, s:O}", "schema", "preflight-loads/1", "scenario", r->scn.name,
+			  "partial", r->partial, "phases", r->load_phases);
+	if (json_dump_file(loads, pf_run_path(path, sizeof(path), r->dir, "loads.json"),
+			   JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
+		pf_run_fail(r, PF_EXIT_ENV, "%s: cannot write", path);
+	json_decref(loads);
+	if (json_array_size(r->phases) && pf_run_analyze(r) == 0)
+		check = pf_run_check(r);
+	if (!r->code && check >= 0)
+		r->code = check;
+	if (pf_run_signal && r->code != PF_EXIT_USAGE) {
+		snprintf(r->failure, sizeof(r->failure), "interrupted by %s: partial results", strsignal(pf_run_signal));
+		r->code = PF_EXIT_ENV;
+	}
+	pf_run_manifest(r, started_utc);
+	pf_run_exec(r, sums, pf_run_path(path, sizeof(path), r->dir, "SHA256SUMS"), "/dev/null");
+	f = fopen(pf_run_path(path, sizeof(path), r->dir, "report.txt"), "we");
+	if (f) {
+		pf_qualify_summary(r->dir, f);
+		fclose(f);
+	}
+	pf_run_log(r, "end: exit %d%s%s", r->code, r->failure[0] ? ": " : "", r->failure);
+	return r->code;
+}
+
+int pf_run_scenario(const struct pf_run_opts *o, char *dir, size_t dir_size)
+{
+	struct sigaction sa = { .sa_handler = pf_run_on_signal }, old[3];
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct pf_run *r;
+	char path[PATH_MAX], started[32];
+	int i, ret;
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	r->o = o;
+	r->t0_ns = pf_now_ns();
+	r->app_phase = r->baseline_phase = -1;
+	r->tty = isatty(STDERR_FILENO);
+	r->phases = json_array();
+	r->load_phases = json_array();
+	pf_run_utc(started, sizeof(started), true);
+
+	if (pf_scn_resolve(o->scenario, path, sizeof(path)) < 0) {
+		ret = pf_fail(PF_EXIT_USAGE, "scenario '%s': not found (%s)", o->scenario, path);
+		goto out;
+	}
+	if (pf_scn_load(&r->scn, path) < 0) {
+		ret = pf_fail(PF_EXIT_USAGE, "%s", r->scn.error);
+		goto out;
+	}
+	pf_load_cleanup_stale();
+	ret = pf_run_setup(r);
+	if (ret)
+		goto out;
+	snprintf(dir, dir_size, "%s", r->dir);
+	ret = pf_run_precheck(r);
+	if (ret) {
+		pf_run_manifest(r, started);
+		goto out;
+	}
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	signal(SIGPIPE, SIG_IGN);
+	for (i = 0; i < r->scn.nphases && !pf_run_signal && !r->code; i++)
+		pf_run_phase(r, i);
+	if (r->code == PF_EXIT_ENV && !json_array_size(r->phases)) {
+		pf_run_manifest(r, started);	/* nothing ran: nothing to analyse */
+		ret = r->code;
+	} else {
+		int failed = r->code;
+
+		ret = pf_run_finish(r, started);
+		if (failed)
+			ret = failed;
+	}
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (pf_run_signal)
+		pf_err("interrupted by %s: partial results in %s", strsignal(pf_run_signal), r->dir);
+out:
+	if (r->log)
+		fclose(r->log);
+	json_decref(r->phases);
+	json_decref(r->load_phases);
+	free(r);
+	return ret;
+}
+
+static int pf_cmd_run_run(int argc, char **argv);
+
+const struct pf_command pf_cmd_run = {
+	.name = "run",
+	.summary = "run a scenario: loads, cyclictest baseline, the app under trace; analyse and check",
+	.usage =
+	"usage: preflight run SCENARIO [-o RUN_DIR] [--budgets FILE]\n"
+	"\n"
+	"Runs the phases of SCENARIO (a name in bench/scenarios/, or an .ini path; see\n"
+	"docs/scenarios.md), then analyses and checks what was recorded and writes the\n"
+	"run directory: run.json, run.log, scenario.ini, budgets.ini, sysinfo.json,\n"
+	"loads.json, results.json, verdicts.tap, report.txt, SHA256SUMS and one NN-<phase>/\n"
+	"directory per phase. Progress is shown when stderr is a terminal. Ctrl-C stops\n"
+	"everything, keeps what was recorded, analyses it and marks it partial.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output RUN_DIR   run directory (default: runs/<UTC time>-<host>)\n"
+	"  -b, --budgets FILE     budgets for the check (default: the scenario's, else\n"
+	"                         budgets/seed.ini)\n"
+	"  -h, --help             this text\n"
+	"\n"
+	"exit: 0 all requirements met, 1 a requirement failed, 2 bad scenario or usage,\n"
+	"      3 a load, tool or piece could not run, or the run was interrupted, 4 internal\n",
+	.run = pf_cmd_run_run,
+};
+
+static int pf_cmd_run_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "budgets", required_argument, NULL, 'b' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pf_run_opts o = { 0 };
+	char dir[PATH_MAX] = "";
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "o:b:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o.out_dir = optarg;
+			break;
+		case 'b':
+			o.budgets = optarg;
+			break;
+		default:
+			return pf_usage_error(&pf_cmd_run, "bad option");
+		}
+	}
+	if (optind != argc - 1)
+		return pf_usage_error(&pf_cmd_run, optind == argc ? "which scenario?" : "one scenario only");
+	o.scenario = argv[optind];
+	ret = pf_run_scenario(&o, dir, sizeof(dir));
+	if (dir[0])
+		fprintf(stderr, "preflight: run: results in %s (exit %d)\n", dir, ret);
+	return ret;
+}

@@ -1,0 +1,31 @@
+/*
+ * run.h - the scenario runner shared by `preflight run` (run.c) and
+ * `preflight qualify` (qualify.c): run a scenario into a run directory,
+ * analyse and check it, and write the plain-text summary.
+ */
+#ifndef PF_RUN_H
+#define PF_RUN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct pf_run_opts {
+	const char *scenario;	/* name ("quick") or path of the scenario */
+	const char *out_dir;	/* run directory, NULL = runs/<UTC time>-<host> */
+	const char *budgets;	/* budgets INI for the check, NULL = the scenario's, else budgets/seed.ini */
+	bool summary_stdout;	/* print the summary on stdout at the end */
+};
+
+/*
+ * pf_run_scenario - run every phase of a scenario, then analyse, check and
+ * summarise into the run directory (its path into dir). Returns the exit
+ * code: 0 all requirements met, 1 a requirement failed, 2 bad scenario, 3 a
+ * load, tool or piece could not run or the run was interrupted (what was
+ * recorded is kept, analysed and marked partial), 4 internal.
+ */
+int pf_run_scenario(const struct pf_run_opts *o, char *dir, size_t dir_size);
+
+/* pf_qualify_summary - write the plain-text qualification summary of a run directory to out */
+void pf_qualify_summary(const char *dir, FILE *out);
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * scenario.h - a bench scenario (bench/scenarios/NAME.ini, docs/scenarios.md):
+ * phases run one after another, each with a duration, a set of loads with
+ * their parameters, and what is measured (a cyclictest baseline, the flight
+ * application with its simulator, recorder and job log, or nothing).
+ *
+ * Parsed with inih; every error names the file and line ("quick.ini:12:
+ * ...") and is a usage error (exit 2). Load parameters are checked by the
+ * loads themselves at parse time, so a typo never reaches a run.
+ */
+#ifndef PF_SCENARIO_H
+#define PF_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PF_SCN_MAX_PHASES 16
+#define PF_SCN_MAX_LOADS  8	/* loads in one phase */
+#define PF_SCN_MAX_KV     64	/* parameters in one section */
+
+enum pf_scn_measure {
+	PF_SCN_NONE,		/* loads only */
+	PF_SCN_CYCLICTEST,	/* kernel baseline: cyclictest at the app's top priority */
+	PF_SCN_FLIGHTAPP,	/* the app with simulator, recorder and job log */
+};
+
+/* pf_scn_kv - one parameter: for a load ('owner' = load name) or a measurement ("cyclictest", "flightapp") */
+struct pf_scn_kv {
+	char owner[16];
+	char key[48];
+	char value[256];
+	int line;
+};
+
+struct pf_scn_phase {
+	char name[48];
+	int line;				/* of the [phase NAME] header */
+	int64_t duration_ns;
+	enum pf_scn_measure measure;
+	char loads[PF_SCN_MAX_LOADS][16];	/* load names, in start order */
+	int nloads;
+	struct pf_scn_kv kv[PF_SCN_MAX_KV];	/* overrides: "<load>.key", "cyclictest.key", "flightapp.key" */
+	int nkv;
+};
+
+struct pf_scn {
+	char path[512];
+	char name[64];
+	char description[256];
+	char budgets[256];			/* default budgets for qualify, "" = none given */
+	struct pf_scn_kv defaults[PF_SCN_MAX_KV];	/* [load NAME], [cyclictest], [flightapp] sections */
+	int ndefaults;
+	struct pf_scn_phase phases[PF_SCN_MAX_PHASES];
+	int nphases;
+	char error[1024];			/* "file:line: what" after a failed parse */
+};
+
+/*
+ * pf_scn_load - parse a scenario file. 0, or -EINVAL (bad content) / -errno
+ * (unreadable) with the "file:line: what" message in scn->error.
+ */
+int pf_scn_load(struct pf_scn *scn, const char *path) __attribute__((warn_unused_result));
+
+/*
+ * pf_scn_resolve - the path of a scenario given by name ("quick" ->
+ * bench/scenarios/quick.ini, searched beside the program and in the current
+ * directory) or by path; 0 or -ENOENT
+ */
+int pf_scn_resolve(const char *name_or_path, char *path, int size);
+
+/*
+ * pf_scn_params - the parameters of 'owner' in phase p: the scenario-wide
+ * section first, then the phase's overrides (later ones win when applied in
+ * order). Fills 'out' with pointers; returns the count.
+ */
+int pf_scn_params(const struct pf_scn *scn, const struct pf_scn_phase *p, const char *owner,
+		  const struct pf_scn_kv **out, int max);
+
+/* pf_scn_param - the effective value of owner.key in phase p, or 'fallback' */
+const char *pf_scn_param(const struct pf_scn *scn, const struct pf_scn_phase *p, const char *owner,
+			 const char *key, const char *fallback);
+
+/* pf_scn_measure_name - "none", "cyclictest", "flightapp" */
+const char *pf_scn_measure_name(enum pf_scn_measure m);
+
+/* pf_scn_total_ns - the sum of every phase's duration */
+int64_t pf_scn_total_ns(const struct pf_scn *scn);
+
+#endif

@@ -1,0 +1,54 @@
+#!/bin/sh
+# 0700-scenario.t - scenario files: every bad one is a usage error naming file:line;
+# 'preflight load' parameter checking; the shipped scenarios parse
+. "$(dirname "$0")/test-lib.sh"
+plan 29
+
+# bad SCENARIO-TEXT EXPECTED-REGEX ID - 'preflight run' on it exits 2 with file:line
+bad() {
+	printf '%b' "$1" > "$TMP/bad.ini"
+	run_cmd "$PREFLIGHT" run "$TMP/bad.ini" -o "$TMP/run-bad"
+	is "$rc" 2 "$3 exit 2" && like "$err" "^preflight: run: $TMP/bad.ini:$2" "$3 message names file:line"
+}
+
+bad '[scenario]\nname = x\n[phase a]\nduration = 5s\nmeasure = sometimes\n' \
+	'5: measure: .sometimes.: expected cyclictest, flightapp or none' "scenario-1.1 bad measure"
+bad '[scenario]\n[phase a]\nduration = 5s\nloads = wifi warp\n' \
+	"4: loads: 'warp': no such load" "scenario-1.2 unknown load"
+bad '[load wifi]\nrate = fast\n[phase a]\nduration = 5s\n' \
+	"2: wifi.rate: 'fast': bad value" "scenario-1.3 bad load parameter"
+bad '[phase a]\nduration = 5s\nsd.colour = blue\n' \
+	"3: sd: 'colour': unknown parameter" "scenario-1.4 unknown load parameter in a phase"
+bad '[scenario]\n\n[phase a]\nmeasure = cyclictest\n[phase b]\nduration = 2s\n' \
+	"3: phase 'a': no duration" "scenario-1.5 missing duration names the phase header"
+bad '[phase a]\nduration = 2s\n[phase a]\nduration = 3s\n' \
+	"3: phase 'a' defined twice \\(line 1\\)" "scenario-1.6 duplicate phase"
+bad '[phase a]\nduration = 2s\nthis line is broken\n' \
+	"3: syntax error" "scenario-1.7 syntax error"
+bad '[scenario]\nname = nothing\n' \
+	"2: no \\[phase NAME\\] section" "scenario-1.8 no phase"
+bad '[cyclictest]\npriority = 120\n[phase a]\nduration = 2s\n' \
+	"2: cyclictest.priority: '120': bad value" "scenario-1.9 bad cyclictest priority"
+bad '[phase a]\nduration = 0.5s\n' \
+	"2: duration: '0.5s'" "scenario-1.10 duration below 1 s"
+
+run_cmd "$PREFLIGHT" run no-such-scenario -o "$TMP/run-none"
+is "$rc" 2 "scenario-2.1 unknown scenario name exits 2"
+like "$err" "scenario 'no-such-scenario': not found" "scenario-2.2 and says so"
+
+for s in quick seed soak; do
+	# --help of load lists nothing of the scenario; parse by asking run with a bad budgets file,
+	# which fails after the scenario parsed (exit 2 naming the budgets, not the scenario)
+	run_cmd "$PREFLIGHT" run "$s" -o "$TMP/run-$s" --budgets "$TMP/none.ini"
+	like "$err" "budgets '$TMP/none.ini': no such file" "scenario-3.$s shipped scenario '$s' parses"
+done
+
+run_cmd "$PREFLIGHT" load warp
+is "$rc" 2 "scenario-4.1 preflight load: unknown load exits 2"
+run_cmd "$PREFLIGHT" load spi rate=fast
+like "$rc:$err" "^2:.*spi: rate: 'fast': bad value" "scenario-4.2 bad parameter value exits 2 naming it"
+run_cmd "$PREFLIGHT" load cpu colour=blue
+like "$rc:$err" "^2:.*cpu: 'colour': unknown parameter" "scenario-4.3 unknown parameter exits 2"
+run_cmd "$PREFLIGHT" load --list
+like "$out" "rt-swarm - " "scenario-4.4 --list names every load"
+done_testing
