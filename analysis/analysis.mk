@@ -13,4 +13,4 @@ UNIT_TESTS += an-gentrace
 an-gentrace_SRCS := analysis/gentrace.c
 an-gentrace_PKGS := libtracecmd libtraceevent libtracefs
 
-#BENCHES += analysis/bench-analyze.sh
+BENCHES += analysis/bench-analyze.sh

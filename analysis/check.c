@@ -154,7 +154,8 @@ static char *chk_reader(char *str, int num, void *stream)
 		b->line++;
 	for (s = str; isspace((unsigned char)*s); s++)
 		;
-	if (*s == '[' && !b->err) {
+	/* an indented line after a key continues its value, as inih reads it */
+	if (*s == '[' && (s == str || !b->nreq) && !b->err) {
 		char *end = strchr(s, ']');
 		struct chk_req *r;
 		size_t i;

@@ -343,15 +343,16 @@ static void an_switch_in(struct an_thread *t, int cpu, int64_t ts)
 	t->last_ns = ts;
 }
 
-/* an_copy_comm - a comm field (not always NUL-terminated) into a thread */
-static void an_copy_comm(struct an_thread *t, const char *comm)
+/* an_copy_comm - a comm field (16 bytes, not always NUL-terminated) into a thread */
+static inline void an_copy_comm(struct an_thread *t, const char *comm)
 {
-	size_t n = strnlen(comm, sizeof(t->comm) - 1);
+	size_t n;
 
-	if (n) {
-		memcpy(t->comm, comm, n);
-		t->comm[n] = '\0';
-	}
+	if (!comm[0] || !strncmp(t->comm, comm, sizeof(t->comm) - 1))
+		return;
+	n = strnlen(comm, sizeof(t->comm) - 1);
+	memcpy(t->comm, comm, n);
+	t->comm[n] = '\0';
 }
 
 void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const char *prev_comm,

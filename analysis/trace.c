@@ -16,7 +16,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -81,7 +83,38 @@ struct an_reader {
 	struct an_evfmt fmt[AN_EV_COUNT];
 	int64_t *cpu_last_ns;		/* last record per CPU, for lost windows */
 	int err;			/* exit code when a record stopped the pass */
+	bool swap;			/* file byte order differs from ours */
+	dev_t dev;			/* the file, to find libtracecmd's mappings of it */
+	ino_t ino;
 };
+
+#define AN_TRIM_EVENTS (1 << 16)	/* records between two trims of the file mappings */
+
+/*
+ * an_trim_maps - keep memory independent of the trace length: libtracecmd
+ * maps the CPU data in large chunks and keeps them mapped, so the pages it
+ * read stay resident. Dropping them (MADV_DONTNEED on a read-only file
+ * mapping) is safe - a page still in use is faulted back from the page
+ * cache, with the same content - and bounds the resident set to what was
+ * read since the last trim.
+ */
+static void an_trim_maps(struct an_reader *rd)
+{
+	char line[512];
+	unsigned long lo, hi, off, ino;
+	unsigned maj, min;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %*s %lx %x:%x %lu", &lo, &hi, &off, &maj, &min, &ino) != 6)
+			continue;
+		if (ino == rd->ino && makedev(maj, min) == rd->dev)
+			madvise((void *)lo, hi - lo, MADV_DONTNEED);
+	}
+	fclose(f);
+}
 
 /* an_field_set - find one field of an event format */
 static void an_field_set(struct tep_event *ev, struct an_field *f, const char *name)
@@ -149,12 +182,30 @@ static int an_reader_setup(struct an_reader *rd)
 	return 0;
 }
 
+/* an_read - a number of 'size' bytes at p, in the file's byte order */
+static inline unsigned long long an_read(struct an_reader *rd, const void *p, int size)
+{
+	uint64_t v8;
+	uint32_t v4;
+	uint16_t v2;
+
+	if (rd->swap)
+		return tep_read_number(rd->tep, p, size);
+	switch (size) {
+	case 1: return *(const uint8_t *)p;
+	case 2: memcpy(&v2, p, 2); return v2;
+	case 4: memcpy(&v4, p, 4); return v4;
+	case 8: memcpy(&v8, p, 8); return v8;
+	default: return tep_read_number(rd->tep, p, size);
+	}
+}
+
 /* an_num - a numeric field of a record, 0 when absent or out of bounds */
 static inline long long an_num(struct an_reader *rd, const struct an_field *f, struct tep_record *rec)
 {
 	if (!f->present || f->offset + f->size > rec->size)
 		return 0;
-	return (long long)tep_read_number(rd->tep, (char *)rec->data + f->offset, f->size);
+	return (long long)an_read(rd, (char *)rec->data + f->offset, f->size);
 }
 
 /* an_sign - sign-extend a field read as unsigned */
@@ -181,7 +232,7 @@ static const char *an_str(struct an_reader *rd, const struct an_field *f, struct
 	if (f->dynamic) {
 		if (f->offset + 4 > rec->size)
 			return NULL;
-		loc = tep_read_number(rd->tep, (char *)rec->data + f->offset, 4);
+		loc = an_read(rd, (char *)rec->data + f->offset, 4);
 		off = loc & 0xffff;
 		n = (loc >> 16) & 0xffff;
 		if (f->relative)
@@ -196,17 +247,12 @@ static const char *an_str(struct an_reader *rd, const struct an_field *f, struct
 	return (char *)rec->data + off;
 }
 
-/* an_comm - a fixed comm[16] field copied NUL-terminated */
-static void an_comm(struct an_reader *rd, const struct an_field *f, struct tep_record *rec, char out[17])
+/* an_comm - a fixed comm[16] field, "" when absent (may lack its NUL: readers bound it to 16) */
+static inline const char *an_comm(struct an_reader *rd, const struct an_field *f, struct tep_record *rec)
 {
-	int len;
-	const char *s = an_str(rd, f, rec, &len);
-
-	if (len > 16)
-		len = 16;
-	if (s)
-		memcpy(out, s, len);
-	out[len] = '\0';
+	if (!f->present || f->dynamic || f->size < 16 || f->offset + 16 > rec->size)
+		return "";
+	return (const char *)rec->data + f->offset;
 }
 
 /* an_raw_marker - decode a PFM1 binary marker (docs/markers.md) */
@@ -246,12 +292,13 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 	const struct an_field *f;
 	int cpu = rec->cpu, type, pid, len;
 	int64_t ts = (int64_t)rec->ts;
-	char c1[17], c2[17];
 	const char *s;
 	int ret = 0;
 
 	if (cpu < 0 || cpu >= r->ncpus || rec->size < 8)
 		return 0;
+	if (!(r->events & (AN_TRIM_EVENTS - 1)) && r->events)
+		an_trim_maps(rd);
 	if (!r->events++) {
 		r->start_ns = ts;
 		an_win_init(&r->app_w1s, PF_NS_PER_SEC, ts);
@@ -265,29 +312,29 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 	rd->cpu_last_ns[cpu] = ts;
 	r->cpu[cpu].last_ns = ts;
 
-	type = (int)tep_read_number(rd->tep, rec->data, 2);
+	type = (int)an_read(rd, rec->data, 2);
 	if (type < 0 || type >= rd->nids || rd->kind[type] == AN_EV_UNKNOWN) {
 		rd->err = pf_fail(PF_EXIT_USAGE, "%s: offset %llu: corrupt trace data: CPU %d record of unknown event id %d",
 				  rd->path, rec->offset, cpu, type);
 		return -1;
 	}
-	pid = (int)an_sign(tep_read_number(rd->tep, (char *)rec->data + 4, 4), 4);
+	pid = (int)an_sign(an_read(rd, (char *)rec->data + 4, 4), 4);
 	switch (rd->kind[type]) {
 	case AN_EV_SWITCH:
 		f = rd->fmt[AN_EV_SWITCH].f;
-		an_comm(rd, &f[F_PREV_COMM], rec, c1);
-		an_comm(rd, &f[F_NEXT_COMM], rec, c2);
-		an_on_switch(r, cpu, ts, (int)an_sign(an_num(rd, &f[F_PREV_PID], rec), f[F_PREV_PID].size), c1,
+		an_on_switch(r, cpu, ts, (int)an_sign(an_num(rd, &f[F_PREV_PID], rec), f[F_PREV_PID].size),
+			     an_comm(rd, &f[F_PREV_COMM], rec),
 			     (int)an_sign(an_num(rd, &f[F_PREV_PRIO], rec), f[F_PREV_PRIO].size),
 			     (long)an_num(rd, &f[F_PREV_STATE], rec),
-			     (int)an_sign(an_num(rd, &f[F_NEXT_PID], rec), f[F_NEXT_PID].size), c2,
+			     (int)an_sign(an_num(rd, &f[F_NEXT_PID], rec), f[F_NEXT_PID].size),
+			     an_comm(rd, &f[F_NEXT_COMM], rec),
 			     (int)an_sign(an_num(rd, &f[F_NEXT_PRIO], rec), f[F_NEXT_PRIO].size));
 		break;
 	case AN_EV_WAKING:
 	case AN_EV_WAKEUP:
 		f = rd->fmt[rd->kind[type]].f;
-		an_comm(rd, &f[F_COMM], rec, c1);
-		an_on_waking(r, cpu, ts, (int)an_sign(an_num(rd, &f[F_PID], rec), f[F_PID].size), c1,
+		an_on_waking(r, cpu, ts, (int)an_sign(an_num(rd, &f[F_PID], rec), f[F_PID].size),
+			     an_comm(rd, &f[F_COMM], rec),
 			     (int)an_sign(an_num(rd, &f[F_PRIO], rec), f[F_PRIO].size),
 			     rd->kind[type] == AN_EV_WAKING);
 		break;
@@ -447,6 +494,7 @@ int an_trace_read(struct an_run *r, const char *path)
 	}
 	an_cpustats(r, h);
 	rd.tep = tracecmd_get_tep(h);
+	rd.swap = rd.tep && tep_is_file_bigendian(rd.tep) != tep_is_local_bigendian(rd.tep);
 	rd.cpu_last_ns = calloc(r->ncpus, sizeof(*rd.cpu_last_ns));
 	nbuf = tracecmd_buffer_instances(h);
 	hs = calloc(nbuf + 1, sizeof(*hs));
@@ -460,6 +508,10 @@ int an_trace_read(struct an_run *r, const char *path)
 
 		if (b)
 			hs[nh++] = b;
+	}
+	if (!stat(path, &st)) {
+		rd.dev = st.st_dev;
+		rd.ino = st.st_ino;
 	}
 	ret = tracecmd_iterate_events_multi(hs, nh, an_record, &rd);
 	if (rd.err) {
