@@ -256,10 +256,34 @@ static void si_judge_cpus(const json_t *info, json_t *w)
 			"enabled idle states exit slower than " SI_STR(SYSINFO_DEEP_IDLE_US) " us: %s", text);
 }
 
+/* si_judge_throttling - rt_throttling: the sysctl's throttling, or the fair deadline server (6.12+) */
+static void si_judge_throttling(const json_t *info, json_t *w)
+{
+	long long runtime, period, fs_runtime_ns = 0, fs_period_ns = 0;
+	const char *fs_cpus = si_gets(info, "rt_throttle.fair_server.cpus");
+	char text[512] = "";
+	size_t len = 0;
+
+	if (si_getb(info, "rt_throttle.throttling") == 1 && si_geti(info, "rt_throttle.runtime_us", &runtime) &&
+	    si_geti(info, "rt_throttle.period_us", &period))
+		len = snprintf(text, sizeof(text), "realtime throttling is on: realtime tasks may run only %lld us "
+			       "of every %lld us, then wait up to %lld us", runtime, period, period - runtime);
+	if (fs_cpus && *fs_cpus && si_geti(info, "rt_throttle.fair_server.runtime_ns", &fs_runtime_ns) &&
+	    si_geti(info, "rt_throttle.fair_server.period_ns", &fs_period_ns) && len < sizeof(text))
+		snprintf(text + len, sizeof(text) - len, "%sthe fair deadline server may run starved normal tasks "
+			 "for %lld us of every %lld us ahead of realtime tasks on CPUs %s", len ? "; " : "",
+			 fs_runtime_ns / 1000, fs_period_ns / 1000, fs_cpus);
+	if (text[0])
+		si_warn(w, "rt_throttling", "medium",
+			"sysctl -w kernel.sched_rt_runtime_us=-1 for the run, and on Linux 6.12+ write 0 to "
+			"/sys/kernel/debug/sched/fair_server/cpuN/runtime of the realtime CPUs (a runaway "
+			"realtime task then owns its CPU: keep a watchdog)", "%s", text);
+}
+
 void sysinfo_judge(json_t *info)
 {
 	json_t *w = json_array();
-	long long runtime, period, swap_kb = 0;
+	long long swap_kb = 0;
 	const char *cur;
 
 	if (si_getb(info, "kernel.preempt_rt") == 0)
@@ -269,14 +293,7 @@ void sysinfo_judge(json_t *info)
 			"can delay a realtime task by milliseconds",
 			si_or(si_gets(info, "kernel.release")), si_or(si_gets(info, "kernel.preempt_model")));
 
-	if (si_getb(info, "rt_throttle.throttling") == 1 && si_geti(info, "rt_throttle.runtime_us", &runtime) &&
-	    si_geti(info, "rt_throttle.period_us", &period))
-		si_warn(w, "rt_throttling", "medium",
-			"sysctl -w kernel.sched_rt_runtime_us=-1 for the run (a runaway realtime task then "
-			"owns its CPU: keep a watchdog)",
-			"realtime throttling is on: realtime tasks may run only %lld us of every %lld us, "
-			"then wait up to %lld us", runtime, period, period - runtime);
-
+	si_judge_throttling(info, w);
 	si_judge_cpus(info, w);
 
 	if ((si_geti(info, "memory.swap.total_kb", &swap_kb) && swap_kb > 0) ||
@@ -473,7 +490,7 @@ void sysinfo_print_human(const json_t *info, FILE *out)
 
 	note = si_get(info, "notes");
 	if (json_array_size(note)) {
-		fprintf(out, "\nnotes (%zu): what could not be read\n", json_array_size(note));
+		fprintf(out, "\nnotes (%zu)\n", json_array_size(note));
 		json_array_foreach(note, i, w)
 			fprintf(out, "  %s\n", json_string_value(w));
 	}

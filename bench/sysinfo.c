@@ -355,7 +355,7 @@ static void si_read_config(struct si *s, const char *release, char values[][24],
 		si_trim(line);
 		for (i = 0; i < SI_NCONFIG; i++) {
 			len = strlen(si_config_opts[i]);
-			if (line[0] == '#' && !strncmp(line + 2, si_config_opts[i], len) &&
+			if (!strncmp(line, "# ", 2) && !strncmp(line + 2, si_config_opts[i], len) &&
 			    !strcmp(line + 2 + len, " is not set"))
 				snprintf(values[i], 24, "n");
 			else if (!strncmp(line, si_config_opts[i], len) && line[len] == '=') {
@@ -391,27 +391,54 @@ static const char *si_config_value(char values[][24], const char *name)
 	return "";
 }
 
-/* si_read_preempt_debugfs - the text of debugfs sched/preempt; 0 or -errno */
-static int si_read_preempt_debugfs(struct si *s, char *buf, size_t size)
-{
-	char mp[512], rel[600], path[700];
-	struct si_mount m;
-	int ret;
+/* Where debugfs files are read from: its mount under the root, or a private mount. */
+struct si_debugfs {
+	char            base[PATH_MAX];	/* real path of the debugfs top, "" when there is none */
+	struct si_mount m;		/* the private mount, when one was needed */
+	int             err;		/* why there is none: -errno */
+};
 
+/* si_debugfs_open - find debugfs (on "/" as root, mount it privately when it is not mounted) */
+static void si_debugfs_open(struct si *s, struct si_debugfs *d)
+{
+	char mp[512];
+
+	memset(d, 0, sizeof(*d));
 	if (si_find_mount(s, "debugfs", "/sys/kernel/debug", mp, sizeof(mp)) == 0) {
-		snprintf(rel, sizeof(rel), "%s/sched/preempt", mp);
-		return si_read(s, rel, buf, size, NULL);
+		d->err = si_path(s, mp, d->base, sizeof(d->base));
+		return;
 	}
-	ret = si_read(s, "/sys/kernel/debug/sched/preempt", buf, size, NULL);
-	if (ret >= 0 || !s->live || geteuid() != 0)
-		return ret;
-	ret = si_private_mount(&m, "debugfs", MS_RDONLY);
-	if (ret)
-		return ret;
-	snprintf(path, sizeof(path), "%s/sched/preempt", m.dir);
-	ret = pf_read_file(path, buf, size);
-	si_private_umount(&m);
-	return ret;
+	if (!s->live || geteuid() != 0) {
+		d->err = si_path(s, "/sys/kernel/debug", d->base, sizeof(d->base));
+		return;
+	}
+	d->err = si_private_mount(&d->m, "debugfs", MS_RDONLY);
+	if (!d->err)
+		snprintf(d->base, sizeof(d->base), "%s", d->m.dir);
+}
+
+/* si_debugfs_read - read one debugfs file ("sched/preempt"); bytes or -errno */
+static int si_debugfs_read(struct si_debugfs *d, const char *rel, char *buf, size_t size)
+{
+	char path[PATH_MAX + 128];
+	int n;
+
+	buf[0] = '\0';
+	if (d->err || !d->base[0])
+		return d->err ? d->err : -ENOENT;
+	n = snprintf(path, sizeof(path), "%s/%s", d->base, rel);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	n = pf_read_file(path, buf, size);
+	if (n < 0)
+		buf[0] = '\0';
+	return n;
+}
+
+/* si_debugfs_close - unmount a private debugfs */
+static void si_debugfs_close(struct si_debugfs *d)
+{
+	si_private_umount(&d->m);
 }
 
 /* si_cmdline_json - the parsed realtime flags of the command line */
@@ -454,20 +481,19 @@ static json_t *si_cmdline_json(const struct sysinfo_cmdline *cl)
 /* si_version_from_proc - release and version string from proc/version ("Linux version R (...) #1 ...") */
 static void si_version_from_proc(struct si *s, char *release, size_t rsize, char *version, size_t vsize)
 {
-	char buf[1024], *p;
+	char buf[1024], rel[64], *p;
 
 	if (si_read(s, "/proc/version", buf, sizeof(buf), NULL) < 0)
 		return;
-	if (!release[0] && sscanf(buf, "Linux version %63s", release) != 1)
-		release[0] = '\0';
+	if (!release[0] && sscanf(buf, "Linux version %63s", rel) == 1)
+		snprintf(release, rsize, "%s", rel);
 	p = strstr(buf, ") #");
 	if (!version[0] && p)
 		snprintf(version, vsize, "%s", p + 2);
-	(void)rsize;
 }
 
 /* si_kernel - the "kernel" object; leaves the parsed command line in *cl */
-static json_t *si_kernel(struct si *s, struct sysinfo_cmdline *cl)
+static json_t *si_kernel(struct si *s, struct si_debugfs *dbg, struct sysinfo_cmdline *cl)
 {
 	char release[64] = "", version[512] = "", arch[sizeof(((struct utsname *)0)->machine)] = "", cmdline[4096], text[256];
 	char config[SI_NCONFIG][24], source[128];
@@ -527,7 +553,7 @@ static json_t *si_kernel(struct si *s, struct sysinfo_cmdline *cl)
 		in.config_mode = SYSINFO_PREEMPT_VOLUNTARY;
 	else if (si_config_bool(source, si_config_value(config, "CONFIG_PREEMPT_NONE")) == 1)
 		in.config_mode = SYSINFO_PREEMPT_NONE;
-	ret = si_read_preempt_debugfs(s, text, sizeof(text));
+	ret = si_debugfs_read(dbg, "sched/preempt", text, sizeof(text));
 	if (ret >= 0)
 		in.debugfs_mode = sysinfo_preempt_debugfs(text);
 	else
@@ -708,8 +734,61 @@ static json_t *si_clocksource(struct si *s)
 	return c;
 }
 
+/* si_release_at_least - is a release string ("6.12.3-rt5") at least major.minor */
+static bool si_release_at_least(const char *release, int major, int minor)
+{
+	int ma = 0, mi = 0;
+
+	if (!release || sscanf(release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
+}
+
+/*
+ * si_fair_server - the fair deadline server (Linux 6.12+), which gives
+ * starved SCHED_OTHER tasks runtime_ns of every period_ns ahead of realtime
+ * tasks: {runtime_ns, period_ns, cpus} of the CPUs where it is on, or null
+ */
+static json_t *si_fair_server(struct si *s, struct si_debugfs *dbg, const char *release)
+{
+	struct sysinfo_cpuset on = { { 0 } };
+	long long runtime, period, max_runtime = 0, max_period = 0;
+	char text[64], rel[96], list[1024];
+	int cpu, found = 0, ret = 0;
+	json_t *o;
+
+	for (cpu = 0; cpu < SYSINFO_MAX_CPUS; cpu++) {
+		snprintf(rel, sizeof(rel), "sched/fair_server/cpu%d/runtime", cpu);
+		ret = si_debugfs_read(dbg, rel, text, sizeof(text));
+		if (ret < 0 || si_number(text, &runtime))
+			break;
+		snprintf(rel, sizeof(rel), "sched/fair_server/cpu%d/period", cpu);
+		if (si_debugfs_read(dbg, rel, text, sizeof(text)) < 0 || si_number(text, &period))
+			break;
+		found++;
+		if (runtime > 0)
+			on.bits[cpu / 64] |= 1ULL << (cpu % 64);
+		if (runtime > max_runtime) {
+			max_runtime = runtime;
+			max_period = period;
+		}
+	}
+	if (!found) {
+		if (si_release_at_least(release, 6, 12))
+			si_note(s, "rt_throttle.fair_server: debugfs sched/fair_server/cpu0/runtime: %s",
+				strerror(ret < 0 ? -ret : EINVAL));
+		return json_null();
+	}
+	o = json_object();
+	sysinfo_cpulist_format(&on, list, sizeof(list));
+	json_object_set_new(o, "runtime_ns", json_integer(max_runtime));
+	json_object_set_new(o, "period_ns", json_integer(max_period));
+	json_object_set_new(o, "cpus", sysinfo_json_text(list));
+	return o;
+}
+
 /* si_rt_throttle - the "rt_throttle" object */
-static json_t *si_rt_throttle(struct si *s)
+static json_t *si_rt_throttle(struct si *s, struct si_debugfs *dbg, const char *release)
 {
 	char text[64];
 	json_t *o = json_object();
@@ -721,6 +800,7 @@ static json_t *si_rt_throttle(struct si *s)
 	si_read(s, "/proc/sys/kernel/sched_rt_period_us", text, sizeof(text), "rt_throttle.period_us");
 	pk = si_int_text(o, "period_us", text, &period) == 0;
 	si_bool3(o, "throttling", !rk ? -1 : runtime >= 0 && (!pk || runtime < period));
+	json_object_set_new(o, "fair_server", si_fair_server(s, dbg, release));
 	return o;
 }
 
@@ -887,7 +967,7 @@ static const char *si_container(struct si *s, char *buf, size_t size)
 /* si_virt - the "virtualization" object */
 static json_t *si_virt(struct si *s, const struct si_cpuinfo *ci)
 {
-	char vendor[256], product[256], hyp[64], evidence[320] = "", text[64];
+	char vendor[256], product[256], hyp[64], evidence[600] = "", text[64];
 	json_t *v = json_object();
 	const char *dmi;
 	bool dmi_known, dt_hyp, known;
@@ -977,10 +1057,11 @@ int sysinfo_collect(const char *root, json_t **out)
 {
 	struct sysinfo_cmdline cl = { 0 };
 	char real[PATH_MAX], stamp[32];
+	struct si_debugfs dbg;
 	struct si_cpuinfo ci;
 	const char *why;
 	struct si s;
-	json_t *info;
+	json_t *info, *kernel;
 	time_t now;
 	struct tm tm;
 	int ret;
@@ -1010,10 +1091,14 @@ int sysinfo_collect(const char *root, json_t **out)
 	json_object_set_new(info, "root", sysinfo_json_text(real));
 	si_host(&s, info);
 	si_read_cpuinfo(&s, &ci);
-	json_object_set_new(info, "kernel", si_kernel(&s, &cl));
+	si_debugfs_open(&s, &dbg);
+	kernel = si_kernel(&s, &dbg, &cl);
+	json_object_set_new(info, "kernel", kernel);
 	json_object_set_new(info, "cpus", si_cpus(&s, &ci));
 	json_object_set_new(info, "clocksource", si_clocksource(&s));
-	json_object_set_new(info, "rt_throttle", si_rt_throttle(&s));
+	json_object_set_new(info, "rt_throttle",
+			    si_rt_throttle(&s, &dbg, json_string_value(json_object_get(kernel, "release"))));
+	si_debugfs_close(&dbg);
 	json_object_set_new(info, "tracefs", si_tracefs(&s));
 	json_object_set_new(info, "memory", si_memory(&s));
 	json_object_set_new(info, "virtualization", si_virt(&s, &ci));

@@ -37,7 +37,7 @@ is "$(json_get "$J" cpus.per_cpu.2.idle_states)" '[{"disabled":false,"latency_us
 	"sysinfo-4.15 per-CPU idle states"
 is "$(json_get "$J" clocksource.current) $(json_get "$J" clocksource.available)" 'arch_sys_counter ["arch_sys_counter"]' \
 	"sysinfo-4.16 clocksource current and available"
-is "$(json_get "$J" rt_throttle)" '{"period_us":1000000,"runtime_us":950000,"throttling":true}' \
+is "$(json_get "$J" rt_throttle)" '{"fair_server":null,"period_us":1000000,"runtime_us":950000,"throttling":true}' \
 	"sysinfo-4.17 rt throttling values"
 is "$(json_get "$J" tracefs.mounted)/$(json_get "$J" tracefs.usable)/$(json_get "$J" tracefs.path)" \
 	"true/true//sys/kernel/tracing" "sysinfo-4.18 tracefs mounted and usable"

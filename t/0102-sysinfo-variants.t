@@ -3,7 +3,7 @@
 # on and off by changing one thing in a copy of a fixture tree.
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/t/sysinfo-lib.sh"
-plan 30
+plan 34
 
 CPU=sys/devices/system/cpu
 
@@ -133,4 +133,30 @@ survey "$T" r8
 is "$(json_get "$TMP/r8.json" tracefs.path)/$(json_get "$TMP/r8.json" tracefs.usable)" "/mnt/trace/true" \
 	"sysinfo-7.29 tracefs found at its mount point in proc/mounts"
 is "$(warning_ids "$TMP/r8.json")" "rt_throttling" "sysinfo-7.30 ... and usable there"
+
+# --- sysinfo-7.31: the fair deadline server of Linux 6.12+ throttles realtime tasks too
+T=$(tree_copy desktop d13)
+echo -1 > "$T/proc/sys/kernel/sched_rt_runtime_us"
+for c in 0 1 2 3; do
+	mkdir -p "$T/sys/kernel/debug/sched/fair_server/cpu$c"
+	echo 50000000 > "$T/sys/kernel/debug/sched/fair_server/cpu$c/runtime"
+	echo 1000000000 > "$T/sys/kernel/debug/sched/fair_server/cpu$c/period"
+done
+echo 0 > "$T/sys/kernel/debug/sched/fair_server/cpu2/runtime"
+echo 0 > "$T/sys/kernel/debug/sched/fair_server/cpu3/runtime"
+survey "$T" d13
+is "$(json_get "$TMP/d13.json" rt_throttle.fair_server)" '{"cpus":"0-1","period_ns":1000000000,"runtime_ns":50000000}' \
+	"sysinfo-7.31 fair server read from debugfs, on for CPUs 0-1"
+is "$(warning_field "$TMP/d13.json" rt_throttling message)" \
+	"the fair deadline server may run starved normal tasks for 50000 us of every 1000000 us ahead of realtime tasks on CPUs 0-1" \
+	"sysinfo-7.32 sysctl off but fair server on: rt_throttling names the fair server"
+for c in 0 1; do echo 0 > "$T/sys/kernel/debug/sched/fair_server/cpu$c/runtime"; done
+survey "$T" d14
+ok "sysinfo-7.33 fair server off everywhere and sysctl -1: no rt_throttling" \
+	sh -c '! echo "$1" | grep -q rt_throttling' - "$(warning_ids "$TMP/d14.json")"
+echo 6.12.0-rt5 > "$T/proc/sys/kernel/osrelease"
+rm -r "$T/sys/kernel/debug/sched/fair_server"
+survey "$T" d15
+like "$(json_get "$TMP/d15.json" notes)" "rt_throttle.fair_server: debugfs sched/fair_server/cpu0/runtime: No such file" \
+	"sysinfo-7.34 a 6.12+ kernel whose fair server cannot be read gets a note"
 done_testing
