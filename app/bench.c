@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,7 +180,9 @@ int main(int argc, char **argv)
 {
 	static struct app app;
 	struct sigaction sa = { .sa_handler = bench_on_signal };
+	struct sched_param sp = { 0 };
 	struct app_task *t;
+	bool rt;
 	double per_job, now_ns, cpu_ns, ring_ns, stats_ns;
 	int ret;
 
@@ -194,7 +197,10 @@ int main(int argc, char **argv)
 	if (bench_app(&app))
 		return PF_EXIT_INTERNAL;
 	t = app_find_task(&app, "bench");
-	printf("# flightapp-bench v1\n");
+	/* realtime when permitted, so other load on the machine does not land in the numbers */
+	sp.sched_priority = 50;
+	rt = !sched_setscheduler(0, SCHED_FIFO, &sp);
+	printf("# flightapp-bench v1\n# sched=%s\n", rt ? "fifo:50" : "other (not permitted: numbers include other load)");
 	bench_jobs(&app, t, BENCH_BATCH * 16);	/* warm up */
 	per_job = bench_jobs(&app, t, BENCH_JOBS);
 	now_ns = bench_part(0, t, 1000000);

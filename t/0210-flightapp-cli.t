@@ -4,7 +4,7 @@
 # is rejected with "file:line: what is wrong" and exit code 2.
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/t/app-lib.sh"
-plan 26
+plan 27
 
 run_cmd "$FLIGHTAPP" --help
 is "$rc" 0 "app-1.1 --help exits 0"
@@ -29,6 +29,13 @@ run_cmd "$FLIGHTAPP" --trace-text
 is "$rc:$err" "2:flightapp: --trace-text: needs --trace-instance" "app-1.8 --trace-text alone: exit 2"
 run_cmd "$FLIGHTAPP" extra
 is "$rc" 2 "app-1.9 stray argument: exit 2"
+
+if command -v readelf > /dev/null; then
+	is "$(readelf -n "$FLIGHTAPP" | sed -n 's/^ *Name: \(job_[a-z]*\)$/\1/p' | sort | tr '\n' ' ')" "job_end job_start " \
+		"app-1.10 USDT probes preflight:job_start and job_end are in the binary"
+else
+	is skip skip "app-1.10 # SKIP no readelf"
+fi
 
 # bad_config ID DESC EXPECTED-MESSAGE-AFTER-FILE INI - the INI (printf format) must fail with file:line
 bad_config() {
