@@ -441,12 +441,26 @@ static void si_debugfs_close(struct si_debugfs *d)
 	si_private_umount(&d->m);
 }
 
+/* si_cpulist_json - a cpulist parameter, normalised ("3,1-2" -> "1-3"); kept as given when it does not parse; null when absent */
+static json_t *si_cpulist_json(const char *value)
+{
+	struct sysinfo_cpuset set;
+	char list[1024];
+
+	if (!value)
+		return json_null();
+	if (sysinfo_cpulist_parse(value, 0, &set))
+		return sysinfo_json_text(value);
+	sysinfo_cpulist_format(&set, list, sizeof(list));
+	return json_string(list);
+}
+
 /* si_cmdline_json - the parsed realtime flags of the command line */
 static json_t *si_cmdline_json(const struct sysinfo_cmdline *cl)
 {
 	json_t *o = json_object(), *iso;
 	struct sysinfo_cpuset set;
-	char flags[128], list[1024];
+	char flags[128];
 	const char *cpus;
 
 	if (cl->isolcpus) {
@@ -454,20 +468,16 @@ static json_t *si_cmdline_json(const struct sysinfo_cmdline *cl)
 		iso = json_object();
 		json_object_set_new(iso, "raw", sysinfo_json_text(cl->isolcpus));
 		json_object_set_new(iso, "flags", sysinfo_json_text(flags));
-		if (sysinfo_cpulist_parse(cpus, 0, &set) == 0) {
-			sysinfo_cpulist_format(&set, list, sizeof(list));
-			json_object_set_new(iso, "cpus", sysinfo_json_text(list));
-		} else {
-			json_object_set_new(iso, "cpus", json_null());
-		}
+		json_object_set_new(iso, "cpus", sysinfo_cpulist_parse(cpus, 0, &set) ? json_null() :
+				    si_cpulist_json(cpus));
 		json_object_set_new(o, "isolcpus", iso);
 	} else {
 		json_object_set_new(o, "isolcpus", json_null());
 	}
-	json_object_set_new(o, "nohz_full", cl->nohz_full ? sysinfo_json_text(cl->nohz_full) : json_null());
-	json_object_set_new(o, "rcu_nocbs", !cl->rcu_nocbs ? json_null() :
-			    sysinfo_json_text(*cl->rcu_nocbs ? cl->rcu_nocbs : "all"));
-	json_object_set_new(o, "irqaffinity", cl->irqaffinity ? sysinfo_json_text(cl->irqaffinity) : json_null());
+	json_object_set_new(o, "nohz_full", si_cpulist_json(cl->nohz_full));
+	json_object_set_new(o, "rcu_nocbs", cl->rcu_nocbs && !*cl->rcu_nocbs ? json_string("all") :
+			    si_cpulist_json(cl->rcu_nocbs));
+	json_object_set_new(o, "irqaffinity", si_cpulist_json(cl->irqaffinity));
 	json_object_set_new(o, "threadirqs", json_boolean(cl->threadirqs));
 	json_object_set_new(o, "idle", cl->idle ? sysinfo_json_text(cl->idle) : json_null());
 	si_int_text(o, "processor_max_cstate", cl->processor_max_cstate, NULL);

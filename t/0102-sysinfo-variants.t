@@ -3,7 +3,7 @@
 # on and off by changing one thing in a copy of a fixture tree.
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/t/sysinfo-lib.sh"
-plan 34
+plan 35
 
 CPU=sys/devices/system/cpu
 
@@ -58,9 +58,11 @@ echo "ro quiet isolcpus=2-3" > "$T/proc/cmdline"
 survey "$T" d4
 ok "sysinfo-7.13 isolcpus=2-3: no no_isolated_cpus" sh -c '! echo "$1" | grep -q no_isolated_cpus' - "$(warning_ids "$TMP/d4.json")"
 is "$(json_get "$TMP/d4.json" kernel.cmdline_flags.isolcpus.flags)" "" "sysinfo-7.14 isolcpus without flags: empty flags (kernel default domain)"
-echo "ro quiet nohz_full=3" > "$T/proc/cmdline"
+echo "ro quiet nohz_full=3 irqaffinity=1,0 rcu_nocbs=3,x" > "$T/proc/cmdline"
 survey "$T" d5
 ok "sysinfo-7.15 nohz_full=3 alone counts as isolation" sh -c '! echo "$1" | grep -q no_isolated_cpus' - "$(warning_ids "$TMP/d5.json")"
+is "$(json_get "$TMP/d5.json" kernel.cmdline_flags.irqaffinity) $(json_get "$TMP/d5.json" kernel.cmdline_flags.rcu_nocbs)" "0-1 3,x" \
+	"sysinfo-7.35 cpulist flags normalised; one that does not parse kept as given"
 
 # --- sysinfo-7.16: governors mixed, idle states partly disabled
 T=$(tree_copy desktop d6)
