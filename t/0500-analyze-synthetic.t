@@ -1,0 +1,88 @@
+#!/bin/sh
+# 0500-analyze-synthetic.t - preflight analyze on the synthetic 'basic' trace
+# (analysis/gentrace.c describes it): every delay, culprit, overrun, migration
+# and utilisation there is known by construction and must be found exactly.
+. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/analyze-lib.sh"
+need_gentrace
+plan 63
+
+"$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
+run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" --joblog "$TMP/b.csv" -o "$TMP/r.json" --top 5
+is "$rc" 0 "syn-1.1 analyze exits 0"
+R="$TMP/r.json"
+is "$(jv "$R" schema)" "preflight-results/1" "syn-1.2 schema"
+is "$(jv "$R" trace/events)" 192 "syn-1.3 every event read"
+is "$(jv "$R" trace/cpus)" 2 "syn-1.4 CPUs"
+is "$(jv "$R" trace/clock)" mono "syn-1.5 trace clock from the file"
+is "$(jv "$R" trace/duration_ns)" 113015000 "syn-1.6 duration"
+is "$(jv "$R" trace/lost_events)" 0 "syn-1.7 nothing lost"
+
+# threads
+is "$(jv "$R" threads/comm=io/wakeup_latency_ns/max)" 4000 "syn-2.1 io waking->run 4 us"
+is "$(jv "$R" threads/comm=io/wakeup_latency_from_wakeup_ns/max)" 3000 "syn-2.2 io wakeup->run 3 us"
+is "$(jv "$R" threads/comm=io/wakeup_latency_ns/count)" 12 "syn-2.3 io wakeups"
+is "$(jv "$R" threads/comm=ctl100/wakeup_latency_ns/max)" 1009000 "syn-2.4 ctl100 worst wakeup latency (slot 5)"
+is "$(jv "$R" threads/comm=ctl100/wakeup_latency_ns/max_id)" 100 "syn-2.5 max_id is the pid"
+is "$(jv "$R" threads/comm=ctl100/runtime_ns)" 32051000 "syn-2.6 ctl100 runtime"
+is "$(jv "$R" threads/comm=io/runtime_ns)" 12060000 "syn-2.7 io runtime"
+is "$(jv "$R" threads/comm=hog/runtime_ns)" 200000 "syn-2.8 hog runtime"
+is "$(jv "$R" threads/comm=hog/rtprio)" 95 "syn-2.9 hog FIFO priority"
+is "$(jv "$R" threads/comm=hog/policy)" rt "syn-2.10 hog policy"
+is "$(jv "$R" threads/pid=300/policy)" normal "syn-2.11 ksoftirqd policy"
+is "$(jv "$R" threads/pid=300/preemptions)" 1 "syn-2.12 ksoftirqd preempted once"
+is "$(jv "$R" threads/comm=ctl100/migrations)" 2 "syn-2.13 ctl100 migrations"
+is "$(jv "$R" threads/comm=ctl100/preemptions)" 0 "syn-2.14 ctl100 never preempted"
+is "$(jv "$R" threads/comm=ctl100/utilisation_max_10ms)" 0.899 "syn-2.15 worst 10 ms window (aligned to the trace start 1 ms before slot 0)"
+is "$(jv "$R" threads/comm=io/prios_seen)" "[9]" "syn-2.16 priority seen"
+
+# cpus
+is "$(jv "$R" cpus/1/hardirq_ns)" 20000 "syn-3.1 hard IRQ time on CPU 1"
+is "$(jv "$R" cpus/1/softirq_ns)" 100000 "syn-3.2 softirq time on CPU 1"
+is "$(jv "$R" cpus/0/elapsed_ns)" 112915000 "syn-3.3 CPU elapsed from its first switch"
+
+# tasks
+T=tasks/name=ctl100
+is "$(jv "$R" $T/source)" trace+joblog "syn-4.1 source"
+is "$(jv "$R" $T/jobs)" 11 "syn-4.2 ctl100 jobs"
+is "$(jv "$R" $T/activation_latency_ns/max)" 2013000 "syn-4.3 worst activation latency"
+is "$(jv "$R" $T/activation_latency_ns/max_id)" 9 "syn-4.4 ... of job 9"
+is "$(jv "$R" $T/activation_latency_ns/min)" 12000 "syn-4.5 best activation latency"
+is "$(jv "$R" $T/response_time_ns/max)" 12012000 "syn-4.6 worst response (job 8)"
+is "$(jv "$R" $T/exec_time_ns/max)" 12000000 "syn-4.7 exec time from the trace"
+is "$(jv "$R" $T/cpu_time_ns/max)" 12000000 "syn-4.8 cpu time from the job log"
+is "$(jv "$R" $T/overruns)" 1 "syn-4.9 one overrun"
+is "$(jv "$R" $T/deadline_misses)" 1 "syn-4.10 one deadline miss"
+is "$(jv "$R" $T/missed_activations)" 1 "syn-4.11 one missed activation (slot 10)"
+is "$(jv "$R" $T/migrations)" 2 "syn-4.12 migrations inside jobs"
+is "$(jv "$R" $T/migrations_per_job/max)" 1 "syn-4.13 at most one per job"
+is "$(jv "$R" $T/decomposition/timer_expiry_delay_ns/max)" 5000 "syn-4.14 timer expiry delay"
+is "$(jv "$R" $T/decomposition/timer_expiry_delay_ns/count)" 10 "syn-4.15 timer-released jobs (not job 9)"
+is "$(jv "$R" $T/decomposition/wake_to_run_ns/max)" 1009000 "syn-4.16 wake-to-run"
+is "$(jv "$R" $T/decomposition/app_delay_ns/max)" 2000 "syn-4.17 app delay"
+is "$(jv "$R" $T/agreement/matched)" 11 "syn-4.18 every job matched with the job log"
+is "$(jv "$R" $T/agreement/activation_latency_diff_ns/max)" 1000 "syn-4.19 trace vs job log: exactly 1 us"
+is "$(jv "$R" $T/joblog/missed_activations)" 1 "syn-4.20 job log's missed column"
+is "$(jv "$R" tasks/name=io/activation_latency_ns/max)" 12000 "syn-4.21 io latency"
+is "$(jv "$R" tasks/name=io/period_ns)" 10000000 "syn-4.22 period from the declaration"
+
+# culprits
+C=$T/culprits
+is "$(jv "$R" $C/0/seq)/$(jv "$R" $C/1/seq)/$(jv "$R" $C/2/seq)/$(jv "$R" $C/3/seq)" 9/5/3/6 "syn-5.1 worst activations in order"
+is "$(jv "$R" $C/2/contributors/0/name)=$(jv "$R" $C/2/contributors/0/duration_ns)" hog=150000 "syn-5.2 job 3: the higher-priority thread, 150 us"
+is "$(jv "$R" $C/2/runnable_ns)" 144000 "syn-5.3 job 3: runnable but not chosen 144 us"
+is "$(jv "$R" $C/3/contributors/0/name)=$(jv "$R" $C/3/contributors/0/duration_ns)" "ksoftirqd/1 (NET_RX)=80000" "syn-5.4 job 6: softirq 80 us"
+is "$(jv "$R" $C/3/contributors/1/name)=$(jv "$R" $C/3/contributors/1/duration_ns)" "irq 24 (virtio0-input)=20000" "syn-5.5 job 6: hard IRQ 20 us"
+is "$(jv "$R" $C/3/contributors/2/name)=$(jv "$R" $C/3/contributors/2/duration_ns)" "ksoftirqd/1=8000" "syn-5.6 job 6: the thread without its IRQ time"
+is "$(jv "$R" $C/1/contributors/0/name)=$(jv "$R" $C/1/contributors/0/duration_ns)" "io=1005000" "syn-5.7 job 5 on CPU 0 waited for io"
+is "$(jv "$R" $C/0/contributors/0/kind)" self "syn-5.8 job 9 waited for its own previous job"
+like "$out" 'ctl100 job 3: 152 µs late — hog 150 µs, timer IRQ delay 5\.0 µs' "syn-5.9 culprit summary line"
+
+# app and slots
+is "$(jv "$R" app/utilisation)" 0.390311021 "syn-6.1 app utilisation"
+is "$(jv "$R" app/utilisation_max_slot)" 0.9995 "syn-6.2 worst slot-length window"
+is "$(jv "$R" app/threads)" "[101,100]" "syn-6.3 the app's realtime threads"
+is "$(jv "$R" slots/count)" 12 "syn-6.4 slots"
+is "$(jv "$R" slots/overruns)" 1 "syn-6.5 slot overruns"
+is "$(jv "$R" slots/overrun_slots)" "[8]" "syn-6.6 the overrun slot"
+done_testing
