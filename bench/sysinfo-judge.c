@@ -461,7 +461,7 @@ void sysinfo_print_human(const json_t *info, FILE *out)
 	text[0] = '\0';
 	json_array_foreach(avail, i, note)
 		if (len < sizeof(text))
-			len += snprintf(text + len, sizeof(text) - len, "%s%s", i ? " " : "", json_string_value(note));
+			len += snprintf(text + len, sizeof(text) - len, "%s%s", i ? " " : "", si_or(json_string_value(note)));
 	si_row(out, "clocksource", "%s (available: %s)", si_or(si_gets(info, "clocksource.current")),
 	       json_is_array(avail) ? text : "unknown");
 
@@ -492,12 +492,13 @@ void sysinfo_print_human(const json_t *info, FILE *out)
 	if (json_array_size(note)) {
 		fprintf(out, "\nnotes (%zu)\n", json_array_size(note));
 		json_array_foreach(note, i, w)
-			fprintf(out, "  %s\n", json_string_value(w));
+			fprintf(out, "  %s\n", si_or(json_string_value(w)));
 	}
 	note = si_get(info, "warnings");
 	fprintf(out, "\nwarnings (%zu)%s\n", json_array_size(note), json_array_size(note) ? "" : ": none");
 	json_array_foreach(note, i, w) {
-		fprintf(out, "  %-6s  %-24s  %s\n", si_gets(w, "severity"), si_gets(w, "id"), si_gets(w, "message"));
-		fprintf(out, "  %-6s  %-24s  advice: %s\n", "", "", si_gets(w, "advice"));
+		fprintf(out, "  %-6s  %-24s  %s\n", si_or(si_gets(w, "severity")), si_or(si_gets(w, "id")),
+			si_or(si_gets(w, "message")));
+		fprintf(out, "  %-6s  %-24s  advice: %s\n", "", "", si_or(si_gets(w, "advice")));
 	}
 }

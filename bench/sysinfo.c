@@ -111,6 +111,18 @@ static int si_readf(struct si *s, char *buf, size_t size, const char *fmt, ...)
 	return si_read(s, rel, buf, size, NULL);
 }
 
+/* si_fopen - open 'rel' under the root for reading lines, or NULL (errno set) */
+static FILE *si_fopen(const struct si *s, const char *rel)
+{
+	char path[PATH_MAX + 256];
+
+	if (si_path(s, rel, path, sizeof(path))) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	return fopen(path, "re");
+}
+
 /* si_exists - does 'rel' exist under the root */
 static bool si_exists(const struct si *s, const char *rel)
 {
@@ -180,15 +192,15 @@ static char *si_trim(char *text)
  */
 static int si_find_mount(struct si *s, const char *fstype, const char *preferred, char *mp, size_t size)
 {
-	char path[PATH_MAX + 256], line[1024], dev[256], dir[512], type[64];
+	char dev[256], dir[512], type[64], *line = NULL;
+	size_t cap = 0;
 	int ret = -ENOENT;
 	FILE *f;
 
-	si_path(s, "/proc/mounts", path, sizeof(path));
-	f = fopen(path, "re");
+	f = si_fopen(s, "/proc/mounts");
 	if (!f)
 		return -ENOENT;
-	while (fgets(line, sizeof(line), f)) {
+	while (getline(&line, &cap, f) > 0) {
 		if (sscanf(line, "%255s %511s %63s", dev, dir, type) != 3 || strcmp(type, fstype))
 			continue;
 		if (ret == 0 && strcmp(dir, preferred))
@@ -198,6 +210,7 @@ static int si_find_mount(struct si *s, const char *fstype, const char *preferred
 		if (!strcmp(dir, preferred))
 			break;
 	}
+	free(line);
 	fclose(f);
 	return ret;
 }
@@ -263,18 +276,18 @@ static void si_private_umount(struct si_mount *m)
 /* si_read_cpuinfo - one pass over proc/cpuinfo */
 static void si_read_cpuinfo(struct si *s, struct si_cpuinfo *ci)
 {
-	char path[PATH_MAX + 256], line[4096], *val;
+	char *line = NULL, *val;
+	size_t cap = 0;
 	FILE *f;
 
 	memset(ci, 0, sizeof(*ci));
-	si_path(s, "/proc/cpuinfo", path, sizeof(path));
-	f = fopen(path, "re");
+	f = si_fopen(s, "/proc/cpuinfo");
 	if (!f) {
 		si_note(s, "cpus.model: /proc/cpuinfo: %s", strerror(errno));
 		return;
 	}
 	ci->found = true;
-	while (fgets(line, sizeof(line), f)) {
+	while (getline(&line, &cap, f) > 0) {
 		val = strchr(line, ':');
 		if (!val)
 			continue;
@@ -295,6 +308,7 @@ static void si_read_cpuinfo(struct si *s, struct si_cpuinfo *ci)
 			ci->hypervisor = strstr(val, " hypervisor") || !strncmp(val, "hypervisor", 10);
 		}
 	}
+	free(line);
 	fclose(f);
 }
 
