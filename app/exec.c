@@ -200,6 +200,7 @@ void app_run_job(struct app_task *t, struct app_job *job)
 {
 	struct app *app = t->app;
 	struct app_jobrec rec;
+	int64_t cpu0, cpu1;
 	uint64_t old;
 	bool overrun;
 	int cpu;
@@ -211,13 +212,20 @@ void app_run_job(struct app_task *t, struct app_job *job)
 	if (app_marker_job(&app->marker, APP_MARKER_START, (uint8_t)t->id, 0, job->seq, job->release_ns) < 0)
 		t->marker_errors++;
 
-	rec.cpu_ns = pf_clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	if (t->body && t->body->job)
+	/* thread CPU clock reads are syscalls (no vDSO): share them with the calibrated work */
+	cpu0 = app->no_cpu_time ? 0 : pf_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	cpu1 = cpu0;
+	if (t->body && t->body->job) {
 		t->body->job(t, job);
+		cpu1 = -1;
+	}
 	if (t->cfg.work_ns > 0)
-		rec.cpu_ns = app_work_cpu_ns(t->cfg.work_ns) - rec.cpu_ns;
+		cpu1 = cpu1 > 0 ? app_work_from_ns(cpu1, t->cfg.work_ns) : app_work_cpu_ns(t->cfg.work_ns);
+	else if (!app->no_cpu_time)
+		cpu1 = pf_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	else
-		rec.cpu_ns = pf_clock_ns(CLOCK_THREAD_CPUTIME_ID) - rec.cpu_ns;
+		cpu1 = 0;
+	rec.cpu_ns = cpu1 - cpu0;
 	rec.end_ns = pf_now_ns();
 	cpu = sched_getcpu();
 

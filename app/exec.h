@@ -88,6 +88,7 @@ struct app {
 	int      joblog_error;		/* first write error (-errno), 0 if none */
 	size_t   stack_bytes;
 	bool     memory_locked;		/* mlockall succeeded */
+	bool     no_cpu_time;		/* flightapp-bench only: jobs without CPU-time reads (cpu_ns 0) */
 	char     dma_state[16];		/* "held", "off" or "unavailable" (job log, JSON) */
 	char     trace_instance[64];	/* "" when no markers */
 };
@@ -128,6 +129,12 @@ int64_t app_tick_slot(int64_t t0_ns, int64_t slot_ns, int64_t expected, int64_t 
 
 /* app_missed_after_last - releases missed after a task's last job (reported at exit) */
 uint64_t app_missed_after_last(struct app_task *t);
+
+/*
+ * app_work_from_ns - app_work_cpu_ns continuing from a thread CPU time just
+ * read (saves the executive a read of the CPU clock); the CPU time at the end
+ */
+int64_t app_work_from_ns(int64_t cpu_now_ns, int64_t work_ns);
 
 /* app_run_job - run one released job with its instrumentation (realtime path) */
 void app_run_job(struct app_task *t, struct app_job *job);

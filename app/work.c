@@ -7,7 +7,7 @@
  * microsecond each), so the overshoot stays around one chunk plus one read.
  */
 #include "common.h"
-#include "task.h"
+#include "exec.h"
 
 #define APP_WORK_CHUNK 256	/* iterations between two clock reads */
 
@@ -30,7 +30,12 @@ static void app_work_chunk(void)
 
 int64_t app_work_cpu_ns(int64_t work_ns)
 {
-	int64_t now = pf_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	return app_work_from_ns(pf_clock_ns(CLOCK_THREAD_CPUTIME_ID), work_ns);
+}
+
+int64_t app_work_from_ns(int64_t cpu_now_ns, int64_t work_ns)
+{
+	int64_t now = cpu_now_ns;
 	int64_t end = now + work_ns;
 
 	while (now < end) {
