@@ -437,16 +437,16 @@ static void si_print_cpus(const json_t *info, FILE *out)
 void sysinfo_print_human(const json_t *info, FILE *out)
 {
 	json_t *w, *avail, *note;
-	const char *src;
+	const char *src, *arch, *why;
 	char a[32], b[32], text[512];
 	long long v1, v2;
 	size_t i, len = 0;
 
 	si_row(out, "host", "%s, %s (root %s)", si_or(si_gets(info, "hostname")),
 	       si_or(si_gets(info, "os")), si_or(si_gets(info, "root")));
-	si_row(out, "kernel", "%s%s%s, %s", si_or(si_gets(info, "kernel.release")),
-	       si_gets(info, "kernel.arch") ? " " : "", si_gets(info, "kernel.arch") ? si_gets(info, "kernel.arch") : "",
-	       si_or(si_gets(info, "kernel.version")));
+	arch = si_gets(info, "kernel.arch");
+	si_row(out, "kernel", "%s%s%s, %s", si_or(si_gets(info, "kernel.release")), arch ? " " : "",
+	       arch ? arch : "", si_or(si_gets(info, "kernel.version")));
 	src = si_gets(info, "kernel.preempt_source");
 	si_row(out, "preemption", "%s%s%s%s, PREEMPT_RT %s", si_or(si_gets(info, "kernel.preempt_model")),
 	       src ? " (from " : "", src ? src : "", src ? ")" : "", si_yesno(info, "kernel.preempt_rt"));
@@ -461,7 +461,8 @@ void sysinfo_print_human(const json_t *info, FILE *out)
 	text[0] = '\0';
 	json_array_foreach(avail, i, note)
 		if (len < sizeof(text))
-			len += snprintf(text + len, sizeof(text) - len, "%s%s", i ? " " : "", si_or(json_string_value(note)));
+			len += snprintf(text + len, sizeof(text) - len, "%s%s", i ? " " : "",
+					si_or(json_string_value(note)));
 	si_row(out, "clocksource", "%s (available: %s)", si_or(si_gets(info, "clocksource.current")),
 	       json_is_array(avail) ? text : "unknown");
 
@@ -472,10 +473,10 @@ void sysinfo_print_human(const json_t *info, FILE *out)
 	else
 		si_row(out, "rt throttle", "unknown");
 
+	why = si_gets(info, "tracefs.reason");
 	si_row(out, "tracefs", "%s, %s, %s%s%s", si_or(si_gets(info, "tracefs.path")),
 	       si_getb(info, "tracefs.mounted") == 1 ? "mounted" : "not mounted",
-	       si_getb(info, "tracefs.usable") == 1 ? "usable" : "not usable",
-	       si_gets(info, "tracefs.reason") ? ": " : "", si_gets(info, "tracefs.reason") ? si_gets(info, "tracefs.reason") : "");
+	       si_getb(info, "tracefs.usable") == 1 ? "usable" : "not usable", why ? ": " : "", why ? why : "");
 
 	if (si_geti(info, "memory.total_kb", &v1))
 		si_size(v1, a, sizeof(a));

@@ -455,7 +455,10 @@ static void si_debugfs_close(struct si_debugfs *d)
 	si_private_umount(&d->m);
 }
 
-/* si_cpulist_json - a cpulist parameter, normalised ("3,1-2" -> "1-3"); kept as given when it does not parse; null when absent */
+/*
+ * si_cpulist_json - a cpulist parameter, normalised ("3,1-2" -> "1-3"), kept
+ * as given when it does not parse; null when absent
+ */
 static json_t *si_cpulist_json(const char *value)
 {
 	struct sysinfo_cpuset set;
@@ -519,7 +522,8 @@ static void si_version_from_proc(struct si *s, char *release, size_t rsize, char
 /* si_kernel - the "kernel" object; leaves the parsed command line in *cl */
 static json_t *si_kernel(struct si *s, struct si_debugfs *dbg, struct sysinfo_cmdline *cl)
 {
-	char release[64] = "", version[512] = "", arch[sizeof(((struct utsname *)0)->machine)] = "", cmdline[4096], text[256];
+	char release[64] = "", version[512] = "", arch[sizeof(((struct utsname *)0)->machine)] = "";
+	char cmdline[4096], text[256];
 	char config[SI_NCONFIG][24], source[128];
 	struct sysinfo_preempt_in in = { .realtime = -1, .config_rt = -1, .config_dynamic = -1 };
 	struct sysinfo_preempt_out po;
@@ -599,6 +603,12 @@ static json_t *si_kernel(struct si *s, struct si_debugfs *dbg, struct sysinfo_cm
 	if (!po.model[0])
 		si_note(s, "kernel.preempt_model: no version string, config or debugfs tells the model");
 	return k;
+}
+
+/* si_cpu_read - read a file of one CPU's sysfs directory ("cpufreq/scaling_governor"), quiet */
+static int si_cpu_read(struct si *s, int cpu, const char *file, char *buf, size_t size)
+{
+	return si_readf(s, buf, size, "/sys/devices/system/cpu/cpu%d/%s", cpu, file);
 }
 
 /* si_idle_states - the cpuidle states of one CPU, or NULL when it has none */
@@ -695,7 +705,7 @@ static json_t *si_cpus(struct si *s, const struct si_cpuinfo *ci)
 	} else {
 		for (cpu = 0; cpu < SYSINFO_MAX_CPUS; cpu++) {
 			if (!sysinfo_cpuset_has(&online, cpu) ||
-			    si_readf(s, text, sizeof(text), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu) < 0 ||
+			    si_cpu_read(s, cpu, "topology/thread_siblings_list", text, sizeof(text)) < 0 ||
 			    sysinfo_cpulist_parse(text, 0, &set))
 				continue;
 			smt = smt == 1 || sysinfo_cpuset_count(&set) > 1;
@@ -720,9 +730,9 @@ static json_t *si_cpus(struct si *s, const struct si_cpuinfo *ci)
 			continue;
 		pc = json_object();
 		json_object_set_new(pc, "cpu", json_integer(cpu));
-		nfreq += si_readf(s, text, sizeof(text), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu) >= 0;
+		nfreq += si_cpu_read(s, cpu, "cpufreq/scaling_governor", text, sizeof(text)) >= 0;
 		si_str(pc, "governor", text);
-		si_readf(s, text, sizeof(text), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_driver", cpu);
+		si_cpu_read(s, cpu, "cpufreq/scaling_driver", text, sizeof(text));
 		si_str(pc, "freq_driver", text);
 		idle = si_idle_states(s, cpu);
 		nidle += idle != NULL;
@@ -731,7 +741,8 @@ static json_t *si_cpus(struct si *s, const struct si_cpuinfo *ci)
 	}
 	json_object_set_new(c, "per_cpu", per);
 	if (json_array_size(per) && !nfreq)
-		si_note(s, "cpus.per_cpu.governor: no cpufreq on any CPU (no driver, or the hypervisor or firmware sets the frequency)");
+		si_note(s, "cpus.per_cpu.governor: no cpufreq on any CPU (no driver, or the hypervisor or "
+			"firmware sets the frequency)");
 	if (json_array_size(per) && !nidle)
 		si_note(s, "cpus.per_cpu.idle_states: no cpuidle states on any CPU");
 	return c;
@@ -828,7 +839,11 @@ static json_t *si_rt_throttle(struct si *s, struct si_debugfs *dbg, const char *
 	return o;
 }
 
-/* si_tracefs_try - is a mounted tracefs at 'dir' (a real path) usable: marker and a new instance; 0 or -errno, *why */
+/*
+ * si_tracefs_try - is the tracefs mounted at 'dir' (a real path) usable:
+ * trace_marker writable and an instance can be created (or, without
+ * 'create', instances/ is writable); 0 or -errno with the reason in *why
+ */
 static int si_tracefs_try(const char *dir, bool create, const char **why)
 {
 	char path[PATH_MAX];

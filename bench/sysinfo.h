@@ -101,7 +101,8 @@ struct sysinfo_cmdline {
  * (spaces, double quotes, '-' == '_' in names, stop at " -- ") and pick the
  * parameters above; 0 or -ENOMEM. Free with sysinfo_cmdline_free.
  */
-int sysinfo_cmdline_parse(const char *cmdline, struct sysinfo_cmdline *cl) __attribute__((warn_unused_result));
+int sysinfo_cmdline_parse(const char *cmdline, struct sysinfo_cmdline *cl)
+	__attribute__((warn_unused_result));
 void sysinfo_cmdline_free(struct sysinfo_cmdline *cl);
 
 /*
@@ -154,7 +155,7 @@ struct sysinfo_preempt_in {
 
 struct sysinfo_preempt_out {
 	char        model[32];	/* "rt", "full", "dynamic:none", ... or "" when unknown */
-	const char *source;	/* where the model came from: "debugfs", "cmdline", "config", "version", "realtime", or NULL */
+	const char *source;	/* "debugfs", "cmdline", "config", "version", "realtime", or NULL */
 	int         rt;		/* PREEMPT_RT: 1, 0, -1 unknown */
 	int         dynamic;	/* PREEMPT_DYNAMIC: 1, 0, -1 unknown */
 	enum sysinfo_preempt dynamic_mode;	/* the current mode of a dynamic kernel, or UNKNOWN */
