@@ -595,7 +595,7 @@ static json_t *si_kernel(struct si *s, struct si_debugfs *dbg, struct sysinfo_cm
 	si_bool3(k, "preempt_dynamic", po.dynamic);
 	si_str(k, "preempt_dynamic_mode", sysinfo_preempt_name(po.dynamic_mode));
 	si_bool3(k, "realtime_file", in.realtime);
-	json_object_set_new(k, "preempt_debugfs", ret >= 0 ? sysinfo_json_text(text) : json_null());
+	json_object_set_new(k, "preempt_debugfs", ret >= 0 ? sysinfo_json_text(si_trim(text)) : json_null());
 	if (po.dynamic == 1 && !in.debugfs_mode)
 		si_note(s, "kernel.preempt_model: debugfs sched/preempt: %s; mode taken from the %s",
 			debugfs_err ? strerror(debugfs_err) : "no active mode in it",
