@@ -6,9 +6,14 @@
 . "$(dirname "$0")/test-lib.sh"
 need_rt
 . "$TOP/t/app-lib.sh"
-plan 14
+plan 17
 
-"$FLIGHTAPP" --quiet --duration 2 --joblog "$TMP/jobs.csv" --stats-json "$TMP/stats.json" \
+cfg=
+if [ "$(nproc)" -ge 2 ]; then
+	printf '[app]\ncpus = 1\n[task ctl100]\ncpus = 0\n' > "$TMP/affinity.ini"
+	cfg="--config $TMP/affinity.ini"
+fi
+"$FLIGHTAPP" --quiet --duration 2 --joblog "$TMP/jobs.csv" --stats-json "$TMP/stats.json" $cfg \
 	> "$TMP/out" 2> "$TMP/err" &
 pid=$!
 sleep 1
@@ -17,6 +22,10 @@ for t in /proc/$pid/task/*; do
 	echo "$(cat "$t/comm") $(awk '{ print $41, $40 }' "$t/stat")"
 done | sort > "$TMP/threads"
 locked=$(awk '/^VmLck:/ { print ($2 > 0) }' /proc/$pid/status)
+dma=$(ls -l /proc/$pid/fd 2>/dev/null | grep -c 'cpu_dma_latency')
+for t in /proc/$pid/task/*; do
+	echo "$(cat "$t/comm") $(awk '/^Cpus_allowed_list:/ { print $2 }' "$t/status")"
+done | sort > "$TMP/cpus"
 wait "$pid"
 rc=$?
 is "$rc" 0 "app-4.1 realtime run exits 0"
@@ -25,6 +34,14 @@ for tp in "io 1 90" "ctl100 1 80" "nav10 1 70" "ekf 1 65" "mission1 1 60" "logge
 	is "$(grep "^${tp%% *} " "$TMP/threads")" "$tp" "app-4.2 ${tp%% *}: policy and priority as configured ($tp)"
 done
 is "$locked" 1 "app-4.3 memory locked (VmLck > 0)"
+is "$dma" 1 "app-4.3a /dev/cpu_dma_latency held open while running"
+if [ -n "$cfg" ]; then
+	is "$(grep '^io ' "$TMP/cpus")" "io 1" "app-4.3b io pinned to CPU 1 ([app] cpus)"
+	is "$(grep '^ctl100 ' "$TMP/cpus")" "ctl100 0" "app-4.3c ctl100 pinned to CPU 0 ([task] cpus)"
+else
+	is skip skip "app-4.3b # SKIP one CPU"
+	is skip skip "app-4.3c # SKIP one CPU"
+fi
 app_summary "$TMP/jobs.csv"
 is "$(app_get meta.no_rt):$(app_get nort_bad)" "0:0" "app-4.4 job log: not --no-rt, no record flagged 0x4"
 is "$(json_get "$TMP/stats.json" .no_rt):$(json_get "$TMP/stats.json" .tasks.0.policy):$(json_get "$TMP/stats.json" .tasks.0.priority)" \

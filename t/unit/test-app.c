@@ -12,6 +12,7 @@
 #include "tap.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -299,6 +300,46 @@ static void test_stats(void)
 	app_stats_free(&st);
 }
 
+#define SEQLOCK_ADDS 2000000
+
+/* seqlock_writer - job i has latency i: every consistent snapshot has max = last = jobs - 1 */
+static void *seqlock_writer(void *arg)
+{
+	struct app_stats *st = arg;
+	struct app_jobrec rec = { 0 };
+	int64_t i;
+
+	for (i = 0; i < SEQLOCK_ADDS; i++) {
+		rec.start_ns = i;
+		rec.end_ns = i;
+		app_stats_add(st, &rec);
+	}
+	return NULL;
+}
+
+/* test_seqlock - stats-2.x: a reader never sees a torn update while the writer runs */
+static void test_seqlock(void)
+{
+	struct app_stats st;
+	struct app_stats_snap s;
+	pthread_t th;
+	long reads = 0, torn = 0, n;
+
+	check_int(app_stats_init(&st, 1000, 16), ==, 0, "stats-2.1 init");
+	pthread_create(&th, NULL, seqlock_writer, &st);
+	do {
+		app_stats_read(&st, &s);
+		n = (long)s.jobs;
+		reads++;
+		if (n && (s.lat_max_ns != n - 1 || s.lat_last_ns != n - 1 || s.lat_sum_ns != (int64_t)n * (n - 1) / 2 ||
+			  s.resp_max_ns != n - 1))
+			torn++;
+	} while (n < SEQLOCK_ADDS);
+	pthread_join(th, NULL);
+	check_int(torn, ==, 0, "stats-2.2 no torn snapshot in %ld reads during %d updates", reads, SEQLOCK_ADDS);
+	app_stats_free(&st);
+}
+
 /* test_markers - marker-1.x: the payloads of docs/markers.md */
 static void test_markers(void)
 {
@@ -341,7 +382,7 @@ static void test_work(void)
 
 int main(void)
 {
-	tap_plan(11 + 4 + 13 + 17 + 6 + 9 + 22 + 6 + 11 + 10 + 2);
+	tap_plan(11 + 4 + 13 + 17 + 6 + 9 + 22 + 6 + 11 + 2 + 10 + 2);
 	test_defaults();
 	test_profiles();
 	test_overrides();
@@ -351,6 +392,7 @@ int main(void)
 	test_release();
 	test_ring();
 	test_stats();
+	test_seqlock();
 	test_markers();
 	test_work();
 	return tap_done();
