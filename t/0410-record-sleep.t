@@ -4,7 +4,7 @@
 . "$(dirname "$0")/test-lib.sh"
 need_tracefs
 . "$TOP/traces/rec-test.sh"
-plan 16
+plan 19
 
 f="$TMP/sleep.dat"
 # the command: a text marker, a binary PFM1 marker, children that exit during the run, sleep 1
@@ -38,5 +38,14 @@ is "$(rec_summary "$f" pids.unnamed)" "0" "rec-sleep-4.1 every pid in the trace 
 like "$sum" "pid [0-9]+ sleep " "rec-sleep-4.2 the sleep process is named"
 like "$(trace-cmd report -i "$f" 2>/dev/null | grep -c 'rec-shortlived-[0-9]')" "^[1-9]" \
 	"rec-sleep-4.3 a process that exited during the run is named (trace-cmd report)"
-is "$(rec_instances)" "" "rec-sleep-5.1 no instance left behind"
+inst=$(cat "$TMP/cmd.instance")
+is "$(ls -d "$TRACEFS/instances/$inst" 2>/dev/null)" "" "rec-sleep-5.1 no instance left behind ($inst)"
+
+# --compress: v7 with compressed sections, read by both
+run_cmd "$PREFLIGHT" record -q -z -e sched -o "$TMP/v7.dat" -- sleep 0.3
+like "$(trace-cmd dump --summary -i "$TMP/v7.dat" 2>&1 | tr "\n\t" "  ")" "7[[:space:]]+\[Version\].*(zstd|zlib)[[:space:]]+\[Compression algorithm\]" \
+	"rec-sleep-6.1 --compress writes a compressed v7 file"
+n=$(rec_report_count "$TMP/v7.dat")
+like "$(rec_summary "$TMP/v7.dat" events):$n" "^([1-9][0-9]*):\1$" "rec-sleep-6.2 trace-cmd report and libtracecmd agree on v7"
+is "$(rec_summary "$TMP/v7.dat" lost)" "0" "rec-sleep-6.3 v7 file carries the lost-event counts"
 done_testing

@@ -8,7 +8,7 @@ plan 16
 
 # rec_interrupt SIG FILE - record 'sleep 30' (in its own marker-named copy), send SIG after 1 s
 rec_interrupt() {
-	"$PREFLIGHT" record -o "$2" -e sched --no-kallsyms -- "$TMP/rec-sleeper" 30 \
+	"$PREFLIGHT" record -o "$2" --instance pf-t-int -e sched --no-kallsyms -- "$TMP/rec-sleeper" 30 \
 		>"$TMP/.int.out" 2>&1 &
 	pid=$!
 	sleep 1
@@ -29,12 +29,12 @@ is "$rc" 0 "rec-sig-2.1 SIGTERM mid-run: exit 0"
 ok "rec-sig-2.2 SIGTERM: the file is readable" trace-cmd report -i "$TMP/term.dat"
 is "$(pgrep -x rec-sleeper)$(rec_instances)" "" "rec-sig-2.3 SIGTERM: no command and no instance left"
 
-run_cmd "$PREFLIGHT" record -q -o "$TMP/fail.dat" -e sched -- sh -c 'sleep 0.2; exit 7'
+run_cmd "$PREFLIGHT" record -q -o "$TMP/fail.dat" --instance pf-t-fail -e sched -- sh -c 'sleep 0.2; exit 7'
 like "$rc:$err" "^1:preflight: record: command: exited with status 7" "rec-sig-3.1 a failing command: exit 1, one-line reason"
 ok "rec-sig-3.2 a failing command: the file is readable" trace-cmd report -i "$TMP/fail.dat"
-run_cmd "$PREFLIGHT" record -q -o "$TMP/nx.dat" -e sched -- "$TMP/no-such-command"
+run_cmd "$PREFLIGHT" record -q -o "$TMP/nx.dat" --instance pf-t-nx -e sched -- "$TMP/no-such-command"
 like "$rc:$err" "^2:preflight: record: command: cannot run: " "rec-sig-3.3 a command that cannot start: exit 2"
-run_cmd "$PREFLIGHT" record -q -o "$TMP/dur.dat" -e sched -d 300ms -- sh -c 'sleep 0.2 & exec sleep 30'
+run_cmd "$PREFLIGHT" record -q -o "$TMP/dur.dat" --instance pf-t-dur -e sched -d 300ms -- sh -c 'sleep 0.2 & exec sleep 30'
 is "$rc:$(pgrep -f 'sleep 0.2'; pgrep -xf 'sleep 30')" "0:" "rec-sig-3.4 --duration ends the command and everything it started"
 is "$(rec_instances)" "" "rec-sig-3.5 no instance left after failures"
 
@@ -46,7 +46,8 @@ echo "$dead" > /run/preflight/record/pf-t-stale
 run_cmd "$PREFLIGHT" record -o "$TMP/stale.dat" -e sched -d 100ms
 like "$err" "removed stale instance 'preflight-$dead'" "rec-sig-4.1 a stale instance by name is detected and removed"
 like "$err" "removed stale instance 'pf-t-stale'" "rec-sig-4.2 a registered stale instance is removed"
-is "$(rec_instances)" "" "rec-sig-4.3 no stale instance left"
+is "$(ls -d "$TRACEFS/instances/preflight-$dead" "$TRACEFS/instances/pf-t-stale" 2>/dev/null)" "" \
+	"rec-sig-4.3 no stale instance left"
 
 # an instance in use by a live process is not touched
 mkdir "$TRACEFS/instances/pf-t-busy"

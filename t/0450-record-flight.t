@@ -14,8 +14,8 @@ echo "BOOM one" > "$m"; sleep 0.4
 echo "tick 4" > "$m"; sleep 0.2
 echo "hit latency threshold (99 > 10)" > "$TRACEFS_TOP/trace_marker"; sleep 0.3'
 export TRACEFS_TOP="$TRACEFS"
-run_cmd "$PREFLIGHT" record -F -o "$TMP/fl.dat" -b 1024 --window 5s --trigger BOOM -- sh -c "$cmd"
-is "$rc" 0 "rec-fl-1.1 flight recorder run exits 0"
+run_cmd "$PREFLIGHT" record -F --instance pf-t-fl -o "$TMP/fl.dat" -b 1024 --window 5s --trigger BOOM -- sh -c "$cmd"
+is "$rc" 0 "rec-fl-1.1 flight recorder run exits 0" || echo "$err" | sed "s|^|#   |"
 like "$err" "1 snapshot saved" "rec-fl-1.2 one snapshot for the one BOOM marker"
 ok "rec-fl-1.3 the snapshot is readable" trace-cmd report -i "$TMP/fl-001.dat"
 rep=$(trace-cmd report -i "$TMP/fl-001.dat" 2>/dev/null)
@@ -27,14 +27,14 @@ like "$before" "^[1-9]" "rec-fl-1.6 ... and kernel events before it ($before sch
 is "$(rec_summary "$TMP/fl-001.dat" lost)" "0" "rec-fl-1.7 a window's overwritten past is not counted as lost"
 
 # default trigger: cyclictest's text, written to the top-level trace_marker; max 1 snapshot
-run_cmd "$PREFLIGHT" record -F -o "$TMP/ct.dat" -b 1024 --max-snapshots 1 -- sh -c "$cmd; sleep 5"
+run_cmd "$PREFLIGHT" record -F --instance pf-t-fl -o "$TMP/ct.dat" -b 1024 --max-snapshots 1 -- sh -c "$cmd; sleep 5"
 like "$(trace-cmd report -i "$TMP/ct-001.dat" 2>/dev/null | grep -c 'hit latency threshold')" "^1$" \
 	"rec-fl-2.1 a top-level cyclictest --tracemark marker triggers a snapshot"
 like "$err" "1 snapshot saved" "rec-fl-2.2 --max-snapshots 1 ends the run after the first"
 is "$(ls "$TMP" | grep -c '^ct-')" "1" "rec-fl-2.3 no second snapshot file"
 
 # SIGUSR1
-"$PREFLIGHT" record -F -o "$TMP/usr.dat" -b 1024 -e sched -- sleep 5 >"$TMP/usr.out" 2>&1 &
+"$PREFLIGHT" record -F --instance pf-t-fl -o "$TMP/usr.dat" -b 1024 -e sched -- sleep 5 >"$TMP/usr.out" 2>&1 &
 pid=$!
 sleep 0.5; kill -USR1 $pid; sleep 0.5; kill -INT $pid; wait $pid
 like "$(trace-cmd report -i "$TMP/usr-001.dat" 2>/dev/null | grep -c 'preflight-snapshot SIGUSR1')" "^1$" \

@@ -59,6 +59,8 @@ const struct pf_command pf_cmd_record = {
 	"  -d, --duration TIME      stop after TIME (10s, 500ms; default: until COMMAND\n"
 	"                           exits, or SIGINT / SIGTERM without a command)\n"
 	"      --buffer-percent N   wake the per-CPU readers at N %% full (default: 25)\n"
+	"  -z, --compress           write a .dat v7 with compressed sections (zstd or zlib;\n"
+	"                           default: v6, uncompressed)\n"
 	"      --no-kallsyms        do not store /proc/kallsyms (smaller file; kernel\n"
 	"                           addresses then print as numbers)\n"
 	"      --no-copy-markers    do not copy top-level trace_marker writes (cyclictest\n"
@@ -437,6 +439,7 @@ static int rec_cmd_run(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "buffer-percent", required_argument, NULL, REC_OPT_PERCENT },
 		{ "no-kallsyms", no_argument, NULL, REC_OPT_NO_KALLSYMS },
+		{ "compress", no_argument, NULL, 'z' },
 		{ "no-copy-markers", no_argument, NULL, REC_OPT_NO_COPY },
 		{ "flight-recorder", no_argument, NULL, 'F' },
 		{ "window", required_argument, NULL, REC_OPT_WINDOW },
@@ -462,7 +465,7 @@ static int rec_cmd_run(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:e:b:i:d:Fqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:e:b:i:d:Fqzh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o.output = optarg;
@@ -495,6 +498,9 @@ static int rec_cmd_run(int argc, char **argv)
 			break;
 		case 'F':
 			o.flight = true;
+			break;
+		case 'z':
+			o.compress = true;
 			break;
 		case REC_OPT_WINDOW:
 			if ((ret = rec_parse_time("--window", optarg, &o.window_ns)))

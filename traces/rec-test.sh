@@ -18,7 +18,7 @@ rec_summary_event() {
 	"$PREFLIGHT" record --summary "$1" 2>/dev/null | awk -v k="$2" '$1 == "event" && $2 == k { print $3; f = 1 } END { if (!f) print 0 }'
 }
 
-# rec_instances - preflight's instances still present in tracefs
+# rec_instances - the tests' instances (named pf-t-*) still present in tracefs
 rec_instances() {
-	ls "$TRACEFS/instances" 2>/dev/null | grep -E '^(preflight-|pf-t-)' || true
+	ls "$TRACEFS/instances" 2>/dev/null | grep -E '^pf-t-' || true
 }

@@ -47,6 +47,7 @@ struct rec_opts {
 	const char *instance;		/* --instance NAME or NULL */
 	int64_t duration_ns;		/* --duration, 0: until the command ends / a signal */
 	bool kallsyms;			/* store /proc/kallsyms (symbol names in reports) */
+	bool compress;			/* write v7 with compressed sections instead of v6 */
 	bool copy_markers;		/* copy top-level trace_marker writes (cyclictest --tracemark) */
 	long buffer_percent;		/* reader wake-up watermark */
 	bool flight;			/* --flight-recorder */

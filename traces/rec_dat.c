@@ -1,6 +1,6 @@
 /*
  * rec_dat.c - turning a session's raw per-CPU page files into a trace-cmd
- * .dat file (version 6) with libtracecmd's output API, the same calls
+ * .dat file (version 6, or 7 with --compress) with libtracecmd's output API, the same calls
  * trace-cmd record makes.
  *
  * libtracecmd copies the header page, event formats, printk formats and
@@ -151,7 +151,8 @@ int rec_dat_write(struct rec_session *s, const char *path)
 		goto out;
 	}
 	tracecmd_set_quiet(out, true);
-	if (tracecmd_output_set_version(out, 6) < 0 ||
+	if (tracecmd_output_set_version(out, s->opts->compress ? 7 : 6) < 0 ||
+	    (s->opts->compress && tracecmd_output_set_compression(out, "any") < 0) ||
 	    tracecmd_output_set_trace_dir(out, dir) < 0 ||
 	    tracecmd_output_set_kallsyms(out, kallsyms) < 0 ||
 	    tracecmd_output_write_headers(out, list) < 0)

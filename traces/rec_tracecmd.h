@@ -35,6 +35,7 @@ struct tracecmd_event_list {
 
 struct tracecmd_output *tracecmd_output_create(const char *output_file);
 int tracecmd_output_set_version(struct tracecmd_output *handle, int file_version);
+int tracecmd_output_set_compression(struct tracecmd_output *handle, const char *compression);
 int tracecmd_output_set_trace_dir(struct tracecmd_output *handle, const char *tracing_dir);
 int tracecmd_output_set_kallsyms(struct tracecmd_output *handle, const char *kallsyms);
 int tracecmd_output_write_headers(struct tracecmd_output *handle,
