@@ -6,7 +6,7 @@
 . "$(dirname "$0")/check-lib.sh"
 FX="$TOP/t/fixtures/results"
 SEED="$TOP/budgets/seed.ini"
-plan 44
+plan 46
 
 # --- check-1: everything measured passes
 run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$SEED"
@@ -64,6 +64,12 @@ INI
 run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$TMP/wk.ini"
 like_line "ok 3 - REQ-W-001 logger wakeup latency p99 # SKIP not measured: no sched_waking events in the trace" \
 	"check-3.6 the results' *_unavailable reason is given"
+
+printf '[REQ-T-001]\ntext = a requirement whose text\n  goes on (62 \302\265s)\nmetric = tasks.ctl100.activation_latency_ns.max\nbound = < 1us\n' > "$TMP/text.ini"
+run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$TMP/text.ini"
+like_line "^#   requirement: a requirement whose text goes on \(62 us\)$" \
+	"check-3.7 text continued on an indented line, shown on failure in ASCII"
+like_line "^#   measured: tasks.ctl100.activation_latency_ns.max = 41200$" "check-3.8 the raw path and value"
 
 # --- check-4: wildcards and selectors
 cat > "$TMP/sel.ini" <<'INI'
