@@ -83,6 +83,7 @@ struct an_thread {
 	int64_t  wake_timer_ns;		/* hrtimer expiry that woke it, 0 when none */
 	/* the last completed wakeup, for the app's latency decomposition */
 	int64_t  last_waking_ns, last_timer_ns, last_switch_in_ns;
+	bool     last_inferred;		/* that switch-in was inferred, not seen */
 	int64_t  runtime_ns;
 	uint64_t switches, preemptions, migrations, wakeups;
 	int64_t  block_ns;		/* last switch-out while not runnable */
@@ -210,6 +211,7 @@ struct an_run {
 	int      ncpus;
 	uint64_t events;
 	int64_t  start_ns, end_ns;
+	uint64_t n_inferred;		/* switch-ins inferred from a thread's events */
 	uint64_t n_switch, n_waking, n_wakeup, n_migrate, n_irq, n_softirq, n_hrtimer, n_markers;
 	/* threads: open hash pid -> index */
 	struct an_thread *thr;
@@ -269,6 +271,7 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 		  int prev_prio, long prev_state, int next_pid, const char *next_comm, int next_prio);
 void an_on_waking(struct an_run *r, int cpu, int64_t ts, int pid, const char *comm, int prio, bool waking);
 void an_on_migrate(struct an_run *r, int64_t ts, int pid, int dest_cpu);
+void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid);
 void an_on_irq(struct an_run *r, int cpu, int64_t ts, bool entry, int irq, const char *name, int len);
 void an_on_softirq(struct an_run *r, int cpu, int64_t ts, bool entry, int vec);
 void an_on_hrtimer(struct an_run *r, int cpu, int64_t ts, bool entry);

@@ -364,6 +364,7 @@ static json_t *an_trace_json(struct an_run *r)
 	json_object_set_new(seen, "softirq_entry", json_integer((json_int_t)r->n_softirq));
 	json_object_set_new(seen, "hrtimer_expire_entry", json_integer((json_int_t)r->n_hrtimer));
 	json_object_set_new(seen, "markers", json_integer((json_int_t)r->n_markers));
+	json_object_set_new(o, "switches_inferred", json_integer((json_int_t)r->n_inferred));
 	json_object_set_new(o, "events_seen", seen);
 	return o;
 }
@@ -577,6 +578,9 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 		fputc('\n', out);
 		if (!r->n_waking)
 			fprintf(out, "wakeup latency: not available (no sched_waking events in the trace)\n");
+		if (r->n_inferred)
+			fprintf(out, "note: %llu context switches were not in the trace and were inferred from the "
+				"threads' events\n", (unsigned long long)r->n_inferred);
 		fprintf(out, "\n%-16s %7s %6s %7s %9s %9s %9s %6s %6s\n", "thread", "pid", "prio", "util%",
 			"wake p99", "wake max", "max10ms%", "preem", "migr");
 		arr = json_object_get(res, "threads");

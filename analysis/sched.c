@@ -316,8 +316,8 @@ static void an_switch_out(struct an_run *r, struct an_cpu *c, struct an_thread *
 	t->last_ns = ts;
 }
 
-/* an_switch_in - the thread gets the CPU at ts */
-static void an_switch_in(struct an_thread *t, int cpu, int64_t ts)
+/* an_switch_in - the thread gets the CPU at ts (seen, or inferred from its events) */
+static void an_switch_in(struct an_thread *t, int cpu, int64_t ts, bool inferred)
 {
 	if (t->cpu >= 0 && t->cpu != cpu)
 		t->migrations++;
@@ -327,15 +327,19 @@ static void an_switch_in(struct an_thread *t, int cpu, int64_t ts)
 	t->switch_in_ns = ts;
 	t->switches++;
 	if (t->waking_ns) {
-		an_hist_sample(&t->wake_lat, ts - t->waking_ns, ts, t->pid);
+		/* an inferred switch-in is late by an unknown amount: no sample */
+		if (!inferred)
+			an_hist_sample(&t->wake_lat, ts - t->waking_ns, ts, t->pid);
 		t->last_waking_ns = t->waking_ns;
 		t->last_timer_ns = t->wake_timer_ns;
 		t->last_switch_in_ns = ts;
+		t->last_inferred = inferred;
 		t->waking_ns = 0;
 		t->wake_timer_ns = 0;
 	}
 	if (t->wakeup_ns) {
-		an_hist_sample(&t->wakeup_lat, ts - t->wakeup_ns, ts, t->pid);
+		if (!inferred)
+			an_hist_sample(&t->wakeup_lat, ts - t->wakeup_ns, ts, t->pid);
 		t->wakeup_ns = 0;
 	}
 	if (!t->first_ns)
@@ -391,10 +395,47 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 			an_copy_comm(t, next_comm);
 			an_note_prio(t, next_prio);
 			t->sw_seen = true;
-			an_switch_in(t, cpu, ts);
+			an_switch_in(t, cpu, ts, false);
 		}
 	}
 	c->curr = next_pid;
+	c->curr_since_ns = ts;
+}
+
+/*
+ * an_on_running - an event of 'pid' on a CPU that, by its last sched_switch,
+ * runs another thread: a switch was not recorded (some kernels never trace
+ * the switch away from idle on some CPUs; a filter or a loss can drop one).
+ * The event's pid is the thread on the CPU (common_pid is always current),
+ * so the switch is inferred here - late by the time between the real switch
+ * and this first event, which is why it adds no wakeup-latency sample.
+ */
+void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid)
+{
+	struct an_cpu *c = &r->cpu[cpu];
+	struct an_thread *t;
+	int64_t d;
+
+	if (c->known) {
+		d = ts - c->curr_since_ns;
+		if (c->curr == 0)
+			c->idle_ns += d;
+		else
+			c->busy_ns += d;
+		an_seg_push(c, AN_SEG_THREAD, c->curr_since_ns, ts, c->curr, c->curr, 0);
+		if (c->curr > 0 && (t = an_thread_find(r, c->curr)) && t->running && t->cpu == cpu)
+			an_switch_out(r, c, t, ts, 1);	/* state unknown: not a preemption */
+		r->n_inferred++;
+	} else {
+		c->known = true;
+		c->first_ns = ts;
+	}
+	if (pid > 0 && (t = an_thread_get(r, pid))) {
+		if (t->running && t->cpu >= 0 && t->cpu != cpu)
+			an_switch_out(r, &r->cpu[t->cpu], t, ts, 1);
+		an_switch_in(t, cpu, ts, true);
+	}
+	c->curr = pid;
 	c->curr_since_ns = ts;
 }
 

@@ -333,7 +333,7 @@ static void an_culprit_consider(struct an_run *r, struct an_task *t, struct an_t
 	if (th->last_waking_ns >= release_ns && th->last_waking_ns <= start_ns) {
 		c.waking_ns = th->last_waking_ns;
 		c.timer_ns = th->last_timer_ns;
-		c.switch_in_ns = th->last_switch_in_ns;
+		c.switch_in_ns = th->last_inferred ? 0 : th->last_switch_in_ns;
 	} else if (th->running && th->switch_in_ns >= release_ns) {
 		c.switch_in_ns = th->switch_in_ns;
 	}
@@ -382,9 +382,12 @@ int an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_
 		if (th->last_timer_ns >= release_ns &&
 		    an_stat_add(&t->d_timer, th->last_timer_ns - release_ns, release_ns, seq))
 			goto oom;
-		if (an_stat_add(&t->d_rel2wake, th->last_waking_ns - release_ns, release_ns, seq) ||
-		    an_stat_add(&t->d_wake2run, th->last_switch_in_ns - th->last_waking_ns, release_ns, seq) ||
-		    an_stat_add(&t->d_app, ts - th->last_switch_in_ns, release_ns, seq))
+		if (an_stat_add(&t->d_rel2wake, th->last_waking_ns - release_ns, release_ns, seq))
+			goto oom;
+		/* after an inferred switch-in, how the rest splits is not known */
+		if (!th->last_inferred &&
+		    (an_stat_add(&t->d_wake2run, th->last_switch_in_ns - th->last_waking_ns, release_ns, seq) ||
+		     an_stat_add(&t->d_app, ts - th->last_switch_in_ns, release_ns, seq)))
 			goto oom;
 	}
 	if (t->prev_start_ns && t->period_ns > 0 &&

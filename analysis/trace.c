@@ -319,6 +319,8 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 		return -1;
 	}
 	pid = (int)an_sign(an_read(rd, (char *)rec->data + 4, 4), 4);
+	if (pid != r->cpu[cpu].curr && pid >= 0)
+		an_on_running(r, cpu, ts, pid);
 	switch (rd->kind[type]) {
 	case AN_EV_SWITCH:
 		f = rd->fmt[AN_EV_SWITCH].f;

@@ -5,14 +5,14 @@
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/analyze-lib.sh"
 need_gentrace
-plan 63
+plan 66
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" --joblog "$TMP/b.csv" -o "$TMP/r.json" --top 5
 is "$rc" 0 "syn-1.1 analyze exits 0"
 R="$TMP/r.json"
 is "$(jv "$R" schema)" "preflight-results/1" "syn-1.2 schema"
-is "$(jv "$R" trace/events)" 192 "syn-1.3 every event read"
+is "$(jv "$R" trace/events)" 191 "syn-1.3 every event read"
 is "$(jv "$R" trace/cpus)" 2 "syn-1.4 CPUs"
 is "$(jv "$R" trace/clock)" mono "syn-1.5 trace clock from the file"
 is "$(jv "$R" trace/duration_ns)" 113015000 "syn-1.6 duration"
@@ -21,11 +21,11 @@ is "$(jv "$R" trace/lost_events)" 0 "syn-1.7 nothing lost"
 # threads
 is "$(jv "$R" threads/comm=io/wakeup_latency_ns/max)" 4000 "syn-2.1 io waking->run 4 us"
 is "$(jv "$R" threads/comm=io/wakeup_latency_from_wakeup_ns/max)" 3000 "syn-2.2 io wakeup->run 3 us"
-is "$(jv "$R" threads/comm=io/wakeup_latency_ns/count)" 12 "syn-2.3 io wakeups"
+is "$(jv "$R" threads/comm=io/wakeup_latency_ns/count)" 11 "syn-2.3 io wakeup latencies (none for the inferred switch-in)"
 is "$(jv "$R" threads/comm=ctl100/wakeup_latency_ns/max)" 1009000 "syn-2.4 ctl100 worst wakeup latency (slot 5)"
 is "$(jv "$R" threads/comm=ctl100/wakeup_latency_ns/max_id)" 100 "syn-2.5 max_id is the pid"
-is "$(jv "$R" threads/comm=ctl100/runtime_ns)" 32051000 "syn-2.6 ctl100 runtime"
-is "$(jv "$R" threads/comm=io/runtime_ns)" 12060000 "syn-2.7 io runtime"
+is "$(jv "$R" threads/comm=ctl100/runtime_ns)" 32151000 "syn-2.6 ctl100 runtime (100 us before slot 0 inferred from its declaration marker)"
+is "$(jv "$R" threads/comm=io/runtime_ns)" 12158000 "syn-2.7 io runtime (slot 7 from its inferred switch-in)"
 is "$(jv "$R" threads/comm=hog/runtime_ns)" 200000 "syn-2.8 hog runtime"
 is "$(jv "$R" threads/comm=hog/rtprio)" 95 "syn-2.9 hog FIFO priority"
 is "$(jv "$R" threads/comm=hog/policy)" rt "syn-2.10 hog policy"
@@ -39,7 +39,8 @@ is "$(jv "$R" threads/comm=io/prios_seen)" "[9]" "syn-2.16 priority seen"
 # cpus
 is "$(jv "$R" cpus/1/hardirq_ns)" 20000 "syn-3.1 hard IRQ time on CPU 1"
 is "$(jv "$R" cpus/1/softirq_ns)" 100000 "syn-3.2 softirq time on CPU 1"
-is "$(jv "$R" cpus/0/elapsed_ns)" 112915000 "syn-3.3 CPU elapsed from its first switch"
+is "$(jv "$R" cpus/0/elapsed_ns)" 113015000 "syn-3.3 CPU elapsed from its first event"
+is "$(jv "$R" trace/switches_inferred)" 1 "syn-3.4 the switch not in the trace is inferred"
 
 # tasks
 T=tasks/name=ctl100
@@ -65,6 +66,8 @@ is "$(jv "$R" $T/agreement/activation_latency_diff_ns/max)" 1000 "syn-4.19 trace
 is "$(jv "$R" $T/joblog/missed_activations)" 1 "syn-4.20 job log's missed column"
 is "$(jv "$R" tasks/name=io/activation_latency_ns/max)" 12000 "syn-4.21 io latency"
 is "$(jv "$R" tasks/name=io/period_ns)" 10000000 "syn-4.22 period from the declaration"
+is "$(jv "$R" tasks/name=io/decomposition/release_to_wake_ns/count)" 12 "syn-4.23 io: release to wake for every job"
+is "$(jv "$R" tasks/name=io/decomposition/wake_to_run_ns/count)" 11 "syn-4.24 io: not after the inferred switch-in"
 
 # culprits
 C=$T/culprits
@@ -79,7 +82,7 @@ is "$(jv "$R" $C/0/contributors/0/kind)" self "syn-5.8 job 9 waited for its own 
 like "$out" 'ctl100 job 3: 152 µs late — hog 150 µs, timer IRQ delay 5\.0 µs' "syn-5.9 culprit summary line"
 
 # app and slots
-is "$(jv "$R" app/utilisation)" 0.390311021 "syn-6.1 app utilisation"
+is "$(jv "$R" app/utilisation)" 0.392063 "syn-6.1 app utilisation"
 is "$(jv "$R" app/utilisation_max_slot)" 0.9995 "syn-6.2 worst slot-length window"
 is "$(jv "$R" app/threads)" "[101,100]" "syn-6.3 the app's realtime threads"
 is "$(jv "$R" slots/count)" 12 "syn-6.4 slots"
