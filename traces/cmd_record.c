@@ -374,8 +374,10 @@ static int rec_record(const struct rec_opts *o)
 		code = pf_fail(PF_EXIT_ENV, "starting the recording: %s", strerror(-ret));
 		goto out;
 	}
-	s.cpu_s = rec_cpu_seconds();
-	s.wall_ns = pf_now_ns();
+	if (!o->flight) {
+		s.cpu_s = rec_cpu_seconds();
+		s.wall_ns = pf_now_ns();
+	}
 	if (o->duration_ns)
 		rec_run.deadline_ns = pf_now_ns() + o->duration_ns;
 	if (o->argv && (ret = rec_start_command(&s, o->argv)) < 0) {

@@ -72,6 +72,7 @@ struct rec_comms {
 };
 
 struct rec_cpu {
+	struct rec_session *s;		/* the session it belongs to */
 	int cpu;
 	int fd;				/* raw page file of this CPU */
 	char path[PATH_MAX];

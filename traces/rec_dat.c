@@ -65,6 +65,24 @@ static int rec_shadow_dir(struct rec_session *s, char *dir, size_t size)
 	return 0;
 }
 
+/* rec_buffer_line - the CPUSTAT header: instance and mode (rec_parse_cpustats reads the mode) */
+static void rec_buffer_line(struct rec_session *s, char *buf, size_t size)
+{
+	snprintf(buf, size, "\nBuffer: %s (preflight record, %s)\n\n", s->name,
+		 s->opts->flight ? "flight-recorder window" : "streaming");
+}
+
+/* rec_cpu_stat_text - "CPU: N\n" + the kernel's stats of that CPU (malloc'd), or NULL */
+static char *rec_cpu_stat_text(struct rec_session *s, int cpu)
+{
+	char *text;
+
+	if (!s->stats || !s->stats[cpu] ||
+	    asprintf(&text, "CPU: %d\n%s\n", cpu, s->stats[cpu]) < 0)
+		return NULL;
+	return text;
+}
+
 /* rec_add_options - clock, uname, version and the per-CPU statistics */
 static void rec_add_options(struct rec_session *s, struct tracecmd_output *out)
 {
@@ -83,16 +101,13 @@ static void rec_add_options(struct rec_session *s, struct tracecmd_output *out)
 	tracecmd_add_option(out, REC_TCMD_OPTION_VERSION, strlen(buf) + 1, buf);
 	if (!s->stats)
 		return;
-	snprintf(buf, sizeof(buf), "\nBuffer: %s (preflight record, %s)\n\n", s->name,
-		 s->opts->flight ? "flight-recorder window" : "streaming");
+	rec_buffer_line(s, buf, sizeof(buf));
 	tracecmd_add_option(out, REC_TCMD_OPTION_CPUSTAT, strlen(buf) + 1, buf);
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
-		char *text;
-		int len = asprintf(&text, "CPU: %d\n%s", cpu, s->stats[cpu] ? s->stats[cpu] : "");
+		char *text = rec_cpu_stat_text(s, cpu);
 
-		if (len < 0)
-			continue;
-		tracecmd_add_option(out, REC_TCMD_OPTION_CPUSTAT, len + 1, text);
+		if (text)
+			tracecmd_add_option(out, REC_TCMD_OPTION_CPUSTAT, strlen(text) + 1, text);
 		free(text);
 	}
 }
@@ -194,27 +209,35 @@ double rec_cpu_seconds(void)
 void rec_report(struct rec_session *s, const char *path, const struct rec_count *count)
 {
 	struct rec_lost lost;
-	char text[16384];
-	size_t len = 0;
 	double span_s = count->last_ns > count->first_ns ?
 			(count->last_ns - count->first_ns) / 1e9 : 0;
 	/* a flight window's first page says how much older data was overwritten: not a loss */
 	uint64_t missed = s->opts->flight ? 0 : count->missed;
 	uint64_t bytes = 0;
+	char *all = NULL, *text;
+	size_t len = 0;
+	FILE *f;
 	int cpu;
 
+	/* the same text the file stores, parsed by the reader analysis uses */
+	f = open_memstream(&all, &len);
+	if (f) {
+		char head[128];
+
+		rec_buffer_line(s, head, sizeof(head));
+		fputs(head, f);
+		for (cpu = 0; cpu < s->ncpus; cpu++) {
+			if ((text = rec_cpu_stat_text(s, cpu)))
+				fputs(text, f);
+			free(text);
+		}
+		fclose(f);
+	}
+	if (rec_parse_cpustats(all, &lost) < 0)
+		memset(&lost, 0, sizeof(lost));
+	free(all);
 	for (cpu = 0; cpu < s->ncpus; cpu++)
 		bytes += s->cpus[cpu].bytes;
-	for (cpu = 0; s->stats && cpu < s->ncpus; cpu++)
-		len += snprintf(text + len, len < sizeof(text) ? sizeof(text) - len : 0,
-				"CPU: %d\n%s\n", cpu, s->stats[cpu] ? s->stats[cpu] : "");
-	memset(&lost, 0, sizeof(lost));
-	if (len)
-		(void)rec_parse_cpustats(text, &lost);
-	lost.window = s->opts->flight;
-	if (lost.window)
-		for (lost.lost = 0, cpu = 0; cpu < lost.ncpus; cpu++)
-			lost.lost += lost.cpu[cpu].commit_overrun + lost.cpu[cpu].dropped;
 	if (!s->opts->quiet)
 		fprintf(stderr, "preflight: record: wrote %s: %llu events, %.3f s, %.1f MB raw, "
 			"clock %s, %d CPUs, lost %llu\n", path, (unsigned long long)count->events,

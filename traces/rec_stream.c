@@ -37,6 +37,7 @@ int rec_cpu_files_open(struct rec_session *s, const char *tag)
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		struct rec_cpu *c = &s->cpus[cpu];
 
+		c->s = s;
 		c->cpu = cpu;
 		c->bytes = 0;
 		c->err = 0;
@@ -100,11 +101,10 @@ static int rec_cpu_drain(struct rec_cpu *c)
 /* rec_stream_thread - one CPU: block until pages are ready, splice them to disk */
 static void *rec_stream_thread(void *arg)
 {
-	struct rec_session *s = ((void **)arg)[0];
-	struct rec_cpu *c = ((void **)arg)[1];
+	struct rec_cpu *c = arg;
+	struct rec_session *s = c->s;
 	int n;
 
-	free(arg);
 	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
 		n = tracefs_cpu_write(c->tcpu, c->fd, false);
 		if (n > 0) {
@@ -127,20 +127,12 @@ int rec_stream_start(struct rec_session *s)
 	__atomic_store_n(&s->stop, 0, __ATOMIC_RELEASE);
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		struct rec_cpu *c = &s->cpus[cpu];
-		void **arg;
 
 		if ((ret = rec_cpu_open_reader(s, c, false)) < 0)
 			return ret;
-		arg = malloc(2 * sizeof(*arg));
-		if (!arg)
-			return -ENOMEM;
-		arg[0] = s;
-		arg[1] = c;
-		ret = pthread_create(&c->thread, NULL, rec_stream_thread, arg);
-		if (ret) {
-			free(arg);
+		ret = pthread_create(&c->thread, NULL, rec_stream_thread, c);
+		if (ret)
 			return -ret;
-		}
 		c->running = true;
 	}
 	return 0;
