@@ -85,7 +85,9 @@ else
 		skip_n 2 "unshare -m is not permitted"
 	fi
 fi
-setpriv --reuid=65534 --regid=65534 --clear-groups "$PREFLIGHT" sysinfo --json > "$TMP/user.json" 2> "$TMP/user.err"
+# a copy the unprivileged user can execute wherever the checkout is (a 0700 home, say)
+chmod 755 "$TMP" && cp "$PREFLIGHT" "$TMP/preflight" && chmod 755 "$TMP/preflight"
+setpriv --reuid=65534 --regid=65534 --clear-groups "$TMP/preflight" sysinfo --json > "$TMP/user.json" 2> "$TMP/user.err"
 is "$?:$(cat "$TMP/user.err")" "0:" "sysinfo-10.17 as an unprivileged user: exit 0"
 is "$(json_get "$TMP/user.json" tracefs.usable)" false "sysinfo-10.18 ... tracefs not usable for that user"
 done_testing
