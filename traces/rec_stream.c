@@ -128,8 +128,14 @@ int rec_stream_start(struct rec_session *s)
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		struct rec_cpu *c = &s->cpus[cpu];
 
-		if ((ret = rec_cpu_open_reader(s, c, false)) < 0)
-			return ret;
+		if ((ret = rec_cpu_open_reader(s, c, false)) < 0) {
+			if (cpu == 0)
+				return ret;
+			/* an offline CPU has no buffer to read: its file stays empty */
+			pf_err("note: cpu%d: no ring buffer to read (%s); recording the others",
+			       cpu, strerror(-ret));
+			continue;
+		}
 		ret = pthread_create(&c->thread, NULL, rec_stream_thread, c);
 		if (ret)
 			return -ret;
@@ -171,8 +177,11 @@ int rec_drain(struct rec_session *s)
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		struct rec_cpu *c = &s->cpus[cpu];
 
-		if ((ret = rec_cpu_open_reader(s, c, true)) < 0)
-			return ret;
+		if ((ret = rec_cpu_open_reader(s, c, true)) < 0) {
+			if (cpu == 0)
+				return ret;
+			continue;	/* offline CPU: nothing recorded there */
+		}
 		if ((ret = rec_cpu_drain(c)) < 0)
 			return ret;
 	}

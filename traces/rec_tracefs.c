@@ -288,6 +288,10 @@ static int rec_events_enable(struct rec_session *s)
 		struct rec_event *e = &s->events.ev[i];
 		const char *ev = e->event[0] ? e->event : NULL;
 
+		if (!strcmp(e->system, "ftrace")) {
+			e->system[0] = '\0';	/* the markers: always on, formats always stored */
+			continue;
+		}
 		if (tracefs_event_enable(s->inst, e->system, ev) == 0)
 			continue;
 		if (e->optional) {
