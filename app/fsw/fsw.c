@@ -66,11 +66,31 @@ static int parse_num(const char *v, double *out)
 	return 0;
 }
 
+int fsw_set_num_key(const struct fsw_num_key *t, size_t n, const char *section, const char *key,
+		    const char *value, char *err, size_t err_size)
+{
+	size_t i;
+	double d;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(t[i].sec, section) || strcmp(t[i].key, key))
+			continue;
+		if (parse_num(value, &d) || d < t[i].min || d > t[i].max) {
+			snprintf(err, err_size, "%s: '%s': expected a number in [%g, %g]", key, value, t[i].min, t[i].max);
+			return -EINVAL;
+		}
+		if (t[i].dst)
+			*t[i].dst = d * t[i].scale;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 int fsw_config_set(struct fsw_config *c, const char *section, const char *key, const char *value,
 		   char *err, size_t err_size)
 {
 	const double deg = FSW_PI / 180;
-	struct { const char *sec, *key; double *dst; double scale, min, max; } nums[] = {
+	struct fsw_num_key nums[] = {
 		{ "fsw", "home_lat_deg", &c->home_lat_deg, 1, -90, 90 },
 		{ "fsw", "home_lon_deg", &c->home_lon_deg, 1, -180, 180 },
 		{ "fsw", "home_height_m", &c->home_height_m, 1, -500, 9000 },
@@ -93,8 +113,8 @@ int fsw_config_set(struct fsw_config *c, const char *section, const char *key, c
 		{ "links", "spi_speed_hz", NULL, 1, 1000, 100e6 },
 		{ "links", "uart_baud", NULL, 1, 1200, 4e6 },
 	};
-	size_t i;
 	double d;
+	int rc;
 
 	if (strcmp(section, "fsw") && strcmp(section, "links"))
 		return -ENOENT;
@@ -147,26 +167,22 @@ int fsw_config_set(struct fsw_config *c, const char *section, const char *key, c
 		c->n_wp = 0;
 		return 0;
 	}
-	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
-		if (strcmp(nums[i].sec, section) || strcmp(nums[i].key, key))
-			continue;
-		if (parse_num(value, &d) || d < nums[i].min || d > nums[i].max) {
-			snprintf(err, err_size, "%s: '%s': expected a number in [%g, %g]", key, value,
-				 nums[i].min, nums[i].max);
-			return -EINVAL;
-		}
-		if (!strcmp(key, "spi_speed_hz"))
+	rc = fsw_set_num_key(nums, sizeof(nums) / sizeof(nums[0]), section, key, value, err, err_size);
+	if (rc != -ENOENT) {
+		if (rc || strcmp(section, "links"))
+			return rc;
+		d = strtod(value, NULL);
+		if (!strcmp(key, "spi_speed_hz")) {
 			c->spi_speed_hz = (uint32_t)d;
-		else if (!strcmp(key, "uart_baud")) {
+		} else {
 			unsigned int sp;
 
-			if (fsw_baud_const((int)d, &sp)) {
+			if (d != floor(d) || fsw_baud_const((int)d, &sp)) {
 				snprintf(err, err_size, "uart_baud: '%s': not a standard baud rate", value);
 				return -EINVAL;
 			}
 			c->uart_baud = (int)d;
-		} else
-			*nums[i].dst = d * nums[i].scale;
+		}
 		return 0;
 	}
 	snprintf(err, err_size, "unknown key '%s' in [%s]", key, section);

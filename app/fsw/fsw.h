@@ -219,6 +219,20 @@ struct fsw {
 };
 
 void fsw_config_default(struct fsw_config *c);
+
+/* A numeric configuration key: value * scale is stored in *dst when value is in [min, max]. */
+struct fsw_num_key {
+	const char *sec, *key;
+	double *dst;
+	double scale, min, max;
+};
+
+/*
+ * fsw_set_num_key - look section / key up in a table of numeric keys and
+ * store the value; 0, -ENOENT (no such key), -EINVAL (message in err)
+ */
+int fsw_set_num_key(const struct fsw_num_key *t, size_t n, const char *section, const char *key,
+		    const char *value, char *err, size_t err_size);
 /*
  * fsw_config_set - one key of section "fsw" or "links"; 0, -ENOENT (not our
  * section), or -EINVAL with a message in err

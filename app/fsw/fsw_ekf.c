@@ -27,15 +27,17 @@ void fsw_ekf_params_default(struct fsw_ekf_params *p)
 	p->p0_pos_m = 3.0;
 	p->p0_vel_mps = 0.5;
 	p->p0_att_rad = 0.05;
-	p->p0_yaw_rad = 0.15;
+	p->p0_yaw_rad = 0.05;		/* magnetometer alignment: ~1.5 deg here */
 	p->p0_ba_mps2 = 0.1;
-	p->p0_bg_radps = 0.01;
+	p->p0_bg_radps = 0.003;		/* after the ground gyro calibration */
 }
 
 void fsw_ins_step(struct fsw_ins_state *x, fsw_vec3 gyro, fsw_vec3 accel, double dt)
 {
 	fsw_vec3 w = fsw_v3_sub(gyro, x->bg_radps), f = fsw_v3_sub(accel, x->ba_mps2);
-	fsw_vec3 a = fsw_v3_add(fsw_q_rotate(x->q, f), fsw_v3(0, 0, FSW_G_MPS2));
+	/* the mean specific force acts at the mid-interval attitude (first-order sculling) */
+	fsw_quat qm = fsw_q_mul(x->q, fsw_q_exp(fsw_v3_scale(w, dt / 2)));
+	fsw_vec3 a = fsw_v3_add(fsw_q_rotate(qm, f), fsw_v3(0, 0, FSW_G_MPS2));
 
 	x->pos_m = fsw_v3_add(x->pos_m, fsw_v3_add(fsw_v3_scale(x->vel_mps, dt), fsw_v3_scale(a, 0.5 * dt * dt)));
 	x->vel_mps = fsw_v3_add(x->vel_mps, fsw_v3_scale(a, dt));
@@ -55,20 +57,29 @@ static void put3(double *F, int r, int c, const fsw_mat3 *m, double s)
 void fsw_ins_jacobian(const struct fsw_ins_state *x, fsw_vec3 gyro, fsw_vec3 accel, double dt, double *F)
 {
 	fsw_vec3 w = fsw_v3_sub(gyro, x->bg_radps), f = fsw_v3_sub(accel, x->ba_mps2);
-	fsw_mat3 R = fsw_q_to_mat3(x->q), fx = fsw_m3_skew(f), Rfx = fsw_m3_mul(&R, &fx);
+	fsw_mat3 R = fsw_q_to_mat3(x->q), Eh = fsw_m3_exp(fsw_v3_scale(w, dt / 2)), Rm = fsw_m3_mul(&R, &Eh);
+	fsw_mat3 fx = fsw_m3_skew(f), Ehfx = fsw_m3_skew(fsw_m3_apply(&Eh, f)), A_th = fsw_m3_mul(&R, &Ehfx);
+	fsw_mat3 Jh = fsw_m3_jr(fsw_v3_scale(w, dt / 2)), t1 = fsw_m3_mul(&Rm, &fx), A_bg = fsw_m3_mul(&t1, &Jh);
 	fsw_mat3 E = fsw_m3_exp(fsw_v3_scale(w, dt)), Et = fsw_m3_transpose(&E);
 	fsw_mat3 Jr = fsw_m3_jr(fsw_v3_scale(w, dt));
 	int i;
 
+	/*
+	 * a = R Exp(w dt/2) f + g with q_true = q Exp(dtheta), w_true = w - dbg,
+	 * f_true = f - dba: da/dtheta = -R [Exp(w dt/2) f]x,
+	 * da/dbg = R Exp(w dt/2) [f]x Jr(w dt/2) dt/2, da/dba = -R Exp(w dt/2)
+	 */
 	memset(F, 0, sizeof(double) * N * N);
 	for (i = 0; i < N; i++)
 		F[i * N + i] = 1;
 	for (i = 0; i < 3; i++)
 		F[i * N + 3 + i] = dt;				/* dp <- dv */
-	put3(F, 0, 6, &Rfx, -0.5 * dt * dt);			/* dp <- dtheta */
-	put3(F, 0, 9, &R, -0.5 * dt * dt);			/* dp <- dba */
-	put3(F, 3, 6, &Rfx, -dt);				/* dv <- dtheta */
-	put3(F, 3, 9, &R, -dt);					/* dv <- dba */
+	put3(F, 0, 6, &A_th, -0.5 * dt * dt);			/* dp <- dtheta */
+	put3(F, 0, 9, &Rm, -0.5 * dt * dt);			/* dp <- dba */
+	put3(F, 0, 12, &A_bg, 0.25 * dt * dt * dt);		/* dp <- dbg */
+	put3(F, 3, 6, &A_th, -dt);				/* dv <- dtheta */
+	put3(F, 3, 9, &Rm, -dt);				/* dv <- dba */
+	put3(F, 3, 12, &A_bg, 0.5 * dt * dt);			/* dv <- dbg */
 	put3(F, 6, 6, &Et, 1);					/* dtheta <- dtheta */
 	put3(F, 6, 12, &Jr, -dt);				/* dtheta <- dbg */
 }
@@ -106,6 +117,23 @@ void fsw_ins_diff(const struct fsw_ins_state *a, const struct fsw_ins_state *b, 
 	set3(dx + 6, fsw_q_log(fsw_q_mul(fsw_q_conj(b->q), a->q)));
 	set3(dx + 9, fsw_v3_sub(a->ba_mps2, b->ba_mps2));
 	set3(dx + 12, fsw_v3_sub(a->bg_radps, b->bg_radps));
+}
+
+/* ekf_self_check - with check_pd: is P symmetric and positive definite now? */
+static void ekf_self_check(struct fsw_ekf *e)
+{
+	double L[N * N];
+	int i, j;
+
+	if (!e->check_pd)
+		return;
+	for (i = 0; i < N; i++)
+		for (j = i + 1; j < N; j++)
+			if (fabs(e->P[i * N + j] - e->P[j * N + i]) > e->max_asym)
+				e->max_asym = fabs(e->P[i * N + j] - e->P[j * N + i]);
+	e->pd_checks++;
+	if (fsw_mat_cholesky(L, e->P, N))
+		e->pd_failures++;
 }
 
 void fsw_ekf_init(struct fsw_ekf *e, const struct fsw_ekf_params *p)
@@ -156,6 +184,7 @@ void fsw_ekf_predict(struct fsw_ekf *e, const struct fsw_ins_state *x, fsw_vec3 
 		e->P[(9 + i) * N + 9 + i] += qba;
 		e->P[(12 + i) * N + 12 + i] += qbg;
 	}
+	ekf_self_check(e);
 	fsw_mat_symmetrize(e->P, N);
 	e->predicts++;
 }
@@ -210,6 +239,7 @@ int fsw_ekf_update_gps(struct fsw_ekf *e, const struct fsw_ins_state *x, fsw_vec
 		for (j = 0; j < N; j++)
 			for (k = 0; k < 6; k++)
 				e->P[i * N + j] += Kt[k * N + i] * r[k] * Kt[k * N + j];
+	ekf_self_check(e);
 	fsw_mat_symmetrize(e->P, N);
 	e->updates++;
 	return 0;

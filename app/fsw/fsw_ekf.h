@@ -23,6 +23,7 @@
 
 #include "fsw_math.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define FSW_EKF_N 15
@@ -55,6 +56,10 @@ struct fsw_ekf {
 	uint64_t predicts, updates;
 	uint64_t gated;			/* fixes rejected by the innovation gate */
 	uint64_t not_pd;		/* updates skipped: innovation covariance not positive definite */
+	/* self-check for tests (off on the realtime path): Cholesky of P after every step */
+	bool     check_pd;
+	uint64_t pd_checks, pd_failures;
+	double   max_asym;		/* largest |P_ij - P_ji| seen before symmetrisation */
 };
 
 void fsw_ekf_params_default(struct fsw_ekf_params *p);

@@ -1,0 +1,11 @@
+# bench/sim.mk - the simulated aircraft and DAQ (issue 4): the faster-than-
+# real-time harness and its tests; sensorsim and 'preflight fly' (below).
+SIM_SRCS = bench/sim/sim_model.c bench/sim/sim_rng.c bench/sim/sim_sensors.c bench/sim/sim_daq.c \
+	bench/sim/sim_scenario.c bench/sim/sim_harness.c
+
+# harness tests: EKF (Jacobian, SPD, NEES, bias) and the closed loop with faults
+UNIT_TESTS += fsw-ekf-test fsw-fly-test
+fsw-ekf-test_SRCS = t/unit/fsw-ekf-test.c $(SIM_SRCS) $(FSW_CORE_SRCS)
+fsw-ekf-test_PKGS = inih
+fsw-fly-test_SRCS = t/unit/fsw-fly-test.c $(SIM_SRCS) $(FSW_CORE_SRCS)
+fsw-fly-test_PKGS = inih
