@@ -117,6 +117,24 @@ void app_report_table(struct app *app, FILE *f)
 	fflush(f);
 }
 
+/* app_hist_json - the latency histogram: non-empty bins as [lower edge ns, count], outliers exact */
+static json_t *app_hist_json(const struct app_stats *st)
+{
+	json_t *h = json_object(), *bins = json_array(), *out = json_array();
+	uint32_t i;
+
+	for (i = 0; i < st->nbins; i++)
+		if (st->bins[i])
+			json_array_append_new(bins, json_pack("[I,I]", (json_int_t)i * st->bin_ns, (json_int_t)st->bins[i]));
+	for (i = 0; i < st->noutliers; i++)
+		json_array_append_new(out, json_integer(st->outliers[i]));
+	json_object_set_new(h, "bin_ns", json_integer(st->bin_ns));
+	json_object_set_new(h, "nbins", json_integer(st->nbins));
+	json_object_set_new(h, "bins", bins);
+	json_object_set_new(h, "outliers", out);
+	return h;
+}
+
 /* app_task_json - one task's final statistics */
 static json_t *app_task_json(struct app *app, struct app_task *t, int64_t elapsed)
 {
@@ -162,6 +180,7 @@ static json_t *app_task_json(struct app *app, struct app_task *t, int64_t elapse
 		pf_hist_free(&h);
 	}
 	json_object_set_new(o, "latency", latj);
+	json_object_set_new(o, "latency_hist", app_hist_json(&t->stats));
 	return o;
 }
 

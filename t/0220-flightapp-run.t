@@ -5,7 +5,7 @@
 # JSON, the live status, and --no-rt stated in every output.
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/t/app-lib.sh"
-plan 37
+plan 38
 
 run_cmd "$FLIGHTAPP" --no-rt --duration 3 --joblog "$TMP/jobs.csv" --stats-json "$TMP/stats.json"
 is "$rc" 0 "app-3.1 3-second --no-rt run exits 0"
@@ -46,6 +46,8 @@ is "$(json_get "$TMP/stats.json" .tasks.0.name):$(json_get "$TMP/stats.json" .ta
 	"app-3.13 JSON job count matches the job log"
 is "$(json_get "$TMP/stats.json" .tasks.0.latency.count)" "$(app_get jobs.io)" "app-3.14 latency histogram holds every job"
 like "$(json_get "$TMP/stats.json" .tasks.1.latency.p99)" '^[0-9]+$' "app-3.15 latency percentiles present"
+is "$(perl -MJSON::PP -e 'local $/; my $t = decode_json(<STDIN>)->{tasks}[1]{latency_hist}; my $n = @{$t->{outliers}}; $n += $_->[1] for @{$t->{bins}}; print $n' < "$TMP/stats.json")" \
+	"$(app_get jobs.ctl100)" "app-3.15a latency histogram bins and outliers hold every ctl100 job"
 is "$(json_get "$TMP/stats.json" .tasks.1.policy)" "other" "app-3.16 JSON policy is what ran (other)"
 
 like "$out" "--no-rt: SCHED_OTHER everywhere" "app-3.17 final table says --no-rt"
