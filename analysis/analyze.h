@@ -167,6 +167,8 @@ struct an_task {
 	uint32_t ring_n;
 	/* job log */
 	uint64_t jl_jobs, jl_overruns, jl_misses, jl_missed, jl_dropped;
+	int64_t  jl_prev_release_ns;		/* job log alone: the period from release gaps */
+	int64_t  jl_first_release_ns, jl_first_end_ns;	/* ... and the first job's slot, once it is known */
 	struct an_stat jl_lat, jl_resp, jl_cpu;
 	struct an_stat diff;		/* |trace - joblog| activation latency */
 	uint64_t matched, trace_only, joblog_only;
@@ -225,7 +227,7 @@ struct an_run {
 	struct an_task *task_by_id[AN_MAX_TASKS];
 	/* slots */
 	int64_t  slot_origin_ns;	/* first base-rate release, 0 before */
-	int64_t  slot_last_ns;
+	int64_t  slot_first_ns, slot_last_ns;	/* first and last base-rate release */
 	uint64_t slot_overruns;
 	int64_t  last_overrun_slot;
 	int64_t  overrun_slots[100];

@@ -214,7 +214,7 @@ static json_t *an_task_json(struct an_run *r, struct an_task *t, json_t *affecte
 	json_object_set_new(o, "name", json_string(t->name));
 	json_object_set_new(o, "id", t->id >= 0 ? json_integer(t->id) : json_null());
 	json_object_set_new(o, "tid", t->tid ? json_integer(t->tid) : json_null());
-	json_object_set_new(o, "period_ns", t->declared ? json_integer(t->period_ns) : json_null());
+	json_object_set_new(o, "period_ns", t->declared || t->period_ns ? json_integer(t->period_ns) : json_null());
 	json_object_set_new(o, "deadline_ns", t->declared ? json_integer(t->deadline_ns) : json_null());
 	json_object_set_new(o, "prio", t->declared && t->prio >= 0 ? json_integer(t->prio) : json_null());
 	json_object_set_new(o, "policy", t->declared ? json_string(t->policy) : json_null());
@@ -332,7 +332,8 @@ static json_t *an_slots_json(struct an_run *r)
 	json_object_set_new(o, "slot_ns", json_integer(r->opt.slot_ns));
 	json_object_set_new(o, "base_tasks", base);
 	json_object_set_new(o, "count", r->slot_origin_ns ?
-			    json_integer((r->slot_last_ns - r->slot_origin_ns) / r->opt.slot_ns + 1) : json_null());
+			    json_integer((r->slot_last_ns - r->slot_first_ns + r->opt.slot_ns / 2) / r->opt.slot_ns + 1) :
+			    json_null());
 	json_object_set_new(o, "overruns", r->slot_origin_ns ? json_integer((json_int_t)r->slot_overruns) : json_null());
 	json_object_set_new(o, "overrun_slots", idx);
 	return o;

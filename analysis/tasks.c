@@ -425,6 +425,8 @@ static void an_slot_job(struct an_run *r, struct an_task *t, int64_t release_ns,
 		return;
 	if (release_ns > r->slot_last_ns)
 		r->slot_last_ns = release_ns;
+	if (!r->slot_first_ns || release_ns < r->slot_first_ns)
+		r->slot_first_ns = release_ns;
 	slot_end = r->slot_origin_ns + (idx + 1) * s;
 	if (end_ns <= slot_end)
 		return;
@@ -511,6 +513,31 @@ void an_tasks_lost_window(struct an_run *r, int64_t start_ns, int64_t end_ns)
 }
 
 /*
+ * an_jl_period - a job log alone does not declare periods: a periodic task's
+ * period is its smallest gap between releases (releases are absolute, so the
+ * gaps are exact multiples of it). The first job's slot is accounted once the
+ * period is known.
+ */
+static void an_jl_period(struct an_run *r, struct an_task *t, const struct an_jlrow *row)
+{
+	int64_t gap = row->release_ns - t->jl_prev_release_ns, slot;
+
+	if (t->declared)
+		return;
+	if (!t->jl_prev_release_ns) {
+		t->jl_first_release_ns = row->release_ns;
+		t->jl_first_end_ns = row->end_ns;
+	} else if (gap > 0 && (!t->period_ns || gap < t->period_ns)) {
+		bool first = !t->period_ns;
+
+		t->period_ns = gap;
+		if (first)
+			an_slot_job(r, t, t->jl_first_release_ns, t->jl_first_end_ns, &slot);
+	}
+	t->jl_prev_release_ns = row->release_ns;
+}
+
+/*
  * an_jlrow_consume - account one job-log row, matched with the trace's job
  * (job) or alone (job NULL)
  */
@@ -540,7 +567,9 @@ int an_jlrow_consume(struct an_run *r, struct an_task *t, const struct an_jlrow 
 		}
 		an_win_add(&r->app_w1s, row->end_ns - row->cpu_ns, row->end_ns);
 		an_win_add(&r->app_wslot, row->end_ns - row->cpu_ns, row->end_ns);
-		an_slot_job(r, t, row->release_ns, row->end_ns, &slot);
+		an_jl_period(r, t, row);
+		if (t->period_ns)
+			an_slot_job(r, t, row->release_ns, row->end_ns, &slot);
 	}
 	if (!job) {
 		t->joblog_only++;

@@ -1,0 +1,79 @@
+#!/bin/sh
+# 0530-analyze-foreign.t - traces preflight did not write: the LISA trace
+# (trace-cmd v6, 6 CPUs, arm64, no wakeup events), a v7 zstd conversion of a
+# trace, and the recorder's committed reference traces (stable results).
+. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/analyze-lib.sh"
+need_gentrace
+plan 27
+
+# the LISA trace lives outside the repository (/work/shared/traces, or $LISA_TRACE)
+LISA=${LISA_TRACE:-/work/shared/traces/lisa-sched_load.dat}
+if [ ! -r "$LISA" ]; then
+	for i in $(seq 1 13); do _report 0 "for-1.$i # skip $LISA not found"; done
+else
+R="$TMP/lisa.json"
+run_cmd "$PREFLIGHT" analyze --trace "$LISA" -o "$R"
+is "$rc" 0 "for-1.1 LISA trace analyzed"
+is "$(jv "$R" trace/events)" 3724 "for-1.2 every event"
+is "$(jv "$R" trace/cpus)" 6 "for-1.3 six CPUs"
+is "$(jv "$R" trace/file_version)" 6 "for-1.4 file version"
+is "$(jv "$R" threads/comm=sshd/wakeup_latency_ns)" null "for-1.5 no wakeup latency without wakeup events, never zeros"
+is "$(jv "$R" threads/comm=sshd/wakeup_latency_unavailable)" "no sched_waking events in the trace" "for-1.6 ... and why"
+like "$out" "wakeup latency: not available" "for-1.7 the summary says so"
+is "$(jv "$R" cpus/0/hardirq_ns)" null "for-1.8 IRQ time not recorded: null"
+is "$(jv "$R" tasks)" "[]" "for-1.9 no app tasks"
+is "$(jv "$R" app)" null "for-1.10 no app"
+
+# runtime of every thread against an independent sum over 'trace-cmd report'
+# (microsecond time stamps: allow 1 us per switch)
+bad=$(trace-cmd report -i "$LISA" 2>/dev/null | perl -MJSON::PP -e '
+	my (%since, %cur, %rt, %sw, $last);
+	while (<STDIN>) {
+		next unless /\[(\d+)\]\s+([\d.]+):/;
+		my ($cpu, $ts) = ($1, int($2 * 1e6 + 0.5));
+		$last = $ts if !defined $last || $ts > $last;
+		next unless /sched_switch:\s+.*?:(\d+) \[-?\d+\] \S+ ==> .*:(\d+) \[-?\d+\]/;
+		my ($p, $n) = ($1, $2);
+		if (exists $since{$cpu} && $p) { $rt{$p} += $ts - $since{$cpu}; $sw{$p}++; }
+		$since{$cpu} = $ts; $cur{$cpu} = $n;
+	}
+	for my $c (keys %cur) { $rt{$cur{$c}} += $last - $since{$c} if $cur{$c}; }
+	local $/; open my $f, "<", $ARGV[0] or die; my $d = JSON::PP->new->decode(<$f>);
+	my $bad = 0;
+	for my $t (@{$d->{threads}}) {
+		my $exp = ($rt{$t->{pid}} // 0) * 1000;
+		$bad++ if abs($exp - $t->{runtime_ns}) > 1000 * (($sw{$t->{pid}} // 0) + 2);
+	}
+	print scalar(@{$d->{threads}}), " threads, $bad differ";' "$R")
+is "$bad" "30 threads, 0 differ" "for-2.1 runtime of every thread agrees with trace-cmd report"
+is "$(jv "$R" threads/comm=bash/preemptions)" 69 "for-2.2 preemptions (switched out runnable)"
+is "$(jv "$R" threads/comm=sshd/migrations)" 6 "for-2.3 migrations"
+fi
+
+# a v7 file with zstd-compressed sections gives the same results as its v6 original
+"$GEN" basic "$TMP/b.dat"
+if trace-cmd convert -i "$TMP/b.dat" -o "$TMP/b7.dat" --file-version 7 --compression any >/dev/null 2>&1; then
+	"$PREFLIGHT" analyze -q --trace "$TMP/b.dat" -o "$TMP/6.json"
+	"$PREFLIGHT" analyze -q --trace "$TMP/b7.dat" -o "$TMP/7.json"
+	is "$(jv "$TMP/7.json" trace/file_version)" 7 "for-3.1 v7 read"
+	for k in threads cpus tasks app slots; do
+		is "$(jv "$TMP/7.json" $k)" "$(jv "$TMP/6.json" $k)" "for-3.2 v7 compressed: same $k as v6"
+	done
+else
+	for i in 1 2 3 4 5 6; do _report 1 "for-3.$i trace-cmd convert to v7 failed"; done
+fi
+
+# the recorder's reference trace of flightapp alone: stable expected results
+R="$TMP/ref.json"
+run_cmd "$PREFLIGHT" analyze --trace "$TOP/traces/ref/app-alone.dat" -o "$R"
+is "$rc" 0 "for-4.1 reference trace analyzed"
+is "$(jv "$R" trace/events)" 15017 "for-4.2 events"
+is "$(jv "$R" trace/lost_events)" 0 "for-4.3 nothing lost"
+is "$(jv "$R" tasks/name=io/jobs)/$(jv "$R" tasks/name=ctl100/jobs)/$(jv "$R" tasks/name=nav10/jobs)/$(jv "$R" tasks/name=mission1/jobs)" \
+	300/300/30/3 "for-4.4 jobs per task (666 with ekf and telemetry)"
+is "$(jv "$R" tasks/name=io/activation_latency_ns/max)" 263954 "for-4.5 io worst activation latency"
+is "$(jv "$R" tasks/name=io/activation_latency_ns/max_id)" 134 "for-4.6 ... job 134"
+is "$(jv "$R" tasks/name=ctl100/activation_latency_ns/max)" 286038 "for-4.7 ctl100 worst activation latency"
+is "$(jv "$R" slots/count)/$(jv "$R" slots/overruns)" 300/0 "for-4.8 slots and overruns"
+done_testing

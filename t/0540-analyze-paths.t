@@ -1,0 +1,65 @@
+#!/bin/sh
+# 0540-analyze-paths.t - the other ways in and out: the job log alone, the
+# markers alone, a run directory, --threads, --slot-ms, --csv tables, -o -.
+. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/analyze-lib.sh"
+need_gentrace
+plan 27
+
+"$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
+
+# job log alone: the app-level metrics, marked as such
+R="$TMP/jl.json"
+run_cmd "$PREFLIGHT" analyze --joblog "$TMP/b.csv" -o "$R"
+is "$rc" 0 "path-1.1 job log alone"
+is "$(jv "$R" trace)" null "path-1.2 no trace member"
+is "$(jv "$R" tasks/name=ctl100/source)" joblog "path-1.3 source: joblog"
+is "$(jv "$R" tasks/name=ctl100/jobs)" 11 "path-1.4 jobs"
+is "$(jv "$R" tasks/name=ctl100/activation_latency_ns/max)" 2014000 "path-1.5 latency from the job log (start + 1 us)"
+is "$(jv "$R" tasks/name=ctl100/overruns)/$(jv "$R" tasks/name=ctl100/deadline_misses)" 1/1 "path-1.6 overrun and deadline miss from the flags"
+is "$(jv "$R" tasks/name=ctl100/missed_activations)" 1 "path-1.7 missed activations from the job log"
+is "$(jv "$R" tasks/name=ctl100/exec_time_ns)" null "path-1.8 no trace execution time"
+is "$(jv "$R" tasks/name=ctl100/cpu_time_ns/max)" 12000000 "path-1.9 job-log CPU time"
+is "$(jv "$R" app/source)" joblog "path-1.10 app utilisation from the job log"
+is "$(jv "$R" slots/overruns)/$(jv "$R" slots/count)" 1/12 "path-1.11 slots and overruns from the job log"
+is "$(jv "$R" tasks/name=ctl100/period_ns)" 10000000 "path-1.12 period from the release gaps"
+like "$out" "ctl100 +joblog +11" "path-1.13 summary"
+
+# markers alone: no job log
+R="$TMP/tr.json"
+run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" -o "$R"
+is "$(jv "$R" tasks/name=ctl100/source)" trace "path-2.1 source: trace"
+is "$(jv "$R" tasks/name=ctl100/joblog)/$(jv "$R" tasks/name=ctl100/cpu_time_ns)" null/null "path-2.2 no job-log members"
+is "$(jv "$R" tasks/name=ctl100/activation_latency_ns/max)" 2013000 "path-2.3 latency from the markers"
+
+# a run directory: trace.dat, jobs.csv, results.json there
+mkdir "$TMP/run"
+cp "$TMP/b.dat" "$TMP/run/trace.dat"
+cp "$TMP/b.csv" "$TMP/run/jobs.csv"
+run_cmd "$PREFLIGHT" analyze -q "$TMP/run"
+is "$rc" 0 "path-3.1 run directory"
+is "$(jv "$TMP/run/results.json" tasks/name=ctl100/source)" trace+joblog "path-3.2 results.json written there, both inputs found"
+
+# --threads: comm globs and pids
+run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/b.dat" --threads 'ctl*,200' -o "$R"
+is "$(jv "$R" threads | perl -MJSON::PP -e 'print join ",", map { $_->{comm} } @{decode_json(<STDIN>)}')" \
+	"ctl100,hog" "path-4.1 --threads selects by comm glob and pid"
+
+# --slot-ms: 20 ms slots have no base-rate task here
+run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/b.dat" --slot-ms 20 -o "$R"
+is "$(jv "$R" slots/slot_ns)/$(jv "$R" slots/count)" 20000000/null "path-4.2 --slot-ms with no base-rate task: count not measured"
+
+# -o - : JSON on stdout
+run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" -o -
+is "$(printf '%s' "$out" | perl -MJSON::PP -e 'local $/; print decode_json(<STDIN>)->{schema}')" \
+	preflight-results/1 "path-4.3 -o - writes the JSON to stdout"
+
+# --csv: the tables, read back with a CSV reader
+run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/b.dat" --joblog "$TMP/b.csv" --csv "$TMP/csv" -o "$R"
+is "$(ls "$TMP/csv" | tr '\n' ' ')" "cpus.csv culprits.csv jobs.csv tasks.csv threads.csv " "path-5.1 every table"
+is "$(grep -c '' "$TMP/csv/jobs.csv")" 24 "path-5.2 jobs.csv: header and one row per job (12 io + 11 ctl100)"
+is "$(grep '^"ctl100",8,' "$TMP/csv/jobs.csv" | cut -d, -f3,13,14)" "8,1,1" "path-5.3 jobs.csv: job 8 in slot 8, overrun, deadline miss"
+is "$(sed -n 1p "$TMP/csv/tasks.csv" | cut -d, -f1-4)" '"name","tid","source","jobs"' "path-5.4 tasks.csv header"
+is "$(grep '^"ctl100"' "$TMP/csv/tasks.csv" | cut -d, -f5)" '"2013000"' "path-5.5 tasks.csv: worst latency"
+like "$(grep -m1 '^"ctl100"' "$TMP/csv/culprits.csv")" '^"ctl100","9",.*"ctl100 job 9: 2013 µs late' "path-5.6 culprits.csv: worst first with its summary"
+done_testing
