@@ -1,0 +1,52 @@
+#!/bin/sh
+# 0550-analyze-live.t - traces recorded here: (1) a tracefs instance read by
+# 'trace-cmd extract' with a SCHED_FIFO shell loop in it (a foreign recording
+# path: trace-cmd's own file), (2) flightapp recorded by 'preflight record'
+# with its job log, every job matched between trace and job log. Timing is
+# not asserted (noisy VM); the trace-versus-job-log difference is printed.
+. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/analyze-lib.sh"
+need_tracefs
+need_rt
+plan 12
+
+INST=pf-an-test-$$
+trap 'if [ -d "$TRACEFS/instances/$INST" ]; then echo 0 > "$TRACEFS/instances/$INST/events/enable"; rmdir "$TRACEFS/instances/$INST"; fi; rm -rf "$TMP"' EXIT INT TERM
+mkdir "$TRACEFS/instances/$INST"
+echo 1 > "$TRACEFS/instances/$INST/events/sched/enable"
+taskset -c 0 chrt -f 50 sh -c 'for i in 1 2 3 4 5 6 7 8; do sleep 0.01; done'
+echo 0 > "$TRACEFS/instances/$INST/tracing_on"
+ok "live-1.1 trace-cmd extract of the instance" trace-cmd extract -B "$INST" -o "$TMP/ex.dat"
+run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/ex.dat" -o "$TMP/ex.json" --threads sleep
+is "$rc" 0 "live-1.2 analyze a trace-cmd extract file"
+sleeps=$(jv "$TMP/ex.json" threads | perl -MJSON::PP -e '
+	my @t = grep { $_->{comm} eq "sleep" && ($_->{rtprio} // -1) == 50 } @{decode_json(<STDIN>)};
+	my $w = grep { $_->{wakeup_latency_ns}{count} >= 1 && $_->{runtime_ns} > 0 } @t;
+	print scalar(@t) >= 8 && $w >= 8 ? "ok" : scalar(@t) . " sleep threads, $w with wakeups";')
+is "$sleeps" ok "live-1.3 the 8 FIFO-50 'sleep' threads, each woken and run"
+is "$(jv "$TMP/ex.json" trace/lost_events)" 0 "live-1.4 nothing lost"
+
+# flightapp under preflight record, with its job log
+[ -x "$B/flightapp" ] || { for i in 5 6 7 8 9 10 11 12; do _report 1 "live-2 flightapp not built"; done; done_testing; }
+run_cmd "$PREFLIGHT" record -o "$TMP/app.dat" -- sh -c \
+	'exec "$0" --trace-instance "$PREFLIGHT_TRACE_INSTANCE" -d 2 -q -j "$1"' "$B/flightapp" "$TMP/jobs.csv"
+is "$rc" 0 "live-2.1 flightapp recorded"
+R="$TMP/app.json"
+run_cmd "$PREFLIGHT" analyze --trace "$TMP/app.dat" --joblog "$TMP/jobs.csv" -o "$R"
+is "$rc" 0 "live-2.2 analyze the recording with the job log"
+is "$(jv "$R" tasks/name=ctl100/source)" trace+joblog "live-2.3 ctl100 from both"
+jobs=$(jv "$R" tasks/name=ctl100/jobs)
+[ "$jobs" -ge 150 ] 2>/dev/null
+is "$?" 0 "live-2.4 ctl100 ran its jobs ($jobs in 2 s)"
+unmatched=$(jv "$R" tasks | perl -MJSON::PP -e '
+	my $n = 0;
+	for (@{decode_json(<STDIN>)}) { next unless $_->{agreement}; $n += $_->{agreement}{trace_only} + $_->{agreement}{joblog_only}; }
+	print $n;')
+is "$unmatched" 0 "live-2.5 every job in the trace is in the job log and back"
+is "$(jv "$R" tasks/name=ctl100/agreement/matched)" "$jobs" "live-2.6 ctl100: all matched"
+is "$(jv "$R" tasks/name=ctl100/overruns)" 0 "live-2.7 no overrun at the default profile"
+is "$(jv "$R" app/source)" trace "live-2.8 app utilisation from the trace"
+for t in io ctl100 nav10; do
+	echo "# trace vs job log activation latency, $t: p99 $(jv "$R" tasks/name=$t/agreement/activation_latency_diff_ns/p99) ns, max $(jv "$R" tasks/name=$t/agreement/activation_latency_diff_ns/max) ns"
+done
+done_testing
