@@ -50,12 +50,14 @@ like "$(head -1 "$TMP/out")" "SCHED_FIFO as configured" "app-4.6 final table sta
 
 # without the privilege: a clear error and exit 3, unless --no-rt
 if command -v setpriv > /dev/null && id nobody > /dev/null 2>&1; then
+	# a copy that user nobody can reach wherever the tree lives
+	mkdir "$TMP/nb" && cp "$FLIGHTAPP" "$TMP/nb/flightapp" && chmod 755 "$TMP/nb" && chmod 711 "$TMP"
 	run_cmd setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
-		"$FLIGHTAPP" --quiet --no-dma-latency --duration 1
+		"$TMP/nb/flightapp" --quiet --no-dma-latency --duration 1
 	is "$rc:$err" "3:flightapp: task io: SCHED_FIFO priority 90: not permitted (run as root or with CAP_SYS_NICE, or use --no-rt)" \
 		"app-4.7 unprivileged without --no-rt: exit 3, one line"
 	run_cmd setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
-		"$FLIGHTAPP" --quiet --no-rt --duration 0.3
+		"$TMP/nb/flightapp" --quiet --no-rt --duration 0.3
 	is "$rc" 0 "app-4.8 unprivileged with --no-rt: runs"
 else
 	is skip skip "app-4.7 # SKIP no setpriv or no user nobody"
