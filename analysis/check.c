@@ -836,6 +836,9 @@ static int chk_walk(struct chk_walk *w, json_t *node, size_t i, const char *labe
 			return chk_walk_array(w, node, i, label, path);
 		if (i < w->nseg || json_is_null(node)) {
 			why = chk_unavailable(parent, key);
+			if (!why && json_is_integer(json_object_get(parent, "count")) &&
+			    !json_integer_value(json_object_get(parent, "count")))
+				why = "no samples (count 0)";
 			if (json_is_null(node))
 				return chk_not_measured(w, l, path, "%s%s%s", why ? why : "'",
 							why ? "" : path, why ? "" : "' is null in results.json");

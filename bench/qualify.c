@@ -83,6 +83,17 @@ static const char *pf_q_us(json_t *v, const char *path, char *buf, size_t size)
 	return buf;
 }
 
+/* pf_q_count - an integer at a path as text, or 'none' */
+static const char *pf_q_count(json_t *v, const char *path, char *buf, size_t size, const char *none)
+{
+	json_t *n = pf_q_get(v, path);
+
+	if (!json_is_integer(n))
+		return none;
+	snprintf(buf, size, "%lld", (long long)json_integer_value(n));
+	return buf;
+}
+
 /* pf_q_machine - who was measured, and the survey's warnings */
 static void pf_q_machine(json_t *si, FILE *out)
 {
@@ -121,7 +132,7 @@ static void pf_q_machine(json_t *si, FILE *out)
 static void pf_q_load_line(const char *name, json_t *rep, FILE *out)
 {
 	json_t *a = json_object_get(rep, "achieved");
-	char b1[32], b2[32];
+	char b1[32], b2[32], b3[32];
 
 	fprintf(out, "    %-9s", name);
 	if (json_object_get(rep, "error")) {
@@ -134,12 +145,19 @@ static void pf_q_load_line(const char *name, json_t *rep, FILE *out)
 			pf_q_num(a, "rate_achieved_pct", 0), pf_q_num(a, "udp.received_bps", 0) / 1e6,
 			pf_q_num(a, "udp.loss_pct", 0), pf_q_num(a, "tcp.received_bps", 0) / 1e6,
 			(int)pf_q_num(a, "tcp.retransmits", 0));
-	else if (!strcmp(name, "sd"))
-		fprintf(out, "%.2f MB/s written, %d fsyncs p99 %s max %s; logger: %s\n",
+	else if (!strcmp(name, "sd") && pf_q_get(a, "logger.unavailable"))
+		fprintf(out, "%.2f MB/s written, %d fsyncs p99 %s max %s; app logger: %s\n",
 			pf_q_num(a, "write_mb_per_s", 0), (int)pf_q_num(a, "fsyncs", 0),
 			pf_q_us(a, "fsync_latency_p99_ns", b1, sizeof(b1)),
 			pf_q_us(a, "fsync_latency_max_ns", b2, sizeof(b2)),
-			pf_q_get(a, "logger.unavailable") ? pf_q_str(a, "logger.unavailable", "?") : "see loads.json");
+			pf_q_str(a, "logger.unavailable", "?"));
+	else if (!strcmp(name, "sd"))
+		fprintf(out, "%.2f MB/s written, %d fsyncs p99 %s max %s; app logger: %d rows, %d dropped, ring high-water %s\n",
+			pf_q_num(a, "write_mb_per_s", 0), (int)pf_q_num(a, "fsyncs", 0),
+			pf_q_us(a, "fsync_latency_p99_ns", b1, sizeof(b1)),
+			pf_q_us(a, "fsync_latency_max_ns", b2, sizeof(b2)),
+			(int)pf_q_num(a, "logger.joblog_rows", 0), (int)pf_q_num(a, "logger.dropped", 0),
+			pf_q_count(a, "logger.ring_high_water", b3, sizeof(b3), "not reported by the app"));
 	else if (!strcmp(name, "spi"))
 		fprintf(out, "%.0f transfers/s of %d bytes, max %s, p99.99 %s, over %.0f us: %d, errors %d\n",
 			pf_q_num(a, "transfers_per_s", 0), (int)pf_q_num(a, "size_bytes", 0),

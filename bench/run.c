@@ -942,13 +942,17 @@ static int pf_run_finish(struct pf_run *r, const char *started_utc)
 		r->code = PF_EXIT_ENV;
 	}
 	pf_run_manifest(r, started_utc);
-	pf_run_exec(r, sums, pf_run_path(path, sizeof(path), r->dir, "SHA256SUMS"), "/dev/null");
+	pf_run_log(r, "end: exit %d%s%s; then SHA256SUMS and report.txt", r->code,
+		   r->failure[0] ? ": " : "", r->failure);
+	fclose(r->log);	/* run.log is evidence too: complete before the checksums */
+	r->log = NULL;
+	if (pf_run_exec(r, sums, pf_run_path(path, sizeof(path), r->dir, "SHA256SUMS"), "/dev/null"))
+		pf_err("%s: checksums not written", path);
 	f = fopen(pf_run_path(path, sizeof(path), r->dir, "report.txt"), "we");
 	if (f) {
 		pf_qualify_summary(r->dir, f);
 		fclose(f);
 	}
-	pf_run_log(r, "end: exit %d%s%s", r->code, r->failure[0] ? ": " : "", r->failure);
 	return r->code;
 }
 

@@ -9,3 +9,9 @@ fsw-ekf-test_SRCS = t/unit/fsw-ekf-test.c $(SIM_SRCS) $(FSW_CORE_SRCS)
 fsw-ekf-test_PKGS = inih
 fsw-fly-test_SRCS = t/unit/fsw-fly-test.c $(SIM_SRCS) $(FSW_CORE_SRCS)
 fsw-fly-test_PKGS = inih
+
+# sensorsim: the same DAQ in real time, over a pty UART and an SPI seqpacket socket
+PROGRAMS += sensorsim
+sensorsim_SRCS = bench/sim/sensorsim.c bench/sim/sim_truthlog.c $(SIM_SRCS) $(FSW_CORE_SRCS)
+sensorsim_PKGS = inih jansson
+sensorsim_LDLIBS = -lcsv

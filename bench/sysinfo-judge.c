@@ -434,6 +434,36 @@ static void si_print_cpus(const json_t *info, FILE *out)
 	       ng ? ": " : "", ng ? text : "no idle states");
 }
 
+#define SI_WARN_INDENT 36	/* where a warning's message starts */
+#define SI_WARN_WIDTH  64	/* and how wide it may run */
+
+/*
+ * si_wrap - print prefix and text (the cursor is at column SI_WARN_INDENT),
+ * wrapped at spaces to SI_WARN_WIDTH columns, continuation lines indented
+ */
+static void si_wrap(FILE *out, const char *prefix, const char *text)
+{
+	size_t col = strlen(prefix), len;
+
+	fputs(prefix, out);
+	while (*text) {
+		len = strcspn(text, " ");
+		if (col && col + 1 + len > SI_WARN_WIDTH) {
+			fprintf(out, "\n%*s", SI_WARN_INDENT, "");
+			col = 0;
+		} else if (col) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", (int)len, text);
+		col += len;
+		text += len;
+		while (*text == ' ')
+			text++;
+	}
+	fputc('\n', out);
+}
+
 void sysinfo_print_human(const json_t *info, FILE *out)
 {
 	json_t *w, *avail, *note;
@@ -498,8 +528,9 @@ void sysinfo_print_human(const json_t *info, FILE *out)
 	note = si_get(info, "warnings");
 	fprintf(out, "\nwarnings (%zu)%s\n", json_array_size(note), json_array_size(note) ? "" : ": none");
 	json_array_foreach(note, i, w) {
-		fprintf(out, "  %-6s  %-24s  %s\n", si_or(si_gets(w, "severity")), si_or(si_gets(w, "id")),
-			si_or(si_gets(w, "message")));
-		fprintf(out, "  %-6s  %-24s  advice: %s\n", "", "", si_or(si_gets(w, "advice")));
+		fprintf(out, "  %-6s  %-24s  ", si_or(si_gets(w, "severity")), si_or(si_gets(w, "id")));
+		si_wrap(out, "", si_or(si_gets(w, "message")));
+		fprintf(out, "%*s", SI_WARN_INDENT, "");
+		si_wrap(out, "advice:", si_or(si_gets(w, "advice")));
 	}
 }

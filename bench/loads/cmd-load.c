@@ -146,6 +146,7 @@ static int pf_cmd_load_run(int argc, char **argv)
 	struct pf_load l;
 	json_t *report;
 	long ready_fd = -1;
+	char comm[16];
 	int c, i, ret;
 
 	while ((c = getopt_long(argc, argv, "d:o:w:", opts, NULL)) != -1) {
@@ -207,6 +208,8 @@ static int pf_cmd_load_run(int argc, char **argv)
 	if (ready_fd >= 0)
 		prctl(PR_SET_PDEATHSIG, SIGTERM);	/* started by a runner: never outlive it */
 
+	snprintf(comm, sizeof(comm), "pf-%s", ops->name);
+	prctl(PR_SET_NAME, comm);	/* so that traces and culprit lists name the load */
 	ret = pf_load_drive(&l, (int)ready_fd);
 	if (l.start_ns && l.stop_ns) {
 		report = pf_load_report(&l);

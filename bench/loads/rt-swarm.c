@@ -13,6 +13,7 @@
  * kernel's RT throttling (sched_rt_runtime_us) keeps the machine usable even
  * if the configured work is too large; the report states it.
  */
+#define _GNU_SOURCE
 #include "load.h"
 #include "common.h"
 #include "hist.h"
@@ -233,6 +234,7 @@ static int pf_swarm_start(struct pf_load *l)
 			return pf_load_why(l, ret, "task %u of %u: pthread_create: %s", i, s->ntasks,
 					   strerror(-ret));
 		}
+		pthread_setname_np(t->thread, "pf-swarm");
 		s->started++;
 	}
 	pthread_attr_destroy(&attr);

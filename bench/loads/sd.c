@@ -226,23 +226,41 @@ static void pf_sd_stop(struct pf_load *l)
 	json_decref(root);
 }
 
-/* pf_sd_logger - the logger figures from the app's stats file, or an explanation */
+/*
+ * pf_sd_logger - the SD logger's figures from the app's stats file (schema
+ * preflight-flightapp-stats/1): records dropped to full rings, summed over
+ * the tasks, the job-log rows written, and the rings' high-water mark when
+ * the app reports one; or why they are unavailable
+ */
 static json_t *pf_sd_logger(struct pf_sd *s)
 {
-	json_t *root, *logger;
+	json_t *root, *t, *o, *hwm = NULL;
+	json_int_t dropped = 0;
+	size_t i;
 
 	if (!s->app_stats[0])
 		return json_pack("{s:s}", "unavailable", "no app stats file (app_stats= not given)");
 	root = json_load_file(s->app_stats, 0, NULL);
-	logger = root ? json_object_get(root, "logger") : NULL;
-	if (!logger) {
+	if (!json_is_array(json_object_get(root, "tasks"))) {
 		json_decref(root);
-		return json_pack("{s:s, s:s}", "unavailable", "no \"logger\" object in the app stats",
+		return json_pack("{s:s, s:s}", "unavailable", "the app stats file is missing or has no tasks",
 				 "file", s->app_stats);
 	}
-	json_incref(logger);
+	json_array_foreach(json_object_get(root, "tasks"), i, t) {
+		json_t *h = json_object_get(t, "ring_high_water");
+
+		dropped += json_integer_value(json_object_get(t, "dropped"));
+		if (json_is_integer(h) && (!hwm || json_integer_value(h) > json_integer_value(hwm)))
+			hwm = h;
+	}
+	o = json_pack("{s:s, s:I, s:O, s:O}", "file", s->app_stats, "dropped", dropped,
+		      "joblog_rows", json_object_get(root, "joblog_rows") ?: json_null(),
+		      "ring_high_water", hwm ?: json_null());
+	if (!hwm)
+		json_object_set_new(o, "ring_high_water_unavailable",
+				    json_string("the app's stats carry no ring high-water mark"));
 	json_decref(root);
-	return logger;
+	return o;
 }
 
 /* pf_sd_num - a number at a path of fio's job object ("sync.lat_ns.max"), or 0 */
@@ -255,12 +273,25 @@ static double pf_sd_num(json_t *o, const char *a, const char *b, const char *c)
 	return json_number_value(v);
 }
 
+/*
+ * pf_sd_pct - one of fio's percentiles: fio reports the upper edge of its own
+ * log-scale bin, which may exceed the exact max; never report more than the max
+ */
+static json_t *pf_sd_pct(json_t *pct, double max_ns)
+{
+	if (!json_is_number(pct))
+		return json_null();
+	return json_integer((json_int_t)(json_number_value(pct) < max_ns ? json_number_value(pct) : max_ns));
+}
+
 static json_t *pf_sd_report(struct pf_load *l)
 {
 	struct pf_sd *s = l->priv;
 	json_t *j = s->fio_result, *pct = json_object_get(json_object_get(json_object_get(j, "sync"),
 							 "lat_ns"), "percentile");
 	double elapsed_s = pf_sd_num(j, "write", "runtime", NULL) / 1000.0;
+	double max_ns = pf_sd_num(j, "sync", "lat_ns", "max");
+	json_t *p99 = json_object_get(pct, "99.000000"), *p999 = json_object_get(pct, "99.900000");
 
 	return json_pack("{s:s, s:s, s:I, s:I, s:i, s:b, s:f, s:I, s:f, s:I, s:o, s:o, s:I, s:o}",
 			 "dir", s->dir, "image", s->image,
@@ -270,9 +301,9 @@ static json_t *pf_sd_report(struct pf_load *l)
 			 "written_bytes", (json_int_t)pf_sd_num(j, "write", "io_bytes", NULL),
 			 "elapsed_s", elapsed_s,
 			 "fsyncs", (json_int_t)pf_sd_num(j, "sync", "total_ios", NULL),
-			 "fsync_latency_p99_ns", json_incref(json_object_get(pct, "99.000000")) ?: json_null(),
-			 "fsync_latency_p99.9_ns", json_incref(json_object_get(pct, "99.900000")) ?: json_null(),
-			 "fsync_latency_max_ns", (json_int_t)pf_sd_num(j, "sync", "lat_ns", "max"),
+			 "fsync_latency_p99_ns", pf_sd_pct(p99, max_ns),
+			 "fsync_latency_p99.9_ns", pf_sd_pct(p999, max_ns),
+			 "fsync_latency_max_ns", (json_int_t)max_ns,
 			 "logger", pf_sd_logger(s));
 }
 

@@ -12,6 +12,7 @@
  * on the other end of a socket pair that answers each frame with its bitwise
  * complement, so every reply is also checked for length and content.
  */
+#define _GNU_SOURCE
 #include "load.h"
 #include "common.h"
 #include "hist.h"
@@ -131,6 +132,13 @@ static int pf_spi_open(struct pf_load *l)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(0);
+		prctl(PR_SET_NAME, "pf-spi-echo");
+		if (s->prio) {	/* the peer stands for hardware: as prompt as the exerciser */
+			struct sched_param sp = { .sched_priority = (int)s->prio };
+
+			if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+				_exit(1);
+		}
 		pf_spi_echo(sv[1]);
 	}
 	close(sv[1]);
@@ -241,6 +249,8 @@ static int pf_spi_start(struct pf_load *l)
 	}
 	ret = -pthread_create(&s->thread, &attr, pf_spi_main, s);
 	pthread_attr_destroy(&attr);
+	if (ret == 0)
+		pthread_setname_np(s->thread, "pf-spi-xfer");
 	if (ret < 0)
 		return pf_load_why(l, ret, "exerciser thread%s: %s",
 				   s->prio ? " (SCHED_FIFO)" : "", strerror(-ret));

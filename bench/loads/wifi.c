@@ -22,7 +22,10 @@
 #include "common.h"
 
 #include <dirent.h>
+#include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -109,12 +112,35 @@ static int pf_wifi_cmd(struct pf_load *l, const char **argv)
 	return pf_load_why(l, EIO, "%s %s %s: %s", argv[0], argv[1], argv[2], err);
 }
 
+/* pf_wifi_free_subnet - n of a 10.213.<n>.0/30 no interface here uses, from the pid on */
+static int pf_wifi_free_subnet(void)
+{
+	struct ifaddrs *ifa, *i;
+	int n, tries;
+
+	if (getifaddrs(&ifa) < 0)
+		return getpid() % 200 + 20;
+	for (n = getpid() % 200 + 20, tries = 0; tries < 200; tries++, n = n >= 219 ? 20 : n + 1) {
+		for (i = ifa; i; i = i->ifa_next) {
+			const struct sockaddr_in *sin = (const struct sockaddr_in *)i->ifa_addr;
+
+			if (sin && sin->sin_family == AF_INET &&
+			    (ntohl(sin->sin_addr.s_addr) & 0xffffff00u) == (0x0ad50000u | (uint32_t)n << 8))
+				break;
+		}
+		if (!i)
+			break;
+	}
+	freeifaddrs(ifa);
+	return n;
+}
+
 /* pf_wifi_make_link - namespace, veth pair, addresses, tbf on both ends */
 static int pf_wifi_make_link(struct pf_load *l)
 {
 	struct pf_wifi *w = l->priv;
 	char rate[32], cidr_h[32], cidr_g[32];
-	int subnet = getpid() % 200 + 20, ret;
+	int subnet = pf_wifi_free_subnet(), ret;
 
 	snprintf(w->ns, sizeof(w->ns), PF_WIFI_PREFIX "%d", getpid());
 	snprintf(w->host_if, sizeof(w->host_if), PF_WIFI_PREFIX "%dh", getpid());

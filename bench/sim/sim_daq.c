@@ -106,6 +106,18 @@ size_t sim_daq_spi(struct sim_daq *d, const uint8_t *rx, size_t n, uint8_t *tx)
 		d->last_act_seq = a.seq;
 		d->app_mode = a.mode;
 		d->spi_act_ok++;
+		if (a.nav_t_us && fsw_v3_finite(a.nav_pos_m) && fsw_v3_norm(a.nav_pos_m) > 0) {
+			const struct sim_state *t = sim_daq_truth(d, a.nav_t_us);
+
+			if (t) {
+				double e = fsw_v3_norm(fsw_v3_sub(a.nav_pos_m, t->pos_m));
+
+				d->nav_n++;
+				d->nav_err_ss += e * e;
+				if (e > d->nav_err_max_m)
+					d->nav_err_max_m = e;
+			}
+		}
 	} else {
 		d->spi_act_rejected++;
 	}

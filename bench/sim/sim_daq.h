@@ -44,6 +44,9 @@ struct sim_daq {
 	uint64_t spi_transfers, spi_act_ok, spi_act_rejected, spi_truncated;
 	uint16_t last_act_seq;
 	uint8_t  app_mode;
+	/* the app's navigation telemetry against the truth */
+	uint64_t nav_n;
+	double   nav_err_ss, nav_err_max_m;
 };
 
 /* sim_daq_init - trimmed aircraft and sensors; 0 or -errno */

@@ -1,0 +1,72 @@
+#!/bin/sh
+# 0720-qualify.t - a short scenario end to end as root through 'preflight qualify':
+# baseline idle and loaded, the app under loads; the run directory is complete,
+# every file parses, results and verdicts are produced, the checksums hold
+. "$(dirname "$0")/test-lib.sh"
+need_tracefs
+need_rt
+[ -x "$B/flightapp" ] || missing "build/flightapp is not built"
+plan 17
+
+cat > "$TMP/t.ini" <<'INI'
+[scenario]
+name = t0720
+[load wifi]
+rate = 10mbit
+chunk = 2s
+[load rt-swarm]
+tasks = 100
+[load cpu]
+hackbench_loops = 100
+stress_cpus = 1
+stress_load = 20
+[phase idle]
+duration = 3s
+measure = cyclictest
+[phase loaded]
+duration = 5s
+measure = cyclictest
+loads = wifi spi cpu rt-swarm
+[phase app]
+duration = 6s
+measure = flightapp
+loads = wifi sd spi
+INI
+R="$TMP/run"
+run_cmd "$PREFLIGHT" qualify --scenario "$TMP/t.ini" -o "$R"
+like "$rc" '^[01]$' "qualify-1.1 qualify ran and produced verdicts (exit 0 or 1, got $rc)" ||
+	echo "$err" | sed 's/^/#   /'
+like "$out" "== system survey" "qualify-1.2 the survey comes first"
+like "$out" "result: (PASS|FAIL)" "qualify-1.3 the summary ends with the verdict"
+like "$out" "results: $R" "qualify-1.4 and says where the results are"
+
+missing_files=
+for f in run.json run.log scenario.ini budgets.ini sysinfo.json loads.json results.json \
+	verdicts.tap report.txt qualification.txt SHA256SUMS \
+	01-idle/cyclictest.json 02-loaded/cyclictest.json 02-loaded/load-wifi.json \
+	03-app/trace.dat 03-app/jobs.csv 03-app/app-stats.json 03-app/load-sd.json; do
+	[ -s "$R/$f" ] || missing_files="$missing_files $f"
+done
+is "$missing_files" "" "qualify-2.1 the run directory is complete"
+
+bad_json=
+for f in $(cd "$R" && find . -name '*.json'); do
+	json_get "$R/$f" . >/dev/null 2>&1 || bad_json="$bad_json $f"
+done
+is "$bad_json" "" "qualify-2.2 every JSON file parses"
+like "$(head -1 "$R/verdicts.tap")" '^1\.\.[0-9]+' "qualify-2.3 verdicts.tap is TAP"
+ok "qualify-2.4 SHA256SUMS verifies" sh -c "cd '$R' && sha256sum --quiet -c SHA256SUMS"
+ok "qualify-2.5 the trace is a trace-cmd file" "$PREFLIGHT" record --summary "$R/03-app/trace.dat"
+
+is "$(json_get "$R/run.json" partial)" false "qualify-3.1 run.json: complete, not partial"
+is "$(json_get "$R/results.json" partial)" false "qualify-3.2 results.json: not partial"
+like "$(json_get "$R/results.json" tasks.0.name)" '^[a-z]' "qualify-3.3 results.json has the app's tasks"
+like "$(json_get "$R/results.json" cyclictest.all.latency_ns.count)" '^[1-9]' \
+	"qualify-3.4 results.json has the cyclictest baseline beside the app"
+like "$(json_get "$R/results.json" loads.spi.achieved.transfers)" '^[1-9]' \
+	"qualify-3.5 results.json carries the app phase's achieved loads"
+like "$(json_get "$R/loads.json" phases.1.loads.rt-swarm.achieved.jobs)" '^[1-9]' \
+	"qualify-3.6 loads.json: the loaded baseline's rt-swarm ran"
+is "$(json_get "$R/loads.json" phases.0.loads)" "{}" "qualify-3.7 loads.json: the idle phase had no load"
+is "$(ip netns list | grep -c '^pfw')" 0 "qualify-4.1 no namespace left behind"
+done_testing

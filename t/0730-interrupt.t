@@ -1,0 +1,68 @@
+#!/bin/sh
+# 0730-interrupt.t - Ctrl-C (SIGINT to the runner) in the middle of a phase:
+# everything stops and is cleaned up, what was recorded is analysed and marked
+# partial; a load that cannot start (iperf3 missing from PATH) is exit 3 naming it
+. "$(dirname "$0")/test-lib.sh"
+need_rt
+plan 12
+
+cat > "$TMP/i.ini" <<'INI'
+[scenario]
+name = t0730
+[load wifi]
+chunk = 2s
+[phase idle]
+duration = 2s
+measure = cyclictest
+[phase loaded]
+duration = 60s
+measure = cyclictest
+loads = wifi spi rt-swarm
+[phase never]
+duration = 5s
+measure = cyclictest
+INI
+R="$TMP/run"
+"$PREFLIGHT" run "$TMP/i.ini" -o "$R" >"$TMP/run.out" 2>"$TMP/run.err" &
+pid=$!
+for i in $(seq 1 60); do
+	grep -q "phase loaded: cyclictest: pid" "$R/run.log" 2>/dev/null && break
+	sleep 0.25
+done
+sleep 2
+pgids=$(sed -n 's/.*process group \([0-9]*\)).*/\1/p' "$R/run.log")
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+is "$rc" 3 "interrupt-1.1 an interrupted run exits 3"
+like "$(cat "$TMP/run.err")" "interrupted by Interrupt: partial results in $R" "interrupt-1.2 and says where the partial results are"
+is "$(json_get "$R/run.json" partial)" true "interrupt-1.3 run.json marks the run partial"
+is "$(json_get "$R/run.json" phases.1.partial)" true "interrupt-1.4 the interrupted phase is partial"
+is "$(json_get "$R/run.json" phases.2)" null "interrupt-1.5 later phases did not run"
+is "$(json_get "$R/results.json" partial)" true "interrupt-1.6 results.json was analysed and marked partial"
+like "$(json_get "$R/results.json" loads.wifi.interrupted)" '^(true|false)$' "interrupt-1.7 the loads' reports were kept"
+left=
+for g in $pgids; do
+	ps -eo pgid= | grep -qw "$g" && left="$left $g"
+done
+is "$left$(ip netns list | grep -o "^pfw[0-9]*")" "" "interrupt-1.8 no load process or namespace left behind"
+like "$(grep -c PARTIAL "$R/report.txt")" '^[1-9]' "interrupt-1.9 the report says PARTIAL"
+
+# A load that cannot start: iperf3 missing from PATH. Every other tool stays reachable.
+mkdir "$TMP/bin"
+for t in cyclictest ip tc fio hackbench stress-ng sh find sort xargs sha256sum; do
+	p=$(command -v "$t") && ln -s "$p" "$TMP/bin/$t"
+done
+cat > "$TMP/w.ini" <<'INI'
+[phase loaded]
+duration = 5s
+measure = cyclictest
+loads = spi wifi
+INI
+run_cmd env PATH="$TMP/bin" "$PREFLIGHT" run "$TMP/w.ini" -o "$TMP/run-w"
+is "$rc" 3 "interrupt-2.1 a load that cannot start: exit 3"
+like "$err" "load wifi cannot start: iperf3: not found in PATH" "interrupt-2.2 naming the load and why"
+run_cmd env PATH="$TMP/bin" "$PREFLIGHT" load wifi -d 1s
+like "$rc:$err" "^3:preflight: load: wifi: cannot start: iperf3: not found in PATH" \
+	"interrupt-2.3 'preflight load wifi' alone: exit 3 naming iperf3"
+done_testing
