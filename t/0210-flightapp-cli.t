@@ -4,7 +4,7 @@
 # is rejected with "file:line: what is wrong" and exit code 2.
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/t/app-lib.sh"
-plan 27
+plan 29
 
 run_cmd "$FLIGHTAPP" --help
 is "$rc" 0 "app-1.1 --help exits 0"
@@ -23,6 +23,13 @@ is "$rc:$err" "2:flightapp: --duration: bad duration '3parsecs' (seconds, or wit
 	"app-1.5 bad --duration: exit 2, one line"
 run_cmd "$FLIGHTAPP" --profile no-such-profile
 is "$rc:$err" "2:flightapp: --profile: profile 'no-such-profile' not found" "app-1.6 unknown profile: exit 2"
+run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.05 --profile omap3-60 --stats-json "$TMP/p.json"
+like "$rc:$(json_get "$TMP/p.json" .profile):$(json_get "$TMP/p.json" .config)" '^0:omap3-60:.*/app/profiles/omap3-60\.ini$' \
+	"app-1.6a --profile NAME found beside the program"
+mkdir "$TMP/profiles" && printf '[task io]\nwork = 1ms\n' > "$TMP/profiles/mine.ini"
+PREFLIGHT_PROFILES="$TMP/profiles" run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.05 --profile mine \
+	--stats-json "$TMP/p.json"
+is "$rc:$(json_get "$TMP/p.json" .tasks.0.work_ns)" "0:1000000" "app-1.6b --profile from \$PREFLIGHT_PROFILES"
 run_cmd "$FLIGHTAPP" --config "$TMP/absent.ini"
 is "$rc:$err" "2:flightapp: $TMP/absent.ini: No such file or directory" "app-1.7 missing config file: exit 2"
 run_cmd "$FLIGHTAPP" --trace-text
