@@ -102,7 +102,7 @@ const struct pf_command pf_cmd_check = {
 	"'preflight analyze' and prints TAP: one test per requirement and selected\n"
 	"element, with the measured value, the bound and the margin. A metric that\n"
 	"results.json does not have is 'not measured' (a TAP SKIP), never passed.\n"
-	"RESULTS is a results.json or a run directory holding one.\n"
+	"RESULTS is a results.json, a run directory holding one, or - for stdin.\n"
 	"\n"
 	"options:\n"
 	"  -b, --budgets FILE   budget file (INI, docs/budgets.md); default: the run\n"
@@ -1157,7 +1157,7 @@ static enum chk_result chk_verdict(FILE *out, json_t *root, size_t n, struct chk
 	return pass ? CHK_PASSED : CHK_FAILED;
 }
 
-/* chk_load_results - results.json, or RUN_DIR/results.json; schema checked */
+/* chk_load_results - results.json, RUN_DIR/results.json or '-' (stdin); schema checked */
 static int chk_load_results(const char *arg, json_t **root, char *path, size_t size)
 {
 	json_error_t jerr;
@@ -1167,7 +1167,12 @@ static int chk_load_results(const char *arg, json_t **root, char *path, size_t s
 	snprintf(path, size, "%s", arg);
 	if (!stat(arg, &st) && S_ISDIR(st.st_mode))
 		snprintf(path, size, "%s/results.json", arg);
-	*root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!strcmp(arg, "-")) {
+		snprintf(path, size, "stdin");
+		*root = json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr);
+	} else {
+		*root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	}
 	if (!*root) {
 		if (jerr.line < 1)
 			return pf_fail(PF_EXIT_USAGE, "%s: cannot read: %s", path, jerr.text);

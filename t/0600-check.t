@@ -6,7 +6,7 @@
 . "$(dirname "$0")/check-lib.sh"
 FX="$TOP/t/fixtures/results"
 SEED="$TOP/budgets/seed.ini"
-plan 46
+plan 47
 
 # --- check-1: everything measured passes
 run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$SEED"
@@ -174,6 +174,8 @@ is "$out" "" "check-6.2 -o: nothing on stdout"
 is "$(tail -1 "$TMP/run/verdicts.tap")" "# 17 passed, 0 failed, 2 not measured" "check-6.3 -o: TAP in the file"
 run_cmd "$PREFLIGHT" check "$FX/pass.json"
 is "$rc" 2 "check-6.4 no --budgets for a file: usage error"
+out=$("$PREFLIGHT" check - --budgets "$SEED" < "$FX/pass.json" | tail -1)
+is "$out" "# 17 passed, 0 failed, 2 not measured" "check-6.7 results.json from stdin ('-')"
 run_cmd "$PREFLIGHT" check --help
 like_line "--budgets FILE" "check-6.5 --help lists the options"
 like_line "--strict .*default: off" "check-6.6 --help gives defaults"
