@@ -7,11 +7,11 @@
 # --no-rt otherwise.
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/t/app-lib.sh"
+[ "$(nproc)" -ge 2 ] || skip_all "the omap3-60 profile pins its tasks to CPU 1"
 plan 7
 
 rt=--no-rt
 [ "$(id -u)" -eq 0 ] && chrt -f 1 true 2>/dev/null && rt=
-[ "$(nproc)" -ge 2 ] || skip_all "the omap3-60 profile pins its tasks to CPU 1"
 run_cmd "$FLIGHTAPP" $rt --quiet --profile omap3-60 --duration 10 \
 	--joblog "$TMP/jobs.csv" --stats-json "$TMP/stats.json"
 is "$rc" 0 "app-6.1 omap3-60 run exits 0 (${rt:-realtime})"
