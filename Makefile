@@ -107,7 +107,7 @@ check: deps
 
 qualify: deps
 	@$(MAKE) --no-print-directory all
-	$(B)/preflight sysinfo
+	@$(B)/preflight qualify --scenario quick; rc=$$?; if [ $$rc -le 1 ]; then echo "make qualify: the qualification ran and produced its verdicts (preflight qualify exit $$rc: $$([ $$rc -eq 0 ] && echo all requirements met || echo requirements failed, see the summary above))"; else echo "make qualify: the qualification could not be done (preflight qualify exit $$rc)" >&2; exit $$rc; fi
 
 bench: deps
 	@$(MAKE) --no-print-directory all unit-tests
