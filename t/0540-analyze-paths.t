@@ -4,7 +4,7 @@
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/analyze-lib.sh"
 need_gentrace
-plan 27
+plan 30
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
 
@@ -62,4 +62,12 @@ is "$(grep '^"ctl100",8,' "$TMP/csv/jobs.csv" | cut -d, -f3,13,14)" "8,1,1" "pat
 is "$(sed -n 1p "$TMP/csv/tasks.csv" | cut -d, -f1-4)" '"name","tid","source","jobs"' "path-5.4 tasks.csv header"
 is "$(grep '^"ctl100"' "$TMP/csv/tasks.csv" | cut -d, -f5)" '"2013000"' "path-5.5 tasks.csv: worst latency"
 like "$(grep -m1 '^"ctl100"' "$TMP/csv/culprits.csv")" '^"ctl100","9",.*"ctl100 job 9: 2013 µs late' "path-5.6 culprits.csv: worst first with its summary"
+
+# --cyclictest: the baseline side by side in the same file (cyclictest_load, analysis/cyclictest.h)
+run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/b.dat" --cyclictest "$TOP/t/fixtures/cyclictest/us.json" -o "$R"
+is "$rc/$(jv "$R" cyclictest/schema)" 0/preflight-cyclictest/1 "path-6.1 --cyclictest imported into results.json"
+echo '{bad' > "$TMP/ct.json"
+run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/b.dat" --cyclictest "$TMP/ct.json" -o "$R"
+is "$rc" 2 "path-6.2 a malformed cyclictest file: exit 2"
+like "$err" "^preflight: analyze: .*ct\.json:1: " "path-6.3 ... one line naming file and line"
 done_testing
