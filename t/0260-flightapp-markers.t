@@ -7,7 +7,7 @@
 . "$(dirname "$0")/test-lib.sh"
 need_tracefs
 . "$TOP/t/app-lib.sh"
-plan 18
+plan 20
 
 inst="preflight-app-test-$$"
 dir="$TRACEFS/instances/$inst"
@@ -45,4 +45,13 @@ echo 1 > "$dir/tracing_on"
 is "$rc" 0 "app-7.9 tracing off: run still exits 0"
 is "$(json_get "$TMP/off.json" .tasks.0.marker_errors)" "$(($(json_get "$TMP/off.json" .tasks.0.jobs) * 2 + 1))" \
 	"app-7.10 tracing off: failed writes counted (io: its declaration and two per job)"
+
+# the same buffer through trace-cmd: extract to .dat (this ends the instance), report
+echo > "$dir/trace"
+run_cmd "$FLIGHTAPP" $rt --quiet --duration 0.3 --trace-instance "$inst" --joblog "$TMP/dat.csv"
+rows=$(grep -vc '^#' "$TMP/dat.csv")
+run_cmd trace-cmd extract -B "$inst" -o "$TMP/markers.dat"
+is "$rc" 0 "app-7.11 trace-cmd extract of the instance"
+is "$(trace-cmd report "$TMP/markers.dat" 2>/dev/null | grep -c 'raw_data: *# 50464d31 53 ')" "$((rows - 1))" \
+	"app-7.12 trace-cmd report shows one start marker per job-log row"
 done_testing
