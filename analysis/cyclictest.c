@@ -10,9 +10,9 @@
  * states (its min and max) exactly, and the remaining overflows - whose
  * values cyclictest never writes - at values inside [threshold, max] chosen
  * so that the sum of all samples is the one cyclictest's average implies.
- * Min, mean and max then reproduce cyclictest's summary exactly, and the
- * estimated overflows are counted in the output so no reader mistakes them
- * for measured values.
+ * Min, mean and max then reproduce cyclictest's summary exactly; the
+ * estimated overflows are counted in the output, and a percentile that falls
+ * among them is null, so no reader mistakes them for measured values.
  */
 #define _GNU_SOURCE
 #include "cyclictest.h"
@@ -226,15 +226,28 @@ static json_t *ct_overflow_json(const struct ct_file *f, const struct ct_thread 
 
 /*
  * ct_stats_json - statistics of a histogram, max_id the thread holding the
- * max; the mean from the exact integer sum of the samples (in ns)
+ * max; the mean from the exact integer sum of the samples (in ns). A
+ * percentile whose rank falls among the overflows of estimated value (above
+ * the 'binned' samples, below the top one, the exact max) is null: cyclictest
+ * never wrote it, it lies between the threshold and the max.
  */
-static json_t *ct_stats_json(struct pf_hist *h, int64_t max_thread, int64_t sum_ns)
+static json_t *ct_stats_json(struct pf_hist *h, int64_t max_thread, int64_t sum_ns,
+			     uint64_t binned, uint64_t estimated)
 {
 	struct pf_stats s;
+	uint64_t rank;
 	json_t *o;
+	int i;
 
 	pf_hist_stats(h, &s);
 	o = pf_stats_json(&s, h->width, "ns");
+	for (i = 0; o && estimated && i < PF_HIST_NPCT; i++) {
+		/* the rank pf_hist_percentile() takes */
+		rank = (uint64_t)ceil(pf_hist_pct[i] * (double)s.count);
+		rank = rank < 1 ? 1 : rank > s.count ? s.count : rank;
+		if (rank > binned && rank < s.count && rank > 1)
+			json_object_set_new(o, pf_hist_pct_name[i], json_null());
+	}
 	if (o && s.count) {
 		/* the running mean drifts in the last digits over millions of samples */
 		json_object_set_new(o, "mean", json_real((double)sum_ns / (double)s.count));
@@ -369,6 +382,7 @@ static int ct_build(struct ct_file *f, const char *path, json_t **out)
 	uint64_t exact = 0, estimated = 0, total_ovf = 0, cycles = 0;
 	int64_t est_lo = 0, est_hi = 0, max_thread = 0, max_seen = INT64_MIN, min_seen = INT64_MAX;
 	int64_t sum = 0, sum_all = 0;
+	uint64_t binned_all = 0, estimated_all = 0;
 	double avg_sum = 0;
 	unsigned i;
 	char name[32];
@@ -411,6 +425,8 @@ static int ct_build(struct ct_file *f, const char *path, json_t **out)
 			min_seen = t->min;
 		total_ovf += t->overflows;
 		cycles += t->cycles;
+		binned_all += t->binned;
+		estimated_all += estimated;
 		avg_sum += t->avg * (double)t->cycles;
 		sum_all += sum * scale;
 		th = json_object();
@@ -423,7 +439,8 @@ static int ct_build(struct ct_file *f, const char *path, json_t **out)
 		json_object_set_new(th, "thread", json_integer(i));
 		json_object_set_new(th, "cpu", ct_int_or_null(f->t[i].cpu));
 		json_object_set_new(th, "node", ct_int_or_null(f->t[i].node));
-		json_object_set_new(th, "latency_ns", f->nbuckets ? ct_stats_json(&h, i, sum * scale) :
+		json_object_set_new(th, "latency_ns", f->nbuckets ? ct_stats_json(&h, i, sum * scale,
+				    t->binned, estimated) :
 				    ct_summary_json(t->cycles, t->min, t->avg, t->max, scale, i));
 		json_object_set_new(th, "reported", ct_reported_json(f, t));
 		json_object_set_new(th, "overflows", f->nbuckets ? ct_overflow_json(f, t, scale,
@@ -446,7 +463,8 @@ static int ct_build(struct ct_file *f, const char *path, json_t **out)
 	a = json_object();
 	if (!a)
 		goto out;
-	json_object_set_new(a, "latency_ns", f->nbuckets ? ct_stats_json(&all, max_thread, sum_all) :
+	json_object_set_new(a, "latency_ns", f->nbuckets ? ct_stats_json(&all, max_thread, sum_all,
+			    binned_all, estimated_all) :
 			    ct_summary_json(cycles, min_seen, cycles ? avg_sum / (double)cycles : 0,
 					    max_seen, scale, max_thread));
 	json_object_set_new(a, "overflows", f->nbuckets ? json_integer((json_int_t)total_ovf) :

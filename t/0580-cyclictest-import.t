@@ -7,7 +7,7 @@
 . "$(dirname "$0")/check-lib.sh"
 FX="$TOP/t/fixtures/cyclictest"
 need_ct_dump
-plan 34
+plan 36
 
 gzip -dc "$FX/ns.hist.gz" > "$TMP/ns.hist"
 
@@ -132,6 +132,16 @@ is "$(json_get "$TMP/ovf.json.out" all.latency_ns.count)" \
 	"ct-3.5 json: no overflow dropped (all threads' count = cycles)"
 is "$(json_get "$TMP/ovf.json.out" all.latency_ns.max)" "$(($(json_get "$FX/ovf.json" thread.0.max) * 1000))" \
 	"ct-3.6 all threads: max exact"
+
+is "$(json_get "$TMP/ovf-H.hist.out" threads.0.latency_ns.p50):$(perl -MJSON::PP -e 'local $/; print JSON::PP->new->decode(<STDIN>)->{threads}[0]{latency_ns}{"p99.99"}' < "$TMP/ovf-H.hist.out")" \
+	"null:$(json_get "$TMP/ovf-H.hist.out" threads.0.latency_ns.max)" \
+	"ct-3.7 a percentile among overflows cyclictest never wrote is null; the top one is the exact max"
+is "$(json_get "$TMP/ns.json.out" threads.0.latency_ns.p99):$(json_get "$TMP/ns.json.out" threads.0.latency_ns.p99.9)" \
+	"$(perl -MJSON::PP -MPOSIX=ceil -e '
+		local $/; open my $f, "<", $ARGV[0] or die; my $t = JSON::PP->new->decode(<$f>)->{thread}{0};
+		my $h = $t->{histogram}; my $rank = ceil(0.99 * $t->{cycles}); my $seen = 0;
+		for my $b (sort { $a <=> $b } keys %$h) { $seen += $h->{$b}; if ($seen >= $rank) { print $b; last } }
+	' "$FX/ns.json"):null" "ct-3.8 ns.json: p99 in the buckets exact, p99.9 among 6 overflows null"
 
 # --- ct-4: the --json and the text of the same run agree
 same=$(perl -MJSON::PP -e '
