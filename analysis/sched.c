@@ -359,25 +359,36 @@ static inline void an_copy_comm(struct an_thread *t, const char *comm)
 	t->comm[n] = '\0';
 }
 
+/*
+ * an_cpu_advance - the CPU's current thread ends its run at ts: its time
+ * goes to busy or idle and into the CPU history; false when this is the
+ * CPU's first event (nothing was known before it)
+ */
+static bool an_cpu_advance(struct an_cpu *c, int64_t ts)
+{
+	int64_t d = ts - c->curr_since_ns;
+
+	if (!c->known) {
+		c->known = true;
+		c->first_ns = ts;
+		return false;
+	}
+	if (c->curr == 0)
+		c->idle_ns += d;
+	else
+		c->busy_ns += d;
+	an_seg_push(c, AN_SEG_THREAD, c->curr_since_ns, ts, c->curr, c->curr, 0);
+	return true;
+}
+
 void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const char *prev_comm,
 		  int prev_prio, long prev_state, int next_pid, const char *next_comm, int next_prio)
 {
 	struct an_cpu *c = &r->cpu[cpu];
 	struct an_thread *t;
-	int64_t d;
 
 	r->n_switch++;
-	if (c->known) {
-		d = ts - c->curr_since_ns;
-		if (c->curr == 0)
-			c->idle_ns += d;
-		else
-			c->busy_ns += d;
-		an_seg_push(c, AN_SEG_THREAD, c->curr_since_ns, ts, c->curr, c->curr, 0);
-	} else {
-		c->known = true;
-		c->first_ns = ts;
-	}
+	an_cpu_advance(c, ts);
 	if (prev_pid) {
 		t = an_thread_get(r, prev_pid);
 		if (t) {
@@ -414,21 +425,11 @@ void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid)
 {
 	struct an_cpu *c = &r->cpu[cpu];
 	struct an_thread *t;
-	int64_t d;
 
-	if (c->known) {
-		d = ts - c->curr_since_ns;
-		if (c->curr == 0)
-			c->idle_ns += d;
-		else
-			c->busy_ns += d;
-		an_seg_push(c, AN_SEG_THREAD, c->curr_since_ns, ts, c->curr, c->curr, 0);
+	if (an_cpu_advance(c, ts)) {
 		if (c->curr > 0 && (t = an_thread_find(r, c->curr)) && t->running && t->cpu == cpu)
 			an_switch_out(r, c, t, ts, 1);	/* state unknown: not a preemption */
 		r->n_inferred++;
-	} else {
-		c->known = true;
-		c->first_ns = ts;
 	}
 	if (pid > 0 && (t = an_thread_get(r, pid))) {
 		if (t->running && t->cpu >= 0 && t->cpu != cpu)
@@ -573,10 +574,7 @@ void an_sched_finish(struct an_run *r)
 		c = &r->cpu[k];
 		if (!c->known)
 			continue;
-		if (c->curr == 0)
-			c->idle_ns += r->end_ns - c->curr_since_ns;
-		else
-			c->busy_ns += r->end_ns - c->curr_since_ns;
+		an_cpu_advance(c, r->end_ns);
 		c->curr_since_ns = r->end_ns;
 		if (c->irq_depth)
 			c->hardirq_ns += r->end_ns - c->irq_start_ns;
