@@ -43,6 +43,7 @@ struct chk_term {
 	char       *key;	/* NULL: a name */
 	char       *value;	/* the name, or the predicate's value */
 	enum chk_op op;
+	int         exclude;	/* "!name": never this element */
 };
 
 struct chk_req {
@@ -359,12 +360,12 @@ fail:
 /* chk_is_name - is a selector term an element name (not a keyword or predicate) */
 static int chk_is_name(const struct chk_term *t)
 {
-	return !t->key && strcmp(t->value, "rt") && strcmp(t->value, "periodic");
+	return !t->key && !t->exclude && strcmp(t->value, "rt") && strcmp(t->value, "periodic");
 }
 
 /*
- * chk_parse_select - names, keywords (all, rt, periodic) and predicates
- * (key=value, key!=value, key<N, key<=N, key>N, key>=N)
+ * chk_parse_select - names, exclusions (!name), keywords (all, rt, periodic)
+ * and predicates (key=value, key!=value, key<N, key<=N, key>N, key>=N)
  */
 static int chk_parse_select(struct chk_budgets *b, struct chk_req *r)
 {
@@ -386,6 +387,13 @@ static int chk_parse_select(struct chk_budgets *b, struct chk_req *r)
 		r->terms = t;
 		t = &r->terms[r->nterms++];
 		memset(t, 0, sizeof(*t));
+		if (tok[0] == '!' && tok[1] && !strpbrk(tok + 1, "=!<>#")) {
+			t->exclude = 1;
+			t->value = strdup(tok + 1);
+			if (!t->value)
+				goto fail;
+			continue;
+		}
 		p = tok + strcspn(tok, "=!<>");
 		if (!*p) {
 			if (strchr(tok, '#')) {
@@ -611,13 +619,16 @@ static int chk_term_holds(json_t *root, json_t *e, const struct chk_term *t)
 }
 
 /*
- * chk_selected - does the requirement's selector take this element: one of
- * its names, or every filter (keyword or predicate) holds
+ * chk_selected - does the requirement's selector take this element: not
+ * excluded, and one of its names or every filter (keyword or predicate) holds
  */
 static int chk_selected(json_t *root, const struct chk_req *r, json_t *e, const char *name)
 {
 	size_t i;
 
+	for (i = 0; i < r->nterms; i++)
+		if (r->terms[i].exclude && !strcmp(r->terms[i].value, name))
+			return 0;
 	if (!r->has_names && !r->has_filters)
 		return 1;
 	for (i = 0; i < r->nterms; i++)

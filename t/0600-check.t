@@ -6,7 +6,7 @@
 . "$(dirname "$0")/check-lib.sh"
 FX="$TOP/t/fixtures/results"
 SEED="$TOP/budgets/seed.ini"
-plan 47
+plan 49
 
 # --- check-1: everything measured passes
 run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$SEED"
@@ -113,6 +113,13 @@ is "$(printf '%s\n' "$out" | grep 'REQ-S-003' | sed 's/.*REQ-S-003 \([a-z0-9]*\)
 like_line "REQ-S-004 0 idle 60 % >= 0 %" "check-4.6 cpus[] keyed by cpu number"
 like_line "REQ-S-004 1 softirq 1 % >= 0 %" "check-4.7 a named array element"
 like_line "REQ-S-005 ekf deadline misses 0 >= 0" "check-4.8 tasks.ekf.* by name"
+printf '[REQ-X-001]\ntext = t\nmetric = tasks.*.jobs\nselect = rt !ekf !mission1\nbound = > 0\n' > "$TMP/ex.ini"
+run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$TMP/ex.ini"
+is "$(printf '%s\n' "$out" | grep 'REQ-X-001' | sed 's/.*REQ-X-001 \([a-z0-9]*\) .*/\1/' | tr '\n' ' ')" "io ctl100 nav10 " \
+	"check-4.10 rt !ekf !mission1: exclusions win over the filter"
+printf '[REQ-X-001]\ntext = t\nmetric = tasks.*.jobs\nselect = !logger\nbound = > 0\n' > "$TMP/ex.ini"
+run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$TMP/ex.ini"
+is "$(printf '%s\n' "$out" | grep -c 'REQ-X-001')" 5 "check-4.11 only an exclusion: every other element"
 cat > "$TMP/empty-sel.ini" <<'INI'
 [REQ-E-001]
 text = selector matching nothing
