@@ -15,3 +15,8 @@ PROGRAMS += sensorsim
 sensorsim_SRCS = bench/sim/sensorsim.c bench/sim/sim_truthlog.c $(SIM_SRCS) $(FSW_CORE_SRCS)
 sensorsim_PKGS = inih jansson
 sensorsim_LDLIBS = -lcsv
+
+# preflight fly: the closed loop in the harness (or, --realtime, sensorsim + flightapp)
+PREFLIGHT_SRCS += bench/fly.c $(SIM_SRCS) $(FSW_CORE_SRCS)
+PREFLIGHT_CMDS += fly
+PREFLIGHT_PKGS += inih jansson

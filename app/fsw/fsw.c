@@ -337,6 +337,8 @@ static void io_spi(struct fsw *f, int64_t now_ns)
 		a.throttle = act.cmd.throttle;
 		a.mode = act.mode;
 		a.t_us = act.t_us;
+		a.nav_t_us = act.t_us;
+		a.nav_pos_m = act.nav_pos_m;
 	} else {
 		a.elevator_rad = f->cfg.ctl.elevator_trim_rad;
 		a.throttle = f->cfg.ctl.throttle_cruise;
@@ -552,6 +554,7 @@ void fsw_ctl100_job(struct fsw *f, int64_t now_ns)
 	act.count = ++f->c.act_count;
 	act.mode = (uint8_t)(io.imu_stale ? FSW_MODE_FAILSAFE : m.mode);
 	act.t_us = f->c.last_t_us;
+	act.nav_pos_m = f->c.aligned ? f->c.x.pos_m : fsw_v3(0, 0, 0);
 	fsw_mb_put(&f->act_mb, &act);
 
 	if (last_t_us == f->c.last_t_us && f->c.nav_count)

@@ -130,6 +130,7 @@ struct fsw_act_msg {
 	struct fsw_act_cmd cmd;
 	uint8_t  mode;
 	uint32_t t_us;
+	fsw_vec3 nav_pos_m;		/* telemetry to the DAQ */
 };
 
 struct fsw_hist_rec {

@@ -220,6 +220,8 @@ void fsw_spi_encode_act(uint8_t out[FSW_SPI_FRAME_LEN], const struct fsw_spi_act
 	putf(out + 18, a->rudder_rad);
 	putf(out + 22, a->throttle);
 	out[26] = a->mode;
+	put32(out + 27, a->nav_t_us);
+	putv(out + 31, a->nav_pos_m);
 	spi_seal(out);
 }
 
@@ -236,6 +238,8 @@ int fsw_spi_decode_act(const uint8_t *buf, size_t len, struct fsw_spi_act *a)
 	a->rudder_rad = getf(buf + 18);
 	a->throttle = getf(buf + 22);
 	a->mode = buf[26];
+	a->nav_t_us = get32(buf + 27);
+	a->nav_pos_m = getv(buf + 31);
 	if (!in_range(fsw_v3(a->aileron_rad, a->elevator_rad, a->rudder_rad), 1.0) ||
 	    !(a->throttle >= 0 && a->throttle <= 1))
 		return -FSW_REJ_SPI_RANGE;

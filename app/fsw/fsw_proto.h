@@ -98,6 +98,9 @@ struct fsw_spi_act {
 	double   aileron_rad, elevator_rad, rudder_rad;	/* + : right wing down / nose down / nose left (Beard & McLain) */
 	double   throttle;	/* 0..1 */
 	uint8_t  mode;		/* the app's flight mode (enum fsw_mode) */
+	/* telemetry for the bench: the navigation solution and its IMU time */
+	uint32_t nav_t_us;
+	fsw_vec3 nav_pos_m;	/* NED from home */
 };
 
 /* Slow sensors (SPI DAQ -> app). */

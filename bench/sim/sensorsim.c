@@ -241,34 +241,46 @@ static void sensorsim_metrics(struct sensorsim *s)
 		s->failsafe_ms++;
 }
 
+/* jset_i / jset_f - one member of the summary */
+static void jset_i(json_t *o, const char *k, uint64_t v) { json_object_set_new(o, k, json_integer((json_int_t)v)); }
+static void jset_f(json_t *o, const char *k, double v) { json_object_set_new(o, k, json_real(v)); }
+
 static int sensorsim_summary(struct sensorsim *s, const char *path, double wall_s)
 {
 	const struct sim_daq *d = &s->daq;
-	json_t *o;
+	json_t *o = json_object();
 	int rc;
 
-	o = json_pack("{s:s, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:I, s:f, s:f, "
-		      "s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:f, s:f, s:I, s:s}",
-		      "schema", "preflight-sensorsim v1", "sim_time_s", d->model.st.t_s, "wall_time_s", wall_s,
-		      "ticks", (json_int_t)s->ticks, "late_ticks", (json_int_t)s->late_ticks,
-		      "imu_frames", (json_int_t)d->imu_frames, "gps_fixes", (json_int_t)d->gps_frames,
-		      "uart_bytes", (json_int_t)d->uart_bytes, "uart_dropped", (json_int_t)(d->uart_dropped + d->uart_overflow),
-		      "uart_write_short", (json_int_t)s->uart_write_short,
-		      "spi_transfers", (json_int_t)s->spi_transfers, "spi_act_ok", (json_int_t)d->spi_act_ok,
-		      "spi_act_rejected", (json_int_t)d->spi_act_rejected,
-		      "spi_service_max_us", s->spi_service_max_ns / 1e3,
-		      "spi_service_mean_us", s->spi_transfers ? s->spi_service_sum_ns / 1e3 / s->spi_transfers : 0.0,
-		      "spi_truncated", (json_int_t)d->spi_truncated,
-		      "max_late_us", s->max_late_ns / 1e3,
-		      "track_err_rms_m", s->n ? sqrt(s->track_ss / s->n) : 0.0, "track_err_max_m", s->track_max,
-		      "alt_err_rms_m", s->n ? sqrt(s->alt_ss / s->n) : 0.0, "alt_err_max_m", s->alt_max,
-		      "pos_err_rms_m", d->nav_n ? sqrt(d->nav_err_ss / d->nav_n) : -1.0,
-		      "pos_err_max_m", d->nav_n ? d->nav_err_max_m : -1.0,
-		      "stalled", d->model.stalled, "max_alpha_deg", d->model.max_alpha_rad * 180 / FSW_PI,
-		      "min_airspeed_mps", d->model.min_airspeed_mps, "failsafe_ms", (json_int_t)s->failsafe_ms,
-		      "pty", s->pty_name);
 	if (!o)
 		return pf_fail(PF_EXIT_INTERNAL, "summary: out of memory");
+	json_object_set_new(o, "schema", json_string("preflight-sensorsim v1"));
+	jset_f(o, "sim_time_s", d->model.st.t_s);
+	jset_f(o, "wall_time_s", wall_s);
+	jset_i(o, "ticks", s->ticks);
+	jset_i(o, "late_ticks", s->late_ticks);
+	jset_f(o, "max_late_us", s->max_late_ns / 1e3);
+	jset_i(o, "imu_frames", d->imu_frames);
+	jset_i(o, "gps_fixes", d->gps_frames);
+	jset_i(o, "uart_bytes", d->uart_bytes);
+	jset_i(o, "uart_dropped", d->uart_dropped + d->uart_overflow);
+	jset_i(o, "uart_write_short", s->uart_write_short);
+	jset_i(o, "spi_transfers", s->spi_transfers);
+	jset_i(o, "spi_act_ok", d->spi_act_ok);
+	jset_i(o, "spi_act_rejected", d->spi_act_rejected);
+	jset_i(o, "spi_truncated", d->spi_truncated);
+	jset_f(o, "spi_service_max_us", s->spi_service_max_ns / 1e3);
+	jset_f(o, "spi_service_mean_us", s->spi_transfers ? s->spi_service_sum_ns / 1e3 / s->spi_transfers : 0.0);
+	jset_f(o, "track_err_rms_m", s->n ? sqrt(s->track_ss / s->n) : 0.0);
+	jset_f(o, "track_err_max_m", s->track_max);
+	jset_f(o, "alt_err_rms_m", s->n ? sqrt(s->alt_ss / s->n) : 0.0);
+	jset_f(o, "alt_err_max_m", s->alt_max);
+	jset_f(o, "pos_err_rms_m", d->nav_n ? sqrt(d->nav_err_ss / d->nav_n) : -1.0);
+	jset_f(o, "pos_err_max_m", d->nav_n ? d->nav_err_max_m : -1.0);
+	json_object_set_new(o, "stalled", json_boolean(d->model.stalled));
+	jset_f(o, "max_alpha_deg", d->model.max_alpha_rad * 180 / FSW_PI);
+	jset_f(o, "min_airspeed_mps", d->model.min_airspeed_mps);
+	jset_f(o, "failsafe_s", s->failsafe_ms / 1000.0);
+	json_object_set_new(o, "pty", json_string(s->pty_name));
 	if (!strcmp(path, "-"))
 		rc = json_dumpf(o, stdout, JSON_INDENT(2)) || fputc('\n', stdout) == EOF;
 	else
