@@ -396,6 +396,55 @@ static void pf_run_cyclictest_argv(struct pf_run *r, const struct pf_scn_phase *
 	argv[n] = NULL;
 }
 
+/* pf_run_split - append the blank-separated words of 'text' (copied into buf) to argv */
+static int pf_run_split(char **argv, int max, int n, const char *text, char *buf, size_t size)
+{
+	char *save = NULL, *w;
+
+	if (!text)
+		return n;
+	snprintf(buf, size, "%s", text);
+	for (w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		n = pf_run_argv(argv, max, n, w);
+	return n;
+}
+
+/*
+ * pf_run_sim_start - the simulator of a flightapp phase with flightapp.sim =
+ * yes: sensorsim on its default UART pty link and SPI socket, which the
+ * app's links use, for the phase plus a margin (it is stopped with the app)
+ */
+static int pf_run_sim_start(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir,
+			    struct pf_proc *sim)
+{
+	char exe[PATH_MAX], dur[32], summary[PATH_MAX], truth[PATH_MAX], out[PATH_MAX], words[512];
+	char *argv[48];
+	int n = 0, ret;
+
+	if (strcmp(pf_scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes"))
+		return 0;
+	snprintf(dur, sizeof(dur), "%llds", (long long)(p->duration_ns / PF_NS_PER_SEC + 60));
+	n = pf_run_argv(argv, 48, n, pf_run_path(exe, sizeof(exe), r->bindir, "sensorsim"));
+	n = pf_run_argv(argv, 48, n, "-q");
+	n = pf_run_argv(argv, 48, n, "--duration");
+	n = pf_run_argv(argv, 48, n, dur);
+	n = pf_run_argv(argv, 48, n, "--summary-json");
+	n = pf_run_argv(argv, 48, n, pf_run_path(summary, sizeof(summary), pdir, "sim.json"));
+	n = pf_run_argv(argv, 48, n, "--truth-log");
+	n = pf_run_argv(argv, 48, n, pf_run_path(truth, sizeof(truth), pdir, "truth.csv"));
+	pf_run_split(argv, 48, n, pf_scn_param(&r->scn, p, "flightapp", "sim_args", NULL), words, sizeof(words));
+	ret = pf_proc_spawn(sim, argv, "/dev/null", pf_run_path(out, sizeof(out), pdir, "sensorsim.err"),
+			    PF_PROC_PGRP);
+	if (ret < 0)
+		return pf_run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim: %s", p->name, strerror(-ret)), -1;
+	pf_run_log(r, "phase %s: sensorsim: pid %d", p->name, (int)sim->pid);
+	pf_proc_sleep_ns(300 * PF_NS_PER_MS);	/* its pty and socket exist before the app looks */
+	if (!pf_proc_alive(sim))
+		return pf_run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim exited at start (%d, see %s)", p->name,
+				   pf_proc_exit_code(sim), out), -1;
+	return 0;
+}
+
 /* pf_run_flightapp_argv - the recorder wrapping the app, for a flightapp phase */
 static int pf_run_flightapp_argv(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir,
 				 char **argv, int max, char bufs[][PATH_MAX])
@@ -441,7 +490,7 @@ static int pf_run_flightapp_argv(struct pf_run *r, const struct pf_scn_phase *p,
 		n = pf_run_argv(argv, max, n, "--profile");
 		n = pf_run_argv(argv, max, n, profile);
 	}
-	return n;
+	return pf_run_split(argv, max, n, pf_scn_param(&r->scn, p, "flightapp", "args", NULL), bufs[5], PATH_MAX);
 }
 
 /*
@@ -543,7 +592,7 @@ static int pf_run_phase(struct pf_run *r, int idx)
 	struct pf_run_load rl[PF_SCN_MAX_LOADS] = { 0 };
 	char pdir[PATH_MAX], name[96], out[PATH_MAX], err[PATH_MAX];
 	char *argv[64], bufs[8][PATH_MAX];
-	struct pf_proc measure = { 0 };
+	struct pf_proc measure = { 0 }, sim = { 0 };
 	int64_t start_ns, now, end_ns;
 	int i, ret = 0, code = -1;
 	bool partial = false, measuring = p->measure != PF_SCN_NONE;
@@ -568,6 +617,8 @@ static int pf_run_phase(struct pf_run *r, int idx)
 		ret = pf_proc_spawn(&measure, argv, pf_run_path(out, sizeof(out), pdir, "cyclictest.out"),
 				    pf_run_path(err, sizeof(err), pdir, "cyclictest.err"), PF_PROC_PGRP);
 	} else if (p->measure == PF_SCN_FLIGHTAPP) {
+		if (pf_run_sim_start(r, p, pdir, &sim) < 0)
+			goto stop;
 		pf_run_flightapp_argv(r, p, pdir, argv, (int)PF_ARRAY_SIZE(argv), bufs);
 		ret = pf_proc_spawn(&measure, argv, pf_run_path(out, sizeof(out), pdir, "flightapp.out"),
 				    pf_run_path(err, sizeof(err), pdir, "flightapp.err"), PF_PROC_PGRP);
@@ -621,6 +672,7 @@ stop:
 	if (pf_run_signal || ret < 0)
 		partial = true;
 	pf_proc_stop(&measure, SIGINT, 10 * PF_NS_PER_SEC, true);
+	pf_proc_stop(&sim, SIGTERM, 10 * PF_NS_PER_SEC, true);
 	for (i = p->nloads - 1; i >= 0; i--)
 		pf_run_stop_load(r, &rl[i]);
 	pf_load_cleanup_stale();
@@ -655,6 +707,10 @@ static int pf_run_precheck(struct pf_run *r)
 		if (p->measure == PF_SCN_FLIGHTAPP) {
 			if (!pf_run_exists(pf_run_path(path, sizeof(path), r->bindir, "flightapp")))
 				return pf_run_fail(r, PF_EXIT_ENV, "phase %s: %s: not built (the flight application)",
+						   p->name, path);
+			if (!strcmp(pf_scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes") &&
+			    !pf_run_exists(pf_run_path(path, sizeof(path), r->bindir, "sensorsim")))
+				return pf_run_fail(r, PF_EXIT_ENV, "phase %s: %s: not built (the simulator)",
 						   p->name, path);
 			if (strcmp(pf_scn_param(&r->scn, p, "flightapp", "trace", "full"), "off") &&
 			    !pf_run_has_command(r, "record"))
