@@ -509,8 +509,11 @@ static unsigned ct_json_line(const char *text, const char *idx, const char *key)
 	return line;
 }
 
-/* ct_cmdline_buckets - the -h / -H / --histogram / --histofall size in a command line, or 0 */
-static uint64_t ct_cmdline_buckets(const char *cmdline, int *histofall)
+/*
+ * ct_cmdline_buckets - the -h / -H / --histogram / --histofall size in a
+ * command line, or 0; *nsecs set when it has -N / --nsecs
+ */
+static uint64_t ct_cmdline_buckets(const char *cmdline, int *histofall, int *nsecs)
 {
 	static const char *const opts[] = { "--histogram", "--histofall", "-h", "-H" };
 	char *copy, *tok, *save = NULL, *val;
@@ -521,6 +524,8 @@ static uint64_t ct_cmdline_buckets(const char *cmdline, int *histofall)
 	if (!copy)
 		return 0;
 	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (!strcmp(tok, "-N") || !strcmp(tok, "--nsecs"))
+			*nsecs = 1;
 		for (i = 0; i < PF_ARRAY_SIZE(opts); i++) {
 			len = strlen(opts[i]);
 			if (strncmp(tok, opts[i], len))
@@ -669,6 +674,7 @@ static int ct_load_json(struct ct_file *f, char *text, size_t len)
 	json_t *root, *thread, *th, *v;
 	char key[32];
 	unsigned i, n;
+	int cmd_ns;
 	int ret = PF_EXIT_USAGE;
 
 	f->json = 1;
@@ -700,6 +706,7 @@ static int ct_load_json(struct ct_file *f, char *text, size_t len)
 	v = json_object_get(root, "resolution_in_ns");
 	f->ns = json_is_integer(v) && json_integer_value(v) == 1;
 	f->unit_from = "json";
+	cmd_ns = 0;
 
 	f->meta = json_object();
 	if (!f->meta) {
@@ -712,7 +719,12 @@ static int ct_load_json(struct ct_file *f, char *text, size_t len)
 				: keep[i], v ? v : json_null());
 	}
 	v = ct_json_member(root, "cmdline");
-	f->nbuckets = ct_cmdline_buckets(json_string_value(v), &f->histofall);
+	f->nbuckets = ct_cmdline_buckets(json_string_value(v), &f->histofall, &cmd_ns);
+	if (!json_object_get(root, "resolution_in_ns") && cmd_ns) {
+		/* a file without "resolution_in_ns": its command line tells */
+		f->ns = 1;
+		f->unit_from = "json cmdline";
+	}
 	/* a histogram larger than the command line says (or none said) widens it */
 	if (ct_max_bucket(thread) > f->nbuckets)
 		f->nbuckets = ct_max_bucket(thread);

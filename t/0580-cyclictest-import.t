@@ -7,7 +7,7 @@
 . "$(dirname "$0")/check-lib.sh"
 FX="$TOP/t/fixtures/cyclictest"
 need_ct_dump
-plan 36
+plan 37
 
 gzip -dc "$FX/ns.hist.gz" > "$TMP/ns.hist"
 
@@ -88,6 +88,10 @@ is "$(json_get "$TMP/us.json.out" unit)" us "ct-1.4 us.json: us"
 is "$(json_get "$TMP/us.json.out" threads.0.latency_ns.unit)" ns "ct-1.5 statistics are in ns like every other distribution"
 is "$(json_get "$TMP/nohist.json.out" threads.0.latency_ns.p99)" null \
 	"ct-1.6 no histogram (no -h): percentiles null, not invented"
+
+grep -v '"resolution_in_ns"' "$FX/ns.json" > "$TMP/nores.json"
+is "$("$DUMP" "$TMP/nores.json" | perl -MJSON::PP -e 'local $/; my $d = JSON::PP->new->decode(<STDIN>); print "$d->{unit} $d->{unit_from}"')" \
+	"ns json cmdline" "ct-1.9 without resolution_in_ns the command line's -N says ns"
 
 # a thread that never ran: cyclictest writes its avg as "-nan" (0/0)
 perl -0pe 's/("1": \{.*?"histogram": \{).*?\}(.*?"cycles": )2000(.*?"min": )\d+(.*?"max": )\d+(.*?"avg": )[0-9.]+/$1      }${2}0${3}1000000${4}0${5}-nan/s' \
