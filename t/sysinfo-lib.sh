@@ -7,6 +7,7 @@ FIX="$TOP/t/fixtures/sysinfo"
 # survey ROOT NAME - 'preflight sysinfo --json --root ROOT' into $TMP/NAME.json ($rc, $err)
 survey() {
 	run_cmd "$PREFLIGHT" sysinfo --json --root "$1" -o "$TMP/$2.json"
+	[ "$rc" -eq 0 ] || echo "# survey of $1: exit $rc: $err"
 }
 
 # warning_ids FILE - the ids of a survey's warnings, in order, space separated
