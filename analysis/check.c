@@ -451,6 +451,7 @@ static int chk_load_budgets(struct chk_budgets *b)
 		return pf_fail(PF_EXIT_USAGE, "%s: cannot read: %s", b->path, strerror(errno));
 	ini_allow_multiline = true;
 	ini_stop_on_first_error = true;
+	ini_max_line = 4096;	/* requirement texts can be long; inih's default is 200 */
 	line = ini_parse_stream(chk_reader, b, chk_handler, b);
 	fclose(b->in);
 	b->in = NULL;

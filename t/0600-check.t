@@ -6,7 +6,7 @@
 . "$(dirname "$0")/check-lib.sh"
 FX="$TOP/t/fixtures/results"
 SEED="$TOP/budgets/seed.ini"
-plan 49
+plan 50
 
 # --- check-1: everything measured passes
 run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$SEED"
@@ -70,6 +70,9 @@ run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$TMP/text.ini"
 like_line "^#   requirement: a requirement whose text goes on \(62 us\)$" \
 	"check-3.7 text continued on an indented line, shown on failure in ASCII"
 like_line "^#   measured: tasks.ctl100.activation_latency_ns.max = 41200$" "check-3.8 the raw path and value"
+printf '[REQ-T-001]\ntext = %s\nmetric = app.utilisation\nbound = <= 1%%\n' "$(printf '%01000d' 7)" > "$TMP/text.ini"
+run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$TMP/text.ini"
+like_line "^#   requirement: 0{999}7$" "check-3.9 a 1000-character requirement text is kept whole"
 
 # --- check-4: wildcards and selectors
 cat > "$TMP/sel.ini" <<'INI'

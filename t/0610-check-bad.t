@@ -3,7 +3,7 @@
 # wrong' on one line, exit 2, no verdicts printed
 . "$(dirname "$0")/test-lib.sh"
 FX="$TOP/t/fixtures/results"
-plan 66
+plan 69
 
 # bad ID REGEX DESC - the budget in $TMP/b.ini is refused with REGEX, exit 2, nothing on stdout
 bad() {
@@ -50,6 +50,9 @@ printf '[REQ A 1]\ntext = t\nmetric = app.utilisation\nbound = <= 60%%\n' > "$B"
 bad check-6.15 "$B:1: requirement id 'REQ A 1' may hold only letters, digits and ._-/" "id with spaces"
 printf '; only comments\n' > "$B"
 bad check-6.16 "$B:1: no requirements" "no requirements"
+
+printf '[REQ-A-001]\ntext = %s\nmetric = app.utilisation\nbound = <= 60%%\n' "$(printf '%05000d' 0)" > "$B"
+bad check-6.17 "$B:2: line longer than 4093 characters" "a line too long for the INI reader"
 
 # --- the budget does not fit the results: still a budget error, at its line
 printf '[REQ-A-001]\ntext = t\nmetric = tasks.*.activation_latency_ns\nbound = <= 62us\n' > "$B"
