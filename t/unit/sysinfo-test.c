@@ -162,11 +162,25 @@ static void test_preempt(void)
 		  "sysinfo-3.26 unknown has no name");
 }
 
+/* text - sysinfo-11.x: strings from files always become JSON strings */
+static void test_text(void)
+{
+	json_t *j;
+
+	j = sysinfo_json_text("Cortex-A72 \xc3\xa9");
+	check_str(json_string_value(j), "Cortex-A72 \xc3\xa9", "sysinfo-11.1 valid UTF-8 kept as is");
+	json_decref(j);
+	j = sysinfo_json_text("bad \xff\xfe byte\x01s");
+	check_str(json_string_value(j), "bad ?? byte?s", "sysinfo-11.2 invalid UTF-8 and control bytes become '?'");
+	json_decref(j);
+}
+
 int main(void)
 {
-	tap_plan(66);
+	tap_plan(68);
 	test_cpulist();
 	test_cmdline();
 	test_preempt();
+	test_text();
 	return tap_done();
 }
