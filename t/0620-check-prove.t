@@ -42,8 +42,14 @@ like_line '<testcase name="2 - REQ-LAT-001 ctl100 activation latency max 188 us 
 	"prove-4.3 JUnit testcase named by requirement, element, value and bound"
 like_line "worst case: ctl100 job 4711: 188 us late - ksoftirqd/1 \(NET_RX\) 120 us" \
 	"prove-4.4 JUnit failure carries the culprit line, readable"
-perl -MXML::Parser -e 1 2>/dev/null && xmlok=$(perl -MXML::Parser -e 'XML::Parser->new->parsefile($ARGV[0]); print "ok"' "$TMP/junit.xml" 2>&1) || xmlok=ok
-is "$xmlok" ok "prove-4.5 JUnit output is well-formed XML"
+if perl -MXML::Parser -e 1 2>/dev/null; then
+	xmlok=$(perl -MXML::Parser -e 'XML::Parser->new->parsefile($ARGV[0]); print "ok"' "$TMP/junit.xml" 2>&1)
+	is "$xmlok" ok "prove-4.5 JUnit output is well-formed XML"
+elif command -v xmllint > /dev/null; then
+	ok "prove-4.5 JUnit output is well-formed XML" xmllint --noout "$TMP/junit.xml"
+else
+	_report 0 "prove-4.5 JUnit output is well-formed XML # SKIP no XML parser here"
+fi
 run_cmd prove --formatter TAP::Formatter::JUnit --exec "$PREFLIGHT check --budgets $SEED" "$FX/pass.json"
 is "$(printf '%s\n' "$out" | grep -c '<failure ')" 0 "prove-4.6 JUnit: no failure when the measured requirements are met"
 done_testing
