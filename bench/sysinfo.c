@@ -38,7 +38,6 @@ struct si {
 
 /* What one pass over /proc/cpuinfo finds. */
 struct si_cpuinfo {
-	bool found;		/* the file was read */
 	int  nproc;		/* "processor" lines */
 	char model[128];	/* first "model name" / "Processor" / "cpu model" */
 	char implementer[16];	/* arm64: "CPU implementer" */
@@ -286,7 +285,6 @@ static void si_read_cpuinfo(struct si *s, struct si_cpuinfo *ci)
 		si_note(s, "cpus.model: /proc/cpuinfo: %s", strerror(errno));
 		return;
 	}
-	ci->found = true;
 	while (getline(&line, &cap, f) > 0) {
 		val = strchr(line, ':');
 		if (!val)
@@ -541,8 +539,12 @@ static json_t *si_kernel(struct si *s, struct si_debugfs *dbg, struct sysinfo_cm
 		si_note(s, "kernel.release: neither /proc/sys/kernel/osrelease nor /proc/version is readable");
 	if (!version[0])
 		si_note(s, "kernel.version: neither /proc/sys/kernel/version nor /proc/version is readable");
-	if (si_read(s, "/proc/sys/kernel/arch", arch, sizeof(arch), NULL) < 0 && s->live && uname(&un) == 0)
-		snprintf(arch, sizeof(arch), "%s", un.machine);
+	if (si_read(s, "/proc/sys/kernel/arch", arch, sizeof(arch), NULL) < 0) {
+		if (s->live && uname(&un) == 0)
+			snprintf(arch, sizeof(arch), "%s", un.machine);
+		else
+			si_note(s, "kernel.arch: /proc/sys/kernel/arch is not readable");
+	}
 	si_str(k, "release", release);
 	si_str(k, "version", version);
 	si_str(k, "arch", arch);
@@ -1054,7 +1056,7 @@ static void si_host(struct si *s, json_t *info)
 	si_str(info, "hostname", si_trim(name));
 
 	name[0] = '\0';
-	if (si_read(s, "/etc/os-release", text, sizeof(text), NULL) >= 0 &&
+	if (si_read(s, "/etc/os-release", text, sizeof(text), "os") >= 0 &&
 	    ((p = strstr(text, "\nPRETTY_NAME=")) || (!strncmp(text, "PRETTY_NAME=", 12) && (p = text - 1)))) {
 		p += 13;
 		if (*p == '"')
