@@ -140,7 +140,8 @@ static pid_t fly_spawn(char *const argv[], const char *log)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		if (log && !freopen(log, "w", stderr))
+		/* the child's stdout and stderr go to its log: our stdout is the summary */
+		if (log && (!freopen(log, "w", stderr) || dup2(fileno(stderr), STDOUT_FILENO) < 0))
 			_exit(127);
 		execv(argv[0], argv);
 		_exit(127);

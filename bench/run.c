@@ -49,6 +49,7 @@
 #define PF_RUN_LOAD_READY_NS  (60 * PF_NS_PER_SEC)	/* a load must be ready by then */
 #define PF_RUN_LOAD_STOP_NS   (30 * PF_NS_PER_SEC)	/* and stopped, report written, by then */
 #define PF_RUN_LOAD_SAFETY_NS (120 * PF_NS_PER_SEC)	/* a load ends itself this long after its phase */
+#define PF_RUN_TRIGGER_GAP_NS (11 * PF_NS_PER_SEC)	/* flight recorder: one snapshot per window */
 #define PF_RUN_MEASURE_GRACE_NS (20 * PF_NS_PER_SEC)	/* past the duration before a measurement is stopped */
 
 static volatile sig_atomic_t pf_run_signal;
@@ -467,8 +468,11 @@ static int pf_run_flightapp_argv(struct pf_run *r, const struct pf_scn_phase *p,
 		n = pf_run_argv(argv, max, n, bufs[0]);
 		n = pf_run_argv(argv, max, n, "-i");
 		n = pf_run_argv(argv, max, n, r->trace_instance);
-		if (!strcmp(trace, "flight"))
+		if (!strcmp(trace, "flight")) {
 			n = pf_run_argv(argv, max, n, "--flight-recorder");
+			n = pf_run_argv(argv, max, n, "--max-snapshots");
+			n = pf_run_argv(argv, max, n, "1000");
+		}
 		n = pf_run_argv(argv, max, n, "--");
 	}
 	n = pf_run_argv(argv, max, n, bufs[2]);
@@ -493,20 +497,26 @@ static int pf_run_flightapp_argv(struct pf_run *r, const struct pf_scn_phase *p,
 	return pf_run_split(argv, max, n, pf_scn_param(&r->scn, p, "flightapp", "args", NULL), bufs[5], PATH_MAX);
 }
 
+/* The live worst latency per thread / task, from the status lines of cyclictest or flightapp. */
+struct pf_run_live {
+	int n;
+	char name[16][24];
+	double max_us[16];
+	bool rt[16];		/* a realtime thread (not "P:other") */
+};
+
 /*
- * pf_run_live_worst - the live worst latency per thread / task from the last
- * status lines of cyclictest ("T: 0 (...) ... Max: 12") or flightapp
- * ("T:io ... Max: 62.5 ... (us)"), as " 0 12us 1 15us" into buf
+ * pf_run_live_read - the last status lines of cyclictest ("T: 0 (...) P:90
+ * ... Max: 12") or flightapp ("T:io P:fifo:90 ... Max: 62.5 ... (us)")
  */
-static void pf_run_live_worst(const char *file, char *buf, size_t size)
+static void pf_run_live_read(const char *file, struct pf_run_live *lv)
 {
-	char text[8192], names[16][24], *line, *save = NULL, *m, *t;
-	double worst[16];
-	int n = 0, i;
+	char text[8192], *line, *save = NULL, *m, *t;
 	size_t len = 0;
 	FILE *f;
+	int i;
 
-	buf[0] = '\0';
+	lv->n = 0;
 	f = fopen(file, "re");
 	if (!f)
 		return;
@@ -522,16 +532,46 @@ static void pf_run_live_worst(const char *file, char *buf, size_t size)
 		m = strstr(line, "Max:");
 		if (!t || !m || sscanf(t + 2, " %23[^ (]", name) != 1)
 			continue;
-		for (i = 0; i < n && strcmp(names[i], name); i++)
+		for (i = 0; i < lv->n && strcmp(lv->name[i], name); i++)
 			;
-		if (i == n && n == 16)
+		if (i == lv->n && lv->n == 16)
 			continue;
-		if (i == n)
-			snprintf(names[n++], sizeof(names[0]), "%s", name);
-		worst[i] = strtod(m + 4, NULL);
+		if (i == lv->n)
+			snprintf(lv->name[lv->n++], sizeof(lv->name[0]), "%s", name);
+		lv->max_us[i] = strtod(m + 4, NULL);
+		lv->rt[i] = !strstr(line, "P:other");
 	}
-	for (i = 0; i < n && strlen(buf) + 40 < size; i++)
-		snprintf(buf + strlen(buf), size - strlen(buf), " %s %.0fus", names[i], worst[i]);
+}
+
+/*
+ * pf_run_trigger - flight-recorder mode: when a realtime task's live worst
+ * passes flightapp.trigger and grows, ask the recorder (SIGUSR1) to keep the
+ * window before it; at most one trigger per window, so snapshots do not overlap
+ */
+static void pf_run_trigger(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir,
+			   struct pf_proc *recorder, double *worst_us, int64_t *last_ns)
+{
+	const char *text = pf_scn_param(&r->scn, p, "flightapp", "trigger", NULL);
+	struct pf_run_live lv;
+	char path[PATH_MAX];
+	int64_t trigger_ns;
+	int i;
+
+	if (!text || strcmp(pf_scn_param(&r->scn, p, "flightapp", "trace", "full"), "flight") ||
+	    pf_parse_duration_ns(text, PF_NS_PER_US, &trigger_ns) ||
+	    (*last_ns && pf_now_ns() - *last_ns < PF_RUN_TRIGGER_GAP_NS))
+		return;
+	pf_run_live_read(pf_run_path(path, sizeof(path), pdir, "flightapp.err"), &lv);
+	for (i = 0; i < lv.n; i++) {
+		if (!lv.rt[i] || lv.max_us[i] * 1000 <= (double)trigger_ns || lv.max_us[i] <= *worst_us)
+			continue;
+		*worst_us = lv.max_us[i];
+		*last_ns = pf_now_ns();
+		kill(recorder->pid, SIGUSR1);
+		pf_run_log(r, "phase %s: %s worst %.1f us > trigger %s: snapshot requested", p->name,
+			   lv.name[i], lv.max_us[i], text);
+		return;
+	}
 }
 
 /* pf_run_progress - one progress line on the terminal (never when stderr is not a tty) */
@@ -540,12 +580,17 @@ static void pf_run_progress(struct pf_run *r, int idx, const struct pf_scn_phase
 {
 	char worst[400] = "", path[PATH_MAX];
 	int64_t left = p->duration_ns - elapsed_ns;
+	struct pf_run_live lv = { 0 };
+	int i;
 
 	if (!r->tty)
 		return;
 	if (p->measure != PF_SCN_NONE)
-		pf_run_live_worst(pf_run_path(path, sizeof(path), pdir, p->measure == PF_SCN_CYCLICTEST ?
-					      "cyclictest.out" : "flightapp.err"), worst, sizeof(worst));
+		pf_run_live_read(pf_run_path(path, sizeof(path), pdir, p->measure == PF_SCN_CYCLICTEST ?
+					     "cyclictest.out" : "flightapp.err"), &lv);
+	for (i = 0; i < lv.n && strlen(worst) + 40 < sizeof(worst); i++)
+		snprintf(worst + strlen(worst), sizeof(worst) - strlen(worst), " %s %.0fus",
+			 lv.name[i], lv.max_us[i]);
 	fprintf(stderr, "\r\033[K[%d/%d] %s (%s): %llds / %llds, %llds left%s%s", idx + 1, r->scn.nphases,
 		p->name, pf_scn_measure_name(p->measure), (long long)(elapsed_ns / PF_NS_PER_SEC),
 		(long long)(p->duration_ns / PF_NS_PER_SEC), (long long)(left > 0 ? left / PF_NS_PER_SEC : 0),
@@ -593,6 +638,8 @@ static int pf_run_phase(struct pf_run *r, int idx)
 	char pdir[PATH_MAX], name[96], out[PATH_MAX], err[PATH_MAX];
 	char *argv[64], bufs[8][PATH_MAX];
 	struct pf_proc measure = { 0 }, sim = { 0 };
+	double trigger_worst_us = 0;
+	int64_t trigger_ns = 0;
 	int64_t start_ns, now, end_ns;
 	int i, ret = 0, code = -1;
 	bool partial = false, measuring = p->measure != PF_SCN_NONE;
@@ -652,6 +699,8 @@ static int pf_run_phase(struct pf_run *r, int idx)
 			goto stop;
 		}
 		pf_run_progress(r, idx, p, now - start_ns, pdir);
+		if (p->measure == PF_SCN_FLIGHTAPP)
+			pf_run_trigger(r, p, pdir, &measure, &trigger_worst_us, &trigger_ns);
 		pf_proc_sleep_ns(200 * PF_NS_PER_MS);
 	}
 	if (measuring) {
@@ -926,10 +975,10 @@ static int pf_run_analyze(struct pf_run *r)
 /* pf_run_check - verdicts.tap from the budgets; the check's exit code (0 pass, 1 fail) or -1 */
 static int pf_run_check(struct pf_run *r)
 {
-	char res[PATH_MAX], tap[PATH_MAX], log[PATH_MAX];
+	char res[PATH_MAX], tap[PATH_MAX], log[PATH_MAX], budgets[PATH_MAX];
 	char *argv[] = { r->self, "check", pf_run_path(res, sizeof(res), r->dir, "results.json"),
-			 "--budgets", r->budgets, "-o", pf_run_path(tap, sizeof(tap), r->dir, "verdicts.tap"),
-			 NULL };
+			 "--budgets", pf_run_path(budgets, sizeof(budgets), r->dir, "budgets.ini"),
+			 "-o", pf_run_path(tap, sizeof(tap), r->dir, "verdicts.tap"), NULL };
 	int code;
 
 	if (!r->budgets[0]) {

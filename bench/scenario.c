@@ -33,7 +33,7 @@ static int pf_scn_section(struct pf_scn_parser *ps, const char *section);
 
 /* Keys of the measurement sections and "cyclictest." / "flightapp." phase overrides. */
 static const char *const pf_scn_cyclictest_keys[] = { "interval", "priority", "histogram", "threads", NULL };
-static const char *const pf_scn_flightapp_keys[] = { "profile", "config", "trace", "sim", "args", "sim_args", NULL };
+static const char *const pf_scn_flightapp_keys[] = { "profile", "config", "trace", "trigger", "sim", "args", "sim_args", NULL };
 
 const char *pf_scn_measure_name(enum pf_scn_measure m)
 {
@@ -116,11 +116,13 @@ static int pf_scn_check_param(struct pf_scn_parser *ps, const char *owner, const
 	if (!strcmp(owner, "flightapp")) {
 		if (!pf_scn_known(pf_scn_flightapp_keys, key))
 			return pf_scn_error(ps, ps->line, "flightapp: '%s': unknown parameter (%s)", key,
-					    "profile, config, trace, sim, args, sim_args");
+					    "profile, config, trace, trigger, sim, args, sim_args");
 		if (!strcmp(key, "trace") && strcmp(value, "full") && strcmp(value, "flight") &&
 		    strcmp(value, "off"))
 			return pf_scn_error(ps, ps->line, "flightapp.trace: '%s': expected full, flight or off",
 					    value);
+		if (!strcmp(key, "trigger") && (pf_parse_duration_ns(value, PF_NS_PER_US, &ns) || ns <= 0))
+			return pf_scn_error(ps, ps->line, "flightapp.trigger: '%s': expected a latency (62us)", value);
 		if (!strcmp(key, "sim") && strcmp(value, "yes") && strcmp(value, "no"))
 			return pf_scn_error(ps, ps->line, "flightapp.sim: '%s': expected yes or no", value);
 		return 1;

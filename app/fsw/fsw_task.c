@@ -149,7 +149,7 @@ static void fsw_task_write_stats(struct fsw *f, const char *path)
 		      "failsafe_events", (int)s.failsafe_events, "waypoints_reached", (int)s.waypoints_reached,
 		      "laps", (int)s.laps, "ekf_updates", (json_int_t)s.ekf_updates,
 		      "ekf_gated", (json_int_t)s.ekf_gated, "corrections_applied", (json_int_t)s.corr_applied,
-		      "mode", fsw_mode_name(s.mode));
+		      "final_mode", fsw_mode_name(s.mode));
 	if (!o || json_dump_file(o, path, JSON_INDENT(2)) < 0)
 		fprintf(stderr, "flightapp: fsw: cannot write '%s'\n", path);
 	json_decref(o);

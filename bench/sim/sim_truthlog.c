@@ -14,12 +14,15 @@ static const char *const sim_truth_cols[] = {
 	"aileron_rad", "elevator_rad", "rudder_rad", "throttle", "app_mode",
 };
 
-/* put_field - one CSV field (comma before all but the first) */
+/* put_field - one CSV field (comma before all but the first); libcsv quotes it when it must be */
 static void put_field(FILE *f, const char *s, int first)
 {
 	if (!first)
 		fputc(',', f);
-	csv_fwrite(f, s, strlen(s));
+	if (strpbrk(s, ",\"\r\n"))
+		csv_fwrite(f, s, strlen(s));
+	else
+		fputs(s, f);
 }
 
 int sim_truthlog_open(struct sim_truthlog *l, const char *path, uint64_t seed)

@@ -1,0 +1,67 @@
+#!/bin/sh
+# 0330-fly-cli.t - 'preflight fly' (harness mode) and sensorsim from the
+# command line: summary keys, scenario files with faults, bad input, the
+# truth log, clean shutdown on SIGTERM
+. "$(dirname "$0")/test-lib.sh"
+plan 20
+
+SIM="$B/sensorsim"
+
+run_cmd "$PREFLIGHT" fly --help
+ok "fly-cli-1.1 --help exits 0" test "$rc" -eq 0
+like "$(echo "$out" | tr "\n" " ")" "--duration.*--scenario.*--seed.*--realtime.*--no-rt.*--keep.*--output" "fly-cli-1.2 --help lists every option"
+
+run_cmd "$PREFLIGHT" fly --duration 60 --output "$TMP/fly.json"
+ok "fly-cli-2.1 a 60 s harness flight exits 0" test "$rc" -eq 0
+keys=$(perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>); print join(",", map { exists $j->{$_} ? $_ : "MISSING-$_" } qw(pos_err_rms_m track_err_rms_m alt_err_rms_m waypoints_reached imu_frames gps_fixes frame_errors failsafe_events))' < "$TMP/fly.json")
+is "$keys" "pos_err_rms_m,track_err_rms_m,alt_err_rms_m,waypoints_reached,imu_frames,gps_fixes,frame_errors,failsafe_events" "fly-cli-2.2 the summary has the required keys"
+is "$(json_get "$TMP/fly.json" .imu_frames)/$(json_get "$TMP/fly.json" .frame_errors)/$(json_get "$TMP/fly.json" .mode)" "6000/0/harness" \
+	"fly-cli-2.3 60 s at 100 Hz: 6000 IMU frames, no frame errors"
+like "$(json_get "$TMP/fly.json" .waypoints_reached)" "^[2-9]$" "fly-cli-2.4 the first waypoints are reached within 60 s"
+
+cat > "$TMP/faults.ini" <<'INI'
+; a short flight with a bad SPI link and a noisy UART
+[sim]
+seed = 5
+duration_s = 30
+[faults]
+spi_truncate_every = 20
+corrupt_per_byte = 0.0005
+INI
+run_cmd "$PREFLIGHT" fly --scenario "$TMP/faults.ini" --output "$TMP/faults.json"
+ok "fly-cli-3.1 a scenario with faults flies" test "$rc" -eq 0
+short=$(json_get "$TMP/faults.json" .rejected.spi_short)
+crc=$(json_get "$TMP/faults.json" .rejected.imu_crc)
+ok "fly-cli-3.2 truncated SPI frames ($short) and corrupted IMU frames ($crc) counted" test "$short" -ge 140 -a "$crc" -gt 0
+is "$(json_get "$TMP/faults.json" .seed)" "5" "fly-cli-3.3 the scenario's seed is used"
+
+printf '[sim]\nduration_s = 10\nwind_n_mps = fast\n' > "$TMP/bad.ini"
+run_cmd "$PREFLIGHT" fly --scenario "$TMP/bad.ini"
+is "$rc" 2 "fly-cli-4.1 a bad scenario value exits 2"
+like "$err" "^preflight: fly: scenario: .*bad.ini:3: wind_n_mps: 'fast'" "fly-cli-4.2 ... with file:line and the key"
+printf '[sim]\nduration_s = 10\n[fsw]\nwaypoint = 1,2\n' > "$TMP/bad2.ini"
+run_cmd "$PREFLIGHT" fly --scenario "$TMP/bad2.ini"
+like "$rc:$err" "^2:.*bad2.ini:4: waypoint: '1,2'" "fly-cli-4.3 a malformed waypoint is rejected with file:line"
+run_cmd "$PREFLIGHT" fly --duration -3
+is "$rc" 2 "fly-cli-4.4 a negative duration exits 2"
+run_cmd "$PREFLIGHT" fly --keep "$TMP/k"
+is "$rc" 2 "fly-cli-4.5 --keep without --realtime exits 2"
+
+run_cmd "$SIM" --help
+like "$rc:$(echo "$out" | tr "\n" " ")" "^0:usage: sensorsim.*--pty-link.*--spi-socket.*--baud.*--truth-log.*--summary-json.*--rt-priority" "sim-cli-1.1 sensorsim --help lists its options"
+run_cmd "$SIM" --duration 1 --pty-link "$TMP/uart" --spi-socket "$TMP/spi" --truth-log "$TMP/truth.csv" --summary-json "$TMP/sim.json" --quiet
+ok "sim-cli-1.2 a 1 s sensorsim run exits 0" test "$rc" -eq 0
+like "$(head -3 "$TMP/truth.csv" | tr '\n' '|')" "^# preflight-truthlog v1\|# model=aerosonde.*\|t_s,north_m,east_m,alt_m,.*,throttle,app_mode\|$" \
+	"sim-cli-1.3 truth log: versioned header and column row"
+is "$(($(wc -l < "$TMP/truth.csv") - 3))/$(json_get "$TMP/sim.json" .imu_frames)" "10/100" "sim-cli-1.4 10 rows per second; 100 IMU frames in 1 s"
+
+"$SIM" --duration 100 --pty-link "$TMP/uart2" --spi-socket "$TMP/spi2" --quiet &
+pid=$!
+i=0; while [ ! -e "$TMP/spi2" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $pid
+wait $pid
+st=$?
+ok "sim-cli-2.1 SIGTERM: exit 0, pty link and socket removed" test $st -eq 0 -a ! -e "$TMP/uart2" -a ! -e "$TMP/spi2"
+run_cmd "$SIM" --scenario "$TMP/bad.ini"
+like "$rc:$err" "^2:sensorsim: scenario: .*bad.ini:3:" "sim-cli-2.2 sensorsim rejects a bad scenario with file:line, exit 2"
+done_testing
