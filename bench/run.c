@@ -50,7 +50,13 @@
 #define PF_RUN_LOAD_STOP_NS   (30 * PF_NS_PER_SEC)	/* and stopped, report written, by then */
 #define PF_RUN_LOAD_SAFETY_NS (120 * PF_NS_PER_SEC)	/* a load ends itself this long after its phase */
 #define PF_RUN_TRIGGER_GAP_NS (11 * PF_NS_PER_SEC)	/* flight recorder: one snapshot per window */
-#define PF_RUN_MEASURE_GRACE_NS (20 * PF_NS_PER_SEC)	/* past the duration before a measurement is stopped */
+/*
+ * How long past its duration a measurement may take to end by itself before
+ * it is stopped: cyclictest ends on time; the recorder still writes its
+ * trace after the app ended (tens of seconds for minutes under load).
+ */
+#define PF_RUN_MEASURE_GRACE_NS(p) ((p)->measure == PF_SCN_FLIGHTAPP ? \
+	120 * PF_NS_PER_SEC + (p)->duration_ns / 2 : 20 * PF_NS_PER_SEC)
 
 static volatile sig_atomic_t pf_run_signal;
 
@@ -348,6 +354,29 @@ static int pf_run_start_load(struct pf_run *r, const struct pf_scn_phase *p, con
 	}
 	pf_run_log(r, "phase %s: load %s: ready", p->name, rl->name);
 	return 0;
+}
+
+/* pf_run_last_line - the last non-empty line of a (small or large) text file, "" if none */
+static void pf_run_last_line(const char *path, char *line, size_t size)
+{
+	char text[4096], *end, *start;
+	size_t len;
+	FILE *f;
+
+	line[0] = '\0';
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fseek(f, -(long)sizeof(text) + 1, SEEK_END) < 0)
+		rewind(f);
+	len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	end = text + len;
+	while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
+		*--end = '\0';
+	start = strrchr(text, '\n');
+	snprintf(line, size, "%.*s", (int)size - 1, start ? start + 1 : text);
 }
 
 /* pf_run_stop_load - stop a load by its pid (it cleans up and writes its report), then its group */
@@ -687,8 +716,11 @@ static int pf_run_phase(struct pf_run *r, int idx)
 		}
 		if (measuring && !pf_proc_alive(&measure))
 			break;
-		if (now - start_ns >= p->duration_ns + (measuring ? PF_RUN_MEASURE_GRACE_NS : 0))
+		if (now - start_ns >= p->duration_ns + (measuring ? PF_RUN_MEASURE_GRACE_NS(p) : 0)) {
+			pf_run_log(r, "phase %s: measurement still running %lld s past its duration: stopping it",
+				   p->name, (long long)(PF_RUN_MEASURE_GRACE_NS(p) / PF_NS_PER_SEC));
 			break;
+		}
 		for (i = 0; i < p->nloads; i++) {
 			if (pf_proc_alive(&rl[i].proc))
 				continue;
@@ -710,8 +742,7 @@ static int pf_run_phase(struct pf_run *r, int idx)
 		if (code != 0 && !partial) {
 			char line[300] = "";
 
-			if (pf_read_file(err, line, sizeof(line)) > 0)
-				line[strcspn(line, "\n")] = '\0';
+			pf_run_last_line(err, line, sizeof(line));
 			pf_run_fail(r, PF_EXIT_ENV, "phase %s: %s exited with %d%s%s", p->name, argv[0], code,
 				    line[0] ? ": " : "", line);
 		}
