@@ -159,6 +159,18 @@ static json_t *an_cpus_json(struct an_run *r, json_t *affected)
 	return arr;
 }
 
+/* an_waited - what the task mostly did between release and start */
+static const char *an_waited(const struct an_culprit *c)
+{
+	int64_t not_woken, runnable;
+
+	if (!c->waking_ns)
+		return c->switch_in_ns ? "runnable, not chosen" : "unknown";
+	not_woken = c->waking_ns - c->release_ns;
+	runnable = c->switch_in_ns ? c->switch_in_ns - c->waking_ns : c->start_ns - c->waking_ns;
+	return not_woken > runnable ? "not yet woken" : "runnable, not chosen";
+}
+
 /* an_culprits_json - the worst activations of a task */
 static json_t *an_culprits_json(struct an_run *r, struct an_task *t)
 {
@@ -183,6 +195,7 @@ static json_t *an_culprits_json(struct an_run *r, struct an_task *t)
 				    json_integer(c->switch_in_ns - c->waking_ns) : json_null());
 		json_object_set_new(o, "app_delay_ns", c->switch_in_ns ? json_integer(c->start_ns - c->switch_in_ns)
 				    : json_null());
+		json_object_set_new(o, "waited", json_string(an_waited(c)));
 		cs = json_array();
 		for (k = 0; k < c->ncontrib; k++) {
 			x = json_object();
@@ -561,6 +574,33 @@ static double an_pct(json_t *v)
 	return json_is_number(v) ? json_number_value(v) * 100.0 : 0.0;
 }
 
+static const char *an_sort_key;
+
+static int an_cmp_desc(const void *a, const void *b)
+{
+	double x = json_number_value(json_object_get(*(json_t *const *)a, an_sort_key));
+	double y = json_number_value(json_object_get(*(json_t *const *)b, an_sort_key));
+
+	return (x < y) - (x > y);
+}
+
+/* an_sorted - a new array of the same objects, by 'key' descending */
+static json_t *an_sorted(json_t *arr, const char *key)
+{
+	size_t n = json_array_size(arr), i;
+	json_t **v = calloc(n ? n : 1, sizeof(*v)), *out = json_array();
+
+	for (i = 0; v && i < n; i++)
+		v[i] = json_array_get(arr, i);
+	an_sort_key = key;
+	if (v)
+		qsort(v, n, sizeof(*v), an_cmp_desc);
+	for (i = 0; v && i < n; i++)
+		json_array_append(out, v[i]);
+	free(v);
+	return out;
+}
+
 void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 {
 	json_t *tr = json_object_get(res, "trace"), *arr, *o, *c, *lat, *app, *slots;
@@ -584,7 +624,7 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 				"threads' events\n", (unsigned long long)r->n_inferred);
 		fprintf(out, "\n%-16s %7s %6s %7s %9s %9s %9s %6s %6s\n", "thread", "pid", "prio", "util%",
 			"wake p99", "wake max", "max10ms%", "preem", "migr");
-		arr = json_object_get(res, "threads");
+		arr = an_sorted(json_object_get(res, "threads"), "runtime_ns");
 		shown = 0;
 		json_array_foreach(arr, i, o) {
 			if (shown++ >= 30) {
@@ -605,6 +645,7 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 				json_integer_value(json_object_get(o, "migrations")),
 				json_is_true(json_object_get(o, "lost_events")) ? "  [lost events]" : "");
 		}
+		json_decref(arr);
 		fprintf(out, "\n%-4s %7s %7s %8s %8s\n", "cpu", "util%", "idle%", "hardirq%", "softirq%");
 		json_array_foreach(json_object_get(res, "cpus"), i, o)
 			fprintf(out, "%-4lld %7.2f %7.2f %8s %8s%s\n", json_integer_value(json_object_get(o, "cpu")),

@@ -642,7 +642,7 @@ void an_culprit_line(const struct an_run *r, const struct an_task *t, const stru
 			continue;
 		an_fmt_us(d, sizeof(d), x->dur_ns);
 		len += snprintf(buf + len, size - len, "%s%s%s %s", shown ? ", " : " — ",
-				x->kind == AN_C_IDLE ? "idle (wake from idle)" : x->kind == AN_C_SELF ? t->name : x->name,
+				x->kind == AN_C_IDLE ? "CPU idle" : x->kind == AN_C_SELF ? t->name : x->name,
 				x->kind == AN_C_SELF ? " itself (previous job)" : "", d);
 		shown++;
 	}

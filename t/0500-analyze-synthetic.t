@@ -73,7 +73,7 @@ is "$(jv "$R" tasks/name=io/decomposition/wake_to_run_ns/count)" 11 "syn-4.24 io
 C=$T/culprits
 is "$(jv "$R" $C/0/seq)/$(jv "$R" $C/1/seq)/$(jv "$R" $C/2/seq)/$(jv "$R" $C/3/seq)" 9/5/3/6 "syn-5.1 worst activations in order"
 is "$(jv "$R" $C/2/contributors/0/name)=$(jv "$R" $C/2/contributors/0/duration_ns)" hog=150000 "syn-5.2 job 3: the higher-priority thread, 150 us"
-is "$(jv "$R" $C/2/runnable_ns)" 144000 "syn-5.3 job 3: runnable but not chosen 144 us"
+is "$(jv "$R" $C/2/runnable_ns)/$(jv "$R" $C/2/waited)" "144000/runnable, not chosen" "syn-5.3 job 3: runnable but not chosen 144 us"
 is "$(jv "$R" $C/3/contributors/0/name)=$(jv "$R" $C/3/contributors/0/duration_ns)" "ksoftirqd/1 (NET_RX)=80000" "syn-5.4 job 6: softirq 80 us"
 is "$(jv "$R" $C/3/contributors/1/name)=$(jv "$R" $C/3/contributors/1/duration_ns)" "irq 24 (virtio0-input)=20000" "syn-5.5 job 6: hard IRQ 20 us"
 is "$(jv "$R" $C/3/contributors/2/name)=$(jv "$R" $C/3/contributors/2/duration_ns)" "ksoftirqd/1=8000" "syn-5.6 job 6: the thread without its IRQ time"
