@@ -119,6 +119,8 @@ static int fly_harness(const struct sim_scenario *s, const char *output)
 	jset_i(o, "failsafe_events", st.failsafe_events);
 	jset_i(o, "stale_events", st.stale_events);
 	jset_i(o, "recoveries", st.recoveries);
+	jset_i(o, "gps_lost_events", st.gps_lost_events);
+	jset_i(o, "realigns", st.realigns);
 	jset_i(o, "ekf_updates", st.ekf_updates);
 	jset_i(o, "ekf_gated", st.ekf_gated);
 	json_object_set_new(o, "stalled", json_boolean(h.daq.model.stalled));

@@ -200,6 +200,7 @@ static void mission_publish(struct fsw *f)
 	m.count = ++f->m.count;
 	m.mode = f->m.mode;
 	m.leg = f->m.leg;
+	m.realign = f->m.realign;
 	m.a = c->wp[(b + n - 1) % n];
 	m.b = c->wp[b % n];
 	m.c = c->wp[(b + 1) % n];
@@ -279,7 +280,7 @@ static void io_on_gps(void *ctx, const struct fsw_gps_fix *fix)
 		return;
 	}
 	m.count = ++f->io.gps_count;
-	m.rx_ns = 0;
+	m.rx_ns = f->io.now_ns;
 	m.fix = *fix;
 	m.pos_m = fsw_geo_to_ned(&f->home, fix->lat_deg, fix->lon_deg, fix->height_m);
 	fsw_mb_put(&f->gps_mb, &m);
@@ -357,6 +358,7 @@ bool fsw_io_job(struct fsw *f, int64_t now_ns)
 	int i;
 
 	f->io.got_imu = false;
+	f->io.now_ns = now_ns;
 	if (f->uart.read) {
 		for (i = 0; i < 16; i++) {	/* bounded: at most 16 KiB per slot */
 			ssize_t r = f->uart.read(f->uart.ctx, f->io.ubuf, sizeof(f->io.ubuf));
@@ -382,6 +384,14 @@ bool fsw_io_job(struct fsw *f, int64_t now_ns)
 	st.stale_events = f->io.stale_events;
 	st.recoveries = f->io.recoveries;
 	fsw_mb_put(&f->io_mb, &st);
+	{
+		struct fsw_ekf_msg em;
+
+		/* a fix ekf could not use yet (the IMU was behind it): release it again */
+		if (fsw_mb_get(&f->ekf_mb, &em) && em.count && em.gps_done != f->io.gps_count &&
+		    now_ns - f->io.last_wake_ns >= 2 * (int64_t)(f->cfg.slot_s * 1e9))
+			f->io.fix_pending = true;
+	}
 	if (f->io.fix_pending || now_ns - f->io.last_wake_ns >= (int64_t)(f->cfg.ekf_wake_s * 1e9)) {
 		f->io.fix_pending = false;
 		f->io.last_wake_ns = now_ns;
@@ -517,6 +527,13 @@ void fsw_ctl100_job(struct fsw *f, int64_t now_ns)
 	double roll = 0, pitch = 0, yaw = 0, airspeed;
 	uint32_t last_t_us = f->c.last_t_us;
 
+	if (!fsw_mb_get(&f->mission_mb, &m))
+		m.mode = FSW_MODE_FAILSAFE;
+	else if (m.realign != f->c.realign_seen) {
+		/* the navigation was judged lost: start over from the next fix */
+		f->c.realign_seen = m.realign;
+		f->c.need_align = true;
+	}
 	ctl_apply_correction(f);
 	while (fsw_spsc_pop(&f->imu_ring, &s))
 		ctl_ins(f, &s);
@@ -524,8 +541,6 @@ void fsw_ctl100_job(struct fsw *f, int64_t now_ns)
 		io.imu_stale = true;
 	if (!fsw_mb_get(&f->guid_mb, &g))
 		g.count = 0;
-	if (!fsw_mb_get(&f->mission_mb, &m))
-		m.mode = FSW_MODE_FAILSAFE;
 	if (!fsw_mb_get(&f->sens_mb, &sens))
 		sens.count = 0;
 	fsw_q_to_euler(f->c.x.q, &roll, &pitch, &yaw);
@@ -621,6 +636,7 @@ void fsw_ekf_job(struct fsw *f, int64_t now_ns)
 		fsw_ekf_reset_cov(&f->e.ekf);
 		f->e.epoch = nav.epoch;
 		f->e.k = nav.align_k;
+		f->e.gated_run = 0;
 	}
 	if (fsw_mb_get(&f->gps_mb, &g) && g.count != f->e.gps_done) {
 		if (fsw_us_diff(g.fix.t_us, nav.t_us) > 0)
@@ -630,7 +646,10 @@ void fsw_ekf_job(struct fsw *f, int64_t now_ns)
 		if (k && ekf_propagate(f, k)) {
 			struct fsw_corr_msg cm;
 
-			if (fsw_ekf_update_gps(&f->e.ekf, &r.x1, g.pos_m, g.fix.vel_ned_mps, cm.dx) == 0) {
+			int rc = fsw_ekf_update_gps(&f->e.ekf, &r.x1, g.pos_m, g.fix.vel_ned_mps, cm.dx);
+
+			f->e.gated_run = rc == -ERANGE ? f->e.gated_run + 1 : 0;
+			if (rc == 0) {
 				cm.id = ++f->e.corr_id;
 				cm.epoch = f->e.epoch;
 				cm.k = k;
@@ -652,6 +671,8 @@ void fsw_ekf_job(struct fsw *f, int64_t now_ns)
 publish:
 	memset(&em, 0, sizeof(em));
 	em.count = ++f->e.count;
+	em.gps_done = f->e.gps_done;
+	em.gated_run = f->e.gated_run;
 	em.pos_sigma_m = sqrt(f->e.ekf.P[0] + f->e.ekf.P[16] + f->e.ekf.P[32]);
 	em.vel_sigma_mps = sqrt(f->e.ekf.P[48] + f->e.ekf.P[64] + f->e.ekf.P[80]);
 	em.nis = f->e.ekf.nis;
@@ -737,6 +758,19 @@ void fsw_mission1_job(struct fsw *f, int64_t now_ns)
 		em.count = 0;
 	stale = io.imu_stale || io.stale_events != f->m.stale_seen;
 	f->m.stale_seen = io.stale_events;
+	{
+		struct fsw_gps_msg gm;
+		/* after a first fix: none for 3 s */
+		bool lost = fsw_mb_get(&f->gps_mb, &gm) && gm.count && now_ns - gm.rx_ns > 3000000000LL;
+
+		if (lost && !f->m.gps_lost)
+			f->m.gps_lost_events++;	/* dead reckoning from here: the EKF's covariance grows */
+		f->m.gps_lost = lost;
+	}
+	if (em.count && em.gated_run >= 5 && em.gated >= f->m.gated_at_realign + 5) {
+		f->m.realign++;			/* five fixes in a row refused: the INS has lost track */
+		f->m.gated_at_realign = em.gated;
+	}
 	nav_ok = nav.count && nav.aligned && (!em.count || em.pos_sigma_m < 100);
 	switch (mode) {
 	case FSW_MODE_INIT:
@@ -790,6 +824,8 @@ void fsw_stats(struct fsw *f, struct fsw_stats *s)
 	s->failsafe_events = f->m.failsafe_events;
 	s->waypoints_reached = f->m.waypoints_reached;
 	s->laps = f->m.waypoints_reached / (uint32_t)f->cfg.n_wp;
+	s->gps_lost_events = f->m.gps_lost_events;
+	s->realign_requests = f->m.realign;
 	s->ekf_updates = f->e.ekf.updates;
 	s->ekf_gated = f->e.ekf.gated;
 	s->ekf_not_pd = f->e.ekf.not_pd;

@@ -106,6 +106,8 @@ struct fsw_corr_msg {
 
 struct fsw_ekf_msg {
 	uint32_t count;
+	uint32_t gps_done;		/* the last GPS mailbox count it consumed */
+	uint32_t gated_run;		/* consecutive fixes refused by the innovation gate */
 	double   pos_sigma_m, vel_sigma_mps, nis;
 	uint64_t updates, gated, not_pd, hist_lost;
 };
@@ -121,6 +123,7 @@ struct fsw_mission_msg {
 	uint32_t count;
 	enum fsw_mode mode;
 	uint32_t leg;
+	uint32_t realign;		/* bumped to make ctl100 realign on the next fix */
 	fsw_vec3 a, b, c;		/* leg a->b, then b->c */
 	double   alt_cmd_m, airspeed_cmd_mps;
 };
@@ -146,7 +149,7 @@ struct fsw_stats {
 	uint64_t imu_frames, gps_fixes, spi_frames, frame_errors;
 	uint64_t rej[FSW_REJ_COUNT];
 	uint64_t resync_bytes, ubx_ignored, gps_nofix, spi_stale, imu_dropped;
-	uint32_t stale_events, recoveries, failsafe_events, waypoints_reached, laps;
+	uint32_t stale_events, recoveries, failsafe_events, waypoints_reached, laps, gps_lost_events, realign_requests;
 	uint64_t ekf_updates, ekf_gated, ekf_not_pd, ekf_hist_lost, corr_applied, corr_dropped, realigns;
 	enum fsw_mode mode;
 };
@@ -178,13 +181,13 @@ struct fsw {
 		uint32_t slots_no_imu, stale_events, recoveries, gps_count, sens_count;
 		bool     stale, got_imu, fix_pending, have_spi_seq;
 		uint16_t spi_seq_in, act_seq;
-		int64_t  last_wake_ns;
+		int64_t  last_wake_ns, now_ns;
 	} io;
 	/* ctl100 task */
 	struct {
 		struct fsw_ins_state x;
 		bool     aligned, need_align, have_accel;
-		uint32_t epoch, last_t_us, nav_count, act_count;
+		uint32_t epoch, last_t_us, nav_count, act_count, realign_seen;
 		uint64_t k, align_k, corr_applied, corr_dropped, realigns;
 		uint32_t corr_id;
 		fsw_vec3 accel_lp;		/* low-passed specific force for levelling */
@@ -196,7 +199,7 @@ struct fsw {
 	struct {
 		struct fsw_ekf ekf;
 		uint64_t k;			/* INS step the covariance refers to */
-		uint32_t epoch, gps_done, corr_id, count;
+		uint32_t epoch, gps_done, corr_id, count, gated_run;
 		uint64_t hist_lost;
 		/* the last update, for tests and logs */
 		uint32_t upd_id, upd_t_us;
@@ -214,6 +217,9 @@ struct fsw {
 	struct {
 		enum fsw_mode mode;
 		uint32_t leg, count, failsafe_events, stale_seen, waypoints_reached;
+		uint32_t realign, gps_lost_events;
+		uint64_t gated_at_realign;
+		bool     gps_lost;
 		int      b_idx;
 		double   alt_cmd_m;
 	} m;

@@ -150,6 +150,10 @@ static void fsw_task_write_stats(struct fsw *f, const char *path)
 		      "laps", (int)s.laps, "ekf_updates", (json_int_t)s.ekf_updates,
 		      "ekf_gated", (json_int_t)s.ekf_gated, "corrections_applied", (json_int_t)s.corr_applied,
 		      "final_mode", fsw_mode_name(s.mode));
+	if (o) {
+		json_object_set_new(o, "gps_lost_events", json_integer(s.gps_lost_events));
+		json_object_set_new(o, "realigns", json_integer((json_int_t)s.realigns));
+	}
 	if (!o || json_dump_file(o, path, JSON_INDENT(2)) < 0)
 		fprintf(stderr, "flightapp: fsw: cannot write '%s'\n", path);
 	json_decref(o);

@@ -14,6 +14,7 @@
  *          rejected and counted, nothing bad reaches the controller
  *   fly-5  determinism: the same seed gives the same flight
  *   fly-6  IMU at 1 kHz over the same UART (460800 baud)
+ *   fly-7  navigation lost (INS thrown off): gated fixes, realignment
  */
 #include "bench/sim/sim_harness.h"
 #include "tap.h"
@@ -115,6 +116,7 @@ static void test_gps_outage(void)
 	      "fly-2.2 dead-reckoning error bounded: %.2f m < 30 m and < 3 sigma of the filter's own estimate", o.err_max);
 	check(o.fixes_to_converge >= 0 && o.fixes_to_converge <= 3, "fly-2.3 reconverged (< 3 m) within %d fixes (<= 3)",
 	      o.fixes_to_converge);
+	check(st.gps_lost_events == 1, "fly-2.5 mission1 saw the GPS lost once (health)");
 	check(st.failsafe_events == 0 && st.waypoints_reached >= 5 && o.err_after < 3 && h.m.track_err_rms_m < 15,
 	      "fly-2.4 the mission went on (no failsafe, %u waypoints, track RMS %.1f m)", st.waypoints_reached,
 	      h.m.track_err_rms_m);
@@ -238,6 +240,50 @@ static void test_garbage(void)
 	sim_harness_fini(&h);
 }
 
+struct jump {
+	bool done;
+	double t_jump, t_ok;
+};
+
+/* jump_hook - at 40 s, throw the INS 300 m off; note when it is back within 3 m */
+static void jump_hook(struct sim_harness *hh, void *ctx)
+{
+	struct jump *j = ctx;
+	double t = hh->daq.model.st.t_s, e;
+
+	if (!j->done && t >= j->t_jump) {
+		hh->fsw->c.x.pos_m.x += 300;
+		j->done = true;
+		return;
+	}
+	e = sim_harness_nav_error_m(hh);
+	if (j->done && j->t_ok == 0 && e >= 0 && e < 3)
+		j->t_ok = t;
+}
+
+static void test_nav_lost(void)
+{
+	struct sim_scenario s;
+	struct jump j = { false, 40, 0 };
+	struct fsw_stats st;
+
+	sim_scenario_default(&s);
+	s.duration_s = 70;
+	if (run(&s))
+		return;
+	h.hook = jump_hook;
+	h.hook_ctx = &j;
+	sim_harness_run(&h);
+	fsw_stats(h.fsw, &st);
+	tap_diag("INS thrown 300 m off at %.0f s: %llu fixes gated, %u realign request(s), within 3 m again at %.1f s",
+		 j.t_jump, (unsigned long long)st.ekf_gated, st.realign_requests, j.t_ok);
+	check(st.ekf_gated >= 5 && st.realign_requests == 1 && st.realigns == 2,
+	      "fly-7.1 an INS far off: fixes gated, mission1 orders one realignment");
+	check(j.t_ok > j.t_jump && j.t_ok < j.t_jump + 10 && !h.daq.model.stalled,
+	      "fly-7.2 navigation back within 3 m %.1f s later (< 10 s)", j.t_ok - j.t_jump);
+	sim_harness_fini(&h);
+}
+
 static void test_determinism(void)
 {
 	struct sim_scenario s;
@@ -289,12 +335,13 @@ static void test_imu_1khz(void)
 
 int main(void)
 {
-	tap_plan(23);
+	tap_plan(26);
 	test_laps();
 	test_gps_outage();
 	test_silent_link();
 	test_garbage();
 	test_determinism();
 	test_imu_1khz();
+	test_nav_lost();
 	return tap_done();
 }
