@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -268,6 +269,14 @@ static bool app_thread_prologue(struct app_task *t)
 	/* SCHED_OTHER threads (--no-rt, logger) would get 50 us of timer slack on their releases */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 #endif
+	/*
+	 * --no-rt: the tasks configured fifo keep their order among SCHED_OTHER
+	 * threads through nice -prio/5 where permitted (root); unprivileged, nice 0
+	 */
+	if (app->no_rt && t->cfg.policy == APP_POLICY_FIFO)
+		(void)setpriority(PRIO_PROCESS, 0, -t->cfg.priority / 5);
+	errno = 0;
+	t->nice = getpriority(PRIO_PROCESS, 0);
 	memset((char *)stack, 0, sizeof(stack));
 	while (sem_wait(&app->go) && errno == EINTR)
 		;
@@ -368,16 +377,15 @@ static void *app_task_main(void *arg)
 	if (!app_thread_prologue(t))
 		return NULL;
 	for (;;) {
+		/* shutdown: leave once no release is granted (a granted one still runs) */
+		if (atomic_load(&app->stop) && !(atomic_load(&t->state) & APP_STATE_BUSY))
+			break;
 		while (sem_wait(&t->sem) && errno == EINTR)
 			;
 		start = pf_now_ns();
 		rel = atomic_exchange_explicit(&t->rel_ns, APP_NO_RELEASE, memory_order_acquire);
-		if (rel == APP_NO_RELEASE) {
-			/* the shutdown post, or a release whose post is still on its way */
-			if (atomic_load(&app->stop) && !(atomic_load(&t->state) & APP_STATE_BUSY))
-				break;
-			continue;
-		}
+		if (rel == APP_NO_RELEASE)
+			continue;	/* the shutdown post, or a granted release whose post is on its way */
 		memset(&job, 0, sizeof(job));
 		job.release_ns = rel;
 		job.start_ns = start;

@@ -47,6 +47,7 @@ struct app_task {
 	uint32_t missed_next;		/* releases missed during the last job */
 	uint64_t marker_errors;
 	int64_t  thread_cpu_ns;		/* CPU time of the thread at its exit */
+	int      nice;			/* the thread's nice value (--no-rt: -prio/5 when permitted) */
 	_Atomic int tid;
 	struct app_ring  ring;
 	struct app_stats stats;

@@ -151,6 +151,7 @@ static json_t *app_task_json(struct app *app, struct app_task *t, int64_t elapse
 	json_object_set_new(o, "configured_policy", json_string(app_policy_name(t->cfg.policy)));
 	json_object_set_new(o, "configured_priority", json_integer(t->cfg.priority));
 	json_object_set_new(o, "tid", json_integer(atomic_load(&t->tid)));
+	json_object_set_new(o, "nice", json_integer(t->nice));
 	json_object_set_new(o, "period_ns", json_integer(t->cfg.period_ns));
 	json_object_set_new(o, "phase_ns", json_integer(t->cfg.phase_ns));
 	json_object_set_new(o, "deadline_ns", json_integer(t->deadline_ns));
