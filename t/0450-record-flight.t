@@ -14,7 +14,7 @@ echo "BOOM one" > "$m"; sleep 0.4
 echo "tick 4" > "$m"; sleep 0.2
 echo "hit latency threshold (99 > 10)" > "$TRACEFS_TOP/trace_marker"; sleep 0.3'
 export TRACEFS_TOP="$TRACEFS"
-run_cmd "$PREFLIGHT" record -F --instance pf-t-fl -o "$TMP/fl.dat" -b 1024 --window 5s --trigger BOOM -- sh -c "$cmd"
+run_cmd "$PREFLIGHT" record -F --instance pf-t-fl -o "$TMP/fl.dat" -b 8192 --window 5s --trigger BOOM -- sh -c "$cmd"
 is "$rc" 0 "rec-fl-1.1 flight recorder run exits 0" || echo "$err" | sed "s|^|#   |"
 like "$err" "1 snapshot saved" "rec-fl-1.2 one snapshot for the one BOOM marker"
 ok "rec-fl-1.3 the snapshot is readable" trace-cmd report -i "$TMP/fl-001.dat"

@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -180,6 +181,7 @@ static int rec_start_command(struct rec_session *s, char **argv)
 		/* only async-signal-safe calls until exec: the stream threads exist */
 		close(pfd[0]);
 		setpgid(0, 0);	/* its own group: everything it starts is stopped with it */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);	/* a SIGKILLed recorder leaves no command */
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		execvpe(argv[0], argv, env);
 		err = errno;
@@ -338,8 +340,8 @@ static int rec_record(const struct rec_opts *o)
 	if (s.ncpus < 1 || s.ncpus > REC_MAX_CPUS)
 		return pf_fail(PF_EXIT_ENV, "cpus: %d configured, 1..%d supported", s.ncpus,
 			       REC_MAX_CPUS);
-	if (rec_stale_cleanup(s.tracing_dir, o->quiet) < 0)
-		pf_err("stale instances: cannot check: %s", strerror(errno));
+	if ((ret = rec_stale_cleanup(s.tracing_dir, o->quiet)) < 0)
+		pf_err("stale instances: cannot check: %s", strerror(-ret));
 
 	/* the stream threads inherit this mask; only the main loop takes these signals */
 	sigemptyset(&rec_run.sigs);
@@ -393,6 +395,8 @@ static int rec_record(const struct rec_opts *o)
 		ret = rec_flight_run(&s, rec_wait, &snapshots);
 		rec_stop_command();
 		code = ret < 0 ? PF_EXIT_INTERNAL : PF_EXIT_OK;
+		if (ret < 0)
+			pf_err("flight recorder: snapshot %d: %s", snapshots + 1, strerror(-ret));
 		if (!o->quiet)
 			fprintf(stderr, "preflight: record: %d snapshot%s saved\n", snapshots,
 				snapshots == 1 ? "" : "s");

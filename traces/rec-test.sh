@@ -22,3 +22,11 @@ rec_summary_event() {
 rec_instances() {
 	ls "$TRACEFS/instances" 2>/dev/null | grep -E '^pf-t-' || true
 }
+
+# A private copy of the preflight binary: in a working tree shared with other builds,
+# build/preflight may be relinked while a test runs (the copy is checked before use).
+for _i in 1 2 3 4 5; do
+	cp "$B/preflight" "$TMP/preflight" 2>/dev/null && "$TMP/preflight" --version >/dev/null 2>&1 && break
+	sleep 1
+done
+PREFLIGHT="$TMP/preflight"
