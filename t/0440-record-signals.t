@@ -4,7 +4,7 @@
 . "$(dirname "$0")/test-lib.sh"
 need_tracefs
 . "$TOP/traces/rec-test.sh"
-plan 16
+plan 19
 
 # rec_interrupt SIG FILE - record 'sleep 30' (in its own marker-named copy), send SIG after 1 s
 rec_interrupt() {
@@ -48,6 +48,18 @@ like "$err" "removed stale instance 'preflight-$dead'" "rec-sig-4.1 a stale inst
 like "$err" "removed stale instance 'pf-t-stale'" "rec-sig-4.2 a registered stale instance is removed"
 is "$(ls -d "$TRACEFS/instances/preflight-$dead" "$TRACEFS/instances/pf-t-stale" 2>/dev/null)" "" \
 	"rec-sig-4.3 no stale instance left"
+
+# a recorder killed outright (SIGKILL): its command dies with it, the next run removes its instance
+"$PREFLIGHT" record -q -o "$TMP/kill.dat" --instance pf-t-kill -e sched -- "$TMP/rec-sleeper" 31 \
+	>/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -KILL $pid; wait $pid 2>/dev/null
+sleep 0.3
+is "$(ls "$TRACEFS/instances" | grep -c '^pf-t-kill$')" "1" "rec-sig-6.1 SIGKILL: the instance is left behind (nothing can run)"
+is "$(pgrep -f 'rec-sleeper 31')" "" "rec-sig-6.2 SIGKILL: the command died with the recorder"
+run_cmd "$PREFLIGHT" record -o "$TMP/after.dat" -e sched -d 100ms
+like "$err:$(ls -d "$TRACEFS/instances/pf-t-kill" 2>/dev/null)" "removed stale instance 'pf-t-kill'.*:$" "rec-sig-6.3 the next run removes it"
 
 # an instance in use by a live process is not touched
 mkdir "$TRACEFS/instances/pf-t-busy"
