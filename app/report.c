@@ -65,11 +65,11 @@ void app_report_status(struct app *app, FILE *f, int64_t now_ns)
 			continue;
 		app_stats_read(&t->stats, &s);
 		fprintf(f, "T:%-10s P:%-7s C:%8" PRIu64 " Min:%8.1f Act:%8.1f Avg:%8.1f Max:%9.1f RMax:%9.1f"
-			" O:%" PRIu64 " M:%" PRIu64 " D:%" PRIu64 " (us)\n",
+			" O:%" PRIu64 " M:%" PRIu64 " D:%" PRIu64 " L:%" PRIu64 " (us)\n",
 			t->cfg.name, app_policy_label(app, t, pol, sizeof(pol)), s.jobs,
 			s.jobs ? US(s.lat_min_ns) : 0, s.jobs ? US(s.lat_last_ns) : 0,
 			s.jobs ? US(s.lat_sum_ns) / (double)s.jobs : 0, s.jobs ? US(s.lat_max_ns) : 0,
-			US(s.resp_max_ns), s.overruns, s.missed, s.deadline_misses);
+			US(s.resp_max_ns), s.overruns, s.missed, s.deadline_misses, app_ring_dropped(&t->ring));
 	}
 	fflush(f);
 }

@@ -5,10 +5,10 @@
 # drops account for every job.
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/t/app-lib.sh"
-plan 6
+plan 7
 
 printf '[app]\nring = 64\nlogger_period = 1s\ndma_latency = false\n' > "$TMP/ring.ini"
-run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 2.5 --config "$TMP/ring.ini" \
+run_cmd "$FLIGHTAPP" --no-rt --duration 2.5 --config "$TMP/ring.ini" \
 	--joblog "$TMP/jobs.csv" --stats-json "$TMP/stats.json"
 is "$rc" 0 "app-8.1 run with tiny rings exits 0"
 app_summary "$TMP/jobs.csv"
@@ -19,4 +19,5 @@ is "$(($(app_get jobs.io) + dropped))" "$(json_get "$TMP/stats.json" .tasks.0.jo
 	"app-8.4 rows + dropped = every io job"
 like "$(printf '%s\n' "$out" | grep '^io ')" " $dropped +0\$" "app-8.5 final table's dropped column"
 like "$out" "\($(app_get meta.rows) rows, [1-9][0-9]* dropped\)" "app-8.6 final table's summary line counts the drops"
+like "$(printf '%s\n' "$err" | grep '^T:io ' | tail -1)" ' L:[1-9][0-9]* \(us\)$' "app-8.7 live status shows the drops"
 done_testing
