@@ -14,3 +14,9 @@ an-gentrace_SRCS := analysis/gentrace.c
 an-gentrace_PKGS := libtracecmd libtraceevent libtracefs
 
 BENCHES += analysis/bench-analyze.sh
+
+# an-unit: the building blocks driven directly (t/0560)
+UNIT_TESTS += an-unit
+an-unit_SRCS := analysis/test-analyze.c analysis/sched.c analysis/tasks.c analysis/joblog.c analysis/results.c
+an-unit_PKGS := jansson
+an-unit_LDLIBS := -lcsv

@@ -271,12 +271,13 @@ static void an_hist_sample(struct pf_hist **hp, int64_t v, int64_t at, int64_t i
 		return;
 }
 
-/* an_note_prio - remember a priority seen for a thread */
+/* an_note_prio - remember a priority seen; 'prio' keeps the highest (it is what latency depends on) */
 static void an_note_prio(struct an_thread *t, int prio)
 {
 	int i;
 
-	t->prio = prio;
+	if (!t->nprios || prio < t->prio)
+		t->prio = prio;
 	for (i = 0; i < t->nprios; i++)
 		if (t->prios[i] == prio)
 			return;
