@@ -32,11 +32,27 @@ int fsw_baud_const(int baud, unsigned int *speed)
 	return -EINVAL;
 }
 
-/* fd_read - non-blocking read: bytes, 0 when nothing is there */
+/*
+ * fd_read - non-blocking read of what the line discipline holds: bytes, 0
+ * when nothing is there. It asks first (FIONREAD) and reads at most that
+ * much, because a read that finds the tty empty -- even with O_NONBLOCK --
+ * waits in n_tty_read for the tty's flip-buffer work (flush_work), which
+ * runs in a SCHED_OTHER kworker: a priority inversion that blocked the io
+ * task for up to 270 ms here (docs/fsw.md).
+ */
 static ssize_t fd_read(void *ctx, uint8_t *buf, size_t n)
 {
 	struct fsw_uart_link *l = ctx;
-	ssize_t r = read(l->fd, buf, n);
+	int avail = 0;
+	ssize_t r;
+
+	if (ioctl(l->fd, FIONREAD, &avail) < 0)
+		return -errno;
+	if (avail <= 0)
+		return 0;
+	if ((size_t)avail < n)
+		n = (size_t)avail;
+	r = read(l->fd, buf, n);
 
 	if (r < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
