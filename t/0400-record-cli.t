@@ -1,7 +1,7 @@
 #!/bin/sh
 # 0400-record-cli.t - preflight record: options, usage errors, no privilege
 . "$(dirname "$0")/test-lib.sh"
-plan 11
+plan 12
 
 run_cmd "$PREFLIGHT" record --help
 is "$rc" 0 "rec-cli-1.1 --help exits 0"
@@ -20,6 +20,10 @@ run_cmd "$PREFLIGHT" record -o "$TMP/x.dat" sleep 1
 like "$rc:$err" "^2:.*unexpected argument" "rec-cli-2.5 a command without -- is refused"
 run_cmd "$PREFLIGHT" record -o "$TMP/x.dat" -F --trigger 'a*b' -- true
 is "$rc" 2 "rec-cli-2.6 glob characters in --trigger are refused"
+
+run_cmd "$PREFLIGHT" record -o "$TMP/no/such/dir/x.dat" -d 1s
+like "$rc:$err" "^[23]:preflight: record: .*(tracefs|no/such/dir/x.dat': cannot create a temporary directory beside it: No such file)" \
+	"rec-cli-2.7 an output in a missing directory is refused before recording (or no tracefs)"
 
 echo "not a trace" > "$TMP/text.dat"
 run_cmd "$PREFLIGHT" record --summary "$TMP/text.dat"

@@ -353,7 +353,8 @@ static int rec_record(const struct rec_opts *o)
 	sigprocmask(SIG_BLOCK, &rec_run.sigs, &old);
 
 	if ((ret = rec_tmpdir_make(&s, o->output)) < 0) {
-		code = pf_fail(PF_EXIT_ENV, "'%s': cannot create a temporary directory beside it: %s",
+		code = pf_fail(ret == -ENOENT || ret == -ENOTDIR ? PF_EXIT_USAGE : PF_EXIT_ENV,
+			       "'%s': cannot create a temporary directory beside it: %s",
 			       o->output, strerror(-ret));
 		goto out;
 	}
