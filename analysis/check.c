@@ -270,7 +270,10 @@ static int chk_parse_op(const char **s, enum chk_op *op)
 	return -EINVAL;
 }
 
-/* chk_parse_bound - "<= 62us", "< 1 ms", "<= 60%", "== 0" */
+/*
+ * chk_parse_bound - "<= 62us", "< 1 ms", "<= 60%", "== 0"; a bare limit
+ * ("62us", the issue's spelling) is an upper bound, "<="
+ */
 static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
 {
 	static const struct { const char *name; double ns; } units[] = {
@@ -282,18 +285,16 @@ static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
 
 	while (isspace((unsigned char)*s))
 		s++;
-	if (chk_parse_op(&s, &r->op)) {
-		chk_bad(b, r->line_bound, "bound '%s' does not start with <, <=, >, >=, == or !=",
-			r->bound);
-		return -EINVAL;
-	}
+	if (chk_parse_op(&s, &r->op))
+		r->op = CHK_LE;
 	while (isspace((unsigned char)*s))
 		s++;
 	errno = 0;
 	r->limit = strtod(s, &end);
 	if (end == s || errno || !isfinite(r->limit) || !(isdigit((unsigned char)*s) ||
 							 *s == '-' || *s == '.')) {
-		chk_bad(b, r->line_bound, "bound '%s' has no number after the operator", r->bound);
+		chk_bad(b, r->line_bound, "bound '%s' is not [<|<=|>|>=|==|!=] NUMBER [UNIT]",
+			r->bound);
 		return -EINVAL;
 	}
 	s = end;

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/check-lib.sh"
 FX="$TOP/t/fixtures/results"
 SEED="$TOP/budgets/seed.ini"
-plan 50
+plan 51
 
 # --- check-1: everything measured passes
 run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$SEED"
@@ -165,6 +165,11 @@ bound = >= 95%
 text = micro sign
 metric = tasks.io.activation_latency_ns.max
 bound = <= 21µs
+
+[REQ-U-007]
+text = a bare limit is an upper bound
+metric = tasks.io.activation_latency_ns.max
+bound = 62us
 INI
 run_cmd "$PREFLIGHT" check "$FX/units.json" --budgets "$TMP/units.ini"
 like_line "ok 1 - REQ-U-001 loads spi achieved transfer time max 0.64 ms < 1 ms \(margin 36 %\)" "check-5.1 ns shown in ms"
@@ -173,6 +178,7 @@ like_line "not ok 3 - REQ-U-003 ctl100 activation latency max 41.2 us < 41.2 us"
 like_line "ok 4 - REQ-U-004 trace duration 60 s >= 60 s" "check-5.4 seconds"
 like_line "ok 5 - REQ-U-005 loads wifi achieved rate achieved pct 97.5 % >= 95 % \(margin 3 %\)" "check-5.5 _pct metric in %"
 like_line "ok 6 - REQ-U-006 io activation latency max 21 us <= 21 us" "check-5.6 µs accepted"
+like_line "^ok 7 - REQ-U-007 io activation latency max 21 us <= 62 us \(margin 66 %\)$" "check-5.7 bare '62us' means <= 62us"
 
 # --- check-6: run directory, -o
 mkdir -p "$TMP/run"
