@@ -18,7 +18,8 @@ verdicts() {
 
 verdicts "$FX/pass.json" pass
 run_cmd prove "$TMP/pass.t"
-is "$rc" 0 "prove-1.1 prove passes a run whose measured requirements are met"
+is "$rc" 0 "prove-1.1 prove passes a run whose measured requirements are met" ||
+	printf '%s\n%s\n' "$out" "$err" | head -20 | sed 's/^/#   /'
 like_line "Result: PASS" "prove-1.2 prove's verdict: PASS"
 skipped=$(perl -MTAP::Parser -e '
 	my $p = TAP::Parser->new({ exec => [ $ARGV[0] ] }); $p->run;
