@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -71,9 +72,21 @@ static char *an_run_path(const char *dir, const char *name, bool must_exist)
 	return p;
 }
 
+static char *volatile an_tmp_path;	/* results.json.tmp while it is written */
+
+/* an_on_signal - SIGINT / SIGTERM: leave no temporary file, then die of the signal */
+static void an_on_signal(int sig)
+{
+	if (an_tmp_path)
+		unlink(an_tmp_path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 /* an_write_json - results.json, written whole then renamed */
 static int an_write_json(json_t *res, const char *path)
 {
+	struct sigaction sa = { .sa_handler = an_on_signal };
 	char *tmp;
 	int ret;
 
@@ -84,14 +97,17 @@ static int an_write_json(json_t *res, const char *path)
 	}
 	if (asprintf(&tmp, "%s.tmp", path) < 0)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	an_tmp_path = tmp;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	ret = 0;
 	if (json_dump_file(res, tmp, JSON_INDENT(1) | JSON_REAL_PRECISION(9)) || rename(tmp, path)) {
 		ret = pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", path, strerror(errno));
 		unlink(tmp);
-		free(tmp);
-		return ret;
 	}
+	an_tmp_path = NULL;
 	free(tmp);
-	return 0;
+	return ret;
 }
 
 /* an_options - parse the command line into r->opt; 0 or an exit code */
