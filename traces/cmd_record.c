@@ -286,8 +286,8 @@ static int rec_finish_stream(struct rec_session *s)
 	if ((ret = rec_read_stats(s)) < 0)
 		pf_err("per-CPU stats: cannot read: %s (lost events unknown)", strerror(-ret));
 	if ((ret = rec_stream_stop(s)) < 0) {
-		pf_err("streaming: %s", strerror(-ret));
-		return PF_EXIT_INTERNAL;
+		pf_err("streaming to '%s': %s", s->tmpdir, strerror(-ret));
+		return ret == -ENOSPC || ret == -EDQUOT || ret == -EIO ? PF_EXIT_ENV : PF_EXIT_INTERNAL;
 	}
 	rec_comm_read_saved(&s->comms, s->tracing_dir);
 	rec_comm_scan_proc(&s->comms);
