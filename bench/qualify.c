@@ -181,6 +181,32 @@ static void pf_q_load_line(const char *name, json_t *rep, FILE *out)
 		fprintf(out, "\n");
 }
 
+/* pf_q_sim - the simulator's and the flight software's figures of a flightapp phase, if it ran */
+static void pf_q_sim(const char *dir, const char *phase, FILE *out)
+{
+	char path[PATH_MAX];
+	json_t *sim, *fsw;
+
+	snprintf(path, sizeof(path), "%s/%s/sim.json", dir, phase);
+	sim = json_load_file(path, 0, NULL);
+	snprintf(path, sizeof(path), "%s/%s/fsw.json", dir, phase);
+	fsw = json_load_file(path, 0, NULL);
+	if (sim)
+		fprintf(out, "    %-9s%d IMU frames, %d GPS fixes, %d SPI transfers (slave service max %.1f us), "
+			"%d late ticks, track error rms %.1f m\n", "sim",
+			(int)pf_q_num(sim, "imu_frames", 0), (int)pf_q_num(sim, "gps_fixes", 0),
+			(int)pf_q_num(sim, "spi_transfers", 0), pf_q_num(sim, "spi_service_max_us", 0),
+			(int)pf_q_num(sim, "late_ticks", 0), pf_q_num(sim, "track_err_rms_m", 0));
+	if (fsw)
+		fprintf(out, "    %-9s%d IMU frames, %d SPI frames, %d frame errors, %d stale SPI, "
+			"%d failsafe events, mode %s\n", "fsw",
+			(int)pf_q_num(fsw, "imu_frames", 0), (int)pf_q_num(fsw, "spi_frames", 0),
+			(int)pf_q_num(fsw, "frame_errors", 0), (int)pf_q_num(fsw, "spi_stale", 0),
+			(int)pf_q_num(fsw, "failsafe_events", 0), pf_q_str(fsw, "final_mode", "?"));
+	json_decref(sim);
+	json_decref(fsw);
+}
+
 /* pf_q_phases - every phase with its loads' achieved figures, and its cyclictest baseline */
 static void pf_q_phases(const char *dir, json_t *run, json_t *loads, FILE *out)
 {
@@ -197,6 +223,7 @@ static void pf_q_phases(const char *dir, json_t *run, json_t *loads, FILE *out)
 		lp = json_array_get(pf_q_get(loads, "phases"), i);
 		json_object_foreach(pf_q_get(lp, "loads"), name, rep)
 			pf_q_load_line(name, rep, out);
+		pf_q_sim(dir, pf_q_str(p, "dir", "?"), out);
 		if (!strcmp(pf_q_str(p, "measure", ""), "cyclictest")) {
 			snprintf(path, sizeof(path), "%s/%s/results.json", dir, pf_q_str(p, "dir", "?"));
 			res = json_load_file(path, 0, NULL);

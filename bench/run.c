@@ -440,6 +440,41 @@ static int pf_run_split(char **argv, int max, int n, const char *text, char *buf
 }
 
 /*
+ * pf_run_app_config - with the simulator, the app's configuration: the
+ * scenario's flightapp.config (if any) followed by the links to this
+ * phase's sensorsim (UART pty, SPI seqpacket socket) and the flight
+ * software's statistics file; the path into 'path'. 0 or -1.
+ */
+static int pf_run_app_config(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir,
+			     char *path, size_t size)
+{
+	const char *config = pf_scn_param(&r->scn, p, "flightapp", "config", NULL);
+	char buf[4096];
+	size_t n;
+	FILE *in, *out;
+
+	out = fopen(pf_run_path(path, size, pdir, "flightapp.ini"), "we");
+	if (!out)
+		return pf_run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno)), -1;
+	if (config) {
+		in = fopen(config, "re");
+		if (!in) {
+			fclose(out);
+			return pf_run_fail(r, PF_EXIT_ENV, "flightapp.config '%s': %s", config, strerror(errno)), -1;
+		}
+		while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+			fwrite(buf, 1, n, out);
+		fclose(in);
+	}
+	fprintf(out, "\n; written by preflight run: the links to this phase's sensorsim\n"
+		"[links]\nuart = %s/uart\nspi = seqpacket\nspi_path = %s/spi.sock\n"
+		"[fsw]\nstats_json = %s/fsw.json\n", pdir, pdir, pdir);
+	if (fclose(out))
+		return pf_run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno)), -1;
+	return 0;
+}
+
+/*
  * pf_run_sim_start - the simulator of a flightapp phase with flightapp.sim =
  * yes: sensorsim on its default UART pty link and SPI socket, which the
  * app's links use, for the phase plus a margin (it is stopped with the app)
@@ -448,11 +483,14 @@ static int pf_run_sim_start(struct pf_run *r, const struct pf_scn_phase *p, cons
 			    struct pf_proc *sim)
 {
 	char exe[PATH_MAX], dur[32], summary[PATH_MAX], truth[PATH_MAX], out[PATH_MAX], words[512];
+	char uart[PATH_MAX], spi[PATH_MAX];
 	char *argv[48];
 	int n = 0, ret;
 
 	if (strcmp(pf_scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes"))
 		return 0;
+	if (pf_run_app_config(r, p, pdir, out, sizeof(out)) < 0)
+		return -1;
 	snprintf(dur, sizeof(dur), "%llds", (long long)(p->duration_ns / PF_NS_PER_SEC + 60));
 	n = pf_run_argv(argv, 48, n, pf_run_path(exe, sizeof(exe), r->bindir, "sensorsim"));
 	n = pf_run_argv(argv, 48, n, "-q");
@@ -462,6 +500,10 @@ static int pf_run_sim_start(struct pf_run *r, const struct pf_scn_phase *p, cons
 	n = pf_run_argv(argv, 48, n, pf_run_path(summary, sizeof(summary), pdir, "sim.json"));
 	n = pf_run_argv(argv, 48, n, "--truth-log");
 	n = pf_run_argv(argv, 48, n, pf_run_path(truth, sizeof(truth), pdir, "truth.csv"));
+	n = pf_run_argv(argv, 48, n, "--pty-link");
+	n = pf_run_argv(argv, 48, n, pf_run_path(uart, sizeof(uart), pdir, "uart"));
+	n = pf_run_argv(argv, 48, n, "--spi-socket");
+	n = pf_run_argv(argv, 48, n, pf_run_path(spi, sizeof(spi), pdir, "spi.sock"));
 	pf_run_split(argv, 48, n, pf_scn_param(&r->scn, p, "flightapp", "sim_args", NULL), words, sizeof(words));
 	ret = pf_proc_spawn(sim, argv, "/dev/null", pf_run_path(out, sizeof(out), pdir, "sensorsim.err"),
 			    PF_PROC_PGRP);
@@ -515,7 +557,10 @@ static int pf_run_flightapp_argv(struct pf_run *r, const struct pf_scn_phase *p,
 	n = pf_run_argv(argv, max, n, bufs[3]);
 	n = pf_run_argv(argv, max, n, "--stats-json");
 	n = pf_run_argv(argv, max, n, bufs[4]);
-	if (config) {
+	if (!strcmp(pf_scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes")) {
+		n = pf_run_argv(argv, max, n, "--config");
+		n = pf_run_argv(argv, max, n, pf_run_path(bufs[6], PATH_MAX, pdir, "flightapp.ini"));
+	} else if (config) {
 		n = pf_run_argv(argv, max, n, "--config");
 		n = pf_run_argv(argv, max, n, config);
 	}

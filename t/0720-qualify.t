@@ -5,12 +5,14 @@
 . "$(dirname "$0")/test-lib.sh"
 need_tracefs
 need_rt
-[ -x "$B/flightapp" ] || missing "build/flightapp is not built"
-plan 17
+[ -x "$B/flightapp" ] && [ -x "$B/sensorsim" ] || missing "build/flightapp or build/sensorsim is not built"
+plan 18
 
 cat > "$TMP/t.ini" <<'INI'
 [scenario]
 name = t0720
+[flightapp]
+sim = yes
 [load wifi]
 rate = 10mbit
 chunk = 2s
@@ -39,12 +41,14 @@ like "$rc" '^[01]$' "qualify-1.1 qualify ran and produced verdicts (exit 0 or 1,
 like "$out" "== system survey" "qualify-1.2 the survey comes first"
 like "$out" "result: (PASS|FAIL)" "qualify-1.3 the summary ends with the verdict"
 like "$out" "results: $R" "qualify-1.4 and says where the results are"
+like "$(json_get "$R/03-app/sim.json" spi_transfers)" '^[1-9]' "qualify-1.5 the app flew with the simulator (SPI transfers)"
 
 missing_files=
 for f in run.json run.log scenario.ini budgets.ini sysinfo.json loads.json results.json \
 	verdicts.tap report.txt qualification.txt SHA256SUMS \
 	01-idle/cyclictest.json 02-loaded/cyclictest.json 02-loaded/load-wifi.json \
-	03-app/trace.dat 03-app/jobs.csv 03-app/app-stats.json 03-app/load-sd.json; do
+	03-app/trace.dat 03-app/jobs.csv 03-app/app-stats.json 03-app/load-sd.json \
+	03-app/sim.json 03-app/fsw.json; do
 	[ -s "$R/$f" ] || missing_files="$missing_files $f"
 done
 is "$missing_files" "" "qualify-2.1 the run directory is complete"
