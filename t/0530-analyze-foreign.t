@@ -5,7 +5,7 @@
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/analyze-lib.sh"
 need_gentrace
-plan 27
+plan 30
 
 # the LISA trace lives outside the repository (/work/shared/traces, or $LISA_TRACE)
 LISA=${LISA_TRACE:-/work/shared/traces/lisa-sched_load.dat}
@@ -76,4 +76,16 @@ is "$(jv "$R" tasks/name=io/activation_latency_ns/max)" 263954 "for-4.5 io worst
 is "$(jv "$R" tasks/name=io/activation_latency_ns/max_id)" 134 "for-4.6 ... job 134"
 is "$(jv "$R" tasks/name=ctl100/activation_latency_ns/max)" 286038 "for-4.7 ctl100 worst activation latency"
 is "$(jv "$R" slots/count)/$(jv "$R" slots/overruns)" 300/0 "for-4.8 slots and overruns"
+
+# text markers (ftrace:print) on a real recording, and cyclictest's own threads
+R="$TMP/text.json"
+"$PREFLIGHT" analyze -q --trace "$TOP/traces/ref/app-text-markers.dat" -o "$R"
+is "$(jv "$R" tasks/name=io/jobs)/$(jv "$R" tasks/name=ctl100/jobs)/$(jv "$R" tasks/name=nav10/jobs)" 100/100/10 \
+	"for-5.1 text markers: jobs per task"
+R="$TMP/ct.json"
+"$PREFLIGHT" analyze -q --trace "$TOP/traces/ref/cyclictest-tracemark.dat" -o "$R" --threads cyclictest
+is "$(jv "$R" threads/pid=27959/rtprio)/$(jv "$R" threads/pid=27959/policy)" 80/rt \
+	"for-5.2 cyclictest -p 80 thread: FIFO 80 (its highest priority; it drops to normal at exit)"
+is "$(jv "$R" threads/pid=27959/wakeup_latency_ns/max)" 114261 \
+	"for-5.3 its worst kernel wakeup latency, at cyclictest's 139 us hit"
 done_testing
