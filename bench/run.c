@@ -356,22 +356,30 @@ static int pf_run_start_load(struct pf_run *r, const struct pf_scn_phase *p, con
 	return 0;
 }
 
+/* pf_run_tail - the last size-1 bytes of a file, NUL-terminated; their length (0 if unreadable) */
+static size_t pf_run_tail(const char *path, char *text, size_t size)
+{
+	size_t len;
+	FILE *f;
+
+	text[0] = '\0';
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fseek(f, -(long)size + 1, SEEK_END) < 0)
+		rewind(f);
+	len = fread(text, 1, size - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	return len;
+}
+
 /* pf_run_last_line - the last non-empty line of a (small or large) text file, "" if none */
 static void pf_run_last_line(const char *path, char *line, size_t size)
 {
 	char text[4096], *end, *start;
-	size_t len;
-	FILE *f;
+	size_t len = pf_run_tail(path, text, sizeof(text));
 
-	line[0] = '\0';
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fseek(f, -(long)sizeof(text) + 1, SEEK_END) < 0)
-		rewind(f);
-	len = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[len] = '\0';
 	end = text + len;
 	while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
 		*--end = '\0';
@@ -586,19 +594,10 @@ struct pf_run_live {
 static void pf_run_live_read(const char *file, struct pf_run_live *lv)
 {
 	char text[8192], *line, *save = NULL, *m, *t;
-	size_t len = 0;
-	FILE *f;
 	int i;
 
 	lv->n = 0;
-	f = fopen(file, "re");
-	if (!f)
-		return;
-	if (fseek(f, -(long)sizeof(text) + 1, SEEK_END) < 0)
-		rewind(f);
-	len = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[len] = '\0';
+	pf_run_tail(file, text, sizeof(text));
 	for (line = strtok_r(text, "\n\r", &save); line; line = strtok_r(NULL, "\n\r", &save)) {
 		char name[24];
 
@@ -663,8 +662,8 @@ static void pf_run_progress(struct pf_run *r, int idx, const struct pf_scn_phase
 		pf_run_live_read(pf_run_path(path, sizeof(path), pdir, p->measure == PF_SCN_CYCLICTEST ?
 					     "cyclictest.out" : "flightapp.err"), &lv);
 	for (i = 0; i < lv.n && strlen(worst) + 40 < sizeof(worst); i++)
-		snprintf(worst + strlen(worst), sizeof(worst) - strlen(worst), " %s %.0fus",
-			 lv.name[i], lv.max_us[i]);
+		snprintf(worst + strlen(worst), sizeof(worst) - strlen(worst), " %s%s %.0fus",
+			 p->measure == PF_SCN_CYCLICTEST ? "T" : "", lv.name[i], lv.max_us[i]);
 	fprintf(stderr, "\r\033[K[%d/%d] %s (%s): %llds / %llds, %llds left%s%s", idx + 1, r->scn.nphases,
 		p->name, pf_scn_measure_name(p->measure), (long long)(elapsed_ns / PF_NS_PER_SEC),
 		(long long)(p->duration_ns / PF_NS_PER_SEC), (long long)(left > 0 ? left / PF_NS_PER_SEC : 0),
