@@ -4,7 +4,7 @@
 # partial; a load that cannot start (iperf3 missing from PATH) is exit 3 naming it
 . "$(dirname "$0")/test-lib.sh"
 need_rt
-plan 12
+plan 15
 
 cat > "$TMP/i.ini" <<'INI'
 [scenario]
@@ -47,6 +47,28 @@ for g in $pgids; do
 done
 is "$left$(ip netns list | grep -o "^pfw[0-9]*")" "" "interrupt-1.8 no load process or namespace left behind"
 like "$(grep -c PARTIAL "$R/report.txt")" '^[1-9]' "interrupt-1.9 the report says PARTIAL"
+
+# A load that dies in the middle of a phase: the run stops (exit 3) naming it, instead of
+# measuring on without it; what ran is kept and marked partial.
+cat > "$TMP/d.ini" <<'INI'
+[phase loaded]
+duration = 60s
+measure = cyclictest
+loads = spi cpu
+INI
+R="$TMP/run-d"
+"$PREFLIGHT" run "$TMP/d.ini" -o "$R" >"$TMP/d.out" 2>"$TMP/d.err" &
+pid=$!
+for i in $(seq 1 60); do
+	grep -q "phase loaded: cyclictest: pid" "$R/run.log" 2>/dev/null && break
+	sleep 0.25
+done
+victim=$(sed -n 's/.*load cpu: pid \([0-9]*\) .*/\1/p' "$R/run.log")
+kill -KILL "$victim"
+wait "$pid"
+is "$?" 3 "interrupt-3.1 a load that dies mid-phase stops the run: exit 3"
+like "$(cat "$TMP/d.err")" "phase loaded: load cpu stopped early" "interrupt-3.2 naming the load"
+is "$(json_get "$R/run.json" phases.0.partial)" true "interrupt-3.3 the phase is marked partial"
 
 # A load that cannot start: iperf3 missing from PATH. Every other tool stays reachable.
 mkdir "$TMP/bin"
