@@ -84,6 +84,7 @@ struct an_reader {
 	int64_t *cpu_last_ns;		/* last record per CPU, for lost windows */
 	int err;			/* exit code when a record stopped the pass */
 	bool swap;			/* file byte order differs from ours */
+	bool window;			/* a flight-recorder window (docs/recorder.md) */
 	dev_t dev;			/* the file, to find libtracecmd's mappings of it */
 	ino_t ino;
 };
@@ -306,7 +307,8 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 	}
 	if (ts > r->end_ns)
 		r->end_ns = ts;
-	if (rec->missed_events)
+	/* in a flight-recorder window, what was overwritten before a CPU's first event is no gap */
+	if (rec->missed_events && (rd->cpu_last_ns[cpu] || !rd->window))
 		an_lost_add(r, cpu, rd->cpu_last_ns[cpu] ? rd->cpu_last_ns[cpu] : r->start_ns, ts,
 			    rec->missed_events > 0 ? rec->missed_events : -1);
 	rd->cpu_last_ns[cpu] = ts;
@@ -387,7 +389,7 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
  * commit overruns always; overruns unless the file is a flight-recorder
  * window, where they are events older than the window, not a gap in it
  */
-static void an_cpustats(struct an_run *r, struct tracecmd_input *h)
+static void an_cpustats(struct an_run *r, struct an_reader *rd, struct tracecmd_input *h)
 {
 	const char *s = tracecmd_get_cpustats(h);
 	struct rec_lost *l;
@@ -397,6 +399,7 @@ static void an_cpustats(struct an_run *r, struct tracecmd_input *h)
 	if (!s || !(l = calloc(1, sizeof(*l))))
 		return;
 	if (!rec_parse_cpustats(s, l)) {
+		rd->window = l->window;
 		for (i = 0; i < l->ncpus; i++) {
 			v = (int64_t)(l->cpu[i].dropped + l->cpu[i].commit_overrun +
 				      (l->window ? 0 : l->cpu[i].overrun));
@@ -494,7 +497,7 @@ int an_trace_read(struct an_run *r, const char *path)
 		ret = pf_fail(PF_EXIT_INTERNAL, "%s: out of memory", path);
 		goto out;
 	}
-	an_cpustats(r, h);
+	an_cpustats(r, &rd, h);
 	rd.tep = tracecmd_get_tep(h);
 	rd.swap = rd.tep && tep_is_file_bigendian(rd.tep) != tep_is_local_bigendian(rd.tep);
 	rd.cpu_last_ns = calloc(r->ncpus, sizeof(*rd.cpu_last_ns));
