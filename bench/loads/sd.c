@@ -139,7 +139,9 @@ static int pf_sd_make_card(struct pf_load *l)
 		return pf_load_why(l, errno, "%s: %s", s->mnt_path, strerror(errno));
 	s->mnt_created = true;
 	if (mount(s->loopdev, s->mnt_path, s->image, 0, NULL) < 0)
-		return pf_load_why(l, errno, "mount %s on %s: %s", s->loopdev, s->mnt_path, strerror(errno));
+		return pf_load_why(l, errno, "mount %s on %s: %s%s%s%s", s->loopdev, s->mnt_path, strerror(errno),
+				   errno == ENODEV ? " (this kernel has no " : "", errno == ENODEV ? s->image : "",
+				   errno == ENODEV ? " filesystem)" : "");
 	s->mounted = true;
 	snprintf(s->dir, sizeof(s->dir), "%s", s->mnt_path);
 	return 0;
