@@ -43,6 +43,7 @@ const struct pf_command pf_cmd_fly = {
 	"      --realtime          run sensorsim and flightapp for real, in wall-clock time (default: the\n"
 	"                          faster-than-real-time harness, no threads, no sleeping)\n"
 	"      --no-rt             with --realtime: flightapp --no-rt (default: SCHED_FIFO when root)\n"
+	"      --profile NAME      with --realtime: flightapp's task profile, e.g. omap3-60 (default: its built-in)\n"
 	"      --keep DIR          with --realtime: keep the run's files (configs, summaries, truth log,\n"
 	"                          job log) in DIR (default: a temporary directory, removed)\n"
 	"  -o, --output FILE       write the summary here instead of stdout (default: stdout)\n"
@@ -54,7 +55,7 @@ const struct pf_command pf_cmd_fly = {
 };
 
 struct fly_opts {
-	const char *scenario, *keep, *output;
+	const char *scenario, *keep, *output, *profile;
 	double duration_s;
 	long seed;
 	bool realtime, no_rt;
@@ -182,7 +183,7 @@ static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 	static char sim_exe[PATH_MAX + 16];
 	char exe[PATH_MAX], bindir[PATH_MAX], dir[PATH_MAX], path[8][PATH_MAX + 32], dur[32], simdur[32];
 	const char *names[8] = { "uart", "spi", "app.ini", "sim.json", "fsw.json", "sensorsim.log", "flightapp.log", "truth.csv" };
-	char *sim_argv[20], *app_argv[16];
+	char *sim_argv[24], *app_argv[16], seed[32];
 	pid_t sim_pid = -1, app_pid = -1;
 	json_t *sim = NULL, *fsw = NULL, *out;
 	struct sigaction sa;
@@ -247,6 +248,9 @@ static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 	sim_argv[argc++] = "--truth-log";
 	sim_argv[argc++] = path[7];
 	sim_argv[argc++] = "--quiet";
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)s->seed);
+	sim_argv[argc++] = "--seed";
+	sim_argv[argc++] = seed;
 	if (!o->no_rt && geteuid() == 0) {
 		sim_argv[argc++] = "--rt-priority";
 		sim_argv[argc++] = "95";	/* the DAQ is hardware: it must keep its 1 kHz */
@@ -280,6 +284,10 @@ static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 		app_argv[argc++] = "--duration";
 		app_argv[argc++] = dur;
 		app_argv[argc++] = "--quiet";
+		if (o->profile) {
+			app_argv[argc++] = "--profile";
+			app_argv[argc++] = (char *)o->profile;
+		}
 		if (o->no_rt || geteuid() != 0)
 			app_argv[argc++] = "--no-rt";
 		app_argv[argc] = NULL;
@@ -336,6 +344,8 @@ out:
 		json_object_set_new(out, "schema", json_string("preflight-fly v1"));
 		if (o->keep)
 			json_object_set_new(out, "dir", json_string(dir));
+		jset_i(out, "seed", s->seed);
+		json_object_set_new(out, "profile", json_string(o->profile ? o->profile : "default"));
 		code = fly_emit(out, o->output);
 	}
 	json_decref(sim);
@@ -357,6 +367,7 @@ static int fly_run(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' }, { "realtime", no_argument, NULL, 'r' },
 		{ "no-rt", no_argument, NULL, 'n' }, { "keep", required_argument, NULL, 'k' },
 		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
+		{ "profile", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct fly_opts o = { .duration_s = -1, .seed = -1 };
@@ -382,14 +393,15 @@ static int fly_run(int argc, char **argv)
 		case 'n': o.no_rt = true; break;
 		case 'k': o.keep = optarg; break;
 		case 'o': o.output = optarg; break;
+		case 'p': o.profile = optarg; break;
 		case 'h': pf_print_usage(&pf_cmd_fly); return PF_EXIT_OK;
 		default: return pf_usage_error(&pf_cmd_fly, "bad option");
 		}
 	}
 	if (optind < argc)
 		return pf_usage_error(&pf_cmd_fly, "'%s': unexpected argument", argv[optind]);
-	if ((o.keep || o.no_rt) && !o.realtime)
-		return pf_usage_error(&pf_cmd_fly, "--keep and --no-rt go with --realtime");
+	if ((o.keep || o.no_rt || o.profile) && !o.realtime)
+		return pf_usage_error(&pf_cmd_fly, "--keep, --no-rt and --profile go with --realtime");
 	sim_scenario_default(&s);
 	if (o.scenario && sim_scenario_load(&s, o.scenario, err, sizeof(err)))
 		return pf_fail(PF_EXIT_USAGE, "scenario: %s", err);

@@ -3,7 +3,7 @@
 # command line: summary keys, scenario files with faults, bad input, the
 # truth log, clean shutdown on SIGTERM
 . "$(dirname "$0")/test-lib.sh"
-plan 20
+plan 24
 
 SIM="$B/sensorsim"
 
@@ -64,4 +64,15 @@ st=$?
 ok "sim-cli-2.1 SIGTERM: exit 0, pty link and socket removed" test $st -eq 0 -a ! -e "$TMP/uart2" -a ! -e "$TMP/spi2"
 run_cmd "$SIM" --scenario "$TMP/bad.ini"
 like "$rc:$err" "^2:sensorsim: scenario: .*bad.ini:3:" "sim-cli-2.2 sensorsim rejects a bad scenario with file:line, exit 2"
+printf '[fsw]\nbogus = 1\n' > "$TMP/app-bad.ini"
+run_cmd "$B/flightapp" --config "$TMP/app-bad.ini" --no-rt --duration 1 --quiet
+like "$rc:$err" "^2:.*app-bad.ini:2: unknown key 'bogus' in \[fsw\]" "fsw-cfg-1.1 flightapp: an unknown [fsw] key is file:line, exit 2"
+printf '[links]\nuart = %s/nothere\nspi = seqpacket\n' "$TMP" > "$TMP/app-nodev.ini"
+run_cmd "$B/flightapp" --config "$TMP/app-nodev.ini" --no-rt --duration 1 --quiet
+like "$rc:$err" "^3:.*fsw: uart '.*nothere': No such file" "fsw-cfg-1.2 flightapp: a missing UART device is an environment error, exit 3"
+printf '[links]\nspi = i2c\n[fsw]\nwaypoint = 1, 2, 3000000\n' > "$TMP/app-bad2.ini"
+run_cmd "$B/flightapp" --config "$TMP/app-bad2.ini" --no-rt --duration 1 --quiet
+like "$rc:$err" "^2:.*app-bad2.ini:2: spi: 'i2c': expected seqpacket, spidev or none" "fsw-cfg-1.3 flightapp: an unknown SPI backend is file:line, exit 2"
+run_cmd "$SIM" --seed 3 --duration 0.5 --pty-link "$TMP/u3" --spi-socket "$TMP/s3" --summary-json - --quiet
+like "$rc:$(echo "$out" | tr -d '\n ')" '^0:.*"imu_frames":50' "sim-cli-2.3 --seed and a sub-second duration"
 done_testing

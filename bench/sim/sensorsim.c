@@ -42,6 +42,7 @@ static void sensorsim_on_signal(int sig)
 struct sensorsim_opts {
 	const char *scenario, *pty_link, *spi_path, *truth_log, *summary;
 	double duration_s, truth_rate_hz;
+	long seed;
 	int rt_priority, baud;
 	bool quiet;
 };
@@ -72,6 +73,7 @@ static const char sensorsim_usage[] =
 	"      --pty-link PATH       symlink to the UART pseudo-terminal (default: /tmp/sensorsim-uart)\n"
 	"      --spi-socket PATH     SPI seqpacket socket to listen on (default: /tmp/sensorsim-spi)\n"
 	"  -b, --baud N              UART line rate, 8N1 (default: the scenario's uart_baud, 115200)\n"
+	"      --seed N              random seed of every noise source (default: the scenario's, 1)\n"
 	"      --truth-log FILE      truth log CSV (default: none)\n"
 	"      --truth-rate HZ       truth log rows per second (default: 10)\n"
 	"      --summary-json FILE   JSON summary on exit (default: none; '-' = stdout)\n"
@@ -89,6 +91,7 @@ static int sensorsim_parse(int argc, char **argv, struct sensorsim_opts *o)
 		{ "baud", required_argument, NULL, 'b' }, { "truth-log", required_argument, NULL, 'T' },
 		{ "truth-rate", required_argument, NULL, 'R' }, { "summary-json", required_argument, NULL, 'J' },
 		{ "rt-priority", required_argument, NULL, 'r' }, { "quiet", no_argument, NULL, 'q' },
+		{ "seed", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int64_t ns;
@@ -100,6 +103,7 @@ static int sensorsim_parse(int argc, char **argv, struct sensorsim_opts *o)
 	o->spi_path = "/tmp/sensorsim-spi";
 	o->truth_rate_hz = 10;
 	o->duration_s = -1;
+	o->seed = -1;
 	while ((c = getopt_long(argc, argv, "s:d:b:qh", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': o->scenario = optarg; break;
@@ -126,6 +130,10 @@ static int sensorsim_parse(int argc, char **argv, struct sensorsim_opts *o)
 			if (pf_parse_long(optarg, 0, 99, &v))
 				return pf_fail(PF_EXIT_USAGE, "--rt-priority: '%s': expected 0-99", optarg);
 			o->rt_priority = (int)v;
+			break;
+		case 'E':
+			if (pf_parse_long(optarg, 0, 1000000000L, &o->seed))
+				return pf_fail(PF_EXIT_USAGE, "--seed: '%s': expected a whole number >= 0", optarg);
 			break;
 		case 'q': o->quiet = true; break;
 		case 'h': fputs(sensorsim_usage, stdout); return PF_EXIT_OK;
@@ -314,6 +322,8 @@ int main(int argc, char **argv)
 		s.scen.duration_s = o.duration_s;
 	if (o.baud)
 		s.scen.uart_baud = o.baud;
+	if (o.seed >= 0)
+		s.scen.seed = (uint64_t)o.seed;
 	if (sim_daq_init(&s.daq, s.scen.airspeed_mps, s.scen.alt_m, s.scen.heading_rad, &s.scen.wind, &s.scen.sens,
 			 &s.scen.faults, s.scen.seed))
 		return pf_fail(PF_EXIT_USAGE, "scenario: no trim or bad sensor parameters");
