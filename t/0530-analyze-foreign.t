@@ -5,7 +5,7 @@
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/analyze-lib.sh"
 need_gentrace
-plan 30
+plan 33
 
 # the LISA trace lives outside the repository (/work/shared/traces, or $LISA_TRACE)
 LISA=${LISA_TRACE:-/work/shared/traces/lisa-sched_load.dat}
@@ -76,6 +76,18 @@ is "$(jv "$R" tasks/name=io/activation_latency_ns/max)" 263954 "for-4.5 io worst
 is "$(jv "$R" tasks/name=io/activation_latency_ns/max_id)" 134 "for-4.6 ... job 134"
 is "$(jv "$R" tasks/name=ctl100/activation_latency_ns/max)" 286038 "for-4.7 ctl100 worst activation latency"
 is "$(jv "$R" slots/count)/$(jv "$R" slots/overruns)" 300/0 "for-4.8 slots and overruns"
+
+# accounting invariants on real traces: every CPU's busy + idle time is its elapsed time,
+# and the threads' runtimes add up to the CPUs' busy time (no time lost or counted twice)
+for f in app-alone app-cpuload cyclictest-tracemark; do
+	"$PREFLIGHT" analyze -q --trace "$TOP/traces/ref/$f.dat" -o "$TMP/inv.json"
+	inv=$(perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $d = decode_json(<$f>);
+		my ($run, $busy, $bad) = (0, 0, 0);
+		$run += $_->{runtime_ns} for @{$d->{threads}};
+		for (@{$d->{cpus}}) { $busy += $_->{busy_ns}; $bad++ if $_->{busy_ns} + $_->{idle_ns} != $_->{elapsed_ns}; }
+		print $bad || $run != $busy ? "cpus off: $bad, runtime $run, busy $busy" : "ok";' "$TMP/inv.json")
+	is "$inv" ok "for-6 $f: busy + idle = elapsed per CPU, sum of runtimes = busy"
+done
 
 # text markers (ftrace:print) on a real recording, and cyclictest's own threads
 R="$TMP/text.json"
