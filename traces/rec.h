@@ -11,6 +11,7 @@
 #ifndef PF_REC_H
 #define PF_REC_H
 
+#include "common.h"
 #include "rec_read.h"
 
 #include <limits.h>
@@ -110,10 +111,10 @@ struct rec_session {
 };
 
 /* rec_tracefs.c */
-int rec_tracefs_ready(char *dir, size_t size);
-int rec_events_parse(const char *spec, struct rec_events *out);
+int rec_tracefs_ready(char *dir, size_t size) PF_MUST_CHECK;
+int rec_events_parse(const char *spec, struct rec_events *out) PF_MUST_CHECK;
 int rec_stale_cleanup(const char *tracing_dir, bool quiet);
-int rec_instance_setup(struct rec_session *s);
+int rec_instance_setup(struct rec_session *s) PF_MUST_CHECK;
 void rec_instance_teardown(struct rec_session *s);
 int rec_tracing_on(struct rec_session *s, bool on);
 int rec_tracing_is_on(struct rec_session *s);
@@ -121,11 +122,11 @@ int rec_read_stats(struct rec_session *s);
 int rec_marker_write(struct rec_session *s, const char *text);
 
 /* rec_stream.c */
-int rec_cpu_files_open(struct rec_session *s, const char *tag);
+int rec_cpu_files_open(struct rec_session *s, const char *tag) PF_MUST_CHECK;
 void rec_cpu_files_close(struct rec_session *s, bool remove);
-int rec_stream_start(struct rec_session *s);
+int rec_stream_start(struct rec_session *s) PF_MUST_CHECK;
 int rec_stream_stop(struct rec_session *s);
-int rec_drain(struct rec_session *s);
+int rec_drain(struct rec_session *s) PF_MUST_CHECK;
 
 /* rec_comm.c */
 int rec_comm_set(struct rec_comms *c, int pid, const char *comm, int64_t seen_ns);
@@ -141,11 +142,11 @@ typedef int (*rec_page_fn)(void *ctx, int cpu, long long page_off, uint64_t firs
 int rec_scan_load_tep(struct rec_session *s);
 int rec_scan_cpu_file(struct rec_session *s, int cpu, struct rec_count *count,
 		      rec_page_fn page_fn, void *ctx);
-int rec_scan_all(struct rec_session *s, struct rec_count *count);
+int rec_scan_all(struct rec_session *s, struct rec_count *count) PF_MUST_CHECK;
 int rec_find_marker(struct rec_session *s, const char *text, uint64_t *ts_ns);
 
 /* rec_dat.c */
-int rec_dat_write(struct rec_session *s, const char *path);
+int rec_dat_write(struct rec_session *s, const char *path) PF_MUST_CHECK;
 void rec_report(struct rec_session *s, const char *path, const struct rec_count *count);
 double rec_cpu_seconds(void);
 
@@ -161,7 +162,7 @@ enum rec_wake {
 typedef enum rec_wake (*rec_wait_fn)(struct rec_session *s);
 
 /* rec_flight.c */
-int rec_flight_arm(struct rec_session *s);
+int rec_flight_arm(struct rec_session *s) PF_MUST_CHECK;
 int rec_flight_run(struct rec_session *s, rec_wait_fn wait, int *snapshots);
 
 #endif

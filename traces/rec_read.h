@@ -36,7 +36,8 @@ struct rec_lost {
  * v7): 0, -ENODATA when the file carries no CPU statistics (loss unknown),
  * or -errno when it cannot be opened as a trace-cmd file
  */
-int rec_read_lost_events(const char *path, struct rec_lost *out);
+int rec_read_lost_events(const char *path, struct rec_lost *out)
+	__attribute__((warn_unused_result));
 
 /*
  * rec_parse_cpustats - parse CPUSTAT text ("CPU: 0\nentries: ...\noverrun: ...")
