@@ -4,7 +4,7 @@
 . "$(dirname "$0")/test-lib.sh"
 need_tracefs
 . "$TOP/traces/rec-test.sh"
-plan 19
+plan 21
 
 f="$TMP/sleep.dat"
 # the command: a text marker, a binary PFM1 marker, children that exit during the run, sleep 1
@@ -48,4 +48,13 @@ like "$(trace-cmd dump --summary -i "$TMP/v7.dat" 2>&1 | tr "\n\t" "  ")" "7[[:s
 n=$(rec_report_count "$TMP/v7.dat")
 like "$(rec_summary "$TMP/v7.dat" events):$n" "^([1-9][0-9]*):\1$" "rec-sleep-6.2 trace-cmd report and libtracecmd agree on v7"
 is "$(rec_summary "$TMP/v7.dat" lost)" "0" "rec-sleep-6.3 v7 file carries the lost-event counts"
+
+# the reader on a trace-cmd extract file (instance buffer, stats of the top level and the buffer)
+I="$TRACEFS/instances/pf-t-extract"
+mkdir "$I" && echo 1 > "$I/events/sched/sched_switch/enable" && sleep 0.3 && echo 0 > "$I/tracing_on"
+trace-cmd extract -B pf-t-extract -o "$TMP/extract.dat" >/dev/null 2>&1
+[ -d "$I" ] && { echo 0 > "$I/events/enable"; rmdir "$I"; }
+like "$(rec_summary_event "$TMP/extract.dat" sched:sched_switch)" "^[1-9]" \
+	"rec-sleep-7.1 --summary reads the instance buffer of a trace-cmd extract file"
+like "$(rec_summary "$TMP/extract.dat" lost)" "^[0-9]+$" "rec-sleep-7.2 ... and its stored CPU stats"
 done_testing

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/traces/rec-test.sh"
 command -v trace-cmd >/dev/null || missing "trace-cmd is not installed"
-plan 15
+plan 17
 
 for t in app-alone app-cpuload app-text-markers cyclictest-tracemark; do
 	f="$REC_REF/$t.dat"
@@ -18,4 +18,10 @@ is "$(rec_summary "$REC_REF/app-alone.dat" markers.pfm1)" "1332" "rec-ref-4.1 ap
 like "$(rec_summary "$REC_REF/app-text-markers.dat" markers.pf1)" "^[1-9][0-9]+$" "rec-ref-4.2 app-text-markers: text job markers"
 like "$(trace-cmd report -i "$REC_REF/cyclictest-tracemark.dat" 2>/dev/null | grep -c 'hit latency threshold')" "^1$" \
 	"rec-ref-4.3 cyclictest-tracemark: cyclictest's threshold marker"
+
+# the reader on a v7 compressed copy made by trace-cmd itself
+trace-cmd convert -i "$REC_REF/app-alone.dat" -o "$TMP/v7.dat" --file-version 7 --compression any >/dev/null 2>&1
+is "$(rec_summary "$TMP/v7.dat" events)" "$(rec_summary "$REC_REF/app-alone.dat" events)" \
+	"rec-ref-5.1 a trace-cmd v7 compressed copy reads back with the same events"
+is "$(rec_summary "$TMP/v7.dat" lost)" "0" "rec-ref-5.2 ... and the same lost-event count"
 done_testing
