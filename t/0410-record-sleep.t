@@ -4,7 +4,7 @@
 . "$(dirname "$0")/test-lib.sh"
 need_tracefs
 . "$TOP/traces/rec-test.sh"
-plan 21
+plan 24
 
 f="$TMP/sleep.dat"
 # the command: a text marker, a binary PFM1 marker, children that exit during the run, sleep 1
@@ -48,6 +48,14 @@ like "$(trace-cmd dump --summary -i "$TMP/v7.dat" 2>&1 | tr "\n\t" "  ")" "7[[:s
 n=$(rec_report_count "$TMP/v7.dat")
 like "$(rec_summary "$TMP/v7.dat" events):$n" "^([1-9][0-9]*):\1$" "rec-sleep-6.2 trace-cmd report and libtracecmd agree on v7"
 is "$(rec_summary "$TMP/v7.dat" lost)" "0" "rec-sleep-6.3 v7 file carries the lost-event counts"
+
+# event sets: full (optional events skipped where missing), an explicit system, a missing event
+run_cmd "$PREFLIGHT" record -q -e full -o "$TMP/full.dat" -- sh -c 'sleep 0.2; ls / >/dev/null'
+ok "rec-sleep-8.1 --events full records a readable file" trace-cmd report -i "$TMP/full.dat"
+run_cmd "$PREFLIGHT" record -q -e sched,raw_syscalls -o "$TMP/sys.dat" -- sleep 0.1
+like "$(rec_summary_event "$TMP/sys.dat" raw_syscalls:sys_enter)" "^[1-9]" "rec-sleep-8.2 a whole system named in the list is recorded"
+run_cmd "$PREFLIGHT" record -q -e sched,irq:no_such_event -o "$TMP/bad.dat" -- true
+like "$rc:$err" "^2:preflight: record: event 'irq:no_such_event': not available" "rec-sleep-8.3 a missing explicit event: exit 2"
 
 # the reader on a trace-cmd extract file (instance buffer, stats of the top level and the buffer)
 I="$TRACEFS/instances/pf-t-extract"
