@@ -137,7 +137,7 @@ static int rec_scan_file(struct rec_scan *sc, int cpu, struct rec_count *count,
 	char *page;
 	void *data;
 	ssize_t n;
-	int ret = 0;
+	int missed, ret = 0;
 
 	kbuf = tep_kbuffer(s->tep);
 	page = malloc(s->subbuf_size);
@@ -152,8 +152,9 @@ static int rec_scan_file(struct rec_scan *sc, int cpu, struct rec_count *count,
 			ret = -EINVAL;
 			goto out;
 		}
-		if (kbuffer_missed_events(kbuf) > 0)
-			count->missed += kbuffer_missed_events(kbuf);
+		missed = kbuffer_missed_events(kbuf);
+		if (missed)	/* -1: events were lost but the page does not say how many */
+			count->missed += missed > 0 ? missed : 1;
 		for (data = kbuffer_read_event(kbuf, &ts); data;
 		     data = kbuffer_next_event(kbuf, &ts)) {
 			if (!first_ns)
