@@ -756,8 +756,17 @@ void fsw_mission1_job(struct fsw *f, int64_t now_ns)
 		nav.count = 0;
 	if (!fsw_mb_get(&f->ekf_mb, &em))
 		em.count = 0;
-	stale = io.imu_stale || io.stale_events != f->m.stale_seen;
+	if (!nav.aligned)
+		nav.epoch = f->m.epoch_seen + 1;	/* not aligned: as good as a new epoch */
+	/*
+	 * Failsafe on a stale IMU now, or on a stale episode since the last run
+	 * that cost the INS its alignment (a gap > 0.1 s). A blip of a few slots
+	 * that the INS bridged is a health event only: ctl100's reflex flew it.
+	 */
+	stale = io.imu_stale || (io.stale_events != f->m.stale_seen && nav.count && nav.epoch != f->m.epoch_seen);
 	f->m.stale_seen = io.stale_events;
+	if (nav.count)
+		f->m.epoch_seen = nav.epoch;
 	{
 		struct fsw_gps_msg gm;
 		/* after a first fix: none for 3 s */

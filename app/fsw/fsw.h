@@ -217,7 +217,7 @@ struct fsw {
 	struct {
 		enum fsw_mode mode;
 		uint32_t leg, count, failsafe_events, stale_seen, waypoints_reached;
-		uint32_t realign, gps_lost_events;
+		uint32_t realign, gps_lost_events, epoch_seen;
 		uint64_t gated_at_realign;
 		bool     gps_lost;
 		int      b_idx;

@@ -186,6 +186,19 @@ static void test_silent_link(void)
 	check(st.waypoints_reached > wp_before + 2 && h.fsw->m.mode == FSW_MODE_AUTO,
 	      "fly-3.5 the circuit continues afterwards (%u waypoints)", st.waypoints_reached);
 	sim_harness_fini(&h);
+
+	/* a blip: 60 ms without bytes; the INS bridges it, no failsafe, no realignment */
+	sim_scenario_default(&s);
+	s.duration_s = 70;
+	s.faults.uart_silent_start_s = 60;
+	s.faults.uart_silent_len_s = 0.06;
+	if (run(&s))
+		return;
+	sim_harness_run(&h);
+	fsw_stats(h.fsw, &st);
+	check(st.stale_events == 1 && st.recoveries == 1 && st.failsafe_events == 0 && st.realigns == 1 &&
+	      h.m.pos_err_max_m < 3, "fly-3.6 a 60 ms blip: stale event counted, bridged by the INS, no failsafe");
+	sim_harness_fini(&h);
 }
 
 static void bad_values_hook(struct sim_harness *hh, void *ctx)
@@ -335,7 +348,7 @@ static void test_imu_1khz(void)
 
 int main(void)
 {
-	tap_plan(26);
+	tap_plan(27);
 	test_laps();
 	test_gps_outage();
 	test_silent_link();
