@@ -33,6 +33,7 @@
 #define AN_LAT_NBINS      10000	/* latencies: 0..10 ms binned */
 #define AN_DUR_NBINS      100000	/* durations: 0..100 ms binned */
 #define AN_CNT_NBINS      64	/* per-job counts: 0..63 binned */
+#define AN_FEW_SAMPLES    256	/* a thread's latencies kept exactly before binning */
 
 #define AN_WIN_RING 32	/* windows still open to late intervals */
 

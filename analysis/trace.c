@@ -86,6 +86,7 @@ struct an_reader {
 	bool swap;			/* file byte order differs from ours */
 	bool window;			/* a flight-recorder window (docs/recorder.md) */
 	dev_t dev;			/* the file, to find libtracecmd's mappings of it */
+	const char *base;		/* its name without directories */
 	ino_t ino;
 };
 
@@ -109,7 +110,8 @@ static void an_trim_maps(struct an_reader *rd)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx %*s %lx %x:%x %lu", &lo, &hi, &off, &maj, &min, &ino) != 6)
+		if (!strstr(line, rd->base) ||
+		    sscanf(line, "%lx-%lx %*s %lx %x:%x %lu", &lo, &hi, &off, &maj, &min, &ino) != 6)
 			continue;
 		if (ino == rd->ino && makedev(maj, min) == rd->dev)
 			madvise((void *)lo, hi - lo, MADV_DONTNEED);
@@ -469,6 +471,7 @@ int an_trace_read(struct an_run *r, const char *path)
 {
 	struct tracecmd_input **hs = NULL, *h;
 	struct an_reader rd = { .r = r, .path = path };
+	char *real = NULL;
 	int ret, nbuf, i, nh = 0;
 	off_t size;
 	struct stat st;
@@ -518,6 +521,8 @@ int an_trace_read(struct an_run *r, const char *path)
 		rd.dev = st.st_dev;
 		rd.ino = st.st_ino;
 	}
+	real = realpath(path, NULL);	/* /proc/self/maps names the file by its real path */
+	rd.base = real ? strrchr(real, '/') + 1 : path;
 	ret = tracecmd_iterate_events_multi(hs, nh, an_record, &rd);
 	if (rd.err) {
 		ret = rd.err;
@@ -535,6 +540,7 @@ out:
 	if (h)
 		tracecmd_close(h);
 	free(hs);
+	free(real);
 	free(rd.kind);
 	free(rd.cpu_last_ns);
 	return ret;
