@@ -327,7 +327,7 @@ static int rec_record(const struct rec_opts *o)
 {
 	struct rec_session s = { .opts = o };
 	sigset_t old;
-	int ret, code = PF_EXIT_INTERNAL, snapshots = 0;
+	int ret, code = PF_EXIT_INTERNAL, snapshots = 0, top_on = -1;
 
 	memset(&rec_run, 0, sizeof(rec_run));
 	ret = rec_tracefs_ready(s.tracing_dir, sizeof(s.tracing_dir));
@@ -381,6 +381,7 @@ static int rec_record(const struct rec_opts *o)
 		s.cpu_s = rec_cpu_seconds();
 		s.wall_ns = pf_now_ns();
 	}
+	top_on = tracefs_trace_is_on(NULL);
 	if (o->duration_ns)
 		rec_run.deadline_ns = pf_now_ns() + o->duration_ns;
 	if (o->argv && (ret = rec_start_command(&s, o->argv)) < 0) {
@@ -409,6 +410,10 @@ static int rec_record(const struct rec_opts *o)
 	}
 	if (rec_run.stop_signal && !o->quiet)
 		fprintf(stderr, "preflight: record: stopped by %s\n", strsignal(rec_run.stop_signal));
+	if (top_on == 1 && tracefs_trace_is_on(NULL) == 0 && !o->quiet)
+		fprintf(stderr, "preflight: record: note: the top-level tracing_on was switched off "
+			"during the run (cyclictest -b does that); this recording was not affected "
+			"(echo 1 > %s/tracing_on turns it back on)\n", s.tracing_dir);
 	if (code == PF_EXIT_OK)
 		code = rec_command_result();
 out:
