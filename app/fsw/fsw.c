@@ -493,8 +493,12 @@ static void ctl_ins(struct fsw *f, const struct fsw_imu_sample *s)
 	dt = fsw_us_diff(s->t_us, f->c.last_t_us) / 1e6;
 	if (dt <= 0)
 		return;			/* duplicate or out of order: ignore */
-	if (dt > 0.1) {
-		/* a gap (silent link): the INS lost track; realign on the next fix */
+	if (dt > 1.0) {
+		/*
+		 * a long gap (silent link): the INS lost track; realign on the next
+		 * fix. A shorter one is bridged with the new sample (the EKF mends
+		 * the rest), since levelling in a turn would be worse.
+		 */
 		f->c.need_align = true;
 		f->c.aligned = false;
 		ctl_align(f, s);
@@ -760,7 +764,7 @@ void fsw_mission1_job(struct fsw *f, int64_t now_ns)
 		nav.epoch = f->m.epoch_seen + 1;	/* not aligned: as good as a new epoch */
 	/*
 	 * Failsafe on a stale IMU now, or on a stale episode since the last run
-	 * that cost the INS its alignment (a gap > 0.1 s). A blip of a few slots
+	 * that cost the INS its alignment (a gap > 1 s). A shorter gap
 	 * that the INS bridged is a health event only: ctl100's reflex flew it.
 	 */
 	stale = io.imu_stale || (io.stale_events != f->m.stale_seen && nav.count && nav.epoch != f->m.epoch_seen);
