@@ -41,6 +41,7 @@ struct pf_wifi_stream {
 	bool enabled;
 	struct pf_proc client;
 	char out[300];			/* client JSON of the current chunk */
+	char server_out[300];		/* the server's JSON, one object per test */
 	int64_t chunk_start_ns;
 	uint32_t chunks;		/* complete chunks */
 	uint32_t retries;		/* failed chunk starts in a row */
@@ -49,6 +50,7 @@ struct pf_wifi_stream {
 	double partial_sent_bytes;	/* a chunk cut short by the stop: sender side */
 	double seconds;			/* all chunks, complete or not */
 	int64_t packets, lost_packets, retransmits;
+	int server_tests;		/* tests the server reported (0: receiver figures from the clients) */
 	double jitter_ms_max;
 };
 
@@ -178,11 +180,13 @@ static int pf_wifi_start_server(struct pf_load *l, int i)
 {
 	struct pf_wifi *w = l->priv;
 	char port[16];
-	char *argv[] = { "ip", "netns", "exec", w->ns, "iperf3", "-s", "-B", w->ns_ip, "-p", port, NULL };
+	char *argv[] = { "ip", "netns", "exec", w->ns, "iperf3", "-s", "-J", "-B", w->ns_ip, "-p", port, NULL };
 	int ret;
 
 	snprintf(port, sizeof(port), "%u", w->port + i);
-	ret = pf_proc_spawn(&w->server_proc[i], argv, NULL, NULL, 0);
+	snprintf(w->st[i].server_out, sizeof(w->st[i].server_out), "%s/wifi-%s-server-%d.json", l->work_dir,
+		 pf_wifi_stream_name[i], getpid());
+	ret = pf_proc_spawn(&w->server_proc[i], argv, w->st[i].server_out, NULL, 0);
 	if (ret < 0)
 		return pf_load_why(l, ret, "iperf3 server: %s", strerror(-ret));
 	return 0;
@@ -342,6 +346,66 @@ static int pf_wifi_poll(struct pf_load *l)
 	return 0;
 }
 
+/*
+ * pf_wifi_server_figures - the receiver's side of every test from the
+ * server's JSON (one object per test, also for a test whose client was
+ * stopped: the server reports its complete intervals), replacing the
+ * figures of the complete chunks only; false when the file holds none.
+ * The rate is over the clients' time of every chunk.
+ */
+static bool pf_wifi_server_figures(struct pf_wifi_stream *s, bool udp)
+{
+	double bytes = 0, seconds = 0;
+	int64_t packets = 0, lost = 0;
+	char *text = NULL, *p;
+	json_error_t jerr;
+	size_t len = 0;
+	int tests = 0;
+	FILE *f;
+
+	f = fopen(s->server_out, "re");
+	if (!f)
+		return false;
+	if (getdelim(&text, &len, '\0', f) < 0) {
+		free(text);
+		fclose(f);
+		return false;
+	}
+	fclose(f);
+	for (p = strchr(text, '{'); p; p = strchr(p, '{')) {
+		json_t *o = json_loads(p, JSON_DISABLE_EOF_CHECK, &jerr);
+		json_t *end = json_object_get(o, "end"), *recv = json_object_get(end, "sum_received");
+
+		if (!o) {
+			p++;
+			continue;
+		}
+		p += jerr.position;
+		if (recv) {
+			bytes += json_number_value(json_object_get(recv, "bytes"));
+			seconds += json_number_value(json_object_get(recv, "seconds"));
+			if (udp) {
+				packets += json_integer_value(json_object_get(recv, "packets"));
+				lost += json_integer_value(json_object_get(recv, "lost_packets"));
+			}
+			tests++;
+		}
+		json_decref(o);
+	}
+	free(text);
+	if (!tests)
+		return false;
+	s->recv_bytes = bytes;
+	/* the server's seconds stop at its last complete interval, its bytes do not: the clients' time */
+	s->recv_seconds = s->seconds > seconds ? s->seconds : seconds;
+	if (udp) {
+		s->packets = packets;
+		s->lost_packets = lost;
+	}
+	s->server_tests = tests;
+	return true;
+}
+
 static void pf_wifi_stop(struct pf_load *l)
 {
 	struct pf_wifi *w = l->priv;
@@ -359,6 +423,12 @@ static void pf_wifi_stop(struct pf_load *l)
 			l->why[0] = '\0';	/* a chunk that had not begun: nothing to add */
 		s->client.pid = 0;
 	}
+	if (w->server[0])
+		return;
+	pf_proc_sleep_ns(300 * PF_NS_PER_MS);	/* the servers write the stopped tests' results */
+	for (i = 0; i < PF_WIFI_NSTREAMS; i++)
+		if (w->st[i].enabled)
+			pf_wifi_server_figures(&w->st[i], i == PF_WIFI_UDP);
 }
 
 /* pf_wifi_stream_json - one stream's achieved figures */
@@ -371,8 +441,10 @@ static json_t *pf_wifi_stream_json(struct pf_wifi *w, int i)
 
 	if (!s->enabled)
 		return json_null();
-	o = json_pack("{s:i, s:f, s:f, s:f, s:f, s:f}",
-		      "complete_chunks", (int)s->chunks, "seconds", s->seconds,
+	o = json_pack("{s:i, s:s, s:f, s:f, s:f, s:f, s:f}",
+		      "complete_chunks", (int)s->chunks,
+		      "received_from", s->server_tests ? "server (every test)" : "clients (complete chunks)",
+		      "seconds", s->seconds,
 		      "sent_bytes", s->sent_bytes + s->partial_sent_bytes, "received_bytes", s->recv_bytes,
 		      "sent_bps", sent_bps, "received_bps", recv_bps);
 	if (i == PF_WIFI_UDP) {
@@ -421,6 +493,8 @@ static void pf_wifi_cleanup(struct pf_load *l)
 		pf_proc_stop(&w->server_proc[i], SIGTERM, 2 * PF_NS_PER_SEC, false);
 		if (w->st[i].out[0])
 			unlink(w->st[i].out);
+		if (w->st[i].server_out[0])
+			unlink(w->st[i].server_out);
 	}
 	if (w->link_created)	/* deleting one end deletes the pair and its qdiscs */
 		pf_proc_runl(err, sizeof(err), "ip", "link", "del", w->host_if, NULL);
