@@ -30,6 +30,7 @@
 #include "run.h"
 #include "scenario.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -192,6 +193,20 @@ static void pf_run_utc(char *buf, size_t size, bool iso)
 
 	gmtime_r(&now, &tm);
 	strftime(buf, size, iso ? "%Y-%m-%dT%H:%M:%SZ" : "%Y%m%dT%H%M%SZ", &tm);
+}
+
+/* pf_run_dir_empty - true when a directory has no entry but . and .. */
+static bool pf_run_dir_empty(const char *path)
+{
+	struct dirent *de;
+	bool empty = true;
+	DIR *d = opendir(path);
+
+	while (d && empty && (de = readdir(d)))
+		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+	if (d)
+		closedir(d);
+	return empty;
 }
 
 /* pf_run_find_file - 'rel' as given, else relative to the program's repository (build/..) */
@@ -892,6 +907,8 @@ static int pf_run_setup(struct pf_run *r)
 	ret = pf_run_mkdirs(r->dir);
 	if (ret < 0)
 		return pf_run_fail(r, PF_EXIT_ENV, "run directory '%s': %s", r->dir, strerror(-ret));
+	if (!pf_run_dir_empty(r->dir))	/* never mix the evidence of two runs */
+		return pf_run_fail(r, PF_EXIT_USAGE, "run directory '%s': not empty", r->dir);
 	r->log = fopen(pf_run_path(path, sizeof(path), r->dir, "run.log"), "we");
 	if (!r->log)
 		return pf_run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno));

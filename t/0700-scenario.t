@@ -2,7 +2,7 @@
 # 0700-scenario.t - scenario files: every bad one is a usage error naming file:line;
 # 'preflight load' parameter checking; the shipped scenarios parse
 . "$(dirname "$0")/test-lib.sh"
-plan 29
+plan 30
 
 # bad SCENARIO-TEXT EXPECTED-REGEX ID - 'preflight run' on it exits 2 with file:line
 bad() {
@@ -42,6 +42,10 @@ for s in quick seed soak; do
 	run_cmd "$PREFLIGHT" run "$s" -o "$TMP/run-$s" --budgets "$TMP/none.ini"
 	like "$err" "budgets '$TMP/none.ini': no such file" "scenario-3.$s shipped scenario '$s' parses"
 done
+
+mkdir "$TMP/full" && : > "$TMP/full/old-evidence"
+run_cmd "$PREFLIGHT" run quick -o "$TMP/full"
+like "$rc:$err" "^2:preflight: run: run directory '$TMP/full': not empty" "scenario-2.3 never mixes two runs in one directory"
 
 run_cmd "$PREFLIGHT" load warp
 is "$rc" 2 "scenario-4.1 preflight load: unknown load exits 2"
