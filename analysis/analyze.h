@@ -156,6 +156,8 @@ struct an_task {
 	int      prio;
 	char     policy[8];
 	bool     declared, in_trace, in_joblog;
+	bool     background;		/* kind=background (the logger): no jobs to speak of */
+	bool     app;			/* counted in the app's utilisation */
 	/* trace */
 	bool     job_open;
 	struct an_job cur;
@@ -235,6 +237,8 @@ struct an_run {
 	int      n_overrun_slots;
 	/* app utilisation */
 	struct an_win app_w1s, app_wslot;
+	bool     app_resolved;		/* which tasks are the app's is decided */
+	bool     app_no_rt;		/* no realtime task: every non-background task counted */
 	int64_t  app_runtime_ns;
 	int      app_running;		/* app RT threads on a CPU now */
 	/* lost events */
@@ -244,6 +248,7 @@ struct an_run {
 	/* job log */
 	struct an_joblog *jl;
 	int64_t  jl_first_release_ns, jl_last_end_ns, jl_cpu_ns;
+	int64_t  jl_start_ns, jl_end_ns;	/* the app's run, from the job log's metadata */
 	int64_t  jl_slot_ns;
 	/* interned names (IRQ names) */
 	char   **names;
@@ -285,6 +290,9 @@ void an_stat_free(struct an_stat *s);
 int  an_stat_add(struct an_stat *s, int64_t v, int64_t at, int64_t id);
 json_t *an_stat_json(struct an_stat *s);
 struct an_task *an_task_by_name(struct an_run *r, const char *name, bool create);
+struct an_task *an_task_declare(struct an_run *r, const char *name, int id, const char *kv, bool from_trace);
+void an_app_resolve(struct an_run *r);
+long long an_kv_ll(const char *line, const char *key, long long dflt);
 int  an_on_marker_text(struct an_run *r, int cpu, int64_t ts, int pid, const char *s, int len);
 int  an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_id, uint32_t seq, int64_t release_ns);
 int  an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_id, uint32_t seq,

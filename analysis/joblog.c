@@ -177,6 +177,12 @@ static void an_jl_comment(struct an_run *r, struct an_joblog *jl, const char *li
 		t = an_task_by_name(r, key, true);
 		if (t)
 			t->jl_dropped += v;
+	} else if (sscanf(line, "# missed_after_last.%63[^=]=%lld", key, &v) == 2) {
+		t = an_task_by_name(r, key, true);
+		if (t)
+			t->jl_missed += v;	/* releases skipped after the task's last job */
+	} else if (sscanf(line, "# end_mono_ns=%lld", &v) == 1) {
+		r->jl_end_ns = v;
 	}
 }
 
@@ -184,6 +190,8 @@ int an_joblog_open(struct an_run *r, const char *path)
 {
 	struct an_joblog *jl = calloc(1, sizeof(*jl));
 	long long slot = 0;
+	char name[64];
+	int n = 0;
 
 	if (!jl)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
@@ -199,11 +207,16 @@ int an_joblog_open(struct an_run *r, const char *path)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	}
 	r->jl = jl;
-	/* the slot length is metadata before the rows; the trace pass needs it first */
-	while (getline(&jl->line, &jl->line_cap, jl->f) > 0 && jl->line[0] == '#')
-		sscanf(jl->line, "# slot_ns=%lld", &slot);
-	if (slot > 0)
-		r->jl_slot_ns = slot;
+	/* the metadata before the rows (slot length, tasks) is needed before the trace pass */
+	while (getline(&jl->line, &jl->line_cap, jl->f) > 0 && jl->line[0] == '#') {
+		if (sscanf(jl->line, "# slot_ns=%lld", &slot) == 1 && slot > 0)
+			r->jl_slot_ns = slot;
+		else if (sscanf(jl->line, "# start_mono_ns=%lld", &slot) == 1 && slot > 0)
+			r->jl_start_ns = slot;
+		else if (sscanf(jl->line, "# task.%63[^=]=%n", name, &n) == 1 && n > 0 &&
+			 !an_task_declare(r, name, (int)an_kv_ll(jl->line + n, "id", -1), jl->line + n, false))
+			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	}
 	rewind(jl->f);
 	return 0;
 }

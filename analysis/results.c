@@ -315,13 +315,15 @@ static json_t *an_app_json(struct an_run *r, json_t *affected)
 		if (r->nlost)
 			json_array_append_new(affected, json_string("app.utilisation"));
 	} else {
-		dur = r->jl_last_end_ns - r->jl_first_release_ns;
+		dur = r->jl_start_ns && r->jl_end_ns > r->jl_start_ns ? r->jl_end_ns - r->jl_start_ns
+		      : r->jl_last_end_ns - r->jl_first_release_ns;
 		json_object_set_new(o, "source", json_string("joblog"));
 		json_object_set_new(o, "threads", json_null());
 		json_object_set_new(o, "utilisation", an_frac(r->jl_cpu_ns, dur));
 		json_object_set_new(o, "utilisation_all_cpus", json_null());
 		json_object_set_new(o, "utilisation_per_cpu", json_null());
 	}
+	json_object_set_new(o, "no_rt", json_boolean(r->app_no_rt));
 	json_object_set_new(o, "utilisation_max_1s", r->app_w1s.width_ns ? json_real(an_win_max(&r->app_w1s, dur)) : json_null());
 	json_object_set_new(o, "utilisation_max_slot", r->app_wslot.width_ns ? json_real(an_win_max(&r->app_wslot, dur)) : json_null());
 	return o;

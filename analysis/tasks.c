@@ -134,8 +134,8 @@ static bool an_kv(const char *line, const char *key, char *out, size_t size)
 	return false;
 }
 
-/* an_kv_ll - a numeric "key=" value */
-static long long an_kv_ll(const char *line, const char *key, long long dflt)
+/* an_kv_ll - a numeric "key=" value of a declaration, dflt when absent */
+long long an_kv_ll(const char *line, const char *key, long long dflt)
 {
 	char v[32], *end;
 	long long x;
@@ -144,6 +144,64 @@ static long long an_kv_ll(const char *line, const char *key, long long dflt)
 		return dflt;
 	x = strtoll(v, &end, 10);
 	return *end ? dflt : x;
+}
+
+/*
+ * an_task_declare - a task as the app declares it: a 'pf1 T' marker in the
+ * trace, or a '# task.NAME=' line of the job log ("id=0 kind=tick period_ns=...
+ * deadline_ns=... policy=fifo prio=90"). The trace's declaration wins. A task
+ * counts in the app's utilisation when it runs SCHED_FIFO / RR.
+ */
+struct an_task *an_task_declare(struct an_run *r, const char *name, int id, const char *kv, bool from_trace)
+{
+	struct an_task *t = an_task_by_name(r, name, true);
+	char kind[16];
+
+	if (!t || (t->declared && t->in_trace && !from_trace))
+		return t;
+	if (id >= 0 && id < AN_MAX_TASKS) {
+		t->id = id;
+		r->task_by_id[id] = t;
+	}
+	t->declared = true;
+	t->in_trace |= from_trace;
+	t->period_ns = an_kv_ll(kv, "period_ns", 0);
+	t->deadline_ns = an_kv_ll(kv, "deadline_ns", 0);
+	if (!t->deadline_ns)
+		t->deadline_ns = t->period_ns;
+	t->prio = (int)an_kv_ll(kv, "prio", -1);
+	if (!an_kv(kv, "policy", t->policy, sizeof(t->policy)))
+		snprintf(t->policy, sizeof(t->policy), "other");
+	t->background = an_kv(kv, "kind", kind, sizeof(kind)) ? !strcmp(kind, "background")
+		      : !t->period_ns && !t->deadline_ns;
+	t->app = !strcmp(t->policy, "fifo") || !strcmp(t->policy, "rr");
+	return t;
+}
+
+/*
+ * an_app_resolve - the app's threads are its realtime tasks; in a run
+ * without realtime (flightapp --no-rt) every declared task but the
+ * background ones stands for them, so the figure still means something
+ */
+void an_app_resolve(struct an_run *r)
+{
+	struct an_thread *th;
+	int i;
+
+	if (r->app_resolved)
+		return;
+	r->app_resolved = true;
+	for (i = 0; i < r->ntasks; i++)
+		if (r->task[i]->app)
+			return;
+	for (i = 0; i < r->ntasks; i++) {
+		if (!r->task[i]->declared || r->task[i]->background)
+			continue;
+		r->task[i]->app = true;
+		r->app_no_rt = true;
+		if (r->task[i]->tid && (th = an_thread_find(r, r->task[i]->tid)))
+			th->app_rt = true;
+	}
 }
 
 int an_on_marker_text(struct an_run *r, int cpu, int64_t ts, int pid, const char *s, int len)
@@ -163,24 +221,14 @@ int an_on_marker_text(struct an_run *r, int cpu, int64_t ts, int pid, const char
 	if (kind == 'T') {
 		if (sscanf(line + n, " %63s", name) != 1)
 			return 0;
-		t = an_task_by_name(r, name, true);
+		t = an_task_declare(r, name, id, line, true);
 		if (!t)
 			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-		t->id = id;
-		t->declared = t->in_trace = true;
 		t->tid = (int)an_kv_ll(line, "tid", pid);
-		t->period_ns = an_kv_ll(line, "period_ns", 0);
-		t->deadline_ns = an_kv_ll(line, "deadline_ns", 0);
-		if (!t->deadline_ns)
-			t->deadline_ns = t->period_ns;
-		t->prio = (int)an_kv_ll(line, "prio", -1);
-		if (!an_kv(line, "policy", t->policy, sizeof(t->policy)))
-			snprintf(t->policy, sizeof(t->policy), "other");
-		r->task_by_id[id] = t;
 		th = an_thread_get(r, t->tid);
 		if (th) {
 			th->task = t;
-			th->app_rt = !strcmp(t->policy, "fifo") || !strcmp(t->policy, "rr");
+			th->app_rt = t->app;
 		}
 		return 0;
 	}
@@ -356,6 +404,9 @@ int an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_
 	th = an_thread_get(r, pid);
 	if (!th)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	an_app_resolve(r);
+	if (t->app && !th->app_rt && th->pid == t->tid)
+		th->app_rt = true;	/* declared by the job log only: its tid is known now */
 	if (t->job_open)
 		t->trace_only++;	/* its end marker was lost */
 	if (!t->tid)
@@ -557,16 +608,21 @@ int an_jlrow_consume(struct an_run *r, struct an_task *t, const struct an_jlrow 
 		r->jl_first_release_ns = row->release_ns;
 	if (row->end_ns > r->jl_last_end_ns)
 		r->jl_last_end_ns = row->end_ns;
-	r->jl_cpu_ns += row->cpu_ns;
 	if (!r->opt.trace) {
 		int64_t slot;
 
+		an_app_resolve(r);
 		if (!r->app_w1s.width_ns) {
-			an_win_init(&r->app_w1s, PF_NS_PER_SEC, row->release_ns);
-			an_win_init(&r->app_wslot, r->opt.slot_ns, row->release_ns);
+			int64_t origin = r->jl_start_ns ? r->jl_start_ns : row->release_ns;
+
+			an_win_init(&r->app_w1s, PF_NS_PER_SEC, origin);
+			an_win_init(&r->app_wslot, r->opt.slot_ns, origin);
 		}
-		an_win_add(&r->app_w1s, row->end_ns - row->cpu_ns, row->end_ns);
-		an_win_add(&r->app_wslot, row->end_ns - row->cpu_ns, row->end_ns);
+		if (t->app || !t->declared) {
+			r->jl_cpu_ns += row->cpu_ns;
+			an_win_add(&r->app_w1s, row->end_ns - row->cpu_ns, row->end_ns);
+			an_win_add(&r->app_wslot, row->end_ns - row->cpu_ns, row->end_ns);
+		}
 		an_jl_period(r, t, row);
 		if (t->period_ns)
 			an_slot_job(r, t, row->release_ns, row->end_ns, &slot);
