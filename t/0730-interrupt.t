@@ -3,20 +3,24 @@
 # everything stops and is cleaned up, what was recorded is analysed and marked
 # partial; a load that cannot start (iperf3 missing from PATH) is exit 3 naming it
 . "$(dirname "$0")/test-lib.sh"
+need_tracefs
 need_rt
-plan 15
+[ -x "$B/flightapp" ] && [ -x "$B/sensorsim" ] || missing "build/flightapp or build/sensorsim is not built"
+plan 16
 
 cat > "$TMP/i.ini" <<'INI'
 [scenario]
 name = t0730
+[flightapp]
+sim = yes
 [load wifi]
 chunk = 2s
 [phase idle]
 duration = 2s
 measure = cyclictest
-[phase loaded]
+[phase app]
 duration = 60s
-measure = cyclictest
+measure = flightapp
 loads = wifi spi rt-swarm
 [phase never]
 duration = 5s
@@ -26,11 +30,11 @@ R="$TMP/run"
 "$PREFLIGHT" run "$TMP/i.ini" -o "$R" >"$TMP/run.out" 2>"$TMP/run.err" &
 pid=$!
 for i in $(seq 1 60); do
-	grep -q "phase loaded: cyclictest: pid" "$R/run.log" 2>/dev/null && break
+	grep -q "phase app: .*/preflight: pid" "$R/run.log" 2>/dev/null && break
 	sleep 0.25
 done
-sleep 2
-pgids=$(sed -n 's/.*process group \([0-9]*\)).*/\1/p' "$R/run.log")
+sleep 3
+pgids=$(sed -n 's/.*process group \([0-9]*\)).*/\1/p; s/.*: pid \([0-9]*\)$/\1/p' "$R/run.log")
 kill -INT "$pid"
 wait "$pid"
 rc=$?
@@ -40,13 +44,15 @@ is "$(json_get "$R/run.json" partial)" true "interrupt-1.3 run.json marks the ru
 is "$(json_get "$R/run.json" phases.1.partial)" true "interrupt-1.4 the interrupted phase is partial"
 is "$(json_get "$R/run.json" phases.2)" null "interrupt-1.5 later phases did not run"
 is "$(json_get "$R/results.json" partial)" true "interrupt-1.6 results.json was analysed and marked partial"
-like "$(json_get "$R/results.json" loads.wifi.interrupted)" '^(true|false)$' "interrupt-1.7 the loads' reports were kept"
+like "$(json_get "$R/results.json" tasks.0.jobs)" '^[1-9]' "interrupt-1.7 from the partial trace and job log"
+like "$(json_get "$R/results.json" loads.wifi.interrupted)" '^(true|false)$' "interrupt-1.8 the loads' reports were kept"
 left=
 for g in $pgids; do
-	ps -eo pgid= | grep -qw "$g" && left="$left $g"
+	ps -eo pgid=,stat= | awk -v g="$g" '$1 == g && $2 !~ /^Z/' | grep -q . && left="$left $g"
 done
-is "$left$(ip netns list | grep -o "^pfw[0-9]*")" "" "interrupt-1.8 no load process or namespace left behind"
-like "$(grep -c PARTIAL "$R/report.txt")" '^[1-9]' "interrupt-1.9 the report says PARTIAL"
+is "$left$(ip netns list | grep -o "^pfw[0-9]*")$(ls /sys/kernel/tracing/instances | grep "^preflight-run-$pid\$")" "" \
+	"interrupt-1.9 no process (load, recorder, app, simulator), namespace or tracefs instance left"
+like "$(grep -c PARTIAL "$R/report.txt")" '^[1-9]' "interrupt-1.10 the report says PARTIAL"
 
 # A load that dies in the middle of a phase: the run stops (exit 3) naming it, instead of
 # measuring on without it; what ran is kept and marked partial.
