@@ -116,7 +116,9 @@ bench: deps
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)
 	install -m 755 $(addprefix $(B)/,$(PROGRAMS)) $(DESTDIR)$(BINDIR)/
-	$(if $(wildcard budgets/*.ini),install -d $(DESTDIR)$(DATADIR)/budgets && install -m 644 budgets/*.ini $(DESTDIR)$(DATADIR)/budgets/)
+	install -d $(DESTDIR)$(DATADIR)/budgets $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/scenarios
+	$(foreach d,budgets:budgets app/profiles:profiles bench/scenarios:scenarios,\
+		$(if $(wildcard $(word 1,$(subst :, ,$(d)))/*.ini),install -m 644 $(word 1,$(subst :, ,$(d)))/*.ini $(DESTDIR)$(DATADIR)/$(word 2,$(subst :, ,$(d)))/;))
 
 clean:
 	rm -rf $(B)
