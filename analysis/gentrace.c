@@ -686,13 +686,17 @@ static int g_write_joblog(const char *path, const struct g_job *jobs, int n)
 	if (!f)
 		return -errno;
 	fprintf(f, "# preflight-joblog v1\n# slot_ns=10000000\n# profile=synthetic\n"
-		"task,seq,release_ns,start_ns,end_ns,cpu_ns,cpu,flags,missed\n");
+		"# start_mono_ns=%lld\n"
+		"# task.io=id=0 kind=tick period_ns=10000000 deadline_ns=10000000 policy=fifo prio=90\n"
+		"# task.ctl100=id=1 kind=periodic period_ns=10000000 deadline_ns=10000000 policy=fifo prio=80\n"
+		"task,seq,release_ns,start_ns,end_ns,cpu_ns,cpu,flags,missed\n", (long long)G_T0);
 	for (i = 0; i < n; i++)
 		fprintf(f, "%s,%u,%lld,%lld,%lld,%lld,%d,%u,%d\n", jobs[i].task, jobs[i].seq,
 			(long long)jobs[i].rel, (long long)jobs[i].start, (long long)jobs[i].end,
 			(long long)jobs[i].cpu_ns, jobs[i].cpu, jobs[i].flags,
 			!strcmp(jobs[i].task, "ctl100") && jobs[i].seq == 10);
-	fprintf(f, "# dropped.io=0\n");
+	fprintf(f, "# end_mono_ns=%lld\n# missed_after_last.ctl100=0\n# dropped.io=0\n",
+		(long long)(G_T0 + 12 * G_SLOT));
 	return fclose(f) ? -EIO : 0;
 }
 

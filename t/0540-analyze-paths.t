@@ -4,7 +4,7 @@
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/analyze-lib.sh"
 need_gentrace
-plan 30
+plan 33
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
 
@@ -22,7 +22,16 @@ is "$(jv "$R" tasks/name=ctl100/exec_time_ns)" null "path-1.8 no trace execution
 is "$(jv "$R" tasks/name=ctl100/cpu_time_ns/max)" 12000000 "path-1.9 job-log CPU time"
 is "$(jv "$R" app/source)" joblog "path-1.10 app utilisation from the job log"
 is "$(jv "$R" slots/overruns)/$(jv "$R" slots/count)" 1/12 "path-1.11 slots and overruns from the job log"
-is "$(jv "$R" tasks/name=ctl100/period_ns)" 10000000 "path-1.12 period from the release gaps"
+is "$(jv "$R" tasks/name=ctl100/period_ns)/$(jv "$R" tasks/name=ctl100/policy)" 10000000/fifo "path-1.12 declaration from the job log's metadata"
+is "$(jv "$R" app/utilisation)" 0.366666667 "path-1.14 app utilisation: job CPU time over start_mono_ns..end_mono_ns (44 ms / 120 ms)"
+grep -v '^# task\.' "$TMP/b.csv" > "$TMP/nodecl.csv"
+"$PREFLIGHT" analyze -q --joblog "$TMP/nodecl.csv" -o "$TMP/nd.json"
+is "$(jv "$TMP/nd.json" tasks/name=ctl100/period_ns)/$(jv "$TMP/nd.json" tasks/name=ctl100/policy)" 10000000/null \
+	"path-1.15 undeclared: the period from the release gaps"
+sed 's/policy=fifo/policy=other/' "$TMP/b.csv" > "$TMP/nort.csv"
+"$PREFLIGHT" analyze -q --joblog "$TMP/nort.csv" -o "$TMP/nr.json"
+is "$(jv "$TMP/nr.json" app/no_rt)/$(jv "$TMP/nr.json" app/utilisation)" true/0.366666667 \
+	"path-1.16 a run without realtime: every non-background task counts, and says so"
 like "$out" "ctl100 +joblog +11" "path-1.13 summary"
 
 # markers alone: no job log
