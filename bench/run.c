@@ -775,7 +775,9 @@ static int pf_run_phase(struct pf_run *r, int idx)
 		}
 		if (measuring && !pf_proc_alive(&measure))
 			break;
-		if (now - start_ns >= p->duration_ns + (measuring ? PF_RUN_MEASURE_GRACE_NS(p) : 0)) {
+		if (!measuring && now - start_ns >= p->duration_ns)
+			break;
+		if (measuring && now - start_ns >= p->duration_ns + PF_RUN_MEASURE_GRACE_NS(p)) {
 			pf_run_log(r, "phase %s: measurement still running %lld s past its duration: stopping it",
 				   p->name, (long long)(PF_RUN_MEASURE_GRACE_NS(p) / PF_NS_PER_SEC));
 			break;
@@ -971,22 +973,23 @@ static char *pf_run_phase_dir(struct pf_run *r, int idx, char *buf, size_t size)
 /*
  * pf_run_baseline_results - a results.json (preflight-results/1) for a
  * baseline without trace or job log, which 'preflight analyze' does not
- * take: the cyclictest import of analysis/cyclictest.c and nulls for what
- * was not measured. 0 or -1.
+ * take: the cyclictest import of analysis/cyclictest.c (or null for a
+ * loads-only run, ct_path NULL) and nulls for what was not measured. 0 or -1.
  */
 static int pf_run_baseline_results(struct pf_run *r, const char *ct_path, const char *out)
 {
-	json_t *ct = NULL, *res;
+	json_t *ct = json_null(), *res;
 	int ret;
 
-	if (cyclictest_load(ct_path, &ct) != 0) {
+	if (ct_path && cyclictest_load(ct_path, &ct) != 0) {
 		pf_run_log(r, "%s: cyclictest import failed", ct_path);
 		return -1;
 	}
-	res = json_pack("{s:s, s:s, s:{s:n, s:n, s:s}, s:n, s:[], s:[], s:[], s:n, s:n, s:o,"
+	res = json_pack("{s:s, s:s, s:{s:n, s:n, s:s?}, s:n, s:[], s:[], s:[], s:n, s:n, s:o,"
 			" s:{s:i, s:i, s:[], s:b, s:[]}}",
 			"schema", "preflight-results/1",
-			"generator", "preflight run: cyclictest baseline only (no trace or job log to analyse)",
+			"generator", ct_path ? "preflight run: cyclictest baseline only (no trace or job log to analyse)" :
+			"preflight run: loads only (no trace, job log or cyclictest to analyse)",
 			"inputs", "trace", "joblog", "cyclictest", ct_path,
 			"trace", "threads", "cpus", "tasks", "app", "slots", "cyclictest", ct,
 			"lost_events", "total", 0, "unknown", 0, "windows", "windows_truncated", 0, "affected");
@@ -1044,11 +1047,7 @@ static int pf_run_analyze(struct pf_run *r)
 	}
 	pf_run_path(res, sizeof(res), r->dir, "results.json");
 	if (n == 2 || (n == 4 && !strcmp(argv[2], "--cyclictest"))) {
-		if (n == 2) {
-			pf_run_fail(r, PF_EXIT_ENV, "nothing was recorded to analyse");
-			return -1;
-		}
-		code = pf_run_baseline_results(r, ct, res) ? 2 : 0;
+		code = pf_run_baseline_results(r, n == 2 ? NULL : ct, res) ? 2 : 0;
 	} else {
 		argv[n++] = "-o";
 		argv[n++] = res;
@@ -1060,7 +1059,8 @@ static int pf_run_analyze(struct pf_run *r)
 		pf_run_fail(r, PF_EXIT_ENV, "preflight analyze exited with %d (see %s)", code, log);
 		return -1;
 	}
-	pf_run_mark_results(r, res, r->app_phase >= 0 ? r->app_phase : r->baseline_phase);
+	pf_run_mark_results(r, res, r->app_phase >= 0 ? r->app_phase : r->baseline_phase >= 0 ?
+			    r->baseline_phase : (int)json_array_size(r->phases) - 1);
 	return 0;
 }
 
