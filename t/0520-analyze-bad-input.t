@@ -67,25 +67,28 @@ else
 	_report 1 "bad-2.6 trace-cmd convert to v7 failed"
 fi
 
-# job logs
+# job logs: the generator's metadata and header ($H, $n lines), then bad rows
+H="$TMP/head.csv"
+sed -n '1,/^task,seq,/p' "$TMP/b.csv" > "$H"
+n=$(grep -c '' "$H")
 # jl - analyze with the job log $TMP/j.csv
 jl() { run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/b.dat" --joblog "$TMP/j.csv" -o "$TMP/t.json"; }
-head -5 "$TMP/b.csv" | sed '5s/$/,7/' > "$TMP/j.csv"; jl
-one_line_error "bad-3.1 a row with too many fields" "j\.csv:5: bad job-log row: 10 fields, the header has 9"
-{ head -4 "$TMP/b.csv"; echo "ctl100,1,12x,1,2,3,1,0,0"; } > "$TMP/j.csv"; jl
-one_line_error "bad-3.2 a field that is not a number" "j\.csv:5: bad job-log row: release_ns '12x' is not a number"
-{ head -4 "$TMP/b.csv"; echo "ctl100,1,100,50,60,3,1,0,0"; echo "ctl100,2,2000000000,1,0,3,1,0,0"; } > "$TMP/j.csv"; jl
-one_line_error "bad-3.3 times out of order" "j\.csv:6: bad job-log row: times out of order"
+{ cat "$H"; grep -m1 '^io,' "$TMP/b.csv" | sed 's/$/,7/'; } > "$TMP/j.csv"; jl
+one_line_error "bad-3.1 a row with too many fields" "j\.csv:$((n + 1)): bad job-log row: 10 fields, the header has 9"
+{ cat "$H"; echo "ctl100,1,12x,1,2,3,1,0,0"; } > "$TMP/j.csv"; jl
+one_line_error "bad-3.2 a field that is not a number" "j\.csv:$((n + 1)): bad job-log row: release_ns '12x' is not a number"
+{ cat "$H"; echo "ctl100,1,100,50,60,3,1,0,0"; echo "ctl100,2,2000000000,1,0,3,1,0,0"; } > "$TMP/j.csv"; jl
+one_line_error "bad-3.3 times out of order" "j\.csv:$((n + 2)): bad job-log row: times out of order"
 tail -n +2 "$TMP/b.csv" > "$TMP/j.csv"; jl
-one_line_error "bad-3.4 no version header" "j\.csv:3: not a preflight job log"
+one_line_error "bad-3.4 no version header" "j\.csv:$((n - 1)): not a preflight job log"
 sed 's/^# preflight-joblog v1/# preflight-joblog v9/' "$TMP/b.csv" > "$TMP/j.csv"; jl
 one_line_error "bad-3.5 unknown version" "j\.csv:1: job-log format v9 is not supported"
 sed 's/,cpu_ns,/,cpu_time,/' "$TMP/b.csv" > "$TMP/j.csv"; jl
-one_line_error "bad-3.6 a required column missing" "j\.csv:4: bad job-log header: no 'cpu_ns' column"
-{ head -4 "$TMP/b.csv"; printf 'ctl100,"1,2\n'; } > "$TMP/j.csv"; jl
+one_line_error "bad-3.6 a required column missing" "j\.csv:$n: bad job-log header: no 'cpu_ns' column"
+{ cat "$H"; printf 'ctl100,"1,2\n'; } > "$TMP/j.csv"; jl
 one_line_error "bad-3.7 an unterminated quote" "j\.csv:[0-9]+: bad job-log row"
-{ head -4 "$TMP/b.csv"; echo "ctl100,-1,1,1,1,1,1,0,0"; } > "$TMP/j.csv"; jl
-one_line_error "bad-3.8 a negative seq" "j\.csv:5: bad job-log row: seq '-1'"
+{ cat "$H"; echo "ctl100,-1,1,1,1,1,1,0,0"; } > "$TMP/j.csv"; jl
+one_line_error "bad-3.8 a negative seq" "j\.csv:$((n + 1)): bad job-log row: seq '-1'"
 printf '' > "$TMP/j.csv"; jl
 one_line_error "bad-3.9 an empty file" "j\.csv: not a preflight job log"
 
