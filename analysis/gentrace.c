@@ -3,6 +3,7 @@
  *
  *   an-gentrace basic OUT.dat [JOBLOG]   a small trace with known answers
  *   an-gentrace lost OUT.dat [JOBLOG]    the same with lost events (missed_events, CPU stats)
+ *   an-gentrace markers OUT.dat [JOBLOG] the same, the app's markers only (no kernel events)
  *   an-gentrace storm OUT.dat N          about N events of a busy 2-CPU system, for the benchmark
  *   an-gentrace floor FILE.dat           read a trace decoding only event ids: the floor of
  *                                        reading a file with libtracecmd (prints events, seconds)
@@ -677,6 +678,20 @@ static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost)
 	return 0;
 }
 
+/* g_only_markers - keep the app's markers only (a trace of ftrace:print / raw_data alone) */
+static void g_only_markers(struct g_list *l)
+{
+	size_t i, n = 0;
+	int id;
+
+	for (i = 0; i < l->n; i++) {
+		id = l->ev[i].data[0] | l->ev[i].data[1] << 8;
+		if (id == ID_PRINT || id == ID_RAW)
+			l->ev[n++] = l->ev[i];
+	}
+	l->n = n;
+}
+
 /* g_write_joblog - the job log of a scenario (docs/joblog.md) */
 static int g_write_joblog(const char *path, const struct g_job *jobs, int n)
 {
@@ -831,15 +846,17 @@ int main(int argc, char **argv)
 		ret = g_storm(argv[2], n);
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
-	if (argc >= 3 && (!strcmp(argv[1], "basic") || !strcmp(argv[1], "lost"))) {
+	if (argc >= 3 && (!strcmp(argv[1], "basic") || !strcmp(argv[1], "lost") || !strcmp(argv[1], "markers"))) {
 		lost = !strcmp(argv[1], "lost");
 		g_basic(&l, jobs, &njobs, lost);
+		if (!strcmp(argv[1], "markers"))
+			g_only_markers(&l);
 		ret = g_write_list(argv[2], &l, lost ? dropped : none);
 		free(l.ev);
 		if (!ret && argc >= 4)
 			ret = g_write_joblog(argv[3], jobs, njobs);
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
-	fprintf(stderr, "usage: an-gentrace basic|lost OUT.dat [JOBLOG] | storm OUT.dat N | floor FILE.dat\n");
+	fprintf(stderr, "usage: an-gentrace basic|lost|markers OUT.dat [JOBLOG] | storm OUT.dat N | floor FILE.dat\n");
 	return PF_EXIT_USAGE;
 }

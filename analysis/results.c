@@ -385,6 +385,52 @@ static json_t *an_trace_json(struct an_run *r)
 	return o;
 }
 
+/* an_nullify - set the listed members of every object of arr (or of obj) to null, and say why */
+static void an_nullify(json_t *x, const char *const *keys, const char *why)
+{
+	json_t *o;
+	size_t i;
+
+	if (json_is_array(x)) {
+		json_array_foreach(x, i, o)
+			an_nullify(o, keys, why);
+		return;
+	}
+	if (!json_is_object(x))
+		return;
+	for (; *keys; keys++)
+		if (json_object_get(x, *keys))
+			json_object_set_new(x, *keys, json_null());
+	json_object_set_new(x, "runtime_unavailable", json_string(why));
+}
+
+/*
+ * an_no_sched - a trace without sched_switch (markers only, or a foreign
+ * trace of other events): who ran when is unknown, so every figure built on
+ * it is not available, never 0
+ */
+static void an_no_sched(json_t *res)
+{
+	static const char *const thr[] = { "runtime_ns", "utilisation", "utilisation_max_10ms",
+		"utilisation_max_1s", "preemptions", "migrations", "switches", NULL };
+	static const char *const cpu[] = { "busy_ns", "utilisation", "idle_ns", "idle", NULL };
+	static const char *const task[] = { "exec_time_ns", "preemptions", "migrations",
+		"preemptions_per_job", "migrations_per_job", NULL };
+	static const char *const app[] = { "utilisation", "utilisation_all_cpus", "utilisation_per_cpu",
+		"utilisation_max_1s", "utilisation_max_slot", NULL };
+	const char *why = "no sched_switch events in the trace";
+	json_t *t, *a = json_object_get(res, "app");
+	size_t i;
+
+	an_nullify(json_object_get(res, "threads"), thr, why);
+	an_nullify(json_object_get(res, "cpus"), cpu, why);
+	json_array_foreach(json_object_get(res, "tasks"), i, t)
+		if (strcmp(json_string_value(json_object_get(t, "source")), "joblog"))
+			an_nullify(t, task, why);
+	if (json_is_object(a) && !strcmp(json_string_value(json_object_get(a, "source")), "trace"))
+		an_nullify(a, app, why);
+}
+
 json_t *an_results_json(struct an_run *r)
 {
 	json_t *res = json_object(), *in = json_object(), *lost = json_object(), *wins = json_array();
@@ -425,6 +471,8 @@ json_t *an_results_json(struct an_run *r)
 							    "but not where"));
 	json_object_set_new(lost, "affected", affected);
 	json_object_set_new(res, "lost_events", lost);
+	if (trace && !r->n_switch)
+		an_no_sched(res);
 	return res;
 }
 
@@ -621,6 +669,8 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 		fputc('\n', out);
 		if (!r->n_waking)
 			fprintf(out, "wakeup latency: not available (no sched_waking events in the trace)\n");
+		if (!r->n_switch)
+			fprintf(out, "runtime, utilisation, preemptions: not available (no sched_switch events)\n");
 		if (r->n_inferred)
 			fprintf(out, "note: %llu context switches were not in the trace and were inferred from the "
 				"threads' events\n", (unsigned long long)r->n_inferred);

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/analyze-lib.sh"
 need_gentrace
-plan 33
+plan 36
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
 
@@ -40,6 +40,16 @@ run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" -o "$R"
 is "$(jv "$R" tasks/name=ctl100/source)" trace "path-2.1 source: trace"
 is "$(jv "$R" tasks/name=ctl100/joblog)/$(jv "$R" tasks/name=ctl100/cpu_time_ns)" null/null "path-2.2 no job-log members"
 is "$(jv "$R" tasks/name=ctl100/activation_latency_ns/max)" 2013000 "path-2.3 latency from the markers"
+
+# a trace of the markers only (no scheduler events): latencies yes, runtime not available
+"$GEN" markers "$TMP/m.dat"
+R="$TMP/m.json"
+run_cmd "$PREFLIGHT" analyze --trace "$TMP/m.dat" -o "$R"
+is "$(jv "$R" tasks/name=ctl100/activation_latency_ns/max)/$(jv "$R" tasks/name=ctl100/overruns)" 2013000/1 \
+	"path-2.4 markers alone: latency and overruns"
+is "$(jv "$R" tasks/name=ctl100/exec_time_ns)/$(jv "$R" threads/comm=ctl100/runtime_ns)/$(jv "$R" app/utilisation)" \
+	null/null/null "path-2.5 ... execution time, runtime and utilisation not available, never 0"
+like "$out" "not available \(no sched_switch events\)" "path-2.6 ... and the summary says so"
 
 # a run directory: trace.dat, jobs.csv, results.json there
 mkdir "$TMP/run"
