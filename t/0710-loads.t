@@ -9,12 +9,12 @@ plan 27
 # namespaces, links, qdiscs, loop devices, mounts, images (empty when clean)
 leftovers() {
 	ps -eo pgid=,stat=,comm= | awk -v g="$1" '$1 == g && $2 !~ /^Z/ { print "process " $3 }'
-	ip netns list 2>/dev/null | grep "^pfw$1" | sed 's/^/netns /'
+	ip netns list 2>/dev/null | grep -E "^pfw$1( |$)" | sed 's/^/netns /'
 	ip -o link show 2>/dev/null | grep -o "pfw$1[hg]" | sed 's/^/link /'
 	tc qdisc show 2>/dev/null | grep -o "dev pfw$1[hg]" | sed 's/^/qdisc /'
-	grep "pfsd$1" /proc/mounts | sed 's/^/mount /'
-	losetup -a 2>/dev/null | grep "pfsd$1" | sed 's/^/loop /'
-	ls /var/tmp 2>/dev/null | grep "^pfsd$1" | sed 's/^/file /'
+	grep "pfsd$1[^0-9]" /proc/mounts | sed 's/^/mount /'
+	losetup -a 2>/dev/null | grep "pfsd$1[^0-9]" | sed 's/^/loop /'
+	ls /var/tmp 2>/dev/null | grep "^pfsd$1[^0-9]" | sed "s/^/file /"
 }
 
 # load ID NAME DURATION PARAMS... - run one load in its own session (pgid = pid); report in $TMP/NAME.json

@@ -72,5 +72,9 @@ like "$(json_get "$R/results.json" loads.spi.achieved.transfers)" '^[1-9]' \
 like "$(json_get "$R/loads.json" phases.1.loads.rt-swarm.achieved.jobs)" '^[1-9]' \
 	"qualify-3.6 loads.json: the loaded baseline's rt-swarm ran"
 is "$(json_get "$R/loads.json" phases.0.loads)" "{}" "qualify-3.7 loads.json: the idle phase had no load"
-is "$(ip netns list | grep -c '^pfw')" 0 "qualify-4.1 no namespace left behind"
+left=
+for g in $(sed -n 's/.*load wifi: pid \([0-9]*\) .*/\1/p' "$R/run.log"); do
+	ip netns list | grep -Eq "^pfw$g( |$)" && left="$left pfw$g"
+done
+is "$left" "" "qualify-4.1 no namespace of its wifi loads left behind"
 done_testing

@@ -49,8 +49,9 @@ like "$(json_get "$R/results.json" loads.wifi.interrupted)" '^(true|false)$' "in
 left=
 for g in $pgids; do
 	ps -eo pgid=,stat= | awk -v g="$g" '$1 == g && $2 !~ /^Z/' | grep -q . && left="$left $g"
+	ip netns list | grep -Eq "^pfw$g( |$)" && left="$left netns-pfw$g"
 done
-is "$left$(ip netns list | grep -o "^pfw[0-9]*")$(ls /sys/kernel/tracing/instances | grep "^preflight-run-$pid\$")" "" \
+is "$left$(ls /sys/kernel/tracing/instances | grep "^preflight-run-$pid\$")" "" \
 	"interrupt-1.9 no process (load, recorder, app, simulator), namespace or tracefs instance left"
 like "$(grep -c PARTIAL "$R/report.txt")" '^[1-9]' "interrupt-1.10 the report says PARTIAL"
 
