@@ -111,6 +111,8 @@ static int pf_load_drive(struct pf_load *l, int ready_fd)
 		if (l->duration_ns && pf_now_ns() - l->start_ns >= l->duration_ns)
 			break;
 		ret = l->ops->poll(l);
+		if (ret < 0 && pf_load_stop_signal)
+			ret = 0;	/* Ctrl-C on a terminal reaches the helpers too: their end is the stop */
 		if (ret < 0)
 			break;
 		pf_proc_sleep_ns(100 * PF_NS_PER_MS);

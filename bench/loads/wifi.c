@@ -397,7 +397,7 @@ static bool pf_wifi_server_figures(struct pf_wifi_stream *s, bool udp)
 		return false;
 	s->recv_bytes = bytes;
 	/* the server's seconds stop at its last complete interval, its bytes do not: the clients' time */
-	s->recv_seconds = s->seconds > seconds ? s->seconds : seconds;
+	s->recv_seconds = s->seconds > 0 ? s->seconds : seconds;
 	if (udp) {
 		s->packets = packets;
 		s->lost_packets = lost;
