@@ -43,7 +43,7 @@ void fsw_config_default(struct fsw_config *c)
 	c->home_height_m = 488.0;
 	c->mag_decl_rad = atan2(0.006, 0.216);
 	c->stale_slots = 3;
-	c->ekf_wake_s = 1.0;
+	c->ekf_wake_s = 1.5;		/* > the GPS period: only outages use it */
 	c->airspeed_mps = 25;
 	c->n_wp = 4;
 	for (i = 0; i < 4; i++)
@@ -384,20 +384,32 @@ bool fsw_io_job(struct fsw *f, int64_t now_ns)
 	st.stale_events = f->io.stale_events;
 	st.recoveries = f->io.recoveries;
 	fsw_mb_put(&f->io_mb, &st);
-	{
-		struct fsw_ekf_msg em;
+	if (f->io.fix_pending) {
+		struct fsw_nav_msg nav;
+		struct fsw_gps_msg g;
 
-		/* a fix ekf could not use yet (the IMU was behind it): release it again */
-		if (fsw_mb_get(&f->ekf_mb, &em) && em.count && em.gps_done != f->io.gps_count &&
-		    now_ns - f->io.last_wake_ns >= 2 * (int64_t)(f->cfg.slot_s * 1e9))
-			f->io.fix_pending = true;
+		/*
+		 * release ekf for a fix once ctl100 has integrated the IMU past the
+		 * fix epoch (the two share no lock; this keeps ekf from running
+		 * early and a busy ekf from being released twice)
+		 */
+		if (fsw_mb_get(&f->nav_mb, &nav) && fsw_mb_get(&f->gps_mb, &g) &&
+		    (!nav.aligned || fsw_us_diff(g.fix.t_us, nav.t_us) <= 0 || now_ns - g.rx_ns > 500000000LL))
+			wake = true;
+	} else if (now_ns - f->io.last_wake_ns >= (int64_t)(f->cfg.ekf_wake_s * 1e9)) {
+		wake = true;		/* no fix for a while: covariance propagation only */
 	}
-	if (f->io.fix_pending || now_ns - f->io.last_wake_ns >= (int64_t)(f->cfg.ekf_wake_s * 1e9)) {
+	if (wake) {
 		f->io.fix_pending = false;
 		f->io.last_wake_ns = now_ns;
-		wake = true;
 	}
 	return wake;
+}
+
+void fsw_io_release_refused(struct fsw *f)
+{
+	/* ekf still busy: it takes the newest fix when it next runs; count, never queue */
+	f->io.ekf_refused++;
 }
 
 /* ---- ctl100 ----------------------------------------------------------- */
@@ -709,7 +721,8 @@ void fsw_nav10_job(struct fsw *f, int64_t now_ns)
 		f->n.passed_b = false;
 	}
 	pos = nav.x.pos_m;
-	v = sens.count ? sens.airspeed_mps : fsw_v3_norm(nav.x.vel_mps);
+	/* airspeed from the pitot while it is fresh (0.5 s), else the ground speed */
+	v = sens.count && now_ns - sens.rx_ns < 500000000LL ? sens.airspeed_mps : fsw_v3_norm(nav.x.vel_mps);
 	if (!f->n.passed_b) {
 		/* switch early by the distance a turn at the bank limit needs for this corner */
 		double in = atan2(m.b.y - m.a.y, m.b.x - m.a.x), out = atan2(m.c.y - m.b.y, m.c.x - m.b.x);
@@ -740,7 +753,6 @@ void fsw_nav10_job(struct fsw *f, int64_t now_ns)
 	g.reached_leg = f->n.reached_leg;
 	g.count = ++f->n.count;
 	fsw_mb_put(&f->guid_mb, &g);
-	(void)now_ns;
 }
 
 /* ---- mission1 -------------------------------------------------------- */
@@ -811,7 +823,6 @@ void fsw_mission1_job(struct fsw *f, int64_t now_ns)
 		f->m.b_idx = (f->m.b_idx + 1) % f->cfg.n_wp;
 	}
 	mission_publish(f);
-	(void)now_ns;
 }
 
 void fsw_stats(struct fsw *f, struct fsw_stats *s)
@@ -843,6 +854,7 @@ void fsw_stats(struct fsw *f, struct fsw_stats *s)
 	s->ekf_gated = f->e.ekf.gated;
 	s->ekf_not_pd = f->e.ekf.not_pd;
 	s->ekf_hist_lost = f->e.hist_lost;
+	s->ekf_refused = f->io.ekf_refused;
 	s->corr_applied = f->c.corr_applied;
 	s->corr_dropped = f->c.corr_dropped;
 	s->realigns = f->c.realigns;

@@ -56,7 +56,7 @@ struct fsw_config {
 	double   home_lat_deg, home_lon_deg, home_height_m;
 	double   mag_decl_rad;
 	int      stale_slots;		/* slots without an IMU frame that make it stale */
-	double   ekf_wake_s;		/* io wakes ekf at least this often (covariance grows in outages) */
+	double   ekf_wake_s;		/* io wakes ekf at least this often (covariance grows in outages), 1.5 s */
 	double   airspeed_mps;		/* commanded (indicated) airspeed */
 	int      n_wp;
 	fsw_vec3 wp[FSW_MAX_WP];	/* circuit, NED from home (z = -altitude) */
@@ -150,7 +150,7 @@ struct fsw_stats {
 	uint64_t rej[FSW_REJ_COUNT];
 	uint64_t resync_bytes, ubx_ignored, gps_nofix, spi_stale, imu_dropped;
 	uint32_t stale_events, recoveries, failsafe_events, waypoints_reached, laps, gps_lost_events, realign_requests;
-	uint64_t ekf_updates, ekf_gated, ekf_not_pd, ekf_hist_lost, corr_applied, corr_dropped, realigns;
+	uint64_t ekf_updates, ekf_gated, ekf_not_pd, ekf_hist_lost, ekf_refused, corr_applied, corr_dropped, realigns;
 	enum fsw_mode mode;
 };
 
@@ -177,7 +177,7 @@ struct fsw {
 	struct {
 		struct fsw_uart_parser parser;
 		uint8_t  ubuf[1024], rx[FSW_SPI_FRAME_LEN + 16], tx[FSW_SPI_FRAME_LEN];
-		uint64_t rej_spi[FSW_REJ_COUNT], spi_frames, spi_stale, spi_errno, gps_nofix;
+		uint64_t rej_spi[FSW_REJ_COUNT], spi_frames, spi_stale, spi_errno, gps_nofix, ekf_refused;
 		uint32_t slots_no_imu, stale_events, recoveries, gps_count, sens_count;
 		bool     stale, got_imu, fix_pending, have_spi_seq;
 		uint16_t spi_seq_in, act_seq;
@@ -255,6 +255,8 @@ void fsw_close_links(struct fsw *f);
 
 /* The task bodies: one job each. fsw_io_job returns true when ekf should be released. */
 bool fsw_io_job(struct fsw *f, int64_t now_ns);
+/* fsw_io_release_refused - the executive refused the release (ekf still busy): counted */
+void fsw_io_release_refused(struct fsw *f);
 void fsw_ctl100_job(struct fsw *f, int64_t now_ns);
 void fsw_ekf_job(struct fsw *f, int64_t now_ns);
 void fsw_nav10_job(struct fsw *f, int64_t now_ns);

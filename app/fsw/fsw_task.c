@@ -92,8 +92,8 @@ void fsw_task_io(struct app_task *t, const struct app_job *job)
 {
 	struct fsw *f = app_task_priv(t);
 
-	if (f && fsw_io_job(f, job->start_ns) && fsw_task_ekf_task)
-		(void)app_task_trigger(fsw_task_ekf_task);
+	if (f && fsw_io_job(f, job->start_ns) && fsw_task_ekf_task && app_task_trigger(fsw_task_ekf_task) == -EBUSY)
+		fsw_io_release_refused(f);
 }
 
 void fsw_task_ctl100(struct app_task *t, const struct app_job *job)
@@ -153,6 +153,7 @@ static void fsw_task_write_stats(struct fsw *f, const char *path)
 	if (o) {
 		json_object_set_new(o, "gps_lost_events", json_integer(s.gps_lost_events));
 		json_object_set_new(o, "realigns", json_integer((json_int_t)s.realigns));
+		json_object_set_new(o, "ekf_busy_refused", json_integer((json_int_t)s.ekf_refused));
 	}
 	if (!o || json_dump_file(o, path, JSON_INDENT(2)) < 0)
 		fprintf(stderr, "flightapp: fsw: cannot write '%s'\n", path);
