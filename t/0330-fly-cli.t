@@ -3,7 +3,7 @@
 # command line: summary keys, scenario files with faults, bad input, the
 # truth log, clean shutdown on SIGTERM
 . "$(dirname "$0")/test-lib.sh"
-plan 24
+plan 25
 
 SIM="$B/sensorsim"
 
@@ -73,6 +73,9 @@ like "$rc:$err" "^3:.*fsw: uart '.*nothere': No such file" "fsw-cfg-1.2 flightap
 printf '[links]\nspi = i2c\n[fsw]\nwaypoint = 1, 2, 3000000\n' > "$TMP/app-bad2.ini"
 run_cmd "$B/flightapp" --config "$TMP/app-bad2.ini" --no-rt --duration 1 --quiet
 like "$rc:$err" "^2:.*app-bad2.ini:2: spi: 'i2c': expected seqpacket, spidev or none" "fsw-cfg-1.3 flightapp: an unknown SPI backend is file:line, exit 2"
+printf '[links]\nuart = /dev/ptmx\nspi = spidev\nspi_path = %s/spidev9.9\n' "$TMP" > "$TMP/app-spidev.ini"
+run_cmd "$B/flightapp" --config "$TMP/app-spidev.ini" --no-rt --duration 1 --quiet
+like "$rc:$err" "^3:.*fsw: spi spidev '.*spidev9.9': No such file" "fsw-cfg-1.4 flightapp: the spidev backend is selectable (absent here: exit 3)"
 run_cmd "$SIM" --seed 3 --duration 0.5 --pty-link "$TMP/u3" --spi-socket "$TMP/s3" --summary-json - --quiet
 like "$rc:$(echo "$out" | tr -d '\n ')" '^0:.*"imu_frames":50' "sim-cli-2.3 --seed and a sub-second duration"
 done_testing

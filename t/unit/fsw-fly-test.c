@@ -15,10 +15,12 @@
  *   fly-5  determinism: the same seed gives the same flight
  *   fly-6  IMU at 1 kHz over the same UART (460800 baud)
  *   fly-7  navigation lost (INS thrown off): gated fixes, realignment
+ *   fly-8  no allocation after setup (mallinfo2 around 60 s of jobs)
  */
 #include "bench/sim/sim_harness.h"
 #include "tap.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -346,9 +348,32 @@ static void test_imu_1khz(void)
 	sim_harness_fini(&h);
 }
 
+/* test_no_alloc - the task jobs (and the simulated DAQ) allocate nothing once set up */
+static void test_no_alloc(void)
+{
+	struct sim_scenario s;
+	struct mallinfo2 a, b;
+	int i;
+
+	sim_scenario_default(&s);
+	s.faults.corrupt_per_byte = 1e-4;	/* the rejection paths too */
+	s.faults.spi_truncate_every = 30;
+	if (run(&s))
+		return;
+	for (i = 0; i < 200; i++)
+		sim_harness_slot(&h);
+	a = mallinfo2();
+	for (i = 0; i < 6000; i++)		/* 60 s: ekf, nav10, mission1 many times */
+		sim_harness_slot(&h);
+	b = mallinfo2();
+	check(a.uordblks == b.uordblks && a.hblkhd == b.hblkhd && h.fsw->e.ekf.updates > 50,
+	      "fly-8.1 60 s of task jobs allocate nothing (heap in use %zu -> %zu bytes)", a.uordblks, b.uordblks);
+	sim_harness_fini(&h);
+}
+
 int main(void)
 {
-	tap_plan(27);
+	tap_plan(28);
 	test_laps();
 	test_gps_outage();
 	test_silent_link();
@@ -356,5 +381,6 @@ int main(void)
 	test_determinism();
 	test_imu_1khz();
 	test_nav_lost();
+	test_no_alloc();
 	return tap_done();
 }
