@@ -248,9 +248,9 @@ int fsw_config_set(struct fsw_config *c, const char *section, const char *key, c
 		   char *err, size_t err_size);
 
 /* fsw_init - set up the state (f is large: allocate it, never on a stack); 0 or -EINVAL */
-int fsw_init(struct fsw *f, const struct fsw_config *c);
+int fsw_init(struct fsw *f, const struct fsw_config *c) __attribute__((warn_unused_result));
 /* fsw_open_links - open the configured UART and SPI backends; 0 or -errno (what in err) */
-int fsw_open_links(struct fsw *f, char *err, size_t err_size);
+int fsw_open_links(struct fsw *f, char *err, size_t err_size) __attribute__((warn_unused_result));
 void fsw_close_links(struct fsw *f);
 
 /* The task bodies: one job each. fsw_io_job returns true when ekf should be released. */

@@ -90,7 +90,7 @@ void fsw_ekf_predict(struct fsw_ekf *e, const struct fsw_ins_state *x, fsw_vec3 
  * changed), -ERANGE (innovation gated out: nothing changed).
  */
 int fsw_ekf_update_gps(struct fsw_ekf *e, const struct fsw_ins_state *x, fsw_vec3 pos_m,
-		       fsw_vec3 vel_mps, double *dx);
+		       fsw_vec3 vel_mps, double *dx) __attribute__((warn_unused_result));
 /* fsw_ekf_nees - e' P^-1 e for an error vector; -1 when P is not positive definite */
 double fsw_ekf_nees(const struct fsw_ekf *e, const double *err);
 /* fsw_ekf_sigma - the standard deviation of error state i */

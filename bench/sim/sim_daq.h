@@ -51,7 +51,8 @@ struct sim_daq {
 
 /* sim_daq_init - trimmed aircraft and sensors; 0 or -errno */
 int sim_daq_init(struct sim_daq *d, double airspeed_mps, double alt_m, double yaw_rad, const struct sim_wind *wind,
-		 const struct sim_sensor_params *sp, const struct sim_faults *faults, uint64_t seed);
+		 const struct sim_sensor_params *sp, const struct sim_faults *faults, uint64_t seed)
+	__attribute__((warn_unused_result));
 /* sim_daq_step - advance one model step (1 ms), encode sensor output */
 void sim_daq_step(struct sim_daq *d);
 /* sim_daq_uart_take - up to max bytes of the UART line, faults applied; bytes written */

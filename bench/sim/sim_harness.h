@@ -42,7 +42,8 @@ struct sim_harness {
 };
 
 /* sim_harness_init - 0 or -errno (message in err) */
-int sim_harness_init(struct sim_harness *h, const struct sim_scenario *s, char *err, size_t err_size);
+int sim_harness_init(struct sim_harness *h, const struct sim_scenario *s, char *err, size_t err_size)
+	__attribute__((warn_unused_result));
 void sim_harness_fini(struct sim_harness *h);
 /* sim_harness_slot - one 10 ms slot of the closed loop */
 void sim_harness_slot(struct sim_harness *h);

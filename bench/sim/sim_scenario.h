@@ -35,6 +35,7 @@ void sim_scenario_default(struct sim_scenario *s);
 int sim_scenario_set(struct sim_scenario *s, const char *section, const char *key, const char *value,
 		     char *err, size_t err_size);
 /* sim_scenario_load - read an INI file; 0, -EINVAL ("file:line: what" in err) or -errno */
-int sim_scenario_load(struct sim_scenario *s, const char *path, char *err, size_t err_size);
+int sim_scenario_load(struct sim_scenario *s, const char *path, char *err, size_t err_size)
+	__attribute__((warn_unused_result));
 
 #endif
