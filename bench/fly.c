@@ -50,7 +50,8 @@ const struct pf_command pf_cmd_fly = {
 	"\n"
 	"Summary keys include pos_err_rms_m, track_err_rms_m, alt_err_rms_m, waypoints_reached,\n"
 	"imu_frames, gps_fixes, frame_errors, failsafe_events (docs/sim.md).\n"
-	"Exit: 0 flown, 2 bad option or scenario, 3 environment (programs, pty, privileges), 4 internal.\n",
+	"Exit: 0 flown, 1 interrupted (SIGINT / SIGTERM: the summary so far, \"interrupted\": true),\n"
+	"2 bad option or scenario, 3 environment (programs, pty, privileges), 4 internal.\n",
 	.run = fly_run,
 };
 
@@ -345,6 +346,7 @@ out:
 		if (o->keep)
 			json_object_set_new(out, "dir", json_string(dir));
 		jset_i(out, "seed", s->seed);
+		json_object_set_new(out, "interrupted", json_boolean(fly_stop));
 		json_object_set_new(out, "profile", json_string(o->profile ? o->profile : "default"));
 		code = fly_emit(out, o->output);
 	}

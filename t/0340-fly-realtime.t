@@ -10,7 +10,7 @@
 # errors must be exactly zero. No timing is asserted.
 . "$(dirname "$0")/test-lib.sh"
 need_rt
-plan 8
+plan 10
 
 run_cmd "$PREFLIGHT" fly --realtime --duration 30 --keep "$TMP/rt" --output "$TMP/rt.json"
 ok "fly-rt-1.1 sensorsim + flightapp fly 30 s (exit 0)" test "$rc" -eq 0 || { cat "$TMP/rt/flightapp.log" "$TMP/rt/sensorsim.log" 2>/dev/null | sed 's/^/# /' | head -20; }
@@ -27,4 +27,15 @@ perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0]; my $j = decode_json(<$f
 ok "fly-rt-1.6 the EKF runs in its task: position RMS $(json_get "$j" .pos_err_rms_m) m < 5, $(json_get "$j" .ekf_updates) updates" test $? -eq 0
 ok "fly-rt-1.7 the first corner is reached, no stall" test "$(json_get "$j" .waypoints_reached)" -ge 1 -a "$(json_get "$j" .stalled)" = false
 ok "fly-rt-1.8 nothing left behind: pty link and socket removed" test ! -e "$TMP/rt/uart" -a ! -e "$TMP/rt/spi"
+
+# interrupted: SIGINT after 3 s stops both programs cleanly, the summary so far is printed
+"$PREFLIGHT" fly --realtime --duration 30 --keep "$TMP/int" > "$TMP/int.json" 2> "$TMP/int.err" &
+pid=$!
+sleep 3
+kill -INT $pid
+wait $pid
+st=$?
+is "$st/$(json_get "$TMP/int.json" .interrupted)" "1/true" "fly-rt-2.1 SIGINT: exit 1, summary marked interrupted"
+left=$(ps -eo args | grep -F "$TMP/int/" | grep -v grep | wc -l)	# sensorsim / flightapp of that run
+ok "fly-rt-2.2 no child left, links removed" test "$left" -eq 0 -a ! -e "$TMP/int/uart" -a ! -e "$TMP/int/spi"
 done_testing
