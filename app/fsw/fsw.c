@@ -498,10 +498,12 @@ static void ctl_ins(struct fsw *f, const struct fsw_imu_sample *s)
 	f->c.accel_lp = f->c.have_accel ? fsw_v3_add(fsw_v3_scale(f->c.accel_lp, 0.9), fsw_v3_scale(s->accel_mps2, 0.1))
 					: s->accel_mps2;
 	f->c.have_accel = true;
-	if (!f->c.aligned || f->c.need_align) {
+	if (!f->c.aligned) {
 		ctl_align(f, s);
 		return;
 	}
+	if (f->c.need_align && ctl_align(f, s))
+		return;		/* realigned on a fresh fix; until then keep integrating */
 	dt = fsw_us_diff(s->t_us, f->c.last_t_us) / 1e6;
 	if (dt <= 0)
 		return;			/* duplicate or out of order: ignore */
