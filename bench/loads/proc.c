@@ -76,7 +76,9 @@ int pf_proc_spawn_fd(struct pf_proc *p, char *const argv[], const char *out_path
 		pf_proc_redirect(NULL, 0, O_RDONLY);
 		pf_proc_redirect(out_path, 1, O_WRONLY | O_CREAT | O_TRUNC);
 		pf_proc_redirect(err_path, 2, O_WRONLY | O_CREAT | O_TRUNC);
-		if (pass_fd >= 0 && dup2(pass_fd, PF_PROC_PASS_FD) < 0)
+		if (pass_fd == PF_PROC_PASS_FD && fcntl(pass_fd, F_SETFD, 0) < 0)
+			_exit(127);	/* dup2 onto itself would keep close-on-exec */
+		if (pass_fd >= 0 && pass_fd != PF_PROC_PASS_FD && dup2(pass_fd, PF_PROC_PASS_FD) < 0)
 			_exit(127);
 		execvp(argv[0], argv);
 		err = errno;
