@@ -663,7 +663,6 @@ void fsw_ekf_job(struct fsw *f, int64_t now_ns)
 		k = ekf_find(f, nav.k, g.fix.t_us, &r);
 		if (k && ekf_propagate(f, k)) {
 			struct fsw_corr_msg cm;
-
 			int rc = fsw_ekf_update_gps(&f->e.ekf, &r.x1, g.pos_m, g.fix.vel_ned_mps, cm.dx);
 
 			f->e.gated_run = rc == -ERANGE ? f->e.gated_run + 1 : 0;
