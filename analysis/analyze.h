@@ -91,6 +91,7 @@ struct an_thread {
 	uint64_t block_preempt, block_migr;	/* counters then */
 	struct an_win w10ms, w1s;
 	struct pf_hist *wake_lat, *wakeup_lat;	/* allocated on first sample */
+	struct pf_hist *wake_lat_inf;		/* upper bounds, to inferred switch-ins */
 	struct an_task *task;		/* the app task running on this thread */
 	bool     app_rt;		/* counted in app utilisation */
 };

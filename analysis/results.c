@@ -120,6 +120,7 @@ static json_t *an_threads_json(struct an_run *r, json_t *affected)
 			json_object_set_new(o, "wakeup_latency_unavailable",
 					    json_string("no sched_waking events in the trace"));
 		}
+		json_object_set_new(o, "wakeup_latency_inferred_ns", an_hist_json(t->wake_lat_inf));
 		json_object_set_new(o, "wakeup_latency_from_wakeup_ns", r->n_wakeup ?
 				    (t->wakeup_lat ? an_hist_json(t->wakeup_lat) : an_empty_stats("ns")) : json_null());
 		k = r->nlost && an_lost_overlaps(r, t->first_ns, t->last_ns ? t->last_ns : r->end_ns);

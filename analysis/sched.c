@@ -139,8 +139,11 @@ void an_sched_free(struct an_run *r)
 			pf_hist_free(r->thr[i].wake_lat);
 		if (r->thr[i].wakeup_lat)
 			pf_hist_free(r->thr[i].wakeup_lat);
+		if (r->thr[i].wake_lat_inf)
+			pf_hist_free(r->thr[i].wake_lat_inf);
 		free(r->thr[i].wake_lat);
 		free(r->thr[i].wakeup_lat);
+		free(r->thr[i].wake_lat_inf);
 	}
 	free(r->thr);
 	free(r->thr_hash);
@@ -360,9 +363,8 @@ static void an_switch_in(struct an_thread *t, int cpu, int64_t ts, bool inferred
 	t->switch_in_ns = ts;
 	t->switches++;
 	if (t->waking_ns) {
-		/* an inferred switch-in is late by an unknown amount: no sample */
-		if (!inferred)
-			an_hist_sample(&t->wake_lat, ts - t->waking_ns, ts, t->pid);
+		/* an inferred switch-in is late by an unknown amount: an upper bound, kept apart */
+		an_hist_sample(inferred ? &t->wake_lat_inf : &t->wake_lat, ts - t->waking_ns, ts, t->pid);
 		t->last_waking_ns = t->waking_ns;
 		t->last_timer_ns = t->wake_timer_ns;
 		t->last_switch_in_ns = ts;

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/analyze-lib.sh"
 need_gentrace
-plan 66
+plan 67
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" --joblog "$TMP/b.csv" -o "$TMP/r.json" --top 5
@@ -22,6 +22,7 @@ is "$(jv "$R" trace/lost_events)" 0 "syn-1.7 nothing lost"
 is "$(jv "$R" threads/comm=io/wakeup_latency_ns/max)" 4000 "syn-2.1 io waking->run 4 us"
 is "$(jv "$R" threads/comm=io/wakeup_latency_from_wakeup_ns/max)" 3000 "syn-2.2 io wakeup->run 3 us"
 is "$(jv "$R" threads/comm=io/wakeup_latency_ns/count)" 11 "syn-2.3 io wakeup latencies (none for the inferred switch-in)"
+is "$(jv "$R" threads/comm=io/wakeup_latency_inferred_ns/max)" 6000 "syn-2.3b ... whose upper bound (waking to start marker) is kept apart"
 is "$(jv "$R" threads/comm=ctl100/wakeup_latency_ns/max)" 1009000 "syn-2.4 ctl100 worst wakeup latency (slot 5)"
 is "$(jv "$R" threads/comm=ctl100/wakeup_latency_ns/max_id)" 100 "syn-2.5 max_id is the pid"
 is "$(jv "$R" threads/comm=ctl100/runtime_ns)" 32151000 "syn-2.6 ctl100 runtime (100 us before slot 0 inferred from its declaration marker)"
