@@ -7,3 +7,7 @@ PREFLIGHT_PKGS += jansson
 PREFLIGHT_SRCS += bench/scenario.c bench/run.c bench/qualify.c
 PREFLIGHT_CMDS += run qualify
 PREFLIGHT_PKGS += inih
+UNIT_TESTS += test-bench
+test-bench_SRCS := t/unit/test-bench.c bench/scenario.c bench/loads/load.c bench/loads/proc.c \
+	bench/loads/wifi.c bench/loads/sd.c bench/loads/spi.c bench/loads/cpu.c bench/loads/rt-swarm.c
+test-bench_PKGS := jansson inih
