@@ -166,7 +166,7 @@ struct an_task {
 	uint64_t lost_jobs;
 	int64_t  prev_start_ns, prev_release_ns, prev_end_ns;
 	struct an_stat lat, resp, exec, cpu, pjit, npre, nmig;
-	struct an_stat d_timer, d_rel2wake, d_wake2run, d_app;
+	struct an_stat d_timer, d_rel2wake, d_wake2run, d_app, d_wake2start;
 	struct an_job ring[AN_JOB_RING];	/* recent jobs, for late lost windows */
 	uint32_t ring_n;
 	/* job log */

@@ -256,6 +256,7 @@ static json_t *an_task_json(struct an_run *r, struct an_task *t, json_t *affecte
 		json_object_set_new(d, "release_to_wake_ns", an_stat_json(&t->d_rel2wake));
 		json_object_set_new(d, "wake_to_run_ns", an_stat_json(&t->d_wake2run));
 		json_object_set_new(d, "app_delay_ns", an_stat_json(&t->d_app));
+		json_object_set_new(d, "wake_to_start_ns", an_stat_json(&t->d_wake2start));
 		json_object_set_new(o, "decomposition", d);
 	}
 	if (jl) {

@@ -53,6 +53,7 @@ static int an_task_stats(struct an_task *t)
 		{ &t->npre, AN_CNT_NBINS, 1, "count" }, { &t->nmig, AN_CNT_NBINS, 1, "count" },
 		{ &t->d_timer, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->d_rel2wake, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" },
 		{ &t->d_wake2run, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->d_app, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" },
+		{ &t->d_wake2start, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" },
 		{ &t->jl_lat, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->jl_resp, AN_DUR_NBINS, AN_LAT_BIN_NS, "ns" },
 		{ &t->jl_cpu, AN_DUR_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->diff, AN_LAT_NBINS, 100, "ns" },
 	};
@@ -433,7 +434,8 @@ int an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_
 		if (th->last_timer_ns >= release_ns &&
 		    an_stat_add(&t->d_timer, th->last_timer_ns - release_ns, release_ns, seq))
 			goto oom;
-		if (an_stat_add(&t->d_rel2wake, th->last_waking_ns - release_ns, release_ns, seq))
+		if (an_stat_add(&t->d_rel2wake, th->last_waking_ns - release_ns, release_ns, seq) ||
+		    an_stat_add(&t->d_wake2start, ts - th->last_waking_ns, release_ns, seq))
 			goto oom;
 		/* after an inferred switch-in, how the rest splits is not known */
 		if (!th->last_inferred &&
@@ -663,6 +665,7 @@ void an_tasks_free(struct an_run *r)
 		an_stat_free(&t->cpu); an_stat_free(&t->pjit); an_stat_free(&t->npre);
 		an_stat_free(&t->nmig); an_stat_free(&t->d_timer); an_stat_free(&t->d_rel2wake);
 		an_stat_free(&t->d_wake2run); an_stat_free(&t->d_app); an_stat_free(&t->jl_lat);
+		an_stat_free(&t->d_wake2start);
 		an_stat_free(&t->jl_resp); an_stat_free(&t->jl_cpu); an_stat_free(&t->diff);
 		free(t->q);
 		free(t->top);

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/analyze-lib.sh"
 need_gentrace
-plan 67
+plan 68
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" --joblog "$TMP/b.csv" -o "$TMP/r.json" --top 5
@@ -69,6 +69,8 @@ is "$(jv "$R" tasks/name=io/activation_latency_ns/max)" 12000 "syn-4.21 io laten
 is "$(jv "$R" tasks/name=io/period_ns)" 10000000 "syn-4.22 period from the declaration"
 is "$(jv "$R" tasks/name=io/decomposition/release_to_wake_ns/count)" 12 "syn-4.23 io: release to wake for every job"
 is "$(jv "$R" tasks/name=io/decomposition/wake_to_run_ns/count)" 11 "syn-4.24 io: not after the inferred switch-in"
+is "$(jv "$R" tasks/name=io/decomposition/wake_to_start_ns/count)/$(jv "$R" tasks/name=io/decomposition/wake_to_start_ns/max)" 12/6000 \
+	"syn-4.25 io: waking to start for every job"
 
 # culprits
 C=$T/culprits
