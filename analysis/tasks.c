@@ -62,7 +62,10 @@ static int an_task_stats(struct an_task *t)
 	for (i = 0; i < PF_ARRAY_SIZE(st); i++)
 		if (an_stat_init(st[i].s, st[i].width, st[i].nbins, st[i].unit))
 			return -ENOMEM;
-	return 0;
+	/* period jitter is signed: bin it around 0 so it never piles up as outliers */
+	an_stat_free(&t->pjit);
+	t->pjit.unit = "ns";
+	return pf_hist_init(&t->pjit.h, -(int64_t)AN_LAT_NBINS / 2 * AN_LAT_BIN_NS, AN_LAT_BIN_NS, AN_LAT_NBINS);
 }
 
 /* an_task_by_name - the task called name; created when 'create' (NULL if out of memory) */
