@@ -85,6 +85,7 @@ struct an_reader {
 	int err;			/* exit code when a record stopped the pass */
 	bool swap;			/* file byte order differs from ours */
 	bool window;			/* a flight-recorder window (docs/recorder.md) */
+	unsigned long long last_offset;	/* file offset of the last record read */
 	dev_t dev;			/* the file, to find libtracecmd's mappings of it */
 	const char *base;		/* its name without directories */
 	ino_t ino;
@@ -314,6 +315,7 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 		an_lost_add(r, cpu, rd->cpu_last_ns[cpu] ? rd->cpu_last_ns[cpu] : r->start_ns, ts,
 			    rec->missed_events > 0 ? rec->missed_events : -1);
 	rd->cpu_last_ns[cpu] = ts;
+	rd->last_offset = rec->offset;
 	r->cpu[cpu].last_ns = ts;
 
 	type = (int)an_read(rd, rec->data, 2);
@@ -528,8 +530,9 @@ int an_trace_read(struct an_run *r, const char *path)
 		ret = rd.err;
 		goto out;
 	}
-	if (ret < 0 && !r->events) {
-		ret = pf_fail(PF_EXIT_USAGE, "%s: cannot read the trace data", path);
+	if (ret < 0) {
+		ret = pf_fail(PF_EXIT_USAGE, "%s: offset %llu: the trace data cannot be read past here (%llu events read)",
+			      path, rd.last_offset, (unsigned long long)r->events);
 		goto out;
 	}
 	ret = 0;
