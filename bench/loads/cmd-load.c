@@ -186,19 +186,20 @@ static int pf_cmd_load_run(int argc, char **argv)
 		return pf_fail(PF_EXIT_INTERNAL, "%s: out of memory", ops->name);
 	l.duration_ns = duration_ns;
 	for (i = optind + 1; i < argc; i++) {
-		char *eq = strchr(argv[i], '=');
+		const char *eq = strchr(argv[i], '=');
+		char key[64];
 
-		if (!eq) {
+		if (!eq || eq == argv[i] || (size_t)(eq - argv[i]) >= sizeof(key)) {
 			ret = pf_usage_error(&pf_cmd_load, "'%s': expected key=value", argv[i]);
 			goto out;
 		}
-		*eq = '\0';
-		ret = pf_load_set(&l, argv[i], eq + 1);
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - argv[i]), argv[i]);	/* argv stays whole for ps */
+		ret = pf_load_set(&l, key, eq + 1);
 		if (ret == -ENOENT) {
-			ret = pf_usage_error(&pf_cmd_load, "%s: '%s': unknown parameter", ops->name, argv[i]);
+			ret = pf_usage_error(&pf_cmd_load, "%s: '%s': unknown parameter", ops->name, key);
 			goto out;
 		} else if (ret < 0) {
-			ret = pf_usage_error(&pf_cmd_load, "%s: %s: '%s': bad value", ops->name, argv[i], eq + 1);
+			ret = pf_usage_error(&pf_cmd_load, "%s: %s: '%s': bad value", ops->name, key, eq + 1);
 			goto out;
 		}
 	}
