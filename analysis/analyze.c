@@ -87,6 +87,7 @@ static void an_on_signal(int sig)
 static int an_write_json(json_t *res, const char *path)
 {
 	struct sigaction sa = { .sa_handler = an_on_signal };
+	struct stat st;
 	char *tmp;
 	int ret;
 
@@ -94,6 +95,12 @@ static int an_write_json(json_t *res, const char *path)
 		ret = json_dumpf(res, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
 		fputc('\n', stdout);
 		return ret ? pf_fail(PF_EXIT_ENV, "stdout: write failed") : 0;
+	}
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		/* a device or a pipe (/dev/null, a FIFO): written in place, never replaced */
+		if (json_dump_file(res, path, JSON_INDENT(1) | JSON_REAL_PRECISION(9)))
+			return pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", path, strerror(errno));
+		return 0;
 	}
 	if (asprintf(&tmp, "%s.tmp", path) < 0)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");

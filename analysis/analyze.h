@@ -250,6 +250,7 @@ struct an_run {
 	struct an_joblog *jl;
 	int64_t  jl_first_release_ns, jl_last_end_ns, jl_cpu_ns;
 	int64_t  jl_start_ns, jl_end_ns;	/* the app's run, from the job log's metadata */
+	struct an_win jl_w1s, jl_wslot;		/* the app's windows from the job log's CPU times */
 	int64_t  jl_slot_ns;
 	/* interned names (IRQ names) */
 	char   **names;

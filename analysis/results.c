@@ -292,6 +292,8 @@ static json_t *an_task_json(struct an_run *r, struct an_task *t, json_t *affecte
 
 static json_t *an_app_json(struct an_run *r, json_t *affected)
 {
+	struct an_win *w1s, *wslot;
+	bool trace_src;
 	json_t *o, *tids, *per;
 	int64_t dur;
 	size_t i;
@@ -300,7 +302,11 @@ static json_t *an_app_json(struct an_run *r, json_t *affected)
 	if (!r->ntasks)
 		return json_null();
 	o = json_object();
-	if (r->opt.trace && r->events) {
+	for (i = 0, k = 0; i < r->nthr && !k; i++)
+		k = r->thr[i].app_rt;
+	/* from the trace when it shows the app's threads (markers), else from the job log */
+	trace_src = r->opt.trace && r->events && (k || !r->opt.joblog);
+	if (trace_src) {
 		dur = r->end_ns - r->start_ns;
 		tids = json_array();
 		for (i = 0; i < r->nthr; i++)
@@ -326,8 +332,10 @@ static json_t *an_app_json(struct an_run *r, json_t *affected)
 		json_object_set_new(o, "utilisation_per_cpu", json_null());
 	}
 	json_object_set_new(o, "no_rt", json_boolean(r->app_no_rt));
-	json_object_set_new(o, "utilisation_max_1s", r->app_w1s.width_ns ? json_real(an_win_max(&r->app_w1s, dur)) : json_null());
-	json_object_set_new(o, "utilisation_max_slot", r->app_wslot.width_ns ? json_real(an_win_max(&r->app_wslot, dur)) : json_null());
+	w1s = trace_src ? &r->app_w1s : &r->jl_w1s;
+	wslot = trace_src ? &r->app_wslot : &r->jl_wslot;
+	json_object_set_new(o, "utilisation_max_1s", w1s->width_ns ? json_real(an_win_max(w1s, dur)) : json_null());
+	json_object_set_new(o, "utilisation_max_slot", wslot->width_ns ? json_real(an_win_max(wslot, dur)) : json_null());
 	return o;
 }
 

@@ -613,21 +613,22 @@ int an_jlrow_consume(struct an_run *r, struct an_task *t, const struct an_jlrow 
 		r->jl_first_release_ns = row->release_ns;
 	if (row->end_ns > r->jl_last_end_ns)
 		r->jl_last_end_ns = row->end_ns;
+	/* the app's utilisation from the job log: used without a trace, or when it shows no app thread */
+	an_app_resolve(r);
+	if (!r->jl_w1s.width_ns) {
+		int64_t origin = r->jl_start_ns ? r->jl_start_ns : row->release_ns;
+
+		an_win_init(&r->jl_w1s, PF_NS_PER_SEC, origin);
+		an_win_init(&r->jl_wslot, r->opt.slot_ns, origin);
+	}
+	if (t->app || !t->declared) {
+		r->jl_cpu_ns += row->cpu_ns;
+		an_win_add(&r->jl_w1s, row->end_ns - row->cpu_ns, row->end_ns);
+		an_win_add(&r->jl_wslot, row->end_ns - row->cpu_ns, row->end_ns);
+	}
 	if (!r->opt.trace) {
 		int64_t slot;
 
-		an_app_resolve(r);
-		if (!r->app_w1s.width_ns) {
-			int64_t origin = r->jl_start_ns ? r->jl_start_ns : row->release_ns;
-
-			an_win_init(&r->app_w1s, PF_NS_PER_SEC, origin);
-			an_win_init(&r->app_wslot, r->opt.slot_ns, origin);
-		}
-		if (t->app || !t->declared) {
-			r->jl_cpu_ns += row->cpu_ns;
-			an_win_add(&r->app_w1s, row->end_ns - row->cpu_ns, row->end_ns);
-			an_win_add(&r->app_wslot, row->end_ns - row->cpu_ns, row->end_ns);
-		}
 		an_jl_period(r, t, row);
 		if (t->period_ns)
 			an_slot_job(r, t, row->release_ns, row->end_ns, &slot);

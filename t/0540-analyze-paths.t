@@ -4,7 +4,7 @@
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/analyze-lib.sh"
 need_gentrace
-plan 36
+plan 38
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
 
@@ -51,6 +51,15 @@ is "$(jv "$R" tasks/name=ctl100/exec_time_ns)/$(jv "$R" threads/comm=ctl100/runt
 	null/null/null "path-2.5 ... execution time, runtime and utilisation not available, never 0"
 like "$out" "not available \(no sched_switch events\)" "path-2.6 ... and the summary says so"
 
+# a trace without the app's markers (any kernel trace) beside a job log: the app from the job log
+"$GEN" basic "$TMP/k.dat"
+perl -e 'open my $f, "+<", $ARGV[0] or die; binmode $f; local $/; my $d = <$f>;
+	$d =~ s/pf1 ([TSE]) /xx1 $1 /g; $d =~ s/\x31\x4d\x46\x50/\x00\x00\x00\x00/g; seek $f, 0, 0; print $f $d;' "$TMP/k.dat"
+R="$TMP/k.json"
+"$PREFLIGHT" analyze -q --trace "$TMP/k.dat" --joblog "$TMP/b.csv" -o "$R"
+is "$(jv "$R" trace/events_seen/markers)/$(jv "$R" app/source)/$(jv "$R" app/utilisation)" 0/joblog/0.366666667 \
+	"path-2.7 no markers in the trace: the app's utilisation from the job log"
+
 # a run directory: trace.dat, jobs.csv, results.json there
 mkdir "$TMP/run"
 cp "$TMP/b.dat" "$TMP/run/trace.dat"
@@ -67,6 +76,14 @@ is "$(jv "$R" threads | perl -MJSON::PP -e 'print join ",", map { $_->{comm} } @
 # --slot-ms: 20 ms slots have no base-rate task here
 run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/b.dat" --slot-ms 20 -o "$R"
 is "$(jv "$R" slots/slot_ns)/$(jv "$R" slots/count)" 20000000/null "path-4.2 --slot-ms with no base-rate task: count not measured"
+
+# -o to a FIFO (as to /dev/null): written in place, the FIFO stays a FIFO
+mkfifo "$TMP/fifo"
+cat "$TMP/fifo" > "$TMP/fifo.out" &
+"$PREFLIGHT" analyze -q --trace "$TMP/b.dat" -o "$TMP/fifo"
+wait
+[ -p "$TMP/fifo" ] && [ "$(jv "$TMP/fifo.out" schema)" = preflight-results/1 ]
+is "$?" 0 "path-4.4 -o to a FIFO or device writes into it, never replaces it"
 
 # -o - : JSON on stdout
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" -o -
