@@ -20,3 +20,9 @@ sensorsim_LDLIBS = -lcsv
 PREFLIGHT_SRCS += bench/fly.c $(SIM_SRCS) $(FSW_CORE_SRCS)
 PREFLIGHT_CMDS += fly
 PREFLIGHT_PKGS += inih jansson
+
+# make bench: CPU per job of each flight-software task, harness speed
+PROGRAMS += fsw-bench
+fsw-bench_SRCS = bench/sim/fsw-bench.c $(SIM_SRCS) $(FSW_CORE_SRCS)
+fsw-bench_PKGS = inih
+BENCHES += $(B)/fsw-bench

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* mem_uart_read - the app's UART read: what the line carried this slot */
 static ssize_t mem_uart_read(void *ctx, uint8_t *buf, size_t n)
@@ -141,10 +142,32 @@ static void metrics_add(struct sim_harness *h)
 	m->pos_err_rms_m = sqrt(m->pos_err_ss / m->n);
 }
 
+/* job_clock - with time_jobs: charge the thread CPU time since t to task i; the time now */
+static int64_t job_clock(struct sim_harness *h, int i, int64_t t)
+{
+	struct sim_job_cpu *j;
+	struct timespec ts;
+	int64_t now;
+
+	if (!h->time_jobs)
+		return 0;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	if (i < 0)
+		return now;
+	j = &h->job_cpu[i];
+	j->n++;
+	j->sum_ns += now - t;
+	if (now - t > j->max_ns)
+		j->max_ns = now - t;
+	return now;
+}
+
 void sim_harness_slot(struct sim_harness *h)
 {
 	struct fsw *f = h->fsw;
-	int64_t now_ns;
+	int64_t now_ns, t;
+	bool wake;
 	int i;
 
 	for (i = 0; i < 10; i++)
@@ -155,17 +178,24 @@ void sim_harness_slot(struct sim_harness *h)
 		h->uart_budget = h->scen.uart_baud / 10.0 * 0.020;
 	h->slot++;
 	now_ns = (int64_t)h->slot * 10 * 1000000;
-	if (fsw_io_job(f, now_ns)) {
-		fsw_ctl100_job(f, now_ns);
+	t = job_clock(h, -1, 0);
+	wake = fsw_io_job(f, now_ns);
+	t = job_clock(h, 0, t);
+	fsw_ctl100_job(f, now_ns);
+	t = job_clock(h, 1, t);
+	if (wake) {
 		fsw_ekf_job(f, now_ns);
+		t = job_clock(h, 2, t);
 		h->ekf_jobs++;
-	} else {
-		fsw_ctl100_job(f, now_ns);
 	}
-	if (h->slot % 10 == 0)
+	if (h->slot % 10 == 0) {
 		fsw_nav10_job(f, now_ns);
-	if (h->slot % 100 == 0)
+		t = job_clock(h, 3, t);
+	}
+	if (h->slot % 100 == 0) {
 		fsw_mission1_job(f, now_ns);
+		job_clock(h, 4, t);
+	}
 	h->m.t_s = h->daq.model.st.t_s;
 	if (h->m.t_s >= h->scen.metrics_start_s)
 		metrics_add(h);

@@ -36,6 +36,9 @@ struct sim_harness {
 	int      spi_n;
 	uint64_t ekf_jobs;
 	struct sim_metrics m;
+	/* with time_jobs: CPU time of each task's jobs (io, ctl100, ekf, nav10, mission1) */
+	bool     time_jobs;
+	struct sim_job_cpu { uint64_t n; int64_t sum_ns, max_ns; } job_cpu[5];
 	/* per-slot hook for tests (NULL = none): called after the jobs of each slot */
 	void   (*hook)(struct sim_harness *h, void *ctx);
 	void    *hook_ctx;
