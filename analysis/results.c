@@ -91,7 +91,7 @@ static json_t *an_threads_json(struct an_run *r, json_t *affected)
 	for (i = 0; i < r->nthr; i++) {
 		struct an_thread *t = &r->thr[i];
 
-		if ((!t->sw_seen && !t->wakeups) || !an_thread_selected(r, t))
+		if ((!t->sw_seen && !t->wakeups && !t->switches) || !an_thread_selected(r, t))
 			continue;
 		o = json_object();
 		prios = json_array();
