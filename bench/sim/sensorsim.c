@@ -375,9 +375,14 @@ int main(int argc, char **argv)
 		if (n) {
 			ssize_t w = write(s.pty_master, buf, n);
 
-			if (w < (ssize_t)n)
+			if (w < 0)
+				w = 0;
+			if (w < (ssize_t)n) {
+				/* the pty is full (nobody reading yet): keep the rest, whole frames stay whole */
 				s.uart_write_short++;
-			budget -= (double)n;
+				sim_daq_uart_unget(&s.daq, buf + w, n - (size_t)w);
+			}
+			budget -= (double)w;
 		}
 		sensorsim_spi(&s);
 		sensorsim_metrics(&s);

@@ -93,6 +93,20 @@ size_t sim_daq_uart_take(struct sim_daq *d, uint8_t *out, size_t max)
 	return o;
 }
 
+void sim_daq_uart_unget(struct sim_daq *d, const uint8_t *p, size_t n)
+{
+	if (n > sizeof(d->uart_q))
+		n = sizeof(d->uart_q);
+	if (d->uart_len + n > sizeof(d->uart_q)) {
+		d->uart_overflow += d->uart_len + n - sizeof(d->uart_q);
+		d->uart_len = sizeof(d->uart_q) - n;	/* the newest bytes are lost */
+	}
+	memmove(d->uart_q + n, d->uart_q, d->uart_len);
+	memcpy(d->uart_q, p, n);
+	d->uart_len += n;
+	d->uart_bytes -= n;
+}
+
 size_t sim_daq_spi(struct sim_daq *d, const uint8_t *rx, size_t n, uint8_t *tx)
 {
 	struct fsw_spi_act a;

@@ -57,6 +57,8 @@ int sim_daq_init(struct sim_daq *d, double airspeed_mps, double alt_m, double ya
 void sim_daq_step(struct sim_daq *d);
 /* sim_daq_uart_take - up to max bytes of the UART line, faults applied; bytes written */
 size_t sim_daq_uart_take(struct sim_daq *d, uint8_t *out, size_t max);
+/* sim_daq_uart_unget - give back bytes a full pty would not take (they go out first next time) */
+void sim_daq_uart_unget(struct sim_daq *d, const uint8_t *p, size_t n);
 /* sim_daq_spi - one transfer: rx from the app (n bytes), answer written to tx; answer length */
 size_t sim_daq_spi(struct sim_daq *d, const uint8_t *rx, size_t n, uint8_t *tx);
 /* sim_daq_truth - truth state at an IMU time stamp; NULL if not kept */
