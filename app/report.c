@@ -168,6 +168,8 @@ static json_t *app_task_json(struct app *app, struct app_task *t, int64_t elapse
 	json_object_set_new(o, "missed", json_integer((json_int_t)s.missed));
 	json_object_set_new(o, "deadline_misses", json_integer((json_int_t)s.deadline_misses));
 	json_object_set_new(o, "dropped", json_integer((json_int_t)app_ring_dropped(&t->ring)));
+	json_object_set_new(o, "ring_entries", json_integer((json_int_t)t->ring.mask + 1));
+	json_object_set_new(o, "ring_high_water", json_integer((json_int_t)app_ring_high_water(&t->ring)));
 	json_object_set_new(o, "missed_after_last", json_integer((json_int_t)app_missed_after_last(t)));
 	json_object_set_new(o, "marker_errors", json_integer((json_int_t)t->marker_errors));
 	json_object_set_new(o, "response_max_ns", json_integer(s.resp_max_ns));

@@ -40,6 +40,7 @@ struct app_ring {
 	_Atomic uint64_t dropped;	/* records lost to a full ring (producer writes, anyone reads) */
 	_Atomic uint32_t tail __attribute__((aligned(APP_CACHELINE)));	/* next slot to read (consumer) */
 	uint32_t mask;			/* entries - 1 */
+	_Atomic uint32_t high_water;	/* most records ever waiting, seen by the consumer */
 	struct app_jobrec *rec;
 };
 
@@ -71,12 +72,22 @@ static inline bool app_ring_push(struct app_ring *r, const struct app_jobrec *re
 static inline bool app_ring_pop(struct app_ring *r, struct app_jobrec *rec)
 {
 	uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	uint32_t waiting = atomic_load_explicit(&r->head, memory_order_acquire) - tail;
 
-	if (atomic_load_explicit(&r->head, memory_order_acquire) == tail)
+	if (!waiting)
 		return false;
+	/* the consumer alone writes the mark, so the realtime push stays as cheap */
+	if (waiting > atomic_load_explicit(&r->high_water, memory_order_relaxed))
+		atomic_store_explicit(&r->high_water, waiting, memory_order_relaxed);
 	*rec = r->rec[tail & r->mask];
 	atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
 	return true;
+}
+
+/* app_ring_high_water - most records that were ever waiting in the ring (any thread) */
+static inline uint32_t app_ring_high_water(struct app_ring *r)
+{
+	return atomic_load_explicit(&r->high_water, memory_order_relaxed);
 }
 
 /* app_ring_dropped - records dropped so far (any thread) */

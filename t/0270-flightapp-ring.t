@@ -5,7 +5,7 @@
 # drops account for every job.
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/t/app-lib.sh"
-plan 7
+plan 8
 
 printf '[app]\nring = 64\nlogger_period = 1s\ndma_latency = false\n' > "$TMP/ring.ini"
 run_cmd "$FLIGHTAPP" --no-rt --duration 2.5 --config "$TMP/ring.ini" \
@@ -20,4 +20,5 @@ is "$(($(app_get jobs.io) + dropped))" "$(json_get "$TMP/stats.json" .tasks.0.jo
 like "$(printf '%s\n' "$out" | grep '^io ')" " $dropped +0\$" "app-8.5 final table's dropped column"
 like "$out" "\($(app_get meta.rows) rows, [1-9][0-9]* dropped\)" "app-8.6 final table's summary line counts the drops"
 like "$(printf '%s\n' "$err" | grep '^T:io ' | tail -1)" ' L:[1-9][0-9]* \(us\)$' "app-8.7 live status shows the drops"
+is "$(json_get "$TMP/stats.json" .tasks.0.ring_high_water)" 64 "app-8.8 a ring that overflowed reached its high-water mark of 64"
 done_testing
