@@ -216,7 +216,8 @@ static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 		goto out;
 	}
 	fprintf(f, "; written by preflight fly --realtime\n[links]\nuart = %s\nuart_baud = %d\nspi = seqpacket\n"
-		"spi_path = %s\n[fsw]\nstats_json = %s\n", path[0], s->uart_baud, path[1], path[4]);
+		"spi_path = %s\nspi_frame_len = %u\n[fsw]\nstats_json = %s\n", path[0], s->uart_baud, path[1],
+		s->fsw.spi_frame_len, path[4]);
 	for (i = 0; i < s->fsw.n_wp; i++)
 		fprintf(f, "%swaypoint = %.3f, %.3f, %.3f\n", i ? "" : "clear_waypoints = 1\n", s->fsw.wp[i].x,
 			s->fsw.wp[i].y, -s->fsw.wp[i].z);

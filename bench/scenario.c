@@ -23,7 +23,7 @@ struct pf_scn_parser {
 	struct pf_scn *scn;
 	FILE *file;
 	int line;			/* line last read */
-	bool failed;
+	struct pf_ini_err ie;		/* file name and first error */
 	char section[64];
 	struct pf_scn_phase *phase;	/* current [phase] section, or NULL */
 	const char *owner;		/* current [load X] / [cyclictest] / [flightapp] owner */
@@ -45,16 +45,11 @@ const char *pf_scn_measure_name(enum pf_scn_measure m)
 /* pf_scn_error - record the first error as "file:line: message"; returns 0 for inih */
 static int pf_scn_error(struct pf_scn_parser *ps, int line, const char *fmt, ...)
 {
-	char msg[400];
 	va_list ap;
 
-	if (ps->failed)
-		return 0;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	pf_ini_verror(&ps->ie, line, fmt, ap);
 	va_end(ap);
-	snprintf(ps->scn->error, sizeof(ps->scn->error), "%s:%d: %s", ps->scn->path, line, msg);
-	ps->failed = true;
 	return 0;
 }
 
@@ -72,7 +67,7 @@ static char *pf_scn_reader(char *str, int num, void *stream)
 	ps->line++;
 	for (p = r; *p == ' ' || *p == '\t'; p++)
 		;
-	if (*p == '[' && (end = strchr(p, ']')) && !ps->failed) {
+	if (*p == '[' && (end = strchr(p, ']')) && !ps->ie.failed) {
 		for (p++; *p == ' ' || *p == '\t'; p++)
 			;
 		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
@@ -283,7 +278,7 @@ static int pf_scn_handler(void *user, const char *section, const char *name, con
 	struct pf_scn_parser *ps = user;
 	struct pf_scn *scn = ps->scn;
 
-	if (ps->failed)
+	if (ps->ie.failed)
 		return 0;
 	if (!name)	/* a section header alone (inih calls with name NULL) */
 		return strcmp(section, ps->section) ? pf_scn_section(ps, section) : 1;
@@ -323,15 +318,15 @@ int pf_scn_load(struct pf_scn *scn, const char *path)
 	}
 	ret = ini_parse_stream(pf_scn_reader, &ps, pf_scn_handler, &ps);
 	fclose(ps.file);
-	if (ret > 0 && !ps.failed)	/* inih's own syntax error */
+	if (ret > 0 && !ps.ie.failed)	/* inih's own syntax error */
 		pf_scn_error(&ps, ret, "syntax error (expected [section] or name = value)");
-	if (ret < 0 && !ps.failed)
+	if (ret < 0 && !ps.ie.failed)
 		pf_scn_error(&ps, ps.line, "cannot parse: %s", ret == -2 ? "out of memory" : "read error");
-	if (!ps.failed)
+	if (!ps.ie.failed)
 		pf_scn_end_phase(&ps);
-	if (!ps.failed && !scn->nphases)
+	if (!ps.ie.failed && !scn->nphases)
 		pf_scn_error(&ps, ps.line, "no [phase NAME] section");
-	if (ps.failed)
+	if (ps.ie.failed)
 		return -EINVAL;
 	if (!scn->name[0]) {
 		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;

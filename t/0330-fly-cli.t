@@ -3,7 +3,7 @@
 # command line: summary keys, scenario files with faults, bad input, the
 # truth log, clean shutdown on SIGTERM
 . "$(dirname "$0")/test-lib.sh"
-plan 25
+plan 26
 
 SIM="$B/sensorsim"
 
@@ -34,6 +34,11 @@ short=$(json_get "$TMP/faults.json" .rejected.spi_short)
 crc=$(json_get "$TMP/faults.json" .rejected.imu_crc)
 ok "fly-cli-3.2 truncated SPI frames ($short) and corrupted IMU frames ($crc) counted" test "$short" -ge 140 -a "$crc" -gt 0
 is "$(json_get "$TMP/faults.json" .seed)" "5" "fly-cli-3.3 the scenario's seed is used"
+
+printf '[sim]\nduration_s = 20\n[links]\nspi_frame_len = 128\n' > "$TMP/spi128.ini"
+run_cmd "$PREFLIGHT" fly --scenario "$TMP/spi128.ini" --output "$TMP/spi128.json"
+is "$rc/$(json_get "$TMP/spi128.json" .frame_errors)/$(json_get "$TMP/spi128.json" .spi_frames)" "0/0/1999" \
+	"fly-cli-3.4 128-byte SPI frames ([links] spi_frame_len, both ends): every transfer decoded"
 
 printf '[sim]\nduration_s = 10\nwind_n_mps = fast\n' > "$TMP/bad.ini"
 run_cmd "$PREFLIGHT" fly --scenario "$TMP/bad.ini"

@@ -37,6 +37,7 @@ void fsw_config_default(struct fsw_config *c)
 	c->uart_baud = 115200;
 	strcpy(c->spi_backend, "none");
 	c->spi_speed_hz = 4000000;
+	c->spi_frame_len = FSW_SPI_FRAME_LEN;
 	c->slot_s = 0.01;
 	c->home_lat_deg = 47.397742;
 	c->home_lon_deg = 8.545594;
@@ -112,6 +113,7 @@ int fsw_config_set(struct fsw_config *c, const char *section, const char *key, c
 		{ "fsw", "throttle_cruise", &c->ctl.throttle_cruise, 1, 0, 1 },
 		{ "links", "spi_speed_hz", NULL, 1, 1000, 100e6 },
 		{ "links", "uart_baud", NULL, 1, 1200, 4e6 },
+		{ "links", "spi_frame_len", NULL, 1, FSW_SPI_FRAME_MIN, FSW_SPI_FRAME_MAX },
 	};
 	double d;
 	int rc;
@@ -174,6 +176,12 @@ int fsw_config_set(struct fsw_config *c, const char *section, const char *key, c
 		d = strtod(value, NULL);
 		if (!strcmp(key, "spi_speed_hz")) {
 			c->spi_speed_hz = (uint32_t)d;
+		} else if (!strcmp(key, "spi_frame_len")) {
+			if (d != floor(d)) {
+				snprintf(err, err_size, "spi_frame_len: '%s': expected a whole number of bytes", value);
+				return -EINVAL;
+			}
+			c->spi_frame_len = (uint32_t)d;
 		} else {
 			unsigned int sp;
 
@@ -307,7 +315,7 @@ static void io_spi(struct fsw *f, int64_t now_ns)
 			f->io.spi_errno++;
 			break;
 		}
-		rc = fsw_spi_decode_sens(f->io.rx, (size_t)r, &s);
+		rc = fsw_spi_decode_sens(f->io.rx, (size_t)r, f->cfg.spi_frame_len, &s);
 		if (rc) {
 			f->io.rej_spi[-rc]++;
 			continue;
@@ -345,8 +353,8 @@ static void io_spi(struct fsw *f, int64_t now_ns)
 		a.throttle = f->cfg.ctl.throttle_cruise;
 	}
 	a.seq = f->io.act_seq++;
-	fsw_spi_encode_act(f->io.tx, &a);
-	if (f->spi.send(f->spi.ctx, f->io.tx, FSW_SPI_FRAME_LEN) != FSW_SPI_FRAME_LEN)
+	fsw_spi_encode_act(f->io.tx, f->cfg.spi_frame_len, &a);
+	if (f->spi.send(f->spi.ctx, f->io.tx, f->cfg.spi_frame_len) != (ssize_t)f->cfg.spi_frame_len)
 		f->io.spi_errno++;
 }
 

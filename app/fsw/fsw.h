@@ -52,6 +52,7 @@ struct fsw_config {
 	char     spi_backend[16];	/* [links] spi: seqpacket | spidev | none */
 	char     spi_path[256];		/* [links] spi_path: socket or /dev/spidevB.C */
 	uint32_t spi_speed_hz;		/* [links] spi_speed_hz (spidev) */
+	uint32_t spi_frame_len;		/* [links] spi_frame_len: bytes per transfer, 500 */
 	double   slot_s;		/* base slot (the executive's), for control dt */
 	double   home_lat_deg, home_lon_deg, home_height_m;
 	double   mag_decl_rad;
@@ -176,7 +177,7 @@ struct fsw {
 	/* io task */
 	struct {
 		struct fsw_uart_parser parser;
-		uint8_t  ubuf[1024], rx[FSW_SPI_FRAME_LEN + 16], tx[FSW_SPI_FRAME_LEN];
+		uint8_t  ubuf[1024], rx[FSW_SPI_FRAME_MAX + 16], tx[FSW_SPI_FRAME_MAX];
 		uint64_t rej_spi[FSW_REJ_COUNT], spi_frames, spi_stale, spi_errno, gps_nofix, ekf_refused;
 		uint32_t slots_no_imu, stale_events, recoveries, gps_count, sens_count;
 		bool     stale, got_imu, fix_pending, have_spi_seq;

@@ -36,7 +36,7 @@ struct fsw_spi_link {
 	void *ctx;
 	int   fd;
 	uint32_t speed_hz;		/* spidev */
-	uint8_t  rx[512];		/* spidev: what came back in the last transfer */
+	uint8_t  rx[4096];		/* spidev: what came back in the last transfer */
 	size_t   rx_len;
 };
 

@@ -212,9 +212,9 @@ int fsw_ubx_decode_pvt(const uint8_t *p, size_t len, struct fsw_gps_fix *f)
 }
 
 /* spi_header - the common start of both SPI frame types */
-static void spi_header(uint8_t *out, uint8_t type, uint16_t seq, uint32_t t_us)
+static void spi_header(uint8_t *out, size_t frame_len, uint8_t type, uint16_t seq, uint32_t t_us)
 {
-	memset(out, 0, FSW_SPI_FRAME_LEN);
+	memset(out, 0, frame_len);
 	out[0] = 'P';
 	out[1] = 'F';
 	out[2] = FSW_SPI_VERSION;
@@ -223,15 +223,15 @@ static void spi_header(uint8_t *out, uint8_t type, uint16_t seq, uint32_t t_us)
 	put32(out + 6, t_us);
 }
 
-static void spi_seal(uint8_t *out)
+static void spi_seal(uint8_t *out, size_t frame_len)
 {
-	put16(out + FSW_SPI_FRAME_LEN - 2, fsw_crc16(out, FSW_SPI_FRAME_LEN - 2));
+	put16(out + frame_len - 2, fsw_crc16(out, frame_len - 2));
 }
 
 /* spi_check - length, magic, version, type and CRC of an SPI frame; 0 or -reason */
-static int spi_check(const uint8_t *buf, size_t len, uint8_t type)
+static int spi_check(const uint8_t *buf, size_t len, size_t frame_len, uint8_t type)
 {
-	if (len != FSW_SPI_FRAME_LEN)
+	if (len != frame_len || len < FSW_SPI_FRAME_MIN)
 		return -FSW_REJ_SPI_SHORT;
 	if (buf[0] != 'P' || buf[1] != 'F')
 		return -FSW_REJ_SPI_MAGIC;
@@ -239,14 +239,14 @@ static int spi_check(const uint8_t *buf, size_t len, uint8_t type)
 		return -FSW_REJ_SPI_VERSION;
 	if (buf[3] != type)
 		return -FSW_REJ_SPI_TYPE;
-	if (get16(buf + FSW_SPI_FRAME_LEN - 2) != fsw_crc16(buf, FSW_SPI_FRAME_LEN - 2))
+	if (get16(buf + frame_len - 2) != fsw_crc16(buf, frame_len - 2))
 		return -FSW_REJ_SPI_CRC;
 	return 0;
 }
 
-void fsw_spi_encode_act(uint8_t out[FSW_SPI_FRAME_LEN], const struct fsw_spi_act *a)
+void fsw_spi_encode_act(uint8_t *out, size_t frame_len, const struct fsw_spi_act *a)
 {
-	spi_header(out, FSW_SPI_TYPE_ACT, a->seq, a->t_us);
+	spi_header(out, frame_len, FSW_SPI_TYPE_ACT, a->seq, a->t_us);
 	putf(out + 10, a->aileron_rad);
 	putf(out + 14, a->elevator_rad);
 	putf(out + 18, a->rudder_rad);
@@ -254,12 +254,12 @@ void fsw_spi_encode_act(uint8_t out[FSW_SPI_FRAME_LEN], const struct fsw_spi_act
 	out[26] = a->mode;
 	put32(out + 27, a->nav_t_us);
 	putv(out + 31, a->nav_pos_m);
-	spi_seal(out);
+	spi_seal(out, frame_len);
 }
 
-int fsw_spi_decode_act(const uint8_t *buf, size_t len, struct fsw_spi_act *a)
+int fsw_spi_decode_act(const uint8_t *buf, size_t len, size_t frame_len, struct fsw_spi_act *a)
 {
-	int rc = spi_check(buf, len, FSW_SPI_TYPE_ACT);
+	int rc = spi_check(buf, len, frame_len, FSW_SPI_TYPE_ACT);
 
 	if (rc)
 		return rc;
@@ -278,20 +278,20 @@ int fsw_spi_decode_act(const uint8_t *buf, size_t len, struct fsw_spi_act *a)
 	return 0;
 }
 
-void fsw_spi_encode_sens(uint8_t out[FSW_SPI_FRAME_LEN], const struct fsw_spi_sens *s)
+void fsw_spi_encode_sens(uint8_t *out, size_t frame_len, const struct fsw_spi_sens *s)
 {
-	spi_header(out, FSW_SPI_TYPE_SENS, s->seq, s->t_us);
+	spi_header(out, frame_len, FSW_SPI_TYPE_SENS, s->seq, s->t_us);
 	put16(out + 10, s->act_seq);
 	putf(out + 12, s->baro_pa);
 	putf(out + 16, s->baro_temp_c);
 	putf(out + 20, s->diff_pa);
 	putv(out + 24, s->mag_gauss);
-	spi_seal(out);
+	spi_seal(out, frame_len);
 }
 
-int fsw_spi_decode_sens(const uint8_t *buf, size_t len, struct fsw_spi_sens *s)
+int fsw_spi_decode_sens(const uint8_t *buf, size_t len, size_t frame_len, struct fsw_spi_sens *s)
 {
-	int rc = spi_check(buf, len, FSW_SPI_TYPE_SENS);
+	int rc = spi_check(buf, len, frame_len, FSW_SPI_TYPE_SENS);
 
 	if (rc)
 		return rc;

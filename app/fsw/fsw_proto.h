@@ -10,7 +10,7 @@
  *   GPS         u-blox UBX: B5 62 | class | id | len (LE16) | payload | CK_A CK_B
  *               (8-bit Fletcher over class..payload); NAV-PVT (01 07, 92 bytes)
  *               is decoded, other messages are skipped and counted
- * SPI (full-duplex, FSW_SPI_FRAME_LEN = 500 bytes each way):
+ * SPI (full-duplex, frames of a configured length, 500 bytes by default, each way):
  *   'P' 'F' | version 1 | type (10 actuators app->DAQ, 20 sensors DAQ->app) |
  *   seq (LE16) | body | zero padding | CRC-16/CCITT-FALSE (LE) over bytes 0..497
  *
@@ -40,7 +40,9 @@
 #define FSW_UBX_MAX_PAYLOAD 256
 #define FSW_UBX_NAV_PVT_LEN 92
 #define FSW_UBX_NAV_PVT_FRAME_LEN (6 + FSW_UBX_NAV_PVT_LEN + 2)
-#define FSW_SPI_FRAME_LEN 500
+#define FSW_SPI_FRAME_LEN 500		/* default frame length */
+#define FSW_SPI_FRAME_MIN 64
+#define FSW_SPI_FRAME_MAX 4096
 #define FSW_SPI_VERSION 1
 #define FSW_SPI_TYPE_ACT 0x10
 #define FSW_SPI_TYPE_SENS 0x20
@@ -56,7 +58,7 @@ enum fsw_rej {
 	FSW_REJ_UBX_CK,		/* UBX Fletcher checksum mismatch */
 	FSW_REJ_UBX_PVT_LEN,	/* NAV-PVT with a payload length other than 92 */
 	FSW_REJ_UBX_RANGE,	/* NAV-PVT values out of range (latitude, height, speed) */
-	FSW_REJ_SPI_SHORT,	/* SPI transfer not FSW_SPI_FRAME_LEN bytes (truncated) */
+	FSW_REJ_SPI_SHORT,	/* SPI transfer not of the frame length (truncated) */
 	FSW_REJ_SPI_MAGIC,	/* SPI frame without the 'PF' magic */
 	FSW_REJ_SPI_VERSION,	/* SPI frame of another protocol version */
 	FSW_REJ_SPI_TYPE,	/* SPI frame of the wrong type for the direction */
@@ -124,14 +126,15 @@ size_t fsw_imu_encode(uint8_t *out, const struct fsw_imu_sample *s);
 size_t fsw_ubx_encode_pvt(uint8_t *out, const struct fsw_gps_fix *f);
 /* fsw_ubx_frame - wrap any UBX payload (class, id); returns bytes written */
 size_t fsw_ubx_frame(uint8_t *out, uint8_t cls, uint8_t id, const uint8_t *payload, size_t len);
-void fsw_spi_encode_act(uint8_t out[FSW_SPI_FRAME_LEN], const struct fsw_spi_act *a);
-void fsw_spi_encode_sens(uint8_t out[FSW_SPI_FRAME_LEN], const struct fsw_spi_sens *s);
+/* SPI frames of frame_len bytes (FSW_SPI_FRAME_MIN..FSW_SPI_FRAME_MAX): CRC in the last two */
+void fsw_spi_encode_act(uint8_t *out, size_t frame_len, const struct fsw_spi_act *a);
+void fsw_spi_encode_sens(uint8_t *out, size_t frame_len, const struct fsw_spi_sens *s);
 
 /* Decoders of a whole frame: 0 or -reason. */
 int fsw_imu_decode(const uint8_t *frame, size_t len, struct fsw_imu_sample *s);
 int fsw_ubx_decode_pvt(const uint8_t *payload, size_t len, struct fsw_gps_fix *f);
-int fsw_spi_decode_act(const uint8_t *buf, size_t len, struct fsw_spi_act *a);
-int fsw_spi_decode_sens(const uint8_t *buf, size_t len, struct fsw_spi_sens *s);
+int fsw_spi_decode_act(const uint8_t *buf, size_t len, size_t frame_len, struct fsw_spi_act *a);
+int fsw_spi_decode_sens(const uint8_t *buf, size_t len, size_t frame_len, struct fsw_spi_sens *s);
 
 /* Where the stream parser delivers what it decodes. */
 struct fsw_uart_sink {

@@ -195,7 +195,7 @@ static int sensorsim_open_spi(struct sensorsim *s, const char *path)
 /* sensorsim_spi - accept the app, serve every transfer waiting (each timed) */
 static void sensorsim_spi(struct sensorsim *s)
 {
-	uint8_t rx[FSW_SPI_FRAME_LEN + 16], tx[FSW_SPI_FRAME_LEN];
+	uint8_t rx[FSW_SPI_FRAME_MAX + 16], tx[FSW_SPI_FRAME_MAX];
 	int i;
 
 	if (s->spi_client < 0) {
@@ -327,6 +327,7 @@ int main(int argc, char **argv)
 	if (sim_daq_init(&s.daq, s.scen.airspeed_mps, s.scen.alt_m, s.scen.heading_rad, &s.scen.wind, &s.scen.sens,
 			 &s.scen.faults, s.scen.seed))
 		return pf_fail(PF_EXIT_USAGE, "scenario: no trim or bad sensor parameters");
+	s.daq.spi_frame_len = s.scen.fsw.spi_frame_len;	/* [links] spi_frame_len: both ends */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = sensorsim_on_signal;
 	sigaction(SIGINT, &sa, NULL);

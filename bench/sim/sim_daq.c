@@ -22,6 +22,7 @@ int sim_daq_init(struct sim_daq *d, double va, double alt_m, double yaw, const s
 	if (faults)
 		d->faults = *faults;
 	sim_rng_seed(&d->rng_fault, seed * 13 + 5);
+	d->spi_frame_len = FSW_SPI_FRAME_LEN;
 	return 0;
 }
 
@@ -113,7 +114,7 @@ size_t sim_daq_spi(struct sim_daq *d, const uint8_t *rx, size_t n, uint8_t *tx)
 	struct fsw_spi_sens s;
 
 	d->spi_transfers++;
-	if (fsw_spi_decode_act(rx, n, &a) == 0) {
+	if (fsw_spi_decode_act(rx, n, d->spi_frame_len, &a) == 0) {
 		struct sim_controls c = { a.aileron_rad, a.elevator_rad, a.rudder_rad, a.throttle };
 
 		sim_model_set_controls(&d->model, &c);
@@ -137,12 +138,12 @@ size_t sim_daq_spi(struct sim_daq *d, const uint8_t *rx, size_t n, uint8_t *tx)
 	}
 	sim_sensors_slow(&d->sens, &d->model.st, &s);
 	s.act_seq = d->last_act_seq;
-	fsw_spi_encode_sens(tx, &s);
+	fsw_spi_encode_sens(tx, d->spi_frame_len, &s);
 	if (d->faults.spi_truncate_every && d->spi_transfers % d->faults.spi_truncate_every == 0) {
 		d->spi_truncated++;
-		return d->faults.spi_truncate_len < FSW_SPI_FRAME_LEN ? d->faults.spi_truncate_len : FSW_SPI_FRAME_LEN / 2;
+		return d->faults.spi_truncate_len < d->spi_frame_len ? d->faults.spi_truncate_len : d->spi_frame_len / 2;
 	}
-	return FSW_SPI_FRAME_LEN;
+	return d->spi_frame_len;
 }
 
 const struct sim_state *sim_daq_truth(const struct sim_daq *d, uint32_t t_us)

@@ -42,6 +42,7 @@ struct sim_daq {
 	/* counters */
 	uint64_t imu_frames, gps_frames, uart_bytes, uart_dropped, garbage_bytes, corrupted_bytes, uart_overflow;
 	uint64_t spi_transfers, spi_act_ok, spi_act_rejected, spi_truncated;
+	size_t   spi_frame_len;		/* bytes per SPI transfer, both ways */
 	uint16_t last_act_seq;
 	uint8_t  app_mode;
 	/* the app's navigation telemetry against the truth */

@@ -65,6 +65,7 @@ int sim_harness_init(struct sim_harness *h, const struct sim_scenario *s, char *
 		snprintf(err, err_size, "simulator: %s", rc == -EDOM ? "no trim at this airspeed" : "bad sensor parameters");
 		goto fail;
 	}
+	h->daq.spi_frame_len = s->fsw.spi_frame_len;	/* [links] spi_frame_len: both ends */
 	rc = fsw_init(h->fsw, &s->fsw);
 	if (rc) {
 		snprintf(err, err_size, "flight software: bad configuration");

@@ -31,7 +31,7 @@ struct sim_harness {
 	struct fsw *fsw;			/* allocated (large) */
 	uint64_t slot;
 	double   uart_budget;			/* bytes the line may carry now */
-	uint8_t  spi_q[4][FSW_SPI_FRAME_LEN];	/* answers waiting to be read */
+	uint8_t  spi_q[4][FSW_SPI_FRAME_MAX];	/* answers waiting to be read */
 	size_t   spi_len[4];
 	int      spi_n;
 	uint64_t ekf_jobs;

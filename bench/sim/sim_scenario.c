@@ -95,7 +95,7 @@ int sim_scenario_set(struct sim_scenario *s, const char *section, const char *ke
 		return 0;
 	}
 	if (!strcmp(section, "faults") && (!strcmp(key, "spi_truncate_every") || !strcmp(key, "spi_truncate_len"))) {
-		if (d < 0 || d != floor(d) || d > 1e9 || (key[13] == 'l' && d >= FSW_SPI_FRAME_LEN)) {
+		if (d < 0 || d != floor(d) || d > 1e9 || (key[13] == 'l' && d >= FSW_SPI_FRAME_MAX)) {
 			snprintf(err, err_size, "%s: '%s': out of range", key, value);
 			return -EINVAL;
 		}

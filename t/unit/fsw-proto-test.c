@@ -207,33 +207,38 @@ static void test_spi(void)
 	s.baro_temp_c = 12;
 	s.diff_pa = 390;
 	s.mag_gauss = fsw_v3(0.2, 0.01, 0.42);
-	fsw_spi_encode_act(f, &a);
-	check(fsw_spi_decode_act(f, sizeof(f), &ad) == 0 && ad.seq == 9 && fabs(ad.elevator_rad + 0.12) < 1e-6 &&
+	fsw_spi_encode_act(f, sizeof(f), &a);
+	check(fsw_spi_decode_act(f, sizeof(f), FSW_SPI_FRAME_LEN, &ad) == 0 && ad.seq == 9 && fabs(ad.elevator_rad + 0.12) < 1e-6 &&
 	      fabs(ad.throttle - 0.35) < 1e-6 && ad.mode == 1, "proto-3.1 actuator frame round-trips");
-	fsw_spi_encode_sens(f, &s);
-	check(fsw_spi_decode_sens(f, sizeof(f), &sd) == 0 && sd.seq == 4 && sd.act_seq == 9 &&
+	fsw_spi_encode_sens(f, sizeof(f), &s);
+	check(fsw_spi_decode_sens(f, sizeof(f), FSW_SPI_FRAME_LEN, &sd) == 0 && sd.seq == 4 && sd.act_seq == 9 &&
 	      fabs(sd.baro_pa - 94000) < 0.01 && fabs(sd.mag_gauss.z - 0.42) < 1e-6, "proto-3.2 sensor frame round-trips");
-	check_int(fsw_spi_decode_sens(f, 300, &sd), ==, -FSW_REJ_SPI_SHORT, "proto-3.3 reject: truncated SPI frame (300 of 500 bytes)");
-	check_int(fsw_spi_decode_sens(f, 0, &sd), ==, -FSW_REJ_SPI_SHORT, "proto-3.4 reject: empty SPI transfer");
+	check_int(fsw_spi_decode_sens(f, 300, FSW_SPI_FRAME_LEN, &sd), ==, -FSW_REJ_SPI_SHORT, "proto-3.3 reject: truncated SPI frame (300 of 500 bytes)");
+	check_int(fsw_spi_decode_sens(f, 0, FSW_SPI_FRAME_LEN, &sd), ==, -FSW_REJ_SPI_SHORT, "proto-3.4 reject: empty SPI transfer");
 	memcpy(bad, f, sizeof(f));
 	bad[0] = 'X';
 	reseal_spi(bad);
-	check_int(fsw_spi_decode_sens(bad, sizeof(bad), &sd), ==, -FSW_REJ_SPI_MAGIC, "proto-3.5 reject: SPI magic");
+	check_int(fsw_spi_decode_sens(bad, sizeof(bad), FSW_SPI_FRAME_LEN, &sd), ==, -FSW_REJ_SPI_MAGIC, "proto-3.5 reject: SPI magic");
 	memcpy(bad, f, sizeof(f));
 	bad[2] = 2;
 	reseal_spi(bad);
-	check_int(fsw_spi_decode_sens(bad, sizeof(bad), &sd), ==, -FSW_REJ_SPI_VERSION, "proto-3.6 reject: SPI protocol version");
-	check_int(fsw_spi_decode_act(f, sizeof(f), &ad), ==, -FSW_REJ_SPI_TYPE, "proto-3.7 reject: sensor frame where actuators are expected");
+	check_int(fsw_spi_decode_sens(bad, sizeof(bad), FSW_SPI_FRAME_LEN, &sd), ==, -FSW_REJ_SPI_VERSION, "proto-3.6 reject: SPI protocol version");
+	check_int(fsw_spi_decode_act(f, sizeof(f), FSW_SPI_FRAME_LEN, &ad), ==, -FSW_REJ_SPI_TYPE, "proto-3.7 reject: sensor frame where actuators are expected");
 	memcpy(bad, f, sizeof(f));
 	bad[250] ^= 0x80;		/* even the padding is covered */
-	check_int(fsw_spi_decode_sens(bad, sizeof(bad), &sd), ==, -FSW_REJ_SPI_CRC, "proto-3.8 reject: SPI CRC (bit flipped in the padding)");
+	check_int(fsw_spi_decode_sens(bad, sizeof(bad), FSW_SPI_FRAME_LEN, &sd), ==, -FSW_REJ_SPI_CRC, "proto-3.8 reject: SPI CRC (bit flipped in the padding)");
 	memcpy(bad, f, sizeof(f));
 	memcpy(bad + 24, &big, 4);	/* 5 gauss: no such field */
 	reseal_spi(bad);
-	check_int(fsw_spi_decode_sens(bad, sizeof(bad), &sd), ==, -FSW_REJ_SPI_RANGE, "proto-3.9 reject: sensor value out of range");
+	check_int(fsw_spi_decode_sens(bad, sizeof(bad), FSW_SPI_FRAME_LEN, &sd), ==, -FSW_REJ_SPI_RANGE, "proto-3.9 reject: sensor value out of range");
 	a.throttle = 1.5;
-	fsw_spi_encode_act(bad, &a);
-	check_int(fsw_spi_decode_act(bad, sizeof(bad), &ad), ==, -FSW_REJ_SPI_RANGE, "proto-3.10 reject: throttle out of range");
+	fsw_spi_encode_act(bad, sizeof(bad), &a);
+	check_int(fsw_spi_decode_act(bad, sizeof(bad), FSW_SPI_FRAME_LEN, &ad), ==, -FSW_REJ_SPI_RANGE, "proto-3.10 reject: throttle out of range");
+	a.throttle = 0.5;
+	fsw_spi_encode_act(bad, 64, &a);
+	check(fsw_spi_decode_act(bad, 64, 64, &ad) == 0 && fabs(ad.throttle - 0.5) < 1e-6 &&
+	      fsw_spi_decode_act(bad, 64, FSW_SPI_FRAME_LEN, &ad) == -FSW_REJ_SPI_SHORT,
+	      "proto-3.11 a configured 64-byte frame round-trips; against 500 it is short");
 }
 
 static void test_stream(void)
@@ -331,7 +336,7 @@ static void test_geo(void)
 
 int main(void)
 {
-	tap_plan(41);
+	tap_plan(42);
 	test_crc_and_imu();
 	test_ubx();
 	test_spi();
