@@ -10,6 +10,7 @@
  * [task NAME] go to handlers registered with app_config_add_section().
  */
 #include "config.h"
+#include "inierr.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -35,14 +36,11 @@ enum { LINE_SECTION, LINE_PERIOD, LINE_PHASE, LINE_EVENT, LINE_KIND, LINE_NFIELD
 
 struct app_parse {
 	struct app_config *cfg;
-	const char *file;
 	int line;			/* line being parsed */
 	int section_line;		/* line of the last [section] header */
 	int slot_line;
 	int task_line[APP_MAX_TASKS][LINE_NFIELDS];
-	char *err;
-	size_t err_size;
-	bool failed;
+	struct pf_ini_err ie;		/* file name and first error */
 	/* string source (app_config_load_string) */
 	const char *text;
 };
@@ -166,16 +164,11 @@ int app_parse_cpus(const char *text, uint64_t *mask, size_t mask_words)
 static int app_perr(struct app_parse *ps, int line, const char *fmt, ...) PF_PRINTF(3, 4);
 static int app_perr(struct app_parse *ps, int line, const char *fmt, ...)
 {
-	char msg[256];
 	va_list ap;
 
-	if (ps->failed)
-		return 0;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	pf_ini_verror(&ps->ie, line, fmt, ap);
 	va_end(ap);
-	snprintf(ps->err, ps->err_size, "%s:%d: %s", ps->file, line, msg);
-	ps->failed = true;
 	return 0;
 }
 
@@ -369,7 +362,7 @@ static int app_ini_handler(void *user, const char *section, const char *key, con
 	size_t n;
 	int i;
 
-	if (ps->failed)
+	if (ps->ie.failed)
 		return 0;
 	if (!strcmp(section, "app"))
 		return app_app_key(ps, key, value);
@@ -487,17 +480,17 @@ static int app_config_parse(struct app_config *cfg, const char *file, ini_reader
 	int ret;
 
 	ps->cfg = cfg;
-	ps->file = file;
-	ps->err = err;
-	ps->err_size = err_size;
+	ps->ie.file = file;
+	ps->ie.buf = err;
+	ps->ie.size = err_size;
 	ret = ini_parse_stream(reader, ps, app_ini_handler, ps);
-	if (ret > 0 && !ps->failed)
+	if (ret > 0 && !ps->ie.failed)
 		app_perr(ps, ret, "syntax error (expected [section] or key = value)");
-	if (ret < 0 && !ps->failed)
+	if (ret < 0 && !ps->ie.failed)
 		app_perr(ps, ps->line, "cannot parse (out of memory)");
-	if (!ps->failed)
+	if (!ps->ie.failed)
 		app_parse_check(ps);
-	return ps->failed ? -EINVAL : 0;
+	return ps->ie.failed ? -EINVAL : 0;
 }
 
 int app_config_load(struct app_config *cfg, const char *path, char *err, size_t err_size)

@@ -8,6 +8,7 @@
  */
 #include "scenario.h"
 #include "common.h"
+#include "inierr.h"
 #include "loads/load.h"
 
 #include <errno.h>
@@ -310,6 +311,7 @@ int pf_scn_load(struct pf_scn *scn, const char *path)
 
 	memset(scn, 0, sizeof(*scn));
 	snprintf(scn->path, sizeof(scn->path), "%s", path);
+	ps.ie = (struct pf_ini_err){ .file = scn->path, .buf = scn->error, .size = sizeof(scn->error) };
 	ps.file = fopen(path, "re");
 	if (!ps.file) {
 		ret = -errno;
