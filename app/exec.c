@@ -197,7 +197,23 @@ uint64_t app_missed_after_last(struct app_task *t)
 
 /* ---- the instrumented job ---- */
 
-void app_run_job(struct app_task *t, struct app_job *job)
+/*
+ * app_job_begin - number the job and write its start marker; called right
+ * after the job's first instruction (the tick calls it before it releases the
+ * slot's tasks, so its marker is as close to s_k as every other task's)
+ */
+static void app_job_begin(struct app_task *t, struct app_job *job)
+{
+	job->seq = t->seq;
+	job->missed = t->missed_next + (uint32_t)atomic_exchange_explicit(&t->skipped, 0, memory_order_relaxed);
+	job->deadline_ns = t->deadline_ns ? job->release_ns + t->deadline_ns : INT64_MAX;
+	DTRACE_PROBE3(preflight, job_start, t->id, job->seq, job->release_ns);
+	if (app_marker_job(&t->app->marker, APP_MARKER_START, (uint8_t)t->id, 0, job->seq, job->release_ns) < 0)
+		t->marker_errors++;
+}
+
+/* app_job_finish - the job's body and work, its record, statistics and end marker */
+static void app_job_finish(struct app_task *t, struct app_job *job)
 {
 	struct app *app = t->app;
 	struct app_jobrec rec;
@@ -205,13 +221,6 @@ void app_run_job(struct app_task *t, struct app_job *job)
 	uint64_t old;
 	bool overrun;
 	int cpu;
-
-	job->seq = t->seq;
-	job->missed = t->missed_next + (uint32_t)atomic_exchange_explicit(&t->skipped, 0, memory_order_relaxed);
-	job->deadline_ns = t->deadline_ns ? job->release_ns + t->deadline_ns : INT64_MAX;
-	DTRACE_PROBE3(preflight, job_start, t->id, job->seq, job->release_ns);
-	if (app_marker_job(&app->marker, APP_MARKER_START, (uint8_t)t->id, 0, job->seq, job->release_ns) < 0)
-		t->marker_errors++;
 
 	/* thread CPU clock reads are syscalls (no vDSO): share them with the calibrated work */
 	cpu0 = app->no_cpu_time ? 0 : pf_clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -254,6 +263,12 @@ void app_run_job(struct app_task *t, struct app_job *job)
 	if (app_marker_job(&app->marker, APP_MARKER_END, (uint8_t)t->id, rec.flags, rec.seq, rec.release_ns) < 0)
 		t->marker_errors++;
 	DTRACE_PROBE5(preflight, job_end, t->id, rec.seq, rec.release_ns, rec.end_ns, rec.flags);
+}
+
+void app_run_job(struct app_task *t, struct app_job *job)
+{
+	app_job_begin(t, job);
+	app_job_finish(t, job);
 }
 
 /* ---- threads ---- */
@@ -352,12 +367,13 @@ static void *app_tick_main(void *arg)
 				break;
 			}
 		}
-		app_tick_release(app, k, app->t0_ns + k * slot);
 		memset(&job, 0, sizeof(job));
 		job.release_ns = app->t0_ns + k * slot;
 		job.start_ns = now;
 		job.slot = k;
-		app_run_job(t, &job);
+		app_job_begin(t, &job);
+		app_tick_release(app, k, job.release_ns);
+		app_job_finish(t, &job);
 		k++;
 	}
 	atomic_store(&app->end_ns, app->t0_ns + k * slot);
