@@ -21,13 +21,13 @@ const struct app_task_body app_bodies[] = {
 	{ "nav10",       fsw_task_init, fsw_task_nav10,    fsw_task_fini },
 	{ "ekf",         fsw_task_init, fsw_task_ekf,      fsw_task_fini },
 	{ "mission1",    fsw_task_init, fsw_task_mission1, fsw_task_fini },
-	{ "telemetry",   NULL, NULL, NULL },
+	{ "telemetry",   fsw_task_telemetry_init, fsw_task_telemetry, fsw_task_fini },
 	{ NULL,          NULL, NULL, NULL },
 };
 
 int app_bodies_register(void)
 {
-	return fsw_task_register();	/* [fsw] and [links] */
+	return fsw_task_register();	/* [fsw], [links] and [telemetry] */
 }
 
 const struct app_task_body *app_body_find(const char *name)

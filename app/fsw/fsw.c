@@ -12,6 +12,8 @@
  * nav10 and mission1 close the guidance and mission loops.
  */
 #include "fsw.h"
+#include "common.h"
+#include "hist.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -295,11 +297,82 @@ static void io_on_gps(void *ctx, const struct fsw_gps_fix *fix)
 	f->io.fix_pending = true;
 }
 
+void fsw_spi_timing_add(struct fsw_spi_timing *t, int64_t ns)
+{
+	double d;
+
+	if (ns < 0)
+		ns = 0;
+	if (!t->count || ns < t->min_ns)
+		t->min_ns = ns;
+	if (!t->count || ns > t->max_ns)
+		t->max_ns = ns;
+	t->count++;
+	d = (double)ns - t->mean_ns;
+	t->mean_ns += d / (double)t->count;
+	t->m2 += d * ((double)ns - t->mean_ns);
+	if (ns > FSW_SPIT_OVER_NS)
+		t->over_1ms++;
+	if (ns / FSW_SPIT_BIN_NS < FSW_SPIT_NBINS)
+		t->bins[ns / FSW_SPIT_BIN_NS]++;
+	else if (t->nout < FSW_SPIT_NOUT)
+		t->out[t->nout++] = ns;
+	else
+		t->out_lost++;
+}
+
+int fsw_spi_timing_hist(const struct fsw_spi_timing *t, struct pf_hist *h)
+{
+	int64_t top_ns = (int64_t)FSW_SPIT_NBINS * FSW_SPIT_BIN_NS;
+	uint32_t i;
+	int rc;
+
+	rc = pf_hist_init(h, 0, FSW_SPIT_BIN_NS, FSW_SPIT_NBINS);
+	for (i = 0; !rc && i < FSW_SPIT_NBINS; i++)
+		if (t->bins[i])
+			rc = pf_hist_add_n(h, (int64_t)i * FSW_SPIT_BIN_NS, t->bins[i]);
+	for (i = 0; !rc && i < t->nout; i++)
+		rc = pf_hist_add_n(h, t->out[i], 1);
+	if (!rc && t->out_lost)
+		rc = pf_hist_add_n(h, top_ns, t->out_lost);
+	if (rc) {
+		pf_hist_free(h);
+		return rc;
+	}
+	if (t->count) {		/* the bins hold lower edges: the exact figures */
+		h->min = t->min_ns;
+		h->max = t->max_ns;
+		h->mean = t->mean_ns;
+		h->m2 = t->m2;
+	}
+	return 0;
+}
+
+/*
+ * io_spi_timed - a reply arrived (f->spi.rx_ns, or now when the link cannot
+ * tell) for the actuator frame act_seq: its transfer time, if that frame's
+ * send is still pending (a reply to a frame the DAQ rejected carries an
+ * older, already timed number)
+ */
+static void io_spi_timed(struct fsw *f, uint16_t act_seq)
+{
+	struct fsw_spi_timing *t = &f->io.spit;
+	int slot = act_seq & (FSW_SPIT_PENDING - 1);
+
+	if (!t->pend[slot].pending || t->pend[slot].seq != act_seq) {
+		t->unmatched++;
+		return;
+	}
+	t->pend[slot].pending = false;
+	fsw_spi_timing_add(t, (f->spi.rx_ns ? f->spi.rx_ns : pf_now_ns()) - t->pend[slot].send_ns);
+}
+
 /* io_spi - read the answer of the previous transfer, start the next one */
 static void io_spi(struct fsw *f, int64_t now_ns)
 {
 	struct fsw_act_msg act;
 	struct fsw_spi_act a;
+	typeof(f->io.spit.pend[0]) *pend;
 	ssize_t r;
 	int i, rc;
 
@@ -320,6 +393,7 @@ static void io_spi(struct fsw *f, int64_t now_ns)
 			f->io.rej_spi[-rc]++;
 			continue;
 		}
+		io_spi_timed(f, s.act_seq);
 		if (f->io.have_spi_seq && s.seq == f->io.spi_seq_in) {
 			f->io.spi_stale++;	/* the DAQ repeated itself: no new data */
 			continue;
@@ -354,7 +428,11 @@ static void io_spi(struct fsw *f, int64_t now_ns)
 	}
 	a.seq = f->io.act_seq++;
 	fsw_spi_encode_act(f->io.tx, f->cfg.spi_frame_len, &a);
-	if (f->spi.send(f->spi.ctx, f->io.tx, f->cfg.spi_frame_len) != (ssize_t)f->cfg.spi_frame_len)
+	pend = &f->io.spit.pend[a.seq & (FSW_SPIT_PENDING - 1)];
+	pend->seq = a.seq;
+	pend->send_ns = pf_now_ns();
+	pend->pending = f->spi.send(f->spi.ctx, f->io.tx, f->cfg.spi_frame_len) == (ssize_t)f->cfg.spi_frame_len;
+	if (!pend->pending)
 		f->io.spi_errno++;
 }
 
@@ -613,8 +691,8 @@ void fsw_ctl100_job(struct fsw *f, int64_t now_ns)
 	nav.pitch_rad = pitch;
 	nav.yaw_rad = yaw;
 	nav.baro_offset_m = f->c.baro_offset_m;
+	nav.pub_ns = now_ns;
 	fsw_mb_put(&f->nav_mb, &nav);
-	(void)now_ns;
 }
 
 /* ---- ekf ------------------------------------------------------------- */
@@ -868,4 +946,48 @@ void fsw_stats(struct fsw *f, struct fsw_stats *s)
 	s->corr_dropped = f->c.corr_dropped;
 	s->realigns = f->c.realigns;
 	s->mode = f->m.mode;
+}
+
+void fsw_telemetry_snapshot(struct fsw *f, int64_t now_ns, struct fsw_tlm_frame *t)
+{
+	struct fsw_nav_msg nav;
+	struct fsw_sens_msg sens;
+	struct fsw_io_msg io;
+	struct fsw_ekf_msg ekf;
+	struct fsw_mission_msg m;
+	int64_t age_ms;
+
+	memset(t, 0, sizeof(*t));
+	t->nav_age_ms = FSW_TLM_NO_AGE;
+	if (!f) {
+		t->health = FSW_TLM_NO_FSW;
+		return;
+	}
+	if (fsw_mb_get(&f->mission_mb, &m) && m.count)
+		t->mode = (uint8_t)m.mode;
+	if (t->mode == FSW_MODE_FAILSAFE)
+		t->health |= FSW_TLM_FAILSAFE;
+	if (fsw_mb_get(&f->io_mb, &io) && io.imu_stale)
+		t->health |= FSW_TLM_IMU_STALE;
+	if (__atomic_load_n(&f->m.gps_lost, __ATOMIC_RELAXED))
+		t->health |= FSW_TLM_GPS_LOST;
+	if (fsw_mb_get(&f->ekf_mb, &ekf) && ekf.count)
+		t->pos_sigma_m = (float)ekf.pos_sigma_m;
+	if (fsw_mb_get(&f->sens_mb, &sens) && sens.count)
+		t->airspeed_mps = (float)sens.airspeed_mps;
+	if (!fsw_mb_get(&f->nav_mb, &nav) || !nav.count)
+		return;
+	if (nav.aligned)
+		t->health |= FSW_TLM_NAV_VALID;
+	t->pos_m[0] = (float)nav.x.pos_m.x;
+	t->pos_m[1] = (float)nav.x.pos_m.y;
+	t->pos_m[2] = (float)nav.x.pos_m.z;
+	t->vel_mps[0] = (float)nav.x.vel_mps.x;
+	t->vel_mps[1] = (float)nav.x.vel_mps.y;
+	t->vel_mps[2] = (float)nav.x.vel_mps.z;
+	t->att_rad[0] = (float)nav.roll_rad;
+	t->att_rad[1] = (float)nav.pitch_rad;
+	t->att_rad[2] = (float)nav.yaw_rad;
+	age_ms = (now_ns - nav.pub_ns) / 1000000;
+	t->nav_age_ms = (uint16_t)(age_ms < 0 ? 0 : age_ms >= FSW_TLM_NO_AGE ? FSW_TLM_NO_AGE - 1 : age_ms);
 }

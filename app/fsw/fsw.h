@@ -29,6 +29,7 @@
 #include "fsw_link.h"
 #include "fsw_proto.h"
 #include "fsw_shared.h"
+#include "fsw_tlm.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -97,6 +98,7 @@ struct fsw_nav_msg {
 	fsw_vec3 rate_radps;		/* bias-corrected */
 	double   roll_rad, pitch_rad, yaw_rad;
 	double   baro_offset_m;		/* INS altitude - baro altitude at the last alignment */
+	int64_t  pub_ns;		/* CLOCK_MONOTONIC of the job that published it (telemetry age) */
 };
 
 struct fsw_corr_msg {
@@ -145,6 +147,35 @@ struct fsw_hist_rec {
 	struct fsw_ins_state x0, x1;	/* before / after the step */
 };
 
+/*
+ * The io task's own SPI transfer times (fsw_io_job): from just before the
+ * send to the reply's arrival (the seqpacket link's kernel receive stamp,
+ * spidev's return from the synchronous ioctl). A fixed-bin histogram filled
+ * on the realtime path (no allocation): FSW_SPIT_NBINS bins of
+ * FSW_SPIT_BIN_NS, the first FSW_SPIT_NOUT longer transfers kept exactly,
+ * later ones counted at the top edge. fsw_spi_timing_hist() turns it into a
+ * lib/hist.h histogram off the realtime path.
+ */
+#define FSW_SPIT_BIN_NS  5000
+#define FSW_SPIT_NBINS   4000			/* 0 .. 20 ms binned */
+#define FSW_SPIT_NOUT    64
+#define FSW_SPIT_OVER_NS 1000000		/* REQ-SPI-001: a transfer over 1 ms */
+#define FSW_SPIT_PENDING 16			/* transfers awaiting their reply (power of two) */
+
+struct fsw_spi_timing {
+	uint32_t bins[FSW_SPIT_NBINS];
+	int64_t  out[FSW_SPIT_NOUT];		/* exact values past the bins */
+	uint32_t nout;
+	uint64_t out_lost;			/* past the bins once out[] is full: counted at the top edge */
+	uint64_t count, over_1ms, unmatched;	/* timed transfers; replies without a pending send */
+	int64_t  min_ns, max_ns;
+	double   mean_ns, m2;			/* Welford */
+	struct { uint16_t seq; bool pending; int64_t send_ns; } pend[FSW_SPIT_PENDING];
+};
+
+/* fsw_spi_timing_add - one transfer time (realtime-safe) */
+void fsw_spi_timing_add(struct fsw_spi_timing *t, int64_t ns);
+
 /* Counters for the summary (fsw_stats). */
 struct fsw_stats {
 	uint64_t imu_frames, gps_fixes, spi_frames, frame_errors;
@@ -183,6 +214,7 @@ struct fsw {
 		bool     stale, got_imu, fix_pending, have_spi_seq;
 		uint16_t spi_seq_in, act_seq;
 		int64_t  last_wake_ns, now_ns;
+		struct fsw_spi_timing spit;
 	} io;
 	/* ctl100 task */
 	struct {
@@ -262,6 +294,21 @@ void fsw_ctl100_job(struct fsw *f, int64_t now_ns);
 void fsw_ekf_job(struct fsw *f, int64_t now_ns);
 void fsw_nav10_job(struct fsw *f, int64_t now_ns);
 void fsw_mission1_job(struct fsw *f, int64_t now_ns);
+
+/*
+ * fsw_telemetry_snapshot - the navigation snapshot of a telemetry frame from
+ * the tasks' mailboxes (any thread, realtime-safe); f NULL: no flight
+ * software (health FSW_TLM_NO_FSW, zeros)
+ */
+void fsw_telemetry_snapshot(struct fsw *f, int64_t now_ns, struct fsw_tlm_frame *t);
+
+struct pf_hist;
+/*
+ * fsw_spi_timing_hist - the io task's SPI transfer times as a lib/hist.h
+ * histogram (setup / exit code: allocates); min, max, mean and stddev exact.
+ * 0 or -errno; free with pf_hist_free.
+ */
+int fsw_spi_timing_hist(const struct fsw_spi_timing *t, struct pf_hist *h) __attribute__((warn_unused_result));
 
 /* fsw_stats - counters of every task (read from any thread; approximate while running) */
 void fsw_stats(struct fsw *f, struct fsw_stats *s);

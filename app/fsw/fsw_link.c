@@ -4,6 +4,8 @@
  * non-blocking read / send / recv or one SPI_IOC_MESSAGE ioctl each.
  */
 #include "fsw_link.h"
+#include "common.h"
+#include "fsw_tlm.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -98,13 +100,31 @@ static ssize_t sock_send(void *ctx, const uint8_t *tx, size_t n)
 	return r < 0 ? -errno : r;
 }
 
+/*
+ * sock_recv - one frame, and its arrival time from the kernel's receive
+ * stamp (CLOCK_REALTIME, taken when the peer's send queued it) moved to
+ * CLOCK_MONOTONIC (fsw_realtime_to_mono_ns)
+ */
 static ssize_t sock_recv(void *ctx, uint8_t *rx, size_t n)
 {
 	struct fsw_spi_link *l = ctx;
-	ssize_t r = recv(l->fd, rx, n, MSG_DONTWAIT);
+	union { struct cmsghdr align; char buf[CMSG_SPACE(sizeof(struct timespec))]; } ctl;
+	struct iovec iov = { .iov_base = rx, .iov_len = n };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
+			      .msg_controllen = sizeof(ctl.buf) };
+	struct cmsghdr *c;
+	ssize_t r = recvmsg(l->fd, &msg, MSG_DONTWAIT);
 
 	if (r < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+	l->rx_ns = 0;
+	for (c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+			struct timespec ts;
+
+			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+			l->rx_ns = fsw_realtime_to_mono_ns(pf_ts_to_ns(&ts));
+		}
 	return r;
 }
 
@@ -127,6 +147,7 @@ int fsw_spi_open_seqpacket(struct fsw_spi_link *l, const char *path)
 		l->fd = -1;
 		return rc;
 	}
+	(void)setsockopt(l->fd, SOL_SOCKET, SO_TIMESTAMPNS, &(int){ 1 }, sizeof(int));	/* else rx_ns 0 */
 	l->send = sock_send;
 	l->recv = sock_recv;
 	l->ctx = l;
@@ -148,6 +169,7 @@ static ssize_t spidev_send(void *ctx, const uint8_t *tx, size_t n)
 	xfer.bits_per_word = 8;
 	if (ioctl(l->fd, SPI_IOC_MESSAGE(1), &xfer) < 0)
 		return -errno;
+	l->rx_ns = pf_now_ns();
 	l->rx_len = n;
 	return (ssize_t)n;
 }

@@ -14,6 +14,11 @@
  *                  bytes clocked in during it
  *   "mem"          set up by the test harness with its own functions
  *
+ * recv() also tells when the frame it returns arrived (rx_ns): the seqpacket
+ * backend from the kernel's receive stamp (SO_TIMESTAMPNS, moved from
+ * CLOCK_REALTIME to CLOCK_MONOTONIC), spidev at the return of the ioctl; the
+ * io task times its transfers with it.
+ *
  * Opening is setup code (may fail, returns -errno); read / send / recv are
  * the planned syscalls of the realtime path: no allocation, no blocking.
  */
@@ -38,6 +43,7 @@ struct fsw_spi_link {
 	uint32_t speed_hz;		/* spidev */
 	uint8_t  rx[4096];		/* spidev: what came back in the last transfer */
 	size_t   rx_len;
+	int64_t  rx_ns;			/* CLOCK_MONOTONIC arrival of the frame recv() returned, 0 unknown */
 };
 
 /* fsw_uart_open - a termios device or pty in raw mode at baud; 0 or -errno */

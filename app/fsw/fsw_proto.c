@@ -80,16 +80,6 @@ uint16_t fsw_crc16(const uint8_t *p, size_t n)
 	return crc;
 }
 
-/* Little-endian field access. */
-static void put16(uint8_t *p, uint16_t v) { p[0] = v; p[1] = v >> 8; }
-static void put32(uint8_t *p, uint32_t v) { put16(p, v); put16(p + 2, v >> 16); }
-static void putf(uint8_t *p, double v) { float f = (float)v; uint32_t u; memcpy(&u, &f, 4); put32(p, u); }
-static uint16_t get16(const uint8_t *p) { return p[0] | (uint16_t)p[1] << 8; }
-static uint32_t get32(const uint8_t *p) { return get16(p) | (uint32_t)get16(p + 2) << 16; }
-static double getf(const uint8_t *p) { uint32_t u = get32(p); float f; memcpy(&f, &u, 4); return f; }
-static void putv(uint8_t *p, fsw_vec3 v) { putf(p, v.x); putf(p + 4, v.y); putf(p + 8, v.z); }
-static fsw_vec3 getv(const uint8_t *p) { return fsw_v3(getf(p), getf(p + 4), getf(p + 8)); }
-
 /* in_range - every component finite and |x| <= lim */
 static int in_range(fsw_vec3 v, double lim)
 {
@@ -104,12 +94,12 @@ size_t fsw_imu_encode(uint8_t *out, const struct fsw_imu_sample *s)
 	out[1] = FSW_IMU_SYNC2;
 	out[2] = FSW_IMU_TYPE;
 	out[3] = FSW_IMU_PAYLOAD_LEN;
-	put16(p, s->seq);
-	put32(p + 2, s->t_us);
-	putv(p + 6, s->gyro_radps);
-	putv(p + 18, s->accel_mps2);
-	put16(p + 30, (uint16_t)(int16_t)lrint(fsw_clamp(s->temp_c, -300, 300) * 100));
-	put16(out + 4 + FSW_IMU_PAYLOAD_LEN, fsw_crc16(out + 2, 2 + FSW_IMU_PAYLOAD_LEN));
+	fsw_put16(p, s->seq);
+	fsw_put32(p + 2, s->t_us);
+	fsw_putv(p + 6, s->gyro_radps);
+	fsw_putv(p + 18, s->accel_mps2);
+	fsw_put16(p + 30, (uint16_t)(int16_t)lrint(fsw_clamp(s->temp_c, -300, 300) * 100));
+	fsw_put16(out + 4 + FSW_IMU_PAYLOAD_LEN, fsw_crc16(out + 2, 2 + FSW_IMU_PAYLOAD_LEN));
 	return FSW_IMU_FRAME_LEN;
 }
 
@@ -121,13 +111,13 @@ int fsw_imu_decode(const uint8_t *f, size_t len, struct fsw_imu_sample *s)
 		return -FSW_REJ_IMU_TYPE;
 	if (f[3] != FSW_IMU_PAYLOAD_LEN || len < FSW_IMU_FRAME_LEN)
 		return -FSW_REJ_IMU_LEN;
-	if (get16(f + 4 + FSW_IMU_PAYLOAD_LEN) != fsw_crc16(f + 2, 2 + FSW_IMU_PAYLOAD_LEN))
+	if (fsw_get16(f + 4 + FSW_IMU_PAYLOAD_LEN) != fsw_crc16(f + 2, 2 + FSW_IMU_PAYLOAD_LEN))
 		return -FSW_REJ_IMU_CRC;
-	s->seq = get16(p);
-	s->t_us = get32(p + 2);
-	s->gyro_radps = getv(p + 6);
-	s->accel_mps2 = getv(p + 18);
-	s->temp_c = (int16_t)get16(p + 30) / 100.0;
+	s->seq = fsw_get16(p);
+	s->t_us = fsw_get32(p + 2);
+	s->gyro_radps = fsw_getv(p + 6);
+	s->accel_mps2 = fsw_getv(p + 18);
+	s->temp_c = (int16_t)fsw_get16(p + 30) / 100.0;
 	/* a MEMS IMU of this class saturates at 2000 deg/s and 16 g */
 	if (!in_range(s->gyro_radps, 35.0) || !in_range(s->accel_mps2, 16 * FSW_G_MPS2))
 		return -FSW_REJ_IMU_RANGE;
@@ -143,7 +133,7 @@ size_t fsw_ubx_frame(uint8_t *out, uint8_t cls, uint8_t id, const uint8_t *paylo
 	out[1] = FSW_UBX_SYNC2;
 	out[2] = cls;
 	out[3] = id;
-	put16(out + 4, (uint16_t)len);
+	fsw_put16(out + 4, (uint16_t)len);
 	if (len)
 		memmove(out + 6, payload, len);
 	for (i = 2; i < 6 + len; i++) {
@@ -162,29 +152,29 @@ size_t fsw_ubx_encode_pvt(uint8_t *out, const struct fsw_gps_fix *f)
 	double head = atan2(f->vel_ned_mps.y, f->vel_ned_mps.x) * 180 / FSW_PI;
 
 	memset(p, 0, sizeof(p));
-	put32(p + 0, f->itow_ms);
-	put16(p + 4, 2026);
+	fsw_put32(p + 0, f->itow_ms);
+	fsw_put16(p + 4, 2026);
 	p[6] = 12;			/* month, day, time: nominal, flagged not valid */
 	p[7] = 3;
 	p[11] = 0x00;			/* valid: date / time not confirmed */
-	put32(p + 12, 50);		/* tAcc ns */
+	fsw_put32(p + 12, 50);		/* tAcc ns */
 	p[20] = f->fix_type;
 	p[21] = f->flags;
 	p[23] = f->num_sv;
-	put32(p + 24, (uint32_t)(int32_t)lrint(f->lon_deg * 1e7));
-	put32(p + 28, (uint32_t)(int32_t)lrint(f->lat_deg * 1e7));
-	put32(p + 32, (uint32_t)(int32_t)lrint(f->height_m * 1e3));
-	put32(p + 36, (uint32_t)(int32_t)lrint(f->height_m * 1e3));	/* hMSL: geoid 0 here */
-	put32(p + 40, (uint32_t)lrint(f->h_acc_m * 1e3));
-	put32(p + 44, (uint32_t)lrint(f->v_acc_m * 1e3));
-	put32(p + 48, (uint32_t)(int32_t)lrint(f->vel_ned_mps.x * 1e3));
-	put32(p + 52, (uint32_t)(int32_t)lrint(f->vel_ned_mps.y * 1e3));
-	put32(p + 56, (uint32_t)(int32_t)lrint(f->vel_ned_mps.z * 1e3));
-	put32(p + 60, (uint32_t)(int32_t)lrint(gspeed * 1e3));
-	put32(p + 64, (uint32_t)(int32_t)lrint((head < 0 ? head + 360 : head) * 1e5));
-	put32(p + 68, (uint32_t)lrint(f->s_acc_mps * 1e3));
-	put32(p + 72, 100000);		/* headAcc 1 deg */
-	put16(p + 76, 120);		/* pDOP 1.2 */
+	fsw_put32(p + 24, (uint32_t)(int32_t)lrint(f->lon_deg * 1e7));
+	fsw_put32(p + 28, (uint32_t)(int32_t)lrint(f->lat_deg * 1e7));
+	fsw_put32(p + 32, (uint32_t)(int32_t)lrint(f->height_m * 1e3));
+	fsw_put32(p + 36, (uint32_t)(int32_t)lrint(f->height_m * 1e3));	/* hMSL: geoid 0 here */
+	fsw_put32(p + 40, (uint32_t)lrint(f->h_acc_m * 1e3));
+	fsw_put32(p + 44, (uint32_t)lrint(f->v_acc_m * 1e3));
+	fsw_put32(p + 48, (uint32_t)(int32_t)lrint(f->vel_ned_mps.x * 1e3));
+	fsw_put32(p + 52, (uint32_t)(int32_t)lrint(f->vel_ned_mps.y * 1e3));
+	fsw_put32(p + 56, (uint32_t)(int32_t)lrint(f->vel_ned_mps.z * 1e3));
+	fsw_put32(p + 60, (uint32_t)(int32_t)lrint(gspeed * 1e3));
+	fsw_put32(p + 64, (uint32_t)(int32_t)lrint((head < 0 ? head + 360 : head) * 1e5));
+	fsw_put32(p + 68, (uint32_t)lrint(f->s_acc_mps * 1e3));
+	fsw_put32(p + 72, 100000);		/* headAcc 1 deg */
+	fsw_put16(p + 76, 120);		/* pDOP 1.2 */
 	return fsw_ubx_frame(out, 0x01, 0x07, p, sizeof(p));
 }
 
@@ -192,19 +182,19 @@ int fsw_ubx_decode_pvt(const uint8_t *p, size_t len, struct fsw_gps_fix *f)
 {
 	if (len != FSW_UBX_NAV_PVT_LEN)
 		return -FSW_REJ_UBX_PVT_LEN;
-	f->itow_ms = get32(p);
+	f->itow_ms = fsw_get32(p);
 	f->t_us = f->itow_ms * 1000u;
 	f->fix_type = p[20];
 	f->flags = p[21];
 	f->num_sv = p[23];
-	f->lon_deg = (int32_t)get32(p + 24) * 1e-7;
-	f->lat_deg = (int32_t)get32(p + 28) * 1e-7;
-	f->height_m = (int32_t)get32(p + 32) * 1e-3;
-	f->h_acc_m = get32(p + 40) * 1e-3;
-	f->v_acc_m = get32(p + 44) * 1e-3;
-	f->vel_ned_mps = fsw_v3((int32_t)get32(p + 48) * 1e-3, (int32_t)get32(p + 52) * 1e-3,
-				(int32_t)get32(p + 56) * 1e-3);
-	f->s_acc_mps = get32(p + 68) * 1e-3;
+	f->lon_deg = (int32_t)fsw_get32(p + 24) * 1e-7;
+	f->lat_deg = (int32_t)fsw_get32(p + 28) * 1e-7;
+	f->height_m = (int32_t)fsw_get32(p + 32) * 1e-3;
+	f->h_acc_m = fsw_get32(p + 40) * 1e-3;
+	f->v_acc_m = fsw_get32(p + 44) * 1e-3;
+	f->vel_ned_mps = fsw_v3((int32_t)fsw_get32(p + 48) * 1e-3, (int32_t)fsw_get32(p + 52) * 1e-3,
+				(int32_t)fsw_get32(p + 56) * 1e-3);
+	f->s_acc_mps = fsw_get32(p + 68) * 1e-3;
 	if (fabs(f->lat_deg) > 90 || fabs(f->lon_deg) > 180 || f->height_m < -1000 ||
 	    f->height_m > 50000 || !in_range(f->vel_ned_mps, 500) || f->itow_ms >= 604800000u)
 		return -FSW_REJ_UBX_RANGE;
@@ -219,13 +209,13 @@ static void spi_header(uint8_t *out, size_t frame_len, uint8_t type, uint16_t se
 	out[1] = 'F';
 	out[2] = FSW_SPI_VERSION;
 	out[3] = type;
-	put16(out + 4, seq);
-	put32(out + 6, t_us);
+	fsw_put16(out + 4, seq);
+	fsw_put32(out + 6, t_us);
 }
 
 static void spi_seal(uint8_t *out, size_t frame_len)
 {
-	put16(out + frame_len - 2, fsw_crc16(out, frame_len - 2));
+	fsw_put16(out + frame_len - 2, fsw_crc16(out, frame_len - 2));
 }
 
 /* spi_check - length, magic, version, type and CRC of an SPI frame; 0 or -reason */
@@ -239,7 +229,7 @@ static int spi_check(const uint8_t *buf, size_t len, size_t frame_len, uint8_t t
 		return -FSW_REJ_SPI_VERSION;
 	if (buf[3] != type)
 		return -FSW_REJ_SPI_TYPE;
-	if (get16(buf + frame_len - 2) != fsw_crc16(buf, frame_len - 2))
+	if (fsw_get16(buf + frame_len - 2) != fsw_crc16(buf, frame_len - 2))
 		return -FSW_REJ_SPI_CRC;
 	return 0;
 }
@@ -247,13 +237,13 @@ static int spi_check(const uint8_t *buf, size_t len, size_t frame_len, uint8_t t
 void fsw_spi_encode_act(uint8_t *out, size_t frame_len, const struct fsw_spi_act *a)
 {
 	spi_header(out, frame_len, FSW_SPI_TYPE_ACT, a->seq, a->t_us);
-	putf(out + 10, a->aileron_rad);
-	putf(out + 14, a->elevator_rad);
-	putf(out + 18, a->rudder_rad);
-	putf(out + 22, a->throttle);
+	fsw_putf(out + 10, a->aileron_rad);
+	fsw_putf(out + 14, a->elevator_rad);
+	fsw_putf(out + 18, a->rudder_rad);
+	fsw_putf(out + 22, a->throttle);
 	out[26] = a->mode;
-	put32(out + 27, a->nav_t_us);
-	putv(out + 31, a->nav_pos_m);
+	fsw_put32(out + 27, a->nav_t_us);
+	fsw_putv(out + 31, a->nav_pos_m);
 	spi_seal(out, frame_len);
 }
 
@@ -263,15 +253,15 @@ int fsw_spi_decode_act(const uint8_t *buf, size_t len, size_t frame_len, struct 
 
 	if (rc)
 		return rc;
-	a->seq = get16(buf + 4);
-	a->t_us = get32(buf + 6);
-	a->aileron_rad = getf(buf + 10);
-	a->elevator_rad = getf(buf + 14);
-	a->rudder_rad = getf(buf + 18);
-	a->throttle = getf(buf + 22);
+	a->seq = fsw_get16(buf + 4);
+	a->t_us = fsw_get32(buf + 6);
+	a->aileron_rad = fsw_getf(buf + 10);
+	a->elevator_rad = fsw_getf(buf + 14);
+	a->rudder_rad = fsw_getf(buf + 18);
+	a->throttle = fsw_getf(buf + 22);
 	a->mode = buf[26];
-	a->nav_t_us = get32(buf + 27);
-	a->nav_pos_m = getv(buf + 31);
+	a->nav_t_us = fsw_get32(buf + 27);
+	a->nav_pos_m = fsw_getv(buf + 31);
 	if (!in_range(fsw_v3(a->aileron_rad, a->elevator_rad, a->rudder_rad), 1.0) ||
 	    !(a->throttle >= 0 && a->throttle <= 1))
 		return -FSW_REJ_SPI_RANGE;
@@ -281,11 +271,11 @@ int fsw_spi_decode_act(const uint8_t *buf, size_t len, size_t frame_len, struct 
 void fsw_spi_encode_sens(uint8_t *out, size_t frame_len, const struct fsw_spi_sens *s)
 {
 	spi_header(out, frame_len, FSW_SPI_TYPE_SENS, s->seq, s->t_us);
-	put16(out + 10, s->act_seq);
-	putf(out + 12, s->baro_pa);
-	putf(out + 16, s->baro_temp_c);
-	putf(out + 20, s->diff_pa);
-	putv(out + 24, s->mag_gauss);
+	fsw_put16(out + 10, s->act_seq);
+	fsw_putf(out + 12, s->baro_pa);
+	fsw_putf(out + 16, s->baro_temp_c);
+	fsw_putf(out + 20, s->diff_pa);
+	fsw_putv(out + 24, s->mag_gauss);
 	spi_seal(out, frame_len);
 }
 
@@ -295,13 +285,13 @@ int fsw_spi_decode_sens(const uint8_t *buf, size_t len, size_t frame_len, struct
 
 	if (rc)
 		return rc;
-	s->seq = get16(buf + 4);
-	s->t_us = get32(buf + 6);
-	s->act_seq = get16(buf + 10);
-	s->baro_pa = getf(buf + 12);
-	s->baro_temp_c = getf(buf + 16);
-	s->diff_pa = getf(buf + 20);
-	s->mag_gauss = getv(buf + 24);
+	s->seq = fsw_get16(buf + 4);
+	s->t_us = fsw_get32(buf + 6);
+	s->act_seq = fsw_get16(buf + 10);
+	s->baro_pa = fsw_getf(buf + 12);
+	s->baro_temp_c = fsw_getf(buf + 16);
+	s->diff_pa = fsw_getf(buf + 20);
+	s->mag_gauss = fsw_getv(buf + 24);
 	if (!(s->baro_pa > 10000 && s->baro_pa < 120000) || !(fabs(s->baro_temp_c) < 150) ||
 	    !(s->diff_pa > -500 && s->diff_pa < 20000) || !in_range(s->mag_gauss, 4.0))
 		return -FSW_REJ_SPI_RANGE;
@@ -371,7 +361,7 @@ static size_t parser_step(struct fsw_uart_parser *p, const struct fsw_uart_sink 
 	/* UBX */
 	if (p->len < 6)
 		return 0;
-	need = get16(b + 4);
+	need = fsw_get16(b + 4);
 	if (need > FSW_UBX_MAX_PAYLOAD) {
 		p->rej[FSW_REJ_UBX_LEN]++;
 		return 1;

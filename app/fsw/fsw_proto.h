@@ -29,6 +29,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define FSW_IMU_SYNC1 0xA5
 #define FSW_IMU_SYNC2 0x5A
@@ -118,6 +119,18 @@ struct fsw_spi_sens {
 
 /* fsw_us_diff - a - b for wrapping microsecond stamps */
 static inline int32_t fsw_us_diff(uint32_t a, uint32_t b) { return (int32_t)(a - b); }
+
+/* Little-endian field access of the wire formats (floats as IEEE-754 binary32). */
+static inline void fsw_put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static inline void fsw_put32(uint8_t *p, uint32_t v) { fsw_put16(p, (uint16_t)v); fsw_put16(p + 2, (uint16_t)(v >> 16)); }
+static inline void fsw_put64(uint8_t *p, uint64_t v) { fsw_put32(p, (uint32_t)v); fsw_put32(p + 4, (uint32_t)(v >> 32)); }
+static inline void fsw_putf(uint8_t *p, double v) { float f = (float)v; uint32_t u; memcpy(&u, &f, 4); fsw_put32(p, u); }
+static inline uint16_t fsw_get16(const uint8_t *p) { return (uint16_t)(p[0] | (uint16_t)p[1] << 8); }
+static inline uint32_t fsw_get32(const uint8_t *p) { return fsw_get16(p) | (uint32_t)fsw_get16(p + 2) << 16; }
+static inline uint64_t fsw_get64(const uint8_t *p) { return fsw_get32(p) | (uint64_t)fsw_get32(p + 4) << 32; }
+static inline double fsw_getf(const uint8_t *p) { uint32_t u = fsw_get32(p); float f; memcpy(&f, &u, 4); return f; }
+static inline void fsw_putv(uint8_t *p, fsw_vec3 v) { fsw_putf(p, v.x); fsw_putf(p + 4, v.y); fsw_putf(p + 8, v.z); }
+static inline fsw_vec3 fsw_getv(const uint8_t *p) { return fsw_v3(fsw_getf(p), fsw_getf(p + 4), fsw_getf(p + 8)); }
 
 /* fsw_crc16 - CRC-16/CCITT-FALSE (poly 0x1021, init 0xffff) */
 uint16_t fsw_crc16(const uint8_t *p, size_t n);

@@ -8,7 +8,7 @@
 
 #include "app/task.h"
 
-/* fsw_task_register - register the [fsw] and [links] configuration sections */
+/* fsw_task_register - register the [fsw], [links] and [telemetry] configuration sections */
 int fsw_task_register(void);
 
 /* fsw_task_init - every body's init: the first one creates the flight software (if [links] uart is set) */
@@ -22,5 +22,9 @@ void fsw_task_ctl100(struct app_task *t, const struct app_job *job);
 void fsw_task_ekf(struct app_task *t, const struct app_job *job);
 void fsw_task_nav10(struct app_task *t, const struct app_job *job);
 void fsw_task_mission1(struct app_task *t, const struct app_job *job);
+
+/* the telemetry task: init opens the [telemetry] dest socket; one frame per job (fsw_tlm.h) */
+int fsw_task_telemetry_init(struct app_task *t, struct app *app);
+void fsw_task_telemetry(struct app_task *t, const struct app_job *job);
 
 #endif

@@ -229,6 +229,26 @@ static void sensorsim_spi(struct sensorsim *s)
 	}
 }
 
+/*
+ * sensorsim_wait - sleep until until_ns, answering SPI transfers as they
+ * arrive: a real slave clocks its reply out during the transfer, so the
+ * app's transfer time is the link's, not the phase of this 1 ms tick
+ */
+static void sensorsim_wait(struct sensorsim *s, int64_t until_ns)
+{
+	while (!sensorsim_stop) {
+		struct pollfd pfd = { .fd = s->spi_client >= 0 ? s->spi_client : s->spi_listen, .events = POLLIN };
+		int64_t left_ns = until_ns - pf_now_ns();
+		struct timespec ts;
+
+		if (left_ns <= 0)
+			return;
+		ts = pf_ns_to_ts(left_ns);
+		if (ppoll(&pfd, 1, &ts, NULL) > 0)
+			sensorsim_spi(s);
+	}
+}
+
 /* sensorsim_metrics - truth against the circuit, once per ms */
 static void sensorsim_metrics(struct sensorsim *s)
 {
@@ -353,14 +373,12 @@ int main(int argc, char **argv)
 	log_every = (uint64_t)(1000 / o.truth_rate_hz);
 	t0 = next = pf_now_ns();
 	while (!sensorsim_stop && s.daq.model.st.t_s < s.scen.duration_s - 1e-9) {
-		struct timespec ts;
 		uint8_t buf[512];
 		size_t n;
 		int64_t late;
 
 		next += PF_NS_PER_MS;
-		ts = pf_ns_to_ts(next);
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		sensorsim_wait(&s, next);
 		late = pf_now_ns() - next;
 		if (late > PF_NS_PER_MS)
 			s.late_ticks++;
