@@ -1,7 +1,7 @@
 # bench/bench.mk - the synthetic loads, scenarios and the run / qualify / load commands.
 PREFLIGHT_SRCS += bench/loads/load.c bench/loads/proc.c bench/loads/cmd-load.c \
 	bench/loads/wifi.c bench/loads/sd.c bench/loads/spi.c bench/loads/cpu.c \
-	bench/loads/rt-swarm.c
+	bench/loads/rt-swarm.c bench/loads/tlm-rx.c
 PREFLIGHT_CMDS += load
 PREFLIGHT_PKGS += jansson
 PREFLIGHT_SRCS += bench/scenario.c bench/run.c bench/qualify.c
@@ -9,5 +9,6 @@ PREFLIGHT_CMDS += run qualify
 PREFLIGHT_PKGS += inih
 UNIT_TESTS += test-bench
 test-bench_SRCS := t/unit/test-bench.c bench/scenario.c bench/loads/load.c bench/loads/proc.c \
-	bench/loads/wifi.c bench/loads/sd.c bench/loads/spi.c bench/loads/cpu.c bench/loads/rt-swarm.c
+	bench/loads/wifi.c bench/loads/sd.c bench/loads/spi.c bench/loads/cpu.c bench/loads/rt-swarm.c \
+	bench/loads/tlm-rx.c app/fsw/fsw_tlm.c app/fsw/fsw_proto.c app/fsw/fsw_math.c
 test-bench_PKGS := jansson inih

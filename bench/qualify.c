@@ -128,18 +128,49 @@ static void pf_q_machine(json_t *si, FILE *out)
 	}
 }
 
-/* pf_q_load_line - one load's achieved figures in one line */
-static void pf_q_load_line(const char *name, json_t *rep, FILE *out)
+/* pf_q_app_spi - the app's own SPI transfer times (fsw.json spi_transfer_ns), beside the exerciser's */
+static void pf_q_app_spi(json_t *fsw, FILE *out)
+{
+	json_t *t = pf_q_get(fsw, "spi_transfer_ns");
+	char b1[32], b2[32], b3[32];
+
+	if (!json_is_object(t))
+		return;
+	fprintf(out, "    %-9s%d transfers of %d bytes (io task, %s), min %s, max %s, p99 %s, over 1 ms: %d\n",
+		"app spi", (int)pf_q_num(t, "count", 0), (int)pf_q_num(t, "frame_bytes", 0),
+		pf_q_str(t, "backend", "?"), pf_q_us(t, "min", b3, sizeof(b3)), pf_q_us(t, "max", b1, sizeof(b1)),
+		pf_q_us(t, "p99", b2, sizeof(b2)), (int)pf_q_num(t, "over_1ms", 0));
+}
+
+/* pf_q_telemetry - the app's telemetry stream's delivery, as the wifi load's receiver saw it */
+static void pf_q_telemetry(json_t *a, FILE *out)
+{
+	json_t *t = pf_q_get(a, "telemetry");
+	char b1[32], b2[32], b3[32];
+
+	if (!json_is_object(t))
+		return;
+	fprintf(out, "    %-9s", "telemetry");
+	if (pf_q_get(t, "unavailable"))
+		fprintf(out, "unavailable: %s\n", pf_q_str(t, "unavailable", "?"));
+	else
+		fprintf(out, "app sent %s, received %d, lost %d, late %d (> %.0f ms), delay p99 %s max %s\n",
+			pf_q_count(t, "sent", b3, sizeof(b3), "?"), (int)pf_q_num(t, "received", 0),
+			(int)pf_q_num(t, "lost", 0), (int)pf_q_num(t, "late", 0),
+			pf_q_num(t, "late_bound_ns", 0) / 1e6, pf_q_us(t, "delay_ns.p99", b1, sizeof(b1)),
+			pf_q_us(t, "delay_ns.max", b2, sizeof(b2)));
+}
+
+/* pf_q_load_line - one load's achieved figures in one line (the app's own beside wifi and spi) */
+static void pf_q_load_line(const char *name, json_t *rep, json_t *fsw, FILE *out)
 {
 	json_t *a = json_object_get(rep, "achieved");
 	char b1[32], b2[32], b3[32];
 
 	fprintf(out, "    %-9s", name);
-	if (json_object_get(rep, "error")) {
+	if (json_object_get(rep, "error"))
 		fprintf(out, "FAILED: %s\n", pf_q_str(rep, "error", "?"));
-		return;
-	}
-	if (!strcmp(name, "wifi"))
+	else if (!strcmp(name, "wifi"))
 		fprintf(out, "%.2f of %.2f Mbit/s received (%.0f %%), UDP %.2f Mbit/s loss %.2f %%, TCP %.2f Mbit/s %d retransmits\n",
 			pf_q_num(a, "received_bps", 0) / 1e6, pf_q_num(a, "rate_bps", 0) / 1e6,
 			pf_q_num(a, "rate_achieved_pct", 0), pf_q_num(a, "udp.received_bps", 0) / 1e6,
@@ -179,38 +210,45 @@ static void pf_q_load_line(const char *name, json_t *rep, FILE *out)
 			(int)pf_q_num(a, "missed_activations", 0));
 	else
 		fprintf(out, "\n");
+	if (!strcmp(name, "wifi"))
+		pf_q_telemetry(a, out);
+	if (!strcmp(name, "spi"))
+		pf_q_app_spi(fsw, out);
 }
 
-/* pf_q_sim - the simulator's and the flight software's figures of a flightapp phase, if it ran */
-static void pf_q_sim(const char *dir, const char *phase, FILE *out)
+/*
+ * pf_q_sim - the simulator's and the flight software's figures of a
+ * flightapp phase, if it ran (the app's SPI times here when no spi load
+ * printed them beside its own)
+ */
+static void pf_q_sim(const char *dir, const char *phase, json_t *fsw, bool spi_load, FILE *out)
 {
 	char path[PATH_MAX];
-	json_t *sim, *fsw;
+	json_t *sim;
 
 	snprintf(path, sizeof(path), "%s/%s/sim.json", dir, phase);
 	sim = json_load_file(path, 0, NULL);
-	snprintf(path, sizeof(path), "%s/%s/fsw.json", dir, phase);
-	fsw = json_load_file(path, 0, NULL);
 	if (sim)
 		fprintf(out, "    %-9s%d IMU frames, %d GPS fixes, %d SPI transfers (slave service max %.1f us), "
 			"%d late ticks, track error rms %.1f m\n", "sim",
 			(int)pf_q_num(sim, "imu_frames", 0), (int)pf_q_num(sim, "gps_fixes", 0),
 			(int)pf_q_num(sim, "spi_transfers", 0), pf_q_num(sim, "spi_service_max_us", 0),
 			(int)pf_q_num(sim, "late_ticks", 0), pf_q_num(sim, "track_err_rms_m", 0));
-	if (fsw)
+	if (fsw && pf_q_get(fsw, "imu_frames"))
 		fprintf(out, "    %-9s%d IMU frames, %d SPI frames, %d frame errors, %d stale SPI, "
 			"%d failsafe events, mode %s\n", "fsw",
 			(int)pf_q_num(fsw, "imu_frames", 0), (int)pf_q_num(fsw, "spi_frames", 0),
 			(int)pf_q_num(fsw, "frame_errors", 0), (int)pf_q_num(fsw, "spi_stale", 0),
 			(int)pf_q_num(fsw, "failsafe_events", 0), pf_q_str(fsw, "final_mode", "?"));
+	if (!spi_load)
+		pf_q_app_spi(fsw, out);
 	json_decref(sim);
-	json_decref(fsw);
 }
 
 /* pf_q_phases - every phase with its loads' achieved figures, and its cyclictest baseline */
 static void pf_q_phases(const char *dir, json_t *run, json_t *loads, FILE *out)
 {
-	json_t *p, *lp, *rep, *res;
+	json_t *p, *lp, *rep, *res, *fsw;
 	const char *name;
 	char path[PATH_MAX], b1[32], b2[32];
 	size_t i;
@@ -221,9 +259,12 @@ static void pf_q_phases(const char *dir, json_t *run, json_t *loads, FILE *out)
 			pf_q_str(p, "measure", "?"), pf_q_num(p, "planned_s", 0), pf_q_num(p, "elapsed_s", 0),
 			json_is_true(pf_q_get(p, "partial")) ? "  PARTIAL" : "");
 		lp = json_array_get(pf_q_get(loads, "phases"), i);
+		snprintf(path, sizeof(path), "%s/%s/fsw.json", dir, pf_q_str(p, "dir", "?"));
+		fsw = json_load_file(path, 0, NULL);
 		json_object_foreach(pf_q_get(lp, "loads"), name, rep)
-			pf_q_load_line(name, rep, out);
-		pf_q_sim(dir, pf_q_str(p, "dir", "?"), out);
+			pf_q_load_line(name, rep, fsw, out);
+		pf_q_sim(dir, pf_q_str(p, "dir", "?"), fsw, pf_q_get(lp, "loads.spi") != NULL, out);
+		json_decref(fsw);
 		if (!strcmp(pf_q_str(p, "measure", ""), "cyclictest")) {
 			snprintf(path, sizeof(path), "%s/%s/results.json", dir, pf_q_str(p, "dir", "?"));
 			res = json_load_file(path, 0, NULL);

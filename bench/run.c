@@ -283,6 +283,13 @@ static int pf_run_load_args(struct pf_run *r, const struct pf_scn_phase *p, cons
 		snprintf(kvbuf[nkv], 320, "app_stats=%s/app-stats.json", pdir);
 		n = pf_run_argv(argv, max, n, kvbuf[nkv]);
 	}
+	if (p->measure == PF_SCN_FLIGHTAPP && !strcmp(name, "wifi")) {
+		/* the app's telemetry: where the receiver listens (read into flightapp.ini), what the app sent */
+		snprintf(kvbuf[nkv], 320, "tlm_dest_out=%s/telemetry.dest", pdir);
+		n = pf_run_argv(argv, max, n, kvbuf[nkv]);
+		snprintf(kvbuf[nkv + 1], 320, "app_stats=%s/fsw.json", pdir);
+		n = pf_run_argv(argv, max, n, kvbuf[nkv + 1]);
+	}
 	for (i = 0; i < nkv; i++) {
 		snprintf(kvbuf[i], 320, "%s=%s", kv[i]->key, kv[i]->value);
 		n = pf_run_argv(argv, max, n, kvbuf[i]);
@@ -339,7 +346,7 @@ static int pf_run_wait_ready(struct pf_run_load *rl, int fd, char *why, size_t s
 static int pf_run_start_load(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir,
 			     struct pf_run_load *rl)
 {
-	char *argv[32 + 2 * PF_SCN_MAX_KV], kvbuf[2 * PF_SCN_MAX_KV + 1][320];
+	char *argv[32 + 2 * PF_SCN_MAX_KV], kvbuf[2 * PF_SCN_MAX_KV + 2][320];
 	char work[PATH_MAX], dur[32], why[600], name[64];
 	int pipefd[2], ret;
 
@@ -463,19 +470,28 @@ static int pf_run_split(char **argv, int max, int n, const char *text, char *buf
 }
 
 /*
- * pf_run_app_config - with the simulator, the app's configuration: the
- * scenario's flightapp.config (if any) followed by the links to this
- * phase's sensorsim (UART pty, SPI seqpacket socket) and the flight
- * software's statistics file; the path into 'path'. 0 or -1.
+ * pf_run_app_config - the app's configuration for a flightapp phase: the
+ * scenario's flightapp.config (if any), then with the simulator ('links')
+ * the links to this phase's sensorsim (UART pty, SPI seqpacket socket), the
+ * flight software's statistics file, and when the phase's wifi load runs a
+ * telemetry receiver (it wrote telemetry.dest) the app's [telemetry] dest;
+ * the path into 'path'. 0 or -1.
  */
-static int pf_run_app_config(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir,
+static int pf_run_app_config(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir, bool links,
 			     char *path, size_t size)
 {
 	const char *config = pf_scn_param(&r->scn, p, "flightapp", "config", NULL);
-	char buf[4096];
+	char buf[4096], dest_path[PATH_MAX], dest[128] = "";
 	size_t n;
 	FILE *in, *out;
 
+	in = fopen(pf_run_path(dest_path, sizeof(dest_path), pdir, "telemetry.dest"), "re");
+	if (in) {
+		if (!fgets(dest, sizeof(dest), in))
+			dest[0] = '\0';
+		dest[strcspn(dest, "\n")] = '\0';
+		fclose(in);
+	}
 	out = fopen(pf_run_path(path, size, pdir, "flightapp.ini"), "we");
 	if (!out)
 		return pf_run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno)), -1;
@@ -489,11 +505,18 @@ static int pf_run_app_config(struct pf_run *r, const struct pf_scn_phase *p, con
 			fwrite(buf, 1, n, out);
 		fclose(in);
 	}
-	fprintf(out, "\n; written by preflight run: the links to this phase's sensorsim\n"
-		"[links]\nuart = %s/uart\nspi = seqpacket\nspi_path = %s/spi.sock\n"
-		"[fsw]\nstats_json = %s/fsw.json\n", pdir, pdir, pdir);
+	if (links)
+		fprintf(out, "\n; written by preflight run: the links to this phase's sensorsim\n"
+			"[links]\nuart = %s/uart\nspi = seqpacket\nspi_path = %s/spi.sock\n", pdir, pdir);
+	fprintf(out, "\n; written by preflight run: the flight software's statistics\n[fsw]\nstats_json = %s/fsw.json\n",
+		pdir);
+	if (dest[0])
+		fprintf(out, "\n; written by preflight run: telemetry to the wifi load's ground station\n"
+			"[telemetry]\ndest = %s\n", dest);
 	if (fclose(out))
 		return pf_run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno)), -1;
+	if (dest[0])
+		pf_run_log(r, "phase %s: app telemetry to %s", p->name, dest);
 	return 0;
 }
 
@@ -511,8 +534,9 @@ static int pf_run_sim_start(struct pf_run *r, const struct pf_scn_phase *p, cons
 	int n = 0, ret;
 
 	if (strcmp(pf_scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes"))
-		return 0;
-	if (pf_run_app_config(r, p, pdir, out, sizeof(out)) < 0)
+		return pf_run_exists(pf_run_path(out, sizeof(out), pdir, "telemetry.dest")) ?
+		       pf_run_app_config(r, p, pdir, false, out, sizeof(out)) : 0;
+	if (pf_run_app_config(r, p, pdir, true, out, sizeof(out)) < 0)
 		return -1;
 	snprintf(dur, sizeof(dur), "%llds", (long long)(p->duration_ns / PF_NS_PER_SEC + 60));
 	n = pf_run_argv(argv, 48, n, pf_run_path(exe, sizeof(exe), r->bindir, "sensorsim"));
@@ -580,9 +604,9 @@ static int pf_run_flightapp_argv(struct pf_run *r, const struct pf_scn_phase *p,
 	n = pf_run_argv(argv, max, n, bufs[3]);
 	n = pf_run_argv(argv, max, n, "--stats-json");
 	n = pf_run_argv(argv, max, n, bufs[4]);
-	if (!strcmp(pf_scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes")) {
+	if (pf_run_exists(pf_run_path(bufs[6], PATH_MAX, pdir, "flightapp.ini"))) {	/* pf_run_app_config */
 		n = pf_run_argv(argv, max, n, "--config");
-		n = pf_run_argv(argv, max, n, pf_run_path(bufs[6], PATH_MAX, pdir, "flightapp.ini"));
+		n = pf_run_argv(argv, max, n, bufs[6]);
 	} else if (config) {
 		n = pf_run_argv(argv, max, n, "--config");
 		n = pf_run_argv(argv, max, n, config);
@@ -943,14 +967,29 @@ static int pf_run_setup(struct pf_run *r)
 	return 0;
 }
 
-/* pf_run_mark_results - add the run's own facts (phases, partial, loads) to a results.json */
+static char *pf_run_phase_dir(struct pf_run *r, int idx, char *buf, size_t size);
+
+/*
+ * pf_run_mark_results - add the run's own facts (phases, partial, loads) to
+ * a results.json, and the flight software's statistics of phase phase_idx
+ * (its fsw.json: SPI transfer times, telemetry, frame counters) as "fsw"
+ */
 static void pf_run_mark_results(struct pf_run *r, const char *path, int phase_idx)
 {
-	json_t *res = json_load_file(path, 0, NULL), *loads = json_object(), *lp;
+	json_t *res = json_load_file(path, 0, NULL), *loads = json_object(), *lp, *fsw;
+	char pdir[PATH_MAX], fpath[PATH_MAX];
 	size_t i;
 
-	if (!res)
+	if (!res) {
+		json_decref(loads);
 		return;
+	}
+	if (phase_idx >= 0 && phase_idx < (int)json_array_size(r->phases)) {
+		fsw = json_load_file(pf_run_path(fpath, sizeof(fpath), pf_run_phase_dir(r, phase_idx, pdir, sizeof(pdir)),
+						 "fsw.json"), 0, NULL);
+		if (fsw)
+			json_object_set_new(res, "fsw", fsw);
+	}
 	json_array_foreach(r->load_phases, i, lp)
 		if (phase_idx < 0 || (int)i == phase_idx)
 			json_object_update(loads, json_object_get(lp, "loads"));

@@ -11,7 +11,7 @@ plan 51
 # --- check-1: everything measured passes
 run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$SEED"
 is "$rc" 0 "check-1.1 all measured requirements met: exit 0"
-is "$(printf '%s\n' "$out" | head -1)" "1..19" "check-1.2 TAP plan first: one test per requirement and element"
+is "$(printf '%s\n' "$out" | head -1)" "1..20" "check-1.2 TAP plan first: one test per requirement and element"
 like_line "ok 2 - REQ-LAT-001 ctl100 activation latency max 41.2 us <= 62 us \(margin 34 %\)" \
 	"check-1.3 value, bound and margin in the bound's unit"
 like_line "ok 6 - REQ-CPU-001 app utilisation 52.1 % <= 60 % \(margin 13 %\)" "check-1.4 fraction shown in %"
@@ -20,7 +20,7 @@ is "$(printf '%s\n' "$out" | grep -c 'REQ-LAT-001 logger')" 0 "check-1.6 select=
 is "$(printf '%s\n' "$out" | grep -c 'REQ-OVR-001 ekf')" 0 "check-1.7 select=periodic leaves out ekf (no period)"
 like_line "ok 12 - REQ-SPI-001 loads spi achieved transfer time max # SKIP not measured: no 'loads' in results.json" \
 	"check-1.8 absent metric: TAP SKIP 'not measured' with the reason"
-is "$(printf '%s\n' "$out" | tail -1)" "# 17 passed, 0 failed, 2 not measured" \
+is "$(printf '%s\n' "$out" | tail -1)" "# 17 passed, 0 failed, 3 not measured" \
 	"check-1.9 summary counts not measured apart from passed"
 
 # --- check-2: failures
@@ -37,7 +37,7 @@ is "$(printf '%s\n' "$out" | sed -n '/^not ok 3 /,/^\(not \)*ok [0-9]/p' | grep 
 like_line "#   lost trace events overlap tasks.nav10.activation_latency_ns.max" "check-2.5 lost events flagged"
 like_line "not ok 6 - REQ-CPU-001 app utilisation 65 % <= 60 % \(margin -8 %\)" "check-2.6 utilisation over budget"
 like_line "not ok 10 - REQ-OVR-001 nav10 deadline misses 2 == 0" "check-2.7 count requirement fails, no margin"
-is "$(printf '%s\n' "$out" | tail -1)" "# 13 passed, 4 failed, 2 not measured" "check-2.8 summary"
+is "$(printf '%s\n' "$out" | tail -1)" "# 13 passed, 4 failed, 3 not measured" "check-2.8 summary"
 
 # --- check-3: not measured and the exit code
 run_cmd "$PREFLIGHT" check "$FX/units.json" --budgets "$SEED"
@@ -187,11 +187,11 @@ cp "$SEED" "$TMP/run/budgets.ini"
 run_cmd "$PREFLIGHT" check "$TMP/run" -o "$TMP/run/verdicts.tap"
 is "$rc" 0 "check-6.1 a run directory: its results.json and budgets.ini"
 is "$out" "" "check-6.2 -o: nothing on stdout"
-is "$(tail -1 "$TMP/run/verdicts.tap")" "# 17 passed, 0 failed, 2 not measured" "check-6.3 -o: TAP in the file"
+is "$(tail -1 "$TMP/run/verdicts.tap")" "# 17 passed, 0 failed, 3 not measured" "check-6.3 -o: TAP in the file"
 run_cmd "$PREFLIGHT" check "$FX/pass.json"
 is "$rc" 2 "check-6.4 no --budgets for a file: usage error"
 out=$("$PREFLIGHT" check - --budgets "$SEED" < "$FX/pass.json" | tail -1)
-is "$out" "# 17 passed, 0 failed, 2 not measured" "check-6.7 results.json from stdin ('-')"
+is "$out" "# 17 passed, 0 failed, 3 not measured" "check-6.7 results.json from stdin ('-')"
 run_cmd "$PREFLIGHT" check --help
 like_line "--budgets FILE" "check-6.5 --help lists the options"
 like_line "--strict .*default: off" "check-6.6 --help gives defaults"

@@ -14,10 +14,10 @@
 #include <string.h>
 
 extern const struct pf_load_ops pf_load_wifi, pf_load_sd, pf_load_spi,
-	pf_load_cpu, pf_load_rt_swarm;
+	pf_load_cpu, pf_load_rt_swarm, pf_load_telemetry;
 
 static const struct pf_load_ops *const pf_loads[] = {
-	&pf_load_wifi, &pf_load_sd, &pf_load_spi, &pf_load_cpu, &pf_load_rt_swarm,
+	&pf_load_wifi, &pf_load_sd, &pf_load_spi, &pf_load_cpu, &pf_load_rt_swarm, &pf_load_telemetry,
 };
 
 const struct pf_load_ops *pf_load_find(const char *name)

@@ -11,7 +11,12 @@
  * brings the receiver's figures (bytes received, UDP loss, jitter); a chunk
  * cut short by the stop contributes its sender figures only. Reported: the
  * configured rates, achieved sent / received throughput, UDP loss and TCP
- * retransmits (REQ-NET-001).
+ * retransmits (REQ-NET-001), and the delivery of the app's telemetry
+ * stream: a receiver (tlm-rx.h) bound to the namespace's address, port
+ * tlm_port, counts the frames the app sends there over the same shaped link
+ * (received, lost, duplicates, reordered, late, one-way delay); tlm_dest_out
+ * tells the runner where to point the app ([telemetry] dest), app_stats
+ * where to read what the app sent.
  *
  * Everything stays on this machine: the addresses are 10.213.<n>.1/30 (host
  * end) and .2 (namespace end) on the veth pair this load creates. Names:
@@ -20,6 +25,7 @@
  */
 #include "load.h"
 #include "common.h"
+#include "tlm-rx.h"
 
 #include <dirent.h>
 #include <arpa/inet.h>
@@ -61,7 +67,14 @@ struct pf_wifi {
 	int64_t chunk_ns;
 	uint32_t port;			/* UDP server port; TCP uses port + 1 */
 	char server[64];		/* remote ground station, "" = own namespace */
+	uint32_t tlm_port;		/* telemetry receiver's port in the namespace, 0 = port + 2 */
+	int64_t tlm_late_ns;		/* a telemetry frame later than this is late */
+	char tlm_dest_out[256];		/* file to write the receiver's "ADDR:PORT" to, "" = none */
+	char app_stats[256];		/* the flight software's stats JSON (frames sent), "" = none */
 	/* state */
+	struct pf_tlm_rx tlm;
+	bool tlm_open;
+	json_t *tlm_result;		/* taken at stop: cleanup comes before the report */
 	char ns[32], host_if[16], ns_if[16], host_ip[20], ns_ip[20];
 	bool ns_created, link_created;
 	struct pf_proc server_proc[PF_WIFI_NSTREAMS];
@@ -77,6 +90,8 @@ static void pf_wifi_defaults(struct pf_load *l)
 	w->tcp = true;
 	w->chunk_ns = 10 * PF_NS_PER_SEC;
 	w->port = 5201;
+	w->tlm_late_ns = 100 * PF_NS_PER_MS;
+	w->tlm.fd = -1;
 }
 
 static int pf_wifi_set(struct pf_load *l, const char *key, const char *value)
@@ -99,6 +114,14 @@ static int pf_wifi_set(struct pf_load *l, const char *key, const char *value)
 		return pf_load_parse_u32(value, 1024, 65534, &w->port);
 	if (!strcmp(key, "server"))
 		return pf_load_parse_str(value, w->server, sizeof(w->server));
+	if (!strcmp(key, "tlm_port"))
+		return pf_load_parse_u32(value, 1024, 65535, &w->tlm_port);
+	if (!strcmp(key, "tlm_late"))
+		return pf_load_parse_ns(value, &w->tlm_late_ns) || w->tlm_late_ns <= 0 ? -EINVAL : 0;
+	if (!strcmp(key, "tlm_dest_out"))
+		return pf_load_parse_str(value, w->tlm_dest_out, sizeof(w->tlm_dest_out));
+	if (!strcmp(key, "app_stats"))
+		return pf_load_parse_str(value, w->app_stats, sizeof(w->app_stats));
 	return -ENOENT;
 }
 
@@ -189,6 +212,35 @@ static int pf_wifi_start_server(struct pf_load *l, int i)
 	ret = pf_proc_spawn(&w->server_proc[i], argv, w->st[i].server_out, NULL, 0);
 	if (ret < 0)
 		return pf_load_why(l, ret, "iperf3 server: %s", strerror(-ret));
+	return 0;
+}
+
+/*
+ * pf_wifi_start_tlm - the telemetry receiver on the namespace's address, and
+ * that address in tlm_dest_out for the runner
+ */
+static int pf_wifi_start_tlm(struct pf_load *l)
+{
+	struct pf_wifi *w = l->priv;
+	char addr[64], netns[64];
+	FILE *f;
+	int ret;
+
+	snprintf(addr, sizeof(addr), "%s:%u", w->ns_ip, w->tlm_port ? w->tlm_port : w->port + 2);
+	snprintf(netns, sizeof(netns), "/run/netns/%s", w->ns);
+	ret = pf_tlm_rx_open(&w->tlm, netns, addr, w->tlm_late_ns, l->why, sizeof(l->why));
+	if (ret < 0)
+		return ret;
+	w->tlm_open = true;
+	if (!w->tlm_dest_out[0])
+		return 0;
+	f = fopen(w->tlm_dest_out, "we");
+	if (!f || fprintf(f, "%s\n", addr) < 0 || fclose(f)) {
+		ret = -errno;
+		if (f)
+			fclose(f);
+		return pf_load_why(l, ret, "tlm_dest_out: %s: %s", w->tlm_dest_out, strerror(-ret));
+	}
 	return 0;
 }
 
@@ -301,6 +353,9 @@ static int pf_wifi_start(struct pf_load *l)
 		ret = pf_wifi_make_link(l);
 		if (ret < 0)
 			return ret;
+		ret = pf_wifi_start_tlm(l);
+		if (ret < 0)
+			return ret;
 	}
 	for (i = 0; i < PF_WIFI_NSTREAMS; i++) {
 		if (!w->st[i].enabled)
@@ -326,6 +381,7 @@ static int pf_wifi_poll(struct pf_load *l)
 	struct pf_wifi *w = l->priv;
 	int i, ret;
 
+	pf_tlm_rx_poll(&w->tlm);
 	for (i = 0; i < PF_WIFI_NSTREAMS; i++) {
 		struct pf_wifi_stream *s = &w->st[i];
 
@@ -411,6 +467,10 @@ static void pf_wifi_stop(struct pf_load *l)
 	struct pf_wifi *w = l->priv;
 	int i;
 
+	if (w->tlm_open) {	/* the app has stopped (and written its stats) before its loads */
+		pf_tlm_rx_poll(&w->tlm);
+		w->tlm_result = pf_tlm_rx_json(&w->tlm, w->app_stats);
+	}
 	for (i = 0; i < PF_WIFI_NSTREAMS; i++) {
 		struct pf_wifi_stream *s = &w->st[i];
 		bool cut_short;
@@ -466,10 +526,16 @@ static json_t *pf_wifi_report(struct pf_load *l)
 	double recv_bps = 0;
 	int i;
 
+	json_t *tlm = w->tlm_result;
+
+	w->tlm_result = NULL;
+	if (!tlm)
+		tlm = json_pack("{s:s}", "unavailable", w->server[0] ? "a remote ground station: no receiver here"
+								  : "the receiver did not run");
 	for (i = 0; i < PF_WIFI_NSTREAMS; i++)
 		if (w->st[i].enabled && w->st[i].recv_seconds > 0)
 			recv_bps += 8 * w->st[i].recv_bytes / w->st[i].recv_seconds;
-	return json_pack("{s:s, s:s, s:s, s:I, s:f, s:f, s:o, s:o, s:{s:s}}",
+	return json_pack("{s:s, s:s, s:s, s:I, s:f, s:f, s:o, s:o, s:o}",
 			 "ground_station", w->server[0] ? w->server : w->ns_ip,
 			 "namespace", w->server[0] ? "" : w->ns,
 			 "link", w->server[0] ? "" : w->host_if,
@@ -478,8 +544,7 @@ static json_t *pf_wifi_report(struct pf_load *l)
 			 "rate_achieved_pct", w->rate_bps ? 100.0 * recv_bps / w->rate_bps : 0.0,
 			 "udp", pf_wifi_stream_json(w, PF_WIFI_UDP),
 			 "tcp", pf_wifi_stream_json(w, PF_WIFI_TCP),
-			 "telemetry", "unavailable",
-			 "the app's telemetry stream is measured by the flightapp phase, not by this load");
+			 "telemetry", tlm);
 }
 
 static void pf_wifi_cleanup(struct pf_load *l)
@@ -488,6 +553,9 @@ static void pf_wifi_cleanup(struct pf_load *l)
 	char err[256];
 	int i;
 
+	if (w->tlm_open)
+		pf_tlm_rx_close(&w->tlm);
+	w->tlm_open = false;
 	for (i = 0; i < PF_WIFI_NSTREAMS; i++) {
 		pf_proc_stop(&w->st[i].client, SIGKILL, PF_NS_PER_SEC, false);
 		pf_proc_stop(&w->server_proc[i], SIGTERM, 2 * PF_NS_PER_SEC, false);
@@ -536,7 +604,11 @@ const struct pf_load_ops pf_load_wifi = {
 	"  tcp=yes|no     TCP bulk stream taking the rest of the link (yes)\n"
 	"  chunk=TIME     client run length; each finished chunk brings receiver figures (10s)\n"
 	"  port=N         iperf3 port of the UDP stream; TCP uses N+1 (5201)\n"
-	"  server=ADDR    a real ground-station iperf3 server (target); empty = own namespace ()\n",
+	"  server=ADDR    a real ground-station iperf3 server (target); empty = own namespace ()\n"
+	"  tlm_port=N     port of the telemetry receiver in the namespace; 0 = port + 2 (0)\n"
+	"  tlm_late=TIME  a telemetry frame whose one-way delay exceeds this is late (100ms)\n"
+	"  tlm_dest_out=PATH  write the receiver's ADDR:PORT there (the app's [telemetry] dest) ()\n"
+	"  app_stats=PATH the flight software's stats JSON, for the telemetry frames sent ()\n",
 	.priv_size = sizeof(struct pf_wifi),
 	.defaults = pf_wifi_defaults,
 	.set = pf_wifi_set,
