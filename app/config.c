@@ -41,6 +41,7 @@ struct app_parse {
 	int slot_line;
 	int task_line[APP_MAX_TASKS][LINE_NFIELDS];
 	struct pf_ini_err ie;		/* file name and first error */
+	int read_errno;			/* the file could not be read (a directory, an I/O error) */
 	/* string source (app_config_load_string) */
 	const char *text;
 };
@@ -401,6 +402,8 @@ static char *app_file_reader(char *str, int num, void *stream)
 
 	if (r)
 		app_count_line(ps, r);
+	else if (ferror(f))
+		ps->read_errno = errno ? errno : EIO;
 	return r;
 }
 
@@ -512,6 +515,11 @@ int app_config_load(struct app_config *cfg, const char *path, char *err, size_t 
 	}
 	ps->text = (const char *)f;
 	ret = app_config_parse(cfg, path, app_file_reader, ps, err, err_size);
+	if (ps->read_errno) {
+		/* fopen accepts a directory; reading it fails: never taken for an empty file */
+		ret = -ps->read_errno;
+		snprintf(err, err_size, "%s: %s", path, strerror(ps->read_errno));
+	}
 	if (!ret)
 		snprintf(cfg->source, sizeof(cfg->source), "%s", path);
 	free(ps);

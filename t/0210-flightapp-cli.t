@@ -4,7 +4,7 @@
 # is rejected with "file:line: what is wrong" and exit code 2.
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/t/app-lib.sh"
-plan 29
+plan 30
 
 run_cmd "$FLIGHTAPP" --help
 is "$rc" 0 "app-1.1 --help exits 0"
@@ -32,6 +32,8 @@ PREFLIGHT_PROFILES="$TMP/profiles" run_cmd "$FLIGHTAPP" --no-rt --quiet --durati
 is "$rc:$(json_get "$TMP/p.json" .tasks.0.work_ns)" "0:1000000" "app-1.6b --profile from \$PREFLIGHT_PROFILES"
 run_cmd "$FLIGHTAPP" --config "$TMP/absent.ini"
 is "$rc:$err" "2:flightapp: $TMP/absent.ini: No such file or directory" "app-1.7 missing config file: exit 2"
+run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.05 --config "$TMP"
+is "$rc:$err" "2:flightapp: $TMP: Is a directory" "app-1.7a a directory as config file: exit 2, not read as empty"
 run_cmd "$FLIGHTAPP" --trace-text
 is "$rc:$err" "2:flightapp: --trace-text: needs --trace-instance" "app-1.8 --trace-text alone: exit 2"
 run_cmd "$FLIGHTAPP" extra
