@@ -188,8 +188,8 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 	}
 	if (!r->opt.out)
 		r->opt.out = "results.json";
-	if (!r->opt.trace && !r->opt.joblog)
-		return pf_usage_error(&pf_cmd_analyze, "nothing to analyze: give RUN_DIR, --trace or --joblog");
+	if (!r->opt.trace && !r->opt.joblog && !r->opt.cyclictest)
+		return pf_usage_error(&pf_cmd_analyze, "nothing to analyze: give RUN_DIR, --trace, --joblog or --cyclictest");
 	return 0;
 }
 
@@ -255,7 +255,7 @@ static int an_cmd_run(int argc, char **argv)
 		an_tasks_finish(r);
 		if (r->jl && (ret = an_joblog_drain(r)))
 			goto out;
-	} else {
+	} else if (r->opt.joblog) {
 		ret = an_joblog_alone(r);
 		if (ret)
 			goto out;

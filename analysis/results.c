@@ -661,6 +661,46 @@ static json_t *an_sorted(json_t *arr, const char *key)
 	return out;
 }
 
+/* an_ct_val - a cyclictest ns value in the file's unit (µs or ns) with 'prec' decimals, "n/a" for null */
+static const char *an_ct_val(json_t *v, double div, int prec, char *buf, size_t size)
+{
+	if (!json_is_number(v))
+		return "n/a";
+	snprintf(buf, size, "%.*f", prec, json_number_value(v) / div);
+	return buf;
+}
+
+/* an_print_cyclictest - the imported cyclictest baseline, one line per thread, in its unit */
+static void an_print_cyclictest(json_t *ct, FILE *out)
+{
+	char b0[32], b1[32], b2[32], b3[32], b4[32];
+	const char *unit = json_string_value(json_object_get(ct, "unit"));
+	double div;
+	json_t *o, *lat;
+	size_t i;
+
+	if (!json_is_object(ct))
+		return;
+	div = unit && !strcmp(unit, "ns") ? 1.0 : 1000.0;
+	fprintf(out, "\ncyclictest baseline (%s, %s, times in %s):\n%-8s %5s %9s %9s %11s %9s %9s %9s\n",
+		json_string_value(json_object_get(ct, "file")), json_string_value(json_object_get(ct, "format")),
+		div == 1.0 ? "ns" : "µs", "thread", "cpu", "cycles", "min", "mean", "p99", "max", "overflows");
+	json_array_foreach(json_object_get(ct, "threads"), i, o) {
+		lat = json_object_get(o, "latency_ns");
+		fprintf(out, "%-8s %5s %9lld %9s %11s %9s %9s %9lld\n",
+			json_string_value(json_object_get(o, "name")),
+			json_is_integer(json_object_get(o, "cpu")) ?
+			(snprintf(b0, sizeof(b0), "%lld", json_integer_value(json_object_get(o, "cpu"))), b0) : "-",
+			json_integer_value(json_object_get(lat, "count")),
+			an_ct_val(json_object_get(lat, "min"), div, 0, b1, sizeof(b1)),
+			an_ct_val(json_object_get(lat, "mean"), div, 2, b2, sizeof(b2)),
+			an_ct_val(json_object_get(lat, "p99"), div, 0, b3, sizeof(b3)),
+			an_ct_val(json_object_get(lat, "max"), div, 0, b4, sizeof(b4)),
+			json_integer_value(json_object_get(json_object_get(o, "overflows"), "count")));
+	}
+	fprintf(out, "(p99 n/a: it lies among overflows whose values cyclictest did not write)\n");
+}
+
 void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 {
 	json_t *tr = json_object_get(res, "trace"), *arr, *o, *c, *lat, *app, *slots;
@@ -755,6 +795,7 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 				fprintf(out, "%s\n", json_string_value(json_object_get(c, "summary")));
 		}
 	}
+	an_print_cyclictest(json_object_get(res, "cyclictest"), out);
 	if (json_array_size(json_object_get(json_object_get(res, "lost_events"), "affected"))) {
 		fprintf(out, "\nlost events affect:");
 		json_array_foreach(json_object_get(json_object_get(res, "lost_events"), "affected"), i, o)
