@@ -223,6 +223,7 @@ int main(int argc, char **argv)
 	sigset_t sigs;
 	char err[512];
 	int ret, code = PF_EXIT_OK, dma_fd = -1;
+	FILE *stats_f = NULL;
 
 	pf_set_prog("flightapp");
 	ret = app_parse_opts(argc, argv, &o);
@@ -249,6 +250,11 @@ int main(int argc, char **argv)
 
 	if (o.joblog && (ret = app_joblog_open(&app, o.joblog))) {
 		code = pf_fail(PF_EXIT_USAGE, "--joblog: %s: %s", o.joblog, strerror(-ret));
+		goto out_app;
+	}
+	/* opened now: a path that cannot be written is bad input, found before the run, not after it */
+	if (o.stats_json && !(stats_f = fopen(o.stats_json, "we"))) {
+		code = pf_fail(PF_EXIT_USAGE, "--stats-json: %s: %s", o.stats_json, strerror(errno));
 		goto out_app;
 	}
 	if (o.trace_instance) {
@@ -314,13 +320,21 @@ int main(int argc, char **argv)
 		code = PF_EXIT_ENV;
 	}
 	app_report_table(&app, stdout);
-	if (o.stats_json && app_report_json(&app, o.stats_json)) {
-		pf_err("--stats-json: %s: cannot write", o.stats_json);
-		code = PF_EXIT_ENV;
+	if (stats_f) {
+		ret = app_report_json(&app, stats_f);
+		if (fclose(stats_f) && !ret)
+			ret = -errno;
+		stats_f = NULL;
+		if (ret) {
+			pf_err("--stats-json: %s: %s", o.stats_json, strerror(-ret));
+			code = PF_EXIT_ENV;
+		}
 	}
 out_app:
 	if (app.joblog)
 		fclose(app.joblog);
+	if (stats_f)
+		fclose(stats_f);
 	app_fini(&app);
 	app_rt_dma_latency_release(dma_fd);
 out_cfg:

@@ -187,7 +187,7 @@ static json_t *app_task_json(struct app *app, struct app_task *t, int64_t elapse
 	return o;
 }
 
-int app_report_json(struct app *app, const char *path)
+int app_report_json(struct app *app, FILE *f)
 {
 	int64_t elapsed = app_elapsed_ns(app);
 	json_t *root = json_object(), *tasks = json_array();
@@ -216,7 +216,7 @@ int app_report_json(struct app *app, const char *path)
 	for (i = 0; i < app->ntasks; i++)
 		json_array_append_new(tasks, app_task_json(app, &app->task[i], elapsed));
 	json_object_set_new(root, "tasks", tasks);
-	if (json_dump_file(root, path, JSON_INDENT(2) | JSON_ENSURE_ASCII))
+	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_ENSURE_ASCII) || fflush(f) || ferror(f))
 		ret = -EIO;
 	json_decref(root);
 	return ret;

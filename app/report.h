@@ -15,8 +15,8 @@ void app_report_status(struct app *app, FILE *f, int64_t now_ns);
 /* app_report_table - the final table, in the spirit of ArduPilot's task report */
 void app_report_table(struct app *app, FILE *f);
 
-/* app_report_json - write the final statistics as JSON to path; 0 or -errno */
-int app_report_json(struct app *app, const char *path);
+/* app_report_json - write the final statistics as JSON to f (opened before the run); 0 or -errno */
+int app_report_json(struct app *app, FILE *f);
 
 /* app_utilisation_pct - CPU time of the realtime (fifo-configured) threads over the run, % of one CPU */
 double app_utilisation_pct(const struct app *app);

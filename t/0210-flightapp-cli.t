@@ -4,7 +4,7 @@
 # is rejected with "file:line: what is wrong" and exit code 2.
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/t/app-lib.sh"
-plan 30
+plan 32
 
 run_cmd "$FLIGHTAPP" --help
 is "$rc" 0 "app-1.1 --help exits 0"
@@ -91,6 +91,12 @@ is "$rc:$err" "2:flightapp: $f: 0 enabled tick tasks: exactly one task must be o
 run_cmd "$FLIGHTAPP" --no-rt --duration 1 --joblog /nonexistent-dir/x.csv
 is "$rc:$err" "2:flightapp: --joblog: /nonexistent-dir/x.csv: No such file or directory" \
 	"app-2.16 unwritable job log: exit 2"
+run_cmd "$FLIGHTAPP" --no-rt --duration 2 --stats-json /nonexistent-dir/s.json
+is "$rc:$err" "2:flightapp: --stats-json: /nonexistent-dir/s.json: No such file or directory" \
+	"app-2.16a unwritable --stats-json: exit 2 before the run, one line"
+run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.05 --stats-json /dev/stdout
+is "$rc:$(printf '%s\n' "$out" | perl -MJSON::PP -0ne 'print decode_json(/(\{.*\})/s ? $1 : "{}")->{schema} // "none"')" \
+	"0:preflight-flightapp-stats/1" "app-2.16b --stats-json to a stream (/dev/stdout)"
 run_cmd "$FLIGHTAPP" --no-rt --duration 1 --trace-instance preflight-no-such-instance-$$
 is "$rc" 3 "app-2.17 missing tracefs instance: exit 3 (environment)"
 done_testing
