@@ -1,7 +1,7 @@
 #!/bin/sh
 # 0400-record-cli.t - preflight record: options, usage errors, no privilege
 . "$(dirname "$0")/test-lib.sh"
-plan 12
+plan 13
 
 run_cmd "$PREFLIGHT" record --help
 is "$rc" 0 "rec-cli-1.1 --help exits 0"
@@ -24,6 +24,10 @@ is "$rc" 2 "rec-cli-2.6 glob characters in --trigger are refused"
 run_cmd "$PREFLIGHT" record -o "$TMP/no/such/dir/x.dat" -d 1s
 like "$rc:$err" "^[23]:preflight: record: .*(tracefs|no/such/dir/x.dat': cannot create a temporary directory beside it: No such file)" \
 	"rec-cli-2.7 an output in a missing directory is refused before recording (or no tracefs)"
+
+run_cmd "$PREFLIGHT" record -o "$TMP" -d 100ms
+like "$rc:$err" "^2:preflight: record: -o '$TMP': is a directory" \
+	"rec-cli-2.8 an output that is a directory is refused before recording"
 
 echo "not a trace" > "$TMP/text.dat"
 run_cmd "$PREFLIGHT" record --summary "$TMP/text.dat"

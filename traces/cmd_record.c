@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -474,6 +475,7 @@ static int rec_cmd_run(int argc, char **argv)
 	};
 	struct rec_events check;
 	const char *summary = NULL;
+	struct stat st;
 	int c, ret;
 
 	optind = 1;
@@ -553,6 +555,9 @@ static int rec_cmd_run(int argc, char **argv)
 				      "goes after --)", argv[optind]);
 	if (!o.output)
 		return pf_usage_error(&pf_cmd_record, "-o FILE is required");
+	/* found now, not after the whole recording when the file is written */
+	if (!stat(o.output, &st) && S_ISDIR(st.st_mode))
+		return pf_usage_error(&pf_cmd_record, "-o '%s': is a directory (name a file)", o.output);
 	if (rec_events_parse(o.events, &check) < 0)
 		return pf_usage_error(&pf_cmd_record, "--events '%s': not a set or a list of "
 				      "system:event names", o.events);
