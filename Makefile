@@ -11,7 +11,7 @@
 #   make install      install programs under $(DESTDIR)$(PREFIX)
 #   make clean        remove build/
 #
-# Honoured: CC, CROSS_COMPILE, CFLAGS, CPPFLAGS, LDFLAGS, PKG_CONFIG, PREFIX,
+# Honoured: CC, AR, CROSS_COMPILE, CFLAGS, CPPFLAGS, LDFLAGS, PKG_CONFIG, PREFIX,
 # DESTDIR, CI=true (adds -Werror), JUNIT=path.xml (JUnit XML from make check),
 # V=1 (show commands).
 
@@ -23,7 +23,11 @@ B         := build
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
 endif
-PKG_CONFIG ?= pkg-config
+ifeq ($(origin AR),default)
+AR := $(CROSS_COMPILE)ar
+endif
+# A cross build asks the target's pkg-config (aarch64-linux-gnu-pkg-config) when there is one.
+PKG_CONFIG ?= $(if $(and $(CROSS_COMPILE),$(shell command -v $(CROSS_COMPILE)pkg-config)),$(CROSS_COMPILE)pkg-config,pkg-config)
 CFLAGS    ?= -O2 -g
 WARNINGS  := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers
 ifeq ($(CI),true)

@@ -1,0 +1,68 @@
+#!/bin/sh
+# 0002-build.t - the build itself, on a copy of the top-level Makefile, lib/ and
+# preflight.c in a temporary tree: header dependencies rebuild what they must
+# (and only that), CC and CROSS_COMPILE reach the compiler, archiver and
+# pkg-config, CI=true adds -Werror, make install honours PREFIX and DESTDIR, and
+# make check JUNIT=path.xml writes JUnit XML and keeps prove's verdict.
+. "$(dirname "$0")/test-lib.sh"
+plan 14
+
+S="$TMP/src"
+mkdir -p "$S/t" "$TMP/x"
+cp -R "$TOP/Makefile" "$TOP/preflight.c" "$TOP/lib" "$TOP/scripts" "$S/"
+# mk ARGS... - make in the copy, with nothing of an outer make (MAKEFLAGS would carry JUNIT=...)
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CI make -C "$S" --no-print-directory "$@"; }
+
+run_cmd mk all
+is "$rc" 0 "build-1.1 a tree with lib/ and preflight.c builds"
+run_cmd mk all
+is "$(printf '%s\n' "$out" | grep -cE '^  (CC|AR|LD) ')" 0 "build-1.2 a second make rebuilds nothing"
+touch "$S/lib/hist.h"
+run_cmd mk all
+is "$(printf '%s\n' "$out" | grep -E '^  CC ' | sed 's/^  CC *//' | sort | tr '\n' ' ')" \
+	"lib/hist.c " "build-1.3 an edited lib/hist.h rebuilds the file that includes it, not lib/common.c or lib/inierr.c"
+like "$out" "LD +build/preflight" "build-1.4 ... and relinks the program"
+touch "$S/lib/command.h"
+run_cmd mk all
+is "$(printf '%s\n' "$out" | grep -E '^  CC ' | sed 's/^  CC *//' | tr '\n' ' ')" "preflight.c " \
+	"build-1.5 an edited lib/command.h rebuilds preflight.c"
+
+# fake cross tools: log their name, run the host's
+for t in gcc ar pkg-config; do
+	printf '#!/bin/sh\necho "%s" >> "%s"\nexec %s "$@"\n' "$t" "$TMP/x/log" "$t" > "$TMP/x/xx-$t"
+	chmod +x "$TMP/x/xx-$t"
+done
+run_cmd mk B=build-cross CROSS_COMPILE="$TMP/x/xx-" all
+is "$rc" 0 "build-2.1 CROSS_COMPILE build"
+is "$(sort -u "$TMP/x/log" | tr '\n' ' ')" "ar gcc pkg-config " \
+	"build-2.2 CROSS_COMPILE prefixes the compiler, the archiver and pkg-config (when the target's exists)"
+rm "$TMP/x/log" "$TMP/x/xx-pkg-config"
+run_cmd mk B=build-cross2 CROSS_COMPILE="$TMP/x/xx-" all
+is "$rc:$(sort -u "$TMP/x/log" | tr '\n' ' ')" "0:ar gcc " "build-2.3 no target pkg-config: the host's is used"
+rm "$TMP/x/log"
+printf '#!/bin/sh\necho "cc" >> "%s"\nexec gcc "$@"\n' "$TMP/x/log" > "$TMP/x/my-cc"
+chmod +x "$TMP/x/my-cc"
+run_cmd mk B=build-cc CC="$TMP/x/my-cc" CROSS_COMPILE="$TMP/x/xx-" all
+is "$rc:$(sort -u "$TMP/x/log" | tr '\n' ' ')" "0:ar cc " "build-2.4 an explicit CC wins over CROSS_COMPILE (the archiver still follows it)"
+
+run_cmd mk -n -B V=1 CI=true build/obj/lib/hist.o
+like "$out" "-Wall -Wextra.* -Werror" "build-3.1 CI=true compiles with -Werror"
+run_cmd mk -n -B V=1 build/obj/lib/hist.o
+is "$(printf '%s\n' "$out" | grep -c -- -Werror)" 0 "build-3.2 ... and without CI=true it does not"
+
+run_cmd mk install PREFIX=/opt/pf DESTDIR="$TMP/dest"
+ok "build-4.1 make install honours PREFIX and DESTDIR" test -x "$TMP/dest/opt/pf/bin/preflight"
+
+# make check JUNIT=: two test scripts, one of them failing on demand
+printf '#!/bin/sh\necho 1..1\necho "ok 1 - a-1.1 passes"\n' > "$S/t/0001-a.t"
+printf '#!/bin/sh\necho 1..1\nif [ -e "%s" ]; then echo "not ok 1 - b-1.1 fails"; else echo "ok 1 - b-1.1 passes"; fi\n' \
+	"$TMP/fail" > "$S/t/0002-b.t"
+chmod +x "$S/t/"*.t
+run_cmd mk check JUNIT="$TMP/ok.xml"
+is "$rc:$(grep -c '<testcase ' "$TMP/ok.xml" 2>/dev/null):$(grep -c '<failure' "$TMP/ok.xml" 2>/dev/null)" "0:2:0" \
+	"build-5.1 make check JUNIT=path.xml: exit 0, one JUnit testcase per test, no failure"
+: > "$TMP/fail"
+run_cmd mk check JUNIT="$TMP/fail.xml"
+like "$rc:$(grep -c '<failure' "$TMP/fail.xml" 2>/dev/null)" "^[1-9][0-9]*:1$" \
+	"build-5.2 a failing test: make check fails and the XML holds the failure"
+done_testing
