@@ -150,11 +150,11 @@ static void pf_q_telemetry(json_t *a, FILE *out)
 
 	if (!json_is_object(t))
 		return;
-	fprintf(out, "    %-9s", "telemetry");
+	fprintf(out, "    %-9s", "app tlm");
 	if (pf_q_get(t, "unavailable"))
 		fprintf(out, "unavailable: %s\n", pf_q_str(t, "unavailable", "?"));
 	else
-		fprintf(out, "app sent %s, received %d, lost %d, late %d (> %.0f ms), delay p99 %s max %s\n",
+		fprintf(out, "%s sent, %d received, %d lost, %d late (> %.0f ms), delay p99 %s max %s\n",
 			pf_q_count(t, "sent", b3, sizeof(b3), "?"), (int)pf_q_num(t, "received", 0),
 			(int)pf_q_num(t, "lost", 0), (int)pf_q_num(t, "late", 0),
 			pf_q_num(t, "late_bound_ns", 0) / 1e6, pf_q_us(t, "delay_ns.p99", b1, sizeof(b1)),

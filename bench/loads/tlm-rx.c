@@ -52,21 +52,29 @@ fail:
 	return ret;
 }
 
-int pf_tlm_rx_open(struct pf_tlm_rx *rx, const char *netns_path, const char *addr, int64_t late_ns,
-		   char *why, size_t why_size)
+int pf_tlm_rx_init(struct pf_tlm_rx *rx, const char *addr, int64_t late_ns)
 {
-	int self = -1, ns = -1, ret;
+	int ret;
 
 	memset(rx, 0, sizeof(*rx));
 	rx->fd = -1;
 	rx->late_ns = late_ns;
 	snprintf(rx->addr, sizeof(rx->addr), "%s", addr);
 	ret = pf_hist_init(&rx->delay, 0, PF_TLM_RX_BIN_NS, PF_TLM_RX_NBINS);
+	rx->hist_ok = ret == 0;
+	return ret;
+}
+
+int pf_tlm_rx_open(struct pf_tlm_rx *rx, const char *netns_path, const char *addr, int64_t late_ns,
+		   char *why, size_t why_size)
+{
+	int self = -1, ns = -1, ret;
+
+	ret = pf_tlm_rx_init(rx, addr, late_ns);
 	if (ret < 0) {
 		snprintf(why, why_size, "telemetry receiver: %s", strerror(-ret));
 		return ret;
 	}
-	rx->hist_ok = true;
 	if (netns_path) {	/* this thread steps into the namespace for socket() + bind() only */
 		self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 		ns = open(netns_path, O_RDONLY | O_CLOEXEC);

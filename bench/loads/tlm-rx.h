@@ -38,6 +38,9 @@ struct pf_tlm_rx {
 	bool hist_ok;
 };
 
+/* pf_tlm_rx_init - an empty receiver without a socket (what open starts from; tests); 0 or -errno */
+int pf_tlm_rx_init(struct pf_tlm_rx *rx, const char *addr, int64_t late_ns);
+
 /*
  * pf_tlm_rx_open - bind a UDP socket to addr ("ADDR:PORT"), inside the
  * network namespace netns_path (/run/netns/NAME) when not NULL; 0 or -errno
