@@ -4,7 +4,7 @@
 . "$(dirname "$0")/test-lib.sh"
 need_tracefs
 . "$TOP/traces/rec-test.sh"
-plan 20
+plan 23
 
 # rec_interrupt SIG FILE - record 'sleep 30' (in its own marker-named copy), send SIG after 1 s
 rec_interrupt() {
@@ -28,6 +28,15 @@ rec_interrupt TERM "$TMP/term.dat"
 is "$rc" 0 "rec-sig-2.1 SIGTERM mid-run: exit 0"
 ok "rec-sig-2.2 SIGTERM: the file is readable" trace-cmd report -i "$TMP/term.dat"
 is "$(pgrep -x rec-sleeper)$(rec_instances)" "" "rec-sig-2.3 SIGTERM: no command and no instance left"
+
+# a second SIGTERM while the recorder waits for a command that ignores the first (SIGKILL after 2 s)
+"$PREFLIGHT" record -q -o "$TMP/term2.dat" --instance pf-t-term2 -e sched --no-kallsyms -- \
+	sh -c 'trap "" TERM; exec "$0" 30' "$TMP/rec-sleeper" >/dev/null 2>&1 &
+pid=$!
+sleep 1; kill -TERM "$pid"; sleep 0.5; kill -TERM "$pid"; wait "$pid"; rc=$?
+is "$rc" 0 "rec-sig-2.4 a second SIGTERM while stopping: exit 0, not killed after the cleanup"
+ok "rec-sig-2.5 ... the file is readable" trace-cmd report -i "$TMP/term2.dat"
+is "$(pgrep -x rec-sleeper)$(rec_instances)" "" "rec-sig-2.6 ... no command and no instance left"
 
 run_cmd "$PREFLIGHT" record -q -o "$TMP/fail.dat" --instance pf-t-fail -e sched -- sh -c 'sleep 0.2; exit 7'
 like "$rc:$err" "^1:preflight: record: command: exited with status 7" "rec-sig-3.1 a failing command: exit 1, one-line reason"

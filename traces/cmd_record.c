@@ -112,6 +112,20 @@ static void rec_reap(bool block)
 	}
 }
 
+/*
+ * rec_discard_pending - drop the loop's signals still pending at the end (a
+ * second SIGTERM / Ctrl-C while stopping): the run already stopped and
+ * cleaned up, so unblocking them must not kill the recorder with a
+ * "terminated" status after the fact
+ */
+static void rec_discard_pending(void)
+{
+	struct timespec zero = { 0, 0 };
+
+	while (sigtimedwait(&rec_run.sigs, NULL, &zero) > 0)
+		;
+}
+
 /* rec_wait - the main loop's wait: one tick, or why the run should stop / snapshot */
 static enum rec_wake rec_wait(struct rec_session *s)
 {
@@ -420,6 +434,7 @@ static int rec_record(const struct rec_opts *o)
 out:
 	rec_stop_command();
 	rec_session_end(&s);
+	rec_discard_pending();
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return code;
 }
