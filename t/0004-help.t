@@ -1,0 +1,44 @@
+#!/bin/sh
+# 0004-help.t - every subcommand's --help lists each option with its default
+# (ARCHITECTURE.md / STYLE.md), and 'preflight help CMD' prints the same text.
+# Commands still missing a default are TAP TODO tests naming the options, so
+# the gap stays visible without failing the suite.
+. "$(dirname "$0")/test-lib.sh"
+
+cmds=$("$PREFLIGHT" help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
+n=$(printf '%s\n' $cmds | grep -vc '^help$')
+plan $((2 * n + 1))
+ok "help-1.1 preflight help lists commands ($(echo $cmds))" test "$n" -ge 3
+
+# options without a default in a --help text: an option entry starts with a few
+# spaces and -x or --long, and runs to the next entry or a blank line
+nodefault() {
+	perl -e '
+		local $/; my $t = <STDIN>; my (@bad, $cur, $txt);
+		my $flush = sub { push @bad, $cur if defined $cur && $cur !~ /^(--help|-h)$/ && $txt !~ /default/i; undef $cur; };
+		for (split /\n/, $t) {
+			if (/^\s{1,6}(-\w(?:, --[\w-]+)?|--[\w-]+)/) { $flush->(); ($cur = $1) =~ s/^-\w, //; $txt = $_; }
+			elsif (/^\s*$/) { $flush->(); }
+			elsif (defined $cur) { $txt .= $_; }
+		}
+		$flush->(); print join(" ", @bad);'
+}
+
+# known gaps of components reviewed elsewhere (TODO until their --help says the default)
+todo="load qualify record"
+i=1
+for c in $cmds; do
+	[ "$c" = help ] && continue
+	i=$((i + 1))
+	run_cmd "$PREFLIGHT" "$c" --help
+	h1=$out
+	run_cmd "$PREFLIGHT" help "$c"
+	is "$out" "$h1" "help-$i.1 'preflight help $c' is '$c --help'"
+	bad=$(printf '%s\n' "$h1" | nodefault)
+	case " $todo " in
+	*" $c "*) is "$bad" "" "help-$i.2 $c --help: every option with its default # TODO $c: no default for $bad" ||
+		_failed=$((_failed - 1)) ;;	# a TODO failure does not fail the script
+	*) is "$bad" "" "help-$i.2 $c --help: every option with its default" ;;
+	esac
+done
+done_testing
