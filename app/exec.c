@@ -262,6 +262,10 @@ static void app_job_finish(struct app_task *t, struct app_job *job)
 
 	if (app_marker_job(&app->marker, APP_MARKER_END, (uint8_t)t->id, rec.flags, rec.seq, rec.release_ns) < 0)
 		t->marker_errors++;
+	/* a missed deadline also says so in text: the flight recorder's trigger (--trigger) can match it */
+	if ((rec.flags & APP_JOB_DEADLINE) &&
+	    app_marker_miss(&app->marker, (uint8_t)t->id, rec.seq, rec.release_ns, rec.end_ns - rec.release_ns) < 0)
+		t->marker_errors++;
 	DTRACE_PROBE5(preflight, job_end, t->id, rec.seq, rec.release_ns, rec.end_ns, rec.flags);
 }
 

@@ -147,6 +147,47 @@ size_t app_marker_encode_text(char *buf, char kind, uint8_t task_id, uint16_t fl
 	return (size_t)(p - buf);
 }
 
+/* app_put_str - append a string without its NUL; returns the new end */
+static char *app_put_str(char *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(p, s, n);
+	return p + n;
+}
+
+size_t app_marker_encode_miss(char *buf, uint8_t task_id, uint32_t seq, int64_t release_ns,
+			      int64_t response_ns)
+{
+	char *p = buf;
+
+	p = app_put_str(p, APP_MARKER_MISS_TEXT ": task ");
+	p = app_put_u64(p, task_id);
+	p = app_put_str(p, " seq ");
+	p = app_put_u64(p, seq);
+	p = app_put_str(p, " release_ns ");
+	p = app_put_u64(p, (uint64_t)release_ns);
+	p = app_put_str(p, " response_ns ");
+	p = app_put_u64(p, (uint64_t)(response_ns > 0 ? response_ns : 0));
+	*p++ = '\n';
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
+int app_marker_miss(const struct app_marker *m, uint8_t task_id, uint32_t seq, int64_t release_ns,
+		    int64_t response_ns)
+{
+	char text[APP_MARKER_MISS_MAX];
+	size_t len;
+	ssize_t n;
+
+	if (m->text_fd < 0)
+		return 1;
+	len = app_marker_encode_miss(text, task_id, seq, release_ns, response_ns);
+	n = write(m->text_fd, text, len);
+	return n == (ssize_t)len ? 0 : n < 0 ? -errno : -EIO;
+}
+
 int app_marker_job(const struct app_marker *m, char kind, uint8_t task_id, uint16_t flags,
 		   uint32_t seq, int64_t release_ns)
 {

@@ -32,6 +32,8 @@
 #define APP_MARKER_END    'E'
 #define APP_MARKER_RAW_SIZE 24
 #define APP_MARKER_TEXT_MAX 96
+#define APP_MARKER_MISS_TEXT "flightapp deadline miss"	/* a trigger for 'preflight record -F --trigger' */
+#define APP_MARKER_MISS_MAX 160
 
 /* The binary payload written to trace_marker_raw (host byte order). */
 struct app_marker_raw {
@@ -73,6 +75,21 @@ void app_marker_encode_raw(struct app_marker_raw *p, char kind, uint8_t task_id,
 /* app_marker_encode_text - the text form "pf1 S 3 17 12345\n"; returns its length */
 size_t app_marker_encode_text(char *buf, char kind, uint8_t task_id, uint16_t flags,
 			      uint32_t seq, int64_t release_ns);
+
+/*
+ * app_marker_encode_miss - the text of a deadline-miss marker:
+ * "flightapp deadline miss: task 3 seq 17 release_ns 123 response_ns 456\n"; its length
+ */
+size_t app_marker_encode_miss(char *buf, uint8_t task_id, uint32_t seq, int64_t release_ns,
+			      int64_t response_ns);
+
+/*
+ * app_marker_miss - write a deadline-miss marker to trace_marker (text in both
+ * forms, so the flight recorder's trigger can match it; realtime path, only
+ * on a miss); 0, 1 when off, or -errno
+ */
+int app_marker_miss(const struct app_marker *m, uint8_t task_id, uint32_t seq, int64_t release_ns,
+		    int64_t response_ns);
 
 /* app_marker_job - write one job marker (realtime path); 0, 1 when off, or -errno */
 int app_marker_job(const struct app_marker *m, char kind, uint8_t task_id, uint16_t flags,

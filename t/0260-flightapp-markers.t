@@ -7,7 +7,7 @@
 . "$(dirname "$0")/test-lib.sh"
 need_tracefs
 . "$TOP/t/app-lib.sh"
-plan 20
+plan 23
 
 inst="preflight-app-test-$$"
 dir="$TRACEFS/instances/$inst"
@@ -43,8 +43,25 @@ echo 0 > "$dir/tracing_on"
 run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.5 --trace-instance "$inst" --stats-json "$TMP/off.json"
 echo 1 > "$dir/tracing_on"
 is "$rc" 0 "app-7.9 tracing off: run still exits 0"
-is "$(json_get "$TMP/off.json" .tasks.0.marker_errors)" "$(($(json_get "$TMP/off.json" .tasks.0.jobs) * 2 + 1))" \
-	"app-7.10 tracing off: failed writes counted (io: its declaration and two per job)"
+is "$(json_get "$TMP/off.json" .tasks.0.marker_errors)" \
+	"$(($(json_get "$TMP/off.json" .tasks.0.jobs) * 2 + 1 + $(json_get "$TMP/off.json" .tasks.0.deadline_misses)))" \
+	"app-7.10 tracing off: failed writes counted (io: its declaration, two per job, one per deadline miss)"
+
+# a missed deadline writes a text marker the flight recorder can trigger on (docs/markers.md)
+echo > "$dir/trace"
+printf '[app]\ndma_latency = false\n[task ctl100]\ndeadline = 1ms\nwork = 2ms\n' > "$TMP/miss.ini"
+run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.5 --config "$TMP/miss.ini" --trace-instance "$inst" \
+	--joblog "$TMP/miss.csv"
+cat "$dir/trace" > "$TMP/miss.trace"
+app_summary "$TMP/miss.csv"
+misses=$(app_get deadline.ctl100)
+ok "app-7.13 run with ctl100 missing its 1 ms deadline (rc $rc, $misses misses)" test "$rc" -eq 0 -a "${misses:-0}" -gt 0
+is "$(grep -c 'flightapp deadline miss: task 1 seq [0-9]* release_ns [0-9]* response_ns [0-9]*$' "$TMP/miss.trace")" \
+	"$misses" "app-7.14 one deadline-miss marker per job flagged 0x2 in the job log"
+# the markers name exactly the flagged jobs (task ctl100 = id 1, seq and release of the row)
+is "$(grep -o 'deadline miss: task 1 seq [0-9]* release_ns [0-9]*' "$TMP/miss.trace" | awk '{ print $6 "," $8 }' | sort)" \
+	"$(awk -F, '$1 == "ctl100" && int($8 / 2) % 2 { print $2 "," $3 }' "$TMP/miss.csv" | sort)" \
+	"app-7.15 each carries the seq and release of a job flagged as a deadline miss"
 
 # the same buffer through trace-cmd: extract to .dat (this ends the instance), report
 echo > "$dir/trace"

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/test-lib.sh"
 need_tracefs
 . "$TOP/traces/rec-test.sh"
-plan 13
+plan 16
 
 # the command: markers "tick N" every 0.2 s, then "BOOM", then more, then a top-level marker
 cmd='m="$PREFLIGHT_TRACE_DIR/trace_marker"
@@ -40,5 +40,20 @@ sleep 0.5; kill -USR1 $pid; sleep 0.5; kill -INT $pid; wait $pid
 like "$(trace-cmd report -i "$TMP/usr-001.dat" 2>/dev/null | grep -c 'preflight-snapshot SIGUSR1')" "^1$" \
 	"rec-fl-3.1 SIGUSR1 saves a snapshot ending in its own marker"
 like "$(rec_summary "$TMP/usr-001.dat" events)" "^[1-9][0-9]+$" "rec-fl-3.2 ... with the events before it"
+# the app's own trigger: flightapp writes "flightapp deadline miss: ..." when a job misses its deadline
+if [ -x "$B/flightapp" ]; then
+	printf '[app]\ndma_latency = false\n[task mission1]\ndeadline = 1ms\nwork = 2ms\n' > "$TMP/miss.ini"
+	run_cmd "$PREFLIGHT" record -F --instance pf-t-fl -o "$TMP/app.dat" -b 1024 --max-snapshots 1 \
+		--trigger "flightapp deadline miss" -- "$B/flightapp" --no-rt -q -d 3 --config "$TMP/miss.ini" \
+		--trace-instance pf-t-fl
+	rep=$(trace-cmd report -i "$TMP/app-001.dat" 2>/dev/null)
+	like "$rc:$(echo "$err" | tail -1)" "^0:.*1 snapshot saved" "rec-fl-5.1 an app deadline miss triggers a snapshot"
+	like "$(echo "$rep" | grep -c 'flightapp deadline miss: task 4 seq 0 ')" "^1$" \
+		"rec-fl-5.2 ... holding the app's miss marker (mission1's first job)"
+	like "$(echo "$rep" | awk '/flightapp deadline miss/ { exit } /raw_data/ { n++ } END { print n + 0 }')" "^[1-9]" \
+		"rec-fl-5.3 ... and the app's job markers before it"
+else
+	for i in 1 2 3; do is skip skip "rec-fl-5.$i # SKIP build/flightapp is not built"; done
+fi
 is "$(rec_instances)" "" "rec-fl-4.1 no instance left behind"
 done_testing

@@ -348,7 +348,7 @@ static void test_markers(void)
 	struct app_marker m;
 	uint32_t id, seq;
 	uint64_t rel;
-	char text[APP_MARKER_TEXT_MAX];
+	char text[APP_MARKER_MISS_MAX];
 	size_t n;
 
 	app_marker_encode_raw(&raw, APP_MARKER_END, 3, APP_JOB_OVERRUN, 17, 123456789012LL);
@@ -368,6 +368,10 @@ static void test_markers(void)
 	check_str(text, "pf1 E 0 0 0 5\n", "marker-1.9 end text carries flags");
 	app_marker_off(&m);
 	check_int(app_marker_job(&m, 'S', 0, 0, 0, 0), ==, 1, "marker-1.10 off writes nothing");
+	n = app_marker_encode_miss(text, 255, 4294967295u, 123456789012LL, 15000000);
+	check_str(text, "flightapp deadline miss: task 255 seq 4294967295 release_ns 123456789012 response_ns 15000000\n",
+		  "marker-1.11 deadline-miss text (widest task and seq)");
+	check_int(app_marker_miss(&m, 0, 0, 0, 0), ==, 1, "marker-1.12 off writes no miss marker");
 }
 
 /* test_work - work-1.x: calibrated work consumes CPU time, at least what was asked */
@@ -382,7 +386,7 @@ static void test_work(void)
 
 int main(void)
 {
-	tap_plan(11 + 4 + 13 + 17 + 6 + 9 + 22 + 6 + 11 + 2 + 10 + 2);
+	tap_plan(11 + 4 + 13 + 17 + 6 + 9 + 22 + 6 + 11 + 2 + 12 + 2);
 	test_defaults();
 	test_profiles();
 	test_overrides();
