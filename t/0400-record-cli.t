@@ -1,12 +1,15 @@
 #!/bin/sh
 # 0400-record-cli.t - preflight record: options, usage errors, no privilege
 . "$(dirname "$0")/test-lib.sh"
-plan 13
+plan 14
 
 run_cmd "$PREFLIGHT" record --help
 is "$rc" 0 "rec-cli-1.1 --help exits 0"
 like "$out" "--buffer-kb N .*default: 16384" "rec-cli-1.2 --help lists options with defaults"
 like "$out" "--flight-recorder" "rec-cli-1.3 --help lists the flight recorder"
+# every option but -o (required), --summary and --help states its default in its text block
+is "$(printf '%s\n' "$out" | perl -ne 'if (/^  (-\w, )?(--[\w-]+)/ || /^      (--[\w-]+)/) { $o = $+; $h{$o} = 0; push @o, $o } $h{$o} ||= /default/ if $o; END { print join(" ", grep { !$h{$_} && !/^--(output|summary|help)$/ } @o) }')" "" \
+	"rec-cli-1.4 every option in --help states its default"
 
 run_cmd "$PREFLIGHT" record -- sleep 1
 is "$rc" 2 "rec-cli-2.1 missing -o is a usage error"
