@@ -306,10 +306,8 @@ int main(int argc, char **argv)
 	if (o.no_rt && !o.quiet)
 		pf_err("--no-rt: every thread runs SCHED_OTHER; latencies are not realtime");
 	app_declare_markers(&app);
-	if (app_joblog_header(&app)) {
-		pf_err("--joblog: %s: write error", app.joblog_path);
-		code = PF_EXIT_ENV;
-	}
+	if (app_joblog_header(&app))
+		code = PF_EXIT_ENV;	/* the reason is reported once, when the job log is closed */
 	app_go(&app);
 	app_wait(&app, &sigs);
 	app_join(&app);

@@ -83,8 +83,13 @@ int app_joblog_header(struct app *app)
 			t->cfg.cpus[0] ? t->cfg.cpus : cfg->cpus[0] ? cfg->cpus : "all", t->cfg.work_ns);
 	}
 	fputs(APP_JOBLOG_COLUMNS "\n", f);
-	fflush(f);
-	return ferror(f) ? -EIO : 0;
+	errno = 0;
+	if (fflush(f) || ferror(f)) {
+		/* kept for app_joblog_close, which reports it (one line, with the reason) */
+		app->joblog_error = errno ? -errno : -EIO;
+		return app->joblog_error;
+	}
+	return 0;
 }
 
 uint64_t app_logger_drain(struct app *app)
@@ -139,8 +144,9 @@ int app_joblog_close(struct app *app)
 				app_ring_dropped((struct app_ring *)&t->ring));
 	}
 	ret = app->joblog_error;
-	if (fflush(f) || ferror(f))
-		ret = ret ? ret : -EIO;
+	errno = 0;
+	if ((fflush(f) || ferror(f)) && !ret)
+		ret = errno ? -errno : -EIO;
 	if (fclose(f) && !ret)
 		ret = -errno;
 	app->joblog = NULL;

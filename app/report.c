@@ -216,8 +216,9 @@ int app_report_json(struct app *app, FILE *f)
 	for (i = 0; i < app->ntasks; i++)
 		json_array_append_new(tasks, app_task_json(app, &app->task[i], elapsed));
 	json_object_set_new(root, "tasks", tasks);
+	errno = 0;
 	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_ENSURE_ASCII) || fflush(f) || ferror(f))
-		ret = -EIO;
+		ret = errno ? -errno : -EIO;
 	json_decref(root);
 	return ret;
 }

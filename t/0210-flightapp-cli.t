@@ -4,7 +4,7 @@
 # is rejected with "file:line: what is wrong" and exit code 2.
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/t/app-lib.sh"
-plan 32
+plan 34
 
 run_cmd "$FLIGHTAPP" --help
 is "$rc" 0 "app-1.1 --help exits 0"
@@ -97,6 +97,10 @@ is "$rc:$err" "2:flightapp: --stats-json: /nonexistent-dir/s.json: No such file 
 run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.05 --stats-json /dev/stdout
 is "$rc:$(printf '%s\n' "$out" | perl -MJSON::PP -0ne 'print decode_json(/(\{.*\})/s ? $1 : "{}")->{schema} // "none"')" \
 	"0:preflight-flightapp-stats/1" "app-2.16b --stats-json to a stream (/dev/stdout)"
+run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.1 --joblog /dev/full
+is "$rc:$err" "3:flightapp: --joblog: /dev/full: No space left on device" "app-2.16c job log on a full device: exit 3, one line with the reason"
+run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.1 --stats-json /dev/full
+is "$rc:$err" "3:flightapp: --stats-json: /dev/full: No space left on device" "app-2.16d statistics on a full device: exit 3, one line"
 run_cmd "$FLIGHTAPP" --no-rt --duration 1 --trace-instance preflight-no-such-instance-$$
 is "$rc" 3 "app-2.17 missing tracefs instance: exit 3 (environment)"
 done_testing
