@@ -1067,16 +1067,25 @@ static const char *chk_culprit(const struct chk_item *it)
 	return json_string_value(json_object_get(json_array_get(c, 0), "summary"));
 }
 
-/* chk_lost - is the item's element among results.json's lost-event-affected metrics */
+/*
+ * chk_lost - is the item's element among results.json's lost-event-affected
+ * metrics: an entry is a metric path, possibly followed by a note in
+ * parentheses ("tasks.ctl100 (3 jobs)", "threads.io (pid 101)"); "every
+ * metric: ..." affects them all
+ */
 static int chk_lost(json_t *root, const struct chk_item *it)
 {
 	json_t *a = json_object_get(json_object_get(root, "lost_events"), "affected"), *v;
 	const char *s;
 	size_t i, n;
 
+	if (strstr(it->path, ".joblog."))	/* the job log's own view is not the trace's */
+		return 0;
 	json_array_foreach(a, i, v) {
 		s = json_string_value(v);
-		n = s ? strlen(s) : 0;
+		if (s && !strncmp(s, "every metric", 12))
+			return 1;
+		n = s ? strcspn(s, " ") : 0;
 		if (n && !strncmp(it->path, s, n) && (it->path[n] == '.' || !it->path[n]))
 			return 1;
 	}

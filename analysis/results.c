@@ -339,9 +339,33 @@ static json_t *an_app_json(struct an_run *r, json_t *affected)
 	return o;
 }
 
-static json_t *an_slots_json(struct an_run *r)
+/* an_lost_slots - how many slots a lost-event window overlaps (each slot counted once) */
+static int64_t an_lost_slots(struct an_run *r, int64_t nslots)
+{
+	int64_t first, last, k, n = 0;
+	uint8_t *hit;
+	size_t i;
+
+	if (!r->nlost || nslots <= 0 || !(hit = calloc((size_t)nslots, 1)))
+		return r->nlost && nslots > 0 ? nslots : 0;	/* no memory: say every slot */
+	for (i = 0; i < r->nlost; i++) {
+		first = (r->lost[i].start_ns - r->slot_first_ns) / r->opt.slot_ns;
+		last = (r->lost[i].end_ns - r->slot_first_ns) / r->opt.slot_ns;
+		if (r->lost[i].end_ns < r->slot_first_ns || first >= nslots)
+			continue;
+		for (k = first < 0 ? 0 : first; k <= last && k < nslots; k++)
+			if (!hit[k]++)
+				n++;
+	}
+	free(hit);
+	return n;
+}
+
+static json_t *an_slots_json(struct an_run *r, json_t *affected)
 {
 	json_t *o, *base, *idx;
+	int64_t count = 0, lost = 0;
+	char note[64];
 	int i;
 
 	if (!r->ntasks)
@@ -356,11 +380,18 @@ static json_t *an_slots_json(struct an_run *r)
 		json_array_append_new(idx, json_integer(r->overrun_slots[i]));
 	json_object_set_new(o, "slot_ns", json_integer(r->opt.slot_ns));
 	json_object_set_new(o, "base_tasks", base);
-	json_object_set_new(o, "count", r->slot_origin_ns ?
-			    json_integer((r->slot_last_ns - r->slot_first_ns + r->opt.slot_ns / 2) / r->opt.slot_ns + 1) :
-			    json_null());
+	if (r->slot_origin_ns) {
+		count = (r->slot_last_ns - r->slot_first_ns + r->opt.slot_ns / 2) / r->opt.slot_ns + 1;
+		lost = an_lost_slots(r, count);
+	}
+	json_object_set_new(o, "count", r->slot_origin_ns ? json_integer(count) : json_null());
 	json_object_set_new(o, "overruns", r->slot_origin_ns ? json_integer((json_int_t)r->slot_overruns) : json_null());
 	json_object_set_new(o, "overrun_slots", idx);
+	json_object_set_new(o, "lost_events_slots", r->slot_origin_ns ? json_integer(lost) : json_null());
+	if (lost) {
+		snprintf(note, sizeof(note), "slots (%lld slots)", (long long)lost);
+		json_array_append_new(affected, json_string(note));
+	}
 	return o;
 }
 
@@ -462,7 +493,7 @@ json_t *an_results_json(struct an_run *r)
 		json_array_append_new(tasks, an_task_json(r, r->task[k], affected));
 	json_object_set_new(res, "tasks", tasks);
 	json_object_set_new(res, "app", an_app_json(r, affected));
-	json_object_set_new(res, "slots", an_slots_json(r));
+	json_object_set_new(res, "slots", an_slots_json(r, affected));
 	json_object_set_new(res, "cyclictest", r->cyclictest ? json_incref(r->cyclictest) : json_null());
 	for (i = 0; i < r->nlost && i < AN_MAX_LOST_WIN; i++) {
 		w = json_object();
@@ -787,9 +818,10 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 				an_pct(json_object_get(app, "utilisation_max_slot")));
 		slots = json_object_get(res, "slots");
 		if (json_is_integer(json_object_get(slots, "count")))
-			fprintf(out, "slots of %.1f ms: %lld, overruns %lld\n",
+			fprintf(out, "slots of %.1f ms: %lld, overruns %lld%s\n",
 				(double)r->opt.slot_ns / 1e6, json_integer_value(json_object_get(slots, "count")),
-				json_integer_value(json_object_get(slots, "overruns")));
+				json_integer_value(json_object_get(slots, "overruns")),
+				json_integer_value(json_object_get(slots, "lost_events_slots")) ? "  [lost events]" : "");
 		json_array_foreach(arr, i, o) {
 			json_array_foreach(json_object_get(o, "culprits"), k, c)
 				fprintf(out, "%s\n", json_string_value(json_object_get(c, "summary")));
