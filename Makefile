@@ -100,14 +100,19 @@ deps:
 unit-tests: $(addprefix $(B)/t/,$(UNIT_TESTS))
 
 PROVE_FLAGS ?=
-ifdef JUNIT
-PROVE_FLAGS += --formatter TAP::Formatter::JUnit
-PROVE_OUT := > $(JUNIT)
-endif
 
+# With JUNIT=path.xml the run is the usual one (same console output and exit
+# status) and its TAP, saved by prove, is then replayed into JUnit XML.
 check: deps
 	@$(MAKE) --no-print-directory all unit-tests
-	prove $(PROVE_FLAGS) t/ $(PROVE_OUT)
+ifdef JUNIT
+	@tap=$$(mktemp -d) && trap 'rm -rf "$$tap"' EXIT; \
+	PERL_TEST_HARNESS_DUMP_TAP="$$tap" prove $(PROVE_FLAGS) t/; rc=$$?; \
+	(cd "$$tap" && prove --exec cat --formatter TAP::Formatter::JUnit t/) > $(abspath $(JUNIT)); \
+	echo "JUnit XML: $(JUNIT)"; exit $$rc
+else
+	prove $(PROVE_FLAGS) t/
+endif
 
 qualify: deps
 	@$(MAKE) --no-print-directory all

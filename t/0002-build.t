@@ -5,7 +5,7 @@
 # pkg-config, CI=true adds -Werror, make install honours PREFIX and DESTDIR, and
 # make check JUNIT=path.xml writes JUnit XML and keeps prove's verdict.
 . "$(dirname "$0")/test-lib.sh"
-plan 14
+plan 17
 
 S="$TMP/src"
 mkdir -p "$S/t" "$TMP/x"
@@ -61,8 +61,12 @@ chmod +x "$S/t/"*.t
 run_cmd mk check JUNIT="$TMP/ok.xml"
 is "$rc:$(grep -c '<testcase ' "$TMP/ok.xml" 2>/dev/null):$(grep -c '<failure' "$TMP/ok.xml" 2>/dev/null)" "0:2:0" \
 	"build-5.1 make check JUNIT=path.xml: exit 0, one JUnit testcase per test, no failure"
+like "$out" "Result: PASS" "build-5.2 ... and prove's summary is still printed"
 : > "$TMP/fail"
 run_cmd mk check JUNIT="$TMP/fail.xml"
 like "$rc:$(grep -c '<failure' "$TMP/fail.xml" 2>/dev/null)" "^[1-9][0-9]*:1$" \
-	"build-5.2 a failing test: make check fails and the XML holds the failure"
+	"build-5.3 a failing test: make check fails and the XML holds the failure"
+like "$out" "Result: FAIL" "build-5.4 ... and prove's summary says so"
+( cd "$S" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory check JUNIT=rel.xml >/dev/null 2>&1 )
+ok "build-5.5 a relative JUNIT path is relative to where make runs" test -s "$S/rel.xml"
 done_testing
