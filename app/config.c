@@ -393,17 +393,35 @@ static void app_count_line(struct app_parse *ps, const char *line)
 		ps->section_line = ps->line;
 }
 
+/*
+ * app_line_too_long - a line that does not fit inih's buffer of 'num' bytes:
+ * an error at its own line (inih would parse its rest as a line of its own)
+ */
+static char *app_line_too_long(struct app_parse *ps, int num)
+{
+	ps->line++;
+	app_perr(ps, ps->line, "line too long (at most %d characters)", num - 1);
+	return NULL;
+}
+
 /* app_file_reader - fgets for inih that counts lines */
 static char *app_file_reader(char *str, int num, void *stream)
 {
 	struct app_parse *ps = stream;
 	FILE *f = (FILE *)ps->text;
 	char *r = fgets(str, num, f);
+	size_t n;
+	int c;
 
-	if (r)
-		app_count_line(ps, r);
-	else if (ferror(f))
-		ps->read_errno = errno ? errno : EIO;
+	if (!r) {
+		if (ferror(f))
+			ps->read_errno = errno ? errno : EIO;
+		return NULL;
+	}
+	n = strlen(r);
+	if (n == (size_t)num - 1 && r[n - 1] != '\n' && (c = getc(f)) != EOF && c != '\n')
+		return app_line_too_long(ps, num);
+	app_count_line(ps, r);
 	return r;
 }
 
@@ -412,17 +430,20 @@ static char *app_string_reader(char *str, int num, void *stream)
 {
 	struct app_parse *ps = stream;
 	const char *nl;
-	size_t n;
+	size_t n, len;
 
 	if (!*ps->text || num < 2)
 		return NULL;
 	nl = strchr(ps->text, '\n');
 	n = nl ? (size_t)(nl - ps->text) + 1 : strlen(ps->text);
+	len = nl ? n - 1 : n;	/* without the newline */
+	if (len > (size_t)num - 1)
+		return app_line_too_long(ps, num);
 	if (n > (size_t)num - 1)
-		n = (size_t)num - 1;
+		n = (size_t)num - 1;	/* the line fits, its newline does not */
 	memcpy(str, ps->text, n);
 	str[n] = '\0';
-	ps->text += n;
+	ps->text += nl ? (size_t)(nl - ps->text) + 1 : n;
 	app_count_line(ps, str);
 	return str;
 }

@@ -4,7 +4,7 @@
 # is rejected with "file:line: what is wrong" and exit code 2.
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/t/app-lib.sh"
-plan 34
+plan 35
 
 run_cmd "$FLIGHTAPP" --help
 is "$rc" 0 "app-1.1 --help exits 0"
@@ -81,6 +81,8 @@ bad_config 13 "ring not a power of two" "2: ring: bad entry count '1000' (a powe
 	'[app]\nring = 1000\n'
 bad_config 14 "fifo without a priority" "1: task radar: policy fifo needs a priority 1..99" \
 	'[task radar]\npolicy = fifo\nperiod = 20ms\n'
+bad_config 15 "line longer than inih's buffer" "2: line too long (at most 199 characters)" \
+	"[task io]\n; $(printf '%0250d' 0)\nwork = 1ms\n"
 
 f="$TMP/notick.ini"
 printf '[task io]\nenabled = false\n' > "$f"

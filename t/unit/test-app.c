@@ -131,6 +131,7 @@ static void test_errors(void)
 		{ "slot = 10ms\n", "t.ini:1: key 'slot' outside any section" },
 	};
 	struct app_config cfg;
+	char text[600];
 	const char *err;
 	size_t i;
 
@@ -139,6 +140,15 @@ static void test_errors(void)
 		if (!check(!strncmp(err, cases[i].want, strlen(cases[i].want)), "config-4.%zu error '%s'", i + 1, cases[i].want))
 			tap_diag("  got '%s'", err);
 	}
+	/* inih reads lines into 200 bytes: a 199-character line fits, one more is an error at its own line */
+	snprintf(text, sizeof(text), "[task io]\n;%0198d\nprio = 1\n", 0);
+	err = load(&cfg, text);
+	if (!check(!strncmp(err, "t.ini:3: unknown key 'prio'", 27), "config-4.18 a 199-character line fits, lines still counted"))
+		tap_diag("  got '%s'", err);
+	snprintf(text, sizeof(text), "[task io]\n;%0199d\nwork = 1ms\n", 0);
+	err = load(&cfg, text);
+	if (!check(!strcmp(err, "t.ini:2: line too long (at most 199 characters)"), "config-4.19 a longer line: its own error, not a torn parse"))
+		tap_diag("  got '%s'", err);
 }
 
 static int section_keys;
@@ -386,7 +396,7 @@ static void test_work(void)
 
 int main(void)
 {
-	tap_plan(11 + 4 + 13 + 17 + 6 + 9 + 22 + 6 + 11 + 2 + 12 + 2);
+	tap_plan(11 + 4 + 13 + 19 + 6 + 9 + 22 + 6 + 11 + 2 + 12 + 2);
 	test_defaults();
 	test_profiles();
 	test_overrides();
