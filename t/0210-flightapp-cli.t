@@ -81,7 +81,7 @@ bad_config 13 "ring not a power of two" "2: ring: bad entry count '1000' (a powe
 	'[app]\nring = 1000\n'
 bad_config 14 "fifo without a priority" "1: task radar: policy fifo needs a priority 1..99" \
 	'[task radar]\npolicy = fifo\nperiod = 20ms\n'
-bad_config 15 "line longer than inih's buffer" "2: line too long (at most 199 characters)" \
+bad_config 14a "line longer than inih's buffer" "2: line too long (at most 199 characters)" \
 	"[task io]\n; $(printf '%0250d' 0)\nwork = 1ms\n"
 
 f="$TMP/notick.ini"
