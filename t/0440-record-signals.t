@@ -4,7 +4,7 @@
 . "$(dirname "$0")/test-lib.sh"
 need_tracefs
 . "$TOP/traces/rec-test.sh"
-plan 23
+plan 26
 
 # rec_interrupt SIG FILE - record 'sleep 30' (in its own marker-named copy), send SIG after 1 s
 rec_interrupt() {
@@ -46,6 +46,17 @@ like "$rc:$err" "^2:preflight: record: command: cannot run: " "rec-sig-3.3 a com
 run_cmd "$PREFLIGHT" record -q -o "$TMP/dur.dat" --instance pf-t-dur -e sched -d 300ms -- sh -c 'sleep 0.2 & exec sleep 30'
 is "$rc:$(pgrep -f 'sleep 0.2'; pgrep -xf 'sleep 30')" "0:" "rec-sig-3.4 --duration ends the command and everything it started"
 is "$(rec_instances)" "" "rec-sig-3.5 no instance left after failures"
+
+# stderr a closed pipe (record ... 2>&1 | head): SIGPIPE must not kill the run before its teardown
+mkdir "$TMP/pipe"
+{ "$PREFLIGHT" record -o "$TMP/pipe/p.dat" --instance pf-t-pipe -e sched --no-kallsyms -d 300ms -- \
+	sh -c 'grep "^SigIgn:" /proc/$$/status > "$0"' "$TMP/pipe/sigign" 2>&1; echo $? > "$TMP/pipe.rc"; } \
+	< /dev/null | true
+is "$(cat "$TMP/pipe.rc")$(rec_instances)$(ls -A "$TMP/pipe" | grep -v '^p\.dat$\|^sigign$')" "0" \
+	"rec-sig-3.6 stderr a closed pipe: exit 0, no instance and no temporary files left"
+ok "rec-sig-3.7 ... the file is readable" trace-cmd report -i "$TMP/pipe/p.dat"
+is "$(( 0x$(awk '{ print $2 }' "$TMP/pipe/sigign") & 0x1000 ))" 0 \
+	"rec-sig-3.8 ... and the command does not inherit SIGPIPE ignored"
 
 # a crashed recorder's instance: named preflight-<dead pid>, and a registered one
 sh -c 'exit 0' & dead=$!; wait $dead

@@ -200,6 +200,7 @@ static int rec_start_command(struct rec_session *s, char **argv)
 		setpgid(0, 0);	/* its own group: everything it starts is stopped with it */
 		prctl(PR_SET_PDEATHSIG, SIGTERM);	/* a SIGKILLed recorder leaves no command */
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);	/* ignored in the recorder; an exec would keep that */
 		execvpe(argv[0], argv, env);
 		err = errno;
 		if (write(pfd[1], &err, sizeof(err)) < 0)
@@ -343,6 +344,7 @@ static int rec_command_result(void)
 static int rec_record(const struct rec_opts *o)
 {
 	struct rec_session s = { .opts = o };
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_pipe;
 	sigset_t old;
 	int ret, code = PF_EXIT_INTERNAL, snapshots = 0, top_on = -1;
 
@@ -368,6 +370,8 @@ static int rec_record(const struct rec_opts *o)
 	sigaddset(&rec_run.sigs, SIGCHLD);
 	sigaddset(&rec_run.sigs, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &rec_run.sigs, &old);
+	/* a closed stderr pipe (record ... 2>&1 | head) must not kill the run before its teardown */
+	sigaction(SIGPIPE, &ign, &old_pipe);
 
 	if ((ret = rec_tmpdir_make(&s, o->output)) < 0) {
 		code = pf_fail(ret == -ENOENT || ret == -ENOTDIR ? PF_EXIT_USAGE : PF_EXIT_ENV,
@@ -437,6 +441,7 @@ out:
 	rec_stop_command();
 	rec_session_end(&s);
 	rec_discard_pending();
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return code;
 }
