@@ -293,6 +293,8 @@ int main(int argc, char **argv)
 		goto out_app;
 	}
 
+	/* a closed stdout / stderr pipe (flightapp ... | head) must not end the run before the job log is drained */
+	signal(SIGPIPE, SIG_IGN);
 	/* SIGINT / SIGTERM are taken by the main thread only, synchronously */
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);

@@ -5,7 +5,7 @@
 # JSON, the live status, and --no-rt stated in every output.
 . "$(dirname "$0")/test-lib.sh"
 . "$TOP/t/app-lib.sh"
-plan 39
+plan 40
 
 run_cmd "$FLIGHTAPP" --no-rt --duration 3 --joblog "$TMP/jobs.csv" --stats-json "$TMP/stats.json"
 is "$rc" 0 "app-3.1 3-second --no-rt run exits 0"
@@ -63,6 +63,11 @@ like "$(printf '%s\n' "$err" | grep '^T:ctl100' | tail -1)" 'C: +(299|30[01]) Mi
 
 run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.2
 is "$rc:$err" "0:" "app-3.22 --quiet: nothing on stderr"
+
+# stdout and stderr a closed pipe (flightapp ... | head -1): the run still ends cleanly, job log complete
+{ "$FLIGHTAPP" --no-rt --duration 1.2 --joblog "$TMP/pipe.csv" 2>&1; echo $? > "$TMP/pipe.rc"; } | head -1 > /dev/null
+is "$(cat "$TMP/pipe.rc"):$(tail -1 "$TMP/pipe.csv" | cut -d= -f1)" "0:# dropped.telemetry" \
+	"app-3.22a output into a closed pipe: exit 0, job log complete (SIGPIPE does not cut the run short)"
 
 # SIGINT and SIGTERM stop a run cleanly, outputs flushed
 for sig in INT TERM; do
