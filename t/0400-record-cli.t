@@ -1,7 +1,7 @@
 #!/bin/sh
 # 0400-record-cli.t - preflight record: options, usage errors, no privilege
 . "$(dirname "$0")/test-lib.sh"
-plan 14
+plan 15
 
 run_cmd "$PREFLIGHT" record --help
 is "$rc" 0 "rec-cli-1.1 --help exits 0"
@@ -35,6 +35,11 @@ like "$rc:$err" "^2:preflight: record: -o '$TMP': is a directory" \
 echo "not a trace" > "$TMP/text.dat"
 run_cmd "$PREFLIGHT" record --summary "$TMP/text.dat"
 like "$rc:$err" "^2:preflight: record: .*not a readable trace-cmd file" "rec-cli-3.1 --summary of a text file: one-line error, exit 2"
+# a cut-off .dat: libtracecmd's tracecmd_open() faults closing it; the reader must not
+head -c 84990 "$TOP/traces/ref/app-text-markers.dat" > "$TMP/cut.dat"
+run_cmd "$PREFLIGHT" record --summary "$TMP/cut.dat"
+is "$rc:$err" "2:preflight: record: '$TMP/cut.dat': not a readable trace-cmd file (truncated or corrupt: the CPU data is not all there)" \
+	"rec-cli-3.2 --summary of a truncated .dat: one-line error, exit 2, no crash"
 
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	run_cmd setpriv --reuid=65534 --regid=65534 --clear-groups "$PREFLIGHT" record -o /tmp/never.dat -- true

@@ -195,9 +195,17 @@ int rec_summary_print(const char *path, FILE *out)
 	size_t i, ntypes;
 	int b, ret, unnamed = 0;
 
-	in = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	in = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!in)
 		return pf_fail(PF_EXIT_USAGE, "'%s': not a readable trace-cmd file", path);
+	/*
+	 * Not tracecmd_open(): on a truncated file its failing data set-up ends
+	 * in tracecmd_close(), which faults in libtracecmd 3.1. The handle is
+	 * left open on that path on purpose (the command exits right after).
+	 */
+	if (tracecmd_init_data(in) < 0)
+		return pf_fail(PF_EXIT_USAGE, "'%s': not a readable trace-cmd file (truncated or corrupt: "
+			       "the CPU data is not all there)", path);
 	/* the top buffer, then any instance buffers (trace-cmd record -B / extract -B) */
 	for (b = -1; b < tracecmd_buffer_instances(in); b++) {
 		struct tracecmd_input *h = b < 0 ? in : tracecmd_buffer_instance_handle(in, b);
