@@ -1,7 +1,7 @@
 #!/bin/sh
 # 0400-record-cli.t - preflight record: options, usage errors, no privilege
 . "$(dirname "$0")/test-lib.sh"
-plan 15
+plan 16
 
 run_cmd "$PREFLIGHT" record --help
 is "$rc" 0 "rec-cli-1.1 --help exits 0"
@@ -40,6 +40,12 @@ head -c 84990 "$TOP/traces/ref/app-text-markers.dat" > "$TMP/cut.dat"
 run_cmd "$PREFLIGHT" record --summary "$TMP/cut.dat"
 is "$rc:$err" "2:preflight: record: '$TMP/cut.dat': not a readable trace-cmd file (truncated or corrupt: the CPU data is not all there)" \
 	"rec-cli-3.2 --summary of a truncated .dat: one-line error, exit 2, no crash"
+# one corrupt byte in an event format ("size:21" -> "size:\243""1") makes libtraceevent fault
+cp "$TOP/traces/ref/app-text-markers.dat" "$TMP/fmt.dat"
+printf '\243' | dd of="$TMP/fmt.dat" bs=1 seek=11217 conv=notrunc 2>/dev/null
+run_cmd "$PREFLIGHT" record --summary "$TMP/fmt.dat"
+like "$rc:$err" "^2:preflight: record: '$TMP/fmt.dat': not a readable trace-cmd file \(corrupt: libtracecmd faulted reading it, signal 11\)$" \
+	"rec-cli-3.3 --summary of a .dat with a corrupt event format: one-line error, exit 2, no crash"
 
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	run_cmd setpriv --reuid=65534 --regid=65534 --clear-groups "$PREFLIGHT" record -o /tmp/never.dat -- true
