@@ -354,8 +354,10 @@ static int64_t an_lost_slots(struct an_run *r, int64_t nslots)
 		if (r->lost[i].end_ns < r->slot_first_ns || first >= nslots)
 			continue;
 		for (k = first < 0 ? 0 : first; k <= last && k < nslots; k++)
-			if (!hit[k]++)
+			if (!hit[k]) {
+				hit[k] = 1;
 				n++;
+			}
 	}
 	free(hit);
 	return n;
