@@ -1,7 +1,7 @@
 #!/bin/sh
 # 0400-record-cli.t - preflight record: options, usage errors, no privilege
 . "$(dirname "$0")/test-lib.sh"
-plan 16
+plan 17
 
 run_cmd "$PREFLIGHT" record --help
 is "$rc" 0 "rec-cli-1.1 --help exits 0"
@@ -31,6 +31,11 @@ like "$rc:$err" "^[23]:preflight: record: .*(tracefs|no/such/dir/x.dat': cannot 
 run_cmd "$PREFLIGHT" record -o "$TMP" -d 100ms
 like "$rc:$err" "^2:preflight: record: -o '$TMP': is a directory" \
 	"rec-cli-2.8 an output that is a directory is refused before recording"
+mkfifo "$TMP/fifo.dat"
+run_cmd "$PREFLIGHT" record -o "$TMP/fifo.dat" -d 100ms
+like "$rc:$err:$(test -p "$TMP/fifo.dat" && echo still-a-fifo)" \
+	"^2:preflight: record: -o '$TMP/fifo.dat': not a regular file .*:still-a-fifo$" \
+	"rec-cli-2.9 an output that is a FIFO or device (/dev/null) is refused, never replaced by the .dat"
 
 echo "not a trace" > "$TMP/text.dat"
 run_cmd "$PREFLIGHT" record --summary "$TMP/text.dat"

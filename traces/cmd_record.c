@@ -611,9 +611,16 @@ static int rec_cmd_run(int argc, char **argv)
 				      "goes after --)", argv[optind]);
 	if (!o.output)
 		return pf_usage_error(&pf_cmd_record, "-o FILE is required");
-	/* found now, not after the whole recording when the file is written */
+	/*
+	 * found now, not after the whole recording; and the .dat is renamed into
+	 * place at the end, which must never replace a device, FIFO or socket
+	 * (-o /dev/null would put a regular file where /dev/null was)
+	 */
 	if (!stat(o.output, &st) && S_ISDIR(st.st_mode))
 		return pf_usage_error(&pf_cmd_record, "-o '%s': is a directory (name a file)", o.output);
+	if (!stat(o.output, &st) && !S_ISREG(st.st_mode))
+		return pf_usage_error(&pf_cmd_record, "-o '%s': not a regular file (the .dat is written "
+				      "beside it and renamed into place)", o.output);
 	if (rec_events_parse(o.events, &check) < 0)
 		return pf_usage_error(&pf_cmd_record, "--events '%s': not a set or a list of "
 				      "system:event names", o.events);
