@@ -694,6 +694,18 @@ static json_t *an_sorted(json_t *arr, const char *key)
 	return out;
 }
 
+/* an_is_affected - is 'what' listed in lost_events.affected */
+static bool an_is_affected(json_t *res, const char *what)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(res, "lost_events"), "affected"), i, v)
+		if (json_is_string(v) && !strcmp(json_string_value(v), what))
+			return true;
+	return false;
+}
+
 /* an_ct_val - a cyclictest ns value in the file's unit (µs or ns) with 'prec' decimals, "n/a" for null */
 static const char *an_ct_val(json_t *v, double div, int prec, char *buf, size_t size)
 {
@@ -813,11 +825,12 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 		fprintf(out, "(times in µs)\n");
 		app = json_object_get(res, "app");
 		if (json_is_object(app))
-			fprintf(out, "\napp utilisation (%s): %.1f %% of one CPU, worst 1 s %.1f %%, worst slot %.1f %%\n",
+			fprintf(out, "\napp utilisation (%s): %.1f %% of one CPU, worst 1 s %.1f %%, worst slot %.1f %%%s\n",
 				json_string_value(json_object_get(app, "source")),
 				an_pct(json_object_get(app, "utilisation")),
 				an_pct(json_object_get(app, "utilisation_max_1s")),
-				an_pct(json_object_get(app, "utilisation_max_slot")));
+				an_pct(json_object_get(app, "utilisation_max_slot")),
+				an_is_affected(res, "app.utilisation") ? "  [lost events]" : "");
 		slots = json_object_get(res, "slots");
 		if (json_is_integer(json_object_get(slots, "count")))
 			fprintf(out, "slots of %.1f ms: %lld, overruns %lld%s\n",

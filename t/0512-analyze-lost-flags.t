@@ -7,7 +7,7 @@
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/analyze-lib.sh"
 need_gentrace
-plan 13
+plan 14
 
 "$GEN" lost "$TMP/l.dat" "$TMP/l.csv"
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
@@ -18,6 +18,7 @@ is "$(jv "$R" lost_events/windows/0/start_ns)/$(jv "$R" slots/lost_events_slots)
 	"lflag-1.1 the window in slot 3: one slot flagged"
 like "$(jv "$R" lost_events/affected)" '"slots \(1 slots\)"' "lflag-1.2 slots listed among the affected metrics"
 like "$out" "slots of 10.0 ms: 12, overruns 1  \[lost events\]" "lflag-1.3 the summary marks the slots line"
+like "$out" "app utilisation \(trace\): [0-9.]+ % of one CPU, .*  \[lost events\]" "lflag-1.6 ... and the app utilisation line"
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" --joblog "$TMP/b.csv" -o "$TMP/b.json"
 is "$(jv "$TMP/b.json" slots/lost_events_slots)/$(jv "$TMP/b.json" lost_events/affected)" "0/[]" \
 	"lflag-1.4 no loss: no slot flagged"
