@@ -110,7 +110,8 @@ struct an_cpu {
 	int64_t  softirq_start_ns;
 	int32_t  vec;
 	int64_t  hrtimer_ns;		/* hrtimer_expire_entry running now, 0 none */
-	int64_t  lost;
+	int64_t  lost;			/* events lost: the larger of lost_stats and the records' missed_events */
+	int64_t  lost_stats;		/* the file's statistics for this CPU (overrun, dropped) */
 	struct an_seg *hist;		/* ring of AN_CPU_HISTORY segments */
 	uint32_t hist_head, hist_n;
 };
@@ -246,6 +247,7 @@ struct an_run {
 	struct an_lost *lost;
 	size_t   nlost, lost_cap;
 	int64_t  lost_total, lost_unknown, lost_stats;
+	bool     lost_reconciled;	/* an_lost_reconcile done */
 	/* job log */
 	struct an_joblog *jl;
 	int64_t  jl_first_release_ns, jl_last_end_ns, jl_cpu_ns;

@@ -474,6 +474,25 @@ static void an_no_sched(json_t *res)
 		an_nullify(a, app, why);
 }
 
+/*
+ * an_lost_reconcile - per CPU, the file's statistics (overrun, dropped) count
+ * every event the ring buffer lost, and the records' missed_events place some
+ * of those same losses: a CPU lost the larger of the two, never their sum
+ */
+static void an_lost_reconcile(struct an_run *r)
+{
+	int k;
+
+	if (r->lost_reconciled)
+		return;
+	r->lost_reconciled = true;
+	for (k = 0; k < r->ncpus; k++)
+		if (r->cpu[k].lost_stats > r->cpu[k].lost) {
+			r->lost_total += r->cpu[k].lost_stats - r->cpu[k].lost;
+			r->cpu[k].lost = r->cpu[k].lost_stats;
+		}
+}
+
 json_t *an_results_json(struct an_run *r)
 {
 	json_t *res = json_object(), *in = json_object(), *lost = json_object(), *wins = json_array();
@@ -482,6 +501,7 @@ json_t *an_results_json(struct an_run *r)
 	size_t i;
 	int k;
 
+	an_lost_reconcile(r);
 	json_object_set_new(res, "schema", json_string("preflight-results/1"));
 	json_object_set_new(res, "generator", json_string("preflight analyze " PF_VERSION));
 	json_object_set_new(in, "trace", r->opt.trace ? json_string(r->opt.trace) : json_null());

@@ -409,8 +409,8 @@ static void an_cpustats(struct an_run *r, struct an_reader *rd, struct tracecmd_
 				      (l->window ? 0 : l->cpu[i].overrun));
 			if (v <= 0 || l->cpu[i].cpu < 0 || l->cpu[i].cpu >= r->ncpus)
 				continue;
-			r->cpu[l->cpu[i].cpu].lost += v;
-			r->lost_total += v;
+			/* the same losses the records' missed_events place: an_lost_reconcile */
+			r->cpu[l->cpu[i].cpu].lost_stats += v;
 			r->lost_stats += v;
 		}
 	}
