@@ -493,6 +493,30 @@ static void an_lost_reconcile(struct an_run *r)
 		}
 }
 
+/*
+ * an_lost_unplaced - a CPU whose statistics count lost events while no record
+ * of it says where (no window on that CPU) lost them at unknown times: every
+ * metric may be touched
+ */
+static void an_lost_unplaced(struct an_run *r, json_t *affected)
+{
+	char note[128];
+	size_t i;
+	int k;
+
+	for (k = 0; k < r->ncpus; k++) {
+		if (!r->cpu[k].lost_stats)
+			continue;
+		for (i = 0; i < r->nlost && r->lost[i].cpu != k; i++)
+			;
+		if (i < r->nlost)
+			continue;
+		snprintf(note, sizeof(note), "every metric: CPU %d lost %lld events at unknown times", k,
+			 (long long)r->cpu[k].lost_stats);
+		json_array_append_new(affected, json_string(note));
+	}
+}
+
 json_t *an_results_json(struct an_run *r)
 {
 	json_t *res = json_object(), *in = json_object(), *lost = json_object(), *wins = json_array();
@@ -532,6 +556,8 @@ json_t *an_results_json(struct an_run *r)
 	if (r->lost_stats && !r->nlost)
 		json_array_append_new(affected, json_string("every metric: the recorder reports lost events "
 							    "but not where"));
+	else
+		an_lost_unplaced(r, affected);
 	json_object_set_new(lost, "affected", affected);
 	json_object_set_new(res, "lost_events", lost);
 	if (trace && !r->n_switch)

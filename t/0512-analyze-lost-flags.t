@@ -7,7 +7,7 @@
 . "$(dirname "$0")/test-lib.sh"
 . "$(dirname "$0")/analyze-lib.sh"
 need_gentrace
-plan 14
+plan 16
 
 "$GEN" lost "$TMP/l.dat" "$TMP/l.csv"
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
@@ -17,6 +17,9 @@ run_cmd "$PREFLIGHT" analyze --trace "$TMP/l.dat" --joblog "$TMP/l.csv" -o "$R"
 is "$(jv "$R" lost_events/windows/0/start_ns)/$(jv "$R" slots/lost_events_slots)" "1000030152000/1" \
 	"lflag-1.1 the window in slot 3: one slot flagged"
 like "$(jv "$R" lost_events/affected)" '"slots \(1 slots\)"' "lflag-1.2 slots listed among the affected metrics"
+like "$(jv "$R" lost_events/affected)" '"every metric: CPU 0 lost 2 events at unknown times"' \
+	"lflag-1.7 CPU 0's 2 dropped events, which no record places: every metric flagged"
+is "$(jv "$R" lost_events/affected | grep -c 'CPU 1 lost')" 0 "lflag-1.8 CPU 1's loss is placed: not every metric"
 like "$out" "slots of 10.0 ms: 12, overruns 1  \[lost events\]" "lflag-1.3 the summary marks the slots line"
 like "$out" "app utilisation \(trace\): [0-9.]+ % of one CPU, .*  \[lost events\]" "lflag-1.6 ... and the app utilisation line"
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" --joblog "$TMP/b.csv" -o "$TMP/b.json"
