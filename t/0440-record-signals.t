@@ -4,7 +4,7 @@
 . "$(dirname "$0")/test-lib.sh"
 need_tracefs
 . "$TOP/traces/rec-test.sh"
-plan 26
+plan 28
 
 # rec_interrupt SIG FILE - record 'sleep 30' (in its own marker-named copy), send SIG after 1 s
 rec_interrupt() {
@@ -78,9 +78,12 @@ kill -KILL $pid; wait $pid 2>/dev/null
 sleep 0.3
 is "$(ls "$TRACEFS/instances" | grep -c '^pf-t-kill$')" "1" "rec-sig-6.1 SIGKILL: the instance is left behind (nothing can run)"
 is "$(pgrep -f 'rec-sleeper 31')" "" "rec-sig-6.2 SIGKILL: the command died with the recorder"
+ok "rec-sig-6.2a SIGKILL: its temporary directory is left beside the output" \
+	sh -c 'ls -d "$0"/.preflight-record.* >/dev/null 2>&1' "$TMP"
 run_cmd "$PREFLIGHT" record -o "$TMP/after.dat" -e sched -d 100ms
 like "$err" "removed stale instance 'pf-t-kill'" "rec-sig-6.3 the next run removes it"
 is "$(ls -d "$TRACEFS/instances/pf-t-kill" 2>/dev/null)" "" "rec-sig-6.4 ... and it is gone"
+is "$(ls -d "$TMP"/.preflight-record.* 2>/dev/null)" "" "rec-sig-6.5 ... and so is the killed run's temporary directory"
 
 # an instance in use by a live process is not touched
 mkdir "$TRACEFS/instances/pf-t-busy"

@@ -17,7 +17,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <signal.h>
@@ -251,20 +250,13 @@ static void rec_stop_command(void)
 	rec_reap(true);
 }
 
-/* rec_rm_entry - nftw callback removing one entry of the tmpdir */
-static int rec_rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	remove(path);
-	return 0;
-}
-
 /* rec_tmpdir_make - a private directory next to the output (same filesystem) */
 static int rec_tmpdir_make(struct rec_session *s, const char *output)
 {
 	char copy[PATH_MAX];
 
 	snprintf(copy, sizeof(copy), "%s", output);
-	snprintf(s->tmpdir, sizeof(s->tmpdir), "%s/.preflight-record.XXXXXX", dirname(copy));
+	snprintf(s->tmpdir, sizeof(s->tmpdir), "%s/" REC_TMPDIR_PREFIX "XXXXXX", dirname(copy));
 	if (!mkdtemp(s->tmpdir)) {
 		int ret = -errno;
 
@@ -283,7 +275,7 @@ static void rec_session_end(struct rec_session *s)
 	rec_cpu_files_close(s, true);
 	rec_instance_teardown(s);
 	if (s->tmpdir[0])
-		nftw(s->tmpdir, rec_rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+		rec_tmpdir_remove(s->tmpdir);
 	for (cpu = 0; s->stats && cpu < s->ncpus; cpu++)
 		free(s->stats[cpu]);
 	free(s->stats);

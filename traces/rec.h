@@ -26,6 +26,8 @@ struct tep_handle;
 
 #define REC_NAME_PREFIX   "preflight-"
 #define REC_REGISTRY_DIR  "/run/preflight/record"
+#define REC_TMPREG_DIR    "/run/preflight/record-tmp"	/* <name>: the session's tmpdir */
+#define REC_TMPDIR_PREFIX ".preflight-record."
 #define REC_COMM_LEN      16
 #define REC_MAX_EVENTS    96
 
@@ -120,6 +122,7 @@ int rec_tracing_on(struct rec_session *s, bool on);
 int rec_tracing_is_on(struct rec_session *s);
 int rec_read_stats(struct rec_session *s);
 int rec_marker_write(struct rec_session *s, const char *text);
+void rec_tmpdir_remove(const char *dir);
 
 /* rec_stream.c */
 int rec_cpu_files_open(struct rec_session *s, const char *tag) PF_MUST_CHECK;

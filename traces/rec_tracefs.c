@@ -17,6 +17,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +155,46 @@ static void rec_registry_path(char *buf, size_t size, const char *name)
 	snprintf(buf, size, "%s/%s", REC_REGISTRY_DIR, name);
 }
 
+/* rec_tmpreg_path - the file naming instance 'name''s temporary directory */
+static void rec_tmpreg_path(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s/%s", REC_TMPREG_DIR, name);
+}
+
+/* rec_rm_entry - nftw callback removing one entry of a tmpdir */
+static int rec_rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	remove(path);
+	return 0;
+}
+
+/* rec_tmpdir_remove - remove a session's temporary directory and what it holds */
+void rec_tmpdir_remove(const char *dir)
+{
+	nftw(dir, rec_rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/*
+ * rec_stale_tmpdir - remove the temporary directory a dead recorder of
+ * instance 'name' left beside its output (only a real ".preflight-record.*"
+ * directory, never what else the file might name)
+ */
+static void rec_stale_tmpdir(const char *name)
+{
+	char reg[PATH_MAX], dir[PATH_MAX], copy[PATH_MAX];
+	struct stat st;
+
+	rec_tmpreg_path(reg, sizeof(reg), name);
+	if (pf_read_file(reg, dir, sizeof(dir)) < 0)
+		return;
+	dir[strcspn(dir, "\n")] = '\0';
+	snprintf(copy, sizeof(copy), "%s", dir);
+	if (dir[0] == '/' && !strncmp(basename(copy), REC_TMPDIR_PREFIX, strlen(REC_TMPDIR_PREFIX)) &&
+	    !lstat(dir, &st) && S_ISDIR(st.st_mode))
+		rec_tmpdir_remove(dir);
+	unlink(reg);
+}
+
 /* rec_pid_alive - whether process 'pid' exists */
 static bool rec_pid_alive(long pid)
 {
@@ -197,6 +239,7 @@ static int rec_stale_one(const char *tracing_dir, const char *name, long pid, bo
 				"(recorder pid %ld is gone)\n", name, pid);
 	}
 	unlink(reg);
+	rec_stale_tmpdir(name);
 	return 1;
 }
 
@@ -312,7 +355,7 @@ static int rec_events_enable(struct rec_session *s)
 int rec_instance_setup(struct rec_session *s)
 {
 	const struct rec_opts *o = s->opts;
-	char path[PATH_MAX], num[32];
+	char path[PATH_MAX], num[32], cwd[PATH_MAX] = "";
 	int ret, fd;
 
 	if (o->instance)
@@ -337,6 +380,15 @@ int rec_instance_setup(struct rec_session *s)
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd >= 0) {
 		dprintf(fd, "%d\n", (int)getpid());
+		close(fd);
+	}
+	/* the tmpdir beside the output, for a later run to remove if this one is killed */
+	mkdir(REC_TMPREG_DIR, 0755);
+	rec_tmpreg_path(path, sizeof(path), s->name);
+	if (s->tmpdir[0] && (s->tmpdir[0] == '/' || getcwd(cwd, sizeof(cwd))) &&
+	    (fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) >= 0) {
+		dprintf(fd, "%s%s%s\n", s->tmpdir[0] == '/' ? "" : cwd, s->tmpdir[0] == '/' ? "" : "/",
+			s->tmpdir);
 		close(fd);
 	}
 
@@ -387,6 +439,8 @@ void rec_instance_teardown(struct rec_session *s)
 	tracefs_instance_free(s->inst);
 	s->inst = NULL;
 	rec_registry_path(path, sizeof(path), s->name);
+	unlink(path);
+	rec_tmpreg_path(path, sizeof(path), s->name);
 	unlink(path);
 }
 
