@@ -58,9 +58,9 @@ run_cmd "$PREFLIGHT" record -q -e sched,irq:no_such_event -o "$TMP/bad.dat" -- t
 like "$rc:$err" "^2:preflight: record: event 'irq:no_such_event': not available" "rec-sleep-8.3 a missing explicit event: exit 2"
 
 # the reader on a trace-cmd extract file (instance buffer, stats of the top level and the buffer)
-I="$TRACEFS/instances/pf-t-extract"
+I="$TRACEFS/instances/$PFT-extract"
 mkdir "$I" && echo 1 > "$I/events/sched/sched_switch/enable" && sleep 0.3 && echo 0 > "$I/tracing_on"
-trace-cmd extract -B pf-t-extract -o "$TMP/extract.dat" >/dev/null 2>&1
+trace-cmd extract -B $PFT-extract -o "$TMP/extract.dat" >/dev/null 2>&1
 [ -d "$I" ] && { echo 0 > "$I/events/enable"; rmdir "$I"; }
 like "$(rec_summary_event "$TMP/extract.dat" sched:sched_switch)" "^[1-9]" \
 	"rec-sleep-7.1 --summary reads the instance buffer of a trace-cmd extract file"

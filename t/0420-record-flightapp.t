@@ -9,8 +9,8 @@ need_rt
 plan 9
 
 f="$TMP/app.dat"
-run_cmd "$PREFLIGHT" record -o "$f" --instance pf-t-app -- \
-	"$B/flightapp" --trace-instance pf-t-app -d 1 -q -j "$TMP/jobs.csv"
+run_cmd "$PREFLIGHT" record -o "$f" --instance $PFT-app -- \
+	"$B/flightapp" --trace-instance $PFT-app -d 1 -q -j "$TMP/jobs.csv"
 is "$rc" 0 "rec-app-1.1 record -- flightapp -d 1 exits 0"
 ok "rec-app-1.2 trace-cmd report reads the file" trace-cmd report -i "$f"
 is "$(rec_summary "$f" events)" "$(rec_report_count "$f")" \

@@ -14,7 +14,7 @@ echo "BOOM one" > "$m"; sleep 0.4
 echo "tick 4" > "$m"; sleep 0.2
 echo "hit latency threshold (99 > 10)" > "$TRACEFS_TOP/trace_marker"; sleep 0.3'
 export TRACEFS_TOP="$TRACEFS"
-run_cmd "$PREFLIGHT" record -F --instance pf-t-fl -o "$TMP/fl.dat" -b 8192 --window 5s --trigger BOOM -- sh -c "$cmd"
+run_cmd "$PREFLIGHT" record -F --instance $PFT-fl -o "$TMP/fl.dat" -b 8192 --window 5s --trigger BOOM -- sh -c "$cmd"
 is "$rc" 0 "rec-fl-1.1 flight recorder run exits 0" || echo "$err" | sed "s|^|#   |"
 like "$err" "1 snapshot saved" "rec-fl-1.2 one snapshot for the one BOOM marker"
 ok "rec-fl-1.3 the snapshot is readable" trace-cmd report -i "$TMP/fl-001.dat"
@@ -27,14 +27,14 @@ like "$before" "^[1-9]" "rec-fl-1.6 ... and kernel events before it ($before sch
 is "$(rec_summary "$TMP/fl-001.dat" lost)" "0" "rec-fl-1.7 a window's overwritten past is not counted as lost"
 
 # default trigger: cyclictest's text, written to the top-level trace_marker; max 1 snapshot
-run_cmd "$PREFLIGHT" record -F --instance pf-t-fl -o "$TMP/ct.dat" -b 1024 --max-snapshots 1 -- sh -c "$cmd; sleep 5"
+run_cmd "$PREFLIGHT" record -F --instance $PFT-fl -o "$TMP/ct.dat" -b 1024 --max-snapshots 1 -- sh -c "$cmd; sleep 5"
 like "$(trace-cmd report -i "$TMP/ct-001.dat" 2>/dev/null | grep -c 'hit latency threshold')" "^1$" \
 	"rec-fl-2.1 a top-level cyclictest --tracemark marker triggers a snapshot"
 like "$err" "1 snapshot saved" "rec-fl-2.2 --max-snapshots 1 ends the run after the first"
 is "$(ls "$TMP" | grep -c '^ct-')" "1" "rec-fl-2.3 no second snapshot file"
 
 # SIGUSR1
-"$PREFLIGHT" record -F --instance pf-t-fl -o "$TMP/usr.dat" -b 1024 -e sched -- sleep 5 >"$TMP/usr.out" 2>&1 &
+"$PREFLIGHT" record -F --instance $PFT-fl -o "$TMP/usr.dat" -b 1024 -e sched -- sleep 5 >"$TMP/usr.out" 2>&1 &
 pid=$!
 sleep 0.5; kill -USR1 $pid; sleep 0.5; kill -INT $pid; wait $pid
 like "$(trace-cmd report -i "$TMP/usr-001.dat" 2>/dev/null | grep -c 'preflight-snapshot SIGUSR1')" "^1$" \
@@ -43,9 +43,9 @@ like "$(rec_summary "$TMP/usr-001.dat" events)" "^[1-9][0-9]+$" "rec-fl-3.2 ... 
 # the app's own trigger: flightapp writes "flightapp deadline miss: ..." when a job misses its deadline
 if [ -x "$B/flightapp" ]; then
 	printf '[app]\ndma_latency = false\n[task mission1]\ndeadline = 1ms\nwork = 2ms\n' > "$TMP/miss.ini"
-	run_cmd "$PREFLIGHT" record -F --instance pf-t-fl -o "$TMP/app.dat" -b 1024 --max-snapshots 1 \
+	run_cmd "$PREFLIGHT" record -F --instance $PFT-fl -o "$TMP/app.dat" -b 1024 --max-snapshots 1 \
 		--trigger "flightapp deadline miss" -- "$B/flightapp" --no-rt -q -d 3 --config "$TMP/miss.ini" \
-		--trace-instance pf-t-fl
+		--trace-instance $PFT-fl
 	rep=$(trace-cmd report -i "$TMP/app-001.dat" 2>/dev/null)
 	like "$rc:$(echo "$err" | tail -1)" "^0:.*1 snapshot saved" "rec-fl-5.1 an app deadline miss triggers a snapshot"
 	like "$(echo "$rep" | grep -c 'flightapp deadline miss: task 4 seq 0 ')" "^1$" \

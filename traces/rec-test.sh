@@ -18,9 +18,11 @@ rec_summary_event() {
 	"$PREFLIGHT" record --summary "$1" 2>/dev/null | awk -v k="$2" '$1 == "event" && $2 == k { print $3; f = 1 } END { if (!f) print 0 }'
 }
 
-# rec_instances - the tests' instances (named pf-t-*) still present in tracefs
+# rec_instances - this test's instances (named $PFT-*) still present in tracefs; the pid in
+# the name keeps runs of the same test in the shared tree (make check beside make check) apart
+PFT="pf-t-$$"
 rec_instances() {
-	ls "$TRACEFS/instances" 2>/dev/null | grep -E '^pf-t-' || true
+	ls "$TRACEFS/instances" 2>/dev/null | grep -E "^$PFT-" || true
 }
 
 # A private copy of the preflight binary: in a working tree shared with other builds,
