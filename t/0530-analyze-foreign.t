@@ -7,8 +7,10 @@
 need_gentrace
 plan 33
 
-# the LISA trace lives outside the repository (/work/shared/traces, or $LISA_TRACE)
-LISA=${LISA_TRACE:-/work/shared/traces/lisa-sched_load.dat}
+# the LISA trace lives outside the repository: shared/traces beside the
+# checkout (as CI lays it), /work/shared/traces, or $LISA_TRACE
+LISA=${LISA_TRACE:-$TOP/../shared/traces/lisa-sched_load.dat}
+[ -r "$LISA" ] || LISA=/work/shared/traces/lisa-sched_load.dat
 if [ ! -r "$LISA" ]; then
 	# a missing input is a skip, but under CI=true a failure (test-lib.sh's rule)
 	for i in $(seq 1 13); do
