@@ -200,7 +200,11 @@ uint64_t app_missed_after_last(struct app_task *t)
 /*
  * app_job_begin - number the job and write its start marker; called right
  * after the job's first instruction (the tick calls it before it releases the
- * slot's tasks, so its marker is as close to s_k as every other task's)
+ * slot's tasks, so its marker is as close to s_k as every other task's).
+ * With markers on, the start is read again once the marker is written: the
+ * kernel stamps the marker deep inside write(), after a syscall entry that a
+ * cold cache after a 10 ms sleep makes cost microseconds, so only a clock read
+ * taken after the write names the same instant as the trace (docs/markers.md).
  */
 static void app_job_begin(struct app_task *t, struct app_job *job)
 {
@@ -210,6 +214,8 @@ static void app_job_begin(struct app_task *t, struct app_job *job)
 	DTRACE_PROBE3(preflight, job_start, t->id, job->seq, job->release_ns);
 	if (app_marker_job(&t->app->marker, APP_MARKER_START, (uint8_t)t->id, 0, job->seq, job->release_ns) < 0)
 		t->marker_errors++;
+	else if (t->app->marker.fd >= 0)
+		job->start_ns = pf_now_ns();	/* s_k: the instant the trace shows, see docs/markers.md */
 }
 
 /* app_job_finish - the job's body and work, its record, statistics and end marker */
