@@ -150,6 +150,9 @@ static void pf_q_telemetry(json_t *a, FILE *out)
 
 	if (!json_is_object(t))
 		return;
+	/* a phase without the app (a cyclictest baseline under load) has no stream to report */
+	if (json_is_null(pf_q_get(t, "sent")) && pf_q_num(t, "received", 0) == 0 && !pf_q_get(t, "unavailable"))
+		return;
 	fprintf(out, "    %-9s", "app tlm");
 	if (pf_q_get(t, "unavailable"))
 		fprintf(out, "unavailable: %s\n", pf_q_str(t, "unavailable", "?"));
