@@ -136,11 +136,14 @@ static int fly_harness(const struct sim_scenario *s, const char *output)
 static volatile sig_atomic_t fly_stop;
 static void fly_on_signal(int sig) { (void)sig; fly_stop = 1; }
 
-/* fly_spawn - fork and exec argv; the child's pid or -errno */
+/* fly_spawn - check argv[0] is a program, fork and exec it; the child's pid or -errno */
 static pid_t fly_spawn(char *const argv[], const char *log)
 {
-	pid_t pid = fork();
+	pid_t pid;
 
+	if (access(argv[0], X_OK))
+		return -errno;
+	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
@@ -258,13 +261,9 @@ static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 		sim_argv[argc++] = "95";	/* the DAQ is hardware: it must keep its 1 kHz */
 	}
 	sim_argv[argc] = NULL;
-	if (access(sim_exe, X_OK)) {
-		code = pf_fail(PF_EXIT_ENV, "%s: %s (run make)", sim_exe, strerror(errno));
-		goto out;
-	}
 	sim_pid = fly_spawn(sim_argv, path[5]);
 	if (sim_pid < 0) {
-		code = pf_fail(PF_EXIT_ENV, "sensorsim: %s", strerror((int)-sim_pid));
+		code = pf_fail(PF_EXIT_ENV, "%s: %s (run make)", sim_exe, strerror((int)-sim_pid));
 		goto out;
 	}
 	for (i = 0; i < 100 && (access(path[0], F_OK) || access(path[1], F_OK)); i++) {
@@ -293,13 +292,9 @@ static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 		if (o->no_rt || geteuid() != 0)
 			app_argv[argc++] = "--no-rt";
 		app_argv[argc] = NULL;
-		if (access(app_exe, X_OK)) {
-			code = pf_fail(PF_EXIT_ENV, "%s: %s (run make)", app_exe, strerror(errno));
-			goto out;
-		}
 		app_pid = fly_spawn(app_argv, path[6]);
 		if (app_pid < 0) {
-			code = pf_fail(PF_EXIT_ENV, "flightapp: %s", strerror((int)-app_pid));
+			code = pf_fail(PF_EXIT_ENV, "%s: %s (run make)", app_exe, strerror((int)-app_pid));
 			goto out;
 		}
 	}
