@@ -7,7 +7,7 @@
 # max >= p99 >= min). No timing bound is asserted. Then: no destination
 # (says so), bad destinations (file:line, exit 2).
 . "$(dirname "$0")/test-lib.sh"
-[ -x "$B/flightapp" ] && [ -x "$B/sensorsim" ] || missing "build/flightapp or build/sensorsim is not built"
+need_built flightapp sensorsim
 plan 17
 FLIGHTAPP="$B/flightapp"
 sim=; rx=

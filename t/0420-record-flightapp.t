@@ -5,7 +5,7 @@
 need_tracefs
 need_rt
 . "$TOP/traces/rec-test.sh"
-[ -x "$B/flightapp" ] || missing "build/flightapp is not built"
+need_built flightapp
 plan 9
 
 f="$TMP/app.dat"

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/test-lib.sh"
 need_tracefs
 need_rt
-[ -x "$B/flightapp" ] && [ -x "$B/sensorsim" ] || missing "build/flightapp or build/sensorsim is not built"
+need_built flightapp sensorsim
 plan 18
 
 cat > "$TMP/t.ini" <<'INI'

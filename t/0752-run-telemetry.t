@@ -8,7 +8,7 @@
 . "$(dirname "$0")/test-lib.sh"
 need_rt
 command -v iperf3 > /dev/null || missing "iperf3 not installed"
-[ -x "$B/flightapp" ] && [ -x "$B/sensorsim" ] || missing "build/flightapp or build/sensorsim is not built"
+need_built flightapp sensorsim
 plan 11
 
 cat > "$TMP/t.ini" <<'INI'

@@ -109,6 +109,13 @@ need_rt() {
 	chrt -f 1 true 2>/dev/null || missing "SCHED_FIFO is not permitted here"
 }
 
+# need_built PROGRAM... - these programs of build/ exist (make builds them)
+need_built() {
+	for _p in "$@"; do
+		[ -x "$B/$_p" ] || missing "build/$_p is not built (run make)"
+	done
+}
+
 # json_get FILE PATH - print one value of a JSON file (PATH like .kernel.release), via perl JSON::PP
 json_get() {
 	perl -MJSON::PP -e '
