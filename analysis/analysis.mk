@@ -20,3 +20,4 @@ UNIT_TESTS += an-unit
 an-unit_SRCS := analysis/test-analyze.c analysis/sched.c analysis/tasks.c analysis/joblog.c analysis/results.c
 an-unit_PKGS := jansson
 an-unit_LDLIBS := -lcsv
+BENCHES += analysis/bench-agreement.sh
