@@ -410,16 +410,13 @@ static char *app_file_reader(char *str, int num, void *stream)
 	struct app_parse *ps = stream;
 	FILE *f = (FILE *)ps->text;
 	char *r = fgets(str, num, f);
-	size_t n;
-	int c;
 
 	if (!r) {
 		if (ferror(f))
 			ps->read_errno = errno ? errno : EIO;
 		return NULL;
 	}
-	n = strlen(r);
-	if (n == (size_t)num - 1 && r[n - 1] != '\n' && (c = getc(f)) != EOF && c != '\n')
+	if (pf_ini_overlong(f, r, num))
 		return app_line_too_long(ps, num);
 	app_count_line(ps, r);
 	return r;

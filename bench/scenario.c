@@ -66,6 +66,11 @@ static char *pf_scn_reader(char *str, int num, void *stream)
 	if (!r)
 		return r;
 	ps->line++;
+	if (pf_ini_overlong(ps->file, r, num)) {
+		/* inih would parse the rest as a line of its own: say it at this line */
+		pf_scn_error(ps, ps->line, "line too long (at most %d characters)", num - 1);
+		return NULL;
+	}
 	for (p = r; *p == ' ' || *p == '\t'; p++)
 		;
 	if (*p == '[' && (end = strchr(p, ']')) && !ps->ie.failed) {

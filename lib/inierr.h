@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct pf_ini_err {
 	const char *file;	/* file name as the user gave it */
@@ -19,5 +20,12 @@ struct pf_ini_err {
 
 /* pf_ini_verror - record "file:line: message" unless an error is already recorded */
 void pf_ini_verror(struct pf_ini_err *e, int line, const char *fmt, va_list ap);
+
+/*
+ * pf_ini_overlong - after fgets(line, num, f) for inih: true when the line did
+ * not fit the buffer (inih would parse its rest as a line of its own, so the
+ * reader reports "line too long" at the line's own number instead)
+ */
+bool pf_ini_overlong(FILE *f, const char *line, int num);
 
 #endif

@@ -2,7 +2,7 @@
 # 0700-scenario.t - scenario files: every bad one is a usage error naming file:line;
 # 'preflight load' parameter checking; the shipped scenarios parse
 . "$(dirname "$0")/test-lib.sh"
-plan 30
+plan 32
 
 # bad SCENARIO-TEXT EXPECTED-REGEX ID - 'preflight run' on it exits 2 with file:line
 bad() {
@@ -25,6 +25,8 @@ bad '[phase a]\nduration = 2s\n[phase a]\nduration = 3s\n' \
 	"3: phase 'a' defined twice \\(line 1\\)" "scenario-1.6 duplicate phase"
 bad '[phase a]\nduration = 2s\nthis line is broken\n' \
 	"3: syntax error" "scenario-1.7 syntax error"
+bad "[scenario]\\ndescription = $(printf '%0300d' 0)\\n[phase a]\\nduration = 2s\\n" \
+	"2: line too long \\(at most 199 characters\\)" "scenario-1.7a an overlong line is an error at its own line"
 bad '[scenario]\nname = nothing\n' \
 	"2: no \\[phase NAME\\] section" "scenario-1.8 no phase"
 bad '[cyclictest]\npriority = 120\n[phase a]\nduration = 2s\n' \
