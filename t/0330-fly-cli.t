@@ -3,7 +3,7 @@
 # command line: summary keys, scenario files with faults, bad input, the
 # truth log, clean shutdown on SIGTERM
 . "$(dirname "$0")/test-lib.sh"
-plan 26
+plan 27
 
 SIM="$B/sensorsim"
 
@@ -47,6 +47,9 @@ like "$err" "^preflight: fly: scenario: .*bad.ini:3: wind_n_mps: 'fast'" "fly-cl
 printf '[sim]\nduration_s = 10\n[fsw]\nwaypoint = 1,2\n' > "$TMP/bad2.ini"
 run_cmd "$PREFLIGHT" fly --scenario "$TMP/bad2.ini"
 like "$rc:$err" "^2:.*bad2.ini:4: waypoint: '1,2'" "fly-cli-4.3 a malformed waypoint is rejected with file:line"
+printf '[sim]\n; %0300d\nduration_s = 10\n' 0 > "$TMP/bad3.ini"
+run_cmd "$PREFLIGHT" fly --scenario "$TMP/bad3.ini"
+like "$rc:$err" "^2:.*bad3.ini:2: line too long" "fly-cli-4.3a an overlong line is an error at its own line"
 run_cmd "$PREFLIGHT" fly --duration -3
 is "$rc" 2 "fly-cli-4.4 a negative duration exits 2"
 run_cmd "$PREFLIGHT" fly --keep "$TMP/k"

@@ -3,6 +3,7 @@
  * sim_scenario.h. Unknown sections or keys are errors with file:line.
  */
 #include "sim_scenario.h"
+#include "inierr.h"
 
 #include <errno.h>
 #include <ini.h>
@@ -111,9 +112,31 @@ int sim_scenario_set(struct sim_scenario *s, const char *section, const char *ke
 
 struct load_ctx {
 	struct sim_scenario *s;
+	FILE *f;
+	int line;		/* lines read */
+	int long_line;		/* the first line too long for inih, or 0 */
 	char msg[256];
 	bool cleared_wp;
 };
+
+/* load_reader - fgets for inih that stops at a line too long for its buffer */
+static char *load_reader(char *str, int num, void *stream)
+{
+	struct load_ctx *c = stream;
+	char *r = fgets(str, num, c->f);
+
+	if (!r)
+		return r;
+	c->line++;
+	if (pf_ini_overlong(c->f, r, num)) {
+		if (!c->msg[0]) {	/* an earlier error keeps its own message */
+			c->long_line = c->line;
+			snprintf(c->msg, sizeof(c->msg), "line too long (at most %d characters)", num - 1);
+		}
+		return NULL;
+	}
+	return r;
+}
 
 static int load_handler(void *user, const char *section, const char *name, const char *value)
 {
@@ -130,15 +153,17 @@ static int load_handler(void *user, const char *section, const char *name, const
 int sim_scenario_load(struct sim_scenario *s, const char *path, char *err, size_t err_size)
 {
 	struct load_ctx c = { .s = s };
-	FILE *f = fopen(path, "r");
 	int line;
 
-	if (!f) {
+	c.f = fopen(path, "r");
+	if (!c.f) {
 		snprintf(err, err_size, "%s: %s", path, strerror(errno));
 		return -errno;
 	}
-	line = ini_parse_file(f, load_handler, &c);
-	fclose(f);
+	line = ini_parse_stream(load_reader, &c, load_handler, &c);
+	fclose(c.f);
+	if (!line)
+		line = c.long_line;
 	if (line) {
 		snprintf(err, err_size, "%s:%d: %s", path, line, c.msg[0] ? c.msg : "syntax error");
 		return -EINVAL;
