@@ -170,16 +170,9 @@ static char *chk_reader(char *str, int num, void *stream)
 					s + 1, b->req[i].line);
 				break;
 			}
-		if (b->nreq == b->cap) {
-			size_t cap = b->cap ? b->cap * 2 : 16;
-
-			r = realloc(b->req, cap * sizeof(*r));
-			if (!r) {
-				chk_bad(b, b->line, "out of memory");
-				return NULL;
-			}
-			b->req = r;
-			b->cap = cap;
+		if (pf_grow(&b->req, &b->cap, b->nreq, sizeof(*b->req), 16)) {
+			chk_bad(b, b->line, "out of memory");
+			return NULL;
 		}
 		r = &b->req[b->nreq++];
 		memset(r, 0, sizeof(*r));
@@ -649,15 +642,8 @@ static struct chk_item *chk_push(struct chk_items *it, const struct chk_req *r)
 {
 	struct chk_item *v;
 
-	if (it->n == it->cap) {
-		size_t cap = it->cap ? it->cap * 2 : 32;
-
-		v = realloc(it->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		it->v = v;
-		it->cap = cap;
-	}
+	if (pf_grow(&it->v, &it->cap, it->n, sizeof(*it->v), 32))
+		return NULL;
 	v = &it->v[it->n++];
 	memset(v, 0, sizeof(*v));
 	v->req = r;

@@ -112,15 +112,8 @@ static int ct_alloc_threads(struct ct_file *f, unsigned n)
 /* ct_push_u64 - append to a growing array; 0 or -ENOMEM */
 static int ct_push_u64(uint64_t **a, size_t *n, size_t *cap, uint64_t v)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 256;
-		uint64_t *p = realloc(*a, c * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		*a = p;
-		*cap = c;
-	}
+	if (pf_grow(a, cap, *n, sizeof(**a), 256))
+		return -ENOMEM;
 	(*a)[(*n)++] = v;
 	return 0;
 }

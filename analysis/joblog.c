@@ -285,8 +285,6 @@ int an_joblog_next(struct an_run *r, struct an_jlrow **row)
 /* an_q_push - queue a read-ahead row on its task */
 static int an_q_push(struct an_joblog *jl, struct an_task *t, const struct an_jlrow *row)
 {
-	struct an_jlrow *n;
-
 	if (t->q_head && t->q_head == t->q_n) {
 		t->q_head = t->q_n = 0;
 	}
@@ -296,15 +294,8 @@ static int an_q_push(struct an_joblog *jl, struct an_task *t, const struct an_jl
 			t->q_n -= t->q_head;
 			t->q_head = 0;
 		}
-		if (t->q_n == t->q_cap) {
-			size_t cap = t->q_cap ? t->q_cap * 2 : 16;
-
-			n = realloc(t->q, cap * sizeof(*n));
-			if (!n)
-				return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-			t->q = n;
-			t->q_cap = cap;
-		}
+		if (pf_grow(&t->q, &t->q_cap, t->q_n, sizeof(*t->q), 16))
+			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	}
 	t->q[t->q_n++] = *row;
 	jl->queued++;

@@ -202,22 +202,15 @@ static int an_rehash(struct an_run *r)
  */
 struct an_thread *an_thread_get(struct an_run *r, int pid)
 {
-	struct an_thread *t = an_thread_find(r, pid), *n;
+	struct an_thread *t = an_thread_find(r, pid);
 	size_t h;
 
 	if (t)
 		return t;
 	if ((r->nthr + 1) * 2 > r->hash_cap && an_rehash(r))
 		return NULL;
-	if (r->nthr == r->thr_cap) {
-		size_t cap = r->thr_cap ? r->thr_cap * 2 : 256;
-
-		n = realloc(r->thr, cap * sizeof(*n));
-		if (!n)
-			return NULL;
-		r->thr = n;
-		r->thr_cap = cap;
-	}
+	if (pf_grow(&r->thr, &r->thr_cap, r->nthr, sizeof(*r->thr), 256))
+		return NULL;
 	t = &r->thr[r->nthr];
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
@@ -559,23 +552,14 @@ void an_on_hrtimer(struct an_run *r, int cpu, int64_t ts, bool entry)
 /* an_lost_add - record a place where events were lost */
 void an_lost_add(struct an_run *r, int cpu, int64_t start_ns, int64_t end_ns, int64_t events)
 {
-	struct an_lost *n;
-
 	if (events > 0) {
 		r->lost_total += events;
 		r->cpu[cpu].lost += events;
 	} else {
 		r->lost_unknown++;
 	}
-	if (r->nlost == r->lost_cap) {
-		size_t cap = r->lost_cap ? r->lost_cap * 2 : 64;
-
-		n = realloc(r->lost, cap * sizeof(*n));
-		if (!n)
-			return;
-		r->lost = n;
-		r->lost_cap = cap;
-	}
+	if (pf_grow(&r->lost, &r->lost_cap, r->nlost, sizeof(*r->lost), 64))
+		return;
 	r->lost[r->nlost++] = (struct an_lost){ cpu, start_ns, end_ns, events };
 	an_tasks_lost_window(r, start_ns, end_ns);
 }

@@ -102,6 +102,26 @@ int pf_parse_duration_ns(const char *text, int64_t default_unit_ns, int64_t *out
 	return 0;
 }
 
+int pf_grow(void *arrp, size_t *cap, size_t n, size_t elem_size, size_t first)
+{
+	size_t want;
+	void *arr;
+
+	if (n < *cap)
+		return 0;
+	want = *cap ? *cap * 2 : first;
+	if (want <= n)
+		want = n + 1;
+	/* the array pointer is copied, not type-punned: any element type is fine */
+	memcpy(&arr, arrp, sizeof(arr));
+	arr = realloc(arr, want * elem_size);
+	if (!arr)
+		return -ENOMEM;
+	memcpy(arrp, &arr, sizeof(arr));
+	*cap = want;
+	return 0;
+}
+
 int pf_read_file(const char *path, char *buf, size_t size)
 {
 	ssize_t n;

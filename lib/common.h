@@ -82,6 +82,13 @@ int pf_parse_duration_ns(const char *text, int64_t default_unit_ns, int64_t *out
 /* pf_parse_long - parse a whole decimal number in [min, max]; 0 or -EINVAL / -ERANGE */
 int pf_parse_long(const char *text, long min, long max, long *out) PF_MUST_CHECK;
 
+/*
+ * pf_grow - make room for element n of a growing array *arrp (any element
+ * type; arrp is the address of the array pointer) whose capacity is *cap,
+ * doubling from 'first'; 0 or -ENOMEM (the array is left as it was)
+ */
+int pf_grow(void *arrp, size_t *cap, size_t n, size_t elem_size, size_t first) PF_MUST_CHECK;
+
 /* pf_read_file - read a whole small file into buf (NUL-terminated, trailing newline cut); bytes or -errno */
 int pf_read_file(const char *path, char *buf, size_t size) PF_MUST_CHECK;
 

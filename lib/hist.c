@@ -3,6 +3,7 @@
  * See hist.h for the guarantees.
  */
 #include "hist.h"
+#include "common.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -41,15 +42,8 @@ void pf_hist_free(struct pf_hist *h)
 /* pf_hist_keep_outlier - store one value outside the bins exactly */
 static int pf_hist_keep_outlier(struct pf_hist *h, int64_t value)
 {
-	if (h->noutliers == h->outliers_cap) {
-		size_t cap = h->outliers_cap ? h->outliers_cap * 2 : 64;
-		int64_t *o = realloc(h->outliers, cap * sizeof(*o));
-
-		if (!o)
-			return -ENOMEM;
-		h->outliers = o;
-		h->outliers_cap = cap;
-	}
+	if (pf_grow(&h->outliers, &h->outliers_cap, h->noutliers, sizeof(*h->outliers), 64))
+		return -ENOMEM;
 	h->outliers[h->noutliers++] = value;
 	return 0;
 }

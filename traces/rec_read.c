@@ -117,16 +117,9 @@ static void rec_summary_pid(struct rec_summary *sum, int pid)
 			sum->pids[i].n++;
 			return;
 		}
-	if (sum->npids == sum->pids_cap) {
-		size_t cap = sum->pids_cap ? sum->pids_cap * 2 : 256;
-		struct rec_pid_seen *p = realloc(sum->pids, cap * sizeof(*p));
-
-		if (!p) {
-			sum->err = -ENOMEM;
-			return;
-		}
-		sum->pids = p;
-		sum->pids_cap = cap;
+	if (pf_grow(&sum->pids, &sum->pids_cap, sum->npids, sizeof(*sum->pids), 256)) {
+		sum->err = -ENOMEM;
+		return;
 	}
 	sum->pids[sum->npids].pid = pid;
 	sum->pids[sum->npids++].n = 1;

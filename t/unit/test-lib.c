@@ -111,11 +111,34 @@ static void test_hist_moments(void)
 	pf_hist_free(&all);
 }
 
+/* test_grow - lib-4.x: a growing array keeps its elements and doubles from 'first' */
+static void test_grow(void)
+{
+	struct { int64_t a, b; } *v = NULL;
+	size_t cap = 0, n, bad = 0;
+
+	for (n = 0; n < 1000; n++) {
+		if (pf_grow(&v, &cap, n, sizeof(*v), 8))
+			break;
+		v[n].a = (int64_t)n;
+		v[n].b = -(int64_t)n;
+	}
+	check_int(n, ==, 1000, "lib-4.1 1000 elements appended");
+	check_int(cap, ==, 1024, "lib-4.2 capacity doubled from 8 to 1024");
+	for (n = 0; n < 1000; n++)
+		bad += v[n].a != (int64_t)n || v[n].b != -(int64_t)n;
+	check_int(bad, ==, 0, "lib-4.3 every element kept across reallocations");
+	check_int(pf_grow(&v, &cap, 10, sizeof(*v), 8), ==, 0, "lib-4.4 room already there");
+	check_int(cap, ==, 1024, "lib-4.5 ... leaves the capacity alone");
+	free(v);
+}
+
 int main(void)
 {
-	tap_plan(40);
+	tap_plan(45);
 	test_parse();
 	test_hist_exact();
 	test_hist_moments();
+	test_grow();
 	return tap_done();
 }
