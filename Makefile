@@ -7,7 +7,7 @@
 #   make              build every program
 #   make check        install missing packages, build, run every test with prove
 #   make qualify      install missing packages, build, run the quick qualification
-#   make bench        build and run the benchmarks
+#   make perf         build and run the performance benchmarks (make bench: the same)
 #   make install      install programs under $(DESTDIR)$(PREFIX)
 #   make clean        remove build/
 #
@@ -46,9 +46,9 @@ PREFLIGHT_CMDS :=   # subcommand names: each defines 'const struct pf_command pf
 PREFLIGHT_PKGS :=   # pkg-config packages preflight links with
 PROGRAMS       :=   # other programs: <name>_SRCS, <name>_PKGS, <name>_LDLIBS
 UNIT_TESTS     :=   # C unit tests: <name>_SRCS, <name>_PKGS, linked with lib
-BENCHES        :=   # benchmark commands run by 'make bench' (paths to build/ programs or scripts)
+PERFS          :=   # performance benchmarks run by 'make perf' (paths to build/ programs or scripts)
 
-include $(sort $(wildcard */*.mk))
+include $(sort $(wildcard */*.mk */*/*.mk))
 
 PREFLIGHT_SRCS += preflight.c
 PREFLIGHT_CMDS += help
@@ -89,7 +89,7 @@ $(B)/obj/%.o: %.c
 # subcommand touches only its own component's module.mk.
 $(B)/commands.h: FORCE
 	@mkdir -p $(B)
-	@{ for c in $(sort $(PREFLIGHT_CMDS)); do echo "PF_COMMAND($$c)"; done; } > $@.tmp
+	@{ for c in $(sort $(PREFLIGHT_CMDS)); do echo "COMMAND($$c)"; done; } > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(B)/obj/preflight.o: $(B)/commands.h
 
@@ -118,9 +118,12 @@ qualify: deps
 	@$(MAKE) --no-print-directory all
 	@$(B)/preflight qualify --scenario quick; rc=$$?; if [ $$rc -le 1 ]; then echo "make qualify: the qualification ran and produced its verdicts (preflight qualify exit $$rc: $$([ $$rc -eq 0 ] && echo all requirements met || echo requirements failed, see the summary above))"; else echo "make qualify: the qualification could not be done (preflight qualify exit $$rc)" >&2; exit $$rc; fi
 
-bench: deps
+perf: deps
 	@$(MAKE) --no-print-directory all unit-tests
-	@set -e; for b in $(BENCHES); do echo "== $$b"; $$b; done
+	@set -e; for b in $(PERFS); do echo "== $$b"; $$b; done
+
+# the old name of 'make perf'
+bench: perf
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)
@@ -132,6 +135,6 @@ install: all
 clean:
 	rm -rf $(B)
 
-.PHONY: all check qualify bench install clean deps unit-tests FORCE
+.PHONY: all check qualify perf bench install clean deps unit-tests FORCE
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

@@ -16,23 +16,23 @@
 #define PF_VERSION "0.1.0"
 #endif
 
-static int pf_cmd_help_run(int argc, char **argv);
+static int cmd_help_run(int argc, char **argv);
 
-const struct pf_command pf_cmd_help = {
+const struct pf_command cmd_help = {
 	.name = "help",
 	.summary = "show the commands, or one command's options",
 	.usage = "usage: preflight help [command]\n",
-	.run = pf_cmd_help_run,
+	.run = cmd_help_run,
 };
 
-#define PF_COMMAND(name) extern const struct pf_command pf_cmd_##name;
+#define COMMAND(name) extern const struct pf_command cmd_##name;
 #include "commands.h"
-#undef PF_COMMAND
+#undef COMMAND
 
 static const struct pf_command *const pf_commands[] = {
-#define PF_COMMAND(name) &pf_cmd_##name,
+#define COMMAND(name) &cmd_##name,
 #include "commands.h"
-#undef PF_COMMAND
+#undef COMMAND
 };
 
 static char pf_prefix_buf[64];
@@ -85,8 +85,8 @@ static void pf_main_usage(FILE *out)
 		"            3 environment (privilege, tracefs, missing tool), 4 internal error\n");
 }
 
-/* pf_cmd_help_run - 'preflight help [command]' */
-static int pf_cmd_help_run(int argc, char **argv)
+/* cmd_help_run - 'preflight help [command]' */
+static int cmd_help_run(int argc, char **argv)
 {
 	const struct pf_command *cmd;
 
@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 		return PF_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
-		return pf_cmd_help_run(argc - 1, argv + 1);
+		return cmd_help_run(argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		return pf_fail(PF_EXIT_USAGE, "'%s': unknown option (see 'preflight --help')", argv[1]);
 

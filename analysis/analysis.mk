@@ -1,23 +1,28 @@
-# analysis/analysis.mk - 'preflight analyze' (trace + job log analysis), its
-# synthetic trace generator / read-floor tool for tests and the benchmark.
+# analysis/analysis.mk - 'preflight analyze' (trace + job log analysis, the
+# cyclictest import); the synthetic trace generator and the unit test of the
+# building blocks live in t/ but are built here, with the sources they test.
 AN_SRCS := analysis/analyze.c analysis/trace.c analysis/sched.c analysis/tasks.c \
-	   analysis/joblog.c analysis/results.c
+	   analysis/joblog.c analysis/results.c analysis/cyclictest.c
 PREFLIGHT_SRCS += $(AN_SRCS)
 PREFLIGHT_CMDS += analyze
 PREFLIGHT_PKGS += libtracecmd libtraceevent libtracefs jansson
 preflight_LDLIBS += -lcsv
 
-# an-gentrace: writes synthetic .dat files with known answers (tests 05xx),
-# and reads a .dat decoding only event ids (the floor of the benchmark)
-UNIT_TESTS += an-gentrace
-an-gentrace_SRCS := analysis/gentrace.c
-an-gentrace_PKGS := libtracecmd libtraceevent libtracefs
+# gentrace: writes synthetic .dat files with known answers (tests 05xx),
+# and reads a .dat decoding only event ids (the floor of the perf benchmark)
+UNIT_TESTS += gentrace
+gentrace_SRCS := t/tools/gentrace.c
+gentrace_PKGS := libtracecmd libtraceevent libtracefs
 
-BENCHES += analysis/bench-analyze.sh
+# analyze_test: the building blocks driven directly (t/0560)
+UNIT_TESTS += analyze_test
+analyze_test_SRCS := t/unit/analyze_test.c analysis/sched.c analysis/tasks.c analysis/joblog.c analysis/results.c
+analyze_test_PKGS := jansson
+analyze_test_LDLIBS := -lcsv
 
-# an-unit: the building blocks driven directly (t/0560)
-UNIT_TESTS += an-unit
-an-unit_SRCS := analysis/test-analyze.c analysis/sched.c analysis/tasks.c analysis/joblog.c analysis/results.c
-an-unit_PKGS := jansson
-an-unit_LDLIBS := -lcsv
-BENCHES += analysis/bench-agreement.sh
+# ct_dump: prints what cyclictest_load() makes of a file (tests 0580-0581)
+UNIT_TESTS += ct_dump
+ct_dump_SRCS := t/tools/ct_dump.c analysis/cyclictest.c
+ct_dump_PKGS := jansson
+
+PERFS += analysis/analyze-perf.sh analysis/agreement-perf.sh

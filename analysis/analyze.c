@@ -25,7 +25,7 @@
 
 static int an_cmd_run(int argc, char **argv);
 
-const struct pf_command pf_cmd_analyze = {
+const struct pf_command cmd_analyze = {
 	.name = "analyze",
 	.summary = "latency, response time, utilisation, slot overruns and culprits from a trace and job log",
 	.usage =
@@ -153,26 +153,26 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 		case 'q': r->opt.quiet = true; break;
 		case 's':
 			if (pf_parse_duration_ns(optarg, PF_NS_PER_MS, &ns) || ns <= 0)
-				return pf_usage_error(&pf_cmd_analyze, "--slot-ms: '%s' is not a positive duration", optarg);
+				return pf_usage_error(&cmd_analyze, "--slot-ms: '%s' is not a positive duration", optarg);
 			r->opt.slot_ns = ns;
 			r->opt.slot_given = true;
 			break;
 		case 'n':
 			if (pf_parse_long(optarg, 0, 1000, &v))
-				return pf_usage_error(&pf_cmd_analyze, "--top: '%s' is not a number in 0..1000", optarg);
+				return pf_usage_error(&cmd_analyze, "--top: '%s' is not a number in 0..1000", optarg);
 			r->opt.top = (int)v;
 			break;
 		case 'h':
-			pf_print_usage(&pf_cmd_analyze);
+			pf_print_usage(&cmd_analyze);
 			return -1;
 		default:
-			return pf_usage_error(&pf_cmd_analyze, "unknown option");
+			return pf_usage_error(&cmd_analyze, "unknown option");
 		}
 	}
 	if (optind < argc)
 		dir = argv[optind++];
 	if (optind < argc)
-		return pf_usage_error(&pf_cmd_analyze, "'%s': only one RUN_DIR", argv[optind]);
+		return pf_usage_error(&cmd_analyze, "'%s': only one RUN_DIR", argv[optind]);
 	if (dir) {
 		struct stat st;
 
@@ -190,7 +190,7 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 	if (!r->opt.out)
 		r->opt.out = "results.json";
 	if (!r->opt.trace && !r->opt.joblog && !r->opt.cyclictest)
-		return pf_usage_error(&pf_cmd_analyze, "nothing to analyze: give RUN_DIR, --trace, --joblog or --cyclictest");
+		return pf_usage_error(&cmd_analyze, "nothing to analyze: give RUN_DIR, --trace, --joblog or --cyclictest");
 	return 0;
 }
 

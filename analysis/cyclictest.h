@@ -29,8 +29,8 @@
  *                                   "cycles_not_listed" } } ],
  *     "all": { "latency_ns": <statistics of every thread>, "overflows" } }
  */
-#ifndef PF_CYCLICTEST_H
-#define PF_CYCLICTEST_H
+#ifndef CYCLICTEST_H
+#define CYCLICTEST_H
 
 #include <jansson.h>
 

@@ -1,6 +1,6 @@
 # app/ - flightapp, the reference multirate flight application (issue 3: the
 # executive, task model and instrumentation; the flight software's own files
-# live in app/fsw/ and come in through app/fsw.mk and app/bodies.c).
+# live in app/fsw/ and come in through app/fsw/fsw.mk and app/bodies.c).
 APP_CORE_SRCS := app/config.c app/exec.c app/ring.c app/stats.c app/marker.c app/work.c \
 	app/joblog.c app/report.c app/rt.c app/bodies.c
 APP_CORE_PKGS := inih jansson libtracefs
@@ -11,14 +11,14 @@ flightapp_PKGS = $(APP_CORE_PKGS) $(APP_FSW_PKGS)
 flightapp_LDLIBS += -lcsv $(APP_FSW_LDLIBS)
 
 # unit tests of the executive's pure parts (config, release bookkeeping, ring, stats, markers)
-UNIT_TESTS += test-app
-test-app_SRCS = t/unit/test-app.c $(APP_CORE_SRCS) $(APP_FSW_SRCS)
-test-app_PKGS = $(APP_CORE_PKGS) $(APP_FSW_PKGS)
-test-app_LDLIBS += -lcsv $(APP_FSW_LDLIBS)
+UNIT_TESTS += app_test
+app_test_SRCS = t/unit/app_test.c $(APP_CORE_SRCS) $(APP_FSW_SRCS)
+app_test_PKGS = $(APP_CORE_PKGS) $(APP_FSW_PKGS)
+app_test_LDLIBS += -lcsv $(APP_FSW_LDLIBS)
 
 # benchmark: instrumentation cost per job, and per marker against a bare write
-PROGRAMS += flightapp-bench
-flightapp-bench_SRCS = app/bench.c $(APP_CORE_SRCS) $(APP_FSW_SRCS)
-flightapp-bench_PKGS = $(APP_CORE_PKGS) $(APP_FSW_PKGS)
-flightapp-bench_LDLIBS += -lcsv $(APP_FSW_LDLIBS)
-BENCHES += $(B)/flightapp-bench
+PROGRAMS += flightapp-perf
+flightapp-perf_SRCS = app/perf.c $(APP_CORE_SRCS) $(APP_FSW_SRCS)
+flightapp-perf_PKGS = $(APP_CORE_PKGS) $(APP_FSW_PKGS)
+flightapp-perf_LDLIBS += -lcsv $(APP_FSW_LDLIBS)
+PERFS += $(B)/flightapp-perf

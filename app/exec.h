@@ -89,7 +89,7 @@ struct app {
 	int      joblog_error;		/* first write error (-errno), 0 if none */
 	size_t   stack_bytes;
 	bool     memory_locked;		/* mlockall succeeded */
-	bool     no_cpu_time;		/* flightapp-bench only: jobs without CPU-time reads (cpu_ns 0) */
+	bool     no_cpu_time;		/* flightapp-perf only: jobs without CPU-time reads (cpu_ns 0) */
 	char     dma_state[16];		/* "held", "off" or "unavailable" (job log, JSON) */
 	char     trace_instance[64];	/* "" when no markers */
 };

@@ -19,7 +19,7 @@
  *
  * Every child is started and ended by this file through pf_proc (bench/
  * loads/proc.c); namespaces, links, mounts and loop devices belong to the
- * loads, which remove them themselves, and pf_load_cleanup_stale removes
+ * loads, which remove them themselves, and load_cleanup_stale removes
  * what a killed load left behind.
  */
 #define _GNU_SOURCE
@@ -47,27 +47,27 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PF_RUN_LOAD_READY_NS  (60 * PF_NS_PER_SEC)	/* a load must be ready by then */
-#define PF_RUN_LOAD_STOP_NS   (30 * PF_NS_PER_SEC)	/* and stopped, report written, by then */
-#define PF_RUN_LOAD_SAFETY_NS (120 * PF_NS_PER_SEC)	/* a load ends itself this long after its phase */
-#define PF_RUN_TRIGGER_GAP_NS (11 * PF_NS_PER_SEC)	/* flight recorder: one snapshot per window */
+#define RUN_LOAD_READY_NS  (60 * PF_NS_PER_SEC)	/* a load must be ready by then */
+#define RUN_LOAD_STOP_NS   (30 * PF_NS_PER_SEC)	/* and stopped, report written, by then */
+#define RUN_LOAD_SAFETY_NS (120 * PF_NS_PER_SEC)	/* a load ends itself this long after its phase */
+#define RUN_TRIGGER_GAP_NS (11 * PF_NS_PER_SEC)	/* flight recorder: one snapshot per window */
 /*
  * How long past its duration a measurement may take to end by itself before
  * it is stopped: cyclictest ends on time; the recorder still writes its
  * trace after the app ended (tens of seconds for minutes under load).
  */
-#define PF_RUN_MEASURE_GRACE_NS(p) ((p)->measure == PF_SCN_FLIGHTAPP ? \
+#define RUN_MEASURE_GRACE_NS(p) ((p)->measure == SCN_FLIGHTAPP ? \
 	120 * PF_NS_PER_SEC + (p)->duration_ns / 2 : 20 * PF_NS_PER_SEC)
 
-static volatile sig_atomic_t pf_run_signal;
+static volatile sig_atomic_t run_signal;
 
-/* pf_run_on_signal - remember the stop request; the phase loop acts on it */
-static void pf_run_on_signal(int sig)
+/* run_on_signal - remember the stop request; the phase loop acts on it */
+static void run_on_signal(int sig)
 {
-	pf_run_signal = sig;
+	run_signal = sig;
 }
 
-struct pf_run_load {
+struct run_load {
 	const char *name;
 	struct pf_proc proc;
 	char report[PATH_MAX];
@@ -75,7 +75,7 @@ struct pf_run_load {
 };
 
 struct pf_run {
-	const struct pf_run_opts *o;
+	const struct run_opts *o;
 	struct pf_scn scn;
 	char dir[2048];
 	char self[PATH_MAX];		/* this program */
@@ -93,9 +93,9 @@ struct pf_run {
 	char trace_instance[64];
 };
 
-/* pf_run_log - one time-stamped line in run.log */
-static void pf_run_log(struct pf_run *r, const char *fmt, ...) PF_PRINTF(2, 3);
-static void pf_run_log(struct pf_run *r, const char *fmt, ...)
+/* run_log - one time-stamped line in run.log */
+static void run_log(struct pf_run *r, const char *fmt, ...) PF_PRINTF(2, 3);
+static void run_log(struct pf_run *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -109,9 +109,9 @@ static void pf_run_log(struct pf_run *r, const char *fmt, ...)
 	fflush(r->log);
 }
 
-/* pf_run_fail - record why the run cannot go on (exit 3 unless 'code' says otherwise) */
-static int pf_run_fail(struct pf_run *r, int code, const char *fmt, ...) PF_PRINTF(3, 4);
-static int pf_run_fail(struct pf_run *r, int code, const char *fmt, ...)
+/* run_fail - record why the run cannot go on (exit 3 unless 'code' says otherwise) */
+static int run_fail(struct pf_run *r, int code, const char *fmt, ...) PF_PRINTF(3, 4);
+static int run_fail(struct pf_run *r, int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -119,21 +119,21 @@ static int pf_run_fail(struct pf_run *r, int code, const char *fmt, ...)
 	vsnprintf(r->failure, sizeof(r->failure), fmt, ap);
 	va_end(ap);
 	pf_err("%s", r->failure);
-	pf_run_log(r, "error: %s", r->failure);
+	run_log(r, "error: %s", r->failure);
 	r->code = code;
 	return code;
 }
 
-/* pf_run_path - dir/name into buf */
-static char *pf_run_path(char *buf, size_t size, const char *dir, const char *name)
+/* run_path - dir/name into buf */
+static char *run_path(char *buf, size_t size, const char *dir, const char *name)
 {
 	if (snprintf(buf, size, "%s/%s", dir, name) >= (int)size)
 		buf[0] = '\0';	/* too long: fails on use, never writes elsewhere */
 	return buf;
 }
 
-/* pf_run_mkdirs - mkdir -p; 0 or -errno */
-static int pf_run_mkdirs(const char *path)
+/* run_mkdirs - mkdir -p; 0 or -errno */
+static int run_mkdirs(const char *path)
 {
 	char buf[PATH_MAX], *p;
 
@@ -151,8 +151,8 @@ static int pf_run_mkdirs(const char *path)
 	return 0;
 }
 
-/* pf_run_copy - copy a file; 0 or -errno */
-static int pf_run_copy(const char *src, const char *dst)
+/* run_copy - copy a file; 0 or -errno */
+static int run_copy(const char *src, const char *dst)
 {
 	char buf[65536];
 	int in, out, ret = 0;
@@ -179,14 +179,14 @@ static int pf_run_copy(const char *src, const char *dst)
 	return ret;
 }
 
-/* pf_run_exists - true when path exists */
-static bool pf_run_exists(const char *path)
+/* run_exists - true when path exists */
+static bool run_exists(const char *path)
 {
 	return access(path, F_OK) == 0;
 }
 
-/* pf_run_utc - the current UTC time as "2026-12-03T06:30:00Z" (iso) or "20261203T063000Z" */
-static void pf_run_utc(char *buf, size_t size, bool iso)
+/* run_utc - the current UTC time as "2026-12-03T06:30:00Z" (iso) or "20261203T063000Z" */
+static void run_utc(char *buf, size_t size, bool iso)
 {
 	time_t now = time(NULL);
 	struct tm tm;
@@ -195,8 +195,8 @@ static void pf_run_utc(char *buf, size_t size, bool iso)
 	strftime(buf, size, iso ? "%Y-%m-%dT%H:%M:%SZ" : "%Y%m%dT%H%M%SZ", &tm);
 }
 
-/* pf_run_dir_empty - true when a directory has no entry but . and .. */
-static bool pf_run_dir_empty(const char *path)
+/* run_dir_empty - true when a directory has no entry but . and .. */
+static bool run_dir_empty(const char *path)
 {
 	struct dirent *de;
 	bool empty = true;
@@ -209,28 +209,28 @@ static bool pf_run_dir_empty(const char *path)
 	return empty;
 }
 
-/* pf_run_find_file - 'rel' as given, else relative to the program's repository (build/..) */
-static int pf_run_find_file(struct pf_run *r, const char *rel, char *out, size_t size)
+/* run_find_file - 'rel' as given, else relative to the program's repository (build/..) */
+static int run_find_file(struct pf_run *r, const char *rel, char *out, size_t size)
 {
 	snprintf(out, size, "%s", rel);
-	if (pf_run_exists(out) || rel[0] == '/')
-		return pf_run_exists(out) ? 0 : -ENOENT;
-	if (snprintf(out, size, "%s/../%s", r->bindir, rel) < (int)size && pf_run_exists(out))
+	if (run_exists(out) || rel[0] == '/')
+		return run_exists(out) ? 0 : -ENOENT;
+	if (snprintf(out, size, "%s/../%s", r->bindir, rel) < (int)size && run_exists(out))
 		return 0;
 	snprintf(out, size, "%s", rel);
 	return -ENOENT;
 }
 
-/* pf_run_has_command - true when this preflight has the subcommand 'name' (another issue's piece) */
-static bool pf_run_has_command(struct pf_run *r, const char *name)
+/* run_has_command - true when this preflight has the subcommand 'name' (another issue's piece) */
+static bool run_has_command(struct pf_run *r, const char *name)
 {
 	char err[256];
 
 	return pf_proc_runl(err, sizeof(err), r->self, "help", name, NULL) == 0;
 }
 
-/* pf_run_argv - append one argument to a NULL-terminated argv; returns the new count */
-static int pf_run_argv(char **argv, int max, int n, const char *arg)
+/* run_argv - append one argument to a NULL-terminated argv; returns the new count */
+static int run_argv(char **argv, int max, int n, const char *arg)
 {
 	if (n < max - 1)
 		argv[n++] = (char *)arg;
@@ -238,70 +238,70 @@ static int pf_run_argv(char **argv, int max, int n, const char *arg)
 	return n;
 }
 
-/* pf_run_exec - run a preflight subcommand or tool to completion, output to files; its exit code */
-static int pf_run_exec(struct pf_run *r, char **argv, const char *out, const char *err)
+/* run_exec - run a preflight subcommand or tool to completion, output to files; its exit code */
+static int run_exec(struct pf_run *r, char **argv, const char *out, const char *err)
 {
 	struct pf_proc p;
 	int ret;
 
 	ret = pf_proc_spawn(&p, argv, out, err, 0);
 	if (ret < 0) {
-		pf_run_log(r, "%s: cannot start: %s", argv[0], strerror(-ret));
+		run_log(r, "%s: cannot start: %s", argv[0], strerror(-ret));
 		return -1;
 	}
 	while (waitpid(p.pid, &p.status, 0) < 0 && errno == EINTR)
 		;	/* a signal now does not stop the analysis of what was recorded */
 	p.reaped = true;
 	ret = pf_proc_exit_code(&p);
-	pf_run_log(r, "%s %s: exit %d", argv[0], argv[1] ? argv[1] : "", ret);
+	run_log(r, "%s %s: exit %d", argv[0], argv[1] ? argv[1] : "", ret);
 	return ret;
 }
 
-/* pf_run_load_args - the `preflight load` command line of one load in phase p */
-static int pf_run_load_args(struct pf_run *r, const struct pf_scn_phase *p, const char *name,
+/* run_load_args - the `preflight load` command line of one load in phase p */
+static int run_load_args(struct pf_run *r, const struct scn_phase *p, const char *name,
 			    const char *pdir, const char *work, const char *report, char *dur, char **argv, int max,
 			    char kvbuf[][320])
 {
-	const struct pf_scn_kv *kv[2 * PF_SCN_MAX_KV];
-	int i, n = 0, nkv = pf_scn_params(&r->scn, p, name, kv, (int)PF_ARRAY_SIZE(kv));
+	const struct scn_kv *kv[2 * SCN_MAX_KV];
+	int i, n = 0, nkv = scn_params(&r->scn, p, name, kv, (int)PF_ARRAY_SIZE(kv));
 
 	/* The runner stops its loads; their own duration is only a fail-safe. */
-	snprintf(dur, 32, "%lldms", (long long)((p->duration_ns + PF_RUN_LOAD_SAFETY_NS) / PF_NS_PER_MS));
-	n = pf_run_argv(argv, max, n, r->self);
-	n = pf_run_argv(argv, max, n, "load");
-	n = pf_run_argv(argv, max, n, name);
-	n = pf_run_argv(argv, max, n, "-d");
-	n = pf_run_argv(argv, max, n, dur);
-	n = pf_run_argv(argv, max, n, "-w");
-	n = pf_run_argv(argv, max, n, work);
-	n = pf_run_argv(argv, max, n, "-o");
-	n = pf_run_argv(argv, max, n, report);
-	n = pf_run_argv(argv, max, n, "--ready-fd");
-	n = pf_run_argv(argv, max, n, "3");
-	if (p->measure == PF_SCN_FLIGHTAPP && !strcmp(name, "sd")) {
+	snprintf(dur, 32, "%lldms", (long long)((p->duration_ns + RUN_LOAD_SAFETY_NS) / PF_NS_PER_MS));
+	n = run_argv(argv, max, n, r->self);
+	n = run_argv(argv, max, n, "load");
+	n = run_argv(argv, max, n, name);
+	n = run_argv(argv, max, n, "-d");
+	n = run_argv(argv, max, n, dur);
+	n = run_argv(argv, max, n, "-w");
+	n = run_argv(argv, max, n, work);
+	n = run_argv(argv, max, n, "-o");
+	n = run_argv(argv, max, n, report);
+	n = run_argv(argv, max, n, "--ready-fd");
+	n = run_argv(argv, max, n, "3");
+	if (p->measure == SCN_FLIGHTAPP && !strcmp(name, "sd")) {
 		/* the logger figures (REQ-LOG-001): the app writes its stats before the loads stop */
 		snprintf(kvbuf[nkv], 320, "app_stats=%s/app-stats.json", pdir);
-		n = pf_run_argv(argv, max, n, kvbuf[nkv]);
+		n = run_argv(argv, max, n, kvbuf[nkv]);
 	}
-	if (p->measure == PF_SCN_FLIGHTAPP && !strcmp(name, "wifi")) {
+	if (p->measure == SCN_FLIGHTAPP && !strcmp(name, "wifi")) {
 		/* the app's telemetry: where the receiver listens (read into flightapp.ini), what the app sent */
 		snprintf(kvbuf[nkv], 320, "tlm_dest_out=%s/telemetry.dest", pdir);
-		n = pf_run_argv(argv, max, n, kvbuf[nkv]);
+		n = run_argv(argv, max, n, kvbuf[nkv]);
 		snprintf(kvbuf[nkv + 1], 320, "app_stats=%s/fsw.json", pdir);
-		n = pf_run_argv(argv, max, n, kvbuf[nkv + 1]);
+		n = run_argv(argv, max, n, kvbuf[nkv + 1]);
 	}
 	for (i = 0; i < nkv; i++) {
 		snprintf(kvbuf[i], 320, "%s=%s", kv[i]->key, kv[i]->value);
-		n = pf_run_argv(argv, max, n, kvbuf[i]);
+		n = run_argv(argv, max, n, kvbuf[i]);
 	}
 	return n;
 }
 
-/* pf_run_wait_ready - read the load's "ready" / "error <why>" line; 0 or -1 with why */
-static int pf_run_wait_ready(struct pf_run_load *rl, int fd, char *why, size_t size)
+/* run_wait_ready - read the load's "ready" / "error <why>" line; 0 or -1 with why */
+static int run_wait_ready(struct run_load *rl, int fd, char *why, size_t size)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	int64_t end = pf_now_ns() + PF_RUN_LOAD_READY_NS;
+	int64_t end = pf_now_ns() + RUN_LOAD_READY_NS;
 	char line[600];
 	size_t len = 0;
 	ssize_t n;
@@ -310,11 +310,11 @@ static int pf_run_wait_ready(struct pf_run_load *rl, int fd, char *why, size_t s
 		int left_ms = (int)((end - pf_now_ns()) / PF_NS_PER_MS);
 
 		if (left_ms <= 0) {
-			snprintf(why, size, "not ready after %lld s", (long long)(PF_RUN_LOAD_READY_NS / PF_NS_PER_SEC));
+			snprintf(why, size, "not ready after %lld s", (long long)(RUN_LOAD_READY_NS / PF_NS_PER_SEC));
 			return -1;
 		}
 		if (poll(&pfd, 1, left_ms < 200 ? left_ms : 200) <= 0) {
-			if (pf_run_signal) {
+			if (run_signal) {
 				snprintf(why, size, "interrupted while starting");
 				return -1;
 			}
@@ -342,44 +342,44 @@ static int pf_run_wait_ready(struct pf_run_load *rl, int fd, char *why, size_t s
 	return -1;
 }
 
-/* pf_run_start_load - start one load of phase p and wait until it is ready; 0 or -1 (r->failure set) */
-static int pf_run_start_load(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir,
-			     struct pf_run_load *rl)
+/* run_start_load - start one load of phase p and wait until it is ready; 0 or -1 (r->failure set) */
+static int run_start_load(struct pf_run *r, const struct scn_phase *p, const char *pdir,
+			     struct run_load *rl)
 {
-	char *argv[32 + 2 * PF_SCN_MAX_KV], kvbuf[2 * PF_SCN_MAX_KV + 2][320];
+	char *argv[32 + 2 * SCN_MAX_KV], kvbuf[2 * SCN_MAX_KV + 2][320];
 	char work[PATH_MAX], dur[32], why[600], name[64];
 	int pipefd[2], ret;
 
-	pf_run_path(work, sizeof(work), pdir, "work");
+	run_path(work, sizeof(work), pdir, "work");
 	snprintf(name, sizeof(name), "load-%s.json", rl->name);
-	pf_run_path(rl->report, sizeof(rl->report), pdir, name);
-	if (pf_run_mkdirs(work) < 0)
-		return pf_run_fail(r, PF_EXIT_ENV, "%s: %s", work, strerror(errno)), -1;
-	pf_run_load_args(r, p, rl->name, pdir, work, rl->report, dur, argv, (int)PF_ARRAY_SIZE(argv), kvbuf);
+	run_path(rl->report, sizeof(rl->report), pdir, name);
+	if (run_mkdirs(work) < 0)
+		return run_fail(r, PF_EXIT_ENV, "%s: %s", work, strerror(errno)), -1;
+	run_load_args(r, p, rl->name, pdir, work, rl->report, dur, argv, (int)PF_ARRAY_SIZE(argv), kvbuf);
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return pf_run_fail(r, PF_EXIT_INTERNAL, "pipe: %s", strerror(errno)), -1;
+		return run_fail(r, PF_EXIT_INTERNAL, "pipe: %s", strerror(errno)), -1;
 	ret = pf_proc_spawn_fd(&rl->proc, argv, NULL, "-", PF_PROC_PGRP, pipefd[1]);
 	close(pipefd[1]);
 	if (ret < 0) {
 		close(pipefd[0]);
-		return pf_run_fail(r, PF_EXIT_ENV, "load %s: cannot start: %s", rl->name, strerror(-ret)), -1;
+		return run_fail(r, PF_EXIT_ENV, "load %s: cannot start: %s", rl->name, strerror(-ret)), -1;
 	}
 	rl->started = true;
-	pf_run_log(r, "phase %s: load %s: pid %d (process group %d)", p->name, rl->name,
+	run_log(r, "phase %s: load %s: pid %d (process group %d)", p->name, rl->name,
 		   (int)rl->proc.pid, (int)rl->proc.pid);
-	ret = pf_run_wait_ready(rl, pipefd[0], why, sizeof(why));
+	ret = run_wait_ready(rl, pipefd[0], why, sizeof(why));
 	close(pipefd[0]);
 	if (ret < 0) {
-		if (pf_run_signal)
+		if (run_signal)
 			return -1;
-		return pf_run_fail(r, PF_EXIT_ENV, "load %s: cannot start: %s", rl->name, why), -1;
+		return run_fail(r, PF_EXIT_ENV, "load %s: cannot start: %s", rl->name, why), -1;
 	}
-	pf_run_log(r, "phase %s: load %s: ready", p->name, rl->name);
+	run_log(r, "phase %s: load %s: ready", p->name, rl->name);
 	return 0;
 }
 
-/* pf_run_tail - the last size-1 bytes of a file, NUL-terminated; their length (0 if unreadable) */
-static size_t pf_run_tail(const char *path, char *text, size_t size)
+/* run_tail - the last size-1 bytes of a file, NUL-terminated; their length (0 if unreadable) */
+static size_t run_tail(const char *path, char *text, size_t size)
 {
 	size_t len;
 	FILE *f;
@@ -396,11 +396,11 @@ static size_t pf_run_tail(const char *path, char *text, size_t size)
 	return len;
 }
 
-/* pf_run_last_line - the last non-empty line of a (small or large) text file, "" if none */
-static void pf_run_last_line(const char *path, char *line, size_t size)
+/* run_last_line - the last non-empty line of a (small or large) text file, "" if none */
+static void run_last_line(const char *path, char *line, size_t size)
 {
 	char text[4096], *end, *start;
-	size_t len = pf_run_tail(path, text, sizeof(text));
+	size_t len = run_tail(path, text, sizeof(text));
 
 	end = text + len;
 	while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
@@ -409,31 +409,31 @@ static void pf_run_last_line(const char *path, char *line, size_t size)
 	snprintf(line, size, "%.*s", (int)size - 1, start ? start + 1 : text);
 }
 
-/* pf_run_stop_load - stop a load by its pid (it cleans up and writes its report), then its group */
-static void pf_run_stop_load(struct pf_run *r, struct pf_run_load *rl)
+/* run_stop_load - stop a load by its pid (it cleans up and writes its report), then its group */
+static void run_stop_load(struct pf_run *r, struct run_load *rl)
 {
 	if (!rl->started)
 		return;
-	pf_proc_stop(&rl->proc, SIGTERM, PF_RUN_LOAD_STOP_NS, false);
+	pf_proc_stop(&rl->proc, SIGTERM, RUN_LOAD_STOP_NS, false);
 	kill(-rl->proc.pid, SIGKILL);	/* anything left in its process group */
-	pf_run_log(r, "load %s: ended with %d", rl->name, pf_proc_exit_code(&rl->proc));
+	run_log(r, "load %s: ended with %d", rl->name, pf_proc_exit_code(&rl->proc));
 	rl->started = false;
 }
 
-/* pf_run_cyclictest_argv - the cyclictest command line of a baseline phase */
-static void pf_run_cyclictest_argv(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir,
+/* run_cyclictest_argv - the cyclictest command line of a baseline phase */
+static void run_cyclictest_argv(struct pf_run *r, const struct scn_phase *p, const char *pdir,
 				   char **argv, char bufs[][PATH_MAX])
 {
-	const char *threads = pf_scn_param(&r->scn, p, "cyclictest", "threads", "smp");
+	const char *threads = scn_param(&r->scn, p, "cyclictest", "threads", "smp");
 	int64_t interval_ns = 1000 * PF_NS_PER_US;
 	int n = 0;
 
-	if (pf_parse_duration_ns(pf_scn_param(&r->scn, p, "cyclictest", "interval", "1000us"),
+	if (pf_parse_duration_ns(scn_param(&r->scn, p, "cyclictest", "interval", "1000us"),
 				 PF_NS_PER_US, &interval_ns))
 		interval_ns = 1000 * PF_NS_PER_US;	/* checked by the parser */
-	snprintf(bufs[0], PATH_MAX, "-p%s", pf_scn_param(&r->scn, p, "cyclictest", "priority", "90"));
+	snprintf(bufs[0], PATH_MAX, "-p%s", scn_param(&r->scn, p, "cyclictest", "priority", "90"));
 	snprintf(bufs[1], PATH_MAX, "-i%lld", (long long)(interval_ns / PF_NS_PER_US));
-	snprintf(bufs[2], PATH_MAX, "-h%s", pf_scn_param(&r->scn, p, "cyclictest", "histogram", "10000"));
+	snprintf(bufs[2], PATH_MAX, "-h%s", scn_param(&r->scn, p, "cyclictest", "histogram", "10000"));
 	snprintf(bufs[3], PATH_MAX, "-D%llds", (long long)(p->duration_ns / PF_NS_PER_SEC));
 	snprintf(bufs[4], PATH_MAX, "--json=%s/cyclictest.json", pdir);
 	snprintf(bufs[5], PATH_MAX, "--histfile=%s/cyclictest.hist", pdir);
@@ -456,8 +456,8 @@ static void pf_run_cyclictest_argv(struct pf_run *r, const struct pf_scn_phase *
 	argv[n] = NULL;
 }
 
-/* pf_run_split - append the blank-separated words of 'text' (copied into buf) to argv */
-static int pf_run_split(char **argv, int max, int n, const char *text, char *buf, size_t size)
+/* run_split - append the blank-separated words of 'text' (copied into buf) to argv */
+static int run_split(char **argv, int max, int n, const char *text, char *buf, size_t size)
 {
 	char *save = NULL, *w;
 
@@ -465,41 +465,41 @@ static int pf_run_split(char **argv, int max, int n, const char *text, char *buf
 		return n;
 	snprintf(buf, size, "%s", text);
 	for (w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-		n = pf_run_argv(argv, max, n, w);
+		n = run_argv(argv, max, n, w);
 	return n;
 }
 
 /*
- * pf_run_app_config - the app's configuration for a flightapp phase: the
+ * run_app_config - the app's configuration for a flightapp phase: the
  * scenario's flightapp.config (if any), then with the simulator ('links')
  * the links to this phase's sensorsim (UART pty, SPI seqpacket socket), the
  * flight software's statistics file, and when the phase's wifi load runs a
  * telemetry receiver (it wrote telemetry.dest) the app's [telemetry] dest;
  * the path into 'path'. 0 or -1.
  */
-static int pf_run_app_config(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir, bool links,
+static int run_app_config(struct pf_run *r, const struct scn_phase *p, const char *pdir, bool links,
 			     char *path, size_t size)
 {
-	const char *config = pf_scn_param(&r->scn, p, "flightapp", "config", NULL);
+	const char *config = scn_param(&r->scn, p, "flightapp", "config", NULL);
 	char buf[4096], dest_path[PATH_MAX], dest[128] = "";
 	size_t n;
 	FILE *in, *out;
 
-	in = fopen(pf_run_path(dest_path, sizeof(dest_path), pdir, "telemetry.dest"), "re");
+	in = fopen(run_path(dest_path, sizeof(dest_path), pdir, "telemetry.dest"), "re");
 	if (in) {
 		if (!fgets(dest, sizeof(dest), in))
 			dest[0] = '\0';
 		dest[strcspn(dest, "\n")] = '\0';
 		fclose(in);
 	}
-	out = fopen(pf_run_path(path, size, pdir, "flightapp.ini"), "we");
+	out = fopen(run_path(path, size, pdir, "flightapp.ini"), "we");
 	if (!out)
-		return pf_run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno)), -1;
+		return run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno)), -1;
 	if (config) {
 		in = fopen(config, "re");
 		if (!in) {
 			fclose(out);
-			return pf_run_fail(r, PF_EXIT_ENV, "flightapp.config '%s': %s", config, strerror(errno)), -1;
+			return run_fail(r, PF_EXIT_ENV, "flightapp.config '%s': %s", config, strerror(errno)), -1;
 		}
 		while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
 			fwrite(buf, 1, n, out);
@@ -514,18 +514,18 @@ static int pf_run_app_config(struct pf_run *r, const struct pf_scn_phase *p, con
 		fprintf(out, "\n; written by preflight run: telemetry to the wifi load's ground station\n"
 			"[telemetry]\ndest = %s\n", dest);
 	if (fclose(out))
-		return pf_run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno)), -1;
+		return run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno)), -1;
 	if (dest[0])
-		pf_run_log(r, "phase %s: app telemetry to %s", p->name, dest);
+		run_log(r, "phase %s: app telemetry to %s", p->name, dest);
 	return 0;
 }
 
 /*
- * pf_run_sim_start - the simulator of a flightapp phase with flightapp.sim =
+ * run_sim_start - the simulator of a flightapp phase with flightapp.sim =
  * yes: sensorsim on its default UART pty link and SPI socket, which the
  * app's links use, for the phase plus a margin (it is stopped with the app)
  */
-static int pf_run_sim_start(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir,
+static int run_sim_start(struct pf_run *r, const struct scn_phase *p, const char *pdir,
 			    struct pf_proc *sim)
 {
 	char exe[PATH_MAX], dur[32], summary[PATH_MAX], truth[PATH_MAX], out[PATH_MAX], words[512];
@@ -533,44 +533,44 @@ static int pf_run_sim_start(struct pf_run *r, const struct pf_scn_phase *p, cons
 	char *argv[48];
 	int n = 0, ret;
 
-	if (strcmp(pf_scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes"))
-		return pf_run_exists(pf_run_path(out, sizeof(out), pdir, "telemetry.dest")) ?
-		       pf_run_app_config(r, p, pdir, false, out, sizeof(out)) : 0;
-	if (pf_run_app_config(r, p, pdir, true, out, sizeof(out)) < 0)
+	if (strcmp(scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes"))
+		return run_exists(run_path(out, sizeof(out), pdir, "telemetry.dest")) ?
+		       run_app_config(r, p, pdir, false, out, sizeof(out)) : 0;
+	if (run_app_config(r, p, pdir, true, out, sizeof(out)) < 0)
 		return -1;
 	snprintf(dur, sizeof(dur), "%llds", (long long)(p->duration_ns / PF_NS_PER_SEC + 60));
-	n = pf_run_argv(argv, 48, n, pf_run_path(exe, sizeof(exe), r->bindir, "sensorsim"));
-	n = pf_run_argv(argv, 48, n, "-q");
-	n = pf_run_argv(argv, 48, n, "--duration");
-	n = pf_run_argv(argv, 48, n, dur);
-	n = pf_run_argv(argv, 48, n, "--summary-json");
-	n = pf_run_argv(argv, 48, n, pf_run_path(summary, sizeof(summary), pdir, "sim.json"));
-	n = pf_run_argv(argv, 48, n, "--truth-log");
-	n = pf_run_argv(argv, 48, n, pf_run_path(truth, sizeof(truth), pdir, "truth.csv"));
-	n = pf_run_argv(argv, 48, n, "--pty-link");
-	n = pf_run_argv(argv, 48, n, pf_run_path(uart, sizeof(uart), pdir, "uart"));
-	n = pf_run_argv(argv, 48, n, "--spi-socket");
-	n = pf_run_argv(argv, 48, n, pf_run_path(spi, sizeof(spi), pdir, "spi.sock"));
-	pf_run_split(argv, 48, n, pf_scn_param(&r->scn, p, "flightapp", "sim_args", NULL), words, sizeof(words));
-	ret = pf_proc_spawn(sim, argv, "/dev/null", pf_run_path(out, sizeof(out), pdir, "sensorsim.err"),
+	n = run_argv(argv, 48, n, run_path(exe, sizeof(exe), r->bindir, "sensorsim"));
+	n = run_argv(argv, 48, n, "-q");
+	n = run_argv(argv, 48, n, "--duration");
+	n = run_argv(argv, 48, n, dur);
+	n = run_argv(argv, 48, n, "--summary-json");
+	n = run_argv(argv, 48, n, run_path(summary, sizeof(summary), pdir, "sim.json"));
+	n = run_argv(argv, 48, n, "--truth-log");
+	n = run_argv(argv, 48, n, run_path(truth, sizeof(truth), pdir, "truth.csv"));
+	n = run_argv(argv, 48, n, "--pty-link");
+	n = run_argv(argv, 48, n, run_path(uart, sizeof(uart), pdir, "uart"));
+	n = run_argv(argv, 48, n, "--spi-socket");
+	n = run_argv(argv, 48, n, run_path(spi, sizeof(spi), pdir, "spi.sock"));
+	run_split(argv, 48, n, scn_param(&r->scn, p, "flightapp", "sim_args", NULL), words, sizeof(words));
+	ret = pf_proc_spawn(sim, argv, "/dev/null", run_path(out, sizeof(out), pdir, "sensorsim.err"),
 			    PF_PROC_PGRP);
 	if (ret < 0)
-		return pf_run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim: %s", p->name, strerror(-ret)), -1;
-	pf_run_log(r, "phase %s: sensorsim: pid %d", p->name, (int)sim->pid);
+		return run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim: %s", p->name, strerror(-ret)), -1;
+	run_log(r, "phase %s: sensorsim: pid %d", p->name, (int)sim->pid);
 	pf_proc_sleep_ns(300 * PF_NS_PER_MS);	/* its pty and socket exist before the app looks */
 	if (!pf_proc_alive(sim))
-		return pf_run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim exited at start (%d, see %s)", p->name,
+		return run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim exited at start (%d, see %s)", p->name,
 				   pf_proc_exit_code(sim), out), -1;
 	return 0;
 }
 
-/* pf_run_flightapp_argv - the recorder wrapping the app, for a flightapp phase */
-static int pf_run_flightapp_argv(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir,
+/* run_flightapp_argv - the recorder wrapping the app, for a flightapp phase */
+static int run_flightapp_argv(struct pf_run *r, const struct scn_phase *p, const char *pdir,
 				 char **argv, int max, char bufs[][PATH_MAX])
 {
-	const char *trace = pf_scn_param(&r->scn, p, "flightapp", "trace", "full");
-	const char *config = pf_scn_param(&r->scn, p, "flightapp", "config", NULL);
-	const char *profile = pf_scn_param(&r->scn, p, "flightapp", "profile", NULL);
+	const char *trace = scn_param(&r->scn, p, "flightapp", "trace", "full");
+	const char *config = scn_param(&r->scn, p, "flightapp", "config", NULL);
+	const char *profile = scn_param(&r->scn, p, "flightapp", "profile", NULL);
 	int n = 0;
 
 	snprintf(bufs[0], PATH_MAX, "%s/trace.dat", pdir);
@@ -579,47 +579,47 @@ static int pf_run_flightapp_argv(struct pf_run *r, const struct pf_scn_phase *p,
 	snprintf(bufs[3], PATH_MAX, "%s/jobs.csv", pdir);
 	snprintf(bufs[4], PATH_MAX, "%s/app-stats.json", pdir);
 	if (strcmp(trace, "off")) {
-		n = pf_run_argv(argv, max, n, r->self);
-		n = pf_run_argv(argv, max, n, "record");
-		n = pf_run_argv(argv, max, n, "-q");
-		n = pf_run_argv(argv, max, n, "-o");
-		n = pf_run_argv(argv, max, n, bufs[0]);
-		n = pf_run_argv(argv, max, n, "-i");
-		n = pf_run_argv(argv, max, n, r->trace_instance);
+		n = run_argv(argv, max, n, r->self);
+		n = run_argv(argv, max, n, "record");
+		n = run_argv(argv, max, n, "-q");
+		n = run_argv(argv, max, n, "-o");
+		n = run_argv(argv, max, n, bufs[0]);
+		n = run_argv(argv, max, n, "-i");
+		n = run_argv(argv, max, n, r->trace_instance);
 		if (!strcmp(trace, "flight")) {
-			n = pf_run_argv(argv, max, n, "--flight-recorder");
-			n = pf_run_argv(argv, max, n, "--max-snapshots");
-			n = pf_run_argv(argv, max, n, "1000");
+			n = run_argv(argv, max, n, "--flight-recorder");
+			n = run_argv(argv, max, n, "--max-snapshots");
+			n = run_argv(argv, max, n, "1000");
 		}
-		n = pf_run_argv(argv, max, n, "--");
+		n = run_argv(argv, max, n, "--");
 	}
-	n = pf_run_argv(argv, max, n, bufs[2]);
+	n = run_argv(argv, max, n, bufs[2]);
 	if (strcmp(trace, "off")) {
-		n = pf_run_argv(argv, max, n, "--trace-instance");
-		n = pf_run_argv(argv, max, n, r->trace_instance);
+		n = run_argv(argv, max, n, "--trace-instance");
+		n = run_argv(argv, max, n, r->trace_instance);
 	}
-	n = pf_run_argv(argv, max, n, "--duration");
-	n = pf_run_argv(argv, max, n, bufs[1]);
-	n = pf_run_argv(argv, max, n, "--joblog");
-	n = pf_run_argv(argv, max, n, bufs[3]);
-	n = pf_run_argv(argv, max, n, "--stats-json");
-	n = pf_run_argv(argv, max, n, bufs[4]);
-	if (pf_run_exists(pf_run_path(bufs[6], PATH_MAX, pdir, "flightapp.ini"))) {	/* pf_run_app_config */
-		n = pf_run_argv(argv, max, n, "--config");
-		n = pf_run_argv(argv, max, n, bufs[6]);
+	n = run_argv(argv, max, n, "--duration");
+	n = run_argv(argv, max, n, bufs[1]);
+	n = run_argv(argv, max, n, "--joblog");
+	n = run_argv(argv, max, n, bufs[3]);
+	n = run_argv(argv, max, n, "--stats-json");
+	n = run_argv(argv, max, n, bufs[4]);
+	if (run_exists(run_path(bufs[6], PATH_MAX, pdir, "flightapp.ini"))) {	/* run_app_config */
+		n = run_argv(argv, max, n, "--config");
+		n = run_argv(argv, max, n, bufs[6]);
 	} else if (config) {
-		n = pf_run_argv(argv, max, n, "--config");
-		n = pf_run_argv(argv, max, n, config);
+		n = run_argv(argv, max, n, "--config");
+		n = run_argv(argv, max, n, config);
 	}
 	if (profile) {
-		n = pf_run_argv(argv, max, n, "--profile");
-		n = pf_run_argv(argv, max, n, profile);
+		n = run_argv(argv, max, n, "--profile");
+		n = run_argv(argv, max, n, profile);
 	}
-	return pf_run_split(argv, max, n, pf_scn_param(&r->scn, p, "flightapp", "args", NULL), bufs[5], PATH_MAX);
+	return run_split(argv, max, n, scn_param(&r->scn, p, "flightapp", "args", NULL), bufs[5], PATH_MAX);
 }
 
 /* The live worst latency per thread / task, from the status lines of cyclictest or flightapp. */
-struct pf_run_live {
+struct run_live {
 	int n;
 	char name[16][24];
 	double max_us[16];
@@ -627,16 +627,16 @@ struct pf_run_live {
 };
 
 /*
- * pf_run_live_read - the last status lines of cyclictest ("T: 0 (...) P:90
+ * run_live_read - the last status lines of cyclictest ("T: 0 (...) P:90
  * ... Max: 12") or flightapp ("T:io P:fifo:90 ... Max: 62.5 ... (us)")
  */
-static void pf_run_live_read(const char *file, struct pf_run_live *lv)
+static void run_live_read(const char *file, struct run_live *lv)
 {
 	char text[8192], *line, *save = NULL, *m, *t;
 	int i;
 
 	lv->n = 0;
-	pf_run_tail(file, text, sizeof(text));
+	run_tail(file, text, sizeof(text));
 	for (line = strtok_r(text, "\n\r", &save); line; line = strtok_r(NULL, "\n\r", &save)) {
 		char name[24];
 
@@ -656,63 +656,63 @@ static void pf_run_live_read(const char *file, struct pf_run_live *lv)
 }
 
 /*
- * pf_run_trigger - flight-recorder mode: when a realtime task's live worst
+ * run_trigger - flight-recorder mode: when a realtime task's live worst
  * passes flightapp.trigger and grows, ask the recorder (SIGUSR1) to keep the
  * window before it; at most one trigger per window, so snapshots do not overlap
  */
-static void pf_run_trigger(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir,
+static void run_trigger(struct pf_run *r, const struct scn_phase *p, const char *pdir,
 			   struct pf_proc *recorder, double *worst_us, int64_t *last_ns)
 {
-	const char *text = pf_scn_param(&r->scn, p, "flightapp", "trigger", NULL);
-	struct pf_run_live lv;
+	const char *text = scn_param(&r->scn, p, "flightapp", "trigger", NULL);
+	struct run_live lv;
 	char path[PATH_MAX];
 	int64_t trigger_ns;
 	int i;
 
-	if (!text || strcmp(pf_scn_param(&r->scn, p, "flightapp", "trace", "full"), "flight") ||
+	if (!text || strcmp(scn_param(&r->scn, p, "flightapp", "trace", "full"), "flight") ||
 	    pf_parse_duration_ns(text, PF_NS_PER_US, &trigger_ns) ||
-	    (*last_ns && pf_now_ns() - *last_ns < PF_RUN_TRIGGER_GAP_NS))
+	    (*last_ns && pf_now_ns() - *last_ns < RUN_TRIGGER_GAP_NS))
 		return;
-	pf_run_live_read(pf_run_path(path, sizeof(path), pdir, "flightapp.err"), &lv);
+	run_live_read(run_path(path, sizeof(path), pdir, "flightapp.err"), &lv);
 	for (i = 0; i < lv.n; i++) {
 		if (!lv.rt[i] || lv.max_us[i] * 1000 <= (double)trigger_ns || lv.max_us[i] <= *worst_us)
 			continue;
 		*worst_us = lv.max_us[i];
 		*last_ns = pf_now_ns();
 		kill(recorder->pid, SIGUSR1);
-		pf_run_log(r, "phase %s: %s worst %.1f us > trigger %s: snapshot requested", p->name,
+		run_log(r, "phase %s: %s worst %.1f us > trigger %s: snapshot requested", p->name,
 			   lv.name[i], lv.max_us[i], text);
 		return;
 	}
 }
 
-/* pf_run_progress - one progress line on the terminal (never when stderr is not a tty) */
-static void pf_run_progress(struct pf_run *r, int idx, const struct pf_scn_phase *p,
+/* run_progress - one progress line on the terminal (never when stderr is not a tty) */
+static void run_progress(struct pf_run *r, int idx, const struct scn_phase *p,
 			    int64_t elapsed_ns, const char *pdir)
 {
 	char worst[400] = "", path[PATH_MAX];
 	int64_t left = p->duration_ns - elapsed_ns;
-	struct pf_run_live lv = { 0 };
+	struct run_live lv = { 0 };
 	int i;
 
 	if (!r->tty)
 		return;
-	if (p->measure != PF_SCN_NONE)
-		pf_run_live_read(pf_run_path(path, sizeof(path), pdir, p->measure == PF_SCN_CYCLICTEST ?
+	if (p->measure != SCN_NONE)
+		run_live_read(run_path(path, sizeof(path), pdir, p->measure == SCN_CYCLICTEST ?
 					     "cyclictest.out" : "flightapp.err"), &lv);
 	for (i = 0; i < lv.n && strlen(worst) + 40 < sizeof(worst); i++)
 		snprintf(worst + strlen(worst), sizeof(worst) - strlen(worst), " %s%s %.0fus",
-			 p->measure == PF_SCN_CYCLICTEST ? "T" : "", lv.name[i], lv.max_us[i]);
+			 p->measure == SCN_CYCLICTEST ? "T" : "", lv.name[i], lv.max_us[i]);
 	fprintf(stderr, "\r\033[K[%d/%d] %s (%s): %llds / %llds, %llds left%s%s", idx + 1, r->scn.nphases,
-		p->name, pf_scn_measure_name(p->measure), (long long)(elapsed_ns / PF_NS_PER_SEC),
+		p->name, scn_measure_name(p->measure), (long long)(elapsed_ns / PF_NS_PER_SEC),
 		(long long)(p->duration_ns / PF_NS_PER_SEC), (long long)(left > 0 ? left / PF_NS_PER_SEC : 0),
 		worst[0] ? "  worst:" : "", worst);
 	fflush(stderr);
 }
 
-/* pf_run_phase_json - the phase's entry in run.json and loads.json */
-static void pf_run_phase_json(struct pf_run *r, const struct pf_scn_phase *p, const char *pdir,
-			      struct pf_run_load *rl, int nl, int64_t start_ns, int64_t end_ns,
+/* run_phase_json - the phase's entry in run.json and loads.json */
+static void run_phase_json(struct pf_run *r, const struct scn_phase *p, const char *pdir,
+			      struct run_load *rl, int nl, int64_t start_ns, int64_t end_ns,
 			      bool partial, int measure_code)
 {
 	json_t *loads = json_object(), *names = json_array();
@@ -729,12 +729,12 @@ static void pf_run_phase_json(struct pf_run *r, const struct pf_scn_phase *p, co
 	}
 	json_array_append_new(r->load_phases,
 			      json_pack("{s:s, s:s, s:f, s:b, s:o}", "phase", p->name,
-					"measure", pf_scn_measure_name(p->measure),
+					"measure", scn_measure_name(p->measure),
 					"elapsed_s", (double)(end_ns - start_ns) / PF_NS_PER_SEC,
 					"partial", partial, "loads", loads));
 	json_array_append_new(r->phases,
 			      json_pack("{s:s, s:s, s:s, s:f, s:f, s:I, s:I, s:b, s:o, s:i}",
-					"name", p->name, "measure", pf_scn_measure_name(p->measure),
+					"name", p->name, "measure", scn_measure_name(p->measure),
 					"dir", strrchr(pdir, '/') + 1,
 					"planned_s", (double)p->duration_ns / PF_NS_PER_SEC,
 					"elapsed_s", (double)(end_ns - start_ns) / PF_NS_PER_SEC,
@@ -742,11 +742,11 @@ static void pf_run_phase_json(struct pf_run *r, const struct pf_scn_phase *p, co
 					"partial", partial, "loads", names, "measure_exit_code", measure_code));
 }
 
-/* pf_run_phase - run phase idx; 0 done (maybe interrupted: r->partial), else the exit code */
-static int pf_run_phase(struct pf_run *r, int idx)
+/* run_phase - run phase idx; 0 done (maybe interrupted: r->partial), else the exit code */
+static int run_phase(struct pf_run *r, int idx)
 {
-	const struct pf_scn_phase *p = &r->scn.phases[idx];
-	struct pf_run_load rl[PF_SCN_MAX_LOADS] = { 0 };
+	const struct scn_phase *p = &r->scn.phases[idx];
+	struct run_load rl[SCN_MAX_LOADS] = { 0 };
 	char pdir[PATH_MAX], name[96], out[PATH_MAX], err[PATH_MAX];
 	char *argv[64], bufs[8][PATH_MAX];
 	struct pf_proc measure = { 0 }, sim = { 0 };
@@ -754,150 +754,150 @@ static int pf_run_phase(struct pf_run *r, int idx)
 	int64_t trigger_ns = 0;
 	int64_t start_ns, now, end_ns;
 	int i, ret = 0, code = -1;
-	bool partial = false, measuring = p->measure != PF_SCN_NONE;
+	bool partial = false, measuring = p->measure != SCN_NONE;
 
 	snprintf(name, sizeof(name), "%02d-%s", idx + 1, p->name);
-	pf_run_path(pdir, sizeof(pdir), r->dir, name);
-	if (pf_run_mkdirs(pdir) < 0)
-		return pf_run_fail(r, PF_EXIT_ENV, "%s: %s", pdir, strerror(errno));
-	pf_run_log(r, "phase %s: begin (%s, %lld s, %d loads)", p->name, pf_scn_measure_name(p->measure),
+	run_path(pdir, sizeof(pdir), r->dir, name);
+	if (run_mkdirs(pdir) < 0)
+		return run_fail(r, PF_EXIT_ENV, "%s: %s", pdir, strerror(errno));
+	run_log(r, "phase %s: begin (%s, %lld s, %d loads)", p->name, scn_measure_name(p->measure),
 		   (long long)(p->duration_ns / PF_NS_PER_SEC), p->nloads);
 	for (i = 0; i < p->nloads; i++)
 		rl[i].name = p->loads[i];
 
 	start_ns = pf_now_ns();
-	for (i = 0; i < p->nloads && !ret && !pf_run_signal; i++)
-		ret = pf_run_start_load(r, p, pdir, &rl[i]);
-	if (ret < 0 || pf_run_signal)
+	for (i = 0; i < p->nloads && !ret && !run_signal; i++)
+		ret = run_start_load(r, p, pdir, &rl[i]);
+	if (ret < 0 || run_signal)
 		goto stop;
 
-	if (p->measure == PF_SCN_CYCLICTEST) {
-		pf_run_cyclictest_argv(r, p, pdir, argv, bufs);
-		ret = pf_proc_spawn(&measure, argv, pf_run_path(out, sizeof(out), pdir, "cyclictest.out"),
-				    pf_run_path(err, sizeof(err), pdir, "cyclictest.err"), PF_PROC_PGRP);
-	} else if (p->measure == PF_SCN_FLIGHTAPP) {
-		if (pf_run_sim_start(r, p, pdir, &sim) < 0)
+	if (p->measure == SCN_CYCLICTEST) {
+		run_cyclictest_argv(r, p, pdir, argv, bufs);
+		ret = pf_proc_spawn(&measure, argv, run_path(out, sizeof(out), pdir, "cyclictest.out"),
+				    run_path(err, sizeof(err), pdir, "cyclictest.err"), PF_PROC_PGRP);
+	} else if (p->measure == SCN_FLIGHTAPP) {
+		if (run_sim_start(r, p, pdir, &sim) < 0)
 			goto stop;
-		pf_run_flightapp_argv(r, p, pdir, argv, (int)PF_ARRAY_SIZE(argv), bufs);
-		ret = pf_proc_spawn(&measure, argv, pf_run_path(out, sizeof(out), pdir, "flightapp.out"),
-				    pf_run_path(err, sizeof(err), pdir, "flightapp.err"), PF_PROC_PGRP);
+		run_flightapp_argv(r, p, pdir, argv, (int)PF_ARRAY_SIZE(argv), bufs);
+		ret = pf_proc_spawn(&measure, argv, run_path(out, sizeof(out), pdir, "flightapp.out"),
+				    run_path(err, sizeof(err), pdir, "flightapp.err"), PF_PROC_PGRP);
 	}
 	if (ret < 0) {
-		pf_run_fail(r, PF_EXIT_ENV, "phase %s: %s: %s", p->name, argv[0], strerror(-ret));
+		run_fail(r, PF_EXIT_ENV, "phase %s: %s: %s", p->name, argv[0], strerror(-ret));
 		goto stop;
 	}
 	if (measuring)
-		pf_run_log(r, "phase %s: %s: pid %d", p->name, argv[0], (int)measure.pid);
+		run_log(r, "phase %s: %s: pid %d", p->name, argv[0], (int)measure.pid);
 
 	start_ns = pf_now_ns();
 	for (;;) {
 		now = pf_now_ns();
-		if (pf_run_signal) {
+		if (run_signal) {
 			partial = true;
-			pf_run_log(r, "phase %s: signal %d: stopping", p->name, (int)pf_run_signal);
+			run_log(r, "phase %s: signal %d: stopping", p->name, (int)run_signal);
 			break;
 		}
 		if (measuring && !pf_proc_alive(&measure))
 			break;
 		if (!measuring && now - start_ns >= p->duration_ns)
 			break;
-		if (measuring && now - start_ns >= p->duration_ns + PF_RUN_MEASURE_GRACE_NS(p)) {
-			pf_run_log(r, "phase %s: measurement still running %lld s past its duration: stopping it",
-				   p->name, (long long)(PF_RUN_MEASURE_GRACE_NS(p) / PF_NS_PER_SEC));
+		if (measuring && now - start_ns >= p->duration_ns + RUN_MEASURE_GRACE_NS(p)) {
+			run_log(r, "phase %s: measurement still running %lld s past its duration: stopping it",
+				   p->name, (long long)(RUN_MEASURE_GRACE_NS(p) / PF_NS_PER_SEC));
 			break;
 		}
 		for (i = 0; i < p->nloads; i++) {
 			if (pf_proc_alive(&rl[i].proc))
 				continue;
-			pf_run_fail(r, PF_EXIT_ENV, "phase %s: load %s stopped early (exit %d): "
+			run_fail(r, PF_EXIT_ENV, "phase %s: load %s stopped early (exit %d): "
 				    "the phase would measure without it", p->name, rl[i].name,
 				    pf_proc_exit_code(&rl[i].proc));
 			partial = true;
 			goto stop;
 		}
-		pf_run_progress(r, idx, p, now - start_ns, pdir);
-		if (p->measure == PF_SCN_FLIGHTAPP)
-			pf_run_trigger(r, p, pdir, &measure, &trigger_worst_us, &trigger_ns);
+		run_progress(r, idx, p, now - start_ns, pdir);
+		if (p->measure == SCN_FLIGHTAPP)
+			run_trigger(r, p, pdir, &measure, &trigger_worst_us, &trigger_ns);
 		pf_proc_sleep_ns(200 * PF_NS_PER_MS);
 	}
 	if (measuring) {
 		pf_proc_stop(&measure, SIGINT, 10 * PF_NS_PER_SEC, true);
 		code = pf_proc_exit_code(&measure);
-		pf_run_log(r, "phase %s: %s: exit %d", p->name, argv[0], code);
+		run_log(r, "phase %s: %s: exit %d", p->name, argv[0], code);
 		if (code != 0 && !partial) {
 			char line[300] = "";
 
-			pf_run_last_line(err, line, sizeof(line));
-			pf_run_fail(r, PF_EXIT_ENV, "phase %s: %s exited with %d%s%s", p->name, argv[0], code,
+			run_last_line(err, line, sizeof(line));
+			run_fail(r, PF_EXIT_ENV, "phase %s: %s exited with %d%s%s", p->name, argv[0], code,
 				    line[0] ? ": " : "", line);
 		}
 	}
 stop:
 	end_ns = pf_now_ns();
-	if (pf_run_signal || ret < 0)
+	if (run_signal || ret < 0)
 		partial = true;
 	pf_proc_stop(&measure, SIGINT, 10 * PF_NS_PER_SEC, true);
 	pf_proc_stop(&sim, SIGTERM, 10 * PF_NS_PER_SEC, true);
 	for (i = p->nloads - 1; i >= 0; i--)
-		pf_run_stop_load(r, &rl[i]);
-	pf_load_cleanup_stale();
-	rmdir(pf_run_path(out, sizeof(out), pdir, "work"));
+		run_stop_load(r, &rl[i]);
+	load_cleanup_stale();
+	rmdir(run_path(out, sizeof(out), pdir, "work"));
 	if (r->tty)
 		fprintf(stderr, "\r\033[K");
 	if (partial)
 		r->partial = true;
-	pf_run_phase_json(r, p, pdir, rl, p->nloads, start_ns, end_ns, partial, code);
-	if (p->measure == PF_SCN_FLIGHTAPP)
+	run_phase_json(r, p, pdir, rl, p->nloads, start_ns, end_ns, partial, code);
+	if (p->measure == SCN_FLIGHTAPP)
 		r->app_phase = idx;
-	if (p->measure == PF_SCN_CYCLICTEST && (r->baseline_phase < 0 || p->nloads))
+	if (p->measure == SCN_CYCLICTEST && (r->baseline_phase < 0 || p->nloads))
 		r->baseline_phase = idx;
-	pf_run_log(r, "phase %s: end%s", p->name, partial ? " (partial)" : "");
+	run_log(r, "phase %s: end%s", p->name, partial ? " (partial)" : "");
 	return r->code ? r->code : 0;
 }
 
-/* pf_run_check_load_params - every load of every phase can start here (tools, privileges) */
-static int pf_run_precheck(struct pf_run *r)
+/* run_check_load_params - every load of every phase can start here (tools, privileges) */
+static int run_precheck(struct pf_run *r)
 {
 	char path[PATH_MAX];
 	int i, j, k;
 
 	if (geteuid() != 0)
-		return pf_run_fail(r, PF_EXIT_ENV, "needs root (realtime priorities, namespaces, tracing)");
+		return run_fail(r, PF_EXIT_ENV, "needs root (realtime priorities, namespaces, tracing)");
 	for (i = 0; i < r->scn.nphases; i++) {
-		const struct pf_scn_phase *p = &r->scn.phases[i];
+		const struct scn_phase *p = &r->scn.phases[i];
 
-		if (p->measure == PF_SCN_CYCLICTEST && pf_proc_which("cyclictest"))
-			return pf_run_fail(r, PF_EXIT_ENV, "phase %s: cyclictest: not found in PATH (package rt-tests)",
+		if (p->measure == SCN_CYCLICTEST && pf_proc_which("cyclictest"))
+			return run_fail(r, PF_EXIT_ENV, "phase %s: cyclictest: not found in PATH (package rt-tests)",
 					   p->name);
-		if (p->measure == PF_SCN_FLIGHTAPP) {
-			if (!pf_run_exists(pf_run_path(path, sizeof(path), r->bindir, "flightapp")))
-				return pf_run_fail(r, PF_EXIT_ENV, "phase %s: %s: not built (the flight application)",
+		if (p->measure == SCN_FLIGHTAPP) {
+			if (!run_exists(run_path(path, sizeof(path), r->bindir, "flightapp")))
+				return run_fail(r, PF_EXIT_ENV, "phase %s: %s: not built (the flight application)",
 						   p->name, path);
-			if (!strcmp(pf_scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes") &&
-			    !pf_run_exists(pf_run_path(path, sizeof(path), r->bindir, "sensorsim")))
-				return pf_run_fail(r, PF_EXIT_ENV, "phase %s: %s: not built (the simulator)",
+			if (!strcmp(scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes") &&
+			    !run_exists(run_path(path, sizeof(path), r->bindir, "sensorsim")))
+				return run_fail(r, PF_EXIT_ENV, "phase %s: %s: not built (the simulator)",
 						   p->name, path);
-			if (strcmp(pf_scn_param(&r->scn, p, "flightapp", "trace", "full"), "off") &&
-			    !pf_run_has_command(r, "record"))
-				return pf_run_fail(r, PF_EXIT_ENV, "phase %s: 'preflight record' is not in this build",
+			if (strcmp(scn_param(&r->scn, p, "flightapp", "trace", "full"), "off") &&
+			    !run_has_command(r, "record"))
+				return run_fail(r, PF_EXIT_ENV, "phase %s: 'preflight record' is not in this build",
 						   p->name);
 		}
 		for (j = 0; j < p->nloads; j++) {
-			const struct pf_scn_kv *kv[2 * PF_SCN_MAX_KV];
-			const struct pf_load_ops *ops = pf_load_find(p->loads[j]);
+			const struct scn_kv *kv[2 * SCN_MAX_KV];
+			const struct load_ops *ops = load_find(p->loads[j]);
 			struct pf_load l;
-			int nkv = pf_scn_params(&r->scn, p, ops->name, kv, (int)PF_ARRAY_SIZE(kv)), ret = 0;
+			int nkv = scn_params(&r->scn, p, ops->name, kv, (int)PF_ARRAY_SIZE(kv)), ret = 0;
 
-			if (pf_load_init(&l, ops, NULL) < 0)
-				return pf_run_fail(r, PF_EXIT_INTERNAL, "out of memory");
+			if (load_init(&l, ops, NULL) < 0)
+				return run_fail(r, PF_EXIT_INTERNAL, "out of memory");
 			for (k = 0; k < nkv && !ret; k++)
-				ret = pf_load_set(&l, kv[k]->key, kv[k]->value);
+				ret = load_set(&l, kv[k]->key, kv[k]->value);
 			if (!ret && ops->check)
 				ret = ops->check(&l);
 			if (ret < 0)
-				pf_run_fail(r, PF_EXIT_ENV, "phase %s: load %s cannot start: %s", p->name, ops->name,
+				run_fail(r, PF_EXIT_ENV, "phase %s: load %s cannot start: %s", p->name, ops->name,
 					    l.why);
-			pf_load_free(&l);
+			load_free(&l);
 			if (ret < 0)
 				return r->code;
 		}
@@ -905,8 +905,8 @@ static int pf_run_precheck(struct pf_run *r)
 	return 0;
 }
 
-/* pf_run_setup - program paths, run directory, log, copies of the inputs, system survey */
-static int pf_run_setup(struct pf_run *r)
+/* run_setup - program paths, run directory, log, copies of the inputs, system survey */
+static int run_setup(struct pf_run *r)
 {
 	char path[PATH_MAX], utc[32], src[PATH_MAX];
 	struct utsname un;
@@ -915,66 +915,66 @@ static int pf_run_setup(struct pf_run *r)
 
 	n = readlink("/proc/self/exe", r->self, sizeof(r->self) - 1);
 	if (n <= 0)
-		return pf_run_fail(r, PF_EXIT_INTERNAL, "/proc/self/exe: %s", strerror(errno));
+		return run_fail(r, PF_EXIT_INTERNAL, "/proc/self/exe: %s", strerror(errno));
 	r->self[n] = '\0';
 	if (snprintf(r->bindir, sizeof(r->bindir), "%s", r->self) >= (int)sizeof(r->bindir))
-		return pf_run_fail(r, PF_EXIT_ENV, "%s: path too long", r->self);
+		return run_fail(r, PF_EXIT_ENV, "%s: path too long", r->self);
 	*strrchr(r->bindir, '/') = '\0';
 	snprintf(r->trace_instance, sizeof(r->trace_instance), "preflight-run-%d", (int)getpid());
 
 	if (r->o->out_dir) {
 		if (snprintf(r->dir, sizeof(r->dir), "%s", r->o->out_dir) >= (int)sizeof(r->dir))
-			return pf_run_fail(r, PF_EXIT_USAGE, "run directory '%s': path too long", r->o->out_dir);
+			return run_fail(r, PF_EXIT_USAGE, "run directory '%s': path too long", r->o->out_dir);
 	} else {
 		uname(&un);
-		pf_run_utc(utc, sizeof(utc), false);
+		run_utc(utc, sizeof(utc), false);
 		snprintf(r->dir, sizeof(r->dir), "runs/%s-%s", utc, un.nodename);
 	}
-	ret = pf_run_mkdirs(r->dir);
+	ret = run_mkdirs(r->dir);
 	if (ret < 0)
-		return pf_run_fail(r, PF_EXIT_ENV, "run directory '%s': %s", r->dir, strerror(-ret));
-	if (!pf_run_dir_empty(r->dir))	/* never mix the evidence of two runs */
-		return pf_run_fail(r, PF_EXIT_USAGE, "run directory '%s': not empty", r->dir);
-	r->log = fopen(pf_run_path(path, sizeof(path), r->dir, "run.log"), "we");
+		return run_fail(r, PF_EXIT_ENV, "run directory '%s': %s", r->dir, strerror(-ret));
+	if (!run_dir_empty(r->dir))	/* never mix the evidence of two runs */
+		return run_fail(r, PF_EXIT_USAGE, "run directory '%s': not empty", r->dir);
+	r->log = fopen(run_path(path, sizeof(path), r->dir, "run.log"), "we");
 	if (!r->log)
-		return pf_run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno));
-	pf_run_log(r, "preflight run %s (%s) into %s, pid %d", r->scn.name, r->scn.path, r->dir, (int)getpid());
-	if (pf_run_copy(r->scn.path, pf_run_path(path, sizeof(path), r->dir, "scenario.ini")) < 0)
-		return pf_run_fail(r, PF_EXIT_ENV, "%s: cannot copy the scenario", path);
+		return run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno));
+	run_log(r, "preflight run %s (%s) into %s, pid %d", r->scn.name, r->scn.path, r->dir, (int)getpid());
+	if (run_copy(r->scn.path, run_path(path, sizeof(path), r->dir, "scenario.ini")) < 0)
+		return run_fail(r, PF_EXIT_ENV, "%s: cannot copy the scenario", path);
 
 	snprintf(src, sizeof(src), "%s", r->o->budgets ? r->o->budgets :
 		 r->scn.budgets[0] ? r->scn.budgets : "budgets/seed.ini");
-	if (pf_run_find_file(r, src, r->budgets, sizeof(r->budgets)) < 0) {
+	if (run_find_file(r, src, r->budgets, sizeof(r->budgets)) < 0) {
 		if (r->o->budgets)
-			return pf_run_fail(r, PF_EXIT_USAGE, "budgets '%s': no such file", src);
+			return run_fail(r, PF_EXIT_USAGE, "budgets '%s': no such file", src);
 		r->budgets[0] = '\0';
-		pf_run_log(r, "budgets %s: not found, no check", src);
-	} else if (pf_run_copy(r->budgets, pf_run_path(path, sizeof(path), r->dir, "budgets.ini")) < 0) {
-		return pf_run_fail(r, PF_EXIT_ENV, "%s: cannot copy the budgets", path);
+		run_log(r, "budgets %s: not found, no check", src);
+	} else if (run_copy(r->budgets, run_path(path, sizeof(path), r->dir, "budgets.ini")) < 0) {
+		return run_fail(r, PF_EXIT_ENV, "%s: cannot copy the budgets", path);
 	}
 
-	if (pf_run_has_command(r, "sysinfo")) {
+	if (run_has_command(r, "sysinfo")) {
 		char *js[] = { r->self, "sysinfo", "--json", "-o", path, NULL };
 		char *tx[] = { r->self, "sysinfo", NULL };
 		char txt[PATH_MAX];
 
-		pf_run_path(path, sizeof(path), r->dir, "sysinfo.json");
-		pf_run_exec(r, js, "/dev/null", "/dev/null");
-		pf_run_exec(r, tx, pf_run_path(txt, sizeof(txt), r->dir, "sysinfo.txt"), "/dev/null");
+		run_path(path, sizeof(path), r->dir, "sysinfo.json");
+		run_exec(r, js, "/dev/null", "/dev/null");
+		run_exec(r, tx, run_path(txt, sizeof(txt), r->dir, "sysinfo.txt"), "/dev/null");
 	} else {
-		pf_run_log(r, "sysinfo: 'preflight sysinfo' is not in this build");
+		run_log(r, "sysinfo: 'preflight sysinfo' is not in this build");
 	}
 	return 0;
 }
 
-static char *pf_run_phase_dir(struct pf_run *r, int idx, char *buf, size_t size);
+static char *run_phase_dir(struct pf_run *r, int idx, char *buf, size_t size);
 
 /*
- * pf_run_mark_results - add the run's own facts (phases, partial, loads) to
+ * run_mark_results - add the run's own facts (phases, partial, loads) to
  * a results.json, and the flight software's statistics of phase phase_idx
  * (its fsw.json: SPI transfer times, telemetry, frame counters) as "fsw"
  */
-static void pf_run_mark_results(struct pf_run *r, const char *path, int phase_idx)
+static void run_mark_results(struct pf_run *r, const char *path, int phase_idx)
 {
 	json_t *res = json_load_file(path, 0, NULL), *loads = json_object(), *lp, *fsw;
 	char pdir[PATH_MAX], fpath[PATH_MAX];
@@ -985,7 +985,7 @@ static void pf_run_mark_results(struct pf_run *r, const char *path, int phase_id
 		return;
 	}
 	if (phase_idx >= 0 && phase_idx < (int)json_array_size(r->phases)) {
-		fsw = json_load_file(pf_run_path(fpath, sizeof(fpath), pf_run_phase_dir(r, phase_idx, pdir, sizeof(pdir)),
+		fsw = json_load_file(run_path(fpath, sizeof(fpath), run_phase_dir(r, phase_idx, pdir, sizeof(pdir)),
 						 "fsw.json"), 0, NULL);
 		if (fsw)
 			json_object_set_new(res, "fsw", fsw);
@@ -998,30 +998,30 @@ static void pf_run_mark_results(struct pf_run *r, const char *path, int phase_id
 	json_object_set_new(res, "loads", loads);
 	json_object_set_new(res, "partial", json_boolean(r->partial));
 	if (json_dump_file(res, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
-		pf_run_log(r, "%s: cannot rewrite", path);
+		run_log(r, "%s: cannot rewrite", path);
 	json_decref(res);
 }
 
-/* pf_run_phase_dir - the directory of phase idx */
-static char *pf_run_phase_dir(struct pf_run *r, int idx, char *buf, size_t size)
+/* run_phase_dir - the directory of phase idx */
+static char *run_phase_dir(struct pf_run *r, int idx, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s/%02d-%s", r->dir, idx + 1, r->scn.phases[idx].name);
 	return buf;
 }
 
 /*
- * pf_run_baseline_results - a results.json (preflight-results/1) for a
+ * run_baseline_results - a results.json (preflight-results/1) for a
  * baseline without trace or job log, which 'preflight analyze' does not
  * take: the cyclictest import of analysis/cyclictest.c (or null for a
  * loads-only run, ct_path NULL) and nulls for what was not measured. 0 or -1.
  */
-static int pf_run_baseline_results(struct pf_run *r, const char *ct_path, const char *out)
+static int run_baseline_results(struct pf_run *r, const char *ct_path, const char *out)
 {
 	json_t *ct = json_null(), *res;
 	int ret;
 
 	if (ct_path && cyclictest_load(ct_path, &ct) != 0) {
-		pf_run_log(r, "%s: cyclictest import failed", ct_path);
+		run_log(r, "%s: cyclictest import failed", ct_path);
 		return -1;
 	}
 	res = json_pack("{s:s, s:s, s:{s:n, s:n, s:s?}, s:n, s:[], s:[], s:[], s:n, s:n, s:o,"
@@ -1034,125 +1034,125 @@ static int pf_run_baseline_results(struct pf_run *r, const char *ct_path, const 
 			"lost_events", "total", 0, "unknown", 0, "windows", "windows_truncated", 0, "affected");
 	ret = res ? json_dump_file(res, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : -1;
 	json_decref(res);
-	pf_run_log(r, "%s: baseline results%s", out, ret ? " not written" : "");
+	run_log(r, "%s: baseline results%s", out, ret ? " not written" : "");
 	return ret ? -1 : 0;
 }
 
-/* pf_run_analyze - results.json of each phase, and the top-level one (app beside its baseline) */
-static int pf_run_analyze(struct pf_run *r)
+/* run_analyze - results.json of each phase, and the top-level one (app beside its baseline) */
+static int run_analyze(struct pf_run *r)
 {
 	char pdir[PATH_MAX], res[PATH_MAX], trace[PATH_MAX], joblog[PATH_MAX], ct[PATH_MAX], log[PATH_MAX];
 	char *argv[20];
 	int i, n, code;
 
-	if (!pf_run_has_command(r, "analyze")) {
-		pf_run_fail(r, PF_EXIT_ENV, "'preflight analyze' is not in this build: no results.json");
+	if (!run_has_command(r, "analyze")) {
+		run_fail(r, PF_EXIT_ENV, "'preflight analyze' is not in this build: no results.json");
 		return -1;
 	}
-	pf_run_path(log, sizeof(log), r->dir, "analyze.log");
+	run_path(log, sizeof(log), r->dir, "analyze.log");
 	for (i = 0; i < (int)json_array_size(r->phases); i++) {
-		char *pa[] = { r->self, "analyze", pf_run_phase_dir(r, i, pdir, sizeof(pdir)), "-q", NULL };
+		char *pa[] = { r->self, "analyze", run_phase_dir(r, i, pdir, sizeof(pdir)), "-q", NULL };
 
-		if (r->scn.phases[i].measure == PF_SCN_NONE)
+		if (r->scn.phases[i].measure == SCN_NONE)
 			continue;
-		pf_run_path(res, sizeof(res), pdir, "results.json");
-		if (r->scn.phases[i].measure == PF_SCN_CYCLICTEST)
-			code = pf_run_baseline_results(r, pf_run_path(ct, sizeof(ct), pdir, "cyclictest.json"), res);
+		run_path(res, sizeof(res), pdir, "results.json");
+		if (r->scn.phases[i].measure == SCN_CYCLICTEST)
+			code = run_baseline_results(r, run_path(ct, sizeof(ct), pdir, "cyclictest.json"), res);
 		else
-			code = pf_run_exec(r, pa, "/dev/null", log);
+			code = run_exec(r, pa, "/dev/null", log);
 		if (code == 0)
-			pf_run_mark_results(r, res, i);
+			run_mark_results(r, res, i);
 	}
 	n = 0;
 	argv[n++] = r->self;
 	argv[n++] = "analyze";
 	if (r->app_phase >= 0) {
-		pf_run_phase_dir(r, r->app_phase, pdir, sizeof(pdir));
-		if (pf_run_exists(pf_run_path(trace, sizeof(trace), pdir, "trace.dat"))) {
+		run_phase_dir(r, r->app_phase, pdir, sizeof(pdir));
+		if (run_exists(run_path(trace, sizeof(trace), pdir, "trace.dat"))) {
 			argv[n++] = "--trace";
 			argv[n++] = trace;
 		}
-		if (pf_run_exists(pf_run_path(joblog, sizeof(joblog), pdir, "jobs.csv"))) {
+		if (run_exists(run_path(joblog, sizeof(joblog), pdir, "jobs.csv"))) {
 			argv[n++] = "--joblog";
 			argv[n++] = joblog;
 		}
 	}
 	if (r->baseline_phase >= 0) {
-		pf_run_phase_dir(r, r->baseline_phase, pdir, sizeof(pdir));
-		if (pf_run_exists(pf_run_path(ct, sizeof(ct), pdir, "cyclictest.json"))) {
+		run_phase_dir(r, r->baseline_phase, pdir, sizeof(pdir));
+		if (run_exists(run_path(ct, sizeof(ct), pdir, "cyclictest.json"))) {
 			argv[n++] = "--cyclictest";
 			argv[n++] = ct;
 		}
 	}
-	pf_run_path(res, sizeof(res), r->dir, "results.json");
+	run_path(res, sizeof(res), r->dir, "results.json");
 	if (n == 2 || (n == 4 && !strcmp(argv[2], "--cyclictest"))) {
-		code = pf_run_baseline_results(r, n == 2 ? NULL : ct, res) ? 2 : 0;
+		code = run_baseline_results(r, n == 2 ? NULL : ct, res) ? 2 : 0;
 	} else {
 		argv[n++] = "-o";
 		argv[n++] = res;
 		argv[n++] = "-q";
 		argv[n] = NULL;
-		code = pf_run_exec(r, argv, "/dev/null", log);
+		code = run_exec(r, argv, "/dev/null", log);
 	}
 	if (code != 0) {
-		pf_run_fail(r, PF_EXIT_ENV, "preflight analyze exited with %d (see %s)", code, log);
+		run_fail(r, PF_EXIT_ENV, "preflight analyze exited with %d (see %s)", code, log);
 		return -1;
 	}
-	pf_run_mark_results(r, res, r->app_phase >= 0 ? r->app_phase : r->baseline_phase >= 0 ?
+	run_mark_results(r, res, r->app_phase >= 0 ? r->app_phase : r->baseline_phase >= 0 ?
 			    r->baseline_phase : (int)json_array_size(r->phases) - 1);
 	return 0;
 }
 
-/* pf_run_check - verdicts.tap from the budgets; the check's exit code (0 pass, 1 fail) or -1 */
-static int pf_run_check(struct pf_run *r)
+/* run_check - verdicts.tap from the budgets; the check's exit code (0 pass, 1 fail) or -1 */
+static int run_check(struct pf_run *r)
 {
 	char res[PATH_MAX], tap[PATH_MAX], log[PATH_MAX], budgets[PATH_MAX];
-	char *argv[] = { r->self, "check", pf_run_path(res, sizeof(res), r->dir, "results.json"),
-			 "--budgets", pf_run_path(budgets, sizeof(budgets), r->dir, "budgets.ini"),
-			 "-o", pf_run_path(tap, sizeof(tap), r->dir, "verdicts.tap"), NULL };
+	char *argv[] = { r->self, "check", run_path(res, sizeof(res), r->dir, "results.json"),
+			 "--budgets", run_path(budgets, sizeof(budgets), r->dir, "budgets.ini"),
+			 "-o", run_path(tap, sizeof(tap), r->dir, "verdicts.tap"), NULL };
 	int code;
 
 	if (!r->budgets[0]) {
-		pf_run_fail(r, PF_EXIT_ENV, "no budgets file (budgets/seed.ini): no verdicts");
+		run_fail(r, PF_EXIT_ENV, "no budgets file (budgets/seed.ini): no verdicts");
 		return -1;
 	}
-	if (!pf_run_has_command(r, "check")) {
-		pf_run_fail(r, PF_EXIT_ENV, "'preflight check' is not in this build: no verdicts");
+	if (!run_has_command(r, "check")) {
+		run_fail(r, PF_EXIT_ENV, "'preflight check' is not in this build: no verdicts");
 		return -1;
 	}
-	code = pf_run_exec(r, argv, "/dev/null", pf_run_path(log, sizeof(log), r->dir, "check.log"));
+	code = run_exec(r, argv, "/dev/null", run_path(log, sizeof(log), r->dir, "check.log"));
 	if (code != 0 && code != 1) {
-		pf_run_fail(r, PF_EXIT_ENV, "preflight check exited with %d (see %s)", code, log);
+		run_fail(r, PF_EXIT_ENV, "preflight check exited with %d (see %s)", code, log);
 		return -1;
 	}
 	return code;
 }
 
-/* pf_run_manifest - run.json: what ran, how it ended, which pieces were missing */
-static void pf_run_manifest(struct pf_run *r, const char *started_utc)
+/* run_manifest - run.json: what ran, how it ended, which pieces were missing */
+static void run_manifest(struct pf_run *r, const char *started_utc)
 {
 	char path[PATH_MAX], ended[32];
 	json_t *m;
 
-	pf_run_utc(ended, sizeof(ended), true);
+	run_utc(ended, sizeof(ended), true);
 	m = json_pack("{s:s, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:b, s:s?, s:i, s:s?, s:s?, s:O}",
 		      "schema", "preflight-run/1",
 		      "scenario", "name", r->scn.name, "file", "scenario.ini", "source", r->scn.path,
 		      "dir", r->dir, "started_utc", started_utc, "ended_utc", ended,
 		      "partial", r->partial,
-		      "interrupted_by", pf_run_signal ? strsignal(pf_run_signal) : NULL,
+		      "interrupted_by", run_signal ? strsignal(run_signal) : NULL,
 		      "exit_code", r->code,
 		      "failure", r->failure[0] ? r->failure : NULL,
 		      "budgets", r->budgets[0] ? "budgets.ini" : NULL,
 		      "phases", r->phases);
-	if (json_dump_file(m, pf_run_path(path, sizeof(path), r->dir, "run.json"),
+	if (json_dump_file(m, run_path(path, sizeof(path), r->dir, "run.json"),
 			   JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
 		pf_err("%s: cannot write", path);
 	json_decref(m);
 }
 
-/* pf_run_finish - loads.json, analysis, check, manifest, checksums, report; the exit code */
-static int pf_run_finish(struct pf_run *r, const char *started_utc)
+/* run_finish - loads.json, analysis, check, manifest, checksums, report; the exit code */
+static int run_finish(struct pf_run *r, const char *started_utc)
 {
 	char path[PATH_MAX];
 	json_t *loads;
@@ -1165,36 +1165,36 @@ static int pf_run_finish(struct pf_run *r, const char *started_utc)
 
 	loads = json_pack("{s:s, s:s, s:b, s:O}", "schema", "preflight-loads/1", "scenario", r->scn.name,
 			  "partial", r->partial, "phases", r->load_phases);
-	if (json_dump_file(loads, pf_run_path(path, sizeof(path), r->dir, "loads.json"),
+	if (json_dump_file(loads, run_path(path, sizeof(path), r->dir, "loads.json"),
 			   JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
-		pf_run_fail(r, PF_EXIT_ENV, "%s: cannot write", path);
+		run_fail(r, PF_EXIT_ENV, "%s: cannot write", path);
 	json_decref(loads);
-	if (json_array_size(r->phases) && pf_run_analyze(r) == 0)
-		check = pf_run_check(r);
+	if (json_array_size(r->phases) && run_analyze(r) == 0)
+		check = run_check(r);
 	if (!r->code && check >= 0)
 		r->code = check;
-	if (pf_run_signal && r->code != PF_EXIT_USAGE) {
-		snprintf(r->failure, sizeof(r->failure), "interrupted by %s: partial results", strsignal(pf_run_signal));
+	if (run_signal && r->code != PF_EXIT_USAGE) {
+		snprintf(r->failure, sizeof(r->failure), "interrupted by %s: partial results", strsignal(run_signal));
 		r->code = PF_EXIT_ENV;
 	}
-	pf_run_manifest(r, started_utc);
-	pf_run_log(r, "end: exit %d%s%s; then SHA256SUMS and report.txt", r->code,
+	run_manifest(r, started_utc);
+	run_log(r, "end: exit %d%s%s; then SHA256SUMS and report.txt", r->code,
 		   r->failure[0] ? ": " : "", r->failure);
 	fclose(r->log);	/* run.log is evidence too: complete before the checksums */
 	r->log = NULL;
-	if (pf_run_exec(r, sums, pf_run_path(path, sizeof(path), r->dir, "SHA256SUMS"), "/dev/null"))
+	if (run_exec(r, sums, run_path(path, sizeof(path), r->dir, "SHA256SUMS"), "/dev/null"))
 		pf_err("%s: checksums not written", path);
-	f = fopen(pf_run_path(path, sizeof(path), r->dir, "report.txt"), "we");
+	f = fopen(run_path(path, sizeof(path), r->dir, "report.txt"), "we");
 	if (f) {
-		pf_qualify_summary(r->dir, f);
+		summary_write(r->dir, f);
 		fclose(f);
 	}
 	return r->code;
 }
 
-int pf_run_scenario(const struct pf_run_opts *o, char *dir, size_t dir_size)
+int run_scenario(const struct run_opts *o, char *dir, size_t dir_size)
 {
-	struct sigaction sa = { .sa_handler = pf_run_on_signal }, old[3];
+	struct sigaction sa = { .sa_handler = run_on_signal }, old[3];
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct pf_run *r;
 	char path[PATH_MAX], started[32];
@@ -1209,45 +1209,45 @@ int pf_run_scenario(const struct pf_run_opts *o, char *dir, size_t dir_size)
 	r->tty = isatty(STDERR_FILENO);
 	r->phases = json_array();
 	r->load_phases = json_array();
-	pf_run_utc(started, sizeof(started), true);
+	run_utc(started, sizeof(started), true);
 
-	if (pf_scn_resolve(o->scenario, path, sizeof(path)) < 0) {
+	if (scn_resolve(o->scenario, path, sizeof(path)) < 0) {
 		ret = pf_fail(PF_EXIT_USAGE, "scenario '%s': not found (%s)", o->scenario, path);
 		goto out;
 	}
-	if (pf_scn_load(&r->scn, path) < 0) {
+	if (scn_load(&r->scn, path) < 0) {
 		ret = pf_fail(PF_EXIT_USAGE, "%s", r->scn.error);
 		goto out;
 	}
-	pf_load_cleanup_stale();
-	ret = pf_run_setup(r);
+	load_cleanup_stale();
+	ret = run_setup(r);
 	if (ret)
 		goto out;
 	snprintf(dir, dir_size, "%s", r->dir);
-	ret = pf_run_precheck(r);
+	ret = run_precheck(r);
 	if (ret) {
-		pf_run_manifest(r, started);
+		run_manifest(r, started);
 		goto out;
 	}
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
 	signal(SIGPIPE, SIG_IGN);
-	for (i = 0; i < r->scn.nphases && !pf_run_signal && !r->code; i++)
-		pf_run_phase(r, i);
+	for (i = 0; i < r->scn.nphases && !run_signal && !r->code; i++)
+		run_phase(r, i);
 	if (r->code == PF_EXIT_ENV && !json_array_size(r->phases)) {
-		pf_run_manifest(r, started);	/* nothing ran: nothing to analyse */
+		run_manifest(r, started);	/* nothing ran: nothing to analyse */
 		ret = r->code;
 	} else {
 		int failed = r->code;
 
-		ret = pf_run_finish(r, started);
+		ret = run_finish(r, started);
 		if (failed)
 			ret = failed;
 	}
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);
-	if (pf_run_signal)
-		pf_err("interrupted by %s: partial results in %s", strsignal(pf_run_signal), r->dir);
+	if (run_signal)
+		pf_err("interrupted by %s: partial results in %s", strsignal(run_signal), r->dir);
 out:
 	if (r->log)
 		fclose(r->log);
@@ -1257,9 +1257,9 @@ out:
 	return ret;
 }
 
-static int pf_cmd_run_run(int argc, char **argv);
+static int cmd_run_run(int argc, char **argv);
 
-const struct pf_command pf_cmd_run = {
+const struct pf_command cmd_run = {
 	.name = "run",
 	.summary = "run a scenario: loads, cyclictest baseline, the app under trace; analyse and check",
 	.usage =
@@ -1280,17 +1280,17 @@ const struct pf_command pf_cmd_run = {
 	"\n"
 	"exit: 0 all requirements met, 1 a requirement failed, 2 bad scenario or usage,\n"
 	"      3 a load, tool or piece could not run, or the run was interrupted, 4 internal\n",
-	.run = pf_cmd_run_run,
+	.run = cmd_run_run,
 };
 
-static int pf_cmd_run_run(int argc, char **argv)
+static int cmd_run_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "budgets", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pf_run_opts o = { 0 };
+	struct run_opts o = { 0 };
 	char dir[PATH_MAX] = "";
 	int c, ret;
 
@@ -1303,13 +1303,13 @@ static int pf_cmd_run_run(int argc, char **argv)
 			o.budgets = optarg;
 			break;
 		default:
-			return pf_usage_error(&pf_cmd_run, "bad option");
+			return pf_usage_error(&cmd_run, "bad option");
 		}
 	}
 	if (optind != argc - 1)
-		return pf_usage_error(&pf_cmd_run, optind == argc ? "which scenario?" : "one scenario only");
+		return pf_usage_error(&cmd_run, optind == argc ? "which scenario?" : "one scenario only");
 	o.scenario = argv[optind];
-	ret = pf_run_scenario(&o, dir, sizeof(dir));
+	ret = run_scenario(&o, dir, sizeof(dir));
 	if (dir[0])
 		fprintf(stderr, "preflight: run: results in %s (exit %d)\n", dir, ret);
 	return ret;

@@ -3,13 +3,13 @@
  * `preflight qualify` (qualify.c): run a scenario into a run directory,
  * analyse and check it, and write the plain-text summary.
  */
-#ifndef PF_RUN_H
-#define PF_RUN_H
+#ifndef RUN_H
+#define RUN_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-struct pf_run_opts {
+struct run_opts {
 	const char *scenario;	/* name ("quick") or path of the scenario */
 	const char *out_dir;	/* run directory, NULL = runs/<UTC time>-<host> */
 	const char *budgets;	/* budgets INI for the check, NULL = the scenario's, else budgets/seed.ini */
@@ -17,15 +17,15 @@ struct pf_run_opts {
 };
 
 /*
- * pf_run_scenario - run every phase of a scenario, then analyse, check and
+ * run_scenario - run every phase of a scenario, then analyse, check and
  * summarise into the run directory (its path into dir). Returns the exit
  * code: 0 all requirements met, 1 a requirement failed, 2 bad scenario, 3 a
  * load, tool or piece could not run or the run was interrupted (what was
  * recorded is kept, analysed and marked partial), 4 internal.
  */
-int pf_run_scenario(const struct pf_run_opts *o, char *dir, size_t dir_size);
+int run_scenario(const struct run_opts *o, char *dir, size_t dir_size);
 
-/* pf_qualify_summary - write the plain-text qualification summary of a run directory to out */
-void pf_qualify_summary(const char *dir, FILE *out);
+/* summary_write - write the plain-text qualification summary of a run directory to out */
+void summary_write(const char *dir, FILE *out);
 
 #endif

@@ -20,31 +20,31 @@
 #include <string.h>
 #include <unistd.h>
 
-struct pf_scn_parser {
+struct scn_parser {
 	struct pf_scn *scn;
 	FILE *file;
 	int line;			/* line last read */
 	struct pf_ini_err ie;		/* file name and first error */
 	char section[64];
-	struct pf_scn_phase *phase;	/* current [phase] section, or NULL */
+	struct scn_phase *phase;	/* current [phase] section, or NULL */
 	const char *owner;		/* current [load X] / [cyclictest] / [flightapp] owner */
 };
 
-static int pf_scn_section(struct pf_scn_parser *ps, const char *section);
+static int scn_section(struct scn_parser *ps, const char *section);
 
 /* Keys of the measurement sections and "cyclictest." / "flightapp." phase overrides. */
-static const char *const pf_scn_cyclictest_keys[] = { "interval", "priority", "histogram", "threads", NULL };
-static const char *const pf_scn_flightapp_keys[] = { "profile", "config", "trace", "trigger", "sim", "args", "sim_args", NULL };
+static const char *const scn_cyclictest_keys[] = { "interval", "priority", "histogram", "threads", NULL };
+static const char *const scn_flightapp_keys[] = { "profile", "config", "trace", "trigger", "sim", "args", "sim_args", NULL };
 
-const char *pf_scn_measure_name(enum pf_scn_measure m)
+const char *scn_measure_name(enum scn_measure m)
 {
 	static const char *const names[] = { "none", "cyclictest", "flightapp" };
 
 	return names[m];
 }
 
-/* pf_scn_error - record the first error as "file:line: message"; returns 0 for inih */
-static int pf_scn_error(struct pf_scn_parser *ps, int line, const char *fmt, ...)
+/* scn_error - record the first error as "file:line: message"; returns 0 for inih */
+static int scn_error(struct scn_parser *ps, int line, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -55,12 +55,12 @@ static int pf_scn_error(struct pf_scn_parser *ps, int line, const char *fmt, ...
 }
 
 /*
- * pf_scn_reader - fgets that counts lines and sees section headers itself,
+ * scn_reader - fgets that counts lines and sees section headers itself,
  * so that a [phase] is known (with its line) even before its first key
  */
-static char *pf_scn_reader(char *str, int num, void *stream)
+static char *scn_reader(char *str, int num, void *stream)
 {
-	struct pf_scn_parser *ps = stream;
+	struct scn_parser *ps = stream;
 	char *r = fgets(str, num, ps->file), *p, *end, name[64];
 
 	if (!r)
@@ -68,7 +68,7 @@ static char *pf_scn_reader(char *str, int num, void *stream)
 	ps->line++;
 	if (pf_ini_overlong(ps->file, r, num)) {
 		/* inih would parse the rest as a line of its own: say it at this line */
-		pf_scn_error(ps, ps->line, "line too long (at most %d characters)", num - 1);
+		scn_error(ps, ps->line, "line too long (at most %d characters)", num - 1);
 		return NULL;
 	}
 	for (p = r; *p == ' ' || *p == '\t'; p++)
@@ -79,13 +79,13 @@ static char *pf_scn_reader(char *str, int num, void *stream)
 		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
 			end--;
 		snprintf(name, sizeof(name), "%.*s", (int)(end - p), p);
-		pf_scn_section(ps, name);	/* even the same name again: a duplicate is an error */
+		scn_section(ps, name);	/* even the same name again: a duplicate is an error */
 	}
 	return r;
 }
 
-/* pf_scn_known - true when key is in the NULL-terminated list */
-static bool pf_scn_known(const char *const *keys, const char *key)
+/* scn_known - true when key is in the NULL-terminated list */
+static bool scn_known(const char *const *keys, const char *key)
 {
 	for (; *keys; keys++)
 		if (!strcmp(*keys, key))
@@ -93,64 +93,64 @@ static bool pf_scn_known(const char *const *keys, const char *key)
 	return false;
 }
 
-/* pf_scn_check_param - validate owner.key = value: a load's own parser, or the measurement keys */
-static int pf_scn_check_param(struct pf_scn_parser *ps, const char *owner, const char *key,
+/* scn_check_param - validate owner.key = value: a load's own parser, or the measurement keys */
+static int scn_check_param(struct scn_parser *ps, const char *owner, const char *key,
 			      const char *value)
 {
-	const struct pf_load_ops *ops = pf_load_find(owner);
+	const struct load_ops *ops = load_find(owner);
 	struct pf_load l;
 	int64_t ns;
 	long v;
 	int ret;
 
 	if (!strcmp(owner, "cyclictest")) {
-		if (!pf_scn_known(pf_scn_cyclictest_keys, key))
-			return pf_scn_error(ps, ps->line, "cyclictest: '%s': unknown parameter (%s)", key,
+		if (!scn_known(scn_cyclictest_keys, key))
+			return scn_error(ps, ps->line, "cyclictest: '%s': unknown parameter (%s)", key,
 					    "interval, priority, histogram, threads");
 		if (!strcmp(key, "interval") ? pf_parse_duration_ns(value, PF_NS_PER_US, &ns) || ns < 50000 :
 		    !strcmp(key, "priority") ? pf_parse_long(value, 1, 99, &v) :
 		    !strcmp(key, "histogram") ? pf_parse_long(value, 10, 1000000, &v) :
 		    strcmp(value, "smp") && pf_parse_long(value, 1, 1024, &v))
-			return pf_scn_error(ps, ps->line, "cyclictest.%s: '%s': bad value", key, value);
+			return scn_error(ps, ps->line, "cyclictest.%s: '%s': bad value", key, value);
 		return 1;
 	}
 	if (!strcmp(owner, "flightapp")) {
-		if (!pf_scn_known(pf_scn_flightapp_keys, key))
-			return pf_scn_error(ps, ps->line, "flightapp: '%s': unknown parameter (%s)", key,
+		if (!scn_known(scn_flightapp_keys, key))
+			return scn_error(ps, ps->line, "flightapp: '%s': unknown parameter (%s)", key,
 					    "profile, config, trace, trigger, sim, args, sim_args");
 		if (!strcmp(key, "trace") && strcmp(value, "full") && strcmp(value, "flight") &&
 		    strcmp(value, "off"))
-			return pf_scn_error(ps, ps->line, "flightapp.trace: '%s': expected full, flight or off",
+			return scn_error(ps, ps->line, "flightapp.trace: '%s': expected full, flight or off",
 					    value);
 		if (!strcmp(key, "trigger") && (pf_parse_duration_ns(value, PF_NS_PER_US, &ns) || ns <= 0))
-			return pf_scn_error(ps, ps->line, "flightapp.trigger: '%s': expected a latency (62us)", value);
+			return scn_error(ps, ps->line, "flightapp.trigger: '%s': expected a latency (62us)", value);
 		if (!strcmp(key, "sim") && strcmp(value, "yes") && strcmp(value, "no"))
-			return pf_scn_error(ps, ps->line, "flightapp.sim: '%s': expected yes or no", value);
+			return scn_error(ps, ps->line, "flightapp.sim: '%s': expected yes or no", value);
 		return 1;
 	}
 	if (!ops)
-		return pf_scn_error(ps, ps->line, "'%s': no such load (%s)", owner, pf_load_names());
-	if (pf_load_init(&l, ops, NULL) < 0)
-		return pf_scn_error(ps, ps->line, "out of memory");
-	ret = pf_load_set(&l, key, value);
-	pf_load_free(&l);
+		return scn_error(ps, ps->line, "'%s': no such load (%s)", owner, load_names());
+	if (load_init(&l, ops, NULL) < 0)
+		return scn_error(ps, ps->line, "out of memory");
+	ret = load_set(&l, key, value);
+	load_free(&l);
 	if (ret == -ENOENT)
-		return pf_scn_error(ps, ps->line, "%s: '%s': unknown parameter (see 'preflight load --list')",
+		return scn_error(ps, ps->line, "%s: '%s': unknown parameter (see 'preflight load --list')",
 				    owner, key);
 	if (ret < 0)
-		return pf_scn_error(ps, ps->line, "%s.%s: '%s': bad value", owner, key, value);
+		return scn_error(ps, ps->line, "%s.%s: '%s': bad value", owner, key, value);
 	return 1;
 }
 
-/* pf_scn_add_kv - append a checked parameter to a section's list */
-static int pf_scn_add_kv(struct pf_scn_parser *ps, struct pf_scn_kv *kv, int *n, const char *owner,
+/* scn_add_kv - append a checked parameter to a section's list */
+static int scn_add_kv(struct scn_parser *ps, struct scn_kv *kv, int *n, const char *owner,
 			 const char *key, const char *value)
 {
-	if (*n >= PF_SCN_MAX_KV)
-		return pf_scn_error(ps, ps->line, "more than %d parameters in one section", PF_SCN_MAX_KV);
+	if (*n >= SCN_MAX_KV)
+		return scn_error(ps, ps->line, "more than %d parameters in one section", SCN_MAX_KV);
 	if (strlen(key) >= sizeof(kv->key) || strlen(value) >= sizeof(kv->value))
-		return pf_scn_error(ps, ps->line, "'%s': name or value too long", key);
-	if (!pf_scn_check_param(ps, owner, key, value))
+		return scn_error(ps, ps->line, "'%s': name or value too long", key);
+	if (!scn_check_param(ps, owner, key, value))
 		return 0;
 	snprintf(kv[*n].owner, sizeof(kv[*n].owner), "%s", owner);
 	snprintf(kv[*n].key, sizeof(kv[*n].key), "%s", key);
@@ -160,24 +160,24 @@ static int pf_scn_add_kv(struct pf_scn_parser *ps, struct pf_scn_kv *kv, int *n,
 	return 1;
 }
 
-/* pf_scn_end_phase - checks of a finished [phase] section */
-static int pf_scn_end_phase(struct pf_scn_parser *ps)
+/* scn_end_phase - checks of a finished [phase] section */
+static int scn_end_phase(struct scn_parser *ps)
 {
-	struct pf_scn_phase *p = ps->phase;
+	struct scn_phase *p = ps->phase;
 
 	ps->phase = NULL;
 	if (p && !p->duration_ns)
-		return pf_scn_error(ps, p->line, "phase '%s': no duration", p->name);
+		return scn_error(ps, p->line, "phase '%s': no duration", p->name);
 	return 1;
 }
 
-/* pf_scn_section - a new section header: [scenario], [phase NAME], [load NAME], [cyclictest], [flightapp] */
-static int pf_scn_section(struct pf_scn_parser *ps, const char *section)
+/* scn_section - a new section header: [scenario], [phase NAME], [load NAME], [cyclictest], [flightapp] */
+static int scn_section(struct scn_parser *ps, const char *section)
 {
 	struct pf_scn *scn = ps->scn;
 	int i;
 
-	if (!pf_scn_end_phase(ps))
+	if (!scn_end_phase(ps))
 		return 0;
 	snprintf(ps->section, sizeof(ps->section), "%s", section);
 	ps->owner = NULL;
@@ -188,60 +188,60 @@ static int pf_scn_section(struct pf_scn_parser *ps, const char *section)
 		return 1;
 	}
 	if (!strncmp(section, "load ", 5)) {
-		const struct pf_load_ops *ops = pf_load_find(section + 5);
+		const struct load_ops *ops = load_find(section + 5);
 
 		if (!ops)
-			return pf_scn_error(ps, ps->line, "[%s]: no such load (%s)", section, pf_load_names());
+			return scn_error(ps, ps->line, "[%s]: no such load (%s)", section, load_names());
 		ps->owner = ops->name;
 		return 1;
 	}
 	if (!strncmp(section, "phase ", 6) && section[6]) {
-		struct pf_scn_phase *p;
+		struct scn_phase *p;
 
-		if (scn->nphases >= PF_SCN_MAX_PHASES)
-			return pf_scn_error(ps, ps->line, "more than %d phases", PF_SCN_MAX_PHASES);
+		if (scn->nphases >= SCN_MAX_PHASES)
+			return scn_error(ps, ps->line, "more than %d phases", SCN_MAX_PHASES);
 		for (i = 0; i < scn->nphases; i++)
 			if (!strcmp(scn->phases[i].name, section + 6))
-				return pf_scn_error(ps, ps->line, "phase '%s' defined twice (line %d)",
+				return scn_error(ps, ps->line, "phase '%s' defined twice (line %d)",
 						    section + 6, scn->phases[i].line);
 		if (strlen(section + 6) >= sizeof(p->name) || strpbrk(section + 6, "/ \t"))
-			return pf_scn_error(ps, ps->line, "phase '%s': name too long or with '/' or blanks",
+			return scn_error(ps, ps->line, "phase '%s': name too long or with '/' or blanks",
 					    section + 6);
 		p = &scn->phases[scn->nphases++];
 		snprintf(p->name, sizeof(p->name), "%s", section + 6);
 		p->line = ps->line;
-		p->measure = PF_SCN_NONE;
+		p->measure = SCN_NONE;
 		ps->phase = p;
 		return 1;
 	}
-	return pf_scn_error(ps, ps->line, "[%s]: unknown section (scenario, phase NAME, load NAME, cyclictest, flightapp)",
+	return scn_error(ps, ps->line, "[%s]: unknown section (scenario, phase NAME, load NAME, cyclictest, flightapp)",
 			    section);
 }
 
-/* pf_scn_phase_loads - "loads = wifi sd ..." of a phase */
-static int pf_scn_phase_loads(struct pf_scn_parser *ps, struct pf_scn_phase *p, const char *value)
+/* scn_phase_loads - "loads = wifi sd ..." of a phase */
+static int scn_phase_loads(struct scn_parser *ps, struct scn_phase *p, const char *value)
 {
 	char buf[256], *save = NULL, *name;
 	int i;
 
 	snprintf(buf, sizeof(buf), "%s", value);
 	for (name = strtok_r(buf, " ,\t", &save); name; name = strtok_r(NULL, " ,\t", &save)) {
-		const struct pf_load_ops *ops = pf_load_find(name);
+		const struct load_ops *ops = load_find(name);
 
 		if (!ops)
-			return pf_scn_error(ps, ps->line, "loads: '%s': no such load (%s)", name, pf_load_names());
+			return scn_error(ps, ps->line, "loads: '%s': no such load (%s)", name, load_names());
 		for (i = 0; i < p->nloads; i++)
 			if (!strcmp(p->loads[i], name))
-				return pf_scn_error(ps, ps->line, "loads: '%s' listed twice", name);
-		if (p->nloads >= PF_SCN_MAX_LOADS)
-			return pf_scn_error(ps, ps->line, "loads: more than %d", PF_SCN_MAX_LOADS);
+				return scn_error(ps, ps->line, "loads: '%s' listed twice", name);
+		if (p->nloads >= SCN_MAX_LOADS)
+			return scn_error(ps, ps->line, "loads: more than %d", SCN_MAX_LOADS);
 		snprintf(p->loads[p->nloads++], sizeof(p->loads[0]), "%s", ops->name);
 	}
 	return 1;
 }
 
-/* pf_scn_phase_key - one key of a [phase] section */
-static int pf_scn_phase_key(struct pf_scn_parser *ps, struct pf_scn_phase *p, const char *name,
+/* scn_phase_key - one key of a [phase] section */
+static int scn_phase_key(struct scn_parser *ps, struct scn_phase *p, const char *name,
 			    const char *value)
 {
 	char owner[32];
@@ -249,69 +249,69 @@ static int pf_scn_phase_key(struct pf_scn_parser *ps, struct pf_scn_phase *p, co
 
 	if (!strcmp(name, "duration")) {
 		if (pf_parse_duration_ns(value, PF_NS_PER_SEC, &p->duration_ns) || p->duration_ns < PF_NS_PER_SEC)
-			return pf_scn_error(ps, ps->line, "duration: '%s': expected a time of at least 1s (30s, 5min, 1h)",
+			return scn_error(ps, ps->line, "duration: '%s': expected a time of at least 1s (30s, 5min, 1h)",
 					    value);
 		return 1;
 	}
 	if (!strcmp(name, "measure")) {
 		if (!strcmp(value, "cyclictest"))
-			p->measure = PF_SCN_CYCLICTEST;
+			p->measure = SCN_CYCLICTEST;
 		else if (!strcmp(value, "flightapp"))
-			p->measure = PF_SCN_FLIGHTAPP;
+			p->measure = SCN_FLIGHTAPP;
 		else if (!strcmp(value, "none"))
-			p->measure = PF_SCN_NONE;
+			p->measure = SCN_NONE;
 		else
-			return pf_scn_error(ps, ps->line, "measure: '%s': expected cyclictest, flightapp or none",
+			return scn_error(ps, ps->line, "measure: '%s': expected cyclictest, flightapp or none",
 					    value);
 		return 1;
 	}
 	if (!strcmp(name, "loads"))
-		return pf_scn_phase_loads(ps, p, value);
+		return scn_phase_loads(ps, p, value);
 	dot = strchr(name, '.');
 	if (!dot || dot == name || (size_t)(dot - name) >= sizeof(owner))
-		return pf_scn_error(ps, ps->line, "'%s': unknown key (duration, measure, loads, <load>.<param>, "
+		return scn_error(ps, ps->line, "'%s': unknown key (duration, measure, loads, <load>.<param>, "
 				    "cyclictest.<param>, flightapp.<param>)", name);
 	snprintf(owner, sizeof(owner), "%.*s", (int)(dot - name), name);
-	if (!pf_load_find(owner) && strcmp(owner, "cyclictest") && strcmp(owner, "flightapp"))
-		return pf_scn_error(ps, ps->line, "'%s': no such load or measurement", owner);
-	return pf_scn_add_kv(ps, p->kv, &p->nkv, pf_load_find(owner) ? pf_load_find(owner)->name : owner,
+	if (!load_find(owner) && strcmp(owner, "cyclictest") && strcmp(owner, "flightapp"))
+		return scn_error(ps, ps->line, "'%s': no such load or measurement", owner);
+	return scn_add_kv(ps, p->kv, &p->nkv, load_find(owner) ? load_find(owner)->name : owner,
 			     dot + 1, value);
 }
 
-/* pf_scn_handler - inih callback: one "name = value" (or a new section) */
-static int pf_scn_handler(void *user, const char *section, const char *name, const char *value)
+/* scn_handler - inih callback: one "name = value" (or a new section) */
+static int scn_handler(void *user, const char *section, const char *name, const char *value)
 {
-	struct pf_scn_parser *ps = user;
+	struct scn_parser *ps = user;
 	struct pf_scn *scn = ps->scn;
 
 	if (ps->ie.failed)
 		return 0;
 	if (!name)	/* a section header alone (inih calls with name NULL) */
-		return strcmp(section, ps->section) ? pf_scn_section(ps, section) : 1;
-	if (strcmp(section, ps->section) && !pf_scn_section(ps, section))
+		return strcmp(section, ps->section) ? scn_section(ps, section) : 1;
+	if (strcmp(section, ps->section) && !scn_section(ps, section))
 		return 0;
 	if (!section[0])
-		return pf_scn_error(ps, ps->line, "'%s' outside a section", name);
+		return scn_error(ps, ps->line, "'%s' outside a section", name);
 	if (ps->phase)
-		return pf_scn_phase_key(ps, ps->phase, name, value);
+		return scn_phase_key(ps, ps->phase, name, value);
 	if (ps->owner)
-		return pf_scn_add_kv(ps, scn->defaults, &scn->ndefaults, ps->owner, name, value);
+		return scn_add_kv(ps, scn->defaults, &scn->ndefaults, ps->owner, name, value);
 	/* [scenario] */
 	if (!strcmp(name, "name"))
-		return !pf_load_parse_str(value, scn->name, sizeof(scn->name)) ? 1 :
-		       pf_scn_error(ps, ps->line, "name: too long");
+		return !load_parse_str(value, scn->name, sizeof(scn->name)) ? 1 :
+		       scn_error(ps, ps->line, "name: too long");
 	if (!strcmp(name, "description"))
-		return !pf_load_parse_str(value, scn->description, sizeof(scn->description)) ? 1 :
-		       pf_scn_error(ps, ps->line, "description: too long");
+		return !load_parse_str(value, scn->description, sizeof(scn->description)) ? 1 :
+		       scn_error(ps, ps->line, "description: too long");
 	if (!strcmp(name, "budgets"))
-		return !pf_load_parse_str(value, scn->budgets, sizeof(scn->budgets)) ? 1 :
-		       pf_scn_error(ps, ps->line, "budgets: too long");
-	return pf_scn_error(ps, ps->line, "[scenario]: '%s': unknown key (name, description, budgets)", name);
+		return !load_parse_str(value, scn->budgets, sizeof(scn->budgets)) ? 1 :
+		       scn_error(ps, ps->line, "budgets: too long");
+	return scn_error(ps, ps->line, "[scenario]: '%s': unknown key (name, description, budgets)", name);
 }
 
-int pf_scn_load(struct pf_scn *scn, const char *path)
+int scn_load(struct pf_scn *scn, const char *path)
 {
-	struct pf_scn_parser ps = { .scn = scn };
+	struct scn_parser ps = { .scn = scn };
 	int ret;
 
 	memset(scn, 0, sizeof(*scn));
@@ -323,16 +323,16 @@ int pf_scn_load(struct pf_scn *scn, const char *path)
 		snprintf(scn->error, sizeof(scn->error), "%s: %s", path, strerror(errno));
 		return ret;
 	}
-	ret = ini_parse_stream(pf_scn_reader, &ps, pf_scn_handler, &ps);
+	ret = ini_parse_stream(scn_reader, &ps, scn_handler, &ps);
 	fclose(ps.file);
 	if (ret > 0 && !ps.ie.failed)	/* inih's own syntax error */
-		pf_scn_error(&ps, ret, "syntax error (expected [section] or name = value)");
+		scn_error(&ps, ret, "syntax error (expected [section] or name = value)");
 	if (ret < 0 && !ps.ie.failed)
-		pf_scn_error(&ps, ps.line, "cannot parse: %s", ret == -2 ? "out of memory" : "read error");
+		scn_error(&ps, ps.line, "cannot parse: %s", ret == -2 ? "out of memory" : "read error");
 	if (!ps.ie.failed)
-		pf_scn_end_phase(&ps);
+		scn_end_phase(&ps);
 	if (!ps.ie.failed && !scn->nphases)
-		pf_scn_error(&ps, ps.line, "no [phase NAME] section");
+		scn_error(&ps, ps.line, "no [phase NAME] section");
 	if (ps.ie.failed)
 		return -EINVAL;
 	if (!scn->name[0]) {
@@ -343,7 +343,7 @@ int pf_scn_load(struct pf_scn *scn, const char *path)
 	return 0;
 }
 
-int pf_scn_resolve(const char *name_or_path, char *path, int size)
+int scn_resolve(const char *name_or_path, char *path, int size)
 {
 	char exe[PATH_MAX], *slash;
 	ssize_t n;
@@ -373,8 +373,8 @@ int pf_scn_resolve(const char *name_or_path, char *path, int size)
 	return -ENOENT;
 }
 
-int pf_scn_params(const struct pf_scn *scn, const struct pf_scn_phase *p, const char *owner,
-		  const struct pf_scn_kv **out, int max)
+int scn_params(const struct pf_scn *scn, const struct scn_phase *p, const char *owner,
+		  const struct scn_kv **out, int max)
 {
 	int i, n = 0;
 
@@ -387,12 +387,12 @@ int pf_scn_params(const struct pf_scn *scn, const struct pf_scn_phase *p, const 
 	return n;
 }
 
-const char *pf_scn_param(const struct pf_scn *scn, const struct pf_scn_phase *p, const char *owner,
+const char *scn_param(const struct pf_scn *scn, const struct scn_phase *p, const char *owner,
 			 const char *key, const char *fallback)
 {
-	const struct pf_scn_kv *kv[2 * PF_SCN_MAX_KV];
+	const struct scn_kv *kv[2 * SCN_MAX_KV];
 	const char *value = fallback;
-	int i, n = pf_scn_params(scn, p, owner, kv, (int)PF_ARRAY_SIZE(kv));
+	int i, n = scn_params(scn, p, owner, kv, (int)PF_ARRAY_SIZE(kv));
 
 	for (i = 0; i < n; i++)
 		if (!strcmp(kv[i]->key, key))
@@ -400,7 +400,7 @@ const char *pf_scn_param(const struct pf_scn *scn, const struct pf_scn_phase *p,
 	return value;
 }
 
-int64_t pf_scn_total_ns(const struct pf_scn *scn)
+int64_t scn_total_ns(const struct pf_scn *scn)
 {
 	int64_t total = 0;
 	int i;

@@ -8,38 +8,38 @@
  * ...") and is a usage error (exit 2). Load parameters are checked by the
  * loads themselves at parse time, so a typo never reaches a run.
  */
-#ifndef PF_SCENARIO_H
-#define PF_SCENARIO_H
+#ifndef SCENARIO_H
+#define SCENARIO_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#define PF_SCN_MAX_PHASES 16
-#define PF_SCN_MAX_LOADS  8	/* loads in one phase */
-#define PF_SCN_MAX_KV     64	/* parameters in one section */
+#define SCN_MAX_PHASES 16
+#define SCN_MAX_LOADS  8	/* loads in one phase */
+#define SCN_MAX_KV     64	/* parameters in one section */
 
-enum pf_scn_measure {
-	PF_SCN_NONE,		/* loads only */
-	PF_SCN_CYCLICTEST,	/* kernel baseline: cyclictest at the app's top priority */
-	PF_SCN_FLIGHTAPP,	/* the app with simulator, recorder and job log */
+enum scn_measure {
+	SCN_NONE,		/* loads only */
+	SCN_CYCLICTEST,	/* kernel baseline: cyclictest at the app's top priority */
+	SCN_FLIGHTAPP,	/* the app with simulator, recorder and job log */
 };
 
-/* pf_scn_kv - one parameter: for a load ('owner' = load name) or a measurement ("cyclictest", "flightapp") */
-struct pf_scn_kv {
+/* scn_kv - one parameter: for a load ('owner' = load name) or a measurement ("cyclictest", "flightapp") */
+struct scn_kv {
 	char owner[16];
 	char key[48];
 	char value[256];
 	int line;
 };
 
-struct pf_scn_phase {
+struct scn_phase {
 	char name[48];
 	int line;				/* of the [phase NAME] header */
 	int64_t duration_ns;
-	enum pf_scn_measure measure;
-	char loads[PF_SCN_MAX_LOADS][16];	/* load names, in start order */
+	enum scn_measure measure;
+	char loads[SCN_MAX_LOADS][16];	/* load names, in start order */
 	int nloads;
-	struct pf_scn_kv kv[PF_SCN_MAX_KV];	/* overrides: "<load>.key", "cyclictest.key", "flightapp.key" */
+	struct scn_kv kv[SCN_MAX_KV];	/* overrides: "<load>.key", "cyclictest.key", "flightapp.key" */
 	int nkv;
 };
 
@@ -48,42 +48,42 @@ struct pf_scn {
 	char name[64];
 	char description[256];
 	char budgets[256];			/* default budgets for qualify, "" = none given */
-	struct pf_scn_kv defaults[PF_SCN_MAX_KV];	/* [load NAME], [cyclictest], [flightapp] sections */
+	struct scn_kv defaults[SCN_MAX_KV];	/* [load NAME], [cyclictest], [flightapp] sections */
 	int ndefaults;
-	struct pf_scn_phase phases[PF_SCN_MAX_PHASES];
+	struct scn_phase phases[SCN_MAX_PHASES];
 	int nphases;
 	char error[1024];			/* "file:line: what" after a failed parse */
 };
 
 /*
- * pf_scn_load - parse a scenario file. 0, or -EINVAL (bad content) / -errno
+ * scn_load - parse a scenario file. 0, or -EINVAL (bad content) / -errno
  * (unreadable) with the "file:line: what" message in scn->error.
  */
-int pf_scn_load(struct pf_scn *scn, const char *path) __attribute__((warn_unused_result));
+int scn_load(struct pf_scn *scn, const char *path) __attribute__((warn_unused_result));
 
 /*
- * pf_scn_resolve - the path of a scenario given by name ("quick" ->
+ * scn_resolve - the path of a scenario given by name ("quick" ->
  * bench/scenarios/quick.ini, searched beside the program and in the current
  * directory) or by path; 0 or -ENOENT
  */
-int pf_scn_resolve(const char *name_or_path, char *path, int size);
+int scn_resolve(const char *name_or_path, char *path, int size);
 
 /*
- * pf_scn_params - the parameters of 'owner' in phase p: the scenario-wide
+ * scn_params - the parameters of 'owner' in phase p: the scenario-wide
  * section first, then the phase's overrides (later ones win when applied in
  * order). Fills 'out' with pointers; returns the count.
  */
-int pf_scn_params(const struct pf_scn *scn, const struct pf_scn_phase *p, const char *owner,
-		  const struct pf_scn_kv **out, int max);
+int scn_params(const struct pf_scn *scn, const struct scn_phase *p, const char *owner,
+		  const struct scn_kv **out, int max);
 
-/* pf_scn_param - the effective value of owner.key in phase p, or 'fallback' */
-const char *pf_scn_param(const struct pf_scn *scn, const struct pf_scn_phase *p, const char *owner,
+/* scn_param - the effective value of owner.key in phase p, or 'fallback' */
+const char *scn_param(const struct pf_scn *scn, const struct scn_phase *p, const char *owner,
 			 const char *key, const char *fallback);
 
-/* pf_scn_measure_name - "none", "cyclictest", "flightapp" */
-const char *pf_scn_measure_name(enum pf_scn_measure m);
+/* scn_measure_name - "none", "cyclictest", "flightapp" */
+const char *scn_measure_name(enum scn_measure m);
 
-/* pf_scn_total_ns - the sum of every phase's duration */
-int64_t pf_scn_total_ns(const struct pf_scn *scn);
+/* scn_total_ns - the sum of every phase's duration */
+int64_t scn_total_ns(const struct pf_scn *scn);
 
 #endif

@@ -1,6 +1,6 @@
 #!/bin/sh
 # 0001-cli.t - the preflight front end: help, version, unknown commands, exit codes
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 plan 8
 
 run_cmd "$PREFLIGHT" --version

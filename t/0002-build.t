@@ -4,7 +4,7 @@
 # (and only that), CC and CROSS_COMPILE reach the compiler, archiver and
 # pkg-config, CI=true adds -Werror, make install honours PREFIX and DESTDIR, and
 # make check JUNIT=path.xml writes JUnit XML and keeps prove's verdict.
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 plan 17
 
 S="$TMP/src"

@@ -3,7 +3,7 @@
 # package is there; not root with packages missing, the exact apt-get line and
 # exit 3; --check installs nothing. A dpkg-query shim on PATH plays the missing
 # packages, so nothing is ever installed by this test.
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 plan 8
 
 DEPS="$TOP/scripts/install-deps"

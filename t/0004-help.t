@@ -3,7 +3,7 @@
 # (ARCHITECTURE.md / STYLE.md), and 'preflight help CMD' prints the same text.
 # Commands still missing a default are TAP TODO tests naming the options, so
 # the gap stays visible without failing the suite.
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 
 cmds=$("$PREFLIGHT" help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
 n=$(printf '%s\n' $cmds | grep -vc '^help$')

@@ -2,8 +2,8 @@
 # 0101-sysinfo-fixtures.t - 'preflight sysinfo --root' on the three fixture
 # trees (t/fixtures/sysinfo/README.md): exactly the expected warnings and the
 # key fields of a tuned PREEMPT_RT board, a stock desktop and a bare container.
-. "$(dirname "$0")/test-lib.sh"
-. "$TOP/t/sysinfo-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$TOP/t/lib/sysinfo-lib.sh"
 plan 58
 
 # --- sysinfo-4: the PREEMPT_RT board (arm64, CPUs 2-3 isolated, performance governor)

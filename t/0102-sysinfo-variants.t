@@ -1,8 +1,8 @@
 #!/bin/sh
 # 0102-sysinfo-variants.t - each warning and each source of evidence, switched
 # on and off by changing one thing in a copy of a fixture tree.
-. "$(dirname "$0")/test-lib.sh"
-. "$TOP/t/sysinfo-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$TOP/t/lib/sysinfo-lib.sh"
 plan 35
 
 CPU=sys/devices/system/cpu

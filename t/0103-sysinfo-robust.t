@@ -2,8 +2,8 @@
 # 0103-sysinfo-robust.t - bad input never crashes the survey: empty, garbage,
 # random and oversized files, directories where files belong, broken cpulists.
 # Every case must exit 0 with valid JSON (unknown fields null, with notes).
-. "$(dirname "$0")/test-lib.sh"
-. "$TOP/t/sysinfo-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$TOP/t/lib/sysinfo-lib.sh"
 plan 16
 
 # fill TREE PERL-EXPR - replace the content of every file of a tree by the expression's value

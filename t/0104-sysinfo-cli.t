@@ -2,8 +2,8 @@
 # 0104-sysinfo-cli.t - the command line of 'preflight sysinfo': --help, usage
 # errors, a broken --root (exit 2, one line), -o FILE, and every warning id
 # the code can emit documented in docs/sysinfo.md.
-. "$(dirname "$0")/test-lib.sh"
-. "$TOP/t/sysinfo-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$TOP/t/lib/sysinfo-lib.sh"
 plan 22
 
 run_cmd "$PREFLIGHT" sysinfo --help
@@ -53,7 +53,7 @@ is "$rc" 3 "sysinfo-9.18 unwritable -o FILE: exit 3"
 is "$(printf '%s\n' "$err" | wc -l)" 1 "sysinfo-9.19 ... with one line"
 
 # Every id the judge can emit is documented, and the issue's ten are all there.
-ids=$(grep -o 'si_warn(w, "[a-z_]*"' "$TOP/bench/sysinfo-judge.c" | sed 's/.*"\(.*\)"/\1/' | sort | tr '\n' ' ')
+ids=$(grep -o 'si_warn(w, "[a-z_]*"' "$TOP/bench/survey/sysinfo_judge.c" | sed 's/.*"\(.*\)"/\1/' | sort | tr '\n' ' ')
 is "$ids" "deep_idle_states governor_not_performance no_isolated_cpus not_preempt_rt rt_throttling smt_enabled swap_enabled tracefs_unavailable unstable_clocksource virtualized " \
 	"sysinfo-9.20 the judge emits the ten warning ids"
 missing=""

@@ -2,8 +2,8 @@
 # 0105-sysinfo-live.t - 'preflight sysinfo' on this machine: runs, valid JSON
 # with every field, consistent with uname / nproc / the realtime file, and
 # (as root) leaves no private mount, temp dir or tracefs instance behind.
-. "$(dirname "$0")/test-lib.sh"
-. "$TOP/t/sysinfo-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$TOP/t/lib/sysinfo-lib.sh"
 plan 18
 
 leftovers() {

@@ -2,8 +2,8 @@
 # 0210-flightapp-cli.t - flightapp's command line and configuration errors:
 # --help lists every option with its default; every malformed configuration
 # is rejected with "file:line: what is wrong" and exit code 2.
-. "$(dirname "$0")/test-lib.sh"
-. "$TOP/t/app-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$TOP/t/lib/app-lib.sh"
 plan 35
 
 run_cmd "$FLIGHTAPP" --help

@@ -3,8 +3,8 @@
 # counts, exact release spacing, start >= release, end >= start, CPU time
 # within 20 % of the configured work, the job log format, the statistics
 # JSON, the live status, and --no-rt stated in every output.
-. "$(dirname "$0")/test-lib.sh"
-. "$TOP/t/app-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$TOP/t/lib/app-lib.sh"
 plan 40
 
 run_cmd "$FLIGHTAPP" --no-rt --duration 3 --joblog "$TMP/jobs.csv" --stats-json "$TMP/stats.json"

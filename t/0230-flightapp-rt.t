@@ -3,9 +3,9 @@
 # every task thread really runs SCHED_FIFO at its configured priority (read
 # back from /proc/<pid>/task/<tid>/stat), the SCHED_OTHER ones stay OTHER,
 # memory is locked, and nothing in the outputs claims --no-rt.
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 need_rt
-. "$TOP/t/app-lib.sh"
+. "$TOP/t/lib/app-lib.sh"
 plan 17
 
 cfg=

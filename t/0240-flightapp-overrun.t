@@ -4,8 +4,8 @@
 # overruns the slot; the counts in the statistics match the job log, every
 # missed release shows in the release spacing, and no release is lost or
 # silently resynced.
-. "$(dirname "$0")/test-lib.sh"
-. "$TOP/t/app-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$TOP/t/lib/app-lib.sh"
 plan 17
 
 only_io='[app]

@@ -5,8 +5,8 @@
 # its calibrated work, and ekf's update spans slots. Realtime priorities
 # where permitted (so other load on the machine cannot starve the app),
 # --no-rt otherwise.
-. "$(dirname "$0")/test-lib.sh"
-. "$TOP/t/app-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$TOP/t/lib/app-lib.sh"
 [ "$(nproc)" -ge 2 ] || skip_all "the omap3-60 profile pins its tasks to CPU 1"
 plan 7
 

@@ -4,9 +4,9 @@
 # job's start and end marker is in the instance buffer with the right task,
 # sequence, release and flags, in binary (default) and text form; a marker
 # write that fails (tracing off) is counted, not fatal.
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 need_tracefs
-. "$TOP/t/app-lib.sh"
+. "$TOP/t/lib/app-lib.sh"
 plan 23
 
 inst="preflight-app-test-$$"
@@ -26,7 +26,7 @@ for form in raw text; do
 		--joblog "$TMP/$form.csv" --stats-json "$TMP/$form.json"
 	is "$rc" 0 "app-7.1 $form markers: run exits 0"
 	cat "$dir/trace" > "$TMP/$form.trace"
-	perl "$TOP/t/app-markers.pl" "$TMP/$form.trace" "$TMP/$form.csv" > "$TMP/summary"
+	perl "$TOP/t/lib/app-markers.pl" "$TMP/$form.trace" "$TMP/$form.csv" > "$TMP/summary"
 	is "$(app_get declared)" 7 "app-7.2 $form: one declaration per task"
 	rows=$(app_get rows)
 	ok "app-7.3 $form: the run had jobs ($rows)" test "$rows" -gt 50

@@ -3,8 +3,8 @@
 # silent: rings of 64 records drained once a second lose records, and the
 # job log, the final table and the statistics all say how many; rows plus
 # drops account for every job.
-. "$(dirname "$0")/test-lib.sh"
-. "$TOP/t/app-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$TOP/t/lib/app-lib.sh"
 plan 8
 
 printf '[app]\nring = 64\nlogger_period = 1s\ndma_latency = false\n' > "$TMP/ring.ini"

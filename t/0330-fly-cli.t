@@ -2,7 +2,7 @@
 # 0330-fly-cli.t - 'preflight fly' (harness mode) and sensorsim from the
 # command line: summary keys, scenario files with faults, bad input, the
 # truth log, clean shutdown on SIGTERM
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 plan 27
 
 SIM="$B/sensorsim"

@@ -8,7 +8,7 @@
 # sees more delay; 30 s also end right after the first 90-degree corner,
 # where most of the cross-track error lives. The link is clean, so frame
 # errors must be exactly zero. No timing is asserted.
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 need_rt
 plan 10
 

@@ -6,7 +6,7 @@
 # the SPI transfer statistics in the fsw stats (count = replies decoded,
 # max >= p99 >= min). No timing bound is asserted. Then: no destination
 # (says so), bad destinations (file:line, exit 2).
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 need_built flightapp sensorsim
 plan 17
 FLIGHTAPP="$B/flightapp"

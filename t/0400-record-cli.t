@@ -1,6 +1,6 @@
 #!/bin/sh
 # 0400-record-cli.t - preflight record: options, usage errors, no privilege
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 plan 17
 
 run_cmd "$PREFLIGHT" record --help

@@ -1,9 +1,9 @@
 #!/bin/sh
 # 0410-record-sleep.t - preflight record -- sleep 1 (with markers and short-lived threads):
 # trace-cmd report and libtracecmd read the file, counts agree, markers and comms are there
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 need_tracefs
-. "$TOP/traces/rec-test.sh"
+. "$TOP/t/lib/rec-lib.sh"
 plan 24
 
 f="$TMP/sleep.dat"

@@ -1,10 +1,10 @@
 #!/bin/sh
 # 0420-record-flightapp.t - a short flightapp run under preflight record: the file reads back,
 # counts agree, every job's markers are there, pid -> comm covers the app's threads
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 need_tracefs
 need_rt
-. "$TOP/traces/rec-test.sh"
+. "$TOP/t/lib/rec-lib.sh"
 need_built flightapp
 plan 9
 

@@ -1,9 +1,9 @@
 #!/bin/sh
 # 0430-record-lost.t - a storm overflowing a deliberately tiny buffer: the loss is counted,
 # stored in the file (rec_read_lost_events / --summary) and reported loudly
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 need_tracefs
-. "$TOP/traces/rec-test.sh"
+. "$TOP/t/lib/rec-lib.sh"
 command -v hackbench >/dev/null || missing "hackbench (rt-tests) is not installed"
 plan 6
 

@@ -1,9 +1,9 @@
 #!/bin/sh
 # 0440-record-signals.t - every exit path cleans up: SIGINT and SIGTERM mid-run, a failing
 # command, a command that cannot start, a stale instance from a crashed run, an instance in use
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 need_tracefs
-. "$TOP/traces/rec-test.sh"
+. "$TOP/t/lib/rec-lib.sh"
 plan 28
 
 # rec_interrupt SIG FILE - record 'sleep 30' (in its own marker-named copy), send SIG after 1 s

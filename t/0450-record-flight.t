@@ -2,9 +2,9 @@
 # 0450-record-flight.t - the flight recorder: a trigger marker (in the instance, or written to
 # the top-level trace_marker like cyclictest --tracemark) or SIGUSR1 saves a snapshot holding
 # the trigger and the events before it; recording re-arms up to --max-snapshots
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 need_tracefs
-. "$TOP/traces/rec-test.sh"
+. "$TOP/t/lib/rec-lib.sh"
 plan 16
 
 # the command: markers "tick N" every 0.2 s, then "BOOM", then more, then a top-level marker

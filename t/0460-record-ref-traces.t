@@ -1,8 +1,8 @@
 #!/bin/sh
 # 0460-record-ref-traces.t - the committed reference traces stay readable by trace-cmd report
 # and libtracecmd, agree with each other, are complete and hold what their README says
-. "$(dirname "$0")/test-lib.sh"
-. "$TOP/traces/rec-test.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$TOP/t/lib/rec-lib.sh"
 command -v trace-cmd >/dev/null || missing "trace-cmd is not installed"
 plan 17
 

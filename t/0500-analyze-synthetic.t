@@ -1,9 +1,9 @@
 #!/bin/sh
 # 0500-analyze-synthetic.t - preflight analyze on the synthetic 'basic' trace
-# (analysis/gentrace.c describes it): every delay, culprit, overrun, migration
+# (t/tools/gentrace.c describes it): every delay, culprit, overrun, migration
 # and utilisation there is known by construction and must be found exactly.
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/analyze-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/analyze-lib.sh"
 need_gentrace
 plan 68
 

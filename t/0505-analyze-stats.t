@@ -2,9 +2,9 @@
 # 0505-analyze-stats.t - every distribution of results.json carries the full
 # statistics (count, min, mean, stddev, max with its time and job / pid, the
 # six percentiles, the bin width), and the max's time and id are the right
-# ones on the 'basic' synthetic trace (analysis/gentrace.c).
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/analyze-lib.sh"
+# ones on the 'basic' synthetic trace (t/tools/gentrace.c).
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/analyze-lib.sh"
 need_gentrace
 plan 7
 

@@ -3,8 +3,8 @@
 # CPU 1 flagged with 5 missed events (just before ctl100's job 3 ends) and
 # per-CPU statistics reporting 2 dropped events on CPU 0. Both are counted,
 # the window is located, and the metrics it touches are flagged.
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/analyze-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/analyze-lib.sh"
 need_gentrace
 plan 12
 

@@ -4,8 +4,8 @@
 # summary, and 'preflight check' notes the loss under each verdict on a
 # flagged element (tasks, threads, app, slots, "every metric"), not on the
 # job log's own view.
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/analyze-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/analyze-lib.sh"
 need_gentrace
 plan 16
 

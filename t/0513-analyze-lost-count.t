@@ -3,8 +3,8 @@
 # statistics count every lost event and the records' missed_events place some
 # of the same losses, so analyze reports per CPU the larger of the two (the
 # recorder's own count), never their sum.
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/analyze-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/analyze-lib.sh"
 need_tracefs
 command -v hackbench > /dev/null || missing "hackbench (rt-tests) is not installed"
 plan 5

@@ -2,8 +2,8 @@
 # 0520-analyze-bad-input.t - bad input never crashes preflight analyze: a
 # truncated or corrupt trace, a job log with bad rows, bad options. Each is
 # one line on stderr naming the file and the position, and exit 2.
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/analyze-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/analyze-lib.sh"
 need_gentrace
 plan 29
 

@@ -2,8 +2,8 @@
 # 0530-analyze-foreign.t - traces preflight did not write: the LISA trace
 # (trace-cmd v6, 6 CPUs, arm64, no wakeup events), a v7 zstd conversion of a
 # trace, and the recorder's committed reference traces (stable results).
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/analyze-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/analyze-lib.sh"
 need_gentrace
 plan 33
 

@@ -1,8 +1,8 @@
 #!/bin/sh
 # 0540-analyze-paths.t - the other ways in and out: the job log alone, the
 # markers alone, a run directory, --threads, --slot-ms, --csv tables, -o -.
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/analyze-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/analyze-lib.sh"
 need_gentrace
 plan 38
 

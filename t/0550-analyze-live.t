@@ -4,8 +4,8 @@
 # path: trace-cmd's own file), (2) flightapp recorded by 'preflight record'
 # with its job log, every job matched between trace and job log. Timing is
 # not asserted (noisy VM); the trace-versus-job-log difference is printed.
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/analyze-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/analyze-lib.sh"
 need_tracefs
 need_rt
 plan 12

@@ -1,4 +1,4 @@
 #!/bin/sh
-# 0560-analyze-unit.t - unit tests of the analysis building blocks (analysis/test-analyze.c)
-. "$(dirname "$0")/test-lib.sh"
-run_unit an-unit
+# 0560-analyze-unit.t - unit tests of the analysis building blocks (t/unit/analyze_test.c)
+. "$(dirname "$0")/lib/test-lib.sh"
+run_unit analyze_test

@@ -3,8 +3,8 @@
 # (t/fixtures/cyclictest, generated on this machine with the commands in
 # docs/cyclictest-import.md): min, mean and max reproduce cyclictest's own
 # summary exactly, in us and ns, with overflows, --json and -h / -H text.
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/check-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/check-lib.sh"
 FX="$TOP/t/fixtures/cyclictest"
 need_ct_dump
 plan 37

@@ -1,8 +1,8 @@
 #!/bin/sh
 # 0581-cyclictest-bad.t - malformed cyclictest files: one error line naming
-# the file and the line, exit 2, never a crash (cyclictest_load via ct-dump)
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/check-lib.sh"
+# the file and the line, exit 2, never a crash (cyclictest_load via ct_dump)
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/check-lib.sh"
 FX="$TOP/t/fixtures/cyclictest"
 need_ct_dump
 plan 42
@@ -11,7 +11,7 @@ plan 42
 bad() {
 	run_cmd "$DUMP" "$2"
 	is "$rc" 2 "$1 $4: exit 2"
-	like "$(printf '%s' "$err" | wc -l | tr -d ' '):$err" "^0:ct-dump: $3" "$1 $4: one line naming file:line"
+	like "$(printf '%s' "$err" | wc -l | tr -d ' '):$err" "^0:ct_dump: $3" "$1 $4: one line naming file:line"
 }
 
 T="$TMP"

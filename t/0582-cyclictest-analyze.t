@@ -3,8 +3,8 @@
 # kernel baseline without a trace or job log): results.json with only the
 # cyclictest member, the summary reproducing cyclictest's numbers, and a
 # budget check on it
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/analyze-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/analyze-lib.sh"
 FX="$TOP/t/fixtures/cyclictest"
 plan 12
 

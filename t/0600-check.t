@@ -2,8 +2,8 @@
 # 0600-check.t - preflight check on hand-written results.json fixtures
 # (t/fixtures/results): pass, fail with margin and culprit, not measured,
 # wildcard expansion and selectors, unit conversions, exit codes.
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/check-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/check-lib.sh"
 FX="$TOP/t/fixtures/results"
 SEED="$TOP/budgets/seed.ini"
 plan 51

@@ -1,7 +1,7 @@
 #!/bin/sh
 # 0610-check-bad.t - bad budget files and bad results: 'file:line: what is
 # wrong' on one line, exit 2, no verdicts printed
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 FX="$TOP/t/fixtures/results"
 plan 69
 

@@ -2,8 +2,8 @@
 # 0620-check-prove.t - 'preflight check' output is TAP that prove and its
 # JUnit formatter run as they are: as a test script, through --exec, and as
 # JUnit XML with one testcase per requirement and element
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/check-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/check-lib.sh"
 FX="$TOP/t/fixtures/results"
 SEED="$TOP/budgets/seed.ini"
 perl -MTAP::Formatter::JUnit -e 1 2>/dev/null ||

@@ -2,8 +2,8 @@
 # 0630-check-cyclictest.t - budgets on the imported cyclictest baseline: a
 # results.json with the cyclictest member cyclictest_load() makes of a real
 # file, checked with budgets/kernel-baseline.ini
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/check-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/check-lib.sh"
 FX="$TOP/t"
 need_ct_dump
 plan 8

@@ -1,11 +1,11 @@
 #!/bin/sh
 # 0635-check-analyze.t - end to end: a synthetic trace and job log
-# (an-gentrace) through 'preflight analyze --cyclictest' into 'preflight
+# (gentrace) through 'preflight analyze --cyclictest' into 'preflight
 # check': the verdicts are well-formed TAP and carry results.json's numbers
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/check-lib.sh"
-GEN="$B/t/an-gentrace"
-[ -x "$GEN" ] || { echo "1..1"; echo "not ok 1 - an-gentrace not built (run make unit-tests)"; exit 1; }
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/check-lib.sh"
+GEN="$B/t/gentrace"
+[ -x "$GEN" ] || { echo "1..1"; echo "not ok 1 - gentrace not built (run make unit-tests)"; exit 1; }
 plan 7
 
 cd "$TMP" || exit 1

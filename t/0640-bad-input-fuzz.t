@@ -2,8 +2,8 @@
 # 0640-bad-input-fuzz.t - corrupted cyclictest files, budget files and
 # results.json (fixed random seed): every run ends with exit 0, 1 or 2 and
 # at most one error line, never a crash
-. "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/check-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/check-lib.sh"
 need_ct_dump
 FX="$TOP/t/fixtures"
 N=150

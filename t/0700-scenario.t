@@ -1,7 +1,7 @@
 #!/bin/sh
 # 0700-scenario.t - scenario files: every bad one is a usage error naming file:line;
 # 'preflight load' parameter checking; the shipped scenarios parse
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 plan 32
 
 # bad SCENARIO-TEXT EXPECTED-REGEX ID - 'preflight run' on it exits 2 with file:line

@@ -1,7 +1,7 @@
 #!/bin/sh
 # 0710-loads.t - each load starts, achieves a non-zero plausible rate, stops on
 # command and leaves nothing behind; rt-swarm at N = 2000 starts and tears down
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 need_rt
 plan 27
 

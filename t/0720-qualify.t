@@ -2,7 +2,7 @@
 # 0720-qualify.t - a short scenario end to end as root through 'preflight qualify':
 # baseline idle and loaded, the app under loads; the run directory is complete,
 # every file parses, results and verdicts are produced, the checksums hold
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 need_tracefs
 need_rt
 need_built flightapp sensorsim

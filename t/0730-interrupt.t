@@ -2,7 +2,7 @@
 # 0730-interrupt.t - Ctrl-C (SIGINT to the runner) in the middle of a phase:
 # everything stops and is cleaned up, what was recorded is analysed and marked
 # partial; a load that cannot start (iperf3 missing from PATH) is exit 3 naming it
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 need_tracefs
 need_rt
 need_built flightapp sensorsim

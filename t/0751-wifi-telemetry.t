@@ -5,7 +5,7 @@
 # telemetry there over the shaped veth link next to the iperf3 traffic, and
 # the load's report carries the delivery: received > 0, lost / late counted
 # consistently, delays of every frame; nothing is left behind.
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 need_root
 command -v iperf3 > /dev/null || missing "iperf3 not installed"
 plan 9

@@ -5,7 +5,7 @@
 # delivery lands in loads.json, the app's own SPI transfer times in
 # results.json (fsw.spi_transfer_ns) where REQ-SPI-001 reads them beside the
 # exerciser's, and the summary prints both. No timing bound is asserted.
-. "$(dirname "$0")/test-lib.sh"
+. "$(dirname "$0")/lib/test-lib.sh"
 need_rt
 command -v iperf3 > /dev/null || missing "iperf3 not installed"
 need_built flightapp sensorsim

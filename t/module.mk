@@ -1,4 +1,4 @@
 # t/ - unit tests of lib/ (component tests live in their component's module.mk)
-UNIT_TESTS += test-lib
-test-lib_SRCS := t/unit/test-lib.c
-test-lib_PKGS := jansson
+UNIT_TESTS += lib_test
+lib_test_SRCS := t/unit/lib_test.c
+lib_test_PKGS := jansson

@@ -36,7 +36,7 @@ extern char **environ;
 
 static int rec_cmd_run(int argc, char **argv);
 
-const struct pf_command pf_cmd_record = {
+const struct pf_command cmd_record = {
 	.name = "record",
 	.summary = "record kernel events and app markers into a trace-cmd .dat file",
 	.usage =
@@ -476,7 +476,7 @@ static int rec_summary_isolated(const char *path)
 static int rec_parse_time(const char *opt, const char *text, int64_t *ns)
 {
 	if (pf_parse_duration_ns(text, PF_NS_PER_SEC, ns) < 0 || *ns <= 0)
-		return pf_usage_error(&pf_cmd_record, "%s '%s': not a positive time", opt, text);
+		return pf_usage_error(&cmd_record, "%s '%s': not a positive time", opt, text);
 	return 0;
 }
 
@@ -537,7 +537,7 @@ static int rec_cmd_run(int argc, char **argv)
 			break;
 		case 'b':
 			if (pf_parse_long(optarg, 4, 64L * 1024 * 1024, &o.buffer_kb) < 0)
-				return pf_usage_error(&pf_cmd_record,
+				return pf_usage_error(&cmd_record,
 						      "--buffer-kb '%s': not a size in 4..67108864 KiB", optarg);
 			break;
 		case 'i':
@@ -549,7 +549,7 @@ static int rec_cmd_run(int argc, char **argv)
 			break;
 		case REC_OPT_PERCENT:
 			if (pf_parse_long(optarg, 0, 100, &o.buffer_percent) < 0)
-				return pf_usage_error(&pf_cmd_record,
+				return pf_usage_error(&cmd_record,
 						      "--buffer-percent '%s': not in 0..100", optarg);
 			break;
 		case REC_OPT_NO_KALLSYMS:
@@ -570,12 +570,12 @@ static int rec_cmd_run(int argc, char **argv)
 			break;
 		case REC_OPT_MAX_SNAP:
 			if (pf_parse_long(optarg, 1, 100000, &o.max_snapshots) < 0)
-				return pf_usage_error(&pf_cmd_record,
+				return pf_usage_error(&cmd_record,
 						      "--max-snapshots '%s': not in 1..100000", optarg);
 			break;
 		case REC_OPT_TRIGGER:
 			if (strlen(optarg) > 200 || strpbrk(optarg, "\"\\*?[]\n"))
-				return pf_usage_error(&pf_cmd_record, "--trigger '%s': at most 200 "
+				return pf_usage_error(&cmd_record, "--trigger '%s': at most 200 "
 						      "characters, none of \" \\ * ? [ ]", optarg);
 			o.trigger = optarg;
 			break;
@@ -586,35 +586,35 @@ static int rec_cmd_run(int argc, char **argv)
 			summary = optarg;
 			break;
 		case 'h':
-			pf_print_usage(&pf_cmd_record);
+			pf_print_usage(&cmd_record);
 			return PF_EXIT_OK;
 		default:
-			return pf_usage_error(&pf_cmd_record, "unknown option");
+			return pf_usage_error(&cmd_record, "unknown option");
 		}
 	}
 	if (summary) {
 		if (optind < argc || o.output)
-			return pf_usage_error(&pf_cmd_record, "--summary takes only a file");
+			return pf_usage_error(&cmd_record, "--summary takes only a file");
 		tracecmd_set_loglevel(TEP_LOG_NONE);
 		return rec_summary_isolated(summary);
 	}
 	if (optind < argc && strcmp(argv[optind - 1], "--"))
-		return pf_usage_error(&pf_cmd_record, "'%s': unexpected argument (a command "
+		return pf_usage_error(&cmd_record, "'%s': unexpected argument (a command "
 				      "goes after --)", argv[optind]);
 	if (!o.output)
-		return pf_usage_error(&pf_cmd_record, "-o FILE is required");
+		return pf_usage_error(&cmd_record, "-o FILE is required");
 	/*
 	 * found now, not after the whole recording; and the .dat is renamed into
 	 * place at the end, which must never replace a device, FIFO or socket
 	 * (-o /dev/null would put a regular file where /dev/null was)
 	 */
 	if (!stat(o.output, &st) && S_ISDIR(st.st_mode))
-		return pf_usage_error(&pf_cmd_record, "-o '%s': is a directory (name a file)", o.output);
+		return pf_usage_error(&cmd_record, "-o '%s': is a directory (name a file)", o.output);
 	if (!stat(o.output, &st) && !S_ISREG(st.st_mode))
-		return pf_usage_error(&pf_cmd_record, "-o '%s': not a regular file (the .dat is written "
+		return pf_usage_error(&cmd_record, "-o '%s': not a regular file (the .dat is written "
 				      "beside it and renamed into place)", o.output);
 	if (rec_events_parse(o.events, &check) < 0)
-		return pf_usage_error(&pf_cmd_record, "--events '%s': not a set or a list of "
+		return pf_usage_error(&cmd_record, "--events '%s': not a set or a list of "
 				      "system:event names", o.events);
 	if (optind < argc)
 		o.argv = argv + optind;
@@ -622,7 +622,7 @@ static int rec_cmd_run(int argc, char **argv)
 		o.instance = getenv("PREFLIGHT_TRACE_INSTANCE");
 	if (o.instance && (!*o.instance || strlen(o.instance) >= 64 || o.instance[0] == '.' ||
 			   strpbrk(o.instance, "/ \t\n")))
-		return pf_usage_error(&pf_cmd_record, "--instance '%s': not a valid instance name",
+		return pf_usage_error(&cmd_record, "--instance '%s': not a valid instance name",
 				      o.instance);
 	tracefs_set_loglevel(TEP_LOG_NONE);
 	tracecmd_set_loglevel(TEP_LOG_NONE);

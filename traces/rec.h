@@ -8,8 +8,8 @@
  * one raw page file per CPU, and the pid -> comm table. Every resource is
  * released by rec_session_end() on every exit path.
  */
-#ifndef PF_REC_H
-#define PF_REC_H
+#ifndef REC_H
+#define REC_H
 
 #include "common.h"
 #include "rec_read.h"

@@ -7,8 +7,8 @@
  * trace-cmd record and trace-cmd extract do, so the same reader works on
  * files from any of the three. See docs/recorder.md.
  */
-#ifndef PF_REC_READ_H
-#define PF_REC_READ_H
+#ifndef REC_READ_H
+#define REC_READ_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -8,8 +8,8 @@
  * lib/trace-cmd/include/private/trace-cmd-private.h; the build links against
  * the exported symbols. Only what the recorder uses is declared.
  */
-#ifndef PF_REC_TRACECMD_H
-#define PF_REC_TRACECMD_H
+#ifndef REC_TRACECMD_H
+#define REC_TRACECMD_H
 
 #include <trace-cmd/trace-cmd.h>
 

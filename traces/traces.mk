@@ -6,8 +6,8 @@ PREFLIGHT_SRCS += traces/cmd_record.c traces/rec_tracefs.c traces/rec_stream.c \
 PREFLIGHT_CMDS += record
 PREFLIGHT_PKGS += libtracefs libtraceevent libtracecmd
 
-UNIT_TESTS += test-rec
-test-rec_SRCS := traces/test-rec.c traces/rec_read.c traces/rec_tracefs.c traces/rec_comm.c
-test-rec_PKGS := libtracefs libtraceevent libtracecmd
+UNIT_TESTS += rec_test
+rec_test_SRCS := t/unit/rec_test.c traces/rec_read.c traces/rec_tracefs.c traces/rec_comm.c
+rec_test_PKGS := libtracefs libtraceevent libtracecmd
 
-BENCHES += traces/bench-record.sh
+PERFS += traces/record-perf.sh

@@ -29,7 +29,7 @@ struct pf_cpu {
 	double stress_bogo_ops, stress_wall_s, stress_usage_pct;
 };
 
-static void pf_cpu_defaults(struct pf_load *l)
+static void cpu_defaults(struct pf_load *l)
 {
 	struct pf_cpu *c = l->priv;
 
@@ -40,14 +40,14 @@ static void pf_cpu_defaults(struct pf_load *l)
 	strcpy(c->stress_method, "matrixprod");
 }
 
-static int pf_cpu_set(struct pf_load *l, const char *key, const char *value)
+static int cpu_set(struct pf_load *l, const char *key, const char *value)
 {
 	struct pf_cpu *c = l->priv;
 
 	if (!strcmp(key, "hackbench_groups"))
-		return pf_load_parse_u32(value, 0, 64, &c->hb_groups);
+		return load_parse_u32(value, 0, 64, &c->hb_groups);
 	if (!strcmp(key, "hackbench_loops"))
-		return pf_load_parse_u32(value, 1, 1000000, &c->hb_loops);
+		return load_parse_u32(value, 1, 1000000, &c->hb_loops);
 	if (!strcmp(key, "hackbench_mode")) {
 		if (strcmp(value, "process") && strcmp(value, "thread"))
 			return -EINVAL;
@@ -55,16 +55,16 @@ static int pf_cpu_set(struct pf_load *l, const char *key, const char *value)
 		return 0;
 	}
 	if (!strcmp(key, "stress_cpus"))
-		return pf_load_parse_u32(value, 0, 1024, &c->stress_cpus);
+		return load_parse_u32(value, 0, 1024, &c->stress_cpus);
 	if (!strcmp(key, "stress_load"))
-		return pf_load_parse_u32(value, 1, 100, &c->stress_load_pct);
+		return load_parse_u32(value, 1, 100, &c->stress_load_pct);
 	if (!strcmp(key, "stress_method"))
-		return pf_load_parse_str(value, c->stress_method, sizeof(c->stress_method));
+		return load_parse_str(value, c->stress_method, sizeof(c->stress_method));
 	return -ENOENT;
 }
 
-/* pf_cpu_hb_start - start one hackbench round */
-static int pf_cpu_hb_start(struct pf_load *l)
+/* cpu_hb_start - start one hackbench round */
+static int cpu_hb_start(struct pf_load *l)
 {
 	struct pf_cpu *c = l->priv;
 	char groups[16], loops[16];
@@ -76,19 +76,19 @@ static int pf_cpu_hb_start(struct pf_load *l)
 	snprintf(loops, sizeof(loops), "%u", c->hb_loops);
 	ret = pf_proc_spawn(&c->hb, argv, c->hb_out, "/dev/null", 0);
 	if (ret < 0)
-		return pf_load_why(l, ret, "hackbench: %s", strerror(-ret));
+		return load_why(l, ret, "hackbench: %s", strerror(-ret));
 	return 0;
 }
 
-/* pf_cpu_hb_collect - count a finished round from its "Time: s" line */
-static int pf_cpu_hb_collect(struct pf_load *l)
+/* cpu_hb_collect - count a finished round from its "Time: s" line */
+static int cpu_hb_collect(struct pf_load *l)
 {
 	struct pf_cpu *c = l->priv;
 	char text[4096], *t;
 	int code = pf_proc_exit_code(&c->hb);
 
 	if (code != 0)
-		return pf_load_why(l, EIO, "hackbench exited with %d", code);
+		return load_why(l, EIO, "hackbench exited with %d", code);
 	if (pf_read_file(c->hb_out, text, sizeof(text)) > 0 && (t = strstr(text, "Time:"))) {
 		c->hb_time_s += strtod(t + 5, NULL);
 		c->hb_rounds++;
@@ -96,20 +96,20 @@ static int pf_cpu_hb_collect(struct pf_load *l)
 	return 0;
 }
 
-static int pf_cpu_check(struct pf_load *l)
+static int cpu_check(struct pf_load *l)
 {
 	struct pf_cpu *c = l->priv;
 
 	if (c->hb_groups && pf_proc_which("hackbench"))
-		return pf_load_why(l, ENOENT, "hackbench: not found in PATH (package rt-tests)");
+		return load_why(l, ENOENT, "hackbench: not found in PATH (package rt-tests)");
 	if (c->stress_cpus && pf_proc_which("stress-ng"))
-		return pf_load_why(l, ENOENT, "stress-ng: not found in PATH (package stress-ng)");
+		return load_why(l, ENOENT, "stress-ng: not found in PATH (package stress-ng)");
 	if (!c->hb_groups && !c->stress_cpus)
-		return pf_load_why(l, EINVAL, "nothing to run: hackbench_groups=0 and stress_cpus=0");
+		return load_why(l, EINVAL, "nothing to run: hackbench_groups=0 and stress_cpus=0");
 	return 0;
 }
 
-static int pf_cpu_start(struct pf_load *l)
+static int cpu_start(struct pf_load *l)
 {
 	struct pf_cpu *c = l->priv;
 	char cpus[16], pct[16], timeout[32];
@@ -121,7 +121,7 @@ static int pf_cpu_start(struct pf_load *l)
 	snprintf(c->hb_out, sizeof(c->hb_out), "%s/cpu-hackbench-%d.out", l->work_dir, getpid());
 	snprintf(c->stress_yaml, sizeof(c->stress_yaml), "%s/cpu-stress-%d.yaml", l->work_dir, getpid());
 	snprintf(c->stress_err, sizeof(c->stress_err), "%s/cpu-stress-%d.err", l->work_dir, getpid());
-	ret = pf_cpu_check(l);
+	ret = cpu_check(l);
 	if (ret < 0)
 		return ret;
 	if (c->stress_cpus) {
@@ -131,38 +131,38 @@ static int pf_cpu_start(struct pf_load *l)
 			 l->duration_ns ? (long long)(l->duration_ns / PF_NS_PER_SEC + 30) : 864000LL);
 		ret = pf_proc_spawn(&c->stress, argv, "/dev/null", c->stress_err, 0);
 		if (ret < 0)
-			return pf_load_why(l, ret, "stress-ng: %s", strerror(-ret));
+			return load_why(l, ret, "stress-ng: %s", strerror(-ret));
 	}
 	if (c->hb_groups)
-		return pf_cpu_hb_start(l);
+		return cpu_hb_start(l);
 	return 0;
 }
 
-static int pf_cpu_poll(struct pf_load *l)
+static int cpu_poll(struct pf_load *l)
 {
 	struct pf_cpu *c = l->priv;
 	int ret;
 
 	if (c->stress.pid && !pf_proc_alive(&c->stress))
-		return pf_load_why(l, EIO, "stress-ng exited early with %d", pf_proc_exit_code(&c->stress));
+		return load_why(l, EIO, "stress-ng exited early with %d", pf_proc_exit_code(&c->stress));
 	if (c->hb_groups && !pf_proc_alive(&c->hb)) {
-		ret = pf_cpu_hb_collect(l);
+		ret = cpu_hb_collect(l);
 		if (ret < 0)
 			return ret;
-		return pf_cpu_hb_start(l);
+		return cpu_hb_start(l);
 	}
 	return 0;
 }
 
-/* pf_cpu_yaml_value - the number after "key:" in stress-ng's YAML, or 0 */
-static double pf_cpu_yaml_value(const char *text, const char *key)
+/* cpu_yaml_value - the number after "key:" in stress-ng's YAML, or 0 */
+static double cpu_yaml_value(const char *text, const char *key)
 {
 	const char *p = strstr(text, key);
 
 	return p ? strtod(p + strlen(key), NULL) : 0.0;
 }
 
-static void pf_cpu_stop(struct pf_load *l)
+static void cpu_stop(struct pf_load *l)
 {
 	struct pf_cpu *c = l->priv;
 	char text[8192];
@@ -171,14 +171,14 @@ static void pf_cpu_stop(struct pf_load *l)
 	if (c->stress.pid) {
 		pf_proc_stop(&c->stress, SIGINT, 5 * PF_NS_PER_SEC, false);
 		if (pf_read_file(c->stress_yaml, text, sizeof(text)) > 0) {
-			c->stress_bogo_ops = pf_cpu_yaml_value(text, "bogo-ops:");
-			c->stress_wall_s = pf_cpu_yaml_value(text, "wall-clock-time:");
-			c->stress_usage_pct = pf_cpu_yaml_value(text, "cpu-usage-per-instance:");
+			c->stress_bogo_ops = cpu_yaml_value(text, "bogo-ops:");
+			c->stress_wall_s = cpu_yaml_value(text, "wall-clock-time:");
+			c->stress_usage_pct = cpu_yaml_value(text, "cpu-usage-per-instance:");
 		}
 	}
 }
 
-static json_t *pf_cpu_report(struct pf_load *l)
+static json_t *cpu_report(struct pf_load *l)
 {
 	struct pf_cpu *c = l->priv;
 	double msgs = (double)c->hb_rounds * c->hb_groups * 20 * 20 * c->hb_loops;
@@ -196,7 +196,7 @@ static json_t *pf_cpu_report(struct pf_load *l)
 			 "wall_s", c->stress_wall_s, "cpu_usage_per_instance_pct", c->stress_usage_pct);
 }
 
-static void pf_cpu_cleanup(struct pf_load *l)
+static void cpu_cleanup(struct pf_load *l)
 {
 	struct pf_cpu *c = l->priv;
 
@@ -209,7 +209,7 @@ static void pf_cpu_cleanup(struct pf_load *l)
 	}
 }
 
-const struct pf_load_ops pf_load_cpu = {
+const struct load_ops load_cpu = {
 	.name = "cpu",
 	.summary = "hackbench (rt-tests) rounds and stress-ng CPU workers",
 	.params_help =
@@ -220,12 +220,12 @@ const struct pf_load_ops pf_load_cpu = {
 	"  stress_load=PCT      load of each worker, 1-100 (50)\n"
 	"  stress_method=NAME   stress-ng --cpu-method (matrixprod)\n",
 	.priv_size = sizeof(struct pf_cpu),
-	.defaults = pf_cpu_defaults,
-	.set = pf_cpu_set,
-	.check = pf_cpu_check,
-	.start = pf_cpu_start,
-	.poll = pf_cpu_poll,
-	.stop = pf_cpu_stop,
-	.report = pf_cpu_report,
-	.cleanup = pf_cpu_cleanup,
+	.defaults = cpu_defaults,
+	.set = cpu_set,
+	.check = cpu_check,
+	.start = cpu_start,
+	.poll = cpu_poll,
+	.stop = cpu_stop,
+	.report = cpu_report,
+	.cleanup = cpu_cleanup,
 };

@@ -13,14 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const struct pf_load_ops pf_load_wifi, pf_load_sd, pf_load_spi,
-	pf_load_cpu, pf_load_rt_swarm, pf_load_telemetry;
+extern const struct load_ops load_wifi, load_sd, load_spi,
+	load_cpu, load_rt_swarm, load_telemetry;
 
-static const struct pf_load_ops *const pf_loads[] = {
-	&pf_load_wifi, &pf_load_sd, &pf_load_spi, &pf_load_cpu, &pf_load_rt_swarm, &pf_load_telemetry,
+static const struct load_ops *const pf_loads[] = {
+	&load_wifi, &load_sd, &load_spi, &load_cpu, &load_rt_swarm, &load_telemetry,
 };
 
-const struct pf_load_ops *pf_load_find(const char *name)
+const struct load_ops *load_find(const char *name)
 {
 	size_t i;
 
@@ -30,12 +30,12 @@ const struct pf_load_ops *pf_load_find(const char *name)
 	return NULL;
 }
 
-const char *pf_load_names(void)
+const char *load_names(void)
 {
 	return "wifi sd spi cpu rt-swarm";
 }
 
-int pf_load_init(struct pf_load *l, const struct pf_load_ops *ops, const char *work_dir)
+int load_init(struct pf_load *l, const struct load_ops *ops, const char *work_dir)
 {
 	memset(l, 0, sizeof(*l));
 	l->ops = ops;
@@ -47,18 +47,18 @@ int pf_load_init(struct pf_load *l, const struct pf_load_ops *ops, const char *w
 	return 0;
 }
 
-void pf_load_free(struct pf_load *l)
+void load_free(struct pf_load *l)
 {
 	free(l->priv);
 	l->priv = NULL;
 }
 
-int pf_load_set(struct pf_load *l, const char *key, const char *value)
+int load_set(struct pf_load *l, const char *key, const char *value)
 {
 	return l->ops->set(l, key, value);
 }
 
-int pf_load_why(struct pf_load *l, int err, const char *fmt, ...)
+int load_why(struct pf_load *l, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -68,7 +68,7 @@ int pf_load_why(struct pf_load *l, int err, const char *fmt, ...)
 	return err > 0 ? -err : err;
 }
 
-json_t *pf_load_report(struct pf_load *l)
+json_t *load_report(struct pf_load *l)
 {
 	int64_t end = l->stop_ns ? l->stop_ns : pf_now_ns();
 	json_t *o, *achieved;
@@ -86,7 +86,7 @@ json_t *pf_load_report(struct pf_load *l)
 	return o;
 }
 
-void pf_load_cleanup_stale(void)
+void load_cleanup_stale(void)
 {
 	size_t i;
 
@@ -95,7 +95,7 @@ void pf_load_cleanup_stale(void)
 			pf_loads[i]->cleanup_stale();
 }
 
-pid_t pf_load_dead_owner(const char *name, const char *prefix)
+pid_t load_dead_owner(const char *name, const char *prefix)
 {
 	long pid;
 
@@ -105,7 +105,7 @@ pid_t pf_load_dead_owner(const char *name, const char *prefix)
 	return pid > 0 && !pf_proc_pid_alive((pid_t)pid) ? (pid_t)pid : 0;
 }
 
-int pf_load_parse_u32(const char *value, uint32_t min, uint32_t max, uint32_t *out)
+int load_parse_u32(const char *value, uint32_t min, uint32_t max, uint32_t *out)
 {
 	long v;
 
@@ -115,13 +115,13 @@ int pf_load_parse_u32(const char *value, uint32_t min, uint32_t max, uint32_t *o
 	return 0;
 }
 
-int pf_load_parse_ns(const char *value, int64_t *out_ns)
+int load_parse_ns(const char *value, int64_t *out_ns)
 {
 	return pf_parse_duration_ns(value, PF_NS_PER_SEC, out_ns) ? -EINVAL : 0;
 }
 
-/* pf_load_parse_scaled - a number with a unit suffix from 'units'; 0 or -EINVAL */
-static int pf_load_parse_scaled(const char *value, const char *const *suffix,
+/* load_parse_scaled - a number with a unit suffix from 'units'; 0 or -EINVAL */
+static int load_parse_scaled(const char *value, const char *const *suffix,
 				const double *scale, size_t n, uint64_t *out)
 {
 	char *end;
@@ -142,23 +142,23 @@ static int pf_load_parse_scaled(const char *value, const char *const *suffix,
 	return 0;
 }
 
-int pf_load_parse_bytes(const char *value, uint64_t *out)
+int load_parse_bytes(const char *value, uint64_t *out)
 {
 	static const char *const suffix[] = { "", "k", "m", "g", "kib", "mib", "gib" };
 	static const double scale[] = { 1, 1024, 1048576, 1073741824.0, 1024, 1048576, 1073741824.0 };
 
-	return pf_load_parse_scaled(value, suffix, scale, PF_ARRAY_SIZE(suffix), out);
+	return load_parse_scaled(value, suffix, scale, PF_ARRAY_SIZE(suffix), out);
 }
 
-int pf_load_parse_bps(const char *value, uint64_t *out)
+int load_parse_bps(const char *value, uint64_t *out)
 {
 	static const char *const suffix[] = { "", "bit", "kbit", "mbit", "gbit" };
 	static const double scale[] = { 1, 1, 1e3, 1e6, 1e9 };
 
-	return pf_load_parse_scaled(value, suffix, scale, PF_ARRAY_SIZE(suffix), out);
+	return load_parse_scaled(value, suffix, scale, PF_ARRAY_SIZE(suffix), out);
 }
 
-int pf_load_parse_str(const char *value, char *buf, size_t size)
+int load_parse_str(const char *value, char *buf, size_t size)
 {
 	if (strlen(value) >= size)
 		return -EINVAL;

@@ -8,14 +8,14 @@
  * Each load cleans up everything it created (processes, namespaces, links,
  * qdiscs, loop devices, mounts, files) on every exit path; names carry a
  * recognisable prefix and the owner's pid so that a later run can remove what
- * a killed one left behind (pf_load_cleanup_stale).
+ * a killed one left behind (load_cleanup_stale).
  *
  * `preflight load NAME` runs one load in its own process; `preflight run`
  * starts every load of a phase that way, each in its own process group, and
  * ends it by pid / process group.
  */
-#ifndef PF_LOAD_H
-#define PF_LOAD_H
+#ifndef LOAD_H
+#define LOAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,7 +25,7 @@
 struct json_t;
 struct pf_load;
 
-struct pf_load_ops {
+struct load_ops {
 	const char *name;		/* "wifi" */
 	const char *summary;		/* one line */
 	const char *params_help;	/* "  key=VALUE  what (default)\n" lines */
@@ -51,7 +51,7 @@ struct pf_load_ops {
 };
 
 struct pf_load {
-	const struct pf_load_ops *ops;
+	const struct load_ops *ops;
 	void *priv;
 	int64_t duration_ns;	/* planned run time, 0 = until stopped */
 	int64_t start_ns;	/* CLOCK_MONOTONIC when started */
@@ -61,42 +61,42 @@ struct pf_load {
 	char why[512];		/* why start / poll failed */
 };
 
-/* pf_load_find - the load called 'name', or NULL */
-const struct pf_load_ops *pf_load_find(const char *name);
+/* load_find - the load called 'name', or NULL */
+const struct load_ops *load_find(const char *name);
 
-/* pf_load_names - the names of every load, space separated */
-const char *pf_load_names(void);
+/* load_names - the names of every load, space separated */
+const char *load_names(void);
 
-/* pf_load_init - allocate a load's state with its defaults; 0 or -errno */
-int pf_load_init(struct pf_load *l, const struct pf_load_ops *ops, const char *work_dir);
+/* load_init - allocate a load's state with its defaults; 0 or -errno */
+int load_init(struct pf_load *l, const struct load_ops *ops, const char *work_dir);
 
-/* pf_load_free - release a load's state */
-void pf_load_free(struct pf_load *l);
+/* load_free - release a load's state */
+void load_free(struct pf_load *l);
 
-/* pf_load_set - set one parameter "key=value" text; 0, -ENOENT unknown key, -EINVAL bad value */
-int pf_load_set(struct pf_load *l, const char *key, const char *value);
+/* load_set - set one parameter "key=value" text; 0, -ENOENT unknown key, -EINVAL bad value */
+int load_set(struct pf_load *l, const char *key, const char *value);
 
 /*
- * pf_load_report - the load's JSON report wrapped with its name, start / stop
+ * load_report - the load's JSON report wrapped with its name, start / stop
  * times, planned and actual duration and the interrupted flag
  */
-struct json_t *pf_load_report(struct pf_load *l);
+struct json_t *load_report(struct pf_load *l);
 
-/* pf_load_cleanup_stale - every load's stale cleanup */
-void pf_load_cleanup_stale(void);
+/* load_cleanup_stale - every load's stale cleanup */
+void load_cleanup_stale(void);
 
-/* pf_load_dead_owner - the pid in "<prefix><pid>..." when that process is gone, else 0 */
-pid_t pf_load_dead_owner(const char *name, const char *prefix);
+/* load_dead_owner - the pid in "<prefix><pid>..." when that process is gone, else 0 */
+pid_t load_dead_owner(const char *name, const char *prefix);
 
-/* pf_load_why - set l->why (printf style); returns -err for 'return pf_load_why(...)' */
-int pf_load_why(struct pf_load *l, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* load_why - set l->why (printf style); returns -err for 'return load_why(...)' */
+int load_why(struct pf_load *l, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Parameter parsers shared by the loads: 0 or -EINVAL. */
-int pf_load_parse_u32(const char *value, uint32_t min, uint32_t max, uint32_t *out);
-int pf_load_parse_ns(const char *value, int64_t *out_ns);	/* "10ms", default unit s */
-int pf_load_parse_bytes(const char *value, uint64_t *out);	/* "64k", "8M", "1G" (powers of 1024) */
-int pf_load_parse_bps(const char *value, uint64_t *out);	/* "20mbit", "500kbit", "1gbit", bits/s */
-int pf_load_parse_str(const char *value, char *buf, size_t size);
+int load_parse_u32(const char *value, uint32_t min, uint32_t max, uint32_t *out);
+int load_parse_ns(const char *value, int64_t *out_ns);	/* "10ms", default unit s */
+int load_parse_bytes(const char *value, uint64_t *out);	/* "64k", "8M", "1G" (powers of 1024) */
+int load_parse_bps(const char *value, uint64_t *out);	/* "20mbit", "500kbit", "1gbit", bits/s */
+int load_parse_str(const char *value, char *buf, size_t size);
 
 /* Child processes of the loads and of the runner. */
 struct pf_proc {

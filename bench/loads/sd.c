@@ -9,7 +9,7 @@
  * (REQ-LOG-001).
  *
  * Names: image /var/tmp/pfsd<pid>.img, mount point /tmp/pfsd<pid>; a later
- * run removes those of a dead pid (pf_sd_cleanup_stale).
+ * run removes those of a dead pid (sd_cleanup_stale).
  */
 #include "load.h"
 #include "common.h"
@@ -26,7 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define PF_SD_PREFIX "pfsd"
+#define SD_PREFIX "pfsd"
 
 struct pf_sd {
 	char dir[256];			/* where fio writes ("" = the load's work dir) */
@@ -44,7 +44,7 @@ struct pf_sd {
 	json_t *fio_result;		/* jobs[0] of fio's JSON */
 };
 
-static void pf_sd_defaults(struct pf_load *l)
+static void sd_defaults(struct pf_load *l)
 {
 	struct pf_sd *s = l->priv;
 
@@ -56,34 +56,34 @@ static void pf_sd_defaults(struct pf_load *l)
 	s->file_bytes = 64ULL << 20;
 }
 
-static int pf_sd_set(struct pf_load *l, const char *key, const char *value)
+static int sd_set(struct pf_load *l, const char *key, const char *value)
 {
 	struct pf_sd *s = l->priv;
 
 	if (!strcmp(key, "dir"))
-		return pf_load_parse_str(value, s->dir, sizeof(s->dir));
+		return load_parse_str(value, s->dir, sizeof(s->dir));
 	if (!strcmp(key, "image")) {
 		if (strcmp(value, "none") && strcmp(value, "ext4") && strcmp(value, "vfat"))
 			return -EINVAL;
-		return pf_load_parse_str(value, s->image, sizeof(s->image));
+		return load_parse_str(value, s->image, sizeof(s->image));
 	}
 	if (!strcmp(key, "image_size"))
-		return pf_load_parse_bytes(value, &s->image_bytes) || s->image_bytes < (16 << 20) ? -EINVAL : 0;
+		return load_parse_bytes(value, &s->image_bytes) || s->image_bytes < (16 << 20) ? -EINVAL : 0;
 	if (!strcmp(key, "bs"))
-		return pf_load_parse_bytes(value, &s->bs_bytes) || !s->bs_bytes ? -EINVAL : 0;
+		return load_parse_bytes(value, &s->bs_bytes) || !s->bs_bytes ? -EINVAL : 0;
 	if (!strcmp(key, "rate"))
-		return pf_load_parse_bytes(value, &s->rate_bps);
+		return load_parse_bytes(value, &s->rate_bps);
 	if (!strcmp(key, "fsync"))
-		return pf_load_parse_u32(value, 0, 1000000, &s->fsync_every);
+		return load_parse_u32(value, 0, 1000000, &s->fsync_every);
 	if (!strcmp(key, "file_size"))
-		return pf_load_parse_bytes(value, &s->file_bytes) || !s->file_bytes ? -EINVAL : 0;
+		return load_parse_bytes(value, &s->file_bytes) || !s->file_bytes ? -EINVAL : 0;
 	if (!strcmp(key, "app_stats"))
-		return pf_load_parse_str(value, s->app_stats, sizeof(s->app_stats));
+		return load_parse_str(value, s->app_stats, sizeof(s->app_stats));
 	return -ENOENT;
 }
 
-/* pf_sd_losetup - attach the image to a free loop device, its name into s->loopdev */
-static int pf_sd_losetup(struct pf_load *l)
+/* sd_losetup - attach the image to a free loop device, its name into s->loopdev */
+static int sd_losetup(struct pf_load *l)
 {
 	struct pf_sd *s = l->priv;
 	char out[300], *argv[] = { "losetup", "--find", "--show", s->img_path, NULL };
@@ -93,7 +93,7 @@ static int pf_sd_losetup(struct pf_load *l)
 	snprintf(out, sizeof(out), "%s/sd-losetup-%d.out", l->work_dir, getpid());
 	ret = pf_proc_spawn(&p, argv, out, s->fio_err, 0);
 	if (ret < 0)
-		return pf_load_why(l, ret, "losetup: %s", strerror(-ret));
+		return load_why(l, ret, "losetup: %s", strerror(-ret));
 	waitpid(p.pid, &p.status, 0);
 	p.reaped = true;
 	ret = pf_read_file(out, s->loopdev, sizeof(s->loopdev));
@@ -104,42 +104,42 @@ static int pf_sd_losetup(struct pf_load *l)
 		if (pf_read_file(s->fio_err, why, sizeof(why)) < 0)
 			why[0] = '\0';
 		s->loopdev[0] = '\0';
-		return pf_load_why(l, ENODEV, "losetup %s: %s", s->img_path, why[0] ? why : "failed");
+		return load_why(l, ENODEV, "losetup %s: %s", s->img_path, why[0] ? why : "failed");
 	}
 	s->loop_attached = true;
 	return 0;
 }
 
-/* pf_sd_make_card - image file, filesystem, loop device, mount point, mount */
-static int pf_sd_make_card(struct pf_load *l)
+/* sd_make_card - image file, filesystem, loop device, mount point, mount */
+static int sd_make_card(struct pf_load *l)
 {
 	struct pf_sd *s = l->priv;
 	const char *mkfs = !strcmp(s->image, "ext4") ? "mkfs.ext4" : "mkfs.vfat";
 	char err[512];
 	int fd, ret;
 
-	snprintf(s->img_path, sizeof(s->img_path), "/var/tmp/" PF_SD_PREFIX "%d.img", getpid());
-	snprintf(s->mnt_path, sizeof(s->mnt_path), "/tmp/" PF_SD_PREFIX "%d", getpid());
+	snprintf(s->img_path, sizeof(s->img_path), "/var/tmp/" SD_PREFIX "%d.img", getpid());
+	snprintf(s->mnt_path, sizeof(s->mnt_path), "/tmp/" SD_PREFIX "%d", getpid());
 	fd = open(s->img_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return pf_load_why(l, errno, "%s: %s", s->img_path, strerror(errno));
+		return load_why(l, errno, "%s: %s", s->img_path, strerror(errno));
 	s->img_created = true;
 	ret = ftruncate(fd, (off_t)s->image_bytes) ? -errno : 0;
 	close(fd);
 	if (ret < 0)
-		return pf_load_why(l, ret, "%s: %s", s->img_path, strerror(-ret));
-	ret = pf_sd_losetup(l);
+		return load_why(l, ret, "%s: %s", s->img_path, strerror(-ret));
+	ret = sd_losetup(l);
 	if (ret < 0)
 		return ret;
 	ret = !strcmp(s->image, "ext4") ? pf_proc_runl(err, sizeof(err), mkfs, "-q", "-F", s->loopdev, NULL)
 					: pf_proc_runl(err, sizeof(err), mkfs, s->loopdev, NULL);
 	if (ret != 0)
-		return pf_load_why(l, EIO, "%s %s: %s", mkfs, s->loopdev, err);
+		return load_why(l, EIO, "%s %s: %s", mkfs, s->loopdev, err);
 	if (mkdir(s->mnt_path, 0700) < 0)
-		return pf_load_why(l, errno, "%s: %s", s->mnt_path, strerror(errno));
+		return load_why(l, errno, "%s: %s", s->mnt_path, strerror(errno));
 	s->mnt_created = true;
 	if (mount(s->loopdev, s->mnt_path, s->image, 0, NULL) < 0)
-		return pf_load_why(l, errno, "mount %s on %s: %s%s%s%s", s->loopdev, s->mnt_path, strerror(errno),
+		return load_why(l, errno, "mount %s on %s: %s%s%s%s", s->loopdev, s->mnt_path, strerror(errno),
 				   errno == ENODEV ? " (this kernel has no " : "", errno == ENODEV ? s->image : "",
 				   errno == ENODEV ? " filesystem)" : "");
 	s->mounted = true;
@@ -147,24 +147,24 @@ static int pf_sd_make_card(struct pf_load *l)
 	return 0;
 }
 
-static int pf_sd_check(struct pf_load *l)
+static int sd_check(struct pf_load *l)
 {
 	struct pf_sd *s = l->priv;
 	const char *mkfs = !strcmp(s->image, "ext4") ? "mkfs.ext4" : "mkfs.vfat";
 
 	if (pf_proc_which("fio"))
-		return pf_load_why(l, ENOENT, "fio: not found in PATH (package fio)");
+		return load_why(l, ENOENT, "fio: not found in PATH (package fio)");
 	if (!strcmp(s->image, "none"))
 		return 0;
 	if (geteuid() != 0)
-		return pf_load_why(l, EPERM, "image=%s needs root (loop device and mount)", s->image);
+		return load_why(l, EPERM, "image=%s needs root (loop device and mount)", s->image);
 	if (pf_proc_which(mkfs) || pf_proc_which("losetup"))
-		return pf_load_why(l, ENOENT, "%s or losetup: not found in PATH (package %s, mount)", mkfs,
+		return load_why(l, ENOENT, "%s or losetup: not found in PATH (package %s, mount)", mkfs,
 				   !strcmp(s->image, "ext4") ? "e2fsprogs" : "dosfstools");
 	return 0;
 }
 
-static int pf_sd_start(struct pf_load *l)
+static int sd_start(struct pf_load *l)
 {
 	struct pf_sd *s = l->priv;
 	char a_dir[300], a_bs[48], a_size[48], a_fsync[48], a_rt[48], a_rate[48], a_out[320];
@@ -176,18 +176,18 @@ static int pf_sd_start(struct pf_load *l)
 
 	snprintf(s->fio_json, sizeof(s->fio_json), "%s/sd-fio-%d.json", l->work_dir, getpid());
 	snprintf(s->fio_err, sizeof(s->fio_err), "%s/sd-fio-%d.err", l->work_dir, getpid());
-	ret = pf_sd_check(l);
+	ret = sd_check(l);
 	if (ret < 0)
 		return ret;
 	if (strcmp(s->image, "none")) {
-		ret = pf_sd_make_card(l);
+		ret = sd_make_card(l);
 		if (ret < 0)
 			return ret;
 	} else if (!s->dir[0]) {
 		snprintf(s->dir, sizeof(s->dir), "%s", l->work_dir);
 	}
 	if (stat(s->dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return pf_load_why(l, ENOTDIR, "dir '%s': not a directory", s->dir);
+		return load_why(l, ENOTDIR, "dir '%s': not a directory", s->dir);
 	snprintf(a_dir, sizeof(a_dir), "--directory=%s", s->dir);
 	snprintf(a_bs, sizeof(a_bs), "--bs=%llu", (unsigned long long)s->bs_bytes);
 	snprintf(a_size, sizeof(a_size), "--size=%llu", (unsigned long long)s->file_bytes);
@@ -198,11 +198,11 @@ static int pf_sd_start(struct pf_load *l)
 	snprintf(a_out, sizeof(a_out), "--output=%s", s->fio_json);
 	ret = pf_proc_spawn(&s->fio, argv, "/dev/null", s->fio_err, 0);
 	if (ret < 0)
-		return pf_load_why(l, ret, "fio: %s", strerror(-ret));
+		return load_why(l, ret, "fio: %s", strerror(-ret));
 	return 0;
 }
 
-static int pf_sd_poll(struct pf_load *l)
+static int sd_poll(struct pf_load *l)
 {
 	struct pf_sd *s = l->priv;
 	char why[256] = "";
@@ -212,11 +212,11 @@ static int pf_sd_poll(struct pf_load *l)
 	if (pf_read_file(s->fio_err, why, sizeof(why)) < 0)
 		why[0] = '\0';
 	why[strcspn(why, "\n")] = '\0';
-	return pf_load_why(l, EIO, "fio exited early with %d%s%s", pf_proc_exit_code(&s->fio),
+	return load_why(l, EIO, "fio exited early with %d%s%s", pf_proc_exit_code(&s->fio),
 			   why[0] ? ": " : "", why);
 }
 
-static void pf_sd_stop(struct pf_load *l)
+static void sd_stop(struct pf_load *l)
 {
 	struct pf_sd *s = l->priv;
 	json_t *root;
@@ -229,12 +229,12 @@ static void pf_sd_stop(struct pf_load *l)
 }
 
 /*
- * pf_sd_logger - the SD logger's figures from the app's stats file (schema
+ * sd_logger - the SD logger's figures from the app's stats file (schema
  * preflight-flightapp-stats/1): records dropped to full rings, summed over
  * the tasks, the job-log rows written, and the rings' high-water mark when
  * the app reports one; or why they are unavailable
  */
-static json_t *pf_sd_logger(struct pf_sd *s)
+static json_t *sd_logger(struct pf_sd *s)
 {
 	json_t *root, *t, *o, *hwm = NULL;
 	json_int_t dropped = 0;
@@ -265,8 +265,8 @@ static json_t *pf_sd_logger(struct pf_sd *s)
 	return o;
 }
 
-/* pf_sd_num - a number at a path of fio's job object ("sync.lat_ns.max"), or 0 */
-static double pf_sd_num(json_t *o, const char *a, const char *b, const char *c)
+/* sd_num - a number at a path of fio's job object ("sync.lat_ns.max"), or 0 */
+static double sd_num(json_t *o, const char *a, const char *b, const char *c)
 {
 	json_t *v = json_object_get(json_object_get(o, a), b);
 
@@ -276,47 +276,47 @@ static double pf_sd_num(json_t *o, const char *a, const char *b, const char *c)
 }
 
 /*
- * pf_sd_pct - one of fio's percentiles: fio reports the upper edge of its own
+ * sd_pct - one of fio's percentiles: fio reports the upper edge of its own
  * log-scale bin, which may exceed the exact max; never report more than the max
  */
-static json_t *pf_sd_pct(json_t *pct, double max_ns)
+static json_t *sd_pct(json_t *pct, double max_ns)
 {
 	if (!json_is_number(pct))
 		return json_null();
 	return json_integer((json_int_t)(json_number_value(pct) < max_ns ? json_number_value(pct) : max_ns));
 }
 
-static json_t *pf_sd_report(struct pf_load *l)
+static json_t *sd_report(struct pf_load *l)
 {
 	struct pf_sd *s = l->priv;
 	json_t *j = s->fio_result, *pct = json_object_get(json_object_get(json_object_get(j, "sync"),
 							 "lat_ns"), "percentile");
-	double elapsed_s = pf_sd_num(j, "write", "runtime", NULL) / 1000.0;
-	double max_ns = pf_sd_num(j, "sync", "lat_ns", "max");
+	double elapsed_s = sd_num(j, "write", "runtime", NULL) / 1000.0;
+	double max_ns = sd_num(j, "sync", "lat_ns", "max");
 	json_t *p99 = json_object_get(pct, "99.000000"), *p999 = json_object_get(pct, "99.900000");
 
 	return json_pack("{s:s, s:s, s:I, s:I, s:i, s:b, s:f, s:I, s:f, s:I, s:o, s:o, s:I, s:o}",
 			 "dir", s->dir, "image", s->image,
 			 "bs_bytes", (json_int_t)s->bs_bytes, "rate_limit_bytes_per_s", (json_int_t)s->rate_bps,
 			 "fsync_every", (int)s->fsync_every, "fio_result", j != NULL,
-			 "write_mb_per_s", pf_sd_num(j, "write", "bw_bytes", NULL) / 1e6,
-			 "written_bytes", (json_int_t)pf_sd_num(j, "write", "io_bytes", NULL),
+			 "write_mb_per_s", sd_num(j, "write", "bw_bytes", NULL) / 1e6,
+			 "written_bytes", (json_int_t)sd_num(j, "write", "io_bytes", NULL),
 			 "elapsed_s", elapsed_s,
-			 "fsyncs", (json_int_t)pf_sd_num(j, "sync", "total_ios", NULL),
-			 "fsync_latency_p99_ns", pf_sd_pct(p99, max_ns),
-			 "fsync_latency_p99.9_ns", pf_sd_pct(p999, max_ns),
+			 "fsyncs", (json_int_t)sd_num(j, "sync", "total_ios", NULL),
+			 "fsync_latency_p99_ns", sd_pct(p99, max_ns),
+			 "fsync_latency_p99.9_ns", sd_pct(p999, max_ns),
 			 "fsync_latency_max_ns", (json_int_t)max_ns,
-			 "logger", pf_sd_logger(s));
+			 "logger", sd_logger(s));
 }
 
-/* pf_sd_umount - unmount, lazily if busy */
-static void pf_sd_umount(const char *path)
+/* sd_umount - unmount, lazily if busy */
+static void sd_umount(const char *path)
 {
 	if (umount2(path, 0) < 0 && errno == EBUSY)
 		umount2(path, MNT_DETACH);
 }
 
-static void pf_sd_cleanup(struct pf_load *l)
+static void sd_cleanup(struct pf_load *l)
 {
 	struct pf_sd *s = l->priv;
 	char err[256], fio_file[320];
@@ -327,7 +327,7 @@ static void pf_sd_cleanup(struct pf_load *l)
 		unlink(fio_file);
 	}
 	if (s->mounted)
-		pf_sd_umount(s->mnt_path);
+		sd_umount(s->mnt_path);
 	s->mounted = false;
 	if (s->mnt_created)
 		rmdir(s->mnt_path);
@@ -344,7 +344,7 @@ static void pf_sd_cleanup(struct pf_load *l)
 	}
 }
 
-static void pf_sd_cleanup_stale(void)
+static void sd_cleanup_stale(void)
 {
 	char path[512], backing[512], err[256];
 	struct dirent *de;
@@ -358,9 +358,9 @@ static void pf_sd_cleanup_stale(void)
 		    strncmp(backing, "/var/tmp/", 9))
 			continue;
 		base = backing + 9;
-		if (pf_load_dead_owner(base, PF_SD_PREFIX)) {
+		if (load_dead_owner(base, SD_PREFIX)) {
 			snprintf(path, sizeof(path), "/tmp/%.*s", (int)strcspn(base, "."), base);
-			pf_sd_umount(path);
+			sd_umount(path);
 			rmdir(path);
 			snprintf(path, sizeof(path), "/dev/%s", de->d_name);
 			if (pf_proc_runl(err, sizeof(err), "losetup", "-d", path, NULL) == 0)
@@ -371,7 +371,7 @@ static void pf_sd_cleanup_stale(void)
 		closedir(d);
 	d = opendir("/var/tmp");
 	while (d && (de = readdir(d))) {
-		if (pf_load_dead_owner(de->d_name, PF_SD_PREFIX) && strstr(de->d_name, ".img")) {
+		if (load_dead_owner(de->d_name, SD_PREFIX) && strstr(de->d_name, ".img")) {
 			snprintf(path, sizeof(path), "/var/tmp/%s", de->d_name);
 			unlink(path);
 		}
@@ -380,7 +380,7 @@ static void pf_sd_cleanup_stale(void)
 		closedir(d);
 }
 
-const struct pf_load_ops pf_load_sd = {
+const struct load_ops load_sd = {
 	.name = "sd",
 	.summary = "fio bulk writer with periodic fsync, optionally on a loop-device SD image",
 	.params_help =
@@ -393,13 +393,13 @@ const struct pf_load_ops pf_load_sd = {
 	"  file_size=SIZE   size of the file written over and over (64M)\n"
 	"  app_stats=PATH   the flight app's stats JSON, for the logger figures (none)\n",
 	.priv_size = sizeof(struct pf_sd),
-	.defaults = pf_sd_defaults,
-	.set = pf_sd_set,
-	.check = pf_sd_check,
-	.start = pf_sd_start,
-	.poll = pf_sd_poll,
-	.stop = pf_sd_stop,
-	.report = pf_sd_report,
-	.cleanup = pf_sd_cleanup,
-	.cleanup_stale = pf_sd_cleanup_stale,
+	.defaults = sd_defaults,
+	.set = sd_set,
+	.check = sd_check,
+	.start = sd_start,
+	.poll = sd_poll,
+	.stop = sd_stop,
+	.report = sd_report,
+	.cleanup = sd_cleanup,
+	.cleanup_stale = sd_cleanup_stale,
 };

@@ -31,9 +31,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define PF_SPI_MAX_BYTES 4096
-#define PF_SPI_BIN_NS    1000
-#define PF_SPI_NBINS     100000		/* 0 .. 100 ms binned */
+#define SPI_MAX_BYTES 4096
+#define SPI_BIN_NS    1000
+#define SPI_NBINS     100000		/* 0 .. 100 ms binned */
 
 struct pf_spi {
 	uint32_t rate_hz;		/* transfers per second */
@@ -55,7 +55,7 @@ struct pf_spi {
 	int64_t first_ns, last_ns;
 };
 
-static void pf_spi_defaults(struct pf_load *l)
+static void spi_defaults(struct pf_load *l)
 {
 	struct pf_spi *s = l->priv;
 
@@ -65,27 +65,27 @@ static void pf_spi_defaults(struct pf_load *l)
 	s->fd = -1;
 }
 
-static int pf_spi_set(struct pf_load *l, const char *key, const char *value)
+static int spi_set(struct pf_load *l, const char *key, const char *value)
 {
 	struct pf_spi *s = l->priv;
 
 	if (!strcmp(key, "rate"))
-		return pf_load_parse_u32(value, 1, 100000, &s->rate_hz);
+		return load_parse_u32(value, 1, 100000, &s->rate_hz);
 	if (!strcmp(key, "size"))
-		return pf_load_parse_u32(value, 1, PF_SPI_MAX_BYTES, &s->size);
+		return load_parse_u32(value, 1, SPI_MAX_BYTES, &s->size);
 	if (!strcmp(key, "prio"))
-		return pf_load_parse_u32(value, 0, 99, &s->prio);
+		return load_parse_u32(value, 0, 99, &s->prio);
 	if (!strcmp(key, "limit"))
-		return pf_load_parse_ns(value, &s->limit_ns);
+		return load_parse_ns(value, &s->limit_ns);
 	if (!strcmp(key, "link"))
-		return pf_load_parse_str(value, s->link, sizeof(s->link));
+		return load_parse_str(value, s->link, sizeof(s->link));
 	return -ENOENT;
 }
 
-/* pf_spi_echo - the own echo peer: answer every frame with its complement until EOF */
-static void __attribute__((noreturn)) pf_spi_echo(int fd)
+/* spi_echo - the own echo peer: answer every frame with its complement until EOF */
+static void __attribute__((noreturn)) spi_echo(int fd)
 {
-	unsigned char buf[PF_SPI_MAX_BYTES];
+	unsigned char buf[SPI_MAX_BYTES];
 	ssize_t n, i;
 
 	for (;;) {
@@ -101,8 +101,8 @@ static void __attribute__((noreturn)) pf_spi_echo(int fd)
 	}
 }
 
-/* pf_spi_open - connect to the slave at 'link', or start the own echo peer */
-static int pf_spi_open(struct pf_load *l)
+/* spi_open - connect to the slave at 'link', or start the own echo peer */
+static int spi_open(struct pf_load *l)
 {
 	struct pf_spi *s = l->priv;
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -113,19 +113,19 @@ static int pf_spi_open(struct pf_load *l)
 	if (s->link[0]) {
 		s->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 		if (s->fd < 0)
-			return pf_load_why(l, errno, "socket: %s", strerror(errno));
+			return load_why(l, errno, "socket: %s", strerror(errno));
 		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", s->link);
 		if (connect(s->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-			return pf_load_why(l, errno, "link '%s': %s", s->link, strerror(errno));
+			return load_why(l, errno, "link '%s': %s", s->link, strerror(errno));
 		return 0;
 	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
-		return pf_load_why(l, errno, "socketpair: %s", strerror(errno));
+		return load_why(l, errno, "socketpair: %s", strerror(errno));
 	pid = fork();
 	if (pid < 0) {
 		close(sv[0]);
 		close(sv[1]);
-		return pf_load_why(l, errno, "fork: %s", strerror(errno));
+		return load_why(l, errno, "fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
 		close(sv[0]);
@@ -139,7 +139,7 @@ static int pf_spi_open(struct pf_load *l)
 			if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
 				_exit(1);
 		}
-		pf_spi_echo(sv[1]);
+		spi_echo(sv[1]);
 	}
 	close(sv[1]);
 	s->fd = sv[0];
@@ -148,8 +148,8 @@ static int pf_spi_open(struct pf_load *l)
 	return 0;
 }
 
-/* pf_spi_transfer - one full-duplex transfer; 0 or -errno (-EBADMSG for a bad reply) */
-static int pf_spi_transfer(struct pf_spi *s, const unsigned char *tx, unsigned char *rx)
+/* spi_transfer - one full-duplex transfer; 0 or -errno (-EBADMSG for a bad reply) */
+static int spi_transfer(struct pf_spi *s, const unsigned char *tx, unsigned char *rx)
 {
 	ssize_t n;
 	uint32_t i;
@@ -157,7 +157,7 @@ static int pf_spi_transfer(struct pf_spi *s, const unsigned char *tx, unsigned c
 	if (send(s->fd, tx, s->size, MSG_NOSIGNAL) != (ssize_t)s->size)
 		return -errno;
 	do
-		n = recv(s->fd, rx, PF_SPI_MAX_BYTES, 0);
+		n = recv(s->fd, rx, SPI_MAX_BYTES, 0);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -errno;
@@ -170,11 +170,11 @@ static int pf_spi_transfer(struct pf_spi *s, const unsigned char *tx, unsigned c
 	return 0;
 }
 
-/* pf_spi_main - the exerciser: a transfer every period, each one timed */
-static void *pf_spi_main(void *arg)
+/* spi_main - the exerciser: a transfer every period, each one timed */
+static void *spi_main(void *arg)
 {
 	struct pf_spi *s = arg;
-	unsigned char tx[PF_SPI_MAX_BYTES], rx[PF_SPI_MAX_BYTES];
+	unsigned char tx[SPI_MAX_BYTES], rx[SPI_MAX_BYTES];
 	int64_t period_ns = PF_NS_PER_SEC / s->rate_hz, next, t0, dt, behind;
 	struct timespec ts;
 	uint64_t seq = 0;
@@ -187,7 +187,7 @@ static void *pf_spi_main(void *arg)
 		for (i = 0; i < s->size; i++)
 			tx[i] = (unsigned char)(seq + i);
 		t0 = pf_now_ns();
-		ret = pf_spi_transfer(s, tx, rx);
+		ret = spi_transfer(s, tx, rx);
 		dt = pf_now_ns() - t0;
 		if (ret < 0) {
 			s->errors++;
@@ -216,29 +216,29 @@ static void *pf_spi_main(void *arg)
 	return NULL;
 }
 
-static int pf_spi_check(struct pf_load *l)
+static int spi_check(struct pf_load *l)
 {
 	struct pf_spi *s = l->priv;
 
 	if (s->prio && geteuid() != 0)
-		return pf_load_why(l, EPERM, "prio=%u (SCHED_FIFO) needs root", s->prio);
+		return load_why(l, EPERM, "prio=%u (SCHED_FIFO) needs root", s->prio);
 	return 0;
 }
 
-static int pf_spi_start(struct pf_load *l)
+static int spi_start(struct pf_load *l)
 {
 	struct pf_spi *s = l->priv;
 	struct sched_param sp = { .sched_priority = (int)s->prio };
 	pthread_attr_t attr;
 	int ret;
 
-	ret = pf_spi_check(l);
+	ret = spi_check(l);
 	if (ret < 0)
 		return ret;
-	ret = pf_hist_init(&s->hist, 0, PF_SPI_BIN_NS, PF_SPI_NBINS);
+	ret = pf_hist_init(&s->hist, 0, SPI_BIN_NS, SPI_NBINS);
 	if (ret < 0)
-		return pf_load_why(l, ret, "histogram: %s", strerror(-ret));
-	ret = pf_spi_open(l);
+		return load_why(l, ret, "histogram: %s", strerror(-ret));
+	ret = spi_open(l);
 	if (ret < 0)
 		return ret;
 	pthread_attr_init(&attr);
@@ -247,29 +247,29 @@ static int pf_spi_start(struct pf_load *l)
 		pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
 		pthread_attr_setschedparam(&attr, &sp);
 	}
-	ret = -pthread_create(&s->thread, &attr, pf_spi_main, s);
+	ret = -pthread_create(&s->thread, &attr, spi_main, s);
 	pthread_attr_destroy(&attr);
 	if (ret == 0)
 		pthread_setname_np(s->thread, "pf-spi-xfer");
 	if (ret < 0)
-		return pf_load_why(l, ret, "exerciser thread%s: %s",
+		return load_why(l, ret, "exerciser thread%s: %s",
 				   s->prio ? " (SCHED_FIFO)" : "", strerror(-ret));
 	s->running = true;
 	return 0;
 }
 
-static int pf_spi_poll(struct pf_load *l)
+static int spi_poll(struct pf_load *l)
 {
 	struct pf_spi *s = l->priv;
 
 	if (s->peer.pid && !pf_proc_alive(&s->peer))
-		return pf_load_why(l, EPIPE, "the echo peer exited");
+		return load_why(l, EPIPE, "the echo peer exited");
 	if (s->last_errno && s->last_errno != EBADMSG)
-		return pf_load_why(l, s->last_errno, "link: %s", strerror(s->last_errno));
+		return load_why(l, s->last_errno, "link: %s", strerror(s->last_errno));
 	return 0;
 }
 
-static void pf_spi_stop(struct pf_load *l)
+static void spi_stop(struct pf_load *l)
 {
 	struct pf_spi *s = l->priv;
 
@@ -280,7 +280,7 @@ static void pf_spi_stop(struct pf_load *l)
 	s->running = false;
 }
 
-static json_t *pf_spi_report(struct pf_load *l)
+static json_t *spi_report(struct pf_load *l)
 {
 	struct pf_spi *s = l->priv;
 	double run_s = s->last_ns > s->first_ns ? (double)(s->last_ns - s->first_ns) / PF_NS_PER_SEC : 0;
@@ -294,25 +294,25 @@ static json_t *pf_spi_report(struct pf_load *l)
 			 "transfers", (json_int_t)st.count,
 			 "transfers_per_s", run_s > 0 ? st.count / run_s : 0.0,
 			 "bytes_per_s", run_s > 0 ? s->bytes / run_s : 0.0,
-			 "transfer_time_ns", pf_stats_json(&st, PF_SPI_BIN_NS, "ns"),
+			 "transfer_time_ns", pf_stats_json(&st, SPI_BIN_NS, "ns"),
 			 "over_limit", (json_int_t)s->over,
 			 "errors", (json_int_t)s->errors,
 			 "skipped_periods", (json_int_t)s->skipped,
 			 "max_ns", (json_int_t)(st.count ? st.max : 0));
 }
 
-static void pf_spi_cleanup(struct pf_load *l)
+static void spi_cleanup(struct pf_load *l)
 {
 	struct pf_spi *s = l->priv;
 
-	pf_spi_stop(l);
+	spi_stop(l);
 	if (s->fd >= 0)
 		close(s->fd);	/* the echo peer sees EOF and exits */
 	s->fd = -1;
 	pf_proc_stop(&s->peer, SIGTERM, PF_NS_PER_SEC, false);
 }
 
-const struct pf_load_ops pf_load_spi = {
+const struct load_ops load_spi = {
 	.name = "spi",
 	.summary = "timed full-duplex transfers over the emulated SPI link (REQ-SPI-001)",
 	.params_help =
@@ -322,12 +322,12 @@ const struct pf_load_ops pf_load_spi = {
 	"  limit=TIME   a transfer longer than this counts as over the limit (1ms)\n"
 	"  link=PATH    UNIX seqpacket socket of the SPI slave; empty = own echo peer ()\n",
 	.priv_size = sizeof(struct pf_spi),
-	.defaults = pf_spi_defaults,
-	.set = pf_spi_set,
-	.check = pf_spi_check,
-	.start = pf_spi_start,
-	.poll = pf_spi_poll,
-	.stop = pf_spi_stop,
-	.report = pf_spi_report,
-	.cleanup = pf_spi_cleanup,
+	.defaults = spi_defaults,
+	.set = spi_set,
+	.check = spi_check,
+	.start = spi_start,
+	.poll = spi_poll,
+	.stop = spi_stop,
+	.report = spi_report,
+	.cleanup = spi_cleanup,
 };

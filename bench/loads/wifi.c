@@ -12,7 +12,7 @@
  * cut short by the stop contributes its sender figures only. Reported: the
  * configured rates, achieved sent / received throughput, UDP loss and TCP
  * retransmits (REQ-NET-001), and the delivery of the app's telemetry
- * stream: a receiver (tlm-rx.h) bound to the namespace's address, port
+ * stream: a receiver (tlm_rx.h) bound to the namespace's address, port
  * tlm_port, counts the frames the app sends there over the same shaped link
  * (received, lost, duplicates, reordered, late, one-way delay); tlm_dest_out
  * tells the runner where to point the app ([telemetry] dest), app_stats
@@ -20,12 +20,12 @@
  *
  * Everything stays on this machine: the addresses are 10.213.<n>.1/30 (host
  * end) and .2 (namespace end) on the veth pair this load creates. Names:
- * namespace pfw<pid>, links pfw<pid>h / pfw<pid>g; pf_wifi_cleanup_stale
+ * namespace pfw<pid>, links pfw<pid>h / pfw<pid>g; wifi_cleanup_stale
  * removes those of a dead pid.
  */
 #include "load.h"
 #include "common.h"
-#include "tlm-rx.h"
+#include "tlm_rx.h"
 
 #include <dirent.h>
 #include <arpa/inet.h>
@@ -38,12 +38,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PF_WIFI_PREFIX "pfw"
+#define WIFI_PREFIX "pfw"
 
-enum { PF_WIFI_UDP, PF_WIFI_TCP, PF_WIFI_NSTREAMS };
-static const char *const pf_wifi_stream_name[] = { "udp", "tcp" };
+enum { WIFI_UDP, WIFI_TCP, WIFI_NSTREAMS };
+static const char *const wifi_stream_name[] = { "udp", "tcp" };
 
-struct pf_wifi_stream {
+struct wifi_stream {
 	bool enabled;
 	struct pf_proc client;
 	char out[300];			/* client JSON of the current chunk */
@@ -72,16 +72,16 @@ struct pf_wifi {
 	char tlm_dest_out[256];		/* file to write the receiver's "ADDR:PORT" to, "" = none */
 	char app_stats[256];		/* the flight software's stats JSON (frames sent), "" = none */
 	/* state */
-	struct pf_tlm_rx tlm;
+	struct tlm_rx tlm;
 	bool tlm_open;
 	json_t *tlm_result;		/* taken at stop: cleanup comes before the report */
 	char ns[32], host_if[16], ns_if[16], host_ip[20], ns_ip[20];
 	bool ns_created, link_created;
-	struct pf_proc server_proc[PF_WIFI_NSTREAMS];
-	struct pf_wifi_stream st[PF_WIFI_NSTREAMS];
+	struct pf_proc server_proc[WIFI_NSTREAMS];
+	struct wifi_stream st[WIFI_NSTREAMS];
 };
 
-static void pf_wifi_defaults(struct pf_load *l)
+static void wifi_defaults(struct pf_load *l)
 {
 	struct pf_wifi *w = l->priv;
 
@@ -94,14 +94,14 @@ static void pf_wifi_defaults(struct pf_load *l)
 	w->tlm.fd = -1;
 }
 
-static int pf_wifi_set(struct pf_load *l, const char *key, const char *value)
+static int wifi_set(struct pf_load *l, const char *key, const char *value)
 {
 	struct pf_wifi *w = l->priv;
 
 	if (!strcmp(key, "rate"))
-		return pf_load_parse_bps(value, &w->rate_bps) || w->rate_bps < 8000 ? -EINVAL : 0;
+		return load_parse_bps(value, &w->rate_bps) || w->rate_bps < 8000 ? -EINVAL : 0;
 	if (!strcmp(key, "udp_rate"))
-		return pf_load_parse_bps(value, &w->udp_bps);
+		return load_parse_bps(value, &w->udp_bps);
 	if (!strcmp(key, "tcp")) {
 		if (strcmp(value, "yes") && strcmp(value, "no"))
 			return -EINVAL;
@@ -109,36 +109,36 @@ static int pf_wifi_set(struct pf_load *l, const char *key, const char *value)
 		return 0;
 	}
 	if (!strcmp(key, "chunk"))
-		return pf_load_parse_ns(value, &w->chunk_ns) || w->chunk_ns < PF_NS_PER_SEC ? -EINVAL : 0;
+		return load_parse_ns(value, &w->chunk_ns) || w->chunk_ns < PF_NS_PER_SEC ? -EINVAL : 0;
 	if (!strcmp(key, "port"))
-		return pf_load_parse_u32(value, 1024, 65534, &w->port);
+		return load_parse_u32(value, 1024, 65534, &w->port);
 	if (!strcmp(key, "server"))
-		return pf_load_parse_str(value, w->server, sizeof(w->server));
+		return load_parse_str(value, w->server, sizeof(w->server));
 	if (!strcmp(key, "tlm_port"))
-		return pf_load_parse_u32(value, 1024, 65535, &w->tlm_port);
+		return load_parse_u32(value, 1024, 65535, &w->tlm_port);
 	if (!strcmp(key, "tlm_late"))
-		return pf_load_parse_ns(value, &w->tlm_late_ns) || w->tlm_late_ns <= 0 ? -EINVAL : 0;
+		return load_parse_ns(value, &w->tlm_late_ns) || w->tlm_late_ns <= 0 ? -EINVAL : 0;
 	if (!strcmp(key, "tlm_dest_out"))
-		return pf_load_parse_str(value, w->tlm_dest_out, sizeof(w->tlm_dest_out));
+		return load_parse_str(value, w->tlm_dest_out, sizeof(w->tlm_dest_out));
 	if (!strcmp(key, "app_stats"))
-		return pf_load_parse_str(value, w->app_stats, sizeof(w->app_stats));
+		return load_parse_str(value, w->app_stats, sizeof(w->app_stats));
 	return -ENOENT;
 }
 
-/* pf_wifi_ip - run one "ip ..." (or "ip netns exec NS tc ...") command; 0 or -EIO with l->why */
-#define pf_wifi_ip(l, ...) pf_wifi_cmd(l, (const char *[]){ __VA_ARGS__, NULL })
-static int pf_wifi_cmd(struct pf_load *l, const char **argv)
+/* wifi_ip - run one "ip ..." (or "ip netns exec NS tc ...") command; 0 or -EIO with l->why */
+#define wifi_ip(l, ...) wifi_cmd(l, (const char *[]){ __VA_ARGS__, NULL })
+static int wifi_cmd(struct pf_load *l, const char **argv)
 {
 	char err[300];
 	int ret = pf_proc_run((char *const *)argv, err, sizeof(err));
 
 	if (ret == 0)
 		return 0;
-	return pf_load_why(l, EIO, "%s %s %s: %s", argv[0], argv[1], argv[2], err);
+	return load_why(l, EIO, "%s %s %s: %s", argv[0], argv[1], argv[2], err);
 }
 
-/* pf_wifi_free_subnet - n of a 10.213.<n>.0/30 no interface here uses, from the pid on */
-static int pf_wifi_free_subnet(void)
+/* wifi_free_subnet - n of a 10.213.<n>.0/30 no interface here uses, from the pid on */
+static int wifi_free_subnet(void)
 {
 	struct ifaddrs *ifa, *i;
 	int n, tries;
@@ -160,46 +160,46 @@ static int pf_wifi_free_subnet(void)
 	return n;
 }
 
-/* pf_wifi_make_link - namespace, veth pair, addresses, tbf on both ends */
-static int pf_wifi_make_link(struct pf_load *l)
+/* wifi_make_link - namespace, veth pair, addresses, tbf on both ends */
+static int wifi_make_link(struct pf_load *l)
 {
 	struct pf_wifi *w = l->priv;
 	char rate[32], cidr_h[32], cidr_g[32];
-	int subnet = pf_wifi_free_subnet(), ret;
+	int subnet = wifi_free_subnet(), ret;
 
-	snprintf(w->ns, sizeof(w->ns), PF_WIFI_PREFIX "%d", getpid());
-	snprintf(w->host_if, sizeof(w->host_if), PF_WIFI_PREFIX "%dh", getpid());
-	snprintf(w->ns_if, sizeof(w->ns_if), PF_WIFI_PREFIX "%dg", getpid());
+	snprintf(w->ns, sizeof(w->ns), WIFI_PREFIX "%d", getpid());
+	snprintf(w->host_if, sizeof(w->host_if), WIFI_PREFIX "%dh", getpid());
+	snprintf(w->ns_if, sizeof(w->ns_if), WIFI_PREFIX "%dg", getpid());
 	snprintf(w->host_ip, sizeof(w->host_ip), "10.213.%d.1", subnet);
 	snprintf(w->ns_ip, sizeof(w->ns_ip), "10.213.%d.2", subnet);
 	snprintf(cidr_h, sizeof(cidr_h), "%s/30", w->host_ip);
 	snprintf(cidr_g, sizeof(cidr_g), "%s/30", w->ns_ip);
 	snprintf(rate, sizeof(rate), "%llubit", (unsigned long long)w->rate_bps);
 
-	ret = pf_wifi_ip(l, "ip", "netns", "add", w->ns);
+	ret = wifi_ip(l, "ip", "netns", "add", w->ns);
 	if (ret < 0)
 		return ret;
 	w->ns_created = true;
-	ret = pf_wifi_ip(l, "ip", "link", "add", w->host_if, "type", "veth", "peer", "name", w->ns_if);
+	ret = wifi_ip(l, "ip", "link", "add", w->host_if, "type", "veth", "peer", "name", w->ns_if);
 	if (ret < 0)
 		return ret;
 	w->link_created = true;
-	if ((ret = pf_wifi_ip(l, "ip", "link", "set", w->ns_if, "netns", w->ns)) ||
-	    (ret = pf_wifi_ip(l, "ip", "addr", "add", cidr_h, "dev", w->host_if)) ||
-	    (ret = pf_wifi_ip(l, "ip", "link", "set", w->host_if, "up")) ||
-	    (ret = pf_wifi_ip(l, "ip", "-n", w->ns, "addr", "add", cidr_g, "dev", w->ns_if)) ||
-	    (ret = pf_wifi_ip(l, "ip", "-n", w->ns, "link", "set", w->ns_if, "up")) ||
-	    (ret = pf_wifi_ip(l, "ip", "-n", w->ns, "link", "set", "lo", "up")) ||
-	    (ret = pf_wifi_ip(l, "tc", "qdisc", "add", "dev", w->host_if, "root", "tbf", "rate", rate,
+	if ((ret = wifi_ip(l, "ip", "link", "set", w->ns_if, "netns", w->ns)) ||
+	    (ret = wifi_ip(l, "ip", "addr", "add", cidr_h, "dev", w->host_if)) ||
+	    (ret = wifi_ip(l, "ip", "link", "set", w->host_if, "up")) ||
+	    (ret = wifi_ip(l, "ip", "-n", w->ns, "addr", "add", cidr_g, "dev", w->ns_if)) ||
+	    (ret = wifi_ip(l, "ip", "-n", w->ns, "link", "set", w->ns_if, "up")) ||
+	    (ret = wifi_ip(l, "ip", "-n", w->ns, "link", "set", "lo", "up")) ||
+	    (ret = wifi_ip(l, "tc", "qdisc", "add", "dev", w->host_if, "root", "tbf", "rate", rate,
 			      "burst", "32kb", "latency", "50ms")) ||
-	    (ret = pf_wifi_ip(l, "ip", "netns", "exec", w->ns, "tc", "qdisc", "add", "dev", w->ns_if,
+	    (ret = wifi_ip(l, "ip", "netns", "exec", w->ns, "tc", "qdisc", "add", "dev", w->ns_if,
 			      "root", "tbf", "rate", rate, "burst", "32kb", "latency", "50ms")))
 		return ret;
 	return 0;
 }
 
-/* pf_wifi_start_server - one iperf3 server inside the namespace */
-static int pf_wifi_start_server(struct pf_load *l, int i)
+/* wifi_start_server - one iperf3 server inside the namespace */
+static int wifi_start_server(struct pf_load *l, int i)
 {
 	struct pf_wifi *w = l->priv;
 	char port[16];
@@ -208,18 +208,18 @@ static int pf_wifi_start_server(struct pf_load *l, int i)
 
 	snprintf(port, sizeof(port), "%u", w->port + i);
 	snprintf(w->st[i].server_out, sizeof(w->st[i].server_out), "%s/wifi-%s-server-%d.json", l->work_dir,
-		 pf_wifi_stream_name[i], getpid());
+		 wifi_stream_name[i], getpid());
 	ret = pf_proc_spawn(&w->server_proc[i], argv, w->st[i].server_out, NULL, 0);
 	if (ret < 0)
-		return pf_load_why(l, ret, "iperf3 server: %s", strerror(-ret));
+		return load_why(l, ret, "iperf3 server: %s", strerror(-ret));
 	return 0;
 }
 
 /*
- * pf_wifi_start_tlm - the telemetry receiver on the namespace's address, and
+ * wifi_start_tlm - the telemetry receiver on the namespace's address, and
  * that address in tlm_dest_out for the runner
  */
-static int pf_wifi_start_tlm(struct pf_load *l)
+static int wifi_start_tlm(struct pf_load *l)
 {
 	struct pf_wifi *w = l->priv;
 	char addr[64], netns[64];
@@ -228,7 +228,7 @@ static int pf_wifi_start_tlm(struct pf_load *l)
 
 	snprintf(addr, sizeof(addr), "%s:%u", w->ns_ip, w->tlm_port ? w->tlm_port : w->port + 2);
 	snprintf(netns, sizeof(netns), "/run/netns/%s", w->ns);
-	ret = pf_tlm_rx_open(&w->tlm, netns, addr, w->tlm_late_ns, l->why, sizeof(l->why));
+	ret = tlm_rx_open(&w->tlm, netns, addr, w->tlm_late_ns, l->why, sizeof(l->why));
 	if (ret < 0)
 		return ret;
 	w->tlm_open = true;
@@ -239,13 +239,13 @@ static int pf_wifi_start_tlm(struct pf_load *l)
 		ret = -errno;
 		if (f)
 			fclose(f);
-		return pf_load_why(l, ret, "tlm_dest_out: %s: %s", w->tlm_dest_out, strerror(-ret));
+		return load_why(l, ret, "tlm_dest_out: %s: %s", w->tlm_dest_out, strerror(-ret));
 	}
 	return 0;
 }
 
-/* pf_wifi_chunk_ns - length of the next chunk: the chunk, or what is left of the duration */
-static int64_t pf_wifi_chunk_ns(struct pf_load *l)
+/* wifi_chunk_ns - length of the next chunk: the chunk, or what is left of the duration */
+static int64_t wifi_chunk_ns(struct pf_load *l)
 {
 	struct pf_wifi *w = l->priv;
 	int64_t left;
@@ -256,16 +256,16 @@ static int64_t pf_wifi_chunk_ns(struct pf_load *l)
 	return left < w->chunk_ns ? left : w->chunk_ns;
 }
 
-/* pf_wifi_start_chunk - start the client of stream i for the next chunk (none when < 1 s left) */
-static int pf_wifi_start_chunk(struct pf_load *l, int i)
+/* wifi_start_chunk - start the client of stream i for the next chunk (none when < 1 s left) */
+static int wifi_start_chunk(struct pf_load *l, int i)
 {
 	struct pf_wifi *w = l->priv;
-	struct pf_wifi_stream *s = &w->st[i];
-	int64_t chunk_ns = pf_wifi_chunk_ns(l);
+	struct wifi_stream *s = &w->st[i];
+	int64_t chunk_ns = wifi_chunk_ns(l);
 	char port[16], secs[16], bw[32];
 	const char *addr = w->server[0] ? w->server : w->ns_ip;
 	char *argv[] = { "iperf3", "-c", (char *)addr, "-p", port, "-t", secs, "-J",
-			 i == PF_WIFI_UDP ? "-u" : NULL, "-b", bw, NULL };
+			 i == WIFI_UDP ? "-u" : NULL, "-b", bw, NULL };
 	int ret;
 
 	if (chunk_ns < PF_NS_PER_SEC)
@@ -276,15 +276,15 @@ static int pf_wifi_start_chunk(struct pf_load *l, int i)
 	s->chunk_start_ns = pf_now_ns();
 	ret = pf_proc_spawn(&s->client, argv, s->out, NULL, 0);
 	if (ret < 0)
-		return pf_load_why(l, ret, "iperf3 client: %s", strerror(-ret));
+		return load_why(l, ret, "iperf3 client: %s", strerror(-ret));
 	return 0;
 }
 
-/* pf_wifi_collect - add a finished (or stopped) chunk's figures; 0, or -EAGAIN when it failed */
-static int pf_wifi_collect(struct pf_load *l, int i, bool cut_short)
+/* wifi_collect - add a finished (or stopped) chunk's figures; 0, or -EAGAIN when it failed */
+static int wifi_collect(struct pf_load *l, int i, bool cut_short)
 {
 	struct pf_wifi *w = l->priv;
-	struct pf_wifi_stream *s = &w->st[i];
+	struct wifi_stream *s = &w->st[i];
 	json_t *root = pf_json_load_at_brace(s->out);
 	json_t *end = json_object_get(root, "end");
 	json_t *sent = json_object_get(end, "sum_sent"), *recv = json_object_get(end, "sum_received");
@@ -294,7 +294,7 @@ static int pf_wifi_collect(struct pf_load *l, int i, bool cut_short)
 	int ret = 0;
 
 	if (!sent || (!cut_short && (error || pf_proc_exit_code(&s->client) != 0))) {
-		snprintf(l->why, sizeof(l->why), "iperf3 %s client: %s", pf_wifi_stream_name[i],
+		snprintf(l->why, sizeof(l->why), "iperf3 %s client: %s", wifi_stream_name[i],
 			 error ? error : "no result");
 		ret = -EAGAIN;
 		goto out;
@@ -309,7 +309,7 @@ static int pf_wifi_collect(struct pf_load *l, int i, bool cut_short)
 	s->recv_bytes += json_number_value(json_object_get(recv, "bytes"));
 	s->recv_seconds += secs;
 	s->retransmits += json_integer_value(json_object_get(sent, "retransmits"));
-	if (i == PF_WIFI_UDP) {
+	if (i == WIFI_UDP) {
 		double jitter = json_number_value(json_object_get(sum, "jitter_ms"));
 
 		s->packets += json_integer_value(json_object_get(sum, "packets"));
@@ -322,80 +322,80 @@ out:
 	return ret;
 }
 
-static int pf_wifi_check(struct pf_load *l)
+static int wifi_check(struct pf_load *l)
 {
 	struct pf_wifi *w = l->priv;
 
 	if (pf_proc_which("iperf3"))
-		return pf_load_why(l, ENOENT, "iperf3: not found in PATH (package iperf3)");
+		return load_why(l, ENOENT, "iperf3: not found in PATH (package iperf3)");
 	if (!w->tcp && !w->udp_bps)
-		return pf_load_why(l, EINVAL, "nothing to send: udp_rate=0 and tcp=no");
+		return load_why(l, EINVAL, "nothing to send: udp_rate=0 and tcp=no");
 	if (w->server[0])
 		return 0;
 	if (geteuid() != 0)
-		return pf_load_why(l, EPERM, "creating a network namespace needs root");
+		return load_why(l, EPERM, "creating a network namespace needs root");
 	if (pf_proc_which("ip") || pf_proc_which("tc"))
-		return pf_load_why(l, ENOENT, "ip / tc: not found in PATH (package iproute2)");
+		return load_why(l, ENOENT, "ip / tc: not found in PATH (package iproute2)");
 	return 0;
 }
 
-static int pf_wifi_start(struct pf_load *l)
+static int wifi_start(struct pf_load *l)
 {
 	struct pf_wifi *w = l->priv;
 	int i, ret;
 
-	ret = pf_wifi_check(l);
+	ret = wifi_check(l);
 	if (ret < 0)
 		return ret;
-	w->st[PF_WIFI_UDP].enabled = w->udp_bps > 0;
-	w->st[PF_WIFI_TCP].enabled = w->tcp;
+	w->st[WIFI_UDP].enabled = w->udp_bps > 0;
+	w->st[WIFI_TCP].enabled = w->tcp;
 	if (!w->server[0]) {
-		ret = pf_wifi_make_link(l);
+		ret = wifi_make_link(l);
 		if (ret < 0)
 			return ret;
-		ret = pf_wifi_start_tlm(l);
+		ret = wifi_start_tlm(l);
 		if (ret < 0)
 			return ret;
 	}
-	for (i = 0; i < PF_WIFI_NSTREAMS; i++) {
+	for (i = 0; i < WIFI_NSTREAMS; i++) {
 		if (!w->st[i].enabled)
 			continue;
 		snprintf(w->st[i].out, sizeof(w->st[i].out), "%s/wifi-%s-%d.json", l->work_dir,
-			 pf_wifi_stream_name[i], getpid());
-		if (!w->server[0] && (ret = pf_wifi_start_server(l, i)) < 0)
+			 wifi_stream_name[i], getpid());
+		if (!w->server[0] && (ret = wifi_start_server(l, i)) < 0)
 			return ret;
 	}
 	pf_proc_sleep_ns(300 * PF_NS_PER_MS);	/* let the servers listen */
-	for (i = 0; i < PF_WIFI_NSTREAMS; i++) {
+	for (i = 0; i < WIFI_NSTREAMS; i++) {
 		if (!w->server[0] && w->st[i].enabled && !pf_proc_alive(&w->server_proc[i]))
-			return pf_load_why(l, EIO, "iperf3 %s server in %s exited at start",
-					   pf_wifi_stream_name[i], w->ns);
-		if (w->st[i].enabled && (ret = pf_wifi_start_chunk(l, i)) < 0)
+			return load_why(l, EIO, "iperf3 %s server in %s exited at start",
+					   wifi_stream_name[i], w->ns);
+		if (w->st[i].enabled && (ret = wifi_start_chunk(l, i)) < 0)
 			return ret;
 	}
 	return 0;
 }
 
-static int pf_wifi_poll(struct pf_load *l)
+static int wifi_poll(struct pf_load *l)
 {
 	struct pf_wifi *w = l->priv;
 	int i, ret;
 
-	pf_tlm_rx_poll(&w->tlm);
-	for (i = 0; i < PF_WIFI_NSTREAMS; i++) {
-		struct pf_wifi_stream *s = &w->st[i];
+	tlm_rx_poll(&w->tlm);
+	for (i = 0; i < WIFI_NSTREAMS; i++) {
+		struct wifi_stream *s = &w->st[i];
 
 		if (!s->enabled || !s->client.pid || pf_proc_alive(&s->client))
 			continue;
 		s->client.pid = 0;
-		ret = pf_wifi_collect(l, i, false);
+		ret = wifi_collect(l, i, false);
 		if (ret < 0 && ++s->retries > 5)
-			return pf_load_why(l, EIO, "%s (5 retries)", l->why);
+			return load_why(l, EIO, "%s (5 retries)", l->why);
 		if (ret == 0)
 			s->retries = 0;
 		else
 			pf_proc_sleep_ns(200 * PF_NS_PER_MS);
-		ret = pf_wifi_start_chunk(l, i);
+		ret = wifi_start_chunk(l, i);
 		if (ret < 0)
 			return ret;
 	}
@@ -403,13 +403,13 @@ static int pf_wifi_poll(struct pf_load *l)
 }
 
 /*
- * pf_wifi_server_figures - the receiver's side of every test from the
+ * wifi_server_figures - the receiver's side of every test from the
  * server's JSON (one object per test, also for a test whose client was
  * stopped: the server reports its complete intervals), replacing the
  * figures of the complete chunks only; false when the file holds none.
  * The rate is over the clients' time of every chunk.
  */
-static bool pf_wifi_server_figures(struct pf_wifi_stream *s, bool udp)
+static bool wifi_server_figures(struct wifi_stream *s, bool udp)
 {
 	double bytes = 0, seconds = 0;
 	int64_t packets = 0, lost = 0;
@@ -462,39 +462,39 @@ static bool pf_wifi_server_figures(struct pf_wifi_stream *s, bool udp)
 	return true;
 }
 
-static void pf_wifi_stop(struct pf_load *l)
+static void wifi_stop(struct pf_load *l)
 {
 	struct pf_wifi *w = l->priv;
 	int i;
 
 	if (w->tlm_open) {	/* the app has stopped (and written its stats) before its loads */
-		pf_tlm_rx_poll(&w->tlm);
-		w->tlm_result = pf_tlm_rx_json(&w->tlm, w->app_stats);
+		tlm_rx_poll(&w->tlm);
+		w->tlm_result = tlm_rx_json(&w->tlm, w->app_stats);
 	}
-	for (i = 0; i < PF_WIFI_NSTREAMS; i++) {
-		struct pf_wifi_stream *s = &w->st[i];
+	for (i = 0; i < WIFI_NSTREAMS; i++) {
+		struct wifi_stream *s = &w->st[i];
 		bool cut_short;
 
 		if (!s->enabled || !s->client.pid)
 			continue;
 		cut_short = pf_proc_alive(&s->client);
 		pf_proc_stop(&s->client, SIGINT, 3 * PF_NS_PER_SEC, false);
-		if (pf_wifi_collect(l, i, cut_short) < 0)
+		if (wifi_collect(l, i, cut_short) < 0)
 			l->why[0] = '\0';	/* a chunk that had not begun: nothing to add */
 		s->client.pid = 0;
 	}
 	if (w->server[0])
 		return;
 	pf_proc_sleep_ns(300 * PF_NS_PER_MS);	/* the servers write the stopped tests' results */
-	for (i = 0; i < PF_WIFI_NSTREAMS; i++)
+	for (i = 0; i < WIFI_NSTREAMS; i++)
 		if (w->st[i].enabled)
-			pf_wifi_server_figures(&w->st[i], i == PF_WIFI_UDP);
+			wifi_server_figures(&w->st[i], i == WIFI_UDP);
 }
 
-/* pf_wifi_stream_json - one stream's achieved figures */
-static json_t *pf_wifi_stream_json(struct pf_wifi *w, int i)
+/* wifi_stream_json - one stream's achieved figures */
+static json_t *wifi_stream_json(struct pf_wifi *w, int i)
 {
-	struct pf_wifi_stream *s = &w->st[i];
+	struct wifi_stream *s = &w->st[i];
 	double sent_bps = s->seconds > 0 ? 8 * (s->sent_bytes + s->partial_sent_bytes) / s->seconds : 0;
 	double recv_bps = s->recv_seconds > 0 ? 8 * s->recv_bytes / s->recv_seconds : 0;
 	json_t *o;
@@ -507,7 +507,7 @@ static json_t *pf_wifi_stream_json(struct pf_wifi *w, int i)
 		      "seconds", s->seconds,
 		      "sent_bytes", s->sent_bytes + s->partial_sent_bytes, "received_bytes", s->recv_bytes,
 		      "sent_bps", sent_bps, "received_bps", recv_bps);
-	if (i == PF_WIFI_UDP) {
+	if (i == WIFI_UDP) {
 		json_object_set_new(o, "target_bps", json_integer((json_int_t)w->udp_bps));
 		json_object_set_new(o, "packets", json_integer(s->packets));
 		json_object_set_new(o, "lost_packets", json_integer(s->lost_packets));
@@ -520,7 +520,7 @@ static json_t *pf_wifi_stream_json(struct pf_wifi *w, int i)
 	return o;
 }
 
-static json_t *pf_wifi_report(struct pf_load *l)
+static json_t *wifi_report(struct pf_load *l)
 {
 	struct pf_wifi *w = l->priv;
 	double recv_bps = 0;
@@ -532,7 +532,7 @@ static json_t *pf_wifi_report(struct pf_load *l)
 	if (!tlm)
 		tlm = json_pack("{s:s}", "unavailable", w->server[0] ? "a remote ground station: no receiver here"
 								  : "the receiver did not run");
-	for (i = 0; i < PF_WIFI_NSTREAMS; i++)
+	for (i = 0; i < WIFI_NSTREAMS; i++)
 		if (w->st[i].enabled && w->st[i].recv_seconds > 0)
 			recv_bps += 8 * w->st[i].recv_bytes / w->st[i].recv_seconds;
 	return json_pack("{s:s, s:s, s:s, s:I, s:f, s:f, s:o, s:o, s:o}",
@@ -542,21 +542,21 @@ static json_t *pf_wifi_report(struct pf_load *l)
 			 "rate_bps", (json_int_t)w->rate_bps,
 			 "received_bps", recv_bps,
 			 "rate_achieved_pct", w->rate_bps ? 100.0 * recv_bps / w->rate_bps : 0.0,
-			 "udp", pf_wifi_stream_json(w, PF_WIFI_UDP),
-			 "tcp", pf_wifi_stream_json(w, PF_WIFI_TCP),
+			 "udp", wifi_stream_json(w, WIFI_UDP),
+			 "tcp", wifi_stream_json(w, WIFI_TCP),
 			 "telemetry", tlm);
 }
 
-static void pf_wifi_cleanup(struct pf_load *l)
+static void wifi_cleanup(struct pf_load *l)
 {
 	struct pf_wifi *w = l->priv;
 	char err[256];
 	int i;
 
 	if (w->tlm_open)
-		pf_tlm_rx_close(&w->tlm);
+		tlm_rx_close(&w->tlm);
 	w->tlm_open = false;
-	for (i = 0; i < PF_WIFI_NSTREAMS; i++) {
+	for (i = 0; i < WIFI_NSTREAMS; i++) {
 		pf_proc_stop(&w->st[i].client, SIGKILL, PF_NS_PER_SEC, false);
 		pf_proc_stop(&w->server_proc[i], SIGTERM, 2 * PF_NS_PER_SEC, false);
 		if (w->st[i].out[0])
@@ -572,7 +572,7 @@ static void pf_wifi_cleanup(struct pf_load *l)
 	w->ns_created = false;
 }
 
-static void pf_wifi_cleanup_stale(void)
+static void wifi_cleanup_stale(void)
 {
 	const char *dirs[] = { "/sys/class/net", "/run/netns" };
 	struct dirent *de;
@@ -583,7 +583,7 @@ static void pf_wifi_cleanup_stale(void)
 	for (i = 0; i < PF_ARRAY_SIZE(dirs); i++) {
 		d = opendir(dirs[i]);
 		while (d && (de = readdir(d))) {
-			if (!pf_load_dead_owner(de->d_name, PF_WIFI_PREFIX))
+			if (!load_dead_owner(de->d_name, WIFI_PREFIX))
 				continue;
 			if (i == 0)
 				pf_proc_runl(err, sizeof(err), "ip", "link", "del", de->d_name, NULL);
@@ -595,7 +595,7 @@ static void pf_wifi_cleanup_stale(void)
 	}
 }
 
-const struct pf_load_ops pf_load_wifi = {
+const struct load_ops load_wifi = {
 	.name = "wifi",
 	.summary = "iperf3 UDP + TCP through a tbf-shaped veth pair into a ground-station namespace",
 	.params_help =
@@ -610,13 +610,13 @@ const struct pf_load_ops pf_load_wifi = {
 	"  tlm_dest_out=PATH  write the receiver's ADDR:PORT there (the app's [telemetry] dest) ()\n"
 	"  app_stats=PATH the flight software's stats JSON, for the telemetry frames sent ()\n",
 	.priv_size = sizeof(struct pf_wifi),
-	.defaults = pf_wifi_defaults,
-	.set = pf_wifi_set,
-	.check = pf_wifi_check,
-	.start = pf_wifi_start,
-	.poll = pf_wifi_poll,
-	.stop = pf_wifi_stop,
-	.report = pf_wifi_report,
-	.cleanup = pf_wifi_cleanup,
-	.cleanup_stale = pf_wifi_cleanup_stale,
+	.defaults = wifi_defaults,
+	.set = wifi_set,
+	.check = wifi_check,
+	.start = wifi_start,
+	.poll = wifi_poll,
+	.stop = wifi_stop,
+	.report = wifi_report,
+	.cleanup = wifi_cleanup,
+	.cleanup_stale = wifi_cleanup_stale,
 };

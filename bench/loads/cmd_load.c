@@ -1,0 +1,230 @@
+/*
+ * cmd_load.c - `preflight load NAME [options] [key=value ...]`: run one load
+ * standalone until its duration ends or SIGINT / SIGTERM arrives, then stop
+ * it, clean up and print (or write) its JSON report of what it achieved.
+ *
+ * `preflight run` starts every load of a phase through this command in a
+ * child process of its own process group, with --ready-fd: the load writes
+ * "ready\n" there once started, or "error <why>\n" when it could not start.
+ */
+#include "command.h"
+#include "common.h"
+#include "load.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t load_stop_signal;
+
+/* load_on_signal - remember that the load must stop */
+static void load_on_signal(int sig)
+{
+	load_stop_signal = sig;
+}
+
+/* load_tell - write one status line to the ready fd, if any */
+static void load_tell(int fd, const char *status, const char *why)
+{
+	char line[600];
+	int n;
+
+	if (fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "%s%s%s\n", status, why ? " " : "", why ? why : "");
+	if (write(fd, line, n > (int)sizeof(line) - 1 ? (int)sizeof(line) - 1 : n) < 0)
+		return;
+	close(fd);
+}
+
+/* load_write_report - the report on stdout or into 'path' */
+static int load_write_report(json_t *report, const char *path)
+{
+	int ret;
+
+	if (!path || !strcmp(path, "-")) {
+		ret = json_dumpf(report, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', stdout);
+		return ret;
+	}
+	return json_dump_file(report, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+}
+
+static int cmd_load_run(int argc, char **argv);
+
+const struct pf_command cmd_load = {
+	.name = "load",
+	.summary = "run one synthetic load (wifi, sd, spi, cpu, rt-swarm) and report what it achieved",
+	.usage =
+	"usage: preflight load NAME [options] [key=value ...]\n"
+	"       preflight load --list | --cleanup-stale\n"
+	"\n"
+	"Runs one load of the test bench until the duration ends or SIGINT / SIGTERM,\n"
+	"then stops it, removes everything it created and prints its JSON report.\n"
+	"\n"
+	"options:\n"
+	"  -d, --duration TIME   run time (10s, 2min, ...; default 0 = until a signal)\n"
+	"  -o, --output FILE     write the JSON report to FILE (default: stdout)\n"
+	"  -w, --work-dir DIR    directory for helper output files (default /tmp)\n"
+	"      --ready-fd FD     write \"ready\" or \"error <why>\" to FD once started (default none)\n"
+	"      --list            list the loads and their parameters (default: off)\n"
+	"      --cleanup-stale   remove namespaces, links, mounts and loop devices\n"
+	"                        of dead loads (default: off)\n"
+	"  -h, --help            this text\n"
+	"\n"
+	"Each load's parameters and defaults: 'preflight load --list'. See docs/loads.md.\n"
+	"exit: 0 ran and reported, 2 bad parameter, 3 the load could not start or died\n",
+	.run = cmd_load_run,
+};
+
+/* load_list - every load with its parameters */
+static void load_list(void)
+{
+	char names[128], *save = NULL, *name;
+
+	snprintf(names, sizeof(names), "%s", load_names());
+	for (name = strtok_r(names, " ", &save); name; name = strtok_r(NULL, " ", &save)) {
+		const struct load_ops *ops = load_find(name);
+
+		printf("%s - %s\n%s\n", ops->name, ops->summary, ops->params_help);
+	}
+}
+
+/* load_drive - start, poll until the end or a signal, stop; 0 or an exit code */
+static int load_drive(struct pf_load *l, int ready_fd)
+{
+	int ret;
+
+	l->start_ns = pf_now_ns();
+	ret = l->ops->start(l);
+	if (ret < 0) {
+		l->ops->cleanup(l);
+		load_tell(ready_fd, "error", l->why);
+		return pf_fail(PF_EXIT_ENV, "%s: cannot start: %s", l->ops->name, l->why);
+	}
+	load_tell(ready_fd, "ready", NULL);
+	while (!load_stop_signal) {
+		if (l->duration_ns && pf_now_ns() - l->start_ns >= l->duration_ns)
+			break;
+		ret = l->ops->poll(l);
+		if (ret < 0 && load_stop_signal)
+			ret = 0;	/* Ctrl-C on a terminal reaches the helpers too: their end is the stop */
+		if (ret < 0)
+			break;
+		pf_proc_sleep_ns(100 * PF_NS_PER_MS);
+	}
+	l->interrupted = load_stop_signal && l->duration_ns &&
+			 pf_now_ns() - l->start_ns < l->duration_ns;
+	l->ops->stop(l);
+	l->stop_ns = pf_now_ns();
+	l->ops->cleanup(l);
+	if (ret < 0) {
+		pf_err("%s: stopped early: %s", l->ops->name, l->why);
+		return PF_EXIT_ENV;
+	}
+	return PF_EXIT_OK;
+}
+
+static int cmd_load_run(int argc, char **argv)
+{
+	enum { OPT_READY = 256, OPT_LIST, OPT_STALE };
+	static const struct option opts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "work-dir", required_argument, NULL, 'w' },
+		{ "ready-fd", required_argument, NULL, OPT_READY },
+		{ "list", no_argument, NULL, OPT_LIST },
+		{ "cleanup-stale", no_argument, NULL, OPT_STALE },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct load_ops *ops;
+	const char *output = NULL, *work_dir = "/tmp";
+	struct sigaction sa = { .sa_handler = load_on_signal };
+	int64_t duration_ns = 0;
+	struct pf_load l;
+	json_t *report;
+	long ready_fd = -1;
+	char comm[16];
+	int c, i, ret;
+
+	while ((c = getopt_long(argc, argv, "d:o:w:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (pf_parse_duration_ns(optarg, PF_NS_PER_SEC, &duration_ns))
+				return pf_usage_error(&cmd_load, "--duration: '%s': not a duration", optarg);
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'w':
+			work_dir = optarg;
+			break;
+		case OPT_READY:
+			if (pf_parse_long(optarg, 0, 1 << 20, &ready_fd))
+				return pf_usage_error(&cmd_load, "--ready-fd: '%s': not a file descriptor", optarg);
+			break;
+		case OPT_LIST:
+			load_list();
+			return PF_EXIT_OK;
+		case OPT_STALE:
+			load_cleanup_stale();
+			return PF_EXIT_OK;
+		default:
+			return pf_usage_error(&cmd_load, "bad option");
+		}
+	}
+	if (optind >= argc)
+		return pf_usage_error(&cmd_load, "which load? (%s)", load_names());
+	ops = load_find(argv[optind]);
+	if (!ops)
+		return pf_usage_error(&cmd_load, "'%s': no such load (%s)", argv[optind], load_names());
+	if (load_init(&l, ops, work_dir) < 0)
+		return pf_fail(PF_EXIT_INTERNAL, "%s: out of memory", ops->name);
+	l.duration_ns = duration_ns;
+	for (i = optind + 1; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		char key[64];
+
+		if (!eq || eq == argv[i] || (size_t)(eq - argv[i]) >= sizeof(key)) {
+			ret = pf_usage_error(&cmd_load, "'%s': expected key=value", argv[i]);
+			goto out;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - argv[i]), argv[i]);	/* argv stays whole for ps */
+		ret = load_set(&l, key, eq + 1);
+		if (ret == -ENOENT) {
+			ret = pf_usage_error(&cmd_load, "%s: '%s': unknown parameter", ops->name, key);
+			goto out;
+		} else if (ret < 0) {
+			ret = pf_usage_error(&cmd_load, "%s: %s: '%s': bad value", ops->name, key, eq + 1);
+			goto out;
+		}
+	}
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (ready_fd >= 0)
+		prctl(PR_SET_PDEATHSIG, SIGTERM);	/* started by a runner: never outlive it */
+
+	snprintf(comm, sizeof(comm), "pf-%s", ops->name);
+	prctl(PR_SET_NAME, comm);	/* so that traces and culprit lists name the load */
+	ret = load_drive(&l, (int)ready_fd);
+	if (l.start_ns && l.stop_ns) {
+		report = load_report(&l);
+		if (ret != PF_EXIT_OK)
+			json_object_set_new(report, "error", json_string(l.why));
+		if (!report || load_write_report(report, output) < 0)
+			ret = pf_fail(PF_EXIT_INTERNAL, "%s: cannot write the report to '%s'", ops->name,
+				      output ? output : "stdout");
+		json_decref(report);
+	}
+out:
+	load_free(&l);
+	return ret;
+}

@@ -1,0 +1,1284 @@
+/*
+ * check.c - 'preflight check': budgets as requirements. Reads a budget file
+ * (INI, docs/budgets.md) and a results.json (docs/results.md) and prints one
+ * TAP test per requirement and selected element, with the measured value,
+ * the bound and the margin, so prove, its JUnit formatter and any CI run it.
+ *
+ *   ok 1 - REQ-LAT-001 ctl100 activation latency max 41.2 us <= 62 us (margin 34 %)
+ *
+ * A requirement whose metric is absent from results.json (a component not
+ * built, no samples) is 'not measured': a TAP SKIP, never counted as passed.
+ * Exit: 0 every measured requirement met, 1 one failed (or, with --strict,
+ * one not measured; or nothing was measured at all), 2 bad input.
+ *
+ * Everything is resolved before the first line is printed, so a bad budget
+ * or a unit that does not fit its metric stops with exit 2 and no verdicts.
+ */
+#define _GNU_SOURCE
+#include "command.h"
+#include "common.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <ini.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define CHK_RESULTS_SCHEMA "preflight-results/1"
+#define CHK_MAX_SEGS 32
+
+enum chk_op { CHK_LT, CHK_LE, CHK_GT, CHK_GE, CHK_EQ, CHK_NE };
+static const char *const chk_op_text[] = { "<", "<=", ">", ">=", "==", "!=" };
+
+/* what a number means: the bound's unit and the metric's must agree */
+enum chk_kind { CHK_PLAIN, CHK_TIME, CHK_FRACTION, CHK_PERCENT };
+
+/* one term of a selector: a name, or a predicate on an element's member */
+struct chk_term {
+	char       *key;	/* NULL: a name */
+	char       *value;	/* the name, or the predicate's value */
+	enum chk_op op;
+	int         exclude;	/* "!name": never this element */
+};
+
+struct chk_req {
+	char       *id;		/* section name */
+	char       *text, *metric, *select, *bound;
+	unsigned    line, line_metric, line_select, line_bound;
+	/* parsed */
+	char      **metrics;	/* 'metric' split at commas */
+	size_t      nmetrics;
+	enum chk_op op;
+	double      limit;	/* as written, in 'unit' */
+	enum chk_kind kind;	/* CHK_TIME, CHK_PERCENT or CHK_PLAIN */
+	const char *unit;	/* "us", "%", "" */
+	double      unit_ns;	/* CHK_TIME: ns per unit */
+	struct chk_term *terms;
+	size_t      nterms;
+	int         has_names, has_filters;
+};
+
+struct chk_budgets {
+	const char     *path;
+	FILE           *in;
+	unsigned        line;	/* lines read so far */
+	int             long_line;
+	struct chk_req *req;
+	size_t          nreq, cap;
+	int             err;	/* an error was printed */
+};
+
+/* one test: a requirement applied to one resolved value */
+struct chk_item {
+	const struct chk_req *req;
+	char        label[256];	/* "ctl100 activation latency max" */
+	char        path[512];	/* "tasks.ctl100.activation_latency_ns.max" */
+	json_t     *value;	/* borrowed; NULL when not measured */
+	json_t     *elem;	/* array element the value belongs to, or NULL */
+	json_t     *parent;	/* object holding the value */
+	char        why[256];	/* not measured: why */
+	enum chk_kind kind;
+	double      unit_ns;	/* CHK_TIME: ns per metric unit */
+};
+
+struct chk_items {
+	struct chk_item *v;
+	size_t n, cap;
+};
+
+static int chk_run(int argc, char **argv);
+
+const struct pf_command cmd_check = {
+	.name = "check",
+	.summary = "check results.json against budgets (requirements), print TAP",
+	.usage =
+	"usage: preflight check RESULTS [--budgets FILE] [-o FILE] [--strict]\n"
+	"\n"
+	"Checks every requirement of a budget file against a results.json of\n"
+	"'preflight analyze' and prints TAP: one test per requirement and selected\n"
+	"element, with the measured value, the bound and the margin. A metric that\n"
+	"results.json does not have is 'not measured' (a TAP SKIP), never passed.\n"
+	"RESULTS is a results.json, a run directory holding one, or - for stdin.\n"
+	"\n"
+	"options:\n"
+	"  -b, --budgets FILE   budget file (INI, docs/budgets.md); default: the run\n"
+	"                       directory's budgets.ini when RESULTS is a directory\n"
+	"  -o, --output FILE    write the TAP to FILE instead of stdout (default: stdout)\n"
+	"      --strict         a requirement not measured fails the check (default: off)\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"exit: 0 every measured requirement met, 1 a requirement failed (or nothing\n"
+	"was measured; with --strict, one was not measured), 2 bad budgets or results\n",
+	.run = chk_run,
+};
+
+/* chk_bad - print "<file>:<line>: <why>", remember that input was bad */
+static void chk_bad(struct chk_budgets *b, unsigned line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void chk_bad(struct chk_budgets *b, unsigned line, const char *fmt, ...)
+{
+	char why[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (!b->err)
+		pf_err("%s:%u: %s", b->path, line, why);
+	b->err = 1;
+}
+
+/* ----------------------------------------------------------------------
+ * Budget file
+ */
+
+/* chk_reader - fgets for inih that counts lines and registers [sections] */
+static char *chk_reader(char *str, int num, void *stream)
+{
+	struct chk_budgets *b = stream;
+	size_t len;
+	char *s;
+
+	if (!fgets(str, num, b->in))
+		return NULL;
+	len = strlen(str);
+	if (len && str[len - 1] == '\n')
+		b->line++;
+	else if (!feof(b->in))
+		b->long_line = 1;
+	else
+		b->line++;
+	for (s = str; isspace((unsigned char)*s); s++)
+		;
+	/* an indented line after a key continues its value, as inih reads it */
+	if (*s == '[' && (s == str || !b->nreq) && !b->err) {
+		char *end = strchr(s, ']');
+		struct chk_req *r;
+		size_t i;
+
+		if (!end)
+			return str;	/* inih reports it */
+		*end = '\0';
+		for (i = 0; i < b->nreq; i++)
+			if (!strcmp(b->req[i].id, s + 1)) {
+				chk_bad(b, b->line, "requirement [%s] again (first at line %u)",
+					s + 1, b->req[i].line);
+				break;
+			}
+		if (pf_grow(&b->req, &b->cap, b->nreq, sizeof(*b->req), 16)) {
+			chk_bad(b, b->line, "out of memory");
+			return NULL;
+		}
+		r = &b->req[b->nreq++];
+		memset(r, 0, sizeof(*r));
+		r->id = strdup(s + 1);
+		r->line = b->line;
+		*end = ']';
+		if (!r->id)
+			chk_bad(b, b->line, "out of memory");
+	}
+	return str;
+}
+
+/* chk_handler - one "key = value" of the budget file */
+static int chk_handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct chk_budgets *b = user;
+	struct chk_req *r;
+	char **slot;
+	unsigned *line;
+
+	if (b->err)
+		return 0;
+	if (b->long_line) {
+		chk_bad(b, b->line + 1, "line longer than %d characters", ini_max_line - 3);
+		return 0;
+	}
+	if (!b->nreq || strcmp(b->req[b->nreq - 1].id, section)) {
+		chk_bad(b, b->line, "'%s' outside a [REQ-...] section", name);
+		return 0;
+	}
+	r = &b->req[b->nreq - 1];
+	if (!strcmp(name, "text")) {
+		slot = &r->text;
+		line = NULL;
+	} else if (!strcmp(name, "metric")) {
+		slot = &r->metric;
+		line = &r->line_metric;
+	} else if (!strcmp(name, "select")) {
+		slot = &r->select;
+		line = &r->line_select;
+	} else if (!strcmp(name, "bound")) {
+		slot = &r->bound;
+		line = &r->line_bound;
+	} else {
+		chk_bad(b, b->line, "unknown key '%s' (text, metric, select, bound)", name);
+		return 0;
+	}
+	if (*slot && line) {
+		chk_bad(b, b->line, "'%s' given twice in [%s]", name, r->id);
+		return 0;
+	}
+	if (*slot) {
+		/* text continued on an indented line */
+		char *t;
+
+		if (asprintf(&t, "%s %s", *slot, value) < 0)
+			return 0;
+		free(*slot);
+		*slot = t;
+		return 1;
+	}
+	*slot = strdup(value);
+	if (line)
+		*line = b->line;
+	return *slot != NULL;
+}
+
+/* chk_parse_op - a comparison operator at *s; advances s; 0 or -EINVAL */
+static int chk_parse_op(const char **s, enum chk_op *op)
+{
+	static const enum chk_op order[] = { CHK_LE, CHK_GE, CHK_EQ, CHK_NE, CHK_LT, CHK_GT };
+	size_t i, n;
+
+	for (i = 0; i < PF_ARRAY_SIZE(order); i++) {
+		n = strlen(chk_op_text[order[i]]);
+		if (!strncmp(*s, chk_op_text[order[i]], n)) {
+			*op = order[i];
+			*s += n;
+			return 0;
+		}
+	}
+	/* a single '=' is a common slip for '==' */
+	if (**s == '=') {
+		*op = CHK_EQ;
+		*s += 1;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/*
+ * chk_parse_bound - "<= 62us", "< 1 ms", "<= 60%", "== 0"; a bare limit
+ * ("62us", the issue's spelling) is an upper bound, "<="
+ */
+static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
+{
+	static const struct { const char *name; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	const char *s = r->bound;
+	char *end;
+	size_t i;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (chk_parse_op(&s, &r->op))
+		r->op = CHK_LE;
+	while (isspace((unsigned char)*s))
+		s++;
+	errno = 0;
+	r->limit = strtod(s, &end);
+	if (end == s || errno || !isfinite(r->limit) || !(isdigit((unsigned char)*s) ||
+							 *s == '-' || *s == '.')) {
+		chk_bad(b, r->line_bound, "bound '%s' is not [<|<=|>|>=|==|!=] NUMBER [UNIT]",
+			r->bound);
+		return -EINVAL;
+	}
+	s = end;
+	while (isspace((unsigned char)*s))
+		s++;
+	r->kind = CHK_PLAIN;
+	r->unit = "";
+	if (!*s)
+		return 0;
+	if (!strcmp(s, "%")) {
+		r->kind = CHK_PERCENT;
+		r->unit = "%";
+		return 0;
+	}
+	for (i = 0; i < PF_ARRAY_SIZE(units); i++)
+		if (!strcmp(s, units[i].name)) {
+			r->kind = CHK_TIME;
+			r->unit = i == 2 ? "us" : units[i].name;
+			r->unit_ns = units[i].ns;
+			return 0;
+		}
+	chk_bad(b, r->line_bound, "bound '%s': unknown unit '%s' (ns, us, ms, s, %%, or none "
+		"for a count)", r->bound, s);
+	return -EINVAL;
+}
+
+/* chk_parse_metric - 'metric' split at commas, each a dotted path */
+static int chk_parse_metric(struct chk_budgets *b, struct chk_req *r)
+{
+	char *copy, *tok, *save = NULL, *p;
+	char **m;
+
+	copy = strdup(r->metric);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		for (p = tok; *p; p++)
+			if (!isalnum((unsigned char)*p) && !strchr("._*-/", *p))
+				break;
+		if (*p || *tok == '.' || tok[strlen(tok) - 1] == '.' || strstr(tok, "..")) {
+			chk_bad(b, r->line_metric, "metric '%s' is not a dotted path like "
+				"tasks.*.activation_latency_ns.max", tok);
+			goto fail;
+		}
+		m = realloc(r->metrics, (r->nmetrics + 1) * sizeof(*m));
+		if (!m)
+			goto fail;
+		r->metrics = m;
+		r->metrics[r->nmetrics] = strdup(tok);
+		if (!r->metrics[r->nmetrics++])
+			goto fail;
+	}
+	free(copy);
+	if (!r->nmetrics) {
+		chk_bad(b, r->line_metric, "empty metric");
+		return -EINVAL;
+	}
+	return 0;
+fail:
+	free(copy);
+	return -EINVAL;
+}
+
+/* chk_is_name - is a selector term an element name (not a keyword or predicate) */
+static int chk_is_name(const struct chk_term *t)
+{
+	return !t->key && !t->exclude && strcmp(t->value, "rt") && strcmp(t->value, "periodic");
+}
+
+/*
+ * chk_parse_select - names, exclusions (!name), keywords (all, rt, periodic)
+ * and predicates (key=value, key!=value, key<N, key<=N, key>N, key>=N)
+ */
+static int chk_parse_select(struct chk_budgets *b, struct chk_req *r)
+{
+	char *copy, *tok, *save = NULL, *p;
+	const char *q;
+	struct chk_term *t;
+
+	if (!r->select)
+		return 0;
+	copy = strdup(r->select);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		if (!strcmp(tok, "all") || !strcmp(tok, "*"))
+			continue;
+		t = realloc(r->terms, (r->nterms + 1) * sizeof(*t));
+		if (!t)
+			goto fail;
+		r->terms = t;
+		t = &r->terms[r->nterms++];
+		memset(t, 0, sizeof(*t));
+		if (tok[0] == '!' && tok[1] && !strpbrk(tok + 1, "=!<>#")) {
+			t->exclude = 1;
+			t->value = strdup(tok + 1);
+			if (!t->value)
+				goto fail;
+			continue;
+		}
+		p = tok + strcspn(tok, "=!<>");
+		if (!*p) {
+			if (strchr(tok, '#')) {
+				chk_bad(b, r->line_select, "name '%s' in select has a '#'", tok);
+				goto fail;
+			}
+			t->value = strdup(tok);
+			if (!t->value)
+				goto fail;
+			if (chk_is_name(t))
+				r->has_names = 1;
+			else
+				r->has_filters = 1;
+			continue;
+		}
+		q = p;
+		if (p == tok || chk_parse_op(&q, &t->op) || !*q || strpbrk(q, "=!<>")) {
+			chk_bad(b, r->line_select, "select term '%s' is neither a name nor "
+				"key=value, key!=value, key<N, key<=N, key>N, key>=N", tok);
+			goto fail;
+		}
+		if (t->op != CHK_EQ && t->op != CHK_NE) {
+			char *end;
+
+			strtod(q, &end);
+			if (*end) {
+				chk_bad(b, r->line_select, "select term '%s' compares with '%s', "
+					"which is not a number", tok, q);
+				goto fail;
+			}
+		}
+		*p = '\0';
+		t->key = strdup(tok);
+		t->value = strdup(q);
+		if (!t->key || !t->value)
+			goto fail;
+		r->has_filters = 1;
+	}
+	free(copy);
+	return 0;
+fail:
+	free(copy);
+	return -EINVAL;
+}
+
+/* chk_load_budgets - read and check the whole budget file; 0 or PF_EXIT_USAGE */
+static int chk_load_budgets(struct chk_budgets *b)
+{
+	struct chk_req *r;
+	size_t i;
+	int line;
+
+	b->in = fopen(b->path, "r");
+	if (!b->in)
+		return pf_fail(PF_EXIT_USAGE, "%s: cannot read: %s", b->path, strerror(errno));
+	ini_allow_multiline = true;
+	ini_stop_on_first_error = true;
+	ini_max_line = 4096;	/* requirement texts can be long; inih's default is 200 */
+	line = ini_parse_stream(chk_reader, b, chk_handler, b);
+	fclose(b->in);
+	b->in = NULL;
+	if (b->long_line && !b->err)
+		chk_bad(b, b->line + 1, "line longer than %d characters", ini_max_line - 3);
+	if (line > 0 && !b->err)
+		chk_bad(b, (unsigned)line, "not '[REQ-ID]', 'key = value' or a comment");
+	if (line < 0 && !b->err)
+		chk_bad(b, 1, "cannot parse: %s", line == -2 ? "out of memory" : "unreadable");
+	if (b->err)
+		return PF_EXIT_USAGE;
+	if (!b->nreq) {
+		chk_bad(b, b->line ? b->line : 1, "no requirements ([REQ-ID] sections)");
+		return PF_EXIT_USAGE;
+	}
+	for (i = 0; i < b->nreq; i++) {
+		const char *p;
+
+		r = &b->req[i];
+		for (p = r->id; *p; p++)
+			if (!isalnum((unsigned char)*p) && !strchr("._-/", *p))
+				break;
+		if (*p || !*r->id)
+			chk_bad(b, r->line, "requirement id '%s' may hold only letters, digits and "
+				"._-/", r->id);
+		else if (!r->metric)
+			chk_bad(b, r->line, "[%s] has no 'metric'", r->id);
+		else if (!r->bound)
+			chk_bad(b, r->line, "[%s] has no 'bound'", r->id);
+		else if (!r->text)
+			chk_bad(b, r->line, "[%s] has no 'text'", r->id);
+		else if (!chk_parse_metric(b, r) && !chk_parse_bound(b, r))
+			chk_parse_select(b, r);
+		if (b->err)
+			return PF_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void chk_free_budgets(struct chk_budgets *b)
+{
+	size_t i, k;
+
+	for (i = 0; i < b->nreq; i++) {
+		struct chk_req *r = &b->req[i];
+
+		free(r->id);
+		free(r->text);
+		free(r->metric);
+		free(r->select);
+		free(r->bound);
+		for (k = 0; k < r->nmetrics; k++)
+			free(r->metrics[k]);
+		free(r->metrics);
+		for (k = 0; k < r->nterms; k++) {
+			free(r->terms[k].key);
+			free(r->terms[k].value);
+		}
+		free(r->terms);
+	}
+	free(b->req);
+}
+
+/* ----------------------------------------------------------------------
+ * Resolving metric paths in results.json
+ */
+
+/* chk_elem_name - the key of an array element: name, comm or cpu; "" if none */
+static const char *chk_elem_name(json_t *e, char *buf, size_t size)
+{
+	static const char *const keys[] = { "name", "comm", "cpu" };
+	json_t *v;
+	size_t i;
+
+	for (i = 0; i < PF_ARRAY_SIZE(keys); i++) {
+		v = json_object_get(e, keys[i]);
+		if (json_is_string(v))
+			return json_string_value(v);
+		if (json_is_integer(v)) {
+			snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+			return buf;
+		}
+	}
+	return "";
+}
+
+/* chk_compare - does 'value op limit' hold */
+static int chk_compare(double value, enum chk_op op, double limit)
+{
+	switch (op) {
+	case CHK_LT: return value < limit;
+	case CHK_LE: return value <= limit;
+	case CHK_GT: return value > limit;
+	case CHK_GE: return value >= limit;
+	case CHK_EQ: return value == limit;
+	case CHK_NE: return value != limit;
+	}
+	return 0;
+}
+
+/* chk_thread_of - the threads[] entry of a task's tid, or NULL */
+static json_t *chk_thread_of(json_t *root, json_t *task)
+{
+	json_t *tid = json_object_get(task, "tid"), *th;
+	size_t i;
+
+	if (!json_is_integer(tid))
+		return NULL;
+	json_array_foreach(json_object_get(root, "threads"), i, th)
+		if (json_equal(json_object_get(th, "pid"), tid))
+			return th;
+	return NULL;
+}
+
+/*
+ * chk_is_rt - is an element realtime: its policy (fifo, rr, rt, deadline),
+ * else its thread's in threads[]; unknown counts as realtime (check more)
+ */
+static int chk_is_rt(json_t *root, json_t *e)
+{
+	static const char *const rt[] = { "fifo", "rr", "rt", "deadline", "sched_fifo",
+					  "sched_rr", "sched_deadline" };
+	const char *p = json_string_value(json_object_get(e, "policy"));
+	json_t *th;
+	size_t i;
+
+	if (!p && (th = chk_thread_of(root, e)))
+		p = json_string_value(json_object_get(th, "policy"));
+	if (!p)
+		return 1;
+	for (i = 0; i < PF_ARRAY_SIZE(rt); i++)
+		if (!strcasecmp(p, rt[i]))
+			return 1;
+	return 0;
+}
+
+/* chk_term_holds - one predicate or keyword on an element */
+static int chk_term_holds(json_t *root, json_t *e, const struct chk_term *t)
+{
+	json_t *v;
+	char buf[64];
+	const char *s;
+
+	if (!t->key) {
+		if (!strcmp(t->value, "rt"))
+			return chk_is_rt(root, e);
+		if (!strcmp(t->value, "periodic")) {
+			v = json_object_get(e, "period_ns");
+			return json_is_number(v) && json_number_value(v) > 0;
+		}
+		return 1;	/* names are matched elsewhere */
+	}
+	v = json_object_get(e, t->key);
+	if (t->op == CHK_EQ || t->op == CHK_NE) {
+		if (json_is_string(v))
+			s = json_string_value(v);
+		else if (json_is_integer(v))
+			snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(v)), s = buf;
+		else if (json_is_boolean(v))
+			s = json_is_true(v) ? "true" : "false";
+		else
+			s = NULL;
+		return s && (!strcmp(s, t->value) == (t->op == CHK_EQ));
+	}
+	return json_is_number(v) && chk_compare(json_number_value(v), t->op, strtod(t->value, NULL));
+}
+
+/*
+ * chk_selected - does the requirement's selector take this element: not
+ * excluded, and one of its names or every filter (keyword or predicate) holds
+ */
+static int chk_selected(json_t *root, const struct chk_req *r, json_t *e, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nterms; i++)
+		if (r->terms[i].exclude && !strcmp(r->terms[i].value, name))
+			return 0;
+	if (!r->has_names && !r->has_filters)
+		return 1;
+	for (i = 0; i < r->nterms; i++)
+		if (chk_is_name(&r->terms[i]) && !strcmp(r->terms[i].value, name))
+			return 1;
+	if (!r->has_filters)
+		return 0;
+	for (i = 0; i < r->nterms; i++)
+		if (!chk_is_name(&r->terms[i]) && !chk_term_holds(root, e, &r->terms[i]))
+			return 0;
+	return 1;
+}
+
+/* chk_push - a new item; NULL when out of memory */
+static struct chk_item *chk_push(struct chk_items *it, const struct chk_req *r)
+{
+	struct chk_item *v;
+
+	if (pf_grow(&it->v, &it->cap, it->n, sizeof(*it->v), 32))
+		return NULL;
+	v = &it->v[it->n++];
+	memset(v, 0, sizeof(*v));
+	v->req = r;
+	return v;
+}
+
+/* chk_append - append "sep text" to a bounded string */
+static void chk_append(char *s, size_t size, const char *sep, const char *text)
+{
+	size_t n = strlen(s);
+
+	snprintf(s + n, size - n, "%s%s", n ? sep : "", text);
+}
+
+/* resolution state for one metric path */
+struct chk_walk {
+	json_t               *root;
+	const struct chk_req *req;
+	struct chk_items     *items;
+	char                **seg;
+	size_t                nseg;
+};
+
+/* chk_phrase - the words of the path from segment 'from': unit suffixes cut, _ as space */
+static void chk_phrase(const struct chk_walk *w, size_t from, char *out, size_t size)
+{
+	static const char *const sfx[] = { "_ns", "_us", "_ms", "_s" };
+	char word[128], *p;
+	size_t i, k, n;
+
+	for (i = from; i < w->nseg; i++) {
+		snprintf(word, sizeof(word), "%s", w->seg[i]);
+		n = strlen(word);
+		for (k = 0; k < PF_ARRAY_SIZE(sfx); k++)
+			if (n > strlen(sfx[k]) && !strcmp(word + n - strlen(sfx[k]), sfx[k])) {
+				word[n - strlen(sfx[k])] = '\0';
+				break;
+			}
+		for (p = word; *p; p++)
+			if (*p == '_')
+				*p = ' ';
+		if (!strcmp(word, "*"))
+			continue;
+		/* "p99.9" was one key: keep its digits together */
+		chk_append(out, size, word[strspn(word, "0123456789")] ? " " : ".", word);
+	}
+}
+
+/* chk_not_measured - an item saying why a value is missing */
+static int chk_not_measured(struct chk_walk *w, const char *label, const char *path,
+			    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int chk_not_measured(struct chk_walk *w, const char *label, const char *path,
+			    const char *fmt, ...)
+{
+	struct chk_item *it = chk_push(w->items, w->req);
+	va_list ap;
+
+	if (!it)
+		return -ENOMEM;
+	snprintf(it->label, sizeof(it->label), "%s", label);
+	snprintf(it->path, sizeof(it->path), "%s", path);
+	va_start(ap, fmt);
+	vsnprintf(it->why, sizeof(it->why), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+static int chk_walk(struct chk_walk *w, json_t *node, size_t i, const char *label,
+		    const char *path, json_t *elem, size_t phrase_from, json_t *parent,
+		    const char *key);
+
+/* chk_walk_elem - continue into one array element */
+static int chk_walk_elem(struct chk_walk *w, json_t *e, size_t i, const char *label,
+			 const char *path, const char *name)
+{
+	char l[256], p[512];
+
+	snprintf(l, sizeof(l), "%s", label);
+	chk_append(l, sizeof(l), " ", name);
+	snprintf(p, sizeof(p), "%s.%s", path, name);
+	return chk_walk(w, e, i + 1, l, p, e, i + 1, NULL, NULL);
+}
+
+/* chk_missing_name - a not-measured item for an element name absent from the array */
+static int chk_missing_name(struct chk_walk *w, size_t i, const char *label, const char *path,
+			    const char *name)
+{
+	char l[256];
+
+	snprintf(l, sizeof(l), "%s", label);
+	chk_append(l, sizeof(l), " ", name);
+	chk_phrase(w, i + 1, l, sizeof(l));
+	return chk_not_measured(w, l, path, "no element '%s' in %s[]", name, path);
+}
+
+/* chk_walk_array - '*' (the selector's elements) or one named element */
+static int chk_walk_array(struct chk_walk *w, json_t *a, size_t i, const char *label,
+			  const char *path)
+{
+	const struct chk_req *r = w->req;
+	char buf[32], l[256];
+	const char *name;
+	json_t *e;
+	size_t k, t, taken = 0;
+	int ret;
+
+	if (strcmp(w->seg[i], "*")) {
+		json_array_foreach(a, k, e) {
+			name = chk_elem_name(e, buf, sizeof(buf));
+			if (!strcmp(name, w->seg[i])) {
+				ret = chk_walk_elem(w, e, i, label, path, name);
+				if (ret)
+					return ret;
+				taken++;
+			}
+		}
+		return taken ? 0 : chk_missing_name(w, i, label, path, w->seg[i]);
+	}
+	json_array_foreach(a, k, e) {
+		name = chk_elem_name(e, buf, sizeof(buf));
+		if (!chk_selected(w->root, r, e, name))
+			continue;
+		ret = chk_walk_elem(w, e, i, label, path, name);
+		if (ret)
+			return ret;
+		taken++;
+	}
+	/* a name the selector asks for that results.json does not have */
+	for (t = 0; t < r->nterms; t++) {
+		int found = 0;
+
+		if (!chk_is_name(&r->terms[t]))
+			continue;
+		json_array_foreach(a, k, e)
+			found |= !strcmp(chk_elem_name(e, buf, sizeof(buf)), r->terms[t].value);
+		if (found)
+			continue;
+		ret = chk_missing_name(w, i, label, path, r->terms[t].value);
+		if (ret)
+			return ret;
+		taken++;
+	}
+	if (taken)
+		return 0;
+	snprintf(l, sizeof(l), "%s", label);
+	chk_phrase(w, i + 1, l, sizeof(l));
+	return chk_not_measured(w, l, path, "no element of %s[] selected%s%s", path,
+				r->select ? " by " : "", r->select ? r->select : "");
+}
+
+/* chk_unavailable - the '<name>_unavailable' reason next to a null metric */
+static const char *chk_unavailable(json_t *parent, const char *key)
+{
+	char k[160];
+	size_t n = strlen(key);
+	const char *s;
+
+	if (!parent || !key)
+		return NULL;
+	snprintf(k, sizeof(k), "%s_unavailable", key);
+	if ((s = json_string_value(json_object_get(parent, k))))
+		return s;
+	if (n > 3 && !strcmp(key + n - 3, "_ns")) {
+		snprintf(k, sizeof(k), "%.*s_unavailable", (int)(n - 3), key);
+		return json_string_value(json_object_get(parent, k));
+	}
+	return NULL;
+}
+
+/*
+ * chk_walk - resolve w->seg[i..] under node; 'parent'/'key' hold node (for
+ * *_unavailable reasons), 'elem' the last array element passed
+ */
+static int chk_walk(struct chk_walk *w, json_t *node, size_t i, const char *label,
+		    const char *path, json_t *elem, size_t phrase_from, json_t *parent,
+		    const char *key)
+{
+	char l[256], p[512], k[256];
+	struct chk_item *it;
+	const char *why;
+	size_t j, len;
+	json_t *v;
+	int ret;
+
+	if (i == w->nseg || !json_is_object(node)) {
+		snprintf(l, sizeof(l), "%s", label);
+		chk_phrase(w, phrase_from, l, sizeof(l));
+		if (json_is_array(node) && i < w->nseg)
+			return chk_walk_array(w, node, i, label, path);
+		if (i < w->nseg || json_is_null(node)) {
+			why = chk_unavailable(parent, key);
+			if (!why && json_is_integer(json_object_get(parent, "count")) &&
+			    !json_integer_value(json_object_get(parent, "count")))
+				why = "no samples (count 0)";
+			if (json_is_null(node))
+				return chk_not_measured(w, l, path, "%s%s%s", why ? why : "'",
+							why ? "" : path, why ? "" : "' is null in results.json");
+			return chk_not_measured(w, l, path, "%s is not an object", path);
+		}
+		it = chk_push(w->items, w->req);
+		if (!it)
+			return -ENOMEM;
+		snprintf(it->label, sizeof(it->label), "%s", l);
+		snprintf(it->path, sizeof(it->path), "%s", path);
+		it->value = node;
+		it->elem = elem;
+		it->parent = parent;
+		return 0;
+	}
+	if (!strcmp(w->seg[i], "*")) {
+		const char *mk;
+
+		json_object_foreach(node, mk, v) {
+			snprintf(l, sizeof(l), "%s", label);
+			chk_append(l, sizeof(l), " ", mk);
+			snprintf(p, sizeof(p), "%s%s%s", path, *path ? "." : "", mk);
+			ret = chk_walk(w, v, i + 1, l, p, elem, i + 1, node, mk);
+			if (ret)
+				return ret;
+		}
+		return 0;
+	}
+	/* the longest key first: "p99.9" is one key */
+	for (j = w->nseg; j > i; j--) {
+		k[0] = '\0';
+		for (len = i; len < j; len++)
+			chk_append(k, sizeof(k), ".", w->seg[len]);
+		v = json_object_get(node, k);
+		if (v) {
+			snprintf(p, sizeof(p), "%s%s%s", path, *path ? "." : "", k);
+			return chk_walk(w, v, j, label, p, elem, phrase_from, node, k);
+		}
+	}
+	snprintf(l, sizeof(l), "%s", label);
+	chk_phrase(w, phrase_from, l, sizeof(l));
+	snprintf(p, sizeof(p), "%s%s%s", path, *path ? "." : "", w->seg[i]);
+	return chk_not_measured(w, l, p, "no '%s' in results.json", p);
+}
+
+/* chk_resolve - every item of one metric path of a requirement */
+static int chk_resolve(json_t *root, const struct chk_req *r, const char *metric,
+		       struct chk_items *items)
+{
+	struct chk_walk w = { root, r, items, NULL, 0 };
+	char *copy, *tok, *save = NULL, *seg[CHK_MAX_SEGS];
+	int ret;
+
+	copy = strdup(metric);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ".", &save); tok && w.nseg < CHK_MAX_SEGS;
+	     tok = strtok_r(NULL, ".", &save))
+		seg[w.nseg++] = tok;
+	w.seg = seg;
+	ret = chk_walk(&w, root, 0, "", "", NULL, 0, NULL, NULL);
+	free(copy);
+	return ret;
+}
+
+/* chk_metric_kind - what a resolved number is: time (unit_ns), fraction, percent, count */
+static enum chk_kind chk_metric_kind(const struct chk_item *it, double *unit_ns)
+{
+	static const struct { const char *sfx; double ns; } times[] = {
+		{ "_ns", 1 }, { "_us", 1e3 }, { "_ms", 1e6 }, { "_s", 1e9 },
+	};
+	static const char *const fractions[] = { "share", "idle", "hardirq", "softirq" };
+	const char *unit = json_string_value(json_object_get(it->parent, "unit"));
+	const char *dot = strrchr(it->path, '.');
+	const char *key = dot ? dot + 1 : it->path;
+	char parent_key[512];
+	size_t i, n;
+
+	*unit_ns = 1;
+	if (unit) {
+		for (i = 0; i < PF_ARRAY_SIZE(times); i++)
+			if (!strcmp(unit, times[i].sfx + 1)) {
+				*unit_ns = times[i].ns;
+				return CHK_TIME;
+			}
+		if (!strcmp(unit, "%") || !strcmp(unit, "percent"))
+			return CHK_PERCENT;
+		if (!strcmp(unit, "fraction"))
+			return CHK_FRACTION;
+		return CHK_PLAIN;
+	}
+	/* the key, or for statistics objects without a unit the object's key */
+	snprintf(parent_key, sizeof(parent_key), "%s", it->path);
+	for (n = 0; n < 2; n++) {
+		size_t len = strlen(key);
+
+		for (i = 0; i < PF_ARRAY_SIZE(times); i++) {
+			size_t sl = strlen(times[i].sfx);
+
+			if (len > sl && !strncmp(key + len - sl, times[i].sfx, sl)) {
+				*unit_ns = times[i].ns;
+				return CHK_TIME;
+			}
+		}
+		if (strstr(key, "utilisation") || strstr(key, "utilization") ||
+		    (len > 9 && !strcmp(key + len - 9, "_fraction")) ||
+		    (len > 6 && !strcmp(key + len - 6, "_ratio")))
+			return CHK_FRACTION;
+		for (i = 0; i < PF_ARRAY_SIZE(fractions); i++)
+			if (!strcmp(key, fractions[i]))
+				return CHK_FRACTION;
+		if ((len > 4 && !strcmp(key + len - 4, "_pct")) ||
+		    (len > 8 && !strcmp(key + len - 8, "_percent")))
+			return CHK_PERCENT;
+		if (!json_is_object(it->parent) || !json_object_get(it->parent, "count"))
+			break;
+		/* a member of a statistics object: look at the object's name */
+		if (!dot)
+			break;
+		parent_key[dot - it->path] = '\0';
+		dot = strrchr(parent_key, '.');
+		key = dot ? dot + 1 : parent_key;
+	}
+	return CHK_PLAIN;
+}
+
+/* chk_fit_units - every measured item's metric must fit its bound's unit */
+static int chk_fit_units(struct chk_budgets *b, struct chk_items *items)
+{
+	static const char *const kind_name[] = { "a count", "a time", "a fraction", "a percentage" };
+	struct chk_item *it;
+	const struct chk_req *r;
+	size_t i;
+
+	for (i = 0; i < items->n; i++) {
+		it = &items->v[i];
+		r = it->req;
+		if (!it->value)
+			continue;
+		if (!json_is_number(it->value)) {
+			if (json_is_boolean(it->value))
+				continue;
+			chk_bad(b, r->line_metric, "metric '%s' is %s, not a number (add .max, "
+				".p99, ... for a statistics object)", it->path,
+				json_is_object(it->value) ? "an object" : json_is_array(it->value) ?
+				"an array" : "a string");
+			return PF_EXIT_USAGE;
+		}
+		it->kind = chk_metric_kind(it, &it->unit_ns);
+		if (r->kind == CHK_PLAIN && r->limit == 0)
+			continue;	/* "== 0" fits anything */
+		if (r->kind == it->kind || (r->kind == CHK_PERCENT && it->kind == CHK_FRACTION))
+			continue;
+		chk_bad(b, r->line_bound, "bound '%s' is %s but '%s' is %s%s", r->bound,
+			kind_name[r->kind], it->path, kind_name[it->kind],
+			it->kind == CHK_TIME ? ": give a unit (ns, us, ms, s)" :
+			it->kind == CHK_FRACTION ? ": give it in %" : "");
+		return PF_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* ----------------------------------------------------------------------
+ * Verdicts
+ */
+
+/* chk_num - a number without trailing zeros, at most 3 decimals */
+static const char *chk_num(double v, char *buf, size_t size)
+{
+	char *p;
+
+	if (fabs(v) >= 1e15) {
+		snprintf(buf, size, "%g", v);
+		return buf;
+	}
+	snprintf(buf, size, "%.3f", v);
+	p = buf + strlen(buf) - 1;
+	while (*p == '0')
+		*p-- = '\0';
+	if (*p == '.')
+		*p = '\0';
+	if (!strcmp(buf, "-0"))
+		strcpy(buf, "0");
+	return buf;
+}
+
+/* chk_in_bound_unit - the measured value in the unit the bound was written in */
+static double chk_in_bound_unit(const struct chk_item *it, double v)
+{
+	const struct chk_req *r = it->req;
+
+	if (it->kind == CHK_TIME)
+		return v * it->unit_ns / (r->kind == CHK_TIME ? r->unit_ns : it->unit_ns);
+	if (it->kind == CHK_FRACTION)
+		return v * 100;	/* shown (and compared) in % */
+	return v;
+}
+
+/* chk_culprit - the culprit summary of the worst case of the item's element */
+static const char *chk_culprit(const struct chk_item *it)
+{
+	json_t *c = json_object_get(it->elem, "culprits"), *e;
+	json_t *max_id = json_object_get(it->parent, "max_id");
+	size_t i;
+
+	if (!json_is_array(c) || !json_array_size(c))
+		return NULL;
+	/* the culprit of the very job that holds the max, when it is among them */
+	if (json_is_integer(max_id))
+		json_array_foreach(c, i, e)
+			if (json_equal(json_object_get(e, "seq"), max_id))
+				return json_string_value(json_object_get(e, "summary"));
+	return json_string_value(json_object_get(json_array_get(c, 0), "summary"));
+}
+
+/*
+ * chk_lost - is the item's element among results.json's lost-event-affected
+ * metrics: an entry is a metric path, possibly followed by a note in
+ * parentheses ("tasks.ctl100 (3 jobs)", "threads.io (pid 101)"); "every
+ * metric: ..." affects them all
+ */
+static int chk_lost(json_t *root, const struct chk_item *it)
+{
+	json_t *a = json_object_get(json_object_get(root, "lost_events"), "affected"), *v;
+	const char *s;
+	size_t i, n;
+
+	if (strstr(it->path, ".joblog."))	/* the job log's own view is not the trace's */
+		return 0;
+	json_array_foreach(a, i, v) {
+		s = json_string_value(v);
+		if (s && !strncmp(s, "every metric", 12))
+			return 1;
+		n = s ? strcspn(s, " ") : 0;
+		if (n && !strncmp(it->path, s, n) && (it->path[n] == '.' || !it->path[n]))
+			return 1;
+	}
+	return 0;
+}
+
+/* chk_clean - a TAP description may not hold '#' or line breaks */
+static void chk_clean(char *s)
+{
+	for (; *s; s++)
+		if (*s == '#' || *s == '\n' || *s == '\r')
+			*s = '_';
+}
+
+/*
+ * chk_ascii - a diagnostic's text with the usual non-ASCII signs of time
+ * units and dashes folded ("µs" to "us", "—" to "-"): prove's JUnit
+ * formatter and many CI viewers mangle UTF-8 in test output
+ */
+static const char *chk_ascii(const char *in, char *out, size_t size)
+{
+	static const struct { const char *utf8, *ascii; } fold[] = {
+		{ "\xc2\xb5", "u" }, { "\xce\xbc", "u" }, { "\xe2\x80\x94", "-" },
+		{ "\xe2\x80\x93", "-" }, { "\xe2\x89\xa4", "<=" }, { "\xe2\x89\xa5", ">=" },
+	};
+	size_t n = 0, i, k;
+
+	while (*in && n + 3 < size) {
+		for (i = 0; i < PF_ARRAY_SIZE(fold); i++) {
+			k = strlen(fold[i].utf8);
+			if (!strncmp(in, fold[i].utf8, k))
+				break;
+		}
+		if (i < PF_ARRAY_SIZE(fold)) {
+			n += (size_t)snprintf(out + n, size - n, "%s", fold[i].ascii);
+			in += k;
+		} else {
+			out[n++] = *in++;
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
+enum chk_result { CHK_PASSED, CHK_FAILED, CHK_NOT_MEASURED };
+
+/* chk_verdict - print one TAP test */
+static enum chk_result chk_verdict(FILE *out, json_t *root, size_t n, struct chk_item *it)
+{
+	const struct chk_req *r = it->req;
+	char desc[768], v[64], l[64], margin[64] = "", text[1024];
+	const char *unit, *culprit;
+	double value, limit, m;
+	int pass;
+
+	chk_clean(it->label);
+	if (!it->value) {
+		chk_clean(it->why);
+		fprintf(out, "ok %zu - %s %s # SKIP not measured: %s\n", n, r->id, it->label, it->why);
+		return CHK_NOT_MEASURED;
+	}
+	value = json_is_boolean(it->value) ? json_is_true(it->value) : json_number_value(it->value);
+	value = chk_in_bound_unit(it, value);
+	limit = r->limit;
+	if (r->kind == CHK_PLAIN && it->kind == CHK_FRACTION)
+		limit = r->limit * 100;		/* "== 0" on a fraction */
+	unit = r->kind != CHK_PLAIN ? r->unit : it->kind == CHK_FRACTION ? "%" :
+		it->kind == CHK_TIME ? "ns" : "";
+	if (it->kind == CHK_TIME && r->kind == CHK_PLAIN)
+		value = json_number_value(it->value) * it->unit_ns;	/* show in ns */
+	pass = chk_compare(value, r->op, limit);
+	if ((r->op == CHK_LT || r->op == CHK_LE || r->op == CHK_GT || r->op == CHK_GE) && limit) {
+		m = (r->op == CHK_LT || r->op == CHK_LE ? limit - value : value - limit) / fabs(limit);
+		snprintf(margin, sizeof(margin), " (margin %.0f %%)", m * 100 + 0.0);
+	}
+	snprintf(desc, sizeof(desc), "%s %s %s%s%s %s %s%s%s%s", r->id, it->label,
+		 chk_num(value, v, sizeof(v)), *unit ? " " : "", unit, chk_op_text[r->op],
+		 chk_num(limit, l, sizeof(l)), *unit ? " " : "", unit, margin);
+	chk_clean(desc);
+	fprintf(out, "%s %zu - %s\n", pass ? "ok" : "not ok", n, desc);
+	if (!pass) {
+		fprintf(out, "#   requirement: %s\n", chk_ascii(r->text, text, sizeof(text)));
+		fprintf(out, "#   measured: %s = %s\n", it->path,
+			chk_num(json_number_value(it->value), v, sizeof(v)));
+		culprit = chk_culprit(it);
+		if (culprit)
+			fprintf(out, "#   worst case: %s\n", chk_ascii(culprit, text, sizeof(text)));
+	}
+	if (chk_lost(root, it))
+		fprintf(out, "#   lost trace events overlap %s: the value may be wrong\n", it->path);
+	return pass ? CHK_PASSED : CHK_FAILED;
+}
+
+/* chk_load_results - results.json, RUN_DIR/results.json or '-' (stdin); schema checked */
+static int chk_load_results(const char *arg, json_t **root, char *path, size_t size)
+{
+	json_error_t jerr;
+	struct stat st;
+	const char *schema;
+
+	snprintf(path, size, "%s", arg);
+	if (!stat(arg, &st) && S_ISDIR(st.st_mode))
+		snprintf(path, size, "%s/results.json", arg);
+	if (!strcmp(arg, "-")) {
+		snprintf(path, size, "stdin");
+		*root = json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr);
+	} else {
+		*root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	}
+	if (!*root) {
+		if (jerr.line < 1)
+			return pf_fail(PF_EXIT_USAGE, "%s: cannot read: %s", path, jerr.text);
+		return pf_fail(PF_EXIT_USAGE, "%s:%d: not valid JSON: %s", path, jerr.line, jerr.text);
+	}
+	schema = json_string_value(json_object_get(*root, "schema"));
+	if (!json_is_object(*root) || !schema ||
+	    strncmp(schema, CHK_RESULTS_SCHEMA, strlen(CHK_RESULTS_SCHEMA)) ||
+	    (schema[strlen(CHK_RESULTS_SCHEMA)] && schema[strlen(CHK_RESULTS_SCHEMA)] != '.')) {
+		pf_err("%s: schema '%s' is not %s", path, schema ? schema : "(none)",
+		       CHK_RESULTS_SCHEMA);
+		json_decref(*root);
+		*root = NULL;
+		return PF_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int chk_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "budgets", required_argument, NULL, 'b' },
+		{ "output",  required_argument, NULL, 'o' },
+		{ "strict",  no_argument,       NULL, 'S' },
+		{ "help",    no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct chk_budgets b = { 0 };
+	struct chk_items items = { 0 };
+	const char *budgets = NULL, *output = NULL;
+	char results[4096], dflt[4096];
+	size_t i, k, count[3] = { 0 };
+	json_t *root = NULL;
+	FILE *out = stdout;
+	int c, strict = 0, ret;
+	struct stat st;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "b:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b': budgets = optarg; break;
+		case 'o': output = optarg; break;
+		case 'S': strict = 1; break;
+		case 'h': pf_print_usage(&cmd_check); return PF_EXIT_OK;
+		default: return pf_usage_error(&cmd_check, "bad option");
+		}
+	}
+	if (optind != argc - 1)
+		return pf_usage_error(&cmd_check, optind == argc ? "no RESULTS given" :
+				      "one RESULTS only");
+	if (!budgets) {
+		snprintf(dflt, sizeof(dflt), "%s/budgets.ini", argv[optind]);
+		if (stat(argv[optind], &st) || !S_ISDIR(st.st_mode) || stat(dflt, &st))
+			return pf_usage_error(&cmd_check, "no --budgets given (and '%s' is not "
+					      "a run directory with budgets.ini)", argv[optind]);
+		budgets = dflt;
+	}
+	b.path = budgets;
+	ret = chk_load_budgets(&b);
+	if (ret)
+		goto out;
+	ret = chk_load_results(argv[optind], &root, results, sizeof(results));
+	if (ret)
+		goto out;
+	for (i = 0; i < b.nreq; i++)
+		for (k = 0; k < b.req[i].nmetrics; k++)
+			if (chk_resolve(root, &b.req[i], b.req[i].metrics[k], &items)) {
+				ret = pf_fail(PF_EXIT_INTERNAL, "out of memory");
+				goto out;
+			}
+	ret = chk_fit_units(&b, &items);
+	if (ret)
+		goto out;
+	if (output && !(out = fopen(output, "w"))) {
+		ret = pf_fail(PF_EXIT_USAGE, "%s: cannot write: %s", output, strerror(errno));
+		out = stdout;
+		goto out;
+	}
+	fprintf(out, "1..%zu\n", items.n);
+	fprintf(out, "# preflight check: %s against %s\n", results, budgets);
+	for (i = 0; i < items.n; i++)
+		count[chk_verdict(out, root, i + 1, &items.v[i])]++;
+	fprintf(out, "# %zu passed, %zu failed, %zu not measured\n", count[CHK_PASSED],
+		count[CHK_FAILED], count[CHK_NOT_MEASURED]);
+	if (count[CHK_FAILED] || (strict && count[CHK_NOT_MEASURED]))
+		ret = PF_EXIT_FAILED;
+	else if (!count[CHK_PASSED]) {
+		fprintf(out, "# nothing was measured: no verdict\n");
+		ret = PF_EXIT_FAILED;
+	}
+	if (fflush(out) || ferror(out))
+		ret = pf_fail(PF_EXIT_ENV, "%s: write error: %s", output ? output : "stdout",
+			      strerror(errno));
+out:
+	if (out != stdout)
+		fclose(out);
+	free(items.v);
+	json_decref(root);
+	chk_free_budgets(&b);
+	return ret;
+}

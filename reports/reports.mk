@@ -1,0 +1,5 @@
+# reports/reports.mk - what is made for people and for CI from a results.json:
+# 'preflight check' (budgets as requirements, TAP verdicts).
+PREFLIGHT_SRCS += reports/check.c
+PREFLIGHT_CMDS += check
+PREFLIGHT_PKGS += jansson inih

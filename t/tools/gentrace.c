@@ -1,0 +1,862 @@
+/*
+ * gentrace.c - the analysis' test and benchmark tool (build/t/gentrace):
+ *
+ *   gentrace basic OUT.dat [JOBLOG]   a small trace with known answers
+ *   gentrace lost OUT.dat [JOBLOG]    the same with lost events (missed_events, CPU stats)
+ *   gentrace markers OUT.dat [JOBLOG] the same, the app's markers only (no kernel events)
+ *   gentrace storm OUT.dat N          about N events of a busy 2-CPU system, for the benchmark
+ *   gentrace floor FILE.dat           read a trace decoding only event ids: the floor of
+ *                                        reading a file with libtracecmd (prints events, seconds)
+ *
+ * The trace files are trace-cmd version 6 .dat files written here byte by
+ * byte (libtracecmd 3.1 has no public API to write events that were not
+ * recorded from a kernel): the header, event formats shaped like the
+ * kernel's, options (trace clock, per-CPU stats), and ring-buffer pages
+ * exactly as the kernel fills them - compressed event headers, time extends,
+ * and the missed-events flags of a page. They are read back by libtracecmd
+ * like any recording, so the analysis is tested on exactly what it reads in
+ * the field, with answers fixed by construction.
+ *
+ * The 'basic' scenario (times relative to each 10 ms release r_k; slots
+ * k = 0..11 from T0 = 1000 s; CPU 0 and CPU 1):
+ *   io      (pid 101, task 0, FIFO 90, 10 ms, raw markers) on CPU 0: timer at r+5 µs wakes it
+ *           at r+6, switch-in r+10, start r+12, end r+1012, switch-out r+1015; in slot 7 the
+ *           switch-in is missing from the trace (inferred at the start marker, r+12).
+ *   Both tasks' declarations are written at T0-1000 µs by their threads (running until
+ *   they sleep at T0-900 µs: those switch-ins are inferred too).
+ *   ctl100  (pid 100, task 1, FIFO 80, 10 ms, text markers) on CPU 1, the same timing but a
+ *           2000 µs job (end r+2012, switch-out r+2015), except:
+ *     k=3   hog (pid 200, FIFO 95) runs on CPU 1 from r-50 to r+150: ctl100 is woken at r+6
+ *           (timer r+5), runs at r+150, starts at r+152 (latency 152 µs, hog 150 µs)
+ *     k=5   ctl100 is woken for CPU 0 and runs there when io sleeps at r+1015 (start r+1017,
+ *           latency 1017: io 1005, idle 10): a migration there and one back in k=6
+ *     k=6   ksoftirqd/1 (pid 300) runs from r+2; NET_RX softirq r+3..r+103 with IRQ 24
+ *           (virtio0-input) r+20..r+40 inside it; ctl100 woken r+6, runs r+110, starts
+ *           r+112 (latency 112: softirq 80, irq 20, ksoftirqd 8, idle 2, itself 2)
+ *     k=8   a 12 ms job: ends r+12012 (overrun, deadline miss, slot overrun); job 9 starts
+ *           right after at r+10000+2013 without a switch (latency 2013 µs) and ends 2000 µs later
+ *     k=10  no ctl100 job (missed activation): seq 10 is released at r_11
+ *   The job log has every job; its start is the marker's + 1 µs for ctl100 (agreement diff
+ *   exactly 1000 ns), and cpu_ns equals the job's execution time.
+ */
+#define _GNU_SOURCE
+#include "common.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+#define G_PAGE      4096
+#define G_PAGE_HDR  16
+#define G_NCPUS     2
+#define G_T0        (1000LL * PF_NS_PER_SEC)
+#define G_US        1000LL
+#define G_SLOT      (10 * PF_NS_PER_MS)
+
+enum { ID_PRINT = 5, ID_RAW = 19, ID_SWITCH = 316, ID_WAKEUP = 318, ID_WAKING = 319, ID_MIGRATE = 315,
+       ID_IRQ_ENTRY = 200, ID_IRQ_EXIT = 199, ID_SOFTIRQ_ENTRY = 198, ID_SOFTIRQ_EXIT = 197,
+       ID_HRT_ENTRY = 400, ID_HRT_EXIT = 401 };
+
+#define G_COMMON \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+static const char g_fmt_print[] =
+	"name: print\nID: 5\nformat:\n" G_COMMON
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n\n"
+	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
+static const char g_fmt_raw[] =
+	"name: raw_data\nID: 19\nformat:\n" G_COMMON
+	"\tfield:unsigned int id;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:char buf[];\toffset:12;\tsize:0;\tsigned:0;\n\n"
+	"print fmt: \"id:%04x %08x\", REC->id, (int)REC->buf[0]\n";
+static const char g_fmt_switch[] =
+	"name: sched_switch\nID: 316\nformat:\n" G_COMMON
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%ld ==> next_comm=%s next_pid=%d next_prio=%d\", "
+	"REC->prev_comm, REC->prev_pid, REC->prev_prio, REC->prev_state, REC->next_comm, REC->next_pid, REC->next_prio\n";
+#define G_FMT_WAKE(NAME, ID) \
+	"name: " NAME "\nID: " ID "\nformat:\n" G_COMMON \
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n" \
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n" \
+	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n" \
+	"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n\n" \
+	"print fmt: \"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, REC->target_cpu\n"
+static const char g_fmt_waking[] = G_FMT_WAKE("sched_waking", "319");
+static const char g_fmt_wakeup[] = G_FMT_WAKE("sched_wakeup", "318");
+static const char g_fmt_migrate[] =
+	"name: sched_migrate_task\nID: 315\nformat:\n" G_COMMON
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:int orig_cpu;\toffset:32;\tsize:4;\tsigned:1;\n"
+	"\tfield:int dest_cpu;\toffset:36;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d\", REC->comm, REC->pid, REC->prio, REC->orig_cpu, REC->dest_cpu\n";
+static const char g_fmt_irq_entry[] =
+	"name: irq_handler_entry\nID: 200\nformat:\n" G_COMMON
+	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"irq=%d name=%s\", REC->irq, __get_str(name)\n";
+static const char g_fmt_irq_exit[] =
+	"name: irq_handler_exit\nID: 199\nformat:\n" G_COMMON
+	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:int ret;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"irq=%d ret=%s\", REC->irq, REC->ret ? \"handled\" : \"unhandled\"\n";
+#define G_FMT_SOFTIRQ(NAME, ID) \
+	"name: " NAME "\nID: " ID "\nformat:\n" G_COMMON \
+	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n" \
+	"print fmt: \"vec=%u\", REC->vec\n"
+static const char g_fmt_softirq_entry[] = G_FMT_SOFTIRQ("softirq_entry", "198");
+static const char g_fmt_softirq_exit[] = G_FMT_SOFTIRQ("softirq_exit", "197");
+static const char g_fmt_hrt_entry[] =
+	"name: hrtimer_expire_entry\nID: 400\nformat:\n" G_COMMON
+	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:s64 now;\toffset:16;\tsize:8;\tsigned:1;\n"
+	"\tfield:void * function;\toffset:24;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"hrtimer=%p now=%llu\", REC->hrtimer, (unsigned long long) REC->now\n";
+static const char g_fmt_hrt_exit[] =
+	"name: hrtimer_expire_exit\nID: 401\nformat:\n" G_COMMON
+	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"hrtimer=%p\", REC->hrtimer\n";
+
+static const char g_header_page[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+static const char g_header_event[] =
+	"# compressed entry header\n\ttype_len    :    5 bits\n\ttime_delta  :   27 bits\n"
+	"\tarray       :   32 bits\n\n\tpadding     : type == 29\n\ttime_extend : type == 30\n"
+	"\ttime_stamp : type == 31\n\tdata max type_len  == 28\n";
+
+/* g_event - one event before it is written */
+struct g_event {
+	int64_t ts;
+	int     cpu;
+	int     len;
+	int     lost;			/* missed events before it (starts a new page); -1 unknown */
+	unsigned char data[128];
+};
+
+/* g_cpu - the page being filled for one CPU */
+struct g_cpu {
+	unsigned char page[G_PAGE];
+	int     used;			/* bytes of event data in the page */
+	int64_t page_ts, last_ts;
+	int64_t lost;			/* missed-events flag of the page */
+	bool    open;
+	FILE   *f;
+	uint64_t bytes;
+};
+
+/* ---- ring-buffer pages ---- */
+
+static void g_put32(unsigned char *p, uint32_t v) { memcpy(p, &v, 4); }
+static void g_put64(unsigned char *p, uint64_t v) { memcpy(p, &v, 8); }
+
+/* g_page_flush - finish the current page of a CPU */
+static int g_page_flush(struct g_cpu *c)
+{
+	uint64_t commit = (uint64_t)c->used;
+
+	if (!c->open)
+		return 0;
+	if (c->lost) {
+		commit |= 1ULL << 31;		/* RB_MISSED_EVENTS */
+		if (c->lost > 0) {
+			commit |= 1ULL << 30;	/* RB_MISSED_STORED: count after the data */
+			g_put64(c->page + G_PAGE_HDR + c->used, (uint64_t)c->lost);
+		}
+	}
+	g_put64(c->page, (uint64_t)c->page_ts);
+	g_put64(c->page + 8, commit);
+	if (fwrite(c->page, G_PAGE, 1, c->f) != 1)
+		return -EIO;
+	c->bytes += G_PAGE;
+	c->open = false;
+	return 0;
+}
+
+/* g_page_put - append one event (data already padded to 4 bytes) to its CPU's pages */
+static int g_page_put(struct g_cpu *c, int64_t ts, const unsigned char *data, int len, int lost)
+{
+	int need = 4 + len + (len > 112 ? 4 : 0) + 8;	/* header, array, time extend room */
+	uint64_t delta;
+	unsigned char *p;
+	int ret;
+
+	if (c->open && (lost || c->used + need > G_PAGE - G_PAGE_HDR - 8)) {
+		ret = g_page_flush(c);
+		if (ret)
+			return ret;
+	}
+	if (!c->open) {
+		memset(c->page, 0, G_PAGE);
+		c->open = true;
+		c->used = 0;
+		c->page_ts = ts;
+		c->last_ts = ts;
+		c->lost = lost;
+	}
+	delta = (uint64_t)(ts - c->last_ts);
+	p = c->page + G_PAGE_HDR + c->used;
+	if (delta >= (1u << 27)) {
+		g_put32(p, 30 | (uint32_t)((delta & ((1u << 27) - 1)) << 5));
+		g_put32(p + 4, (uint32_t)(delta >> 27));
+		p += 8;
+		c->used += 8;
+		delta = 0;
+	}
+	if (len <= 112) {
+		g_put32(p, (uint32_t)(len / 4) | (uint32_t)(delta << 5));
+		p += 4;
+		c->used += 4;
+	} else {
+		g_put32(p, (uint32_t)(delta << 5));
+		g_put32(p + 4, (uint32_t)len + 4);
+		p += 8;
+		c->used += 8;
+	}
+	memcpy(p, data, len);
+	c->used += len;
+	c->last_ts = ts;
+	return 0;
+}
+
+/* ---- events ---- */
+
+struct g_list {
+	struct g_event *ev;
+	size_t n, cap;
+};
+
+/* g_new - a new event with its common fields */
+static struct g_event *g_new(struct g_list *l, int cpu, int64_t ts, int id, int pid, int len)
+{
+	struct g_event *e;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 1024;
+		l->ev = realloc(l->ev, l->cap * sizeof(*l->ev));
+		if (!l->ev) {
+			perror("gentrace");
+			exit(PF_EXIT_INTERNAL);
+		}
+	}
+	e = &l->ev[l->n++];
+	memset(e, 0, sizeof(*e));
+	e->ts = ts;
+	e->cpu = cpu;
+	e->len = (len + 3) & ~3;
+	e->data[0] = id & 0xff;
+	e->data[1] = id >> 8;
+	g_put32(e->data + 4, (uint32_t)pid);
+	return e;
+}
+
+static void g_comm(unsigned char *p, const char *comm)
+{
+	strncpy((char *)p, comm, 16);
+}
+
+/* kernel priority of a FIFO priority, or 120 for SCHED_OTHER (fifo 0) */
+static int g_kprio(int fifo) { return fifo ? 99 - fifo : 120; }
+
+struct g_thread { int pid; const char *comm; int fifo; };
+
+static const struct g_thread G_IDLE = { 0, "swapper", 0 };
+static const struct g_thread G_CTL = { 100, "ctl100", 80 };
+static const struct g_thread G_IO = { 101, "io", 90 };
+static const struct g_thread G_HOG = { 200, "hog", 95 };
+static const struct g_thread G_KSOFT = { 300, "ksoftirqd/1", 0 };
+
+#define G_RUNNING  0L
+#define G_SLEEPING 1L
+#define G_PREEMPT  0x100L
+
+static void g_switch(struct g_list *l, int cpu, int64_t ts, const struct g_thread *prev, long state,
+		     const struct g_thread *next)
+{
+	struct g_event *e = g_new(l, cpu, ts, ID_SWITCH, prev->pid, 64);
+
+	g_comm(e->data + 8, prev->comm);
+	g_put32(e->data + 24, (uint32_t)prev->pid);
+	g_put32(e->data + 28, (uint32_t)g_kprio(prev->fifo));
+	g_put64(e->data + 32, (uint64_t)state);
+	g_comm(e->data + 40, next->comm);
+	g_put32(e->data + 56, (uint32_t)next->pid);
+	g_put32(e->data + 60, (uint32_t)g_kprio(next->fifo));
+}
+
+static void g_wake(struct g_list *l, int cpu, int64_t ts, int waker, const struct g_thread *t, int target, int id)
+{
+	struct g_event *e = g_new(l, cpu, ts, id, waker, 36);
+
+	g_comm(e->data + 8, t->comm);
+	g_put32(e->data + 24, (uint32_t)t->pid);
+	g_put32(e->data + 28, (uint32_t)g_kprio(t->fifo));
+	g_put32(e->data + 32, (uint32_t)target);
+}
+
+static void g_migrate(struct g_list *l, int cpu, int64_t ts, const struct g_thread *t, int from, int to)
+{
+	struct g_event *e = g_new(l, cpu, ts, ID_MIGRATE, 0, 40);
+
+	g_comm(e->data + 8, t->comm);
+	g_put32(e->data + 24, (uint32_t)t->pid);
+	g_put32(e->data + 28, (uint32_t)g_kprio(t->fifo));
+	g_put32(e->data + 32, (uint32_t)from);
+	g_put32(e->data + 36, (uint32_t)to);
+}
+
+static void g_hrtimer(struct g_list *l, int cpu, int64_t ts, int pid, bool entry)
+{
+	struct g_event *e = g_new(l, cpu, ts, entry ? ID_HRT_ENTRY : ID_HRT_EXIT, pid, entry ? 32 : 16);
+
+	g_put64(e->data + 8, 0xffff888000001000ULL);
+	if (entry)
+		g_put64(e->data + 16, (uint64_t)ts);
+}
+
+static void g_irq(struct g_list *l, int cpu, int64_t ts, int pid, int irq, const char *name)
+{
+	size_t n = name ? strlen(name) + 1 : 0;
+	struct g_event *e = g_new(l, cpu, ts, name ? ID_IRQ_ENTRY : ID_IRQ_EXIT, pid, name ? 16 + (int)n : 16);
+
+	g_put32(e->data + 8, (uint32_t)irq);
+	if (name) {
+		g_put32(e->data + 12, (uint32_t)(16 | (n << 16)));
+		memcpy(e->data + 16, name, n);
+	} else {
+		g_put32(e->data + 12, 1);
+	}
+}
+
+static void g_softirq(struct g_list *l, int cpu, int64_t ts, int pid, int vec, bool entry)
+{
+	struct g_event *e = g_new(l, cpu, ts, entry ? ID_SOFTIRQ_ENTRY : ID_SOFTIRQ_EXIT, pid, 12);
+
+	g_put32(e->data + 8, (uint32_t)vec);
+}
+
+/* g_marker - a job marker: binary (raw_data, PFM1) or text (print "pf1 ...") */
+static struct g_event *g_marker(struct g_list *l, int cpu, int64_t ts, int pid, bool raw, char kind, int task,
+				uint32_t seq, int64_t release_ns, unsigned flags)
+{
+	struct g_event *e;
+	char text[96];
+	int n;
+
+	if (raw) {
+		e = g_new(l, cpu, ts, ID_RAW, pid, 32);
+		g_put32(e->data + 8, 0x50464d31);
+		e->data[12] = (unsigned char)kind;
+		e->data[13] = (unsigned char)task;
+		e->data[14] = flags & 0xff;
+		e->data[15] = flags >> 8;
+		g_put32(e->data + 16, seq);
+		g_put64(e->data + 24, (uint64_t)release_ns);
+		return e;
+	}
+	if (kind == 'S')
+		n = snprintf(text, sizeof(text), "pf1 S %d %u %lld\n", task, seq, (long long)release_ns);
+	else
+		n = snprintf(text, sizeof(text), "pf1 E %d %u %lld %u\n", task, seq, (long long)release_ns, flags);
+	e = g_new(l, cpu, ts, ID_PRINT, pid, 16 + n + 1);
+	memcpy(e->data + 16, text, n + 1);
+	return e;
+}
+
+static void g_text(struct g_list *l, int cpu, int64_t ts, int pid, const char *text)
+{
+	int n = (int)strlen(text);
+	struct g_event *e = g_new(l, cpu, ts, ID_PRINT, pid, 16 + n + 1);
+
+	memcpy(e->data + 16, text, n + 1);
+}
+
+/* ---- the .dat file ---- */
+
+struct g_buf {
+	char  *p;
+	size_t n, cap;
+};
+
+static void g_add(struct g_buf *b, const void *p, size_t n)
+{
+	if (b->n + n > b->cap) {
+		b->cap = (b->n + n) * 2;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p) {
+			perror("gentrace");
+			exit(PF_EXIT_INTERNAL);
+		}
+	}
+	memcpy(b->p + b->n, p, n);
+	b->n += n;
+}
+
+static void g_add32(struct g_buf *b, uint32_t v) { g_add(b, &v, 4); }
+static void g_add64(struct g_buf *b, uint64_t v) { g_add(b, &v, 8); }
+static void g_add16(struct g_buf *b, uint16_t v) { g_add(b, &v, 2); }
+static void g_addfmt(struct g_buf *b, const char *fmt) { g_add64(b, strlen(fmt)); g_add(b, fmt, strlen(fmt)); }
+
+/* g_header - everything before the CPU data, with room for the CPU offsets */
+static void g_header(struct g_buf *b, const int64_t *dropped)
+{
+	static const char *const sched[] = { g_fmt_switch, g_fmt_waking, g_fmt_wakeup, g_fmt_migrate };
+	static const char *const irq[] = { g_fmt_irq_entry, g_fmt_irq_exit, g_fmt_softirq_entry, g_fmt_softirq_exit };
+	static const char *const timer[] = { g_fmt_hrt_entry, g_fmt_hrt_exit };
+	static const char clock[] = "local global counter uptime perf [mono] mono_raw boot\n";
+	static const char cmdlines[] = "100 ctl100\n101 io\n200 hog\n300 ksoftirqd/1\n";
+	char stats[256];
+	unsigned char magic[] = { 0x17, 0x08, 0x44 };
+	int i, n;
+
+	g_add(b, magic, 3);
+	g_add(b, "tracing6", 9);
+	g_add(b, "\0\x08", 2);		/* little endian, 8-byte long */
+	g_add32(b, G_PAGE);
+	g_add(b, "header_page", 12);
+	g_addfmt(b, g_header_page);
+	g_add(b, "header_event", 13);
+	g_addfmt(b, g_header_event);
+	g_add32(b, 2);
+	g_addfmt(b, g_fmt_print);
+	g_addfmt(b, g_fmt_raw);
+	g_add32(b, 3);
+	g_add(b, "sched", 6);
+	g_add32(b, PF_ARRAY_SIZE(sched));
+	for (i = 0; i < (int)PF_ARRAY_SIZE(sched); i++)
+		g_addfmt(b, sched[i]);
+	g_add(b, "irq", 4);
+	g_add32(b, PF_ARRAY_SIZE(irq));
+	for (i = 0; i < (int)PF_ARRAY_SIZE(irq); i++)
+		g_addfmt(b, irq[i]);
+	g_add(b, "timer", 6);
+	g_add32(b, PF_ARRAY_SIZE(timer));
+	for (i = 0; i < (int)PF_ARRAY_SIZE(timer); i++)
+		g_addfmt(b, timer[i]);
+	g_add32(b, 0);			/* kallsyms */
+	g_add32(b, 0);			/* printk formats */
+	g_add64(b, strlen(cmdlines));
+	g_add(b, cmdlines, strlen(cmdlines));
+	g_add32(b, G_NCPUS);
+	g_add(b, "options  ", 10);
+	g_add16(b, 4);			/* TRACECLOCK */
+	g_add32(b, sizeof(clock));
+	g_add(b, clock, sizeof(clock));
+	for (i = 0; i < G_NCPUS; i++) {
+		n = snprintf(stats, sizeof(stats), "CPU: %d\nentries: 0\noverrun: 0\ncommit overrun: 0\n"
+			     "bytes: 0\noldest event ts: 0.000000\nnow ts: 0.000000\ndropped events: %lld\n"
+			     "read events: 0\n", i, (long long)dropped[i]);
+		g_add16(b, 2);		/* CPUSTAT */
+		g_add32(b, (uint32_t)n + 1);
+		g_add(b, stats, (size_t)n + 1);
+	}
+	g_add16(b, 0);
+	g_add(b, "flyrecord", 10);
+	for (i = 0; i < G_NCPUS; i++) {
+		g_add64(b, 0);
+		g_add64(b, 0);
+	}
+}
+
+/* g_writer - an output file being written CPU after CPU */
+struct g_writer {
+	FILE   *f;
+	struct g_cpu cpu;
+	size_t table;			/* file offset of the CPU offset table */
+	uint64_t off[G_NCPUS], size[G_NCPUS];
+	int    cur;
+};
+
+static int g_open(struct g_writer *w, const char *path, const int64_t *dropped)
+{
+	struct g_buf b = { 0 };
+	long pad;
+
+	memset(w, 0, sizeof(*w));
+	w->f = fopen(path, "w");
+	if (!w->f)
+		return -errno;
+	g_header(&b, dropped);
+	w->table = b.n - G_NCPUS * 16;
+	pad = (G_PAGE - (long)(b.n % G_PAGE)) % G_PAGE;
+	while (pad--)
+		g_add(&b, "", 1);
+	fwrite(b.p, b.n, 1, w->f);
+	free(b.p);
+	w->cpu.f = w->f;
+	w->cur = -1;
+	return 0;
+}
+
+/* g_cpu_begin - the data of the next CPU starts (CPUs in order) */
+static int g_cpu_begin(struct g_writer *w, int cpu)
+{
+	int ret = g_page_flush(&w->cpu);
+
+	if (ret)
+		return ret;
+	if (w->cur >= 0)
+		w->size[w->cur] = w->cpu.bytes;
+	w->cur = cpu;
+	w->off[cpu] = (uint64_t)ftell(w->f);
+	w->cpu.bytes = 0;
+	return 0;
+}
+
+static int g_close(struct g_writer *w)
+{
+	int i, ret = g_page_flush(&w->cpu);
+
+	if (w->cur >= 0)
+		w->size[w->cur] = w->cpu.bytes;
+	for (i = 0; i < G_NCPUS; i++)
+		if (!w->off[i])
+			w->off[i] = (uint64_t)ftell(w->f);
+	fseek(w->f, (long)w->table, SEEK_SET);
+	for (i = 0; i < G_NCPUS; i++) {
+		fwrite(&w->off[i], 8, 1, w->f);
+		fwrite(&w->size[i], 8, 1, w->f);
+	}
+	if (fclose(w->f) || ret)
+		return ret ? ret : -EIO;
+	return 0;
+}
+
+static int g_cmp_event(const void *a, const void *b)
+{
+	const struct g_event *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu - y->cpu;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x < y ? -1 : 1;
+}
+
+/* g_write_list - sort a scenario's events by CPU and time, and write them */
+static int g_write_list(const char *path, struct g_list *l, const int64_t *dropped)
+{
+	struct g_writer w;
+	size_t i;
+	int ret, cpu = -1;
+
+	/* keep the order of events with equal time stamps: index as tie-break needs a stable sort */
+	for (i = 0; i < l->n; i++)
+		l->ev[i].ts = l->ev[i].ts * 1;
+	qsort(l->ev, l->n, sizeof(*l->ev), g_cmp_event);
+	ret = g_open(&w, path, dropped);
+	if (ret)
+		return ret;
+	for (i = 0; i < l->n && !ret; i++) {
+		if (l->ev[i].cpu != cpu) {
+			cpu = l->ev[i].cpu;
+			ret = g_cpu_begin(&w, cpu);
+		}
+		if (!ret)
+			ret = g_page_put(&w.cpu, l->ev[i].ts, l->ev[i].data, l->ev[i].len, l->ev[i].lost);
+	}
+	if (ret) {
+		fclose(w.f);
+		return ret;
+	}
+	return g_close(&w);
+}
+
+/* ---- scenarios ---- */
+
+struct g_job { const char *task; uint32_t seq; int64_t rel, start, end, cpu_ns; int cpu; unsigned flags; };
+
+/* g_timer_wake - an hrtimer on 'cpu' wakes t at r+6 (expiry r+5) while 'curr' runs */
+static void g_timer_wake(struct g_list *l, int cpu, int64_t r, const struct g_thread *curr,
+			 const struct g_thread *t, int target)
+{
+	g_hrtimer(l, cpu, r + 5 * G_US, curr->pid, true);
+	g_wake(l, cpu, r + 6 * G_US, curr->pid, t, target, ID_WAKING);
+	g_wake(l, cpu, r + 7 * G_US, curr->pid, t, target, ID_WAKEUP);
+	g_hrtimer(l, cpu, r + 8 * G_US, curr->pid, false);
+}
+
+/* g_basic - the scenario described at the top of this file */
+static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost)
+{
+	int64_t r, s, e;
+	uint32_t seq = 0;
+	int k, n = 0;
+
+	g_text(l, 0, G_T0 - 1000 * G_US, G_IO.pid,
+	       "pf1 T 0 io tid=101 period_ns=10000000 deadline_ns=10000000 prio=90 policy=fifo\n");
+	g_text(l, 1, G_T0 - 1000 * G_US, G_CTL.pid,
+	       "pf1 T 1 ctl100 tid=100 period_ns=10000000 deadline_ns=0 prio=80 policy=fifo\n");
+	/* both CPUs idle at the start */
+	g_switch(l, 0, G_T0 - 900 * G_US, &G_IO, G_SLEEPING, &G_IDLE);
+	g_switch(l, 1, G_T0 - 900 * G_US, &G_CTL, G_SLEEPING, &G_IDLE);
+	for (k = 0; k < 12; k++) {
+		r = G_T0 + k * G_SLOT;
+		/* io on CPU 0 */
+		g_timer_wake(l, 0, r, &G_IDLE, &G_IO, 0);
+		if (k != 7)	/* 7: the switch is not traced (as this VM's CPU 1 never does from idle) */
+			g_switch(l, 0, r + 10 * G_US, &G_IDLE, G_RUNNING, &G_IO);
+		g_marker(l, 0, r + 12 * G_US, G_IO.pid, true, 'S', 0, (uint32_t)k, r, 0);
+		g_marker(l, 0, r + 1012 * G_US, G_IO.pid, true, 'E', 0, (uint32_t)k, r, 0);
+		g_switch(l, 0, r + 1015 * G_US, &G_IO, G_SLEEPING, k == 5 ? &G_CTL : &G_IDLE);
+		jobs[n++] = (struct g_job){ "io", (uint32_t)k, r, r + 12 * G_US, r + 1012 * G_US, 1000 * G_US, 0, 0 };
+
+		/* ctl100 */
+		if (k == 10 || k == 9)
+			continue;	/* 9: runs on from job 8; 10: missed activation */
+		if (k == 11)
+			seq = 10;
+		else
+			seq = (uint32_t)k;
+		if (k == 3) {
+			g_switch(l, 1, r - 50 * G_US, &G_IDLE, G_RUNNING, &G_HOG);
+			g_timer_wake(l, 1, r, &G_HOG, &G_CTL, 1);
+			g_switch(l, 1, r + 150 * G_US, &G_HOG, G_SLEEPING, &G_CTL);
+			s = r + 152 * G_US;
+		} else if (k == 5) {
+			g_timer_wake(l, 1, r, &G_IDLE, &G_CTL, 0);
+			g_migrate(l, 1, r + 7 * G_US, &G_CTL, 1, 0);
+			s = r + 1017 * G_US;	/* switched in when io sleeps, above */
+		} else if (k == 6) {
+			g_switch(l, 1, r + 2 * G_US, &G_IDLE, G_RUNNING, &G_KSOFT);
+			g_softirq(l, 1, r + 3 * G_US, G_KSOFT.pid, 3, true);
+			g_timer_wake(l, 1, r, &G_KSOFT, &G_CTL, 1);
+			g_irq(l, 1, r + 20 * G_US, G_KSOFT.pid, 24, "virtio0-input");
+			g_irq(l, 1, r + 40 * G_US, G_KSOFT.pid, 24, NULL);
+			g_softirq(l, 1, r + 103 * G_US, G_KSOFT.pid, 3, false);
+			g_switch(l, 1, r + 110 * G_US, &G_KSOFT, G_PREEMPT, &G_CTL);
+			s = r + 112 * G_US;
+		} else {
+			g_timer_wake(l, 1, r, &G_IDLE, &G_CTL, 1);
+			g_switch(l, 1, r + 10 * G_US, &G_IDLE, G_RUNNING, &G_CTL);
+			s = r + 12 * G_US;
+		}
+		int cpu = k == 5 ? 0 : 1;
+		g_marker(l, cpu, s, G_CTL.pid, false, 'S', 1, seq, r, 0);
+		if (k == 8) {
+			/* 12 ms job; job 9 follows without sleeping */
+			int64_t r9 = r + G_SLOT;
+
+			e = s + 12000 * G_US;
+			g_marker(l, cpu, e, G_CTL.pid, false, 'E', 1, seq, r, 3);
+			jobs[n++] = (struct g_job){ "ctl100", seq, r, s + G_US, e, e - s, cpu, 3 };
+			g_timer_wake(l, 1, r9, &G_CTL, &G_CTL, 1);	/* ignored: ctl100 is running */
+			s = e + G_US;
+			g_marker(l, cpu, s, G_CTL.pid, false, 'S', 1, 9, r9, 0);
+			e = s + 2000 * G_US;
+			g_marker(l, cpu, e, G_CTL.pid, false, 'E', 1, 9, r9, 0);
+			g_switch(l, cpu, e + 3 * G_US, &G_CTL, G_SLEEPING, &G_IDLE);
+			jobs[n++] = (struct g_job){ "ctl100", 9, r9, s + G_US, e, e - s, cpu, 0 };
+			continue;
+		}
+		e = s + 2000 * G_US;
+		if (lost && k == 3)
+			g_marker(l, cpu, e, G_CTL.pid, false, 'E', 1, seq, r, 0)->lost = 5;
+		else
+			g_marker(l, cpu, e, G_CTL.pid, false, 'E', 1, seq, r, 0);
+		g_switch(l, cpu, e + 3 * G_US, &G_CTL, G_SLEEPING, &G_IDLE);
+		jobs[n++] = (struct g_job){ "ctl100", seq, r, s + G_US, e, e - s, cpu, 0 };
+	}
+	*njobs = n;
+	return 0;
+}
+
+/* g_only_markers - keep the app's markers only (a trace of ftrace:print / raw_data alone) */
+static void g_only_markers(struct g_list *l)
+{
+	size_t i, n = 0;
+	int id;
+
+	for (i = 0; i < l->n; i++) {
+		id = l->ev[i].data[0] | l->ev[i].data[1] << 8;
+		if (id == ID_PRINT || id == ID_RAW)
+			l->ev[n++] = l->ev[i];
+	}
+	l->n = n;
+}
+
+/* g_write_joblog - the job log of a scenario (docs/joblog.md) */
+static int g_write_joblog(const char *path, const struct g_job *jobs, int n)
+{
+	FILE *f = fopen(path, "w");
+	int i;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "# preflight-joblog v1\n# slot_ns=10000000\n# profile=synthetic\n"
+		"# start_mono_ns=%lld\n"
+		"# task.io=id=0 kind=tick period_ns=10000000 deadline_ns=10000000 policy=fifo prio=90\n"
+		"# task.ctl100=id=1 kind=periodic period_ns=10000000 deadline_ns=10000000 policy=fifo prio=80\n"
+		"task,seq,release_ns,start_ns,end_ns,cpu_ns,cpu,flags,missed\n", (long long)G_T0);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s,%u,%lld,%lld,%lld,%lld,%d,%u,%d\n", jobs[i].task, jobs[i].seq,
+			(long long)jobs[i].rel, (long long)jobs[i].start, (long long)jobs[i].end,
+			(long long)jobs[i].cpu_ns, jobs[i].cpu, jobs[i].flags,
+			!strcmp(jobs[i].task, "ctl100") && jobs[i].seq == 10);
+	fprintf(f, "# end_mono_ns=%lld\n# missed_after_last.ctl100=0\n# dropped.io=0\n",
+		(long long)(G_T0 + 12 * G_SLOT));
+	return fclose(f) ? -EIO : 0;
+}
+
+/*
+ * g_storm - about n events of a busy 2-CPU system, generated CPU by CPU
+ * straight into the file: 64 threads per CPU switching, waking, IRQs,
+ * softirqs, timers, and the app's io / ctl100 jobs with raw markers on CPU 0
+ */
+static int g_storm(const char *path, long n)
+{
+	static const int64_t none[G_NCPUS] = { 0 };
+	struct g_list l = { 0 };
+	struct g_writer w;
+	struct g_thread th[64];
+	char names[64][16];
+	uint64_t rnd = 42;
+	long per_cpu = n / G_NCPUS, done;
+	int64_t ts, next_job;
+	uint32_t seq;
+	int cpu, i, curr, next, ret;
+	size_t k;
+
+	ret = g_open(&w, path, none);
+	if (ret)
+		return ret;
+	for (cpu = 0; cpu < G_NCPUS && !ret; cpu++) {
+		ret = g_cpu_begin(&w, cpu);
+		for (i = 0; i < 64; i++) {
+			snprintf(names[i], sizeof(names[i]), "worker%d/%d", i, cpu);
+			th[i] = (struct g_thread){ 1000 + cpu * 100 + i, names[i], i < 8 ? 50 + i : 0 };
+		}
+		ts = G_T0;
+		next_job = G_T0;
+		seq = 0;
+		curr = 0;
+		done = 0;
+		while (done < per_cpu && !ret) {
+			l.n = 0;
+			rnd = rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+			next = (int)((rnd >> 33) % 64);
+			ts += 2 * G_US + (int64_t)((rnd >> 20) % 4000);
+			if (cpu == 0 && ts >= next_job) {
+				g_timer_wake(&l, 0, ts, &th[curr], &G_IO, 0);
+				g_switch(&l, 0, ts + 10 * G_US, &th[curr], G_PREEMPT, &G_IO);
+				g_marker(&l, 0, ts + 12 * G_US, G_IO.pid, true, 'S', 0, seq, next_job, 0);
+				g_marker(&l, 0, ts + 100 * G_US, G_IO.pid, true, 'E', 0, seq, next_job, 0);
+				g_switch(&l, 0, ts + 102 * G_US, &G_IO, G_SLEEPING, &th[curr]);
+				ts += 110 * G_US;
+				seq++;
+				next_job += G_SLOT;
+			}
+			g_wake(&l, cpu, ts, th[curr].pid, &th[next], cpu, ID_WAKING);
+			g_wake(&l, cpu, ts + 1000, th[curr].pid, &th[next], cpu, ID_WAKEUP);
+			if ((rnd >> 40) % 4 == 0) {
+				g_irq(&l, cpu, ts + 1500, th[curr].pid, 24, "virtio0-input");
+				g_irq(&l, cpu, ts + 2500, th[curr].pid, 24, NULL);
+				g_softirq(&l, cpu, ts + 2600, th[curr].pid, 3, true);
+				g_softirq(&l, cpu, ts + 3600, th[curr].pid, 3, false);
+			}
+			g_hrtimer(&l, cpu, ts + 3700, th[curr].pid, true);
+			g_hrtimer(&l, cpu, ts + 3800, th[curr].pid, false);
+			g_switch(&l, cpu, ts + 4000, &th[curr], (rnd >> 50) % 2 ? G_SLEEPING : G_PREEMPT, &th[next]);
+			ts += 4000;
+			curr = next;
+			for (k = 0; k < l.n && !ret; k++)
+				ret = g_page_put(&w.cpu, l.ev[k].ts, l.ev[k].data, l.ev[k].len, 0);
+			done += (long)l.n;
+		}
+	}
+	free(l.ev);
+	if (ret) {
+		fclose(w.f);
+		return ret;
+	}
+	return g_close(&w);
+}
+
+/* g_floor_record - count one record by its event id, nothing more */
+static int g_floor_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+{
+	uint64_t *counts = data;
+	int type = tep_data_type(tracecmd_get_tep(h), rec);
+
+	counts[type & 1023]++;
+	counts[1024]++;
+	return 0;
+}
+
+/* g_floor - read a trace decoding only event ids, the way analysis iterates */
+static int g_floor(const char *path)
+{
+	struct tracecmd_input *hs[64], *h;
+	uint64_t *counts = calloc(1025, sizeof(*counts));
+	int64_t t0 = pf_now_ns();
+	int i, n, nh = 0;
+
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!h || !counts) {
+		fprintf(stderr, "gentrace: floor: %s: cannot open\n", path);
+		return PF_EXIT_USAGE;
+	}
+	hs[nh++] = h;
+	n = tracecmd_buffer_instances(h);
+	for (i = 0; i < n && nh < 64; i++)
+		if ((hs[nh] = tracecmd_buffer_instance_handle(h, i)))
+			nh++;
+	tracecmd_iterate_events_multi(hs, nh, g_floor_record, counts);
+	printf("events %llu seconds %.3f\n", (unsigned long long)counts[1024], (double)(pf_now_ns() - t0) / 1e9);
+	for (i = 1; i < nh; i++)
+		tracecmd_close(hs[i]);
+	tracecmd_close(h);
+	free(counts);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const int64_t none[G_NCPUS] = { 0 }, dropped[G_NCPUS] = { 2, 0 };
+	struct g_list l = { 0 };
+	struct g_job jobs[64];
+	int njobs = 0, ret;
+	long n;
+	bool lost;
+
+	pf_set_prog("gentrace");
+	if (argc >= 3 && !strcmp(argv[1], "floor"))
+		return g_floor(argv[2]);
+	if (argc >= 4 && !strcmp(argv[1], "storm")) {
+		if (pf_parse_long(argv[3], 1000, 1000000000L, &n))
+			return pf_fail(PF_EXIT_USAGE, "storm: '%s' is not an event count", argv[3]);
+		ret = g_storm(argv[2], n);
+		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
+	}
+	if (argc >= 3 && (!strcmp(argv[1], "basic") || !strcmp(argv[1], "lost") || !strcmp(argv[1], "markers"))) {
+		lost = !strcmp(argv[1], "lost");
+		g_basic(&l, jobs, &njobs, lost);
+		if (!strcmp(argv[1], "markers"))
+			g_only_markers(&l);
+		ret = g_write_list(argv[2], &l, lost ? dropped : none);
+		free(l.ev);
+		if (!ret && argc >= 4)
+			ret = g_write_joblog(argv[3], jobs, njobs);
+		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
+	}
+	fprintf(stderr, "usage: gentrace basic|lost|markers OUT.dat [JOBLOG] | storm OUT.dat N | floor FILE.dat\n");
+	return PF_EXIT_USAGE;
+}

@@ -1,0 +1,238 @@
+/*
+ * test-analyze.c - unit tests of the analysis' building blocks, driven
+ * directly (no trace file): utilisation windows with late intervals, lost
+ * windows, inferred switches, missed activations from release gaps,
+ * per-job preemptions, nested IRQ time in culprits, and the job-log reader
+ * (quoted fields, CRLF, blank lines, matching out of order). Run by
+ * t/0560-analyze-unit.t.
+ */
+#include "analysis/analyze.h"
+#include "tap.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define US 1000LL
+#define MS 1000000LL
+
+/* new_run - an empty run with 2 CPUs starting at 0 */
+static struct an_run *new_run(void)
+{
+	struct an_run *r = calloc(1, sizeof(*r));
+
+	r->opt.top = 3;
+	r->opt.slot_ns = 10 * MS;
+	r->opt.trace = "unit";
+	r->last_overrun_slot = -1;
+	if (an_sched_init(r, 2))
+		abort();
+	an_win_init(&r->app_w1s, 1000 * MS, 0);
+	an_win_init(&r->app_wslot, 10 * MS, 0);
+	return r;
+}
+
+static void free_run(struct an_run *r)
+{
+	an_tasks_free(r);
+	an_sched_free(r);
+	free(r);
+}
+
+static void test_windows(void)
+{
+	struct an_win w;
+
+	an_win_init(&w, 10 * MS, 0);
+	an_win_add(&w, 0, 5 * MS);
+	check_dbl(an_win_max(&w, 0), 0.5, 1e-12, "win-1.1 half of the first window");
+	an_win_add(&w, 12 * MS, 15 * MS);
+	an_win_add(&w, 5 * MS, 9 * MS);		/* closes late, belongs to window 0 */
+	check_dbl(an_win_max(&w, 0), 0.9, 1e-12, "win-1.2 a late interval lands in its own window");
+	an_win_add(&w, 25 * MS, 47 * MS);	/* spans three windows */
+	check_dbl(an_win_max(&w, 0), 1.0, 1e-12, "win-1.3 a run over whole windows fills them");
+	an_win_add(&w, 1000 * MS, 1001 * MS);	/* far ahead: older windows closed */
+	an_win_add(&w, 3 * MS, 4 * MS);		/* older than the ring: oldest open window */
+	check_dbl(an_win_max(&w, 0), 1.0, 1e-12, "win-1.4 the maximum survives the ring");
+	an_win_init(&w, 1000 * MS, 0);
+	an_win_add(&w, 0, 50 * MS);
+	check_dbl(an_win_max(&w, 100 * MS), 0.5, 1e-12, "win-1.5 trace shorter than the window: over its duration");
+}
+
+static void test_lost(void)
+{
+	struct an_run *r = new_run();
+
+	an_lost_add(r, 1, 100 * US, 200 * US, 5);
+	an_lost_add(r, 0, 500 * US, 600 * US, -1);
+	check_int(r->lost_total, ==, 5, "lost-1.1 known counts summed");
+	check_int(r->lost_unknown, ==, 1, "lost-1.2 unknown counts counted apart");
+	check(an_lost_overlaps(r, 150 * US, 160 * US), "lost-1.3 inside a window");
+	check(an_lost_overlaps(r, 0, 100 * US), "lost-1.4 touching a window's start");
+	check(!an_lost_overlaps(r, 201 * US, 499 * US), "lost-1.5 between two windows");
+	check(an_lost_overlaps(r, 550 * US, 9000 * US), "lost-1.6 over the second");
+	free_run(r);
+}
+
+/* a FIFO-50 thread 10 on CPU 0, preempted by 20, then sleeping; 30 appears without a switch */
+static void test_sched(void)
+{
+	struct an_run *r = new_run();
+	struct an_thread *t;
+
+	an_on_switch(r, 0, 0, 0, "swapper/0", 120, 0, 10, "worker", 49);
+	an_on_switch(r, 0, 100 * US, 10, "worker", 49, 0x100, 20, "hog", 9);	/* R+: preempted */
+	an_on_switch(r, 0, 150 * US, 20, "hog", 9, 1, 10, "worker", 49);
+	an_on_switch(r, 0, 250 * US, 10, "worker", 49, 1, 0, "swapper/0", 120);	/* S */
+	an_on_waking(r, 0, 300 * US, 10, "worker", 49, true);
+	an_on_waking(r, 0, 301 * US, 10, "worker", 49, false);
+	an_on_switch(r, 0, 340 * US, 0, "swapper/0", 120, 0, 10, "worker", 49);
+	t = an_thread_find(r, 10);
+	check_int(t->preemptions, ==, 1, "sched-1.1 switched out runnable: one preemption");
+	check_int(t->runtime_ns, ==, 200 * US, "sched-1.2 runtime of the two closed runs");
+	check_int(t->wake_lat ? t->wake_lat->max : -1, ==, 40 * US, "sched-1.3 waking -> switch-in");
+	check_int(t->wakeup_lat ? t->wakeup_lat->max : -1, ==, 39 * US, "sched-1.4 wakeup -> switch-in");
+	check_int(t->prio, ==, 49, "sched-1.5 kernel priority");
+	/* CPU 1 never saw a switch: its first event makes it known; then 30 appears */
+	an_on_running(r, 1, 400 * US, 0);
+	an_on_waking(r, 1, 410 * US, 30, "late", 120, true);
+	an_on_running(r, 1, 450 * US, 30);
+	t = an_thread_find(r, 30);
+	check(t && t->running && t->cpu == 1, "sched-2.1 a thread's event on a CPU makes it run there");
+	check_int(r->n_inferred, ==, 1, "sched-2.2 one inferred switch (the first event is no switch)");
+	check(t && !t->wake_lat && t->wake_lat_inf && t->wake_lat_inf->max == 40 * US,
+	      "sched-2.3 an inferred switch-in gives an upper bound, kept apart");
+	check_int(r->cpu[1].idle_ns, ==, 50 * US, "sched-2.4 the idle time before it");
+	an_on_running(r, 1, 500 * US, 10);	/* 10 moves to CPU 1 unseen */
+	t = an_thread_find(r, 10);
+	check_int(t->cpu, ==, 1, "sched-2.5 a thread seen on another CPU moved there");
+	check_int(t->migrations, ==, 1, "sched-2.6 ... a migration");
+	free_run(r);
+}
+
+/* task 3 "ctl" on pid 10: releases every 10 ms, one skipped; preempted inside job 2 */
+static void test_tasks(void)
+{
+	struct an_run *r = new_run();
+	struct an_task *t;
+	const char decl[] = "pf1 T 3 ctl tid=10 period_ns=10000000 deadline_ns=0 prio=80 policy=fifo\n";
+	int i;
+
+	an_on_marker_text(r, 0, 0, 10, decl, (int)strlen(decl));
+	an_on_switch(r, 0, 0, 0, "swapper/0", 120, 0, 10, "ctl", 19);
+	for (i = 0; i < 3; i++) {
+		int64_t rel = (i == 2 ? 3 : i) * 10 * MS, s = rel + 20 * US;
+		if (i) {
+			an_on_waking(r, 0, rel + 5 * US, 10, "ctl", 19, true);
+			an_on_switch(r, 0, rel + 10 * US, 0, "swapper/0", 120, 0, 10, "ctl", 19);
+		}
+		an_on_marker_start(r, 0, s, 10, 3, (uint32_t)i, rel);
+		if (i == 2) {
+			an_on_switch(r, 0, s + 100 * US, 10, "ctl", 19, 0x100, 20, "hog", 9);
+			an_on_irq(r, 0, s + 150 * US, true, 7, "eth0", 4);
+			an_on_irq(r, 0, s + 160 * US, false, 7, NULL, 0);
+			an_on_switch(r, 0, s + 300 * US, 20, "hog", 9, 1, 10, "ctl", 19);
+		}
+		an_on_marker_end(r, 0, s + 1 * MS, 10, 3, (uint32_t)i, rel, 0);
+		an_on_switch(r, 0, s + 1 * MS + 5 * US, 10, "ctl", 19, 1, 0, "swapper/0", 120);
+	}
+	t = an_task_by_name(r, "ctl", false);
+	check(t != NULL, "task-1.1 declared task found by name");
+	check_int(t->jobs, ==, 3, "task-1.2 jobs");
+	check_int(t->missed, ==, 1, "task-1.3 the skipped release is a missed activation");
+	check_int(t->preemptions, ==, 1, "task-1.4 the preemption inside job 2");
+	check_int(t->npre.h.max, ==, 1, "task-1.5 per job at most one");
+	check_int(t->exec.h.min, ==, 800 * US, "task-1.6 exec time of job 2 excludes the 200 us preempted");
+	check_int(t->resp.h.max, ==, 1020 * US, "task-1.7 response time");
+	check_int(t->d_wake2run.h.max, ==, 5 * US, "task-1.8 wake to run");
+	check_int(t->d_rel2wake.h.count, ==, 2, "task-1.9 release-to-wake for the woken jobs");
+	check_int(t->ntop, ==, 3, "task-1.10 culprits kept");
+	check_int(r->slot_overruns, ==, 0, "task-1.11 no slot overrun");
+	free_run(r);
+}
+
+/* the culprit of a job delayed by a softirq with a hard IRQ inside it */
+static void test_culprit(void)
+{
+	struct an_run *r = new_run();
+	struct an_task *t;
+	const char decl[] = "pf1 T 0 io tid=10 period_ns=10000000 deadline_ns=0 prio=90 policy=fifo\n";
+	char line[256];
+
+	an_on_marker_text(r, 1, 0, 10, decl, (int)strlen(decl));
+	an_on_switch(r, 1, 10 * US, 10, "io", 9, 1, 0, "swapper/1", 120);
+	an_on_switch(r, 1, 1 * MS, 0, "swapper/1", 120, 0, 44, "ksoftirqd/1", 120);
+	an_on_softirq(r, 1, 1 * MS + 10 * US, true, 3);
+	an_on_irq(r, 1, 1 * MS + 20 * US, true, 9, "virtio0", 7);
+	an_on_hrtimer(r, 1, 1 * MS + 21 * US, true);
+	an_on_waking(r, 1, 1 * MS + 22 * US, 10, "io", 9, true);
+	an_on_hrtimer(r, 1, 1 * MS + 23 * US, false);
+	an_on_irq(r, 1, 1 * MS + 50 * US, false, 9, NULL, 0);
+	an_on_softirq(r, 1, 1 * MS + 90 * US, false, 3);
+	an_on_switch(r, 1, 1 * MS + 100 * US, 44, "ksoftirqd/1", 120, 0x100, 10, "io", 9);
+	an_on_marker_start(r, 1, 1 * MS + 103 * US, 10, 0, 0, 1 * MS);
+	t = an_task_by_name(r, "io", false);
+	check_int(t->ntop, ==, 1, "cul-1.1 one activation");
+	check_int(t->top[0].latency_ns, ==, 103 * US, "cul-1.2 its latency");
+	check_str(t->top[0].contrib[0].name, "ksoftirqd/1 (NET_RX)", "cul-1.3 the softirq first");
+	check_int(t->top[0].contrib[0].dur_ns, ==, 50 * US, "cul-1.4 softirq time without its hard IRQ");
+	check_int(t->top[0].contrib[1].dur_ns, ==, 30 * US, "cul-1.5 the hard IRQ");
+	check_int(t->top[0].contrib[2].dur_ns, ==, 20 * US, "cul-1.6 ksoftirqd's own time");
+	check_int(t->top[0].timer_ns - t->top[0].release_ns, ==, 21 * US, "cul-1.7 timer expiry delay");
+	an_culprit_line(r, t, &t->top[0], line, sizeof(line));
+	check_str(line, "io job 0: 103 µs late — ksoftirqd/1 (NET_RX) 50 µs, irq 9 (virtio0) 30 µs, "
+		  "ksoftirqd/1 20 µs, timer IRQ delay 21 µs", "cul-1.8 the summary line");
+	free_run(r);
+}
+
+/* write a job log and read it: CRLF, quoted task names, blank lines, rows out of task order */
+static void test_joblog(void)
+{
+	char path[] = "/tmp/test-analyze-XXXXXX";
+	struct an_run *r = new_run();
+	struct an_job job = { .seq = 1, .release_ns = 10 * MS, .start_ns = 10 * MS + 5 * US };
+	struct an_task *t;
+	int fd = mkstemp(path), ret;
+	FILE *f = fdopen(fd, "w");
+
+	fputs("# preflight-joblog v1\r\n# slot_ns=5000000\r\ntask,seq,release_ns,start_ns,end_ns,cpu_ns,cpu,flags,missed\r\n"
+	      "\"a,b\",0,0,1000,2000,1000,0,0,0\r\n\r\n"
+	      "io,0,0,3000,5000,2000,1,0,0\r\n"
+	      "\"a,b\",1,10000000,10002000,10004000,2000,0,1,0\r\n"
+	      "io,1,10000000,10003000,10006000,3000,1,0,2\r\n# dropped.io=4\r\n", f);
+	fclose(f);
+	r->opt.joblog = path;
+	ret = an_joblog_open(r, path);
+	check_int(ret, ==, 0, "jl-1.1 opened");
+	check_int(r->jl_slot_ns, ==, 5 * MS, "jl-1.2 slot_ns from the metadata, before any row");
+	t = an_task_by_name(r, "io", true);
+	ret = an_joblog_match(r, t, &job);
+	check_int(ret, ==, 0, "jl-1.3 matched io job 1 past rows of another task");
+	check_int(t->matched, ==, 1, "jl-1.4 one match");
+	check_int(t->joblog_only, ==, 1, "jl-1.5 io job 0 was only in the job log");
+	check_int(t->diff.h.max, ==, 2 * US, "jl-1.6 trace vs job log difference");
+	ret = an_joblog_drain(r);
+	check_int(ret, ==, 0, "jl-1.7 the rest read");
+	t = an_task_by_name(r, "a,b", false);
+	check(t && t->jl_jobs == 2, "jl-1.8 a quoted task name with a comma");
+	check(t && t->jl_overruns == 1, "jl-1.9 overrun flag");
+	t = an_task_by_name(r, "io", false);
+	check_int(t->jl_missed, ==, 2, "jl-1.10 missed column");
+	check_int(t->jl_dropped, ==, 4, "jl-1.11 dropped count from the last comment");
+	an_joblog_close(r);
+	unlink(path);
+	free_run(r);
+}
+
+int main(void)
+{
+	pf_set_prog("test-analyze");
+	tap_plan(52);
+	test_windows();
+	test_lost();
+	test_sched();
+	test_tasks();
+	test_culprit();
+	test_joblog();
+	return tap_done();
+}
