@@ -1,6 +1,6 @@
 #!/bin/sh
 # agreement-perf.sh - activation latency from the trace against the job log
-# (issue 6: within 5 us at p99 on a real recorded run). Records flightapp for
+# (the goal: within 5 us at p99 on a real recorded run). Records flightapp for
 # SECONDS under 'preflight record', analyses trace and job log together, and
 # prints per task the p50 / p99 / max of |trace - job log| from
 # results.json's tasks[].agreement. Needs root and tracefs (exit 3 without).

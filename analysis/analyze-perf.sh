@@ -4,7 +4,7 @@
 #   floor   gentrace floor: libtracecmd iteration that only decodes event ids
 #   analyze preflight analyze (results.json, no CSV)
 #   report  trace-cmd report > /dev/null
-# Goals (issue 6): analyze >= 0.7x the floor's speed, >= 10x trace-cmd report,
+# Goals: analyze >= 0.7x the floor's speed, >= 10x trace-cmd report,
 # peak RSS <= 64 MiB and independent of trace length (checked on 1/4 of the trace).
 # The trace is generated here (gentrace storm) in a temporary directory.
 # Times are the best of RUNS runs (default 5), wall clock for the goals and CPU time beside

@@ -5,7 +5,7 @@
  * scheduler, IRQ and timer events into thread / CPU metrics; tasks.c turns the
  * app's markers and job-log rows into per-task metrics and culprits;
  * joblog.c reads the job log; results.c writes results.json, CSV and the text
- * summary. Definitions follow ARCHITECTURE.md; the output is docs/results.md.
+ * summary. Definitions follow docs/ARCHITECTURE.md; the output is docs/results.md.
  *
  * Everything here is per run, not per event: memory depends on the number of
  * threads, CPUs and tasks, never on the length of the trace.

@@ -1,4 +1,4 @@
-# app/ - flightapp, the reference multirate flight application (issue 3: the
+# app/ - flightapp, the reference multirate flight application (the
 # executive, task model and instrumentation; the flight software's own files
 # live in app/fsw/ and come in through app/fsw/fsw.mk and app/bodies.c).
 APP_CORE_SRCS := app/config.c app/exec.c app/ring.c app/stats.c app/marker.c app/work.c \

@@ -1,5 +1,5 @@
 /*
- * config.c - flightapp's task table: built-in defaults (ARCHITECTURE.md) and
+ * config.c - flightapp's task table: built-in defaults (docs/ARCHITECTURE.md) and
  * the INI file (inih) that overrides any field and adds tasks.
  *
  * inih does not tell a handler its line number, so the file is fed through a
@@ -90,7 +90,7 @@ void app_config_defaults(struct app_config *cfg)
 	cfg->hist_bin_ns = 1 * us;
 	cfg->hist_bins = 10000;
 	cfg->dma_latency = true;
-	/* ARCHITECTURE.md's task table, with the default profile's light work */
+	/* docs/ARCHITECTURE.md's task table, with the default profile's light work */
 	t = cfg->task;
 	app_task_default(t++, "io", APP_TASK_TICK, APP_POLICY_FIFO, 90, 10 * ms, 200 * us);
 	app_task_default(t++, "ctl100", APP_TASK_PERIODIC, APP_POLICY_FIFO, 80, 10 * ms, 500 * us);

@@ -1,6 +1,6 @@
 /*
  * config.h - flightapp's configuration: the task table and the executive's
- * settings, their defaults (ARCHITECTURE.md's table) and the INI file that
+ * settings, their defaults (docs/ARCHITECTURE.md's table) and the INI file that
  * overrides them (docs/flightapp.md lists every key).
  *
  * Sections of the INI file:
@@ -70,7 +70,7 @@ typedef int (*app_section_fn)(void *user, const char *section, const char *key,
 /* app_config_add_section - register a section handler before the configuration is read; 0 or -errno */
 int app_config_add_section(const char *name, app_section_fn fn, void *user);
 
-/* app_config_defaults - the built-in task table (ARCHITECTURE.md) */
+/* app_config_defaults - the built-in task table (docs/ARCHITECTURE.md) */
 void app_config_defaults(struct app_config *cfg);
 
 /*

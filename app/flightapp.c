@@ -7,7 +7,7 @@
  * (blocked everywhere else, taken with sigtimedwait) or the end of
  * --duration, prints the live status once a second, and at the end joins the
  * threads, closes the job log and writes the reports. Exit codes as in
- * ARCHITECTURE.md: 2 bad options or configuration, 3 environment (realtime
+ * docs/ARCHITECTURE.md: 2 bad options or configuration, 3 environment (realtime
  * priorities, tracefs, /dev/cpu_dma_latency), 4 internal.
  */
 #define _GNU_SOURCE

@@ -9,7 +9,7 @@
  * what each load achieved.
  *
  * After the phases it analyses (`preflight analyze`), checks the budgets
- * (`preflight check`), and writes the run directory of ARCHITECTURE.md:
+ * (`preflight check`), and writes the run directory of docs/ARCHITECTURE.md:
  * run.json (manifest), run.log (the runner's own log), scenario.ini,
  * budgets.ini, sysinfo.json / sysinfo.txt, loads.json, results.json,
  * verdicts.tap, SHA256SUMS and report.txt, with each phase's files

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <time.h>
 
-/* Exit codes of every preflight program (ARCHITECTURE.md). */
+/* Exit codes of every preflight program (docs/ARCHITECTURE.md). */
 enum pf_exit {
 	PF_EXIT_OK       = 0,	/* success, all requirements met */
 	PF_EXIT_FAILED   = 1,	/* a requirement failed */

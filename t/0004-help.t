@@ -1,6 +1,6 @@
 #!/bin/sh
 # 0004-help.t - every subcommand's --help lists each option with its default
-# (ARCHITECTURE.md / STYLE.md), and 'preflight help CMD' prints the same text.
+# (docs/ARCHITECTURE.md / STYLE.md), and 'preflight help CMD' prints the same text.
 # Commands still missing a default are TAP TODO tests naming the options, so
 # the gap stays visible without failing the suite.
 . "$(dirname "$0")/lib/test-lib.sh"

@@ -1,4 +1,4 @@
-# app/fsw/fsw.mk - the flight software of flightapp (issue 4): math, protocols,
+# app/fsw/fsw.mk - the flight software of flightapp: math, protocols,
 # INS / EKF, control, links and the task jobs. app/app.mk links APP_FSW_SRCS
 # into flightapp; bench/sim/sim.mk links the same sources into sensorsim (the
 # frame encoders) and into 'preflight fly' (the harness).

@@ -1,4 +1,4 @@
-# bench/sim/sim.mk - the simulated aircraft and DAQ (issue 4): the faster-than-
+# bench/sim/sim.mk - the simulated aircraft and DAQ: the faster-than-
 # real-time harness and its tests; sensorsim and 'preflight fly' (below).
 SIM_SRCS = bench/sim/sim_model.c bench/sim/sim_rng.c bench/sim/sim_sensors.c bench/sim/sim_daq.c \
 	bench/sim/sim_scenario.c bench/sim/sim_harness.c

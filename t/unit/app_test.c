@@ -28,7 +28,7 @@ static const char *load(struct app_config *cfg, const char *text)
 	return err;
 }
 
-/* test_defaults - config-1.x: ARCHITECTURE.md's table */
+/* test_defaults - config-1.x: docs/ARCHITECTURE.md's table */
 static void test_defaults(void)
 {
 	struct app_config cfg;
