@@ -26,3 +26,13 @@ ct_dump_SRCS := t/tools/ct_dump.c analysis/cyclictest.c
 ct_dump_PKGS := jansson
 
 PERFS += analysis/analyze-perf.sh analysis/agreement-perf.sh
+
+# the perf script's measuring tools: peak anonymous memory of a command, and an
+# LD_PRELOAD interposer counting allocation calls
+UNIT_TESTS += peak_anon
+peak_anon_SRCS := t/tools/peak_anon.c
+unit-tests: $(B)/t/malloc_count.so
+$(B)/t/malloc_count.so: t/tools/malloc_count.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(CFLAGS) -fPIC -shared -o $@ $<

@@ -1,70 +1,182 @@
 #!/bin/sh
-# analyze-perf.sh - throughput and memory of 'preflight analyze' on a trace of
-# at least 5 million events, measured side by side on the same file:
-#   floor   gentrace floor: libtracecmd iteration that only decodes event ids
-#   analyze preflight analyze (results.json, no CSV)
-#   report  trace-cmd report > /dev/null
-# Goals: analyze >= 0.7x the floor's speed, >= 10x trace-cmd report,
-# peak RSS <= 64 MiB and independent of trace length (checked on 1/4 of the trace).
-# The trace is generated here (gentrace storm) in a temporary directory.
-# Times are the best of RUNS runs (default 5), wall clock for the goals and CPU time beside
-# them (steadier on a loaded machine). Exit 1 when the memory goal fails.
+# analyze-perf.sh - speed, memory and allocations of 'preflight analyze',
+# measured side by side on the same files, on a synthetic trace and on real
+# recordings:
+#   storm          gentrace storm, 5.2 M events, few threads (generated here)
+#   hackbench-g8   preflight record -- hackbench -g 8 -l 30000 (a few M events, ~340 threads)
+#   hackbench-g50  preflight record -- hackbench -g 50 -l 2000 (2 000 busy threads)
+#   rt-swarm-2000  preflight record -b 65536 -- preflight load rt-swarm -d 20s tasks=2000
+#   threads-10k    preflight record -- hackbench -T -g 250 -l 200 (10 000 threads)
+#   hackbench-g8.v7  the first one converted to v7 with zstd (trace-cmd convert)
+# The recordings are made once (root and tracefs needed) into $PERF_TRACES
+# (default build/perf-traces) and reused; a quarter of each (trace-cmd split,
+# the first quarter of its events) sits beside it.
 #
-# usage: analysis/analyze-perf.sh [EVENTS]   (default 5200000)
+# Per trace: floor = a bare libtracecmd iteration reading only event ids
+# (gentrace floor); analyze = preflight analyze -q -o FILE; report =
+# trace-cmd report > /dev/null (once). Times are the best of RUNS runs
+# (default 3): wall clock, and CPU time (user + system) beside it, steadier
+# on a loaded machine. Peak anonymous memory (RssAnon, t/tools/peak_anon) on
+# the whole trace and on its quarter. Allocation calls (LD_PRELOAD
+# build/t/malloc_count.so) on both, so allocations per event after warm-up
+# are (whole - quarter) / (events whole - events quarter): the floor's
+# (libtracecmd's own) and analyze's, and their difference, the analysis' own.
+#
+# Goals: analyze >= 0.8x the floor and >= 15x trace-cmd report on storm and
+# hackbench-g8; peak anonymous memory <= 32 MiB on hackbench-g8 and <= 64 MiB
+# on threads-10k, within 10 % between a quarter and the whole; 0 allocations
+# of the analysis' own per event after warm-up. Exit 1 when a goal is missed.
+#
+# usage: analysis/analyze-perf.sh [--synthetic]   (--synthetic: storm only)
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B="$TOP/build"
-EVENTS=${1:-5200000}
-RUNS=${RUNS:-5}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/bench-analyze.XXXXXX")
+RUNS=${RUNS:-3}
+PERF_TRACES=${PERF_TRACES:-$B/perf-traces}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/analyze-perf.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT INT TERM
 
-for p in "$B/preflight" "$B/t/gentrace"; do
-	[ -x "$p" ] || { echo "bench-analyze: $p not built (make all unit-tests)" >&2; exit 3; }
-done
-command -v trace-cmd >/dev/null || { echo "bench-analyze: trace-cmd not installed" >&2; exit 3; }
+say() { printf '%s\n' "$*"; }
+die() { say "analyze-perf: $*" >&2; exit 3; }
 
-# best_of N CMD... - the smallest wall time (s), the largest peak RSS (KiB) and the smallest
-# CPU time (user + system, s: less disturbed by other load than wall time) of N runs
+for p in "$B/preflight" "$B/t/gentrace" "$B/t/peak_anon" "$B/t/malloc_count.so"; do
+	[ -e "$p" ] || die "$p not built (make all unit-tests)"
+done
+command -v trace-cmd >/dev/null || die "trace-cmd not installed"
+
+# best_of N CMD... - smallest wall time (s) and smallest CPU time (s) of N runs
 best_of() {
 	n=$1; shift
-	best=; rss=0; cpu=
+	best=; cpu=
 	i=0
 	while [ "$i" -lt "$n" ]; do
-		/usr/bin/time -f "%e %M %U %S" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/err" ||
+		/usr/bin/time -f "%e %U %S" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/err" ||
 			{ cat "$TMP/err" >&2; exit 4; }
-		read -r t m u s < "$TMP/time"
+		read -r t u s < "$TMP/time"
 		c=$(awk "BEGIN{print $u + $s}")
 		if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
 		if [ -z "$cpu" ] || awk "BEGIN{exit !($c < $cpu)}"; then cpu=$c; fi
-		[ "$m" -gt "$rss" ] && rss=$m
 		i=$((i + 1))
 	done
-	echo "$best $rss $cpu"
+	echo "$best $cpu"
 }
 
-"$B/t/gentrace" storm "$TMP/big.dat" "$EVENTS"
-"$B/t/gentrace" storm "$TMP/small.dat" $((EVENTS / 4))
-nev=$("$B/t/gentrace" floor "$TMP/big.dat" | awk '{print $2}')
-size=$(stat -c %s "$TMP/big.dat")
+# events FILE - the number of events in a trace
+events() { "$B/t/gentrace" floor "$1" | awk '{print $2}'; }
 
-set -- $(best_of "$RUNS" "$B/t/gentrace" floor "$TMP/big.dat"); t_floor=$1; c_floor=$3
-set -- $(best_of "$RUNS" "$B/preflight" analyze -q --trace "$TMP/big.dat" -o "$TMP/r.json"); t_an=$1; rss_big=$2; c_an=$3
-set -- $(best_of 1 sh -c "trace-cmd report -i '$TMP/big.dat' > /dev/null"); t_rep=$1; c_rep=$3
-set -- $(best_of 2 "$B/preflight" analyze -q --trace "$TMP/small.dat" -o "$TMP/r2.json"); rss_small=$2
+# peak_anon FILE - peak anonymous memory (KiB) of analyze on FILE
+peak_anon() {
+	"$B/t/peak_anon" "$TMP/peak" "$B/preflight" analyze -q --trace "$1" -o "$TMP/pa.json" >/dev/null 2>&1 ||
+		die "analyze failed on $1"
+	awk '{print $2}' "$TMP/peak"
+}
 
-awk -v n="$nev" -v sz="$size" -v f="$t_floor" -v a="$t_an" -v r="$t_rep" \
-    -v cf="$c_floor" -v ca="$c_an" -v cr="$c_rep" \
-    -v rb="$rss_big" -v rs="$rss_small" 'BEGIN {
-	printf "trace: %d events, %.0f MiB (gentrace storm)\n", n, sz / 1048576
-	printf "floor (libtracecmd, event id only): %6.2f s  %5.2f M events/s\n", f, n / f / 1e6
-	printf "preflight analyze:                  %6.2f s  %5.2f M events/s\n", a, n / a / 1e6
-	printf "trace-cmd report > /dev/null:       %6.2f s  %5.2f M events/s\n", r, n / r / 1e6
-	printf "analyze vs floor:  %.2fx (goal >= 0.7x) %s\n", f / a, (f / a >= 0.7) ? "ok" : "MISSED"
-	printf "analyze vs report: %.1fx (goal >= 10x) %s\n", r / a, (r / a >= 10) ? "ok" : "MISSED"
-	printf "in CPU time (user + system): floor %.2f s, analyze %.2f s, report %.2f s: %.2fx the floor, %.1fx report\n",
-	       cf, ca, cr, cf / ca, cr / ca
-	printf "peak RSS: %.1f MiB on the trace, %.1f MiB on a quarter of it (goal <= 64 MiB) %s\n",
-	       rb / 1024, rs / 1024, (rb <= 65536) ? "ok" : "MISSED"
-	exit (rb > 65536)
-}'
+# mallocs FILE CMD... - allocation calls of CMD (FILE is its trace argument)
+mallocs() {
+	f=$1; shift
+	LD_PRELOAD="$B/t/malloc_count.so" MALLOC_COUNT_OUT="$TMP/mc" "$@" "$f" >/dev/null 2>&1 ||
+		die "$* $f failed"
+	awk '{print $2}' "$TMP/mc"
+}
+
+# record NAME ARGS... - record a trace into $PERF_TRACES/NAME.dat unless it is there
+record() {
+	name=$1; shift
+	[ -s "$PERF_TRACES/$name.dat" ] && return 0
+	if [ "$(id -u)" -ne 0 ] || [ ! -d /sys/kernel/tracing/instances ]; then
+		say "$name: not recorded (needs root and tracefs); skipped"
+		return 1
+	fi
+	mkdir -p "$PERF_TRACES"
+	say "$name: recording ($*)"
+	"$B/preflight" record -o "$PERF_TRACES/$name.dat" "$@" >"$TMP/rec.out" 2>&1 ||
+		{ cat "$TMP/rec.out" >&2; die "recording $name failed"; }
+}
+
+# quarter FILE - the first quarter of FILE's events, beside it
+quarter() {
+	q="${1%.dat}.quarter.dat"
+	if [ ! -s "$q" ]; then
+		n=$(events "$1")
+		( cd "$TMP" && trace-cmd split -i "$1" -o "$TMP/split.dat" -e $((n / 4)) >/dev/null 2>&1 ) ||
+			die "trace-cmd split of $1 failed"
+		mv "$TMP/split.dat.1" "$q"
+	fi
+	echo "$q"
+}
+
+missed=0
+# goal OK TEXT - print a goal line, remember a miss
+goal() {
+	if [ "$1" -eq 1 ]; then say "  goal: $2 ok"; else say "  goal: $2 MISSED"; missed=1; fi
+}
+
+# measure NAME FILE QUARTER SPEED_GOAL MEM_GOAL_KIB - the whole table for one trace
+measure() {
+	name=$1 f=$2 q=$3 speed_goal=$4 mem_goal=$5
+	n=$(events "$f"); nq=$(events "$q")
+	set -- $(best_of "$RUNS" "$B/t/gentrace" floor "$f"); t_floor=$1 c_floor=$2
+	set -- $(best_of "$RUNS" "$B/preflight" analyze -q --trace "$f" -o "$TMP/r.json"); t_an=$1 c_an=$2
+	set -- $(best_of 1 sh -c "trace-cmd report -i '$f' > /dev/null 2>&1"); t_rep=$1 c_rep=$2
+	m_whole=$(peak_anon "$f"); m_quarter=$(peak_anon "$q")
+	fl_w=$(mallocs "$f" "$B/t/gentrace" floor); fl_q=$(mallocs "$q" "$B/t/gentrace" floor)
+	an_w=$(mallocs "$f" "$B/preflight" analyze -q -o "$TMP/m.json" --trace)
+	an_q=$(mallocs "$q" "$B/preflight" analyze -q -o "$TMP/m.json" --trace)
+	threads=$(perl -MJSON::PP -e 'local $/; my $d = decode_json(<>); print scalar @{ $d->{threads} || [] }' "$TMP/r.json")
+	say "== $name: $n events, $threads threads, $(($(stat -c %s "$f") / 1048576)) MiB"
+	awk -v n="$n" -v nq="$nq" -v f="$t_floor" -v a="$t_an" -v r="$t_rep" \
+	    -v cf="$c_floor" -v ca="$c_an" -v cr="$c_rep" -v mw="$m_whole" -v mq="$m_quarter" \
+	    -v flw="$fl_w" -v flq="$fl_q" -v anw="$an_w" -v anq="$an_q" 'BEGIN {
+		printf "  floor (libtracecmd, event id only): %6.2f s  %5.2f M events/s  (CPU %.2f s)\n", f, n / f / 1e6, cf
+		printf "  preflight analyze:                  %6.2f s  %5.2f M events/s  (CPU %.2f s)\n", a, n / a / 1e6, ca
+		printf "  trace-cmd report > /dev/null:       %6.2f s  %5.2f M events/s  (CPU %.2f s)\n", r, n / r / 1e6, cr
+		printf "  analyze vs floor: %.2fx wall, %.2fx CPU; vs report: %.1fx wall, %.1fx CPU\n", f / a, cf / ca, r / a, cr / ca
+		printf "  peak anonymous memory: %.1f MiB whole, %.1f MiB on the first quarter (%+.0f %%)\n",
+		       mw / 1024, mq / 1024, mq ? (mw - mq) * 100 / mq : 0
+		d = n - nq
+		printf "  allocations per event after warm-up: floor %.4f, analyze %.4f, the analysis%s own %.4f (totals: floor %d, analyze %d)\n",
+		       (flw - flq) / d, (anw - anq) / d, "\047", ((anw - anq) - (flw - flq)) / d, flw, anw
+	}'
+	if [ "$speed_goal" = yes ]; then
+		goal "$(awk -v f="$t_floor" -v a="$t_an" -v cf="$c_floor" -v ca="$c_an" 'BEGIN{print (f / a >= 0.8 || cf / ca >= 0.8)}')" \
+			"analyze >= 0.8x the floor"
+		goal "$(awk -v r="$t_rep" -v a="$t_an" 'BEGIN{print (r / a >= 15)}')" "analyze >= 15x trace-cmd report"
+	fi
+	if [ "$mem_goal" -gt 0 ]; then
+		goal "$(awk -v m="$m_whole" -v g="$mem_goal" 'BEGIN{print (m <= g)}')" \
+			"peak anonymous memory <= $((mem_goal / 1024)) MiB"
+	fi
+	goal "$(awk -v w="$m_whole" -v q="$m_quarter" 'BEGIN{d = w - q; if (d < 0) d = -d; print (d <= 0.1 * q)}')" \
+		"the same memory (+-10 %) on a quarter and on the whole"
+	goal "$(awk -v a="$an_w" -v aq="$an_q" -v f="$fl_w" -v fq="$fl_q" -v n="$n" -v nq="$nq" \
+		'BEGIN{print (((a - aq) - (f - fq)) / (n - nq) < 0.0001)}')" "no allocation of the analysis' own per event"
+}
+
+"$B/t/gentrace" storm "$TMP/storm.dat" 5200000
+"$B/t/gentrace" storm "$TMP/storm.quarter.dat" 1300000
+measure storm "$TMP/storm.dat" "$TMP/storm.quarter.dat" yes 32768
+[ "${1:-}" = --synthetic ] && exit $missed
+
+if record hackbench-g8 -- hackbench -g 8 -l 30000; then
+	f="$PERF_TRACES/hackbench-g8.dat"
+	measure hackbench-g8 "$f" "$(quarter "$f")" yes 32768
+	v7="$PERF_TRACES/hackbench-g8.v7.dat"
+	[ -s "$v7" ] || trace-cmd convert -i "$f" -o "$v7" --file-version 7 --compression zstd >/dev/null 2>&1 ||
+		die "trace-cmd convert to v7 failed"
+	set -- $(best_of "$RUNS" "$B/t/gentrace" floor "$v7"); t_floor=$1 c_floor=$2
+	set -- $(best_of "$RUNS" "$B/preflight" analyze -q --trace "$v7" -o "$TMP/r.json"); t_an=$1 c_an=$2
+	say "== hackbench-g8.v7 (zstd, $(($(stat -c %s "$v7") / 1048576)) MiB): floor (libtracecmd's decompression) $t_floor s, analyze $t_an s: $(awk -v f="$t_floor" -v a="$t_an" 'BEGIN{printf "%.2f", f / a}')x the floor (CPU $(awk -v f="$c_floor" -v a="$c_an" 'BEGIN{printf "%.2f", f / a}')x)"
+fi
+if record hackbench-g50 -- hackbench -g 50 -l 2000; then
+	f="$PERF_TRACES/hackbench-g50.dat"
+	measure hackbench-g50 "$f" "$(quarter "$f")" no 65536
+fi
+if record rt-swarm-2000 -b 65536 -- "$B/preflight" load rt-swarm -d 20s tasks=2000; then
+	f="$PERF_TRACES/rt-swarm-2000.dat"
+	measure rt-swarm-2000 "$f" "$(quarter "$f")" no 65536
+fi
+if record threads-10k -- hackbench -T -g 250 -l 200; then
+	f="$PERF_TRACES/threads-10k.dat"
+	measure threads-10k "$f" "$(quarter "$f")" no 65536
+fi
+exit $missed
