@@ -90,12 +90,14 @@ deb_zlib          := zlib1g-dev
 deb_csv.h         := libcsv-dev
 deb_sys/sdt.h     := systemtap-sdt-dev
 deb_pkg-config    := pkg-config
+deb_cc            := build-essential
 
 # The required packages, checked at parse time (so that nothing is built when one
 # is missing), except for goals that build nothing here: clean, deps, and those
 # that run scripts/install-deps first and then make again (check, qualify, perf).
 # One pkg-config call gives the cflags of every package; one preprocessor run
-# checks the headers; the per-item look-ups run only when something is missing.
+# checks the headers; the per-item look-ups (and whether the compiler works at
+# all: 'cc') run only when something is missing.
 NO_REQ_GOALS := clean deps check qualify perf bench
 REQ_MISSING  :=
 REQUIRED_HEADERS := $(sort $(REQUIRED_HEADERS))
@@ -110,7 +112,8 @@ endif
 hdr_cpp = $(CC) -I. -Ilib $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -E -o /dev/null -x c - 2>/dev/null
 REQ_MISSING += $(if $(REQUIRED_HEADERS),$(shell \
 	printf '\043include <%s>\n' $(REQUIRED_HEADERS) | $(hdr_cpp) || \
-	for h in $(REQUIRED_HEADERS); do printf '\043include <%s>\n' $$h | $(hdr_cpp) || echo $$h; done))
+	if ! echo 'int i;' | $(hdr_cpp); then echo cc; else \
+	for h in $(REQUIRED_HEADERS); do printf '\043include <%s>\n' $$h | $(hdr_cpp) || echo $$h; done; fi))
 ifneq ($(strip $(REQ_MISSING)),)
 req_debs := $(sort $(foreach m,$(REQ_MISSING),$(or $(deb_$(m)),$(m))))
 req_hint := run scripts/install-deps as root, or apt-get install -y $(req_debs)
