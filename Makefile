@@ -39,6 +39,7 @@ AR := $(CROSS_COMPILE)ar
 endif
 # A cross build asks the target's pkg-config (aarch64-linux-gnu-pkg-config) when there is one.
 PKG_CONFIG ?= $(if $(and $(CROSS_COMPILE),$(shell command -v $(CROSS_COMPILE)pkg-config)),$(CROSS_COMPILE)pkg-config,pkg-config)
+PKG_CONFIG := $(PKG_CONFIG)
 CFLAGS    ?= -O2 -g
 WARNINGS  := -Wall -Wextra -Wformat=2 -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers
 ifeq ($(CI),true)
