@@ -11,9 +11,20 @@
 #   make install      install programs under $(DESTDIR)$(PREFIX)
 #   make clean        remove build/
 #
+# Before it builds anything, make checks that the required packages are there:
+# every pkg-config module a fragment names (one pkg-config call for all) and the
+# headers outside pkg-config (REQUIRED_HEADERS: csv.h, and sys/sdt.h for the
+# USDT probes). A missing one stops make with one line that names the Debian
+# packages and scripts/install-deps; nothing is half built. USDT probes are
+# required; NO_USDT=1 builds without them. The build's settings are in the
+# generated build/build_config.h, rewritten only when a setting changes, so the
+# objects that include it rebuild exactly then. Every object is compiled with
+# the cflags of all packages (computed once); each program links with the libs
+# of its own packages.
+#
 # Honoured: CC, AR, CROSS_COMPILE, CFLAGS, CPPFLAGS, LDFLAGS, PKG_CONFIG, PREFIX,
 # DESTDIR, CI=true (adds -Werror), JUNIT=path.xml (JUnit XML from make check),
-# V=1 (show commands).
+# NO_USDT=1 (no USDT probes, no sys/sdt.h needed), V=1 (show commands).
 
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
@@ -28,8 +39,9 @@ AR := $(CROSS_COMPILE)ar
 endif
 # A cross build asks the target's pkg-config (aarch64-linux-gnu-pkg-config) when there is one.
 PKG_CONFIG ?= $(if $(and $(CROSS_COMPILE),$(shell command -v $(CROSS_COMPILE)pkg-config)),$(CROSS_COMPILE)pkg-config,pkg-config)
+PKG_CONFIG := $(PKG_CONFIG)
 CFLAGS    ?= -O2 -g
-WARNINGS  := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers
+WARNINGS  := -Wall -Wextra -Wformat=2 -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers
 ifeq ($(CI),true)
 WARNINGS  += -Werror
 endif
@@ -47,6 +59,7 @@ PREFLIGHT_PKGS :=   # pkg-config packages preflight links with
 PROGRAMS       :=   # other programs: <name>_SRCS, <name>_PKGS, <name>_LDLIBS
 UNIT_TESTS     :=   # C unit tests: <name>_SRCS, <name>_PKGS, linked with lib
 PERFS          :=   # performance benchmarks run by 'make perf' (paths to build/ programs or scripts)
+REQUIRED_HEADERS :=  # headers of packages without a pkg-config module (csv.h): checked before building
 
 include $(sort $(wildcard */*.mk */*/*.mk))
 
@@ -58,9 +71,57 @@ preflight_PKGS := $(PREFLIGHT_PKGS)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 LIB_OBJS := $(call obj,$(LIB_SRCS))
-$(LIB_OBJS): EXTRA_CFLAGS := $(call pkg_cflags,$(LIB_PKGS))
-pkg_cflags = $(if $(strip $(1)),$(shell $(PKG_CONFIG) --cflags $(1)))
-pkg_libs   = $(if $(strip $(1)),$(shell $(PKG_CONFIG) --libs $(1)))
+ALL_PKGS := $(sort $(LIB_PKGS) $(foreach p,$(PROGRAMS) $(UNIT_TESTS),$($(p)_PKGS)))
+pkg_libs  = $(if $(strip $(1)),$(shell $(PKG_CONFIG) --libs $(1)))
+
+# USDT probes (app/marker.h): on unless NO_USDT=1.
+USDT := $(if $(filter-out 0,$(NO_USDT)),0,1)
+ifeq ($(USDT),1)
+REQUIRED_HEADERS += sys/sdt.h
+endif
+
+# The Debian package of each pkg-config module and required header (the list of
+# scripts/install-deps); a name not in this table is shown as it is.
+deb_jansson       := libjansson-dev
+deb_libtracecmd   := libtracecmd-dev
+deb_libtracefs    := libtracefs-dev
+deb_libtraceevent := libtraceevent-dev
+deb_inih          := libinih-dev
+deb_zlib          := zlib1g-dev
+deb_csv.h         := libcsv-dev
+deb_sys/sdt.h     := systemtap-sdt-dev
+deb_pkg-config    := pkg-config
+deb_cc            := build-essential
+
+# The required packages, checked at parse time (so that nothing is built when one
+# is missing), except for goals that build nothing here: clean, deps, and those
+# that run scripts/install-deps first and then make again (check, qualify, perf).
+# One pkg-config call gives the cflags of every package; one preprocessor run
+# checks the headers; the per-item look-ups (and whether the compiler works at
+# all: 'cc') run only when something is missing.
+NO_REQ_GOALS := clean deps check qualify perf bench
+REQ_MISSING  :=
+REQUIRED_HEADERS := $(sort $(REQUIRED_HEADERS))
+ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NO_REQ_GOALS),$(MAKECMDGOALS)),all),)
+PKG_CFLAGS := $(if $(ALL_PKGS),$(shell $(PKG_CONFIG) --cflags $(ALL_PKGS) 2>/dev/null || echo '?missing'))
+ifneq ($(filter ?missing,$(PKG_CFLAGS)),)
+PKG_CFLAGS :=
+REQ_MISSING := $(shell if command -v $(firstword $(PKG_CONFIG)) >/dev/null; then \
+	for m in $(ALL_PKGS); do $(PKG_CONFIG) --exists $$m 2>/dev/null || echo $$m; done; \
+	else echo pkg-config; fi)
+endif
+hdr_cpp = $(CC) -I. -Ilib $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -E -o /dev/null -x c - 2>/dev/null
+REQ_MISSING += $(if $(REQUIRED_HEADERS),$(shell \
+	printf '\043include <%s>\n' $(REQUIRED_HEADERS) | $(hdr_cpp) || \
+	if ! echo 'int i;' | $(hdr_cpp); then echo cc; else \
+	for h in $(REQUIRED_HEADERS); do printf '\043include <%s>\n' $$h | $(hdr_cpp) || echo $$h; done; fi))
+ifneq ($(strip $(REQ_MISSING)),)
+req_debs := $(sort $(foreach m,$(REQ_MISSING),$(or $(deb_$(m)),$(m))))
+req_hint := run scripts/install-deps as root, or apt-get install -y $(req_debs)
+req_hint += $(if $(filter sys/sdt.h,$(REQ_MISSING)),(or build without USDT probes: make NO_USDT=1))
+$(error preflight: build: missing $(foreach m,$(REQ_MISSING),$(if $(deb_$(m)),$(deb_$(m)) ($(m)),$(m))): $(strip $(req_hint)))
+endif
+endif
 
 all: $(addprefix $(B)/,$(PROGRAMS))
 
@@ -70,8 +131,7 @@ $(1): $$(call obj,$$($(2)_SRCS)) $(B)/libpreflight.a
 	@mkdir -p $$(dir $$@)
 	@echo "  LD      $$@"
 	$$(Q)$$(CC) $$(CFLAGS) -pthread $$(LDFLAGS) -o $$@ $$(call obj,$$($(2)_SRCS)) $(B)/libpreflight.a \
-		$$(call pkg_libs,$$($(2)_PKGS) $$(LIB_PKGS)) $$($(2)_LDLIBS) -lm $$(LDLIBS)
-$$(call obj,$$($(2)_SRCS)): EXTRA_CFLAGS := $$(call pkg_cflags,$$($(2)_PKGS))
+		$$(call pkg_libs,$$(sort $$($(2)_PKGS) $$(LIB_PKGS))) $$($(2)_LDLIBS) -lm $$(LDLIBS)
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call link,$(B)/$(p),$(p))))
 $(foreach u,$(UNIT_TESTS),$(eval $(call link,$(B)/t/$(u),$(u))))
@@ -80,18 +140,27 @@ $(B)/libpreflight.a: $(LIB_OBJS)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(B)/obj/%.o: %.c
+# Every object may include build_config.h: it exists before any is compiled, and
+# the -MMD dependencies make the objects that include it rebuild when it changes.
+$(B)/obj/%.o: %.c | $(B)/build_config.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(BASE_CFLAGS) $(EXTRA_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(BASE_CFLAGS) $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# write_if_changed - the recipe of a generated header: the output of the shell
+# commands $(1), written to $@ only when it differs (so its users rebuild only then)
+write_if_changed = @mkdir -p $(dir $@); { $(1); } > $@.tmp; cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 # The subcommand table, generated from PREFLIGHT_CMDS so that adding a
 # subcommand touches only its own component's module.mk.
 $(B)/commands.h: FORCE
-	@mkdir -p $(B)
-	@{ for c in $(sort $(PREFLIGHT_CMDS)); do echo "COMMAND($$c)"; done; } > $@.tmp
-	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+	$(call write_if_changed,for c in $(sort $(PREFLIGHT_CMDS)); do echo "COMMAND($$c)"; done)
 $(B)/obj/preflight.o: $(B)/commands.h
+
+# The build's settings, as the sources see them.
+$(B)/build_config.h: FORCE
+	$(call write_if_changed,echo '/* build_config.h - generated by the Makefile: the build settings */'; \
+		echo '#define CONFIG_USDT $(USDT)')
 
 # Packages missing: install them (scripts/install-deps exits 3 when not root).
 deps:
@@ -137,4 +206,4 @@ clean:
 
 .PHONY: all check qualify perf bench install clean deps unit-tests FORCE
 
--include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+-include $(wildcard $(B)/obj/*.d $(B)/obj/*/*.d $(B)/obj/*/*/*.d $(B)/obj/*/*/*/*.d)

@@ -7,6 +7,7 @@ PREFLIGHT_SRCS += $(AN_SRCS)
 PREFLIGHT_CMDS += analyze
 PREFLIGHT_PKGS += libtracecmd libtraceevent libtracefs jansson
 preflight_LDLIBS += -lcsv
+REQUIRED_HEADERS += csv.h
 
 # gentrace: writes synthetic .dat files with known answers (tests 05xx),
 # and reads a .dat decoding only event ids (the floor of the perf benchmark)

@@ -11,6 +11,7 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,11 +74,15 @@ static json_t *an_empty_stats(const char *unit)
 }
 
 /* an_affected - note a metric touched by lost events */
-static void an_affected(json_t *list, const char *fmt, const char *a, long b)
+__attribute__((format(printf, 2, 3)))
+static void an_affected(json_t *list, const char *fmt, ...)
 {
 	char buf[96];
+	va_list ap;
 
-	snprintf(buf, sizeof(buf), fmt, a, b);
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
 	json_array_append_new(list, json_string(buf));
 }
 
@@ -126,7 +131,7 @@ static json_t *an_threads_json(struct an_run *r, json_t *affected)
 		k = r->nlost && an_lost_overlaps(r, t->first_ns, t->last_ns ? t->last_ns : r->end_ns);
 		json_object_set_new(o, "lost_events", json_boolean(k));
 		if (k)
-			an_affected(affected, "threads.%s (pid %ld)", t->comm, t->pid);
+			an_affected(affected, "threads.%s (pid %d)", t->comm, t->pid);
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -154,7 +159,7 @@ static json_t *an_cpus_json(struct an_run *r, json_t *affected)
 		json_object_set_new(o, "softirq", r->n_softirq ? an_frac(c->softirq_ns, el) : json_null());
 		json_object_set_new(o, "lost_events", json_integer(c->lost));
 		if (c->lost)
-			an_affected(affected, "%scpus.%ld", "", k);
+			an_affected(affected, "cpus.%d", k);
 		json_array_append_new(arr, o);
 	}
 	return arr;

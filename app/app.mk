@@ -4,6 +4,7 @@
 APP_CORE_SRCS := app/config.c app/exec.c app/ring.c app/stats.c app/marker.c app/work.c \
 	app/joblog.c app/report.c app/rt.c app/bodies.c
 APP_CORE_PKGS := inih jansson libtracefs
+REQUIRED_HEADERS += csv.h
 
 PROGRAMS += flightapp
 flightapp_SRCS = app/flightapp.c $(APP_CORE_SRCS) $(APP_FSW_SRCS)

@@ -7,7 +7,10 @@
  * text line to trace_marker, built on the stack: no allocation, no
  * formatting library, one write(2). A failed write is counted, not fatal.
  * USDT probes (sys/sdt.h) sit at the same two points and cost a nop when no
- * tracer is attached; without sys/sdt.h they compile to nothing.
+ * tracer is attached. They are part of every build unless it is made with
+ * NO_USDT=1 (CONFIG_USDT 0 in the generated build_config.h): then they compile
+ * to nothing. The Makefile stops when sys/sdt.h is missing, so a build never
+ * loses them silently.
  */
 #ifndef APP_MARKER_H
 #define APP_MARKER_H
@@ -16,13 +19,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(__has_include)
-#if __has_include(<sys/sdt.h>)
+#include "build_config.h"
+
+#if CONFIG_USDT
 #include <sys/sdt.h>
-#define APP_HAVE_USDT 1
-#endif
-#endif
-#ifndef APP_HAVE_USDT
+#else
 #define DTRACE_PROBE3(p, n, a, b, c) do { } while (0)
 #define DTRACE_PROBE5(p, n, a, b, c, d, e) do { } while (0)
 #endif

@@ -3,13 +3,22 @@
 # preflight.c in a temporary tree: header dependencies rebuild what they must
 # (and only that), CC and CROSS_COMPILE reach the compiler, archiver and
 # pkg-config, CI=true adds -Werror, make install honours PREFIX and DESTDIR, and
-# make check JUNIT=path.xml writes JUnit XML and keeps prove's verdict.
+# make check JUNIT=path.xml writes JUnit XML and keeps prove's verdict; the
+# required packages are checked before anything is built (a missing pkg-config
+# module or sys/sdt.h stops make with one line naming scripts/install-deps),
+# NO_USDT=1 builds without probes and switching it rebuilds the users of
+# app/marker.h, and a no-op make calls pkg-config once.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 17
+plan 29
 
 S="$TMP/src"
-mkdir -p "$S/t" "$TMP/x"
+mkdir -p "$S/t" "$S/app" "$TMP/x"
 cp -R "$TOP/Makefile" "$TOP/preflight.c" "$TOP/lib" "$TOP/scripts" "$S/"
+# a user of app/marker.h: one USDT probe, built as build/usdtprobe
+cp "$TOP/app/marker.h" "$S/app/"
+printf '#include "app/marker.h"\nint main(int argc, char **argv)\n{\n\tDTRACE_PROBE3(preflight, test_probe, argc, 2, 3);\n\treturn 0;\n}\n' \
+	> "$S/t/usdtprobe.c"
+printf 'PROGRAMS += usdtprobe\nusdtprobe_SRCS := t/usdtprobe.c\n' > "$S/t/usdtprobe.mk"
 # mk ARGS... - make in the copy, with nothing of an outer make (MAKEFLAGS would carry JUNIT=...)
 mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CI make -C "$S" --no-print-directory "$@"; }
 
@@ -69,4 +78,50 @@ like "$rc:$(grep -c '<failure' "$TMP/fail.xml" 2>/dev/null)" "^[1-9][0-9]*:1$" \
 like "$out" "Result: FAIL" "build-5.4 ... and prove's summary says so"
 ( cd "$S" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory check JUNIT=rel.xml >/dev/null 2>&1 )
 ok "build-5.5 a relative JUNIT path is relative to where make runs" test -s "$S/rel.xml"
+
+# probes NAME - how many USDT probes the program build/NAME (or a path) carries
+probes() {
+	case "$1" in */*) f=$1 ;; *) f=$S/build/$1 ;; esac
+	readelf -n "$f" 2>/dev/null | grep -c 'Name: test_probe'
+}
+# cc_names - the sources the last make compiled, sorted, on one line
+cc_names() { printf '%s\n' "$out" | grep -E '^  CC ' | sed 's/^  CC *//' | sort | tr '\n' ' '; }
+
+# USDT: required, NO_USDT=1 builds without; switching rebuilds the users of app/marker.h
+is "$(probes usdtprobe)" 1 "build-6.1 a default build has the USDT probes"
+run_cmd mk NO_USDT=1 all
+is "$rc:$(cc_names)" "0:t/usdtprobe.c " "build-6.2 make NO_USDT=1 after a build rebuilds the users of app/marker.h, only them"
+is "$(probes usdtprobe)" 0 "build-6.3 ... and they have no probe"
+run_cmd mk all
+is "$rc:$(cc_names):$(probes usdtprobe)" "0:t/usdtprobe.c :1" \
+	"build-6.4 make without NO_USDT=1 again: rebuilt, and the probes are back (no make clean needed)"
+# a compiler that does not find sys/sdt.h (a fake one, stopped by #error, comes first)
+mkdir -p "$TMP/nosdt/sys"
+echo '#error sys/sdt.h hidden by the test' > "$TMP/nosdt/sys/sdt.h"
+printf '#!/bin/sh\nexec gcc -I"%s" "$@"\n' "$TMP/nosdt" > "$TMP/x/nosdt-cc"
+chmod +x "$TMP/x/nosdt-cc"
+run_cmd mk B=build-nosdt CC="$TMP/x/nosdt-cc" all
+is "$rc:$out:$(printf '%s\n' "$err" | wc -l)" "2::1" "build-6.5 no sys/sdt.h: make stops at once, with one line on stderr"
+like "$err" "missing systemtap-sdt-dev \(sys/sdt.h\): run scripts/install-deps.*apt-get install -y systemtap-sdt-dev.*NO_USDT=1" \
+	"build-6.6 ... naming the package, scripts/install-deps, the apt-get line and NO_USDT=1"
+ok "build-6.7 ... and nothing is built" test ! -e "$S/build-nosdt/obj"
+run_cmd mk B=build-nosdt CC="$TMP/x/nosdt-cc" NO_USDT=1 all
+is "$rc:$(probes "$S/build-nosdt/usdtprobe")" "0:0" "build-6.8 no sys/sdt.h, make NO_USDT=1: builds, without probes"
+
+# a pkg-config that does not know jansson (the one package of lib/)
+printf '#!/bin/sh\necho "$*" >> "%s"\ncase " $* " in *" jansson "*) echo "Package jansson was not found" >&2; exit 1;; esac\nexec pkg-config "$@"\n' \
+	"$TMP/x/pc.log" > "$TMP/x/nojansson-pkg-config"
+chmod +x "$TMP/x/nojansson-pkg-config"
+run_cmd mk B=build-nopkg PKG_CONFIG="$TMP/x/nojansson-pkg-config" all
+is "$rc:$out:$(printf '%s\n' "$err" | wc -l)" "2::1" "build-7.1 a package missing: make stops at once, with one line on stderr"
+like "$err" "missing libjansson-dev \(jansson\): run scripts/install-deps.*apt-get install -y libjansson-dev" \
+	"build-7.2 ... naming the package, scripts/install-deps and the apt-get line"
+ok "build-7.3 ... and nothing is built" test ! -e "$S/build-nopkg"
+# a logging pkg-config that knows everything: a no-op make asks it once
+printf '#!/bin/sh\necho "$*" >> "%s"\nexec pkg-config "$@"\n' "$TMP/x/pc.log" > "$TMP/x/log-pkg-config"
+chmod +x "$TMP/x/log-pkg-config"
+mk all >/dev/null 2>&1
+rm -f "$TMP/x/pc.log"
+run_cmd mk PKG_CONFIG="$TMP/x/log-pkg-config" all
+is "$rc:$(wc -l < "$TMP/x/pc.log")" "0:1" "build-7.4 a no-op make calls pkg-config once"
 done_testing

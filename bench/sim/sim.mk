@@ -15,6 +15,7 @@ PROGRAMS += sensorsim
 sensorsim_SRCS = bench/sim/sensorsim.c bench/sim/sim_truthlog.c $(SIM_SRCS) $(FSW_CORE_SRCS)
 sensorsim_PKGS = inih jansson
 sensorsim_LDLIBS = -lcsv
+REQUIRED_HEADERS += csv.h
 
 # preflight fly: the closed loop in the harness (or, --realtime, sensorsim + flightapp)
 PREFLIGHT_SRCS += bench/sim/fly.c $(SIM_SRCS) $(FSW_CORE_SRCS)
