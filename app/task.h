@@ -9,7 +9,7 @@
  * app/bodies.c, the one file where flight software plugs in. This header is
  * all a body needs: the flight software (app/fsw/) includes nothing else of
  * app/, and the executive never calls a body except through the table.
- *
+ * A body is up to three functions:
  *
  *   static int io_init(struct app_task *t, struct app *app);   setup: may allocate, open, fail
  *   static void io_job(struct app_task *t, const struct app_job *job);   realtime: must not
