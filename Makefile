@@ -56,7 +56,7 @@ LIB_SRCS       :=   # lib/*.c, linked into every program
 PREFLIGHT_SRCS :=   # sources of the preflight command
 PREFLIGHT_CMDS :=   # subcommand names: each defines 'const struct pf_command pf_cmd_<name>'
 PREFLIGHT_PKGS :=   # pkg-config packages preflight links with
-PROGRAMS       :=   # other programs: <name>_SRCS, <name>_PKGS, <name>_LDLIBS
+PROGRAMS       :=   # other programs: <name>_SRCS, <name>_PKGS, <name>_LDLIBS, <name>_LIBS (archives)
 UNIT_TESTS     :=   # C unit tests: <name>_SRCS, <name>_PKGS, linked with lib
 PERFS          :=   # performance benchmarks run by 'make perf' (paths to build/ programs or scripts)
 REQUIRED_HEADERS :=  # headers of packages without a pkg-config module (csv.h): checked before building
@@ -127,10 +127,10 @@ all: $(addprefix $(B)/,$(PROGRAMS))
 
 # link - one program or unit test: $(1) output path, $(2) variable prefix
 define link
-$(1): $$(call obj,$$($(2)_SRCS)) $(B)/libpreflight.a
+$(1): $$(call obj,$$($(2)_SRCS)) $$($(2)_LIBS) $(B)/libpreflight.a
 	@mkdir -p $$(dir $$@)
 	@echo "  LD      $$@"
-	$$(Q)$$(CC) $$(CFLAGS) -pthread $$(LDFLAGS) -o $$@ $$(call obj,$$($(2)_SRCS)) $(B)/libpreflight.a \
+	$$(Q)$$(CC) $$(CFLAGS) -pthread $$(LDFLAGS) -o $$@ $$(call obj,$$($(2)_SRCS)) $$($(2)_LIBS) $(B)/libpreflight.a \
 		$$(call pkg_libs,$$(sort $$($(2)_PKGS) $$(LIB_PKGS))) $$($(2)_LDLIBS) -lm $$(LDLIBS)
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call link,$(B)/$(p),$(p))))

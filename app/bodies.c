@@ -1,18 +1,19 @@
 /*
- * bodies.c - the table of task bodies: which code runs in each task's jobs.
+ * bodies.c - flightapp's table of task bodies: which code runs in each
+ * task's jobs.
  *
  * This is the one file where flight software plugs into the executive (see
- * task.h). A task whose name has no entry here, or whose entry has a NULL
- * job, does only its calibrated CPU work ('work' in the configuration), which
- * the executive adds after every job anyway. app_bodies_register() is the
- * place to register configuration sections ([links], [fsw], ...) with
- * app_config_add_section() before the configuration is read.
+ * task.h): part of the program, not of the executive, which gets the table
+ * from flightapp.c (app_bodies_init() of exec.h) and so never links the
+ * flight software itself. A task whose name has no entry here, or whose
+ * entry has a NULL job, does only its calibrated CPU work ('work' in the
+ * configuration), which the executive adds after every job anyway.
+ * app_bodies_register() is the place to register configuration sections
+ * ([links], [fsw], ...) with app_config_add_section() before the
+ * configuration is read.
  */
-#include "config.h"
+#include "bodies.h"
 #include "fsw/fsw_task.h"
-#include "task.h"
-
-#include <string.h>
 
 const struct app_task_body app_bodies[] = {
 	/* name          init           job                fini -- flight software: app/fsw/ (enabled by [links] uart) */
@@ -28,14 +29,4 @@ const struct app_task_body app_bodies[] = {
 int app_bodies_register(void)
 {
 	return fsw_task_register();	/* [fsw], [links] and [telemetry] */
-}
-
-const struct app_task_body *app_body_find(const char *name)
-{
-	const struct app_task_body *b;
-
-	for (b = app_bodies; b->name; b++)
-		if (!strcmp(b->name, name))
-			return b;
-	return NULL;
 }

@@ -6,7 +6,7 @@
  * Sections of the INI file:
  *   [app]          slot, cpus, ring, dma_latency, histogram ...
  *   [task NAME]    one task; an existing NAME overrides fields, a new NAME adds a task
- *   [anything]     a section registered with app_config_add_section()
+ *   [anything]     a section registered with app_config_add_section() (task.h)
  *
  * Every error is reported as "file:line: what is wrong" (exit code 2).
  */
@@ -58,17 +58,6 @@ struct app_config {
 	int      ntasks;
 	struct app_task_cfg task[APP_MAX_TASKS];
 };
-
-/*
- * A registered configuration section handler: called for each key of a
- * section whose name equals 'name' (or, when 'name' ends in '*', starts with
- * it). Returns 0, or -EINVAL with a message (without file:line) in err.
- */
-typedef int (*app_section_fn)(void *user, const char *section, const char *key,
-			      const char *value, char *err, size_t err_size);
-
-/* app_config_add_section - register a section handler before the configuration is read; 0 or -errno */
-int app_config_add_section(const char *name, app_section_fn fn, void *user);
 
 /* app_config_defaults - the built-in task table (docs/ARCHITECTURE.md) */
 void app_config_defaults(struct app_config *cfg);

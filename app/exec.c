@@ -10,9 +10,14 @@
  * multitasking: each released task runs in its own thread at its own
  * priority), then runs its own job. Nothing on these paths allocates, prints
  * or blocks except the planned waits (clock_nanosleep, sem_wait).
+ *
+ * The executive calls downward only (configuration, rings, statistics,
+ * markers, calibrated work): task bodies come from the table the program
+ * hands to app_bodies_init(), the logger's drain from app->drain.
  */
 #define _GNU_SOURCE
 #include "exec.h"
+#include "work.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -142,7 +147,6 @@ int app_init(struct app *app, const struct app_config *cfg, char *err, size_t er
 		t->cfg = cfg->task[i];
 		t->app = app;
 		t->id = app->ntasks++;
-		t->body = app_body_find(t->cfg.name);
 		t->deadline_ns = app_cfg_deadline_ns(&t->cfg);
 		t->period_slots = t->cfg.period_ns / cfg->slot_ns;
 		t->phase_slots = t->cfg.phase_ns / cfg->slot_ns;
@@ -171,13 +175,25 @@ int app_init(struct app *app, const struct app_config *cfg, char *err, size_t er
 	return 0;
 }
 
-int app_bodies_init(struct app *app, char *err, size_t err_size)
+/* app_body_find - the body for a task name in a table ended by name NULL, NULL when it has none */
+static const struct app_task_body *app_body_find(const struct app_task_body *bodies, const char *name)
+{
+	const struct app_task_body *b;
+
+	for (b = bodies; b && b->name; b++)
+		if (!strcmp(b->name, name))
+			return b;
+	return NULL;
+}
+
+int app_bodies_init(struct app *app, const struct app_task_body *bodies, char *err, size_t err_size)
 {
 	struct app_task *t;
 	int i, ret;
 
 	for (i = 0; i < app->ntasks; i++) {
 		t = &app->task[i];
+		t->body = app_body_find(bodies, t->cfg.name);
 		if (!t->body || !t->body->init)
 			continue;
 		ret = t->body->init(t, app);
@@ -446,7 +462,8 @@ static void *app_background_main(void *arg)
 			;
 		if (t == app->logger) {
 			last = atomic_load(&app->logger_stop);
-			app_logger_drain(app);
+			if (app->drain)
+				app->drain(app);
 			if (last)
 				break;
 			continue;
@@ -589,8 +606,8 @@ void app_join(struct app *app)
 	atomic_store(&app->logger_stop, true);
 	if (app->logger && app->logger->started)
 		pthread_join(app->logger->thread, NULL);
-	else
-		app_logger_drain(app);
+	else if (app->drain)
+		app->drain(app);
 	for (i = 0; i < app->ntasks; i++)
 		app->task[i].started = false;
 }

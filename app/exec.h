@@ -3,6 +3,8 @@
  * and their threads, the base-rate tick and the release bookkeeping.
  *
  * Inside the app only; task bodies see the narrower interface of task.h.
+ * The executive calls nothing above it: the program hands it the task
+ * bodies (app_bodies_init) and the logger's drain (app->drain).
  *
  * Release protocol. Each released task owns one atomic word 'state':
  * bit 0 BUSY (a job is released and not finished), bit 1 OVERRUN (a release
@@ -83,6 +85,7 @@ struct app {
 	_Atomic uint64_t skipped_slots;	/* slots the tick skipped (woke more than a slot late) */
 	sem_t    go;			/* released once t0 is set */
 	struct app_marker marker;
+	uint64_t (*drain)(struct app *app);	/* the logger's job: empty the rings (flightapp: app_logger_drain), NULL = none */
 	FILE    *joblog;		/* NULL: records are drained and discarded */
 	char     joblog_path[512];
 	uint64_t joblog_rows;
@@ -97,8 +100,12 @@ struct app {
 /* app_init - set up the app from a checked configuration: tasks, rings, statistics; 0 or -errno */
 int app_init(struct app *app, const struct app_config *cfg, char *err, size_t err_size);
 
-/* app_bodies_init - call every body's init (setup); 0 or -errno with the failing task in err */
-int app_bodies_init(struct app *app, char *err, size_t err_size);
+/*
+ * app_bodies_init - give each task its body from 'bodies' (by task name, the
+ * table ended by name NULL; NULL = no bodies) and call every body's init
+ * (setup); 0 or -errno with the failing task in err
+ */
+int app_bodies_init(struct app *app, const struct app_task_body *bodies, char *err, size_t err_size);
 
 /*
  * app_start - create every thread (SCHED_FIFO unless no_rt), pick t0 and let
@@ -131,25 +138,7 @@ int64_t app_tick_slot(int64_t t0_ns, int64_t slot_ns, int64_t expected, int64_t 
 /* app_missed_after_last - releases missed after a task's last job (reported at exit) */
 uint64_t app_missed_after_last(struct app_task *t);
 
-/*
- * app_work_from_ns - app_work_cpu_ns continuing from a thread CPU time just
- * read (saves the executive a read of the CPU clock); the CPU time at the end
- */
-int64_t app_work_from_ns(int64_t cpu_now_ns, int64_t work_ns);
-
 /* app_run_job - run one released job with its instrumentation (realtime path) */
 void app_run_job(struct app_task *t, struct app_job *job);
-
-/* app_logger_drain - move every record from the rings into the job log; records moved */
-uint64_t app_logger_drain(struct app *app);
-
-/* app_joblog_open - create the job log; 0 or -errno */
-int app_joblog_open(struct app *app, const char *path);
-
-/* app_joblog_header - the "# preflight-joblog v1" header, metadata and column row */
-int app_joblog_header(struct app *app);
-
-/* app_joblog_close - final drop counts, flush and close; 0 or the first write error */
-int app_joblog_close(struct app *app);
 
 #endif

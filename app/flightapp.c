@@ -11,8 +11,10 @@
  * priorities, tracefs, /dev/cpu_dma_latency), 4 internal.
  */
 #define _GNU_SOURCE
+#include "bodies.h"
 #include "common.h"
 #include "exec.h"
+#include "joblog.h"
 #include "report.h"
 #include "rt.h"
 
@@ -246,6 +248,7 @@ int main(int argc, char **argv)
 	app.no_rt = o.no_rt;
 	app.quiet = o.quiet;
 	app.duration_ns = o.duration_ns;
+	app.drain = app_logger_drain;	/* the logger's job: the rings into the job log */
 	snprintf(app.dma_state, sizeof(app.dma_state), "off");
 
 	if (o.joblog && (ret = app_joblog_open(&app, o.joblog))) {
@@ -287,7 +290,7 @@ int main(int argc, char **argv)
 		goto out_app;
 	}
 	app.memory_locked = !ret;
-	ret = app_bodies_init(&app, err, sizeof(err));
+	ret = app_bodies_init(&app, app_bodies, err, sizeof(err));	/* the flight software's table */
 	if (ret) {
 		code = pf_fail(PF_EXIT_ENV, "%s", err);
 		goto out_app;

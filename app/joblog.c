@@ -5,7 +5,7 @@
  * This runs outside the realtime path (the logger is SCHED_OTHER). libcsv
  * quotes any field that needs it; the numeric fields never do.
  */
-#include "exec.h"
+#include "joblog.h"
 
 #include <csv.h>
 #include <errno.h>

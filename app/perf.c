@@ -1,5 +1,5 @@
 /*
- * bench.c - flightapp-perf: what the executive's instrumentation costs.
+ * perf.c - flightapp-perf: what the executive's instrumentation costs.
  *
  *  1. per job without tracing: app_run_job() of a task with no body and no
  *     work, i.e. the clock reads, release bookkeeping, ring push, statistics

@@ -4,8 +4,12 @@
  *
  * The executive (app/exec.c) owns the threads, the release instants, the
  * calibrated CPU work and every measurement. A task body only says what one
- * job of a task does. Bodies are looked up by task name in the table of
- * app/bodies.c, which is the one file where flight software plugs in:
+ * job of a task does. The program hands the executive a table of bodies,
+ * looked up by task name (app_bodies_init() of exec.h); flightapp's table is
+ * app/bodies.c, the one file where flight software plugs in. This header is
+ * all a body needs: the flight software (app/fsw/) includes nothing else of
+ * app/, and the executive never calls a body except through the table.
+ * A body is up to three functions:
  *
  *   static int io_init(struct app_task *t, struct app *app);   setup: may allocate, open, fail
  *   static void io_job(struct app_task *t, const struct app_job *job);   realtime: must not
@@ -25,13 +29,15 @@
  * app_task_set_event_period(t, 0).
  *
  * Configuration sections of their own ([links], [fsw], ...) are added to the
- * INI parser with app_config_add_section() (app/config.h), called from
- * app_bodies_register() in app/bodies.c before the configuration is read.
+ * INI parser with app_config_add_section() (below, defined in app/config.c),
+ * which the program calls for them before the configuration is read
+ * (flightapp: app_bodies_register() in app/bodies.c).
  */
 #ifndef APP_TASK_H
 #define APP_TASK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct app;
@@ -118,13 +124,15 @@ int app_task_set_event_period(struct app_task *t, int64_t period_ns);
  */
 int64_t app_work_cpu_ns(int64_t work_ns);
 
-/* app_bodies - the body table of app/bodies.c, ended by an entry with name NULL */
-extern const struct app_task_body app_bodies[];
+/*
+ * A registered configuration section handler: called for each key of a
+ * section whose name equals 'name' (or, when 'name' ends in '*', starts with
+ * it). Returns 0, or -EINVAL with a message (without file:line) in err.
+ */
+typedef int (*app_section_fn)(void *user, const char *section, const char *key,
+			      const char *value, char *err, size_t err_size);
 
-/* app_body_find - the body for a task name, NULL when the task has none (calibrated work only) */
-const struct app_task_body *app_body_find(const char *name);
-
-/* app_bodies_register - called once before the configuration is read: register config sections here */
-int app_bodies_register(void);
+/* app_config_add_section - register a section handler before the configuration is read; 0 or -errno */
+int app_config_add_section(const char *name, app_section_fn fn, void *user);
 
 #endif

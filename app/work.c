@@ -6,8 +6,9 @@
  * any machine. The clock is read between short chunks of arithmetic (about a
  * microsecond each), so the overshoot stays around one chunk plus one read.
  */
+#include "work.h"
 #include "common.h"
-#include "exec.h"
+#include "task.h"
 
 #define APP_WORK_CHUNK 256	/* iterations between two clock reads */
 

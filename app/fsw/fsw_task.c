@@ -1,6 +1,7 @@
 /*
- * fsw_task.c - the glue between flightapp's executive (app/task.h) and the
- * flight software (fsw.h): task bodies for io, ctl100, ekf, nav10 and
+ * fsw_task.c - the glue between flightapp's executive (app/task.h, the only
+ * header of app/ the flight software includes) and the flight software
+ * (fsw.h): task bodies for io, ctl100, ekf, nav10 and
  * mission1, the [fsw] and [links] configuration sections, and the summary
  * written when the app stops.
  *
@@ -17,7 +18,6 @@
  * a frame marked "no flight software" otherwise. Without dest it sends
  * nothing, and the statistics say so.
  */
-#include "app/config.h"
 #include "app/task.h"
 #include "fsw.h"
 #include "fsw_task.h"

@@ -1,7 +1,8 @@
 /*
  * fsw_task.h - the flight software's task bodies for flightapp's executive
- * (app/task.h). app/bodies.c lists them in its table and calls
- * fsw_task_register() from app_bodies_register().
+ * (app/task.h). app/bodies.c, part of the program flightapp, lists them in
+ * the table it hands to the executive and calls fsw_task_register() from
+ * app_bodies_register().
  */
 #ifndef FSW_TASK_H
 #define FSW_TASK_H

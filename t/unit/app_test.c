@@ -1,8 +1,10 @@
 /*
  * test-app.c - unit tests of flightapp's executive: the configuration (task
  * table, overrides, every error with its file:line), slot arithmetic, the
- * release / overrun / missed-activation protocol, the job ring, the
- * statistics under their sequence lock and the marker encodings.
+ * release / overrun / missed-activation protocol, the body table handed to
+ * the executive, the job ring, the statistics under their sequence lock and
+ * the marker encodings. Linked without the flight software: the bodies here
+ * are a tiny table of the test's own.
  */
 #include "app/config.h"
 #include "app/exec.h"
@@ -249,6 +251,87 @@ static void test_release(void)
 	app_fini(&app);
 }
 
+/* The test's body table: counts of what the executive called. */
+static int body_inits, body_jobs, body_finis, body_drains;
+
+/* body_init - a body's setup: counts, keeps the count as the task's state */
+static int body_init(struct app_task *t, struct app *app)
+{
+	body_inits++;
+	app_task_set_priv(t, &body_jobs);
+	return 0;
+}
+
+/* body_job - a body's job: counts through the task's state */
+static void body_job(struct app_task *t, const struct app_job *job)
+{
+	(*(int *)app_task_priv(t))++;
+}
+
+/* body_fini - a body's fini: counts */
+static void body_fini(struct app_task *t)
+{
+	body_finis++;
+}
+
+/* body_init_fails - a body whose device is missing */
+static int body_init_fails(struct app_task *t, struct app *app)
+{
+	return -ENODEV;
+}
+
+/* body_drain - the logger's drain as the program hands it over: counts */
+static uint64_t body_drain(struct app *app)
+{
+	body_drains++;
+	return 0;
+}
+
+/* test_bodies - exec-3.x: the executive runs the bodies of the table it is given, and only those */
+static void test_bodies(void)
+{
+	static const struct app_task_body bodies[] = {
+		{ "ctl100", body_init, body_job, body_fini },
+		{ "nosuch", body_init, body_job, body_fini },	/* no such task: never called */
+		{ NULL, NULL, NULL, NULL },
+	};
+	static const struct app_task_body failing[] = {
+		{ "nav10", body_init_fails, body_job, body_fini },
+		{ NULL, NULL, NULL, NULL },
+	};
+	static struct app app;
+	struct app_jobrec rec;
+	struct app_task *t;
+	struct app_job job;
+	char err[256] = "";
+
+	check_int(make_app(&app, "[task ctl100]\nwork = 0ns\n"), ==, 0, "exec-3.1 app set up");
+	check_int(app_bodies_init(&app, NULL, err, sizeof(err)), ==, 0, "exec-3.2 no table: no bodies");
+	check(!app_find_task(&app, "ctl100")->body, "exec-3.3 no table: ctl100 has no body");
+	check_int(app_bodies_init(&app, bodies, err, sizeof(err)), ==, 0, "exec-3.4 the table is taken");
+	t = app_find_task(&app, "ctl100");
+	check(t->body == &bodies[0], "exec-3.5 ctl100 gets its body by name");
+	check(!app_find_task(&app, "io")->body, "exec-3.6 io, not in the table, has none");
+	check_int(body_inits, ==, 1, "exec-3.7 one init: a table entry without a task is not called");
+	memset(&job, 0, sizeof(job));
+	app_release(t, 1000, 0);
+	job.release_ns = atomic_exchange(&t->rel_ns, INT64_MIN);
+	app_run_job(t, &job);
+	check_int(body_jobs, ==, 1, "exec-3.8 the job ran the body");
+	check(app_ring_pop(&t->ring, &rec) && rec.seq == 0, "exec-3.9 and was recorded");
+	app.drain = body_drain;
+	app_join(&app);		/* no thread started: the logger's drain runs once here */
+	check_int(body_drains, ==, 1, "exec-3.10 the handed drain empties the rings at the end");
+	app_fini(&app);
+	check_int(body_finis, ==, 1, "exec-3.11 fini of the inited body");
+
+	check_int(make_app(&app, ""), ==, 0, "exec-3.12 app set up again");
+	check_int(app_bodies_init(&app, failing, err, sizeof(err)), ==, -ENODEV, "exec-3.13 a failing init fails setup");
+	check_str(err, "task nav10: init: No such device", "exec-3.14 naming the task");
+	app_fini(&app);
+	check_int(body_finis, ==, 1, "exec-3.15 no fini for a body whose init failed");
+}
+
 /* test_ring - ring-1.x: order, overflow counted */
 static void test_ring(void)
 {
@@ -396,7 +479,7 @@ static void test_work(void)
 
 int main(void)
 {
-	tap_plan(11 + 4 + 13 + 19 + 6 + 9 + 22 + 6 + 11 + 2 + 12 + 2);
+	tap_plan(11 + 4 + 13 + 19 + 6 + 9 + 22 + 15 + 6 + 11 + 2 + 12 + 2);
 	test_defaults();
 	test_profiles();
 	test_overrides();
@@ -404,6 +487,7 @@ int main(void)
 	test_sections();
 	test_slots();
 	test_release();
+	test_bodies();
 	test_ring();
 	test_stats();
 	test_seqlock();
