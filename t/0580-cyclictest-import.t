@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib/check-lib.sh"
 FX="$TOP/t/fixtures/cyclictest"
 need_ct_dump
-plan 37
+plan 38
 
 gzip -dc "$FX/ns.hist.gz" > "$TMP/ns.hist"
 
@@ -153,6 +153,9 @@ is "$(perl -MJSON::PP -MPOSIX=ceil -e '
 	' "$FX/ns.json" "$TMP/ns.json.out")" \
 	"ok:null:$(json_get "$TMP/ns.json.out" threads.0.overflows.threshold_ns):$(json_get "$TMP/ns.json.out" threads.0.latency_ns.max):stddev" \
 	"ct-3.8 ns.json: p99 in the buckets (to 1/128), p99.9 among 6 overflows null with bounds [threshold, max], stddev estimated"
+# the stddev depends on the overflows' unknown values: marked, in either format of the same run
+is "$(json_get "$TMP/ovf.json.out" threads.0.latency_ns.estimated):$(json_get "$TMP/ovf-H.hist.out" threads.0.latency_ns.estimated):$(json_get "$TMP/ovf.json.out" all.latency_ns.estimated):$(json_get "$TMP/us.json.out" threads.0.latency_ns.estimated)" \
+	'["stddev"]:["stddev"]:["stddev"]:null' "ct-3.9 stddev marked estimated where overflows' values are unknown (json and text), not otherwise"
 
 # --- ct-4: the --json and the text of the same run agree
 same=$(perl -MJSON::PP -e '
