@@ -302,42 +302,65 @@ static uint64_t pf_hist_repr(uint64_t lo, uint64_t hi)
 	return mid;
 }
 
-/* where a rank falls: a bucket (value lo..hi) or a tail */
-struct pf_hist_pos {
-	int64_t lo, hi;		/* the values of the bucket */
-	bool    found;
+/* a non-empty bucket: its values lo..hi and how many samples it holds */
+struct pf_hist_bucket {
+	int64_t  lo, hi;
+	uint64_t n;
 };
 
-/* pf_hist_bucket_at - the bucket holding the k-th (1-based) bucketed sample, in value order */
-static struct pf_hist_pos pf_hist_bucket_at(const struct pf_hist *h, uint64_t k)
+typedef int (*pf_hist_visit_fn)(const struct pf_hist_bucket *b, void *arg);
+
+/* pf_hist_visit - call fn on bucket sub of range r (negative side when neg) if it holds samples */
+static int pf_hist_visit(const uint64_t *c, int r, int sub, bool neg, pf_hist_visit_fn fn, void *arg)
 {
-	struct pf_hist_pos p = { 0 };
-	uint64_t seen = 0, lo;
-	int r, sub;
+	uint64_t lo = pf_hist_low((unsigned)r, (unsigned)sub), w = pf_hist_width((unsigned)r);
+	struct pf_hist_bucket b = { (int64_t)lo, (int64_t)(lo + w - 1), c[sub] };
+
+	if (!b.n)
+		return 0;
+	if (neg) {
+		b.lo = -(int64_t)(lo + w - 1);
+		b.hi = -(int64_t)lo;
+	}
+	return fn(&b, arg);
+}
+
+/*
+ * pf_hist_walk - call fn on every non-empty bucket in ascending value order
+ * (negative ranges by falling magnitude, then positive ones) until it
+ * returns non-zero; that value, or 0
+ */
+static int pf_hist_walk(const struct pf_hist *h, pf_hist_visit_fn fn, void *arg)
+{
+	int r, sub, ret;
 
 	for (r = PF_HIST_NRANGES - 1; h->neg && r >= 0; r--)
-		for (sub = PF_HIST_SUB - 1; h->neg[r] && sub >= 0; sub--) {
-			seen += h->neg[r][sub];
-			if (seen >= k) {
-				lo = pf_hist_low((unsigned)r, (unsigned)sub);
-				p.lo = -(int64_t)(lo + pf_hist_width((unsigned)r) - 1);
-				p.hi = -(int64_t)lo;
-				p.found = true;
-				return p;
-			}
-		}
+		for (sub = PF_HIST_SUB - 1; h->neg[r] && sub >= 0; sub--)
+			if ((ret = pf_hist_visit(h->neg[r], r, sub, true, fn, arg)))
+				return ret;
 	for (r = 0; r < PF_HIST_NRANGES; r++)
-		for (sub = 0; h->pos[r] && sub < PF_HIST_SUB; sub++) {
-			seen += h->pos[r][sub];
-			if (seen >= k) {
-				lo = pf_hist_low((unsigned)r, (unsigned)sub);
-				p.lo = (int64_t)lo;
-				p.hi = (int64_t)(lo + pf_hist_width((unsigned)r) - 1);
-				p.found = true;
-				return p;
-			}
-		}
-	return p;
+		for (sub = 0; h->pos[r] && sub < PF_HIST_SUB; sub++)
+			if ((ret = pf_hist_visit(h->pos[r], r, sub, false, fn, arg)))
+				return ret;
+	return 0;
+}
+
+/* where a rank falls: the k-th bucketed sample, the bucket found */
+struct pf_hist_find {
+	uint64_t k, seen;
+	struct pf_hist_bucket b;
+};
+
+/* pf_hist_find_k - pf_hist_walk step: stop at the bucket holding the k-th sample */
+static int pf_hist_find_k(const struct pf_hist_bucket *b, void *arg)
+{
+	struct pf_hist_find *f = arg;
+
+	f->seen += b->n;
+	if (f->seen < f->k)
+		return 0;
+	f->b = *b;
+	return 1;
 }
 
 /*
@@ -349,8 +372,8 @@ static int64_t pf_hist_rank(const struct pf_hist *h, uint64_t rank, bool *bound,
 			    int64_t *lo, int64_t *hi, int64_t *width)
 {
 	uint64_t binned = h->count - h->below_n - h->above_n;
-	struct pf_hist_pos p;
-	bool lower;
+	struct pf_hist_find f = { 0 };
+	bool found, lower;
 	int64_t v;
 
 	*bound = false;
@@ -360,14 +383,15 @@ static int64_t pf_hist_rank(const struct pf_hist *h, uint64_t rank, bool *bound,
 	if (rank <= 1)
 		return h->min;
 	if (rank > h->below_n && rank <= h->below_n + binned) {
-		p = pf_hist_bucket_at(h, rank - h->below_n);
-		if (p.found && !(h->below_n && p.lo <= h->below_hi) && !(h->above_n && p.hi >= h->above_lo)) {
-			v = p.lo < 0 ? -(int64_t)pf_hist_repr(pf_hist_mag(p.hi), pf_hist_mag(p.lo)) :
-				(int64_t)pf_hist_repr((uint64_t)p.lo, (uint64_t)p.hi);
-			*width = p.hi - p.lo + 1;
+		f.k = rank - h->below_n;
+		found = pf_hist_walk(h, pf_hist_find_k, &f);
+		if (found && !(h->below_n && f.b.lo <= h->below_hi) && !(h->above_n && f.b.hi >= h->above_lo)) {
+			v = f.b.lo < 0 ? -(int64_t)pf_hist_repr(pf_hist_mag(f.b.hi), pf_hist_mag(f.b.lo)) :
+				(int64_t)pf_hist_repr((uint64_t)f.b.lo, (uint64_t)f.b.hi);
+			*width = f.b.hi - f.b.lo + 1;
 			return v < h->min ? h->min : v > h->max ? h->max : v;
 		}
-		lower = p.found && h->below_n && p.lo <= h->below_hi;	/* mixed with a tail */
+		lower = found && h->below_n && f.b.lo <= h->below_hi;	/* mixed with a tail */
 	} else {
 		lower = rank <= h->below_n;
 	}
@@ -483,27 +507,21 @@ static json_t *pf_hist_tail_json(uint64_t n, const char *op, int64_t bound)
 	return json_pack("{sIsI}", "count", (json_int_t)n, op, (json_int_t)bound);
 }
 
+/* pf_hist_bucket_json - pf_hist_walk step: append [lowest value, count] to the array arg */
+static int pf_hist_bucket_json(const struct pf_hist_bucket *b, void *arg)
+{
+	return json_array_append_new(arg, json_pack("[II]", (json_int_t)b->lo, (json_int_t)b->n)) ? -ENOMEM : 0;
+}
+
 /* pf_hist_buckets_json - the non-empty buckets as [lowest value, count], ascending */
 static json_t *pf_hist_buckets_json(const struct pf_hist *h)
 {
 	json_t *a = json_array();
-	uint64_t lo;
-	int r, sub;
 
-	for (r = PF_HIST_NRANGES - 1; a && h->neg && r >= 0; r--)
-		for (sub = PF_HIST_SUB - 1; h->neg[r] && sub >= 0; sub--) {
-			if (!h->neg[r][sub])
-				continue;
-			lo = pf_hist_low((unsigned)r, (unsigned)sub) + pf_hist_width((unsigned)r) - 1;
-			json_array_append_new(a, json_pack("[II]", -(json_int_t)lo, (json_int_t)h->neg[r][sub]));
-		}
-	for (r = 0; a && r < PF_HIST_NRANGES; r++)
-		for (sub = 0; h->pos[r] && sub < PF_HIST_SUB; sub++) {
-			if (!h->pos[r][sub])
-				continue;
-			lo = pf_hist_low((unsigned)r, (unsigned)sub);
-			json_array_append_new(a, json_pack("[II]", (json_int_t)lo, (json_int_t)h->pos[r][sub]));
-		}
+	if (a && pf_hist_walk(h, pf_hist_bucket_json, a)) {
+		json_decref(a);
+		return NULL;
+	}
 	return a;
 }
 
