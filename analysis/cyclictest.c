@@ -8,11 +8,11 @@
  * own cycles / min / avg / max. ct_build() turns those facts into a
  * histogram per thread: buckets exactly, overflows whose value cyclictest
  * states (its min and max) exactly, and the remaining overflows - whose
- * values cyclictest never writes - at values inside [threshold, max] chosen
- * so that the sum of all samples is the one cyclictest's average implies.
- * Min, mean and max then reproduce cyclictest's summary exactly; the
- * estimated overflows are counted in the output, and a percentile that falls
- * among them is null, so no reader mistakes them for measured values.
+ * values cyclictest never writes - as tail samples of lib/hist.h, known only
+ * to lie in [threshold, max] and to add up to the sum cyclictest's average
+ * implies. Min, mean and max then reproduce cyclictest's summary exactly; a
+ * percentile that falls among the tail is null with its bound beside it, and
+ * the stddev, which depends on the unknown values, is marked estimated.
  */
 #define _GNU_SOURCE
 #include "cyclictest.h"
@@ -219,31 +219,15 @@ static json_t *ct_overflow_json(const struct ct_file *f, const struct ct_thread 
 
 /*
  * ct_stats_json - statistics of a histogram, max_id the thread holding the
- * max; the mean from the exact integer sum of the samples (in ns). A
- * percentile whose rank falls among the overflows of estimated value (above
- * the 'binned' samples, below the top one, the exact max) is null: cyclictest
- * never wrote it, it lies between the threshold and the max.
+ * max. The histogram's mean is its exact integer sum over the count; a
+ * percentile whose rank falls among the overflows of unknown value is null
+ * with "bounds" [threshold, max] (lib/hist.h tail samples).
  */
-static json_t *ct_stats_json(struct pf_hist *h, int64_t max_thread, int64_t sum_ns,
-			     uint64_t binned, uint64_t estimated)
+static json_t *ct_stats_json(struct pf_hist *h, int64_t max_thread)
 {
-	struct pf_stats s;
-	uint64_t rank;
-	json_t *o;
-	int i;
+	json_t *o = pf_hist_json(h, "ns");
 
-	pf_hist_stats(h, &s);
-	o = pf_stats_json(&s, h->width, "ns");
-	for (i = 0; o && estimated && i < PF_HIST_NPCT; i++) {
-		/* the rank pf_hist_percentile() takes */
-		rank = (uint64_t)ceil(pf_hist_pct[i] * (double)s.count);
-		rank = rank < 1 ? 1 : rank > s.count ? s.count : rank;
-		if (rank > binned && rank < s.count && rank > 1)
-			json_object_set_new(o, pf_hist_pct_name[i], json_null());
-	}
-	if (o && s.count) {
-		/* the running mean drifts in the last digits over millions of samples */
-		json_object_set_new(o, "mean", json_real((double)sum_ns / (double)s.count));
+	if (o && h->count) {
 		/* cyclictest does not say when its max happened */
 		json_object_set_new(o, "max_at", json_null());
 		json_object_set_new(o, "max_id", json_integer(max_thread));
@@ -257,7 +241,7 @@ static json_t *ct_summary_json(uint64_t count, int64_t min, double mean, int64_t
 {
 	struct pf_stats s = { .count = count, .min = min * scale, .max = max * scale,
 			      .mean = mean * (double)scale };
-	json_t *o = pf_stats_json(&s, 0, "ns");
+	json_t *o = pf_stats_json(&s, "ns");
 	int i;
 
 	if (!o)
@@ -279,7 +263,7 @@ static json_t *ct_summary_json(uint64_t count, int64_t min, double mean, int64_t
  */
 static int ct_fill_hist(const struct ct_file *f, unsigned i, struct pf_hist *h,
 			int64_t scale, uint64_t *exact, uint64_t *estimated,
-			int64_t *est_lo, int64_t *est_hi, int64_t *sum_out)
+			int64_t *est_lo, int64_t *est_hi)
 {
 	const struct ct_thread *t = &f->t[i];
 	int64_t bsum, known = 0, s_lo, s_hi, pref, lo, hi, sum, base, extra;
@@ -294,7 +278,6 @@ static int ct_fill_hist(const struct ct_file *f, unsigned i, struct pf_hist *h,
 			return -ENOMEM;
 	*exact = *estimated = 0;
 	*est_lo = *est_hi = 0;
-	*sum_out = 0;
 	if (!t->cycles)
 		return 0;
 
@@ -321,7 +304,6 @@ static int ct_fill_hist(const struct ct_file *f, unsigned i, struct pf_hist *h,
 		return ct_bad(f, t->line, "thread %u: average %g cannot come from this "
 			      "histogram, min and max", i, t->avg);
 	sum = pref < s_lo ? s_lo : pref > s_hi ? s_hi : pref;
-	*sum_out = sum;
 
 	if (t->overflows) {
 		if (pf_hist_add(h, t->max * scale, 0, i))
@@ -330,14 +312,13 @@ static int ct_fill_hist(const struct ct_file *f, unsigned i, struct pf_hist *h,
 			return -ENOMEM;
 	}
 	if (u) {
-		/* spread the rest of the sum evenly: u values in [lo, hi] */
+		/* u values in [lo, hi] of known sum; their mean is what the stddev estimate assumes */
 		int64_t rest = sum - bsum - known;
 
 		base = rest / (int64_t)u;
 		extra = rest - base * (int64_t)u;
-		if (pf_hist_add_n(h, base * scale, u - (uint64_t)extra) ||
-		    pf_hist_add_n(h, (base + 1) * scale, (uint64_t)extra))
-			return -ENOMEM;
+		if (pf_hist_add_above(h, u, lo * scale, (__int128)rest * scale))
+			return -EINVAL;
 		*est_lo = base;
 		*est_hi = extra ? base + 1 : base;
 	}
@@ -374,16 +355,12 @@ static int ct_build(struct ct_file *f, const char *path, json_t **out)
 	json_t *o, *threads, *th, *a;
 	uint64_t exact = 0, estimated = 0, total_ovf = 0, cycles = 0;
 	int64_t est_lo = 0, est_hi = 0, max_thread = 0, max_seen = INT64_MIN, min_seen = INT64_MAX;
-	int64_t sum = 0, sum_all = 0;
-	uint64_t binned_all = 0, estimated_all = 0;
 	double avg_sum = 0;
 	unsigned i;
 	char name[32];
 	int ret;
 
-	/* one bin per cyclictest bucket; the bin's upper edge is the bucket's value */
-	if (pf_hist_init(&all, 1 - scale, scale, f->nbuckets ? (uint32_t)f->nbuckets : 1))
-		return PF_EXIT_INTERNAL;
+	pf_hist_init(&all);
 	o = json_object();
 	threads = json_array();
 	ret = PF_EXIT_INTERNAL;
@@ -392,11 +369,9 @@ static int ct_build(struct ct_file *f, const char *path, json_t **out)
 	for (i = 0; i < f->nthreads; i++) {
 		const struct ct_thread *t = &f->t[i];
 
-		if (pf_hist_init(&h, all.lo, all.width, all.nbins))
-			goto out;
+		pf_hist_init(&h);
 		if (f->nbuckets)
-			ret = ct_fill_hist(f, i, &h, scale, &exact, &estimated, &est_lo, &est_hi,
-					   &sum);
+			ret = ct_fill_hist(f, i, &h, scale, &exact, &estimated, &est_lo, &est_hi);
 		else
 			ret = ct_check_thread(f, i, &est_lo);
 		if (ret) {
@@ -418,10 +393,7 @@ static int ct_build(struct ct_file *f, const char *path, json_t **out)
 			min_seen = t->min;
 		total_ovf += t->overflows;
 		cycles += t->cycles;
-		binned_all += t->binned;
-		estimated_all += estimated;
 		avg_sum += t->avg * (double)t->cycles;
-		sum_all += sum * scale;
 		th = json_object();
 		if (!th) {
 			pf_hist_free(&h);
@@ -432,8 +404,7 @@ static int ct_build(struct ct_file *f, const char *path, json_t **out)
 		json_object_set_new(th, "thread", json_integer(i));
 		json_object_set_new(th, "cpu", ct_int_or_null(f->t[i].cpu));
 		json_object_set_new(th, "node", ct_int_or_null(f->t[i].node));
-		json_object_set_new(th, "latency_ns", f->nbuckets ? ct_stats_json(&h, i, sum * scale,
-				    t->binned, estimated) :
+		json_object_set_new(th, "latency_ns", f->nbuckets ? ct_stats_json(&h, i) :
 				    ct_summary_json(t->cycles, t->min, t->avg, t->max, scale, i));
 		json_object_set_new(th, "reported", ct_reported_json(f, t));
 		json_object_set_new(th, "overflows", f->nbuckets ? ct_overflow_json(f, t, scale,
@@ -456,8 +427,7 @@ static int ct_build(struct ct_file *f, const char *path, json_t **out)
 	a = json_object();
 	if (!a)
 		goto out;
-	json_object_set_new(a, "latency_ns", f->nbuckets ? ct_stats_json(&all, max_thread, sum_all,
-			    binned_all, estimated_all) :
+	json_object_set_new(a, "latency_ns", f->nbuckets ? ct_stats_json(&all, max_thread) :
 			    ct_summary_json(cycles, min_seen, cycles ? avg_sum / (double)cycles : 0,
 					    max_seen, scale, max_thread));
 	json_object_set_new(a, "overflows", f->nbuckets ? json_integer((json_int_t)total_ovf) :

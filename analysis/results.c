@@ -57,12 +57,9 @@ static const char *an_policy(int prio, int pid)
 /* an_hist_json - statistics of a lazily allocated histogram, null when none */
 static json_t *an_hist_json(struct pf_hist *h)
 {
-	struct pf_stats st;
-
 	if (!h)
 		return json_null();
-	pf_hist_stats(h, &st);
-	return pf_stats_json(&st, h->width, "ns");
+	return pf_hist_json(h, "ns");
 }
 
 /* an_empty_stats - statistics with no sample */
@@ -70,7 +67,7 @@ static json_t *an_empty_stats(const char *unit)
 {
 	struct pf_stats st = { 0 };
 
-	return pf_stats_json(&st, AN_LAT_BIN_NS, unit);
+	return pf_stats_json(&st, unit);
 }
 
 /* an_affected - note a metric touched by lost events */

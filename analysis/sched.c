@@ -251,49 +251,20 @@ static void an_seg_push(struct an_cpu *c, int kind, int64_t start_ns, int64_t en
 }
 
 /*
- * an_hist_grow - a thread's first AN_FEW_SAMPLES latencies are kept exactly
- * (a histogram whose only bin no value reaches: every value is an exact
- * outlier), so the thousands of short-lived threads of a busy system cost a
- * few bytes each; past that the binned histogram takes over, with the same
- * samples, so memory stays bounded by the number of threads
+ * an_hist_sample - add a latency sample to a thread's histogram, allocated on
+ * first use (the histogram itself allocates per power-of-two range, so the
+ * thousands of short-lived threads of a busy system cost little each)
  */
-static struct pf_hist *an_hist_grow(struct pf_hist *few)
-{
-	struct pf_hist *h = calloc(1, sizeof(*h));
-	size_t i;
-
-	if (!h || pf_hist_init(h, 0, AN_LAT_BIN_NS, AN_LAT_NBINS)) {
-		free(h);
-		return NULL;
-	}
-	for (i = 0; i < few->noutliers; i++)
-		if (pf_hist_add(h, few->outliers[i], 0, 0)) {
-			pf_hist_free(h);
-			free(h);
-			return NULL;
-		}
-	h->max_at = few->max_at;
-	h->max_id = few->max_id;
-	return h;
-}
-
-/* an_hist_sample - add a latency sample to a thread's histogram, allocated on first use */
 static void an_hist_sample(struct pf_hist **hp, int64_t v, int64_t at, int64_t id)
 {
-	struct pf_hist *h = *hp, *g;
+	struct pf_hist *h = *hp;
 
 	if (!h) {
-		h = calloc(1, sizeof(*h));
-		if (!h || pf_hist_init(h, INT64_MAX, 1, 1)) {
-			free(h);
+		h = malloc(sizeof(*h));
+		if (!h)
 			return;
-		}
+		pf_hist_init(h);
 		*hp = h;
-	}
-	if (h->nbins == 1 && h->count >= AN_FEW_SAMPLES && (g = an_hist_grow(h))) {
-		pf_hist_free(h);
-		free(h);
-		*hp = h = g;
 	}
 	if (pf_hist_add(h, v, at, id))
 		return;

@@ -21,7 +21,8 @@
 int an_stat_init(struct an_stat *s, int64_t width, uint32_t nbins, const char *unit)
 {
 	s->unit = unit;
-	return pf_hist_init(&s->h, 0, width, nbins);
+	pf_hist_init(&s->h);	/* log-linear: width and nbins no longer shape it */
+	return 0;
 }
 
 void an_stat_free(struct an_stat *s)
@@ -37,10 +38,7 @@ int an_stat_add(struct an_stat *s, int64_t v, int64_t at, int64_t id)
 /* an_stat_json - the statistics object of docs/results.md */
 json_t *an_stat_json(struct an_stat *s)
 {
-	struct pf_stats st;
-
-	pf_hist_stats(&s->h, &st);
-	return pf_stats_json(&st, s->h.width, s->unit);
+	return pf_hist_json(&s->h, s->unit);
 }
 
 /* an_task_stats - every distribution of a task, with its binning */
@@ -62,10 +60,7 @@ static int an_task_stats(struct an_task *t)
 	for (i = 0; i < PF_ARRAY_SIZE(st); i++)
 		if (an_stat_init(st[i].s, st[i].width, st[i].nbins, st[i].unit))
 			return -ENOMEM;
-	/* period jitter is signed: bin it around 0 so it never piles up as outliers */
-	an_stat_free(&t->pjit);
-	t->pjit.unit = "ns";
-	return pf_hist_init(&t->pjit.h, -(int64_t)AN_LAT_NBINS / 2 * AN_LAT_BIN_NS, AN_LAT_BIN_NS, AN_LAT_NBINS);
+	return 0;
 }
 
 /* an_task_by_name - the task called name; created when 'create' (NULL if out of memory) */

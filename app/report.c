@@ -179,7 +179,7 @@ static json_t *app_task_json(struct app *app, struct app_task *t, int64_t elapse
 	json_object_set_new(o, "latency_outliers_lost", json_integer((json_int_t)s.outliers_lost));
 	if (!app_stats_hist(&t->stats, &h, &lat)) {
 		json_decref(latj);
-		latj = pf_stats_json(&lat, t->stats.bin_ns, "ns");
+		latj = pf_stats_json(&lat, "ns");
 		pf_hist_free(&h);
 	}
 	json_object_set_new(o, "latency", latj);

@@ -105,10 +105,8 @@ int app_stats_hist(const struct app_stats *st, struct pf_hist *h, struct pf_stat
 	int ret;
 
 	app_stats_read(st, &s);
-	ret = pf_hist_init(h, 0, st->bin_ns, st->nbins);
-	if (ret)
-		return ret;
-	/* a bin's count at its lower edge lands in the same bin: percentiles stay exact to the bin */
+	pf_hist_init(h);
+	/* a bin's count at its lower edge: percentiles within the bin width (plus the histogram's 1/128) */
 	for (i = 0; i < st->nbins; i++) {
 		if (st->bins[i] && (ret = pf_hist_add_n(h, (int64_t)i * st->bin_ns, st->bins[i])))
 			goto fail;

@@ -1,6 +1,7 @@
 /*
- * hist.c - fixed-bin histogram with exact outliers and summary statistics.
- * See hist.h for the guarantees.
+ * hist.c - log-linear histogram with exact count, min, max and mean, running
+ * moments, tail samples known only by a bound, and its JSON form. See hist.h
+ * for the layout and the guarantees, docs/results.md for the JSON.
  */
 #include "hist.h"
 #include "common.h"
@@ -16,55 +17,148 @@ const char *const pf_hist_pct_name[PF_HIST_NPCT] = {
 	"p50", "p90", "p99", "p99.9", "p99.99", "p99.999",
 };
 
-int pf_hist_init(struct pf_hist *h, int64_t lo, int64_t width, uint32_t nbins)
+#define PF_HIST_RANGE_BYTES	(PF_HIST_SUB * sizeof(uint64_t))
+
+/* pf_hist_index - range and bucket of a magnitude */
+static void pf_hist_index(uint64_t u, unsigned *r, unsigned *sub)
+{
+	unsigned m;
+
+	if (u < PF_HIST_SUB) {
+		*r = 0;
+		*sub = (unsigned)u;
+		return;
+	}
+	m = 63u - (unsigned)__builtin_clzll(u);		/* >= PF_HIST_SUB_BITS */
+	*r = m - PF_HIST_SUB_BITS + 1;
+	*sub = (unsigned)(u >> (m - PF_HIST_SUB_BITS)) - PF_HIST_SUB;
+}
+
+/* pf_hist_low - lowest magnitude of bucket sub of range r */
+static uint64_t pf_hist_low(unsigned r, unsigned sub)
+{
+	return r ? (uint64_t)(PF_HIST_SUB + sub) << (r - 1) : sub;
+}
+
+/* pf_hist_width - width of the buckets of range r */
+static uint64_t pf_hist_width(unsigned r)
+{
+	return r ? (uint64_t)1 << (r - 1) : 1;
+}
+
+/* pf_hist_mag - magnitude of a value */
+static uint64_t pf_hist_mag(int64_t v)
+{
+	return v < 0 ? -(uint64_t)v : (uint64_t)v;
+}
+
+/* pf_hist_range - the counters of range r on v's side; allocated when 'alloc' */
+static uint64_t *pf_hist_range(struct pf_hist *h, bool negative, unsigned r, bool alloc)
+{
+	uint64_t **side = h->pos;
+
+	if (negative) {
+		if (!h->neg) {
+			if (!alloc)
+				return NULL;
+			h->neg = calloc(PF_HIST_NRANGES, sizeof(*h->neg));
+			if (!h->neg)
+				return NULL;
+			h->bytes += PF_HIST_NRANGES * sizeof(*h->neg);
+			h->nalloc++;
+		}
+		side = h->neg;
+	}
+	if (!side[r] && alloc) {
+		side[r] = calloc(PF_HIST_SUB, sizeof(uint64_t));
+		if (!side[r])
+			return NULL;
+		h->bytes += PF_HIST_RANGE_BYTES;
+		h->nalloc++;
+	}
+	return side[r];
+}
+
+/* pf_hist_slot - the counter of v's bucket, NULL when out of memory or not preallocated */
+static uint64_t *pf_hist_slot(struct pf_hist *h, int64_t v)
+{
+	unsigned r, sub;
+	uint64_t *c;
+
+	pf_hist_index(pf_hist_mag(v), &r, &sub);
+	c = pf_hist_range(h, v < 0, r, !h->fixed);
+	return c ? &c[sub] : NULL;
+}
+
+void pf_hist_init(struct pf_hist *h)
 {
 	memset(h, 0, sizeof(*h));
-	if (width <= 0 || nbins == 0)
-		return -EINVAL;
-	h->bins = calloc(nbins, sizeof(*h->bins));
-	if (!h->bins)
-		return -ENOMEM;
-	h->lo = lo;
-	h->width = width;
-	h->nbins = nbins;
 	h->min = INT64_MAX;
 	h->max = INT64_MIN;
+	h->below_hi = INT64_MIN;
+	h->above_lo = INT64_MAX;
+}
+
+int pf_hist_init_range(struct pf_hist *h, int64_t lo, int64_t hi)
+{
+	unsigned r, sub, rlo, rhi;
+
+	pf_hist_init(h);
+	if (lo > hi)
+		return -EINVAL;
+	/* the negative side [lo, min(hi, -1)], then the positive [max(lo, 0), hi] */
+	if (lo < 0) {
+		pf_hist_index(pf_hist_mag(hi < 0 ? hi : -1), &rlo, &sub);
+		pf_hist_index(pf_hist_mag(lo), &rhi, &sub);
+		for (r = rlo; r <= rhi; r++)
+			if (!pf_hist_range(h, true, r, true))
+				goto nomem;
+	}
+	if (hi >= 0) {
+		pf_hist_index((uint64_t)(lo > 0 ? lo : 0), &rlo, &sub);
+		pf_hist_index((uint64_t)hi, &rhi, &sub);
+		for (r = rlo; r <= rhi; r++)
+			if (!pf_hist_range(h, false, r, true))
+				goto nomem;
+	}
+	h->fixed = true;
 	return 0;
+nomem:
+	pf_hist_free(h);
+	return -ENOMEM;
 }
 
 void pf_hist_free(struct pf_hist *h)
 {
-	free(h->bins);
-	free(h->outliers);
-	memset(h, 0, sizeof(*h));
+	unsigned r;
+
+	for (r = 0; r < PF_HIST_NRANGES; r++) {
+		free(h->pos[r]);
+		if (h->neg)
+			free(h->neg[r]);
+	}
+	free(h->neg);
+	pf_hist_init(h);
 }
 
-/* pf_hist_keep_outlier - store one value outside the bins exactly */
-static int pf_hist_keep_outlier(struct pf_hist *h, int64_t value)
+size_t pf_hist_bytes(const struct pf_hist *h)
 {
-	if (pf_grow(&h->outliers, &h->outliers_cap, h->noutliers, sizeof(*h->outliers), 64))
-		return -ENOMEM;
-	h->outliers[h->noutliers++] = value;
-	return 0;
+	return sizeof(*h) + h->bytes;
 }
 
-/* pf_hist_bin_of - bin index of a value, or -1 when it is an outlier */
-static int64_t pf_hist_bin_of(const struct pf_hist *h, int64_t value)
+/* pf_hist_moments - n samples of mean 'v' into count, sum and the Welford moments */
+static void pf_hist_moments(struct pf_hist *h, long double v, uint64_t n)
 {
-	int64_t i;
+	long double delta = v - h->wmean, before = (long double)h->count;
 
-	if (value < h->lo)
-		return -1;
-	i = (value - h->lo) / h->width;
-	return i < h->nbins ? i : -1;
+	h->count += n;
+	h->wmean += delta * (long double)n / (long double)h->count;
+	h->m2 += delta * delta * before * (long double)n / (long double)h->count;
 }
 
-/* pf_hist_account - update count, min, max and the running moments */
+/* pf_hist_account - update count, sum, min, max and the running moments for n copies of value */
 static void pf_hist_account(struct pf_hist *h, int64_t value, uint64_t n, int64_t at, int64_t id)
 {
-	double delta;
-	uint64_t k;
-
 	if (value < h->min)
 		h->min = value;
 	if (value > h->max) {
@@ -72,69 +166,100 @@ static void pf_hist_account(struct pf_hist *h, int64_t value, uint64_t n, int64_
 		h->max_at = at;
 		h->max_id = id;
 	}
-	for (k = 0; k < n; k++) {
-		h->count++;
-		delta = (double)value - h->mean;
-		h->mean += delta / (double)h->count;
-		h->m2 += delta * ((double)value - h->mean);
+	h->sum += (__int128)value * (__int128)n;
+	pf_hist_moments(h, (long double)value, n);
+}
+
+/* pf_hist_above_ranges - whether a value of no preallocated range lies above them (else below) */
+static bool pf_hist_above_ranges(const struct pf_hist *h, int64_t value)
+{
+	unsigned r, sub, k;
+
+	pf_hist_index(pf_hist_mag(value), &r, &sub);
+	if (value >= 0) {
+		for (k = r + 1; k < PF_HIST_NRANGES; k++)
+			if (h->pos[k])
+				return false;
+		return true;
 	}
+	for (k = r + 1; h->neg && k < PF_HIST_NRANGES; k++)
+		if (h->neg[k])
+			return true;
+	return false;
+}
+
+/* pf_hist_add_one - n copies of value into its bucket, or a tail of a preallocated histogram */
+static int pf_hist_add_one(struct pf_hist *h, int64_t value, uint64_t n, int64_t at, int64_t id)
+{
+	uint64_t *c;
+
+	if (!n)
+		return 0;
+	c = pf_hist_slot(h, value);
+	if (c) {
+		*c += n;
+	} else if (!h->fixed) {
+		return -ENOMEM;
+	} else if (pf_hist_above_ranges(h, value)) {
+		/* outside the preallocated ranges: a tail whose bound is exact */
+		h->above_n += n;
+		if (value < h->above_lo)
+			h->above_lo = value;
+	} else {
+		h->below_n += n;
+		if (value > h->below_hi)
+			h->below_hi = value;
+	}
+	pf_hist_account(h, value, n, at, id);
+	return 0;
 }
 
 int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id)
 {
-	int64_t i = pf_hist_bin_of(h, value);
-	int ret;
-
-	if (i < 0) {
-		ret = pf_hist_keep_outlier(h, value);
-		if (ret)
-			return ret;
-	} else {
-		h->bins[i]++;
-	}
-	pf_hist_account(h, value, 1, at, id);
-	return 0;
+	return pf_hist_add_one(h, value, 1, at, id);
 }
 
 int pf_hist_add_n(struct pf_hist *h, int64_t value, uint64_t n)
 {
-	int64_t i = pf_hist_bin_of(h, value);
-	uint64_t k;
-	int ret;
+	return pf_hist_add_one(h, value, n, 0, 0);
+}
 
-	if (n == 0)
+int pf_hist_add_above(struct pf_hist *h, uint64_t n, int64_t lo, __int128 sum)
+{
+	if (!n)
 		return 0;
-	if (i < 0) {
-		for (k = 0; k < n; k++) {
-			ret = pf_hist_keep_outlier(h, value);
-			if (ret)
-				return ret;
-		}
-	} else {
-		h->bins[i] += n;
-	}
-	pf_hist_account(h, value, n, 0, 0);
+	if (sum < (__int128)lo * (__int128)n)
+		return -EINVAL;
+	h->above_n += n;
+	if (lo < h->above_lo)
+		h->above_lo = lo;
+	h->sum += sum;
+	pf_hist_moments(h, (long double)sum / (long double)n, n);
+	h->m2_estimated = true;
 	return 0;
 }
 
 int pf_hist_merge(struct pf_hist *dst, const struct pf_hist *src)
 {
-	double delta, n;
-	uint32_t i;
-	size_t k;
-	int ret;
+	long double delta, n;
+	uint64_t *c;
+	unsigned r, k, side;
 
-	if (dst->lo != src->lo || dst->width != src->width || dst->nbins != src->nbins)
-		return -EINVAL;
 	if (!src->count)
 		return 0;
-	for (k = 0; k < src->noutliers; k++) {
-		ret = pf_hist_keep_outlier(dst, src->outliers[k]);
-		if (ret)
-			return ret;
+	for (side = 0; side < 2; side++) {
+		const uint64_t *const *from = side ? (const uint64_t *const *)src->neg : (const uint64_t *const *)src->pos;
+
+		for (r = 0; from && r < PF_HIST_NRANGES; r++) {
+			if (!from[r])
+				continue;
+			c = pf_hist_range(dst, side, r, true);
+			if (!c)
+				return -ENOMEM;
+			for (k = 0; k < PF_HIST_SUB; k++)
+				c[k] += from[r][k];
+		}
 	}
-	for (i = 0; i < src->nbins; i++)
-		dst->bins[i] += src->bins[i];
 	if (src->min < dst->min)
 		dst->min = src->min;
 	if (src->max > dst->max) {
@@ -142,85 +267,202 @@ int pf_hist_merge(struct pf_hist *dst, const struct pf_hist *src)
 		dst->max_at = src->max_at;
 		dst->max_id = src->max_id;
 	}
+	dst->below_n += src->below_n;
+	dst->above_n += src->above_n;
+	if (src->below_hi > dst->below_hi)
+		dst->below_hi = src->below_hi;
+	if (src->above_lo < dst->above_lo)
+		dst->above_lo = src->above_lo;
+	dst->m2_estimated |= src->m2_estimated;
+	dst->sum += src->sum;
 	/* Chan et al. parallel combination of the moments */
-	n = (double)dst->count + (double)src->count;
-	delta = src->mean - dst->mean;
-	dst->m2 += src->m2 + delta * delta * (double)dst->count * (double)src->count / n;
-	dst->mean += delta * (double)src->count / n;
+	n = (long double)dst->count + (long double)src->count;
+	delta = src->wmean - dst->wmean;
+	dst->m2 += src->m2 + delta * delta * (long double)dst->count * (long double)src->count / n;
+	dst->wmean += delta * (long double)src->count / n;
 	dst->count += src->count;
 	return 0;
 }
 
-static int pf_cmp_i64(const void *a, const void *b)
+/* pf_hist_repr - the representative of magnitudes [lo, hi]: fewest significant digits, nearest the middle */
+static uint64_t pf_hist_repr(uint64_t lo, uint64_t hi)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	uint64_t p = 1, mid = lo + (hi - lo) / 2, c;
 
-	return (x > y) - (x < y);
+	while (p <= hi / 10)
+		p *= 10;
+	for (; p > 1; p /= 10) {
+		c = (mid + p / 2) / p * p;
+		if (c >= lo && c <= hi)
+			return c;
+		c = (lo + p - 1) / p * p;
+		if (c <= hi)
+			return c;
+	}
+	return mid;
 }
 
-int64_t pf_hist_percentile(struct pf_hist *h, double q)
+/* a non-empty bucket: its values lo..hi and how many samples it holds */
+struct pf_hist_bucket {
+	int64_t  lo, hi;
+	uint64_t n;
+};
+
+typedef int (*pf_hist_visit_fn)(const struct pf_hist_bucket *b, void *arg);
+
+/* pf_hist_visit - call fn on bucket sub of range r (negative side when neg) if it holds samples */
+static int pf_hist_visit(const uint64_t *c, int r, int sub, bool neg, pf_hist_visit_fn fn, void *arg)
 {
-	uint64_t rank, seen = 0;
-	size_t below = 0, k;
+	uint64_t lo = pf_hist_low((unsigned)r, (unsigned)sub), w = pf_hist_width((unsigned)r);
+	struct pf_hist_bucket b = { (int64_t)lo, (int64_t)(lo + w - 1), c[sub] };
+
+	if (!b.n)
+		return 0;
+	if (neg) {
+		b.lo = -(int64_t)(lo + w - 1);
+		b.hi = -(int64_t)lo;
+	}
+	return fn(&b, arg);
+}
+
+/*
+ * pf_hist_walk - call fn on every non-empty bucket in ascending value order
+ * (negative ranges by falling magnitude, then positive ones) until it
+ * returns non-zero; that value, or 0
+ */
+static int pf_hist_walk(const struct pf_hist *h, pf_hist_visit_fn fn, void *arg)
+{
+	int r, sub, ret;
+
+	for (r = PF_HIST_NRANGES - 1; h->neg && r >= 0; r--)
+		for (sub = PF_HIST_SUB - 1; h->neg[r] && sub >= 0; sub--)
+			if ((ret = pf_hist_visit(h->neg[r], r, sub, true, fn, arg)))
+				return ret;
+	for (r = 0; r < PF_HIST_NRANGES; r++)
+		for (sub = 0; h->pos[r] && sub < PF_HIST_SUB; sub++)
+			if ((ret = pf_hist_visit(h->pos[r], r, sub, false, fn, arg)))
+				return ret;
+	return 0;
+}
+
+/* where a rank falls: the k-th bucketed sample, the bucket found */
+struct pf_hist_find {
+	uint64_t k, seen;
+	struct pf_hist_bucket b;
+};
+
+/* pf_hist_find_k - pf_hist_walk step: stop at the bucket holding the k-th sample */
+static int pf_hist_find_k(const struct pf_hist_bucket *b, void *arg)
+{
+	struct pf_hist_find *f = arg;
+
+	f->seen += b->n;
+	if (f->seen < f->k)
+		return 0;
+	f->b = *b;
+	return 1;
+}
+
+/*
+ * pf_hist_rank - value (or bound) of the rank-th sample: min and max are
+ * exact; a rank among the tails, or in a bucket whose values reach a tail's
+ * bound, is only known to lie in [*lo, *hi]; *width is the bucket's width
+ */
+static int64_t pf_hist_rank(const struct pf_hist *h, uint64_t rank, bool *bound,
+			    int64_t *lo, int64_t *hi, int64_t *width)
+{
+	uint64_t binned = h->count - h->below_n - h->above_n;
+	struct pf_hist_find f = { 0 };
+	bool found, lower;
 	int64_t v;
-	uint32_t i;
+
+	*bound = false;
+	*width = 1;
+	if (rank >= h->count)
+		return h->max;
+	if (rank <= 1)
+		return h->min;
+	if (rank > h->below_n && rank <= h->below_n + binned) {
+		f.k = rank - h->below_n;
+		found = pf_hist_walk(h, pf_hist_find_k, &f);
+		if (found && !(h->below_n && f.b.lo <= h->below_hi) && !(h->above_n && f.b.hi >= h->above_lo)) {
+			v = f.b.lo < 0 ? -(int64_t)pf_hist_repr(pf_hist_mag(f.b.hi), pf_hist_mag(f.b.lo)) :
+				(int64_t)pf_hist_repr((uint64_t)f.b.lo, (uint64_t)f.b.hi);
+			*width = f.b.hi - f.b.lo + 1;
+			return v < h->min ? h->min : v > h->max ? h->max : v;
+		}
+		lower = found && h->below_n && f.b.lo <= h->below_hi;	/* mixed with a tail */
+	} else {
+		lower = rank <= h->below_n;
+	}
+	*bound = true;
+	if (lower) {
+		*lo = h->min;
+		*hi = h->below_hi;
+	} else {
+		*lo = h->above_lo;
+		*hi = h->max;
+	}
+	return 0;
+}
+
+/* pf_hist_rank_of - the rank pf_hist_percentile takes for fraction q */
+static uint64_t pf_hist_rank_of(uint64_t count, double q)
+{
+	uint64_t rank = (uint64_t)ceil(q * (double)count);
+
+	return rank < 1 ? 1 : rank > count ? count : rank;
+}
+
+int64_t pf_hist_percentile(const struct pf_hist *h, double q)
+{
+	int64_t lo, hi, w;
+	bool bound;
 
 	if (!h->count)
 		return 0;
-	qsort(h->outliers, h->noutliers, sizeof(*h->outliers), pf_cmp_i64);
-	rank = (uint64_t)ceil(q * (double)h->count);
-	if (rank < 1)
-		rank = 1;
-	if (rank > h->count)
-		rank = h->count;
-	while (below < h->noutliers && h->outliers[below] < h->lo)
-		below++;
-	if (rank <= below)
-		return h->outliers[rank - 1];
-	seen = below;
-	for (i = 0; i < h->nbins; i++) {
-		seen += h->bins[i];
-		if (seen >= rank) {
-			v = h->lo + (int64_t)(i + 1) * h->width - 1;
-			return v < h->max ? v : h->max;
-		}
-	}
-	k = below + (rank - seen) - 1;
-	return h->outliers[k];
+	return pf_hist_rank(h, pf_hist_rank_of(h->count, q), &bound, &lo, &hi, &w);
 }
 
-void pf_hist_stats(struct pf_hist *h, struct pf_stats *s)
+void pf_hist_stats(const struct pf_hist *h, struct pf_stats *s)
 {
+	int64_t w;
 	int i;
 
 	memset(s, 0, sizeof(*s));
 	s->count = h->count;
+	s->bin_width = 1;
 	if (!h->count)
 		return;
 	s->min = h->min;
 	s->max = h->max;
 	s->max_at = h->max_at;
 	s->max_id = h->max_id;
-	s->mean = h->mean;
-	s->stddev = h->count > 1 ? sqrt(h->m2 / (double)(h->count - 1)) : 0.0;
-	for (i = 0; i < PF_HIST_NPCT; i++)
-		s->pct[i] = pf_hist_percentile(h, pf_hist_pct[i]);
+	s->mean = (double)((long double)h->sum / (long double)h->count);
+	s->stddev = h->count > 1 ? (double)sqrtl(h->m2 / (long double)(h->count - 1)) : 0.0;
+	s->stddev_estimated = h->m2_estimated;
+	for (i = 0; i < PF_HIST_NPCT; i++) {
+		s->pct[i] = pf_hist_rank(h, pf_hist_rank_of(h->count, pf_hist_pct[i]), &s->pct_bound[i],
+					 &s->pct_lo[i], &s->pct_hi[i], &w);
+		if (w > s->bin_width)
+			s->bin_width = w;
+	}
 }
 
-json_t *pf_stats_json(const struct pf_stats *s, int64_t bin_width, const char *unit)
+json_t *pf_stats_json(const struct pf_stats *s, const char *unit)
 {
-	json_t *o = json_object();
+	json_t *o = json_object(), *b = NULL, *r;
 	int i;
 
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "unit", json_string(unit));
-	json_object_set_new(o, "bin_width", json_integer(bin_width));
+	json_object_set_new(o, "bin_width", json_integer(s->bin_width ? s->bin_width : 1));
 	json_object_set_new(o, "count", json_integer((json_int_t)s->count));
 	if (!s->count) {
 		static const char *const keys[] = { "min", "mean", "stddev", "max", "max_at", "max_id" };
 
-		for (i = 0; i < (int)(sizeof(keys) / sizeof(keys[0])); i++)
+		for (i = 0; i < (int)PF_ARRAY_SIZE(keys); i++)
 			json_object_set_new(o, keys[i], json_null());
 		for (i = 0; i < PF_HIST_NPCT; i++)
 			json_object_set_new(o, pf_hist_pct_name[i], json_null());
@@ -232,7 +474,168 @@ json_t *pf_stats_json(const struct pf_stats *s, int64_t bin_width, const char *u
 	json_object_set_new(o, "max", json_integer(s->max));
 	json_object_set_new(o, "max_at", json_integer(s->max_at));
 	json_object_set_new(o, "max_id", json_integer(s->max_id));
-	for (i = 0; i < PF_HIST_NPCT; i++)
-		json_object_set_new(o, pf_hist_pct_name[i], json_integer(s->pct[i]));
+	for (i = 0; i < PF_HIST_NPCT; i++) {
+		if (!s->pct_bound[i]) {
+			json_object_set_new(o, pf_hist_pct_name[i], json_integer(s->pct[i]));
+			continue;
+		}
+		json_object_set_new(o, pf_hist_pct_name[i], json_null());
+		if (!b)
+			b = json_object();
+		r = json_pack("{sIsI}", ">=", (json_int_t)s->pct_lo[i], "<=", (json_int_t)s->pct_hi[i]);
+		if (b && r)
+			json_object_set_new(b, pf_hist_pct_name[i], r);
+	}
+	if (b)
+		json_object_set_new(o, "bounds", b);
+	if (s->stddev_estimated)
+		json_object_set_new(o, "estimated", json_pack("[s]", "stddev"));
 	return o;
+}
+
+/* pf_hist_int_json - a 128-bit integer as a JSON integer, or a real past int64 */
+static json_t *pf_hist_int_json(__int128 v)
+{
+	if (v >= INT64_MIN && v <= INT64_MAX)
+		return json_integer((json_int_t)v);
+	return json_real((double)v);
+}
+
+/* pf_hist_tail_json - a tail as {"count": n, op: bound} */
+static json_t *pf_hist_tail_json(uint64_t n, const char *op, int64_t bound)
+{
+	return json_pack("{sIsI}", "count", (json_int_t)n, op, (json_int_t)bound);
+}
+
+/* pf_hist_bucket_json - pf_hist_walk step: append [lowest value, count] to the array arg */
+static int pf_hist_bucket_json(const struct pf_hist_bucket *b, void *arg)
+{
+	return json_array_append_new(arg, json_pack("[II]", (json_int_t)b->lo, (json_int_t)b->n)) ? -ENOMEM : 0;
+}
+
+/* pf_hist_buckets_json - the non-empty buckets as [lowest value, count], ascending */
+static json_t *pf_hist_buckets_json(const struct pf_hist *h)
+{
+	json_t *a = json_array();
+
+	if (a && pf_hist_walk(h, pf_hist_bucket_json, a)) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
+}
+
+json_t *pf_hist_json(const struct pf_hist *h, const char *unit)
+{
+	struct pf_stats s;
+	json_t *o, *hj;
+
+	pf_hist_stats(h, &s);
+	o = pf_stats_json(&s, unit);
+	hj = json_object();
+	if (!o || !hj) {
+		json_decref(hj);
+		return o;
+	}
+	json_object_set_new(hj, "unit", json_string(unit));
+	json_object_set_new(hj, "sub_bucket_bits", json_integer(PF_HIST_SUB_BITS));
+	json_object_set_new(hj, "sum", pf_hist_int_json(h->sum));
+	json_object_set_new(hj, "buckets", pf_hist_buckets_json(h));
+	if (h->below_n)
+		json_object_set_new(hj, "below", pf_hist_tail_json(h->below_n, "<=", h->below_hi));
+	if (h->above_n)
+		json_object_set_new(hj, "above", pf_hist_tail_json(h->above_n, ">=", h->above_lo));
+	json_object_set_new(o, "hist", hj);
+	return o;
+}
+
+/* pf_hist_json_int - member k of o as an integer: 0, or -EINVAL when absent or not one */
+static int pf_hist_json_int(const json_t *o, const char *k, int64_t *v)
+{
+	json_t *j = json_object_get(o, k);
+
+	if (!json_is_integer(j))
+		return -EINVAL;
+	*v = json_integer_value(j);
+	return 0;
+}
+
+/* pf_hist_tail_from_json - tail member k of hj ({"count", op}) into *n, *bound */
+static int pf_hist_tail_from_json(const json_t *hj, const char *k, const char *op,
+				  uint64_t *n, int64_t *bound)
+{
+	json_t *t = json_object_get(hj, k);
+	int64_t c;
+
+	if (!t)
+		return 0;
+	if (pf_hist_json_int(t, "count", &c) || c < 0 || pf_hist_json_int(t, op, bound))
+		return -EINVAL;
+	*n = (uint64_t)c;
+	return 0;
+}
+
+int pf_hist_from_json(const json_t *o, struct pf_hist *h)
+{
+	json_t *hj = json_object_get(o, "hist"), *b, *sum, *est;
+	int64_t count, v, n;
+	uint64_t binned = 0;
+	double sd;
+	size_t i;
+	int ret = -EINVAL;
+
+	pf_hist_init(h);
+	if (!json_is_object(hj) || pf_hist_json_int(o, "count", &count) || count < 0)
+		return -EINVAL;
+	if (!count)
+		return 0;
+	if (json_integer_value(json_object_get(hj, "sub_bucket_bits")) != PF_HIST_SUB_BITS ||
+	    pf_hist_json_int(o, "min", &h->min) || pf_hist_json_int(o, "max", &h->max) ||
+	    !json_is_array(json_object_get(hj, "buckets")) || !json_is_number(json_object_get(o, "stddev")))
+		goto out;
+	if (pf_hist_json_int(o, "max_at", &h->max_at))
+		h->max_at = 0;
+	if (pf_hist_json_int(o, "max_id", &h->max_id))
+		h->max_id = 0;
+	json_array_foreach(json_object_get(hj, "buckets"), i, b) {
+		uint64_t *c;
+
+		if (!json_is_integer(json_array_get(b, 0)) || !json_is_integer(json_array_get(b, 1)) ||
+		    json_array_size(b) != 2)
+			goto out;
+		v = json_integer_value(json_array_get(b, 0));
+		n = json_integer_value(json_array_get(b, 1));
+		if (n <= 0)
+			goto out;
+		c = pf_hist_slot(h, v);
+		if (!c) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		*c += (uint64_t)n;
+		binned += (uint64_t)n;
+	}
+	if (pf_hist_tail_from_json(hj, "below", "<=", &h->below_n, &h->below_hi) ||
+	    pf_hist_tail_from_json(hj, "above", ">=", &h->above_n, &h->above_lo) ||
+	    binned + h->below_n + h->above_n != (uint64_t)count)
+		goto out;
+	h->count = (uint64_t)count;
+	sum = json_object_get(hj, "sum");
+	if (json_is_integer(sum))
+		h->sum = json_integer_value(sum);
+	else if (json_is_real(sum))
+		h->sum = (__int128)llroundl((long double)json_real_value(sum));
+	else
+		h->sum = (__int128)llroundl((long double)json_number_value(json_object_get(o, "mean")) * count);
+	h->wmean = (long double)h->sum / (long double)count;
+	sd = json_number_value(json_object_get(o, "stddev"));
+	h->m2 = (long double)sd * (long double)sd * (long double)(count - 1);
+	est = json_object_get(o, "estimated");
+	json_array_foreach(est, i, b)
+		if (json_is_string(b) && !strcmp(json_string_value(b), "stddev"))
+			h->m2_estimated = true;
+	return 0;
+out:
+	pf_hist_free(h);
+	return ret;
 }

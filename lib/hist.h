@@ -1,19 +1,39 @@
 /*
- * hist.h - the fixed-bin histogram behind every distribution preflight reports.
+ * hist.h - the log-linear histogram behind every distribution preflight
+ * reports (the HdrHistogram design: power-of-two ranges, each split into
+ * linear sub-buckets).
  *
- * Values (nanoseconds, or any int64 quantity) fall into bins of a fixed width
- * starting at 'lo'. A value outside the binned range is kept exactly in an
- * outlier array, so no sample is ever dropped and min / max / mean / stddev
- * are exact. Percentiles are exact to the bin width inside the binned range
- * (the reported value is the upper edge of the bin holding the rank, never
- * more than the true maximum) and exact among the outliers.
+ * Values are int64 (nanoseconds, or any integer quantity), of either sign.
+ * A value's magnitude falls into a power-of-two range: range 0 holds 0..127
+ * in buckets of width 1; range r >= 1 holds [2^(r+6), 2^(r+7)) in
+ * PF_HIST_SUB = 128 buckets of width 2^(r-1). So values below 256 are exact
+ * and a bucket is never wider than 1/128 of its lowest value: any value
+ * reported from a bucket is within 0.79 % of every sample in it. Negative
+ * values use a mirrored set of ranges.
  *
- * pf_hist_add may allocate (the outlier array grows): it is for analysis and
- * setup code, not for the realtime path.
+ * Memory is allocated per range (1 KiB each) when the first value lands in
+ * it: a distribution spanning 1 us - 10 ms costs 15 ranges plus the struct,
+ * under 16 KiB. Once its ranges exist, pf_hist_add never allocates.
+ * pf_hist_init_range() preallocates the ranges of [lo, hi] and forbids any
+ * later allocation: that is the mode for the realtime path (a value outside
+ * is counted as a tail sample, below).
+ *
+ * count, min, max (with the caller's time and id of the max) and the mean
+ * (from an exact 128-bit sum) are exact; the stddev comes from Welford's
+ * running moments in long double. Samples whose value is not known, only a
+ * bound (a tail: cyclictest's overflows, or values outside a preallocated
+ * range), are counted apart: a percentile whose rank falls among them is
+ * reported as a bound [lo, hi], not a value.
+ *
+ * The percentile of a rank is the representative value of the bucket holding
+ * it: the number with the fewest significant decimal digits inside the
+ * bucket, nearest the bucket's midpoint, clamped to [min, max] (95000, not
+ * 94975). docs/results.md documents the JSON form and its "hist" member.
  */
 #ifndef PF_HIST_H
 #define PF_HIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,19 +44,25 @@ struct json_t;
 extern const double pf_hist_pct[PF_HIST_NPCT];		/* 50, 90, 99, 99.9, 99.99, 99.999 */
 extern const char *const pf_hist_pct_name[PF_HIST_NPCT];	/* "p50" ... "p99.999" */
 
+#define PF_HIST_SUB_BITS	7			/* each range: 2^7 linear buckets */
+#define PF_HIST_SUB		(1 << PF_HIST_SUB_BITS)
+#define PF_HIST_NRANGES		58			/* range 57 ends at 2^64 */
+
 struct pf_hist {
-	int64_t   lo;		/* lower edge of bin 0 */
-	int64_t   width;	/* bin width, > 0 */
-	uint32_t  nbins;	/* number of bins */
-	uint64_t *bins;		/* bins[i] counts [lo + i*width, lo + (i+1)*width) */
-	int64_t  *outliers;	/* values outside the bins, exact */
-	size_t    noutliers;
-	size_t    outliers_cap;
-	uint64_t  count;	/* every value added */
-	int64_t   min, max;
-	int64_t   max_at;	/* caller's time stamp of the (first) max */
-	int64_t   max_id;	/* caller's id of the max: job sequence, pid, ... */
-	double    mean, m2;	/* Welford running mean and sum of squares */
+	uint64_t  *pos[PF_HIST_NRANGES];	/* bucket counts of values >= 0, by range; NULL until used */
+	uint64_t **neg;				/* the same for values < 0 (by magnitude); NULL until one */
+	bool       fixed;			/* pf_hist_init_range: never allocate after init */
+	uint64_t   count;			/* every sample, tails included */
+	int64_t    min, max;
+	int64_t    max_at;			/* caller's time stamp of the (first) max */
+	int64_t    max_id;			/* caller's id of the max: job sequence, pid, ... */
+	__int128   sum;				/* exact sum of the samples */
+	long double wmean, m2;			/* Welford running mean and sum of squared deviations */
+	bool       m2_estimated;		/* tail samples of unknown value went into m2 */
+	uint64_t   below_n, above_n;		/* tail samples known only to be <= below_hi, >= above_lo */
+	int64_t    below_hi, above_lo;
+	size_t     bytes;			/* heap bytes held */
+	uint64_t   nalloc;			/* allocations made since init */
 };
 
 struct pf_stats {
@@ -44,11 +70,23 @@ struct pf_stats {
 	int64_t  min, max;
 	int64_t  max_at, max_id;
 	double   mean, stddev;
-	int64_t  pct[PF_HIST_NPCT];
+	bool     stddev_estimated;		/* depends on tail samples of unknown value */
+	int64_t  pct[PF_HIST_NPCT];		/* representative value; 0 when a bound */
+	bool     pct_bound[PF_HIST_NPCT];	/* rank among tail samples: only [lo, hi] known */
+	int64_t  pct_lo[PF_HIST_NPCT], pct_hi[PF_HIST_NPCT];
+	int64_t  bin_width;			/* widest bucket holding a reported percentile */
 };
 
-/* pf_hist_init - set up an empty histogram of nbins bins of width from lo; 0 or -errno */
-int pf_hist_init(struct pf_hist *h, int64_t lo, int64_t width, uint32_t nbins) __attribute__((warn_unused_result));
+/* pf_hist_init - set up an empty histogram; it allocates lazily, per range */
+void pf_hist_init(struct pf_hist *h);
+
+/*
+ * pf_hist_init_range - set up an empty histogram with every range holding a
+ * value of [lo, hi] allocated now; pf_hist_add never allocates afterwards (a
+ * value outside those ranges becomes a tail sample, its moments exact).
+ * 0 or -ENOMEM (nothing held).
+ */
+int pf_hist_init_range(struct pf_hist *h, int64_t lo, int64_t hi) __attribute__((warn_unused_result));
 
 /* pf_hist_free - release a histogram's memory */
 void pf_hist_free(struct pf_hist *h);
@@ -56,23 +94,46 @@ void pf_hist_free(struct pf_hist *h);
 /* pf_hist_add - add one value with the time and id reported if it is the max; 0 or -ENOMEM */
 int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id) __attribute__((warn_unused_result));
 
-/* pf_hist_merge - add every value of src to dst (same lo, width and nbins); 0 or -errno */
-int pf_hist_merge(struct pf_hist *dst, const struct pf_hist *src) __attribute__((warn_unused_result));
-
 /* pf_hist_add_n - add n copies of one value (histograms imported from other tools); 0 or -errno */
 int pf_hist_add_n(struct pf_hist *h, int64_t value, uint64_t n) __attribute__((warn_unused_result));
 
-/* pf_hist_percentile - the value at fraction q (0..1] of the sorted samples */
-int64_t pf_hist_percentile(struct pf_hist *h, double q);
+/*
+ * pf_hist_add_above - add n samples of unknown value, known only to lie in
+ * [lo, max] and to add up to 'sum': count and mean stay exact, percentiles
+ * among them become bounds, the stddev is estimated (as if all were equal,
+ * the least spread the sum allows). min / max are the caller's to add as
+ * samples. 0 or -EINVAL (n and sum disagree with lo).
+ */
+int pf_hist_add_above(struct pf_hist *h, uint64_t n, int64_t lo, __int128 sum) __attribute__((warn_unused_result));
+
+/* pf_hist_merge - add every sample of src to dst (allocating as needed); 0 or -ENOMEM */
+int pf_hist_merge(struct pf_hist *dst, const struct pf_hist *src) __attribute__((warn_unused_result));
+
+/* pf_hist_percentile - the representative value at fraction q (0..1] of the sorted samples (0 if empty or a bound) */
+int64_t pf_hist_percentile(const struct pf_hist *h, double q);
 
 /* pf_hist_stats - summarise: count, min, mean, stddev, max with where, percentiles */
-void pf_hist_stats(struct pf_hist *h, struct pf_stats *s);
+void pf_hist_stats(const struct pf_hist *h, struct pf_stats *s);
+
+/* pf_hist_bytes - memory a histogram holds: the struct and its ranges */
+size_t pf_hist_bytes(const struct pf_hist *h);
 
 /*
- * pf_stats_json - the statistics as a JSON object {count, min, mean, stddev,
- * max, max_at, max_id, p50 ... p99.999, bin_width}; empty statistics give
- * count 0 and nulls. 'unit' (e.g. "ns") is recorded as "unit".
+ * pf_stats_json - the statistics as a JSON object {unit, bin_width, count,
+ * min, mean, stddev, max, max_at, max_id, p50 ... p99.999}, plus "bounds"
+ * for percentiles known only as a bound and "estimated" naming estimated
+ * members; empty statistics give count 0 and nulls.
  */
-struct json_t *pf_stats_json(const struct pf_stats *s, int64_t bin_width, const char *unit);
+struct json_t *pf_stats_json(const struct pf_stats *s, const char *unit);
+
+/* pf_hist_json - pf_stats_json of h with its buckets as member "hist" (docs/results.md) */
+struct json_t *pf_hist_json(const struct pf_hist *h, const char *unit);
+
+/*
+ * pf_hist_from_json - a histogram back from a distribution object written by
+ * pf_hist_json (count, min, max, max_at, max_id, mean, stddev and "hist");
+ * 0, -EINVAL (not such an object, or inconsistent) or -ENOMEM.
+ */
+int pf_hist_from_json(const struct json_t *o, struct pf_hist *h) __attribute__((warn_unused_result));
 
 #endif

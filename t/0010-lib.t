@@ -1,4 +1,4 @@
 #!/bin/sh
-# 0010-lib.t - unit tests of lib/ (parsing, histogram)
+# 0010-lib.t - unit tests of lib/ (parsing, growing arrays)
 . "$(dirname "$0")/lib/test-lib.sh"
 run_unit lib_test

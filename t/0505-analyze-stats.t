@@ -1,12 +1,12 @@
 #!/bin/sh
 # 0505-analyze-stats.t - every distribution of results.json carries the full
 # statistics (count, min, mean, stddev, max with its time and job / pid, the
-# six percentiles, the bin width), and the max's time and id are the right
-# ones on the 'basic' synthetic trace (t/tools/gentrace.c).
+# six percentiles, the bin width, the histogram), and the max's time and id
+# are the right ones on the 'basic' synthetic trace (t/tools/gentrace.c).
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need_gentrace
-plan 7
+plan 8
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
 R="$TMP/r.json"
@@ -26,6 +26,25 @@ bad=$(perl -MJSON::PP -e '
 	};
 	$walk->($r, ""); print "$n ", join(" ", @bad);' "$R")
 like "$bad" '^[1-9][0-9]+ $' "stat-1.1 every distribution has count, min, mean, stddev, max, max_at, max_id and p50..p99.999 ($bad)"
+
+# every distribution with samples carries its histogram, whose buckets add up to count
+bad=$(perl -MJSON::PP -e '
+	local $/; open my $f, "<", $ARGV[0] or die; my $r = JSON::PP->new->decode(<$f>);
+	my ($n, @bad) = (0);
+	my $walk; $walk = sub {
+		my ($v, $path) = @_;
+		if (ref $v eq "HASH") {
+			if (exists $v->{bin_width} && $v->{count}) {
+				$n++; my $h = $v->{hist}; my $c = 0;
+				$c += $_->[1] for @{$h->{buckets} || []};
+				$c += ($h->{above} || {})->{count} || 0;
+				push @bad, $path unless $h && $h->{sub_bucket_bits} == 7 && $c == $v->{count};
+			}
+			$walk->($v->{$_}, "$path.$_") for keys %$v;
+		} elsif (ref $v eq "ARRAY") { $walk->($v->[$_], "$path.$_") for 0 .. $#$v; }
+	};
+	$walk->($r, ""); print "$n ", join(" ", @bad);' "$R")
+like "$bad" '^[1-9][0-9]* $' "stat-1.2 every distribution with samples has its histogram, adding up to count ($bad)"
 
 T=tasks/name=ctl100
 # job 9 is released at T0 + 90 ms and is the worst activation (2013 us)

@@ -327,7 +327,8 @@ int fsw_spi_timing_hist(const struct fsw_spi_timing *t, struct pf_hist *h)
 	uint32_t i;
 	int rc;
 
-	rc = pf_hist_init(h, 0, FSW_SPIT_BIN_NS, FSW_SPIT_NBINS);
+	pf_hist_init(h);
+	rc = 0;
 	for (i = 0; !rc && i < FSW_SPIT_NBINS; i++)
 		if (t->bins[i])
 			rc = pf_hist_add_n(h, (int64_t)i * FSW_SPIT_BIN_NS, t->bins[i]);
@@ -342,7 +343,8 @@ int fsw_spi_timing_hist(const struct fsw_spi_timing *t, struct pf_hist *h)
 	if (t->count) {		/* the bins hold lower edges: the exact figures */
 		h->min = t->min_ns;
 		h->max = t->max_ns;
-		h->mean = t->mean_ns;
+		h->sum = (__int128)llroundl((long double)t->mean_ns * (long double)t->count);
+		h->wmean = t->mean_ns;
 		h->m2 = t->m2;
 	}
 	return 0;

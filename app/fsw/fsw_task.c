@@ -207,7 +207,6 @@ static json_t *fsw_task_tlm_json(void)
 static json_t *fsw_task_spit_json(const struct fsw *f)
 {
 	const struct fsw_spi_timing *t = &f->io.spit;
-	struct pf_stats st;
 	struct pf_hist h;
 	json_t *o;
 
@@ -215,9 +214,8 @@ static json_t *fsw_task_spit_json(const struct fsw *f)
 		return json_null();
 	if (fsw_spi_timing_hist(t, &h))
 		return json_null();
-	pf_hist_stats(&h, &st);
+	o = pf_hist_json(&h, "ns");
 	pf_hist_free(&h);
-	o = pf_stats_json(&st, FSW_SPIT_BIN_NS, "ns");
 	if (!o)
 		return json_null();
 	json_object_set_new(o, "over_1ms", json_integer((json_int_t)t->over_1ms));

@@ -29,7 +29,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define SWARM_BIN_NS  1000		/* latency bin width */
+#define SWARM_BIN_NS  1000		/* latency bin width (the threads' own bins) */
 #define SWARM_NBINS   100000		/* 0 .. 100 ms */
 
 struct swarm_task {
@@ -258,7 +258,7 @@ static json_t *swarm_report(struct pf_load *l)
 {
 	struct pf_swarm *s = l->priv;
 	uint64_t jobs = 0, missed = 0;
-	struct pf_hist h = { 0 };
+	struct pf_hist h;
 	struct pf_stats st;
 	int64_t worst = 0;
 	double run_s;
@@ -272,7 +272,8 @@ static json_t *swarm_report(struct pf_load *l)
 			worst = s->tasks[i].max_ns;
 	}
 	/* Bins to the shared histogram at their lower edge; the over-range ones at the worst max. */
-	if (s->bins && pf_hist_init(&h, 0, SWARM_BIN_NS, SWARM_NBINS) == 0) {
+	if (s->bins) {
+		pf_hist_init(&h);
 		for (i = 0; i < SWARM_NBINS; i++)
 			if (s->bins[i] && pf_hist_add_n(&h, (int64_t)i * SWARM_BIN_NS, s->bins[i]))
 				break;
@@ -280,7 +281,7 @@ static json_t *swarm_report(struct pf_load *l)
 			s->over = 0;	/* out of memory: only the max is exact then */
 		pf_hist_stats(&h, &st);
 		st.max = worst > st.max ? worst : st.max;
-		lat = pf_stats_json(&st, SWARM_BIN_NS, "ns");
+		lat = pf_stats_json(&st, "ns");
 		pf_hist_free(&h);
 	} else {
 		lat = json_null();

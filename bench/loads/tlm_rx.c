@@ -19,8 +19,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define TLM_RX_BIN_NS 10000		/* 10 us bins */
-#define TLM_RX_NBINS  100000		/* 0 .. 1 s binned */
 
 /* tlm_rx_socket - the bound, non-blocking, stamping socket; fd or -errno with why */
 static int tlm_rx_socket(const char *addr, char *why, size_t why_size)
@@ -54,15 +52,13 @@ fail:
 
 int tlm_rx_init(struct tlm_rx *rx, const char *addr, int64_t late_ns)
 {
-	int ret;
-
 	memset(rx, 0, sizeof(*rx));
 	rx->fd = -1;
 	rx->late_ns = late_ns;
 	snprintf(rx->addr, sizeof(rx->addr), "%s", addr);
-	ret = pf_hist_init(&rx->delay, 0, TLM_RX_BIN_NS, TLM_RX_NBINS);
-	rx->hist_ok = ret == 0;
-	return ret;
+	pf_hist_init(&rx->delay);
+	rx->hist_ok = true;
+	return 0;
 }
 
 int tlm_rx_open(struct tlm_rx *rx, const char *netns_path, const char *addr, int64_t late_ns,
@@ -199,13 +195,11 @@ json_t *tlm_rx_json(struct tlm_rx *rx, const char *app_stats)
 {
 	json_int_t sent = tlm_rx_app_sent(app_stats);
 	uint64_t expected = rx->have_seq ? (uint64_t)rx->max_seq + 1 : 0;
-	struct pf_stats st;
 	json_t *rej = json_object(), *o;
 	int i;
 
 	for (i = 1; i < FSW_TLM_REJ_COUNT; i++)
 		json_object_set_new(rej, fsw_tlm_rej_name(i), json_integer((json_int_t)rx->rej[i]));
-	pf_hist_stats(&rx->delay, &st);
 	o = json_pack("{s:s, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o}",
 		      "receiver", rx->addr, "late_bound_ns", (json_int_t)rx->late_ns,
 		      "sent", sent >= 0 ? json_integer(sent) : json_null(),
@@ -214,7 +208,7 @@ json_t *tlm_rx_json(struct tlm_rx *rx, const char *app_stats)
 		      "duplicates", (json_int_t)rx->duplicates, "reordered", (json_int_t)rx->reordered,
 		      "late", (json_int_t)rx->late, "rejected", (json_int_t)rx->rejected,
 		      "rejected_by", rej,
-		      "delay_ns", rx->hist_ok ? pf_stats_json(&st, TLM_RX_BIN_NS, "ns") : json_null());
+		      "delay_ns", rx->hist_ok ? pf_hist_json(&rx->delay, "ns") : json_null());
 	if (o) {
 		json_object_set_new(o, "highest_seq", rx->have_seq ? json_integer(rx->max_seq) : json_null());
 		/* frames the app sent that never arrived (the tail after the last one received included) */
@@ -229,8 +223,7 @@ void tlm_rx_close(struct tlm_rx *rx)
 	if (rx->fd >= 0)
 		close(rx->fd);
 	rx->fd = -1;
-	if (rx->hist_ok || rx->delay.bins)
-		pf_hist_free(&rx->delay);
+	pf_hist_free(&rx->delay);
 	rx->hist_ok = false;
 }
 

@@ -1,0 +1,310 @@
+/*
+ * hist_test.c - unit tests of lib/hist.c, the log-linear histogram: exact
+ * values below 256, the relative error of percentiles against exact sorted
+ * samples, the representative value, moments, merge, tails and bounds, the
+ * JSON round trip, memory and allocation after warm-up.
+ */
+#include "common.h"
+#include "hist.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NRAND 1000000
+
+/* splitmix64 - a fixed-seed generator, the same sequence everywhere */
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* log_uniform - a value log-uniform in [lo, hi] */
+static int64_t log_uniform(uint64_t *s, double lo, double hi)
+{
+	double u = (double)(splitmix64(s) >> 11) / 9007199254740992.0;
+
+	return (int64_t)llround(exp(log(lo) + u * (log(hi) - log(lo))));
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* exact_pct - the rank pf_hist_percentile takes, on sorted values */
+static int64_t exact_pct(const int64_t *v, size_t n, double q)
+{
+	uint64_t rank = (uint64_t)ceil(q * (double)n);
+
+	rank = rank < 1 ? 1 : rank > n ? n : rank;
+	return v[rank - 1];
+}
+
+/* test_exact_small - hist-1.x: every value below 256 is its own bucket */
+static void test_exact_small(void)
+{
+	struct pf_hist h;
+	int64_t v, bad = 0;
+
+	pf_hist_init(&h);
+	for (v = 0; v < 256; v++)
+		bad += pf_hist_add(&h, v, v, v) != 0;
+	check_int(bad, ==, 0, "hist-1.1 256 values added");
+	for (v = 1; v <= 256; v++)
+		bad += pf_hist_percentile(&h, (double)v / 256.0) != v - 1;
+	check_int(bad, ==, 0, "hist-1.2 every percentile below 256 is exact");
+	check_int(pf_hist_percentile(&h, 127.0 / 256.0), ==, 126, "hist-1.3 p(127/256) is 126");
+	pf_hist_free(&h);
+	pf_hist_init(&h);
+	bad = pf_hist_add(&h, -5, 0, 0) | pf_hist_add(&h, -127, 0, 0) | pf_hist_add(&h, 3, 0, 0);
+	check_int(bad, ==, 0, "hist-1.4 negative values added");
+	check_int(pf_hist_percentile(&h, 0.5), ==, -5, "hist-1.5 negative values exact below 256 too");
+	pf_hist_free(&h);
+}
+
+/* test_random - hist-2.x: 1e6 log-uniform samples 1 ns .. 1000 s against the exact sorted values */
+static void test_random(void)
+{
+	static const double q[] = { 0.5, 0.9, 0.99, 0.999, 0.9999, 1.0 };
+	int64_t *v = malloc(NRAND * sizeof(*v));
+	double err, worst = 0, worst_all = 0, sd = 0, mean;
+	struct pf_hist h;
+	struct pf_stats s;
+	uint64_t seed = 20261203;
+	__int128 sum = 0;
+	size_t i;
+	int bad = 0;
+
+	if (!v)
+		abort();
+	pf_hist_init(&h);
+	for (i = 0; i < NRAND; i++) {
+		v[i] = log_uniform(&seed, 1, 1e12);
+		sum += v[i];
+		bad += pf_hist_add(&h, v[i], (int64_t)i, (int64_t)i) != 0;
+	}
+	check_int(bad, ==, 0, "hist-2.1 1e6 samples added");
+	qsort(v, NRAND, sizeof(*v), cmp_i64);
+	for (i = 0; i < PF_ARRAY_SIZE(q); i++) {
+		err = fabs((double)pf_hist_percentile(&h, q[i]) - (double)exact_pct(v, NRAND, q[i])) /
+		      (double)exact_pct(v, NRAND, q[i]);
+		worst = err > worst ? err : worst;
+	}
+	check(worst <= 0.01, "hist-2.2 p50 p90 p99 p99.9 p99.99 max within 1 %% of the exact values");
+	tap_diag("max relative error at p50/p90/p99/p99.9/p99.99/max: %.4f %%", worst * 100);
+	for (i = 1; i <= 10000; i++) {
+		double f = (double)i / 10000.0;
+
+		err = fabs((double)pf_hist_percentile(&h, f) - (double)exact_pct(v, NRAND, f)) /
+		      (double)exact_pct(v, NRAND, f);
+		worst_all = err > worst_all ? err : worst_all;
+	}
+	check(worst_all <= 0.01, "hist-2.3 every 0.01 %% quantile within 1 %%");
+	tap_diag("max relative error over 10000 quantiles: %.4f %%", worst_all * 100);
+	pf_hist_stats(&h, &s);
+	mean = (double)((long double)sum / NRAND);
+	for (i = 0; i < NRAND; i++)
+		sd += ((double)v[i] - mean) * ((double)v[i] - mean);
+	sd = sqrt(sd / (NRAND - 1));
+	check(s.count == NRAND && s.min == v[0] && s.max == v[NRAND - 1], "hist-2.4 count, min, max exact");
+	check_dbl(s.mean, mean, mean * 1e-15, "hist-2.5 mean exact");
+	check_dbl(s.stddev, sd, sd * 1e-9, "hist-2.6 stddev from the running moments");
+	check(!s.stddev_estimated, "hist-2.7 stddev not estimated");
+	pf_hist_free(&h);
+	free(v);
+}
+
+/* test_repr - hist-3.x: the reported value is one a person reads */
+static void test_repr(void)
+{
+	struct pf_hist h;
+	struct pf_stats s;
+	int64_t v;
+	int bad = 0;
+
+	pf_hist_init(&h);
+	for (v = 94000; v <= 96000; v++)
+		bad += pf_hist_add(&h, v, 0, 0) != 0;
+	check_int(bad, ==, 0, "hist-3.1 added");
+	check_int(pf_hist_percentile(&h, 0.5), ==, 95000, "hist-3.2 p50 of 94000..96000 reads 95000");
+	pf_hist_free(&h);
+	pf_hist_init(&h);
+	bad = pf_hist_add_n(&h, 1000, 10) | pf_hist_add_n(&h, 1234567, 1000) | pf_hist_add(&h, 1234600, 0, 0);
+	pf_hist_stats(&h, &s);
+	check_int(s.pct[0], ==, 1230000, "hist-3.3 p50 in bucket [1228800, 1236991] reads 1230000");
+	check_int(s.bin_width, ==, 8192, "hist-3.4 bin_width: the widest bucket of a reported percentile");
+	check_int(s.pct[5], ==, 1234600, "hist-3.5 the top rank is the exact max");
+	pf_hist_free(&h);
+	pf_hist_init(&h);
+	bad |= pf_hist_add_n(&h, 1234567, 3);
+	check_int(pf_hist_percentile(&h, 0.5), ==, 1234567, "hist-3.6 clamped to [min, max]");
+	check_int(bad, ==, 0, "hist-3.7 added");
+	pf_hist_free(&h);
+}
+
+/* stats_same - two statistics equal (moments to rounding) */
+static int stats_same(const struct pf_stats *a, const struct pf_stats *b)
+{
+	return a->count == b->count && a->min == b->min && a->max == b->max && a->max_at == b->max_at &&
+	       a->max_id == b->max_id && a->mean == b->mean && fabs(a->stddev - b->stddev) <= 1e-9 * a->stddev &&
+	       !memcmp(a->pct, b->pct, sizeof(a->pct)) && !memcmp(a->pct_bound, b->pct_bound, sizeof(a->pct_bound));
+}
+
+/* test_merge_json - hist-4.x: merge equals adding all; JSON round trip; empty statistics */
+static void test_merge_json(void)
+{
+	struct pf_hist a, b, all, back;
+	struct pf_stats sa, sall, sb;
+	json_t *ja, *jb;
+	uint64_t seed = 7;
+	char *text;
+	int64_t v;
+	int i, bad = 0;
+
+	pf_hist_init(&a);
+	pf_hist_init(&b);
+	pf_hist_init(&all);
+	for (i = 0; i < 100000; i++) {
+		v = log_uniform(&seed, 100, 1e8) * (i % 7 ? 1 : -1);
+		bad += pf_hist_add(i % 3 ? &a : &b, v, i, i) != 0;
+		bad += pf_hist_add(&all, v, i, i) != 0;
+	}
+	check_int(bad, ==, 0, "hist-4.1 added");
+	check_int(pf_hist_merge(&a, &b), ==, 0, "hist-4.2 merge");
+	pf_hist_stats(&a, &sa);
+	pf_hist_stats(&all, &sall);
+	check(stats_same(&sa, &sall), "hist-4.3 merged statistics equal those of adding all");
+	ja = pf_hist_json(&a, "ns");
+	jb = pf_hist_json(&all, "ns");
+	check(json_equal(json_object_get(ja, "hist"), json_object_get(jb, "hist")),
+	      "hist-4.4 merged buckets equal those of adding all");
+	text = json_dumps(ja, JSON_COMPACT);
+	json_decref(jb);
+	jb = text ? json_loads(text, 0, NULL) : NULL;
+	check_int(pf_hist_from_json(jb, &back), ==, 0, "hist-4.5 read back from JSON text");
+	pf_hist_stats(&back, &sb);
+	check(stats_same(&sa, &sb), "hist-4.6 statistics survive the round trip");
+	json_decref(jb);
+	jb = pf_hist_json(&back, "ns");
+	check(json_equal(ja, jb), "hist-4.7 the JSON written again is the same");
+	tap_diag("JSON of %d samples in %zu non-empty buckets: %zu bytes", 100000,
+		 json_array_size(json_object_get(json_object_get(ja, "hist"), "buckets")), strlen(text ? text : ""));
+	free(text);
+	json_decref(ja);
+	json_decref(jb);
+	pf_hist_free(&back);
+	ja = json_pack("{sIs{sis[[II]]}sisisf}", "count", (json_int_t)2, "hist", "sub_bucket_bits", 7,
+		       "buckets", (json_int_t)5, (json_int_t)1, "min", 5, "max", 5, "stddev", 0.0);
+	check_int(pf_hist_from_json(ja, &back), ==, -EINVAL, "hist-4.8 buckets not adding up to count refused");
+	json_decref(ja);
+	pf_hist_free(&b);
+	pf_hist_init(&b);
+	pf_hist_stats(&b, &sb);
+	ja = pf_hist_json(&b, "ns");
+	check(sb.count == 0 && json_is_null(json_object_get(ja, "p99")) && json_is_null(json_object_get(ja, "mean")),
+	      "hist-4.9 empty statistics: count 0, nulls");
+	check_int(pf_hist_from_json(ja, &back), ==, 0, "hist-4.10 empty histogram read back");
+	json_decref(ja);
+	pf_hist_free(&a);
+	pf_hist_free(&b);
+	pf_hist_free(&all);
+}
+
+/* test_memory - hist-5.x: a 1 us - 10 ms distribution in 16 KiB, no allocation after warm-up */
+static void test_memory(void)
+{
+	struct pf_hist h;
+	uint64_t seed = 3, before;
+	int i, bad = 0;
+
+	pf_hist_init(&h);
+	bad += pf_hist_add(&h, 1000, 0, 0) != 0;
+	bad += pf_hist_add(&h, 10000000, 0, 0) != 0;
+	for (i = 0; i < 100000; i++)
+		bad += pf_hist_add(&h, log_uniform(&seed, 1000, 1e7), 0, 0) != 0;
+	check(pf_hist_bytes(&h) <= 16384, "hist-5.1 1 us - 10 ms distribution holds <= 16 KiB (%zu bytes)",
+	      pf_hist_bytes(&h));
+	tap_diag("1 us - 10 ms: %zu bytes, %" PRIu64 " allocations", pf_hist_bytes(&h), h.nalloc);
+	before = h.nalloc;
+	for (i = 0; i < 1000000; i++)
+		bad += pf_hist_add(&h, log_uniform(&seed, 1000, 1e7), 0, 0) != 0;
+	check_int(h.nalloc, ==, before, "hist-5.2 no allocation after warm-up (1e6 more samples)");
+	pf_hist_free(&h);
+	pf_hist_init(&h);
+	for (i = 0; i < 1000; i++)
+		bad += pf_hist_add(&h, 20000 + i, 0, 0) != 0;
+	check(pf_hist_bytes(&h) <= sizeof(h) + 1024, "hist-5.3 values inside one power of two cost one range");
+	pf_hist_free(&h);
+	check_int(bad, ==, 0, "hist-5.4 added");
+}
+
+/* test_tails - hist-6.x: preallocated mode and samples known only by a bound */
+static void test_tails(void)
+{
+	struct pf_hist h;
+	struct pf_stats s;
+	uint64_t before;
+	json_t *j;
+	int i, bad = 0;
+
+	check_int(pf_hist_init_range(&h, 0, 10000000), ==, 0, "hist-6.1 preallocated 0 .. 10 ms");
+	before = h.nalloc;
+	for (i = 0; i < 990; i++)
+		bad += pf_hist_add(&h, 1000 + i, 0, 0) != 0;
+	for (i = 0; i < 10; i++)
+		bad += pf_hist_add(&h, 50000000 + i, 0, 7) != 0;
+	check(bad == 0 && h.nalloc == before, "hist-6.2 values past the range added without allocating");
+	pf_hist_stats(&h, &s);
+	check(s.count == 1000 && s.max == 50000009 && s.max_id == 7, "hist-6.3 count and max exact");
+	check(!s.pct_bound[2] && s.pct[2] == 1990, "hist-6.4 p99 inside the range is a value (1989 in [1984, 1991] reads 1990)");
+	check(s.pct_bound[3] && s.pct_lo[3] == 50000000 && s.pct_hi[3] == 50000009,
+	      "hist-6.5 p99.9 past the range is the bound [50000000, 50000009]");
+	check(!s.pct_bound[5] && s.pct[5] == 50000009, "hist-6.6 the top rank is the exact max");
+	check(!s.stddev_estimated, "hist-6.7 stddev exact: the tail values were known");
+	pf_hist_free(&h);
+
+	/* cyclictest: 98 samples of 10 us, overflows >= 200 us: the max and 1 unknown of sum 300 us */
+	pf_hist_init(&h);
+	bad = pf_hist_add_n(&h, 10000, 98) | pf_hist_add(&h, 400000, 0, 1);
+	check_int(pf_hist_add_above(&h, 1, 200000, 300000), ==, 0, "hist-6.8 one unknown overflow added");
+	check_int(pf_hist_add_above(&h, 2, 200000, 300000), ==, -EINVAL, "hist-6.9 a sum below the bound refused");
+	pf_hist_stats(&h, &s);
+	check(s.count == 100 && s.mean == (98 * 10000.0 + 700000) / 100 && s.stddev_estimated,
+	      "hist-6.10 count and mean exact, stddev estimated");
+	check(s.pct_bound[2] && s.pct_lo[2] == 200000 && s.pct_hi[2] == 400000 && !s.pct_bound[1] &&
+	      s.pct[1] == 10000, "hist-6.11 p99 among the overflows is [200000, 400000]; p90 a value");
+	j = pf_hist_json(&h, "ns");
+	check(json_is_null(json_object_get(j, "p99")) &&
+	      json_integer_value(json_object_get(json_object_get(json_object_get(j, "bounds"), "p99"), ">=")) == 200000 &&
+	      json_is_array(json_object_get(j, "estimated")), "hist-6.12 JSON: p99 null, bounds.p99 >= 200000, estimated");
+	pf_hist_free(&h);
+	check_int(pf_hist_from_json(j, &h), ==, 0, "hist-6.13 tails read back");
+	pf_hist_stats(&h, &s);
+	check(s.pct_bound[2] && s.stddev_estimated && h.above_n == 1, "hist-6.14 ... bounds and estimate kept");
+	json_decref(j);
+	pf_hist_free(&h);
+	check_int(bad, ==, 0, "hist-6.15 added");
+}
+
+int main(void)
+{
+	tap_plan(48);
+	test_exact_small();
+	test_random();
+	test_repr();
+	test_merge_json();
+	test_memory();
+	test_tails();
+	return tap_done();
+}
