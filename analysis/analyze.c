@@ -7,7 +7,11 @@
  * usage: preflight analyze [RUN_DIR] [--trace FILE] [--joblog FILE] ...
  */
 #define _GNU_SOURCE
-#include "analyze.h"
+#include "trace.h"
+#include "sched.h"
+#include "tasks.h"
+#include "jobs_csv.h"
+#include "results.h"
 #include "command.h"
 
 #include <errno.h>
@@ -194,27 +198,6 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 	return 0;
 }
 
-/* an_joblog_alone - read a job log without a trace, in one pass */
-static int an_joblog_alone(struct an_run *r)
-{
-	struct an_jlrow *row;
-	struct an_task *t;
-	int ret;
-
-	for (;;) {
-		ret = an_joblog_next(r, &row);
-		if (ret <= 0)
-			return -ret;
-		t = an_task_by_name(r, row->task, true);
-		if (!t)
-			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-		t->in_joblog = true;
-		ret = an_jlrow_consume(r, t, row, NULL);
-		if (ret)
-			return ret;
-	}
-}
-
 static int an_cmd_run(int argc, char **argv)
 {
 	struct an_run run = { 0 }, *r = &run;
@@ -245,7 +228,7 @@ static int an_cmd_run(int argc, char **argv)
 		if (r->opt.trace && (ret = an_jobs_csv_open(r, r->opt.csv)))
 			goto out;
 	}
-	if (r->opt.joblog && (ret = an_joblog_open(r, r->opt.joblog)))
+	if (r->opt.joblog && (ret = an_tasks_joblog_open(r, r->opt.joblog)))
 		goto out;
 	if (!r->opt.slot_given && r->jl_slot_ns)
 		r->opt.slot_ns = r->jl_slot_ns;
@@ -254,10 +237,10 @@ static int an_cmd_run(int argc, char **argv)
 		if (ret)
 			goto out;
 		an_tasks_finish(r);
-		if (r->jl && (ret = an_joblog_drain(r)))
+		if (r->jl && (ret = an_tasks_joblog_drain(r)))
 			goto out;
 	} else if (r->opt.joblog) {
-		ret = an_joblog_alone(r);
+		ret = an_tasks_joblog_alone(r);
 		if (ret)
 			goto out;
 	}
@@ -275,7 +258,7 @@ out:
 	json_decref(res);
 	json_decref(r->cyclictest);
 	an_jobs_csv_close(r);
-	an_joblog_close(r);
+	an_tasks_joblog_close(r);
 	an_tasks_free(r);
 	an_sched_free(r);
 out_opts:
