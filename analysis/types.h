@@ -197,6 +197,8 @@ struct an_joblog;
 
 struct an_opts {
 	const char *trace, *joblog, *cyclictest, *threads, *out, *csv;
+	const char *run_info, *loads, *phase, *fsw;	/* a run's facts, folded in as they are */
+	bool    partial;
 	int64_t slot_ns;
 	bool    slot_given;
 	int     top;
