@@ -217,8 +217,7 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 	if (r->opt.phase && !r->opt.loads)
 		return pf_usage_error(&cmd_analyze, "--phase: only with --loads");
 	if (!r->opt.trace && !r->opt.joblog && !r->opt.cyclictest && !r->opt.run_info && !r->opt.loads)
-		return pf_usage_error(&cmd_analyze, "nothing to analyze: give RUN_DIR, --trace, --joblog, --cyclictest, "
-				      "--run or --loads");
+		return pf_usage_error(&cmd_analyze, "nothing to analyze: give RUN_DIR, --trace, --joblog or --cyclictest");
 	return 0;
 }
 
