@@ -2,7 +2,8 @@
 # cyclictest import); the synthetic trace generator and the unit test of the
 # building blocks live in t/ but are built here, with the sources they test.
 AN_SRCS := analysis/analyze.c analysis/trace.c analysis/sched.c analysis/tasks.c \
-	   analysis/joblog.c analysis/results.c analysis/cyclictest.c
+	   analysis/joblog.c analysis/jobs_csv.c analysis/results.c \
+	   analysis/cyclictest.c
 PREFLIGHT_SRCS += $(AN_SRCS)
 PREFLIGHT_CMDS += analyze
 PREFLIGHT_PKGS += libtracecmd libtraceevent libtracefs jansson
@@ -17,7 +18,8 @@ gentrace_PKGS := libtracecmd libtraceevent libtracefs
 
 # analyze_test: the building blocks driven directly (t/0560)
 UNIT_TESTS += analyze_test
-analyze_test_SRCS := t/unit/analyze_test.c analysis/sched.c analysis/tasks.c analysis/joblog.c analysis/results.c
+analyze_test_SRCS := t/unit/analyze_test.c analysis/sched.c analysis/tasks.c analysis/joblog.c \
+		     analysis/jobs_csv.c analysis/results.c
 analyze_test_PKGS := jansson
 analyze_test_LDLIBS := -lcsv
 

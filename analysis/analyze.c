@@ -7,7 +7,11 @@
  * usage: preflight analyze [RUN_DIR] [--trace FILE] [--joblog FILE] ...
  */
 #define _GNU_SOURCE
-#include "analyze.h"
+#include "trace.h"
+#include "sched.h"
+#include "tasks.h"
+#include "jobs_csv.h"
+#include "results.h"
 #include "command.h"
 
 #include <errno.h>
@@ -31,10 +35,12 @@ const struct pf_command cmd_analyze = {
 	.usage =
 	"usage: preflight analyze [RUN_DIR] [--trace FILE] [--joblog FILE] [--cyclictest FILE]\n"
 	"                         [--threads PATTERN] [--slot-ms N] [-o results.json] [--csv DIR] [--top N]\n"
+	"                         [--run FILE] [--partial] [--loads FILE [--phase NAME]] [--fsw FILE]\n"
 	"\n"
 	"Reads a trace-cmd .dat file (v6/v7, compressed or not) and the app's job log, and writes\n"
 	"results.json (schema preflight-results/1, docs/results.md) and a summary on stdout.\n"
-	"Any one input is enough: the trace alone, the job log alone, or a cyclictest file alone.\n"
+	"Any one input is enough: the trace alone, the job log alone, or a cyclictest file alone;\n"
+	"with --run or --loads and none of them, results.json holds the run's facts and nulls.\n"
 	"\n"
 	"  RUN_DIR             a run directory: its trace.dat, jobs.csv and cyclictest.json are used\n"
 	"                      when present, and results.json is written there (default: none)\n"
@@ -51,6 +57,15 @@ const struct pf_command cmd_analyze = {
 	"                      (default: none)\n"
 	"  -n, --top N         culprits of the N worst activations of each task (default: 5)\n"
 	"  -q, --quiet         no summary on stdout (default: the summary, unless -o -)\n"
+	"      --run FILE      a JSON object of the run's facts (preflight run: scenario, partial,\n"
+	"                      phases), written as 'run'; also writes 'partial' (default: none)\n"
+	"      --partial       the inputs are partial (an interrupted run): 'partial': true\n"
+	"                      (default: 'partial': false with --run, else no 'partial')\n"
+	"      --loads FILE    the run's loads.json (preflight-loads/1): its phases' load reports,\n"
+	"                      merged by load name, written as 'loads' (default: none)\n"
+	"      --phase NAME    only this phase's loads of --loads (default: every phase's)\n"
+	"      --fsw FILE      the flight software's statistics (fsw.json, preflight-fsw-stats v1),\n"
+	"                      written as 'fsw' (default: none)\n"
 	"  -h, --help          this help\n"
 	"\n"
 	"Exit: 0 done, 2 bad usage or bad input (one line naming the file and position), 3 cannot\n"
@@ -131,6 +146,11 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 		{ "csv", required_argument, NULL, 'C' },
 		{ "top", required_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "run", required_argument, NULL, 'R' },
+		{ "partial", no_argument, NULL, 'P' },
+		{ "loads", required_argument, NULL, 'L' },
+		{ "phase", required_argument, NULL, 'p' },
+		{ "fsw", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -151,6 +171,11 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 		case 'o': r->opt.out = optarg; break;
 		case 'C': r->opt.csv = optarg; break;
 		case 'q': r->opt.quiet = true; break;
+		case 'R': r->opt.run_info = optarg; break;
+		case 'P': r->opt.partial = true; break;
+		case 'L': r->opt.loads = optarg; break;
+		case 'p': r->opt.phase = optarg; break;
+		case 'F': r->opt.fsw = optarg; break;
 		case 's':
 			if (pf_parse_duration_ns(optarg, PF_NS_PER_MS, &ns) || ns <= 0)
 				return pf_usage_error(&cmd_analyze, "--slot-ms: '%s' is not a positive duration", optarg);
@@ -189,35 +214,100 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 	}
 	if (!r->opt.out)
 		r->opt.out = "results.json";
-	if (!r->opt.trace && !r->opt.joblog && !r->opt.cyclictest)
+	if (r->opt.phase && !r->opt.loads)
+		return pf_usage_error(&cmd_analyze, "--phase: only with --loads");
+	if (!r->opt.trace && !r->opt.joblog && !r->opt.cyclictest && !r->opt.run_info && !r->opt.loads)
 		return pf_usage_error(&cmd_analyze, "nothing to analyze: give RUN_DIR, --trace, --joblog or --cyclictest");
 	return 0;
 }
 
-/* an_joblog_alone - read a job log without a trace, in one pass */
-static int an_joblog_alone(struct an_run *r)
+/* an_facts - what a run adds beside the analysis (--run, --loads, --fsw), loaded before it */
+struct an_facts {
+	json_t *run, *loads, *fsw;
+};
+
+/* an_load_object - a JSON object from path; 0 or an exit code */
+static int an_load_object(const char *opt, const char *path, json_t **out)
 {
-	struct an_jlrow *row;
-	struct an_task *t;
+	json_error_t jerr;
+
+	*out = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!*out)
+		return pf_fail(PF_EXIT_USAGE, "%s: %s:%d: not valid JSON: %s", opt, path,
+			       jerr.line > 0 ? jerr.line : 1, jerr.text);
+	if (!json_is_object(*out))
+		return pf_fail(PF_EXIT_USAGE, "%s: %s: not a JSON object", opt, path);
+	return 0;
+}
+
+/*
+ * an_loads_merge - the load reports of loads.json's phases (or of the one
+ * named phase), merged by load name; 0 or an exit code
+ */
+static int an_loads_merge(const char *path, json_t *doc, const char *phase, json_t **out)
+{
+	json_t *phases = json_object_get(doc, "phases"), *p, *name;
+	bool found = false;
+	size_t i;
+
+	if (strcmp(json_string_value(json_object_get(doc, "schema")) ?: "", "preflight-loads/1") ||
+	    !json_is_array(phases))
+		return pf_fail(PF_EXIT_USAGE, "--loads: %s: not a loads report (schema preflight-loads/1 with phases)",
+			       path);
+	*out = json_object();
+	if (!*out)
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	json_array_foreach(phases, i, p) {
+		name = json_object_get(p, "phase");
+		if (phase && (!json_is_string(name) || strcmp(json_string_value(name), phase)))
+			continue;
+		found = true;
+		if (json_object_update(*out, json_object_get(p, "loads")))
+			return pf_fail(PF_EXIT_USAGE, "--loads: %s: phases[%zu].loads: not a JSON object", path, i);
+	}
+	if (phase && !found)
+		return pf_fail(PF_EXIT_USAGE, "--phase: '%s': no such phase in %s", phase, path);
+	return 0;
+}
+
+/* an_facts_load - read --run, --loads and --fsw before the analysis; 0 or an exit code */
+static int an_facts_load(const struct an_opts *o, struct an_facts *f)
+{
+	json_t *doc = NULL;
 	int ret;
 
-	for (;;) {
-		ret = an_joblog_next(r, &row);
-		if (ret <= 0)
-			return -ret;
-		t = an_task_by_name(r, row->task, true);
-		if (!t)
-			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-		t->in_joblog = true;
-		ret = an_jlrow_consume(r, t, row, NULL);
+	if (o->run_info && (ret = an_load_object("--run", o->run_info, &f->run)))
+		return ret;
+	if (o->fsw && (ret = an_load_object("--fsw", o->fsw, &f->fsw)))
+		return ret;
+	if (o->loads) {
+		ret = an_load_object("--loads", o->loads, &doc);
+		if (!ret)
+			ret = an_loads_merge(o->loads, doc, o->phase, &f->loads);
+		json_decref(doc);
 		if (ret)
 			return ret;
 	}
+	return 0;
+}
+
+/* an_facts_fold - add the run's facts to results.json, after what the analysis wrote */
+static void an_facts_fold(const struct an_opts *o, const struct an_facts *f, json_t *res)
+{
+	if (f->fsw)
+		json_object_set(res, "fsw", f->fsw);
+	if (f->run)
+		json_object_set(res, "run", f->run);
+	if (f->loads)
+		json_object_set(res, "loads", f->loads);
+	if (f->run || o->partial)
+		json_object_set_new(res, "partial", json_boolean(o->partial));
 }
 
 static int an_cmd_run(int argc, char **argv)
 {
 	struct an_run run = { 0 }, *r = &run;
+	struct an_facts facts = { NULL };
 	char *owned[4] = { NULL };
 	int nowned = 0, ret, i;
 	json_t *res = NULL;
@@ -227,6 +317,9 @@ static int an_cmd_run(int argc, char **argv)
 	if (ret)
 		goto out_opts;
 	r->last_overrun_slot = -1;
+	ret = an_facts_load(&r->opt, &facts);
+	if (ret)
+		goto out;
 	if (r->opt.cyclictest) {
 #ifdef AN_HAVE_CYCLICTEST
 		ret = cyclictest_load(r->opt.cyclictest, &r->cyclictest);
@@ -245,7 +338,7 @@ static int an_cmd_run(int argc, char **argv)
 		if (r->opt.trace && (ret = an_jobs_csv_open(r, r->opt.csv)))
 			goto out;
 	}
-	if (r->opt.joblog && (ret = an_joblog_open(r, r->opt.joblog)))
+	if (r->opt.joblog && (ret = an_tasks_joblog_open(r, r->opt.joblog)))
 		goto out;
 	if (!r->opt.slot_given && r->jl_slot_ns)
 		r->opt.slot_ns = r->jl_slot_ns;
@@ -254,10 +347,10 @@ static int an_cmd_run(int argc, char **argv)
 		if (ret)
 			goto out;
 		an_tasks_finish(r);
-		if (r->jl && (ret = an_joblog_drain(r)))
+		if (r->jl && (ret = an_tasks_joblog_drain(r)))
 			goto out;
 	} else if (r->opt.joblog) {
-		ret = an_joblog_alone(r);
+		ret = an_tasks_joblog_alone(r);
 		if (ret)
 			goto out;
 	}
@@ -266,6 +359,7 @@ static int an_cmd_run(int argc, char **argv)
 		ret = pf_fail(PF_EXIT_INTERNAL, "out of memory");
 		goto out;
 	}
+	an_facts_fold(&r->opt, &facts, res);
 	ret = an_write_json(res, r->opt.out);
 	if (!ret && r->opt.csv)
 		ret = an_write_csv(r, res, r->opt.csv);
@@ -274,8 +368,11 @@ static int an_cmd_run(int argc, char **argv)
 out:
 	json_decref(res);
 	json_decref(r->cyclictest);
+	json_decref(facts.run);
+	json_decref(facts.loads);
+	json_decref(facts.fsw);
 	an_jobs_csv_close(r);
-	an_joblog_close(r);
+	an_tasks_joblog_close(r);
 	an_tasks_free(r);
 	an_sched_free(r);
 out_opts:

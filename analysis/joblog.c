@@ -1,23 +1,19 @@
 /*
  * joblog.c - reading the app's job log (docs/joblog.md) with libcsv, one row
- * at a time, and matching its rows with the jobs the trace shows.
- *
- * The logger drains per-task rings, so rows are in sequence order per task
- * but interleaved between tasks. Matching keeps a small queue of read-ahead
- * rows per task: a trace job (task, seq) pops the rows of that task up to its
- * seq (earlier rows had no trace job), reading ahead only until a row of the
- * task at or past seq appears. Memory is bounded by the logger's lag, not by
- * the length of the log.
+ * at a time: its version line and columns are checked here, every other '#'
+ * line is handed to the caller as metadata. A plain row reader: what the rows
+ * and the metadata mean (tasks, slots, matching with the trace) is tasks.c's.
  */
 #define _GNU_SOURCE
-#include "analyze.h"
+#include "joblog.h"
+#include "common.h"
 
 #include <csv.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define AN_JL_MAXQ 200000	/* rows read ahead before a missing row is given up */
 
 enum an_jlcol { C_TASK, C_SEQ, C_RELEASE, C_START, C_END, C_CPU_NS, C_CPU, C_FLAGS, C_MISSED, C_NCOLS };
 
@@ -40,7 +36,6 @@ struct an_joblog {
 	bool     field_long;
 	bool     row_ready;
 	struct an_jlrow row;
-	size_t   queued;		/* rows in every task's queue */
 	int      err;
 };
 
@@ -154,13 +149,10 @@ out:
 	jl->field_long = false;
 }
 
-/* an_jl_comment - a '#' line: version header, metadata, dropped counts */
-static void an_jl_comment(struct an_run *r, struct an_joblog *jl, const char *line)
+/* an_jl_comment - a '#' line: the version header checked here, anything else to meta */
+static void an_jl_comment(struct an_joblog *jl, const char *line, an_jl_meta_fn *meta, void *ctx)
 {
-	char key[64];
-	long long v;
-	int ver;
-	struct an_task *t;
+	int ver, ret;
 
 	if (sscanf(line, "# preflight-joblog v%d", &ver) == 1) {
 		if (ver != 1)
@@ -169,30 +161,17 @@ static void an_jl_comment(struct an_run *r, struct an_joblog *jl, const char *li
 		jl->version_seen = true;
 		return;
 	}
-	if (sscanf(line, "# slot_ns=%lld", &v) == 1 && v > 0) {
-		r->jl_slot_ns = v;
-		return;
-	}
-	if (sscanf(line, "# dropped.%63[^=]=%lld", key, &v) == 2) {
-		t = an_task_by_name(r, key, true);
-		if (t)
-			t->jl_dropped += v;
-	} else if (sscanf(line, "# missed_after_last.%63[^=]=%lld", key, &v) == 2) {
-		t = an_task_by_name(r, key, true);
-		if (t)
-			t->jl_missed += v;	/* releases skipped after the task's last job */
-	} else if (sscanf(line, "# end_mono_ns=%lld", &v) == 1) {
-		r->jl_end_ns = v;
-	}
+	ret = meta ? meta(ctx, line) : 0;
+	if (ret)
+		jl->err = ret;
 }
 
-int an_joblog_open(struct an_run *r, const char *path)
+int an_joblog_open(const char *path, an_jl_meta_fn *head, void *ctx, struct an_joblog **out)
 {
 	struct an_joblog *jl = calloc(1, sizeof(*jl));
-	long long slot = 0;
-	char name[64];
-	int n = 0;
+	int ret = 0;
 
+	*out = NULL;
 	if (!jl)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	jl->path = path;
@@ -206,38 +185,27 @@ int an_joblog_open(struct an_run *r, const char *path)
 		free(jl);
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	}
-	r->jl = jl;
+	*out = jl;
 	/* the metadata before the rows (slot length, tasks) is needed before the trace pass */
-	while (getline(&jl->line, &jl->line_cap, jl->f) > 0 && jl->line[0] == '#') {
-		if (sscanf(jl->line, "# slot_ns=%lld", &slot) == 1 && slot > 0)
-			r->jl_slot_ns = slot;
-		else if (sscanf(jl->line, "# start_mono_ns=%lld", &slot) == 1 && slot > 0)
-			r->jl_start_ns = slot;
-		else if (sscanf(jl->line, "# task.%63[^=]=%n", name, &n) == 1 && n > 0 &&
-			 !an_task_declare(r, name, (int)an_kv_ll(jl->line + n, "id", -1), jl->line + n, false))
-			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-	}
+	while (!ret && getline(&jl->line, &jl->line_cap, jl->f) > 0 && jl->line[0] == '#')
+		ret = head ? head(ctx, jl->line) : 0;
 	rewind(jl->f);
-	return 0;
+	return ret;
 }
 
-void an_joblog_close(struct an_run *r)
+void an_joblog_close(struct an_joblog *jl)
 {
-	struct an_joblog *jl = r->jl;
-
 	if (!jl)
 		return;
 	csv_free(&jl->p);
 	fclose(jl->f);
 	free(jl->line);
 	free(jl);
-	r->jl = NULL;
 }
 
 /* an_joblog_next - read up to the next row: 1 row in *row, 0 end of file, or -exit code */
-int an_joblog_next(struct an_run *r, struct an_jlrow **row)
+int an_joblog_next(struct an_joblog *jl, an_jl_meta_fn *meta, void *ctx, struct an_jlrow **row)
 {
-	struct an_joblog *jl = r->jl;
 	ssize_t n;
 	const char *p;
 
@@ -261,7 +229,7 @@ int an_joblog_next(struct an_run *r, struct an_jlrow **row)
 		}
 		jl->lineno++;
 		if (!jl->in_quotes && jl->line[0] == '#') {
-			an_jl_comment(r, jl, jl->line);
+			an_jl_comment(jl, jl->line, meta, ctx);
 			continue;
 		}
 		if (!jl->version_seen)
@@ -280,96 +248,4 @@ int an_joblog_next(struct an_run *r, struct an_jlrow **row)
 		}
 	}
 	return -jl->err;
-}
-
-/* an_q_push - queue a read-ahead row on its task */
-static int an_q_push(struct an_joblog *jl, struct an_task *t, const struct an_jlrow *row)
-{
-	if (t->q_head && t->q_head == t->q_n) {
-		t->q_head = t->q_n = 0;
-	}
-	if (t->q_n == t->q_cap) {
-		if (t->q_head) {
-			memmove(t->q, t->q + t->q_head, (t->q_n - t->q_head) * sizeof(*t->q));
-			t->q_n -= t->q_head;
-			t->q_head = 0;
-		}
-		if (pf_grow(&t->q, &t->q_cap, t->q_n, sizeof(*t->q), 16))
-			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-	}
-	t->q[t->q_n++] = *row;
-	jl->queued++;
-	return 0;
-}
-
-/* an_joblog_read_one - read a row into its task's queue: 1, 0 at the end, or -exit code */
-static int an_joblog_read_one(struct an_run *r)
-{
-	struct an_jlrow *row;
-	struct an_task *t;
-	int ret = an_joblog_next(r, &row);
-
-	if (ret <= 0)
-		return ret;
-	t = an_task_by_name(r, row->task, true);
-	if (!t)
-		return -pf_fail(PF_EXIT_INTERNAL, "out of memory");
-	t->in_joblog = true;
-	ret = an_q_push(r->jl, t, row);
-	return ret ? -ret : 1;
-}
-
-int an_joblog_match(struct an_run *r, struct an_task *t, const struct an_job *job)
-{
-	struct an_joblog *jl = r->jl;
-	struct an_jlrow *row;
-	int ret;
-
-	for (;;) {
-		while (t->q_head < t->q_n) {
-			row = &t->q[t->q_head];
-			if (row->seq > job->seq) {
-				t->trace_only++;
-				return 0;
-			}
-			t->q_head++;
-			jl->queued--;
-			ret = an_jlrow_consume(r, t, row, row->seq == job->seq ? job : NULL);
-			if (ret || row->seq == job->seq)
-				return ret;
-		}
-		if (jl->queued > AN_JL_MAXQ) {
-			t->trace_only++;
-			return 0;
-		}
-		ret = an_joblog_read_one(r);
-		if (ret < 0)
-			return -ret;
-		if (ret == 0) {
-			t->trace_only++;
-			return 0;
-		}
-	}
-}
-
-/* an_joblog_drain - every row not matched yet: queued ones, then the rest of the file */
-int an_joblog_drain(struct an_run *r)
-{
-	struct an_task *t;
-	int i, ret;
-
-	for (;;) {
-		for (i = 0; i < r->ntasks; i++) {
-			t = r->task[i];
-			while (t->q_head < t->q_n) {
-				ret = an_jlrow_consume(r, t, &t->q[t->q_head++], NULL);
-				r->jl->queued--;
-				if (ret)
-					return ret;
-			}
-		}
-		ret = an_joblog_read_one(r);
-		if (ret <= 0)
-			return -ret;
-	}
 }

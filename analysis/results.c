@@ -7,7 +7,9 @@
  * from it, so the three outputs cannot disagree.
  */
 #define _GNU_SOURCE
-#include "analyze.h"
+#include "results.h"
+#include "sched.h"
+#include "tasks.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -667,36 +669,6 @@ int an_write_csv(struct an_run *r, json_t *res, const char *dir)
 		ret = an_csv_table(dir, "culprits.csv", all, cul, PF_ARRAY_SIZE(cul));
 	json_decref(all);
 	return ret;
-}
-
-int an_jobs_csv_open(struct an_run *r, const char *dir)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/jobs.csv", dir);
-	r->jobs_csv = fopen(path, "w");
-	if (!r->jobs_csv)
-		return pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));
-	fputs("task,seq,slot,release_ns,start_ns,end_ns,latency_ns,response_ns,exec_ns,cpu,"
-	      "preemptions,migrations,overrun,deadline_miss,lost\n", r->jobs_csv);
-	return 0;
-}
-
-void an_jobs_csv_row(struct an_run *r, const struct an_task *t, const struct an_job *j, int cpu,
-		     int64_t slot, uint64_t npre, uint64_t nmig, int64_t exec_ns, bool overrun, bool miss)
-{
-	csv_fwrite(r->jobs_csv, t->name, strlen(t->name));
-	fprintf(r->jobs_csv, ",%u,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%d,%llu,%llu,%d,%d,%d\n", j->seq,
-		(long long)slot, (long long)j->release_ns, (long long)j->start_ns, (long long)j->end_ns,
-		(long long)(j->start_ns - j->release_ns), (long long)(j->end_ns - j->release_ns),
-		(long long)exec_ns, cpu, (unsigned long long)npre, (unsigned long long)nmig, overrun, miss, j->lost);
-}
-
-void an_jobs_csv_close(struct an_run *r)
-{
-	if (r->jobs_csv)
-		fclose(r->jobs_csv);
-	r->jobs_csv = NULL;
 }
 
 /* ---- text summary ---- */

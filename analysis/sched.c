@@ -8,7 +8,7 @@
  * order. State is per thread and per CPU, so memory does not grow with the
  * length of the trace.
  */
-#include "analyze.h"
+#include "sched.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -520,8 +520,8 @@ void an_on_hrtimer(struct an_run *r, int cpu, int64_t ts, bool entry)
 	r->cpu[cpu].hrtimer_ns = entry ? ts : 0;
 }
 
-/* an_lost_add - record a place where events were lost */
-void an_lost_add(struct an_run *r, int cpu, int64_t start_ns, int64_t end_ns, int64_t events)
+/* an_lost_add - record a place where events were lost; 0, or -1 when its window could not be kept */
+int an_lost_add(struct an_run *r, int cpu, int64_t start_ns, int64_t end_ns, int64_t events)
 {
 	if (events > 0) {
 		r->lost_total += events;
@@ -530,9 +530,9 @@ void an_lost_add(struct an_run *r, int cpu, int64_t start_ns, int64_t end_ns, in
 		r->lost_unknown++;
 	}
 	if (pf_grow(&r->lost, &r->lost_cap, r->nlost, sizeof(*r->lost), 64))
-		return;
+		return -1;
 	r->lost[r->nlost++] = (struct an_lost){ cpu, start_ns, end_ns, events };
-	an_tasks_lost_window(r, start_ns, end_ns);
+	return 0;
 }
 
 /*

@@ -11,7 +11,9 @@
  * trace.
  */
 #define _GNU_SOURCE
-#include "analyze.h"
+#include "tasks.h"
+#include "sched.h"
+#include "jobs_csv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -134,7 +136,7 @@ static bool an_kv(const char *line, const char *key, char *out, size_t size)
 }
 
 /* an_kv_ll - a numeric "key=" value of a declaration, dflt when absent */
-long long an_kv_ll(const char *line, const char *key, long long dflt)
+static long long an_kv_ll(const char *line, const char *key, long long dflt)
 {
 	char v[32], *end;
 	long long x;
@@ -537,7 +539,7 @@ int an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_id
 	if (r->jobs_csv)
 		an_jobs_csv_row(r, t, j, cpu, slot, npre, nmig, exec_ns, overrun, miss);
 	if (r->jl) {
-		ret = an_joblog_match(r, t, j);
+		ret = an_tasks_joblog_match(r, t, j);
 		if (ret)
 			return ret;
 	}
@@ -638,6 +640,190 @@ int an_jlrow_consume(struct an_run *r, struct an_task *t, const struct an_jlrow 
 	    an_stat_add(&t->cpu, row->cpu_ns, job->release_ns, job->seq))
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	return 0;
+}
+
+/*
+ * The job log (docs/joblog.md), read by joblog.c. The logger drains per-task
+ * rings, so rows are in sequence order per task but interleaved between
+ * tasks. Matching keeps a small queue of read-ahead rows per task: a trace
+ * job (task, seq) pops the rows of that task up to its seq (earlier rows had
+ * no trace job), reading ahead only until a row of the task at or past seq
+ * appears. Memory is bounded by the logger's lag, not by the length of the
+ * log.
+ */
+
+#define AN_JL_MAXQ 200000	/* rows read ahead before a missing row is given up */
+
+/* an_jl_head - a metadata line before the rows: slot length, run start, task declarations */
+static int an_jl_head(void *ctx, const char *line)
+{
+	struct an_run *r = ctx;
+	long long v = 0;
+	char name[64];
+	int n = 0;
+
+	if (sscanf(line, "# slot_ns=%lld", &v) == 1 && v > 0)
+		r->jl_slot_ns = v;
+	else if (sscanf(line, "# start_mono_ns=%lld", &v) == 1 && v > 0)
+		r->jl_start_ns = v;
+	else if (sscanf(line, "# task.%63[^=]=%n", name, &n) == 1 && n > 0 &&
+		 !an_task_declare(r, name, (int)an_kv_ll(line + n, "id", -1), line + n, false))
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	return 0;
+}
+
+/* an_jl_meta - a metadata line met among the rows: slot length, dropped counts, run end */
+static int an_jl_meta(void *ctx, const char *line)
+{
+	struct an_run *r = ctx;
+	struct an_task *t;
+	char key[64];
+	long long v;
+
+	if (sscanf(line, "# slot_ns=%lld", &v) == 1 && v > 0) {
+		r->jl_slot_ns = v;
+		return 0;
+	}
+	if (sscanf(line, "# dropped.%63[^=]=%lld", key, &v) == 2) {
+		t = an_task_by_name(r, key, true);
+		if (t)
+			t->jl_dropped += v;
+	} else if (sscanf(line, "# missed_after_last.%63[^=]=%lld", key, &v) == 2) {
+		t = an_task_by_name(r, key, true);
+		if (t)
+			t->jl_missed += v;	/* releases skipped after the task's last job */
+	} else if (sscanf(line, "# end_mono_ns=%lld", &v) == 1) {
+		r->jl_end_ns = v;
+	}
+	return 0;
+}
+
+/* an_tasks_joblog_open - open the job log and take its metadata (slot length, tasks) */
+int an_tasks_joblog_open(struct an_run *r, const char *path)
+{
+	return an_joblog_open(path, an_jl_head, r, &r->jl);
+}
+
+void an_tasks_joblog_close(struct an_run *r)
+{
+	an_joblog_close(r->jl);
+	r->jl = NULL;
+}
+
+/* an_q_push - queue a read-ahead row on its task */
+static int an_q_push(struct an_run *r, struct an_task *t, const struct an_jlrow *row)
+{
+	if (t->q_head && t->q_head == t->q_n) {
+		t->q_head = t->q_n = 0;
+	}
+	if (t->q_n == t->q_cap) {
+		if (t->q_head) {
+			memmove(t->q, t->q + t->q_head, (t->q_n - t->q_head) * sizeof(*t->q));
+			t->q_n -= t->q_head;
+			t->q_head = 0;
+		}
+		if (pf_grow(&t->q, &t->q_cap, t->q_n, sizeof(*t->q), 16))
+			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	}
+	t->q[t->q_n++] = *row;
+	r->jl_queued++;
+	return 0;
+}
+
+/* an_jl_read_one - read a row into its task's queue: 1, 0 at the end, or -exit code */
+static int an_jl_read_one(struct an_run *r)
+{
+	struct an_jlrow *row;
+	struct an_task *t;
+	int ret = an_joblog_next(r->jl, an_jl_meta, r, &row);
+
+	if (ret <= 0)
+		return ret;
+	t = an_task_by_name(r, row->task, true);
+	if (!t)
+		return -pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	t->in_joblog = true;
+	ret = an_q_push(r, t, row);
+	return ret ? -ret : 1;
+}
+
+/*
+ * an_tasks_joblog_match - account the job-log row of a trace job, and the
+ * task's earlier rows that had no trace job
+ */
+int an_tasks_joblog_match(struct an_run *r, struct an_task *t, const struct an_job *job)
+{
+	struct an_jlrow *row;
+	int ret;
+
+	for (;;) {
+		while (t->q_head < t->q_n) {
+			row = &t->q[t->q_head];
+			if (row->seq > job->seq) {
+				t->trace_only++;
+				return 0;
+			}
+			t->q_head++;
+			r->jl_queued--;
+			ret = an_jlrow_consume(r, t, row, row->seq == job->seq ? job : NULL);
+			if (ret || row->seq == job->seq)
+				return ret;
+		}
+		if (r->jl_queued > AN_JL_MAXQ) {
+			t->trace_only++;
+			return 0;
+		}
+		ret = an_jl_read_one(r);
+		if (ret < 0)
+			return -ret;
+		if (ret == 0) {
+			t->trace_only++;
+			return 0;
+		}
+	}
+}
+
+/* an_tasks_joblog_drain - every row not matched yet: queued ones, then the rest of the file */
+int an_tasks_joblog_drain(struct an_run *r)
+{
+	struct an_task *t;
+	int i, ret;
+
+	for (;;) {
+		for (i = 0; i < r->ntasks; i++) {
+			t = r->task[i];
+			while (t->q_head < t->q_n) {
+				ret = an_jlrow_consume(r, t, &t->q[t->q_head++], NULL);
+				r->jl_queued--;
+				if (ret)
+					return ret;
+			}
+		}
+		ret = an_jl_read_one(r);
+		if (ret <= 0)
+			return -ret;
+	}
+}
+
+/* an_tasks_joblog_alone - read a job log without a trace, in one pass */
+int an_tasks_joblog_alone(struct an_run *r)
+{
+	struct an_jlrow *row;
+	struct an_task *t;
+	int ret;
+
+	for (;;) {
+		ret = an_joblog_next(r->jl, an_jl_meta, r, &row);
+		if (ret <= 0)
+			return -ret;
+		t = an_task_by_name(r, row->task, true);
+		if (!t)
+			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+		t->in_joblog = true;
+		ret = an_jlrow_consume(r, t, row, NULL);
+		if (ret)
+			return ret;
+	}
 }
 
 /* an_tasks_finish - jobs still open at the trace end are incomplete */

@@ -11,7 +11,9 @@
  * record's missed_events.
  */
 #define _GNU_SOURCE
-#include "analyze.h"
+#include "trace.h"
+#include "sched.h"
+#include "tasks.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -311,9 +313,13 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 	if (ts > r->end_ns)
 		r->end_ns = ts;
 	/* in a flight-recorder window, what was overwritten before a CPU's first event is no gap */
-	if (rec->missed_events && (rd->cpu_last_ns[cpu] || !rd->window))
-		an_lost_add(r, cpu, rd->cpu_last_ns[cpu] ? rd->cpu_last_ns[cpu] : r->start_ns, ts,
-			    rec->missed_events > 0 ? rec->missed_events : -1);
+	if (rec->missed_events && (rd->cpu_last_ns[cpu] || !rd->window)) {
+		int64_t from_ns = rd->cpu_last_ns[cpu] ? rd->cpu_last_ns[cpu] : r->start_ns;
+
+		/* a loss found late: the recent jobs it overlaps are flagged too */
+		if (!an_lost_add(r, cpu, from_ns, ts, rec->missed_events > 0 ? rec->missed_events : -1))
+			an_tasks_lost_window(r, from_ns, ts);
+	}
 	rd->cpu_last_ns[cpu] = ts;
 	rd->last_offset = rec->offset;
 	r->cpu[cpu].last_ns = ts;

@@ -25,7 +25,6 @@
 #define _GNU_SOURCE
 #include "command.h"
 #include "common.h"
-#include "analysis/cyclictest.h"
 #include "loads/load.h"
 #include "run.h"
 #include "scenario.h"
@@ -967,41 +966,6 @@ static int run_setup(struct pf_run *r)
 	return 0;
 }
 
-static char *run_phase_dir(struct pf_run *r, int idx, char *buf, size_t size);
-
-/*
- * run_mark_results - add the run's own facts (phases, partial, loads) to
- * a results.json, and the flight software's statistics of phase phase_idx
- * (its fsw.json: SPI transfer times, telemetry, frame counters) as "fsw"
- */
-static void run_mark_results(struct pf_run *r, const char *path, int phase_idx)
-{
-	json_t *res = json_load_file(path, 0, NULL), *loads = json_object(), *lp, *fsw;
-	char pdir[PATH_MAX], fpath[PATH_MAX];
-	size_t i;
-
-	if (!res) {
-		json_decref(loads);
-		return;
-	}
-	if (phase_idx >= 0 && phase_idx < (int)json_array_size(r->phases)) {
-		fsw = json_load_file(run_path(fpath, sizeof(fpath), run_phase_dir(r, phase_idx, pdir, sizeof(pdir)),
-						 "fsw.json"), 0, NULL);
-		if (fsw)
-			json_object_set_new(res, "fsw", fsw);
-	}
-	json_array_foreach(r->load_phases, i, lp)
-		if (phase_idx < 0 || (int)i == phase_idx)
-			json_object_update(loads, json_object_get(lp, "loads"));
-	json_object_set_new(res, "run", json_pack("{s:s, s:b, s:O}", "scenario", r->scn.name,
-						  "partial", r->partial, "phases", r->phases));
-	json_object_set_new(res, "loads", loads);
-	json_object_set_new(res, "partial", json_boolean(r->partial));
-	if (json_dump_file(res, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
-		run_log(r, "%s: cannot rewrite", path);
-	json_decref(res);
-}
-
 /* run_phase_dir - the directory of phase idx */
 static char *run_phase_dir(struct pf_run *r, int idx, char *buf, size_t size)
 {
@@ -1009,59 +973,109 @@ static char *run_phase_dir(struct pf_run *r, int idx, char *buf, size_t size)
 	return buf;
 }
 
-/*
- * run_baseline_results - a results.json (preflight-results/1) for a
- * baseline without trace or job log, which 'preflight analyze' does not
- * take: the cyclictest import of analysis/cyclictest.c (or null for a
- * loads-only run, ct_path NULL) and nulls for what was not measured. 0 or -1.
- */
-static int run_baseline_results(struct pf_run *r, const char *ct_path, const char *out)
-{
-	json_t *ct = json_null(), *res;
-	int ret;
+/* run_facts - what 'preflight analyze' folds into a results.json beside its analysis */
+struct run_facts {
+	char info[PATH_MAX];	/* the run's facts (scenario, partial, phases): a file for --run */
+	char loads[PATH_MAX];	/* loads.json, written before the analysis */
+	char fsw[PATH_MAX];
+};
 
-	if (ct_path && cyclictest_load(ct_path, &ct) != 0) {
-		run_log(r, "%s: cyclictest import failed", ct_path);
-		return -1;
+/*
+ * run_facts_argv - append to argv (at *n) the options that give analyze the
+ * run's own facts (--run, --partial) and phase phase_idx's loads and flight
+ * software statistics (--loads/--phase, --fsw when its fsw.json exists)
+ */
+static void run_facts_argv(struct pf_run *r, struct run_facts *f, int phase_idx, char **argv, int *n)
+{
+	char pdir[PATH_MAX];
+
+	argv[(*n)++] = "--run";
+	argv[(*n)++] = f->info;
+	if (r->partial)
+		argv[(*n)++] = "--partial";
+	argv[(*n)++] = "--loads";
+	argv[(*n)++] = f->loads;
+	if (phase_idx < 0 || phase_idx >= (int)json_array_size(r->phases))
+		return;
+	argv[(*n)++] = "--phase";
+	argv[(*n)++] = r->scn.phases[phase_idx].name;
+	if (run_exists(run_path(f->fsw, sizeof(f->fsw), run_phase_dir(r, phase_idx, pdir, sizeof(pdir)),
+				"fsw.json"))) {
+		argv[(*n)++] = "--fsw";
+		argv[(*n)++] = f->fsw;
 	}
-	res = json_pack("{s:s, s:s, s:{s:n, s:n, s:s?}, s:n, s:[], s:[], s:[], s:n, s:n, s:o,"
-			" s:{s:i, s:i, s:[], s:b, s:[]}}",
-			"schema", "preflight-results/1",
-			"generator", ct_path ? "preflight run: cyclictest baseline only (no trace or job log to analyse)" :
-			"preflight run: loads only (no trace, job log or cyclictest to analyse)",
-			"inputs", "trace", "joblog", "cyclictest", ct_path,
-			"trace", "threads", "cpus", "tasks", "app", "slots", "cyclictest", ct,
-			"lost_events", "total", 0, "unknown", 0, "windows", "windows_truncated", 0, "affected");
-	ret = res ? json_dump_file(res, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : -1;
-	json_decref(res);
-	run_log(r, "%s: baseline results%s", out, ret ? " not written" : "");
-	return ret ? -1 : 0;
+}
+
+/*
+ * run_facts_write - the run's facts for analyze --run, in a file of the run
+ * directory that run_analyze removes again; 0 or -1
+ */
+static int run_facts_write(struct pf_run *r, struct run_facts *f)
+{
+	json_t *info = json_pack("{s:s, s:b, s:O}", "scenario", r->scn.name, "partial", r->partial,
+				 "phases", r->phases);
+	int fd, ret = -1;
+
+	run_path(f->loads, sizeof(f->loads), r->dir, "loads.json");
+	run_path(f->info, sizeof(f->info), r->dir, ".run-facts.XXXXXX");
+	fd = mkstemp(f->info);
+	if (fd < 0) {
+		f->info[0] = '\0';
+		goto out;
+	}
+	if (info && !json_dumpfd(info, fd, JSON_INDENT(2) | JSON_REAL_PRECISION(10)))
+		ret = 0;
+	close(fd);
+out:
+	json_decref(info);
+	return ret;
 }
 
 /* run_analyze - results.json of each phase, and the top-level one (app beside its baseline) */
 static int run_analyze(struct pf_run *r)
 {
 	char pdir[PATH_MAX], res[PATH_MAX], trace[PATH_MAX], joblog[PATH_MAX], ct[PATH_MAX], log[PATH_MAX];
-	char *argv[20];
+	struct run_facts facts;
+	char *argv[32];
 	int i, n, code;
 
 	if (!run_has_command(r, "analyze")) {
 		run_fail(r, PF_EXIT_ENV, "'preflight analyze' is not in this build: no results.json");
 		return -1;
 	}
+	if (run_facts_write(r, &facts)) {
+		run_fail(r, PF_EXIT_ENV, "%s: cannot write the run's facts for analyze: %s",
+			 facts.info[0] ? facts.info : r->dir, strerror(errno));
+		if (facts.info[0])
+			unlink(facts.info);
+		return -1;
+	}
 	run_path(log, sizeof(log), r->dir, "analyze.log");
 	for (i = 0; i < (int)json_array_size(r->phases); i++) {
-		char *pa[] = { r->self, "analyze", run_phase_dir(r, i, pdir, sizeof(pdir)), "-q", NULL };
-
 		if (r->scn.phases[i].measure == SCN_NONE)
 			continue;
-		run_path(res, sizeof(res), pdir, "results.json");
-		if (r->scn.phases[i].measure == SCN_CYCLICTEST)
-			code = run_baseline_results(r, run_path(ct, sizeof(ct), pdir, "cyclictest.json"), res);
-		else
-			code = run_exec(r, pa, "/dev/null", log);
-		if (code == 0)
-			run_mark_results(r, res, i);
+		run_phase_dir(r, i, pdir, sizeof(pdir));
+		if (!run_exists(run_path(trace, sizeof(trace), pdir, "trace.dat")) &&
+		    !run_exists(run_path(joblog, sizeof(joblog), pdir, "jobs.csv")) &&
+		    !run_exists(run_path(ct, sizeof(ct), pdir, "cyclictest.json"))) {
+			run_log(r, "%s: nothing measured to analyze, no results.json", pdir);
+			continue;
+		}
+		n = 0;
+		argv[n++] = r->self;
+		argv[n++] = "analyze";
+		argv[n++] = pdir;
+		if (r->scn.phases[i].measure == SCN_CYCLICTEST) {
+			/* a baseline: its cyclictest alone, never a trace or job log left in the directory */
+			argv[n - 1] = "--cyclictest";
+			argv[n++] = run_path(ct, sizeof(ct), pdir, "cyclictest.json");
+			argv[n++] = "-o";
+			argv[n++] = run_path(res, sizeof(res), pdir, "results.json");
+		}
+		run_facts_argv(r, &facts, i, argv, &n);
+		argv[n++] = "-q";
+		argv[n] = NULL;
+		run_exec(r, argv, "/dev/null", log);
 	}
 	n = 0;
 	argv[n++] = r->self;
@@ -1084,22 +1098,18 @@ static int run_analyze(struct pf_run *r)
 			argv[n++] = ct;
 		}
 	}
-	run_path(res, sizeof(res), r->dir, "results.json");
-	if (n == 2 || (n == 4 && !strcmp(argv[2], "--cyclictest"))) {
-		code = run_baseline_results(r, n == 2 ? NULL : ct, res) ? 2 : 0;
-	} else {
-		argv[n++] = "-o";
-		argv[n++] = res;
-		argv[n++] = "-q";
-		argv[n] = NULL;
-		code = run_exec(r, argv, "/dev/null", log);
-	}
+	argv[n++] = "-o";
+	argv[n++] = run_path(res, sizeof(res), r->dir, "results.json");
+	run_facts_argv(r, &facts, r->app_phase >= 0 ? r->app_phase : r->baseline_phase >= 0 ?
+		       r->baseline_phase : (int)json_array_size(r->phases) - 1, argv, &n);
+	argv[n++] = "-q";
+	argv[n] = NULL;
+	code = run_exec(r, argv, "/dev/null", log);
+	unlink(facts.info);
 	if (code != 0) {
 		run_fail(r, PF_EXIT_ENV, "preflight analyze exited with %d (see %s)", code, log);
 		return -1;
 	}
-	run_mark_results(r, res, r->app_phase >= 0 ? r->app_phase : r->baseline_phase >= 0 ?
-			    r->baseline_phase : (int)json_array_size(r->phases) - 1);
 	return 0;
 }
 

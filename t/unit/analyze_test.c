@@ -6,7 +6,8 @@
  * (quoted fields, CRLF, blank lines, matching out of order). Run by
  * t/0560-analyze-unit.t.
  */
-#include "analysis/analyze.h"
+#include "analysis/sched.h"
+#include "analysis/tasks.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -202,16 +203,16 @@ static void test_joblog(void)
 	      "io,1,10000000,10003000,10006000,3000,1,0,2\r\n# dropped.io=4\r\n", f);
 	fclose(f);
 	r->opt.joblog = path;
-	ret = an_joblog_open(r, path);
+	ret = an_tasks_joblog_open(r, path);
 	check_int(ret, ==, 0, "jl-1.1 opened");
 	check_int(r->jl_slot_ns, ==, 5 * MS, "jl-1.2 slot_ns from the metadata, before any row");
 	t = an_task_by_name(r, "io", true);
-	ret = an_joblog_match(r, t, &job);
+	ret = an_tasks_joblog_match(r, t, &job);
 	check_int(ret, ==, 0, "jl-1.3 matched io job 1 past rows of another task");
 	check_int(t->matched, ==, 1, "jl-1.4 one match");
 	check_int(t->joblog_only, ==, 1, "jl-1.5 io job 0 was only in the job log");
 	check_int(t->diff.h.max, ==, 2 * US, "jl-1.6 trace vs job log difference");
-	ret = an_joblog_drain(r);
+	ret = an_tasks_joblog_drain(r);
 	check_int(ret, ==, 0, "jl-1.7 the rest read");
 	t = an_task_by_name(r, "a,b", false);
 	check(t && t->jl_jobs == 2, "jl-1.8 a quoted task name with a comma");
@@ -219,7 +220,7 @@ static void test_joblog(void)
 	t = an_task_by_name(r, "io", false);
 	check_int(t->jl_missed, ==, 2, "jl-1.10 missed column");
 	check_int(t->jl_dropped, ==, 4, "jl-1.11 dropped count from the last comment");
-	an_joblog_close(r);
+	an_tasks_joblog_close(r);
 	unlink(path);
 	free_run(r);
 }

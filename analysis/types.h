@@ -1,17 +1,24 @@
 /*
- * analyze.h - the state 'preflight analyze' builds while it streams a trace
+ * types.h - the state 'preflight analyze' builds while it streams a trace
  * and a job log: threads, CPUs, the app's tasks, slots and lost-event
- * windows. analyze.c drives the passes and writes the results; sched.c turns
- * scheduler, IRQ and timer events into thread / CPU metrics; tasks.c turns the
- * app's markers and job-log rows into per-task metrics and culprits;
- * joblog.c reads the job log; results.c writes results.json, CSV and the text
- * summary. Definitions follow docs/ARCHITECTURE.md; the output is docs/results.md.
+ * windows. Plain types only; the functions are in the header of the file
+ * that offers them, and the files depend on each other one way (see
+ * docs/ARCHITECTURE.md):
  *
+ *   trace.c   reads the .dat file and feeds its events to sched.c and tasks.c
+ *   joblog.c  reads the job log, one row at a time (knows nothing of tasks)
+ *   sched.c   scheduler, IRQ and timer events -> thread / CPU metrics
+ *   tasks.c   the app's markers and job-log rows -> per-task metrics and culprits
+ *   jobs_csv.c  the per-job table, written as tasks.c closes each job
+ *   results.c results.json, CSV tables and the text summary
+ *   analyze.c the command: options, and the one coordinator of the passes
+ *
+ * Definitions follow docs/ARCHITECTURE.md; the output is docs/results.md.
  * Everything here is per run, not per event: memory depends on the number of
  * threads, CPUs and tasks, never on the length of the trace.
  */
-#ifndef AN_ANALYZE_H
-#define AN_ANALYZE_H
+#ifndef AN_TYPES_H
+#define AN_TYPES_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -67,6 +74,7 @@ struct an_seg {
 };
 
 struct an_task;
+struct an_jlrow;
 
 struct an_thread {
 	int      pid;
@@ -185,24 +193,12 @@ struct an_task {
 	int      ntop;
 };
 
-/* an_jlrow - one job-log row */
-struct an_jlrow {
-	char     task[32];
-	uint32_t seq;
-	int64_t  release_ns, start_ns, end_ns, cpu_ns;
-	int      cpu;
-	unsigned flags;
-	uint64_t missed;
-};
-
-#define AN_JL_OVERRUN  0x1
-#define AN_JL_DEADLINE 0x2
-#define AN_JL_NORT     0x4
-
 struct an_joblog;
 
 struct an_opts {
 	const char *trace, *joblog, *cyclictest, *threads, *out, *csv;
+	const char *run_info, *loads, *phase, *fsw;	/* a run's facts, folded in as they are */
+	bool    partial;
 	int64_t slot_ns;
 	bool    slot_given;
 	int     top;
@@ -249,7 +245,8 @@ struct an_run {
 	int64_t  lost_total, lost_unknown, lost_stats;
 	bool     lost_reconciled;	/* an_lost_reconcile done */
 	/* job log */
-	struct an_joblog *jl;
+	struct an_joblog *jl;		/* the reader, joblog.c */
+	size_t   jl_queued;		/* rows read ahead into every task's queue */
 	int64_t  jl_first_release_ns, jl_last_end_ns, jl_cpu_ns;
 	int64_t  jl_start_ns, jl_end_ns;	/* the app's run, from the job log's metadata */
 	struct an_win jl_w1s, jl_wslot;		/* the app's windows from the job log's CPU times */
@@ -259,72 +256,7 @@ struct an_run {
 	size_t   nnames;
 	/* CSV */
 	FILE    *jobs_csv;
-	struct csv_writer *jobs_w;
 	json_t  *cyclictest;
 };
-
-/* sched.c */
-struct an_thread *an_thread_get(struct an_run *r, int pid);
-struct an_thread *an_thread_find(struct an_run *r, int pid);
-int  an_sched_init(struct an_run *r, int ncpus);
-void an_sched_free(struct an_run *r);
-void an_sched_finish(struct an_run *r);
-int64_t an_thread_runtime_now(const struct an_thread *t, int64_t now_ns);
-uint16_t an_name(struct an_run *r, const char *s, int len);
-void an_win_init(struct an_win *w, int64_t width_ns, int64_t origin_ns);
-void an_win_add(struct an_win *w, int64_t start_ns, int64_t end_ns);
-double an_win_max(const struct an_win *w, int64_t duration_ns);
-const char *an_softirq_name(int vec);
-void an_lost_add(struct an_run *r, int cpu, int64_t start_ns, int64_t end_ns, int64_t events);
-bool an_lost_overlaps(const struct an_run *r, int64_t start_ns, int64_t end_ns);
-
-/* the event callbacks of sched.c, called by the reader with decoded fields */
-void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const char *prev_comm,
-		  int prev_prio, long prev_state, int next_pid, const char *next_comm, int next_prio);
-void an_on_waking(struct an_run *r, int cpu, int64_t ts, int pid, const char *comm, int prio, bool waking);
-void an_on_migrate(struct an_run *r, int64_t ts, int pid, int dest_cpu);
-void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid);
-void an_on_irq(struct an_run *r, int cpu, int64_t ts, bool entry, int irq, const char *name, int len);
-void an_on_softirq(struct an_run *r, int cpu, int64_t ts, bool entry, int vec);
-void an_on_hrtimer(struct an_run *r, int cpu, int64_t ts, bool entry);
-
-/* tasks.c */
-int  an_stat_init(struct an_stat *s, int64_t width, uint32_t nbins, const char *unit);
-void an_stat_free(struct an_stat *s);
-int  an_stat_add(struct an_stat *s, int64_t v, int64_t at, int64_t id);
-json_t *an_stat_json(struct an_stat *s);
-struct an_task *an_task_by_name(struct an_run *r, const char *name, bool create);
-struct an_task *an_task_declare(struct an_run *r, const char *name, int id, const char *kv, bool from_trace);
-void an_app_resolve(struct an_run *r);
-long long an_kv_ll(const char *line, const char *key, long long dflt);
-int  an_on_marker_text(struct an_run *r, int cpu, int64_t ts, int pid, const char *s, int len);
-int  an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_id, uint32_t seq, int64_t release_ns);
-int  an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_id, uint32_t seq,
-		      int64_t release_ns, unsigned flags);
-void an_tasks_lost_window(struct an_run *r, int64_t start_ns, int64_t end_ns);
-int  an_tasks_finish(struct an_run *r);
-void an_tasks_free(struct an_run *r);
-int  an_jlrow_consume(struct an_run *r, struct an_task *t, const struct an_jlrow *row, const struct an_job *job);
-void an_culprit_line(const struct an_run *r, const struct an_task *t, const struct an_culprit *c,
-		     char *buf, size_t size);
-
-/* joblog.c */
-int  an_joblog_open(struct an_run *r, const char *path);
-int  an_joblog_next(struct an_run *r, struct an_jlrow **row);	/* 1 row, 0 EOF, or -exit code */
-int  an_joblog_match(struct an_run *r, struct an_task *t, const struct an_job *job);
-int  an_joblog_drain(struct an_run *r);
-void an_joblog_close(struct an_run *r);
-
-/* trace.c */
-int  an_trace_read(struct an_run *r, const char *path);
-
-/* results.c */
-json_t *an_results_json(struct an_run *r);
-int  an_write_csv(struct an_run *r, json_t *res, const char *dir);
-void an_print_summary(struct an_run *r, json_t *res, FILE *out);
-int  an_jobs_csv_open(struct an_run *r, const char *dir);
-void an_jobs_csv_row(struct an_run *r, const struct an_task *t, const struct an_job *j, int cpu,
-		     int64_t slot, uint64_t npre, uint64_t nmig, int64_t exec_ns, bool overrun, bool miss);
-void an_jobs_csv_close(struct an_run *r);
 
 #endif

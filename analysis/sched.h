@@ -1,0 +1,35 @@
+/*
+ * sched.h - what sched.c offers: threads and CPUs from scheduler, IRQ and
+ * timer events, busy-time windows, lost-event windows. It calls no other
+ * file of analysis/ (docs/ARCHITECTURE.md).
+ */
+#ifndef AN_SCHED_H
+#define AN_SCHED_H
+
+#include "types.h"
+
+struct an_thread *an_thread_get(struct an_run *r, int pid);
+struct an_thread *an_thread_find(struct an_run *r, int pid);
+int  an_sched_init(struct an_run *r, int ncpus);
+void an_sched_free(struct an_run *r);
+void an_sched_finish(struct an_run *r);
+int64_t an_thread_runtime_now(const struct an_thread *t, int64_t now_ns);
+uint16_t an_name(struct an_run *r, const char *s, int len);
+void an_win_init(struct an_win *w, int64_t width_ns, int64_t origin_ns);
+void an_win_add(struct an_win *w, int64_t start_ns, int64_t end_ns);
+double an_win_max(const struct an_win *w, int64_t duration_ns);
+const char *an_softirq_name(int vec);
+int  an_lost_add(struct an_run *r, int cpu, int64_t start_ns, int64_t end_ns, int64_t events);
+bool an_lost_overlaps(const struct an_run *r, int64_t start_ns, int64_t end_ns);
+
+/* the event callbacks, called by the trace reader with decoded fields */
+void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const char *prev_comm,
+		  int prev_prio, long prev_state, int next_pid, const char *next_comm, int next_prio);
+void an_on_waking(struct an_run *r, int cpu, int64_t ts, int pid, const char *comm, int prio, bool waking);
+void an_on_migrate(struct an_run *r, int64_t ts, int pid, int dest_cpu);
+void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid);
+void an_on_irq(struct an_run *r, int cpu, int64_t ts, bool entry, int irq, const char *name, int len);
+void an_on_softirq(struct an_run *r, int cpu, int64_t ts, bool entry, int vec);
+void an_on_hrtimer(struct an_run *r, int cpu, int64_t ts, bool entry);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * tasks.h - what tasks.c offers: the app's tasks from the trace's markers
+ * and the job log's rows, matched job by job, and the per-task metrics and
+ * culprits. Below it only sched.c, the job-log reader and the per-job table
+ * (docs/ARCHITECTURE.md).
+ */
+#ifndef AN_TASKS_H
+#define AN_TASKS_H
+
+#include "types.h"
+#include "joblog.h"
+
+int  an_stat_init(struct an_stat *s, int64_t width, uint32_t nbins, const char *unit);
+void an_stat_free(struct an_stat *s);
+int  an_stat_add(struct an_stat *s, int64_t v, int64_t at, int64_t id);
+json_t *an_stat_json(struct an_stat *s);
+struct an_task *an_task_by_name(struct an_run *r, const char *name, bool create);
+struct an_task *an_task_declare(struct an_run *r, const char *name, int id, const char *kv, bool from_trace);
+void an_app_resolve(struct an_run *r);
+
+/* the marker callbacks, called by the trace reader with decoded fields */
+int  an_on_marker_text(struct an_run *r, int cpu, int64_t ts, int pid, const char *s, int len);
+int  an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_id, uint32_t seq, int64_t release_ns);
+int  an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_id, uint32_t seq,
+		      int64_t release_ns, unsigned flags);
+void an_tasks_lost_window(struct an_run *r, int64_t start_ns, int64_t end_ns);
+int  an_tasks_finish(struct an_run *r);
+void an_tasks_free(struct an_run *r);
+void an_culprit_line(const struct an_run *r, const struct an_task *t, const struct an_culprit *c,
+		     char *buf, size_t size);
+
+/* the job log: its metadata, its rows matched with the trace's jobs, or alone */
+int  an_tasks_joblog_open(struct an_run *r, const char *path);
+int  an_jlrow_consume(struct an_run *r, struct an_task *t, const struct an_jlrow *row, const struct an_job *job);
+int  an_tasks_joblog_match(struct an_run *r, struct an_task *t, const struct an_job *job);
+int  an_tasks_joblog_drain(struct an_run *r);
+int  an_tasks_joblog_alone(struct an_run *r);
+void an_tasks_joblog_close(struct an_run *r);
+
+#endif
