@@ -14,6 +14,7 @@
 #include "sim_harness.h"
 #include "command.h"
 #include "common.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -136,24 +137,13 @@ static int fly_harness(const struct sim_scenario *s, const char *output)
 static volatile sig_atomic_t fly_stop;
 static void fly_on_signal(int sig) { (void)sig; fly_stop = 1; }
 
-/* fly_spawn - check argv[0] is a program, fork and exec it; the child's pid or -errno */
+/* fly_spawn - start a program, its stdout and stderr into its log (our stdout is the summary); its pid or -errno */
 static pid_t fly_spawn(char *const argv[], const char *log)
 {
-	pid_t pid;
+	struct pf_proc p;
+	int ret = pf_proc_spawn(&p, argv, log, log, 0);
 
-	if (access(argv[0], X_OK))
-		return -errno;
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		/* the child's stdout and stderr go to its log: our stdout is the summary */
-		if (log && (!freopen(log, "w", stderr) || dup2(fileno(stderr), STDOUT_FILENO) < 0))
-			_exit(127);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	return pid;
+	return ret < 0 ? ret : p.pid;
 }
 
 /* fly_wait - wait for a child, forwarding SIGINT / SIGTERM to it; its exit status or -1 */
