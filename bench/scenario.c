@@ -8,11 +8,11 @@
  */
 #include "scenario.h"
 #include "common.h"
+#include "datafile.h"
 #include "ini.h"
 #include "loads/load.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -326,32 +326,17 @@ int scn_load(struct pf_scn *scn, const char *path)
 
 int scn_resolve(const char *name_or_path, char *path, int size)
 {
-	char exe[PATH_MAX], *slash;
-	ssize_t n;
+	char name[512];
 
 	if (strchr(name_or_path, '/') || strstr(name_or_path, ".ini")) {
 		snprintf(path, size, "%s", name_or_path);
 		return access(path, R_OK) ? -ENOENT : 0;
 	}
-	snprintf(path, size, "bench/scenarios/%s.ini", name_or_path);
-	if (!access(path, R_OK))
-		return 0;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);	/* build/preflight -> ../bench/scenarios */
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(path, size, "%s/../bench/scenarios/%s.ini", exe, name_or_path);
-			if (!access(path, R_OK))
-				return 0;
-			snprintf(path, size, "%s/../share/preflight/scenarios/%s.ini", exe, name_or_path);
-			if (!access(path, R_OK))
-				return 0;
-		}
+	if (snprintf(name, sizeof(name), "scenarios/%s.ini", name_or_path) >= (int)sizeof(name)) {
+		snprintf(path, size, "name too long");
+		return -ENOENT;
 	}
-	snprintf(path, size, "bench/scenarios/%s.ini", name_or_path);
-	return -ENOENT;
+	return pf_datafile(name, path, (size_t)size);
 }
 
 int scn_params(const struct pf_scn *scn, const struct scn_phase *p, const char *owner,

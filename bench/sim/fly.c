@@ -14,6 +14,7 @@
 #include "sim_harness.h"
 #include "command.h"
 #include "common.h"
+#include "datafile.h"
 #include "proc.h"
 
 #include <errno.h>
@@ -175,23 +176,19 @@ static double fly_json_num(json_t *o, const char *k)
 static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 {
 	static char sim_exe[PATH_MAX + 16];
-	char exe[PATH_MAX], bindir[PATH_MAX], dir[PATH_MAX], path[8][PATH_MAX + 32], dur[32], simdur[32];
+	char bindir[PATH_MAX], dir[PATH_MAX], path[8][PATH_MAX + 32], dur[32], simdur[32];
 	const char *names[8] = { "uart", "spi", "app.ini", "sim.json", "fsw.json", "sensorsim.log", "flightapp.log", "truth.csv" };
 	char *sim_argv[24], *app_argv[16], seed[32];
 	pid_t sim_pid = -1, app_pid = -1;
 	json_t *sim = NULL, *fsw = NULL, *out;
 	struct sigaction sa;
 	FILE *f;
-	ssize_t n;
 	int i, code = PF_EXIT_OK, app_rc = -1, sim_rc = -1, argc;
 	bool tmp = !o->keep;
 
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n < 0)
-		return pf_fail(PF_EXIT_ENV, "/proc/self/exe: %s", strerror(errno));
-	exe[n] = 0;
-	snprintf(bindir, sizeof(bindir), "%s", exe);
-	*strrchr(bindir, '/') = 0;
+	i = pf_self_dir(bindir, sizeof(bindir));
+	if (i < 0)
+		return pf_fail(PF_EXIT_ENV, "/proc/self/exe: %s", strerror(-i));
 	if (tmp) {
 		snprintf(dir, sizeof(dir), "%s/preflight-fly.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 		if (!mkdtemp(dir))
