@@ -15,7 +15,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,18 +156,6 @@ int app_parse_cpus(const char *text, uint64_t *mask, size_t mask_words)
 	}
 }
 
-/* app_perr - record the first error as "file:line: message"; returns 0 for inih */
-static int app_perr(struct app_parse *ps, int line, const char *fmt, ...) PF_PRINTF(3, 4);
-static int app_perr(struct app_parse *ps, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	pf_ini_verror(&ps->ini, line, fmt, ap);
-	va_end(ap);
-	return 0;
-}
-
 /* app_parse_time - a duration that must carry a unit ("10ms"); 0 or -EINVAL */
 static int app_parse_time(const char *value, int64_t *ns)
 {
@@ -225,34 +212,34 @@ static int app_app_key(struct app_parse *ps, const char *key, const char *value)
 
 	if (!strcmp(key, "slot")) {
 		if (app_parse_time(value, &ns) || ns < 100 * PF_NS_PER_US || ns > 10 * PF_NS_PER_SEC)
-			return app_perr(ps, ps->ini.line, "slot: bad duration '%s' %s, 100us..10s", value, TIME_HINT);
+			return pf_ini_error(&ps->ini, ps->ini.line, "slot: bad duration '%s' %s, 100us..10s", value, TIME_HINT);
 		cfg->slot_ns = ns;
 		ps->slot_line = ps->ini.line;
 	} else if (!strcmp(key, "cpus")) {
 		if (app_parse_cpus(value, mask, PF_ARRAY_SIZE(mask)) || strlen(value) >= sizeof(cfg->cpus))
-			return app_perr(ps, ps->ini.line, "cpus: bad CPU list '%s' (like 1 or 0-3,6)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "cpus: bad CPU list '%s' (like 1 or 0-3,6)", value);
 		snprintf(cfg->cpus, sizeof(cfg->cpus), "%s", value);
 	} else if (!strcmp(key, "ring")) {
 		if (pf_parse_long(value, 64, 1 << 24, &v) || (v & (v - 1)))
-			return app_perr(ps, ps->ini.line, "ring: bad entry count '%s' (a power of two, 64..16777216)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "ring: bad entry count '%s' (a power of two, 64..16777216)", value);
 		cfg->ring_entries = (uint32_t)v;
 	} else if (!strcmp(key, "logger_period")) {
 		if (app_parse_time(value, &ns) || ns < PF_NS_PER_MS || ns > PF_NS_PER_SEC)
-			return app_perr(ps, ps->ini.line, "logger_period: bad duration '%s' %s, 1ms..1s", value, TIME_HINT);
+			return pf_ini_error(&ps->ini, ps->ini.line, "logger_period: bad duration '%s' %s, 1ms..1s", value, TIME_HINT);
 		cfg->logger_period_ns = ns;
 	} else if (!strcmp(key, "hist_bin")) {
 		if (app_parse_time(value, &ns) || ns < 1 || ns > PF_NS_PER_SEC)
-			return app_perr(ps, ps->ini.line, "hist_bin: bad duration '%s' %s", value, TIME_HINT);
+			return pf_ini_error(&ps->ini, ps->ini.line, "hist_bin: bad duration '%s' %s", value, TIME_HINT);
 		cfg->hist_bin_ns = ns;
 	} else if (!strcmp(key, "hist_bins")) {
 		if (pf_parse_long(value, 1, 1000000, &v))
-			return app_perr(ps, ps->ini.line, "hist_bins: bad count '%s' (1..1000000)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "hist_bins: bad count '%s' (1..1000000)", value);
 		cfg->hist_bins = (uint32_t)v;
 	} else if (!strcmp(key, "dma_latency")) {
 		if (app_parse_bool(value, &cfg->dma_latency))
-			return app_perr(ps, ps->ini.line, "dma_latency: bad boolean '%s' (true or false)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "dma_latency: bad boolean '%s' (true or false)", value);
 	} else {
-		return app_perr(ps, ps->ini.line, "unknown key '%s' in [app]", key);
+		return pf_ini_error(&ps->ini, ps->ini.line, "unknown key '%s' in [app]", key);
 	}
 	return 1;
 }
@@ -264,14 +251,14 @@ static struct app_task_cfg *app_task_section(struct app_parse *ps, const char *n
 	struct app_task_cfg *t;
 
 	if (!app_valid_name(name)) {
-		app_perr(ps, ps->section_line, "bad task name '%s' (1-15 of A-Z a-z 0-9 _)", name);
+		pf_ini_error(&ps->ini, ps->section_line, "bad task name '%s' (1-15 of A-Z a-z 0-9 _)", name);
 		return NULL;
 	}
 	t = app_config_find(cfg, name);
 	if (t)
 		return t;
 	if (cfg->ntasks == APP_MAX_TASKS) {
-		app_perr(ps, ps->section_line, "too many tasks (at most %d)", APP_MAX_TASKS);
+		pf_ini_error(&ps->ini, ps->section_line, "too many tasks (at most %d)", APP_MAX_TASKS);
 		return NULL;
 	}
 	/* a new task: periodic every slot, SCHED_OTHER until told otherwise */
@@ -302,7 +289,7 @@ static int app_task_key(struct app_parse *ps, const char *name, const char *key,
 			if (!strcmp(value, app_kind_names[k]))
 				break;
 		if (k == PF_ARRAY_SIZE(app_kind_names))
-			return app_perr(ps, ps->ini.line, "kind: unknown kind '%s' (tick, periodic, event, background)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "kind: unknown kind '%s' (tick, periodic, event, background)", value);
 		t->kind = (enum app_task_kind)k;
 		lines[LINE_KIND] = ps->ini.line;
 	} else if (!strcmp(key, "policy")) {
@@ -311,15 +298,15 @@ static int app_task_key(struct app_parse *ps, const char *name, const char *key,
 		else if (!strcmp(value, "other"))
 			t->policy = APP_POLICY_OTHER;
 		else
-			return app_perr(ps, ps->ini.line, "policy: unknown policy '%s' (fifo or other)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "policy: unknown policy '%s' (fifo or other)", value);
 	} else if (!strcmp(key, "priority")) {
 		if (pf_parse_long(value, 1, 99, &v))
-			return app_perr(ps, ps->ini.line, "priority: '%s' out of range (SCHED_FIFO 1..99)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "priority: '%s' out of range (SCHED_FIFO 1..99)", value);
 		t->priority = (int)v;
 		t->policy = APP_POLICY_FIFO;
 	} else if (!strcmp(key, "period") || !strcmp(key, "phase") || !strcmp(key, "event_period")) {
 		if (app_parse_time(value, &ns))
-			return app_perr(ps, ps->ini.line, "%s: bad duration '%s' %s", key, value, TIME_HINT);
+			return pf_ini_error(&ps->ini, ps->ini.line, "%s: bad duration '%s' %s", key, value, TIME_HINT);
 		if (key[1] == 'e') {
 			t->period_ns = ns;
 			lines[LINE_PERIOD] = ps->ini.line;
@@ -332,21 +319,21 @@ static int app_task_key(struct app_parse *ps, const char *name, const char *key,
 		}
 	} else if (!strcmp(key, "deadline")) {
 		if (app_parse_time(value, &ns) || ns <= 0)
-			return app_perr(ps, ps->ini.line, "deadline: bad duration '%s' %s", value, TIME_HINT);
+			return pf_ini_error(&ps->ini, ps->ini.line, "deadline: bad duration '%s' %s", value, TIME_HINT);
 		t->deadline_ns = ns;
 	} else if (!strcmp(key, "work")) {
 		if (app_parse_time(value, &ns) || ns > 100 * PF_NS_PER_SEC)
-			return app_perr(ps, ps->ini.line, "work: bad duration '%s' %s", value, TIME_HINT);
+			return pf_ini_error(&ps->ini, ps->ini.line, "work: bad duration '%s' %s", value, TIME_HINT);
 		t->work_ns = ns;
 	} else if (!strcmp(key, "cpus")) {
 		if (app_parse_cpus(value, mask, PF_ARRAY_SIZE(mask)) || strlen(value) >= sizeof(t->cpus))
-			return app_perr(ps, ps->ini.line, "cpus: bad CPU list '%s' (like 1 or 0-3,6)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "cpus: bad CPU list '%s' (like 1 or 0-3,6)", value);
 		snprintf(t->cpus, sizeof(t->cpus), "%s", value);
 	} else if (!strcmp(key, "enabled")) {
 		if (app_parse_bool(value, &t->enabled))
-			return app_perr(ps, ps->ini.line, "enabled: bad boolean '%s' (true or false)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "enabled: bad boolean '%s' (true or false)", value);
 	} else {
-		return app_perr(ps, ps->ini.line, "unknown key '%s' in [task %s]", key, name);
+		return pf_ini_error(&ps->ini, ps->ini.line, "unknown key '%s' in [task %s]", key, name);
 	}
 	return 1;
 }
@@ -371,12 +358,12 @@ static int app_ini_handler(void *user, const char *section, const char *key, con
 		    !(n && app_sections[i].name[n - 1] == '*' && !strncmp(section, app_sections[i].name, n - 1)))
 			continue;
 		if (app_sections[i].fn(app_sections[i].user, section, key, value, msg, sizeof(msg)))
-			return app_perr(ps, ps->ini.line, "%s", msg[0] ? msg : "bad value");
+			return pf_ini_error(&ps->ini, ps->ini.line, "%s", msg[0] ? msg : "bad value");
 		return 1;
 	}
 	if (!*section)
-		return app_perr(ps, ps->ini.line, "key '%s' outside any section", key);
-	return app_perr(ps, ps->section_line, "unknown section [%s]", section);
+		return pf_ini_error(&ps->ini, ps->ini.line, "key '%s' outside any section", key);
+	return pf_ini_error(&ps->ini, ps->section_line, "unknown section [%s]", section);
 }
 
 /* app_on_line - remember where the current section began */
@@ -413,24 +400,24 @@ static int app_parse_check(struct app_parse *ps)
 		if (!t->enabled)
 			continue;
 		if (t->kind == APP_TASK_TICK && lines[LINE_PERIOD] && t->period_ns != cfg->slot_ns)
-			return app_perr(ps, line, "task %s: a tick task's period must be the slot (%lld ns)",
+			return pf_ini_error(&ps->ini, line, "task %s: a tick task's period must be the slot (%lld ns)",
 					t->name, (long long)cfg->slot_ns);
 		if (t->kind == APP_TASK_TICK || (t->kind == APP_TASK_PERIODIC && !t->period_ns && !lines[LINE_PERIOD]))
 			t->period_ns = cfg->slot_ns;	/* a new periodic task runs every slot unless told */
 		if ((t->kind == APP_TASK_PERIODIC) && !app_is_multiple(t->period_ns, cfg->slot_ns, 1))
-			return app_perr(ps, line, "task %s: period %lld ns is not a multiple of the slot (%lld ns)",
+			return pf_ini_error(&ps->ini, line, "task %s: period %lld ns is not a multiple of the slot (%lld ns)",
 					t->name, (long long)t->period_ns, (long long)cfg->slot_ns);
 		line = lines[LINE_PHASE] ? lines[LINE_PHASE] : line;
 		if (t->phase_ns && !app_is_multiple(t->phase_ns, cfg->slot_ns, 0))
-			return app_perr(ps, line, "task %s: phase %lld ns is not a multiple of the slot (%lld ns)",
+			return pf_ini_error(&ps->ini, line, "task %s: phase %lld ns is not a multiple of the slot (%lld ns)",
 					t->name, (long long)t->phase_ns, (long long)cfg->slot_ns);
 		line = lines[LINE_EVENT] ? lines[LINE_EVENT] : line;
 		if (t->event_period_ns && !app_is_multiple(t->event_period_ns, cfg->slot_ns, 1))
-			return app_perr(ps, line, "task %s: event_period %lld ns is not a multiple of the slot (%lld ns)",
+			return pf_ini_error(&ps->ini, line, "task %s: event_period %lld ns is not a multiple of the slot (%lld ns)",
 					t->name, (long long)t->event_period_ns, (long long)cfg->slot_ns);
 		line = lines[LINE_SECTION] ? lines[LINE_SECTION] : line;
 		if (t->policy == APP_POLICY_FIFO && (t->priority < 1 || t->priority > 99))
-			return app_perr(ps, line, "task %s: policy fifo needs a priority 1..99", t->name);
+			return pf_ini_error(&ps->ini, line, "task %s: policy fifo needs a priority 1..99", t->name);
 		if (t->policy == APP_POLICY_OTHER)
 			t->priority = 0;
 		if (t->kind == APP_TASK_EVENT || t->kind == APP_TASK_BACKGROUND)

@@ -13,7 +13,6 @@
 #include "loads/load.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,17 +37,6 @@ const char *scn_measure_name(enum scn_measure m)
 	static const char *const names[] = { "none", "cyclictest", "flightapp" };
 
 	return names[m];
-}
-
-/* scn_error - record the first error as "file:line: message"; returns 0 for inih */
-static int scn_error(struct scn_parser *ps, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	pf_ini_verror(&ps->ini, line, fmt, ap);
-	va_end(ap);
-	return 0;
 }
 
 /*
@@ -93,40 +81,40 @@ static int scn_check_param(struct scn_parser *ps, const char *owner, const char 
 
 	if (!strcmp(owner, "cyclictest")) {
 		if (!scn_known(scn_cyclictest_keys, key))
-			return scn_error(ps, ps->ini.line, "cyclictest: '%s': unknown parameter (%s)", key,
+			return pf_ini_error(&ps->ini, ps->ini.line, "cyclictest: '%s': unknown parameter (%s)", key,
 					    "interval, priority, histogram, threads");
 		if (!strcmp(key, "interval") ? pf_parse_duration_ns(value, PF_NS_PER_US, &ns) || ns < 50000 :
 		    !strcmp(key, "priority") ? pf_parse_long(value, 1, 99, &v) :
 		    !strcmp(key, "histogram") ? pf_parse_long(value, 10, 1000000, &v) :
 		    strcmp(value, "smp") && pf_parse_long(value, 1, 1024, &v))
-			return scn_error(ps, ps->ini.line, "cyclictest.%s: '%s': bad value", key, value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "cyclictest.%s: '%s': bad value", key, value);
 		return 1;
 	}
 	if (!strcmp(owner, "flightapp")) {
 		if (!scn_known(scn_flightapp_keys, key))
-			return scn_error(ps, ps->ini.line, "flightapp: '%s': unknown parameter (%s)", key,
+			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp: '%s': unknown parameter (%s)", key,
 					    "profile, config, trace, trigger, sim, args, sim_args");
 		if (!strcmp(key, "trace") && strcmp(value, "full") && strcmp(value, "flight") &&
 		    strcmp(value, "off"))
-			return scn_error(ps, ps->ini.line, "flightapp.trace: '%s': expected full, flight or off",
+			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp.trace: '%s': expected full, flight or off",
 					    value);
 		if (!strcmp(key, "trigger") && (pf_parse_duration_ns(value, PF_NS_PER_US, &ns) || ns <= 0))
-			return scn_error(ps, ps->ini.line, "flightapp.trigger: '%s': expected a latency (62us)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp.trigger: '%s': expected a latency (62us)", value);
 		if (!strcmp(key, "sim") && strcmp(value, "yes") && strcmp(value, "no"))
-			return scn_error(ps, ps->ini.line, "flightapp.sim: '%s': expected yes or no", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp.sim: '%s': expected yes or no", value);
 		return 1;
 	}
 	if (!ops)
-		return scn_error(ps, ps->ini.line, "'%s': no such load (%s)", owner, load_names());
+		return pf_ini_error(&ps->ini, ps->ini.line, "'%s': no such load (%s)", owner, load_names());
 	if (load_init(&l, ops, NULL) < 0)
-		return scn_error(ps, ps->ini.line, "out of memory");
+		return pf_ini_error(&ps->ini, ps->ini.line, "out of memory");
 	ret = load_set(&l, key, value);
 	load_free(&l);
 	if (ret == -ENOENT)
-		return scn_error(ps, ps->ini.line, "%s: '%s': unknown parameter (see 'preflight load --list')",
+		return pf_ini_error(&ps->ini, ps->ini.line, "%s: '%s': unknown parameter (see 'preflight load --list')",
 				    owner, key);
 	if (ret < 0)
-		return scn_error(ps, ps->ini.line, "%s.%s: '%s': bad value", owner, key, value);
+		return pf_ini_error(&ps->ini, ps->ini.line, "%s.%s: '%s': bad value", owner, key, value);
 	return 1;
 }
 
@@ -135,9 +123,9 @@ static int scn_add_kv(struct scn_parser *ps, struct scn_kv *kv, int *n, const ch
 			 const char *key, const char *value)
 {
 	if (*n >= SCN_MAX_KV)
-		return scn_error(ps, ps->ini.line, "more than %d parameters in one section", SCN_MAX_KV);
+		return pf_ini_error(&ps->ini, ps->ini.line, "more than %d parameters in one section", SCN_MAX_KV);
 	if (strlen(key) >= sizeof(kv->key) || strlen(value) >= sizeof(kv->value))
-		return scn_error(ps, ps->ini.line, "'%s': name or value too long", key);
+		return pf_ini_error(&ps->ini, ps->ini.line, "'%s': name or value too long", key);
 	if (!scn_check_param(ps, owner, key, value))
 		return 0;
 	snprintf(kv[*n].owner, sizeof(kv[*n].owner), "%s", owner);
@@ -155,7 +143,7 @@ static int scn_end_phase(struct scn_parser *ps)
 
 	ps->phase = NULL;
 	if (p && !p->duration_ns)
-		return scn_error(ps, p->line, "phase '%s': no duration", p->name);
+		return pf_ini_error(&ps->ini, p->line, "phase '%s': no duration", p->name);
 	return 1;
 }
 
@@ -179,7 +167,7 @@ static int scn_section(struct scn_parser *ps, const char *section)
 		const struct load_ops *ops = load_find(section + 5);
 
 		if (!ops)
-			return scn_error(ps, ps->ini.line, "[%s]: no such load (%s)", section, load_names());
+			return pf_ini_error(&ps->ini, ps->ini.line, "[%s]: no such load (%s)", section, load_names());
 		ps->owner = ops->name;
 		return 1;
 	}
@@ -187,13 +175,13 @@ static int scn_section(struct scn_parser *ps, const char *section)
 		struct scn_phase *p;
 
 		if (scn->nphases >= SCN_MAX_PHASES)
-			return scn_error(ps, ps->ini.line, "more than %d phases", SCN_MAX_PHASES);
+			return pf_ini_error(&ps->ini, ps->ini.line, "more than %d phases", SCN_MAX_PHASES);
 		for (i = 0; i < scn->nphases; i++)
 			if (!strcmp(scn->phases[i].name, section + 6))
-				return scn_error(ps, ps->ini.line, "phase '%s' defined twice (line %d)",
+				return pf_ini_error(&ps->ini, ps->ini.line, "phase '%s' defined twice (line %d)",
 						    section + 6, scn->phases[i].line);
 		if (strlen(section + 6) >= sizeof(p->name) || strpbrk(section + 6, "/ \t"))
-			return scn_error(ps, ps->ini.line, "phase '%s': name too long or with '/' or blanks",
+			return pf_ini_error(&ps->ini, ps->ini.line, "phase '%s': name too long or with '/' or blanks",
 					    section + 6);
 		p = &scn->phases[scn->nphases++];
 		snprintf(p->name, sizeof(p->name), "%s", section + 6);
@@ -202,8 +190,8 @@ static int scn_section(struct scn_parser *ps, const char *section)
 		ps->phase = p;
 		return 1;
 	}
-	return scn_error(ps, ps->ini.line, "[%s]: unknown section (scenario, phase NAME, load NAME, cyclictest, flightapp)",
-			    section);
+	return pf_ini_error(&ps->ini, ps->ini.line,
+			    "[%s]: unknown section (scenario, phase NAME, load NAME, cyclictest, flightapp)", section);
 }
 
 /* scn_phase_loads - "loads = wifi sd ..." of a phase */
@@ -217,12 +205,12 @@ static int scn_phase_loads(struct scn_parser *ps, struct scn_phase *p, const cha
 		const struct load_ops *ops = load_find(name);
 
 		if (!ops)
-			return scn_error(ps, ps->ini.line, "loads: '%s': no such load (%s)", name, load_names());
+			return pf_ini_error(&ps->ini, ps->ini.line, "loads: '%s': no such load (%s)", name, load_names());
 		for (i = 0; i < p->nloads; i++)
 			if (!strcmp(p->loads[i], name))
-				return scn_error(ps, ps->ini.line, "loads: '%s' listed twice", name);
+				return pf_ini_error(&ps->ini, ps->ini.line, "loads: '%s' listed twice", name);
 		if (p->nloads >= SCN_MAX_LOADS)
-			return scn_error(ps, ps->ini.line, "loads: more than %d", SCN_MAX_LOADS);
+			return pf_ini_error(&ps->ini, ps->ini.line, "loads: more than %d", SCN_MAX_LOADS);
 		snprintf(p->loads[p->nloads++], sizeof(p->loads[0]), "%s", ops->name);
 	}
 	return 1;
@@ -237,7 +225,7 @@ static int scn_phase_key(struct scn_parser *ps, struct scn_phase *p, const char 
 
 	if (!strcmp(name, "duration")) {
 		if (pf_parse_duration_ns(value, PF_NS_PER_SEC, &p->duration_ns) || p->duration_ns < PF_NS_PER_SEC)
-			return scn_error(ps, ps->ini.line, "duration: '%s': expected a time of at least 1s (30s, 5min, 1h)",
+			return pf_ini_error(&ps->ini, ps->ini.line, "duration: '%s': expected a time of at least 1s (30s, 5min, 1h)",
 					    value);
 		return 1;
 	}
@@ -249,7 +237,7 @@ static int scn_phase_key(struct scn_parser *ps, struct scn_phase *p, const char 
 		else if (!strcmp(value, "none"))
 			p->measure = SCN_NONE;
 		else
-			return scn_error(ps, ps->ini.line, "measure: '%s': expected cyclictest, flightapp or none",
+			return pf_ini_error(&ps->ini, ps->ini.line, "measure: '%s': expected cyclictest, flightapp or none",
 					    value);
 		return 1;
 	}
@@ -257,11 +245,11 @@ static int scn_phase_key(struct scn_parser *ps, struct scn_phase *p, const char 
 		return scn_phase_loads(ps, p, value);
 	dot = strchr(name, '.');
 	if (!dot || dot == name || (size_t)(dot - name) >= sizeof(owner))
-		return scn_error(ps, ps->ini.line, "'%s': unknown key (duration, measure, loads, <load>.<param>, "
+		return pf_ini_error(&ps->ini, ps->ini.line, "'%s': unknown key (duration, measure, loads, <load>.<param>, "
 				    "cyclictest.<param>, flightapp.<param>)", name);
 	snprintf(owner, sizeof(owner), "%.*s", (int)(dot - name), name);
 	if (!load_find(owner) && strcmp(owner, "cyclictest") && strcmp(owner, "flightapp"))
-		return scn_error(ps, ps->ini.line, "'%s': no such load or measurement", owner);
+		return pf_ini_error(&ps->ini, ps->ini.line, "'%s': no such load or measurement", owner);
 	return scn_add_kv(ps, p->kv, &p->nkv, load_find(owner) ? load_find(owner)->name : owner,
 			     dot + 1, value);
 }
@@ -279,7 +267,7 @@ static int scn_handler(void *user, const char *section, const char *name, const 
 	if (strcmp(section, ps->section) && !scn_section(ps, section))
 		return 0;
 	if (!section[0])
-		return scn_error(ps, ps->ini.line, "'%s' outside a section", name);
+		return pf_ini_error(&ps->ini, ps->ini.line, "'%s' outside a section", name);
 	if (ps->phase)
 		return scn_phase_key(ps, ps->phase, name, value);
 	if (ps->owner)
@@ -287,14 +275,14 @@ static int scn_handler(void *user, const char *section, const char *name, const 
 	/* [scenario] */
 	if (!strcmp(name, "name"))
 		return !load_parse_str(value, scn->name, sizeof(scn->name)) ? 1 :
-		       scn_error(ps, ps->ini.line, "name: too long");
+		       pf_ini_error(&ps->ini, ps->ini.line, "name: too long");
 	if (!strcmp(name, "description"))
 		return !load_parse_str(value, scn->description, sizeof(scn->description)) ? 1 :
-		       scn_error(ps, ps->ini.line, "description: too long");
+		       pf_ini_error(&ps->ini, ps->ini.line, "description: too long");
 	if (!strcmp(name, "budgets"))
 		return !load_parse_str(value, scn->budgets, sizeof(scn->budgets)) ? 1 :
-		       scn_error(ps, ps->ini.line, "budgets: too long");
-	return scn_error(ps, ps->ini.line, "[scenario]: '%s': unknown key (name, description, budgets)", name);
+		       pf_ini_error(&ps->ini, ps->ini.line, "budgets: too long");
+	return pf_ini_error(&ps->ini, ps->ini.line, "[scenario]: '%s': unknown key (name, description, budgets)", name);
 }
 
 int scn_load(struct pf_scn *scn, const char *path)
@@ -313,7 +301,7 @@ int scn_load(struct pf_scn *scn, const char *path)
 	if (!ps.ini.failed)
 		scn_end_phase(&ps);
 	if (!ps.ini.failed && !scn->nphases)
-		scn_error(&ps, ps.ini.line, "no [phase NAME] section");
+		pf_ini_error(&ps.ini, ps.ini.line, "no [phase NAME] section");
 	if (ps.ini.failed)
 		return -EINVAL;
 	if (!scn->name[0]) {
