@@ -17,8 +17,8 @@
  * NN-<phase>/. Ctrl-C (SIGINT), SIGTERM or SIGHUP stops everything, keeps
  * what was recorded, analyses it and marks it partial.
  *
- * Every child is started and ended by this file through pf_proc (bench/
- * loads/proc.c); namespaces, links, mounts and loop devices belong to the
+ * Every child is started and ended by this file through pf_proc
+ * (lib/proc.h); namespaces, links, mounts and loop devices belong to the
  * loads, which remove them themselves, and load_cleanup_stale removes
  * what a killed load left behind.
  */
