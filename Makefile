@@ -136,6 +136,16 @@ endef
 $(foreach p,$(PROGRAMS),$(eval $(call link,$(B)/$(p),$(p))))
 $(foreach u,$(UNIT_TESTS),$(eval $(call link,$(B)/t/$(u),$(u))))
 
+# The installed data directory is compiled into the data-file resolver
+# (lib/datafile.h); the stamp rebuilds it when DATADIR changes (make install
+# PREFIX=... after a plain make).
+$(B)/obj/lib/datafile.o: EXTRA_CFLAGS += -DPF_DATADIR='"$(DATADIR)"'
+$(B)/obj/lib/datafile.o: $(B)/datadir.stamp
+$(B)/datadir.stamp: FORCE
+	@mkdir -p $(B)
+	@echo '$(DATADIR)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
 $(B)/libpreflight.a: $(LIB_OBJS)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(AR) rcs $@ $^

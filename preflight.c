@@ -8,7 +8,6 @@
 #include "command.h"
 #include "common.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,23 +35,6 @@ static const struct pf_command *const pf_commands[] = {
 };
 
 static char pf_prefix_buf[64];
-
-void pf_print_usage(const struct pf_command *cmd)
-{
-	fputs(cmd->usage, stdout);
-}
-
-int pf_usage_error(const struct pf_command *cmd, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pf_err("%s (see 'preflight %s --help')", msg, cmd->name);
-	return PF_EXIT_USAGE;
-}
 
 /* pf_find_command - the command called 'name', or NULL */
 static const struct pf_command *pf_find_command(const char *name)

@@ -2,20 +2,19 @@
  * config.c - flightapp's task table: built-in defaults (docs/ARCHITECTURE.md) and
  * the INI file (inih) that overrides any field and adds tasks.
  *
- * inih does not tell a handler its line number, so the file is fed through a
- * reader that counts lines; every error then reads "file:line: what is wrong".
+ * inih does not tell a handler its line number, so the file is fed through
+ * the one INI line reader of lib/ini.h, which counts lines; every error then
+ * reads "file:line: what is wrong".
  * Checks that need the whole file (a period that must be a multiple of a slot
  * set further down, exactly one tick task) run after parsing and point at the
  * line that set the offending value. Sections other than [app] and
  * [task NAME] go to handlers registered with app_config_add_section().
  */
 #include "config.h"
-#include "inierr.h"
+#include "ini.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <ini.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,14 +35,10 @@ enum { LINE_SECTION, LINE_PERIOD, LINE_PHASE, LINE_EVENT, LINE_KIND, LINE_NFIELD
 
 struct app_parse {
 	struct app_config *cfg;
-	int line;			/* line being parsed */
+	struct pf_ini ini;		/* file name, line being parsed, first error */
 	int section_line;		/* line of the last [section] header */
 	int slot_line;
 	int task_line[APP_MAX_TASKS][LINE_NFIELDS];
-	struct pf_ini_err ie;		/* file name and first error */
-	int read_errno;			/* the file could not be read (a directory, an I/O error) */
-	/* string source (app_config_load_string) */
-	const char *text;
 };
 
 int app_config_add_section(const char *name, app_section_fn fn, void *user)
@@ -161,18 +156,6 @@ int app_parse_cpus(const char *text, uint64_t *mask, size_t mask_words)
 	}
 }
 
-/* app_perr - record the first error as "file:line: message"; returns 0 for inih */
-static int app_perr(struct app_parse *ps, int line, const char *fmt, ...) PF_PRINTF(3, 4);
-static int app_perr(struct app_parse *ps, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	pf_ini_verror(&ps->ie, line, fmt, ap);
-	va_end(ap);
-	return 0;
-}
-
 /* app_parse_time - a duration that must carry a unit ("10ms"); 0 or -EINVAL */
 static int app_parse_time(const char *value, int64_t *ns)
 {
@@ -229,34 +212,34 @@ static int app_app_key(struct app_parse *ps, const char *key, const char *value)
 
 	if (!strcmp(key, "slot")) {
 		if (app_parse_time(value, &ns) || ns < 100 * PF_NS_PER_US || ns > 10 * PF_NS_PER_SEC)
-			return app_perr(ps, ps->line, "slot: bad duration '%s' %s, 100us..10s", value, TIME_HINT);
+			return pf_ini_error(&ps->ini, ps->ini.line, "slot: bad duration '%s' %s, 100us..10s", value, TIME_HINT);
 		cfg->slot_ns = ns;
-		ps->slot_line = ps->line;
+		ps->slot_line = ps->ini.line;
 	} else if (!strcmp(key, "cpus")) {
 		if (app_parse_cpus(value, mask, PF_ARRAY_SIZE(mask)) || strlen(value) >= sizeof(cfg->cpus))
-			return app_perr(ps, ps->line, "cpus: bad CPU list '%s' (like 1 or 0-3,6)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "cpus: bad CPU list '%s' (like 1 or 0-3,6)", value);
 		snprintf(cfg->cpus, sizeof(cfg->cpus), "%s", value);
 	} else if (!strcmp(key, "ring")) {
 		if (pf_parse_long(value, 64, 1 << 24, &v) || (v & (v - 1)))
-			return app_perr(ps, ps->line, "ring: bad entry count '%s' (a power of two, 64..16777216)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "ring: bad entry count '%s' (a power of two, 64..16777216)", value);
 		cfg->ring_entries = (uint32_t)v;
 	} else if (!strcmp(key, "logger_period")) {
 		if (app_parse_time(value, &ns) || ns < PF_NS_PER_MS || ns > PF_NS_PER_SEC)
-			return app_perr(ps, ps->line, "logger_period: bad duration '%s' %s, 1ms..1s", value, TIME_HINT);
+			return pf_ini_error(&ps->ini, ps->ini.line, "logger_period: bad duration '%s' %s, 1ms..1s", value, TIME_HINT);
 		cfg->logger_period_ns = ns;
 	} else if (!strcmp(key, "hist_bin")) {
 		if (app_parse_time(value, &ns) || ns < 1 || ns > PF_NS_PER_SEC)
-			return app_perr(ps, ps->line, "hist_bin: bad duration '%s' %s", value, TIME_HINT);
+			return pf_ini_error(&ps->ini, ps->ini.line, "hist_bin: bad duration '%s' %s", value, TIME_HINT);
 		cfg->hist_bin_ns = ns;
 	} else if (!strcmp(key, "hist_bins")) {
 		if (pf_parse_long(value, 1, 1000000, &v))
-			return app_perr(ps, ps->line, "hist_bins: bad count '%s' (1..1000000)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "hist_bins: bad count '%s' (1..1000000)", value);
 		cfg->hist_bins = (uint32_t)v;
 	} else if (!strcmp(key, "dma_latency")) {
 		if (app_parse_bool(value, &cfg->dma_latency))
-			return app_perr(ps, ps->line, "dma_latency: bad boolean '%s' (true or false)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "dma_latency: bad boolean '%s' (true or false)", value);
 	} else {
-		return app_perr(ps, ps->line, "unknown key '%s' in [app]", key);
+		return pf_ini_error(&ps->ini, ps->ini.line, "unknown key '%s' in [app]", key);
 	}
 	return 1;
 }
@@ -268,14 +251,14 @@ static struct app_task_cfg *app_task_section(struct app_parse *ps, const char *n
 	struct app_task_cfg *t;
 
 	if (!app_valid_name(name)) {
-		app_perr(ps, ps->section_line, "bad task name '%s' (1-15 of A-Z a-z 0-9 _)", name);
+		pf_ini_error(&ps->ini, ps->section_line, "bad task name '%s' (1-15 of A-Z a-z 0-9 _)", name);
 		return NULL;
 	}
 	t = app_config_find(cfg, name);
 	if (t)
 		return t;
 	if (cfg->ntasks == APP_MAX_TASKS) {
-		app_perr(ps, ps->section_line, "too many tasks (at most %d)", APP_MAX_TASKS);
+		pf_ini_error(&ps->ini, ps->section_line, "too many tasks (at most %d)", APP_MAX_TASKS);
 		return NULL;
 	}
 	/* a new task: periodic every slot, SCHED_OTHER until told otherwise */
@@ -306,51 +289,51 @@ static int app_task_key(struct app_parse *ps, const char *name, const char *key,
 			if (!strcmp(value, app_kind_names[k]))
 				break;
 		if (k == PF_ARRAY_SIZE(app_kind_names))
-			return app_perr(ps, ps->line, "kind: unknown kind '%s' (tick, periodic, event, background)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "kind: unknown kind '%s' (tick, periodic, event, background)", value);
 		t->kind = (enum app_task_kind)k;
-		lines[LINE_KIND] = ps->line;
+		lines[LINE_KIND] = ps->ini.line;
 	} else if (!strcmp(key, "policy")) {
 		if (!strcmp(value, "fifo"))
 			t->policy = APP_POLICY_FIFO;
 		else if (!strcmp(value, "other"))
 			t->policy = APP_POLICY_OTHER;
 		else
-			return app_perr(ps, ps->line, "policy: unknown policy '%s' (fifo or other)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "policy: unknown policy '%s' (fifo or other)", value);
 	} else if (!strcmp(key, "priority")) {
 		if (pf_parse_long(value, 1, 99, &v))
-			return app_perr(ps, ps->line, "priority: '%s' out of range (SCHED_FIFO 1..99)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "priority: '%s' out of range (SCHED_FIFO 1..99)", value);
 		t->priority = (int)v;
 		t->policy = APP_POLICY_FIFO;
 	} else if (!strcmp(key, "period") || !strcmp(key, "phase") || !strcmp(key, "event_period")) {
 		if (app_parse_time(value, &ns))
-			return app_perr(ps, ps->line, "%s: bad duration '%s' %s", key, value, TIME_HINT);
+			return pf_ini_error(&ps->ini, ps->ini.line, "%s: bad duration '%s' %s", key, value, TIME_HINT);
 		if (key[1] == 'e') {
 			t->period_ns = ns;
-			lines[LINE_PERIOD] = ps->line;
+			lines[LINE_PERIOD] = ps->ini.line;
 		} else if (key[1] == 'h') {
 			t->phase_ns = ns;
-			lines[LINE_PHASE] = ps->line;
+			lines[LINE_PHASE] = ps->ini.line;
 		} else {
 			t->event_period_ns = ns;
-			lines[LINE_EVENT] = ps->line;
+			lines[LINE_EVENT] = ps->ini.line;
 		}
 	} else if (!strcmp(key, "deadline")) {
 		if (app_parse_time(value, &ns) || ns <= 0)
-			return app_perr(ps, ps->line, "deadline: bad duration '%s' %s", value, TIME_HINT);
+			return pf_ini_error(&ps->ini, ps->ini.line, "deadline: bad duration '%s' %s", value, TIME_HINT);
 		t->deadline_ns = ns;
 	} else if (!strcmp(key, "work")) {
 		if (app_parse_time(value, &ns) || ns > 100 * PF_NS_PER_SEC)
-			return app_perr(ps, ps->line, "work: bad duration '%s' %s", value, TIME_HINT);
+			return pf_ini_error(&ps->ini, ps->ini.line, "work: bad duration '%s' %s", value, TIME_HINT);
 		t->work_ns = ns;
 	} else if (!strcmp(key, "cpus")) {
 		if (app_parse_cpus(value, mask, PF_ARRAY_SIZE(mask)) || strlen(value) >= sizeof(t->cpus))
-			return app_perr(ps, ps->line, "cpus: bad CPU list '%s' (like 1 or 0-3,6)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "cpus: bad CPU list '%s' (like 1 or 0-3,6)", value);
 		snprintf(t->cpus, sizeof(t->cpus), "%s", value);
 	} else if (!strcmp(key, "enabled")) {
 		if (app_parse_bool(value, &t->enabled))
-			return app_perr(ps, ps->line, "enabled: bad boolean '%s' (true or false)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "enabled: bad boolean '%s' (true or false)", value);
 	} else {
-		return app_perr(ps, ps->line, "unknown key '%s' in [task %s]", key, name);
+		return pf_ini_error(&ps->ini, ps->ini.line, "unknown key '%s' in [task %s]", key, name);
 	}
 	return 1;
 }
@@ -363,7 +346,7 @@ static int app_ini_handler(void *user, const char *section, const char *key, con
 	size_t n;
 	int i;
 
-	if (ps->ie.failed)
+	if (ps->ini.failed)
 		return 0;
 	if (!strcmp(section, "app"))
 		return app_app_key(ps, key, value);
@@ -375,74 +358,23 @@ static int app_ini_handler(void *user, const char *section, const char *key, con
 		    !(n && app_sections[i].name[n - 1] == '*' && !strncmp(section, app_sections[i].name, n - 1)))
 			continue;
 		if (app_sections[i].fn(app_sections[i].user, section, key, value, msg, sizeof(msg)))
-			return app_perr(ps, ps->line, "%s", msg[0] ? msg : "bad value");
+			return pf_ini_error(&ps->ini, ps->ini.line, "%s", msg[0] ? msg : "bad value");
 		return 1;
 	}
 	if (!*section)
-		return app_perr(ps, ps->line, "key '%s' outside any section", key);
-	return app_perr(ps, ps->section_line, "unknown section [%s]", section);
+		return pf_ini_error(&ps->ini, ps->ini.line, "key '%s' outside any section", key);
+	return pf_ini_error(&ps->ini, ps->section_line, "unknown section [%s]", section);
 }
 
-/* app_count_line - one more line read; remember where the current section began */
-static void app_count_line(struct app_parse *ps, const char *line)
+/* app_on_line - remember where the current section began */
+static void app_on_line(void *user, char *line)
 {
-	ps->line++;
+	struct app_parse *ps = user;
+
 	while (*line == ' ' || *line == '\t')
 		line++;
 	if (*line == '[')
-		ps->section_line = ps->line;
-}
-
-/*
- * app_line_too_long - a line that does not fit inih's buffer of 'num' bytes:
- * an error at its own line (inih would parse its rest as a line of its own)
- */
-static char *app_line_too_long(struct app_parse *ps, int num)
-{
-	ps->line++;
-	app_perr(ps, ps->line, "line too long (at most %d characters)", num - 1);
-	return NULL;
-}
-
-/* app_file_reader - fgets for inih that counts lines */
-static char *app_file_reader(char *str, int num, void *stream)
-{
-	struct app_parse *ps = stream;
-	FILE *f = (FILE *)ps->text;
-	char *r = fgets(str, num, f);
-
-	if (!r) {
-		if (ferror(f))
-			ps->read_errno = errno ? errno : EIO;
-		return NULL;
-	}
-	if (pf_ini_overlong(f, r, num))
-		return app_line_too_long(ps, num);
-	app_count_line(ps, r);
-	return r;
-}
-
-/* app_string_reader - the same over a string */
-static char *app_string_reader(char *str, int num, void *stream)
-{
-	struct app_parse *ps = stream;
-	const char *nl;
-	size_t n, len;
-
-	if (!*ps->text || num < 2)
-		return NULL;
-	nl = strchr(ps->text, '\n');
-	n = nl ? (size_t)(nl - ps->text) + 1 : strlen(ps->text);
-	len = nl ? n - 1 : n;	/* without the newline */
-	if (len > (size_t)num - 1)
-		return app_line_too_long(ps, num);
-	if (n > (size_t)num - 1)
-		n = (size_t)num - 1;	/* the line fits, its newline does not */
-	memcpy(str, ps->text, n);
-	str[n] = '\0';
-	ps->text += nl ? (size_t)(nl - ps->text) + 1 : n;
-	app_count_line(ps, str);
-	return str;
+		ps->section_line = ps->ini.line;
 }
 
 /* app_is_multiple - a value that is a whole number (>= min) of slots */
@@ -468,24 +400,24 @@ static int app_parse_check(struct app_parse *ps)
 		if (!t->enabled)
 			continue;
 		if (t->kind == APP_TASK_TICK && lines[LINE_PERIOD] && t->period_ns != cfg->slot_ns)
-			return app_perr(ps, line, "task %s: a tick task's period must be the slot (%lld ns)",
+			return pf_ini_error(&ps->ini, line, "task %s: a tick task's period must be the slot (%lld ns)",
 					t->name, (long long)cfg->slot_ns);
 		if (t->kind == APP_TASK_TICK || (t->kind == APP_TASK_PERIODIC && !t->period_ns && !lines[LINE_PERIOD]))
 			t->period_ns = cfg->slot_ns;	/* a new periodic task runs every slot unless told */
 		if ((t->kind == APP_TASK_PERIODIC) && !app_is_multiple(t->period_ns, cfg->slot_ns, 1))
-			return app_perr(ps, line, "task %s: period %lld ns is not a multiple of the slot (%lld ns)",
+			return pf_ini_error(&ps->ini, line, "task %s: period %lld ns is not a multiple of the slot (%lld ns)",
 					t->name, (long long)t->period_ns, (long long)cfg->slot_ns);
 		line = lines[LINE_PHASE] ? lines[LINE_PHASE] : line;
 		if (t->phase_ns && !app_is_multiple(t->phase_ns, cfg->slot_ns, 0))
-			return app_perr(ps, line, "task %s: phase %lld ns is not a multiple of the slot (%lld ns)",
+			return pf_ini_error(&ps->ini, line, "task %s: phase %lld ns is not a multiple of the slot (%lld ns)",
 					t->name, (long long)t->phase_ns, (long long)cfg->slot_ns);
 		line = lines[LINE_EVENT] ? lines[LINE_EVENT] : line;
 		if (t->event_period_ns && !app_is_multiple(t->event_period_ns, cfg->slot_ns, 1))
-			return app_perr(ps, line, "task %s: event_period %lld ns is not a multiple of the slot (%lld ns)",
+			return pf_ini_error(&ps->ini, line, "task %s: event_period %lld ns is not a multiple of the slot (%lld ns)",
 					t->name, (long long)t->event_period_ns, (long long)cfg->slot_ns);
 		line = lines[LINE_SECTION] ? lines[LINE_SECTION] : line;
 		if (t->policy == APP_POLICY_FIFO && (t->priority < 1 || t->priority > 99))
-			return app_perr(ps, line, "task %s: policy fifo needs a priority 1..99", t->name);
+			return pf_ini_error(&ps->ini, line, "task %s: policy fifo needs a priority 1..99", t->name);
 		if (t->policy == APP_POLICY_OTHER)
 			t->priority = 0;
 		if (t->kind == APP_TASK_EVENT || t->kind == APP_TASK_BACKGROUND)
@@ -494,54 +426,36 @@ static int app_parse_check(struct app_parse *ps)
 	return 0;
 }
 
-/* app_config_parse - run inih over a reader, then the whole-file checks */
-static int app_config_parse(struct app_config *cfg, const char *file, ini_reader reader,
-			    struct app_parse *ps, char *err, size_t err_size)
+/* app_config_parse - run inih over ps->ini (a file or a string), then the whole-file checks */
+static int app_config_parse(struct app_config *cfg, struct app_parse *ps, char *err, size_t err_size)
 {
 	int ret;
 
 	ps->cfg = cfg;
-	ps->ie.file = file;
-	ps->ie.buf = err;
-	ps->ie.size = err_size;
-	ret = ini_parse_stream(reader, ps, app_ini_handler, ps);
-	if (ret > 0 && !ps->ie.failed)
-		app_perr(ps, ret, "syntax error (expected [section] or key = value)");
-	if (ret < 0 && !ps->ie.failed)
-		app_perr(ps, ps->line, "cannot parse (out of memory)");
-	if (!ps->ie.failed)
+	ps->ini.err = err;
+	ps->ini.err_size = err_size;
+	ps->ini.syntax = "syntax error (expected [section] or key = value)";
+	ps->ini.on_line = app_on_line;
+	ret = pf_ini_parse(&ps->ini, app_ini_handler, ps);
+	if (!ret)
 		app_parse_check(ps);
-	return ps->ie.failed ? -EINVAL : 0;
+	if (ret < 0 && ret != -EINVAL)
+		return ret;	/* unreadable: "file: why" */
+	return ps->ini.failed ? -EINVAL : 0;
 }
 
 int app_config_load(struct app_config *cfg, const char *path, char *err, size_t err_size)
 {
-	struct app_parse *ps;
-	FILE *f;
+	struct app_parse *ps = calloc(1, sizeof(*ps));
 	int ret;
 
-	f = fopen(path, "re");
-	if (!f) {
-		ret = -errno;
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-		return ret;
-	}
-	ps = calloc(1, sizeof(*ps));
-	if (!ps) {
-		fclose(f);
+	if (!ps)
 		return -ENOMEM;
-	}
-	ps->text = (const char *)f;
-	ret = app_config_parse(cfg, path, app_file_reader, ps, err, err_size);
-	if (ps->read_errno) {
-		/* fopen accepts a directory; reading it fails: never taken for an empty file */
-		ret = -ps->read_errno;
-		snprintf(err, err_size, "%s: %s", path, strerror(ps->read_errno));
-	}
+	ps->ini.file = path;
+	ret = app_config_parse(cfg, ps, err, err_size);
 	if (!ret)
 		snprintf(cfg->source, sizeof(cfg->source), "%s", path);
 	free(ps);
-	fclose(f);
 	return ret;
 }
 
@@ -553,8 +467,9 @@ int app_config_load_string(struct app_config *cfg, const char *name, const char 
 
 	if (!ps)
 		return -ENOMEM;
-	ps->text = text;
-	ret = app_config_parse(cfg, name, app_string_reader, ps, err, err_size);
+	ps->ini.file = name;
+	ps->ini.text = text;
+	ret = app_config_parse(cfg, ps, err, err_size);
 	free(ps);
 	return ret;
 }

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "bodies.h"
 #include "common.h"
+#include "datafile.h"
 #include "exec.h"
 #include "joblog.h"
 #include "report.h"
@@ -20,7 +21,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -45,8 +45,8 @@ static const char app_usage[] =
 	"  -q, --quiet                no live status on stderr (default: one line per task every second)\n"
 	"  -h, --help                 this text\n"
 	"\n"
-	"Profiles are looked up in $PREFLIGHT_PROFILES, then <program dir>/../app/profiles,\n"
-	"then <program dir>/../share/preflight/profiles. Keys: docs/flightapp.md.\n"
+	"Profiles are looked up in $PREFLIGHT_DATA/profiles, then <program dir>/../app/profiles\n"
+	"(the source tree), then the installed <DATADIR>/profiles. Keys: docs/flightapp.md.\n"
 	"Exit: 0 ok, 2 bad option or configuration, 3 environment (privilege, tracefs), 4 internal.\n";
 
 enum { OPT_NO_RT = 256, OPT_STATS_JSON, OPT_TRACE_TEXT, OPT_NO_DMA };
@@ -57,32 +57,23 @@ struct app_opts {
 	bool no_rt, quiet, trace_text, no_dma;
 };
 
-/* app_profile_path - find profile NAME; 0 or -ENOENT */
+/*
+ * app_profile_path - find profile NAME (a path, or the data file
+ * profiles/NAME.ini); 0, or -ENOENT with what was searched in 'path'
+ */
 static int app_profile_path(const char *name, char *path, size_t size)
 {
-	char exe[PATH_MAX], *dir;
-	const char *env = getenv("PREFLIGHT_PROFILES");
-	ssize_t n;
+	char rel[512];
 
 	if (strchr(name, '/')) {
 		snprintf(path, size, "%s", name);
 		return access(path, R_OK) ? -ENOENT : 0;
 	}
-	if (env && *env) {
-		snprintf(path, size, "%s/%s.ini", env, name);
-		if (!access(path, R_OK))
-			return 0;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
+	if (snprintf(rel, sizeof(rel), "profiles/%s.ini", name) >= (int)sizeof(rel)) {
+		snprintf(path, size, "name too long");
 		return -ENOENT;
-	exe[n] = '\0';
-	dir = dirname(exe);
-	snprintf(path, size, "%s/../app/profiles/%s.ini", dir, name);
-	if (!access(path, R_OK))
-		return 0;
-	snprintf(path, size, "%s/../share/preflight/profiles/%s.ini", dir, name);
-	return access(path, R_OK) ? -ENOENT : 0;
+	}
+	return pf_datafile(rel, path, size);
 }
 
 /* app_parse_opts - the command line; an exit code when the program must stop, -1 to go on */
@@ -148,7 +139,7 @@ static int app_load_config(const struct app_opts *o, struct app_config *cfg)
 	app_config_defaults(cfg);
 	if (o->profile) {
 		if (app_profile_path(o->profile, path, sizeof(path)))
-			return pf_fail(PF_EXIT_USAGE, "--profile: profile '%s' not found", o->profile);
+			return pf_fail(PF_EXIT_USAGE, "--profile: profile '%s' not found (%s)", o->profile, path);
 		ret = app_config_load(cfg, path, err, sizeof(err));
 		if (ret)
 			return pf_fail(PF_EXIT_USAGE, "%s", err);

@@ -12,6 +12,7 @@
  */
 #include "command.h"
 #include "common.h"
+#include "datafile.h"
 #include "loads/load.h"
 #include "run.h"
 
@@ -407,14 +408,12 @@ const struct pf_command cmd_qualify = {
 static void summary_survey(void)
 {
 	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	char *argv[] = { self, "sysinfo", NULL };
 	struct pf_proc p;
 	int ret;
 
-	if (n <= 0)
+	if (pf_self_exe(self, sizeof(self)) < 0)
 		return;
-	self[n] = '\0';
 	fflush(stdout);
 	ret = pf_proc_spawn(&p, argv, "-", "-", 0);
 	if (ret == 0) {

@@ -17,14 +17,15 @@
  * NN-<phase>/. Ctrl-C (SIGINT), SIGTERM or SIGHUP stops everything, keeps
  * what was recorded, analyses it and marks it partial.
  *
- * Every child is started and ended by this file through pf_proc (bench/
- * loads/proc.c); namespaces, links, mounts and loop devices belong to the
+ * Every child is started and ended by this file through pf_proc
+ * (lib/proc.h); namespaces, links, mounts and loop devices belong to the
  * loads, which remove them themselves, and load_cleanup_stale removes
  * what a killed load left behind.
  */
 #define _GNU_SOURCE
 #include "command.h"
 #include "common.h"
+#include "datafile.h"
 #include "loads/load.h"
 #include "run.h"
 #include "scenario.h"
@@ -208,16 +209,23 @@ static bool run_dir_empty(const char *path)
 	return empty;
 }
 
-/* run_find_file - 'rel' as given, else relative to the program's repository (build/..) */
-static int run_find_file(struct pf_run *r, const char *rel, char *out, size_t size)
+/*
+ * run_find_file - 'name' as a path, else as a data file ("budgets/seed.ini",
+ * lib/datafile.h); 0, or -ENOENT with why (and what was searched) in 'out'
+ */
+static int run_find_file(const char *name, char *out, size_t size)
 {
-	snprintf(out, size, "%s", rel);
-	if (run_exists(out) || rel[0] == '/')
-		return run_exists(out) ? 0 : -ENOENT;
-	if (snprintf(out, size, "%s/../%s", r->bindir, rel) < (int)size && run_exists(out))
+	char searched[PATH_MAX - 16];	/* room for the "no such file; " before it */
+
+	snprintf(out, size, "%s", name);
+	if (run_exists(out))
 		return 0;
-	snprintf(out, size, "%s", rel);
-	return -ENOENT;
+	if (name[0] == '/' || pf_datafile(name, searched, sizeof(searched)) < 0) {
+		snprintf(out, size, "no such file%s%s", name[0] == '/' ? "" : "; ", name[0] == '/' ? "" : searched);
+		return -ENOENT;
+	}
+	snprintf(out, size, "%s", searched);
+	return 0;
 }
 
 /* run_has_command - true when this preflight has the subcommand 'name' (another issue's piece) */
@@ -909,13 +917,11 @@ static int run_setup(struct pf_run *r)
 {
 	char path[PATH_MAX], utc[32], src[PATH_MAX];
 	struct utsname un;
-	ssize_t n;
 	int ret;
 
-	n = readlink("/proc/self/exe", r->self, sizeof(r->self) - 1);
-	if (n <= 0)
-		return run_fail(r, PF_EXIT_INTERNAL, "/proc/self/exe: %s", strerror(errno));
-	r->self[n] = '\0';
+	ret = pf_self_exe(r->self, sizeof(r->self));
+	if (ret < 0)
+		return run_fail(r, PF_EXIT_INTERNAL, "/proc/self/exe: %s", strerror(-ret));
 	if (snprintf(r->bindir, sizeof(r->bindir), "%s", r->self) >= (int)sizeof(r->bindir))
 		return run_fail(r, PF_EXIT_ENV, "%s: path too long", r->self);
 	*strrchr(r->bindir, '/') = '\0';
@@ -943,12 +949,9 @@ static int run_setup(struct pf_run *r)
 
 	snprintf(src, sizeof(src), "%s", r->o->budgets ? r->o->budgets :
 		 r->scn.budgets[0] ? r->scn.budgets : "budgets/seed.ini");
-	if (run_find_file(r, src, r->budgets, sizeof(r->budgets)) < 0) {
-		if (r->o->budgets)
-			return run_fail(r, PF_EXIT_USAGE, "budgets '%s': no such file", src);
-		r->budgets[0] = '\0';
-		run_log(r, "budgets %s: not found, no check", src);
-	} else if (run_copy(r->budgets, run_path(path, sizeof(path), r->dir, "budgets.ini")) < 0) {
+	if (run_find_file(src, r->budgets, sizeof(r->budgets)) < 0)	/* before the phases, not after */
+		return run_fail(r, r->o->budgets ? PF_EXIT_USAGE : PF_EXIT_ENV, "budgets '%s': %s", src, r->budgets);
+	if (run_copy(r->budgets, run_path(path, sizeof(path), r->dir, "budgets.ini")) < 0) {
 		return run_fail(r, PF_EXIT_ENV, "%s: cannot copy the budgets", path);
 	}
 

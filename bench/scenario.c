@@ -2,19 +2,17 @@
  * scenario.c - the scenario parser (inih) and lookups of effective
  * parameters. See scenario.h and docs/scenarios.md.
  *
- * inih is driven through ini_parse_stream with our own line reader, so that
- * every message, including the checks done after a section ends, carries
- * the line it is about.
+ * inih is driven through the one INI line reader of lib/ini.h, which counts
+ * lines, so that every message, including the checks done after a section
+ * ends, carries the line it is about.
  */
 #include "scenario.h"
 #include "common.h"
-#include "inierr.h"
+#include "datafile.h"
+#include "ini.h"
 #include "loads/load.h"
 
 #include <errno.h>
-#include <ini.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +20,7 @@
 
 struct scn_parser {
 	struct pf_scn *scn;
-	FILE *file;
-	int line;			/* line last read */
-	struct pf_ini_err ie;		/* file name and first error */
+	struct pf_ini ini;		/* file name, line last read, first error */
 	char section[64];
 	struct scn_phase *phase;	/* current [phase] section, or NULL */
 	const char *owner;		/* current [load X] / [cyclictest] / [flightapp] owner */
@@ -43,37 +39,18 @@ const char *scn_measure_name(enum scn_measure m)
 	return names[m];
 }
 
-/* scn_error - record the first error as "file:line: message"; returns 0 for inih */
-static int scn_error(struct scn_parser *ps, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	pf_ini_verror(&ps->ie, line, fmt, ap);
-	va_end(ap);
-	return 0;
-}
-
 /*
- * scn_reader - fgets that counts lines and sees section headers itself,
- * so that a [phase] is known (with its line) even before its first key
+ * scn_on_line - sees section headers before inih does, so that a [phase]
+ * is known (with its line) even before its first key
  */
-static char *scn_reader(char *str, int num, void *stream)
+static void scn_on_line(void *user, char *r)
 {
-	struct scn_parser *ps = stream;
-	char *r = fgets(str, num, ps->file), *p, *end, name[64];
+	struct scn_parser *ps = user;
+	char *p, *end, name[64];
 
-	if (!r)
-		return r;
-	ps->line++;
-	if (pf_ini_overlong(ps->file, r, num)) {
-		/* inih would parse the rest as a line of its own: say it at this line */
-		scn_error(ps, ps->line, "line too long (at most %d characters)", num - 1);
-		return NULL;
-	}
 	for (p = r; *p == ' ' || *p == '\t'; p++)
 		;
-	if (*p == '[' && (end = strchr(p, ']')) && !ps->ie.failed) {
+	if (*p == '[' && (end = strchr(p, ']')) && !ps->ini.failed) {
 		for (p++; *p == ' ' || *p == '\t'; p++)
 			;
 		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
@@ -81,7 +58,6 @@ static char *scn_reader(char *str, int num, void *stream)
 		snprintf(name, sizeof(name), "%.*s", (int)(end - p), p);
 		scn_section(ps, name);	/* even the same name again: a duplicate is an error */
 	}
-	return r;
 }
 
 /* scn_known - true when key is in the NULL-terminated list */
@@ -105,40 +81,40 @@ static int scn_check_param(struct scn_parser *ps, const char *owner, const char 
 
 	if (!strcmp(owner, "cyclictest")) {
 		if (!scn_known(scn_cyclictest_keys, key))
-			return scn_error(ps, ps->line, "cyclictest: '%s': unknown parameter (%s)", key,
+			return pf_ini_error(&ps->ini, ps->ini.line, "cyclictest: '%s': unknown parameter (%s)", key,
 					    "interval, priority, histogram, threads");
 		if (!strcmp(key, "interval") ? pf_parse_duration_ns(value, PF_NS_PER_US, &ns) || ns < 50000 :
 		    !strcmp(key, "priority") ? pf_parse_long(value, 1, 99, &v) :
 		    !strcmp(key, "histogram") ? pf_parse_long(value, 10, 1000000, &v) :
 		    strcmp(value, "smp") && pf_parse_long(value, 1, 1024, &v))
-			return scn_error(ps, ps->line, "cyclictest.%s: '%s': bad value", key, value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "cyclictest.%s: '%s': bad value", key, value);
 		return 1;
 	}
 	if (!strcmp(owner, "flightapp")) {
 		if (!scn_known(scn_flightapp_keys, key))
-			return scn_error(ps, ps->line, "flightapp: '%s': unknown parameter (%s)", key,
+			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp: '%s': unknown parameter (%s)", key,
 					    "profile, config, trace, trigger, sim, args, sim_args");
 		if (!strcmp(key, "trace") && strcmp(value, "full") && strcmp(value, "flight") &&
 		    strcmp(value, "off"))
-			return scn_error(ps, ps->line, "flightapp.trace: '%s': expected full, flight or off",
+			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp.trace: '%s': expected full, flight or off",
 					    value);
 		if (!strcmp(key, "trigger") && (pf_parse_duration_ns(value, PF_NS_PER_US, &ns) || ns <= 0))
-			return scn_error(ps, ps->line, "flightapp.trigger: '%s': expected a latency (62us)", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp.trigger: '%s': expected a latency (62us)", value);
 		if (!strcmp(key, "sim") && strcmp(value, "yes") && strcmp(value, "no"))
-			return scn_error(ps, ps->line, "flightapp.sim: '%s': expected yes or no", value);
+			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp.sim: '%s': expected yes or no", value);
 		return 1;
 	}
 	if (!ops)
-		return scn_error(ps, ps->line, "'%s': no such load (%s)", owner, load_names());
+		return pf_ini_error(&ps->ini, ps->ini.line, "'%s': no such load (%s)", owner, load_names());
 	if (load_init(&l, ops, NULL) < 0)
-		return scn_error(ps, ps->line, "out of memory");
+		return pf_ini_error(&ps->ini, ps->ini.line, "out of memory");
 	ret = load_set(&l, key, value);
 	load_free(&l);
 	if (ret == -ENOENT)
-		return scn_error(ps, ps->line, "%s: '%s': unknown parameter (see 'preflight load --list')",
+		return pf_ini_error(&ps->ini, ps->ini.line, "%s: '%s': unknown parameter (see 'preflight load --list')",
 				    owner, key);
 	if (ret < 0)
-		return scn_error(ps, ps->line, "%s.%s: '%s': bad value", owner, key, value);
+		return pf_ini_error(&ps->ini, ps->ini.line, "%s.%s: '%s': bad value", owner, key, value);
 	return 1;
 }
 
@@ -147,15 +123,15 @@ static int scn_add_kv(struct scn_parser *ps, struct scn_kv *kv, int *n, const ch
 			 const char *key, const char *value)
 {
 	if (*n >= SCN_MAX_KV)
-		return scn_error(ps, ps->line, "more than %d parameters in one section", SCN_MAX_KV);
+		return pf_ini_error(&ps->ini, ps->ini.line, "more than %d parameters in one section", SCN_MAX_KV);
 	if (strlen(key) >= sizeof(kv->key) || strlen(value) >= sizeof(kv->value))
-		return scn_error(ps, ps->line, "'%s': name or value too long", key);
+		return pf_ini_error(&ps->ini, ps->ini.line, "'%s': name or value too long", key);
 	if (!scn_check_param(ps, owner, key, value))
 		return 0;
 	snprintf(kv[*n].owner, sizeof(kv[*n].owner), "%s", owner);
 	snprintf(kv[*n].key, sizeof(kv[*n].key), "%s", key);
 	snprintf(kv[*n].value, sizeof(kv[*n].value), "%s", value);
-	kv[*n].line = ps->line;
+	kv[*n].line = ps->ini.line;
 	(*n)++;
 	return 1;
 }
@@ -167,7 +143,7 @@ static int scn_end_phase(struct scn_parser *ps)
 
 	ps->phase = NULL;
 	if (p && !p->duration_ns)
-		return scn_error(ps, p->line, "phase '%s': no duration", p->name);
+		return pf_ini_error(&ps->ini, p->line, "phase '%s': no duration", p->name);
 	return 1;
 }
 
@@ -191,7 +167,7 @@ static int scn_section(struct scn_parser *ps, const char *section)
 		const struct load_ops *ops = load_find(section + 5);
 
 		if (!ops)
-			return scn_error(ps, ps->line, "[%s]: no such load (%s)", section, load_names());
+			return pf_ini_error(&ps->ini, ps->ini.line, "[%s]: no such load (%s)", section, load_names());
 		ps->owner = ops->name;
 		return 1;
 	}
@@ -199,23 +175,23 @@ static int scn_section(struct scn_parser *ps, const char *section)
 		struct scn_phase *p;
 
 		if (scn->nphases >= SCN_MAX_PHASES)
-			return scn_error(ps, ps->line, "more than %d phases", SCN_MAX_PHASES);
+			return pf_ini_error(&ps->ini, ps->ini.line, "more than %d phases", SCN_MAX_PHASES);
 		for (i = 0; i < scn->nphases; i++)
 			if (!strcmp(scn->phases[i].name, section + 6))
-				return scn_error(ps, ps->line, "phase '%s' defined twice (line %d)",
+				return pf_ini_error(&ps->ini, ps->ini.line, "phase '%s' defined twice (line %d)",
 						    section + 6, scn->phases[i].line);
 		if (strlen(section + 6) >= sizeof(p->name) || strpbrk(section + 6, "/ \t"))
-			return scn_error(ps, ps->line, "phase '%s': name too long or with '/' or blanks",
+			return pf_ini_error(&ps->ini, ps->ini.line, "phase '%s': name too long or with '/' or blanks",
 					    section + 6);
 		p = &scn->phases[scn->nphases++];
 		snprintf(p->name, sizeof(p->name), "%s", section + 6);
-		p->line = ps->line;
+		p->line = ps->ini.line;
 		p->measure = SCN_NONE;
 		ps->phase = p;
 		return 1;
 	}
-	return scn_error(ps, ps->line, "[%s]: unknown section (scenario, phase NAME, load NAME, cyclictest, flightapp)",
-			    section);
+	return pf_ini_error(&ps->ini, ps->ini.line,
+			    "[%s]: unknown section (scenario, phase NAME, load NAME, cyclictest, flightapp)", section);
 }
 
 /* scn_phase_loads - "loads = wifi sd ..." of a phase */
@@ -229,12 +205,12 @@ static int scn_phase_loads(struct scn_parser *ps, struct scn_phase *p, const cha
 		const struct load_ops *ops = load_find(name);
 
 		if (!ops)
-			return scn_error(ps, ps->line, "loads: '%s': no such load (%s)", name, load_names());
+			return pf_ini_error(&ps->ini, ps->ini.line, "loads: '%s': no such load (%s)", name, load_names());
 		for (i = 0; i < p->nloads; i++)
 			if (!strcmp(p->loads[i], name))
-				return scn_error(ps, ps->line, "loads: '%s' listed twice", name);
+				return pf_ini_error(&ps->ini, ps->ini.line, "loads: '%s' listed twice", name);
 		if (p->nloads >= SCN_MAX_LOADS)
-			return scn_error(ps, ps->line, "loads: more than %d", SCN_MAX_LOADS);
+			return pf_ini_error(&ps->ini, ps->ini.line, "loads: more than %d", SCN_MAX_LOADS);
 		snprintf(p->loads[p->nloads++], sizeof(p->loads[0]), "%s", ops->name);
 	}
 	return 1;
@@ -249,7 +225,7 @@ static int scn_phase_key(struct scn_parser *ps, struct scn_phase *p, const char 
 
 	if (!strcmp(name, "duration")) {
 		if (pf_parse_duration_ns(value, PF_NS_PER_SEC, &p->duration_ns) || p->duration_ns < PF_NS_PER_SEC)
-			return scn_error(ps, ps->line, "duration: '%s': expected a time of at least 1s (30s, 5min, 1h)",
+			return pf_ini_error(&ps->ini, ps->ini.line, "duration: '%s': expected a time of at least 1s (30s, 5min, 1h)",
 					    value);
 		return 1;
 	}
@@ -261,7 +237,7 @@ static int scn_phase_key(struct scn_parser *ps, struct scn_phase *p, const char 
 		else if (!strcmp(value, "none"))
 			p->measure = SCN_NONE;
 		else
-			return scn_error(ps, ps->line, "measure: '%s': expected cyclictest, flightapp or none",
+			return pf_ini_error(&ps->ini, ps->ini.line, "measure: '%s': expected cyclictest, flightapp or none",
 					    value);
 		return 1;
 	}
@@ -269,11 +245,11 @@ static int scn_phase_key(struct scn_parser *ps, struct scn_phase *p, const char 
 		return scn_phase_loads(ps, p, value);
 	dot = strchr(name, '.');
 	if (!dot || dot == name || (size_t)(dot - name) >= sizeof(owner))
-		return scn_error(ps, ps->line, "'%s': unknown key (duration, measure, loads, <load>.<param>, "
+		return pf_ini_error(&ps->ini, ps->ini.line, "'%s': unknown key (duration, measure, loads, <load>.<param>, "
 				    "cyclictest.<param>, flightapp.<param>)", name);
 	snprintf(owner, sizeof(owner), "%.*s", (int)(dot - name), name);
 	if (!load_find(owner) && strcmp(owner, "cyclictest") && strcmp(owner, "flightapp"))
-		return scn_error(ps, ps->line, "'%s': no such load or measurement", owner);
+		return pf_ini_error(&ps->ini, ps->ini.line, "'%s': no such load or measurement", owner);
 	return scn_add_kv(ps, p->kv, &p->nkv, load_find(owner) ? load_find(owner)->name : owner,
 			     dot + 1, value);
 }
@@ -284,14 +260,14 @@ static int scn_handler(void *user, const char *section, const char *name, const 
 	struct scn_parser *ps = user;
 	struct pf_scn *scn = ps->scn;
 
-	if (ps->ie.failed)
+	if (ps->ini.failed)
 		return 0;
 	if (!name)	/* a section header alone (inih calls with name NULL) */
 		return strcmp(section, ps->section) ? scn_section(ps, section) : 1;
 	if (strcmp(section, ps->section) && !scn_section(ps, section))
 		return 0;
 	if (!section[0])
-		return scn_error(ps, ps->line, "'%s' outside a section", name);
+		return pf_ini_error(&ps->ini, ps->ini.line, "'%s' outside a section", name);
 	if (ps->phase)
 		return scn_phase_key(ps, ps->phase, name, value);
 	if (ps->owner)
@@ -299,14 +275,14 @@ static int scn_handler(void *user, const char *section, const char *name, const 
 	/* [scenario] */
 	if (!strcmp(name, "name"))
 		return !load_parse_str(value, scn->name, sizeof(scn->name)) ? 1 :
-		       scn_error(ps, ps->line, "name: too long");
+		       pf_ini_error(&ps->ini, ps->ini.line, "name: too long");
 	if (!strcmp(name, "description"))
 		return !load_parse_str(value, scn->description, sizeof(scn->description)) ? 1 :
-		       scn_error(ps, ps->line, "description: too long");
+		       pf_ini_error(&ps->ini, ps->ini.line, "description: too long");
 	if (!strcmp(name, "budgets"))
 		return !load_parse_str(value, scn->budgets, sizeof(scn->budgets)) ? 1 :
-		       scn_error(ps, ps->line, "budgets: too long");
-	return scn_error(ps, ps->line, "[scenario]: '%s': unknown key (name, description, budgets)", name);
+		       pf_ini_error(&ps->ini, ps->ini.line, "budgets: too long");
+	return pf_ini_error(&ps->ini, ps->ini.line, "[scenario]: '%s': unknown key (name, description, budgets)", name);
 }
 
 int scn_load(struct pf_scn *scn, const char *path)
@@ -316,24 +292,17 @@ int scn_load(struct pf_scn *scn, const char *path)
 
 	memset(scn, 0, sizeof(*scn));
 	snprintf(scn->path, sizeof(scn->path), "%s", path);
-	ps.ie = (struct pf_ini_err){ .file = scn->path, .buf = scn->error, .size = sizeof(scn->error) };
-	ps.file = fopen(path, "re");
-	if (!ps.file) {
-		ret = -errno;
-		snprintf(scn->error, sizeof(scn->error), "%s: %s", path, strerror(errno));
-		return ret;
-	}
-	ret = ini_parse_stream(scn_reader, &ps, scn_handler, &ps);
-	fclose(ps.file);
-	if (ret > 0 && !ps.ie.failed)	/* inih's own syntax error */
-		scn_error(&ps, ret, "syntax error (expected [section] or name = value)");
-	if (ret < 0 && !ps.ie.failed)
-		scn_error(&ps, ps.line, "cannot parse: %s", ret == -2 ? "out of memory" : "read error");
-	if (!ps.ie.failed)
+	ps.ini = (struct pf_ini){ .file = scn->path, .err = scn->error, .err_size = sizeof(scn->error),
+				  .syntax = "syntax error (expected [section] or name = value)",
+				  .on_line = scn_on_line };
+	ret = pf_ini_parse(&ps.ini, scn_handler, &ps);
+	if (ret < 0 && ret != -EINVAL)
+		return ret;	/* unreadable: "file: why" */
+	if (!ps.ini.failed)
 		scn_end_phase(&ps);
-	if (!ps.ie.failed && !scn->nphases)
-		scn_error(&ps, ps.line, "no [phase NAME] section");
-	if (ps.ie.failed)
+	if (!ps.ini.failed && !scn->nphases)
+		pf_ini_error(&ps.ini, ps.ini.line, "no [phase NAME] section");
+	if (ps.ini.failed)
 		return -EINVAL;
 	if (!scn->name[0]) {
 		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -345,32 +314,17 @@ int scn_load(struct pf_scn *scn, const char *path)
 
 int scn_resolve(const char *name_or_path, char *path, int size)
 {
-	char exe[PATH_MAX], *slash;
-	ssize_t n;
+	char name[512];
 
 	if (strchr(name_or_path, '/') || strstr(name_or_path, ".ini")) {
 		snprintf(path, size, "%s", name_or_path);
 		return access(path, R_OK) ? -ENOENT : 0;
 	}
-	snprintf(path, size, "bench/scenarios/%s.ini", name_or_path);
-	if (!access(path, R_OK))
-		return 0;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);	/* build/preflight -> ../bench/scenarios */
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(path, size, "%s/../bench/scenarios/%s.ini", exe, name_or_path);
-			if (!access(path, R_OK))
-				return 0;
-			snprintf(path, size, "%s/../share/preflight/scenarios/%s.ini", exe, name_or_path);
-			if (!access(path, R_OK))
-				return 0;
-		}
+	if (snprintf(name, sizeof(name), "scenarios/%s.ini", name_or_path) >= (int)sizeof(name)) {
+		snprintf(path, size, "name too long");
+		return -ENOENT;
 	}
-	snprintf(path, size, "bench/scenarios/%s.ini", name_or_path);
-	return -ENOENT;
+	return pf_datafile(name, path, (size_t)size);
 }
 
 int scn_params(const struct pf_scn *scn, const struct scn_phase *p, const char *owner,

@@ -62,9 +62,9 @@ struct pf_scn {
 int scn_load(struct pf_scn *scn, const char *path) __attribute__((warn_unused_result));
 
 /*
- * scn_resolve - the path of a scenario given by name ("quick" ->
- * bench/scenarios/quick.ini, searched beside the program and in the current
- * directory) or by path; 0 or -ENOENT
+ * scn_resolve - the path of a scenario given by path, or by name ("quick":
+ * the data file scenarios/quick.ini, lib/datafile.h). 0, or -ENOENT with
+ * 'path' saying what was searched (a name) or the path itself.
  */
 int scn_resolve(const char *name_or_path, char *path, int size);
 

@@ -17,11 +17,11 @@
 #define _GNU_SOURCE
 #include "command.h"
 #include "common.h"
+#include "ini.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <ini.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -65,9 +65,7 @@ struct chk_req {
 
 struct chk_budgets {
 	const char     *path;
-	FILE           *in;
-	unsigned        line;	/* lines read so far */
-	int             long_line;
+	struct pf_ini   ini;	/* the reader: lines read so far, the first error it found */
 	struct chk_req *req;
 	size_t          nreq, cap;
 	int             err;	/* an error was printed */
@@ -137,22 +135,12 @@ static void chk_bad(struct chk_budgets *b, unsigned line, const char *fmt, ...)
  * Budget file
  */
 
-/* chk_reader - fgets for inih that counts lines and registers [sections] */
-static char *chk_reader(char *str, int num, void *stream)
+/* chk_on_line - registers [sections] as the reader meets them */
+static void chk_on_line(void *user, char *str)
 {
-	struct chk_budgets *b = stream;
-	size_t len;
+	struct chk_budgets *b = user;
 	char *s;
 
-	if (!fgets(str, num, b->in))
-		return NULL;
-	len = strlen(str);
-	if (len && str[len - 1] == '\n')
-		b->line++;
-	else if (!feof(b->in))
-		b->long_line = 1;
-	else
-		b->line++;
 	for (s = str; isspace((unsigned char)*s); s++)
 		;
 	/* an indented line after a key continues its value, as inih reads it */
@@ -162,27 +150,26 @@ static char *chk_reader(char *str, int num, void *stream)
 		size_t i;
 
 		if (!end)
-			return str;	/* inih reports it */
+			return;	/* inih reports it */
 		*end = '\0';
 		for (i = 0; i < b->nreq; i++)
 			if (!strcmp(b->req[i].id, s + 1)) {
-				chk_bad(b, b->line, "requirement [%s] again (first at line %u)",
+				chk_bad(b, b->ini.line, "requirement [%s] again (first at line %u)",
 					s + 1, b->req[i].line);
 				break;
 			}
 		if (pf_grow(&b->req, &b->cap, b->nreq, sizeof(*b->req), 16)) {
-			chk_bad(b, b->line, "out of memory");
-			return NULL;
+			chk_bad(b, b->ini.line, "out of memory");
+			return;
 		}
 		r = &b->req[b->nreq++];
 		memset(r, 0, sizeof(*r));
 		r->id = strdup(s + 1);
-		r->line = b->line;
+		r->line = b->ini.line;
 		*end = ']';
 		if (!r->id)
-			chk_bad(b, b->line, "out of memory");
+			chk_bad(b, b->ini.line, "out of memory");
 	}
-	return str;
 }
 
 /* chk_handler - one "key = value" of the budget file */
@@ -195,12 +182,8 @@ static int chk_handler(void *user, const char *section, const char *name, const 
 
 	if (b->err)
 		return 0;
-	if (b->long_line) {
-		chk_bad(b, b->line + 1, "line longer than %d characters", ini_max_line - 3);
-		return 0;
-	}
 	if (!b->nreq || strcmp(b->req[b->nreq - 1].id, section)) {
-		chk_bad(b, b->line, "'%s' outside a [REQ-...] section", name);
+		chk_bad(b, b->ini.line, "'%s' outside a [REQ-...] section", name);
 		return 0;
 	}
 	r = &b->req[b->nreq - 1];
@@ -217,11 +200,11 @@ static int chk_handler(void *user, const char *section, const char *name, const 
 		slot = &r->bound;
 		line = &r->line_bound;
 	} else {
-		chk_bad(b, b->line, "unknown key '%s' (text, metric, select, bound)", name);
+		chk_bad(b, b->ini.line, "unknown key '%s' (text, metric, select, bound)", name);
 		return 0;
 	}
 	if (*slot && line) {
-		chk_bad(b, b->line, "'%s' given twice in [%s]", name, r->id);
+		chk_bad(b, b->ini.line, "'%s' given twice in [%s]", name, r->id);
 		return 0;
 	}
 	if (*slot) {
@@ -236,7 +219,7 @@ static int chk_handler(void *user, const char *section, const char *name, const 
 	}
 	*slot = strdup(value);
 	if (line)
-		*line = b->line;
+		*line = b->ini.line;
 	return *slot != NULL;
 }
 
@@ -437,28 +420,23 @@ fail:
 static int chk_load_budgets(struct chk_budgets *b)
 {
 	struct chk_req *r;
+	char why[512];
 	size_t i;
-	int line;
 
-	b->in = fopen(b->path, "r");
-	if (!b->in)
-		return pf_fail(PF_EXIT_USAGE, "%s: cannot read: %s", b->path, strerror(errno));
-	ini_allow_multiline = true;
-	ini_stop_on_first_error = true;
-	ini_max_line = 4096;	/* requirement texts can be long; inih's default is 200 */
-	line = ini_parse_stream(chk_reader, b, chk_handler, b);
-	fclose(b->in);
-	b->in = NULL;
-	if (b->long_line && !b->err)
-		chk_bad(b, b->line + 1, "line longer than %d characters", ini_max_line - 3);
-	if (line > 0 && !b->err)
-		chk_bad(b, (unsigned)line, "not '[REQ-ID]', 'key = value' or a comment");
-	if (line < 0 && !b->err)
-		chk_bad(b, 1, "cannot parse: %s", line == -2 ? "out of memory" : "unreadable");
+	b->ini = (struct pf_ini){
+		.file = b->path, .err = why, .err_size = sizeof(why),
+		.max_line = 4096,	/* requirement texts can be long; inih's default is 200 */
+		.syntax = "not '[REQ-ID]', 'key = value' or a comment",
+		.on_line = chk_on_line,
+	};
+	if (pf_ini_parse(&b->ini, chk_handler, b) && !b->err) {
+		b->err = 1;	/* the reader's own error, not yet printed */
+		pf_err("%s", why);
+	}
 	if (b->err)
 		return PF_EXIT_USAGE;
 	if (!b->nreq) {
-		chk_bad(b, b->line ? b->line : 1, "no requirements ([REQ-ID] sections)");
+		chk_bad(b, b->ini.line ? b->ini.line : 1, "no requirements ([REQ-ID] sections)");
 		return PF_EXIT_USAGE;
 	}
 	for (i = 0; i < b->nreq; i++) {

@@ -1,4 +1,5 @@
 #!/bin/sh
-# 0010-lib.t - unit tests of lib/ (parsing, growing arrays)
+# 0010-lib.t - unit tests of lib/ (parsing, growing array, INI reader,
+# data-file resolver, process spawner)
 . "$(dirname "$0")/lib/test-lib.sh"
 run_unit lib_test

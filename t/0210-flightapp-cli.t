@@ -22,14 +22,15 @@ run_cmd "$FLIGHTAPP" --duration 3parsecs
 is "$rc:$err" "2:flightapp: --duration: bad duration '3parsecs' (seconds, or with a unit: 500ms)" \
 	"app-1.5 bad --duration: exit 2, one line"
 run_cmd "$FLIGHTAPP" --profile no-such-profile
-is "$rc:$err" "2:flightapp: --profile: profile 'no-such-profile' not found" "app-1.6 unknown profile: exit 2"
+like "$rc:$err" "^2:flightapp: --profile: profile 'no-such-profile' not found \\(searched .*/app/profiles/no-such-profile\\.ini \\(build tree\\), .*\\)$" \
+	"app-1.6 unknown profile: exit 2, what was searched on one line"
 run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.05 --profile omap3-60 --stats-json "$TMP/p.json"
 like "$rc:$(json_get "$TMP/p.json" .profile):$(json_get "$TMP/p.json" .config)" '^0:omap3-60:.*/app/profiles/omap3-60\.ini$' \
 	"app-1.6a --profile NAME found beside the program"
-mkdir "$TMP/profiles" && printf '[task io]\nwork = 1ms\n' > "$TMP/profiles/mine.ini"
-PREFLIGHT_PROFILES="$TMP/profiles" run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.05 --profile mine \
+mkdir -p "$TMP/data/profiles" && printf '[task io]\nwork = 1ms\n' > "$TMP/data/profiles/mine.ini"
+PREFLIGHT_DATA="$TMP/data" run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.05 --profile mine \
 	--stats-json "$TMP/p.json"
-is "$rc:$(json_get "$TMP/p.json" .tasks.0.work_ns)" "0:1000000" "app-1.6b --profile from \$PREFLIGHT_PROFILES"
+is "$rc:$(json_get "$TMP/p.json" .tasks.0.work_ns)" "0:1000000" "app-1.6b --profile from \$PREFLIGHT_DATA/profiles"
 run_cmd "$FLIGHTAPP" --config "$TMP/absent.ini"
 is "$rc:$err" "2:flightapp: $TMP/absent.ini: No such file or directory" "app-1.7 missing config file: exit 2"
 run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.05 --config "$TMP"

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "command.h"
 #include "common.h"
+#include "proc.h"
 #include "rec.h"
 
 #include <errno.h>
@@ -22,7 +23,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -89,10 +89,7 @@ const struct pf_command cmd_record = {
 
 /* the state of the running command, seen by the wait loop */
 struct rec_run {
-	pid_t child;			/* 0: none or reaped */
-	int status;			/* wait status once reaped */
-	bool reaped;
-	int exec_errno;			/* the command could not be started */
+	struct pf_proc cmd;		/* the command: pid (0: none), status once reaped, exec errno */
 	int64_t deadline_ns;		/* 0: no --duration */
 	int64_t next_scan_ns;		/* next /proc comm scan */
 	int stop_signal;		/* SIGINT / SIGTERM that ended the run */
@@ -105,14 +102,12 @@ static struct rec_run rec_run;
 /* rec_reap - collect the command's exit status if it ended */
 static void rec_reap(bool block)
 {
-	int status;
+	struct pf_proc *c = &rec_run.cmd;
 
-	if (!rec_run.child || rec_run.reaped)
+	if (!c->pid || c->reaped)
 		return;
-	if (waitpid(rec_run.child, &status, block ? 0 : WNOHANG) == rec_run.child) {
-		rec_run.status = status;
-		rec_run.reaped = true;
-	}
+	if (waitpid(c->pid, &c->status, block ? 0 : WNOHANG) == c->pid)
+		c->reaped = true;
 }
 
 /*
@@ -142,7 +137,7 @@ static enum rec_wake rec_wait(struct rec_session *s)
 		return REC_WAKE_STOP;
 	}
 	rec_reap(false);
-	if (rec_run.child && rec_run.reaped)
+	if (rec_run.cmd.reaped)	/* the command ended, or could not be started */
 		return REC_WAKE_STOP;
 	now_ns = pf_now_ns();
 	if (rec_run.deadline_ns && now_ns >= rec_run.deadline_ns)
@@ -178,50 +173,28 @@ static char **rec_env(struct rec_session *s, char *inst_var, size_t inst_size,
 	return env;
 }
 
-/* rec_start_command - fork and exec argv with the instance in its environment */
+/*
+ * rec_start_command - start argv with the instance in its environment, in
+ * its own process group (everything it starts is stopped with it); a
+ * SIGKILLed recorder leaves no command (SIGTERM on the parent's death). A
+ * command that cannot be executed is not an error here: rec_command_result
+ * says so after the (empty) recording.
+ */
 static int rec_start_command(struct rec_session *s, char **argv)
 {
 	char inst_var[128], dir_var[PATH_MAX + 64];
 	char **env = rec_env(s, inst_var, sizeof(inst_var), dir_var, sizeof(dir_var));
-	sigset_t none;
-	int pfd[2], err = 0;
-	pid_t pid;
+	struct pf_proc_spec spec = {
+		.argv = argv, .envp = env, .in_path = "-", .out_path = "-", .err_path = "-",
+		.flags = PF_PROC_PGRP, .death_sig = SIGTERM,
+	};
+	int ret;
 
 	if (!env)
 		return -ENOMEM;
-	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		free(env);
-		return -errno;
-	}
-	sigemptyset(&none);
-	pid = fork();
-	if (pid == 0) {
-		/* only async-signal-safe calls until exec: the stream threads exist */
-		close(pfd[0]);
-		setpgid(0, 0);	/* its own group: everything it starts is stopped with it */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);	/* a SIGKILLed recorder leaves no command */
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);	/* ignored in the recorder; an exec would keep that */
-		execvpe(argv[0], argv, env);
-		err = errno;
-		if (write(pfd[1], &err, sizeof(err)) < 0)
-			_exit(127);
-		_exit(127);
-	}
+	ret = pf_proc_start(&rec_run.cmd, &spec);
 	free(env);
-	close(pfd[1]);
-	if (pid < 0) {
-		close(pfd[0]);
-		return -errno;
-	}
-	setpgid(pid, pid);
-	rec_run.child = pid;
-	if (read(pfd[0], &err, sizeof(err)) == sizeof(err)) {
-		rec_run.exec_errno = err;
-		rec_reap(true);
-	}
-	close(pfd[0]);
-	return 0;
+	return ret < 0 && !rec_run.cmd.exec_errno ? ret : 0;
 }
 
 /*
@@ -231,18 +204,18 @@ static int rec_start_command(struct rec_session *s, char **argv)
 static void rec_stop_command(void)
 {
 	int64_t give_up_ns = pf_now_ns() + 2 * PF_NS_PER_SEC;
-	pid_t group = rec_run.child;
+	pid_t group = rec_run.cmd.pid;
 
 	if (!group)
 		return;
 	rec_reap(false);
-	if (kill(-group, 0) < 0 && rec_run.reaped)
+	if (kill(-group, 0) < 0 && rec_run.cmd.reaped)
 		return;
-	rec_run.stopped = !rec_run.reaped;
+	rec_run.stopped = !rec_run.cmd.reaped;
 	kill(-group, SIGTERM);
 	while (pf_now_ns() < give_up_ns) {
 		rec_reap(false);
-		if (rec_run.reaped && kill(-group, 0) < 0)
+		if (rec_run.cmd.reaped && kill(-group, 0) < 0)
 			return;
 		usleep(10000);
 	}
@@ -319,11 +292,11 @@ static int rec_finish_stream(struct rec_session *s)
 /* rec_command_result - the exit code the command's end deserves, with its message */
 static int rec_command_result(void)
 {
-	int st = rec_run.status;
+	int st = rec_run.cmd.status;
 
-	if (rec_run.exec_errno)
-		return pf_fail(PF_EXIT_USAGE, "command: cannot run: %s", strerror(rec_run.exec_errno));
-	if (!rec_run.reaped || rec_run.stop_signal || rec_run.stopped)
+	if (rec_run.cmd.exec_errno)
+		return pf_fail(PF_EXIT_USAGE, "command: cannot run: %s", strerror(rec_run.cmd.exec_errno));
+	if (!rec_run.cmd.reaped || rec_run.stop_signal || rec_run.stopped)
 		return PF_EXIT_OK;
 	if (WIFEXITED(st) && WEXITSTATUS(st))
 		return pf_fail(PF_EXIT_FAILED, "command: exited with status %d (trace written)",

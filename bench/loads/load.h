@@ -1,6 +1,6 @@
 /*
  * load.h - the synthetic loads of the test bench (wifi, sd, spi, cpu,
- * rt-swarm) behind one interface, and the child-process helpers they share.
+ * rt-swarm) behind one interface. Their child processes are lib/proc.h's.
  *
  * A load is configured with key=value parameters (from a scenario section or
  * the command line), started, polled while it runs, stopped on command, and
@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "proc.h"
 
 struct json_t;
 struct pf_load;
@@ -97,64 +99,5 @@ int load_parse_ns(const char *value, int64_t *out_ns);	/* "10ms", default unit s
 int load_parse_bytes(const char *value, uint64_t *out);	/* "64k", "8M", "1G" (powers of 1024) */
 int load_parse_bps(const char *value, uint64_t *out);	/* "20mbit", "500kbit", "1gbit", bits/s */
 int load_parse_str(const char *value, char *buf, size_t size);
-
-/* Child processes of the loads and of the runner. */
-struct pf_proc {
-	pid_t pid;		/* 0 when not running */
-	char name[32];		/* program name, for messages */
-	int status;		/* wait status once reaped */
-	bool reaped;
-};
-
-enum {
-	PF_PROC_PGRP = 1,	/* child leads a new process group */
-};
-
-/*
- * pf_proc_spawn - fork and exec argv (PATH search) with stdin from /dev/null,
- * stdout / stderr to the given files (NULL: /dev/null; "-": inherited); the
- * child dies with its parent (PR_SET_PDEATHSIG); exec failures come back as
- * -errno. 0 or -errno.
- */
-int pf_proc_spawn(struct pf_proc *p, char *const argv[], const char *out_path,
-		  const char *err_path, int flags) __attribute__((warn_unused_result));
-
-/* pf_proc_spawn_fd - pf_proc_spawn that also hands 'pass_fd' to the child as PF_PROC_PASS_FD */
-#define PF_PROC_PASS_FD 3
-int pf_proc_spawn_fd(struct pf_proc *p, char *const argv[], const char *out_path,
-		     const char *err_path, int flags, int pass_fd) __attribute__((warn_unused_result));
-
-/* pf_proc_alive - true while the child runs (reaps it when it has exited) */
-bool pf_proc_alive(struct pf_proc *p);
-
-/*
- * pf_proc_stop - send 'sig' (to the process group when 'group'), wait up to
- * grace_ns, then SIGKILL; always reaps. No-op when not running.
- */
-void pf_proc_stop(struct pf_proc *p, int sig, int64_t grace_ns, bool group);
-
-/* pf_proc_exit_code - the exit status (0-255), 128+signal, or -1 when not reaped */
-int pf_proc_exit_code(const struct pf_proc *p);
-
-/*
- * pf_proc_run - run a command to completion; its first stderr line (or a
- * description of how it ended) goes to 'err'. Returns its exit code, or -errno.
- */
-int pf_proc_run(char *const argv[], char *err, size_t err_size);
-
-/* pf_proc_runl - pf_proc_run with the arguments as a NULL-terminated list */
-int pf_proc_runl(char *err, size_t err_size, const char *arg0, ...) __attribute__((sentinel));
-
-/* pf_proc_which - 0 when 'tool' is an executable in PATH (or a path), else -ENOENT */
-int pf_proc_which(const char *tool);
-
-/* pf_proc_pid_alive - true when process 'pid' exists */
-bool pf_proc_pid_alive(pid_t pid);
-
-/* pf_proc_sleep_ns - sleep, returning early (never negative) on a signal */
-void pf_proc_sleep_ns(int64_t ns);
-
-/* pf_json_load_at_brace - parse the JSON object starting at the first '{' of a file (NULL on error) */
-struct json_t *pf_json_load_at_brace(const char *path);
 
 #endif

@@ -105,7 +105,6 @@ static int spi_open(struct pf_load *l)
 {
 	struct pf_spi *s = l->priv;
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	pid_t parent = getpid();
 	int sv[2];
 	pid_t pid;
 
@@ -120,17 +119,14 @@ static int spi_open(struct pf_load *l)
 	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		return load_why(l, errno, "socketpair: %s", strerror(errno));
-	pid = fork();
+	pid = pf_proc_fork(&s->peer, "spi-echo", 0, SIGKILL);
 	if (pid < 0) {
 		close(sv[0]);
 		close(sv[1]);
-		return load_why(l, errno, "fork: %s", strerror(errno));
+		return load_why(l, (int)-pid, "fork: %s", strerror((int)-pid));
 	}
 	if (pid == 0) {
 		close(sv[0]);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(0);
 		prctl(PR_SET_NAME, "pf-spi-echo");
 		if (s->prio) {	/* the peer stands for hardware: as prompt as the exerciser */
 			struct sched_param sp = { .sched_priority = (int)s->prio };
@@ -142,8 +138,6 @@ static int spi_open(struct pf_load *l)
 	}
 	close(sv[1]);
 	s->fd = sv[0];
-	s->peer.pid = pid;
-	snprintf(s->peer.name, sizeof(s->peer.name), "spi-echo");
 	return 0;
 }
 

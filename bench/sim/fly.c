@@ -14,6 +14,8 @@
 #include "sim_harness.h"
 #include "command.h"
 #include "common.h"
+#include "datafile.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -136,24 +138,13 @@ static int fly_harness(const struct sim_scenario *s, const char *output)
 static volatile sig_atomic_t fly_stop;
 static void fly_on_signal(int sig) { (void)sig; fly_stop = 1; }
 
-/* fly_spawn - check argv[0] is a program, fork and exec it; the child's pid or -errno */
+/* fly_spawn - start a program, its stdout and stderr into its log (our stdout is the summary); its pid or -errno */
 static pid_t fly_spawn(char *const argv[], const char *log)
 {
-	pid_t pid;
+	struct pf_proc p;
+	int ret = pf_proc_spawn(&p, argv, log, log, 0);
 
-	if (access(argv[0], X_OK))
-		return -errno;
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		/* the child's stdout and stderr go to its log: our stdout is the summary */
-		if (log && (!freopen(log, "w", stderr) || dup2(fileno(stderr), STDOUT_FILENO) < 0))
-			_exit(127);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	return pid;
+	return ret < 0 ? ret : p.pid;
 }
 
 /* fly_wait - wait for a child, forwarding SIGINT / SIGTERM to it; its exit status or -1 */
@@ -185,23 +176,19 @@ static double fly_json_num(json_t *o, const char *k)
 static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 {
 	static char sim_exe[PATH_MAX + 16];
-	char exe[PATH_MAX], bindir[PATH_MAX], dir[PATH_MAX], path[8][PATH_MAX + 32], dur[32], simdur[32];
+	char bindir[PATH_MAX], dir[PATH_MAX], path[8][PATH_MAX + 32], dur[32], simdur[32];
 	const char *names[8] = { "uart", "spi", "app.ini", "sim.json", "fsw.json", "sensorsim.log", "flightapp.log", "truth.csv" };
 	char *sim_argv[24], *app_argv[16], seed[32];
 	pid_t sim_pid = -1, app_pid = -1;
 	json_t *sim = NULL, *fsw = NULL, *out;
 	struct sigaction sa;
 	FILE *f;
-	ssize_t n;
 	int i, code = PF_EXIT_OK, app_rc = -1, sim_rc = -1, argc;
 	bool tmp = !o->keep;
 
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n < 0)
-		return pf_fail(PF_EXIT_ENV, "/proc/self/exe: %s", strerror(errno));
-	exe[n] = 0;
-	snprintf(bindir, sizeof(bindir), "%s", exe);
-	*strrchr(bindir, '/') = 0;
+	i = pf_self_dir(bindir, sizeof(bindir));
+	if (i < 0)
+		return pf_fail(PF_EXIT_ENV, "/proc/self/exe: %s", strerror(-i));
 	if (tmp) {
 		snprintf(dir, sizeof(dir), "%s/preflight-fly.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 		if (!mkdtemp(dir))

@@ -1,12 +1,12 @@
 /*
  * sim_scenario.c - scenario defaults and the INI reader (inih) of
- * sim_scenario.h. Unknown sections or keys are errors with file:line.
+ * sim_scenario.h (the one INI line reader of lib/ini.h). Unknown sections
+ * or keys are errors with file:line.
  */
 #include "sim_scenario.h"
-#include "inierr.h"
+#include "ini.h"
 
 #include <errno.h>
-#include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,62 +112,35 @@ int sim_scenario_set(struct sim_scenario *s, const char *section, const char *ke
 
 struct load_ctx {
 	struct sim_scenario *s;
-	FILE *f;
-	int line;		/* lines read */
-	int long_line;		/* the first line too long for inih, or 0 */
-	char msg[256];
+	struct pf_ini ini;	/* file name, line being parsed, first error */
 	bool cleared_wp;
 };
 
-/* load_reader - fgets for inih that stops at a line too long for its buffer */
-static char *load_reader(char *str, int num, void *stream)
-{
-	struct load_ctx *c = stream;
-	char *r = fgets(str, num, c->f);
-
-	if (!r)
-		return r;
-	c->line++;
-	if (pf_ini_overlong(c->f, r, num)) {
-		if (!c->msg[0]) {	/* an earlier error keeps its own message */
-			c->long_line = c->line;
-			snprintf(c->msg, sizeof(c->msg), "line too long (at most %d characters)", num - 1);
-		}
-		return NULL;
-	}
-	return r;
-}
-
+/* load_handler - one key of the scenario: sim_scenario_set, its error at the key's line */
 static int load_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct load_ctx *c = user;
+	char msg[256];
 
 	/* a scenario that lists waypoints replaces the default circuit */
 	if (!strcmp(section, "fsw") && !strcmp(name, "waypoint") && !c->cleared_wp) {
 		c->s->fsw.n_wp = 0;
 		c->cleared_wp = true;
 	}
-	return sim_scenario_set(c->s, section, name, value, c->msg, sizeof(c->msg)) == 0;
+	if (sim_scenario_set(c->s, section, name, value, msg, sizeof(msg)))
+		return pf_ini_error(&c->ini, c->ini.line, "%s", msg);
+	return 1;
 }
 
 int sim_scenario_load(struct sim_scenario *s, const char *path, char *err, size_t err_size)
 {
 	struct load_ctx c = { .s = s };
-	int line;
+	int ret;
 
-	c.f = fopen(path, "r");
-	if (!c.f) {
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-		return -errno;
-	}
-	line = ini_parse_stream(load_reader, &c, load_handler, &c);
-	fclose(c.f);
-	if (!line)
-		line = c.long_line;
-	if (line) {
-		snprintf(err, err_size, "%s:%d: %s", path, line, c.msg[0] ? c.msg : "syntax error");
-		return -EINVAL;
-	}
+	c.ini = (struct pf_ini){ .file = path, .err = err, .err_size = err_size };
+	ret = pf_ini_parse(&c.ini, load_handler, &c);
+	if (ret)
+		return ret;
 	if (s->fsw.n_wp < 2) {
 		snprintf(err, err_size, "%s: a mission needs at least 2 waypoints", path);
 		return -EINVAL;

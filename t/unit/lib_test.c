@@ -1,13 +1,26 @@
 /*
  * lib_test.c - unit tests of lib/: duration and number parsing, the growing
- * array (the histogram has its own, t/unit/hist_test.c).
+ * array, the INI line reader, the data-file resolver and the process spawner
+ * (the histogram has its own, t/unit/hist_test.c).
  */
+#define _GNU_SOURCE
 #include "common.h"
+#include "datafile.h"
+#include "ini.h"
+#include "proc.h"
 #include "tap.h"
 
 #include <errno.h>
 #include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char lib_tmp[] = "/tmp/preflight-lib-test.XXXXXX";
 
 /* test_parse - lib-1.x: durations with and without units, rejects */
 static void test_parse(void)
@@ -53,10 +66,214 @@ static void test_grow(void)
 	free(v);
 }
 
+/* lib_write - a file in the test's directory with 'text'; its path (static) */
+static const char *lib_write(const char *name, const char *text)
+{
+	static char path[4][512];
+	static int next;
+	char *p = path[next++ % 4];
+	FILE *f;
+
+	snprintf(p, sizeof(path[0]), "%s/%s", lib_tmp, name);
+	f = fopen(p, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	return p;
+}
+
+/* what the INI handler saw */
+struct ini_seen {
+	struct pf_ini ini;
+	int keys, key_line, lines_seen;
+	char last[64];
+};
+
+static const char *lib_fail_key;	/* the handler refuses this key */
+
+/* lib_ini_key - count keys; refuse fail_key with an error at its line */
+static int lib_ini_key(void *user, const char *section, const char *key, const char *value)
+{
+	struct ini_seen *s = user;
+
+	s->keys++;
+	s->key_line = s->ini.line;
+	snprintf(s->last, sizeof(s->last), "%s.%s=%s", section, key, value);
+	if (lib_fail_key && !strcmp(key, lib_fail_key))
+		return pf_ini_error(&s->ini, s->ini.line, "bad key '%s'", key);
+	return 1;
+}
+
+static void lib_ini_line(void *user, char *line)
+{
+	((struct ini_seen *)user)->lines_seen++;
+}
+
+/* lib_ini_run - parse 'text' (from a file when 'file', else from the string) with lines of max_line - 1 */
+static int lib_ini_run(struct ini_seen *s, const char *text, bool file, int max_line, char *err, size_t size)
+{
+	memset(s, 0, sizeof(*s));
+	s->ini = (struct pf_ini){ .file = file ? lib_write("t.ini", text) : "t.ini", .err = err,
+				  .err_size = size, .max_line = max_line, .on_line = lib_ini_line };
+	if (!file)
+		s->ini.text = text;
+	err[0] = '\0';
+	return pf_ini_parse(&s->ini, lib_ini_key, s);
+}
+
+/* test_ini - lib-5.x: the one INI line reader, from a file and from a string */
+static void test_ini(void)
+{
+	char err[512], want[600], line15[] = "k = 0123456789\n";	/* 15 characters before the newline */
+	char text[700];
+	struct ini_seen s;
+	int f;
+
+	for (f = 0; f < 2; f++) {
+		const char *src = f ? "file" : "string";
+
+		check_int(lib_ini_run(&s, "[a]\nk = v\n\n[b]\nx = y\n", f, 0, err, sizeof(err)), ==, 0,
+			  "lib-5.%d.1 %s: a good file parses", f, src);
+		check(s.keys == 2 && s.key_line == 5 && s.lines_seen == 5 && !strcmp(s.last, "b.x=y"),
+		      "lib-5.%d.2 %s: every key seen at its own line, every line counted (keys %d, line %d, lines %d)",
+		      f, src, s.keys, s.key_line, s.lines_seen);
+		snprintf(text, sizeof(text), "[a]\n%s", line15);
+		text[strlen(text) - 1] = '\0';	/* the last line without its newline */
+		check_int(lib_ini_run(&s, text, f, 16, err, sizeof(err)), ==, 0,
+			  "lib-5.%d.3 %s: a line of the longest length fits (%s)", f, src, err);
+		snprintf(text, sizeof(text), "[a]\n%sz = 1\n", line15);
+		check(!lib_ini_run(&s, text, f, 16, err, sizeof(err)) && s.keys == 2,
+		      "lib-5.%d.4 %s: ... also with its newline, and the next line is its own (%s)", f, src, err);
+		snprintf(text, sizeof(text), "[a]\nk = 012345678901\nz = 1\n");
+		check_int(lib_ini_run(&s, text, f, 16, err, sizeof(err)), ==, -EINVAL,
+			  "lib-5.%d.5 %s: a line one longer is an error", f, src);
+		snprintf(want, sizeof(want), "%s:2: line too long (at most 15 characters)", s.ini.file);
+		check_str(err, want, "lib-5.%d.6 %s: ... at its own line, nothing of it parsed", f, src);
+		check_int(s.keys, ==, 0, "lib-5.%d.7 %s: ... and no key of it or after it reaches the handler", f, src);
+	}
+	snprintf(want, sizeof(want), "%s/t.ini", lib_tmp);
+	lib_fail_key = "bad";
+	check_int(lib_ini_run(&s, "[a]\nk = 1\nbad = 2\nbad = 3\n", true, 0, err, sizeof(err)), ==, -EINVAL,
+		  "lib-5.8 a handler's error fails the parse");
+	snprintf(text, sizeof(text), "%s:3: bad key 'bad'", want);
+	check_str(err, text, "lib-5.9 ... the first error wins, with the file and the line");
+	lib_fail_key = NULL;
+	memset(&s, 0, sizeof(s));
+	s.ini = (struct pf_ini){ .file = "t.ini", .text = "[a]\nnot a pair\n", .err = err, .err_size = sizeof(err),
+				 .syntax = "expected key = value" };
+	check_int(pf_ini_parse(&s.ini, lib_ini_key, &s), ==, -EINVAL, "lib-5.10 a line inih cannot parse fails");
+	check_str(err, "t.ini:2: expected key = value", "lib-5.11 ... with the reader's syntax message at its line");
+	memset(&s, 0, sizeof(s));
+	s.ini = (struct pf_ini){ .file = lib_tmp, .err = err, .err_size = sizeof(err) };
+	check_int(pf_ini_parse(&s.ini, lib_ini_key, &s), ==, -EISDIR, "lib-5.12 a directory is not read as an empty file");
+	s.ini.file = "/nonexistent/t.ini";
+	check_int(pf_ini_parse(&s.ini, lib_ini_key, &s), ==, -ENOENT, "lib-5.13 a missing file: -ENOENT");
+	check_str(err, "/nonexistent/t.ini: No such file or directory", "lib-5.14 ... said as 'file: why'");
+}
+
+/* test_datafile - lib-6.x: $PREFLIGHT_DATA first, then the build tree, then the installed directory */
+static void test_datafile(void)
+{
+	char path[8192], want[600], exe[4096], dir[4096];
+	const char *a, *b, *c;
+
+	check(!pf_self_exe(exe, sizeof(exe)) && strstr(exe, "/lib_test") && exe[0] == '/',
+	      "lib-6.1 pf_self_exe is this program's absolute path (%s)", exe);
+	check(!pf_self_dir(dir, sizeof(dir)) && !strncmp(exe, dir, strlen(dir)) && exe[strlen(dir)] == '/',
+	      "lib-6.2 pf_self_dir is its directory (%s)", dir);
+	check_int(pf_self_exe(exe, 4), ==, -ENAMETOOLONG, "lib-6.3 a buffer too small is an error, never a torn path");
+
+	mkdir(strcat(strcpy(dir, lib_tmp), "/budgets"), 0755);
+	lib_write("budgets/x.ini", "[R]\n");
+	setenv("PREFLIGHT_DATA", lib_tmp, 1);
+	snprintf(want, sizeof(want), "%s/budgets/x.ini", lib_tmp);
+	check_int(pf_datafile("budgets/x.ini", path, sizeof(path)), ==, 0, "lib-6.4 found in $PREFLIGHT_DATA");
+	check_str(path, want, "lib-6.5 ... at its path there");
+	check_int(pf_datafile("profiles/none.ini", path, sizeof(path)), ==, -ENOENT, "lib-6.6 a file nowhere: -ENOENT");
+	a = strstr(path, "/profiles/none.ini ($PREFLIGHT_DATA)");
+	b = strstr(path, "/app/profiles/none.ini (build tree)");
+	c = strstr(path, "/profiles/none.ini (installed)");
+	check(!strncmp(path, "searched ", 9) && a && b && c && a < b && b < c && !strchr(path, '\n'),
+	      "lib-6.7 ... one line naming $PREFLIGHT_DATA, the build tree (app/profiles), the installed directory, in order: %s",
+	      path);
+	check_int(pf_datafile("scenarios/none.ini", path, sizeof(path)), ==, -ENOENT, "lib-6.8 a scenario nowhere");
+	check(strstr(path, "/bench/scenarios/none.ini (build tree)") != NULL,
+	      "lib-6.9 ... is looked for in bench/scenarios of the source tree: %s", path);
+	unsetenv("PREFLIGHT_DATA");
+	check_int(pf_datafile("budgets/none.ini", path, sizeof(path)), ==, -ENOENT, "lib-6.10 without $PREFLIGHT_DATA");
+	check(strstr(path, "$PREFLIGHT_DATA") == NULL && strstr(path, "/budgets/none.ini (build tree)"),
+	      "lib-6.11 ... it is not searched, the build tree's budgets/ is: %s", path);
+}
+
+/* test_proc - lib-7.x: the spawner reports exec failures, redirects, passes the environment */
+static void test_proc(void)
+{
+	char *missing[] = { "/nonexistent/program", NULL };
+	char *nopath[] = { "preflight-no-such-program", NULL };
+	char *noexec[] = { (char *)lib_write("plain.txt", "not a program\n"), NULL };
+	char *both[] = { "sh", "-c", "echo out; echo err >&2; exit 3", NULL };
+	char *env_argv[] = { "sh", "-c", "echo \"$PF_LIB_TEST\"", NULL };
+	char *env[] = { "PF_LIB_TEST=seen", "PATH=/usr/bin:/bin", NULL };
+	char *sleeper[] = { "sleep", "30", NULL };
+	char out[512], buf[256];
+	struct pf_proc p;
+	pid_t pid;
+
+	check_int(pf_proc_spawn(&p, missing, NULL, NULL, 0), ==, -ENOENT, "lib-7.1 a program that does not exist: -ENOENT");
+	check(p.exec_errno == ENOENT && p.reaped && !p.pid, "lib-7.2 ... the exec's errno kept, the child reaped");
+	check_int(pf_proc_spawn(&p, nopath, NULL, NULL, 0), ==, -ENOENT, "lib-7.3 a name not in PATH: -ENOENT");
+	check_int(pf_proc_spawn(&p, noexec, NULL, NULL, 0), ==, -EACCES, "lib-7.4 a file that is not executable: -EACCES");
+
+	snprintf(out, sizeof(out), "%s/both.log", lib_tmp);
+	check_int(pf_proc_spawn(&p, both, out, out, 0), ==, 0, "lib-7.5 a program runs");
+	while (waitpid(p.pid, &p.status, 0) < 0 && errno == EINTR)
+		;
+	p.reaped = true;
+	check_int(pf_proc_exit_code(&p), ==, 3, "lib-7.6 ... its exit code");
+	check(pf_read_file(out, buf, sizeof(buf)) > 0 && !strcmp(buf, "out\nerr"),
+	      "lib-7.7 ... stdout and stderr into one file when they are the same path");
+
+	snprintf(out, sizeof(out), "%s/env.log", lib_tmp);
+	check_int(pf_proc_start(&p, &(struct pf_proc_spec){ .argv = env_argv, .envp = env, .out_path = out }), ==, 0,
+		  "lib-7.8 a program with its own environment");
+	while (waitpid(p.pid, &p.status, 0) < 0 && errno == EINTR)
+		;
+	check(pf_read_file(out, buf, sizeof(buf)) > 0 && !strcmp(buf, "seen"), "lib-7.9 ... sees it");
+
+	check_int(pf_proc_spawn(&p, sleeper, NULL, NULL, PF_PROC_PGRP), ==, 0, "lib-7.10 a child in its own process group");
+	check_int(getpgid(p.pid), ==, p.pid, "lib-7.11 ... leads it");
+	pf_proc_stop(&p, SIGTERM, 5 * PF_NS_PER_SEC, true);
+	check_int(pf_proc_exit_code(&p), ==, 128 + SIGTERM, "lib-7.12 ... is stopped by the signal and reaped");
+
+	pid = pf_proc_fork(&p, "worker", 0, 0);
+	if (pid == 0)
+		_exit(7);
+	check(pid > 0 && p.pid == pid && !strcmp(p.name, "worker"), "lib-7.13 pf_proc_fork: our own code in a child");
+	while (pid > 0 && waitpid(pid, &p.status, 0) < 0 && errno == EINTR)
+		;
+	p.reaped = true;
+	check_int(pf_proc_exit_code(&p), ==, 7, "lib-7.14 ... its exit code");
+}
+
 int main(void)
 {
-	tap_plan(19);
+	char cmd[600];
+	int ret;
+
+	if (!mkdtemp(lib_tmp)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	tap_plan(19 + 21 + 11 + 14);
 	test_parse();
 	test_grow();
-	return tap_done();
+	test_ini();
+	test_datafile();
+	test_proc();
+	ret = tap_done();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", lib_tmp);
+	if (system(cmd) != 0)
+		tap_diag("could not remove %s", lib_tmp);
+	return ret;
 }

@@ -1,11 +1,12 @@
 /*
- * proc.c - child processes of the loads and of the scenario runner: spawn
- * with exec errors reported back, die-with-parent, own process group, stop
- * by pid or process group with a grace period, run-to-completion with the
- * first error line captured. Every child is tracked by its pid and reaped.
+ * proc.c - child processes (see proc.h): start with exec errors reported
+ * back through a close-on-exec pipe, die-with-parent, own process group,
+ * stop by pid or process group with a grace period, run-to-completion with
+ * the first error line captured. Every child is tracked by its pid and
+ * reaped.
  */
 #define _GNU_SOURCE
-#include "load.h"
+#include "proc.h"
 #include "common.h"
 
 #include <errno.h>
@@ -20,7 +21,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* pf_proc_redirect - open 'path' (NULL: /dev/null) onto fd in the child */
+extern char **environ;
+
+/* pf_proc_redirect - open 'path' (NULL: /dev/null; "-": leave fd alone) onto fd in the child */
 static void pf_proc_redirect(const char *path, int fd, int oflags)
 {
 	int f;
@@ -34,6 +37,88 @@ static void pf_proc_redirect(const char *path, int fd, int oflags)
 		_exit(127);
 }
 
+pid_t pf_proc_fork(struct pf_proc *p, const char *name, int flags, int death_sig)
+{
+	pid_t parent = getpid(), pid;
+	sigset_t none;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid > 0) {
+		if (flags & PF_PROC_PGRP)
+			setpgid(pid, pid);	/* also here: no race with an early kill */
+		p->pid = pid;
+		return pid;
+	}
+	/* the child: only async-signal-safe calls (the parent may have threads) */
+	if (flags & PF_PROC_PGRP)
+		setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, death_sig ? death_sig : SIGKILL);
+	if (getppid() != parent)
+		_exit(127);	/* the parent died before the line above */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);	/* an ignored signal would stay ignored across exec */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	return 0;
+}
+
+int pf_proc_start(struct pf_proc *p, const struct pf_proc_spec *spec)
+{
+	char *const *argv = spec->argv;
+	int pipefd[2], err = 0, fd = spec->pass_fd;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return -errno;
+	pid = pf_proc_fork(p, argv[0], spec->flags, spec->death_sig);
+	if (pid < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return (int)pid;
+	}
+	if (pid == 0) {
+		close(pipefd[0]);
+		pf_proc_redirect(spec->in_path, 0, O_RDONLY);
+		pf_proc_redirect(spec->out_path, 1, O_WRONLY | O_CREAT | O_TRUNC);
+		if (spec->err_path && spec->out_path && !strcmp(spec->err_path, spec->out_path) &&
+		    strcmp(spec->err_path, "-")) {
+			if (dup2(1, 2) < 0)
+				_exit(127);
+		} else {
+			pf_proc_redirect(spec->err_path, 2, O_WRONLY | O_CREAT | O_TRUNC);
+		}
+		if (fd == PF_PROC_PASS_FD && fcntl(fd, F_SETFD, 0) < 0)
+			_exit(127);	/* dup2 onto itself would keep close-on-exec */
+		if (fd > 0 && fd != PF_PROC_PASS_FD && dup2(fd, PF_PROC_PASS_FD) < 0)
+			_exit(127);
+		execvpe(argv[0], argv, spec->envp ? spec->envp : environ);
+		err = errno;
+		if (write(pipefd[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	do
+		n = read(pipefd[0], &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	close(pipefd[0]);
+	if (n == sizeof(err)) {
+		while (waitpid(pid, &p->status, 0) < 0 && errno == EINTR)
+			;
+		p->reaped = true;
+		p->pid = 0;
+		p->exec_errno = err;
+		return -err;
+	}
+	return 0;
+}
+
 int pf_proc_spawn(struct pf_proc *p, char *const argv[], const char *out_path,
 		  const char *err_path, int flags)
 {
@@ -43,64 +128,12 @@ int pf_proc_spawn(struct pf_proc *p, char *const argv[], const char *out_path,
 int pf_proc_spawn_fd(struct pf_proc *p, char *const argv[], const char *out_path,
 		     const char *err_path, int flags, int pass_fd)
 {
-	pid_t parent = getpid();
-	int pipefd[2], err = 0;
-	ssize_t n;
-	pid_t pid;
+	struct pf_proc_spec spec = {
+		.argv = argv, .out_path = out_path, .err_path = err_path,
+		.flags = flags, .pass_fd = pass_fd,
+	};
 
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", argv[0]);
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		err = -errno;
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return err;
-	}
-	if (pid == 0) {
-		sigset_t none;
-
-		close(pipefd[0]);
-		if (flags & PF_PROC_PGRP)
-			setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		pf_proc_redirect(NULL, 0, O_RDONLY);
-		pf_proc_redirect(out_path, 1, O_WRONLY | O_CREAT | O_TRUNC);
-		pf_proc_redirect(err_path, 2, O_WRONLY | O_CREAT | O_TRUNC);
-		if (pass_fd == PF_PROC_PASS_FD && fcntl(pass_fd, F_SETFD, 0) < 0)
-			_exit(127);	/* dup2 onto itself would keep close-on-exec */
-		if (pass_fd >= 0 && pass_fd != PF_PROC_PASS_FD && dup2(pass_fd, PF_PROC_PASS_FD) < 0)
-			_exit(127);
-		execvp(argv[0], argv);
-		err = errno;
-		if (write(pipefd[1], &err, sizeof(err)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	if (flags & PF_PROC_PGRP)
-		setpgid(pid, pid);	/* also here: no race with an early kill */
-	close(pipefd[1]);
-	do
-		n = read(pipefd[0], &err, sizeof(err));
-	while (n < 0 && errno == EINTR);
-	close(pipefd[0]);
-	p->pid = pid;
-	if (n == sizeof(err)) {
-		waitpid(pid, &p->status, 0);
-		p->reaped = true;
-		p->pid = 0;
-		return -err;
-	}
-	return 0;
+	return pf_proc_start(p, &spec);
 }
 
 bool pf_proc_alive(struct pf_proc *p)

@@ -1,0 +1,107 @@
+/*
+ * proc.h - the one way preflight starts a child process: the loads, the
+ * scenario runner's stages and tools, the recorder's command, the
+ * simulator's programs and the SPI load's echo peer all come through here.
+ *
+ * A child dies with its parent (PR_SET_PDEATHSIG), starts with default
+ * signal dispositions and nothing blocked, may lead its own process group
+ * (so that whatever it starts is stopped with it), and an exec that fails
+ * comes back to the parent as -errno through a close-on-exec pipe instead of
+ * as a child that exits 127. Every child is tracked by its pid and reaped.
+ */
+#ifndef PF_PROC_H
+#define PF_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct json_t;
+
+/* pf_proc - one child */
+struct pf_proc {
+	pid_t pid;		/* 0 when not running */
+	char name[32];		/* program name, for messages */
+	int status;		/* wait status once reaped */
+	bool reaped;
+	int exec_errno;		/* the exec failed with this errno (the child is reaped), or 0 */
+};
+
+enum {
+	PF_PROC_PGRP = 1,	/* child leads a new process group */
+};
+
+/* pf_proc_spec - what to start and how */
+struct pf_proc_spec {
+	char *const *argv;	/* argv[0] is searched in PATH unless it holds a '/' */
+	char *const *envp;	/* the child's environment, or NULL: ours */
+	const char *in_path;	/* stdin: NULL /dev/null, "-" inherited, or a file */
+	const char *out_path;	/* stdout: NULL /dev/null, "-" inherited, or a file (truncated) */
+	const char *err_path;	/* stderr: the same; equal to out_path: the same open file */
+	int flags;		/* PF_PROC_PGRP */
+	int pass_fd;		/* > 0: handed to the child as PF_PROC_PASS_FD */
+	int death_sig;		/* sent to the child when the parent dies (0: SIGKILL) */
+};
+
+#define PF_PROC_PASS_FD 3
+
+/*
+ * pf_proc_start - fork and exec as 'spec' says. 0 when the program runs;
+ * -errno when it could not be started (an exec failure also sets
+ * p->exec_errno and reaps the child)
+ */
+int pf_proc_start(struct pf_proc *p, const struct pf_proc_spec *spec) __attribute__((warn_unused_result));
+
+/*
+ * pf_proc_fork - fork a child that runs our own code ('name' for messages):
+ * dies with its parent, default signals, own process group with
+ * PF_PROC_PGRP. Returns 0 in the child, the pid in the parent, or -errno.
+ */
+pid_t pf_proc_fork(struct pf_proc *p, const char *name, int flags, int death_sig);
+
+/*
+ * pf_proc_spawn - pf_proc_start of argv with stdin from /dev/null, stdout /
+ * stderr to the given files (NULL: /dev/null; "-": inherited). 0 or -errno.
+ */
+int pf_proc_spawn(struct pf_proc *p, char *const argv[], const char *out_path,
+		  const char *err_path, int flags) __attribute__((warn_unused_result));
+
+/* pf_proc_spawn_fd - pf_proc_spawn that also hands 'pass_fd' to the child as PF_PROC_PASS_FD */
+int pf_proc_spawn_fd(struct pf_proc *p, char *const argv[], const char *out_path,
+		     const char *err_path, int flags, int pass_fd) __attribute__((warn_unused_result));
+
+/* pf_proc_alive - true while the child runs (reaps it when it has exited) */
+bool pf_proc_alive(struct pf_proc *p);
+
+/*
+ * pf_proc_stop - send 'sig' (to the process group when 'group'), wait up to
+ * grace_ns, then SIGKILL; always reaps. No-op when not running.
+ */
+void pf_proc_stop(struct pf_proc *p, int sig, int64_t grace_ns, bool group);
+
+/* pf_proc_exit_code - the exit status (0-255), 128+signal, or -1 when not reaped */
+int pf_proc_exit_code(const struct pf_proc *p);
+
+/*
+ * pf_proc_run - run a command to completion; its first stderr line (or a
+ * description of how it ended) goes to 'err'. Returns its exit code, or -errno.
+ */
+int pf_proc_run(char *const argv[], char *err, size_t err_size);
+
+/* pf_proc_runl - pf_proc_run with the arguments as a NULL-terminated list */
+int pf_proc_runl(char *err, size_t err_size, const char *arg0, ...) __attribute__((sentinel));
+
+/* pf_proc_which - 0 when 'tool' is an executable in PATH (or a path), else -ENOENT */
+int pf_proc_which(const char *tool);
+
+/* pf_proc_pid_alive - true when process 'pid' exists */
+bool pf_proc_pid_alive(pid_t pid);
+
+/* pf_proc_sleep_ns - sleep, returning early (never negative) on a signal */
+void pf_proc_sleep_ns(int64_t ns);
+
+/* pf_json_load_at_brace - parse the JSON object a child printed, from the first '{' of a file (NULL on error) */
+struct json_t *pf_json_load_at_brace(const char *path);
+
+#endif
