@@ -2,3 +2,6 @@
 UNIT_TESTS += lib_test
 lib_test_SRCS := t/unit/lib_test.c
 lib_test_PKGS := jansson
+UNIT_TESTS += jpath_test
+jpath_test_SRCS := t/unit/jpath_test.c
+jpath_test_PKGS := jansson
