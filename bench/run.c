@@ -1164,13 +1164,22 @@ static void run_manifest(struct pf_run *r, const char *started_utc)
 	json_decref(m);
 }
 
+/* run_report - report.txt, the plain-text summary by `preflight summary`; its exit code or -1 */
+static int run_report(struct pf_run *r)
+{
+	char path[PATH_MAX];
+	char *argv[] = { r->self, "summary", r->dir, "-o", run_path(path, sizeof(path), r->dir, "report.txt"),
+			 NULL };
+
+	return run_exec(r, argv, "/dev/null", "-");
+}
+
 /* run_finish - loads.json, analysis, check, manifest, checksums, report; the exit code */
 static int run_finish(struct pf_run *r, const char *started_utc)
 {
 	char path[PATH_MAX];
 	json_t *loads;
 	int check = -1;
-	FILE *f;
 	char *sums[] = { "sh", "-c",
 			 "cd \"$1\" && find . -type f ! -name SHA256SUMS ! -name report.txt "
 			 "! -name qualification.txt -print0 | sort -z | xargs -0 sha256sum",
@@ -1197,11 +1206,8 @@ static int run_finish(struct pf_run *r, const char *started_utc)
 	r->log = NULL;
 	if (run_exec(r, sums, run_path(path, sizeof(path), r->dir, "SHA256SUMS"), "/dev/null"))
 		pf_err("%s: checksums not written", path);
-	f = fopen(run_path(path, sizeof(path), r->dir, "report.txt"), "we");
-	if (f) {
-		summary_write(r->dir, f);
-		fclose(f);
-	}
+	if (run_report(r))
+		pf_err("%s/report.txt: not written", r->dir);
 	return r->code;
 }
 

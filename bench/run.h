@@ -1,13 +1,14 @@
 /*
  * run.h - the scenario runner shared by `preflight run` (run.c) and
  * `preflight qualify` (qualify.c): run a scenario into a run directory,
- * analyse and check it, and write the plain-text summary.
+ * analyse and check it, and write its plain-text summary (report.txt, by
+ * `preflight summary` as a child process).
  */
 #ifndef RUN_H
 #define RUN_H
 
 #include <stdbool.h>
-#include <stdio.h>
+#include <stddef.h>
 
 struct run_opts {
 	const char *scenario;	/* name ("quick") or path of the scenario */
@@ -24,8 +25,5 @@ struct run_opts {
  * recorded is kept, analysed and marked partial), 4 internal.
  */
 int run_scenario(const struct run_opts *o, char *dir, size_t dir_size);
-
-/* summary_write - write the plain-text qualification summary of a run directory to out */
-void summary_write(const char *dir, FILE *out);
 
 #endif

@@ -18,6 +18,7 @@
 #include "command.h"
 #include "common.h"
 #include "ini.h"
+#include "jpath.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -801,7 +802,7 @@ static int chk_walk(struct chk_walk *w, json_t *node, size_t i, const char *labe
 {
 	char l[256], p[512], k[256];
 	struct chk_item *it;
-	const char *why;
+	const char *why, *s;
 	size_t j, len;
 	json_t *v;
 	int ret;
@@ -844,16 +845,17 @@ static int chk_walk(struct chk_walk *w, json_t *node, size_t i, const char *labe
 		}
 		return 0;
 	}
-	/* the longest key first: "p99.9" is one key */
-	for (j = w->nseg; j > i; j--) {
-		k[0] = '\0';
-		for (len = i; len < j; len++)
-			chk_append(k, sizeof(k), ".", w->seg[len]);
-		v = json_object_get(node, k);
-		if (v) {
-			snprintf(p, sizeof(p), "%s%s%s", path, *path ? "." : "", k);
-			return chk_walk(w, v, j, label, p, elem, phrase_from, node, k);
-		}
+	/* the longest key first: "p99.9" is one key (pf_jpath_key), of as many segments as it has dots + 1 */
+	k[0] = '\0';
+	for (j = i; j < w->nseg; j++)
+		chk_append(k, sizeof(k), ".", w->seg[j]);
+	v = pf_jpath_key(node, k, &len);
+	if (v) {
+		k[len] = '\0';
+		for (j = i + 1, s = k; (s = strchr(s, '.')); s++)
+			j++;
+		snprintf(p, sizeof(p), "%s%s%s", path, *path ? "." : "", k);
+		return chk_walk(w, v, j, label, p, elem, phrase_from, node, k);
 	}
 	snprintf(l, sizeof(l), "%s", label);
 	chk_phrase(w, phrase_from, l, sizeof(l));

@@ -5,3 +5,7 @@ lib_test_PKGS := jansson
 UNIT_TESTS += hist_test
 hist_test_SRCS := t/unit/hist_test.c
 hist_test_PKGS := jansson
+
+UNIT_TESTS += jpath_test
+jpath_test_SRCS := t/unit/jpath_test.c
+jpath_test_PKGS := jansson

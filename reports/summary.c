@@ -1,0 +1,445 @@
+/*
+ * summary.c - `preflight summary RUN_DIR [-o FILE]`: the plain-text
+ * qualification summary of a run directory, for people: the machine and its
+ * survey's warnings, every phase with the loads it achieved and its
+ * cyclictest baseline, per task activation latency / response / overruns,
+ * app utilisation, the worst culprits, the verdicts (TAP) and the evidence
+ * (SHA-256), ending with the result.
+ *
+ * It reads only files of the run directory (run.json, sysinfo.json,
+ * loads.json, results.json, NN-<phase>/{fsw,sim,results}.json,
+ * verdicts.tap, SHA256SUMS), so it can be rebuilt from a run directory
+ * alone. `preflight run` writes it as report.txt and `preflight qualify` as
+ * qualification.txt, each by running this command as a child process
+ * (docs/ARCHITECTURE.md: the orchestrators reach the stages only through
+ * child processes and files).
+ */
+#include "command.h"
+#include "common.h"
+#include "jpath.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SUMMARY_RUN_SCHEMA "preflight-run/"	/* run.json's schema, any version */
+
+/* summary_load - a JSON file of the run directory (of its phase directory 'phase' if not NULL), or NULL */
+static json_t *summary_load(const char *dir, const char *phase, const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s%s%s", dir, phase ? phase : "", phase ? "/" : "", name);
+	return json_load_file(path, 0, NULL);
+}
+
+/* summary_num - a number at a path, NaN-free: 'none' when missing */
+static double summary_num(json_t *v, const char *path, double none)
+{
+	json_t *n = pf_jpath_get(v, path);
+
+	return json_is_number(n) ? json_number_value(n) : none;
+}
+
+/* summary_str - a string at a path, or 'none' */
+static const char *summary_str(json_t *v, const char *path, const char *none)
+{
+	const char *s = json_string_value(pf_jpath_get(v, path));
+
+	return s ? s : none;
+}
+
+/* summary_us - a nanosecond figure at a path as "123.4 us" (or "-") */
+static const char *summary_us(json_t *v, const char *path, char *buf, size_t size)
+{
+	double ns = summary_num(v, path, -1);
+
+	if (ns < 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.1f us", ns / 1000.0);
+	return buf;
+}
+
+/* summary_count - an integer at a path as text, or 'none' */
+static const char *summary_count(json_t *v, const char *path, char *buf, size_t size, const char *none)
+{
+	json_t *n = pf_jpath_get(v, path);
+
+	if (!json_is_integer(n))
+		return none;
+	snprintf(buf, size, "%lld", (long long)json_integer_value(n));
+	return buf;
+}
+
+/* summary_machine - who was measured, and the survey's warnings */
+static void summary_machine(json_t *si, FILE *out)
+{
+	json_t *w, *warnings = pf_jpath_get(si, "warnings");
+	size_t i;
+	char *dump;
+
+	fprintf(out, "\nmachine\n");
+	if (!si) {
+		fprintf(out, "  (no sysinfo.json: 'preflight sysinfo' did not run)\n");
+		return;
+	}
+	fprintf(out, "  host %s, kernel %s (%s), preemption %s, %d CPUs%s\n",
+		summary_str(si, "hostname", "?"), summary_str(si, "kernel.release", "?"),
+		summary_str(si, "kernel.arch", "?"), summary_str(si, "kernel.preempt_model", "?"),
+		(int)summary_num(si, "cpus.online_count", summary_num(si, "cpus.count", 0)),
+		json_is_true(pf_jpath_get(si, "virtualization.virtualized")) ? ", virtualised" : "");
+	json_array_foreach(warnings, i, w) {
+		if (json_is_string(w)) {
+			fprintf(out, "  warning: %s\n", json_string_value(w));
+		} else {
+			const char *text = summary_str(w, "message", summary_str(w, "text", NULL));
+
+			if (text) {
+				fprintf(out, "  warning: %s\n", text);
+			} else {
+				dump = json_dumps(w, JSON_COMPACT);
+				fprintf(out, "  warning: %s\n", dump ? dump : "?");
+				free(dump);
+			}
+		}
+	}
+}
+
+/* summary_app_spi - the app's own SPI transfer times (fsw.json spi_transfer_ns), beside the exerciser's */
+static void summary_app_spi(json_t *fsw, FILE *out)
+{
+	json_t *t = pf_jpath_get(fsw, "spi_transfer_ns");
+	char b1[32], b2[32], b3[32];
+
+	if (!json_is_object(t))
+		return;
+	fprintf(out, "    %-9s%d transfers of %d bytes (io task, %s), min %s, max %s, p99 %s, over 1 ms: %d\n",
+		"app spi", (int)summary_num(t, "count", 0), (int)summary_num(t, "frame_bytes", 0),
+		summary_str(t, "backend", "?"), summary_us(t, "min", b3, sizeof(b3)), summary_us(t, "max", b1, sizeof(b1)),
+		summary_us(t, "p99", b2, sizeof(b2)), (int)summary_num(t, "over_1ms", 0));
+}
+
+/* summary_telemetry - the app's telemetry stream's delivery, as the wifi load's receiver saw it */
+static void summary_telemetry(json_t *a, FILE *out)
+{
+	json_t *t = pf_jpath_get(a, "telemetry");
+	char b1[32], b2[32], b3[32];
+
+	if (!json_is_object(t))
+		return;
+	/* a phase without the app (a cyclictest baseline under load) has no stream to report */
+	if (json_is_null(pf_jpath_get(t, "sent")) && summary_num(t, "received", 0) == 0 && !pf_jpath_get(t, "unavailable"))
+		return;
+	fprintf(out, "    %-9s", "app tlm");
+	if (pf_jpath_get(t, "unavailable"))
+		fprintf(out, "unavailable: %s\n", summary_str(t, "unavailable", "?"));
+	else
+		fprintf(out, "%s sent, %d received, %d lost, %d late (> %.0f ms), delay p99 %s max %s\n",
+			summary_count(t, "sent", b3, sizeof(b3), "?"), (int)summary_num(t, "received", 0),
+			(int)summary_num(t, "lost", 0), (int)summary_num(t, "late", 0),
+			summary_num(t, "late_bound_ns", 0) / 1e6, summary_us(t, "delay_ns.p99", b1, sizeof(b1)),
+			summary_us(t, "delay_ns.max", b2, sizeof(b2)));
+}
+
+/* summary_load_line - one load's achieved figures in one line (the app's own beside wifi and spi) */
+static void summary_load_line(const char *name, json_t *rep, json_t *fsw, FILE *out)
+{
+	json_t *a = json_object_get(rep, "achieved");
+	char b1[32], b2[32], b3[32];
+
+	fprintf(out, "    %-9s", name);
+	if (json_object_get(rep, "error"))
+		fprintf(out, "FAILED: %s\n", summary_str(rep, "error", "?"));
+	else if (!strcmp(name, "wifi"))
+		fprintf(out, "%.2f of %.2f Mbit/s received (%.0f %%), UDP %.2f Mbit/s loss %.2f %%, TCP %.2f Mbit/s %d retransmits\n",
+			summary_num(a, "received_bps", 0) / 1e6, summary_num(a, "rate_bps", 0) / 1e6,
+			summary_num(a, "rate_achieved_pct", 0), summary_num(a, "udp.received_bps", 0) / 1e6,
+			summary_num(a, "udp.loss_pct", 0), summary_num(a, "tcp.received_bps", 0) / 1e6,
+			(int)summary_num(a, "tcp.retransmits", 0));
+	else if (!strcmp(name, "sd") && pf_jpath_get(a, "logger.unavailable"))
+		fprintf(out, "%.2f MB/s written, %d fsyncs p99 %s max %s; app logger: %s\n",
+			summary_num(a, "write_mb_per_s", 0), (int)summary_num(a, "fsyncs", 0),
+			summary_us(a, "fsync_latency_p99_ns", b1, sizeof(b1)),
+			summary_us(a, "fsync_latency_max_ns", b2, sizeof(b2)),
+			summary_str(a, "logger.unavailable", "?"));
+	else if (!strcmp(name, "sd"))
+		fprintf(out, "%.2f MB/s written, %d fsyncs p99 %s max %s; app logger: %d rows, %d dropped, ring high-water %s\n",
+			summary_num(a, "write_mb_per_s", 0), (int)summary_num(a, "fsyncs", 0),
+			summary_us(a, "fsync_latency_p99_ns", b1, sizeof(b1)),
+			summary_us(a, "fsync_latency_max_ns", b2, sizeof(b2)),
+			(int)summary_num(a, "logger.joblog_rows", 0), (int)summary_num(a, "logger.dropped", 0),
+			summary_count(a, "logger.ring_high_water", b3, sizeof(b3), "not reported by the app"));
+	else if (!strcmp(name, "spi"))
+		fprintf(out, "%.0f transfers/s of %d bytes, max %s, p99.99 %s, over %.0f us: %d, errors %d\n",
+			summary_num(a, "transfers_per_s", 0), (int)summary_num(a, "size_bytes", 0),
+			summary_us(a, "transfer_time_ns.max", b1, sizeof(b1)),
+			summary_us(a, "transfer_time_ns.p99.99", b2, sizeof(b2)),
+			summary_num(a, "limit_ns", 0) / 1000, (int)summary_num(a, "over_limit", 0),
+			(int)summary_num(a, "errors", 0));
+	else if (!strcmp(name, "cpu"))
+		fprintf(out, "hackbench %d rounds (%.0f msg/s), stress-ng %d CPUs at %d %%: %.0f bogo-ops/s\n",
+			(int)summary_num(a, "hackbench.rounds", 0), summary_num(a, "hackbench.messages_per_s", 0),
+			(int)summary_num(a, "stress_ng.cpus", 0), (int)summary_num(a, "stress_ng.load_pct", 0),
+			summary_num(a, "stress_ng.bogo_ops_per_s", 0));
+	else if (!strcmp(name, "rt-swarm"))
+		fprintf(out, "%d of %d tasks, %.0f of %.0f jobs/s, latency max %s p99 %s, %d missed\n",
+			(int)summary_num(a, "started", 0), (int)summary_num(a, "tasks", 0),
+			summary_num(a, "jobs_per_s", 0), summary_num(a, "planned_jobs_per_s", 0),
+			summary_us(a, "activation_latency.max", b1, sizeof(b1)),
+			summary_us(a, "activation_latency.p99", b2, sizeof(b2)),
+			(int)summary_num(a, "missed_activations", 0));
+	else
+		fprintf(out, "\n");
+	if (!strcmp(name, "wifi"))
+		summary_telemetry(a, out);
+	if (!strcmp(name, "spi"))
+		summary_app_spi(fsw, out);
+}
+
+/*
+ * summary_sim - the simulator's and the flight software's figures of a
+ * flightapp phase, if it ran (the app's SPI times here when no spi load
+ * printed them beside its own)
+ */
+static void summary_sim(const char *dir, const char *phase, json_t *fsw, bool spi_load, FILE *out)
+{
+	json_t *sim = summary_load(dir, phase, "sim.json");
+
+	if (sim)
+		fprintf(out, "    %-9s%d IMU frames, %d GPS fixes, %d SPI transfers (slave service max %.1f us), "
+			"%d late ticks, track error rms %.1f m\n", "sim",
+			(int)summary_num(sim, "imu_frames", 0), (int)summary_num(sim, "gps_fixes", 0),
+			(int)summary_num(sim, "spi_transfers", 0), summary_num(sim, "spi_service_max_us", 0),
+			(int)summary_num(sim, "late_ticks", 0), summary_num(sim, "track_err_rms_m", 0));
+	if (fsw && pf_jpath_get(fsw, "imu_frames"))
+		fprintf(out, "    %-9s%d IMU frames, %d SPI frames, %d frame errors, %d stale SPI, "
+			"%d failsafe events, mode %s\n", "fsw",
+			(int)summary_num(fsw, "imu_frames", 0), (int)summary_num(fsw, "spi_frames", 0),
+			(int)summary_num(fsw, "frame_errors", 0), (int)summary_num(fsw, "spi_stale", 0),
+			(int)summary_num(fsw, "failsafe_events", 0), summary_str(fsw, "final_mode", "?"));
+	if (!spi_load)
+		summary_app_spi(fsw, out);
+	json_decref(sim);
+}
+
+/* summary_phases - every phase with its loads' achieved figures, and its cyclictest baseline */
+static void summary_phases(const char *dir, json_t *run, json_t *loads, FILE *out)
+{
+	json_t *p, *lp, *rep, *res, *fsw;
+	const char *load;
+	char b1[32], b2[32];
+	size_t i;
+
+	fprintf(out, "\nphases (planned / ran)\n");
+	json_array_foreach(pf_jpath_get(run, "phases"), i, p) {
+		fprintf(out, "  %-18s %-10s %5.0f s / %5.0f s%s\n", summary_str(p, "dir", "?"),
+			summary_str(p, "measure", "?"), summary_num(p, "planned_s", 0), summary_num(p, "elapsed_s", 0),
+			json_is_true(pf_jpath_get(p, "partial")) ? "  PARTIAL" : "");
+		lp = json_array_get(pf_jpath_get(loads, "phases"), i);
+		fsw = summary_load(dir, summary_str(p, "dir", "?"), "fsw.json");
+		json_object_foreach(pf_jpath_get(lp, "loads"), load, rep)
+			summary_load_line(load, rep, fsw, out);
+		summary_sim(dir, summary_str(p, "dir", "?"), fsw, pf_jpath_get(lp, "loads.spi") != NULL, out);
+		json_decref(fsw);
+		if (!strcmp(summary_str(p, "measure", ""), "cyclictest")) {
+			res = summary_load(dir, summary_str(p, "dir", "?"), "results.json");
+			fprintf(out, "    %-9scyclictest max %s, p99.99 %s, %.0f samples\n", "baseline",
+				summary_us(res, "cyclictest.all.latency_ns.max", b1, sizeof(b1)),
+				summary_us(res, "cyclictest.all.latency_ns.p99.99", b2, sizeof(b2)),
+				summary_num(res, "cyclictest.all.latency_ns.count", 0));
+			json_decref(res);
+		}
+	}
+}
+
+/* summary_tasks - per task of the app: activation latency, response, overruns; app utilisation */
+static void summary_tasks(json_t *res, FILE *out)
+{
+	char b1[32], b2[32], b3[32];
+	json_t *t, *c;
+	size_t i, j;
+
+	fprintf(out, "\napp tasks        act.lat max   p99.99      response max  overruns  misses  jobs\n");
+	if (!json_array_size(pf_jpath_get(res, "tasks")))
+		fprintf(out, "  (no app tasks in results.json: no flightapp phase ran or it recorded nothing)\n");
+	json_array_foreach(pf_jpath_get(res, "tasks"), i, t)
+		fprintf(out, "  %-14s %-13s %-11s %-13s %-9d %-7d %d\n", summary_str(t, "name", "?"),
+			summary_us(t, "activation_latency_ns.max", b1, sizeof(b1)),
+			summary_us(t, "activation_latency_ns.p99.99", b2, sizeof(b2)),
+			summary_us(t, "response_time_ns.max", b3, sizeof(b3)),
+			(int)summary_num(t, "overruns", 0), (int)summary_num(t, "deadline_misses", 0),
+			(int)summary_num(t, "jobs", 0));
+	if (pf_jpath_get(res, "app"))
+		fprintf(out, "  app utilisation %.1f %% of one CPU (worst 1 s %.1f %%), slot overruns %d of %d\n",
+			100 * summary_num(res, "app.utilisation", 0), 100 * summary_num(res, "app.utilisation_max_1s", 0),
+			(int)summary_num(res, "slots.overruns", 0), (int)summary_num(res, "slots.count", 0));
+	fprintf(out, "  cyclictest baseline beside the app: max %s, p99.99 %s\n",
+		summary_us(res, "cyclictest.all.latency_ns.max", b1, sizeof(b1)),
+		summary_us(res, "cyclictest.all.latency_ns.p99.99", b2, sizeof(b2)));
+	fprintf(out, "\nworst culprits\n");
+	json_array_foreach(pf_jpath_get(res, "tasks"), i, t)
+		json_array_foreach(pf_jpath_get(t, "culprits"), j, c)
+			if (j < 2)
+				fprintf(out, "  %s\n", summary_str(c, "summary", "?"));
+}
+
+/* summary_file - copy a text file of the run directory, indented, skipping '#' lines if asked */
+static int summary_file(const char *dir, const char *name, FILE *out, bool skip_comments, int *failed)
+{
+	char path[PATH_MAX], line[1024];
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (skip_comments && line[0] == '#')
+			continue;
+		if (failed && !strncmp(line, "not ok", 6) && !strstr(line, "# TODO"))
+			(*failed)++;
+		fprintf(out, "  %s", line);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* summary_write - the plain-text qualification summary of run directory dir */
+static void summary_write(const char *dir, FILE *out)
+{
+	json_t *si = summary_load(dir, NULL, "sysinfo.json"), *run = summary_load(dir, NULL, "run.json");
+	json_t *loads = summary_load(dir, NULL, "loads.json"), *res = summary_load(dir, NULL, "results.json");
+	int failed = 0, code = (int)summary_num(run, "exit_code", -1);
+	bool partial = json_is_true(pf_jpath_get(run, "partial"));
+	const char *verdict;
+
+	verdict = code == 0 ? "PASS: every requirement met" : code == 1 ? "FAIL: requirements not met" :
+		  "NOT QUALIFIED: the run could not be completed";
+	fprintf(out, "preflight qualification: scenario '%s'%s\n", summary_str(run, "scenario.name", "?"),
+		partial ? " (PARTIAL: interrupted or a phase ended early)" : "");
+	fprintf(out, "run directory %s, %s .. %s\n", dir, summary_str(run, "started_utc", "?"),
+		summary_str(run, "ended_utc", "?"));
+	if (json_is_string(pf_jpath_get(run, "failure")))
+		fprintf(out, "why: %s\n", summary_str(run, "failure", "?"));
+	summary_machine(si, out);
+	summary_phases(dir, run, loads, out);
+	if (res)
+		summary_tasks(res, out);
+	else
+		fprintf(out, "\nresults: no results.json (analysis did not run)\n");
+	fprintf(out, "\nverdicts (%s)\n", pf_jpath_get(run, "budgets") ? "budgets.ini" : "no budgets");
+	if (summary_file(dir, "verdicts.tap", out, false, &failed) < 0)
+		fprintf(out, "  (no verdicts.tap)\n");
+	fprintf(out, "\nevidence (SHA-256)\n");
+	if (summary_file(dir, "SHA256SUMS", out, false, NULL) < 0)
+		fprintf(out, "  (no SHA256SUMS)\n");
+	fprintf(out, "\nresult: %s", verdict);
+	if (code == 1)
+		fprintf(out, " (%d failed)", failed);
+	if (code == 1 && si && json_array_size(pf_jpath_get(si, "warnings")))
+		fprintf(out, "; the machine warnings above and the culprits explain why");
+	fprintf(out, "\n");
+	json_decref(si);
+	json_decref(run);
+	json_decref(loads);
+	json_decref(res);
+}
+
+static int summary_run(int argc, char **argv);
+
+const struct pf_command cmd_summary = {
+	.name = "summary",
+	.summary = "print the plain-text qualification summary of a run directory",
+	.usage =
+	"usage: preflight summary RUN_DIR [-o FILE]\n"
+	"\n"
+	"Prints the qualification summary of a run directory of 'preflight run' or\n"
+	"'preflight qualify': machine and warnings, phases with the loads they\n"
+	"achieved, per task activation latency / response / overruns, app\n"
+	"utilisation, cyclictest baseline, worst culprits, verdicts (TAP), evidence\n"
+	"(SHA-256) and the result. It reads only the files of RUN_DIR; a file that is\n"
+	"missing is said so in its section. The runs write it as report.txt and\n"
+	"qualification.txt.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output FILE   write the summary to FILE (default: stdout)\n"
+	"  -h, --help          this text\n"
+	"\n"
+	"exit: 0 summary written, 2 bad usage, RUN_DIR is not a run directory (no\n"
+	"      readable run.json) or FILE cannot be opened, 3 write error\n",
+	.run = summary_run,
+};
+
+/* summary_check_dir - 0 when dir is a run directory (a run.json of preflight-run); else why, exit 2 */
+static int summary_check_dir(const char *dir)
+{
+	json_error_t jerr;
+	const char *schema;
+	char path[PATH_MAX];
+	struct stat st;
+	json_t *run;
+
+	if (stat(dir, &st))
+		return pf_fail(PF_EXIT_USAGE, "'%s': no such run directory: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return pf_fail(PF_EXIT_USAGE, "'%s': not a run directory (not a directory)", dir);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	run = json_load_file(path, 0, &jerr);
+	if (!run)
+		return pf_fail(PF_EXIT_USAGE, "'%s': not a run directory: run.json: %s", dir,
+			       access(path, F_OK) ? "missing" : jerr.text);
+	schema = json_string_value(json_object_get(run, "schema"));
+	if (!schema || strncmp(schema, SUMMARY_RUN_SCHEMA, strlen(SUMMARY_RUN_SCHEMA))) {
+		json_decref(run);
+		return pf_fail(PF_EXIT_USAGE, "'%s': not a run directory: run.json is not a "
+			       "'%s1' manifest", dir, SUMMARY_RUN_SCHEMA);
+	}
+	json_decref(run);
+	return 0;
+}
+
+static int summary_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help",   no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *output = NULL;
+	FILE *out = stdout;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': output = optarg; break;
+		case 'h': pf_print_usage(&cmd_summary); return PF_EXIT_OK;
+		default: return pf_usage_error(&cmd_summary, "bad option");
+		}
+	}
+	if (optind != argc - 1)
+		return pf_usage_error(&cmd_summary, optind == argc ? "which run directory?" :
+				      "one run directory only");
+	ret = summary_check_dir(argv[optind]);
+	if (ret)
+		return ret;
+	if (output && !(out = fopen(output, "we")))
+		return pf_fail(PF_EXIT_USAGE, "%s: cannot write: %s", output, strerror(errno));
+	summary_write(argv[optind], out);
+	ret = PF_EXIT_OK;
+	if (fflush(out) || ferror(out))
+		ret = pf_fail(PF_EXIT_ENV, "%s: write error: %s", output ? output : "stdout", strerror(errno));
+	if (out != stdout && fclose(out) && !ret)
+		ret = pf_fail(PF_EXIT_ENV, "%s: write error: %s", output, strerror(errno));
+	return ret;
+}

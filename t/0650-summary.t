@@ -1,0 +1,58 @@
+#!/bin/sh
+# 0650-summary.t - 'preflight summary RUN_DIR': the plain-text qualification
+# summary of a run directory fixture (the files of a real t0720 run, trimmed to
+# what the summary reads), byte for byte the text 'preflight qualify --summary'
+# printed when the summary lived in bench/qualify.c; missing files are said so;
+# bad input is one line, exit 2
+. "$(dirname "$0")/lib/test-lib.sh"
+plan 29
+
+cd "$TOP" || exit 1
+FX=t/fixtures/run
+EXPECTED=$(cat t/fixtures/run-summary.txt)
+
+run_cmd "$PREFLIGHT" summary "$FX"
+is "$rc" 0 "summary-1.1 a run directory: exit 0"
+is "$out" "$EXPECTED" "summary-1.2 the summary, exactly as before it moved to reports/"
+is "$err" "" "summary-1.3 nothing on stderr"
+run_cmd "$PREFLIGHT" summary "$FX" -o "$TMP/s.txt"
+is "$rc:$out:$err" "0::" "summary-1.4 -o FILE: exit 0, nothing on stdout or stderr"
+ok "summary-1.5 -o FILE holds the same text" cmp "$TMP/s.txt" t/fixtures/run-summary.txt
+run_cmd "$PREFLIGHT" qualify --summary "$FX"
+is "$rc:$out" "0:$EXPECTED" "summary-1.6 'qualify --summary' prints the same (through 'preflight summary')"
+like "$out" "  spi      .* max 50766\.5 us, p99\.99 50766\.5 us" "summary-1.7 a key with dots (p99.99) is read whole"
+
+# a run directory with files missing: each section says so
+cp -r "$FX" "$TMP/part"
+rm "$TMP/part/results.json" "$TMP/part/sysinfo.json" "$TMP/part/verdicts.tap" "$TMP/part/SHA256SUMS"
+run_cmd "$PREFLIGHT" summary "$TMP/part"
+is "$rc" 0 "summary-2.1 files missing: still a summary, exit 0"
+like "$out" "\(no sysinfo.json: 'preflight sysinfo' did not run\)" "summary-2.2 no sysinfo.json is said"
+like "$out" "results: no results.json \(analysis did not run\)" "summary-2.3 no results.json is said"
+like "$out" "\(no verdicts.tap\)" "summary-2.4 no verdicts.tap is said"
+like "$out" "\(no SHA256SUMS\)" "summary-2.5 no SHA256SUMS is said"
+like "$out" "result: FAIL: requirements not met \(0 failed\)$" "summary-2.6 the result is run.json's"
+
+# bad ID REGEX DESC ARGS... - refused: one line on stderr matching REGEX, exit 2, nothing on stdout
+bad() {
+	_id=$1; _re=$2; _desc=$3; shift 3
+	run_cmd "$PREFLIGHT" "$@"
+	is "$rc" 2 "$_id $_desc: exit 2"
+	like "$(printf '%s' "$err" | wc -l | tr -d ' '):$err:$out" "^0:preflight: [a-z]+: $_re:\$" "$_id $_desc: one line, nothing on stdout"
+}
+mkdir "$TMP/empty" "$TMP/notjson" "$TMP/other"
+echo '{ "phases": [' > "$TMP/notjson/run.json"
+cp "$FX/results.json" "$TMP/other/run.json"
+bad summary-3.1 "'$TMP/none': no such run directory: No such file or directory" \
+	"no such directory" summary "$TMP/none"
+bad summary-3.2 "'$FX/run.json': not a run directory \(not a directory\)" "a file" summary "$FX/run.json"
+bad summary-3.3 "'$TMP/empty': not a run directory: run.json: missing" "no run.json" summary "$TMP/empty"
+bad summary-3.4 "'$TMP/notjson': not a run directory: run.json: .+" "run.json not JSON" summary "$TMP/notjson"
+bad summary-3.5 "'$TMP/other': not a run directory: run.json is not a 'preflight-run/1' manifest" \
+	"run.json of another schema" summary "$TMP/other"
+bad summary-3.6 "which run directory\? .*" "no run directory" summary
+bad summary-3.7 "$TMP/none/s.txt: cannot write: No such file or directory" "-o into no directory" \
+	summary "$FX" -o "$TMP/none/s.txt"
+bad summary-3.8 "'$TMP/none': no such run directory: .*" "qualify --summary of no directory" \
+	qualify --summary "$TMP/none"
+done_testing
