@@ -9,13 +9,13 @@ PREFLIGHT_CMDS += run qualify
 PREFLIGHT_PKGS += inih
 UNIT_TESTS += bench_test
 bench_test_SRCS := t/unit/bench_test.c bench/scenario.c bench/loads/load.c \
-	bench/loads/wifi.c bench/loads/sd.c bench/loads/spi.c bench/loads/cpu.c bench/loads/rt_swarm.c \
-	bench/loads/tlm_rx.c app/fsw/fsw_tlm.c app/fsw/fsw_proto.c app/fsw/fsw_math.c
+	bench/loads/wifi.c bench/loads/sd.c bench/loads/spi.c bench/loads/cpu.c bench/loads/rt_swarm.c bench/loads/tlm_rx.c
+bench_test_LIBS = $(FSW_LIB)
 bench_test_PKGS := jansson inih
 
 # unit test: the telemetry receiver's accounting (gaps, duplicates, reorders, late, rejected)
 UNIT_TESTS += tlm_rx_test
 tlm_rx_test_SRCS := t/unit/tlm_rx_test.c bench/loads/tlm_rx.c bench/loads/load.c \
-	bench/loads/wifi.c bench/loads/sd.c bench/loads/spi.c bench/loads/cpu.c bench/loads/rt_swarm.c \
-	app/fsw/fsw_tlm.c app/fsw/fsw_proto.c app/fsw/fsw_math.c
+	bench/loads/wifi.c bench/loads/sd.c bench/loads/spi.c bench/loads/cpu.c bench/loads/rt_swarm.c
+tlm_rx_test_LIBS = $(FSW_LIB)
 tlm_rx_test_PKGS := jansson
