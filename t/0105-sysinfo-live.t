@@ -47,29 +47,16 @@ last_row=$(printf '%s\n' "$out" | grep -n '^virtualized ' | cut -d: -f1)
 warn_row=$(printf '%s\n' "$out" | grep -n '^warnings (' | cut -d: -f1)
 ok "sysinfo-10.12 the table: rows first, warnings last" test "${last_row:-99}" -lt "${warn_row:-0}"
 
-# skip_n N REASON - skip the next N tests (a failure under CI=true)
-skip_n() {
-	i=0
-	while [ $i -lt "$1" ]; do
-		i=$((i + 1))
-		if [ "${CI:-}" = true ]; then
-			_report 1 "requirement missing under CI=true: $2"
-		else
-			_n=$((_n + 1)); echo "ok $_n # SKIP $2"
-		fi
-	done
-}
-
-if [ "$(id -u)" -ne 0 ]; then
-	skip_n 1 "needs root"
+if ! test_have_prereq ROOT; then
+	skip sysinfo-10.13
 	is "$(json_get "$J" tracefs.usable)" false "sysinfo-10.14 not root: tracefs not usable"
-	skip_n 4 "needs root"
+	skip "sysinfo-10.15 sysinfo-10.16 sysinfo-10.17 sysinfo-10.18"
 	done_testing
 fi
 is "$(leftovers)" "$before" "sysinfo-10.13 no private mount, temp dir or tracefs instance left behind"
 if ! grep -qw tracefs /proc/filesystems; then
 	is "$(json_get "$J" tracefs.usable)" false "sysinfo-10.14 no tracefs in the kernel: not usable"
-	skip_n 2 "no tracefs in this kernel"
+	skip "sysinfo-10.15 sysinfo-10.16" "no tracefs in this kernel"
 else
 	is "$(json_get "$J" tracefs.usable)" true "sysinfo-10.14 as root with tracefs in the kernel: tracefs usable"
 	# In a private mount namespace without tracefs and debugfs mounted, the survey
@@ -82,7 +69,7 @@ else
 			"sysinfo-10.15 tracefs not mounted: tried on a private mount, usable"
 		is "$(cat "$TMP/ns.mounts")" "" "sysinfo-10.16 ... and nothing is left mounted"
 	else
-		skip_n 2 "unshare -m is not permitted"
+		skip "sysinfo-10.15 sysinfo-10.16" "unshare -m is not permitted"
 	fi
 fi
 # a copy the unprivileged user can execute wherever the checkout is (a 0700 home, say)

@@ -39,11 +39,11 @@ is "$rc:$err" "2:flightapp: --trace-text: needs --trace-instance" "app-1.8 --tra
 run_cmd "$FLIGHTAPP" extra
 is "$rc" 2 "app-1.9 stray argument: exit 2"
 
-if command -v readelf > /dev/null; then
+if test_have_prereq CMD:readelf; then
 	is "$(readelf -n "$FLIGHTAPP" | sed -n 's/^ *Name: \(job_[a-z]*\)$/\1/p' | sort | tr '\n' ' ')" "job_end job_start " \
 		"app-1.10 USDT probes preflight:job_start and job_end are in the binary"
 else
-	is skip skip "app-1.10 # SKIP no readelf"
+	skip app-1.10
 fi
 
 # bad_config ID DESC EXPECTED-MESSAGE-AFTER-FILE INI - the INI (printf format) must fail with file:line

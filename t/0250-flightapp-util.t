@@ -7,7 +7,7 @@
 # --no-rt otherwise.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$TOP/t/lib/app-lib.sh"
-[ "$(nproc)" -ge 2 ] || skip_all "the omap3-60 profile pins its tasks to CPU 1"
+need CPUS2	# the omap3-60 profile pins its tasks to CPU 1
 plan 7
 
 rt=--no-rt

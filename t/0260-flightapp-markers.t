@@ -5,7 +5,7 @@
 # sequence, release and flags, in binary (default) and text form; a marker
 # write that fails (tracing off) is counted, not fatal.
 . "$(dirname "$0")/lib/test-lib.sh"
-need_tracefs
+need TRACEFS
 . "$TOP/t/lib/app-lib.sh"
 plan 23
 

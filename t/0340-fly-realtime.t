@@ -9,7 +9,7 @@
 # where most of the cross-track error lives. The link is clean, so frame
 # errors must be exactly zero. No timing is asserted.
 . "$(dirname "$0")/lib/test-lib.sh"
-need_rt
+need RT
 plan 10
 
 run_cmd "$PREFLIGHT" fly --realtime --duration 30 --keep "$TMP/rt" --output "$TMP/rt.json"

@@ -7,7 +7,7 @@
 # max >= p99 >= min). No timing bound is asserted. Then: no destination
 # (says so), bad destinations (file:line, exit 2).
 . "$(dirname "$0")/lib/test-lib.sh"
-need_built flightapp sensorsim
+need BUILT:flightapp BUILT:sensorsim
 plan 17
 FLIGHTAPP="$B/flightapp"
 sim=; rx=

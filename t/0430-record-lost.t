@@ -2,9 +2,9 @@
 # 0430-record-lost.t - a storm overflowing a deliberately tiny buffer: the loss is counted,
 # stored in the file (rec_read_lost_events / --summary) and reported loudly
 . "$(dirname "$0")/lib/test-lib.sh"
-need_tracefs
+need TRACEFS
 . "$TOP/t/lib/rec-lib.sh"
-command -v hackbench >/dev/null || missing "hackbench (rt-tests) is not installed"
+need CMD:hackbench
 plan 6
 
 f="$TMP/storm.dat"

@@ -2,7 +2,7 @@
 # 0440-record-signals.t - every exit path cleans up: SIGINT and SIGTERM mid-run, a failing
 # command, a command that cannot start, a stale instance from a crashed run, an instance in use
 . "$(dirname "$0")/lib/test-lib.sh"
-need_tracefs
+need TRACEFS
 . "$TOP/t/lib/rec-lib.sh"
 plan 28
 

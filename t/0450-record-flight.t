@@ -3,7 +3,7 @@
 # the top-level trace_marker like cyclictest --tracemark) or SIGUSR1 saves a snapshot holding
 # the trigger and the events before it; recording re-arms up to --max-snapshots
 . "$(dirname "$0")/lib/test-lib.sh"
-need_tracefs
+need TRACEFS
 . "$TOP/t/lib/rec-lib.sh"
 plan 16
 
@@ -41,7 +41,7 @@ like "$(trace-cmd report -i "$TMP/usr-001.dat" 2>/dev/null | grep -c 'preflight-
 	"rec-fl-3.1 SIGUSR1 saves a snapshot ending in its own marker"
 like "$(rec_summary "$TMP/usr-001.dat" events)" "^[1-9][0-9]+$" "rec-fl-3.2 ... with the events before it"
 # the app's own trigger: flightapp writes "flightapp deadline miss: ..." when a job misses its deadline
-if [ -x "$B/flightapp" ]; then
+if test_have_prereq BUILT:flightapp; then
 	printf '[app]\ndma_latency = false\n[task mission1]\ndeadline = 1ms\nwork = 2ms\n' > "$TMP/miss.ini"
 	run_cmd "$PREFLIGHT" record -F --instance $PFT-fl -o "$TMP/app.dat" -b 1024 --max-snapshots 1 \
 		--trigger "flightapp deadline miss" -- "$B/flightapp" --no-rt -q -d 3 --config "$TMP/miss.ini" \
@@ -53,7 +53,7 @@ if [ -x "$B/flightapp" ]; then
 	like "$(echo "$rep" | awk '/flightapp deadline miss/ { exit } /raw_data/ { n++ } END { print n + 0 }')" "^[1-9]" \
 		"rec-fl-5.3 ... and the app's job markers before it"
 else
-	for i in 1 2 3; do is skip skip "rec-fl-5.$i # SKIP build/flightapp is not built"; done
+	skip "rec-fl-5.1 rec-fl-5.2 rec-fl-5.3"
 fi
 is "$(rec_instances)" "" "rec-fl-4.1 no instance left behind"
 done_testing

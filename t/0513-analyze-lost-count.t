@@ -5,8 +5,8 @@
 # recorder's own count), never their sum.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
-need_tracefs
-command -v hackbench > /dev/null || missing "hackbench (rt-tests) is not installed"
+need TRACEFS
+need CMD:hackbench
 plan 5
 
 f="$TMP/storm.dat"

@@ -11,15 +11,8 @@ plan 33
 # checkout (as CI lays it), /work/shared/traces, or $LISA_TRACE
 LISA=${LISA_TRACE:-$TOP/../shared/traces/lisa-sched_load.dat}
 [ -r "$LISA" ] || LISA=/work/shared/traces/lisa-sched_load.dat
-if [ ! -r "$LISA" ]; then
-	# a missing input is a skip, but under CI=true a failure (test-lib.sh's rule)
-	for i in $(seq 1 13); do
-		if [ "${CI:-}" = true ]; then
-			_report 1 "for-1.$i requirement missing under CI=true: $LISA not found (set LISA_TRACE)"
-		else
-			_report 0 "for-1.$i # skip $LISA not found"
-		fi
-	done
+if ! test_have_prereq "FILE:$LISA"; then
+	skip "$(seq -f 'for-1.%g' 1 13)" "$LISA not found (set LISA_TRACE)"
 else
 R="$TMP/lisa.json"
 run_cmd "$PREFLIGHT" analyze --trace "$LISA" -o "$R"

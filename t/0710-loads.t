@@ -2,7 +2,7 @@
 # 0710-loads.t - each load starts, achieves a non-zero plausible rate, stops on
 # command and leaves nothing behind; rt-swarm at N = 2000 starts and tears down
 . "$(dirname "$0")/lib/test-lib.sh"
-need_rt
+need RT
 plan 27
 
 # leftovers PGID - what a load could leave behind: processes of its group,

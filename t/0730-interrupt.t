@@ -3,9 +3,9 @@
 # everything stops and is cleaned up, what was recorded is analysed and marked
 # partial; a load that cannot start (iperf3 missing from PATH) is exit 3 naming it
 . "$(dirname "$0")/lib/test-lib.sh"
-need_tracefs
-need_rt
-need_built flightapp sensorsim
+need TRACEFS
+need RT
+need BUILT:flightapp BUILT:sensorsim
 plan 16
 
 cat > "$TMP/i.ini" <<'INI'

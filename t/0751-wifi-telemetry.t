@@ -6,8 +6,8 @@
 # the load's report carries the delivery: received > 0, lost / late counted
 # consistently, delays of every frame; nothing is left behind.
 . "$(dirname "$0")/lib/test-lib.sh"
-need_root
-command -v iperf3 > /dev/null || missing "iperf3 not installed"
+need ROOT
+need CMD:iperf3
 plan 9
 
 "$PREFLIGHT" load wifi -d 20s rate=2mbit udp_rate=500kbit chunk=2s port=$((30000 + $$ % 20000)) \

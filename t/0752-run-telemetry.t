@@ -6,9 +6,9 @@
 # results.json (fsw.spi_transfer_ns) where REQ-SPI-001 reads them beside the
 # exerciser's, and the summary prints both. No timing bound is asserted.
 . "$(dirname "$0")/lib/test-lib.sh"
-need_rt
-command -v iperf3 > /dev/null || missing "iperf3 not installed"
-need_built flightapp sensorsim
+need RT
+need CMD:iperf3
+need BUILT:flightapp BUILT:sensorsim
 plan 11
 
 cat > "$TMP/t.ini" <<'INI'
