@@ -97,7 +97,7 @@ run_cmd "$FLIGHTAPP" --no-rt --duration 2 --stats-json /nonexistent-dir/s.json
 is "$rc:$err" "2:flightapp: --stats-json: /nonexistent-dir/s.json: No such file or directory" \
 	"app-2.16a unwritable --stats-json: exit 2 before the run, one line"
 run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.05 --stats-json /dev/stdout
-is "$rc:$(printf '%s\n' "$out" | perl -MJSON::PP -0ne 'print decode_json(/(\{.*\})/s ? $1 : "{}")->{schema} // "none"')" \
+is "$rc:$(printf '%s\n' "$out" | sed -n '/^{/,/^}/p' | json_get - schema)" \
 	"0:preflight-flightapp-stats/1" "app-2.16b --stats-json to a stream (/dev/stdout)"
 run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.1 --joblog /dev/full
 is "$rc:$err" "3:flightapp: --joblog: /dev/full: No space left on device" "app-2.16c job log on a full device: exit 3, one line with the reason"

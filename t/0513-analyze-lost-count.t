@@ -21,11 +21,11 @@ R="$TMP/r.json"
 run_cmd "$PREFLIGHT" analyze -q --trace "$f" -o "$R"
 is "$rc" 0 "lcount-1.2 analyzed"
 if [ "${lost:-0}" -gt 0 ] && [ "${missed:-0}" -gt 0 ]; then
-	is "$(jv "$R" trace/lost_events)" "$lost" \
+	is "$(json_get "$R" trace.lost_events)" "$lost" \
 		"lcount-1.3 trace.lost_events is the recorder's count ($lost), not it plus the records' missed_events ($missed)"
 else
 	_report 0 "lcount-1.3 # skip this run lost $lost events, $missed of them in records: nothing to reconcile"
 fi
-is "$(jv "$R" trace/lost_by_cpu | tr -d '[]')" "$percpu" "lcount-1.4 per CPU: the statistics' count"
-is "$(jv "$R" lost_events/total)" "$(jv "$R" trace/lost_events)" "lcount-1.5 lost_events.total the same"
+is "$(json_get "$R" trace.lost_by_cpu | tr -d '[]')" "$percpu" "lcount-1.4 per CPU: the statistics' count"
+is "$(json_get "$R" lost_events.total)" "$(json_get "$R" trace.lost_events)" "lcount-1.5 lost_events.total the same"
 done_testing
