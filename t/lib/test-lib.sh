@@ -154,6 +154,19 @@ need_tracefs() { need TRACEFS; }
 need_rt() { need RT; }
 need_built() { for _p in "$@"; do need "BUILT:$_p"; done; }
 
+# wait_for SECONDS CMD... - poll until CMD succeeds; SECONDS only guards against a hang (never
+# a timing assertion): on timeout say so as a diagnostic and fail
+wait_for() {
+	_deadline=$(($(date +%s) + $1)); shift
+	until "$@" 2>/dev/null; do
+		if [ "$(date +%s)" -ge "$_deadline" ]; then
+			echo "# wait_for: still not true after the timeout: $*"
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
 # json_get FILE PATH... - print values of a JSON file (FILE - is stdin), one line per PATH:
 # dotted paths, array indexes, KEY=VALUE and '*' steps, keys with dots ('p99.9') as they are;
 # numbers exactly as written, null/true/false as words; exit 1 when a PATH is not there.
