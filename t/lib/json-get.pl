@@ -14,7 +14,8 @@
 # Scalars print as the file writes them: numbers digit for digit (1.50 stays
 # 1.50), strings unquoted, null / true / false as those words. Arrays and
 # objects print as compact canonical JSON. A path the document does not have
-# prints nothing and exits 1 (has_keys-style tests use that); bad JSON exits 2.
+# prints nothing on stdout, says so on stderr and makes the exit status 1; bad
+# JSON exits 2.
 #
 # The file is parsed here rather than by JSON::PP alone so that numbers keep
 # their text; JSON::PP still decodes strings and prints containers.
@@ -156,6 +157,7 @@ for my $path (@ARGV[1 .. $#ARGV]) {
 	(my $p = $path) =~ s/^\.//;
 	my $nodes = walk($root, length $p ? split(/\./, $p, -1) : ());
 	if (!$nodes) {
+		print STDERR "json-get: $file: no $path\n";
 		$status = 1;
 		next;
 	}
