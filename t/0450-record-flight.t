@@ -33,10 +33,16 @@ like "$(trace-cmd report -i "$TMP/ct-001.dat" 2>/dev/null | grep -c 'hit latency
 like "$err" "1 snapshot saved" "rec-fl-2.2 --max-snapshots 1 ends the run after the first"
 is "$(ls "$TMP" | grep -c '^ct-')" "1" "rec-fl-2.3 no second snapshot file"
 
-# SIGUSR1
-"$PREFLIGHT" record -F --instance $PFT-fl -o "$TMP/usr.dat" -b 1024 -e sched -- sleep 5 >"$TMP/usr.out" 2>&1 &
+# SIGUSR1, sent once the recorded command has run 20 short sleeps (scheduler events in the
+# buffer) and said so; SIGINT once the snapshot is written
+"$PREFLIGHT" record -F --instance $PFT-fl -o "$TMP/usr.dat" -b 1024 -e sched -- \
+	sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do sleep 0.01; done; touch "$1"; sleep 60' \
+	- "$TMP/usr.ready" >"$TMP/usr.out" 2>&1 &
 pid=$!
-sleep 0.5; kill -USR1 $pid; sleep 0.5; kill -INT $pid; wait $pid
+wait_for 60 test -e "$TMP/usr.ready"
+kill -USR1 $pid
+wait_for 60 grep -q "wrote $TMP/usr-001.dat" "$TMP/usr.out"
+kill -INT $pid; wait $pid
 like "$(trace-cmd report -i "$TMP/usr-001.dat" 2>/dev/null | grep -c 'preflight-snapshot SIGUSR1')" "^1$" \
 	"rec-fl-3.1 SIGUSR1 saves a snapshot ending in its own marker"
 like "$(rec_summary "$TMP/usr-001.dat" events)" "^[1-9][0-9]+$" "rec-fl-3.2 ... with the events before it"
