@@ -2,18 +2,16 @@
 # 0513-analyze-lost-count.t - a real lossy recording: the file's per-CPU
 # statistics count every lost event and the records' missed_events place some
 # of the same losses, so analyze reports per CPU the larger of the two (the
-# recorder's own count), never their sum. The loss is made sure: the recorder
-# and a FIFO-99 flood of 100000 markers share CPU 0, so its reader cannot run
-# until the flood is over and the 8 KiB buffers overflow.
+# recorder's own count), never their sum. The loss is made sure (rec_storm:
+# a marker flood starves the reader of a tiny buffer).
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need TRACEFS RT CMD:taskset
+. "$TOP/t/lib/rec-lib.sh"
 plan 6
 
 f="$TMP/storm.dat"
-run_cmd taskset -c 0 "$PREFLIGHT" record -o "$f" -e sched -b 8 --no-kallsyms -- chrt -f 99 perl -e '
-	open my $m, ">", "$ENV{PREFLIGHT_TRACE_DIR}/trace_marker" or die "trace_marker: $!\n";
-	syswrite $m, "flood $_\n" for 1 .. 100000;'
+rec_storm "$f"
 is "$rc" 0 "lcount-1.1 a lossy recording (8 KiB buffers, the reader starved by a marker flood)"
 
 # per CPU: overrun + commit overrun + dropped, as the recorder printed them
