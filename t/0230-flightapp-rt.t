@@ -13,10 +13,11 @@ if test_have_prereq CPUS2; then
 	printf '[app]\ncpus = 1\n[task ctl100]\ncpus = 0\n' > "$TMP/affinity.ini"
 	cfg="--config $TMP/affinity.ini"
 fi
-"$FLIGHTAPP" --quiet --duration 2 --joblog "$TMP/jobs.csv" --stats-json "$TMP/stats.json" $cfg \
+"$FLIGHTAPP" --duration 2 --joblog "$TMP/jobs.csv" --stats-json "$TMP/stats.json" $cfg \
 	> "$TMP/out" 2> "$TMP/err" &
 pid=$!
-sleep 1
+# read the threads once the first live status block says every task has been running
+wait_for 60 grep -q '^flightapp: t=' "$TMP/err"
 # comm, policy (field 41) and rt_priority (field 40) of every thread
 for t in /proc/$pid/task/*; do
 	echo "$(cat "$t/comm") $(awk '{ print $41, $40 }' "$t/stat")"

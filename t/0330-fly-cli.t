@@ -65,7 +65,7 @@ is "$(($(wc -l < "$TMP/truth.csv") - 3))/$(json_get "$TMP/sim.json" .imu_frames)
 
 "$SIM" --duration 100 --pty-link "$TMP/uart2" --spi-socket "$TMP/spi2" --quiet &
 pid=$!
-i=0; while [ ! -e "$TMP/spi2" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+wait_for 60 test -e "$TMP/spi2"
 kill -TERM $pid
 wait $pid
 st=$?

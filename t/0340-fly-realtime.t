@@ -26,10 +26,10 @@ ok "fly-rt-1.6 the EKF runs in its task: position RMS $(json_get "$j" .pos_err_r
 ok "fly-rt-1.7 the first corner is reached, no stall" test "$(json_get "$j" .waypoints_reached)" -ge 1 -a "$(json_get "$j" .stalled)" = false
 ok "fly-rt-1.8 nothing left behind: pty link and socket removed" test ! -e "$TMP/rt/uart" -a ! -e "$TMP/rt/spi"
 
-# interrupted: SIGINT after 3 s stops both programs cleanly, the summary so far is printed
+# interrupted: SIGINT once both programs run stops them cleanly, the summary so far is printed
 "$PREFLIGHT" fly --realtime --duration 30 --keep "$TMP/int" > "$TMP/int.json" 2> "$TMP/int.err" &
 pid=$!
-sleep 3
+wait_for 60 sh -c '[ "$(ps -eo args | grep -F "$0" | grep -v grep | wc -l)" -ge 2 ]' "$TMP/int/"
 kill -INT $pid
 wait $pid
 st=$?

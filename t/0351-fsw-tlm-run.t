@@ -29,7 +29,9 @@ stats_json = $TMP/fsw.json
 [telemetry]
 dest = 127.0.0.1:$port
 INI
-sleep 1
+# the simulator's links and the receiver's port are up
+wait_for 60 test -e "$TMP/uart" -a -S "$TMP/spi.sock"
+wait_for 60 sh -c 'ss -Huln "sport = :$0" | grep -q .' "$port"
 run_cmd "$FLIGHTAPP" --no-rt --duration 4 --config "$TMP/app.ini" --joblog "$TMP/jobs.csv"
 is "$rc" 0 "tlm-5.1 flightapp with telemetry to 127.0.0.1:$port and the simulator: exit 0" ||
 	printf '%s\n' "$err" | sed 's/^/#   /' | head -5

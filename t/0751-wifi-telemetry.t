@@ -14,8 +14,7 @@ plan 9
 	tlm_dest_out="$TMP/dest" app_stats="$TMP/fsw.json" -w "$TMP" -o "$TMP/wifi.json" 2> "$TMP/wifi.err" &
 load=$!
 trap 'kill $load 2>/dev/null; rm -rf "$TMP"' EXIT
-i=0
-while [ ! -s "$TMP/dest" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_for 60 test -s "$TMP/dest"
 dest=$(cat "$TMP/dest" 2>/dev/null)
 like "$dest" '^10\.213\.[0-9]+\.2:[0-9]+$' "tlm-8.1 the receiver listens on the namespace's address ($dest)"
 printf '[fsw]\nstats_json = %s/fsw.json\n[telemetry]\ndest = %s\n' "$TMP" "$dest" > "$TMP/app.ini"

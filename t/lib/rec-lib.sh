@@ -41,3 +41,8 @@ rec_storm() {
 		open my $m, ">", "$ENV{PREFLIGHT_TRACE_DIR}/trace_marker" or die "trace_marker: $!\n";
 		syswrite $m, "flood $_\n" for 1 .. 100000;'
 }
+
+# rec_signal_taken PID - no signal is pending for process PID: the last one sent was delivered
+rec_signal_taken() {
+	awk '/^(SigPnd|ShdPnd):/ && $2 !~ /^0+$/ { p = 1 } END { exit p }' "/proc/$1/status"
+}
