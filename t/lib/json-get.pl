@@ -24,6 +24,7 @@ use warnings;
 use JSON::PP;
 
 my ($text, $at);
+my $strings = JSON::PP->new->allow_nonref;	# decodes the strings that hold escapes
 
 # fail MSG - bad input: one line on stderr, exit 2
 sub fail { print STDERR "json-get: $ARGV[0]: $_[0]\n"; exit 2; }
@@ -76,7 +77,8 @@ sub value {
 		}
 		$node = { t => 'a', v => \@a };
 	} elsif ($text =~ /\G("(?:[^"\\]|\\.)*")/gc) {
-		$node = { t => 's', v => JSON::PP->new->allow_nonref->decode($1) };
+		my $raw = $1;
+		$node = { t => 's', v => index($raw, '\\') < 0 ? substr($raw, 1, -1) : $strings->decode($raw) };
 		$at = pos($text);
 	} elsif ($text =~ /\G(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?)/gc) {
 		$node = { t => 'n', v => $1 };
