@@ -4,7 +4,7 @@
 # and utilisation there is known by construction and must be found exactly.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
-need_gentrace
+need BUILT:t/gentrace
 plan 68
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"

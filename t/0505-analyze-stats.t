@@ -5,7 +5,7 @@
 # ones on the 'basic' synthetic trace (t/tools/gentrace.c).
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
-need_gentrace
+need BUILT:t/gentrace
 plan 7
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"

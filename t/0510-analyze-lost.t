@@ -5,7 +5,7 @@
 # the window is located, and the metrics it touches are flagged.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
-need_gentrace
+need BUILT:t/gentrace
 plan 12
 
 "$GEN" lost "$TMP/l.dat" "$TMP/l.csv"

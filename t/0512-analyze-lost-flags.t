@@ -6,7 +6,7 @@
 # job log's own view.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
-need_gentrace
+need BUILT:t/gentrace
 plan 16
 
 "$GEN" lost "$TMP/l.dat" "$TMP/l.csv"

@@ -4,7 +4,7 @@
 # trace, and the recorder's committed reference traces (stable results).
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
-need_gentrace
+need BUILT:t/gentrace
 plan 33
 
 # the LISA trace lives outside the repository: shared/traces beside the

@@ -3,7 +3,7 @@
 # markers alone, a run directory, --threads, --slot-ms, --csv tables, -o -.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
-need_gentrace
+need BUILT:t/gentrace
 plan 38
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"

@@ -175,7 +175,7 @@ json_get() { perl "$TOP/t/lib/json-get.pl" "$@"; }
 
 # run_unit NAME - run a C unit test built by make as build/t/NAME
 run_unit() {
-	[ -x "$B/t/$1" ] || { echo "1..1"; echo "not ok 1 - $1: not built (run make unit-tests)"; exit 1; }
+	need "BUILT:t/$1"
 	"$B/t/$1"
 	exit $?
 }
