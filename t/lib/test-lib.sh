@@ -10,8 +10,9 @@
 #
 # Requirements (root, tracefs, realtime priorities, a command, a built program)
 # are prerequisites: 'need PREREQ...' skips the script with a reason when one is
-# missing, 'test_have_prereq' + 'skip N' skip some of its tests; under CI=true a
-# missing requirement fails instead, always through these helpers.
+# missing (skip_all REASON for any other), 'test_have_prereq' + 'skip IDS' skip
+# some of its tests; under CI=true a missing requirement fails instead. Tests
+# wait for conditions (wait_for), never for times.
 
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -82,16 +83,15 @@ run_cmd() {
 	err=$(cat "$TMP/.stderr")
 }
 
-skip_all() { echo "1..0 # SKIP $1"; exit 0; }
-
-# missing REASON - a requirement of the whole script is missing: skip, or fail under CI=true
-missing() {
+# skip_all REASON - a requirement of the whole script is missing: skip it, or fail under CI=true
+skip_all() {
 	if [ "${CI:-}" = "true" ]; then
 		echo "1..1"
 		echo "not ok 1 - requirement missing under CI=true: $1"
 		exit 1
 	fi
-	skip_all "$1"
+	echo "1..0 # SKIP $1"
+	exit 0
 }
 
 # Prerequisites (git's test_have_prereq), each with the reason given when it is missing:
@@ -133,7 +133,7 @@ test_have_prereq() {
 }
 
 # need PREREQ... - the whole script needs these: skip it with the reason, or fail under CI=true
-need() { test_have_prereq "$@" || missing "$prereq_why"; }
+need() { test_have_prereq "$@" || skip_all "$prereq_why"; }
 
 # skip "ID..." [REASON] - the tests of these ids cannot run for want of a prerequisite (default
 # reason: the last test_have_prereq's): each is a TAP skip, or a failure under CI=true
