@@ -10,9 +10,9 @@
 # they still find the source tree first, and the next make puts back the
 # default.
 . "$(dirname "$0")/lib/test-lib.sh"
-need_tracefs
-need_rt
-need_built preflight flightapp
+need TRACEFS
+need RT
+need BUILT:preflight BUILT:flightapp
 plan 15
 
 P="$TMP/p"

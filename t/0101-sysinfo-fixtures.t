@@ -11,7 +11,7 @@ survey "$FIX/rt-board" rt
 J="$TMP/rt.json"
 is "$rc" 0 "sysinfo-4.1 rt-board: exit 0"
 ok "sysinfo-4.2 rt-board: valid JSON with the schema" valid_json "$J"
-is "$(warning_ids "$J")" "rt_throttling" "sysinfo-4.3 rt-board: only the rt_throttling warning"
+is "$(json_get "$J" 'warnings.*.id')" "rt_throttling" "sysinfo-4.3 rt-board: only the rt_throttling warning"
 is "$(json_get "$J" kernel.preempt_model)" rt "sysinfo-4.4 preemption model rt"
 is "$(json_get "$J" kernel.preempt_rt)/$(json_get "$J" kernel.preempt_source)" true/realtime \
 	"sysinfo-4.5 PREEMPT_RT true, from /sys/kernel/realtime"
@@ -59,7 +59,7 @@ like "$(printf '%s\n' "$warn" | sed -n 2p)" "^  medium  rt_throttling +realtime 
 survey "$FIX/desktop" desk
 J="$TMP/desk.json"
 is "$rc" 0 "sysinfo-5.1 desktop: exit 0"
-is "$(warning_ids "$J")" \
+is "$(json_get "$J" 'warnings.*.id')" \
 	"not_preempt_rt rt_throttling governor_not_performance smt_enabled no_isolated_cpus deep_idle_states swap_enabled" \
 	"sysinfo-5.2 desktop: exactly the seven expected warnings"
 is "$(json_get "$J" kernel.preempt_model)/$(json_get "$J" kernel.preempt_source)" dynamic:voluntary/debugfs \
@@ -76,12 +76,12 @@ is "$(json_get "$J" cpus.per_cpu.0.governor) $(json_get "$J" cpus.per_cpu.1.freq
 	"sysinfo-5.8 governor and driver"
 is "$(json_get "$J" cpus.per_cpu.3.idle_states.8)" '{"disabled":true,"latency_us":890,"name":"C10"}' \
 	"sysinfo-5.9 a disabled idle state"
-msg=$(warning_field "$J" deep_idle_states message)
+msg=$(json_get "$J" warnings.id=deep_idle_states.message)
 like "$msg" "C3 \(70 us\) on CPUs 0-3, C6 \(85 us\).*C9 \(480 us\) on CPUs 0-3$" \
 	"sysinfo-5.10 deep idle: states above 10 us with their CPUs"
 ok "sysinfo-5.11 deep idle: C1E (10 us) and the disabled C10 not counted" \
 	sh -c '! printf "%s" "$1" | grep -Eq "C1E|C10"' - "$msg"
-is "$(warning_field "$J" governor_not_performance message)" \
+is "$(json_get "$J" warnings.id=governor_not_performance.message)" \
 	"cpufreq governor powersave on CPUs 0-3: frequency changes add wake-up latency and vary execution time" \
 	"sysinfo-5.12 governor warning names governor and CPUs"
 is "$(json_get "$J" clocksource.available)" '["tsc","hpet","acpi_pm"]' "sysinfo-5.13 available clocksources"
@@ -96,7 +96,7 @@ ok "sysinfo-5.17 every warning has id, severity (high/medium/low), message, advi
 		$w->{severity} =~ /^(high|medium|low)$/ or die "severity $w->{severity}\n";
 		length $w->{$_} or die "$w->{id}: empty $_\n" for qw(id message advice);
 	}' "$J"
-is "$(warning_field "$J" not_preempt_rt severity) $(warning_field "$J" swap_enabled severity)" "high low" \
+is "$(json_get "$J" warnings.id=not_preempt_rt.severity) $(json_get "$J" warnings.id=swap_enabled.severity)" "high low" \
 	"sysinfo-5.18 severities as documented"
 
 # --- sysinfo-6: the minimal container tree (no sys/, little of proc/)
@@ -104,7 +104,7 @@ survey "$FIX/container" cont
 J="$TMP/cont.json"
 is "$rc" 0 "sysinfo-6.1 container: exit 0"
 ok "sysinfo-6.2 container: valid JSON" valid_json "$J"
-is "$(warning_ids "$J")" "not_preempt_rt virtualized tracefs_unavailable" \
+is "$(json_get "$J" 'warnings.*.id')" "not_preempt_rt virtualized tracefs_unavailable" \
 	"sysinfo-6.3 container: only what the evidence shows"
 is "$(json_get "$J" kernel.release)" "5.15.0-1057-azure" "sysinfo-6.4 release from /proc/version"
 is "$(json_get "$J" kernel.version)" "#65-Ubuntu SMP Tue Feb 13 19:10:09 UTC 2024" "sysinfo-6.5 version string from /proc/version"

@@ -11,14 +11,14 @@ CPU=sys/devices/system/cpu
 T=$(tree_copy desktop d1)
 echo hpet > "$T/sys/devices/system/clocksource/clocksource0/current_clocksource"
 survey "$T" d1
-like "$(warning_ids "$TMP/d1.json")" " unstable_clocksource$" "sysinfo-7.1 hpet as clocksource: unstable_clocksource"
-like "$(warning_field "$TMP/d1.json" unstable_clocksource message)" "clocksource is hpet" "sysinfo-7.2 message names the clocksource"
+like "$(json_get "$TMP/d1.json" 'warnings.*.id')" " unstable_clocksource$" "sysinfo-7.1 hpet as clocksource: unstable_clocksource"
+like "$(json_get "$TMP/d1.json" warnings.id=unstable_clocksource.message)" "clocksource is hpet" "sysinfo-7.2 message names the clocksource"
 
 # --- sysinfo-7.3: the fully tuned board: throttling off leaves no warning at all
 T=$(tree_copy rt-board r1)
 echo -1 > "$T/proc/sys/kernel/sched_rt_runtime_us"
 survey "$T" r1
-is "$(warning_ids "$TMP/r1.json")" "" "sysinfo-7.3 sched_rt_runtime_us -1: no warnings"
+is "$(json_get "$TMP/r1.json" 'warnings.*.id')" "" "sysinfo-7.3 sched_rt_runtime_us -1: no warnings"
 is "$(json_get "$TMP/r1.json" rt_throttle.throttling) $(json_get "$TMP/r1.json" rt_throttle.runtime_us)" "false -1" \
 	"sysinfo-7.4 throttling false, runtime -1"
 run_cmd "$PREFLIGHT" sysinfo --root "$T"
@@ -36,7 +36,7 @@ is "$(json_get "$TMP/r3.json" kernel.preempt_model)/$(json_get "$TMP/r3.json" ke
 	rt/config/true "sysinfo-7.8 no version either: rt from CONFIG_PREEMPT_RT"
 rm "$T/proc/config.gz"
 survey "$T" r4
-is "$(json_get "$TMP/r4.json" kernel.preempt_rt) $(warning_ids "$TMP/r4.json")" "false not_preempt_rt" \
+is "$(json_get "$TMP/r4.json" kernel.preempt_rt) $(json_get "$TMP/r4.json" 'warnings.*.id')" "false not_preempt_rt" \
 	"sysinfo-7.9 /sys/kernel without the realtime file (every RT kernel has it): not RT"
 
 # --- sysinfo-7.10: the dynamic mode without debugfs: config default, then preempt=
@@ -56,11 +56,11 @@ is "$(json_get "$TMP/d3.json" kernel.preempt_model)/$(json_get "$TMP/d3.json" ke
 T=$(tree_copy desktop d4)
 echo "ro quiet isolcpus=2-3" > "$T/proc/cmdline"
 survey "$T" d4
-ok "sysinfo-7.13 isolcpus=2-3: no no_isolated_cpus" sh -c '! echo "$1" | grep -q no_isolated_cpus' - "$(warning_ids "$TMP/d4.json")"
+ok "sysinfo-7.13 isolcpus=2-3: no no_isolated_cpus" sh -c '! echo "$1" | grep -q no_isolated_cpus' - "$(json_get "$TMP/d4.json" 'warnings.*.id')"
 is "$(json_get "$TMP/d4.json" kernel.cmdline_flags.isolcpus.flags)" "" "sysinfo-7.14 isolcpus without flags: empty flags (kernel default domain)"
 echo "ro quiet nohz_full=3 irqaffinity=1,0 rcu_nocbs=3,x" > "$T/proc/cmdline"
 survey "$T" d5
-ok "sysinfo-7.15 nohz_full=3 alone counts as isolation" sh -c '! echo "$1" | grep -q no_isolated_cpus' - "$(warning_ids "$TMP/d5.json")"
+ok "sysinfo-7.15 nohz_full=3 alone counts as isolation" sh -c '! echo "$1" | grep -q no_isolated_cpus' - "$(json_get "$TMP/d5.json" 'warnings.*.id')"
 is "$(json_get "$TMP/d5.json" kernel.cmdline_flags.irqaffinity) $(json_get "$TMP/d5.json" kernel.cmdline_flags.rcu_nocbs)" "0-1 3,x" \
 	"sysinfo-7.35 cpulist flags normalised; one that does not parse kept as given"
 
@@ -71,13 +71,13 @@ echo schedutil > "$T/$CPU/cpu3/cpufreq/scaling_governor"
 for c in 0 1 2 3; do for s in 3 4 5 6 7; do echo 1 > "$T/$CPU/cpu$c/cpuidle/state$s/disable"; done; done
 echo 0 > "$T/$CPU/cpu1/cpuidle/state4/disable"
 survey "$T" d6
-like "$(warning_field "$TMP/d6.json" governor_not_performance message)" "^cpufreq governor schedutil on CPUs 3:" \
+like "$(json_get "$TMP/d6.json" warnings.id=governor_not_performance.message)" "^cpufreq governor schedutil on CPUs 3:" \
 	"sysinfo-7.16 only the non-performance CPU is named"
-is "$(warning_field "$TMP/d6.json" deep_idle_states message)" "enabled idle states exit slower than 10 us: C6 (85 us) on CPUs 1" \
+is "$(json_get "$TMP/d6.json" warnings.id=deep_idle_states.message)" "enabled idle states exit slower than 10 us: C6 (85 us) on CPUs 1" \
 	"sysinfo-7.17 only the deep state still enabled, on its CPU"
 for c in 0 1 2 3; do echo 1 > "$T/$CPU/cpu$c/cpuidle/state4/disable"; echo performance > "$T/$CPU/cpu$c/cpufreq/scaling_governor"; done
 survey "$T" d7
-is "$(warning_ids "$TMP/d7.json")" "not_preempt_rt rt_throttling smt_enabled no_isolated_cpus swap_enabled" \
+is "$(json_get "$TMP/d7.json" 'warnings.*.id')" "not_preempt_rt rt_throttling smt_enabled no_isolated_cpus swap_enabled" \
 	"sysinfo-7.18 all deep states disabled, performance everywhere: those warnings gone"
 
 # --- sysinfo-7.19: SMT from thread siblings when smt/ is missing; SMT off
@@ -88,7 +88,7 @@ is "$(json_get "$TMP/d8.json" cpus.smt)/$(json_get "$TMP/d8.json" cpus.smt_sourc
 	"sysinfo-7.19 no smt/: siblings '0,2' mean SMT on"
 mkdir -p "$T/$CPU/smt" && echo 0 > "$T/$CPU/smt/active"
 survey "$T" d9
-ok "sysinfo-7.20 smt/active 0: no smt_enabled" sh -c '! echo "$1" | grep -q smt_enabled' - "$(warning_ids "$TMP/d9.json")"
+ok "sysinfo-7.20 smt/active 0: no smt_enabled" sh -c '! echo "$1" | grep -q smt_enabled' - "$(json_get "$TMP/d9.json" 'warnings.*.id')"
 
 # --- sysinfo-7.21: virtual machines by DMI, by /sys/hypervisor, by device tree
 T=$(tree_copy desktop d10)
@@ -104,7 +104,7 @@ is "$(json_get "$TMP/d11.json" virtualization.evidence)" "/sys/hypervisor/type: 
 T=$(tree_copy rt-board r5)
 mkdir -p "$T/proc/device-tree/hypervisor"
 survey "$T" r5
-like "$(warning_ids "$TMP/r5.json")" "virtualized" "sysinfo-7.23 arm64 guest by its device-tree hypervisor node"
+like "$(json_get "$TMP/r5.json" 'warnings.*.id')" "virtualized" "sysinfo-7.23 arm64 guest by its device-tree hypervisor node"
 
 # --- sysinfo-7.24: swap off; tracefs missing; config as /proc/config.gz wins over /boot
 T=$(tree_copy desktop d12)
@@ -112,14 +112,14 @@ sed -i 's/^SwapTotal:.*/SwapTotal:             0 kB/' "$T/proc/meminfo"
 head -n 1 "$FIX/desktop/proc/swaps" > "$T/proc/swaps"
 gzip -c "$T/boot/config-6.1.0-18-amd64" > "$T/proc/config.gz"
 survey "$T" d12
-ok "sysinfo-7.24 no swap: no swap_enabled" sh -c '! echo "$1" | grep -q swap_enabled' - "$(warning_ids "$TMP/d12.json")"
+ok "sysinfo-7.24 no swap: no swap_enabled" sh -c '! echo "$1" | grep -q swap_enabled' - "$(json_get "$TMP/d12.json" 'warnings.*.id')"
 is "$(json_get "$TMP/d12.json" kernel.config_source) $(json_get "$TMP/d12.json" kernel.hz)" "/proc/config.gz 250" \
 	"sysinfo-7.25 /proc/config.gz preferred over /boot"
 T=$(tree_copy rt-board r6)
 rm -r "$T/sys/kernel/tracing"
 sed -i '/tracefs/d' "$T/proc/mounts"
 survey "$T" r6
-is "$(warning_ids "$TMP/r6.json")" "rt_throttling tracefs_unavailable" "sysinfo-7.26 no tracefs: tracefs_unavailable"
+is "$(json_get "$TMP/r6.json" 'warnings.*.id')" "rt_throttling tracefs_unavailable" "sysinfo-7.26 no tracefs: tracefs_unavailable"
 is "$(json_get "$TMP/r6.json" tracefs.reason)" "it is not mounted" "sysinfo-7.27 ... with the reason"
 T=$(tree_copy rt-board r7)
 rm -r "$T/sys/kernel/tracing/instances"
@@ -134,7 +134,7 @@ sed -i 's|/sys/kernel/tracing|/mnt/trace|' "$T/proc/mounts"
 survey "$T" r8
 is "$(json_get "$TMP/r8.json" tracefs.path)/$(json_get "$TMP/r8.json" tracefs.usable)" "/mnt/trace/true" \
 	"sysinfo-7.29 tracefs found at its mount point in proc/mounts"
-is "$(warning_ids "$TMP/r8.json")" "rt_throttling" "sysinfo-7.30 ... and usable there"
+is "$(json_get "$TMP/r8.json" 'warnings.*.id')" "rt_throttling" "sysinfo-7.30 ... and usable there"
 
 # --- sysinfo-7.31: the fair deadline server of Linux 6.12+ throttles realtime tasks too
 T=$(tree_copy desktop d13)
@@ -149,13 +149,13 @@ echo 0 > "$T/sys/kernel/debug/sched/fair_server/cpu3/runtime"
 survey "$T" d13
 is "$(json_get "$TMP/d13.json" rt_throttle.fair_server)" '{"cpus":"0-1","period_ns":1000000000,"runtime_ns":50000000}' \
 	"sysinfo-7.31 fair server read from debugfs, on for CPUs 0-1"
-is "$(warning_field "$TMP/d13.json" rt_throttling message)" \
+is "$(json_get "$TMP/d13.json" warnings.id=rt_throttling.message)" \
 	"the fair deadline server may run starved normal tasks for 50000 us of every 1000000 us ahead of realtime tasks on CPUs 0-1" \
 	"sysinfo-7.32 sysctl off but fair server on: rt_throttling names the fair server"
 for c in 0 1; do echo 0 > "$T/sys/kernel/debug/sched/fair_server/cpu$c/runtime"; done
 survey "$T" d14
 ok "sysinfo-7.33 fair server off everywhere and sysctl -1: no rt_throttling" \
-	sh -c '! echo "$1" | grep -q rt_throttling' - "$(warning_ids "$TMP/d14.json")"
+	sh -c '! echo "$1" | grep -q rt_throttling' - "$(json_get "$TMP/d14.json" 'warnings.*.id')"
 echo 6.12.0-rt5 > "$T/proc/sys/kernel/osrelease"
 rm -r "$T/sys/kernel/debug/sched/fair_server"
 survey "$T" d15

@@ -40,11 +40,11 @@ is "$rc:$err" "2:flightapp: --trace-text: needs --trace-instance" "app-1.8 --tra
 run_cmd "$FLIGHTAPP" extra
 is "$rc" 2 "app-1.9 stray argument: exit 2"
 
-if command -v readelf > /dev/null; then
+if test_have_prereq CMD:readelf; then
 	is "$(readelf -n "$FLIGHTAPP" | sed -n 's/^ *Name: \(job_[a-z]*\)$/\1/p' | sort | tr '\n' ' ')" "job_end job_start " \
 		"app-1.10 USDT probes preflight:job_start and job_end are in the binary"
 else
-	is skip skip "app-1.10 # SKIP no readelf"
+	skip app-1.10
 fi
 
 # bad_config ID DESC EXPECTED-MESSAGE-AFTER-FILE INI - the INI (printf format) must fail with file:line
@@ -98,7 +98,7 @@ run_cmd "$FLIGHTAPP" --no-rt --duration 2 --stats-json /nonexistent-dir/s.json
 is "$rc:$err" "2:flightapp: --stats-json: /nonexistent-dir/s.json: No such file or directory" \
 	"app-2.16a unwritable --stats-json: exit 2 before the run, one line"
 run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.05 --stats-json /dev/stdout
-is "$rc:$(printf '%s\n' "$out" | perl -MJSON::PP -0ne 'print decode_json(/(\{.*\})/s ? $1 : "{}")->{schema} // "none"')" \
+is "$rc:$(printf '%s\n' "$out" | sed -n '/^{/,/^}/p' | json_get - schema)" \
 	"0:preflight-flightapp-stats/1" "app-2.16b --stats-json to a stream (/dev/stdout)"
 run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.1 --joblog /dev/full
 is "$rc:$err" "3:flightapp: --joblog: /dev/full: No space left on device" "app-2.16c job log on a full device: exit 3, one line with the reason"

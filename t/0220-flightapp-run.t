@@ -5,7 +5,7 @@
 # JSON, the live status, and --no-rt stated in every output.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$TOP/t/lib/app-lib.sh"
-plan 40
+plan 38
 
 run_cmd "$FLIGHTAPP" --no-rt --duration 3 --joblog "$TMP/jobs.csv" --stats-json "$TMP/stats.json"
 is "$rc" 0 "app-3.1 3-second --no-rt run exits 0"
@@ -16,14 +16,13 @@ is "$(app_get header)" "task,seq,release_ns,start_ns,end_ns,cpu_ns,cpu,flags,mis
 is "$(app_get meta.slot_ns):$(app_get meta.no_rt):$(app_get meta.profile)" "10000000:1:default" \
 	"app-3.4 metadata: slot, no_rt, profile"
 
-# 3 s = 300 slots: io and ctl100 every slot, nav10 and telemetry every 10th, mission1 and ekf every 100th
+# 3 s = 300 slots: io and ctl100 every slot, nav10 and telemetry every 10th, mission1 and ekf every
+# 100th. However loaded the machine, every release either ran or was counted missed (before a
+# job, or after the last one): the counts add up whatever the scheduling did.
 for tj in io:300 ctl100:300 nav10:30 telemetry:30 mission1:3 ekf:3; do
-	app_within "$(app_get "jobs.${tj%%:*}")" "${tj#*:}" 1 "app-3.5 ${tj%%:*}: ${tj#*:} jobs within one"
-done
-# however loaded the machine, every release of the 300 slots either ran or was counted missed
-for t in io ctl100; do
-	is "$(($(app_get "jobs.$t") + $(app_get "missed.$t") + $(app_get "meta.missed_after_last.$t")))" 300 \
-		"app-3.5a $t: jobs + missed activations = 300 releases (missed: $(app_get "missed.$t"))"
+	t=${tj%%:*}
+	is "$(($(app_get "jobs.$t") + $(app_get "missed.$t") + $(app_get "meta.missed_after_last.$t")))" "${tj#*:}" \
+		"app-3.5 $t: jobs + missed activations = ${tj#*:} releases (jobs $(app_get "jobs.$t"), missed $(app_get "missed.$t"))"
 done
 for t in io:10000000 ctl100:10000000 nav10:100000000 ekf:1000000000 mission1:1000000000 telemetry:100000000; do
 	# exactly one period apart; a release the app had to skip shows as missed, never as drift
@@ -51,15 +50,22 @@ is "$(json_get "$TMP/stats.json" .tasks.0.name):$(json_get "$TMP/stats.json" .ta
 	"app-3.13 JSON job count matches the job log"
 is "$(json_get "$TMP/stats.json" .tasks.0.latency.count)" "$(app_get jobs.io)" "app-3.14 latency histogram holds every job"
 like "$(json_get "$TMP/stats.json" .tasks.1.latency.p99)" '^[0-9]+$' "app-3.15 latency percentiles present"
-is "$(perl -MJSON::PP -e 'local $/; my $t = decode_json(<STDIN>)->{tasks}[1]{latency_hist}; my $n = @{$t->{outliers}}; $n += $_->[1] for @{$t->{bins}}; print $n' < "$TMP/stats.json")" \
+in_bins=$(json_get "$TMP/stats.json" 'tasks.1.latency_hist.bins.*.1' | tr ' ' '+')
+outliers=$(json_get "$TMP/stats.json" 'tasks.1.latency_hist.outliers.*' | wc -w)
+is "$((${in_bins:-0} + outliers))" \
 	"$(app_get jobs.ctl100)" "app-3.15a latency histogram bins and outliers hold every ctl100 job"
 is "$(json_get "$TMP/stats.json" .tasks.1.policy)" "other" "app-3.16 JSON policy is what ran (other)"
 
 like "$out" "--no-rt: SCHED_OTHER everywhere" "app-3.17 final table says --no-rt"
-like "$(printf '%s\n' "$out" | grep '^io ')" '^io +tick +other +10\.000 +(299|30[01]) ' "app-3.18 final table row of io"
-is "$(printf '%s\n' "$err" | grep -c '^flightapp: t=.*--no-rt')" 3 "app-3.19 a live status block every second, each saying --no-rt"
-is "$(printf '%s\n' "$err" | grep -c '^T:')" 18 "app-3.20 one status line per task"
-like "$(printf '%s\n' "$err" | grep '^T:ctl100' | tail -1)" 'C: +(299|30[01]) Min: ' "app-3.21 status line counts jobs"
+like "$(printf '%s\n' "$out" | grep '^io ')" "^io +tick +other +10\\.000 +$(app_get jobs.io) " "app-3.18 final table row of io: the job log's count"
+# how many status blocks a loaded machine prints in 3 s varies: each says --no-rt and lists every task
+blocks=$(printf '%s\n' "$err" | grep -c '^flightapp: t=')
+ok "app-3.19 live status blocks ($blocks), each saying --no-rt" \
+	test "$blocks" -ge 1 -a "$(printf '%s\n' "$err" | grep -c '^flightapp: t=.*--no-rt')" -eq "$blocks"
+is "$(printf '%s\n' "$err" | grep -c '^T:')" "$((6 * blocks))" "app-3.20 one status line per task"
+c=$(printf '%s\n' "$err" | grep '^T:ctl100' | tail -1 | sed -n 's/.* C: *\([0-9][0-9]*\) Min: .*/\1/p')
+ok "app-3.21 status line counts jobs ($c so far, at most the $(app_get jobs.ctl100) of the run)" \
+	test -n "$c" -a "${c:-0}" -ge 1 -a "${c:-0}" -le "$(app_get jobs.ctl100)"
 
 run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.2
 is "$rc:$err" "0:" "app-3.22 --quiet: nothing on stderr"
@@ -69,11 +75,11 @@ is "$rc:$err" "0:" "app-3.22 --quiet: nothing on stderr"
 is "$(cat "$TMP/pipe.rc"):$(tail -1 "$TMP/pipe.csv" | cut -d= -f1)" "0:# dropped.telemetry" \
 	"app-3.22a output into a closed pipe: exit 0, job log complete (SIGPIPE does not cut the run short)"
 
-# SIGINT and SIGTERM stop a run cleanly, outputs flushed
+# SIGINT and SIGTERM stop a run cleanly, outputs flushed (signalled once its first status block is out)
 for sig in INT TERM; do
-	"$FLIGHTAPP" --no-rt --quiet --joblog "$TMP/sig.csv" > "$TMP/sig.out" 2>&1 &
+	"$FLIGHTAPP" --no-rt --joblog "$TMP/sig.csv" > "$TMP/sig.out" 2> "$TMP/sig.err" &
 	pid=$!
-	sleep 0.7
+	wait_for 60 grep -q '^flightapp: t=' "$TMP/sig.err"
 	kill -"$sig" "$pid"
 	wait "$pid"
 	is "$?:$(tail -1 "$TMP/sig.csv" | cut -d= -f1)" "0:# dropped.telemetry" "app-3.23 SIG$sig: exit 0, job log complete"

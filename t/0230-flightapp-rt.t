@@ -4,19 +4,20 @@
 # back from /proc/<pid>/task/<tid>/stat), the SCHED_OTHER ones stay OTHER,
 # memory is locked, and nothing in the outputs claims --no-rt.
 . "$(dirname "$0")/lib/test-lib.sh"
-need_rt
+need RT
 . "$TOP/t/lib/app-lib.sh"
 plan 17
 
 cfg=
-if [ "$(nproc)" -ge 2 ]; then
+if test_have_prereq CPUS2; then
 	printf '[app]\ncpus = 1\n[task ctl100]\ncpus = 0\n' > "$TMP/affinity.ini"
 	cfg="--config $TMP/affinity.ini"
 fi
-"$FLIGHTAPP" --quiet --duration 2 --joblog "$TMP/jobs.csv" --stats-json "$TMP/stats.json" $cfg \
+"$FLIGHTAPP" --duration 2 --joblog "$TMP/jobs.csv" --stats-json "$TMP/stats.json" $cfg \
 	> "$TMP/out" 2> "$TMP/err" &
 pid=$!
-sleep 1
+# read the threads once the first live status block says every task has been running
+wait_for 60 grep -q '^flightapp: t=' "$TMP/err"
 # comm, policy (field 41) and rt_priority (field 40) of every thread
 for t in /proc/$pid/task/*; do
 	echo "$(cat "$t/comm") $(awk '{ print $41, $40 }' "$t/stat")"
@@ -39,8 +40,7 @@ if [ -n "$cfg" ]; then
 	is "$(grep '^io ' "$TMP/cpus")" "io 1" "app-4.3b io pinned to CPU 1 ([app] cpus)"
 	is "$(grep '^ctl100 ' "$TMP/cpus")" "ctl100 0" "app-4.3c ctl100 pinned to CPU 0 ([task] cpus)"
 else
-	is skip skip "app-4.3b # SKIP one CPU"
-	is skip skip "app-4.3c # SKIP one CPU"
+	skip "app-4.3b app-4.3c" "needs two CPUs"
 fi
 app_summary "$TMP/jobs.csv"
 is "$(app_get meta.no_rt):$(app_get nort_bad)" "0:0" "app-4.4 job log: not --no-rt, no record flagged 0x4"
@@ -49,7 +49,7 @@ is "$(json_get "$TMP/stats.json" .no_rt):$(json_get "$TMP/stats.json" .tasks.0.p
 like "$(head -1 "$TMP/out")" "SCHED_FIFO as configured" "app-4.6 final table states the scheduling"
 
 # without the privilege: a clear error and exit 3, unless --no-rt
-if command -v setpriv > /dev/null && id nobody > /dev/null 2>&1; then
+if test_have_prereq CMD:setpriv USER:nobody; then
 	# a copy that user nobody can reach wherever the tree lives
 	mkdir "$TMP/nb" && cp "$FLIGHTAPP" "$TMP/nb/flightapp" && chmod 755 "$TMP/nb" && chmod 711 "$TMP"
 	run_cmd setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
@@ -60,7 +60,6 @@ if command -v setpriv > /dev/null && id nobody > /dev/null 2>&1; then
 		"$TMP/nb/flightapp" --quiet --no-rt --duration 0.3
 	is "$rc" 0 "app-4.8 unprivileged with --no-rt: runs"
 else
-	is skip skip "app-4.7 # SKIP no setpriv or no user nobody"
-	is skip skip "app-4.8 # SKIP no setpriv or no user nobody"
+	skip "app-4.7 app-4.8"
 fi
 done_testing

@@ -32,7 +32,7 @@ missed=$(app_get missed.hog)
 overruns=$(app_get overrun.hog)
 ok "app-5.2 hog overran ($overruns of $jobs jobs) and missed releases ($missed)" \
 	test "$overruns" -gt 0 -a "$missed" -gt 0
-hj=$(perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>); for (@{$j->{tasks}}) { print "$_->{overruns}:$_->{missed}:$_->{deadline_misses}" if $_->{name} eq "hog" }' < "$TMP/hog.json")
+hj=$(json_get "$TMP/hog.json" tasks.name=hog.overruns tasks.name=hog.missed tasks.name=hog.deadline_misses | paste -sd:)
 is "$hj" "$overruns:$missed:$(app_get deadline.hog)" "app-5.3 statistics (overruns:missed:deadline misses) match the job log"
 is "$(app_get gap_bad.hog)" 0 "app-5.4 each release follows the previous by (missed + 1) periods"
 is "$(app_get overrun_bad.hog)" 0 "app-5.5 a job is flagged overrun exactly when the next one follows missed releases"

@@ -5,7 +5,7 @@
 # sequence, release and flags, in binary (default) and text form; a marker
 # write that fails (tracing off) is counted, not fatal.
 . "$(dirname "$0")/lib/test-lib.sh"
-need_tracefs
+need TRACEFS
 . "$TOP/t/lib/app-lib.sh"
 plan 23
 
@@ -13,7 +13,7 @@ inst="preflight-app-test-$$"
 dir="$TRACEFS/instances/$inst"
 trap 'rmdir "$dir" 2>/dev/null; rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
-mkdir "$dir" || missing "cannot create tracefs instance $inst"
+mkdir "$dir" || skip_all "cannot create tracefs instance $inst"
 echo mono > "$dir/trace_clock"
 rt=--no-rt
 chrt -f 1 true 2>/dev/null && rt=

@@ -7,7 +7,7 @@
 # max >= p99 >= min). No timing bound is asserted. Then: no destination
 # (says so), bad destinations (file:line, exit 2).
 . "$(dirname "$0")/lib/test-lib.sh"
-need_built flightapp sensorsim
+need BUILT:flightapp BUILT:sensorsim
 plan 17
 FLIGHTAPP="$B/flightapp"
 sim=; rx=
@@ -29,7 +29,9 @@ stats_json = $TMP/fsw.json
 [telemetry]
 dest = 127.0.0.1:$port
 INI
-sleep 1
+# the simulator's links and the receiver's port are up
+wait_for 60 test -e "$TMP/uart" -a -S "$TMP/spi.sock"
+wait_for 60 sh -c 'ss -Huln "sport = :$0" | grep -q .' "$port"
 run_cmd "$FLIGHTAPP" --no-rt --duration 4 --config "$TMP/app.ini" --joblog "$TMP/jobs.csv"
 is "$rc" 0 "tlm-5.1 flightapp with telemetry to 127.0.0.1:$port and the simulator: exit 0" ||
 	printf '%s\n' "$err" | sed 's/^/#   /' | head -5

@@ -2,7 +2,7 @@
 # 0410-record-sleep.t - preflight record -- sleep 1 (with markers and short-lived threads):
 # trace-cmd report and libtracecmd read the file, counts agree, markers and comms are there
 . "$(dirname "$0")/lib/test-lib.sh"
-need_tracefs
+need TRACEFS
 . "$TOP/t/lib/rec-lib.sh"
 plan 24
 

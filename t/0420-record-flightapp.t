@@ -2,10 +2,10 @@
 # 0420-record-flightapp.t - a short flightapp run under preflight record: the file reads back,
 # counts agree, every job's markers are there, pid -> comm covers the app's threads
 . "$(dirname "$0")/lib/test-lib.sh"
-need_tracefs
-need_rt
+need TRACEFS
+need RT
 . "$TOP/t/lib/rec-lib.sh"
-need_built flightapp
+need BUILT:flightapp
 plan 9
 
 f="$TMP/app.dat"

@@ -1,15 +1,13 @@
 #!/bin/sh
-# 0430-record-lost.t - a storm overflowing a deliberately tiny buffer: the loss is counted,
+# 0430-record-lost.t - a storm overflowing a deliberately tiny buffer (rec_storm): the loss is counted,
 # stored in the file (rec_read_lost_events / --summary) and reported loudly
 . "$(dirname "$0")/lib/test-lib.sh"
-need_tracefs
+need TRACEFS RT CMD:taskset
 . "$TOP/t/lib/rec-lib.sh"
-command -v hackbench >/dev/null || missing "hackbench (rt-tests) is not installed"
 plan 6
 
 f="$TMP/storm.dat"
-run_cmd "$PREFLIGHT" record -o "$f" -e sched -b 8 --buffer-percent 100 --no-kallsyms -- \
-	hackbench -l 300 -g 2
+rec_storm "$f"
 is "$rc" 0 "rec-lost-1.1 a lossy recording still exits 0 (the loss is in the file)"
 like "$err" "WARNING: .*storm.dat IS INCOMPLETE: [1-9][0-9]* events LOST" "rec-lost-1.2 the loss is reported loudly"
 like "$err" "cpu[01]: overrun [0-9]+" "rec-lost-1.3 per-CPU counts are printed"

@@ -2,16 +2,16 @@
 # 0440-record-signals.t - every exit path cleans up: SIGINT and SIGTERM mid-run, a failing
 # command, a command that cannot start, a stale instance from a crashed run, an instance in use
 . "$(dirname "$0")/lib/test-lib.sh"
-need_tracefs
+need TRACEFS
 . "$TOP/t/lib/rec-lib.sh"
 plan 28
 
-# rec_interrupt SIG FILE - record 'sleep 30' (in its own marker-named copy), send SIG after 1 s
+# rec_interrupt SIG FILE - record 'sleep 30' (in its own marker-named copy), send SIG once it runs
 rec_interrupt() {
 	"$PREFLIGHT" record -o "$2" --instance $PFT-int -e sched --no-kallsyms -- "$TMP/rec-sleeper" 30 \
 		>"$TMP/.int.out" 2>&1 &
 	pid=$!
-	sleep 1
+	wait_for 60 pgrep -f "$TMP/rec-sleeper 30"
 	kill -"$1" "$pid"
 	wait "$pid"
 	rc=$?
@@ -33,7 +33,10 @@ is "$(pgrep -f "$TMP/rec-sleeper")$(rec_instances)" "" "rec-sig-2.3 SIGTERM: no 
 "$PREFLIGHT" record -q -o "$TMP/term2.dat" --instance $PFT-term2 -e sched --no-kallsyms -- \
 	sh -c 'trap "" TERM; exec "$0" 30' "$TMP/rec-sleeper" >/dev/null 2>&1 &
 pid=$!
-sleep 1; kill -TERM "$pid"; sleep 0.5; kill -TERM "$pid"; wait "$pid"; rc=$?
+wait_for 60 pgrep -f "$TMP/rec-sleeper 30"
+kill -TERM "$pid"
+wait_for 60 rec_signal_taken "$pid"
+kill -TERM "$pid"; wait "$pid"; rc=$?
 is "$rc" 0 "rec-sig-2.4 a second SIGTERM while stopping: exit 0, not killed after the cleanup"
 ok "rec-sig-2.5 ... the file is readable" trace-cmd report -i "$TMP/term2.dat"
 is "$(pgrep -f "$TMP/rec-sleeper")$(rec_instances)" "" "rec-sig-2.6 ... no command and no instance left"
@@ -74,9 +77,11 @@ is "$(ls -d "$TRACEFS/instances/preflight-$dead" "$TRACEFS/instances/$PFT-stale"
 "$PREFLIGHT" record -q -o "$TMP/kill.dat" --instance $PFT-kill -e sched -- "$TMP/rec-sleeper" 31 \
 	>/dev/null 2>&1 &
 pid=$!
-sleep 1
+# mid-run: the command runs and the recorder's temporary directory is there
+wait_for 60 pgrep -f "$TMP/rec-sleeper 31"
+wait_for 60 sh -c 'ls -d "$0"/.preflight-record.* > /dev/null' "$TMP"
 kill -KILL $pid; wait $pid 2>/dev/null
-sleep 0.3
+wait_for 60 sh -c '! pgrep -f "$0"' "$TMP/rec-sleepe[r] 31"	# [r]: not this sh's own command line
 is "$(ls "$TRACEFS/instances" | grep -c "^$PFT-kill\$")" "1" "rec-sig-6.1 SIGKILL: the instance is left behind (nothing can run)"
 is "$(pgrep -f "$TMP/rec-sleeper 31")" "" "rec-sig-6.2 SIGKILL: the command died with the recorder"
 ok "rec-sig-6.2a SIGKILL: its temporary directory is left beside the output" \

@@ -3,7 +3,7 @@
 # the top-level trace_marker like cyclictest --tracemark) or SIGUSR1 saves a snapshot holding
 # the trigger and the events before it; recording re-arms up to --max-snapshots
 . "$(dirname "$0")/lib/test-lib.sh"
-need_tracefs
+need TRACEFS
 . "$TOP/t/lib/rec-lib.sh"
 plan 16
 
@@ -33,15 +33,21 @@ like "$(trace-cmd report -i "$TMP/ct-001.dat" 2>/dev/null | grep -c 'hit latency
 like "$err" "1 snapshot saved" "rec-fl-2.2 --max-snapshots 1 ends the run after the first"
 is "$(ls "$TMP" | grep -c '^ct-')" "1" "rec-fl-2.3 no second snapshot file"
 
-# SIGUSR1
-"$PREFLIGHT" record -F --instance $PFT-fl -o "$TMP/usr.dat" -b 1024 -e sched -- sleep 5 >"$TMP/usr.out" 2>&1 &
+# SIGUSR1, sent once the recorded command has run 20 short sleeps (scheduler events in the
+# buffer) and said so; SIGINT once the snapshot is written
+"$PREFLIGHT" record -F --instance $PFT-fl -o "$TMP/usr.dat" -b 1024 -e sched -- \
+	sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do sleep 0.01; done; touch "$1"; sleep 60' \
+	- "$TMP/usr.ready" >"$TMP/usr.out" 2>&1 &
 pid=$!
-sleep 0.5; kill -USR1 $pid; sleep 0.5; kill -INT $pid; wait $pid
+wait_for 60 test -e "$TMP/usr.ready"
+kill -USR1 $pid
+wait_for 60 grep -q "wrote $TMP/usr-001.dat" "$TMP/usr.out"
+kill -INT $pid; wait $pid
 like "$(trace-cmd report -i "$TMP/usr-001.dat" 2>/dev/null | grep -c 'preflight-snapshot SIGUSR1')" "^1$" \
 	"rec-fl-3.1 SIGUSR1 saves a snapshot ending in its own marker"
 like "$(rec_summary "$TMP/usr-001.dat" events)" "^[1-9][0-9]+$" "rec-fl-3.2 ... with the events before it"
 # the app's own trigger: flightapp writes "flightapp deadline miss: ..." when a job misses its deadline
-if [ -x "$B/flightapp" ]; then
+if test_have_prereq BUILT:flightapp; then
 	printf '[app]\ndma_latency = false\n[task mission1]\ndeadline = 1ms\nwork = 2ms\n' > "$TMP/miss.ini"
 	run_cmd "$PREFLIGHT" record -F --instance $PFT-fl -o "$TMP/app.dat" -b 1024 --max-snapshots 1 \
 		--trigger "flightapp deadline miss" -- "$B/flightapp" --no-rt -q -d 3 --config "$TMP/miss.ini" \
@@ -53,7 +59,7 @@ if [ -x "$B/flightapp" ]; then
 	like "$(echo "$rep" | awk '/flightapp deadline miss/ { exit } /raw_data/ { n++ } END { print n + 0 }')" "^[1-9]" \
 		"rec-fl-5.3 ... and the app's job markers before it"
 else
-	for i in 1 2 3; do is skip skip "rec-fl-5.$i # SKIP build/flightapp is not built"; done
+	skip "rec-fl-5.1 rec-fl-5.2 rec-fl-5.3"
 fi
 is "$(rec_instances)" "" "rec-fl-4.1 no instance left behind"
 done_testing

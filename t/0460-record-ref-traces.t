@@ -3,7 +3,7 @@
 # and libtracecmd, agree with each other, are complete and hold what their README says
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$TOP/t/lib/rec-lib.sh"
-command -v trace-cmd >/dev/null || missing "trace-cmd is not installed"
+need CMD:trace-cmd
 plan 17
 
 for t in app-alone app-cpuload app-text-markers cyclictest-tracemark; do

@@ -5,7 +5,7 @@
 # are the right ones on the 'basic' synthetic trace (t/tools/gentrace.c).
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
-need_gentrace
+need BUILT:t/gentrace
 plan 8
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
@@ -46,25 +46,25 @@ bad=$(perl -MJSON::PP -e '
 	$walk->($r, ""); print "$n ", join(" ", @bad);' "$R")
 like "$bad" '^[1-9][0-9]* $' "stat-1.2 every distribution with samples has its histogram, adding up to count ($bad)"
 
-T=tasks/name=ctl100
+T=tasks.name=ctl100
 # job 9 is released at T0 + 90 ms and is the worst activation (2013 us)
-is "$(jv "$R" $T/activation_latency_ns/max_at)/$(jv "$R" $T/activation_latency_ns/max_id)" 1000090000000/9 \
+is "$(json_get "$R" $T.activation_latency_ns.max_at)/$(json_get "$R" $T.activation_latency_ns.max_id)" 1000090000000/9 \
 	"stat-2.1 activation latency max: the release time and the job of the max"
 # job 8 (released at T0 + 80 ms) is the 12 ms overrun
-is "$(jv "$R" $T/response_time_ns/max_at)/$(jv "$R" $T/response_time_ns/max_id)" 1000080000000/8 \
+is "$(json_get "$R" $T.response_time_ns.max_at)/$(json_get "$R" $T.response_time_ns.max_id)" 1000080000000/8 \
 	"stat-2.2 response time max: job 8's release and seq"
-is "$(jv "$R" $T/exec_time_ns/max_id)/$(jv "$R" $T/cpu_time_ns/max_id)" 8/8 "stat-2.3 execution and job-log CPU time max: job 8"
+is "$(json_get "$R" $T.exec_time_ns.max_id)/$(json_get "$R" $T.cpu_time_ns.max_id)" 8/8 "stat-2.3 execution and job-log CPU time max: job 8"
 # ctl100's worst wakeup: job 5, woken at r+6 us for CPU 0, switched in at r+1015 us
-is "$(jv "$R" threads/comm=ctl100/wakeup_latency_ns/max_at)/$(jv "$R" threads/comm=ctl100/wakeup_latency_ns/max)" \
+is "$(json_get "$R" threads.comm=ctl100.wakeup_latency_ns.max_at)/$(json_get "$R" threads.comm=ctl100.wakeup_latency_ns.max)" \
 	1000051015000/1009000 "stat-2.4 wakeup latency max: the switch-in time of job 5"
 # the eleven activation latencies of ctl100 (us), from the scenario
 lat="12 12 12 152 12 1017 112 12 12 2013 12"
 round() { perl -e 'printf "%.2f", $ARGV[0]' "$1"; }
-is "$(round "$(jv "$R" $T/activation_latency_ns/stddev)")" \
+is "$(round "$(json_get "$R" $T.activation_latency_ns.stddev)")" \
 	"$(perl -e 'my @v = map { $_ * 1000 } @ARGV; my $m = 0; $m += $_ for @v; $m /= @v;
 		my $s = 0; $s += ($_ - $m) ** 2 for @v; printf "%.2f", sqrt($s / (@v - 1));' $lat)" \
 	"stat-3.1 stddev: the sample standard deviation (n - 1) of ctl100's eleven activation latencies"
-is "$(round "$(jv "$R" $T/activation_latency_ns/mean)")" \
+is "$(round "$(json_get "$R" $T.activation_latency_ns.mean)")" \
 	"$(perl -e 'my $m = 0; $m += $_ * 1000 for @ARGV; printf "%.2f", $m / @ARGV;' $lat)" \
 	"stat-3.2 mean of ctl100's eleven activation latencies"
 done_testing

@@ -6,7 +6,7 @@
 # job log's own view.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
-need_gentrace
+need BUILT:t/gentrace
 plan 16
 
 "$GEN" lost "$TMP/l.dat" "$TMP/l.csv"
@@ -14,16 +14,16 @@ plan 16
 R="$TMP/l.json"
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/l.dat" --joblog "$TMP/l.csv" -o "$R"
 # the scenario's located window: CPU 1, 30.152 .. 32.152 ms after T0: slot 3 only
-is "$(jv "$R" lost_events/windows/0/start_ns)/$(jv "$R" slots/lost_events_slots)" "1000030152000/1" \
+is "$(json_get "$R" lost_events.windows.0.start_ns)/$(json_get "$R" slots.lost_events_slots)" "1000030152000/1" \
 	"lflag-1.1 the window in slot 3: one slot flagged"
-like "$(jv "$R" lost_events/affected)" '"slots \(1 slots\)"' "lflag-1.2 slots listed among the affected metrics"
-like "$(jv "$R" lost_events/affected)" '"every metric: CPU 0 lost 2 events at unknown times"' \
+like "$(json_get "$R" lost_events.affected)" '"slots \(1 slots\)"' "lflag-1.2 slots listed among the affected metrics"
+like "$(json_get "$R" lost_events.affected)" '"every metric: CPU 0 lost 2 events at unknown times"' \
 	"lflag-1.7 CPU 0's 2 dropped events, which no record places: every metric flagged"
-is "$(jv "$R" lost_events/affected | grep -c 'CPU 1 lost')" 0 "lflag-1.8 CPU 1's loss is placed: not every metric"
+is "$(json_get "$R" lost_events.affected | grep -c 'CPU 1 lost')" 0 "lflag-1.8 CPU 1's loss is placed: not every metric"
 like "$out" "slots of 10.0 ms: 12, overruns 1  \[lost events\]" "lflag-1.3 the summary marks the slots line"
 like "$out" "app utilisation \(trace\): [0-9.]+ % of one CPU, .*  \[lost events\]" "lflag-1.6 ... and the app utilisation line"
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" --joblog "$TMP/b.csv" -o "$TMP/b.json"
-is "$(jv "$TMP/b.json" slots/lost_events_slots)/$(jv "$TMP/b.json" lost_events/affected)" "0/[]" \
+is "$(json_get "$TMP/b.json" slots.lost_events_slots)/$(json_get "$TMP/b.json" lost_events.affected)" "0/[]" \
 	"lflag-1.4 no loss: no slot flagged"
 unlike=$(printf '%s\n' "$out" | grep -c 'lost events')
 is "$unlike" 0 "lflag-1.5 no loss: the summary marks nothing"

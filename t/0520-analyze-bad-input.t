@@ -4,7 +4,7 @@
 # one line on stderr naming the file and the position, and exit 2.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
-need_gentrace
+need BUILT:t/gentrace
 plan 29
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"

@@ -3,7 +3,7 @@
 # markers alone, a run directory, --threads, --slot-ms, --csv tables, -o -.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
-need_gentrace
+need BUILT:t/gentrace
 plan 38
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
@@ -12,42 +12,42 @@ plan 38
 R="$TMP/jl.json"
 run_cmd "$PREFLIGHT" analyze --joblog "$TMP/b.csv" -o "$R"
 is "$rc" 0 "path-1.1 job log alone"
-is "$(jv "$R" trace)" null "path-1.2 no trace member"
-is "$(jv "$R" tasks/name=ctl100/source)" joblog "path-1.3 source: joblog"
-is "$(jv "$R" tasks/name=ctl100/jobs)" 11 "path-1.4 jobs"
-is "$(jv "$R" tasks/name=ctl100/activation_latency_ns/max)" 2014000 "path-1.5 latency from the job log (start + 1 us)"
-is "$(jv "$R" tasks/name=ctl100/overruns)/$(jv "$R" tasks/name=ctl100/deadline_misses)" 1/1 "path-1.6 overrun and deadline miss from the flags"
-is "$(jv "$R" tasks/name=ctl100/missed_activations)" 1 "path-1.7 missed activations from the job log"
-is "$(jv "$R" tasks/name=ctl100/exec_time_ns)" null "path-1.8 no trace execution time"
-is "$(jv "$R" tasks/name=ctl100/cpu_time_ns/max)" 12000000 "path-1.9 job-log CPU time"
-is "$(jv "$R" app/source)" joblog "path-1.10 app utilisation from the job log"
-is "$(jv "$R" slots/overruns)/$(jv "$R" slots/count)" 1/12 "path-1.11 slots and overruns from the job log"
-is "$(jv "$R" tasks/name=ctl100/period_ns)/$(jv "$R" tasks/name=ctl100/policy)" 10000000/fifo "path-1.12 declaration from the job log's metadata"
-is "$(jv "$R" app/utilisation)" 0.366666667 "path-1.14 app utilisation: job CPU time over start_mono_ns..end_mono_ns (44 ms / 120 ms)"
+is "$(json_get "$R" trace)" null "path-1.2 no trace member"
+is "$(json_get "$R" tasks.name=ctl100.source)" joblog "path-1.3 source: joblog"
+is "$(json_get "$R" tasks.name=ctl100.jobs)" 11 "path-1.4 jobs"
+is "$(json_get "$R" tasks.name=ctl100.activation_latency_ns.max)" 2014000 "path-1.5 latency from the job log (start + 1 us)"
+is "$(json_get "$R" tasks.name=ctl100.overruns)/$(json_get "$R" tasks.name=ctl100.deadline_misses)" 1/1 "path-1.6 overrun and deadline miss from the flags"
+is "$(json_get "$R" tasks.name=ctl100.missed_activations)" 1 "path-1.7 missed activations from the job log"
+is "$(json_get "$R" tasks.name=ctl100.exec_time_ns)" null "path-1.8 no trace execution time"
+is "$(json_get "$R" tasks.name=ctl100.cpu_time_ns.max)" 12000000 "path-1.9 job-log CPU time"
+is "$(json_get "$R" app.source)" joblog "path-1.10 app utilisation from the job log"
+is "$(json_get "$R" slots.overruns)/$(json_get "$R" slots.count)" 1/12 "path-1.11 slots and overruns from the job log"
+is "$(json_get "$R" tasks.name=ctl100.period_ns)/$(json_get "$R" tasks.name=ctl100.policy)" 10000000/fifo "path-1.12 declaration from the job log's metadata"
+is "$(json_get "$R" app.utilisation)" 0.366666667 "path-1.14 app utilisation: job CPU time over start_mono_ns..end_mono_ns (44 ms / 120 ms)"
 grep -v '^# task\.' "$TMP/b.csv" > "$TMP/nodecl.csv"
 "$PREFLIGHT" analyze -q --joblog "$TMP/nodecl.csv" -o "$TMP/nd.json"
-is "$(jv "$TMP/nd.json" tasks/name=ctl100/period_ns)/$(jv "$TMP/nd.json" tasks/name=ctl100/policy)" 10000000/null \
+is "$(json_get "$TMP/nd.json" tasks.name=ctl100.period_ns)/$(json_get "$TMP/nd.json" tasks.name=ctl100.policy)" 10000000/null \
 	"path-1.15 undeclared: the period from the release gaps"
 sed 's/policy=fifo/policy=other/' "$TMP/b.csv" > "$TMP/nort.csv"
 "$PREFLIGHT" analyze -q --joblog "$TMP/nort.csv" -o "$TMP/nr.json"
-is "$(jv "$TMP/nr.json" app/no_rt)/$(jv "$TMP/nr.json" app/utilisation)" true/0.366666667 \
+is "$(json_get "$TMP/nr.json" app.no_rt)/$(json_get "$TMP/nr.json" app.utilisation)" true/0.366666667 \
 	"path-1.16 a run without realtime: every non-background task counts, and says so"
 like "$out" "ctl100 +joblog +11" "path-1.13 summary"
 
 # markers alone: no job log
 R="$TMP/tr.json"
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" -o "$R"
-is "$(jv "$R" tasks/name=ctl100/source)" trace "path-2.1 source: trace"
-is "$(jv "$R" tasks/name=ctl100/joblog)/$(jv "$R" tasks/name=ctl100/cpu_time_ns)" null/null "path-2.2 no job-log members"
-is "$(jv "$R" tasks/name=ctl100/activation_latency_ns/max)" 2013000 "path-2.3 latency from the markers"
+is "$(json_get "$R" tasks.name=ctl100.source)" trace "path-2.1 source: trace"
+is "$(json_get "$R" tasks.name=ctl100.joblog)/$(json_get "$R" tasks.name=ctl100.cpu_time_ns)" null/null "path-2.2 no job-log members"
+is "$(json_get "$R" tasks.name=ctl100.activation_latency_ns.max)" 2013000 "path-2.3 latency from the markers"
 
 # a trace of the markers only (no scheduler events): latencies yes, runtime not available
 "$GEN" markers "$TMP/m.dat"
 R="$TMP/m.json"
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/m.dat" -o "$R"
-is "$(jv "$R" tasks/name=ctl100/activation_latency_ns/max)/$(jv "$R" tasks/name=ctl100/overruns)" 2013000/1 \
+is "$(json_get "$R" tasks.name=ctl100.activation_latency_ns.max)/$(json_get "$R" tasks.name=ctl100.overruns)" 2013000/1 \
 	"path-2.4 markers alone: latency and overruns"
-is "$(jv "$R" tasks/name=ctl100/exec_time_ns)/$(jv "$R" threads/comm=ctl100/runtime_ns)/$(jv "$R" app/utilisation)" \
+is "$(json_get "$R" tasks.name=ctl100.exec_time_ns)/$(json_get "$R" threads.pid=$(json_get "$R" tasks.name=ctl100.tid).runtime_ns)/$(json_get "$R" app.utilisation)" \
 	null/null/null "path-2.5 ... execution time, runtime and utilisation not available, never 0"
 like "$out" "not available \(no sched_switch events\)" "path-2.6 ... and the summary says so"
 
@@ -57,7 +57,7 @@ perl -e 'open my $f, "+<", $ARGV[0] or die; binmode $f; local $/; my $d = <$f>;
 	$d =~ s/pf1 ([TSE]) /xx1 $1 /g; $d =~ s/\x31\x4d\x46\x50/\x00\x00\x00\x00/g; seek $f, 0, 0; print $f $d;' "$TMP/k.dat"
 R="$TMP/k.json"
 "$PREFLIGHT" analyze -q --trace "$TMP/k.dat" --joblog "$TMP/b.csv" -o "$R"
-is "$(jv "$R" trace/events_seen/markers)/$(jv "$R" app/source)/$(jv "$R" app/utilisation)" 0/joblog/0.366666667 \
+is "$(json_get "$R" trace.events_seen.markers)/$(json_get "$R" app.source)/$(json_get "$R" app.utilisation)" 0/joblog/0.366666667 \
 	"path-2.7 no markers in the trace: the app's utilisation from the job log"
 
 # a run directory: trace.dat, jobs.csv, results.json there
@@ -66,28 +66,28 @@ cp "$TMP/b.dat" "$TMP/run/trace.dat"
 cp "$TMP/b.csv" "$TMP/run/jobs.csv"
 run_cmd "$PREFLIGHT" analyze -q "$TMP/run"
 is "$rc" 0 "path-3.1 run directory"
-is "$(jv "$TMP/run/results.json" tasks/name=ctl100/source)" trace+joblog "path-3.2 results.json written there, both inputs found"
+is "$(json_get "$TMP/run/results.json" tasks.name=ctl100.source)" trace+joblog "path-3.2 results.json written there, both inputs found"
 
 # --threads: comm globs and pids
 run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/b.dat" --threads 'ctl*,200' -o "$R"
-is "$(jv "$R" threads | perl -MJSON::PP -e 'print join ",", map { $_->{comm} } @{decode_json(<STDIN>)}')" \
+is "$(json_get "$R" 'threads.*.comm' | tr ' ' ,)" \
 	"ctl100,hog" "path-4.1 --threads selects by comm glob and pid"
 
 # --slot-ms: 20 ms slots have no base-rate task here
 run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/b.dat" --slot-ms 20 -o "$R"
-is "$(jv "$R" slots/slot_ns)/$(jv "$R" slots/count)" 20000000/null "path-4.2 --slot-ms with no base-rate task: count not measured"
+is "$(json_get "$R" slots.slot_ns)/$(json_get "$R" slots.count)" 20000000/null "path-4.2 --slot-ms with no base-rate task: count not measured"
 
 # -o to a FIFO (as to /dev/null): written in place, the FIFO stays a FIFO
 mkfifo "$TMP/fifo"
 cat "$TMP/fifo" > "$TMP/fifo.out" &
 "$PREFLIGHT" analyze -q --trace "$TMP/b.dat" -o "$TMP/fifo"
 wait
-[ -p "$TMP/fifo" ] && [ "$(jv "$TMP/fifo.out" schema)" = preflight-results/1 ]
+[ -p "$TMP/fifo" ] && [ "$(json_get "$TMP/fifo.out" schema)" = preflight-results/1 ]
 is "$?" 0 "path-4.4 -o to a FIFO or device writes into it, never replaces it"
 
 # -o - : JSON on stdout
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" -o -
-is "$(printf '%s' "$out" | perl -MJSON::PP -e 'local $/; print decode_json(<STDIN>)->{schema}')" \
+is "$(printf '%s' "$out" | json_get - schema)" \
 	preflight-results/1 "path-4.3 -o - writes the JSON to stdout"
 
 # --csv: the tables, read back with a CSV reader
@@ -101,7 +101,7 @@ like "$(grep -m1 '^"ctl100"' "$TMP/csv/culprits.csv")" '^"ctl100","9",.*"ctl100 
 
 # --cyclictest: the baseline side by side in the same file (cyclictest_load, analysis/cyclictest.h)
 run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/b.dat" --cyclictest "$TOP/t/fixtures/cyclictest/us.json" -o "$R"
-is "$rc/$(jv "$R" cyclictest/schema)" 0/preflight-cyclictest/1 "path-6.1 --cyclictest imported into results.json"
+is "$rc/$(json_get "$R" cyclictest.schema)" 0/preflight-cyclictest/1 "path-6.1 --cyclictest imported into results.json"
 echo '{bad' > "$TMP/ct.json"
 run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/b.dat" --cyclictest "$TMP/ct.json" -o "$R"
 is "$rc" 2 "path-6.2 a malformed cyclictest file: exit 2"

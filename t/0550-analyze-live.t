@@ -6,8 +6,8 @@
 # not asserted (noisy VM); the trace-versus-job-log difference is printed.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
-need_tracefs
-need_rt
+need TRACEFS
+need RT
 plan 12
 
 INST=pf-an-test-$$
@@ -19,42 +19,39 @@ echo 0 > "$TRACEFS/instances/$INST/tracing_on"
 ok "live-1.1 trace-cmd extract of the instance" trace-cmd extract -B "$INST" -o "$TMP/ex.dat"
 run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/ex.dat" -o "$TMP/ex.json" --threads sleep
 is "$rc" 0 "live-1.2 analyze a trace-cmd extract file"
-sleeps=$(jv "$TMP/ex.json" threads | perl -MJSON::PP -e '
+sleeps=$(json_get "$TMP/ex.json" threads | perl -MJSON::PP -e '
 	my @t = grep { $_->{comm} eq "sleep" && ($_->{rtprio} // -1) == 50 } @{decode_json(<STDIN>)};
 	my $run = grep { $_->{runtime_ns} > 0 && $_->{migrations} == 0 } @t;
 	my $w = grep { $_->{wakeup_latency_ns}{count} >= 1 } @t;
 	print scalar(@t) == 8 && $run == 8 && $w >= 1 ? "ok" : scalar(@t) . " sleep threads, $run ran on CPU 0 only, $w with wakeups";')
 is "$sleeps" ok "live-1.3 the 8 FIFO-50 'sleep' threads: each ran, on CPU 0 only, with wakeup latencies"
-is "$(jv "$TMP/ex.json" trace/events_seen/sched_switch)" "$(trace-cmd report -i "$TMP/ex.dat" 2>/dev/null | grep -c ' sched_switch: ')" \
+is "$(json_get "$TMP/ex.json" trace.events_seen.sched_switch)" "$(trace-cmd report -i "$TMP/ex.dat" 2>/dev/null | grep -c ' sched_switch: ')" \
 	"live-1.4 every sched_switch trace-cmd report shows was read"
 
 # flightapp under preflight record, with its job log
-[ -x "$B/flightapp" ] || { for i in 5 6 7 8 9 10 11 12; do _report 1 "live-2 flightapp not built"; done; done_testing; }
+test_have_prereq BUILT:flightapp || { skip "live-2.1 live-2.2 live-2.3 live-2.4 live-2.5 live-2.6 live-2.7 live-2.8"; done_testing; }
 run_cmd "$PREFLIGHT" record -o "$TMP/app.dat" -- sh -c \
 	'exec "$0" --trace-instance "$PREFLIGHT_TRACE_INSTANCE" -d 2 -q -j "$1"' "$B/flightapp" "$TMP/jobs.csv"
 is "$rc" 0 "live-2.1 flightapp recorded"
 R="$TMP/app.json"
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/app.dat" --joblog "$TMP/jobs.csv" -o "$R"
 is "$rc" 0 "live-2.2 analyze the recording with the job log"
-is "$(jv "$R" tasks/name=ctl100/source)" trace+joblog "live-2.3 ctl100 from both"
-jobs=$(jv "$R" tasks/name=ctl100/jobs)
+is "$(json_get "$R" tasks.name=ctl100.source)" trace+joblog "live-2.3 ctl100 from both"
+jobs=$(json_get "$R" tasks.name=ctl100.jobs)
 [ "$jobs" -ge 150 ] 2>/dev/null
 is "$?" 0 "live-2.4 ctl100 ran its jobs ($jobs in 2 s)"
-unmatched=$(jv "$R" tasks | perl -MJSON::PP -e '
-	my $n = 0;
-	for (@{decode_json(<STDIN>)}) { next unless $_->{agreement}; $n += $_->{agreement}{trace_only} + $_->{agreement}{joblog_only}; }
-	print $n;')
-lost=$(( $(jv "$R" trace/lost_events) + $(jv "$R" trace/lost_unknown) ))
+unmatched=$(json_get "$R" 'tasks.*.agreement.trace_only' 'tasks.*.agreement.joblog_only' | awk '{ for (i = 1; i <= NF; i++) n += $i } END { print n + 0 }')
+lost=$(( $(json_get "$R" trace.lost_events) + $(json_get "$R" trace.lost_unknown) ))
 if [ "$lost" = 0 ]; then
 	is "$unmatched" 0 "live-2.5 every job in the trace is in the job log and back"
 else
-	_report 0 "live-2.5 # skip the recording lost $lost events under this machine's load ($unmatched jobs unmatched)"
+	skip live-2.5 "the recording lost $lost events under this machine's load ($unmatched jobs unmatched)"
 fi
-is "$(( $(jv "$R" tasks/name=ctl100/agreement/matched) + $(jv "$R" tasks/name=ctl100/agreement/trace_only) ))" "$jobs" \
+is "$(( $(json_get "$R" tasks.name=ctl100.agreement.matched) + $(json_get "$R" tasks.name=ctl100.agreement.trace_only) ))" "$jobs" \
 	"live-2.6 ctl100: every trace job matched or counted trace-only"
-is "$(jv "$R" tasks/name=ekf/period_ns)/$(jv "$R" tasks/name=ekf/policy)" 0/fifo "live-2.7 the declarations (ekf: event-triggered, FIFO)"
-is "$(jv "$R" app/source)" trace "live-2.8 app utilisation from the trace"
+is "$(json_get "$R" tasks.name=ekf.period_ns)/$(json_get "$R" tasks.name=ekf.policy)" 0/fifo "live-2.7 the declarations (ekf: event-triggered, FIFO)"
+is "$(json_get "$R" app.source)" trace "live-2.8 app utilisation from the trace"
 for t in io ctl100 nav10; do
-	echo "# trace vs job log activation latency, $t: p99 $(jv "$R" tasks/name=$t/agreement/activation_latency_diff_ns/p99) ns, max $(jv "$R" tasks/name=$t/agreement/activation_latency_diff_ns/max) ns"
+	echo "# trace vs job log activation latency, $t: p99 $(json_get "$R" tasks.name=$t.agreement.activation_latency_diff_ns.p99) ns, max $(json_get "$R" tasks.name=$t.agreement.activation_latency_diff_ns.max) ns"
 done
 done_testing

@@ -91,7 +91,7 @@ is "$(json_get "$TMP/nohist.json.out" threads.0.latency_ns.p99)" null \
 	"ct-1.6 no histogram (no -h): percentiles null, not invented"
 
 grep -v '"resolution_in_ns"' "$FX/ns.json" > "$TMP/nores.json"
-is "$("$DUMP" "$TMP/nores.json" | perl -MJSON::PP -e 'local $/; my $d = JSON::PP->new->decode(<STDIN>); print "$d->{unit} $d->{unit_from}"')" \
+is "$("$DUMP" "$TMP/nores.json" | json_get - unit unit_from | paste -sd' ')" \
 	"ns json cmdline" "ct-1.9 without resolution_in_ns the command line's -N says ns"
 
 # a thread that never ran: cyclictest writes its avg as "-nan" (0/0)
@@ -119,7 +119,7 @@ is "$(pct_check "$TMP/ns.hist.out" "$TMP/ns.hist")" ok "ct-2.5 -N histogram: per
 like "$(json_get "$TMP/ns.hist.out" unit_from)" '^guessed' "ct-2.6 a text file's unit is marked as guessed"
 run_cmd "$DUMP" "$TMP/ns.hist:us"
 is "$(json_get "$TMP/ns.hist.out" threads.0.latency_ns.max)" \
-	"$(($(printf '%s' "$out" | perl -MJSON::PP -e 'local $/; print JSON::PP->new->decode(<STDIN>)->{threads}[0]{latency_ns}{max}') / 1000))" \
+	"$(($(printf '%s' "$out" | json_get - threads.0.latency_ns.max) / 1000))" \
 	"ct-2.7 FILE:us forces microseconds (values x1000)"
 
 # --- ct-3: overflows
@@ -138,7 +138,7 @@ is "$(json_get "$TMP/ovf.json.out" all.latency_ns.count)" \
 is "$(json_get "$TMP/ovf.json.out" all.latency_ns.max)" "$(($(json_get "$FX/ovf.json" thread.0.max) * 1000))" \
 	"ct-3.6 all threads: max exact"
 
-is "$(json_get "$TMP/ovf-H.hist.out" threads.0.latency_ns.p50):$(perl -MJSON::PP -e 'local $/; print JSON::PP->new->decode(<STDIN>)->{threads}[0]{latency_ns}{"p99.99"}' < "$TMP/ovf-H.hist.out")" \
+is "$(json_get "$TMP/ovf-H.hist.out" threads.0.latency_ns.p50):$(json_get "$TMP/ovf-H.hist.out" threads.0.latency_ns.p99.99)" \
 	"null:$(json_get "$TMP/ovf-H.hist.out" threads.0.latency_ns.max)" \
 	"ct-3.7 a percentile among overflows cyclictest never wrote is null; the top one is the exact max"
 is "$(perl -MJSON::PP -MPOSIX=ceil -e '
@@ -158,10 +158,7 @@ is "$(json_get "$TMP/ovf.json.out" threads.0.latency_ns.estimated):$(json_get "$
 	'["stddev"]:["stddev"]:["stddev"]:null' "ct-3.9 stddev marked estimated where overflows' values are unknown (json and text), not otherwise"
 
 # --- ct-4: the --json and the text of the same run agree
-same=$(perl -MJSON::PP -e '
-	local $/; my @d = map { open my $f, "<", $_ or die; JSON::PP->new->decode(<$f>) } @ARGV;
-	for my $i (0, 1) { for my $k (qw(count min max p50 p90 p99)) {
-		my ($a, $b) = map { $_->{threads}[$i]{latency_ns}{$k} } @d;
-		print "T$i $k $a != $b\n" if $a != $b } } ' "$TMP/us.json.out" "$TMP/us.hist.out")
-is "$same" "" "ct-4.1 us.json and us.hist of one run: same count, min, max, percentiles"
+same=
+for k in count min max p50 p90 p99; do same="$same threads.0.latency_ns.$k threads.1.latency_ns.$k"; done
+is "$(json_get "$TMP/us.json.out" $same | paste -sd' ')" "$(json_get "$TMP/us.hist.out" $same | paste -sd' ')" "ct-4.1 us.json and us.hist of one run: same count, min, max, percentiles"
 done_testing

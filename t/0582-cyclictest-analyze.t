@@ -11,10 +11,10 @@ plan 12
 R="$TMP/ct.json"
 run_cmd "$PREFLIGHT" analyze --cyclictest "$FX/us.json" -o "$R"
 is "$rc" 0 "cta-1.1 --cyclictest alone is enough to analyze"
-is "$(jv "$R" trace)/$(jv "$R" tasks)/$(jv "$R" app)/$(jv "$R" slots)" "null/[]/null/null" \
+is "$(json_get "$R" trace)/$(json_get "$R" tasks)/$(json_get "$R" app)/$(json_get "$R" slots)" "null/[]/null/null" \
 	"cta-1.2 no trace, no tasks, no app, no slots"
-is "$(jv "$R" inputs/cyclictest)" "$FX/us.json" "cta-1.3 inputs.cyclictest names the file"
-is "$(jv "$R" cyclictest/threads/0/latency_ns/max)/$(jv "$R" cyclictest/threads/1/latency_ns/min)" \
+is "$(json_get "$R" inputs.cyclictest)" "$FX/us.json" "cta-1.3 inputs.cyclictest names the file"
+is "$(json_get "$R" cyclictest.threads.0.latency_ns.max)/$(json_get "$R" cyclictest.threads.1.latency_ns.min)" \
 	"$(($(json_get "$FX/us.json" thread.0.max) * 1000))/$(($(json_get "$FX/us.json" thread.1.min) * 1000))" \
 	"cta-1.4 the cyclictest member: T0 max, T1 min in ns, cyclictest's own"
 # the summary: cyclictest's min, avg (%.2f) and max, in its unit
@@ -33,7 +33,7 @@ like "$out" "times in ns" "cta-1.8 ... and says ns"
 mkdir "$TMP/run"
 cp "$FX/us.json" "$TMP/run/cyclictest.json"
 run_cmd "$PREFLIGHT" analyze -q "$TMP/run"
-is "$rc:$(jv "$TMP/run/results.json" cyclictest/format)" "0:json" "cta-2.1 a run directory with only cyclictest.json"
+is "$rc:$(json_get "$TMP/run/results.json" cyclictest.format)" "0:json" "cta-2.1 a run directory with only cyclictest.json"
 
 # the budgets on it are measured, the app's are not
 run_cmd "$PREFLIGHT" check "$TMP/run/results.json" --budgets "$TOP/budgets/kernel-baseline.ini"

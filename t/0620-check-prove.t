@@ -6,8 +6,7 @@
 . "$(dirname "$0")/lib/check-lib.sh"
 FX="$TOP/t/fixtures/results"
 SEED="$TOP/budgets/seed.ini"
-perl -MTAP::Formatter::JUnit -e 1 2>/dev/null ||
-	missing "TAP::Formatter::JUnit (libtap-formatter-junit-perl) is not installed"
+need PERL:TAP::Formatter::JUnit
 plan 13
 
 # verdicts RESULTS - a test script for prove that checks RESULTS
@@ -43,13 +42,13 @@ like_line '<testcase name="2 - REQ-LAT-001 ctl100 activation latency max 188 us 
 	"prove-4.3 JUnit testcase named by requirement, element, value and bound"
 like_line "worst case: ctl100 job 4711: 188 us late - ksoftirqd/1 \(NET_RX\) 120 us" \
 	"prove-4.4 JUnit failure carries the culprit line, readable"
-if perl -MXML::Parser -e 1 2>/dev/null; then
+if test_have_prereq PERL:XML::Parser; then
 	xmlok=$(perl -MXML::Parser -e 'XML::Parser->new->parsefile($ARGV[0]); print "ok"' "$TMP/junit.xml" 2>&1)
 	is "$xmlok" ok "prove-4.5 JUnit output is well-formed XML"
-elif command -v xmllint > /dev/null; then
+elif test_have_prereq CMD:xmllint; then
 	ok "prove-4.5 JUnit output is well-formed XML" xmllint --noout "$TMP/junit.xml"
 else
-	_report 0 "prove-4.5 JUnit output is well-formed XML # SKIP no XML parser here"
+	skip prove-4.5 "no XML parser here (XML::Parser or xmllint)"
 fi
 run_cmd prove --formatter TAP::Formatter::JUnit --exec "$PREFLIGHT check --budgets $SEED" "$FX/pass.json"
 is "$(printf '%s\n' "$out" | grep -c '<failure ')" 0 "prove-4.6 JUnit: no failure when the measured requirements are met"

@@ -3,7 +3,7 @@
 # writes report.txt by running 'preflight summary' as a child, and the file is
 # what 'preflight summary' prints for that run directory
 . "$(dirname "$0")/lib/test-lib.sh"
-need_rt
+need RT
 command -v cyclictest >/dev/null || missing "cyclictest is not installed (scripts/install-deps)"
 plan 5
 

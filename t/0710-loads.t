@@ -2,7 +2,7 @@
 # 0710-loads.t - each load starts, achieves a non-zero plausible rate, stops on
 # command and leaves nothing behind; rt-swarm at N = 2000 starts and tears down
 . "$(dirname "$0")/lib/test-lib.sh"
-need_rt
+need RT
 plan 27
 
 # leftovers PGID - what a load could leave behind: processes of its group,
@@ -68,7 +68,7 @@ check "$(num rt-swarm achieved.activation_latency.count) == $(num rt-swarm achie
 # Stopped on command: SIGTERM in the middle, report marked interrupted, nothing left.
 setsid "$PREFLIGHT" load wifi -d 60s -w "$TMP" -o "$TMP/stop.json" chunk=2s >"$TMP/stop.out" 2>&1 &
 pid=$!
-for i in 1 2 3 4 5 6 7 8 9 10; do ip netns list | grep -q "^pfw$pid" && break; sleep 0.3; done
+wait_for 60 sh -c 'ip netns list | grep -q "^pfw$0"' "$pid"
 sleep 1
 kill -TERM "$pid"
 wait "$pid"
@@ -79,7 +79,7 @@ is "$(leftovers "$pid")" "" "loads-6.3 and nothing is left behind"
 # Stale cleanup: a load killed with SIGKILL leaves its namespace; --cleanup-stale removes it.
 setsid "$PREFLIGHT" load wifi -d 60s -w "$TMP" -o "$TMP/kill.json" >"$TMP/kill.out" 2>&1 &
 pid=$!
-for i in 1 2 3 4 5 6 7 8 9 10; do ip netns list | grep -q "^pfw$pid" && break; sleep 0.3; done
+wait_for 60 sh -c 'ip netns list | grep -q "^pfw$0"' "$pid"
 perl -e 'kill "KILL", -$ARGV[0]' "$pid"
 wait "$pid" 2>/dev/null
 "$PREFLIGHT" load --cleanup-stale

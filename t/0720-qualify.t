@@ -3,9 +3,9 @@
 # baseline idle and loaded, the app under loads; the run directory is complete,
 # every file parses, results and verdicts are produced, the checksums hold
 . "$(dirname "$0")/lib/test-lib.sh"
-need_tracefs
-need_rt
-need_built flightapp sensorsim
+need TRACEFS
+need RT
+need BUILT:flightapp BUILT:sensorsim
 plan 18
 
 cat > "$TMP/t.ini" <<'INI'

@@ -6,16 +6,15 @@
 # the load's report carries the delivery: received > 0, lost / late counted
 # consistently, delays of every frame; nothing is left behind.
 . "$(dirname "$0")/lib/test-lib.sh"
-need_root
-command -v iperf3 > /dev/null || missing "iperf3 not installed"
+need ROOT
+need CMD:iperf3
 plan 9
 
 "$PREFLIGHT" load wifi -d 20s rate=2mbit udp_rate=500kbit chunk=2s port=$((30000 + $$ % 20000)) \
 	tlm_dest_out="$TMP/dest" app_stats="$TMP/fsw.json" -w "$TMP" -o "$TMP/wifi.json" 2> "$TMP/wifi.err" &
 load=$!
 trap 'kill $load 2>/dev/null; rm -rf "$TMP"' EXIT
-i=0
-while [ ! -s "$TMP/dest" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_for 60 test -s "$TMP/dest"
 dest=$(cat "$TMP/dest" 2>/dev/null)
 like "$dest" '^10\.213\.[0-9]+\.2:[0-9]+$' "tlm-8.1 the receiver listens on the namespace's address ($dest)"
 printf '[fsw]\nstats_json = %s/fsw.json\n[telemetry]\ndest = %s\n' "$TMP" "$dest" > "$TMP/app.ini"

@@ -6,9 +6,9 @@
 # results.json (fsw.spi_transfer_ns) where REQ-SPI-001 reads them beside the
 # exerciser's, and the summary prints both. No timing bound is asserted.
 . "$(dirname "$0")/lib/test-lib.sh"
-need_rt
-command -v iperf3 > /dev/null || missing "iperf3 not installed"
-need_built flightapp sensorsim
+need RT
+need CMD:iperf3
+need BUILT:flightapp BUILT:sensorsim
 plan 11
 
 cat > "$TMP/t.ini" <<'INI'
@@ -32,8 +32,7 @@ R="$TMP/run"
 run_cmd "$PREFLIGHT" qualify --scenario "$TMP/t.ini" -o "$R"
 like "$rc" '^[01]$' "tlm-9.1 qualify ran and produced verdicts (exit $rc)" || printf '%s\n' "$err" | sed 's/^/#   /' | tail -5
 P="$R/01-app"
-W=$(perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>); print encode_json($j->{phases}[0]{loads}{wifi}{achieved}{telemetry})' < "$R/loads.json")
-printf '%s\n' "$W" > "$TMP/tlm.json"
+json_get "$R/loads.json" phases.0.loads.wifi.achieved.telemetry > "$TMP/tlm.json"
 dest=$(sed -n 's/^dest = //p' "$P/flightapp.ini")
 is "$dest" "$(json_get "$TMP/tlm.json" receiver)" "tlm-9.2 flightapp.ini [telemetry] dest is the wifi load's receiver ($dest)"
 like "$dest" '^10\.213\.[0-9]+\.2:' "tlm-9.3 ... in the ground-station namespace"

@@ -4,7 +4,7 @@
 #   app_get KEY                one value of that summary ("jobs.io")
 
 FLIGHTAPP="$B/flightapp"
-[ -x "$FLIGHTAPP" ] || { echo "1..1"; echo "not ok 1 - flightapp: not built (run make)"; exit 1; }
+need BUILT:flightapp
 
 app_summary() { perl "$TOP/t/lib/app-joblog.pl" "$@" > "$TMP/summary"; }
 app_get() { sed -n "s/^$1=//p" "$TMP/summary"; }

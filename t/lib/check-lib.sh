@@ -14,6 +14,6 @@ like_line() {
 
 # need_ct_dump - the cyclictest_load() test helper must be built; sets DUMP
 need_ct_dump() {
+	need BUILT:t/ct_dump
 	DUMP="$B/t/ct_dump"
-	[ -x "$DUMP" ] || { echo "1..1"; echo "not ok 1 - ct_dump not built (run make unit-tests)"; exit 1; }
 }

@@ -32,3 +32,17 @@ for _i in 1 2 3 4 5; do
 	sleep 1
 done
 PREFLIGHT="$TMP/preflight"
+
+# rec_storm FILE - a recording sure to lose events (needs TRACEFS RT CMD:taskset): the
+# recorder and a FIFO-99 flood of 100000 markers share CPU 0, so its reader cannot run until
+# the flood is over and the 8 KiB buffers overflow; 'run_cmd' results ($rc, $err)
+rec_storm() {
+	run_cmd taskset -c 0 "$PREFLIGHT" record -o "$1" -e sched -b 8 --no-kallsyms -- chrt -f 99 perl -e '
+		open my $m, ">", "$ENV{PREFLIGHT_TRACE_DIR}/trace_marker" or die "trace_marker: $!\n";
+		syswrite $m, "flood $_\n" for 1 .. 100000;'
+}
+
+# rec_signal_taken PID - no signal is pending for process PID: the last one sent was delivered
+rec_signal_taken() {
+	awk '/^(SigPnd|ShdPnd):/ && $2 !~ /^0+$/ { p = 1 } END { exit p }' "/proc/$1/status"
+}

@@ -3,12 +3,16 @@
 # A test script starts with
 #   . "$(dirname "$0")/lib/test-lib.sh"
 #   plan 3
-# and uses ok / is / like / run_cmd / skip_all / need_root / need_tracefs.
+# and uses ok / is / like / run_cmd / json_get, and need / test_have_prereq / skip for
+# what it requires.
 # Descriptions start with a test id ('sysinfo-2.3') so a failure names its case.
 # A failing command's output is shown as '# ' diagnostics.
 #
-# Requirements (root, tracefs, realtime priorities) skip the script with a
-# reason when missing, except under CI=true, where a missing requirement fails.
+# Requirements (root, tracefs, realtime priorities, a command, a built program)
+# are prerequisites: 'need PREREQ...' skips the script with a reason when one is
+# missing (skip_all REASON for any other), 'test_have_prereq' + 'skip IDS' skip
+# some of its tests; under CI=true a missing requirement fails instead. Tests
+# wait for conditions (wait_for), never for times.
 
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -79,59 +83,99 @@ run_cmd() {
 	err=$(cat "$TMP/.stderr")
 }
 
-skip_all() { echo "1..0 # SKIP $1"; exit 0; }
-
-# missing REASON - a requirement is missing: skip, or fail under CI=true
-missing() {
+# skip_all REASON - a requirement of the whole script is missing: skip it, or fail under CI=true
+skip_all() {
 	if [ "${CI:-}" = "true" ]; then
 		echo "1..1"
 		echo "not ok 1 - requirement missing under CI=true: $1"
 		exit 1
 	fi
-	skip_all "$1"
+	echo "1..0 # SKIP $1"
+	exit 0
 }
 
-need_root() { [ "$(id -u)" -eq 0 ] || missing "needs root"; }
-
-# need_tracefs - tracefs mounted (mounting it when root) and usable; sets TRACEFS
-need_tracefs() {
-	need_root
-	TRACEFS=/sys/kernel/tracing
-	if [ ! -e "$TRACEFS/trace_marker" ]; then
-		mount -t tracefs nodev "$TRACEFS" 2>/dev/null || missing "tracefs is not mounted and cannot be mounted"
-	fi
-	[ -w "$TRACEFS/instances" ] || missing "tracefs has no writable instances/"
-}
-
-# need_rt - realtime priorities can be set here
-need_rt() {
-	need_root
-	chrt -f 1 true 2>/dev/null || missing "SCHED_FIFO is not permitted here"
-}
-
-# need_built PROGRAM... - these programs of build/ exist (make builds them)
-need_built() {
-	for _p in "$@"; do
-		[ -x "$B/$_p" ] || missing "build/$_p is not built (run make)"
+# Prerequisites (git's test_have_prereq), each with the reason given when it is missing:
+#   ROOT          running as root
+#   TRACEFS       root, tracefs mounted (mounted here if need be) with writable instances/; sets TRACEFS
+#   RT            root, and SCHED_FIFO may be set
+#   CPUS2         at least two CPUs online
+#   CMD:name      the command is on PATH
+#   PERL:Module   the perl module loads
+#   BUILT:prog    build/prog is built (make builds it)
+#   FILE:path     the file is readable
+#   USER:name     the user exists
+# test_have_prereq PREREQ... - succeeds when all are met, else sets prereq_why to the first missing
+test_have_prereq() {
+	prereq_why=
+	for _q in "$@"; do
+		case $_q in
+		ROOT)	[ "$(id -u)" -eq 0 ] || prereq_why="needs root" ;;
+		TRACEFS)
+			test_have_prereq ROOT || return 1
+			TRACEFS=/sys/kernel/tracing
+			if [ ! -e "$TRACEFS/trace_marker" ] && ! mount -t tracefs nodev "$TRACEFS" 2>/dev/null; then
+				prereq_why="tracefs is not mounted and cannot be mounted"
+			elif [ ! -w "$TRACEFS/instances" ]; then
+				prereq_why="tracefs has no writable instances/"
+			fi ;;
+		RT)	test_have_prereq ROOT || return 1
+			chrt -f 1 true 2>/dev/null || prereq_why="SCHED_FIFO is not permitted here" ;;
+		CPUS2)	[ "$(nproc)" -ge 2 ] || prereq_why="needs two CPUs, this machine has $(nproc)" ;;
+		CMD:*)	command -v "${_q#CMD:}" > /dev/null || prereq_why="${_q#CMD:} is not installed" ;;
+		PERL:*)	perl -M"${_q#PERL:}" -e 1 2>/dev/null || prereq_why="perl module ${_q#PERL:} is not installed" ;;
+		BUILT:*) [ -x "$B/${_q#BUILT:}" ] || prereq_why="build/${_q#BUILT:} is not built (run make)" ;;
+		FILE:*)	[ -r "${_q#FILE:}" ] || prereq_why="${_q#FILE:} not found" ;;
+		USER:*)	id "${_q#USER:}" > /dev/null 2>&1 || prereq_why="no user ${_q#USER:}" ;;
+		*)	echo "Bail out! test_have_prereq: unknown prerequisite $_q"; exit 255 ;;
+		esac
+		[ -z "$prereq_why" ] || return 1
 	done
 }
 
-# json_get FILE PATH - print one value of a JSON file (PATH like .kernel.release), via perl JSON::PP
-json_get() {
-	perl -MJSON::PP -e '
-		local $/; open my $f, "<", $ARGV[0] or die "$ARGV[0]: $!\n";
-		my $v = JSON::PP->new->decode(<$f>);
-		for my $k (grep { length } split /\./, $ARGV[1]) {
-			$v = ref $v eq "ARRAY" ? $v->[$k] : $v->{$k};
-		}
-		print ref $v ? JSON::PP->new->canonical->encode($v)
-		    : !defined $v ? "null" : JSON::PP::is_bool($v) ? ($v ? "true" : "false") : $v;
-	' "$1" "$2"
+# need PREREQ... - the whole script needs these: skip it with the reason, or fail under CI=true
+need() { test_have_prereq "$@" || skip_all "$prereq_why"; }
+
+# skip "ID..." [REASON] - the tests of these ids cannot run for want of a prerequisite (default
+# reason: the last test_have_prereq's): each is a TAP skip, or a failure under CI=true
+skip() {
+	for _id in $1; do
+		if [ "${CI:-}" = "true" ]; then
+			_report 1 "$_id requirement missing under CI=true: ${2:-$prereq_why}"
+		else
+			_report 0 "$_id # SKIP ${2:-$prereq_why}"
+		fi
+	done
+	return 0
 }
+
+# need_root, need_tracefs, need_rt, need_built PROGRAM... - the older spellings of need
+need_root() { need ROOT; }
+need_tracefs() { need TRACEFS; }
+need_rt() { need RT; }
+need_built() { for _p in "$@"; do need "BUILT:$_p"; done; }
+
+# wait_for SECONDS CMD... - poll until CMD succeeds; SECONDS only guards against a hang (never
+# a timing assertion): on timeout say so as a diagnostic and fail
+wait_for() {
+	_deadline=$(($(date +%s) + $1)); shift
+	until "$@" 2>/dev/null; do
+		if [ "$(date +%s)" -ge "$_deadline" ]; then
+			echo "# wait_for: still not true after the timeout: $*"
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# json_get FILE PATH... - print values of a JSON file (FILE - is stdin), one line per PATH:
+# dotted paths, array indexes, KEY=VALUE and '*' steps, keys with dots ('p99.9') as they are;
+# numbers exactly as written, null/true/false as words; exit 1 when a PATH is not there.
+# t/lib/json-get.pl says it all.
+json_get() { perl "$TOP/t/lib/json-get.pl" "$@"; }
 
 # run_unit NAME - run a C unit test built by make as build/t/NAME
 run_unit() {
-	[ -x "$B/t/$1" ] || { echo "1..1"; echo "not ok 1 - $1: not built (run make unit-tests)"; exit 1; }
+	need "BUILT:t/$1"
 	"$B/t/$1"
 	exit $?
 }

@@ -1,4 +1,0 @@
-#!/bin/sh
-# 0011-jpath.t - unit tests of lib/jpath.c (dotted paths into JSON documents)
-. "$(dirname "$0")/lib/test-lib.sh"
-run_unit jpath_test
