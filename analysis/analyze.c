@@ -51,6 +51,9 @@ const struct pf_command cmd_analyze = {
 	"  -T, --threads PATTERN  only these threads in threads[]: comma-separated comm globs or pids\n"
 	"                      (default: every thread)\n"
 	"  -s, --slot-ms N     slot length in ms (default: the job log's slot_ns, else 10)\n"
+	"      --tick TIME     a wakeup whose switch-in is inferred later than this after its\n"
+	"                      sched_waking is counted as unresolved, not as a latency (default: 4ms,\n"
+	"                      one tick at HZ=250)\n"
 	"  -o, --output FILE   results.json path, '-' for stdout (default: RUN_DIR/results.json,\n"
 	"                      else results.json)\n"
 	"      --csv DIR       also write threads.csv, cpus.csv, tasks.csv, jobs.csv, culprits.csv\n"
@@ -151,6 +154,7 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 		{ "loads", required_argument, NULL, 'L' },
 		{ "phase", required_argument, NULL, 'p' },
 		{ "fsw", required_argument, NULL, 'F' },
+		{ "tick", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -161,6 +165,7 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 
 	r->opt.top = 5;
 	r->opt.slot_ns = 10 * PF_NS_PER_MS;
+	r->opt.tick_ns = AN_TICK_NS;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:j:c:T:s:o:n:qh", lo, NULL)) != -1) {
 		switch (c) {
@@ -181,6 +186,11 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 				return pf_usage_error(&cmd_analyze, "--slot-ms: '%s' is not a positive duration", optarg);
 			r->opt.slot_ns = ns;
 			r->opt.slot_given = true;
+			break;
+		case 'K':
+			if (pf_parse_duration_ns(optarg, PF_NS_PER_MS, &ns) || ns <= 0)
+				return pf_usage_error(&cmd_analyze, "--tick: '%s' is not a positive duration", optarg);
+			r->opt.tick_ns = ns;
 			break;
 		case 'n':
 			if (pf_parse_long(optarg, 0, 1000, &v))

@@ -56,12 +56,20 @@ static const char *an_policy(int prio, int pid)
 	return prio < 100 ? "rt" : "normal";
 }
 
-/* an_hist_json - statistics of a lazily allocated histogram, null when none */
-static json_t *an_hist_json(struct pf_hist *h)
+/*
+ * an_thread_stats_json - statistics of a thread's lazily allocated
+ * histogram, null when none; without the buckets: thousands of threads'
+ * histograms would make results.json tens of MB (tasks and the baseline keep
+ * theirs)
+ */
+static json_t *an_thread_stats_json(struct pf_hist *h)
 {
+	struct pf_stats st;
+
 	if (!h)
 		return json_null();
-	return pf_hist_json(h, "ns");
+	pf_hist_stats(h, &st);
+	return pf_stats_json(&st, "ns");
 }
 
 /* an_empty_stats - statistics with no sample */
@@ -117,16 +125,18 @@ static json_t *an_threads_json(struct an_run *r, json_t *affected)
 		json_object_set_new(o, "migrations", json_integer((json_int_t)t->migrations));
 		json_object_set_new(o, "wakeups", json_integer((json_int_t)t->wakeups));
 		if (r->n_waking) {
-			json_object_set_new(o, "wakeup_latency_ns", t->wake_lat ? an_hist_json(t->wake_lat)
+			json_object_set_new(o, "wakeup_latency_ns", t->wake_lat ? an_thread_stats_json(t->wake_lat)
 					    : an_empty_stats("ns"));
 		} else {
 			json_object_set_new(o, "wakeup_latency_ns", json_null());
 			json_object_set_new(o, "wakeup_latency_unavailable",
 					    json_string("no sched_waking events in the trace"));
 		}
-		json_object_set_new(o, "wakeup_latency_inferred_ns", an_hist_json(t->wake_lat_inf));
+		json_object_set_new(o, "wakeup_latency_inferred_ns", an_thread_stats_json(t->wake_lat_inf));
+		json_object_set_new(o, "switches_inferred", json_integer((json_int_t)t->inferred));
+		json_object_set_new(o, "wakeups_unresolved", json_integer((json_int_t)t->unresolved));
 		json_object_set_new(o, "wakeup_latency_from_wakeup_ns", r->n_wakeup ?
-				    (t->wakeup_lat ? an_hist_json(t->wakeup_lat) : an_empty_stats("ns")) : json_null());
+				    (t->wakeup_lat ? an_thread_stats_json(t->wakeup_lat) : an_empty_stats("ns")) : json_null());
 		k = r->nlost && an_lost_overlaps(r, t->first_ns, t->last_ns ? t->last_ns : r->end_ns);
 		json_object_set_new(o, "lost_events", json_boolean(k));
 		if (k)

@@ -112,6 +112,8 @@ int an_sched_init(struct an_run *r, int ncpus)
 	int i;
 
 	r->ncpus = ncpus;
+	if (!r->opt.tick_ns)
+		r->opt.tick_ns = AN_TICK_NS;
 	r->cpu = calloc(ncpus, sizeof(*r->cpu));
 	if (!r->cpu)
 		return -ENOMEM;
@@ -316,9 +318,17 @@ static void an_switch_out(struct an_run *r, struct an_cpu *c, struct an_thread *
 	t->last_ns = ts;
 }
 
-/* an_switch_in - the thread gets the CPU at ts (seen, or inferred from its events) */
-static void an_switch_in(struct an_thread *t, int cpu, int64_t ts, bool inferred)
+/*
+ * an_switch_in - the thread gets the CPU at ts (seen, or inferred from its
+ * events). A wakeup closed by an inferred switch-in is a sample of its own
+ * distribution (an upper bound) only within a tick of the waking; later than
+ * that, the thread may have run and slept unseen, so the gap is an artefact
+ * of the missing switch, not a latency: counted as unresolved.
+ */
+static void an_switch_in(struct an_run *r, struct an_thread *t, int cpu, int64_t ts, bool inferred)
 {
+	int64_t d;
+
 	if (t->cpu >= 0 && t->cpu != cpu)
 		t->migrations++;
 	t->cpu = cpu;
@@ -326,9 +336,16 @@ static void an_switch_in(struct an_thread *t, int cpu, int64_t ts, bool inferred
 	t->runnable = false;
 	t->switch_in_ns = ts;
 	t->switches++;
+	if (inferred)
+		t->inferred++;
 	if (t->waking_ns) {
-		/* an inferred switch-in is late by an unknown amount: an upper bound, kept apart */
-		an_hist_sample(inferred ? &t->wake_lat_inf : &t->wake_lat, ts - t->waking_ns, ts, t->pid);
+		d = ts - t->waking_ns;
+		if (!inferred)
+			an_hist_sample(&t->wake_lat, d, ts, t->pid);
+		else if (d <= r->opt.tick_ns)
+			an_hist_sample(&t->wake_lat_inf, d, ts, t->pid);
+		else
+			t->unresolved++;
 		t->last_waking_ns = t->waking_ns;
 		t->last_timer_ns = t->wake_timer_ns;
 		t->last_switch_in_ns = ts;
@@ -405,7 +422,7 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 			an_copy_comm(t, next_comm);
 			an_note_prio(t, next_prio);
 			t->sw_seen = true;
-			an_switch_in(t, cpu, ts, false);
+			an_switch_in(r, t, cpu, ts, false);
 		}
 	}
 	c->curr = next_pid;
@@ -433,7 +450,7 @@ void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid)
 	if (pid > 0 && (t = an_thread_get(r, pid))) {
 		if (t->running && t->cpu >= 0 && t->cpu != cpu)
 			an_switch_out(r, &r->cpu[t->cpu], t, ts, 1);
-		an_switch_in(t, cpu, ts, true);
+		an_switch_in(r, t, cpu, ts, true);
 	}
 	c->curr = pid;
 	c->curr_since_ns = ts;
@@ -455,13 +472,20 @@ void an_on_waking(struct an_run *r, int cpu, int64_t ts, int pid, const char *co
 	t->last_ns = ts;
 	if (t->running)
 		return;		/* woken before it managed to sleep */
+	/*
+	 * The kernel traces a wakeup only of a thread that sleeps: a second one
+	 * while a wakeup is pending means the thread ran and slept in between
+	 * unseen (a switch missing from the trace). The pending one gets no
+	 * latency sample; the new one starts afresh.
+	 */
 	if (waking) {
 		t->wakeups++;
-		if (!t->waking_ns) {
-			t->waking_ns = ts;
-			t->wake_timer_ns = r->cpu[cpu].hrtimer_ns;
-		}
-	} else if (!t->wakeup_ns) {
+		if (t->waking_ns)
+			t->unresolved++;
+		t->waking_ns = ts;
+		t->wake_timer_ns = r->cpu[cpu].hrtimer_ns;
+		t->wakeup_ns = 0;
+	} else {
 		t->wakeup_ns = ts;
 	}
 	t->runnable = true;

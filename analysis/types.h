@@ -42,6 +42,8 @@
 #define AN_CNT_NBINS      64	/* per-job counts: 0..63 binned */
 #define AN_FEW_SAMPLES    256	/* a thread's latencies kept exactly before binning */
 
+#define AN_TICK_NS        (4 * PF_NS_PER_MS)	/* default --tick: one tick at HZ=250 */
+
 #define AN_WIN_RING 32	/* windows still open to late intervals */
 
 /* an_win - consecutive windows of one width; keeps the busiest one */
@@ -93,6 +95,8 @@ struct an_thread {
 	/* the last completed wakeup, for the app's latency decomposition */
 	int64_t  last_waking_ns, last_timer_ns, last_switch_in_ns;
 	bool     last_inferred;		/* that switch-in was inferred, not seen */
+	uint64_t inferred;		/* switch-ins inferred from its own events */
+	uint64_t unresolved;		/* wakeups with no latency sample: switch-in inferred > a tick late, or never seen */
 	int64_t  runtime_ns;
 	uint64_t switches, preemptions, migrations, wakeups;
 	int64_t  block_ns;		/* last switch-out while not runnable */
@@ -201,6 +205,7 @@ struct an_opts {
 	bool    partial;
 	int64_t slot_ns;
 	bool    slot_given;
+	int64_t tick_ns;	/* an inferred switch-in later than this after its waking is no sample */
 	int     top;
 	bool    quiet;
 };

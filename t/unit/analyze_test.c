@@ -108,6 +108,20 @@ static void test_sched(void)
 	t = an_thread_find(r, 10);
 	check_int(t->cpu, ==, 1, "sched-2.5 a thread seen on another CPU moved there");
 	check_int(t->migrations, ==, 1, "sched-2.6 ... a migration");
+	/* 40 woken at 600 us; its first own event 5 ms later (more than a tick): no sample */
+	an_on_waking(r, 0, 600 * US, 40, "silent", 120, true);
+	an_on_running(r, 0, 5600 * US, 40);
+	t = an_thread_find(r, 40);
+	check(t && !t->wake_lat && !t->wake_lat_inf && t->unresolved == 1 && t->inferred == 1,
+	      "sched-3.1 an inferred switch-in more than a tick after the waking: unresolved, no sample");
+	/* 50 woken twice with no switch-in between: it ran unseen; the second wakeup is measured */
+	an_on_switch(r, 0, 6000 * US, 40, "silent", 120, 1, 0, "swapper/0", 120);
+	an_on_waking(r, 1, 6100 * US, 50, "twice", 120, true);
+	an_on_waking(r, 1, 9000 * US, 50, "twice", 120, true);
+	an_on_switch(r, 0, 9010 * US, 0, "swapper/0", 120, 0, 50, "twice", 120);
+	t = an_thread_find(r, 50);
+	check(t && t->unresolved == 1 && t->wake_lat && t->wake_lat->count == 1 && t->wake_lat->max == 10 * US,
+	      "sched-3.2 a wakeup superseded by the next: unresolved; the next one measured (10 us)");
 	free_run(r);
 }
 
@@ -228,7 +242,7 @@ static void test_joblog(void)
 int main(void)
 {
 	pf_set_prog("test-analyze");
-	tap_plan(52);
+	tap_plan(54);
 	test_windows();
 	test_lost();
 	test_sched();
