@@ -158,7 +158,7 @@ $(B)/libpreflight.a: $(LIB_OBJS)
 $(B)/obj/%.o: %.c | $(B)/build_config.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(BASE_CFLAGS) $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(BASE_CFLAGS) $(PKG_CFLAGS) $(EXTRA_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # write_if_changed - the recipe of a generated header: the output of the shell
 # commands $(1), written to $@ only when it differs (so its users rebuild only then)
