@@ -123,6 +123,9 @@ int an_sched_init(struct an_run *r, int ncpus)
 			return -ENOMEM;
 		r->cpu[i].curr = -1;
 	}
+	r->hpool = pf_hist_pool_new();
+	if (!r->hpool)
+		return -ENOMEM;
 	r->hash_cap = 1024;
 	r->thr_hash = malloc(r->hash_cap * sizeof(*r->thr_hash));
 	if (!r->thr_hash)
@@ -136,17 +139,9 @@ void an_sched_free(struct an_run *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nthr; i++) {
-		if (r->thr[i].wake_lat)
-			pf_hist_free(r->thr[i].wake_lat);
-		if (r->thr[i].wakeup_lat)
-			pf_hist_free(r->thr[i].wakeup_lat);
-		if (r->thr[i].wake_lat_inf)
-			pf_hist_free(r->thr[i].wake_lat_inf);
-		free(r->thr[i].wake_lat);
-		free(r->thr[i].wakeup_lat);
-		free(r->thr[i].wake_lat_inf);
-	}
+	/* the threads' histograms live in the pool */
+	pf_hist_pool_free(r->hpool);
+	r->hpool = NULL;
 	free(r->thr);
 	free(r->thr_hash);
 	for (i = 0; r->cpu && i < (size_t)r->ncpus; i++)
@@ -257,15 +252,15 @@ static void an_seg_push(struct an_cpu *c, int kind, int64_t start_ns, int64_t en
  * first use (the histogram itself allocates per power-of-two range, so the
  * thousands of short-lived threads of a busy system cost little each)
  */
-static void an_hist_sample(struct pf_hist **hp, int64_t v, int64_t at, int64_t id)
+static void an_hist_sample(struct an_run *r, struct pf_hist **hp, int64_t v, int64_t at, int64_t id)
 {
 	struct pf_hist *h = *hp;
 
 	if (!h) {
-		h = malloc(sizeof(*h));
+		h = pf_hist_pool_alloc(r->hpool, sizeof(*h));
 		if (!h)
 			return;
-		pf_hist_init(h);
+		pf_hist_init_pool(h, r->hpool);
 		*hp = h;
 	}
 	if (pf_hist_add(h, v, at, id))
@@ -341,9 +336,9 @@ static void an_switch_in(struct an_run *r, struct an_thread *t, int cpu, int64_t
 	if (t->waking_ns) {
 		d = ts - t->waking_ns;
 		if (!inferred)
-			an_hist_sample(&t->wake_lat, d, ts, t->pid);
+			an_hist_sample(r, &t->wake_lat, d, ts, t->pid);
 		else if (d <= r->opt.tick_ns)
-			an_hist_sample(&t->wake_lat_inf, d, ts, t->pid);
+			an_hist_sample(r, &t->wake_lat_inf, d, ts, t->pid);
 		else
 			t->unresolved++;
 		t->last_waking_ns = t->waking_ns;
@@ -355,7 +350,7 @@ static void an_switch_in(struct an_run *r, struct an_thread *t, int cpu, int64_t
 	}
 	if (t->wakeup_ns) {
 		if (!inferred)
-			an_hist_sample(&t->wakeup_lat, ts - t->wakeup_ns, ts, t->pid);
+			an_hist_sample(r, &t->wakeup_lat, ts - t->wakeup_ns, ts, t->pid);
 		t->wakeup_ns = 0;
 	}
 	if (!t->first_ns)

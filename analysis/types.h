@@ -224,6 +224,7 @@ struct an_run {
 	/* threads: open hash pid -> index */
 	struct an_thread *thr;
 	size_t   nthr, thr_cap;
+	struct pf_hist_pool *hpool;	/* the threads' latency histograms */
 	int32_t *thr_hash;
 	size_t   hash_cap;
 	struct an_cpu *cpu;
