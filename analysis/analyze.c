@@ -103,21 +103,22 @@ static void an_on_signal(int sig)
 }
 
 /* an_write_json - results.json, written whole then renamed */
-static int an_write_json(json_t *res, const char *path)
+static int an_write_json(struct an_run *r, json_t *res, const char *path)
 {
 	struct sigaction sa = { .sa_handler = an_on_signal };
 	struct stat st;
 	char *tmp;
+	FILE *f;
 	int ret;
 
 	if (!strcmp(path, "-")) {
-		ret = json_dumpf(res, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
-		fputc('\n', stdout);
-		return ret ? pf_fail(PF_EXIT_ENV, "stdout: write failed") : 0;
+		ret = an_results_dump(r, res, stdout);
+		return ret || fflush(stdout) ? pf_fail(PF_EXIT_ENV, "stdout: write failed") : 0;
 	}
 	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
 		/* a device or a pipe (/dev/null, a FIFO): written in place, never replaced */
-		if (json_dump_file(res, path, JSON_INDENT(1) | JSON_REAL_PRECISION(9)))
+		f = fopen(path, "w");
+		if (!f || an_results_dump(r, res, f) | fclose(f))
 			return pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", path, strerror(errno));
 		return 0;
 	}
@@ -127,7 +128,8 @@ static int an_write_json(json_t *res, const char *path)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	ret = 0;
-	if (json_dump_file(res, tmp, JSON_INDENT(1) | JSON_REAL_PRECISION(9)) || rename(tmp, path)) {
+	f = fopen(tmp, "w");
+	if (!f || (an_results_dump(r, res, f) | fclose(f)) || rename(tmp, path)) {
 		ret = pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", path, strerror(errno));
 		unlink(tmp);
 	}
@@ -370,7 +372,7 @@ static int an_cmd_run(int argc, char **argv)
 		goto out;
 	}
 	an_facts_fold(&r->opt, &facts, res);
-	ret = an_write_json(res, r->opt.out);
+	ret = an_write_json(r, res, r->opt.out);
 	if (!ret && r->opt.csv)
 		ret = an_write_csv(r, res, r->opt.csv);
 	if (!ret && !r->opt.quiet && strcmp(r->opt.out, "-"))

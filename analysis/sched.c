@@ -122,6 +122,7 @@ int an_sched_init(struct an_run *r, int ncpus)
 		if (!r->cpu[i].hist)
 			return -ENOMEM;
 		r->cpu[i].curr = -1;
+		r->cpu[i].curr_idx = -1;
 	}
 	r->hpool = pf_hist_pool_new();
 	if (!r->hpool)
@@ -358,16 +359,25 @@ static void an_switch_in(struct an_run *r, struct an_thread *t, int cpu, int64_t
 	t->last_ns = ts;
 }
 
-/* an_copy_comm - a comm field (16 bytes, not always NUL-terminated) into a thread */
+/*
+ * an_copy_comm - a comm field (16 bytes, not always NUL-terminated) into a
+ * thread; compared and copied as 15 fixed bytes (the kernel pads comm with
+ * NULs), which is two word compares on the per-event path
+ */
 static inline void an_copy_comm(struct an_thread *t, const char *comm)
 {
-	size_t n;
-
-	if (!comm[0] || !strncmp(t->comm, comm, sizeof(t->comm) - 1))
+	if (!comm[0] || !memcmp(t->comm, comm, sizeof(t->comm) - 1))
 		return;
-	n = strnlen(comm, sizeof(t->comm) - 1);
-	memcpy(t->comm, comm, n);
-	t->comm[n] = '\0';
+	memcpy(t->comm, comm, sizeof(t->comm) - 1);
+	t->comm[sizeof(t->comm) - 1] = '\0';
+}
+
+/* an_cpu_thread - the thread of pid, through the CPU's cache when it is the one on that CPU */
+static inline struct an_thread *an_cpu_thread(struct an_run *r, const struct an_cpu *c, int pid)
+{
+	if (pid == c->curr && c->curr_idx >= 0 && (size_t)c->curr_idx < r->nthr && r->thr[c->curr_idx].pid == pid)
+		return &r->thr[c->curr_idx];
+	return an_thread_get(r, pid);
 }
 
 /*
@@ -401,7 +411,7 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 	r->n_switch++;
 	an_cpu_advance(c, ts);
 	if (prev_pid) {
-		t = an_thread_get(r, prev_pid);
+		t = an_cpu_thread(r, c, prev_pid);
 		if (t) {
 			an_copy_comm(t, prev_comm);
 			an_note_prio(t, prev_prio);
@@ -411,6 +421,7 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 			an_switch_out(r, c, t, ts, prev_state);
 		}
 	}
+	c->curr_idx = -1;
 	if (next_pid) {
 		t = an_thread_get(r, next_pid);
 		if (t) {
@@ -418,6 +429,7 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 			an_note_prio(t, next_prio);
 			t->sw_seen = true;
 			an_switch_in(r, t, cpu, ts, false);
+			c->curr_idx = (int32_t)(t - r->thr);
 		}
 	}
 	c->curr = next_pid;
@@ -442,10 +454,12 @@ void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid)
 			an_switch_out(r, c, t, ts, 1);	/* state unknown: not a preemption */
 		r->n_inferred++;
 	}
+	c->curr_idx = -1;
 	if (pid > 0 && (t = an_thread_get(r, pid))) {
 		if (t->running && t->cpu >= 0 && t->cpu != cpu)
 			an_switch_out(r, &r->cpu[t->cpu], t, ts, 1);
 		an_switch_in(r, t, cpu, ts, true);
+		c->curr_idx = (int32_t)(t - r->thr);
 	}
 	c->curr = pid;
 	c->curr_since_ns = ts;

@@ -111,6 +111,7 @@ struct an_thread {
 struct an_cpu {
 	bool     known;			/* a sched_switch was seen */
 	int      curr;			/* pid on CPU */
+	int32_t  curr_idx;		/* its index in an_run.thr, -1 unknown (saves a lookup per switch) */
 	int64_t  curr_since_ns;
 	int64_t  first_ns, last_ns;	/* first switch, last event */
 	int64_t  busy_ns, idle_ns, hardirq_ns, softirq_ns, app_ns;
