@@ -178,8 +178,18 @@ int an_results_dump(struct an_run *r, json_t *res, FILE *f)
 			if (an_threads_each(r, an_dump_thread, &d))
 				return -1;
 			fputs(d.n ? "\n ]" : "]", f);
-		} else if (json_dumpf(v, f, JSON_INDENT(1) | JSON_REAL_PRECISION(9) | JSON_ENCODE_ANY)) {
-			return -1;
+		} else {
+			/* the value indented one level deeper: after each of its newlines, one space */
+			char *text = json_dumps(v, JSON_INDENT(1) | JSON_REAL_PRECISION(9) | JSON_ENCODE_ANY), *p;
+
+			if (!text)
+				return -1;
+			for (p = text; *p; p++) {
+				fputc(*p, f);
+				if (*p == '\n')
+					fputc(' ', f);
+			}
+			free(text);
 		}
 	}
 	fputs("\n}\n", f);
