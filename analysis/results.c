@@ -128,8 +128,8 @@ static json_t *an_thread_json(struct an_run *r, struct an_thread *t)
 			    json_integer(99 - t->prio) : json_null());
 	json_object_set_new(o, "runtime_ns", json_integer(t->runtime_ns));
 	json_object_set_new(o, "utilisation", an_frac(t->runtime_ns, dur));
-	json_object_set_new(o, "utilisation_max_10ms", json_real(an_win_max(&t->w10ms, dur)));
-	json_object_set_new(o, "utilisation_max_1s", json_real(an_win_max(&t->w1s, dur)));
+	json_object_set_new(o, "utilisation_max_10ms", json_real(an_mwin_max(&t->w10ms, dur)));
+	json_object_set_new(o, "utilisation_max_1s", json_real(an_mwin_max(&t->w1s, dur)));
 	json_object_set_new(o, "switches", json_integer((json_int_t)t->switches));
 	json_object_set_new(o, "preemptions", json_integer((json_int_t)t->preemptions));
 	json_object_set_new(o, "migrations", json_integer((json_int_t)t->migrations));

@@ -32,14 +32,33 @@ void an_win_init(struct an_win *w, int64_t width_ns, int64_t origin_ns)
  */
 void an_win_add(struct an_win *w, int64_t start_ns, int64_t end_ns)
 {
-	int64_t idx, wend, part, k;
+	int64_t idx, part, k, last;
 
 	if (start_ns < w->origin_ns)
 		start_ns = w->origin_ns;
 	while (start_ns < end_ns) {
 		idx = (start_ns - w->origin_ns) / w->width_ns;
-		wend = w->origin_ns + (idx + 1) * w->width_ns;
-		part = (end_ns < wend ? end_ns : wend) - start_ns;
+		last = (end_ns - 1 - w->origin_ns) / w->width_ns;
+		if (last - idx > AN_WIN_RING) {
+			/*
+			 * windows wholly inside the interval are full: one is the
+			 * maximum, and the open ones past them start afresh (a
+			 * huge interval takes no time)
+			 */
+			for (k = 0; k < AN_WIN_RING; k++)
+				if (w->acc_ns[k] > w->max_ns)
+					w->max_ns = w->acc_ns[k];
+			memset(w->acc_ns, 0, sizeof(w->acc_ns));
+			if (w->width_ns > w->max_ns)
+				w->max_ns = w->width_ns;
+			w->idx = last - AN_WIN_RING;
+			start_ns = w->origin_ns + (last - AN_WIN_RING + 1) * w->width_ns;
+			continue;
+		}
+		/* the part up to the window's end (computed so that no sum can overflow) */
+		part = w->width_ns - (start_ns - w->origin_ns) % w->width_ns;
+		if (end_ns - start_ns < part)
+			part = end_ns - start_ns;
 		for (k = w->idx + 1; k <= idx; k++) {
 			/* window k replaces window k - AN_WIN_RING: close it */
 			int64_t *slot = &w->acc_ns[k % AN_WIN_RING];
@@ -57,6 +76,70 @@ void an_win_add(struct an_win *w, int64_t start_ns, int64_t end_ns)
 		w->acc_ns[idx % AN_WIN_RING] += part;
 		start_ns += part;
 	}
+}
+
+void an_mwin_init(struct an_mwin *w, int64_t width_ns, int64_t origin_ns)
+{
+	w->width_ns = width_ns;
+	w->origin_ns = origin_ns;
+	w->idx = -1;
+	w->acc_ns = w->max_ns = 0;
+}
+
+/*
+ * an_mwin_add - add busy time [start_ns, end_ns) that starts no earlier than
+ * the open window (a part that does is added to it: no time is lost, that
+ * window is overstated by at most the part); windows wholly inside the
+ * interval are full and skipped in one step
+ */
+void an_mwin_add(struct an_mwin *w, int64_t start_ns, int64_t end_ns)
+{
+	int64_t idx, rem, last, open_ns;
+
+	if (start_ns < w->origin_ns)
+		start_ns = w->origin_ns;
+	if (start_ns >= end_ns)
+		return;
+	idx = (start_ns - w->origin_ns) / w->width_ns;
+	if (idx < w->idx) {
+		/* older than the open window: that part is counted in it */
+		open_ns = w->origin_ns + w->idx * w->width_ns;
+		rem = (end_ns < open_ns ? end_ns : open_ns) - start_ns;
+		w->acc_ns += rem;
+		start_ns += rem;
+		if (start_ns >= end_ns)
+			return;
+		idx = w->idx;
+	}
+	if (idx > w->idx) {
+		if (w->acc_ns > w->max_ns)
+			w->max_ns = w->acc_ns;
+		w->acc_ns = 0;
+		w->idx = idx;
+	}
+	rem = w->width_ns - (start_ns - w->origin_ns) % w->width_ns;	/* room left in the open window */
+	if (end_ns - start_ns <= rem) {
+		w->acc_ns += end_ns - start_ns;		/* the usual case */
+		return;
+	}
+	w->acc_ns += rem;
+	if (w->acc_ns > w->max_ns)
+		w->max_ns = w->acc_ns;
+	last = (end_ns - 1 - w->origin_ns) / w->width_ns;
+	if (last - w->idx > 1 && w->width_ns > w->max_ns)
+		w->max_ns = w->width_ns;	/* a full window in between */
+	w->idx = last;
+	w->acc_ns = (end_ns - w->origin_ns) - last * w->width_ns;
+}
+
+/* an_mwin_max - an_win_max of in-order windows */
+double an_mwin_max(const struct an_mwin *w, int64_t duration_ns)
+{
+	int64_t m = w->acc_ns > w->max_ns ? w->acc_ns : w->max_ns, den = w->width_ns;
+
+	if (duration_ns > 0 && duration_ns < den)
+		den = duration_ns;
+	return (double)m / (double)den;
 }
 
 /*
@@ -214,8 +297,8 @@ struct an_thread *an_thread_get(struct an_run *r, int pid)
 	t->pid = pid;
 	t->cpu = -1;
 	t->prio = -1000;
-	an_win_init(&t->w10ms, 10 * PF_NS_PER_MS, r->start_ns);
-	an_win_init(&t->w1s, PF_NS_PER_SEC, r->start_ns);
+	an_mwin_init(&t->w10ms, 10 * PF_NS_PER_MS, r->start_ns);
+	an_mwin_init(&t->w1s, PF_NS_PER_SEC, r->start_ns);
 	h = an_hash(pid, r->hash_cap);
 	while (r->thr_hash[h] >= 0)
 		h = (h + 1) & (r->hash_cap - 1);
@@ -291,8 +374,8 @@ static void an_switch_out(struct an_run *r, struct an_cpu *c, struct an_thread *
 	if (t->running) {
 		d = ts - t->switch_in_ns;
 		t->runtime_ns += d;
-		an_win_add(&t->w10ms, t->switch_in_ns, ts);
-		an_win_add(&t->w1s, t->switch_in_ns, ts);
+		an_mwin_add(&t->w10ms, t->switch_in_ns, ts);
+		an_mwin_add(&t->w1s, t->switch_in_ns, ts);
 		if (t->app_rt) {
 			r->app_runtime_ns += d;
 			c->app_ns += d;

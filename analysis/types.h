@@ -46,6 +46,19 @@
 
 #define AN_WIN_RING 32	/* windows still open to late intervals */
 
+/*
+ * an_mwin - consecutive windows of one width whose intervals arrive in time
+ * order (one thread's runs): only the current window is open; keeps the
+ * busiest
+ */
+struct an_mwin {
+	int64_t width_ns;
+	int64_t origin_ns;	/* start of window 0 */
+	int64_t idx;		/* the open window, -1 before the first sample */
+	int64_t acc_ns;		/* its busy time */
+	int64_t max_ns;		/* busiest window closed */
+};
+
 /* an_win - consecutive windows of one width; keeps the busiest one */
 struct an_win {
 	int64_t width_ns;
@@ -101,7 +114,7 @@ struct an_thread {
 	uint64_t switches, preemptions, migrations, wakeups;
 	int64_t  block_ns;		/* last switch-out while not runnable */
 	uint64_t block_preempt, block_migr;	/* counters then */
-	struct an_win w10ms, w1s;
+	struct an_mwin w10ms, w1s;
 	struct pf_hist *wake_lat, *wakeup_lat;	/* allocated on first sample */
 	struct pf_hist *wake_lat_inf;		/* upper bounds, to inferred switch-ins */
 	struct an_task *task;		/* the app task running on this thread */

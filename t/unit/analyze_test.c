@@ -58,6 +58,32 @@ static void test_windows(void)
 	an_win_init(&w, 1000 * MS, 0);
 	an_win_add(&w, 0, 50 * MS);
 	check_dbl(an_win_max(&w, 100 * MS), 0.5, 1e-12, "win-1.5 trace shorter than the window: over its duration");
+	an_win_init(&w, 10 * MS, 0);
+	an_win_add(&w, 0, 3 * MS);
+	an_win_add(&w, 5 * MS, INT64_MAX);	/* a job-log row ending at INT64_MAX: must not step through every window */
+	check_dbl(an_win_max(&w, 0), 1.0, 1e-12, "win-1.6 an interval to INT64_MAX fills whole windows, at once");
+	an_win_add(&w, 15 * MS, 16 * MS);	/* long past: the oldest open window */
+	check(an_win_max(&w, 0) >= 1.0 && an_win_max(&w, 0) <= 1.2, "win-1.7 ... and the windows stay usable (the late part lands in the oldest open one)");
+}
+
+/* in-order windows (one thread's runs) */
+static void test_mwindows(void)
+{
+	struct an_mwin w;
+
+	an_mwin_init(&w, 10 * MS, 0);
+	an_mwin_add(&w, 0, 5 * MS);
+	an_mwin_add(&w, 6 * MS, 8 * MS);
+	check_dbl(an_mwin_max(&w, 0), 0.7, 1e-12, "win-2.1 two runs in one window add up");
+	an_mwin_add(&w, 12 * MS, 15 * MS);
+	check_dbl(an_mwin_max(&w, 0), 0.7, 1e-12, "win-2.2 the next window starts afresh");
+	an_mwin_add(&w, 19 * MS, 21 * MS);
+	check_dbl(an_mwin_max(&w, 0), 0.7, 1e-12, "win-2.3 a run across a boundary is split (4 + 1 ms)");
+	an_mwin_add(&w, 25 * MS, 47 * MS);
+	check_dbl(an_mwin_max(&w, 0), 1.0, 1e-12, "win-2.4 a run over a whole window fills it");
+	an_mwin_init(&w, 10 * MS, 0);
+	an_mwin_add(&w, 2 * MS, INT64_MAX);
+	check_dbl(an_mwin_max(&w, 0), 1.0, 1e-12, "win-2.5 an interval to INT64_MAX, at once");
 }
 
 static void test_lost(void)
@@ -242,8 +268,9 @@ static void test_joblog(void)
 int main(void)
 {
 	pf_set_prog("test-analyze");
-	tap_plan(54);
+	tap_plan(61);
 	test_windows();
+	test_mwindows();
 	test_lost();
 	test_sched();
 	test_tasks();
