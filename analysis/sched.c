@@ -351,6 +351,29 @@ static void an_hist_sample(struct an_run *r, struct pf_hist **hp, int64_t v, int
 		return;
 }
 
+/*
+ * an_stage_flush - the thread's staged wakeup-latency samples into its
+ * histograms: a sample costs a write into the thread, which the event has
+ * in cache anyway, and the histograms are touched once per AN_STAGE samples
+ */
+void an_stage_flush(struct an_run *r, struct an_thread *t)
+{
+	const struct an_stage *e;
+	uint8_t i;
+
+	for (i = 0; i < t->nstage; i++) {
+		e = &t->stage[i];
+		if (e->wake_ns != INT64_MIN)
+			an_hist_sample(r, &t->wake_lat, e->wake_ns, e->at_ns, t->pid);
+	}
+	for (i = 0; i < t->nstage; i++) {
+		e = &t->stage[i];
+		if (e->wakeup_ns != INT64_MIN)
+			an_hist_sample(r, &t->wakeup_lat, e->wakeup_ns, e->at_ns, t->pid);
+	}
+	t->nstage = 0;
+}
+
 /* an_note_prio - remember a priority seen; 'prio' keeps the highest (it is what latency depends on) */
 static void an_note_prio(struct an_thread *t, int prio)
 {
@@ -406,6 +429,7 @@ static void an_switch_out(struct an_run *r, struct an_cpu *c, struct an_thread *
  */
 static void an_switch_in(struct an_run *r, struct an_thread *t, int cpu, int64_t ts, bool inferred)
 {
+	struct an_stage *e = NULL;
 	int64_t d;
 
 	if (t->cpu >= 0 && t->cpu != cpu)
@@ -417,10 +441,15 @@ static void an_switch_in(struct an_run *r, struct an_thread *t, int cpu, int64_t
 	t->switches++;
 	if (inferred)
 		t->inferred++;
+	if (!inferred && (t->waking_ns || t->wakeup_ns)) {
+		e = &t->stage[t->nstage++];
+		e->wake_ns = e->wakeup_ns = INT64_MIN;
+		e->at_ns = ts;
+	}
 	if (t->waking_ns) {
 		d = ts - t->waking_ns;
-		if (!inferred)
-			an_hist_sample(r, &t->wake_lat, d, ts, t->pid);
+		if (e)
+			e->wake_ns = d;
 		else if (d <= r->opt.tick_ns)
 			an_hist_sample(r, &t->wake_lat_inf, d, ts, t->pid);
 		else
@@ -433,10 +462,12 @@ static void an_switch_in(struct an_run *r, struct an_thread *t, int cpu, int64_t
 		t->wake_timer_ns = 0;
 	}
 	if (t->wakeup_ns) {
-		if (!inferred)
-			an_hist_sample(r, &t->wakeup_lat, ts - t->wakeup_ns, ts, t->pid);
+		if (e)
+			e->wakeup_ns = ts - t->wakeup_ns;
 		t->wakeup_ns = 0;
 	}
+	if (t->nstage == AN_STAGE)
+		an_stage_flush(r, t);
 	if (!t->first_ns)
 		t->first_ns = ts;
 	t->last_ns = ts;
@@ -690,6 +721,7 @@ void an_sched_finish(struct an_run *r)
 	for (i = 0; i < r->nthr; i++) {
 		struct an_thread *t = &r->thr[i];
 
+		an_stage_flush(r, t);
 		if (t->running && t->cpu >= 0) {
 			an_switch_out(r, &r->cpu[t->cpu], t, r->end_ns, 1);	/* not a preemption */
 		}

@@ -91,34 +91,49 @@ struct an_seg {
 struct an_task;
 struct an_jlrow;
 
+#define AN_STAGE 8	/* a thread's wakeup-latency samples held before they go into its histograms */
+
+/* an_stage - one switch-in's samples, held in the thread (INT64_MIN: none) */
+struct an_stage {
+	int64_t  wake_ns, wakeup_ns;	/* switch-in - sched_waking, - sched_wakeup */
+	int64_t  at_ns;			/* the switch-in */
+};
+
+/*
+ * an_thread - one thread; the fields every event touches come first, so that
+ * a thread costs few cache lines on the per-event path (thousands of threads
+ * do not fit in a cache)
+ */
 struct an_thread {
 	int      pid;
-	char     comm[16];
-	int      prio, nprios;
-	int      prios[AN_NPRIOS];
 	int      cpu;			/* CPU it last ran on, -1 unknown */
+	int      prio, nprios;
 	bool     running;		/* on a CPU now */
 	bool     runnable;		/* woken or preempted, not yet switched in */
 	bool     selected;		/* matches --threads */
 	bool     sw_seen;		/* seen in sched_switch */
+	bool     app_rt;		/* counted in app utilisation */
+	bool     last_inferred;		/* the last completed wakeup's switch-in was inferred, not seen */
+	uint8_t  nstage;		/* samples in stage[] */
 	int64_t  switch_in_ns;		/* of the current run */
 	int64_t  first_ns, last_ns;	/* life in the trace */
 	int64_t  waking_ns, wakeup_ns;	/* pending wakeup, 0 when none */
 	int64_t  wake_timer_ns;		/* hrtimer expiry that woke it, 0 when none */
-	/* the last completed wakeup, for the app's latency decomposition */
-	int64_t  last_waking_ns, last_timer_ns, last_switch_in_ns;
-	bool     last_inferred;		/* that switch-in was inferred, not seen */
-	uint64_t inferred;		/* switch-ins inferred from its own events */
-	uint64_t unresolved;		/* wakeups with no latency sample: switch-in inferred > a tick late, or never seen */
 	int64_t  runtime_ns;
 	uint64_t switches, preemptions, migrations, wakeups;
+	struct an_mwin w10ms, w1s;
+	char     comm[16];
+	struct an_stage stage[AN_STAGE];	/* samples not yet in the histograms (an_stage_flush) */
+	/* the last completed wakeup, for the app's latency decomposition */
+	int64_t  last_waking_ns, last_timer_ns, last_switch_in_ns;
 	int64_t  block_ns;		/* last switch-out while not runnable */
 	uint64_t block_preempt, block_migr;	/* counters then */
-	struct an_mwin w10ms, w1s;
+	uint64_t inferred;		/* switch-ins inferred from its own events */
+	uint64_t unresolved;		/* wakeups with no latency sample: switch-in inferred > a tick late, or never seen */
+	int      prios[AN_NPRIOS];
 	struct pf_hist *wake_lat, *wakeup_lat;	/* allocated on first sample */
 	struct pf_hist *wake_lat_inf;		/* upper bounds, to inferred switch-ins */
 	struct an_task *task;		/* the app task running on this thread */
-	bool     app_rt;		/* counted in app utilisation */
 };
 
 struct an_cpu {

@@ -115,6 +115,7 @@ static void test_sched(void)
 	an_on_waking(r, 0, 301 * US, 10, "worker", 49, false);
 	an_on_switch(r, 0, 340 * US, 0, "swapper/0", 120, 0, 10, "worker", 49);
 	t = an_thread_find(r, 10);
+	an_stage_flush(r, t);
 	check_int(t->preemptions, ==, 1, "sched-1.1 switched out runnable: one preemption");
 	check_int(t->runtime_ns, ==, 200 * US, "sched-1.2 runtime of the two closed runs");
 	check_int(t->wake_lat ? t->wake_lat->max : -1, ==, 40 * US, "sched-1.3 waking -> switch-in");
@@ -146,6 +147,7 @@ static void test_sched(void)
 	an_on_waking(r, 1, 9000 * US, 50, "twice", 120, true);
 	an_on_switch(r, 0, 9010 * US, 0, "swapper/0", 120, 0, 50, "twice", 120);
 	t = an_thread_find(r, 50);
+	an_stage_flush(r, t);
 	check(t && t->unresolved == 1 && t->wake_lat && t->wake_lat->count == 1 && t->wake_lat->max == 10 * US,
 	      "sched-3.2 a wakeup superseded by the next: unresolved; the next one measured (10 us)");
 	free_run(r);
