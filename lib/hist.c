@@ -461,6 +461,23 @@ static int pf_hist_add_one(struct pf_hist *h, int64_t value, uint64_t n, int64_t
 	return 0;
 }
 
+void pf_hist_prefetch(const struct pf_hist *h, int64_t v)
+{
+	void *const *side = v < 0 ? (void *const *)h->neg : h->pos;
+	unsigned r, sub;
+
+	if (!h->binned) {
+		__builtin_prefetch(&pf_hist_few_samples(h)[h->nfew < PF_HIST_FEW_MAX ? h->nfew : 0], 1);
+		return;
+	}
+	if (!side)
+		return;
+	pf_hist_index(pf_hist_mag(v), &r, &sub);
+	if (side[r])
+		__builtin_prefetch((const char *)side[r] +
+				   sub * (((v < 0 ? h->wide_neg : h->wide_pos) >> r) & 1 ? 8 : 4), 1);
+}
+
 int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id)
 {
 	return pf_hist_add_one(h, value, 1, at, id);

@@ -136,6 +136,13 @@ void pf_hist_free(struct pf_hist *h);
 /* pf_hist_add - add one value with the time and id reported if it is the max; 0 or -ENOMEM */
 int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id) __attribute__((warn_unused_result));
 
+/*
+ * pf_hist_prefetch - ask the CPU to load the counter v would go to: adding
+ * many samples to many histograms, prefetching them all first overlaps their
+ * cache misses instead of paying them one after the other
+ */
+void pf_hist_prefetch(const struct pf_hist *h, int64_t v);
+
 /* pf_hist_add_n - add n copies of one value (histograms imported from other tools); 0 or -errno */
 int pf_hist_add_n(struct pf_hist *h, int64_t value, uint64_t n) __attribute__((warn_unused_result));
 
