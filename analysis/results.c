@@ -923,6 +923,11 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 		if (r->n_inferred)
 			fprintf(out, "note: %llu context switches were not in the trace and were inferred from the "
 				"threads' events\n", (unsigned long long)r->n_inferred);
+		for (i = 0, k = 0; i < r->nthr; i++)
+			k += r->thr[i].unresolved;
+		if (k)
+			fprintf(out, "note: %zu wakeups are no latency sample: their switch-in was inferred more than "
+				"a tick later or never seen (threads.*.wakeups_unresolved)\n", k);
 		fprintf(out, "\n%-16s %7s %6s %7s %9s %9s %9s %6s %6s\n", "thread", "pid", "prio", "util%",
 			"wake p99", "wake max", "max10ms%", "preem", "migr");
 		arr = an_threads_busiest(r, 30, &shown);
