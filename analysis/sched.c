@@ -83,7 +83,16 @@ void an_mwin_init(struct an_mwin *w, int64_t width_ns, int64_t origin_ns)
 	w->width_ns = width_ns;
 	w->origin_ns = origin_ns;
 	w->idx = -1;
+	w->open_ns = w->close_ns = INT64_MIN;
 	w->acc_ns = w->max_ns = 0;
+}
+
+/* an_mwin_open - make window idx the open one, its bounds computed once */
+static void an_mwin_open(struct an_mwin *w, int64_t idx)
+{
+	w->idx = idx;
+	w->open_ns = w->origin_ns + idx * w->width_ns;
+	w->close_ns = INT64_MAX - w->open_ns < w->width_ns ? INT64_MAX : w->open_ns + w->width_ns;
 }
 
 /*
@@ -94,32 +103,34 @@ void an_mwin_init(struct an_mwin *w, int64_t width_ns, int64_t origin_ns)
  */
 void an_mwin_add(struct an_mwin *w, int64_t start_ns, int64_t end_ns)
 {
-	int64_t idx, rem, last, open_ns;
+	int64_t idx, rem, last;
 
+	if (start_ns >= w->open_ns && end_ns <= w->close_ns && start_ns < end_ns) {
+		w->acc_ns += end_ns - start_ns;		/* the usual case: no division */
+		return;
+	}
 	if (start_ns < w->origin_ns)
 		start_ns = w->origin_ns;
 	if (start_ns >= end_ns)
 		return;
-	idx = (start_ns - w->origin_ns) / w->width_ns;
-	if (idx < w->idx) {
+	if (w->idx >= 0 && start_ns < w->open_ns) {
 		/* older than the open window: that part is counted in it */
-		open_ns = w->origin_ns + w->idx * w->width_ns;
-		rem = (end_ns < open_ns ? end_ns : open_ns) - start_ns;
+		rem = (end_ns < w->open_ns ? end_ns : w->open_ns) - start_ns;
 		w->acc_ns += rem;
 		start_ns += rem;
 		if (start_ns >= end_ns)
 			return;
-		idx = w->idx;
 	}
+	idx = (start_ns - w->origin_ns) / w->width_ns;
 	if (idx > w->idx) {
 		if (w->acc_ns > w->max_ns)
 			w->max_ns = w->acc_ns;
 		w->acc_ns = 0;
-		w->idx = idx;
+		an_mwin_open(w, idx);
 	}
-	rem = w->width_ns - (start_ns - w->origin_ns) % w->width_ns;	/* room left in the open window */
+	rem = w->close_ns - start_ns;	/* room left in the open window */
 	if (end_ns - start_ns <= rem) {
-		w->acc_ns += end_ns - start_ns;		/* the usual case */
+		w->acc_ns += end_ns - start_ns;
 		return;
 	}
 	w->acc_ns += rem;
@@ -128,8 +139,8 @@ void an_mwin_add(struct an_mwin *w, int64_t start_ns, int64_t end_ns)
 	last = (end_ns - 1 - w->origin_ns) / w->width_ns;
 	if (last - w->idx > 1 && w->width_ns > w->max_ns)
 		w->max_ns = w->width_ns;	/* a full window in between */
-	w->idx = last;
-	w->acc_ns = (end_ns - w->origin_ns) - last * w->width_ns;
+	an_mwin_open(w, last);
+	w->acc_ns = end_ns - w->open_ns;
 }
 
 /* an_mwin_max - an_win_max of in-order windows */

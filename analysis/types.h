@@ -55,6 +55,7 @@ struct an_mwin {
 	int64_t width_ns;
 	int64_t origin_ns;	/* start of window 0 */
 	int64_t idx;		/* the open window, -1 before the first sample */
+	int64_t open_ns, close_ns;	/* its bounds: an interval inside them is one addition */
 	int64_t acc_ns;		/* its busy time */
 	int64_t max_ns;		/* busiest window closed */
 };
