@@ -17,10 +17,34 @@ const char *const pf_hist_pct_name[PF_HIST_NPCT] = {
 	"p50", "p90", "p99", "p99.9", "p99.99", "p99.999",
 };
 
-/* pf_hist_range_bytes - size of a range's counters, 32- or 64-bit */
-static size_t pf_hist_range_bytes(bool wide)
+/* pf_hist_range_bytes - size of a range's counters: level 0, 1, 2 are 16-, 32-, 64-bit */
+static size_t pf_hist_range_bytes(unsigned level)
 {
-	return PF_HIST_SUB * (wide ? sizeof(uint64_t) : sizeof(uint32_t));
+	return PF_HIST_SUB * ((size_t)2 << level);
+}
+
+/* pf_hist_level - the counter width level of range r on one side */
+static unsigned pf_hist_level(const struct pf_hist *h, bool neg, unsigned r)
+{
+	const uint64_t *m = neg ? h->lvl_neg : h->lvl_pos;
+
+	return (m[1] >> r) & 1 ? 2 : (m[0] >> r) & 1 ? 1 : 0;
+}
+
+/* pf_hist_set_level - record the counter width level of range r on one side */
+static void pf_hist_set_level(struct pf_hist *h, bool neg, unsigned r, unsigned level)
+{
+	uint64_t *m = neg ? h->lvl_neg : h->lvl_pos, b = 1ull << r;
+
+	m[0] = level >= 1 ? m[0] | b : m[0] & ~b;
+	m[1] = level >= 2 ? m[1] | b : m[1] & ~b;
+}
+
+/* pf_hist_get - counter sub of a range block of the given level */
+static uint64_t pf_hist_get(const void *c, unsigned level, unsigned sub)
+{
+	return level == 2 ? ((const uint64_t *)c)[sub] : level == 1 ? ((const uint32_t *)c)[sub] :
+	       ((const uint16_t *)c)[sub];
 }
 
 /* pf_hist_index - range and bucket of a magnitude */
@@ -167,16 +191,14 @@ static uint64_t pf_hist_count(const struct pf_hist *h, bool neg, unsigned r, uns
 
 	if (!side || !side[r])
 		return 0;
-	if (((neg ? h->wide_neg : h->wide_pos) >> r) & 1)
-		return ((const uint64_t *)side[r])[sub];
-	return ((const uint32_t *)side[r])[sub];
+	return pf_hist_get(side[r], pf_hist_level(h, neg, r), sub);
 }
 
 /*
- * pf_hist_range - the counters of range r on one side, allocated (32-bit,
- * or 64-bit when wide) when 'alloc'; NULL when absent or out of memory
+ * pf_hist_range - the counters of range r on one side, allocated at the
+ * given width level when 'alloc'; NULL when absent or out of memory
  */
-static void *pf_hist_range(struct pf_hist *h, bool neg, unsigned r, bool alloc, bool wide)
+static void *pf_hist_range(struct pf_hist *h, bool neg, unsigned r, bool alloc, unsigned level)
 {
 	void **side = h->pos;
 
@@ -188,48 +210,59 @@ static void *pf_hist_range(struct pf_hist *h, bool neg, unsigned r, bool alloc, 
 		side = h->neg;
 	}
 	if (!side[r] && alloc) {
-		side[r] = pf_hist_block(h, pf_hist_range_bytes(wide));
-		if (side[r] && wide)
-			*(neg ? &h->wide_neg : &h->wide_pos) |= 1ull << r;
+		side[r] = pf_hist_block(h, pf_hist_range_bytes(level));
+		if (side[r])
+			pf_hist_set_level(h, neg, r, level);
 	}
 	return side[r];
 }
 
 /*
  * pf_hist_bump - add n to the bucket of v: its range allocated when needed
- * (never in a fixed histogram), its 32-bit counters widened to 64 bits when
+ * (never in a fixed histogram), its 16-bit counters widened to 32 or 64 bits when
  * one would overflow; 0, -ERANGE (fixed: v lies in no range) or -ENOMEM
  */
 static int pf_hist_bump(struct pf_hist *h, int64_t v, uint64_t n)
 {
+	static const uint64_t top[] = { UINT16_MAX, UINT32_MAX, UINT64_MAX };
 	bool neg = v < 0;
-	uint64_t *wide = neg ? &h->wide_neg : &h->wide_pos, *w;
-	unsigned r, sub, k;
-	uint32_t *c;
-	void **side;
+	unsigned r, sub, k, level, to;
+	uint64_t now;
+	void **side, *c, *w;
 
 	pf_hist_index(pf_hist_mag(v), &r, &sub);
-	c = pf_hist_range(h, neg, r, !h->fixed, false);
+	c = pf_hist_range(h, neg, r, !h->fixed, 0);
 	if (!c)
 		return h->fixed ? -ERANGE : -ENOMEM;
-	if ((*wide >> r) & 1) {
-		((uint64_t *)c)[sub] += n;
+	level = pf_hist_level(h, neg, r);
+	now = pf_hist_get(c, level, sub);
+	if (n <= top[level] - now) {
+		if (level == 0)
+			((uint16_t *)c)[sub] += (uint16_t)n;
+		else if (level == 1)
+			((uint32_t *)c)[sub] += (uint32_t)n;
+		else
+			((uint64_t *)c)[sub] += n;
 		return 0;
 	}
-	if (n <= UINT32_MAX - c[sub]) {
-		c[sub] += (uint32_t)n;
-		return 0;
-	}
-	w = pf_hist_block(h, pf_hist_range_bytes(true));
+	/* widen the range's counters to the narrowest that holds the sum */
+	for (to = level + 1; to < 2 && n > top[to] - now; to++)
+		;
+	w = pf_hist_block(h, pf_hist_range_bytes(to));
 	if (!w)
 		return -ENOMEM;
-	for (k = 0; k < PF_HIST_SUB; k++)
-		w[k] = c[k];
-	w[sub] += n;
+	for (k = 0; k < PF_HIST_SUB; k++) {
+		uint64_t x = pf_hist_get(c, level, k) + (k == sub ? n : 0);
+
+		if (to == 1)
+			((uint32_t *)w)[k] = (uint32_t)x;
+		else
+			((uint64_t *)w)[k] = x;
+	}
 	side = neg ? h->neg : h->pos;
 	side[r] = w;
-	*wide |= 1ull << r;
-	pf_hist_unblock(h, c, pf_hist_range_bytes(false));
+	pf_hist_set_level(h, neg, r, to);
+	pf_hist_unblock(h, c, pf_hist_range_bytes(level));
 	return 0;
 }
 
@@ -328,19 +361,19 @@ int pf_hist_init_range(struct pf_hist *h, int64_t lo, int64_t hi)
 	h->binned = true;
 	if (lo > hi)
 		return -EINVAL;
-	/* the negative side [lo, min(hi, -1)], then the positive [max(lo, 0), hi]; 64-bit counters */
+	/* the negative side [lo, min(hi, -1)], then the positive [max(lo, 0), hi]; 64-bit counters (never widened) */
 	if (lo < 0) {
 		pf_hist_index(pf_hist_mag(hi < 0 ? hi : -1), &rlo, &sub);
 		pf_hist_index(pf_hist_mag(lo), &rhi, &sub);
 		for (r = rlo; r <= rhi; r++)
-			if (!pf_hist_range(h, true, r, true, true))
+			if (!pf_hist_range(h, true, r, true, 2))
 				goto nomem;
 	}
 	if (hi >= 0) {
 		pf_hist_index((uint64_t)(lo > 0 ? lo : 0), &rlo, &sub);
 		pf_hist_index((uint64_t)hi, &rhi, &sub);
 		for (r = rlo; r <= rhi; r++)
-			if (!pf_hist_range(h, false, r, true, true))
+			if (!pf_hist_range(h, false, r, true, 2))
 				goto nomem;
 	}
 	h->fixed = true;
@@ -357,9 +390,9 @@ void pf_hist_free(struct pf_hist *h)
 
 	if (h->binned) {
 		for (r = 0; r < PF_HIST_NRANGES; r++) {
-			pf_hist_unblock(h, h->pos[r], pf_hist_range_bytes((h->wide_pos >> r) & 1));
+			pf_hist_unblock(h, h->pos[r], pf_hist_range_bytes(pf_hist_level(h, false, r)));
 			if (h->neg)
-				pf_hist_unblock(h, h->neg[r], pf_hist_range_bytes((h->wide_neg >> r) & 1));
+				pf_hist_unblock(h, h->neg[r], pf_hist_range_bytes(pf_hist_level(h, true, r)));
 		}
 		pf_hist_unblock(h, h->neg, PF_HIST_NRANGES * sizeof(*h->neg));
 	} else if (h->few) {
@@ -474,8 +507,7 @@ void pf_hist_prefetch(const struct pf_hist *h, int64_t v)
 		return;
 	pf_hist_index(pf_hist_mag(v), &r, &sub);
 	if (side[r])
-		__builtin_prefetch((const char *)side[r] +
-				   sub * (((v < 0 ? h->wide_neg : h->wide_pos) >> r) & 1 ? 8 : 4), 1);
+		__builtin_prefetch((const char *)side[r] + sub * ((size_t)2 << pf_hist_level(h, v < 0, r)), 1);
 }
 
 int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id)

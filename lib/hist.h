@@ -15,8 +15,8 @@
  * struct itself, then on the heap): the thousands of threads of a busy
  * system that are woken a few dozen times each cost no buckets at all, and
  * their percentiles are exact. Past that the samples go into buckets:
- * memory is allocated per range (512 bytes of 32-bit counters, widened to
- * 64-bit when one would overflow) when the first value lands in it: a
+ * memory is allocated per range (256 bytes of 16-bit counters, widened to
+ * 32 and 64 bits when one would overflow) when the first value lands in it: a
  * distribution spanning 1 us - 10 ms costs 15 ranges plus the struct, under
  * 16 KiB. Once its ranges exist, pf_hist_add never allocates; with a pool
  * (pf_hist_init_pool) the ranges come from slabs shared by many histograms.
@@ -69,7 +69,7 @@ struct pf_hist {
 	bool       binned;			/* samples are in buckets (else exact in few_in / few) */
 	bool       fixed;			/* pf_hist_init_range: never allocate after init */
 	void     **neg;				/* binned: the same for values < 0 (by magnitude); NULL until one */
-	uint64_t   wide_pos, wide_neg;		/* ranges whose counters are 64-bit (else 32-bit) */
+	uint64_t   lvl_pos[2], lvl_neg[2];	/* by range bit: [0] counters >= 32-bit, [1] 64-bit (else 16-bit) */
 	struct pf_hist_pool *pool;		/* where its memory comes from; NULL: malloc */
 	uint64_t   count;			/* every sample, tails included */
 	int64_t    min, max;
