@@ -123,14 +123,25 @@ uint64_t pf_hist_pool_mallocs(const struct pf_hist_pool *p)
 
 void *pf_hist_pool_alloc(struct pf_hist_pool *p, size_t size)
 {
-	size_t cls = (size + PF_POOL_GRAIN - 1) / PF_POOL_GRAIN, bytes = cls * PF_POOL_GRAIN;
+	size_t cls = (size + PF_POOL_GRAIN - 1) / PF_POOL_GRAIN, bytes = cls * PF_POOL_GRAIN, big;
 	struct pf_pool_slab *s;
+	char *rest;
 	void *b;
 
 	if (!p || cls >= PF_POOL_CLASSES || !cls)
 		return calloc(1, size ? size : 1);
 	if ((b = p->free[cls])) {
 		p->free[cls] = *(void **)b;
+		return memset(b, 0, bytes);
+	}
+	/* a larger block given back is split: its rest goes to the free list of its size */
+	for (big = cls + 1; big < PF_POOL_CLASSES; big++) {
+		if (!(b = p->free[big]))
+			continue;
+		p->free[big] = *(void **)b;
+		rest = (char *)b + bytes;
+		*(void **)rest = p->free[big - cls];
+		p->free[big - cls] = rest;
 		return memset(b, 0, bytes);
 	}
 	if (p->left < bytes) {
