@@ -61,6 +61,9 @@ UNIT_TESTS     :=   # C unit tests: <name>_SRCS, <name>_PKGS, linked with lib
 PERFS          :=   # performance benchmarks run by 'make perf' (paths to build/ programs or scripts)
 REQUIRED_HEADERS :=  # headers of packages without a pkg-config module (csv.h): checked before building
 
+# 'make' alone builds every program, whatever rules the fragments define first
+.DEFAULT_GOAL := all
+
 include $(sort $(wildcard */*.mk */*/*.mk))
 
 PREFLIGHT_SRCS += preflight.c

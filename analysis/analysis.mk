@@ -38,4 +38,4 @@ unit-tests: $(B)/t/malloc_count.so
 $(B)/t/malloc_count.so: t/tools/malloc_count.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(CFLAGS) -fPIC -shared -o $@ $<
+	$(Q)$(CC) $(CFLAGS) -fPIC -shared -o $@ $< -ldl

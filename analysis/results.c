@@ -56,12 +56,20 @@ static const char *an_policy(int prio, int pid)
 	return prio < 100 ? "rt" : "normal";
 }
 
-/* an_hist_json - statistics of a lazily allocated histogram, null when none */
-static json_t *an_hist_json(struct pf_hist *h)
+/*
+ * an_thread_stats_json - statistics of a thread's lazily allocated
+ * histogram, null when none; without the buckets: thousands of threads'
+ * histograms would make results.json tens of MB (tasks and the baseline keep
+ * theirs)
+ */
+static json_t *an_thread_stats_json(struct pf_hist *h)
 {
+	struct pf_stats st;
+
 	if (!h)
 		return json_null();
-	return pf_hist_json(h, "ns");
+	pf_hist_stats(h, &st);
+	return pf_stats_json(&st, "ns");
 }
 
 /* an_empty_stats - statistics with no sample */
@@ -85,55 +93,137 @@ static void an_affected(json_t *list, const char *fmt, ...)
 	json_array_append_new(list, json_string(buf));
 }
 
-static json_t *an_threads_json(struct an_run *r, json_t *affected)
+static void an_nullify(json_t *x, const char *const *keys, const char *why);
+
+/* an_thread_listed - whether a thread has an entry in threads[] */
+static bool an_thread_listed(struct an_run *r, const struct an_thread *t)
 {
-	json_t *arr = json_array(), *o, *prios;
+	return (t->sw_seen || t->wakeups || t->switches) && an_thread_selected(r, t);
+}
+
+/* an_thread_lost - whether lost events touch a thread's life in the trace */
+static bool an_thread_lost(const struct an_run *r, const struct an_thread *t)
+{
+	return r->nlost && an_lost_overlaps(r, t->first_ns, t->last_ns ? t->last_ns : r->end_ns);
+}
+
+static const char *const an_thread_runtime_keys[] = { "runtime_ns", "utilisation", "utilisation_max_10ms",
+	"utilisation_max_1s", "preemptions", "migrations", "switches", NULL };
+
+/* an_thread_json - one thread's entry of threads[] */
+static json_t *an_thread_json(struct an_run *r, struct an_thread *t)
+{
+	json_t *o = json_object(), *prios = json_array();
 	int64_t dur = r->end_ns - r->start_ns;
-	size_t i;
 	int k;
 
-	for (i = 0; i < r->nthr; i++) {
-		struct an_thread *t = &r->thr[i];
-
-		if ((!t->sw_seen && !t->wakeups && !t->switches) || !an_thread_selected(r, t))
-			continue;
-		o = json_object();
-		prios = json_array();
-		for (k = 0; k < t->nprios; k++)
-			json_array_append_new(prios, json_integer(t->prios[k]));
-		json_object_set_new(o, "pid", json_integer(t->pid));
-		json_object_set_new(o, "comm", json_string(t->comm[0] ? t->comm : "?"));
-		json_object_set_new(o, "prio", t->nprios ? json_integer(t->prio) : json_null());
-		json_object_set_new(o, "prios_seen", prios);
-		json_object_set_new(o, "policy", t->nprios ? json_string(an_policy(t->prio, t->pid)) : json_null());
-		json_object_set_new(o, "rtprio", t->nprios && t->prio >= 0 && t->prio < 100 ?
-				    json_integer(99 - t->prio) : json_null());
-		json_object_set_new(o, "runtime_ns", json_integer(t->runtime_ns));
-		json_object_set_new(o, "utilisation", an_frac(t->runtime_ns, dur));
-		json_object_set_new(o, "utilisation_max_10ms", json_real(an_win_max(&t->w10ms, dur)));
-		json_object_set_new(o, "utilisation_max_1s", json_real(an_win_max(&t->w1s, dur)));
-		json_object_set_new(o, "switches", json_integer((json_int_t)t->switches));
-		json_object_set_new(o, "preemptions", json_integer((json_int_t)t->preemptions));
-		json_object_set_new(o, "migrations", json_integer((json_int_t)t->migrations));
-		json_object_set_new(o, "wakeups", json_integer((json_int_t)t->wakeups));
-		if (r->n_waking) {
-			json_object_set_new(o, "wakeup_latency_ns", t->wake_lat ? an_hist_json(t->wake_lat)
-					    : an_empty_stats("ns"));
-		} else {
-			json_object_set_new(o, "wakeup_latency_ns", json_null());
-			json_object_set_new(o, "wakeup_latency_unavailable",
-					    json_string("no sched_waking events in the trace"));
-		}
-		json_object_set_new(o, "wakeup_latency_inferred_ns", an_hist_json(t->wake_lat_inf));
-		json_object_set_new(o, "wakeup_latency_from_wakeup_ns", r->n_wakeup ?
-				    (t->wakeup_lat ? an_hist_json(t->wakeup_lat) : an_empty_stats("ns")) : json_null());
-		k = r->nlost && an_lost_overlaps(r, t->first_ns, t->last_ns ? t->last_ns : r->end_ns);
-		json_object_set_new(o, "lost_events", json_boolean(k));
-		if (k)
-			an_affected(affected, "threads.%s (pid %d)", t->comm, t->pid);
-		json_array_append_new(arr, o);
+	for (k = 0; k < t->nprios; k++)
+		json_array_append_new(prios, json_integer(t->prios[k]));
+	json_object_set_new(o, "pid", json_integer(t->pid));
+	json_object_set_new(o, "comm", json_string(t->comm[0] ? t->comm : "?"));
+	json_object_set_new(o, "prio", t->nprios ? json_integer(t->prio) : json_null());
+	json_object_set_new(o, "prios_seen", prios);
+	json_object_set_new(o, "policy", t->nprios ? json_string(an_policy(t->prio, t->pid)) : json_null());
+	json_object_set_new(o, "rtprio", t->nprios && t->prio >= 0 && t->prio < 100 ?
+			    json_integer(99 - t->prio) : json_null());
+	json_object_set_new(o, "runtime_ns", json_integer(t->runtime_ns));
+	json_object_set_new(o, "utilisation", an_frac(t->runtime_ns, dur));
+	json_object_set_new(o, "utilisation_max_10ms", json_real(an_mwin_max(&t->w10ms, dur)));
+	json_object_set_new(o, "utilisation_max_1s", json_real(an_mwin_max(&t->w1s, dur)));
+	json_object_set_new(o, "switches", json_integer((json_int_t)t->switches));
+	json_object_set_new(o, "preemptions", json_integer((json_int_t)t->preemptions));
+	json_object_set_new(o, "migrations", json_integer((json_int_t)t->migrations));
+	json_object_set_new(o, "wakeups", json_integer((json_int_t)t->wakeups));
+	if (r->n_waking) {
+		json_object_set_new(o, "wakeup_latency_ns", t->wake_lat ? an_thread_stats_json(t->wake_lat)
+				    : an_empty_stats("ns"));
+	} else {
+		json_object_set_new(o, "wakeup_latency_ns", json_null());
+		json_object_set_new(o, "wakeup_latency_unavailable",
+				    json_string("no sched_waking events in the trace"));
 	}
-	return arr;
+	json_object_set_new(o, "wakeup_latency_inferred_ns", an_thread_stats_json(t->wake_lat_inf));
+	json_object_set_new(o, "switches_inferred", json_integer((json_int_t)t->inferred));
+	json_object_set_new(o, "wakeups_unresolved", json_integer((json_int_t)t->unresolved));
+	json_object_set_new(o, "wakeup_latency_from_wakeup_ns", r->n_wakeup ?
+			    (t->wakeup_lat ? an_thread_stats_json(t->wakeup_lat) : an_empty_stats("ns")) : json_null());
+	json_object_set_new(o, "lost_events", json_boolean(an_thread_lost(r, t)));
+	if (!r->n_switch)
+		an_nullify(o, an_thread_runtime_keys, "no sched_switch events in the trace");
+	return o;
+}
+
+/* an_dump_thread - an_threads_each step: one entry of threads[], on a line of its own */
+static int an_dump_thread(json_t *o, void *arg)
+{
+	struct { FILE *f; size_t n; } *d = arg;
+
+	fputs(d->n++ ? ",\n  " : "\n  ", d->f);
+	return json_dumpf(o, d->f, JSON_COMPACT | JSON_REAL_PRECISION(9)) ? -1 : 0;
+}
+
+int an_results_dump(struct an_run *r, json_t *res, FILE *f)
+{
+	struct { FILE *f; size_t n; } d = { f, 0 };
+	const char *key;
+	bool first = true;
+	json_t *v;
+
+	fputc('{', f);
+	json_object_foreach(res, key, v) {
+		fprintf(f, "%s\n \"%s\": ", first ? "" : ",", key);
+		first = false;
+		if (!strcmp(key, "threads") && json_is_array(v) && !json_array_size(v)) {
+			fputc('[', f);
+			if (an_threads_each(r, an_dump_thread, &d))
+				return -1;
+			fputs(d.n ? "\n ]" : "]", f);
+		} else {
+			/* the value indented one level deeper: after each of its newlines, one space */
+			char *text = json_dumps(v, JSON_INDENT(1) | JSON_REAL_PRECISION(9) | JSON_ENCODE_ANY), *p;
+
+			if (!text)
+				return -1;
+			for (p = text; *p; p++) {
+				fputc(*p, f);
+				if (*p == '\n')
+					fputc(' ', f);
+			}
+			free(text);
+		}
+	}
+	fputs("\n}\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+int an_threads_each(struct an_run *r, int (*fn)(json_t *thread, void *arg), void *arg)
+{
+	json_t *o;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < r->nthr; i++) {
+		if (!an_thread_listed(r, &r->thr[i]))
+			continue;
+		o = an_thread_json(r, &r->thr[i]);
+		if (!o)
+			return -ENOMEM;
+		ret = fn(o, arg);
+		json_decref(o);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* an_threads_affected - the threads whose metrics lost events touch, into the affected list */
+static void an_threads_affected(struct an_run *r, json_t *affected)
+{
+	size_t i;
+
+	for (i = 0; i < r->nthr; i++)
+		if (an_thread_listed(r, &r->thr[i]) && an_thread_lost(r, &r->thr[i]))
+			an_affected(affected, "threads.%s (pid %d)", r->thr[i].comm, r->thr[i].pid);
 }
 
 static json_t *an_cpus_json(struct an_run *r, json_t *affected)
@@ -458,8 +548,6 @@ static void an_nullify(json_t *x, const char *const *keys, const char *why)
  */
 static void an_no_sched(json_t *res)
 {
-	static const char *const thr[] = { "runtime_ns", "utilisation", "utilisation_max_10ms",
-		"utilisation_max_1s", "preemptions", "migrations", "switches", NULL };
 	static const char *const cpu[] = { "busy_ns", "utilisation", "idle_ns", "idle", NULL };
 	static const char *const task[] = { "exec_time_ns", "preemptions", "migrations",
 		"preemptions_per_job", "migrations_per_job", NULL };
@@ -469,7 +557,6 @@ static void an_no_sched(json_t *res)
 	json_t *t, *a = json_object_get(res, "app");
 	size_t i;
 
-	an_nullify(json_object_get(res, "threads"), thr, why);
 	an_nullify(json_object_get(res, "cpus"), cpu, why);
 	json_array_foreach(json_object_get(res, "tasks"), i, t)
 		if (strcmp(json_string_value(json_object_get(t, "source")), "joblog"))
@@ -537,7 +624,9 @@ json_t *an_results_json(struct an_run *r)
 	json_object_set_new(in, "cyclictest", r->opt.cyclictest ? json_string(r->opt.cyclictest) : json_null());
 	json_object_set_new(res, "inputs", in);
 	json_object_set_new(res, "trace", trace ? an_trace_json(r) : json_null());
-	json_object_set_new(res, "threads", trace ? an_threads_json(r, affected) : json_array());
+	json_object_set_new(res, "threads", json_array());	/* streamed by an_results_dump */
+	if (trace)
+		an_threads_affected(r, affected);
 	json_object_set_new(res, "cpus", trace ? an_cpus_json(r, affected) : json_array());
 	for (k = 0; k < r->ntasks; k++)
 		json_array_append_new(tasks, an_task_json(r, r->task[k], affected));
@@ -593,18 +682,19 @@ static void an_csv_cell(FILE *f, json_t *v, bool first)
 }
 
 /* an_csv_table - write an array of objects as CSV; columns are dotted paths */
-static int an_csv_table(const char *dir, const char *name, json_t *arr, const char *const *cols, int ncols)
+/* an_csv_open - a CSV table in dir with its header line; NULL after printing why */
+static FILE *an_csv_open(const char *dir, const char *name, const char *const *cols, int ncols)
 {
 	char path[4096], key[128], *dot;
-	json_t *row, *v;
 	FILE *f;
-	size_t i;
 	int c;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "w");
-	if (!f)
-		return pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));
+	if (!f) {
+		pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
 	for (c = 0; c < ncols; c++) {
 		snprintf(key, sizeof(key), "%s", cols[c]);
 		for (dot = key; (dot = strchr(dot, '.')); )
@@ -614,29 +704,65 @@ static int an_csv_table(const char *dir, const char *name, json_t *arr, const ch
 		csv_fwrite(f, key, strlen(key));
 	}
 	fputc('\n', f);
-	json_array_foreach(arr, i, row) {
-		for (c = 0; c < ncols; c++) {
-			snprintf(key, sizeof(key), "%s", cols[c]);
-			v = row;
-			for (char *tok = strtok(key, "."); tok && v; tok = strtok(NULL, "."))
-				v = json_object_get(v, tok);
-			an_csv_cell(f, v, c == 0);
-		}
-		fputc('\n', f);
+	return f;
+}
+
+/* an_csv_row - one row: the members cols (dotted paths) of an object */
+static void an_csv_row(FILE *f, json_t *row, const char *const *cols, int ncols)
+{
+	char key[128];
+	json_t *v;
+	int c;
+
+	for (c = 0; c < ncols; c++) {
+		snprintf(key, sizeof(key), "%s", cols[c]);
+		v = row;
+		for (char *tok = strtok(key, "."); tok && v; tok = strtok(NULL, "."))
+			v = json_object_get(v, tok);
+		an_csv_cell(f, v, c == 0);
 	}
+	fputc('\n', f);
+}
+
+/* an_csv_close - finish a table; 0 or an exit code after printing why */
+static int an_csv_close(FILE *f, const char *dir, const char *name)
+{
 	if (fclose(f))
-		return pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));
+		return pf_fail(PF_EXIT_ENV, "%s/%s: %s", dir, name, strerror(errno));
+	return 0;
+}
+
+/* an_csv_table - a CSV table of the objects of arr */
+static int an_csv_table(const char *dir, const char *name, json_t *arr, const char *const *cols, int ncols)
+{
+	FILE *f = an_csv_open(dir, name, cols, ncols);
+	json_t *row;
+	size_t i;
+
+	if (!f)
+		return PF_EXIT_ENV;
+	json_array_foreach(arr, i, row)
+		an_csv_row(f, row, cols, ncols);
+	return an_csv_close(f, dir, name);
+}
+
+/* the columns of threads.csv */
+static const char *const an_thread_cols[] = {
+	"pid", "comm", "prio", "policy", "runtime_ns", "utilisation", "utilisation_max_10ms",
+	"utilisation_max_1s", "switches", "preemptions", "migrations", "wakeups",
+	"wakeup_latency_ns.count", "wakeup_latency_ns.max", "wakeup_latency_ns.p99",
+	"wakeup_latency_from_wakeup_ns.max", "lost_events",
+};
+
+/* an_csv_thread - an_threads_each step: one row of threads.csv */
+static int an_csv_thread(json_t *o, void *arg)
+{
+	an_csv_row(arg, o, an_thread_cols, PF_ARRAY_SIZE(an_thread_cols));
 	return 0;
 }
 
 int an_write_csv(struct an_run *r, json_t *res, const char *dir)
 {
-	static const char *const thr[] = {
-		"pid", "comm", "prio", "policy", "runtime_ns", "utilisation", "utilisation_max_10ms",
-		"utilisation_max_1s", "switches", "preemptions", "migrations", "wakeups",
-		"wakeup_latency_ns.count", "wakeup_latency_ns.max", "wakeup_latency_ns.p99",
-		"wakeup_latency_from_wakeup_ns.max", "lost_events",
-	};
 	static const char *const cpu[] = {
 		"cpu", "elapsed_ns", "busy_ns", "utilisation", "idle_ns", "hardirq_ns", "softirq_ns", "lost_events",
 	};
@@ -653,7 +779,12 @@ int an_write_csv(struct an_run *r, json_t *res, const char *dir)
 	size_t i, k;
 	int ret;
 
-	ret = an_csv_table(dir, "threads.csv", json_object_get(res, "threads"), thr, PF_ARRAY_SIZE(thr));
+	FILE *f = an_csv_open(dir, "threads.csv", an_thread_cols, PF_ARRAY_SIZE(an_thread_cols));
+
+	if (!f)
+		return PF_EXIT_ENV;
+	an_threads_each(r, an_csv_thread, f);
+	ret = an_csv_close(f, dir, "threads.csv");
 	if (!ret)
 		ret = an_csv_table(dir, "cpus.csv", json_object_get(res, "cpus"), cpu, PF_ARRAY_SIZE(cpu));
 	if (!ret)
@@ -672,47 +803,6 @@ int an_write_csv(struct an_run *r, json_t *res, const char *dir)
 }
 
 /* ---- text summary ---- */
-
-/* an_us - a JSON ns value as µs text, "n/a" for null */
-static const char *an_us(json_t *v, char *buf, size_t size)
-{
-	if (!json_is_number(v))
-		return "n/a";
-	snprintf(buf, size, "%.1f", json_number_value(v) / 1000.0);
-	return buf;
-}
-
-static double an_pct(json_t *v)
-{
-	return json_is_number(v) ? json_number_value(v) * 100.0 : 0.0;
-}
-
-static const char *an_sort_key;
-
-static int an_cmp_desc(const void *a, const void *b)
-{
-	double x = json_number_value(json_object_get(*(json_t *const *)a, an_sort_key));
-	double y = json_number_value(json_object_get(*(json_t *const *)b, an_sort_key));
-
-	return (x < y) - (x > y);
-}
-
-/* an_sorted - a new array of the same objects, by 'key' descending */
-static json_t *an_sorted(json_t *arr, const char *key)
-{
-	size_t n = json_array_size(arr), i;
-	json_t **v = calloc(n ? n : 1, sizeof(*v)), *out = json_array();
-
-	for (i = 0; v && i < n; i++)
-		v[i] = json_array_get(arr, i);
-	an_sort_key = key;
-	if (v)
-		qsort(v, n, sizeof(*v), an_cmp_desc);
-	for (i = 0; v && i < n; i++)
-		json_array_append(out, v[i]);
-	free(v);
-	return out;
-}
 
 /* an_is_affected - is 'what' listed in lost_events.affected */
 static bool an_is_affected(json_t *res, const char *what)
@@ -766,6 +856,50 @@ static void an_print_cyclictest(json_t *ct, FILE *out)
 	fprintf(out, "(p99 n/a: it lies among overflows whose values cyclictest did not write)\n");
 }
 
+/* an_us - a JSON ns value as µs text, "n/a" for null */
+static const char *an_us(json_t *v, char *buf, size_t size)
+{
+	if (!json_is_number(v))
+		return "n/a";
+	snprintf(buf, size, "%.1f", json_number_value(v) / 1000.0);
+	return buf;
+}
+
+/* an_pct - a JSON fraction as a percentage, 0 for null */
+static double an_pct(json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) * 100.0 : 0.0;
+}
+
+/* an_cmp_runtime - threads by falling runtime (then by their order of appearance), for qsort */
+static int an_cmp_runtime(const void *a, const void *b)
+{
+	const struct an_thread *x = *(const struct an_thread *const *)a, *y = *(const struct an_thread *const *)b;
+
+	if (x->runtime_ns != y->runtime_ns)
+		return x->runtime_ns < y->runtime_ns ? 1 : -1;
+	return (x > y) - (x < y);
+}
+
+/* an_threads_busiest - entries of threads[] of the n busiest threads; *listed: how many are listed */
+static json_t *an_threads_busiest(struct an_run *r, size_t n, size_t *listed)
+{
+	struct an_thread **v = calloc(r->nthr ? r->nthr : 1, sizeof(*v));
+	json_t *arr = json_array();
+	size_t i, k = 0;
+
+	for (i = 0; v && i < r->nthr; i++)
+		if (an_thread_listed(r, &r->thr[i]))
+			v[k++] = &r->thr[i];
+	*listed = k;
+	if (v)
+		qsort(v, k, sizeof(*v), an_cmp_runtime);
+	for (i = 0; v && i < k && i < n; i++)
+		json_array_append_new(arr, an_thread_json(r, v[i]));
+	free(v);
+	return arr;
+}
+
 void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 {
 	json_t *tr = json_object_get(res, "trace"), *arr, *o, *c, *lat, *app, *slots;
@@ -789,15 +923,15 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 		if (r->n_inferred)
 			fprintf(out, "note: %llu context switches were not in the trace and were inferred from the "
 				"threads' events\n", (unsigned long long)r->n_inferred);
+		for (i = 0, k = 0; i < r->nthr; i++)
+			k += r->thr[i].unresolved;
+		if (k)
+			fprintf(out, "note: %zu wakeups are no latency sample: their switch-in was inferred more than "
+				"a tick later or never seen (threads.*.wakeups_unresolved)\n", k);
 		fprintf(out, "\n%-16s %7s %6s %7s %9s %9s %9s %6s %6s\n", "thread", "pid", "prio", "util%",
 			"wake p99", "wake max", "max10ms%", "preem", "migr");
-		arr = an_sorted(json_object_get(res, "threads"), "runtime_ns");
-		shown = 0;
+		arr = an_threads_busiest(r, 30, &shown);
 		json_array_foreach(arr, i, o) {
-			if (shown++ >= 30) {
-				fprintf(out, "... %zu more threads in results.json\n", json_array_size(arr) - 30);
-				break;
-			}
 			lat = json_object_get(o, "wakeup_latency_ns");
 			fprintf(out, "%-16.16s %7lld %6s %7.2f %9s %9s %9.1f %6lld %6lld%s\n",
 				json_string_value(json_object_get(o, "comm")),
@@ -812,6 +946,8 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 				json_integer_value(json_object_get(o, "migrations")),
 				json_is_true(json_object_get(o, "lost_events")) ? "  [lost events]" : "");
 		}
+		if (shown > json_array_size(arr))
+			fprintf(out, "... %zu more threads in results.json\n", shown - json_array_size(arr));
 		json_decref(arr);
 		fprintf(out, "\n%-4s %7s %7s %8s %8s\n", "cpu", "util%", "idle%", "hardirq%", "softirq%");
 		json_array_foreach(json_object_get(res, "cpus"), i, o)

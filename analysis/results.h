@@ -7,7 +7,19 @@
 
 #include "types.h"
 
+/*
+ * an_results_json - results.json as a document, but for its threads[]: that
+ * array is left empty there and each entry is made on demand
+ * (an_threads_each, an_results_dump), so memory does not grow with the
+ * number of threads
+ */
 json_t *an_results_json(struct an_run *r);
+
+/* an_threads_each - call fn on each entry of threads[] in turn (freed after); 0 or fn's non-zero value */
+int  an_threads_each(struct an_run *r, int (*fn)(json_t *thread, void *arg), void *arg);
+
+/* an_results_dump - write the document with its threads[] to f (one thread per line); 0 or -1 */
+int  an_results_dump(struct an_run *r, json_t *res, FILE *f);
 int  an_write_csv(struct an_run *r, json_t *res, const char *dir);
 void an_print_summary(struct an_run *r, json_t *res, FILE *out);
 

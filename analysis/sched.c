@@ -32,14 +32,33 @@ void an_win_init(struct an_win *w, int64_t width_ns, int64_t origin_ns)
  */
 void an_win_add(struct an_win *w, int64_t start_ns, int64_t end_ns)
 {
-	int64_t idx, wend, part, k;
+	int64_t idx, part, k, last;
 
 	if (start_ns < w->origin_ns)
 		start_ns = w->origin_ns;
 	while (start_ns < end_ns) {
 		idx = (start_ns - w->origin_ns) / w->width_ns;
-		wend = w->origin_ns + (idx + 1) * w->width_ns;
-		part = (end_ns < wend ? end_ns : wend) - start_ns;
+		last = (end_ns - 1 - w->origin_ns) / w->width_ns;
+		if (last - idx > AN_WIN_RING) {
+			/*
+			 * windows wholly inside the interval are full: one is the
+			 * maximum, and the open ones past them start afresh (a
+			 * huge interval takes no time)
+			 */
+			for (k = 0; k < AN_WIN_RING; k++)
+				if (w->acc_ns[k] > w->max_ns)
+					w->max_ns = w->acc_ns[k];
+			memset(w->acc_ns, 0, sizeof(w->acc_ns));
+			if (w->width_ns > w->max_ns)
+				w->max_ns = w->width_ns;
+			w->idx = last - AN_WIN_RING;
+			start_ns = w->origin_ns + (last - AN_WIN_RING + 1) * w->width_ns;
+			continue;
+		}
+		/* the part up to the window's end (computed so that no sum can overflow) */
+		part = w->width_ns - (start_ns - w->origin_ns) % w->width_ns;
+		if (end_ns - start_ns < part)
+			part = end_ns - start_ns;
 		for (k = w->idx + 1; k <= idx; k++) {
 			/* window k replaces window k - AN_WIN_RING: close it */
 			int64_t *slot = &w->acc_ns[k % AN_WIN_RING];
@@ -57,6 +76,81 @@ void an_win_add(struct an_win *w, int64_t start_ns, int64_t end_ns)
 		w->acc_ns[idx % AN_WIN_RING] += part;
 		start_ns += part;
 	}
+}
+
+void an_mwin_init(struct an_mwin *w, int64_t width_ns, int64_t origin_ns)
+{
+	w->width_ns = width_ns;
+	w->origin_ns = origin_ns;
+	w->idx = -1;
+	w->open_ns = w->close_ns = INT64_MIN;
+	w->acc_ns = w->max_ns = 0;
+}
+
+/* an_mwin_open - make window idx the open one, its bounds computed once */
+static void an_mwin_open(struct an_mwin *w, int64_t idx)
+{
+	w->idx = idx;
+	w->open_ns = w->origin_ns + idx * w->width_ns;
+	w->close_ns = INT64_MAX - w->open_ns < w->width_ns ? INT64_MAX : w->open_ns + w->width_ns;
+}
+
+/*
+ * an_mwin_add - add busy time [start_ns, end_ns) that starts no earlier than
+ * the open window (a part that does is added to it: no time is lost, that
+ * window is overstated by at most the part); windows wholly inside the
+ * interval are full and skipped in one step
+ */
+void an_mwin_add(struct an_mwin *w, int64_t start_ns, int64_t end_ns)
+{
+	int64_t idx, rem, last;
+
+	if (start_ns >= w->open_ns && end_ns <= w->close_ns && start_ns < end_ns) {
+		w->acc_ns += end_ns - start_ns;		/* the usual case: no division */
+		return;
+	}
+	if (start_ns < w->origin_ns)
+		start_ns = w->origin_ns;
+	if (start_ns >= end_ns)
+		return;
+	if (w->idx >= 0 && start_ns < w->open_ns) {
+		/* older than the open window: that part is counted in it */
+		rem = (end_ns < w->open_ns ? end_ns : w->open_ns) - start_ns;
+		w->acc_ns += rem;
+		start_ns += rem;
+		if (start_ns >= end_ns)
+			return;
+	}
+	idx = (start_ns - w->origin_ns) / w->width_ns;
+	if (idx > w->idx) {
+		if (w->acc_ns > w->max_ns)
+			w->max_ns = w->acc_ns;
+		w->acc_ns = 0;
+		an_mwin_open(w, idx);
+	}
+	rem = w->close_ns - start_ns;	/* room left in the open window */
+	if (end_ns - start_ns <= rem) {
+		w->acc_ns += end_ns - start_ns;
+		return;
+	}
+	w->acc_ns += rem;
+	if (w->acc_ns > w->max_ns)
+		w->max_ns = w->acc_ns;
+	last = (end_ns - 1 - w->origin_ns) / w->width_ns;
+	if (last - w->idx > 1 && w->width_ns > w->max_ns)
+		w->max_ns = w->width_ns;	/* a full window in between */
+	an_mwin_open(w, last);
+	w->acc_ns = end_ns - w->open_ns;
+}
+
+/* an_mwin_max - an_win_max of in-order windows */
+double an_mwin_max(const struct an_mwin *w, int64_t duration_ns)
+{
+	int64_t m = w->acc_ns > w->max_ns ? w->acc_ns : w->max_ns, den = w->width_ns;
+
+	if (duration_ns > 0 && duration_ns < den)
+		den = duration_ns;
+	return (double)m / (double)den;
 }
 
 /*
@@ -112,6 +206,8 @@ int an_sched_init(struct an_run *r, int ncpus)
 	int i;
 
 	r->ncpus = ncpus;
+	if (!r->opt.tick_ns)
+		r->opt.tick_ns = AN_TICK_NS;
 	r->cpu = calloc(ncpus, sizeof(*r->cpu));
 	if (!r->cpu)
 		return -ENOMEM;
@@ -120,7 +216,11 @@ int an_sched_init(struct an_run *r, int ncpus)
 		if (!r->cpu[i].hist)
 			return -ENOMEM;
 		r->cpu[i].curr = -1;
+		r->cpu[i].curr_idx = -1;
 	}
+	r->hpool = pf_hist_pool_new();
+	if (!r->hpool)
+		return -ENOMEM;
 	r->hash_cap = 1024;
 	r->thr_hash = malloc(r->hash_cap * sizeof(*r->thr_hash));
 	if (!r->thr_hash)
@@ -134,17 +234,9 @@ void an_sched_free(struct an_run *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nthr; i++) {
-		if (r->thr[i].wake_lat)
-			pf_hist_free(r->thr[i].wake_lat);
-		if (r->thr[i].wakeup_lat)
-			pf_hist_free(r->thr[i].wakeup_lat);
-		if (r->thr[i].wake_lat_inf)
-			pf_hist_free(r->thr[i].wake_lat_inf);
-		free(r->thr[i].wake_lat);
-		free(r->thr[i].wakeup_lat);
-		free(r->thr[i].wake_lat_inf);
-	}
+	/* the threads' histograms live in the pool */
+	pf_hist_pool_free(r->hpool);
+	r->hpool = NULL;
 	free(r->thr);
 	free(r->thr_hash);
 	for (i = 0; r->cpu && i < (size_t)r->ncpus; i++)
@@ -216,8 +308,8 @@ struct an_thread *an_thread_get(struct an_run *r, int pid)
 	t->pid = pid;
 	t->cpu = -1;
 	t->prio = -1000;
-	an_win_init(&t->w10ms, 10 * PF_NS_PER_MS, r->start_ns);
-	an_win_init(&t->w1s, PF_NS_PER_SEC, r->start_ns);
+	an_mwin_init(&t->w10ms, 10 * PF_NS_PER_MS, r->start_ns);
+	an_mwin_init(&t->w1s, PF_NS_PER_SEC, r->start_ns);
 	h = an_hash(pid, r->hash_cap);
 	while (r->thr_hash[h] >= 0)
 		h = (h + 1) & (r->hash_cap - 1);
@@ -255,19 +347,50 @@ static void an_seg_push(struct an_cpu *c, int kind, int64_t start_ns, int64_t en
  * first use (the histogram itself allocates per power-of-two range, so the
  * thousands of short-lived threads of a busy system cost little each)
  */
-static void an_hist_sample(struct pf_hist **hp, int64_t v, int64_t at, int64_t id)
+static void an_hist_sample(struct an_run *r, struct pf_hist **hp, int64_t v, int64_t at, int64_t id)
 {
 	struct pf_hist *h = *hp;
 
 	if (!h) {
-		h = malloc(sizeof(*h));
+		h = pf_hist_pool_alloc(r->hpool, sizeof(*h));
 		if (!h)
 			return;
-		pf_hist_init(h);
+		pf_hist_init_pool(h, r->hpool);
 		*hp = h;
 	}
 	if (pf_hist_add(h, v, at, id))
 		return;
+}
+
+/*
+ * an_stage_flush - the thread's staged wakeup-latency samples into its
+ * histograms: a sample costs a write into the thread, which the event has
+ * in cache anyway, and the histograms are touched once per AN_STAGE samples
+ */
+void an_stage_flush(struct an_run *r, struct an_thread *t)
+{
+	const struct an_stage *e;
+	uint8_t i;
+
+	/* every counter first requested, then updated: the misses overlap */
+	for (i = 0; i < t->nstage; i++) {
+		e = &t->stage[i];
+		if (t->wake_lat && e->wake_ns != INT64_MIN)
+			pf_hist_prefetch(t->wake_lat, e->wake_ns);
+		if (t->wakeup_lat && e->wakeup_ns != INT64_MIN)
+			pf_hist_prefetch(t->wakeup_lat, e->wakeup_ns);
+	}
+	for (i = 0; i < t->nstage; i++) {
+		e = &t->stage[i];
+		if (e->wake_ns != INT64_MIN)
+			an_hist_sample(r, &t->wake_lat, e->wake_ns, e->at_ns, t->pid);
+	}
+	for (i = 0; i < t->nstage; i++) {
+		e = &t->stage[i];
+		if (e->wakeup_ns != INT64_MIN)
+			an_hist_sample(r, &t->wakeup_lat, e->wakeup_ns, e->at_ns, t->pid);
+	}
+	t->nstage = 0;
 }
 
 /* an_note_prio - remember a priority seen; 'prio' keeps the highest (it is what latency depends on) */
@@ -293,8 +416,8 @@ static void an_switch_out(struct an_run *r, struct an_cpu *c, struct an_thread *
 	if (t->running) {
 		d = ts - t->switch_in_ns;
 		t->runtime_ns += d;
-		an_win_add(&t->w10ms, t->switch_in_ns, ts);
-		an_win_add(&t->w1s, t->switch_in_ns, ts);
+		an_mwin_add(&t->w10ms, t->switch_in_ns, ts);
+		an_mwin_add(&t->w1s, t->switch_in_ns, ts);
 		if (t->app_rt) {
 			r->app_runtime_ns += d;
 			c->app_ns += d;
@@ -316,9 +439,18 @@ static void an_switch_out(struct an_run *r, struct an_cpu *c, struct an_thread *
 	t->last_ns = ts;
 }
 
-/* an_switch_in - the thread gets the CPU at ts (seen, or inferred from its events) */
-static void an_switch_in(struct an_thread *t, int cpu, int64_t ts, bool inferred)
+/*
+ * an_switch_in - the thread gets the CPU at ts (seen, or inferred from its
+ * events). A wakeup closed by an inferred switch-in is a sample of its own
+ * distribution (an upper bound) only within a tick of the waking; later than
+ * that, the thread may have run and slept unseen, so the gap is an artefact
+ * of the missing switch, not a latency: counted as unresolved.
+ */
+static void an_switch_in(struct an_run *r, struct an_thread *t, int cpu, int64_t ts, bool inferred)
 {
+	struct an_stage *e = NULL;
+	int64_t d;
+
 	if (t->cpu >= 0 && t->cpu != cpu)
 		t->migrations++;
 	t->cpu = cpu;
@@ -326,9 +458,21 @@ static void an_switch_in(struct an_thread *t, int cpu, int64_t ts, bool inferred
 	t->runnable = false;
 	t->switch_in_ns = ts;
 	t->switches++;
+	if (inferred)
+		t->inferred++;
+	if (!inferred && (t->waking_ns || t->wakeup_ns)) {
+		e = &t->stage[t->nstage++];
+		e->wake_ns = e->wakeup_ns = INT64_MIN;
+		e->at_ns = ts;
+	}
 	if (t->waking_ns) {
-		/* an inferred switch-in is late by an unknown amount: an upper bound, kept apart */
-		an_hist_sample(inferred ? &t->wake_lat_inf : &t->wake_lat, ts - t->waking_ns, ts, t->pid);
+		d = ts - t->waking_ns;
+		if (e)
+			e->wake_ns = d;
+		else if (d <= r->opt.tick_ns)
+			an_hist_sample(r, &t->wake_lat_inf, d, ts, t->pid);
+		else
+			t->unresolved++;
 		t->last_waking_ns = t->waking_ns;
 		t->last_timer_ns = t->wake_timer_ns;
 		t->last_switch_in_ns = ts;
@@ -337,25 +481,36 @@ static void an_switch_in(struct an_thread *t, int cpu, int64_t ts, bool inferred
 		t->wake_timer_ns = 0;
 	}
 	if (t->wakeup_ns) {
-		if (!inferred)
-			an_hist_sample(&t->wakeup_lat, ts - t->wakeup_ns, ts, t->pid);
+		if (e)
+			e->wakeup_ns = ts - t->wakeup_ns;
 		t->wakeup_ns = 0;
 	}
+	if (t->nstage == AN_STAGE)
+		an_stage_flush(r, t);
 	if (!t->first_ns)
 		t->first_ns = ts;
 	t->last_ns = ts;
 }
 
-/* an_copy_comm - a comm field (16 bytes, not always NUL-terminated) into a thread */
+/*
+ * an_copy_comm - a comm field (16 bytes, not always NUL-terminated) into a
+ * thread; compared and copied as 15 fixed bytes (the kernel pads comm with
+ * NULs), which is two word compares on the per-event path
+ */
 static inline void an_copy_comm(struct an_thread *t, const char *comm)
 {
-	size_t n;
-
-	if (!comm[0] || !strncmp(t->comm, comm, sizeof(t->comm) - 1))
+	if (!comm[0] || !memcmp(t->comm, comm, sizeof(t->comm) - 1))
 		return;
-	n = strnlen(comm, sizeof(t->comm) - 1);
-	memcpy(t->comm, comm, n);
-	t->comm[n] = '\0';
+	memcpy(t->comm, comm, sizeof(t->comm) - 1);
+	t->comm[sizeof(t->comm) - 1] = '\0';
+}
+
+/* an_cpu_thread - the thread of pid, through the CPU's cache when it is the one on that CPU */
+static inline struct an_thread *an_cpu_thread(struct an_run *r, const struct an_cpu *c, int pid)
+{
+	if (pid == c->curr && c->curr_idx >= 0 && (size_t)c->curr_idx < r->nthr && r->thr[c->curr_idx].pid == pid)
+		return &r->thr[c->curr_idx];
+	return an_thread_get(r, pid);
 }
 
 /*
@@ -389,7 +544,7 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 	r->n_switch++;
 	an_cpu_advance(c, ts);
 	if (prev_pid) {
-		t = an_thread_get(r, prev_pid);
+		t = an_cpu_thread(r, c, prev_pid);
 		if (t) {
 			an_copy_comm(t, prev_comm);
 			an_note_prio(t, prev_prio);
@@ -399,13 +554,15 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 			an_switch_out(r, c, t, ts, prev_state);
 		}
 	}
+	c->curr_idx = -1;
 	if (next_pid) {
 		t = an_thread_get(r, next_pid);
 		if (t) {
 			an_copy_comm(t, next_comm);
 			an_note_prio(t, next_prio);
 			t->sw_seen = true;
-			an_switch_in(t, cpu, ts, false);
+			an_switch_in(r, t, cpu, ts, false);
+			c->curr_idx = (int32_t)(t - r->thr);
 		}
 	}
 	c->curr = next_pid;
@@ -430,10 +587,12 @@ void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid)
 			an_switch_out(r, c, t, ts, 1);	/* state unknown: not a preemption */
 		r->n_inferred++;
 	}
+	c->curr_idx = -1;
 	if (pid > 0 && (t = an_thread_get(r, pid))) {
 		if (t->running && t->cpu >= 0 && t->cpu != cpu)
 			an_switch_out(r, &r->cpu[t->cpu], t, ts, 1);
-		an_switch_in(t, cpu, ts, true);
+		an_switch_in(r, t, cpu, ts, true);
+		c->curr_idx = (int32_t)(t - r->thr);
 	}
 	c->curr = pid;
 	c->curr_since_ns = ts;
@@ -455,13 +614,20 @@ void an_on_waking(struct an_run *r, int cpu, int64_t ts, int pid, const char *co
 	t->last_ns = ts;
 	if (t->running)
 		return;		/* woken before it managed to sleep */
+	/*
+	 * The kernel traces a wakeup only of a thread that sleeps: a second one
+	 * while a wakeup is pending means the thread ran and slept in between
+	 * unseen (a switch missing from the trace). The pending one gets no
+	 * latency sample; the new one starts afresh.
+	 */
 	if (waking) {
 		t->wakeups++;
-		if (!t->waking_ns) {
-			t->waking_ns = ts;
-			t->wake_timer_ns = r->cpu[cpu].hrtimer_ns;
-		}
-	} else if (!t->wakeup_ns) {
+		if (t->waking_ns)
+			t->unresolved++;
+		t->waking_ns = ts;
+		t->wake_timer_ns = r->cpu[cpu].hrtimer_ns;
+		t->wakeup_ns = 0;
+	} else {
 		t->wakeup_ns = ts;
 	}
 	t->runnable = true;
@@ -574,6 +740,7 @@ void an_sched_finish(struct an_run *r)
 	for (i = 0; i < r->nthr; i++) {
 		struct an_thread *t = &r->thr[i];
 
+		an_stage_flush(r, t);
 		if (t->running && t->cpu >= 0) {
 			an_switch_out(r, &r->cpu[t->cpu], t, r->end_ns, 1);	/* not a preemption */
 		}

@@ -18,6 +18,11 @@ uint16_t an_name(struct an_run *r, const char *s, int len);
 void an_win_init(struct an_win *w, int64_t width_ns, int64_t origin_ns);
 void an_win_add(struct an_win *w, int64_t start_ns, int64_t end_ns);
 double an_win_max(const struct an_win *w, int64_t duration_ns);
+/* an_stage_flush - a thread's staged wakeup-latency samples into its histograms (before they are read) */
+void an_stage_flush(struct an_run *r, struct an_thread *t);
+void an_mwin_init(struct an_mwin *w, int64_t width_ns, int64_t origin_ns);
+void an_mwin_add(struct an_mwin *w, int64_t start_ns, int64_t end_ns);
+double an_mwin_max(const struct an_mwin *w, int64_t duration_ns);
 const char *an_softirq_name(int vec);
 int  an_lost_add(struct an_run *r, int cpu, int64_t start_ns, int64_t end_ns, int64_t events);
 bool an_lost_overlaps(const struct an_run *r, int64_t start_ns, int64_t end_ns);

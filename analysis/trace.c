@@ -93,7 +93,7 @@ struct an_reader {
 	ino_t ino;
 };
 
-#define AN_TRIM_EVENTS (1 << 16)	/* records between two trims of the file mappings */
+#define AN_TRIM_EVENTS (1 << 20)	/* records between two trims of the file mappings */
 
 /*
  * an_trim_maps - keep memory independent of the trace length: libtracecmd

@@ -42,7 +42,23 @@
 #define AN_CNT_NBINS      64	/* per-job counts: 0..63 binned */
 #define AN_FEW_SAMPLES    256	/* a thread's latencies kept exactly before binning */
 
+#define AN_TICK_NS        (4 * PF_NS_PER_MS)	/* default --tick: one tick at HZ=250 */
+
 #define AN_WIN_RING 32	/* windows still open to late intervals */
+
+/*
+ * an_mwin - consecutive windows of one width whose intervals arrive in time
+ * order (one thread's runs): only the current window is open; keeps the
+ * busiest
+ */
+struct an_mwin {
+	int64_t width_ns;
+	int64_t origin_ns;	/* start of window 0 */
+	int64_t idx;		/* the open window, -1 before the first sample */
+	int64_t open_ns, close_ns;	/* its bounds: an interval inside them is one addition */
+	int64_t acc_ns;		/* its busy time */
+	int64_t max_ns;		/* busiest window closed */
+};
 
 /* an_win - consecutive windows of one width; keeps the busiest one */
 struct an_win {
@@ -76,37 +92,55 @@ struct an_seg {
 struct an_task;
 struct an_jlrow;
 
+#define AN_STAGE 8	/* a thread's wakeup-latency samples held before they go into its histograms */
+
+/* an_stage - one switch-in's samples, held in the thread (INT64_MIN: none) */
+struct an_stage {
+	int64_t  wake_ns, wakeup_ns;	/* switch-in - sched_waking, - sched_wakeup */
+	int64_t  at_ns;			/* the switch-in */
+};
+
+/*
+ * an_thread - one thread; the fields every event touches come first, so that
+ * a thread costs few cache lines on the per-event path (thousands of threads
+ * do not fit in a cache)
+ */
 struct an_thread {
 	int      pid;
-	char     comm[16];
-	int      prio, nprios;
-	int      prios[AN_NPRIOS];
 	int      cpu;			/* CPU it last ran on, -1 unknown */
+	int      prio, nprios;
 	bool     running;		/* on a CPU now */
 	bool     runnable;		/* woken or preempted, not yet switched in */
 	bool     selected;		/* matches --threads */
 	bool     sw_seen;		/* seen in sched_switch */
+	bool     app_rt;		/* counted in app utilisation */
+	bool     last_inferred;		/* the last completed wakeup's switch-in was inferred, not seen */
+	uint8_t  nstage;		/* samples in stage[] */
 	int64_t  switch_in_ns;		/* of the current run */
 	int64_t  first_ns, last_ns;	/* life in the trace */
 	int64_t  waking_ns, wakeup_ns;	/* pending wakeup, 0 when none */
 	int64_t  wake_timer_ns;		/* hrtimer expiry that woke it, 0 when none */
-	/* the last completed wakeup, for the app's latency decomposition */
-	int64_t  last_waking_ns, last_timer_ns, last_switch_in_ns;
-	bool     last_inferred;		/* that switch-in was inferred, not seen */
 	int64_t  runtime_ns;
 	uint64_t switches, preemptions, migrations, wakeups;
+	struct an_mwin w10ms, w1s;
+	char     comm[16];
+	struct an_stage stage[AN_STAGE];	/* samples not yet in the histograms (an_stage_flush) */
+	/* the last completed wakeup, for the app's latency decomposition */
+	int64_t  last_waking_ns, last_timer_ns, last_switch_in_ns;
 	int64_t  block_ns;		/* last switch-out while not runnable */
 	uint64_t block_preempt, block_migr;	/* counters then */
-	struct an_win w10ms, w1s;
+	uint64_t inferred;		/* switch-ins inferred from its own events */
+	uint64_t unresolved;		/* wakeups with no latency sample: switch-in inferred > a tick late, or never seen */
+	int      prios[AN_NPRIOS];
 	struct pf_hist *wake_lat, *wakeup_lat;	/* allocated on first sample */
 	struct pf_hist *wake_lat_inf;		/* upper bounds, to inferred switch-ins */
 	struct an_task *task;		/* the app task running on this thread */
-	bool     app_rt;		/* counted in app utilisation */
 };
 
 struct an_cpu {
 	bool     known;			/* a sched_switch was seen */
 	int      curr;			/* pid on CPU */
+	int32_t  curr_idx;		/* its index in an_run.thr, -1 unknown (saves a lookup per switch) */
 	int64_t  curr_since_ns;
 	int64_t  first_ns, last_ns;	/* first switch, last event */
 	int64_t  busy_ns, idle_ns, hardirq_ns, softirq_ns, app_ns;
@@ -201,6 +235,7 @@ struct an_opts {
 	bool    partial;
 	int64_t slot_ns;
 	bool    slot_given;
+	int64_t tick_ns;	/* an inferred switch-in later than this after its waking is no sample */
 	int     top;
 	bool    quiet;
 };
@@ -219,6 +254,7 @@ struct an_run {
 	/* threads: open hash pid -> index */
 	struct an_thread *thr;
 	size_t   nthr, thr_cap;
+	struct pf_hist_pool *hpool;	/* the threads' latency histograms */
 	int32_t *thr_hash;
 	size_t   hash_cap;
 	struct an_cpu *cpu;

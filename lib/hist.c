@@ -17,7 +17,35 @@ const char *const pf_hist_pct_name[PF_HIST_NPCT] = {
 	"p50", "p90", "p99", "p99.9", "p99.99", "p99.999",
 };
 
-#define PF_HIST_RANGE_BYTES	(PF_HIST_SUB * sizeof(uint64_t))
+/* pf_hist_range_bytes - size of a range's counters: level 0, 1, 2 are 16-, 32-, 64-bit */
+static size_t pf_hist_range_bytes(unsigned level)
+{
+	return PF_HIST_SUB * ((size_t)2 << level);
+}
+
+/* pf_hist_level - the counter width level of range r on one side */
+static unsigned pf_hist_level(const struct pf_hist *h, bool neg, unsigned r)
+{
+	const uint64_t *m = neg ? h->lvl_neg : h->lvl_pos;
+
+	return (m[1] >> r) & 1 ? 2 : (m[0] >> r) & 1 ? 1 : 0;
+}
+
+/* pf_hist_set_level - record the counter width level of range r on one side */
+static void pf_hist_set_level(struct pf_hist *h, bool neg, unsigned r, unsigned level)
+{
+	uint64_t *m = neg ? h->lvl_neg : h->lvl_pos, b = 1ull << r;
+
+	m[0] = level >= 1 ? m[0] | b : m[0] & ~b;
+	m[1] = level >= 2 ? m[1] | b : m[1] & ~b;
+}
+
+/* pf_hist_get - counter sub of a range block of the given level */
+static uint64_t pf_hist_get(const void *c, unsigned level, unsigned sub)
+{
+	return level == 2 ? ((const uint64_t *)c)[sub] : level == 1 ? ((const uint32_t *)c)[sub] :
+	       ((const uint16_t *)c)[sub];
+}
 
 /* pf_hist_index - range and bucket of a magnitude */
 static void pf_hist_index(uint64_t u, unsigned *r, unsigned *sub)
@@ -52,42 +80,273 @@ static uint64_t pf_hist_mag(int64_t v)
 	return v < 0 ? -(uint64_t)v : (uint64_t)v;
 }
 
-/* pf_hist_range - the counters of range r on v's side; allocated when 'alloc' */
-static uint64_t *pf_hist_range(struct pf_hist *h, bool negative, unsigned r, bool alloc)
-{
-	uint64_t **side = h->pos;
+/* The pool: blocks in size classes of PF_POOL_GRAIN bytes, carved from slabs. */
+#define PF_POOL_SLAB	(64 * 1024)
+#define PF_POOL_GRAIN	64
+#define PF_POOL_CLASSES	(4096 / PF_POOL_GRAIN + 1)
 
-	if (negative) {
+struct pf_pool_slab {
+	struct pf_pool_slab *next;
+	max_align_t align[];		/* the blocks */
+};
+
+struct pf_hist_pool {
+	void    *free[PF_POOL_CLASSES];	/* blocks given back, by class, linked through their first word */
+	char    *cur;			/* the slab being carved */
+	size_t   left;			/* bytes left in it */
+	struct pf_pool_slab *slabs;	/* every slab, for pf_hist_pool_free */
+	uint64_t mallocs;
+};
+
+struct pf_hist_pool *pf_hist_pool_new(void)
+{
+	return calloc(1, sizeof(struct pf_hist_pool));
+}
+
+void pf_hist_pool_free(struct pf_hist_pool *p)
+{
+	struct pf_pool_slab *s, *next;
+
+	if (!p)
+		return;
+	for (s = p->slabs; s; s = next) {
+		next = s->next;
+		free(s);
+	}
+	free(p);
+}
+
+uint64_t pf_hist_pool_mallocs(const struct pf_hist_pool *p)
+{
+	return p ? p->mallocs : 0;
+}
+
+void *pf_hist_pool_alloc(struct pf_hist_pool *p, size_t size)
+{
+	size_t cls = (size + PF_POOL_GRAIN - 1) / PF_POOL_GRAIN, bytes = cls * PF_POOL_GRAIN, big;
+	struct pf_pool_slab *s;
+	char *rest;
+	void *b;
+
+	if (!p || cls >= PF_POOL_CLASSES || !cls)
+		return calloc(1, size ? size : 1);
+	if ((b = p->free[cls])) {
+		p->free[cls] = *(void **)b;
+		return memset(b, 0, bytes);
+	}
+	/* a larger block given back is split: its rest goes to the free list of its size */
+	for (big = cls + 1; big < PF_POOL_CLASSES; big++) {
+		if (!(b = p->free[big]))
+			continue;
+		p->free[big] = *(void **)b;
+		rest = (char *)b + bytes;
+		*(void **)rest = p->free[big - cls];
+		p->free[big - cls] = rest;
+		return memset(b, 0, bytes);
+	}
+	if (p->left < bytes) {
+		s = malloc(sizeof(*s) + PF_POOL_SLAB);
+		if (!s)
+			return NULL;
+		p->mallocs++;
+		s->next = p->slabs;
+		p->slabs = s;
+		p->cur = (char *)s->align;
+		p->left = PF_POOL_SLAB;
+	}
+	b = p->cur;
+	p->cur += bytes;
+	p->left -= bytes;
+	return memset(b, 0, bytes);
+}
+
+void pf_hist_pool_put(struct pf_hist_pool *p, void *block, size_t size)
+{
+	size_t cls = (size + PF_POOL_GRAIN - 1) / PF_POOL_GRAIN;
+
+	if (!block)
+		return;
+	if (!p || cls >= PF_POOL_CLASSES || !cls) {
+		free(block);
+		return;
+	}
+	*(void **)block = p->free[cls];
+	p->free[cls] = block;
+}
+
+/* pf_hist_block - a zeroed block of the histogram's memory, accounted; NULL when out of memory */
+static void *pf_hist_block(struct pf_hist *h, size_t size)
+{
+	void *b = pf_hist_pool_alloc(h->pool, size);
+
+	if (b) {
+		h->bytes += size;
+		h->nalloc++;
+	}
+	return b;
+}
+
+/* pf_hist_unblock - give a block back */
+static void pf_hist_unblock(struct pf_hist *h, void *b, size_t size)
+{
+	if (!b)
+		return;
+	pf_hist_pool_put(h->pool, b, size);
+	h->bytes -= size;
+}
+
+/* pf_hist_count - the counter of bucket sub of range r on one side */
+static uint64_t pf_hist_count(const struct pf_hist *h, bool neg, unsigned r, unsigned sub)
+{
+	void *const *side = neg ? (void *const *)h->neg : h->pos;
+
+	if (!side || !side[r])
+		return 0;
+	return pf_hist_get(side[r], pf_hist_level(h, neg, r), sub);
+}
+
+/*
+ * pf_hist_range - the counters of range r on one side, allocated at the
+ * given width level when 'alloc'; NULL when absent or out of memory
+ */
+static void *pf_hist_range(struct pf_hist *h, bool neg, unsigned r, bool alloc, unsigned level)
+{
+	void **side = h->pos;
+
+	if (neg) {
 		if (!h->neg) {
-			if (!alloc)
+			if (!alloc || !(h->neg = pf_hist_block(h, PF_HIST_NRANGES * sizeof(*h->neg))))
 				return NULL;
-			h->neg = calloc(PF_HIST_NRANGES, sizeof(*h->neg));
-			if (!h->neg)
-				return NULL;
-			h->bytes += PF_HIST_NRANGES * sizeof(*h->neg);
-			h->nalloc++;
 		}
 		side = h->neg;
 	}
 	if (!side[r] && alloc) {
-		side[r] = calloc(PF_HIST_SUB, sizeof(uint64_t));
-		if (!side[r])
-			return NULL;
-		h->bytes += PF_HIST_RANGE_BYTES;
-		h->nalloc++;
+		side[r] = pf_hist_block(h, pf_hist_range_bytes(level));
+		if (side[r])
+			pf_hist_set_level(h, neg, r, level);
 	}
 	return side[r];
 }
 
-/* pf_hist_slot - the counter of v's bucket, NULL when out of memory or not preallocated */
-static uint64_t *pf_hist_slot(struct pf_hist *h, int64_t v)
+/*
+ * pf_hist_bump - add n to the bucket of v: its range allocated when needed
+ * (never in a fixed histogram), its 16-bit counters widened to 32 or 64 bits when
+ * one would overflow; 0, -ERANGE (fixed: v lies in no range) or -ENOMEM
+ */
+static int pf_hist_bump(struct pf_hist *h, int64_t v, uint64_t n)
 {
-	unsigned r, sub;
-	uint64_t *c;
+	static const uint64_t top[] = { UINT16_MAX, UINT32_MAX, UINT64_MAX };
+	bool neg = v < 0;
+	unsigned r, sub, k, level, to;
+	uint64_t now;
+	void **side, *c, *w;
 
 	pf_hist_index(pf_hist_mag(v), &r, &sub);
-	c = pf_hist_range(h, v < 0, r, !h->fixed);
-	return c ? &c[sub] : NULL;
+	c = pf_hist_range(h, neg, r, !h->fixed, 0);
+	if (!c)
+		return h->fixed ? -ERANGE : -ENOMEM;
+	level = pf_hist_level(h, neg, r);
+	now = pf_hist_get(c, level, sub);
+	if (n <= top[level] - now) {
+		if (level == 0)
+			((uint16_t *)c)[sub] += (uint16_t)n;
+		else if (level == 1)
+			((uint32_t *)c)[sub] += (uint32_t)n;
+		else
+			((uint64_t *)c)[sub] += n;
+		return 0;
+	}
+	/* widen the range's counters to the narrowest that holds the sum */
+	for (to = level + 1; to < 2 && n > top[to] - now; to++)
+		;
+	w = pf_hist_block(h, pf_hist_range_bytes(to));
+	if (!w)
+		return -ENOMEM;
+	for (k = 0; k < PF_HIST_SUB; k++) {
+		uint64_t x = pf_hist_get(c, level, k) + (k == sub ? n : 0);
+
+		if (to == 1)
+			((uint32_t *)w)[k] = (uint32_t)x;
+		else
+			((uint64_t *)w)[k] = x;
+	}
+	side = neg ? h->neg : h->pos;
+	side[r] = w;
+	pf_hist_set_level(h, neg, r, to);
+	pf_hist_unblock(h, c, pf_hist_range_bytes(level));
+	return 0;
+}
+
+/* pf_hist_cmp - order of two int64 values, for qsort */
+static int pf_hist_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* pf_hist_few_samples - the exact samples (inline or on the heap) */
+static const int64_t *pf_hist_few_samples(const struct pf_hist *h)
+{
+	return h->few ? h->few : h->few_in;
+}
+
+/*
+ * pf_hist_bin - move the exact samples into buckets: from now on the
+ * histogram is binned; 0 or -ENOMEM (samples not placed are lost from the
+ * buckets, never from count, min, max and the moments)
+ */
+static int pf_hist_bin(struct pf_hist *h)
+{
+	int64_t inline_copy[PF_HIST_FEW_INLINE];
+	const int64_t *src = h->few;
+	uint32_t i, n = h->nfew, cap = h->few_cap;
+	int ret = 0;
+
+	if (h->binned)
+		return 0;
+	if (!src) {
+		memcpy(inline_copy, h->few_in, n * sizeof(*inline_copy));
+		src = inline_copy;
+	}
+	memset(h->pos, 0, sizeof(h->pos));
+	h->few = NULL;
+	h->nfew = h->few_cap = 0;
+	h->binned = true;
+	for (i = 0; i < n && !ret; i++)
+		ret = pf_hist_bump(h, src[i], 1);
+	if (src != inline_copy)
+		pf_hist_unblock(h, (void *)src, cap * sizeof(*src));
+	return ret;
+}
+
+/* pf_hist_keep - keep one sample exactly; 1 when the exact store is full (bin it), 0, or -ENOMEM */
+static int pf_hist_keep(struct pf_hist *h, int64_t v)
+{
+	uint32_t cap;
+	int64_t *n;
+
+	if (!h->few && h->nfew < PF_HIST_FEW_INLINE) {
+		h->few_in[h->nfew++] = v;
+		return 0;
+	}
+	if (h->nfew >= PF_HIST_FEW_MAX)
+		return 1;
+	if (!h->few || h->nfew == h->few_cap) {
+		cap = h->few_cap ? h->few_cap * 2 : 128;
+		if (cap > PF_HIST_FEW_MAX)
+			cap = PF_HIST_FEW_MAX;
+		n = pf_hist_block(h, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		memcpy(n, pf_hist_few_samples(h), h->nfew * sizeof(*n));
+		if (h->few)
+			pf_hist_unblock(h, h->few, h->few_cap * sizeof(*n));
+		h->few = n;
+		h->few_cap = cap;
+	}
+	h->few[h->nfew++] = v;
+	return 0;
 }
 
 void pf_hist_init(struct pf_hist *h)
@@ -99,26 +358,33 @@ void pf_hist_init(struct pf_hist *h)
 	h->above_lo = INT64_MAX;
 }
 
+void pf_hist_init_pool(struct pf_hist *h, struct pf_hist_pool *p)
+{
+	pf_hist_init(h);
+	h->pool = p;
+}
+
 int pf_hist_init_range(struct pf_hist *h, int64_t lo, int64_t hi)
 {
 	unsigned r, sub, rlo, rhi;
 
 	pf_hist_init(h);
+	h->binned = true;
 	if (lo > hi)
 		return -EINVAL;
-	/* the negative side [lo, min(hi, -1)], then the positive [max(lo, 0), hi] */
+	/* the negative side [lo, min(hi, -1)], then the positive [max(lo, 0), hi]; 64-bit counters (never widened) */
 	if (lo < 0) {
 		pf_hist_index(pf_hist_mag(hi < 0 ? hi : -1), &rlo, &sub);
 		pf_hist_index(pf_hist_mag(lo), &rhi, &sub);
 		for (r = rlo; r <= rhi; r++)
-			if (!pf_hist_range(h, true, r, true))
+			if (!pf_hist_range(h, true, r, true, 2))
 				goto nomem;
 	}
 	if (hi >= 0) {
 		pf_hist_index((uint64_t)(lo > 0 ? lo : 0), &rlo, &sub);
 		pf_hist_index((uint64_t)hi, &rhi, &sub);
 		for (r = rlo; r <= rhi; r++)
-			if (!pf_hist_range(h, false, r, true))
+			if (!pf_hist_range(h, false, r, true, 2))
 				goto nomem;
 	}
 	h->fixed = true;
@@ -130,15 +396,20 @@ nomem:
 
 void pf_hist_free(struct pf_hist *h)
 {
+	struct pf_hist_pool *pool = h->pool;
 	unsigned r;
 
-	for (r = 0; r < PF_HIST_NRANGES; r++) {
-		free(h->pos[r]);
-		if (h->neg)
-			free(h->neg[r]);
+	if (h->binned) {
+		for (r = 0; r < PF_HIST_NRANGES; r++) {
+			pf_hist_unblock(h, h->pos[r], pf_hist_range_bytes(pf_hist_level(h, false, r)));
+			if (h->neg)
+				pf_hist_unblock(h, h->neg[r], pf_hist_range_bytes(pf_hist_level(h, true, r)));
+		}
+		pf_hist_unblock(h, h->neg, PF_HIST_NRANGES * sizeof(*h->neg));
+	} else if (h->few) {
+		pf_hist_unblock(h, h->few, h->few_cap * sizeof(*h->few));
 	}
-	free(h->neg);
-	pf_hist_init(h);
+	pf_hist_init_pool(h, pool);
 }
 
 size_t pf_hist_bytes(const struct pf_hist *h)
@@ -188,19 +459,27 @@ static bool pf_hist_above_ranges(const struct pf_hist *h, int64_t value)
 	return false;
 }
 
-/* pf_hist_add_one - n copies of value into its bucket, or a tail of a preallocated histogram */
-static int pf_hist_add_one(struct pf_hist *h, int64_t value, uint64_t n, int64_t at, int64_t id)
+/*
+ * pf_hist_place - store n copies of value: exactly while the exact store
+ * holds them (n == 1), else in its bucket, or as a tail of a preallocated
+ * histogram (value outside its ranges); count and moments are the caller's;
+ * 0 or -ENOMEM
+ */
+static int pf_hist_place(struct pf_hist *h, int64_t value, uint64_t n)
 {
-	uint64_t *c;
+	int ret;
 
-	if (!n)
-		return 0;
-	c = pf_hist_slot(h, value);
-	if (c) {
-		*c += n;
-	} else if (!h->fixed) {
-		return -ENOMEM;
-	} else if (pf_hist_above_ranges(h, value)) {
+	if (!h->binned) {
+		ret = n == 1 ? pf_hist_keep(h, value) : 1;
+		if (ret <= 0)
+			return ret;
+		if ((ret = pf_hist_bin(h)))
+			return ret;
+	}
+	ret = pf_hist_bump(h, value, n);
+	if (ret != -ERANGE)
+		return ret;
+	if (pf_hist_above_ranges(h, value)) {
 		/* outside the preallocated ranges: a tail whose bound is exact */
 		h->above_n += n;
 		if (value < h->above_lo)
@@ -210,8 +489,36 @@ static int pf_hist_add_one(struct pf_hist *h, int64_t value, uint64_t n, int64_t
 		if (value > h->below_hi)
 			h->below_hi = value;
 	}
+	return 0;
+}
+
+/* pf_hist_add_one - n copies of value, with the time and id of the max */
+static int pf_hist_add_one(struct pf_hist *h, int64_t value, uint64_t n, int64_t at, int64_t id)
+{
+	int ret;
+
+	if (!n)
+		return 0;
+	if ((ret = pf_hist_place(h, value, n)))
+		return ret;
 	pf_hist_account(h, value, n, at, id);
 	return 0;
+}
+
+void pf_hist_prefetch(const struct pf_hist *h, int64_t v)
+{
+	void *const *side = v < 0 ? (void *const *)h->neg : h->pos;
+	unsigned r, sub;
+
+	if (!h->binned) {
+		__builtin_prefetch(&pf_hist_few_samples(h)[h->nfew < PF_HIST_FEW_MAX ? h->nfew : 0], 1);
+		return;
+	}
+	if (!side)
+		return;
+	pf_hist_index(pf_hist_mag(v), &r, &sub);
+	if (side[r])
+		__builtin_prefetch((const char *)side[r] + sub * ((size_t)2 << pf_hist_level(h, v < 0, r)), 1);
 }
 
 int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id)
@@ -226,61 +533,20 @@ int pf_hist_add_n(struct pf_hist *h, int64_t value, uint64_t n)
 
 int pf_hist_add_above(struct pf_hist *h, uint64_t n, int64_t lo, __int128 sum)
 {
+	int ret;
+
 	if (!n)
 		return 0;
 	if (sum < (__int128)lo * (__int128)n)
 		return -EINVAL;
+	if ((ret = pf_hist_bin(h)))
+		return ret;
 	h->above_n += n;
 	if (lo < h->above_lo)
 		h->above_lo = lo;
 	h->sum += sum;
 	pf_hist_moments(h, (long double)sum / (long double)n, n);
 	h->m2_estimated = true;
-	return 0;
-}
-
-int pf_hist_merge(struct pf_hist *dst, const struct pf_hist *src)
-{
-	long double delta, n;
-	uint64_t *c;
-	unsigned r, k, side;
-
-	if (!src->count)
-		return 0;
-	for (side = 0; side < 2; side++) {
-		const uint64_t *const *from = side ? (const uint64_t *const *)src->neg : (const uint64_t *const *)src->pos;
-
-		for (r = 0; from && r < PF_HIST_NRANGES; r++) {
-			if (!from[r])
-				continue;
-			c = pf_hist_range(dst, side, r, true);
-			if (!c)
-				return -ENOMEM;
-			for (k = 0; k < PF_HIST_SUB; k++)
-				c[k] += from[r][k];
-		}
-	}
-	if (src->min < dst->min)
-		dst->min = src->min;
-	if (src->max > dst->max) {
-		dst->max = src->max;
-		dst->max_at = src->max_at;
-		dst->max_id = src->max_id;
-	}
-	dst->below_n += src->below_n;
-	dst->above_n += src->above_n;
-	if (src->below_hi > dst->below_hi)
-		dst->below_hi = src->below_hi;
-	if (src->above_lo < dst->above_lo)
-		dst->above_lo = src->above_lo;
-	dst->m2_estimated |= src->m2_estimated;
-	dst->sum += src->sum;
-	/* Chan et al. parallel combination of the moments */
-	n = (long double)dst->count + (long double)src->count;
-	delta = src->wmean - dst->wmean;
-	dst->m2 += src->m2 + delta * delta * (long double)dst->count * (long double)src->count / n;
-	dst->wmean += delta * (long double)src->count / n;
-	dst->count += src->count;
 	return 0;
 }
 
@@ -311,10 +577,10 @@ struct pf_hist_bucket {
 typedef int (*pf_hist_visit_fn)(const struct pf_hist_bucket *b, void *arg);
 
 /* pf_hist_visit - call fn on bucket sub of range r (negative side when neg) if it holds samples */
-static int pf_hist_visit(const uint64_t *c, int r, int sub, bool neg, pf_hist_visit_fn fn, void *arg)
+static int pf_hist_visit(const struct pf_hist *h, unsigned r, unsigned sub, bool neg, pf_hist_visit_fn fn, void *arg)
 {
-	uint64_t lo = pf_hist_low((unsigned)r, (unsigned)sub), w = pf_hist_width((unsigned)r);
-	struct pf_hist_bucket b = { (int64_t)lo, (int64_t)(lo + w - 1), c[sub] };
+	uint64_t lo = pf_hist_low(r, sub), w = pf_hist_width(r);
+	struct pf_hist_bucket b = { (int64_t)lo, (int64_t)(lo + w - 1), pf_hist_count(h, neg, r, sub) };
 
 	if (!b.n)
 		return 0;
@@ -325,23 +591,115 @@ static int pf_hist_visit(const uint64_t *c, int r, int sub, bool neg, pf_hist_vi
 	return fn(&b, arg);
 }
 
+/* pf_hist_bucket_of - the bucket (values lo..hi) holding v */
+static void pf_hist_bucket_of(int64_t v, struct pf_hist_bucket *b)
+{
+	unsigned r, sub;
+	uint64_t lo, w;
+
+	pf_hist_index(pf_hist_mag(v), &r, &sub);
+	lo = pf_hist_low(r, sub);
+	w = pf_hist_width(r);
+	b->lo = v < 0 ? -(int64_t)(lo + w - 1) : (int64_t)lo;
+	b->hi = v < 0 ? -(int64_t)lo : (int64_t)(lo + w - 1);
+}
+
+/*
+ * pf_hist_walk_few - pf_hist_walk of an exact histogram: its sorted samples,
+ * each distinct value a bucket of its own when 'exact', else grouped into
+ * the buckets a binned histogram would have
+ */
+static int pf_hist_walk_few(const struct pf_hist *h, bool exact, pf_hist_visit_fn fn, void *arg)
+{
+	int64_t v[PF_HIST_FEW_MAX];
+	struct pf_hist_bucket b, nb;
+	uint32_t i;
+	int ret;
+
+	memcpy(v, pf_hist_few_samples(h), h->nfew * sizeof(*v));
+	qsort(v, h->nfew, sizeof(*v), pf_hist_cmp);
+	for (i = 0; i < h->nfew; i++) {
+		if (exact)
+			nb.lo = nb.hi = v[i];
+		else
+			pf_hist_bucket_of(v[i], &nb);
+		if (i && nb.lo == b.lo) {
+			b.n++;
+			continue;
+		}
+		if (i && (ret = fn(&b, arg)))
+			return ret;
+		b = nb;
+		b.n = 1;
+	}
+	return h->nfew ? fn(&b, arg) : 0;
+}
+
 /*
  * pf_hist_walk - call fn on every non-empty bucket in ascending value order
  * (negative ranges by falling magnitude, then positive ones) until it
- * returns non-zero; that value, or 0
+ * returns non-zero; that value, or 0. An exact histogram's samples are
+ * buckets of width 1 when 'exact', else grouped into the binned buckets.
  */
-static int pf_hist_walk(const struct pf_hist *h, pf_hist_visit_fn fn, void *arg)
+static int pf_hist_walk(const struct pf_hist *h, bool exact, pf_hist_visit_fn fn, void *arg)
 {
 	int r, sub, ret;
 
+	if (!h->binned)
+		return pf_hist_walk_few(h, exact, fn, arg);
 	for (r = PF_HIST_NRANGES - 1; h->neg && r >= 0; r--)
 		for (sub = PF_HIST_SUB - 1; h->neg[r] && sub >= 0; sub--)
-			if ((ret = pf_hist_visit(h->neg[r], r, sub, true, fn, arg)))
+			if ((ret = pf_hist_visit(h, (unsigned)r, (unsigned)sub, true, fn, arg)))
 				return ret;
 	for (r = 0; r < PF_HIST_NRANGES; r++)
 		for (sub = 0; h->pos[r] && sub < PF_HIST_SUB; sub++)
-			if ((ret = pf_hist_visit(h->pos[r], r, sub, false, fn, arg)))
+			if ((ret = pf_hist_visit(h, (unsigned)r, (unsigned)sub, false, fn, arg)))
 				return ret;
+	return 0;
+}
+
+/* pf_hist_merge_bucket - pf_hist_walk step: a bucket of the source into the destination arg */
+static int pf_hist_merge_bucket(const struct pf_hist_bucket *b, void *arg)
+{
+	return pf_hist_place(arg, b->lo, b->n);
+}
+
+int pf_hist_merge(struct pf_hist *dst, const struct pf_hist *src)
+{
+	long double delta, n;
+	uint32_t i;
+	int ret;
+
+	if (!src->count)
+		return 0;
+	if (!src->binned) {
+		for (i = 0; i < src->nfew; i++)
+			if ((ret = pf_hist_place(dst, pf_hist_few_samples(src)[i], 1)))
+				return ret;
+	} else if ((ret = pf_hist_bin(dst)) || (ret = pf_hist_walk(src, false, pf_hist_merge_bucket, dst))) {
+		return ret;
+	}
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max) {
+		dst->max = src->max;
+		dst->max_at = src->max_at;
+		dst->max_id = src->max_id;
+	}
+	dst->below_n += src->below_n;
+	dst->above_n += src->above_n;
+	if (src->below_hi > dst->below_hi)
+		dst->below_hi = src->below_hi;
+	if (src->above_lo < dst->above_lo)
+		dst->above_lo = src->above_lo;
+	dst->m2_estimated |= src->m2_estimated;
+	dst->sum += src->sum;
+	/* Chan et al. parallel combination of the moments */
+	n = (long double)dst->count + (long double)src->count;
+	delta = src->wmean - dst->wmean;
+	dst->m2 += src->m2 + delta * delta * (long double)dst->count * (long double)src->count / n;
+	dst->wmean += delta * (long double)src->count / n;
+	dst->count += src->count;
 	return 0;
 }
 
@@ -384,7 +742,7 @@ static int64_t pf_hist_rank(const struct pf_hist *h, uint64_t rank, bool *bound,
 		return h->min;
 	if (rank > h->below_n && rank <= h->below_n + binned) {
 		f.k = rank - h->below_n;
-		found = pf_hist_walk(h, pf_hist_find_k, &f);
+		found = pf_hist_walk(h, true, pf_hist_find_k, &f);
 		if (found && !(h->below_n && f.b.lo <= h->below_hi) && !(h->above_n && f.b.hi >= h->above_lo)) {
 			v = f.b.lo < 0 ? -(int64_t)pf_hist_repr(pf_hist_mag(f.b.hi), pf_hist_mag(f.b.lo)) :
 				(int64_t)pf_hist_repr((uint64_t)f.b.lo, (uint64_t)f.b.hi);
@@ -518,7 +876,7 @@ static json_t *pf_hist_buckets_json(const struct pf_hist *h)
 {
 	json_t *a = json_array();
 
-	if (a && pf_hist_walk(h, pf_hist_bucket_json, a)) {
+	if (a && pf_hist_walk(h, false, pf_hist_bucket_json, a)) {
 		json_decref(a);
 		return NULL;
 	}
@@ -585,6 +943,7 @@ int pf_hist_from_json(const json_t *o, struct pf_hist *h)
 	int ret = -EINVAL;
 
 	pf_hist_init(h);
+	h->binned = true;
 	if (!json_is_object(hj) || pf_hist_json_int(o, "count", &count) || count < 0)
 		return -EINVAL;
 	if (!count)
@@ -598,8 +957,6 @@ int pf_hist_from_json(const json_t *o, struct pf_hist *h)
 	if (pf_hist_json_int(o, "max_id", &h->max_id))
 		h->max_id = 0;
 	json_array_foreach(json_object_get(hj, "buckets"), i, b) {
-		uint64_t *c;
-
 		if (!json_is_integer(json_array_get(b, 0)) || !json_is_integer(json_array_get(b, 1)) ||
 		    json_array_size(b) != 2)
 			goto out;
@@ -607,12 +964,9 @@ int pf_hist_from_json(const json_t *o, struct pf_hist *h)
 		n = json_integer_value(json_array_get(b, 1));
 		if (n <= 0)
 			goto out;
-		c = pf_hist_slot(h, v);
-		if (!c) {
-			ret = -ENOMEM;
+		if ((ret = pf_hist_bump(h, v, (uint64_t)n)))
 			goto out;
-		}
-		*c += (uint64_t)n;
+		ret = -EINVAL;
 		binned += (uint64_t)n;
 	}
 	if (pf_hist_tail_from_json(hj, "below", "<=", &h->below_n, &h->below_hi) ||

@@ -11,9 +11,15 @@
  * reported from a bucket is within 0.79 % of every sample in it. Negative
  * values use a mirrored set of ranges.
  *
- * Memory is allocated per range (1 KiB each) when the first value lands in
- * it: a distribution spanning 1 us - 10 ms costs 15 ranges plus the struct,
- * under 16 KiB. Once its ranges exist, pf_hist_add never allocates.
+ * The first PF_HIST_FEW_MAX samples are kept exactly (the first 58 in the
+ * struct itself, then on the heap): the thousands of threads of a busy
+ * system that are woken a few dozen times each cost no buckets at all, and
+ * their percentiles are exact. Past that the samples go into buckets:
+ * memory is allocated per range (256 bytes of 16-bit counters, widened to
+ * 32 and 64 bits when one would overflow) when the first value lands in it: a
+ * distribution spanning 1 us - 10 ms costs 15 ranges plus the struct, under
+ * 16 KiB. Once its ranges exist, pf_hist_add never allocates; with a pool
+ * (pf_hist_init_pool) the ranges come from slabs shared by many histograms.
  * pf_hist_init_range() preallocates the ranges of [lo, hi] and forbids any
  * later allocation: that is the mode for the realtime path (a value outside
  * is counted as a tail sample, below).
@@ -48,10 +54,23 @@ extern const char *const pf_hist_pct_name[PF_HIST_NPCT];	/* "p50" ... "p99.999" 
 #define PF_HIST_SUB		(1 << PF_HIST_SUB_BITS)
 #define PF_HIST_NRANGES		58			/* range 57 ends at 2^64 */
 
+#define PF_HIST_FEW_INLINE	PF_HIST_NRANGES		/* exact samples kept in the struct itself */
+#define PF_HIST_FEW_MAX		256			/* exact samples kept before binning */
+
+struct pf_hist_pool;
+
 struct pf_hist {
-	uint64_t  *pos[PF_HIST_NRANGES];	/* bucket counts of values >= 0, by range; NULL until used */
-	uint64_t **neg;				/* the same for values < 0 (by magnitude); NULL until one */
+	union {
+		void    *pos[PF_HIST_NRANGES];	/* binned: counters of values >= 0 by range, NULL until used */
+		int64_t  few_in[PF_HIST_FEW_INLINE];	/* exact: the first samples, in the struct */
+	};
+	int64_t   *few;				/* exact, more than fit inline: few_cap samples on the heap */
+	uint32_t   nfew, few_cap;		/* exact samples held, heap capacity (0: inline) */
+	bool       binned;			/* samples are in buckets (else exact in few_in / few) */
 	bool       fixed;			/* pf_hist_init_range: never allocate after init */
+	void     **neg;				/* binned: the same for values < 0 (by magnitude); NULL until one */
+	uint64_t   lvl_pos[2], lvl_neg[2];	/* by range bit: [0] counters >= 32-bit, [1] 64-bit (else 16-bit) */
+	struct pf_hist_pool *pool;		/* where its memory comes from; NULL: malloc */
 	uint64_t   count;			/* every sample, tails included */
 	int64_t    min, max;
 	int64_t    max_at;			/* caller's time stamp of the (first) max */
@@ -81,6 +100,29 @@ struct pf_stats {
 void pf_hist_init(struct pf_hist *h);
 
 /*
+ * pf_hist_pool_new - a pool the memory of many histograms comes from: carved
+ * out of 64 KiB slabs, what a freed histogram held is reused, so that
+ * thousands of histograms growing while a trace streams cost a malloc per
+ * slab, not per range. NULL when out of memory. Not thread-safe: one owner.
+ */
+struct pf_hist_pool *pf_hist_pool_new(void);
+
+/* pf_hist_pool_free - release the pool and every block it gave out */
+void pf_hist_pool_free(struct pf_hist_pool *p);
+
+/* pf_hist_pool_alloc - a zeroed block of size bytes from the pool (malloc'd when p is NULL), or NULL */
+void *pf_hist_pool_alloc(struct pf_hist_pool *p, size_t size);
+
+/* pf_hist_pool_put - give a block of size bytes back (free() when p is NULL) */
+void pf_hist_pool_put(struct pf_hist_pool *p, void *block, size_t size);
+
+/* pf_hist_pool_mallocs - the slabs the pool asked malloc for so far */
+uint64_t pf_hist_pool_mallocs(const struct pf_hist_pool *p);
+
+/* pf_hist_init_pool - pf_hist_init, its memory from pool p */
+void pf_hist_init_pool(struct pf_hist *h, struct pf_hist_pool *p);
+
+/*
  * pf_hist_init_range - set up an empty histogram with every range holding a
  * value of [lo, hi] allocated now; pf_hist_add never allocates afterwards (a
  * value outside those ranges becomes a tail sample, its moments exact).
@@ -93,6 +135,13 @@ void pf_hist_free(struct pf_hist *h);
 
 /* pf_hist_add - add one value with the time and id reported if it is the max; 0 or -ENOMEM */
 int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id) __attribute__((warn_unused_result));
+
+/*
+ * pf_hist_prefetch - ask the CPU to load the counter v would go to: adding
+ * many samples to many histograms, prefetching them all first overlaps their
+ * cache misses instead of paying them one after the other
+ */
+void pf_hist_prefetch(const struct pf_hist *h, int64_t v);
 
 /* pf_hist_add_n - add n copies of one value (histograms imported from other tools); 0 or -errno */
 int pf_hist_add_n(struct pf_hist *h, int64_t value, uint64_t n) __attribute__((warn_unused_result));

@@ -9,7 +9,7 @@
 # NO_USDT=1 builds without probes and switching it rebuilds the users of
 # app/marker.h, and a no-op make calls pkg-config once.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 29
+plan 30
 
 S="$TMP/src"
 mkdir -p "$S/t" "$S/app" "$TMP/x"
@@ -35,6 +35,13 @@ touch "$S/lib/command.h"
 run_cmd mk all
 is "$(printf '%s\n' "$out" | grep -E '^  CC ' | sed 's/^  CC *//' | sort | tr '\n' ' ')" "lib/command.c preflight.c " \
 	"build-1.5 an edited lib/command.h rebuilds preflight.c and lib/command.c"
+# a fragment whose first rule is not a program (as app/fsw/fsw.mk's archive) must not become the default goal
+printf '$(B)/aaa.stamp:\n\ttouch $@\n' > "$S/lib/aaa.mk"
+rm -f "$S/build/preflight"
+run_cmd mk
+ok "build-1.6 'make' alone builds every program even when a fragment's first rule is something else" \
+	test -x "$S/build/preflight"
+rm -f "$S/lib/aaa.mk"
 
 # fake cross tools: log their name, run the host's
 for t in gcc ar pkg-config; do

@@ -9,12 +9,10 @@ FSW_SRCS = app/fsw/fsw.c app/fsw/fsw_math.c app/fsw/fsw_proto.c app/fsw/fsw_ekf.
 	app/fsw/fsw_ctl.c app/fsw/fsw_link.c app/fsw/fsw_tlm.c app/fsw/fsw_task.c
 FSW_LIB = $(B)/libfsw.a
 
-# the archive, as the Makefile's libpreflight.a (the first rule read here must not become make's default goal)
-fsw_default_goal := $(.DEFAULT_GOAL)
+# the archive, as the Makefile's libpreflight.a
 $(FSW_LIB): $(patsubst %.c,$(B)/obj/%.o,$(FSW_SRCS))
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
-.DEFAULT_GOAL := $(fsw_default_goal)
 
 # unit test: the frame formats and parsers, every rejection reason
 UNIT_TESTS += fsw_proto_test

@@ -1,7 +1,10 @@
 /*
  * malloc_count.c - an LD_PRELOAD interposer that counts the calls to malloc,
  * calloc, realloc, posix_memalign and aligned_alloc of a process and writes
- * the count at exit to the file named by $MALLOC_COUNT_OUT ("mallocs N").
+ * the count at exit to the file named by $MALLOC_COUNT_OUT ("mallocs N"),
+ * and the count when the process first called jansson's json_object()
+ * ("before_json N"): 'preflight analyze' makes its output only after its
+ * pass over the trace, so that is the count of the pass itself.
  * The perf scripts run the read floor and 'preflight analyze' under it on a
  * trace and on a quarter of it, so allocations per event after warm-up are
  * (whole - quarter) / (events whole - events quarter), the library's own
@@ -10,6 +13,7 @@
  * usage: LD_PRELOAD=build/t/malloc_count.so MALLOC_COUNT_OUT=FILE COMMAND...
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +24,19 @@ extern void *__libc_realloc(void *p, size_t size);
 extern void *__libc_memalign(size_t align, size_t size);
 
 static atomic_ulong mc_calls;	/* allocation calls so far */
+static atomic_ulong mc_before_json;	/* ... when json_object() was first called, 0 before */
+
+/* json_object - jansson's, noting the count at its first call */
+void *json_object(void)
+{
+	static void *(*real)(void);
+	unsigned long zero = 0;
+
+	atomic_compare_exchange_strong(&mc_before_json, &zero, atomic_load(&mc_calls));
+	if (!real)
+		real = (void *(*)(void))dlsym(RTLD_NEXT, "json_object");
+	return real ? real() : NULL;
+}
 
 void *malloc(size_t size)
 {
@@ -60,6 +77,7 @@ __attribute__((destructor)) static void mc_report(void)
 
 	if (!path || !(f = fopen(path, "w")))
 		return;
-	fprintf(f, "mallocs %lu\n", (unsigned long)atomic_load(&mc_calls));
+	fprintf(f, "mallocs %lu\nbefore_json %lu\n", (unsigned long)atomic_load(&mc_calls),
+		(unsigned long)(atomic_load(&mc_before_json) ? atomic_load(&mc_before_json) : atomic_load(&mc_calls)));
 	fclose(f);
 }

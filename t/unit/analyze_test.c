@@ -58,6 +58,32 @@ static void test_windows(void)
 	an_win_init(&w, 1000 * MS, 0);
 	an_win_add(&w, 0, 50 * MS);
 	check_dbl(an_win_max(&w, 100 * MS), 0.5, 1e-12, "win-1.5 trace shorter than the window: over its duration");
+	an_win_init(&w, 10 * MS, 0);
+	an_win_add(&w, 0, 3 * MS);
+	an_win_add(&w, 5 * MS, INT64_MAX);	/* a job-log row ending at INT64_MAX: must not step through every window */
+	check_dbl(an_win_max(&w, 0), 1.0, 1e-12, "win-1.6 an interval to INT64_MAX fills whole windows, at once");
+	an_win_add(&w, 15 * MS, 16 * MS);	/* long past: the oldest open window */
+	check(an_win_max(&w, 0) >= 1.0 && an_win_max(&w, 0) <= 1.2, "win-1.7 ... and the windows stay usable (the late part lands in the oldest open one)");
+}
+
+/* in-order windows (one thread's runs) */
+static void test_mwindows(void)
+{
+	struct an_mwin w;
+
+	an_mwin_init(&w, 10 * MS, 0);
+	an_mwin_add(&w, 0, 5 * MS);
+	an_mwin_add(&w, 6 * MS, 8 * MS);
+	check_dbl(an_mwin_max(&w, 0), 0.7, 1e-12, "win-2.1 two runs in one window add up");
+	an_mwin_add(&w, 12 * MS, 15 * MS);
+	check_dbl(an_mwin_max(&w, 0), 0.7, 1e-12, "win-2.2 the next window starts afresh");
+	an_mwin_add(&w, 19 * MS, 21 * MS);
+	check_dbl(an_mwin_max(&w, 0), 0.7, 1e-12, "win-2.3 a run across a boundary is split (4 + 1 ms)");
+	an_mwin_add(&w, 25 * MS, 47 * MS);
+	check_dbl(an_mwin_max(&w, 0), 1.0, 1e-12, "win-2.4 a run over a whole window fills it");
+	an_mwin_init(&w, 10 * MS, 0);
+	an_mwin_add(&w, 2 * MS, INT64_MAX);
+	check_dbl(an_mwin_max(&w, 0), 1.0, 1e-12, "win-2.5 an interval to INT64_MAX, at once");
 }
 
 static void test_lost(void)
@@ -89,6 +115,7 @@ static void test_sched(void)
 	an_on_waking(r, 0, 301 * US, 10, "worker", 49, false);
 	an_on_switch(r, 0, 340 * US, 0, "swapper/0", 120, 0, 10, "worker", 49);
 	t = an_thread_find(r, 10);
+	an_stage_flush(r, t);
 	check_int(t->preemptions, ==, 1, "sched-1.1 switched out runnable: one preemption");
 	check_int(t->runtime_ns, ==, 200 * US, "sched-1.2 runtime of the two closed runs");
 	check_int(t->wake_lat ? t->wake_lat->max : -1, ==, 40 * US, "sched-1.3 waking -> switch-in");
@@ -108,6 +135,21 @@ static void test_sched(void)
 	t = an_thread_find(r, 10);
 	check_int(t->cpu, ==, 1, "sched-2.5 a thread seen on another CPU moved there");
 	check_int(t->migrations, ==, 1, "sched-2.6 ... a migration");
+	/* 40 woken at 600 us; its first own event 5 ms later (more than a tick): no sample */
+	an_on_waking(r, 0, 600 * US, 40, "silent", 120, true);
+	an_on_running(r, 0, 5600 * US, 40);
+	t = an_thread_find(r, 40);
+	check(t && !t->wake_lat && !t->wake_lat_inf && t->unresolved == 1 && t->inferred == 1,
+	      "sched-3.1 an inferred switch-in more than a tick after the waking: unresolved, no sample");
+	/* 50 woken twice with no switch-in between: it ran unseen; the second wakeup is measured */
+	an_on_switch(r, 0, 6000 * US, 40, "silent", 120, 1, 0, "swapper/0", 120);
+	an_on_waking(r, 1, 6100 * US, 50, "twice", 120, true);
+	an_on_waking(r, 1, 9000 * US, 50, "twice", 120, true);
+	an_on_switch(r, 0, 9010 * US, 0, "swapper/0", 120, 0, 50, "twice", 120);
+	t = an_thread_find(r, 50);
+	an_stage_flush(r, t);
+	check(t && t->unresolved == 1 && t->wake_lat && t->wake_lat->count == 1 && t->wake_lat->max == 10 * US,
+	      "sched-3.2 a wakeup superseded by the next: unresolved; the next one measured (10 us)");
 	free_run(r);
 }
 
@@ -228,8 +270,9 @@ static void test_joblog(void)
 int main(void)
 {
 	pf_set_prog("test-analyze");
-	tap_plan(52);
+	tap_plan(61);
 	test_windows();
+	test_mwindows();
 	test_lost();
 	test_sched();
 	test_tasks();

@@ -297,14 +297,41 @@ static void test_tails(void)
 	check_int(bad, ==, 0, "hist-6.15 added");
 }
 
+/* hist-7.x: counters widen from 16 to 32 to 64 bits without losing a sample */
+static void test_widen(void)
+{
+	struct pf_hist h, back;
+	struct pf_stats st;
+	json_t *j;
+	int bad = 0;
+
+	pf_hist_init(&h);
+	bad |= pf_hist_add_n(&h, 1000, 300);	/* binned: more than the exact store */
+	bad |= pf_hist_add_n(&h, 5000, 70000);	/* past 16 bits */
+	bad |= pf_hist_add_n(&h, 5001, 1);	/* the same bucket, widened */
+	check_int(bad, ==, 0, "hist-7.1 adds past 16-bit counters succeed");
+	pf_hist_stats(&h, &st);
+	check_int(st.count, ==, 70301, "hist-7.2 ... every sample counted");
+	check_int(st.pct[0], ==, 5000, "hist-7.3 ... the median is in the widened bucket");
+	bad |= pf_hist_add_n(&h, 5000, 5000000000ull);	/* past 32 bits */
+	pf_hist_stats(&h, &st);
+	check(!bad && st.count == 5000070301ull && st.pct[0] == 5000, "hist-7.4 past 32 bits: counted, median kept");
+	j = pf_hist_json(&h, "ns");
+	check(j && !pf_hist_from_json(j, &back) && back.count == h.count, "hist-7.5 the JSON round trip keeps 64-bit counts");
+	json_decref(j);
+	pf_hist_free(&back);
+	pf_hist_free(&h);
+}
+
 int main(void)
 {
-	tap_plan(48);
+	tap_plan(53);
 	test_exact_small();
 	test_random();
 	test_repr();
 	test_merge_json();
 	test_memory();
 	test_tails();
+	test_widen();
 	return tap_done();
 }
