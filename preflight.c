@@ -28,27 +28,27 @@ const struct pf_command cmd_help = {
 #include "commands.h"
 #undef COMMAND
 
-static const struct pf_command *const pf_commands[] = {
+static const struct pf_command *const main_commands[] = {
 #define COMMAND(name) &cmd_##name,
 #include "commands.h"
 #undef COMMAND
 };
 
-static char pf_prefix_buf[64];
+static char main_prefix_buf[64];
 
-/* pf_find_command - the command called 'name', or NULL */
-static const struct pf_command *pf_find_command(const char *name)
+/* main_find_command - the command called 'name', or NULL */
+static const struct pf_command *main_find_command(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < PF_ARRAY_SIZE(pf_commands); i++)
-		if (!strcmp(pf_commands[i]->name, name))
-			return pf_commands[i];
+	for (i = 0; i < PF_ARRAY_SIZE(main_commands); i++)
+		if (!strcmp(main_commands[i]->name, name))
+			return main_commands[i];
 	return NULL;
 }
 
-/* pf_main_usage - the top-level help: every command with its summary */
-static void pf_main_usage(FILE *out)
+/* main_usage - the top-level help: every command with its summary */
+static void main_usage(FILE *out)
 {
 	size_t i;
 
@@ -58,8 +58,8 @@ static void pf_main_usage(FILE *out)
 		"Timing analysis and latency certification for realtime Linux.\n"
 		"\n"
 		"commands:\n");
-	for (i = 0; i < PF_ARRAY_SIZE(pf_commands); i++)
-		fprintf(out, "  %-10s %s\n", pf_commands[i]->name, pf_commands[i]->summary);
+	for (i = 0; i < PF_ARRAY_SIZE(main_commands); i++)
+		fprintf(out, "  %-10s %s\n", main_commands[i]->name, main_commands[i]->summary);
 	fprintf(out,
 		"\n"
 		"'preflight help <command>' or 'preflight <command> --help' shows a command's options.\n"
@@ -73,10 +73,10 @@ static int cmd_help_run(int argc, char **argv)
 	const struct pf_command *cmd;
 
 	if (argc < 2) {
-		pf_main_usage(stdout);
+		main_usage(stdout);
 		return PF_EXIT_OK;
 	}
-	cmd = pf_find_command(argv[1]);
+	cmd = main_find_command(argv[1]);
 	if (!cmd)
 		return pf_fail(PF_EXIT_USAGE, "'%s': no such command (see 'preflight help')", argv[1]);
 	pf_print_usage(cmd);
@@ -89,7 +89,7 @@ int main(int argc, char **argv)
 	int i;
 
 	if (argc < 2) {
-		pf_main_usage(stderr);
+		main_usage(stderr);
 		return PF_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
@@ -101,11 +101,11 @@ int main(int argc, char **argv)
 	if (argv[1][0] == '-')
 		return pf_fail(PF_EXIT_USAGE, "'%s': unknown option (see 'preflight --help')", argv[1]);
 
-	cmd = pf_find_command(argv[1]);
+	cmd = main_find_command(argv[1]);
 	if (!cmd)
 		return pf_fail(PF_EXIT_USAGE, "'%s': no such command (see 'preflight help')", argv[1]);
-	snprintf(pf_prefix_buf, sizeof(pf_prefix_buf), "preflight: %s", cmd->name);
-	pf_set_prog(pf_prefix_buf);
+	snprintf(main_prefix_buf, sizeof(main_prefix_buf), "preflight: %s", cmd->name);
+	pf_set_prog(main_prefix_buf);
 	for (i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
 			break;

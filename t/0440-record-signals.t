@@ -59,8 +59,9 @@ mkdir "$TMP/pipe"
 is "$(cat "$TMP/pipe.rc")$(rec_instances)$(ls -A "$TMP/pipe" | grep -v '^p\.dat$\|^sigign$')" "0" \
 	"rec-sig-3.6 stderr a closed pipe: exit 0, no instance and no temporary files left"
 ok "rec-sig-3.7 ... the file is readable" trace-cmd report -i "$TMP/pipe/p.dat"
-is "$(( 0x$(awk '{ print $2 }' "$TMP/pipe/sigign") & 0x1000 ))" 0 \
-	"rec-sig-3.8 ... and the command does not inherit SIGPIPE ignored"
+sigign=$(awk '{ print $2 }' "$TMP/pipe/sigign" 2>/dev/null)
+is "$(( 0x${sigign:-1000} & 0x1000 ))" 0 \
+	"rec-sig-3.8 ... and the command does not inherit SIGPIPE ignored (SigIgn ${sigign:-not written})"
 
 # a crashed recorder's instance: named preflight-<dead pid>, and a registered one
 sh -c 'exit 0' & dead=$!; wait $dead
