@@ -891,9 +891,8 @@ static enum chk_kind chk_metric_kind(const struct chk_item *it, double *unit_ns)
 	};
 	static const char *const fractions[] = { "share", "idle", "hardirq", "softirq" };
 	const char *unit = json_string_value(json_object_get(it->parent, "unit"));
-	const char *dot = strrchr(it->path, '.');
-	const char *key = dot ? dot + 1 : it->path;
-	char parent_key[512];
+	char parent_key[512], *dot;
+	const char *key;
 	size_t i, n;
 
 	*unit_ns = 1;
@@ -911,6 +910,8 @@ static enum chk_kind chk_metric_kind(const struct chk_item *it, double *unit_ns)
 	}
 	/* the key, or for statistics objects without a unit the object's key */
 	snprintf(parent_key, sizeof(parent_key), "%s", it->path);
+	dot = strrchr(parent_key, '.');
+	key = dot ? dot + 1 : parent_key;
 	for (n = 0; n < 2; n++) {
 		size_t len = strlen(key);
 
@@ -937,7 +938,7 @@ static enum chk_kind chk_metric_kind(const struct chk_item *it, double *unit_ns)
 		/* a member of a statistics object: look at the object's name */
 		if (!dot)
 			break;
-		parent_key[dot - it->path] = '\0';
+		*dot = '\0';		/* cut within parent_key itself */
 		dot = strrchr(parent_key, '.');
 		key = dot ? dot + 1 : parent_key;
 	}
