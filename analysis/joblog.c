@@ -15,6 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * What a row can physically hold: no job lasts a day (the longest run, soak,
+ * is 8 h), and one thread uses no more CPU than the time that passed (1 ms
+ * of slack for two clocks read one after the other).
+ */
+#define AN_JL_MAX_JOB_NS    (86400LL * PF_NS_PER_SEC)
+#define AN_JL_CPU_SLACK_NS  PF_NS_PER_MS
+
 enum an_jlcol { C_TASK, C_SEQ, C_RELEASE, C_START, C_END, C_CPU_NS, C_CPU, C_FLAGS, C_MISSED, C_NCOLS };
 
 static const char *const an_jlcol_name[C_NCOLS] = {
@@ -132,6 +140,18 @@ static void an_jl_row(int ch, void *data)
 	if (v[C_SEQ] > UINT32_MAX || v[C_START] < v[C_RELEASE] - PF_NS_PER_SEC || v[C_END] < v[C_START]) {
 		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: times out of order (release %lld, start %lld, end %lld)",
 				  jl->path, jl->lineno, v[C_RELEASE], v[C_START], v[C_END]);
+		goto out;
+	}
+	if (v[C_END] - v[C_RELEASE] > AN_JL_MAX_JOB_NS) {
+		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: a job of %lld s (release %lld, end %lld) "
+				  "is not possible", jl->path, jl->lineno,
+				  (v[C_END] - v[C_RELEASE]) / PF_NS_PER_SEC, v[C_RELEASE], v[C_END]);
+		goto out;
+	}
+	if (v[C_CPU_NS] > v[C_END] - v[C_START] + AN_JL_CPU_SLACK_NS) {
+		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: cpu_ns %lld exceeds the job's wall time "
+				  "(end - start = %lld ns): one thread cannot use more CPU than time passed",
+				  jl->path, jl->lineno, v[C_CPU_NS], v[C_END] - v[C_START]);
 		goto out;
 	}
 	memcpy(row->task, jl->fields[jl->col[C_TASK]], strlen(jl->fields[jl->col[C_TASK]]) + 1);
