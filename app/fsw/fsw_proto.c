@@ -107,9 +107,12 @@ int fsw_imu_decode(const uint8_t *f, size_t len, struct fsw_imu_sample *s)
 {
 	const uint8_t *p = f + 4;
 
+	/* the length first: a decoder stands alone, whatever its caller checked */
+	if (len < FSW_IMU_FRAME_LEN)
+		return -FSW_REJ_IMU_LEN;
 	if (f[2] != FSW_IMU_TYPE)
 		return -FSW_REJ_IMU_TYPE;
-	if (f[3] != FSW_IMU_PAYLOAD_LEN || len < FSW_IMU_FRAME_LEN)
+	if (f[3] != FSW_IMU_PAYLOAD_LEN)
 		return -FSW_REJ_IMU_LEN;
 	if (fsw_get16(f + 4 + FSW_IMU_PAYLOAD_LEN) != fsw_crc16(f + 2, 2 + FSW_IMU_PAYLOAD_LEN))
 		return -FSW_REJ_IMU_CRC;

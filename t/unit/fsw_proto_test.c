@@ -130,6 +130,15 @@ static void test_crc_and_imu(void)
 	memcpy(bad + 4 + 18, &nan, 4);	/* accel x = NaN, CRC recomputed */
 	reseal_imu(bad);
 	check_int(fsw_imu_decode(bad, FSW_IMU_FRAME_LEN, &d), ==, -FSW_REJ_IMU_RANGE, "proto-1.11 reject: NaN accel");
+	{
+		/* two bytes only, at the end of an allocation: the length is checked before any byte past them */
+		uint8_t *tiny = malloc(2);
+
+		tiny[0] = f[0];
+		tiny[1] = f[1];
+		check_int(fsw_imu_decode(tiny, 2, &d), ==, -FSW_REJ_IMU_LEN, "proto-1.11a a 2-byte buffer: imu_len, nothing read past it");
+		free(tiny);
+	}
 
 	feed(&p, &g, f, FSW_IMU_FRAME_LEN - 5);
 	check(g.imu == 0 && p.len == FSW_IMU_FRAME_LEN - 5 && p.rej[FSW_REJ_IMU_CRC] == 0,
@@ -336,7 +345,7 @@ static void test_geo(void)
 
 int main(void)
 {
-	tap_plan(42);
+	tap_plan(43);
 	test_crc_and_imu();
 	test_ubx();
 	test_spi();
