@@ -122,6 +122,18 @@ static int ct_push_u64(uint64_t **a, size_t *n, size_t *cap, uint64_t v)
  * Building the statistics: the same for both formats
  */
 
+/* ct_i64 - a double as int64, clamped (NaN as 0): no undefined conversion of a wild value */
+static int64_t ct_i64(double v)
+{
+	if (v != v)
+		return 0;
+	if (v >= 9.2e18)
+		return INT64_MAX;
+	if (v <= -9.2e18)
+		return INT64_MIN;
+	return (int64_t)v;
+}
+
 /* ct_sum_range - the sums of all samples that print as cyclictest's average */
 static void ct_sum_range(const struct ct_file *f, const struct ct_thread *t,
 			 int64_t *lo, int64_t *hi, int64_t *pref)
@@ -130,14 +142,14 @@ static void ct_sum_range(const struct ct_file *f, const struct ct_thread *t,
 
 	if (f->json) {
 		/* "%.2f" of sum / cycles: the sum lies within half a cent of avg */
-		*lo = (int64_t)ceil((t->avg - 0.005) * c - 1e-6 * c);
-		*hi = (int64_t)floor((t->avg + 0.005) * c + 1e-6 * c);
-		*pref = llround(t->avg * c);
+		*lo = ct_i64(ceil((t->avg - 0.005) * c - 1e-6 * c));
+		*hi = ct_i64(floor((t->avg + 0.005) * c + 1e-6 * c));
+		*pref = ct_i64(round(t->avg * c));
 	} else {
 		/* "(long)(sum / cycles)": truncated */
-		*lo = (int64_t)llround(t->avg) * (int64_t)t->cycles;
-		*hi = *lo + (int64_t)t->cycles - 1;
-		*pref = *lo + (int64_t)t->cycles / 2;
+		*lo = ct_i64(round(t->avg) * c);
+		*hi = *lo > INT64_MAX - (int64_t)t->cycles ? INT64_MAX : *lo + (int64_t)t->cycles - 1;
+		*pref = *lo > INT64_MAX - (int64_t)t->cycles ? INT64_MAX : *lo + (int64_t)t->cycles / 2;
 	}
 }
 

@@ -87,7 +87,7 @@ int sim_scenario_set(struct sim_scenario *s, const char *section, const char *ke
 	if (!strcmp(key, "uart_baud") && !strcmp(section, "sim")) {
 		unsigned int sp;
 
-		if (d != floor(d) || fsw_baud_const((int)d, &sp)) {
+		if (d != floor(d) || d < 1 || d > 1e8 || fsw_baud_const((int)d, &sp)) {
 			snprintf(err, err_size, "uart_baud: '%s': not a standard baud rate", value);
 			return -EINVAL;
 		}
