@@ -4,24 +4,26 @@
 # exit 3; --check installs nothing. A dpkg-query shim on PATH plays the missing
 # packages, so nothing is ever installed by this test.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 8
+plan 9
 
 DEPS="$TOP/scripts/install-deps"
 mkdir -p "$TMP/bin"
 chmod 755 "$TMP" "$TMP/bin"
-# dpkg-query shim: iperf3 and fio are not installed, every other package is
-cat > "$TMP/bin/dpkg-query" <<'SHIM'
+ARCH=$(dpkg --print-architecture)
+# dpkg-query shim: iperf3 and fio are not installed, every other package is (for this machine's
+# architecture; 'Status Architecture' lines as install-deps asks for them)
+cat > "$TMP/bin/dpkg-query" <<SHIM
 #!/bin/sh
-case "$*" in
-*" iperf3"|*" fio") printf 'unknown ok not-installed' ;;
-*) printf 'install ok installed' ;;
+case "\$*" in
+*" iperf3"|*" fio") printf 'unknown ok not-installed $ARCH\\n' ;;
+*) printf 'install ok installed $ARCH\\n' ;;
 esac
 SHIM
 # apt-get shim: any call is a failure of this test
 printf '#!/bin/sh\necho "apt-get called: $*" >&2\nexit 99\n' > "$TMP/bin/apt-get"
 chmod 755 "$TMP/bin/dpkg-query" "$TMP/bin/apt-get"
 cp "$TMP/bin/dpkg-query" "$TMP/bin/dpkg-query.missing"
-printf '#!/bin/sh\nprintf "install ok installed"\n' > "$TMP/bin/dpkg-query.all"
+printf '#!/bin/sh\nprintf "install ok installed %s\\n"\n' "$ARCH" > "$TMP/bin/dpkg-query.all"
 chmod 755 "$TMP/bin/dpkg-query.all"
 
 # as_user CMD... - run as an unprivileged user (nobody) when root, else as is
@@ -52,4 +54,16 @@ run_cmd env PATH="$TMP/bin:$PATH" "$DEPS" --check
 is "$rc:$err" "3:install-deps: missing packages: iperf3 fio" "deps-3.1 --check: lists the missing packages, exit 3"
 unlike_apt=$(printf '%s' "$err" | grep -c 'apt-get called')
 is "$unlike_apt" 0 "deps-3.2 --check never runs apt-get, even as root"
+
+# libtracecmd-dev installed for arm64 only (a cross build's copy replaced the native one)
+cat > "$TMP/bin/dpkg-query" <<SHIM
+#!/bin/sh
+case "\$*" in
+*" libtracecmd-dev") printf 'install ok installed arm64\\n' ;;
+*) printf 'install ok installed $ARCH\\n' ;;
+esac
+SHIM
+run_cmd env PATH="$TMP/bin:$PATH" "$DEPS" --check
+is "$rc:$err" "3:install-deps: missing packages: libtracecmd-dev" \
+	"deps-3.3 --check: a package installed only for another architecture is missing"
 done_testing
