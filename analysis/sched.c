@@ -256,11 +256,17 @@ static inline size_t an_hash(int pid, size_t cap)
 /* an_thread_find - the thread of pid, or NULL */
 struct an_thread *an_thread_find(struct an_run *r, int pid)
 {
-	size_t h = an_hash(pid, r->hash_cap);
+	size_t h;
 
+	/* the last thread asked for: a wakeup's sched_waking, sched_wakeup and migration name one thread */
+	if (r->last_idx < r->nthr && r->thr[r->last_idx].pid == pid)
+		return &r->thr[r->last_idx];
+	h = an_hash(pid, r->hash_cap);
 	while (r->thr_hash[h] >= 0) {
-		if (r->thr[r->thr_hash[h]].pid == pid)
-			return &r->thr[r->thr_hash[h]];
+		if (r->thr[r->thr_hash[h]].pid == pid) {
+			r->last_idx = (size_t)r->thr_hash[h];
+			return &r->thr[r->last_idx];
+		}
 		h = (h + 1) & (r->hash_cap - 1);
 	}
 	return NULL;
@@ -313,7 +319,8 @@ struct an_thread *an_thread_get(struct an_run *r, int pid)
 	h = an_hash(pid, r->hash_cap);
 	while (r->thr_hash[h] >= 0)
 		h = (h + 1) & (r->hash_cap - 1);
-	r->thr_hash[h] = (int32_t)r->nthr++;
+	r->thr_hash[h] = (int32_t)r->nthr;
+	r->last_idx = r->nthr++;
 	return t;
 }
 

@@ -255,6 +255,7 @@ struct an_run {
 	struct an_thread *thr;
 	size_t   nthr, thr_cap;
 	struct pf_hist_pool *hpool;	/* the threads' latency histograms */
+	size_t   last_idx;		/* the thread an_thread_find found last (a cache) */
 	int32_t *thr_hash;
 	size_t   hash_cap;
 	struct an_cpu *cpu;
