@@ -1141,12 +1141,15 @@ static int run_check(struct pf_run *r)
 /* run_manifest - run.json: what ran, how it ended, which pieces were missing */
 static void run_manifest(struct pf_run *r, const char *started_utc)
 {
-	char path[PATH_MAX], ended[32];
+	char path[PATH_MAX], ended[32], uuid[40];
 	json_t *m;
 
 	run_utc(ended, sizeof(ended), true);
-	m = json_pack("{s:s, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:b, s:s?, s:i, s:s?, s:s?, s:O}",
-		      "schema", "preflight-run/1",
+	/* the run's identity in a history database (preflight history, docs/ci.md) */
+	if (pf_read_file("/proc/sys/kernel/random/uuid", uuid, sizeof(uuid)) < 0)
+		uuid[0] = '\0';
+	m = json_pack("{s:s, s:s?, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:b, s:s?, s:i, s:s?, s:s?, s:O}",
+		      "schema", "preflight-run/1", "uuid", uuid[0] ? uuid : NULL,
 		      "scenario", "name", r->scn.name, "file", "scenario.ini", "source", r->scn.path,
 		      "dir", r->dir, "started_utc", started_utc, "ended_utc", ended,
 		      "partial", r->partial,

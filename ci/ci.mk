@@ -1,10 +1,11 @@
 # ci/ci.mk - regression of timing budgets in CI: 'preflight baseline'
-# (many runs -> one reviewed baseline) and 'preflight compare' (new runs
-# against it: rank tests on run-level values, TAP / JUnit / JSON / Markdown),
-# docs/ci.md. The pipeline templates beside this file are data, not built.
-PREFLIGHT_SRCS += ci/stats.c ci/runs.c ci/baseline.c ci/compare.c ci/report.c
-PREFLIGHT_CMDS += baseline compare
-PREFLIGHT_PKGS += jansson
+# (many runs -> one reviewed baseline), 'preflight compare' (new runs
+# against it: rank tests on run-level values, TAP / JUnit / JSON / Markdown)
+# and 'preflight history' (runs in SQLite or PostgreSQL, trends, SQUAD
+# export), docs/ci.md. The pipeline templates beside this file are data.
+PREFLIGHT_SRCS += ci/stats.c ci/runs.c ci/baseline.c ci/compare.c ci/report.c ci/histdb.c ci/history.c
+PREFLIGHT_CMDS += baseline compare history
+PREFLIGHT_PKGS += jansson sqlite3 libpq
 
 # unit test of the rank statistics against hand-computed values (t/0900)
 UNIT_TESTS += ci_stats_test

@@ -114,7 +114,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (long r = first; r < first + runs; r++) {
-		char rdir[1024], path[1100], uuid[64];
+		char rdir[1024], path[1100], uuid[64], started[64];
 		double factor = scale * exp(0.03 * gen_normal());
 		json_t *act = gen_dist((size_t)samples, 15000 * scale, 5000, 0.5, factor, r == first ? spike : 0);
 		json_t *resp = gen_dist((size_t)samples, 55000 * scale, 5000, 0.5, factor, 0);
@@ -136,6 +136,8 @@ int main(int argc, char **argv)
 				"app", "utilisation", 0.30 * factor, "utilisation_max_1s", 0.33 * factor,
 				"slots", "overruns", 0, "lost_events", "total", 0,
 				"cyclictest", "threads", "cpu", 0, "latency_ns", ct);
+		/* one run an hour from the first: time order is run order */
+		snprintf(started, sizeof(started), "2026-01-%02ldT%02ld:00:00Z", 1 + r / 24, r % 24);
 		snprintf(uuid, sizeof(uuid), "%08llx-%04llx-4%03llx-8%03llx-%012llx",
 			 (unsigned long long)(gen_u64() >> 32), (unsigned long long)(gen_u64() >> 48),
 			 (unsigned long long)(gen_u64() >> 52), (unsigned long long)(gen_u64() >> 52),
@@ -146,7 +148,7 @@ int main(int argc, char **argv)
 				"cmdline_flags", "isolcpus", "1", "nohz_full", "cpus", "board");
 		run = json_pack("{s:s, s:s, s:{s:s, s:s}, s:s, s:b}", "schema", "preflight-run/1", "uuid", uuid,
 				"scenario", "name", "synthetic", "file", "scenario.ini",
-				"started_utc", "2026-01-01T00:00:00Z", "partial", 0);
+				"started_utc", started, "partial", 0);
 		if (!res || !sys || !run)
 			return 4;
 		snprintf(path, sizeof(path), "%s/results.json", rdir);
