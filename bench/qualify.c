@@ -380,7 +380,7 @@ const struct pf_command cmd_qualify = {
 	.name = "qualify",
 	.summary = "qualify this machine: survey, run a scenario, analyse, check budgets, summarise",
 	.usage =
-	"usage: preflight qualify [--scenario NAME] [--budgets FILE] [-o RUN_DIR]\n"
+	"usage: preflight qualify [--scenario NAME] [--budgets FILE] [-o RUN_DIR] [--repeats N]\n"
 	"       preflight qualify --summary RUN_DIR\n"
 	"\n"
 	"Shows the system survey's warnings, runs the scenario (preflight run), checks\n"
@@ -393,6 +393,10 @@ const struct pf_command cmd_qualify = {
 	"  -s, --scenario NAME   scenario name or .ini path (default: quick)\n"
 	"  -b, --budgets FILE    budgets (default: the scenario's, else budgets/seed.ini)\n"
 	"  -o, --output RUN_DIR  run directory (default: runs/<UTC time>-<host>)\n"
+	"  -r, --repeats N       run the scenario N times into RUN_DIR/run-01 ... (for\n"
+	"                        'preflight baseline'), each with its qualification.txt;\n"
+	"                        the last one's summary and one line per run are printed\n"
+	"                        (default: 1, into RUN_DIR itself)\n"
 	"      --summary RUN_DIR print the summary of an existing run directory and\n"
 	"                        exit (default: off, run a new qualification)\n"
 	"  -h, --help            this text\n"
@@ -426,6 +430,38 @@ static void summary_survey(void)
 		pf_err("the system survey (preflight sysinfo) did not run (exit %d)", ret < 0 ? ret : pf_proc_exit_code(&p));
 }
 
+/*
+ * summary_repeats - after repeated runs (last_dir is BASE/run-NN): each run's
+ * qualification.txt, and one line per run on stdout
+ */
+static void summary_repeats(const char *last_dir, int repeats)
+{
+	char base[PATH_MAX - 64], rdir[PATH_MAX - 32], path[PATH_MAX];
+	FILE *f;
+
+	snprintf(base, sizeof(base), "%s", last_dir);
+	if (strrchr(base, '/'))
+		*strrchr(base, '/') = '\0';
+	printf("\n== %d repeats in %s\n", repeats, base);
+	for (int i = 1; i <= repeats; i++) {
+		json_t *run;
+
+		snprintf(rdir, sizeof(rdir), "%s/run-%02d", base, i);
+		snprintf(path, sizeof(path), "%s/qualification.txt", rdir);
+		run = summary_load(rdir, "run.json");
+		if (!run)
+			break;
+		f = fopen(path, "we");
+		if (f) {
+			summary_write(rdir, f);
+			fclose(f);
+		}
+		printf("  %s: exit %d%s\n", rdir, (int)summary_num(run, "exit_code", -1),
+		       json_is_true(summary_get(run, "partial")) ? " (partial)" : "");
+		json_decref(run);
+	}
+}
+
 static int cmd_qualify_run(int argc, char **argv)
 {
 	enum { OPT_SUMMARY = 256 };
@@ -433,16 +469,22 @@ static int cmd_qualify_run(int argc, char **argv)
 		{ "scenario", required_argument, NULL, 's' },
 		{ "budgets", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "repeats", required_argument, NULL, 'r' },
 		{ "summary", required_argument, NULL, OPT_SUMMARY },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_opts o = { .scenario = "quick" };
 	char dir[PATH_MAX] = "", path[PATH_MAX];
 	FILE *f;
+	long repeats = 1;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "s:b:o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:b:o:r:", opts, NULL)) != -1) {
 		switch (c) {
+		case 'r':
+			if (pf_parse_long(optarg, 1, 10000, &repeats))
+				return pf_usage_error(&cmd_qualify, "--repeats '%s': a number of runs, 1 or more", optarg);
+			break;
 		case 's':
 			o.scenario = optarg;
 			break;
@@ -468,9 +510,11 @@ static int cmd_qualify_run(int argc, char **argv)
 	summary_survey();
 	printf("\n== scenario %s\n", o.scenario);
 	fflush(stdout);
-	ret = run_scenario(&o, dir, sizeof(dir));
+	ret = run_repeated(&o, (int)repeats, dir, sizeof(dir));
 	if (!dir[0])
 		return ret;
+	if (repeats > 1)
+		summary_repeats(dir, (int)repeats);
 	printf("\n== qualification summary\n");
 	summary_write(dir, stdout);
 	snprintf(path, sizeof(path), "%s/qualification.txt", dir);
