@@ -90,9 +90,26 @@ static long cmp_tail_short(const struct ci_sample *s, double q)
 	return -1;
 }
 
-void ci_judge(struct ci_verdict *v, double q, const struct ci_sample *base, const struct ci_sample *new,
-	      const struct ci_tol *tol, double bin_width)
+/*
+ * cmp_bucket_ns - the width of the histogram bucket (lib/hist.h) holding a
+ * value: 1 below 256, else 1/128 of the power of two at or below it
+ */
+static double cmp_bucket_ns(double v)
 {
+	double w = 1;
+
+	v = fabs(v);
+	while (v >= 256) {
+		v /= 2;
+		w *= 2;
+	}
+	return w;
+}
+
+void ci_judge(struct ci_verdict *v, double q, const struct ci_sample *base, const struct ci_sample *new,
+	      const struct ci_tol *tol)
+{
+	char e[32], t[32], u[32];
 	double lo, hi, effect;
 	long short_run;
 
@@ -105,7 +122,9 @@ void ci_judge(struct ci_verdict *v, double q, const struct ci_sample *base, cons
 	v->base_median = ci_median(base->v, base->n);
 	cmp_minmax(base->v, base->n, &v->base_min, &v->base_max);
 	v->new_median = ci_median(new->v, new->n);
-	v->tol = ci_tol_value(tol, v->unit, v->base_median, bin_width);
+	/* "bins" are the buckets of the histogram the statistic was read from, at the baseline's value */
+	v->tol = ci_tol_value(tol, v->unit, v->base_median,
+			      v->kind == CI_PCT || v->kind == CI_MAX ? cmp_bucket_ns(v->base_median) : 0);
 	if (!new->n || !base->n) {
 		v->state = CI_SKIP;
 		v->rule = "missing";
@@ -151,20 +170,25 @@ void ci_judge(struct ci_verdict *v, double q, const struct ci_sample *base, cons
 	v->shift = ci_hl_shift(base->v, base->n, new->v, new->n);
 	v->upper = ci_hl_upper(base->v, base->n, new->v, new->n, CI_ALPHA);
 	effect = v->kind == CI_MAX ? v->new_median - v->base_max : v->shift;
+	ci_fmt(e, sizeof(e), effect, v->unit);
+	ci_fmt(t, sizeof(t), v->tol, v->unit);
+	ci_fmt(u, sizeof(u), v->upper, v->unit);
 	if (v->p >= 0 && v->p <= CI_ALPHA && effect > v->tol) {
 		v->state = CI_REGRESSED;
-		snprintf(v->reason, sizeof(v->reason), "p %.4f <= %.2f and %s %g above the tolerance %g",
-			 v->p, CI_ALPHA, v->kind == CI_MAX ? "new median over the envelope" : "shift", effect, v->tol);
+		snprintf(v->reason, sizeof(v->reason), "p %.4f <= %.2f and %s %s above the tolerance %s",
+			 v->p, CI_ALPHA, v->kind == CI_MAX ? "new median over the envelope by" : "shift", e, t);
 	} else if (v->upper < v->tol) {
 		v->state = CI_SAME;
-		snprintf(v->reason, sizeof(v->reason), "shift below %g at 99 %% confidence (upper bound %g)",
-			 v->tol, v->upper);
+		snprintf(v->reason, sizeof(v->reason), "shift below the tolerance %s at 99 %% confidence (upper bound %s)",
+			 t, u);
+	} else if (v->p >= 0 && v->p <= CI_ALPHA) {
+		v->state = CI_UNKNOWN;
+		snprintf(v->reason, sizeof(v->reason), "significant (p %.4f) but the effect %s is within the tolerance %s, "
+			 "and a larger one is not excluded (up to %s)", v->p, e, t, u);
 	} else {
 		v->state = CI_UNKNOWN;
-		snprintf(v->reason, sizeof(v->reason), v->p <= CI_ALPHA ?
-			 "significant (p %.4f) but the effect %g is within the tolerance %g, and not excluded above it" :
-			 "p %.4f: no evidence of a shift, but %g..%g not excluded: more runs would tell",
-			 v->p, v->p <= CI_ALPHA ? effect : v->tol, v->p <= CI_ALPHA ? v->tol : v->upper);
+		snprintf(v->reason, sizeof(v->reason), "p %.4f: no evidence of a shift, but one up to %s is not excluded "
+			 "(tolerance %s): more runs would tell", v->p, u, t);
 	}
 }
 
@@ -298,8 +322,7 @@ static int cmp_judge_all(const json_t *bl, struct ci_run *runs, size_t n, struct
 		if (sn.n && sn.n < n)
 			sn.n = 0;
 		sb = (struct ci_sample){ b.v, b.s, b.n };
-		ci_judge(v, json_number_value(json_object_get(o, "q")), &sb, &sn, &tol,
-			 (double)json_integer_value(json_object_get(o, "bin_width")));
+		ci_judge(v, json_number_value(json_object_get(o, "q")), &sb, &sn, &tol);
 	}
 	r->n = i;
 	cmp_tally(r);
@@ -361,8 +384,7 @@ static int cmp_self_check(const json_t *bl, const char *path)
 			}
 			memset(&v, 0, sizeof(v));
 			cmp_names(&v, key, o);
-			ci_judge(&v, json_number_value(json_object_get(o, "q")), &sb, &sn, &tol,
-				 (double)json_integer_value(json_object_get(o, "bin_width")));
+			ci_judge(&v, json_number_value(json_object_get(o, "q")), &sb, &sn, &tol);
 			count[v.state]++;
 			if (v.state == CI_REGRESSED)
 				printf("# split %d: false alarm on %s (%s)\n", split + 1, key, v.reason);

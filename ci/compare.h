@@ -45,7 +45,7 @@ struct ci_sample {
 
 /* ci_judge - apply the rules of docs/ci.md to one metric; fills v (its names are the caller's) */
 void ci_judge(struct ci_verdict *v, double q, const struct ci_sample *base, const struct ci_sample *new,
-	      const struct ci_tol *tol, double bin_width);
+	      const struct ci_tol *tol);
 
 /* what the writers need beside the verdicts */
 struct ci_report {
