@@ -5,7 +5,7 @@
 # samples is SKIP; identity rules; the outputs (TAP13, JUnit, JSON, Markdown).
 . "$(dirname "$0")/lib/test-lib.sh"
 need_built preflight t/ci_genruns
-plan 29
+plan 30
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -50,7 +50,8 @@ ok "ci-compare-2.5 prove reads the TAP13" prove -e cat "$TMP/same.tap"
 
 # --- ci-compare-3: +20 % on every percentile (p99 included)
 "$G" "$D/shift" --runs 3 --seed 13 --first 11 --scale 1.2
-run_cmd "$PREFLIGHT" compare --baseline "$TMP/bl.json" "$D"/shift/run-* --json "$TMP/shift.json" --tap "$TMP/shift.tap"
+run_cmd "$PREFLIGHT" compare --baseline "$TMP/bl.json" "$D"/shift/run-* --json "$TMP/shift.json" --tap "$TMP/shift.tap" \
+	--junit "$TMP/shift.xml"
 is "$rc" 1 "ci-compare-3.1 +20 % with 10 + 3 runs: exit 1"
 like "$(state io.activation_latency.p99 "$TMP/shift.json")" "^REGRESSED mann-whitney" "ci-compare-3.2 p99 REGRESSED"
 like "$(cat "$TMP/shift.tap")" "not ok [0-9]+ - io.activation_latency.p99" "ci-compare-3.3 TAP names the metric"
@@ -87,6 +88,8 @@ if command -v xmllint >/dev/null; then
 	ok "ci-compare-8.1 JUnit is well-formed XML" xmllint --noout "$TMP/same.xml"
 	is "$(xmllint --xpath 'string(//testcase[@name="activation_latency.p99"]/@classname)' "$TMP/same.xml")" \
 		synthetic-board.synthetic.io "ci-compare-8.2 JUnit classname board.scenario.task, name metric.stat"
+	ok "ci-compare-8.4 JUnit with failures and skips valid against the schema GitLab / Jenkins read (ci/tools/junit.xsd)" \
+		xmllint --noout --schema "$TOP/ci/tools/junit.xsd" "$TMP/same.xml" "$TMP/shift.xml"
 else
 	missing "xmllint (libxml2-utils) is not installed"
 fi
