@@ -241,6 +241,7 @@ struct hist_trend {
 	FILE   *mem;
 	int     n;
 	const char *unit;
+	char    last_kernel[128];	/* a point is labelled only when the kernel changes */
 };
 
 /* hist_trend_row - row callback: started, kernel, uuid, value, unit */
@@ -256,7 +257,9 @@ static int hist_trend_row(void *ctx, int ncols, const char *const *cols)
 		t->unit = !strcmp(cols[4], "fraction") ? "fraction" : cols[4];
 	}
 	fprintf(t->csv, "%s,%s,%s,%.3f\n", cols[0] ? cols[0] : "", cols[1] ? cols[1] : "", cols[2] ? cols[2] : "", v);
-	fprintf(t->mem, "%d %.3f \"%s\"\n", t->n++, v, cols[1] ? cols[1] : "?");
+	fprintf(t->mem, "%d %.3f \"%s\"\n", t->n++, v,
+		strcmp(t->last_kernel, cols[1] ? cols[1] : "?") ? (cols[1] ? cols[1] : "?") : "");
+	snprintf(t->last_kernel, sizeof(t->last_kernel), "%s", cols[1] ? cols[1] : "?");
 	return 0;
 }
 
@@ -277,7 +280,7 @@ static int hist_plot(const struct hist_opts *o, struct hist_trend *t)
 	fprintf(gp, "set title '%s %s' noenhanced\n", o->metric, !strcmp(o->by, "kernel") ? "(maximum per kernel)" : "per run");
 	fprintf(gp, "set ylabel '%s'\nset xlabel '%s'\nset grid\nset key below\nset yrange [0:*]\n",
 		t->unit ? t->unit : "", !strcmp(o->by, "kernel") ? "kernel" : "run (time order), kernel");
-	fprintf(gp, "set xtics rotate by -35 noenhanced\nset offsets 0.5, 0.5, 0, 0\n");
+	fprintf(gp, "set xtics rotate by 30 right noenhanced\nset offsets 0.5, 0.5, 0, 0\n");
 	fprintf(gp, "$data << EOD\n%sEOD\n", t->data ? t->data : "");
 	fprintf(gp, "plot $data using 1:2:xtic(3) with linespoints pt 7 title '%s' noenhanced", o->metric);
 	if (o->has_budget)
