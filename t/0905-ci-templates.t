@@ -49,7 +49,7 @@ gitlab_job() {
 }
 gitlab_job "$TMP/same"
 is "$?" 0 "ci-tpl-2.1 GitLab job, unchanged board: passes" || sed 's/^/# /' "$TMP/same.log" | tail -20
-is "$(ls "$TMP/same/preflight-out" | paste -sd' ')" "compare.json compare.junit.xml compare.md compare.tap run-1 run-2 run-3" \
+is "$(ls "$TMP/same/preflight-out" | paste -sd' ')" "compare.json compare.junit.xml compare.md compare.tap run-01 run-02 run-03" \
 	"ci-tpl-2.2 three runs and the compare reports in the artifacts directory"
 ok "ci-tpl-2.3 the JUnit report is well-formed" xmllint --noout "$TMP/same/preflight-out/compare.junit.xml"
 gitlab_job "$TMP/regressed" STUB_SCALE=1.3 STUB_KERNEL=6.2.0-test

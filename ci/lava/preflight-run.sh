@@ -37,11 +37,11 @@ if [ -n "$DURATION" ]; then
 	SCENARIO=$OUT/scenario.ini
 fi
 
+$PREFLIGHT run "$SCENARIO" ${BUDGETS:+--budgets "$BUDGETS"} --repeats "$REPEATS" -o "$OUT/runs"
+rc=$?
+[ "$rc" -le 1 ] || { echo "preflight-run: preflight run exited $rc" >&2; echo "preflight-run fail" >> "$OUT/result.txt"; exit "$rc"; }
 i=1
 while [ "$i" -le "$REPEATS" ]; do
-	$PREFLIGHT run "$SCENARIO" ${BUDGETS:+--budgets "$BUDGETS"} -o "$OUT/run-$i"
-	rc=$?
-	[ "$rc" -le 1 ] || { echo "preflight-run: run $i exited $rc" >&2; echo "preflight-run-$i fail" >> "$OUT/result.txt"; exit "$rc"; }
 	# the check's verdicts: name on the TAP line, value on the '#   ' line after it
 	perl -ne '
 		sub flush { print "$n $r" . (defined $v ? " $v" : "") . "\n" if defined $n; undef $n; undef $v }
@@ -50,12 +50,12 @@ while [ "$i" -le "$REPEATS" ]; do
 			flush(); ($n = "run'"$i"'_$name") =~ s/[^-_.A-Za-z0-9]+/_/g;
 			$r = $skip ? "skip" : $not ? "fail" : "pass"; next }
 		if (defined $n && !defined $v && /^#   (-?[0-9.]+) (us|ns|ms|s|%)? ?(?:<|<=|>|>=|==|!=)/) { $v = "$1 " . ($2 // "count") }
-		END { flush() }' "$OUT/run-$i/verdicts.tap" >> "$OUT/result.txt"
+		END { flush() }' "$(printf '%s/runs/run-%02d' "$OUT" "$i")/verdicts.tap" >> "$OUT/result.txt"
 	i=$((i + 1))
 done
 
 if [ -n "$BASELINE" ]; then
-	$PREFLIGHT compare --baseline "$BASELINE" "$OUT"/run-* --tap "$OUT/compare.tap" --json "$OUT/compare.json" \
+	$PREFLIGHT compare --baseline "$BASELINE" "$OUT"/runs/run-* --tap "$OUT/compare.tap" --json "$OUT/compare.json" \
 		--junit "$OUT/compare.junit.xml" --md "$OUT/compare.md"
 	rc=$?
 	[ "$rc" -le 1 ] || { echo "compare fail" >> "$OUT/result.txt"; exit "$rc"; }

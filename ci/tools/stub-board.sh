@@ -1,7 +1,8 @@
 #!/bin/sh
 # stub-board.sh - stands in for 'preflight' on a board in the tests of the
 # ci/ templates (t/0905): 'run SCENARIO ... -o DIR' writes one synthetic run
-# directory (build/t/ci_genruns, its seed from DIR, so reruns are the same;
+# directory, with '--repeats N' DIR/run-01 ... run-NN as 'preflight run' does
+# (build/t/ci_genruns, the seed from the directory, so reruns are the same;
 # STUB_SCALE=1.3 makes it a regression, STUB_KERNEL names the kernel) with a
 # verdicts.tap, all passed (STUB_FAIL=1: one failed, exit 1); every other
 # command is the real build/preflight.
@@ -10,14 +11,25 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 if [ "${1:-}" != run ]; then
 	exec "$top/build/preflight" "$@"
 fi
-out=""
+out="" repeats=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	-o) out=$2; shift ;;
+	-r|--repeats) repeats=$2; shift ;;
 	esac
 	shift
 done
 [ -n "$out" ] || { echo "stub-board: run without -o" >&2; exit 2; }
+if [ "$repeats" -gt 1 ]; then
+	worst=0
+	for i in $(seq 1 "$repeats"); do
+		"$0" run -o "$(printf '%s/run-%02d' "$out" "$i")"
+		rc=$?
+		[ "$rc" -gt "$worst" ] && worst=$rc
+	done
+	exit "$worst"
+fi
+mkdir -p "$(dirname "$out")"
 seed=$(printf '%s' "$(pwd)/$out" | cksum | cut -d' ' -f1)
 tmp=$out.stub
 "$top/build/t/ci_genruns" "$tmp" --runs 1 --seed "$seed" --scale "${STUB_SCALE:-1}" \
