@@ -20,7 +20,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #ifndef PF_VERSION
 #define PF_VERSION "0.1.0"
@@ -135,16 +134,6 @@ double ci_tol_value(const struct ci_tol *t, const char *unit, double median, dou
 	return tol;
 }
 
-/* bl_now_utc - the current UTC time as ISO 8601 */
-static void bl_now_utc(char *buf, size_t size)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* bl_merge_hist - add a run's distribution to the merged histogram object of 'name' in hists */
 static int bl_merge_hist(json_t *hists, const char *name, const json_t *dist, const char *unit)
 {
@@ -247,7 +236,7 @@ static int bl_create(char **paths, size_t n, const char *out, int allow_small, c
 		if (ret)
 			goto out;
 	}
-	bl_now_utc(now, sizeof(now));
+	ci_now_utc(now, sizeof(now));
 	root = json_pack("{s:s, s:s, s:s, s:o, s:[], s:{s:o, s:O}, s:{}, s:{}}",
 			 "schema", CI_BASELINE_SCHEMA, "generator", "preflight baseline " PF_VERSION,
 			 "created_utc", now, "identity", json_object(), "runs",

@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 static int hist_run(int argc, char **argv);
 
@@ -65,16 +64,6 @@ struct hist_opts {
 	double      budget;
 	int         has_budget;
 };
-
-/* hist_now_utc - the current UTC time as ISO 8601 */
-static void hist_now_utc(char *buf, size_t size)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
 
 /* hist_count - row callback: the first column as a count */
 static int hist_count(void *ctx, int ncols, const char *const *cols)
@@ -161,7 +150,7 @@ static int hist_add_one(struct ci_db *db, const char *path)
 		ci_run_free(&run);
 		return 0;
 	}
-	hist_now_utc(now, sizeof(now));
+	ci_now_utc(now, sizeof(now));
 	if (ci_db_exec(db, "BEGIN", 0, NULL, NULL, NULL))
 		goto fail;
 	{
