@@ -5,6 +5,7 @@
 # samples is SKIP; identity rules; the outputs (TAP13, JUnit, JSON, Markdown).
 . "$(dirname "$0")/lib/test-lib.sh"
 need_built preflight t/ci_genruns
+command -v xmllint >/dev/null || missing "xmllint (libxml2-utils) is not installed"
 plan 30
 
 G="$B/t/ci_genruns"
@@ -84,15 +85,11 @@ run_cmd "$PREFLIGHT" compare --baseline "$TMP/bl.json" "$D"/other/run-* --tap /d
 is "$rc" 0 "ci-compare-7.3 --ignore-identity board; a new kernel is what CI compares"
 
 # --- ci-compare-8: outputs
-if command -v xmllint >/dev/null; then
-	ok "ci-compare-8.1 JUnit is well-formed XML" xmllint --noout "$TMP/same.xml"
-	is "$(xmllint --xpath 'string(//testcase[@name="activation_latency.p99"]/@classname)' "$TMP/same.xml")" \
-		synthetic-board.synthetic.io "ci-compare-8.2 JUnit classname board.scenario.task, name metric.stat"
-	ok "ci-compare-8.4 JUnit with failures and skips valid against the schema GitLab / Jenkins read (ci/tools/junit.xsd)" \
-		xmllint --noout --schema "$TOP/ci/tools/junit.xsd" "$TMP/same.xml" "$TMP/shift.xml"
-else
-	missing "xmllint (libxml2-utils) is not installed"
-fi
+ok "ci-compare-8.1 JUnit is well-formed XML" xmllint --noout "$TMP/same.xml"
+is "$(xmllint --xpath 'string(//testcase[@name="activation_latency.p99"]/@classname)' "$TMP/same.xml")" \
+	synthetic-board.synthetic.io "ci-compare-8.2 JUnit classname board.scenario.task, name metric.stat"
+ok "ci-compare-8.4 JUnit with failures and skips valid against the schema GitLab / Jenkins read (ci/tools/junit.xsd)" \
+	xmllint --noout --schema "$TOP/ci/tools/junit.xsd" "$TMP/same.xml" "$TMP/shift.xml"
 like "$(cat "$TMP/same.md")" "\| SAME \| \`io.activation_latency.p50\` \|" "ci-compare-8.3 compare.md has the table"
 
 # --- ci-compare-9: A/A self-check

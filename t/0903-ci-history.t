@@ -5,6 +5,8 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need_built preflight t/ci_genruns
 command -v sqlite3 >/dev/null || missing "sqlite3 (the sqlite3 package) is not installed"
+command -v gnuplot >/dev/null || missing "gnuplot (gnuplot-nox) is not installed"
+command -v xmllint >/dev/null || missing "xmllint (libxml2-utils) is not installed"
 plan 18
 
 G="$B/t/ci_genruns"
@@ -60,16 +62,12 @@ like "$(printf '%s\n' "$out" | sed -n 2p)" "^2026-01-01T01:00:00Z,6\.1\.0,[0-9a-
 	"ci-hist-4.2 rows in time order, the value in us"
 run_cmd "$PREFLIGHT" history trend --db "$DB" --metric io.activation_latency.max --by kernel --csv "$TMP/k.csv"
 is "$(cut -d, -f2,3 "$TMP/k.csv" | paste -sd' ')" "kernel_release,runs 6.1.0,4 6.2.0,4" "ci-hist-4.3 --by kernel: one row per kernel"
-if command -v gnuplot >/dev/null; then
-	run_cmd "$PREFLIGHT" history trend --db "$DB" --metric io.activation_latency.max --csv /dev/null \
-		--plot "$TMP/t.png" --budget 62
-	is "$rc:$(head -c 4 "$TMP/t.png" | od -An -c | tr -d ' ')" '0:211PNG' "ci-hist-4.4 a PNG plot with the budget line"
-	run_cmd "$PREFLIGHT" history trend --db "$DB" --metric io.activation_latency.max --csv /dev/null \
-		--by kernel --plot "$TMP/t.svg" --budget 62
-	ok "ci-hist-4.5 an SVG plot, well-formed XML" xmllint --noout "$TMP/t.svg"
-else
-	missing "gnuplot (gnuplot-nox) is not installed"
-fi
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric io.activation_latency.max --csv /dev/null \
+	--plot "$TMP/t.png" --budget 62
+is "$rc:$(head -c 4 "$TMP/t.png" | od -An -c | tr -d ' ')" '0:211PNG' "ci-hist-4.4 a PNG plot with the budget line"
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric io.activation_latency.max --csv /dev/null \
+	--by kernel --plot "$TMP/t.svg" --budget 62
+ok "ci-hist-4.5 an SVG plot, well-formed XML" xmllint --noout "$TMP/t.svg"
 run_cmd "$PREFLIGHT" history trend --db "$DB" --metric no.such.metric
 is "$rc" 2 "ci-hist-4.6 a metric no run has: exit 2"
 

@@ -8,6 +8,8 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need_built preflight t/ci_genruns
 python3 -c 'import yaml' 2>/dev/null || missing "python3-yaml is not installed"
+command -v xmllint >/dev/null || missing "xmllint (libxml2-utils) is not installed"
+command -v sqlite3 >/dev/null || missing "sqlite3 (the sqlite3 package) is not installed"
 plan 16
 
 CI="$TOP/ci"
@@ -55,7 +57,7 @@ ok "ci-tpl-2.3 the JUnit report is well-formed" xmllint --noout "$TMP/same/prefl
 gitlab_job "$TMP/regressed" STUB_SCALE=1.3 STUB_KERNEL=6.2.0-test
 is "$?" 1 "ci-tpl-2.4 GitLab job, a board with a +30 % regression: fails"
 like "$(cat "$TMP/regressed.log")" "\| REGRESSED \| \`io.activation_latency.p99\` \|" "ci-tpl-2.5 the job log names the regressed metric"
-is "$(sqlite3 "$TMP/history.sqlite" 'SELECT count(*) FROM runs' 2>/dev/null || echo "no sqlite3")" 6 \
+is "$(sqlite3 "$TMP/history.sqlite" 'SELECT count(*) FROM runs')" 6 \
 	"ci-tpl-2.6 both jobs' runs went to the history"
 
 # --- ci-tpl-3: LAVA run script and translator
