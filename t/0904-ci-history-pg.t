@@ -9,7 +9,6 @@ need_built preflight t/ci_genruns
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -x "$PGBIN/initdb" ] && [ -x "$PGBIN/pg_ctl" ] || missing "PostgreSQL server binaries (package postgresql) not installed"
 command -v psql >/dev/null || missing "psql (package postgresql-client) not installed"
-plan 9
 
 # the server runs as 'nobody' when we are root (postgres refuses root), else as us
 if [ "$(id -u)" -eq 0 ]; then
@@ -31,6 +30,7 @@ psql_q() { psql -h "$PGD" -p "$PORT" -U preflight -d "$1" -Atqc "$2"; }
 psql_q postgres "CREATE DATABASE history" && psql_q postgres "CREATE DATABASE fresh" || missing "cannot create databases"
 URL="postgresql://preflight@/history?host=$PGD&port=$PORT"
 FRESH="postgresql://preflight@/fresh?host=$PGD&port=$PORT"
+plan 9
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
