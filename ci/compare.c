@@ -326,7 +326,21 @@ static int cmp_judge_all(const json_t *bl, struct ci_run *runs, size_t n, struct
 	}
 	r->n = i;
 	cmp_tally(r);
-	return 0;
+	/* what the new runs measure and the baseline does not (a new task): said, not judged */
+	r->unmatched = json_array();
+	for (size_t k = 0; k < n && r->unmatched; k++)
+		for (size_t j = 0; j < runs[k].n; j++) {
+			const char *nkey = runs[k].m[j].key;
+			size_t u;
+			json_t *x;
+			int seen = !!json_object_get(metrics, nkey);
+
+			json_array_foreach(r->unmatched, u, x)
+				seen |= !strcmp(json_string_value(x), nkey);
+			if (!seen)
+				json_array_append_new(r->unmatched, json_string(nkey));
+		}
+	return r->unmatched ? 0 : -ENOMEM;
 }
 
 /* cmp_shuffle - a Fisher-Yates shuffle of idx[] with a fixed-seed generator (xorshift64) */
@@ -525,6 +539,7 @@ out:
 	for (size_t i = 0; i < nruns; i++)
 		ci_run_free(&runs[i]);
 	free(r.v);
+	json_decref(r.unmatched);
 	json_decref(bl);
 	return ret;
 }

@@ -56,6 +56,7 @@ struct ci_report {
 	size_t  n;
 	size_t  count[4];		/* per state */
 	int     strict;
+	struct json_t *unmatched;	/* keys of the new runs the baseline lacks (array, not compared) */
 };
 
 /* ci_fmt - a value with its unit for people: "21.3 us", "3", "58.8 %" */

@@ -74,9 +74,33 @@ static void ci_quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* ci_unmatched_line - "N metrics of the new runs are not in the baseline (a, b, ...)" or "" */
+static void ci_unmatched_line(char *buf, size_t size, const struct ci_report *r)
+{
+	size_t n = json_array_size(r->unmatched), i;
+	json_t *x;
+
+	buf[0] = '\0';
+	if (!n)
+		return;
+	snprintf(buf, size, "%zu metric%s of the new runs not in the baseline, not compared:", n, n > 1 ? "s" : "");
+	json_array_foreach(r->unmatched, i, x) {
+		if (i == 5) {
+			snprintf(buf + strlen(buf), size - strlen(buf), " ...");
+			break;
+		}
+		snprintf(buf + strlen(buf), size - strlen(buf), "%s %s", i ? "," : "", json_string_value(x));
+	}
+}
+
 int ci_write_tap(FILE *f, const struct ci_report *r)
 {
+	char line[1024];
+
 	fprintf(f, "TAP version 13\n1..%zu\n", r->n);
+	ci_unmatched_line(line, sizeof(line), r);
+	if (line[0])
+		fprintf(f, "# %s\n", line);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ci_verdict *v = &r->v[i];
 		int bad = v->state == CI_REGRESSED || (r->strict && v->state == CI_UNKNOWN);
@@ -194,6 +218,8 @@ int ci_write_json(const char *path, const struct ci_report *r)
 			 "summary", "regressed", (json_int_t)r->count[CI_REGRESSED],
 			 "unknown", (json_int_t)r->count[CI_UNKNOWN], "same", (json_int_t)r->count[CI_SAME],
 			 "skip", (json_int_t)r->count[CI_SKIP], "results");
+	if (root && r->unmatched)
+		json_object_set(root, "not_in_baseline", r->unmatched);
 	if (!root)
 		return -ENOMEM;
 	arr = json_object_get(root, "results");
@@ -227,6 +253,13 @@ int ci_write_md(FILE *f, const struct ci_report *r)
 	fprintf(f, "Kernel %s against the baseline's %s (`%s`): **%zu regressed**, %zu unknown, %zu same, %zu skipped.\n\n",
 		r->kernel_new, r->kernel_base, r->baseline, r->count[CI_REGRESSED], r->count[CI_UNKNOWN],
 		r->count[CI_SAME], r->count[CI_SKIP]);
+	{
+		char line[1024];
+
+		ci_unmatched_line(line, sizeof(line), r);
+		if (line[0])
+			fprintf(f, "%s\n\n", line);
+	}
 	fputs("| state | metric | baseline median (min..max) | new median | shift | p | rule |\n", f);
 	fputs("|---|---|---|---|---|---|---|\n", f);
 	for (size_t s = 0; s < PF_ARRAY_SIZE(ci_state_order); s++)

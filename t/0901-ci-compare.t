@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need_built preflight t/ci_genruns
 command -v xmllint >/dev/null || missing "xmllint (libxml2-utils) is not installed"
-plan 30
+plan 31
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -95,4 +95,12 @@ like "$(cat "$TMP/same.md")" "\| SAME \| \`io.activation_latency.p50\` \|" "ci-c
 # --- ci-compare-9: A/A self-check
 run_cmd "$PREFLIGHT" compare --baseline "$TMP/bl.json" --self-check
 like "$out" "self-check: .*: 20 A/A splits x 22 metrics: [0-9]+ REGRESSED \(false alarms, [0-9.]+ % of" "ci-compare-9.1 --self-check reports the false-alarm rate"
+
+# --- ci-compare-10: a metric the baseline lacks (a new task) is said, not judged
+cp -r "$D/same" "$D/newtask"
+perl -MJSON::PP -i -0777 -pe 'my $j = decode_json($_); my %t = %{$j->{tasks}[0]}; $t{name} = "newtask";
+	push @{$j->{tasks}}, \%t; $_ = JSON::PP->new->canonical->encode($j)' "$D/newtask/run-11/results.json"
+run_cmd "$PREFLIGHT" compare --baseline "$TMP/bl.json" "$D"/newtask/run-* --json "$TMP/nt.json" --tap "$TMP/nt.tap"
+is "$rc:$(jp "$TMP/nt.json" 'scalar @{$j->{not_in_baseline}}'):$(grep -c '^# 14 metrics of the new runs not in the baseline, not compared: newtask.activation_latency.p50' "$TMP/nt.tap")" \
+	"0:14:1" "ci-compare-10.1 a new task's metrics: listed in compare.json and the TAP, not compared"
 done_testing
