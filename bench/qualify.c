@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ const struct pf_command cmd_qualify = {
 	.name = "qualify",
 	.summary = "qualify this machine: survey, run a scenario, analyse, check budgets, summarise",
 	.usage =
-	"usage: preflight qualify [--scenario NAME] [--budgets FILE] [-o RUN_DIR]\n"
+	"usage: preflight qualify [--scenario NAME] [--budgets FILE] [-o RUN_DIR] [--repeats N]\n"
 	"       preflight qualify --summary RUN_DIR\n"
 	"\n"
 	"Shows the system survey's warnings, runs the scenario (preflight run), checks\n"
@@ -45,6 +46,10 @@ const struct pf_command cmd_qualify = {
 	"  -s, --scenario NAME   scenario name or .ini path (default: quick)\n"
 	"  -b, --budgets FILE    budgets (default: the scenario's, else budgets/seed.ini)\n"
 	"  -o, --output RUN_DIR  run directory (default: runs/<UTC time>-<host>)\n"
+	"  -r, --repeats N       run the scenario N times into RUN_DIR/run-01 ... (for\n"
+	"                        'preflight baseline'), each with its qualification.txt;\n"
+	"                        the last one's summary and one line per run are printed\n"
+	"                        (default: 1, into RUN_DIR itself)\n"
 	"      --summary RUN_DIR print the summary of an existing run directory and\n"
 	"                        exit, as 'preflight summary RUN_DIR' does (default:\n"
 	"                        off, run a new qualification)\n"
@@ -103,6 +108,35 @@ static int qualify_print(const char *path)
 	return 0;
 }
 
+/*
+ * qualify_repeats - after repeated runs (last_dir is BASE/run-NN): each run's
+ * qualification.txt, and one line per run with its exit code on stdout
+ */
+static void qualify_repeats(const char *last_dir, int repeats)
+{
+	char base[PATH_MAX - 64], rdir[PATH_MAX - 32], path[PATH_MAX];
+	json_t *run;
+	int i;
+
+	snprintf(base, sizeof(base), "%s", last_dir);
+	if (strrchr(base, '/'))
+		*strrchr(base, '/') = '\0';
+	printf("\n== %d repeats in %s\n", repeats, base);
+	for (i = 1; i <= repeats; i++) {
+		snprintf(rdir, sizeof(rdir), "%s/run-%02d", base, i);
+		snprintf(path, sizeof(path), "%s/run.json", rdir);
+		run = json_load_file(path, 0, NULL);
+		if (!run)
+			break;
+		snprintf(path, sizeof(path), "%s/qualification.txt", rdir);
+		if (qualify_child(NULL, "summary", rdir, "-o", path, NULL))
+			pf_err("%s: not written", path);
+		printf("  %s: exit %d%s\n", rdir, (int)json_integer_value(json_object_get(run, "exit_code")),
+		       json_is_true(json_object_get(run, "partial")) ? " (partial)" : "");
+		json_decref(run);
+	}
+}
+
 static int cmd_qualify_run(int argc, char **argv)
 {
 	enum { OPT_SUMMARY = 256 };
@@ -110,15 +144,21 @@ static int cmd_qualify_run(int argc, char **argv)
 		{ "scenario", required_argument, NULL, 's' },
 		{ "budgets", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "repeats", required_argument, NULL, 'r' },
 		{ "summary", required_argument, NULL, OPT_SUMMARY },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_opts o = { .scenario = "quick" };
 	char dir[PATH_MAX] = "", path[PATH_MAX];
+	long repeats = 1;
 	int c, ret, code;
 
-	while ((c = getopt_long(argc, argv, "s:b:o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:b:o:r:", opts, NULL)) != -1) {
 		switch (c) {
+		case 'r':
+			if (pf_parse_long(optarg, 1, 10000, &repeats))
+				return pf_usage_error(&cmd_qualify, "--repeats '%s': a number of runs, 1 or more", optarg);
+			break;
 		case 's':
 			o.scenario = optarg;
 			break;
@@ -146,9 +186,11 @@ static int cmd_qualify_run(int argc, char **argv)
 		pf_err("the system survey (preflight sysinfo) did not run (exit %d)", ret);
 	printf("\n== scenario %s\n", o.scenario);
 	fflush(stdout);
-	ret = run_scenario(&o, dir, sizeof(dir));
+	ret = run_repeated(&o, (int)repeats, dir, sizeof(dir));
 	if (!dir[0])
 		return ret;
+	if (repeats > 1)
+		qualify_repeats(dir, (int)repeats);
 	printf("\n== qualification summary\n");
 	snprintf(path, sizeof(path), "%s/qualification.txt", dir);
 	code = qualify_child(NULL, "summary", dir, "-o", path, NULL);

@@ -41,6 +41,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -51,6 +52,7 @@
 #define RUN_LOAD_STOP_NS   (30 * PF_NS_PER_SEC)	/* and stopped, report written, by then */
 #define RUN_LOAD_SAFETY_NS (120 * PF_NS_PER_SEC)	/* a load ends itself this long after its phase */
 #define RUN_TRIGGER_GAP_NS (11 * PF_NS_PER_SEC)	/* flight recorder: one snapshot per window */
+#define RUN_PLAIN_PROGRESS_NS (10 * PF_NS_PER_SEC)	/* a progress line this often when stderr is no terminal */
 /*
  * How long past its duration a measurement may take to end by itself before
  * it is stopped: cyclictest ends on time; the recorder still writes its
@@ -693,16 +695,22 @@ static void run_trigger(struct pf_run *r, const struct scn_phase *p, const char 
 	}
 }
 
-/* run_progress - one progress line on the terminal (never when stderr is not a tty) */
+/*
+ * run_progress - the progress line: redrawn in place on a terminal (cut to
+ * its width), else a plain line every RUN_PLAIN_PROGRESS_NS for CI logs
+ */
 static void run_progress(struct pf_run *r, int idx, const struct scn_phase *p,
 			    int64_t elapsed_ns, const char *pdir)
 {
-	char worst[400] = "", path[PATH_MAX];
+	static int64_t plain_next_ns, plain_t0_ns;	/* the plain line: when next, in which run */
+	static int plain_idx = -1;
+	char worst[400] = "", path[PATH_MAX], line[600];
 	int64_t left = p->duration_ns - elapsed_ns;
 	struct run_live lv = { 0 };
+	struct winsize ws;
 	int i;
 
-	if (!r->tty)
+	if (!r->tty && r->t0_ns == plain_t0_ns && idx == plain_idx && elapsed_ns < plain_next_ns)
 		return;
 	if (p->measure != SCN_NONE)
 		run_live_read(run_path(path, sizeof(path), pdir, p->measure == SCN_CYCLICTEST ?
@@ -710,10 +718,20 @@ static void run_progress(struct pf_run *r, int idx, const struct scn_phase *p,
 	for (i = 0; i < lv.n && strlen(worst) + 40 < sizeof(worst); i++)
 		snprintf(worst + strlen(worst), sizeof(worst) - strlen(worst), " %s%s %.0fus",
 			 p->measure == SCN_CYCLICTEST ? "T" : "", lv.name[i], lv.max_us[i]);
-	fprintf(stderr, "\r\033[K[%d/%d] %s (%s): %llds / %llds, %llds left%s%s", idx + 1, r->scn.nphases,
-		p->name, scn_measure_name(p->measure), (long long)(elapsed_ns / PF_NS_PER_SEC),
-		(long long)(p->duration_ns / PF_NS_PER_SEC), (long long)(left > 0 ? left / PF_NS_PER_SEC : 0),
-		worst[0] ? "  worst:" : "", worst);
+	snprintf(line, sizeof(line), "[%d/%d] %s (%s): %llds / %llds, %llds left%s%s", idx + 1, r->scn.nphases,
+		 p->name, scn_measure_name(p->measure), (long long)(elapsed_ns / PF_NS_PER_SEC),
+		 (long long)(p->duration_ns / PF_NS_PER_SEC), (long long)(left > 0 ? left / PF_NS_PER_SEC : 0),
+		 worst[0] ? "  worst:" : "", worst);
+	if (r->tty) {
+		if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 1 && ws.ws_col < sizeof(line))
+			line[ws.ws_col - 1] = '\0';
+		fprintf(stderr, "\r\033[K%s", line);
+	} else {
+		fprintf(stderr, "preflight: run: %s\n", line);
+		plain_idx = idx;
+		plain_t0_ns = r->t0_ns;
+		plain_next_ns = elapsed_ns + RUN_PLAIN_PROGRESS_NS;
+	}
 	fflush(stderr);
 }
 
@@ -1144,12 +1162,15 @@ static int run_check(struct pf_run *r)
 /* run_manifest - run.json: what ran, how it ended, which pieces were missing */
 static void run_manifest(struct pf_run *r, const char *started_utc)
 {
-	char path[PATH_MAX], ended[32];
+	char path[PATH_MAX], ended[32], uuid[40];
 	json_t *m;
 
 	run_utc(ended, sizeof(ended), true);
-	m = json_pack("{s:s, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:b, s:s?, s:i, s:s?, s:s?, s:O}",
-		      "schema", "preflight-run/1",
+	/* the run's identity in a history database (preflight history, docs/ci.md) */
+	if (pf_read_file("/proc/sys/kernel/random/uuid", uuid, sizeof(uuid)) < 0)
+		uuid[0] = '\0';
+	m = json_pack("{s:s, s:s?, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:b, s:s?, s:i, s:s?, s:s?, s:O}",
+		      "schema", "preflight-run/1", "uuid", uuid[0] ? uuid : NULL,
 		      "scenario", "name", r->scn.name, "file", "scenario.ini", "source", r->scn.path,
 		      "dir", r->dir, "started_utc", started_utc, "ended_utc", ended,
 		      "partial", r->partial,
@@ -1276,25 +1297,67 @@ out:
 	return ret;
 }
 
+int run_repeated(const struct run_opts *o, int repeats, char *dir, size_t dir_size)
+{
+	struct run_opts one = *o;
+	char base[PATH_MAX], rdir[PATH_MAX + 16], utc[32];
+	struct utsname un;
+	int i, ret, worst = 0, failed = 0, passed = 0, done = 0;
+
+	if (repeats <= 1)
+		return run_scenario(o, dir, dir_size);
+	if (o->out_dir) {
+		snprintf(base, sizeof(base), "%s", o->out_dir);
+	} else {
+		uname(&un);
+		run_utc(utc, sizeof(utc), false);
+		snprintf(base, sizeof(base), "runs/%s-%s", utc, un.nodename);
+	}
+	one.out_dir = rdir;
+	for (i = 1; i <= repeats && !run_signal; i++) {
+		snprintf(rdir, sizeof(rdir), "%s/run-%02d", base, i);
+		fprintf(stderr, "preflight: run: repeat %d of %d into %s\n", i, repeats, rdir);
+		ret = run_scenario(&one, dir, dir_size);
+		done++;
+		if (ret == PF_EXIT_OK)
+			passed++;
+		else if (ret == PF_EXIT_FAILED)
+			failed++;
+		/* 2..4 (bad input, environment, interrupted, internal) outrank a failed requirement */
+		if (ret > worst)
+			worst = ret;
+		if (ret > PF_EXIT_FAILED)
+			break;
+	}
+	fprintf(stderr, "preflight: run: %d of %d repeats in %s/run-NN: %d met every requirement, %d failed one%s\n",
+		done, repeats, base, passed, failed, worst > PF_EXIT_FAILED ? "; stopped: a run could not be done" : "");
+	return worst;
+}
+
 static int cmd_run_run(int argc, char **argv);
 
 const struct pf_command cmd_run = {
 	.name = "run",
 	.summary = "run a scenario: loads, cyclictest baseline, the app under trace; analyse and check",
 	.usage =
-	"usage: preflight run SCENARIO [-o RUN_DIR] [--budgets FILE]\n"
+	"usage: preflight run SCENARIO [-o RUN_DIR] [--budgets FILE] [--repeats N]\n"
 	"\n"
 	"Runs the phases of SCENARIO (a name in bench/scenarios/, or an .ini path; see\n"
 	"docs/scenarios.md), then analyses and checks what was recorded and writes the\n"
 	"run directory: run.json, run.log, scenario.ini, budgets.ini, sysinfo.json,\n"
 	"loads.json, results.json, verdicts.tap, report.txt, SHA256SUMS and one NN-<phase>/\n"
-	"directory per phase. Progress is shown when stderr is a terminal. Ctrl-C stops\n"
-	"everything, keeps what was recorded, analyses it and marks it partial.\n"
+	"directory per phase. Progress is redrawn in place on a terminal, else printed\n"
+	"as a plain line every 10 s (CI logs). Ctrl-C stops everything, keeps what was\n"
+	"recorded, analyses it and marks it partial.\n"
 	"\n"
 	"options:\n"
 	"  -o, --output RUN_DIR   run directory (default: runs/<UTC time>-<host>)\n"
 	"  -b, --budgets FILE     budgets for the check (default: the scenario's, else\n"
 	"                         budgets/seed.ini)\n"
+	"  -r, --repeats N        run the scenario N times, each into its own directory\n"
+	"                         RUN_DIR/run-01 ... (default: 1, into RUN_DIR itself);\n"
+	"                         the exit code is the worst, a run that could not be\n"
+	"                         done stops the repeats\n"
 	"  -h, --help             this text\n"
 	"\n"
 	"exit: 0 all requirements met, 1 a requirement failed, 2 bad scenario or usage,\n"
@@ -1307,14 +1370,20 @@ static int cmd_run_run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "budgets", required_argument, NULL, 'b' },
+		{ "repeats", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_opts o = { 0 };
 	char dir[PATH_MAX] = "";
+	long repeats = 1;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "o:b:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:b:r:", opts, NULL)) != -1) {
 		switch (c) {
+		case 'r':
+			if (pf_parse_long(optarg, 1, 10000, &repeats))
+				return pf_usage_error(&cmd_run, "--repeats '%s': a number of runs, 1 or more", optarg);
+			break;
 		case 'o':
 			o.out_dir = optarg;
 			break;
@@ -1328,7 +1397,7 @@ static int cmd_run_run(int argc, char **argv)
 	if (optind != argc - 1)
 		return pf_usage_error(&cmd_run, optind == argc ? "which scenario?" : "one scenario only");
 	o.scenario = argv[optind];
-	ret = run_scenario(&o, dir, sizeof(dir));
+	ret = run_repeated(&o, (int)repeats, dir, sizeof(dir));
 	if (dir[0])
 		fprintf(stderr, "preflight: run: results in %s (exit %d)\n", dir, ret);
 	return ret;

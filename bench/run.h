@@ -26,4 +26,12 @@ struct run_opts {
  */
 int run_scenario(const struct run_opts *o, char *dir, size_t dir_size);
 
+/*
+ * run_repeated - run_scenario 'repeats' times, each into its own directory
+ * (out_dir/run-01 ..., or runs/<UTC time>-<host>/run-01 ...); the last run's
+ * directory into dir; the worst exit code (a run that could not be done, 2 or
+ * more, stops the repeats). One repeat is run_scenario into out_dir itself.
+ */
+int run_repeated(const struct run_opts *o, int repeats, char *dir, size_t dir_size);
+
 #endif

@@ -46,10 +46,10 @@ bound = 0
 INI
 run_cmd "$PREFLIGHT" check "$R" --budgets "$TMP/b.ini"
 is "$rc:$(printf '%s\n' "$out" | grep -c '^ok ')" "0:5" "lflag-2.1 five verdicts, all met"
-is "$(printf '%s\n' "$out" | grep -A1 '^ok 2 - REQ-T-001 ctl100' | sed -n 2p)" \
+is "$(printf '%s\n' "$out" | grep -A2 '^ok 2 - REQ-T-001 ctl100' | sed -n 3p)" \
 	"#   lost trace events overlap tasks.ctl100.activation_latency_ns.max: the value may be wrong" \
 	"lflag-2.2 a task with jobs in a lost window: its verdict says so"
-is "$(printf '%s\n' "$out" | grep -A1 '^ok 3 - REQ-T-002' | sed -n 2p)" "#   lost trace events overlap slots.overruns: the value may be wrong" \
+is "$(printf '%s\n' "$out" | grep -A2 '^ok 3 - REQ-T-002' | sed -n 3p)" "#   lost trace events overlap slots.overruns: the value may be wrong" \
 	"lflag-2.3 the slots verdict says so"
 unlike=$(printf '%s\n' "$out" | grep -c 'overlap tasks\..*\.joblog\.')
 is "$unlike" 0 "lflag-2.4 the job log's own view is not flagged"

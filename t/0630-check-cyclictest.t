@@ -21,9 +21,9 @@ with_cyclictest "$TMP/ct.json" "$TMP/results.json"
 run_cmd "$PREFLIGHT" check "$TMP/results.json" --budgets "$TOP/budgets/kernel-baseline.ini"
 is "$rc" 1 "ckct-1.1 us.json (this noisy VM) fails the example baseline: exit 1"
 max0=$(json_get "$FX/fixtures/cyclictest/us.json" thread.0.max)
-like_line "ok 1 - REQ-KLAT-001 T0 latency max $max0 us <= 100 us" "ckct-1.2 per-thread max in us, cyclictest's own number"
+like_verdict "^ok 1 - REQ-KLAT-001 T0 latency max$" "$max0 us <= 100 us" "ckct-1.2 per-thread max in us, cyclictest's own number"
 like_line "REQ-KLAT-001 T1 latency max" "ckct-1.3 one test per cyclictest thread"
-like_line "^not ok 3 - REQ-KLAT-002 cyclictest all latency p99.99 82 us <= 50 us \(margin -64 %\)" \
+like_verdict "^not ok 3 - REQ-KLAT-002 cyclictest all latency p99.99$" "82 us <= 50 us \(margin -64 %\)" \
 	"ckct-1.4 p99.99 of all threads (4000 samples: the max, 82 us) fails"
 is "$(printf '%s\n' "$out" | grep -c 'REQ-KLAT-003')" 2 "ckct-1.5 select=rt takes the rt threads (io, ctl100), not logger"
 
@@ -31,7 +31,7 @@ is "$(printf '%s\n' "$out" | grep -c 'REQ-KLAT-003')" 2 "ckct-1.5 select=rt take
 with_cyclictest "$TMP/ct.json" "$TMP/results.json"
 run_cmd "$PREFLIGHT" check "$TMP/results.json" --budgets "$TOP/budgets/kernel-baseline.ini"
 is "$rc" 1 "ckct-2.1 the overflowing run fails the baseline"
-like_line "^not ok 1 - REQ-KLAT-001 T0 latency max $(json_get "$FX/fixtures/cyclictest/ovf.json" thread.0.max) us <= 100 us" \
+like_verdict "^not ok 1 - REQ-KLAT-001 T0 latency max$" "$(json_get "$FX/fixtures/cyclictest/ovf.json" thread.0.max) us <= 100 us" \
 	"ckct-2.2 the exact overflow max (cyclictest's) is what fails"
 
 run_cmd "$PREFLIGHT" check "$FX/fixtures/results/pass.json" --budgets "$TOP/budgets/kernel-baseline.ini"

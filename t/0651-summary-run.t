@@ -4,7 +4,7 @@
 # what 'preflight summary' prints for that run directory
 . "$(dirname "$0")/lib/test-lib.sh"
 need RT
-command -v cyclictest >/dev/null || missing "cyclictest is not installed (scripts/install-deps)"
+need CMD:cyclictest
 plan 5
 
 printf '[scenario]\nname = t0651\n[phase idle]\nduration = 1s\nmeasure = cyclictest\n' > "$TMP/s.ini"

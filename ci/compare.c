@@ -1,0 +1,545 @@
+/*
+ * compare.c - 'preflight compare --baseline FILE RUN...': new runs judged
+ * against a baseline, metric by metric, on run-level values (docs/ci.md):
+ *
+ *   1. a count zero in every baseline run and non-zero in a new run: REGRESSED;
+ *   2. a percentile is compared only when every run has >= 10 samples beyond it;
+ *   3. exact one-sided Mann-Whitney: REGRESSED needs p <= 0.01 and an effect
+ *      above the tolerance (Hodges-Lehmann shift; for a maximum, the new
+ *      median above the baseline envelope); SAME when the shift's upper
+ *      confidence bound is below the tolerance; otherwise UNKNOWN;
+ *   4. a maximum above 3x the baseline envelope: REGRESSED from one run;
+ *   5. the runs' identity must match the baseline's (exit 2 naming fields).
+ *
+ * --self-check splits the baseline's own runs (A/A) to show how often
+ * these rules cry wolf on runs that are alike by construction.
+ */
+#define _GNU_SOURCE
+#include "ci/compare.h"
+#include "ci/stats.h"
+#include "command.h"
+#include "common.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMP_MAX_RUNS 64
+#define CMP_SELF_SPLITS 20
+
+const char *const ci_state_name[] = { "SAME", "REGRESSED", "UNKNOWN", "SKIP" };
+
+static int cmp_run(int argc, char **argv);
+
+const struct pf_command cmd_compare = {
+	.name = "compare",
+	.summary = "compare runs with a baseline: regressions, TAP / JUnit / JSON / Markdown",
+	.usage =
+	"usage: preflight compare --baseline FILE RUN... [options]\n"
+	"       preflight compare --baseline FILE --self-check\n"
+	"\n"
+	"Judges each metric of the new runs (run directories of 'preflight run')\n"
+	"against the baseline's runs (docs/ci.md): REGRESSED, SAME, UNKNOWN (not\n"
+	"enough evidence either way: run more) or SKIP (cannot be compared).\n"
+	"Prints TAP13 on stdout unless --tap names a file.\n"
+	"\n"
+	"options:\n"
+	"  -b, --baseline FILE        a 'baseline create' file (required, no default)\n"
+	"      --tap FILE             TAP13, a YAML block per test (default: stdout)\n"
+	"      --junit FILE           JUnit XML: classname board.scenario.subject, name\n"
+	"                             metric.stat (default: none written)\n"
+	"      --json FILE            compare.json (default: none written)\n"
+	"      --md FILE              compare.md table (default: none written)\n"
+	"      --strict               UNKNOWN fails too (default: only REGRESSED fails)\n"
+	"      --ignore-identity FIELD  do not require FIELD to match (repeatable):\n"
+	"                             board, isolation, scenario, scenario_hash,\n"
+	"                             results_schema\n"
+	"                             (default: all of them must match)\n"
+	"      --self-check           A/A: split the baseline's runs 20 times into\n"
+	"                             baseline and 'new' and report the false alarms\n"
+	"                             (default: off, compare RUN...)\n"
+	"  -h, --help                 this text\n"
+	"\n"
+	"exit: 0 nothing regressed, 1 a metric regressed (with --strict: or is\n"
+	"UNKNOWN), 2 bad input or identity mismatch, 4 internal error\n",
+	.run = cmp_run,
+};
+
+/* cmp_minmax - min and max of n values */
+static void cmp_minmax(const double *v, size_t n, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] < *lo)
+			*lo = v[i];
+		if (v[i] > *hi)
+			*hi = v[i];
+	}
+}
+
+/* cmp_tail_short - index of the first run with too few samples beyond the percentile q, or -1 */
+static long cmp_tail_short(const struct ci_sample *s, double q)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if ((double)s->samples[i] * (1 - q) < CI_TAIL_MIN - 1e-9)
+			return (long)i;
+	return -1;
+}
+
+/*
+ * cmp_bucket_ns - the width of the histogram bucket (lib/hist.h) holding a
+ * value: 1 below 256, else 1/128 of the power of two at or below it
+ */
+static double cmp_bucket_ns(double v)
+{
+	double w = 1;
+
+	v = fabs(v);
+	while (v >= 256) {
+		v /= 2;
+		w *= 2;
+	}
+	return w;
+}
+
+void ci_judge(struct ci_verdict *v, double q, const struct ci_sample *base, const struct ci_sample *new,
+	      const struct ci_tol *tol)
+{
+	char e[32], t[32], u[32];
+	double lo, hi, effect;
+	long short_run;
+
+	v->p = NAN;
+	v->shift = NAN;
+	v->upper = NAN;
+	v->base_runs = base->n;
+	v->nnew = new->n < PF_ARRAY_SIZE(v->newv) ? new->n : PF_ARRAY_SIZE(v->newv);
+	memcpy(v->newv, new->v, v->nnew * sizeof(*v->newv));
+	v->base_median = ci_median(base->v, base->n);
+	cmp_minmax(base->v, base->n, &v->base_min, &v->base_max);
+	v->new_median = ci_median(new->v, new->n);
+	/* "bins" are the buckets of the histogram the statistic was read from, at the baseline's value */
+	v->tol = ci_tol_value(tol, v->unit, v->base_median,
+			      v->kind == CI_PCT || v->kind == CI_MAX ? cmp_bucket_ns(v->base_median) : 0);
+	if (!new->n || !base->n) {
+		v->state = CI_SKIP;
+		v->rule = "missing";
+		snprintf(v->reason, sizeof(v->reason), "not measured in %s", new->n ? "the baseline" : "the new runs");
+		return;
+	}
+	cmp_minmax(new->v, new->n, &lo, &hi);
+	if (v->kind == CI_COUNT && v->base_max == 0) {
+		v->rule = "zero-count";
+		v->state = hi > 0 ? CI_REGRESSED : CI_SAME;
+		snprintf(v->reason, sizeof(v->reason), hi > 0 ? "zero in all %zu baseline runs, %g in a new run" :
+			 "zero in all %zu baseline runs and in the new runs", base->n, hi);
+		return;
+	}
+	if (v->kind == CI_PCT) {
+		const struct ci_sample *s = base;
+
+		short_run = cmp_tail_short(base, q);
+		if (short_run < 0) {
+			s = new;
+			short_run = cmp_tail_short(new, q);
+		}
+		if (short_run >= 0) {
+			v->state = CI_SKIP;
+			v->rule = "samples";
+			snprintf(v->reason, sizeof(v->reason), "%s run %ld has %llu samples: %s needs %.0f for %d beyond it",
+				 s == base ? "baseline" : "new", short_run + 1,
+				 (unsigned long long)s->samples[short_run], v->stat, ceil(CI_TAIL_MIN / (1 - q) - 1e-9),
+				 CI_TAIL_MIN);
+			return;
+		}
+	}
+	if (v->kind == CI_MAX && v->base_max > 0 && hi > CI_MAX_FACTOR * v->base_max) {
+		v->state = CI_REGRESSED;
+		v->rule = "envelope-3x";
+		v->shift = hi - v->base_max;
+		snprintf(v->reason, sizeof(v->reason), "a new run's max is %.1fx the baseline envelope (limit %.0fx)",
+			 hi / v->base_max, CI_MAX_FACTOR);
+		return;
+	}
+	v->rule = "mann-whitney";
+	v->p = ci_mw_p_greater(base->v, base->n, new->v, new->n, NULL);
+	v->shift = ci_hl_shift(base->v, base->n, new->v, new->n);
+	v->upper = ci_hl_upper(base->v, base->n, new->v, new->n, CI_ALPHA);
+	effect = v->kind == CI_MAX ? v->new_median - v->base_max : v->shift;
+	ci_fmt(e, sizeof(e), effect, v->unit);
+	ci_fmt(t, sizeof(t), v->tol, v->unit);
+	ci_fmt(u, sizeof(u), v->upper, v->unit);
+	if (v->p >= 0 && v->p <= CI_ALPHA && effect > v->tol) {
+		v->state = CI_REGRESSED;
+		snprintf(v->reason, sizeof(v->reason), "p %.4f <= %.2f and %s %s above the tolerance %s",
+			 v->p, CI_ALPHA, v->kind == CI_MAX ? "new median over the envelope by" : "shift", e, t);
+	} else if (v->upper < v->tol) {
+		v->state = CI_SAME;
+		snprintf(v->reason, sizeof(v->reason), "shift below the tolerance %s at 99 %% confidence (upper bound %s)",
+			 t, u);
+	} else if (v->p >= 0 && v->p <= CI_ALPHA) {
+		v->state = CI_UNKNOWN;
+		snprintf(v->reason, sizeof(v->reason), "significant (p %.4f) but the effect %s is within the tolerance %s, "
+			 "and a larger one is not excluded (up to %s)", v->p, e, t, u);
+	} else {
+		v->state = CI_UNKNOWN;
+		snprintf(v->reason, sizeof(v->reason), "p %.4f: no evidence of a shift, but one up to %s is not excluded "
+			 "(tolerance %s): more runs would tell", v->p, u, t);
+	}
+}
+
+/* the baseline's values of one metric, as arrays */
+struct cmp_base {
+	double   v[CMP_MAX_RUNS];
+	uint64_t s[CMP_MAX_RUNS];
+	size_t   n;
+};
+
+/* cmp_base_of - the values and samples of a baseline metric object; -EINVAL when malformed */
+static int cmp_base_of(const json_t *o, struct cmp_base *b)
+{
+	json_t *vals = json_object_get(o, "values"), *samples = json_object_get(o, "samples"), *x;
+	size_t i;
+
+	b->n = 0;
+	if (!json_is_array(vals) || json_array_size(vals) > CMP_MAX_RUNS ||
+	    json_array_size(samples) != json_array_size(vals))
+		return -EINVAL;
+	json_array_foreach(vals, i, x) {
+		if (!json_is_number(x))
+			return -EINVAL;
+		b->v[i] = json_number_value(x);
+		b->s[i] = (uint64_t)json_integer_value(json_array_get(samples, i));
+	}
+	b->n = json_array_size(vals);
+	return 0;
+}
+
+/* cmp_names - the names of a verdict from its baseline metric object */
+static void cmp_names(struct ci_verdict *v, const char *key, const json_t *o)
+{
+	const char *kind = json_string_value(json_object_get(o, "kind")), *unit;
+
+	snprintf(v->key, sizeof(v->key), "%s", key);
+	snprintf(v->subject, sizeof(v->subject), "%s", json_string_value(json_object_get(o, "subject")) ?: "?");
+	snprintf(v->metric, sizeof(v->metric), "%s", json_string_value(json_object_get(o, "metric")) ?: "?");
+	snprintf(v->stat, sizeof(v->stat), "%s", json_string_value(json_object_get(o, "stat")) ?: "?");
+	v->kind = CI_VALUE;
+	for (int k = CI_PCT; k <= CI_VALUE; k++)
+		if (kind && !strcmp(kind, ci_kind_name[k]))
+			v->kind = k;
+	unit = json_string_value(json_object_get(o, "unit"));
+	v->unit = !unit ? "" : !strcmp(unit, "ns") ? "ns" : !strcmp(unit, "count") ? "count" :
+		  !strcmp(unit, "fraction") ? "fraction" : "";
+}
+
+/* cmp_load_baseline - read and check a baseline file; 0 or an exit code after one error line */
+static int cmp_load_baseline(const char *path, json_t **out)
+{
+	json_error_t je;
+	json_t *b = json_load_file(path, 0, &je);
+	const char *schema;
+
+	if (!b)
+		return pf_fail(PF_EXIT_USAGE, "%s: %s", path, je.text);
+	schema = json_string_value(json_object_get(b, "schema"));
+	if (!schema || strcmp(schema, CI_BASELINE_SCHEMA) || !json_is_object(json_object_get(b, "metrics"))) {
+		json_decref(b);
+		return pf_fail(PF_EXIT_USAGE, "%s: not a baseline (schema %s, expected %s)", path,
+			       schema ? schema : "(none)", CI_BASELINE_SCHEMA);
+	}
+	*out = b;
+	return 0;
+}
+
+/* cmp_identity - rule 5: every must-match field of every run equals the baseline's, else exit 2 naming them */
+static int cmp_identity(const json_t *bl, struct ci_run *runs, size_t n, const bool *ignore)
+{
+	json_t *id = json_object_get(bl, "identity");
+	char fields[8192] = "";
+
+	for (int f = 0; f < CI_NIDENT; f++) {
+		const char *want = json_string_value(json_object_get(id, ci_ident_name[f]));
+
+		if (!ci_ident_must_match[f] || ignore[f] || !want)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(runs[i].ident[f], want)) {
+				snprintf(fields + strlen(fields), sizeof(fields) - strlen(fields),
+					 "%s%s (baseline '%s', %s '%s')", *fields ? ", " : "", ci_ident_name[f],
+					 want, runs[i].path, runs[i].ident[f]);
+				break;
+			}
+	}
+	if (*fields)
+		return pf_fail(PF_EXIT_USAGE, "identity mismatch: %s (--ignore-identity FIELD to compare anyway)",
+			       fields);
+	return 0;
+}
+
+/* cmp_tally - count the states of the verdicts */
+static void cmp_tally(struct ci_report *r)
+{
+	memset(r->count, 0, sizeof(r->count));
+	for (size_t i = 0; i < r->n; i++)
+		r->count[r->v[i].state]++;
+}
+
+/* cmp_judge_all - one verdict per baseline metric, from the new runs' values */
+static int cmp_judge_all(const json_t *bl, struct ci_run *runs, size_t n, struct ci_report *r)
+{
+	json_t *metrics = json_object_get(bl, "metrics"), *o;
+	const char *key;
+	size_t i = 0;
+
+	r->v = calloc(json_object_size(metrics) + 1, sizeof(*r->v));
+	if (!r->v)
+		return -ENOMEM;
+	json_object_foreach(metrics, key, o) {
+		struct ci_verdict *v = &r->v[i++];
+		struct cmp_base b;
+		double nv[CMP_MAX_RUNS];
+		uint64_t ns[CMP_MAX_RUNS];
+		struct ci_sample sb, sn = { nv, ns, 0 };
+		struct ci_tol tol = ci_tol_of(bl, key);
+
+		cmp_names(v, key, o);
+		if (cmp_base_of(o, &b))
+			return -EINVAL;
+		for (size_t k = 0; k < n; k++) {
+			const struct ci_metric *m = ci_run_find(&runs[k], key);
+
+			if (m) {
+				nv[sn.n] = m->value;
+				ns[sn.n++] = m->samples;
+			}
+		}
+		/* a metric some new run lacks is not compared on the others alone */
+		if (sn.n && sn.n < n)
+			sn.n = 0;
+		sb = (struct ci_sample){ b.v, b.s, b.n };
+		ci_judge(v, json_number_value(json_object_get(o, "q")), &sb, &sn, &tol);
+	}
+	r->n = i;
+	cmp_tally(r);
+	/* what the new runs measure and the baseline does not (a new task): said, not judged */
+	r->unmatched = json_array();
+	for (size_t k = 0; k < n && r->unmatched; k++)
+		for (size_t j = 0; j < runs[k].n; j++) {
+			const char *nkey = runs[k].m[j].key;
+			size_t u;
+			json_t *x;
+			int seen = !!json_object_get(metrics, nkey);
+
+			json_array_foreach(r->unmatched, u, x)
+				seen |= !strcmp(json_string_value(x), nkey);
+			if (!seen)
+				json_array_append_new(r->unmatched, json_string(nkey));
+		}
+	return r->unmatched ? 0 : -ENOMEM;
+}
+
+/* cmp_shuffle - a Fisher-Yates shuffle of idx[] with a fixed-seed generator (xorshift64) */
+static void cmp_shuffle(size_t *idx, size_t n, uint64_t *state)
+{
+	for (size_t i = n; i > 1; i--) {
+		size_t j;
+
+		*state ^= *state << 13;
+		*state ^= *state >> 7;
+		*state ^= *state << 17;
+		j = (size_t)(*state % i);
+		size_t t = idx[i - 1];
+		idx[i - 1] = idx[j];
+		idx[j] = t;
+	}
+}
+
+/* cmp_self_check - A/A: the baseline's runs split into baseline and 'new' (3 runs), CMP_SELF_SPLITS times */
+static int cmp_self_check(const json_t *bl, const char *path)
+{
+	json_t *metrics = json_object_get(bl, "metrics"), *o;
+	size_t count[4] = { 0 }, idx[CMP_MAX_RUNS];
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	const char *key;
+
+	for (int split = 0; split < CMP_SELF_SPLITS; split++) {
+		json_object_foreach(metrics, key, o) {
+			struct ci_verdict v;
+			struct cmp_base b;
+			double bv[CMP_MAX_RUNS], nv[CMP_MAX_RUNS];
+			uint64_t bs[CMP_MAX_RUNS], ns[CMP_MAX_RUNS];
+			struct ci_sample sb = { bv, bs, 0 }, sn = { nv, ns, 0 };
+			struct ci_tol tol = ci_tol_of(bl, key);
+			size_t nnew;
+
+			if (cmp_base_of(o, &b))
+				return pf_fail(PF_EXIT_USAGE, "%s: metric %s: bad values", path, key);
+			if (b.n < 4)
+				continue;
+			nnew = b.n >= 9 ? 3 : b.n / 3;
+			for (size_t i = 0; i < b.n; i++)
+				idx[i] = i;
+			/* the same split for every metric of one round: runs, not values, are drawn */
+			uint64_t st = seed + (uint64_t)split * 0x2545f4914f6cdd1dULL;
+			cmp_shuffle(idx, b.n, &st);
+			for (size_t i = 0; i < b.n; i++) {
+				if (i < nnew) {
+					nv[sn.n] = b.v[idx[i]];
+					ns[sn.n++] = b.s[idx[i]];
+				} else {
+					bv[sb.n] = b.v[idx[i]];
+					bs[sb.n++] = b.s[idx[i]];
+				}
+			}
+			memset(&v, 0, sizeof(v));
+			cmp_names(&v, key, o);
+			ci_judge(&v, json_number_value(json_object_get(o, "q")), &sb, &sn, &tol);
+			count[v.state]++;
+			if (v.state == CI_REGRESSED)
+				printf("# split %d: false alarm on %s (%s)\n", split + 1, key, v.reason);
+		}
+	}
+	{
+		size_t judged = count[CI_SAME] + count[CI_REGRESSED] + count[CI_UNKNOWN];
+
+		printf("self-check: %s: %d A/A splits x %zu metrics: %zu REGRESSED (false alarms, %.2f %% of %zu judged), "
+		       "%zu SAME, %zu UNKNOWN, %zu SKIP\n", path, CMP_SELF_SPLITS, json_object_size(metrics),
+		       count[CI_REGRESSED], judged ? 100.0 * count[CI_REGRESSED] / judged : 0.0, judged,
+		       count[CI_SAME], count[CI_UNKNOWN], count[CI_SKIP]);
+	}
+	return 0;
+}
+
+/* cmp_open - a writer's output file; NULL after an error line */
+static FILE *cmp_open(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		pf_err("%s: cannot write: %s", path, strerror(errno));
+	return f;
+}
+
+/* cmp_write - every requested output; 0 or an exit code */
+static int cmp_write(const struct ci_report *r, const char *tap, const char *junit, const char *json,
+		     const char *md)
+{
+	struct { const char *path; int (*fn)(FILE *, const struct ci_report *); } w[] = {
+		{ tap, ci_write_tap }, { junit, ci_write_junit }, { md, ci_write_md },
+	};
+
+	for (size_t i = 0; i < PF_ARRAY_SIZE(w); i++) {
+		FILE *f;
+		int bad;
+
+		if (!w[i].path)
+			continue;
+		f = strcmp(w[i].path, "-") ? cmp_open(w[i].path) : stdout;
+		if (!f)
+			return PF_EXIT_USAGE;
+		bad = w[i].fn(f, r);
+		if (f != stdout)
+			bad |= fclose(f);
+		else
+			fflush(stdout);
+		if (bad)
+			return pf_fail(PF_EXIT_USAGE, "%s: write failed", w[i].path);
+	}
+	if (json && ci_write_json(json, r))
+		return pf_fail(PF_EXIT_USAGE, "%s: cannot write: %s", json, strerror(errno));
+	return 0;
+}
+
+static int cmp_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "tap", required_argument, NULL, 'T' },
+		{ "junit", required_argument, NULL, 'J' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "md", required_argument, NULL, 'M' },
+		{ "strict", no_argument, NULL, 'S' },
+		{ "ignore-identity", required_argument, NULL, 'I' },
+		{ "self-check", no_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *bpath = NULL, *tap = NULL, *junit = NULL, *json = NULL, *md = NULL;
+	bool ignore[CI_NIDENT] = { false };
+	struct ci_run runs[CMP_MAX_RUNS];
+	struct ci_report r = { 0 };
+	size_t nruns = 0;
+	json_t *bl = NULL, *id;
+	int c, self = 0, ret, f;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "b:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b': bpath = optarg; break;
+		case 'T': tap = optarg; break;
+		case 'J': junit = optarg; break;
+		case 'j': json = optarg; break;
+		case 'M': md = optarg; break;
+		case 'S': r.strict = 1; break;
+		case 'C': self = 1; break;
+		case 'I':
+			f = ci_ident_index(optarg);
+			if (f < 0)
+				return pf_usage_error(&cmd_compare, "unknown identity field '%s'", optarg);
+			ignore[f] = true;
+			break;
+		case 'h': pf_print_usage(&cmd_compare); return 0;
+		default: return pf_usage_error(&cmd_compare, "bad option");
+		}
+	}
+	if (!bpath)
+		return pf_usage_error(&cmd_compare, "no baseline (--baseline FILE)");
+	if (!self && optind == argc)
+		return pf_usage_error(&cmd_compare, "no RUN given");
+	if (argc - optind > CMP_MAX_RUNS)
+		return pf_usage_error(&cmd_compare, "%d runs given, at most %d", argc - optind, CMP_MAX_RUNS);
+	ret = cmp_load_baseline(bpath, &bl);
+	if (ret)
+		return ret;
+	if (self) {
+		ret = cmp_self_check(bl, bpath);
+		goto out;
+	}
+	for (; nruns < (size_t)(argc - optind); nruns++) {
+		ret = ci_run_load(argv[optind + nruns], &runs[nruns]);
+		if (ret)
+			goto out;
+	}
+	ret = cmp_identity(bl, runs, nruns, ignore);
+	if (ret)
+		goto out;
+	if (cmp_judge_all(bl, runs, nruns, &r)) {
+		ret = pf_fail(PF_EXIT_USAGE, "%s: malformed metric values", bpath);
+		goto out;
+	}
+	id = json_object_get(bl, "identity");
+	r.baseline = bpath;
+	r.board = json_string_value(json_object_get(id, "board")) ?: "unknown";
+	r.scenario = json_string_value(json_object_get(id, "scenario")) ?: "unknown";
+	r.kernel_base = json_string_value(json_object_get(id, "kernel_release")) ?: "unknown";
+	r.kernel_new = runs[0].ident[CI_ID_KERNEL];
+	ret = cmp_write(&r, tap ? tap : "-", junit, json, md);
+	if (ret)
+		goto out;
+	if (tap)
+		printf("compare: %zu REGRESSED, %zu UNKNOWN, %zu SAME, %zu SKIP (%zu runs against %s)\n",
+		       r.count[CI_REGRESSED], r.count[CI_UNKNOWN], r.count[CI_SAME], r.count[CI_SKIP], nruns, bpath);
+	ret = r.count[CI_REGRESSED] || (r.strict && r.count[CI_UNKNOWN]) ? PF_EXIT_FAILED : PF_EXIT_OK;
+out:
+	for (size_t i = 0; i < nruns; i++)
+		ci_run_free(&runs[i]);
+	free(r.v);
+	json_decref(r.unmatched);
+	json_decref(bl);
+	return ret;
+}

@@ -1,0 +1,228 @@
+/*
+ * histdb.c - SQLite and PostgreSQL behind one interface (histdb.h).
+ *
+ * Migrations are numbered SQL scripts applied in order from the stored
+ * version to CI_DB_VERSION, each in one transaction with its version bump:
+ * SQLite keeps the version in PRAGMA user_version, PostgreSQL in the one-row
+ * table preflight_schema, and takes an advisory lock first so two runners
+ * opening a fresh database at once migrate it once. Writers never conflict
+ * otherwise: rows are keyed by the run's UUID and inserted with
+ * ON CONFLICT DO NOTHING (both engines), so adding a run twice is a no-op.
+ */
+#define _GNU_SOURCE
+#include "ci/histdb.h"
+#include "common.h"
+
+#include <libpq-fe.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ci_db {
+	sqlite3 *lite;		/* one of the two */
+	PGconn  *pg;
+	int      version;
+};
+
+/* the migrations: ci_migrations[v] takes a database from version v to v + 1 */
+static const char *const ci_migrations[CI_DB_VERSION] = {
+	/* 0 -> 1: runs and their run-level metrics */
+	"CREATE TABLE runs (uuid TEXT PRIMARY KEY, path TEXT, started_utc TEXT, board TEXT,"
+	" kernel_release TEXT, config_hash TEXT, isolation TEXT, scenario TEXT, scenario_hash TEXT,"
+	" preflight_version TEXT, exit_code INTEGER, added_utc TEXT);"
+	"CREATE TABLE metrics (uuid TEXT NOT NULL REFERENCES runs(uuid), key TEXT NOT NULL,"
+	" subject TEXT, metric TEXT, stat TEXT, kind TEXT, unit TEXT, value DOUBLE PRECISION,"
+	" samples BIGINT, PRIMARY KEY (uuid, key));",
+	/* 1 -> 2: the verdicts of 'preflight check' (SQUAD's tests) and a look-up by metric */
+	"CREATE TABLE verdicts (uuid TEXT NOT NULL REFERENCES runs(uuid), name TEXT NOT NULL,"
+	" result TEXT NOT NULL, PRIMARY KEY (uuid, name));"
+	"CREATE INDEX metrics_by_key ON metrics (key);",
+};
+
+/* ci_is_pg - the URL names a PostgreSQL server */
+static int ci_is_pg(const char *url)
+{
+	return !strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11);
+}
+
+/* ci_pg_sql - '?' placeholders as $1, $2, ... (outside quotes); malloc'd or NULL */
+static char *ci_pg_sql(const char *sql)
+{
+	char *out = malloc(strlen(sql) * 4 + 1), *o = out;
+	int n = 0, quoted = 0;
+
+	if (!out)
+		return NULL;
+	for (const char *s = sql; *s; s++) {
+		if (*s == '\'')
+			quoted = !quoted;
+		if (*s == '?' && !quoted)
+			o += sprintf(o, "$%d", ++n);
+		else
+			*o++ = *s;
+	}
+	*o = '\0';
+	return out;
+}
+
+int ci_db_exec(struct ci_db *db, const char *sql, int n, const char *const *params, ci_db_row fn, void *ctx)
+{
+	if (db->pg) {
+		char *q = ci_pg_sql(sql);
+		PGresult *res;
+		int ret = 0;
+
+		if (!q)
+			return -1;
+		/* a script of several statements (a migration) has no parameters: PQexec runs it whole */
+		res = n ? PQexecParams(db->pg, q, n, NULL, params, NULL, NULL, 0) : PQexec(db->pg, q);
+		free(q);
+		if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK) {
+			pf_err("postgresql: %s", PQresultErrorMessage(res));
+			PQclear(res);
+			return -1;
+		}
+		for (int r = 0; fn && r < PQntuples(res) && !ret; r++) {
+			const char *cols[32];
+			int nc = PQnfields(res) < 32 ? PQnfields(res) : 32;
+
+			for (int c = 0; c < nc; c++)
+				cols[c] = PQgetisnull(res, r, c) ? NULL : PQgetvalue(res, r, c);
+			ret = fn(ctx, nc, cols);
+		}
+		PQclear(res);
+		return 0;
+	}
+	{
+		sqlite3_stmt *st;
+		const char *tail = sql;
+		int rc = SQLITE_OK;
+
+		/* several statements (a migration) run one after the other; parameters bind to the first */
+		while (tail && *tail) {
+			rc = sqlite3_prepare_v2(db->lite, tail, -1, &st, &tail);
+			if (rc != SQLITE_OK)
+				break;
+			if (!st)
+				continue;
+			for (int i = 0; i < n && i < sqlite3_bind_parameter_count(st); i++)
+				sqlite3_bind_text(st, i + 1, params[i], -1, SQLITE_TRANSIENT);
+			while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+				const char *cols[32];
+				int nc = sqlite3_column_count(st) < 32 ? sqlite3_column_count(st) : 32;
+
+				for (int c = 0; c < nc; c++)
+					cols[c] = (const char *)sqlite3_column_text(st, c);
+				if (fn && fn(ctx, nc, cols))
+					break;
+			}
+			sqlite3_finalize(st);
+			if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+				break;
+			rc = SQLITE_OK;
+		}
+		if (rc != SQLITE_OK) {
+			pf_err("sqlite: %s", sqlite3_errmsg(db->lite));
+			return -1;
+		}
+		return 0;
+	}
+}
+
+/* ci_first_int - row callback: the first column as an int into *ctx */
+static int ci_first_int(void *ctx, int ncols, const char *const *cols)
+{
+	*(int *)ctx = ncols > 0 && cols[0] ? atoi(cols[0]) : 0;
+	return 1;
+}
+
+/* ci_migrate - bring the schema to CI_DB_VERSION; 0 or -1 after an error line */
+static int ci_migrate(struct ci_db *db)
+{
+	char bump[64];
+	int v = 0;
+
+	if (db->pg) {
+		if (ci_db_exec(db, "BEGIN", 0, NULL, NULL, NULL) ||
+		    ci_db_exec(db, "SELECT pg_advisory_xact_lock(7305011)", 0, NULL, NULL, NULL) ||
+		    ci_db_exec(db, "CREATE TABLE IF NOT EXISTS preflight_schema (version INTEGER NOT NULL)",
+			       0, NULL, NULL, NULL) ||
+		    ci_db_exec(db, "SELECT version FROM preflight_schema", 0, NULL, ci_first_int, &v))
+			goto fail;
+	} else {
+		if (ci_db_exec(db, "BEGIN IMMEDIATE", 0, NULL, NULL, NULL) ||
+		    ci_db_exec(db, "PRAGMA user_version", 0, NULL, ci_first_int, &v))
+			goto fail;
+	}
+	if (v > CI_DB_VERSION) {
+		pf_err("history database schema version %d is newer than this preflight's (%d)", v, CI_DB_VERSION);
+		goto fail;
+	}
+	for (; v < CI_DB_VERSION; v++) {
+		if (ci_db_exec(db, ci_migrations[v], 0, NULL, NULL, NULL))
+			goto fail;
+		if (db->pg)
+			snprintf(bump, sizeof(bump), v ? "UPDATE preflight_schema SET version = %d" :
+				 "INSERT INTO preflight_schema VALUES (%d)", v + 1);
+		else
+			snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", v + 1);
+		if (ci_db_exec(db, bump, 0, NULL, NULL, NULL))
+			goto fail;
+	}
+	db->version = v;
+	return ci_db_exec(db, "COMMIT", 0, NULL, NULL, NULL);
+fail:
+	ci_db_exec(db, "ROLLBACK", 0, NULL, NULL, NULL);
+	return -1;
+}
+
+int ci_db_open(const char *url, struct ci_db **out)
+{
+	struct ci_db *db = calloc(1, sizeof(*db));
+
+	if (!db)
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	if (ci_is_pg(url)) {
+		db->pg = PQconnectdb(url);
+		if (PQstatus(db->pg) != CONNECTION_OK) {
+			char why[512];
+
+			snprintf(why, sizeof(why), "%s", PQerrorMessage(db->pg));
+			why[strcspn(why, "\n")] = '\0';
+			ci_db_close(db);
+			return pf_fail(PF_EXIT_ENV, "%s: cannot connect: %s", url, why);
+		}
+		/* notices (CREATE TABLE IF NOT EXISTS ... skipping) are not for the user */
+		ci_db_exec(db, "SET client_min_messages = warning", 0, NULL, NULL, NULL);
+	} else if (sqlite3_open_v2(url, &db->lite, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		pf_err("%s: %s", url, db->lite ? sqlite3_errmsg(db->lite) : "cannot open");
+		ci_db_close(db);
+		return PF_EXIT_USAGE;
+	} else {
+		/* concurrent writers on one file wait for each other rather than fail */
+		sqlite3_busy_timeout(db->lite, 30000);
+		ci_db_exec(db, "PRAGMA foreign_keys = ON", 0, NULL, NULL, NULL);
+	}
+	if (ci_migrate(db)) {
+		ci_db_close(db);
+		return PF_EXIT_USAGE;
+	}
+	*out = db;
+	return 0;
+}
+
+void ci_db_close(struct ci_db *db)
+{
+	if (!db)
+		return;
+	if (db->lite)
+		sqlite3_close(db->lite);
+	if (db->pg)
+		PQfinish(db->pg);
+	free(db);
+}
+
+int ci_db_version(struct ci_db *db)
+{
+	return db->version;
+}

@@ -1,0 +1,482 @@
+/*
+ * history.c - 'preflight history add|list|trend|export': run-level metrics
+ * of many runs in one database (histdb.h: a SQLite file by default, or a
+ * PostgreSQL server a fleet of runners shares), keyed by each run's UUID so
+ * that adding the same run twice, or merging CI artifacts, is harmless.
+ * 'trend' plots one metric over the runs or per kernel (OSADL-style maxima,
+ * with the budget line) through gnuplot; 'export --squad' writes the three
+ * files a SQUAD dashboard takes (ci/squad/submit.sh uploads them).
+ */
+#define _GNU_SOURCE
+#include "ci/histdb.h"
+#include "ci/runs.h"
+#include "command.h"
+#include "common.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int hist_run(int argc, char **argv);
+
+const struct pf_command cmd_history = {
+	.name = "history",
+	.summary = "keep run-level metrics of many runs (SQLite or PostgreSQL): add, list, trend, export",
+	.usage =
+	"usage: preflight history add RUN... [--db DB]\n"
+	"       preflight history list [--db DB]\n"
+	"       preflight history trend --metric KEY [--by run|kernel] [--csv FILE]\n"
+	"                               [--plot FILE.svg|FILE.png] [--budget VALUE] [--db DB]\n"
+	"       preflight history export --squad DIR [--run UUID] [--db DB]\n"
+	"\n"
+	"add       store each run (a run directory of 'preflight run') under its UUID\n"
+	"          (run.json 'uuid'); a run already there is left as it is\n"
+	"list      one line per run: UUID, start, board, kernel, scenario, exit code\n"
+	"trend     one metric (subject.metric.stat, as 'preflight compare' names it)\n"
+	"          over the runs in time order, or its maximum per kernel; CSV to\n"
+	"          stdout unless --csv, a gnuplot plot with --plot\n"
+	"export    the three files of a SQUAD submission for one run (default: the\n"
+	"          latest): tests.json, metrics.json, metadata.json (job_id = UUID)\n"
+	"\n"
+	"options:\n"
+	"      --db DB          SQLite file, or postgresql://user@host:port/db (default:\n"
+	"                       history.sqlite)\n"
+	"      --metric KEY     trend: e.g. io.activation_latency.max (no default)\n"
+	"      --by run|kernel  trend: every run (default), or the maximum per kernel\n"
+	"      --csv FILE       trend: write the CSV there (default: stdout)\n"
+	"      --plot FILE      trend: gnuplot plot, .svg or .png (default: none)\n"
+	"      --budget VALUE   trend: draw the budget line (the metric's unit shown: us\n"
+	"                       for times, e.g. 62; default: no line)\n"
+	"      --squad DIR      export: the directory to write (no default)\n"
+	"      --run UUID       export: that run (default: the latest)\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"exit: 0 done, 2 bad input, 3 environment (database server, gnuplot),\n"
+	"4 internal error\n",
+	.run = hist_run,
+};
+
+struct hist_opts {
+	const char *db, *metric, *by, *csv, *plot, *squad, *run;
+	double      budget;
+	int         has_budget;
+};
+
+/* hist_count - row callback: the first column as a count */
+static int hist_count(void *ctx, int ncols, const char *const *cols)
+{
+	*(long *)ctx = ncols && cols[0] ? atol(cols[0]) : 0;
+	return 1;
+}
+
+/* hist_verdicts - the verdicts of the run's verdicts.tap (pass / fail / skip per test name) */
+static int hist_verdicts(struct ci_db *db, const char *dir, const char *uuid)
+{
+	char path[1200], line[1024];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/verdicts.tap", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		const char *result = !strncmp(line, "ok ", 3) ? "pass" : !strncmp(line, "not ok ", 7) ? "fail" : NULL;
+		char *name = strstr(line, " - "), *skip;
+
+		if (!result || !name)
+			continue;
+		name += 3;
+		name[strcspn(name, "\n")] = '\0';
+		skip = strstr(name, " # SKIP");
+		if (skip) {
+			*skip = '\0';
+			result = "skip";
+		}
+		{
+			const char *p[] = { uuid, name, result };
+
+			ret = ci_db_exec(db, "INSERT INTO verdicts (uuid, name, result) VALUES (?, ?, ?) "
+					 "ON CONFLICT DO NOTHING", 3, p, NULL, NULL);
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/* hist_add_one - one run into the database; 1 added, 0 already there, or an exit code (< 0 negated) */
+static int hist_add_one(struct ci_db *db, const char *path)
+{
+	struct ci_run run;
+	char dir[1100], rpath[1200], uuid[64], started[40] = "", code[16] = "", now[32], samples[32], value[40];
+	json_t *rj;
+	struct stat st;
+	long have = 0;
+	int ret;
+
+	ret = ci_run_load(path, &run);
+	if (ret)
+		return -ret;
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+		snprintf(dir, sizeof(dir), ".");
+	snprintf(rpath, sizeof(rpath), "%s/run.json", dir);
+	rj = json_load_file(rpath, 0, NULL);
+	if (json_string_value(json_object_get(rj, "started_utc")))
+		snprintf(started, sizeof(started), "%s", json_string_value(json_object_get(rj, "started_utc")));
+	if (json_is_integer(json_object_get(rj, "exit_code")))
+		snprintf(code, sizeof(code), "%lld", (long long)json_integer_value(json_object_get(rj, "exit_code")));
+	json_decref(rj);
+	if (run.uuid[0]) {
+		snprintf(uuid, sizeof(uuid), "%s", run.uuid);
+	} else {
+		/* a run of an older preflight: its results' hash is a stable key */
+		char *text = json_dumps(run.results, JSON_SORT_KEYS | JSON_COMPACT), hex[17];
+
+		ci_hash_hex(text ? text : "", text ? strlen(text) : 0, hex);
+		free(text);
+		snprintf(uuid, sizeof(uuid), "results-%s", hex);
+	}
+	{
+		const char *p[] = { uuid };
+
+		if (ci_db_exec(db, "SELECT count(*) FROM runs WHERE uuid = ?", 1, p, hist_count, &have))
+			goto fail;
+	}
+	if (have) {
+		ci_run_free(&run);
+		return 0;
+	}
+	ci_now_utc(now, sizeof(now));
+	if (ci_db_exec(db, "BEGIN", 0, NULL, NULL, NULL))
+		goto fail;
+	{
+		const char *p[] = { uuid, run.path, started[0] ? started : NULL, run.ident[CI_ID_BOARD],
+				    run.ident[CI_ID_KERNEL], run.ident[CI_ID_CONFIG], run.ident[CI_ID_ISOLATION],
+				    run.ident[CI_ID_SCENARIO], run.ident[CI_ID_SCENARIO_HASH], run.ident[CI_ID_VERSION],
+				    code[0] ? code : NULL, now };
+
+		if (ci_db_exec(db, "INSERT INTO runs (uuid, path, started_utc, board, kernel_release, config_hash,"
+			       " isolation, scenario, scenario_hash, preflight_version, exit_code, added_utc)"
+			       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS INTEGER), ?) ON CONFLICT DO NOTHING",
+			       12, p, NULL, NULL))
+			goto rollback;
+	}
+	for (size_t i = 0; i < run.n; i++) {
+		const struct ci_metric *m = &run.m[i];
+		const char *p[] = { uuid, m->key, m->subject, m->metric, m->stat, ci_kind_name[m->kind], m->unit,
+				    value, samples };
+
+		snprintf(value, sizeof(value), "%.17g", m->value);
+		snprintf(samples, sizeof(samples), "%llu", (unsigned long long)m->samples);
+		if (ci_db_exec(db, "INSERT INTO metrics (uuid, key, subject, metric, stat, kind, unit, value, samples)"
+			       " VALUES (?, ?, ?, ?, ?, ?, ?, CAST(? AS DOUBLE PRECISION), CAST(? AS BIGINT))"
+			       " ON CONFLICT DO NOTHING", 9, p, NULL, NULL))
+			goto rollback;
+	}
+	if (hist_verdicts(db, dir, uuid) || ci_db_exec(db, "COMMIT", 0, NULL, NULL, NULL))
+		goto rollback;
+	ci_run_free(&run);
+	return 1;
+rollback:
+	ci_db_exec(db, "ROLLBACK", 0, NULL, NULL, NULL);
+fail:
+	ci_run_free(&run);
+	return -PF_EXIT_USAGE;
+}
+
+/* hist_add - 'history add RUN...' */
+static int hist_add(struct ci_db *db, char **paths, int n)
+{
+	int added = 0, present = 0;
+
+	for (int i = 0; i < n; i++) {
+		int r = hist_add_one(db, paths[i]);
+
+		if (r < 0)
+			return -r;
+		r ? added++ : present++;
+	}
+	printf("history: %d runs added, %d already there\n", added, present);
+	return 0;
+}
+
+/* hist_print_row - row callback: the columns separated by two spaces */
+static int hist_print_row(void *ctx, int ncols, const char *const *cols)
+{
+	for (int c = 0; c < ncols; c++)
+		printf("%s%s", c ? "  " : "", cols[c] ? cols[c] : "-");
+	printf("\n");
+	return 0;
+}
+
+/* hist_list - 'history list' */
+static int hist_list(struct ci_db *db)
+{
+	printf("# uuid  started_utc  board  kernel_release  scenario  exit_code  metrics\n");
+	return ci_db_exec(db, "SELECT uuid, started_utc, board, kernel_release, scenario, exit_code,"
+			  " (SELECT count(*) FROM metrics m WHERE m.uuid = runs.uuid) FROM runs"
+			  " ORDER BY started_utc, uuid", 0, NULL, hist_print_row, NULL) ? PF_EXIT_USAGE : 0;
+}
+
+/* the trend's rows as they come */
+struct hist_trend {
+	FILE   *csv;
+	char   *data;		/* the same rows for gnuplot: index, value, label */
+	size_t  len;
+	FILE   *mem;
+	int     n;
+	const char *unit;
+	char    last_kernel[128];	/* a point is labelled only when the kernel changes */
+};
+
+/* hist_trend_row - row callback: started, kernel, uuid, value, unit */
+static int hist_trend_row(void *ctx, int ncols, const char *const *cols)
+{
+	struct hist_trend *t = ctx;
+	double v = cols[3] ? strtod(cols[3], NULL) : 0;
+
+	if (cols[4] && !strcmp(cols[4], "ns")) {
+		v /= 1000;
+		t->unit = "us";
+	} else if (cols[4]) {
+		t->unit = !strcmp(cols[4], "fraction") ? "fraction" : cols[4];
+	}
+	fprintf(t->csv, "%s,%s,%s,%.3f\n", cols[0] ? cols[0] : "", cols[1] ? cols[1] : "", cols[2] ? cols[2] : "", v);
+	fprintf(t->mem, "%d %.3f \"%s\"\n", t->n++, v,
+		strcmp(t->last_kernel, cols[1] ? cols[1] : "?") ? (cols[1] ? cols[1] : "?") : "");
+	snprintf(t->last_kernel, sizeof(t->last_kernel), "%s", cols[1] ? cols[1] : "?");
+	return 0;
+}
+
+/* hist_plot - the trend through gnuplot into an SVG or PNG file */
+static int hist_plot(const struct hist_opts *o, struct hist_trend *t)
+{
+	const char *ext = strrchr(o->plot, '.');
+	FILE *gp;
+	int rc;
+
+	if (!ext || (strcmp(ext, ".svg") && strcmp(ext, ".png")))
+		return pf_fail(PF_EXIT_USAGE, "%s: the plot is .svg or .png", o->plot);
+	gp = popen("gnuplot", "w");
+	if (!gp)
+		return pf_fail(PF_EXIT_ENV, "gnuplot: %s", strerror(errno));
+	fprintf(gp, "set terminal %s size 1000,560\n", !strcmp(ext, ".svg") ? "svg dynamic" : "pngcairo");
+	fprintf(gp, "set output '%s'\n", o->plot);
+	fprintf(gp, "set title '%s %s' noenhanced\n", o->metric, !strcmp(o->by, "kernel") ? "(maximum per kernel)" : "per run");
+	fprintf(gp, "set ylabel '%s'\nset xlabel '%s'\nset grid\nset key below\nset yrange [0:*]\n",
+		t->unit ? t->unit : "", !strcmp(o->by, "kernel") ? "kernel" : "run (time order), kernel");
+	fprintf(gp, "set xtics rotate by 30 right noenhanced\nset offsets 0.5, 0.5, 0, 0\n");
+	fprintf(gp, "$data << EOD\n%sEOD\n", t->data ? t->data : "");
+	fprintf(gp, "plot $data using 1:2:xtic(3) with linespoints pt 7 title '%s' noenhanced", o->metric);
+	if (o->has_budget)
+		fprintf(gp, ", %g with lines lw 2 dt 2 title 'budget %g %s'", o->budget, o->budget, t->unit ? t->unit : "");
+	fprintf(gp, "\n");
+	rc = pclose(gp);
+	if (rc)
+		return pf_fail(PF_EXIT_ENV, "gnuplot failed (exit status %d; is gnuplot installed?)", rc);
+	return 0;
+}
+
+/* hist_trend - 'history trend' */
+static int hist_trend(struct ci_db *db, const struct hist_opts *o)
+{
+	static const char *const by_run =
+		"SELECT r.started_utc, r.kernel_release, r.uuid, m.value, m.unit FROM metrics m"
+		" JOIN runs r ON r.uuid = m.uuid WHERE m.key = ? ORDER BY r.started_utc, r.uuid";
+	static const char *const by_kernel =
+		"SELECT min(r.started_utc), r.kernel_release, count(*), max(m.value), min(m.unit) FROM metrics m"
+		" JOIN runs r ON r.uuid = m.uuid WHERE m.key = ? GROUP BY r.kernel_release ORDER BY 1";
+	struct hist_trend t = { 0 };
+	const char *p[] = { o->metric };
+	int ret = 0;
+
+	if (!o->metric)
+		return pf_fail(PF_EXIT_USAGE, "trend: no --metric KEY");
+	if (strcmp(o->by, "run") && strcmp(o->by, "kernel"))
+		return pf_fail(PF_EXIT_USAGE, "trend: --by '%s': run or kernel", o->by);
+	t.csv = o->csv ? fopen(o->csv, "w") : stdout;
+	if (!t.csv)
+		return pf_fail(PF_EXIT_USAGE, "%s: %s", o->csv, strerror(errno));
+	t.mem = open_memstream(&t.data, &t.len);
+	if (!t.mem)
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	fprintf(t.csv, !strcmp(o->by, "run") ? "started_utc,kernel_release,uuid,value\n" :
+		"first_started_utc,kernel_release,runs,max_value\n");
+	if (ci_db_exec(db, !strcmp(o->by, "run") ? by_run : by_kernel, 1, p, hist_trend_row, &t))
+		ret = PF_EXIT_USAGE;
+	fclose(t.mem);
+	if (o->csv && fclose(t.csv))
+		ret = pf_fail(PF_EXIT_USAGE, "%s: %s", o->csv, strerror(errno));
+	if (!ret && !t.n)
+		ret = pf_fail(PF_EXIT_USAGE, "trend: no run has metric '%s'", o->metric);
+	if (!ret && o->plot)
+		ret = hist_plot(o, &t);
+	free(t.data);
+	return ret;
+}
+
+/* the run export writes, gathered from rows */
+struct hist_export {
+	json_t *obj;
+	char    uuid[64];
+};
+
+/* hist_latest - row callback: the uuid */
+static int hist_latest(void *ctx, int ncols, const char *const *cols)
+{
+	snprintf(((struct hist_export *)ctx)->uuid, 64, "%s", cols[0] ? cols[0] : "");
+	return 1;
+}
+
+/* hist_pair - row callback: obj[cols[0]] = cols[1] (a number when 'numbers' is set in ctx) */
+static int hist_pair(void *ctx, int ncols, const char *const *cols)
+{
+	struct hist_export *e = ctx;
+	char name[512];
+
+	snprintf(name, sizeof(name), "preflight/%s", cols[0] ? cols[0] : "?");
+	json_object_set_new(e->obj, name, e->uuid[0] == 'n' ? json_real(cols[1] ? strtod(cols[1], NULL) : 0) :
+			    json_string(cols[1] ? cols[1] : ""));
+	return 0;
+}
+
+/* hist_meta - row callback: the run's columns as metadata */
+static int hist_meta(void *ctx, int ncols, const char *const *cols)
+{
+	static const char *const names[] = { "job_id", "started_utc", "board", "kernel_release", "config_hash",
+					     "scenario", "preflight_version", "exit_code" };
+
+	for (int c = 0; c < ncols && c < (int)PF_ARRAY_SIZE(names); c++)
+		json_object_set_new(ctx, names[c], json_string(cols[c] ? cols[c] : ""));
+	return 1;
+}
+
+/* hist_export - 'history export --squad DIR': tests.json, metrics.json, metadata.json */
+static int hist_export(struct ci_db *db, const struct hist_opts *o)
+{
+	struct hist_export e = { 0 }, sel = { 0 };
+	json_t *tests = json_object(), *metrics = json_object(), *meta = json_object();
+	const char *p[1];
+	char path[1200];
+	int ret = PF_EXIT_USAGE;
+
+	if (!o->squad) {
+		ret = pf_fail(PF_EXIT_USAGE, "export: no --squad DIR");
+		goto out;
+	}
+	if (o->run)
+		snprintf(sel.uuid, sizeof(sel.uuid), "%s", o->run);
+	else if (ci_db_exec(db, "SELECT uuid FROM runs ORDER BY started_utc DESC, added_utc DESC LIMIT 1",
+			    0, NULL, hist_latest, &sel))
+		goto out;
+	if (!sel.uuid[0]) {
+		ret = pf_fail(PF_EXIT_USAGE, "export: the history has no runs");
+		goto out;
+	}
+	p[0] = sel.uuid;
+	if (ci_db_exec(db, "SELECT uuid, started_utc, board, kernel_release, config_hash, scenario,"
+		       " preflight_version, exit_code FROM runs WHERE uuid = ?", 1, p, hist_meta, meta))
+		goto out;
+	if (!json_object_size(meta)) {
+		ret = pf_fail(PF_EXIT_USAGE, "export: no run '%s' in the history", sel.uuid);
+		goto out;
+	}
+	e.obj = tests;
+	if (ci_db_exec(db, "SELECT name, result FROM verdicts WHERE uuid = ? ORDER BY name", 1, p, hist_pair, &e))
+		goto out;
+	e.obj = metrics;
+	snprintf(e.uuid, sizeof(e.uuid), "n");	/* numbers */
+	if (ci_db_exec(db, "SELECT key, value FROM metrics WHERE uuid = ? ORDER BY key", 1, p, hist_pair, &e))
+		goto out;
+	if (mkdir(o->squad, 0755) && errno != EEXIST) {
+		ret = pf_fail(PF_EXIT_USAGE, "%s: %s", o->squad, strerror(errno));
+		goto out;
+	}
+	{
+		const struct { const char *name; json_t *o; } files[] = {
+			{ "tests.json", tests }, { "metrics.json", metrics }, { "metadata.json", meta },
+		};
+
+		for (size_t i = 0; i < PF_ARRAY_SIZE(files); i++) {
+			snprintf(path, sizeof(path), "%s/%s", o->squad, files[i].name);
+			if (json_dump_file(files[i].o, path, JSON_INDENT(1) | JSON_SORT_KEYS)) {
+				ret = pf_fail(PF_EXIT_USAGE, "%s: cannot write", path);
+				goto out;
+			}
+		}
+	}
+	printf("history: run %s exported for SQUAD to %s (%zu tests, %zu metrics)\n", sel.uuid, o->squad,
+	       json_object_size(tests), json_object_size(metrics));
+	ret = 0;
+out:
+	json_decref(tests);
+	json_decref(metrics);
+	json_decref(meta);
+	return ret;
+}
+
+static int hist_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "by", required_argument, NULL, 'B' },
+		{ "csv", required_argument, NULL, 'c' },
+		{ "plot", required_argument, NULL, 'p' },
+		{ "budget", required_argument, NULL, 'b' },
+		{ "squad", required_argument, NULL, 's' },
+		{ "run", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct hist_opts o = { .db = "history.sqlite", .by = "run" };
+	struct ci_db *db;
+	const char *sub;
+	char *end;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': o.db = optarg; break;
+		case 'm': o.metric = optarg; break;
+		case 'B': o.by = optarg; break;
+		case 'c': o.csv = optarg; break;
+		case 'p': o.plot = optarg; break;
+		case 's': o.squad = optarg; break;
+		case 'r': o.run = optarg; break;
+		case 'b':
+			o.budget = strtod(optarg, &end);
+			if (end == optarg || *end)
+				return pf_usage_error(&cmd_history, "bad --budget '%s' (a number)", optarg);
+			o.has_budget = 1;
+			break;
+		case 'h': pf_print_usage(&cmd_history); return 0;
+		default: return pf_usage_error(&cmd_history, "bad option");
+		}
+	}
+	if (optind >= argc)
+		return pf_usage_error(&cmd_history, "no subcommand (add, list, trend, export)");
+	sub = argv[optind++];
+	if (strcmp(sub, "add") && strcmp(sub, "list") && strcmp(sub, "trend") && strcmp(sub, "export"))
+		return pf_usage_error(&cmd_history, "unknown subcommand '%s' (add, list, trend, export)", sub);
+	if (!strcmp(sub, "add") && optind >= argc)
+		return pf_usage_error(&cmd_history, "add: no RUN given");
+	ret = ci_db_open(o.db, &db);
+	if (ret)
+		return ret;
+	if (!strcmp(sub, "add"))
+		ret = hist_add(db, argv + optind, argc - optind);
+	else if (!strcmp(sub, "list"))
+		ret = hist_list(db);
+	else if (!strcmp(sub, "trend"))
+		ret = hist_trend(db, &o);
+	else
+		ret = hist_export(db, &o);
+	ci_db_close(db);
+	return ret;
+}

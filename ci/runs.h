@@ -1,0 +1,80 @@
+/*
+ * runs.h - one run as 'preflight baseline' and 'preflight compare' see it:
+ * its identity (where and how it was measured) and its run-level metrics,
+ * one number per subject.metric.stat ("io.activation_latency.p99"), read
+ * from the run directory's results.json, sysinfo.json, run.json and
+ * scenario.ini (docs/ci.md lists every metric and identity field).
+ */
+#ifndef CI_RUNS_H
+#define CI_RUNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct json_t;
+
+/* what kind of number a metric is: it decides which rules apply (docs/ci.md) */
+enum ci_kind {
+	CI_PCT,		/* a percentile of a distribution: needs samples beyond it */
+	CI_MAX,		/* the maximum of a distribution: envelope and 3x rules */
+	CI_COUNT,	/* an event count: the zero rule */
+	CI_VALUE,	/* any other number (a utilisation) */
+};
+
+extern const char *const ci_kind_name[];	/* "percentile", "max", "count", "value" */
+
+/* The identity fields, in the order they are printed. */
+enum ci_ident {
+	CI_ID_BOARD, CI_ID_KERNEL, CI_ID_CONFIG, CI_ID_ISOLATION, CI_ID_SCENARIO,
+	CI_ID_SCENARIO_HASH, CI_ID_SCHEMA, CI_ID_VERSION, CI_NIDENT
+};
+extern const char *const ci_ident_name[CI_NIDENT];	/* "board", "kernel_release", ... */
+extern const bool ci_ident_must_match[CI_NIDENT];	/* compared unless --ignore-identity */
+
+struct ci_metric {
+	char    key[160];	/* "io.activation_latency.p99" */
+	char    subject[64];	/* "io", "app", "run", "cpu0" */
+	char    metric[64];	/* "activation_latency" */
+	char    stat[16];	/* "p99", "max", "count", "run" */
+	enum ci_kind kind;
+	double  q;		/* CI_PCT: 0.99 */
+	double  value;		/* in 'unit' */
+	uint64_t samples;	/* samples of the distribution (CI_PCT, CI_MAX) */
+	int64_t bin_width_ns;	/* the distribution's widest reported bucket */
+	const char *unit;	/* "ns", "count", "fraction" */
+	const struct json_t *dist;	/* the distribution object in the run's results (borrowed) */
+};
+
+struct ci_run {
+	char    path[1024];		/* the run directory (or the results.json given) */
+	char    uuid[64];		/* run.json "uuid", "" when the run has none */
+	char    ident[CI_NIDENT][256];
+	struct json_t *results;		/* results.json, owned */
+	struct ci_metric *m;
+	size_t  n, cap;
+};
+
+/*
+ * ci_run_load - read one run: 'path' is a run directory or a results.json
+ * (its directory then holds the other files). 0, or an exit code after one
+ * error line (PF_EXIT_USAGE: missing or bad input; PF_EXIT_INTERNAL).
+ */
+int ci_run_load(const char *path, struct ci_run *run);
+
+/* ci_run_free - release what ci_run_load holds */
+void ci_run_free(struct ci_run *run);
+
+/* ci_run_find - the metric of a run with this key, or NULL */
+const struct ci_metric *ci_run_find(const struct ci_run *run, const char *key);
+
+/* ci_ident_index - the identity field of this name, or -1 */
+int ci_ident_index(const char *name);
+
+/* ci_now_utc - the current UTC time as ISO 8601 ("2026-01-01T00:00:00Z") */
+void ci_now_utc(char *buf, size_t size);
+
+/* ci_hash_hex - FNV-1a 64 of bytes as 16 hex digits into out[17] */
+void ci_hash_hex(const void *data, size_t len, char out[17]);
+
+#endif

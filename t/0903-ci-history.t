@@ -1,0 +1,83 @@
+#!/bin/sh
+# 0903-ci-history.t - preflight history on SQLite: add is idempotent by run
+# UUID (merging CI artifacts is adding them), the schema version and its
+# migration, two writers at once, trend (CSV, PNG, SVG) and the SQUAD export.
+. "$(dirname "$0")/lib/test-lib.sh"
+need BUILT:preflight BUILT:t/ci_genruns
+need CMD:sqlite3
+need CMD:gnuplot
+need CMD:xmllint
+plan 18
+
+G="$B/t/ci_genruns"
+D="$TMP/runs"
+DB="$TMP/h.sqlite"
+mkdir -p "$D"
+"$G" "$D/k1" --runs 4 --seed 21 --kernel 6.1.0 || exit 1
+"$G" "$D/k2" --runs 4 --seed 22 --first 5 --kernel 6.2.0 --scale 1.3 || exit 1
+printf '1..2\nok 1 - REQ-LAT-001 io activation_latency max\n#   21 us <= 62 us\nok 2 - REQ-SPI-001 fsw spi_transfer max # SKIP not measured: no fsw\n' \
+	> "$D/k2/run-08/verdicts.tap"
+
+# --- ci-hist-1: add, idempotent
+run_cmd "$PREFLIGHT" history add --db "$DB" "$D"/k1/run-*
+is "$rc:$out" "0:history: 4 runs added, 0 already there" "ci-hist-1.1 four runs added"
+run_cmd "$PREFLIGHT" history add --db "$DB" "$D"/k1/run-* "$D"/k2/run-*
+is "$rc:$out" "0:history: 4 runs added, 4 already there" "ci-hist-1.2 adding them again changes nothing"
+is "$(sqlite3 "$DB" 'SELECT count(*) FROM runs; SELECT count(*) FROM metrics' | paste -sd/)" "8/176" "ci-hist-1.3 8 runs, 22 metrics each"
+is "$(sqlite3 "$DB" 'PRAGMA user_version')" 2 "ci-hist-1.4 the schema version is in PRAGMA user_version"
+is "$(sqlite3 "$DB" "SELECT uuid FROM runs WHERE path LIKE '%k1/run-01'")" "$(json_get "$D/k1/run-01/run.json" uuid)" \
+	"ci-hist-1.5 a run is keyed by run.json's uuid"
+run_cmd "$PREFLIGHT" history list --db "$DB"
+is "$(printf '%s\n' "$out" | grep -c 'synthetic-board  6\.[12]\.0  synthetic')" 8 "ci-hist-1.6 list: one line per run"
+
+# --- ci-hist-2: a version-1 database is migrated; a newer one is refused
+V1="$TMP/v1.sqlite"
+sqlite3 "$V1" "CREATE TABLE runs (uuid TEXT PRIMARY KEY, path TEXT, started_utc TEXT, board TEXT,
+	kernel_release TEXT, config_hash TEXT, isolation TEXT, scenario TEXT, scenario_hash TEXT,
+	preflight_version TEXT, exit_code INTEGER, added_utc TEXT);
+	CREATE TABLE metrics (uuid TEXT NOT NULL REFERENCES runs(uuid), key TEXT NOT NULL, subject TEXT, metric TEXT,
+	stat TEXT, kind TEXT, unit TEXT, value DOUBLE PRECISION, samples BIGINT, PRIMARY KEY (uuid, key));
+	INSERT INTO runs (uuid, board) VALUES ('old-run', 'b'); PRAGMA user_version = 1;"
+run_cmd "$PREFLIGHT" history add --db "$V1" "$D/k2/run-08"
+is "$rc:$(sqlite3 "$V1" 'PRAGMA user_version; SELECT count(*) FROM runs; SELECT count(*) FROM verdicts' | paste -sd/)" "0:2/2/2" \
+	"ci-hist-2.1 version 1 migrated to 2, its rows kept, verdicts stored"
+sqlite3 "$V1" 'PRAGMA user_version = 9'
+run_cmd "$PREFLIGHT" history list --db "$V1"
+like "$rc:$err" "^2:.*schema version 9 is newer than this preflight's \(2\)" "ci-hist-2.2 a newer schema is refused, exit 2"
+
+# --- ci-hist-3: two writers at once
+"$G" "$D/w" --runs 12 --seed 23 --first 20 || exit 1
+W="$TMP/w.sqlite"
+"$PREFLIGHT" history add --db "$W" "$D"/w/run-2* > "$TMP/w1.out" 2>&1 & p1=$!
+"$PREFLIGHT" history add --db "$W" "$D"/w/run-2[4-9] "$D"/w/run-3* > "$TMP/w2.out" 2>&1 & p2=$!
+wait $p1; r1=$?
+wait $p2; r2=$?
+is "$r1/$r2/$(sqlite3 "$W" 'SELECT count(*) FROM runs')" "0/0/12" "ci-hist-3.1 two writers at once: every run once"
+
+# --- ci-hist-4: trend
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric io.activation_latency.max
+is "$(printf '%s\n' "$out" | head -1)/$(printf '%s\n' "$out" | wc -l)" "started_utc,kernel_release,uuid,value/9" \
+	"ci-hist-4.1 trend CSV: a header and one row per run"
+like "$(printf '%s\n' "$out" | sed -n 2p)" "^2026-01-01T01:00:00Z,6\.1\.0,[0-9a-f-]{36},[0-9]+\.[0-9]{3}$" \
+	"ci-hist-4.2 rows in time order, the value in us"
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric io.activation_latency.max --by kernel --csv "$TMP/k.csv"
+is "$(cut -d, -f2,3 "$TMP/k.csv" | paste -sd' ')" "kernel_release,runs 6.1.0,4 6.2.0,4" "ci-hist-4.3 --by kernel: one row per kernel"
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric io.activation_latency.max --csv /dev/null \
+	--plot "$TMP/t.png" --budget 62
+is "$rc:$(head -c 4 "$TMP/t.png" | od -An -c | tr -d ' ')" '0:211PNG' "ci-hist-4.4 a PNG plot with the budget line"
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric io.activation_latency.max --csv /dev/null \
+	--by kernel --plot "$TMP/t.svg" --budget 62
+ok "ci-hist-4.5 an SVG plot, well-formed XML" xmllint --noout "$TMP/t.svg"
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric no.such.metric
+is "$rc" 2 "ci-hist-4.6 a metric no run has: exit 2"
+
+# --- ci-hist-5: export for SQUAD
+uuid=$(json_get "$D/k2/run-08/run.json" uuid)
+run_cmd "$PREFLIGHT" history export --db "$DB" --squad "$TMP/squad"
+is "$rc:$(json_get "$TMP/squad/metadata.json" job_id)" "0:$uuid" "ci-hist-5.1 the latest run, its UUID as job_id"
+is "$(perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0]; my $t = decode_json(<$f>);
+	print join " ", map { "$_=$t->{$_}" } sort keys %$t' "$TMP/squad/tests.json")" \
+	"preflight/REQ-LAT-001 io activation_latency max=pass preflight/REQ-SPI-001 fsw spi_transfer max=skip" \
+	"ci-hist-5.2 tests.json: the verdicts by their stable names"
+like "$(cat "$TMP/squad/metrics.json")" '"preflight/io.activation_latency.p99": [0-9.]+' "ci-hist-5.3 metrics.json: the run-level metrics"
+done_testing
