@@ -11,7 +11,7 @@ rec_interrupt() {
 	"$PREFLIGHT" record -o "$2" --instance $PFT-int -e sched --no-kallsyms -- "$TMP/rec-sleeper" 30 \
 		>"$TMP/.int.out" 2>&1 &
 	pid=$!
-	wait_for 60 pgrep -f "$TMP/rec-sleeper 30"
+	wait_for 60 pgrep -f "^$TMP/rec-sleeper 30"
 	kill -"$1" "$pid"
 	wait "$pid"
 	rc=$?
@@ -22,24 +22,24 @@ rec_interrupt INT "$TMP/int.dat"
 is "$rc" 0 "rec-sig-1.1 SIGINT mid-run: exit 0"
 ok "rec-sig-1.2 SIGINT: the file is readable" trace-cmd report -i "$TMP/int.dat"
 like "$(rec_summary "$TMP/int.dat" events)" "^[1-9]" "rec-sig-1.3 SIGINT: the events up to the signal are there"
-is "$(pgrep -f "$TMP/rec-sleeper")" "" "rec-sig-1.4 SIGINT: the command is stopped"
+is "$(pgrep -f "^$TMP/rec-sleeper")" "" "rec-sig-1.4 SIGINT: the command is stopped"
 
 rec_interrupt TERM "$TMP/term.dat"
 is "$rc" 0 "rec-sig-2.1 SIGTERM mid-run: exit 0"
 ok "rec-sig-2.2 SIGTERM: the file is readable" trace-cmd report -i "$TMP/term.dat"
-is "$(pgrep -f "$TMP/rec-sleeper")$(rec_instances)" "" "rec-sig-2.3 SIGTERM: no command and no instance left"
+is "$(pgrep -f "^$TMP/rec-sleeper")$(rec_instances)" "" "rec-sig-2.3 SIGTERM: no command and no instance left"
 
 # a second SIGTERM while the recorder waits for a command that ignores the first (SIGKILL after 2 s)
 "$PREFLIGHT" record -q -o "$TMP/term2.dat" --instance $PFT-term2 -e sched --no-kallsyms -- \
 	sh -c 'trap "" TERM; exec "$0" 30' "$TMP/rec-sleeper" >/dev/null 2>&1 &
 pid=$!
-wait_for 60 pgrep -f "$TMP/rec-sleeper 30"
+wait_for 60 pgrep -f "^$TMP/rec-sleeper 30"
 kill -TERM "$pid"
 wait_for 60 rec_signal_taken "$pid"
 kill -TERM "$pid"; wait "$pid"; rc=$?
 is "$rc" 0 "rec-sig-2.4 a second SIGTERM while stopping: exit 0, not killed after the cleanup"
 ok "rec-sig-2.5 ... the file is readable" trace-cmd report -i "$TMP/term2.dat"
-is "$(pgrep -f "$TMP/rec-sleeper")$(rec_instances)" "" "rec-sig-2.6 ... no command and no instance left"
+is "$(pgrep -f "^$TMP/rec-sleeper")$(rec_instances)" "" "rec-sig-2.6 ... no command and no instance left"
 
 run_cmd "$PREFLIGHT" record -q -o "$TMP/fail.dat" --instance $PFT-fail -e sched -- sh -c 'sleep 0.2; exit 7'
 like "$rc:$err" "^1:preflight: record: command: exited with status 7" "rec-sig-3.1 a failing command: exit 1, one-line reason"
@@ -48,7 +48,7 @@ run_cmd "$PREFLIGHT" record -q -o "$TMP/nx.dat" --instance $PFT-nx -e sched -- "
 like "$rc:$err" "^2:preflight: record: command: cannot run: " "rec-sig-3.3 a command that cannot start: exit 2"
 run_cmd "$PREFLIGHT" record -q -o "$TMP/dur.dat" --instance $PFT-dur -e sched -d 300ms -- \
 	sh -c '"$0" 0.2 & exec "$0" 30' "$TMP/rec-sleeper"
-is "$rc:$(pgrep -f "$TMP/rec-sleeper")" "0:" "rec-sig-3.4 --duration ends the command and everything it started"
+is "$rc:$(pgrep -f "^$TMP/rec-sleeper")" "0:" "rec-sig-3.4 --duration ends the command and everything it started"
 is "$(rec_instances)" "" "rec-sig-3.5 no instance left after failures"
 
 # stderr a closed pipe (record ... 2>&1 | head): SIGPIPE must not kill the run before its teardown
@@ -79,12 +79,12 @@ is "$(ls -d "$TRACEFS/instances/preflight-$dead" "$TRACEFS/instances/$PFT-stale"
 	>/dev/null 2>&1 &
 pid=$!
 # mid-run: the command runs and the recorder's temporary directory is there
-wait_for 60 pgrep -f "$TMP/rec-sleeper 31"
+wait_for 60 pgrep -f "^$TMP/rec-sleeper 31"
 wait_for 60 sh -c 'ls -d "$0"/.preflight-record.* > /dev/null' "$TMP"
 kill -KILL $pid; wait $pid 2>/dev/null
 wait_for 60 sh -c '! pgrep -f "$0"' "$TMP/rec-sleepe[r] 31"	# [r]: not this sh's own command line
 is "$(ls "$TRACEFS/instances" | grep -c "^$PFT-kill\$")" "1" "rec-sig-6.1 SIGKILL: the instance is left behind (nothing can run)"
-is "$(pgrep -f "$TMP/rec-sleeper 31")" "" "rec-sig-6.2 SIGKILL: the command died with the recorder"
+is "$(pgrep -f "^$TMP/rec-sleeper 31")" "" "rec-sig-6.2 SIGKILL: the command died with the recorder"
 ok "rec-sig-6.2a SIGKILL: its temporary directory is left beside the output" \
 	sh -c 'ls -d "$0"/.preflight-record.* >/dev/null 2>&1' "$TMP"
 run_cmd "$PREFLIGHT" record -o "$TMP/after.dat" -e sched -d 100ms
