@@ -1,0 +1,581 @@
+/*
+ * report_plots.c - the figures of the reviewer report, drawn by gnuplot's svg
+ * terminal and embedded in the HTML as data: URIs (gnuplot's SVGs share
+ * element ids, so inlining several would clash; an <img> keeps each apart).
+ * Each figure's data goes into its script as a data block; the SVG is
+ * stripped of gnuplot's version line so that the same run directory gives
+ * the same bytes. One fixed colour-blind-safe colour per task (Okabe-Ito)
+ * in every figure; names are printed literally (noenhanced).
+ *
+ *   H1  latency histogram per task, log y     E1  exceedance 1 - CDF, log y
+ *   T1  activation latency over time          U1  utilisation over time, stacked
+ *   B1  cyclictest per CPU, idle and loaded
+ */
+#define _GNU_SOURCE
+#include "common.h"
+#include "report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define RPT_PLOT_W 900
+#define RPT_PLOT_H 460
+#define RPT_MAX_BINS 600
+#define RPT_T1_ALL_DOTS 20000	/* up to this many jobs, T1 shows every activation */
+
+static const char *const rpt_palette[] = {
+	"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#000000", "#8C6D1F", "#999999",
+};
+
+const char *rpt_task_colour(int i)
+{
+	return rpt_palette[(unsigned)i % PF_ARRAY_SIZE(rpt_palette)];
+}
+
+/* rpt_exec - run argv to completion, stdout and stderr to files; its exit status, or -errno */
+int rpt_exec(char *const argv[], const char *out_path, const char *err_path)
+{
+	pid_t pid;
+	int status;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int in = open("/dev/null", O_RDONLY);
+		int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (in < 0 || out < 0 || err < 0)
+			_exit(127);
+		dup2(in, 0);
+		dup2(out, 1);
+		dup2(err, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* rpt_slurp - a whole file into a malloc'd NUL-terminated buffer; NULL on error */
+char *rpt_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 65536 + 1 > cap) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 131072);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+	} while (got > 0);
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* rpt_base64 - write bytes as base64 */
+static void rpt_base64(FILE *out, const unsigned char *p, size_t n)
+{
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t i;
+
+	for (i = 0; i + 2 < n; i += 3) {
+		unsigned v = p[i] << 16 | p[i + 1] << 8 | p[i + 2];
+
+		fputc(b64[v >> 18], out);
+		fputc(b64[v >> 12 & 63], out);
+		fputc(b64[v >> 6 & 63], out);
+		fputc(b64[v & 63], out);
+	}
+	if (i < n) {
+		unsigned v = p[i] << 16 | (i + 1 < n ? p[i + 1] << 8 : 0);
+
+		fputc(b64[v >> 18], out);
+		fputc(b64[v >> 12 & 63], out);
+		fputc(i + 1 < n ? b64[v >> 6 & 63] : '=', out);
+		fputc('=', out);
+	}
+}
+
+/* rpt_strip_desc - cut gnuplot's "<desc>Produced by GNUPLOT ...</desc>" (its version) out of an SVG */
+static void rpt_strip_desc(char *svg, size_t *len)
+{
+	char *a = strstr(svg, "<desc>"), *b = a ? strstr(a, "</desc>") : NULL;
+
+	if (!b)
+		return;
+	b += strlen("</desc>");
+	memmove(a, b, svg + *len - b + 1);
+	*len -= b - a;
+}
+
+int rpt_plot(struct rpt *r, const char *id, const char *title, const char *caption, const char *script)
+{
+	char gp[PATH_MAX], svg[PATH_MAX], err[PATH_MAX];
+	char *argv[] = { "gnuplot", gp, NULL };
+	char *data;
+	size_t len;
+	FILE *f;
+	int ret;
+
+	snprintf(gp, sizeof(gp), "%s/%s.gp", r->tmpdir, id);
+	snprintf(svg, sizeof(svg), "%s/%s.svg", r->tmpdir, id);
+	snprintf(err, sizeof(err), "%s/%s.err", r->tmpdir, id);
+	f = fopen(gp, "we");
+	if (!f)
+		return -errno;
+	fprintf(f, "set terminal svg size %d,%d font 'DejaVu Sans,12' background '#ffffff'\n"
+		   "set output '%s'\nset encoding utf8\nset termoption noenhanced\n"
+		   "set grid lc rgb '#dddddd'\nset key top right opaque box lc rgb '#bbbbbb'\n"
+		   "set title '%s'\n%s\n", RPT_PLOT_W, RPT_PLOT_H, svg, title, script);
+	fclose(f);
+	ret = rpt_exec(argv, "/dev/null", err);
+	data = ret == 0 ? rpt_slurp(svg, &len) : NULL;
+	if (!data) {
+		char *why = rpt_slurp(err, NULL);
+
+		r->plot_failures++;
+		rpt_note_missing(r, "figure %s could not be drawn (gnuplot exit %d: %.300s)", id, ret,
+				 why ? why : "no message");
+		free(why);
+		return -EIO;
+	}
+	rpt_strip_desc(data, &len);
+	fprintf(r->out, "<figure id=\"fig-%s\"><img alt=\"", id);
+	rpt_esc(r->out, title);
+	fprintf(r->out, "\" width=\"%d\" height=\"%d\" src=\"data:image/svg+xml;base64,", RPT_PLOT_W, RPT_PLOT_H);
+	rpt_base64(r->out, (unsigned char *)data, len);
+	fprintf(r->out, "\"><figcaption><b>%s</b> ", id);
+	rpt_esc(r->out, caption);
+	fprintf(r->out, "</figcaption></figure>\n");
+	free(data);
+	r->nplots++;
+	return 0;
+}
+
+/* rpt_nice_bin_us - a 1-2-5 bin width (µs) that puts range_us into at most RPT_MAX_BINS bins */
+static double rpt_nice_bin_us(double range_us)
+{
+	static const double steps[] = { 1, 2, 5 };
+	double scale = 1;
+
+	for (;;) {
+		for (size_t i = 0; i < PF_ARRAY_SIZE(steps); i++)
+			if (range_us / (steps[i] * scale) <= RPT_MAX_BINS)
+				return steps[i] * scale;
+		scale *= 10;
+	}
+}
+
+/*
+ * rpt_rebin - a distribution's sparse histogram (ns) into bins of bin_us µs;
+ * the count of the last bin used + 1, or 0 without a histogram. A bucket
+ * wider than a bin counts in the bin of its lowest value.
+ */
+static int rpt_rebin(json_t *dist, double bin_us, uint64_t *bins, int nbins)
+{
+	json_t *buckets = rpt_get(dist, "hist.buckets"), *b;
+	size_t i;
+	int last = -1;
+
+	memset(bins, 0, nbins * sizeof(*bins));
+	if (!json_is_array(buckets))
+		return 0;
+	json_array_foreach(buckets, i, b) {
+		double v_us = json_number_value(json_array_get(b, 0)) / 1000.0;
+		int k = (int)(fabs(v_us) / bin_us);
+
+		if (k >= nbins)
+			k = nbins - 1;
+		bins[k] += json_integer_value(json_array_get(b, 1));
+		if (k > last)
+			last = k;
+	}
+	return last + 1;
+}
+
+/* rpt_hist_block - one histogram as a data block "$name" (x µs, count; empty bins below the axis) */
+static void rpt_hist_block(FILE *s, const char *name, json_t *dist, double bin_us)
+{
+	static uint64_t bins[RPT_MAX_BINS + 2];
+	int n = rpt_rebin(dist, bin_us, bins, RPT_MAX_BINS + 2);
+
+	fprintf(s, "$%s << EOD\n", name);
+	for (int k = 0; k < n; k++)
+		fprintf(s, "%.3f %g\n", (k + 0.5) * bin_us, bins[k] ? (double)bins[k] : 0.1);
+	fprintf(s, "%.3f 0.1\nEOD\n", (n + 0.5) * bin_us);
+}
+
+/* rpt_budget_marks - a red dashed vertical (x) or horizontal (y) line with its label at each distinct budget */
+static void rpt_budget_marks(FILE *s, struct rpt *r, const char *metric, char axis)
+{
+	double seen[RPT_MAX_TASKS];
+	int nseen = 0;
+	char path[256];
+
+	for (int i = 0; i < r->ntasks; i++) {
+		double b;
+		int j;
+
+		snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], metric);
+		b = rpt_budget_ns(r, path);
+		if (isnan(b))
+			continue;
+		for (j = 0; j < nseen && seen[j] != b; j++)
+			;
+		if (j < nseen)
+			continue;
+		seen[nseen++] = b;
+		if (axis == 'x')
+			fprintf(s, "set arrow from %g, graph 0 to %g, graph 1 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
+				   "set label 'budget %g µs' at %g, graph 0.97 right offset -0.5,0 tc rgb '#D00000' front\n",
+				b / 1e3, b / 1e3, b / 1e3, b / 1e3);
+		else
+			fprintf(s, "set arrow from graph 0, first %g to graph 1, first %g nohead lc rgb '#D00000' dt 2 lw 2 front\n"
+				   "set label 'budget %g µs' at graph 0.01, first %g offset 0,0.7 tc rgb '#D00000' front\n",
+				b / 1e3, b / 1e3, b / 1e3, b / 1e3);
+	}
+}
+
+/* rpt_script - an in-memory script */
+struct rpt_script {
+	char  *text;
+	size_t len;
+	FILE  *f;
+};
+
+static FILE *rpt_script_open(struct rpt_script *s)
+{
+	s->text = NULL;
+	s->f = open_memstream(&s->text, &s->len);
+	return s->f;
+}
+
+void rpt_plot_h1(struct rpt *r)
+{
+	struct rpt_script sc;
+	double max_us = 0, bin_us;
+	char path[256], key[256];
+	FILE *s;
+	int i, n = 0;
+
+	for (i = 0; i < r->ntasks; i++) {
+		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns.max", r->task_names[i]);
+		if (rpt_num(r->results, path) / 1e3 > max_us)
+			max_us = rpt_num(r->results, path) / 1e3;
+	}
+	if (max_us <= 0) {
+		rpt_note_missing(r, "H1: no task has activation latencies");
+		return;
+	}
+	bin_us = rpt_nice_bin_us(max_us);
+	s = rpt_script_open(&sc);
+	if (!s)
+		return;
+	for (i = 0; i < r->ntasks; i++) {
+		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns", r->task_names[i]);
+		rpt_hist_block(s, r->task_names[i], rpt_get(r->results, path), bin_us);
+	}
+	fprintf(s, "set logscale y\nset yrange [0.8:*]\nset xrange [0:%g]\n"
+		   "set xlabel 'activation latency (µs), bins of %g µs'\nset ylabel 'jobs (log)'\n",
+		max_us * 1.04 + bin_us, bin_us);
+	rpt_budget_marks(s, r, "activation_latency_ns", 'x');
+	fprintf(s, "plot ");
+	for (i = 0; i < r->ntasks; i++) {
+		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns.max", r->task_names[i]);
+		if (isnan(rpt_num(r->results, path)))
+			continue;
+		snprintf(key, sizeof(key), "%s  max %.1f µs", r->task_names[i], rpt_num(r->results, path) / 1e3);
+		fprintf(s, "%s$%s using 1:2 with histeps lw 1.5 lc rgb '%s' title '%s'", n++ ? ", " : "",
+			r->task_names[i], rpt_task_colour(i), key);
+	}
+	fprintf(s, "\n");
+	fclose(s);
+	rpt_plot(r, "H1", "H1 activation latency histogram per task (release to start)",
+		 "Jobs per latency bin, log scale from 0.8 so that a single job shows; the key gives each "
+		 "task's exact maximum (also when it lies past the last drawn bin). Red dashed: the budget.",
+		 sc.text);
+	free(sc.text);
+}
+
+void rpt_plot_e1(struct rpt *r)
+{
+	struct rpt_script sc;
+	double min_p = 1;
+	bool drawn[RPT_MAX_TASKS] = { false };
+	char path[256];
+	FILE *s;
+	int i, n = 0;
+
+	s = rpt_script_open(&sc);
+	if (!s)
+		return;
+	for (i = 0; i < r->ntasks; i++) {
+		json_t *d, *buckets, *b;
+		double count, cum = 0;
+		size_t k;
+
+		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns", r->task_names[i]);
+		d = rpt_get(r->results, path);
+		buckets = rpt_get(d, "hist.buckets");
+		count = rpt_num(d, "count");
+		if (!json_is_array(buckets) || !(count > 0))
+			continue;
+		if (1 / count < min_p)
+			min_p = 1 / count;
+		fprintf(s, "$E%d << EOD\n", i);
+		json_array_foreach(buckets, k, b) {
+			fprintf(s, "%.3f %.10g\n", json_number_value(json_array_get(b, 0)) / 1e3, (count - cum) / count);
+			cum += json_integer_value(json_array_get(b, 1));
+		}
+		fprintf(s, "%.3f %.10g\nEOD\n", rpt_num(d, "max") / 1e3, 1 / count);
+		drawn[i] = true;
+	}
+	fprintf(s, "set logscale y\nset yrange [%g:1.5]\nset format y '%%g'\n"
+		   "set xlabel 'activation latency x (µs)'\nset ylabel 'fraction of jobs with latency ≥ x (log)'\n",
+		min_p / 2);
+	rpt_budget_marks(s, r, "activation_latency_ns", 'x');
+	fprintf(s, "plot ");
+	for (i = 0; i < r->ntasks; i++) {
+		if (!drawn[i])
+			continue;
+		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns.count", r->task_names[i]);
+		fprintf(s, "%s$E%d using 1:2 with steps lw 1.5 lc rgb '%s' title '%s  N %.0f'", n++ ? ", " : "",
+			i, rpt_task_colour(i), r->task_names[i], rpt_num(r->results, path));
+	}
+	fprintf(s, "%s\n", n ? "" : "NaN notitle");
+	fclose(s);
+	if (n)
+		rpt_plot(r, "E1", "E1 exceedance: share of jobs at or above a latency",
+			 "1 − CDF from the exact bucket counts (not smoothed), down to 1/N: the last step of each "
+			 "task is its single worst job. Red dashed: the budget.", sc.text);
+	else
+		rpt_note_missing(r, "E1: no task has a latency histogram in results.json");
+	free(sc.text);
+}
+
+void rpt_plot_t1(struct rpt *r)
+{
+	struct rpt_script sc;
+	int64_t t0 = INT64_MAX;
+	bool all = r->njobs <= RPT_T1_ALL_DOTS;
+	char path[256];
+	FILE *s;
+	int i, n = 0;
+	size_t k;
+
+	if (rpt_read_jobs(r) < 0 || !r->njobs) {
+		rpt_note_missing(r, "T1: no job log (jobs.csv) to draw activations over time from");
+		return;
+	}
+	for (k = 0; k < r->njobs; k++)
+		if (r->jobs[k].release_ns < t0)
+			t0 = r->jobs[k].release_ns;
+	s = rpt_script_open(&sc);
+	if (!s)
+		return;
+	for (i = 0; i < r->ntasks; i++) {
+		int64_t sec = -1, worst_ns = -1, sec_max = -1;
+		size_t worst = 0;
+		double budget;
+
+		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns.max", r->task_names[i]);
+		budget = rpt_budget_ns(r, path);
+		for (k = 0; k < r->njobs; k++)
+			if (r->jobs[k].task == i && r->jobs[k].latency_ns > worst_ns)
+				worst_ns = r->jobs[k].latency_ns, worst = k;
+		if (worst_ns < 0)
+			continue;
+		/* dots: every job, or (many jobs) those above the budget and the worst */
+		fprintf(s, "$D%d << EOD\n", i);
+		for (k = 0; k < r->njobs; k++) {
+			const struct rpt_job *j = &r->jobs[k];
+
+			if (j->task == i && (all || k == worst || (!isnan(budget) && j->latency_ns > budget)))
+				fprintf(s, "%.6f %.3f\n", (j->release_ns - t0) / 1e9, j->latency_ns / 1e3);
+		}
+		fprintf(s, "EOD\n$M%d << EOD\n", i);
+		/* the line: the maximum of each second (jobs are in release order per task) */
+		for (k = 0; k <= r->njobs; k++) {
+			const struct rpt_job *j = k < r->njobs ? &r->jobs[k] : NULL;
+			int64_t js = j ? (j->release_ns - t0) / PF_NS_PER_SEC : -2;
+
+			if (j && j->task != i)
+				continue;
+			if (js != sec && sec >= 0)
+				fprintf(s, "%.1f %.3f\n", sec + 0.5, sec_max / 1e3);
+			if (js != sec)
+				sec = js, sec_max = -1;
+			if (j && j->latency_ns > sec_max)
+				sec_max = j->latency_ns;
+		}
+		fprintf(s, "EOD\n");
+	}
+	fprintf(s, "set logscale y\nset xlabel 'time since the first release (s)'\n"
+		   "set ylabel 'activation latency (µs, log)'\nset key outside right top\n");
+	rpt_budget_marks(s, r, "activation_latency_ns", 'y');
+	fprintf(s, "plot ");
+	for (i = 0; i < r->ntasks; i++) {
+		bool has = false;
+
+		for (k = 0; k < r->njobs && !has; k++)
+			has = r->jobs[k].task == i;
+		if (!has)
+			continue;
+		fprintf(s, "%s$D%d using 1:2 with points pt 7 ps 0.3 lc rgb '%s' title '%s', "
+			   "$M%d using 1:2 with lines lw 1.2 lc rgb '%s' title '%s  max/s'", n++ ? ", " : "",
+			i, rpt_task_colour(i), r->task_names[i], i, rpt_task_colour(i), r->task_names[i]);
+	}
+	fprintf(s, "\n");
+	fclose(s);
+	rpt_plot(r, "T1", "T1 activation latency over time (job log)",
+		 all ? "Every activation of the job log (dots) and each task's maximum per second (line). Red dashed: the budget."
+		     : "Too many jobs to draw each: the maximum per second (line), every activation above the budget "
+		       "and each task's worst (dots) — the worst is never dropped. Red dashed: the budget.",
+		 sc.text);
+	free(sc.text);
+}
+
+void rpt_plot_u1(struct rpt *r)
+{
+	struct rpt_script sc;
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN, win_ns;
+	double *u;
+	size_t k, nwin;
+	FILE *s;
+	int i, w;
+
+	if (rpt_read_jobs(r) < 0 || !r->njobs) {
+		rpt_note_missing(r, "U1: no job log (jobs.csv) to draw utilisation over time from");
+		return;
+	}
+	for (k = 0; k < r->njobs; k++) {
+		if (r->jobs[k].release_ns < t0)
+			t0 = r->jobs[k].release_ns;
+		if (r->jobs[k].release_ns > t1)
+			t1 = r->jobs[k].release_ns;
+	}
+	win_ns = t1 - t0 > 120 * PF_NS_PER_SEC ? PF_NS_PER_SEC : 100 * PF_NS_PER_MS;
+	nwin = (t1 - t0) / win_ns + 1;
+	u = calloc(nwin * r->ntasks, sizeof(*u));
+	s = u ? rpt_script_open(&sc) : NULL;
+	if (!s) {
+		free(u);
+		return;
+	}
+	for (k = 0; k < r->njobs; k++)
+		u[(r->jobs[k].release_ns - t0) / win_ns * r->ntasks + r->jobs[k].task] += r->jobs[k].cpu_ns;
+	/* columns: time, then the running sum over tasks (stacked) */
+	fprintf(s, "$U << EOD\n");
+	for (k = 0; k < nwin; k++) {
+		double cum = 0;
+
+		fprintf(s, "%.3f", (k + 0.5) * win_ns / 1e9);
+		for (i = 0; i < r->ntasks; i++)
+			fprintf(s, " %.4f", cum += 100.0 * u[k * r->ntasks + i] / win_ns);
+		fprintf(s, "\n");
+	}
+	fprintf(s, "EOD\nset xlabel 'time since the first release (s), windows of %g ms'\n"
+		   "set ylabel 'CPU time of the app (%% of one CPU)'\nset yrange [0:*]\nset key outside right top\n"
+		   "set arrow from graph 0, first 60 to graph 1, first 60 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
+		   "set label '60 %% line' at graph 0.01, first 60 offset 0,0.7 tc rgb '#D00000' front\n"
+		   "set style fill solid 0.7 noborder\nplot ", win_ns / 1e6);
+	for (w = 0, i = r->ntasks - 1; i >= 0; i--) {
+		char lower[16] = "(0)";	/* a band lies between the sum below it and its own */
+
+		if (i)
+			snprintf(lower, sizeof(lower), "%d", i + 1);
+		fprintf(s, "%s$U using 1:%s:%d with filledcurves lc rgb '%s' title '%s'", w++ ? ", " : "",
+			lower, i + 2, rpt_task_colour(i), r->task_names[i]);
+	}
+	fprintf(s, "\n");
+	fclose(s);
+	rpt_plot(r, "U1", "U1 utilisation over time, stacked per task (job log CPU time)",
+		 "Each band is one task's CPU time (the job log's cpu_ns, counted in the window of the job's "
+		 "release) as a share of one CPU; the top edge is the app's total. Red dashed: the 60 % line.",
+		 sc.text);
+	free(sc.text);
+	free(u);
+}
+
+void rpt_plot_b1(struct rpt *r)
+{
+	struct { json_t *res; const char *what; const char *dash; } ph[] = {
+		{ r->base_idle, "idle", "1" }, { r->base_loaded, "loaded", "2" },
+	};
+	struct rpt_script sc;
+	double max_us = 0, bin_us;
+	char key[256];
+	FILE *s;
+	int n = 0;
+
+	for (size_t p = 0; p < 2; p++) {
+		json_t *t;
+		size_t k;
+
+		json_array_foreach(rpt_get(ph[p].res, "cyclictest.threads"), k, t)
+			if (rpt_num(t, "latency_ns.max") / 1e3 > max_us)
+				max_us = rpt_num(t, "latency_ns.max") / 1e3;
+	}
+	if (max_us <= 0) {
+		rpt_note_missing(r, "B1: no cyclictest baseline in this run");
+		return;
+	}
+	bin_us = rpt_nice_bin_us(max_us);
+	s = rpt_script_open(&sc);
+	if (!s)
+		return;
+	for (size_t p = 0; p < 2; p++) {
+		json_t *t;
+		size_t k;
+
+		json_array_foreach(rpt_get(ph[p].res, "cyclictest.threads"), k, t) {
+			snprintf(key, sizeof(key), "%s%zu", ph[p].what, k);
+			rpt_hist_block(s, key, rpt_get(t, "latency_ns"), bin_us);
+		}
+	}
+	fprintf(s, "set logscale y\nset yrange [0.8:*]\nset xrange [0:%g]\n"
+		   "set xlabel 'cyclictest latency (µs), bins of %g µs'\nset ylabel 'samples (log)'\nplot ",
+		max_us * 1.04 + bin_us, bin_us);
+	for (size_t p = 0; p < 2; p++) {
+		json_t *t;
+		size_t k;
+
+		json_array_foreach(rpt_get(ph[p].res, "cyclictest.threads"), k, t) {
+			int cpu = (int)rpt_num(t, "cpu");
+
+			snprintf(key, sizeof(key), "CPU%d %s  max %.0f µs", cpu, ph[p].what, rpt_num(t, "latency_ns.max") / 1e3);
+			fprintf(s, "%s$%s%zu using 1:2 with histeps lw 1.5 dt %s lc rgb '%s' title '%s'", n++ ? ", " : "",
+				ph[p].what, k, ph[p].dash, rpt_task_colour(cpu < 0 ? 0 : cpu), key);
+		}
+	}
+	fprintf(s, "\n");
+	fclose(s);
+	rpt_plot(r, "B1", "B1 kernel baseline: cyclictest per CPU, idle and loaded",
+		 "Samples per latency bin, log scale; solid: idle, dashed: under the phase's loads. One colour "
+		 "per CPU; the key gives each CPU's exact maximum.", sc.text);
+	free(sc.text);
+}
