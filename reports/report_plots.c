@@ -150,6 +150,7 @@ int rpt_plot(struct rpt *r, const char *id, const char *title, const char *capti
 	fprintf(f, "set terminal svg size %d,%d font 'DejaVu Sans,12' background '#ffffff'\n"
 		   "set output '%s'\nset encoding utf8\nset termoption noenhanced\n"
 		   "set grid lc rgb '#dddddd'\nset key top right opaque box lc rgb '#bbbbbb'\n"
+		   "set style textbox opaque noborder\n"
 		   "set title '%s'\n%s\n", RPT_PLOT_W, RPT_PLOT_H, svg, title, script);
 	fclose(f);
 	ret = rpt_exec(argv, "/dev/null", err);
@@ -176,57 +177,87 @@ int rpt_plot(struct rpt *r, const char *id, const char *title, const char *capti
 	return 0;
 }
 
-/* rpt_nice_bin_us - a 1-2-5 bin width (µs) that puts range_us into at most RPT_MAX_BINS bins */
-static double rpt_nice_bin_us(double range_us)
-{
-	static const double steps[] = { 1, 2, 5 };
-	double scale = 1;
+/*
+ * Histograms are drawn on a log x axis, in bins of 1/RPT_BINS_PER_OCTAVE of
+ * an octave (9 %): latencies span decades (tens of µs to milliseconds), and
+ * the histogram of results.json is log-linear itself. Bin k holds
+ * [2^(k/8 - 4), 2^((k+1)/8 - 4)) µs.
+ */
+#define RPT_BINS_PER_OCTAVE 8
+#define RPT_BIN_OCTAVES 34	/* 1/16 µs to 2^30 µs */
+#define RPT_NBINS (RPT_BINS_PER_OCTAVE * RPT_BIN_OCTAVES)
 
-	for (;;) {
-		for (size_t i = 0; i < PF_ARRAY_SIZE(steps); i++)
-			if (range_us / (steps[i] * scale) <= RPT_MAX_BINS)
-				return steps[i] * scale;
-		scale *= 10;
-	}
+/* rpt_bin_of - the log bin of a value in µs */
+static int rpt_bin_of(double v_us)
+{
+	int k = v_us > 0 ? (int)floor((log2(v_us) + 4) * RPT_BINS_PER_OCTAVE) : 0;
+
+	return k < 0 ? 0 : k >= RPT_NBINS ? RPT_NBINS - 1 : k;
+}
+
+/* rpt_bin_us - the lower edge of log bin k in µs */
+static double rpt_bin_us(int k)
+{
+	return exp2((double)k / RPT_BINS_PER_OCTAVE - 4);
 }
 
 /*
- * rpt_rebin - a distribution's sparse histogram (ns) into bins of bin_us µs;
- * the count of the last bin used + 1, or 0 without a histogram. A bucket
- * wider than a bin counts in the bin of its lowest value.
+ * rpt_hist_block - a distribution's sparse histogram (ns) as a data block
+ * "$name" of log bins (x µs at the bin's geometric centre, count; empty bins
+ * just below the axis so that the steps fall to it); false without one
  */
-static int rpt_rebin(json_t *dist, double bin_us, uint64_t *bins, int nbins)
+static bool rpt_hist_block(FILE *s, const char *name, json_t *dist)
 {
+	static uint64_t bins[RPT_NBINS];
 	json_t *buckets = rpt_get(dist, "hist.buckets"), *b;
+	int lo = RPT_NBINS, hi = -1;
 	size_t i;
-	int last = -1;
-
-	memset(bins, 0, nbins * sizeof(*bins));
-	if (!json_is_array(buckets))
-		return 0;
-	json_array_foreach(buckets, i, b) {
-		double v_us = json_number_value(json_array_get(b, 0)) / 1000.0;
-		int k = (int)(fabs(v_us) / bin_us);
-
-		if (k >= nbins)
-			k = nbins - 1;
-		bins[k] += json_integer_value(json_array_get(b, 1));
-		if (k > last)
-			last = k;
-	}
-	return last + 1;
-}
-
-/* rpt_hist_block - one histogram as a data block "$name" (x µs, count; empty bins below the axis) */
-static void rpt_hist_block(FILE *s, const char *name, json_t *dist, double bin_us)
-{
-	static uint64_t bins[RPT_MAX_BINS + 2];
-	int n = rpt_rebin(dist, bin_us, bins, RPT_MAX_BINS + 2);
 
 	fprintf(s, "$%s << EOD\n", name);
-	for (int k = 0; k < n; k++)
-		fprintf(s, "%.3f %g\n", (k + 0.5) * bin_us, bins[k] ? (double)bins[k] : 0.1);
-	fprintf(s, "%.3f 0.1\nEOD\n", (n + 0.5) * bin_us);
+	memset(bins, 0, sizeof(bins));
+	json_array_foreach(buckets, i, b) {
+		/* a bucket counts in the bin of its lowest value: buckets are narrower than bins above 1.4 µs */
+		int k = rpt_bin_of(fabs(json_number_value(json_array_get(b, 0))) / 1e3);
+
+		bins[k] += json_integer_value(json_array_get(b, 1));
+		lo = k < lo ? k : lo;
+		hi = k > hi ? k : hi;
+	}
+	for (int k = lo - 1; k <= hi + 1 && hi >= 0; k++)
+		if (k >= 0 && k < RPT_NBINS)
+			fprintf(s, "%.4g %g\n", rpt_bin_us(k) * exp2(0.5 / RPT_BINS_PER_OCTAVE),
+				bins[k] ? (double)bins[k] : 0.1);
+	fprintf(s, "EOD\n");
+	return hi >= 0;
+}
+
+/* rpt_span_us - widen [*lo, *hi] (µs) to a distribution's min and max */
+static void rpt_span_us(json_t *dist, double *lo, double *hi)
+{
+	double mn = rpt_num(dist, "min") / 1e3, mx = rpt_num(dist, "max") / 1e3;
+
+	if (mn > 0 && mn < *lo)
+		*lo = mn;
+	if (mx > *hi)
+		*hi = mx;
+}
+
+/* rpt_xrange - a log x range around [lo, hi] µs that also holds every task's budget of 'metric' */
+static void rpt_xrange(FILE *s, struct rpt *r, const char *metric, double lo, double hi)
+{
+	char path[256];
+
+	for (int i = 0; i < r->ntasks && metric; i++) {
+		double b;
+
+		snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], metric);
+		b = rpt_budget_ns(r, path) / 1e3;
+		if (!isnan(b) && b > 0) {
+			lo = b < lo ? b : lo;
+			hi = b > hi ? b : hi;
+		}
+	}
+	fprintf(s, "set logscale x\nset xrange [%g:%g]\nset format x '%%g'\n", lo / 1.3, hi * 1.4);
 }
 
 /* rpt_budget_marks - a red dashed vertical (x) or horizontal (y) line with its label at each distinct budget */
@@ -251,11 +282,11 @@ static void rpt_budget_marks(FILE *s, struct rpt *r, const char *metric, char ax
 		seen[nseen++] = b;
 		if (axis == 'x')
 			fprintf(s, "set arrow from %g, graph 0 to %g, graph 1 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
-				   "set label 'budget %g µs' at %g, graph 0.97 right offset -0.5,0 tc rgb '#D00000' front\n",
+				   "set label 'budget %g µs' at %g, graph 0.04 left offset 0.5,0 tc rgb '#D00000' boxed front\n",
 				b / 1e3, b / 1e3, b / 1e3, b / 1e3);
 		else
 			fprintf(s, "set arrow from graph 0, first %g to graph 1, first %g nohead lc rgb '#D00000' dt 2 lw 2 front\n"
-				   "set label 'budget %g µs' at graph 0.01, first %g offset 0,0.7 tc rgb '#D00000' front\n",
+				   "set label 'budget %g µs' at graph 0.99, first %g right offset 0,0.8 tc rgb '#D00000' boxed front\n",
 				b / 1e3, b / 1e3, b / 1e3, b / 1e3);
 	}
 }
@@ -274,57 +305,63 @@ static FILE *rpt_script_open(struct rpt_script *s)
 	return s->f;
 }
 
+/* rpt_script_plot - end a script with its plot line and draw it; when nothing was plotted (n 0), say why not */
+static void rpt_script_plot(struct rpt *r, struct rpt_script *sc, int n, const char *id, const char *title,
+			    const char *caption, const char *why_not)
+{
+	fprintf(sc->f, "\n");
+	fclose(sc->f);
+	if (n)
+		rpt_plot(r, id, title, caption, sc->text);
+	else
+		rpt_note_missing(r, "%s: %s", id, why_not);
+	free(sc->text);
+}
+
 void rpt_plot_h1(struct rpt *r)
 {
 	struct rpt_script sc;
-	double max_us = 0, bin_us;
+	double lo = INFINITY, hi = 0;
+	bool drawn[RPT_MAX_TASKS] = { false };
 	char path[256], key[256];
 	FILE *s;
 	int i, n = 0;
 
-	for (i = 0; i < r->ntasks; i++) {
-		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns.max", r->task_names[i]);
-		if (rpt_num(r->results, path) / 1e3 > max_us)
-			max_us = rpt_num(r->results, path) / 1e3;
-	}
-	if (max_us <= 0) {
-		rpt_note_missing(r, "H1: no task has activation latencies");
-		return;
-	}
-	bin_us = rpt_nice_bin_us(max_us);
 	s = rpt_script_open(&sc);
 	if (!s)
 		return;
 	for (i = 0; i < r->ntasks; i++) {
+		json_t *d;
+
 		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns", r->task_names[i]);
-		rpt_hist_block(s, r->task_names[i], rpt_get(r->results, path), bin_us);
+		d = rpt_get(r->results, path);
+		drawn[i] = rpt_hist_block(s, r->task_names[i], d);
+		if (drawn[i])
+			rpt_span_us(d, &lo, &hi);
 	}
-	fprintf(s, "set logscale y\nset yrange [0.8:*]\nset xrange [0:%g]\n"
-		   "set xlabel 'activation latency (µs), bins of %g µs'\nset ylabel 'jobs (log)'\n",
-		max_us * 1.04 + bin_us, bin_us);
+	rpt_xrange(s, r, "activation_latency_ns", lo, hi);
+	fprintf(s, "set logscale y\nset yrange [0.8:*]\n"
+		   "set xlabel 'activation latency (µs, log; bins of 1/%d octave)'\nset ylabel 'jobs (log)'\n",
+		RPT_BINS_PER_OCTAVE);
 	rpt_budget_marks(s, r, "activation_latency_ns", 'x');
 	fprintf(s, "plot ");
 	for (i = 0; i < r->ntasks; i++) {
-		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns.max", r->task_names[i]);
-		if (isnan(rpt_num(r->results, path)))
+		if (!drawn[i])
 			continue;
+		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns.max", r->task_names[i]);
 		snprintf(key, sizeof(key), "%s  max %.1f µs", r->task_names[i], rpt_num(r->results, path) / 1e3);
 		fprintf(s, "%s$%s using 1:2 with histeps lw 1.5 lc rgb '%s' title '%s'", n++ ? ", " : "",
 			r->task_names[i], rpt_task_colour(i), key);
 	}
-	fprintf(s, "\n");
-	fclose(s);
-	rpt_plot(r, "H1", "H1 activation latency histogram per task (release to start)",
-		 "Jobs per latency bin, log scale from 0.8 so that a single job shows; the key gives each "
-		 "task's exact maximum (also when it lies past the last drawn bin). Red dashed: the budget.",
-		 sc.text);
-	free(sc.text);
+	rpt_script_plot(r, &sc, n, "H1", "H1 activation latency histogram per task (release to start)",
+			"Jobs per latency bin, log scales, y from 0.8 so that a single job shows; the key gives each "
+			"task's exact maximum. Red dashed: the budget.", "no task has a latency histogram in results.json");
 }
 
 void rpt_plot_e1(struct rpt *r)
 {
 	struct rpt_script sc;
-	double min_p = 1;
+	double min_p = 1, lo = INFINITY, hi = 0;
 	bool drawn[RPT_MAX_TASKS] = { false };
 	char path[256];
 	FILE *s;
@@ -346,6 +383,7 @@ void rpt_plot_e1(struct rpt *r)
 			continue;
 		if (1 / count < min_p)
 			min_p = 1 / count;
+		rpt_span_us(d, &lo, &hi);
 		fprintf(s, "$E%d << EOD\n", i);
 		json_array_foreach(buckets, k, b) {
 			fprintf(s, "%.3f %.10g\n", json_number_value(json_array_get(b, 0)) / 1e3, (count - cum) / count);
@@ -354,8 +392,9 @@ void rpt_plot_e1(struct rpt *r)
 		fprintf(s, "%.3f %.10g\nEOD\n", rpt_num(d, "max") / 1e3, 1 / count);
 		drawn[i] = true;
 	}
-	fprintf(s, "set logscale y\nset yrange [%g:1.5]\nset format y '%%g'\n"
-		   "set xlabel 'activation latency x (µs)'\nset ylabel 'fraction of jobs with latency ≥ x (log)'\n",
+	rpt_xrange(s, r, "activation_latency_ns", lo, hi);
+	fprintf(s, "set logscale y\nset yrange [%g:1.5]\nset format y '%%g'\nset key outside right top\n"
+		   "set xlabel 'activation latency x (µs, log)'\nset ylabel 'share of jobs with latency ≥ x (log)'\n",
 		min_p / 2);
 	rpt_budget_marks(s, r, "activation_latency_ns", 'x');
 	fprintf(s, "plot ");
@@ -366,15 +405,9 @@ void rpt_plot_e1(struct rpt *r)
 		fprintf(s, "%s$E%d using 1:2 with steps lw 1.5 lc rgb '%s' title '%s  N %.0f'", n++ ? ", " : "",
 			i, rpt_task_colour(i), r->task_names[i], rpt_num(r->results, path));
 	}
-	fprintf(s, "%s\n", n ? "" : "NaN notitle");
-	fclose(s);
-	if (n)
-		rpt_plot(r, "E1", "E1 exceedance: share of jobs at or above a latency",
-			 "1 − CDF from the exact bucket counts (not smoothed), down to 1/N: the last step of each "
-			 "task is its single worst job. Red dashed: the budget.", sc.text);
-	else
-		rpt_note_missing(r, "E1: no task has a latency histogram in results.json");
-	free(sc.text);
+	rpt_script_plot(r, &sc, n, "E1", "E1 exceedance: share of jobs at or above a latency",
+			"1 − CDF from the exact bucket counts (not smoothed), down to 1/N: the last step of each "
+			"task is its single worst job. Red dashed: the budget.", "no task has a latency histogram in results.json");
 }
 
 void rpt_plot_t1(struct rpt *r)
@@ -445,9 +478,9 @@ void rpt_plot_t1(struct rpt *r)
 			has = r->jobs[k].task == i;
 		if (!has)
 			continue;
-		fprintf(s, "%s$D%d using 1:2 with points pt 7 ps 0.3 lc rgb '%s' title '%s', "
-			   "$M%d using 1:2 with lines lw 1.2 lc rgb '%s' title '%s  max/s'", n++ ? ", " : "",
-			i, rpt_task_colour(i), r->task_names[i], i, rpt_task_colour(i), r->task_names[i]);
+		fprintf(s, "%s$D%d using 1:2 with points pt 7 ps 0.4 lc rgb '%s' title '%s', "
+			   "$M%d using 1:2 with lines lw 1.2 lc rgb '%s' notitle", n++ ? ", " : "",
+			i, rpt_task_colour(i), r->task_names[i], i, rpt_task_colour(i));
 	}
 	fprintf(s, "\n");
 	fclose(s);
@@ -463,7 +496,7 @@ void rpt_plot_u1(struct rpt *r)
 {
 	struct rpt_script sc;
 	int64_t t0 = INT64_MAX, t1 = INT64_MIN, win_ns;
-	double *u;
+	double *u, top = 0;
 	size_t k, nwin;
 	FILE *s;
 	int i, w;
@@ -497,12 +530,13 @@ void rpt_plot_u1(struct rpt *r)
 		for (i = 0; i < r->ntasks; i++)
 			fprintf(s, " %.4f", cum += 100.0 * u[k * r->ntasks + i] / win_ns);
 		fprintf(s, "\n");
+		top = cum > top ? cum : top;
 	}
 	fprintf(s, "EOD\nset xlabel 'time since the first release (s), windows of %g ms'\n"
-		   "set ylabel 'CPU time of the app (%% of one CPU)'\nset yrange [0:*]\nset key outside right top\n"
+		   "set ylabel 'CPU time of the app (%% of one CPU)'\nset yrange [0:%g]\nset key outside right top\n"
 		   "set arrow from graph 0, first 60 to graph 1, first 60 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
 		   "set label '60 %% line' at graph 0.01, first 60 offset 0,0.7 tc rgb '#D00000' front\n"
-		   "set style fill solid 0.7 noborder\nplot ", win_ns / 1e6);
+		   "set style fill solid 0.7 noborder\nplot ", win_ns / 1e6, top * 1.1 > 70 ? top * 1.1 : 70);
 	for (w = 0, i = r->ntasks - 1; i >= 0; i--) {
 		char lower[16] = "(0)";	/* a band lies between the sum below it and its own */
 
@@ -527,24 +561,11 @@ void rpt_plot_b1(struct rpt *r)
 		{ r->base_idle, "idle", "1" }, { r->base_loaded, "loaded", "2" },
 	};
 	struct rpt_script sc;
-	double max_us = 0, bin_us;
+	double lo = INFINITY, hi = 0;
 	char key[256];
 	FILE *s;
 	int n = 0;
 
-	for (size_t p = 0; p < 2; p++) {
-		json_t *t;
-		size_t k;
-
-		json_array_foreach(rpt_get(ph[p].res, "cyclictest.threads"), k, t)
-			if (rpt_num(t, "latency_ns.max") / 1e3 > max_us)
-				max_us = rpt_num(t, "latency_ns.max") / 1e3;
-	}
-	if (max_us <= 0) {
-		rpt_note_missing(r, "B1: no cyclictest baseline in this run");
-		return;
-	}
-	bin_us = rpt_nice_bin_us(max_us);
 	s = rpt_script_open(&sc);
 	if (!s)
 		return;
@@ -554,12 +575,14 @@ void rpt_plot_b1(struct rpt *r)
 
 		json_array_foreach(rpt_get(ph[p].res, "cyclictest.threads"), k, t) {
 			snprintf(key, sizeof(key), "%s%zu", ph[p].what, k);
-			rpt_hist_block(s, key, rpt_get(t, "latency_ns"), bin_us);
+			if (rpt_hist_block(s, key, rpt_get(t, "latency_ns")))
+				rpt_span_us(rpt_get(t, "latency_ns"), &lo, &hi);
 		}
 	}
-	fprintf(s, "set logscale y\nset yrange [0.8:*]\nset xrange [0:%g]\n"
-		   "set xlabel 'cyclictest latency (µs), bins of %g µs'\nset ylabel 'samples (log)'\nplot ",
-		max_us * 1.04 + bin_us, bin_us);
+	rpt_xrange(s, r, NULL, lo, hi);
+	fprintf(s, "set logscale y\nset yrange [0.8:*]\n"
+		   "set xlabel 'cyclictest latency (µs, log; bins of 1/%d octave)'\nset ylabel 'samples (log)'\nplot ",
+		RPT_BINS_PER_OCTAVE);
 	for (size_t p = 0; p < 2; p++) {
 		json_t *t;
 		size_t k;
@@ -567,15 +590,14 @@ void rpt_plot_b1(struct rpt *r)
 		json_array_foreach(rpt_get(ph[p].res, "cyclictest.threads"), k, t) {
 			int cpu = (int)rpt_num(t, "cpu");
 
+			if (!rpt_get(t, "latency_ns.hist"))
+				continue;
 			snprintf(key, sizeof(key), "CPU%d %s  max %.0f µs", cpu, ph[p].what, rpt_num(t, "latency_ns.max") / 1e3);
 			fprintf(s, "%s$%s%zu using 1:2 with histeps lw 1.5 dt %s lc rgb '%s' title '%s'", n++ ? ", " : "",
 				ph[p].what, k, ph[p].dash, rpt_task_colour(cpu < 0 ? 0 : cpu), key);
 		}
 	}
-	fprintf(s, "\n");
-	fclose(s);
-	rpt_plot(r, "B1", "B1 kernel baseline: cyclictest per CPU, idle and loaded",
-		 "Samples per latency bin, log scale; solid: idle, dashed: under the phase's loads. One colour "
-		 "per CPU; the key gives each CPU's exact maximum.", sc.text);
-	free(sc.text);
+	rpt_script_plot(r, &sc, n, "B1", "B1 kernel baseline: cyclictest per CPU, idle and loaded",
+			"Samples per latency bin, log scales; solid: idle, dashed: under the phase's loads. One colour "
+			"per CPU; the key gives each CPU's exact maximum.", "no cyclictest baseline with a histogram in this run");
 }
