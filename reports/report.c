@@ -620,11 +620,21 @@ static const char rpt_css[] =
 	".missing{color:#8a4b00;background:#fff4e0;padding:2px 6px;border-left:3px solid #e69f00}\n"
 	".basis{background:#eef3f8;padding:4px 8px;border-left:3px solid #0072B2}\n"
 	"pre{font-size:8pt;white-space:pre-wrap;word-break:break-all;background:#f7f7f7;padding:4px}\n"
-	"nav ol{columns:2}\n"
+	"nav ol{columns:2}#verdict-table td:first-child{white-space:nowrap}\n"
 	"@page{size:A4;margin:16mm 12mm 14mm 12mm}\n"
-	"@media print{body{max-width:none;padding:0}section{break-before:page}section#top{break-before:auto}"
-	".pagehead{position:fixed;top:-11mm;left:0;right:0}h2,h3{break-after:avoid}tr{break-inside:avoid}}\n"
-	"@media screen{.pagehead{display:none}}\n";
+	"@media print{body{max-width:none;padding:0}section{break-before:page}section#top,section#verdicts{break-before:auto}"
+	"h2,h3{break-after:avoid}tr{break-inside:avoid}}\n";
+
+/* rpt_css_string - text inside a CSS string: quotes, backslashes and control characters escaped, '<' too */
+static void rpt_css_string(FILE *out, const char *text)
+{
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p == '"' || *p == '\\' || *p < 0x20 || *p == '<' || *p == '>' || *p == '&')
+			fprintf(out, "\\%x ", *p);
+		else
+			fputc(*p, out);
+	}
+}
 
 /* rpt_head - the document head, the page header repeated on every printed page, the title block */
 static void rpt_head(struct rpt *r)
@@ -633,16 +643,19 @@ static void rpt_head(struct rpt *r)
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>preflight report ", r->out);
 	rpt_esc(r->out, r->run_id);
-	fprintf(r->out, "</title>\n<style>\n%s</style></head><body>\n", rpt_css);
-	/* position:fixed repeats on every printed page */
-	fputs("<div class=\"pagehead runid\">preflight report — run ", r->out);
-	rpt_esc(r->out, r->run_id);
+	fprintf(r->out, "</title>\n<style>\n%s", rpt_css);
+	/* the page's margin boxes: the run id (and PARTIAL, with why) on every printed page */
+	fputs("@page{@top-left{content:\"preflight report \u2014 run ", r->out);
+	rpt_css_string(r->out, r->run_id);
+	fputs("\";font-size:8pt;color:#444}", r->out);
 	if (r->partial) {
-		fputs(" <span class=\"partial\">PARTIAL: ", r->out);
-		rpt_esc(r->out, r->partial_why);
-		fputs("</span>", r->out);
+		fputs("@top-right{content:\"PARTIAL: ", r->out);
+		rpt_css_string(r->out, r->partial_why);
+		fputs("\";font-size:8pt;font-weight:bold;color:#b00000}", r->out);
 	}
-	fputs("</div>\n<section id=\"top\"><h1>Timing evidence: run ", r->out);
+	fputs("@bottom-right{content:\"page \" counter(page) \" of \" counter(pages);font-size:8pt;color:#444}}\n"
+	      "</style></head><body>\n", r->out);
+	fputs("<section id=\"top\"><h1>Timing evidence: run ", r->out);
 	rpt_esc(r->out, r->run_id);
 	fputs("</h1>\n", r->out);
 	if (r->partial) {

@@ -110,8 +110,8 @@ is "$(grep -c '<tr><td>idle</td><td class="n"' "$TMP/ct.html") $(grep -c '<tr><t
 # --- partial
 run_cmd "$PREFLIGHT" report "$TMP/partial" -o "$TMP/partial.html"
 is "$rc" 0 "report-6.1 an interrupted run: exit 0" || echo "$err" | sed 's/^/#   /'
-like "$(grep -o 'class="pagehead runid">.*</div>' "$TMP/partial.html")" 'PARTIAL: interrupted by Interrupt' \
-	"report-6.2 PARTIAL and why stand in the header repeated on every page"
+like "$(grep -o '@page{@top-left.*' "$TMP/partial.html")" 'run partial";.*@top-right\{content:"PARTIAL: interrupted by Interrupt' \
+	"report-6.2 the run id, PARTIAL and why stand in the margin of every printed page"
 like "$(grep -o 'phase app is partial[^<]*' "$TMP/partial.html")" 'phase app is partial: 1.5 s of 3.0 s planned' \
 	"report-6.3 the partial phase is listed under Deviations"
 
