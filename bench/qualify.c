@@ -334,11 +334,19 @@ static int summary_file(const char *dir, const char *name, FILE *out, bool skip_
 	return n;
 }
 
+/* summary_path - dir/name into buf */
+static char *summary_path(char *buf, size_t size, const char *dir, const char *name)
+{
+	snprintf(buf, size, "%s/%s", dir, name);
+	return buf;
+}
+
 void summary_write(const char *dir, FILE *out)
 {
 	json_t *si = summary_load(dir, "sysinfo.json"), *run = summary_load(dir, "run.json");
 	json_t *loads = summary_load(dir, "loads.json"), *res = summary_load(dir, "results.json");
 	int failed = 0, code = (int)summary_num(run, "exit_code", -1);
+	char path[PATH_MAX], pdf[PATH_MAX];
 	bool partial = json_is_true(summary_get(run, "partial"));
 	const char *verdict;
 
@@ -362,6 +370,9 @@ void summary_write(const char *dir, FILE *out)
 	fprintf(out, "\nevidence (SHA-256)\n");
 	if (summary_file(dir, "SHA256SUMS", out, false, NULL) < 0)
 		fprintf(out, "  (no SHA256SUMS)\n");
+	summary_path(pdf, sizeof(pdf), dir, "report.pdf");
+	if (!access(summary_path(path, sizeof(path), dir, "report.html"), R_OK))
+		fprintf(out, "\nreport: %s%s\n", path, access(pdf, R_OK) ? "" : " (and report.pdf)");
 	fprintf(out, "\nresult: %s", verdict);
 	if (code == 1)
 		fprintf(out, " (%d failed)", failed);
@@ -380,14 +391,15 @@ const struct pf_command cmd_qualify = {
 	.name = "qualify",
 	.summary = "qualify this machine: survey, run a scenario, analyse, check budgets, summarise",
 	.usage =
-	"usage: preflight qualify [--scenario NAME] [--budgets FILE] [-o RUN_DIR]\n"
+	"usage: preflight qualify [--scenario NAME] [--budgets FILE] [-o RUN_DIR] [--no-report]\n"
 	"       preflight qualify --summary RUN_DIR\n"
 	"\n"
 	"Shows the system survey's warnings, runs the scenario (preflight run), checks\n"
 	"the budgets and prints the qualification summary: machine, phases with the\n"
 	"loads they achieved, per task activation latency / response / overruns, app\n"
 	"utilisation, cyclictest baseline, verdicts (TAP), worst culprits, evidence.\n"
-	"The summary is also written to RUN_DIR/qualification.txt.\n"
+	"The summary is also written to RUN_DIR/qualification.txt; the reviewer report\n"
+	"(preflight report) to RUN_DIR/report.html and report.pdf.\n"
 	"\n"
 	"options:\n"
 	"  -s, --scenario NAME   scenario name or .ini path (default: quick)\n"
@@ -395,6 +407,7 @@ const struct pf_command cmd_qualify = {
 	"  -o, --output RUN_DIR  run directory (default: runs/<UTC time>-<host>)\n"
 	"      --summary RUN_DIR print the summary of an existing run directory and\n"
 	"                        exit (default: off, run a new qualification)\n"
+	"      --no-report       no report.html / report.pdf (default: write them)\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit: 0 all requirements met, 1 a requirement failed, 2 bad usage or scenario,\n"
@@ -428,12 +441,13 @@ static void summary_survey(void)
 
 static int cmd_qualify_run(int argc, char **argv)
 {
-	enum { OPT_SUMMARY = 256 };
+	enum { OPT_SUMMARY = 256, OPT_NO_REPORT };
 	static const struct option opts[] = {
 		{ "scenario", required_argument, NULL, 's' },
 		{ "budgets", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "summary", required_argument, NULL, OPT_SUMMARY },
+		{ "no-report", no_argument, NULL, OPT_NO_REPORT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_opts o = { .scenario = "quick" };
@@ -451,6 +465,9 @@ static int cmd_qualify_run(int argc, char **argv)
 			break;
 		case 'o':
 			o.out_dir = optarg;
+			break;
+		case OPT_NO_REPORT:
+			o.no_report = true;
 			break;
 		case OPT_SUMMARY:
 			if (access(optarg, R_OK))
@@ -479,6 +496,9 @@ static int cmd_qualify_run(int argc, char **argv)
 		summary_write(dir, f);
 		fclose(f);
 	}
-	printf("\nresults: %s (summary: %s)\n", dir, path);
+	printf("\nresults: %s (summary: %s", dir, path);
+	if (!o.no_report && !access(summary_path(path, sizeof(path), dir, "report.html"), R_OK))
+		printf(", report: %s", path);
+	printf(")\n");
 	return ret;
 }

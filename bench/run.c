@@ -1138,6 +1138,29 @@ static int run_check(struct pf_run *r)
 	return code;
 }
 
+/*
+ * run_report - report.html and report.pdf by `preflight report` (after the
+ * checksums, which they are not part of); a report that cannot be written is
+ * said, and does not change the run's verdict
+ */
+static void run_report(struct pf_run *r)
+{
+	char html[PATH_MAX], pdf[PATH_MAX], log[PATH_MAX];
+	char *argv[] = { r->self, "report", r->dir, "-o", run_path(html, sizeof(html), r->dir, "report.html"),
+			 "--pdf", run_path(pdf, sizeof(pdf), r->dir, "report.pdf"), NULL };
+	int code;
+
+	if (r->o->no_report)
+		return;
+	if (!run_has_command(r, "report")) {
+		pf_err("'preflight report' is not in this build: no report.html");
+		return;
+	}
+	code = run_exec(r, argv, "/dev/null", run_path(log, sizeof(log), r->dir, "report.log"));
+	if (code != 0)
+		pf_err("preflight report exited with %d (see %s)", code, log);
+}
+
 /* run_manifest - run.json: what ran, how it ended, which pieces were missing */
 static void run_manifest(struct pf_run *r, const char *started_utc)
 {
@@ -1194,6 +1217,7 @@ static int run_finish(struct pf_run *r, const char *started_utc)
 	r->log = NULL;
 	if (run_exec(r, sums, run_path(path, sizeof(path), r->dir, "SHA256SUMS"), "/dev/null"))
 		pf_err("%s: checksums not written", path);
+	run_report(r);
 	f = fopen(run_path(path, sizeof(path), r->dir, "report.txt"), "we");
 	if (f) {
 		summary_write(r->dir, f);
@@ -1273,19 +1297,20 @@ const struct pf_command cmd_run = {
 	.name = "run",
 	.summary = "run a scenario: loads, cyclictest baseline, the app under trace; analyse and check",
 	.usage =
-	"usage: preflight run SCENARIO [-o RUN_DIR] [--budgets FILE]\n"
+	"usage: preflight run SCENARIO [-o RUN_DIR] [--budgets FILE] [--no-report]\n"
 	"\n"
 	"Runs the phases of SCENARIO (a name in bench/scenarios/, or an .ini path; see\n"
 	"docs/scenarios.md), then analyses and checks what was recorded and writes the\n"
 	"run directory: run.json, run.log, scenario.ini, budgets.ini, sysinfo.json,\n"
-	"loads.json, results.json, verdicts.tap, report.txt, SHA256SUMS and one NN-<phase>/\n"
-	"directory per phase. Progress is shown when stderr is a terminal. Ctrl-C stops\n"
+	"loads.json, results.json, verdicts.tap, report.txt, SHA256SUMS, report.html and\n"
+	"report.pdf (preflight report) and one NN-<phase>/ directory per phase. Progress is shown when stderr is a terminal. Ctrl-C stops\n"
 	"everything, keeps what was recorded, analyses it and marks it partial.\n"
 	"\n"
 	"options:\n"
 	"  -o, --output RUN_DIR   run directory (default: runs/<UTC time>-<host>)\n"
 	"  -b, --budgets FILE     budgets for the check (default: the scenario's, else\n"
 	"                         budgets/seed.ini)\n"
+	"      --no-report        no report.html / report.pdf (default: write them)\n"
 	"  -h, --help             this text\n"
 	"\n"
 	"exit: 0 all requirements met, 1 a requirement failed, 2 bad scenario or usage,\n"
@@ -1298,6 +1323,7 @@ static int cmd_run_run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "budgets", required_argument, NULL, 'b' },
+		{ "no-report", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_opts o = { 0 };
@@ -1311,6 +1337,9 @@ static int cmd_run_run(int argc, char **argv)
 			break;
 		case 'b':
 			o.budgets = optarg;
+			break;
+		case 'R':
+			o.no_report = true;
 			break;
 		default:
 			return pf_usage_error(&cmd_run, "bad option");

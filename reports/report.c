@@ -1362,12 +1362,12 @@ static int rpt_pdf(struct rpt *r, const char *html, const char *pdf)
 	return 0;
 }
 
-/* rpt_rmtree - remove the temporary directory (flat, plus chromium's profile) */
+/* rpt_rmtree - remove the temporary directory (kept when PREFLIGHT_REPORT_KEEP_TMP is set, to debug a figure) */
 static void rpt_rmtree(const char *dir)
 {
 	char *argv[] = { "rm", "-rf", "--", (char *)dir, NULL };
 
-	if (dir[0])
+	if (dir[0] && !getenv("PREFLIGHT_REPORT_KEEP_TMP"))
 		(void)!rpt_exec(argv, "/dev/null", "/dev/null");
 }
 

@@ -28,6 +28,7 @@
 #define RPT_PLOT_H 460
 #define RPT_MAX_BINS 600
 #define RPT_T1_ALL_DOTS 20000	/* up to this many jobs, T1 shows every activation */
+#define RPT_LOG_FLOOR_US 0.0625	/* on a log axis, smaller latencies (0) are drawn here: the first bin */
 
 static const char *const rpt_palette[] = {
 	"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#000000", "#8C6D1F", "#999999",
@@ -156,11 +157,16 @@ int rpt_plot(struct rpt *r, const char *id, const char *title, const char *capti
 	ret = rpt_exec(argv, "/dev/null", err);
 	data = ret == 0 ? rpt_slurp(svg, &len) : NULL;
 	if (!data) {
-		char *why = rpt_slurp(err, NULL);
+		char *why = rpt_slurp(err, NULL), *last = why;
+		size_t n = why ? strlen(why) : 0;
 
+		while (n && (why[n - 1] == '\n' || why[n - 1] == ' '))
+			why[--n] = '\0';	/* gnuplot's message is its last line */
+		if (why && strrchr(why, '\n'))
+			last = strrchr(why, '\n') + 1;
 		r->plot_failures++;
 		rpt_note_missing(r, "figure %s could not be drawn (gnuplot exit %d: %.300s)", id, ret,
-				 why ? why : "no message");
+				 last && *last ? last : "no message");
 		free(why);
 		return -EIO;
 	}
@@ -236,7 +242,9 @@ static void rpt_span_us(json_t *dist, double *lo, double *hi)
 {
 	double mn = rpt_num(dist, "min") / 1e3, mx = rpt_num(dist, "max") / 1e3;
 
-	if (mn > 0 && mn < *lo)
+	if (mn < RPT_LOG_FLOOR_US)
+		mn = RPT_LOG_FLOOR_US;	/* a log axis cannot show 0 */
+	if (mn < *lo)
 		*lo = mn;
 	if (mx > *hi)
 		*hi = mx;
@@ -257,6 +265,8 @@ static void rpt_xrange(FILE *s, struct rpt *r, const char *metric, double lo, do
 			hi = b > hi ? b : hi;
 		}
 	}
+	if (!(lo < hi))
+		lo = RPT_LOG_FLOOR_US, hi = lo > hi ? lo * 10 : hi;
 	fprintf(s, "set logscale x\nset xrange [%g:%g]\nset format x '%%g'\n", lo / 1.3, hi * 1.4);
 }
 
@@ -414,7 +424,7 @@ void rpt_plot_t1(struct rpt *r)
 {
 	struct rpt_script sc;
 	int64_t t0 = INT64_MAX;
-	bool all = r->njobs <= RPT_T1_ALL_DOTS;
+	bool all;
 	char path[256];
 	FILE *s;
 	int i, n = 0;
@@ -424,6 +434,7 @@ void rpt_plot_t1(struct rpt *r)
 		rpt_note_missing(r, "T1: no job log (jobs.csv) to draw activations over time from");
 		return;
 	}
+	all = r->njobs <= RPT_T1_ALL_DOTS;
 	for (k = 0; k < r->njobs; k++)
 		if (r->jobs[k].release_ns < t0)
 			t0 = r->jobs[k].release_ns;
@@ -448,7 +459,7 @@ void rpt_plot_t1(struct rpt *r)
 			const struct rpt_job *j = &r->jobs[k];
 
 			if (j->task == i && (all || k == worst || (!isnan(budget) && j->latency_ns > budget)))
-				fprintf(s, "%.6f %.3f\n", (j->release_ns - t0) / 1e9, j->latency_ns / 1e3);
+				fprintf(s, "%.6f %.3f\n", (j->release_ns - t0) / 1e9, fmax(j->latency_ns / 1e3, RPT_LOG_FLOOR_US));
 		}
 		fprintf(s, "EOD\n$M%d << EOD\n", i);
 		/* the line: the maximum of each second (jobs are in release order per task) */
@@ -459,7 +470,7 @@ void rpt_plot_t1(struct rpt *r)
 			if (j && j->task != i)
 				continue;
 			if (js != sec && sec >= 0)
-				fprintf(s, "%.1f %.3f\n", sec + 0.5, sec_max / 1e3);
+				fprintf(s, "%.1f %.3f\n", sec + 0.5, fmax(sec_max / 1e3, RPT_LOG_FLOOR_US));
 			if (js != sec)
 				sec = js, sec_max = -1;
 			if (j && j->latency_ns > sec_max)
