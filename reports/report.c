@@ -549,19 +549,41 @@ static void rpt_kv(struct rpt *r, const char *key, const char *value)
 	fputs("</td></tr>\n", r->out);
 }
 
-/* rpt_kv_json - a row whose value is a JSON value at a path (strings as they are, others as JSON) */
+/* rpt_json_text - a JSON value as text: strings as they are, objects as "key=value, ...", the rest compact */
+static char *rpt_json_text(json_t *v)
+{
+	const char *key;
+	json_t *m;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!v || json_is_null(v))
+		return NULL;
+	if (json_is_string(v))
+		return strdup(json_string_value(v));
+	if (!json_is_object(v))
+		return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(6));
+	f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	json_object_foreach(v, key, m) {
+		char *mt = rpt_json_text(m);
+
+		fprintf(f, "%s%s=%s", ftell(f) ? ", " : "", key, mt ? mt : "null");
+		free(mt);
+	}
+	fclose(f);
+	return text;
+}
+
+/* rpt_kv_json - a row whose value is a JSON value at a path */
 static void rpt_kv_json(struct rpt *r, const char *key, json_t *root, const char *path)
 {
-	json_t *v = rpt_get(root, path);
-	char *text = NULL;
+	char *text = rpt_json_text(rpt_get(root, path));
 
-	if (json_is_string(v))
-		rpt_kv(r, key, json_string_value(v));
-	else {
-		text = v && !json_is_null(v) ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
-		rpt_kv(r, key, text);
-		free(text);
-	}
+	rpt_kv(r, key, text);
+	free(text);
 }
 
 /* rpt_section - open section n with its title; every section starts a new printed page */
@@ -611,8 +633,8 @@ static const char rpt_css[] =
 	"body{font-family:'DejaVu Sans',sans-serif;font-size:10.5pt;color:#111;max-width:1000px;margin:0 auto;padding:0 12px}\n"
 	"h1{font-size:18pt;margin:.3em 0}h2{font-size:14pt;border-bottom:2px solid #0072B2;padding-bottom:2px;margin-top:1.2em}\n"
 	"h3{font-size:11.5pt;margin:1em 0 .3em}\n"
-	"table{border-collapse:collapse;margin:.4em 0;font-size:9pt}th,td{border:1px solid #bbb;padding:2px 5px;text-align:left;vertical-align:top}\n"
-	"th{background:#eef3f8}td.n{text-align:right;font-variant-numeric:tabular-nums}td.na{color:#777}\n"
+	"table{border-collapse:collapse;margin:.4em 0;font-size:9pt}th,td{border:1px solid #bbb;padding:2px 5px;text-align:left;vertical-align:top;overflow-wrap:break-word}\n"
+	"th{background:#eef3f8}td.n,td.v{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.na{color:#777}\n"
 	"tr.fail td{background:#fde2e2}tr.skip td{background:#f3f3f3;color:#555}tr.pass td.v{color:#0a6b2d;font-weight:bold}tr.fail td.v{color:#b00000;font-weight:bold}\n"
 	"figure{margin:.6em 0;break-inside:avoid}figure img{max-width:100%;height:auto;border:1px solid #ddd}figcaption{font-size:9pt;color:#333}\n"
 	".runid{font-size:8.5pt;color:#444;border-bottom:1px solid #ccc;margin-bottom:4px}\n"
