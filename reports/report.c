@@ -446,7 +446,7 @@ int rpt_read_jobs(struct rpt *r)
 			continue;
 		if (pf_grow(&r->jobs, &r->jobs_cap, r->njobs, sizeof(*r->jobs), 4096) < 0)
 			break;
-		r->jobs[r->njobs++] = (struct rpt_job){ t, rel, start - rel, cpu_ns };
+		r->jobs[r->njobs++] = (struct rpt_job){ t, rel, start - rel, cpu_ns, end > 0 ? end - rel : -1 };
 	}
 	fclose(f);
 	return 0;
@@ -1103,8 +1103,7 @@ static void rpt_s_tasks(struct rpt *r)
 	rpt_plot_h1(r);
 	rpt_plot_e1(r);
 	rpt_plot_t1(r);
-	rpt_note_missing(r, "R1 (response time against deadline) is not drawn by this version; the table gives "
-			 "response times and deadline misses");
+	rpt_plot_r1(r);
 }
 
 /* rpt_s_utilisation - 8 */

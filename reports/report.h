@@ -21,6 +21,7 @@ struct rpt_job {
 	int64_t  release_ns;
 	int64_t  latency_ns;	/* start - release */
 	int64_t  cpu_ns;
+	int64_t  response_ns;	/* end - release, -1 when the job did not end */
 };
 
 struct rpt {
@@ -53,6 +54,7 @@ struct rpt {
 	struct rpt_job *jobs;		/* the job log, when there is one */
 	size_t      njobs, jobs_cap;
 	bool        jobs_read;
+	double      deadline_ns[RPT_MAX_TASKS];	/* R1: 0 not looked up yet, -1 none */
 };
 
 /* rpt_get - a value by dotted path ("tasks.io.activation_latency_ns.p99.9"); arrays by name/comm or index */
@@ -89,6 +91,7 @@ int rpt_plot(struct rpt *r, const char *id, const char *title, const char *capti
 void rpt_plot_h1(struct rpt *r);
 void rpt_plot_e1(struct rpt *r);
 void rpt_plot_t1(struct rpt *r);
+void rpt_plot_r1(struct rpt *r);
 void rpt_plot_u1(struct rpt *r);
 void rpt_plot_b1(struct rpt *r);
 

@@ -420,87 +420,141 @@ void rpt_plot_e1(struct rpt *r)
 			"task is its single worst job. Red dashed: the budget.", "no task has a latency histogram in results.json");
 }
 
-void rpt_plot_t1(struct rpt *r)
+/* a value of a job drawn over time: T1's latency (µs), R1's response as % of the deadline */
+typedef double (*rpt_job_value)(struct rpt *r, const struct rpt_job *j);
+
+/*
+ * rpt_series - write task i's data blocks over time: $D<i> the dots (every
+ * job when 'all', else those above 'threshold' and the worst, which is never
+ * dropped) and $M<i> the maximum of each second; false when the task has no job
+ */
+static bool rpt_series(FILE *s, struct rpt *r, int i, rpt_job_value val, double threshold, bool all, int64_t t0)
+{
+	double worst_v = -INFINITY, sec_max = -INFINITY;
+	int64_t sec = -1;
+	size_t k, worst = SIZE_MAX;
+
+	for (k = 0; k < r->njobs; k++)
+		if (r->jobs[k].task == i && !isnan(val(r, &r->jobs[k])) && val(r, &r->jobs[k]) > worst_v)
+			worst_v = val(r, &r->jobs[k]), worst = k;
+	if (worst == SIZE_MAX)
+		return false;
+	fprintf(s, "$D%d << EOD\n", i);
+	for (k = 0; k < r->njobs; k++) {
+		const struct rpt_job *j = &r->jobs[k];
+		double v = j->task == i ? val(r, j) : NAN;
+
+		if (!isnan(v) && (all || k == worst || (!isnan(threshold) && v > threshold)))
+			fprintf(s, "%.6f %.4g\n", (j->release_ns - t0) / 1e9, fmax(v, RPT_LOG_FLOOR_US));
+	}
+	fprintf(s, "EOD\n$M%d << EOD\n", i);
+	/* jobs are in release order per task */
+	for (k = 0; k <= r->njobs; k++) {
+		const struct rpt_job *j = k < r->njobs ? &r->jobs[k] : NULL;
+		int64_t js = j ? (j->release_ns - t0) / PF_NS_PER_SEC : -2;
+		double v = j ? val(r, j) : NAN;
+
+		if (j && (j->task != i || isnan(v)))
+			continue;
+		if (js != sec && sec >= 0)
+			fprintf(s, "%.1f %.4g\n", sec + 0.5, fmax(sec_max, RPT_LOG_FLOOR_US));
+		if (js != sec)
+			sec = js, sec_max = -INFINITY;
+		if (j && v > sec_max)
+			sec_max = v;
+	}
+	fprintf(s, "EOD\n");
+	return true;
+}
+
+/* rpt_over_time - a figure of a job value over time for every task, dots and per-second maxima */
+static void rpt_over_time(struct rpt *r, const char *id, const char *title, const char *what, rpt_job_value val,
+			  const char *metric, double threshold, const char *setup)
 {
 	struct rpt_script sc;
 	int64_t t0 = INT64_MAX;
-	bool all;
-	char path[256];
+	bool all, has[RPT_MAX_TASKS];
+	char path[256], caption[512];
 	FILE *s;
 	int i, n = 0;
-	size_t k;
 
 	if (rpt_read_jobs(r) < 0 || !r->njobs) {
-		rpt_note_missing(r, "T1: no job log (jobs.csv) to draw activations over time from");
+		rpt_note_missing(r, "%s: no job log (jobs.csv) to draw %s over time from", id, what);
 		return;
 	}
 	all = r->njobs <= RPT_T1_ALL_DOTS;
-	for (k = 0; k < r->njobs; k++)
+	for (size_t k = 0; k < r->njobs; k++)
 		if (r->jobs[k].release_ns < t0)
 			t0 = r->jobs[k].release_ns;
 	s = rpt_script_open(&sc);
 	if (!s)
 		return;
 	for (i = 0; i < r->ntasks; i++) {
-		int64_t sec = -1, worst_ns = -1, sec_max = -1;
-		size_t worst = 0;
-		double budget;
+		double th = threshold;
 
-		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns.max", r->task_names[i]);
-		budget = rpt_budget_ns(r, path);
-		for (k = 0; k < r->njobs; k++)
-			if (r->jobs[k].task == i && r->jobs[k].latency_ns > worst_ns)
-				worst_ns = r->jobs[k].latency_ns, worst = k;
-		if (worst_ns < 0)
-			continue;
-		/* dots: every job, or (many jobs) those above the budget and the worst */
-		fprintf(s, "$D%d << EOD\n", i);
-		for (k = 0; k < r->njobs; k++) {
-			const struct rpt_job *j = &r->jobs[k];
-
-			if (j->task == i && (all || k == worst || (!isnan(budget) && j->latency_ns > budget)))
-				fprintf(s, "%.6f %.3f\n", (j->release_ns - t0) / 1e9, fmax(j->latency_ns / 1e3, RPT_LOG_FLOOR_US));
+		if (metric) {
+			snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], metric);
+			th = rpt_budget_ns(r, path) / 1e3;
 		}
-		fprintf(s, "EOD\n$M%d << EOD\n", i);
-		/* the line: the maximum of each second (jobs are in release order per task) */
-		for (k = 0; k <= r->njobs; k++) {
-			const struct rpt_job *j = k < r->njobs ? &r->jobs[k] : NULL;
-			int64_t js = j ? (j->release_ns - t0) / PF_NS_PER_SEC : -2;
-
-			if (j && j->task != i)
-				continue;
-			if (js != sec && sec >= 0)
-				fprintf(s, "%.1f %.3f\n", sec + 0.5, fmax(sec_max / 1e3, RPT_LOG_FLOOR_US));
-			if (js != sec)
-				sec = js, sec_max = -1;
-			if (j && j->latency_ns > sec_max)
-				sec_max = j->latency_ns;
-		}
-		fprintf(s, "EOD\n");
+		has[i] = rpt_series(s, r, i, val, th, all, t0);
 	}
-	fprintf(s, "set logscale y\nset xlabel 'time since the first release (s)'\n"
-		   "set ylabel 'activation latency (µs, log)'\nset key outside right top\n");
-	rpt_budget_marks(s, r, "activation_latency_ns", 'y');
+	fprintf(s, "set logscale y\nset xlabel 'time since the first release (s)'\nset key outside right top\n%s", setup);
+	if (metric)
+		rpt_budget_marks(s, r, metric, 'y');
 	fprintf(s, "plot ");
-	for (i = 0; i < r->ntasks; i++) {
-		bool has = false;
+	for (i = 0; i < r->ntasks; i++)
+		if (has[i])
+			fprintf(s, "%s$D%d using 1:2 with points pt 7 ps 0.4 lc rgb '%s' title '%s', "
+				   "$M%d using 1:2 with lines lw 1.2 lc rgb '%s' notitle", n++ ? ", " : "",
+				i, rpt_task_colour(i), r->task_names[i], i, rpt_task_colour(i));
+	snprintf(caption, sizeof(caption), all ?
+		 "Every job of the job log (dots) and each task's maximum per second (line)." :
+		 "Too many jobs to draw each: each task's maximum per second (line), and as dots every job "
+		 "above the %s and each task's worst (never dropped).", metric ? "budget" : "deadline");
+	rpt_script_plot(r, &sc, n, id, title, caption, "no task has jobs in the job log");
+}
 
-		for (k = 0; k < r->njobs && !has; k++)
-			has = r->jobs[k].task == i;
-		if (!has)
-			continue;
-		fprintf(s, "%s$D%d using 1:2 with points pt 7 ps 0.4 lc rgb '%s' title '%s', "
-			   "$M%d using 1:2 with lines lw 1.2 lc rgb '%s' notitle", n++ ? ", " : "",
-			i, rpt_task_colour(i), r->task_names[i], i, rpt_task_colour(i));
+/* rpt_latency_us - T1's value: the activation latency in µs */
+static double rpt_latency_us(struct rpt *r, const struct rpt_job *j)
+{
+	return j->latency_ns / 1e3;
+}
+
+/* rpt_response_pct - R1's value: the response time as % of the task's deadline (NAN without one) */
+static double rpt_response_pct(struct rpt *r, const struct rpt_job *j)
+{
+	char path[256];
+
+	if (!r->deadline_ns[j->task]) {
+		snprintf(path, sizeof(path), "tasks.%s.deadline_ns", r->task_names[j->task]);
+		r->deadline_ns[j->task] = rpt_num(r->results, path) > 0 ? rpt_num(r->results, path) : -1;
 	}
-	fprintf(s, "\n");
-	fclose(s);
-	rpt_plot(r, "T1", "T1 activation latency over time (job log)",
-		 all ? "Every activation of the job log (dots) and each task's maximum per second (line). Red dashed: the budget."
-		     : "Too many jobs to draw each: the maximum per second (line), every activation above the budget "
-		       "and each task's worst (dots) — the worst is never dropped. Red dashed: the budget.",
-		 sc.text);
-	free(sc.text);
+	return r->deadline_ns[j->task] > 0 && j->response_ns >= 0 ? 100.0 * j->response_ns / r->deadline_ns[j->task] : NAN;
+}
+
+void rpt_plot_t1(struct rpt *r)
+{
+	rpt_over_time(r, "T1", "T1 activation latency over time (job log)", "activations", rpt_latency_us,
+		      "activation_latency_ns", NAN, "set ylabel 'activation latency (µs, log)'\n");
+}
+
+void rpt_plot_r1(struct rpt *r)
+{
+	double top = 300;	/* the deadline zone stays in sight */
+	char setup[1024];
+
+	if (rpt_read_jobs(r) == 0)
+		for (size_t k = 0; k < r->njobs; k++)
+			if (rpt_response_pct(r, &r->jobs[k]) * 2 > top)
+				top = rpt_response_pct(r, &r->jobs[k]) * 2;
+	snprintf(setup, sizeof(setup),
+		 "set ylabel 'response time (%% of the deadline, log)'\nset yrange [*:%g]\n"
+		 "set object 1 rect from graph 0, first 100 to graph 1, graph 1 fc rgb '#D00000' "
+		 "fs transparent solid 0.12 noborder behind\n"
+		 "set label 'deadline missed' at graph 0.01, first 100 offset 0,0.8 tc rgb '#D00000' front\n"
+		 "set arrow from graph 0, first 100 to graph 1, first 100 nohead lc rgb '#D00000' lw 1.5 front\n", top);
+	rpt_over_time(r, "R1", "R1 response time against deadline (job log)", "responses", rpt_response_pct, NULL, 100,
+		      setup);
 }
 
 void rpt_plot_u1(struct rpt *r)
