@@ -401,7 +401,8 @@ static void rpt_find_joblog(struct rpt *r)
 
 	json_array_foreach(rpt_get(r->run, "phases"), i, ph) {
 		if (!strcmp(rpt_str(ph, "measure", ""), "flightapp")) {
-			snprintf(r->joblog, sizeof(r->joblog), "%s/%s/jobs.csv", r->dir, rpt_str(ph, "dir", "."));
+			snprintf(r->app_dir, sizeof(r->app_dir), "%.2000s/%.2000s", r->dir, rpt_str(ph, "dir", "."));
+			snprintf(r->joblog, sizeof(r->joblog), "%.4000s/jobs.csv", r->app_dir);
 			if (!access(r->joblog, R_OK))
 				return;
 		}
@@ -1178,25 +1179,47 @@ static void rpt_s_worst(struct rpt *r)
 /* rpt_s_flight - 10 */
 static void rpt_s_flight(struct rpt *r)
 {
-	json_t *fsw = rpt_get(r->results, "fsw");
+	json_t *fsw = rpt_get(r->results, "fsw"), *sim = NULL;
 	static const char *const keys[] = {
 		"imu_frames", "gps_fixes", "spi_frames", "frame_errors", "stale_events", "recoveries",
 		"failsafe_events", "waypoints_reached", "laps", "ekf_updates", "final_mode",
 	};
+	static const char *const sim_keys[][2] = {
+		{ "pos_err_rms_m", "position error RMS (m)" }, { "pos_err_max_m", "position error max (m)" },
+		{ "track_err_rms_m", "track error RMS (m)" }, { "track_err_max_m", "track error max (m)" },
+		{ "alt_err_rms_m", "altitude error RMS (m)" }, { "alt_err_max_m", "altitude error max (m)" },
+		{ "failsafe_s", "time in failsafe (s)" }, { "sim_time_s", "simulated time (s)" },
+		{ "late_ticks", "simulator ticks late" }, { "max_late_us", "simulator latest tick (µs)" },
+		{ "stalled", "stalled" }, { "min_airspeed_mps", "lowest airspeed (m/s)" },
+	};
+	char path[PATH_MAX];
 
 	rpt_section(r, 10, "flight", "Flight");
 	if (!json_is_object(fsw)) {
 		rpt_note_missing(r, "flight: this run did not fly the simulator (no fsw statistics in results.json)");
 		return;
 	}
-	fputs("<table>", r->out);
+	fputs("<h3>Flight software</h3><table>", r->out);
 	for (size_t i = 0; i < PF_ARRAY_SIZE(keys); i++)
 		rpt_kv_json(r, keys[i], fsw, keys[i]);
 	fputs("</table>\n<table><tr><th>metric</th><th>N</th><th>min</th><th>p50</th><th>p99</th><th>p99.9</th>"
 	      "<th>p99.99</th><th>max</th></tr><tr><td>SPI transfer (µs)</td>", r->out);
 	rpt_dist_cells(r, rpt_get(fsw, "spi_transfer_ns"));
 	fputs("</tr></table>\n", r->out);
-	rpt_note_missing(r, "F1 (trajectory and errors over the mission circuit) is not drawn by this version");
+	if (r->app_dir[0]) {
+		snprintf(path, sizeof(path), "%.4000s/sim.json", r->app_dir);
+		sim = json_load_file(path, 0, NULL);
+	}
+	if (sim) {
+		fputs("<h3>Simulator: errors of the flight against the mission circuit</h3><table>", r->out);
+		for (size_t i = 0; i < PF_ARRAY_SIZE(sim_keys); i++)
+			rpt_kv_json(r, sim_keys[i][1], sim, sim_keys[i][0]);
+		fputs("</table>\n", r->out);
+		json_decref(sim);
+	} else {
+		rpt_note_missing(r, "flight: no sim.json of the app phase (the simulator's errors)");
+	}
+	rpt_plot_f1(r);
 }
 
 /* rpt_s_validity - 11 */

@@ -38,6 +38,7 @@ struct rpt {
 	char       *budgets;		/* budgets.ini, or NULL */
 	char       *sysinfo_txt;	/* sysinfo.txt, or NULL */
 	char        joblog[4096];	/* the app phase's jobs.csv, "" when none */
+	char        app_dir[4096];	/* the app phase's directory, "" when unknown */
 	bool        partial;
 	char        partial_why[512];
 	FILE       *out;		/* the HTML being written */
@@ -94,5 +95,6 @@ void rpt_plot_t1(struct rpt *r);
 void rpt_plot_r1(struct rpt *r);
 void rpt_plot_u1(struct rpt *r);
 void rpt_plot_b1(struct rpt *r);
+void rpt_plot_f1(struct rpt *r);
 
 #endif

@@ -666,3 +666,58 @@ void rpt_plot_b1(struct rpt *r)
 			"Samples per latency bin, log scales; solid: idle, dashed: under the phase's loads. One colour "
 			"per CPU; the key gives each CPU's exact maximum.", "no cyclictest baseline with a histogram in this run");
 }
+
+void rpt_plot_f1(struct rpt *r)
+{
+	struct rpt_script sc;
+	char path[PATH_MAX], line[1024];
+	double n_lo = INFINITY, n_hi = -INFINITY, e_lo = INFINITY, e_hi = -INFINITY, half;
+	int n = 0, mode_max = 0;
+	FILE *f, *s;
+
+	snprintf(path, sizeof(path), "%.4000s/truth.csv", r->app_dir);
+	f = r->app_dir[0] ? fopen(path, "re") : NULL;
+	if (!f) {
+		rpt_note_missing(r, "F1: no truth.csv of the app phase (the simulator's trajectory)");
+		return;
+	}
+	s = rpt_script_open(&sc);
+	if (!s) {
+		fclose(f);
+		return;
+	}
+	/* t_s, north_m, east_m, alt_m, ... app_mode (the last column) */
+	fprintf(s, "$T << EOD\n");
+	while (fgets(line, sizeof(line), f)) {
+		double t, north, east, alt;
+		char *mode = strrchr(line, ',');
+
+		if (sscanf(line, "%lf,%lf,%lf,%lf", &t, &north, &east, &alt) == 4 && mode) {
+			fprintf(s, "%g %g %g %g %d\n", t, north, east, alt, atoi(mode + 1));
+			n++;
+			n_lo = fmin(n_lo, north), n_hi = fmax(n_hi, north);
+			e_lo = fmin(e_lo, east), e_hi = fmax(e_hi, east);
+			mode_max = atoi(mode + 1) > mode_max ? atoi(mode + 1) : mode_max;
+		}
+	}
+	fclose(f);
+	/* a square window around the path, so that north and east keep one scale */
+	half = fmax(n_hi - n_lo, e_hi - e_lo) * 0.55 + 10;
+	fprintf(s, "EOD\nset multiplot layout 1,2\nset title 'trajectory seen from above (truth)'\n"
+		   "set size ratio -1\nset xrange [%g:%g]\nset yrange [%g:%g]\n",
+		(e_lo + e_hi) / 2 - half, (e_lo + e_hi) / 2 + half, (n_lo + n_hi) / 2 - half, (n_lo + n_hi) / 2 + half);
+	fprintf(s, "set xlabel 'east (m)'\nset ylabel 'north (m)'\nset key bottom right\n"
+		   "plot $T using 3:2 with lines lw 1.5 lc rgb '%s' title 'flown', "
+		   "$T every ::0::0 using 3:2 with points pt 7 ps 1 lc rgb '#000000' title 'start'\n"
+		   "set size noratio\nset autoscale xy\nset title 'altitude and app mode over time'\n"
+		   "set xlabel 'simulated time (s)'\nset ylabel 'altitude (m)'\nset y2label 'app mode'\nset y2tics 1\n"
+		   "set ytics nomirror\nset y2range [-0.5:%g]\nset key top left\n"
+		   "plot $T using 1:4 with lines lw 1.5 lc rgb '%s' title 'altitude', "
+		   "$T using 1:5 axes x1y2 with steps lw 1 lc rgb '%s' title 'app mode'\nunset multiplot",
+		rpt_task_colour(0), mode_max + 1.5, rpt_task_colour(0), rpt_task_colour(1));
+	rpt_script_plot(r, &sc, n, "F1", "F1 flight: trajectory and altitude (simulator truth)",
+			"The simulated aircraft's true path from above and its altitude over time, with the app's mode "
+			"(as the simulator saw it). The flight software's own estimate is not recorded in the run "
+			"directory, so errors appear only as the simulator's summary above.",
+			"truth.csv has no samples");
+}
