@@ -1104,6 +1104,7 @@ static void rpt_s_tasks(struct rpt *r)
 	rpt_plot_h1(r);
 	rpt_plot_e1(r);
 	rpt_plot_t1(r);
+	rpt_plot_m1(r);
 	rpt_plot_r1(r);
 }
 

@@ -270,7 +270,10 @@ static void rpt_xrange(FILE *s, struct rpt *r, const char *metric, double lo, do
 	fprintf(s, "set logscale x\nset xrange [%g:%g]\nset format x '%%g'\n", lo / 1.3, hi * 1.4);
 }
 
-/* rpt_budget_marks - a red dashed vertical (x) or horizontal (y) line with its label at each distinct budget */
+/*
+ * rpt_budget_marks - a red dashed vertical (x) or horizontal (y; 'l': y in
+ * log10 µs) line with its label at each distinct budget
+ */
 static void rpt_budget_marks(FILE *s, struct rpt *r, const char *metric, char axis)
 {
 	double seen[RPT_MAX_TASKS];
@@ -290,7 +293,11 @@ static void rpt_budget_marks(FILE *s, struct rpt *r, const char *metric, char ax
 		if (j < nseen)
 			continue;
 		seen[nseen++] = b;
-		if (axis == 'x')
+		if (axis == 'l')
+			fprintf(s, "set arrow from graph 0, first %g to graph 1, first %g nohead lc rgb '#D00000' dt 2 lw 2 front\n"
+				   "set label 'budget %g µs' at graph 0.99, first %g right offset 0,0.8 tc rgb '#D00000' boxed front\n",
+				log10(b / 1e3), log10(b / 1e3), b / 1e3, log10(b / 1e3));
+		else if (axis == 'x')
 			fprintf(s, "set arrow from %g, graph 0 to %g, graph 1 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
 				   "set label 'budget %g µs' at %g, graph 0.04 left offset 0.5,0 tc rgb '#D00000' boxed front\n",
 				b / 1e3, b / 1e3, b / 1e3, b / 1e3);
@@ -555,6 +562,72 @@ void rpt_plot_r1(struct rpt *r)
 		 "set arrow from graph 0, first 100 to graph 1, first 100 nohead lc rgb '#D00000' lw 1.5 front\n", top);
 	rpt_over_time(r, "R1", "R1 response time against deadline (job log)", "responses", rpt_response_pct, NULL, 100,
 		      setup);
+}
+
+/*
+ * rpt_plot_m1 - the heatmap: time bins x latency bins (1/8 octave), colour
+ * the log of the number of activations of every task in the cell; only
+ * the non-empty cells are drawn (as boxes), so the size follows the data
+ */
+void rpt_plot_m1(struct rpt *r)
+{
+	enum { M1_TIME_BINS = 120 };
+	struct rpt_script sc;
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN, dt_ns;
+	uint32_t *cells;
+	int lo = RPT_NBINS, hi = -1, n = 0;
+	FILE *s;
+
+	if (rpt_read_jobs(r) < 0 || !r->njobs) {
+		rpt_note_missing(r, "M1: no job log (jobs.csv) to draw the latency heatmap from");
+		return;
+	}
+	for (size_t k = 0; k < r->njobs; k++) {
+		int b = rpt_bin_of(r->jobs[k].latency_ns / 1e3);
+
+		t0 = r->jobs[k].release_ns < t0 ? r->jobs[k].release_ns : t0;
+		t1 = r->jobs[k].release_ns > t1 ? r->jobs[k].release_ns : t1;
+		lo = b < lo ? b : lo;
+		hi = b > hi ? b : hi;
+	}
+	dt_ns = (t1 - t0) / M1_TIME_BINS + 1;
+	cells = calloc((size_t)M1_TIME_BINS * RPT_NBINS, sizeof(*cells));
+	s = cells ? rpt_script_open(&sc) : NULL;
+	if (!s) {
+		free(cells);
+		return;
+	}
+	for (size_t k = 0; k < r->njobs; k++)
+		cells[(r->jobs[k].release_ns - t0) / dt_ns * RPT_NBINS + rpt_bin_of(r->jobs[k].latency_ns / 1e3)]++;
+	/* x centre, y centre (log10 µs), x half width, y half height, log10 count */
+	fprintf(s, "$C << EOD\n");
+	for (int t = 0; t < M1_TIME_BINS; t++)
+		for (int b = lo; b <= hi; b++) {
+			uint32_t c = cells[(size_t)t * RPT_NBINS + b];
+			double y0 = log10(rpt_bin_us(b)), y1 = log10(rpt_bin_us(b + 1));
+
+			if (!c)
+				continue;
+			fprintf(s, "%.4f %.4f %.4f %.4f %.3f\n", (t + 0.5) * dt_ns / 1e9, (y0 + y1) / 2,
+				dt_ns / 2e9, (y1 - y0) / 2, log10(c));
+			n++;
+		}
+	fprintf(s, "EOD\nset xlabel 'time since the first release (s), columns of %.3g s'\n"
+		   "set ylabel 'activation latency (µs, log; rows of 1/%d octave)'\n"
+		   "set ytics ('0.1' -1, '1' 0, '10' 1, '100' 2, '1000' 3, '10000' 4, '100000' 5, '1000000' 6)\n"
+		   "set cblabel 'activations in the cell'\nunset key\n"
+		   "set cbtics ('1' 0, '2' 0.301, '5' 0.699, '10' 1, '20' 1.301, '50' 1.699, '100' 2, '1000' 3, '10^4' 4, '10^5' 5)\n"
+		   "set palette defined (0 '#fde725', 1 '#5ec962', 2 '#21918c', 3 '#3b528b', 4 '#440154')\n"
+		   "set cbrange [0:*]\nset style fill solid noborder\nset grid front\n",
+		dt_ns / 1e9, RPT_BINS_PER_OCTAVE);
+	rpt_budget_marks(s, r, "activation_latency_ns", 'l');
+	fprintf(s, "plot $C using 1:2:3:4:5 with boxxyerror lc palette notitle");
+	rpt_script_plot(r, &sc, n, "M1", "M1 activation latency over time, all tasks: how often each latency occurred",
+			"Each cell counts the activations of every task released in that time column whose latency falls "
+			"in that row; colour from yellow (one) to dark violet (many), log scale. The 2-D answer to "
+			"OSADL's long-term plot: a drift or a burst shows as a change along time. Red dashed: the budget.",
+			"no activations");
+	free(cells);
 }
 
 void rpt_plot_u1(struct rpt *r)
