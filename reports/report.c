@@ -133,8 +133,7 @@ double rpt_num(json_t *root, const char *path)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* rpt_str - a string at a path, or 'dflt' */
-static const char *rpt_str(json_t *root, const char *path, const char *dflt)
+const char *rpt_str(json_t *root, const char *path, const char *dflt)
 {
 	json_t *v = rpt_get(root, path);
 
@@ -982,7 +981,8 @@ static void rpt_s_loads(struct rpt *r)
 	fputs("</table>\n", r->out);
 	if (!n)
 		fputs("<p>No phase of this run had a load.</p>\n", r->out);
-	rpt_note_missing(r, "L1 (loads achieved against target over time) is not drawn by this version");
+	else
+		rpt_plot_l1(r);
 }
 
 /* rpt_ct_rows - the per-CPU rows of one cyclictest baseline */

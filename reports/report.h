@@ -70,6 +70,9 @@ void rpt_esc(FILE *out, const char *text);
 /* rpt_note_missing - remember that something could not be shown, and say so where it is missing */
 void rpt_note_missing(struct rpt *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* rpt_str - a string at a path, or 'dflt' */
+const char *rpt_str(json_t *root, const char *path, const char *dflt);
+
 /* rpt_task_colour - the fixed colour-blind-safe colour of task i (Okabe-Ito) */
 const char *rpt_task_colour(int i);
 
@@ -97,5 +100,6 @@ void rpt_plot_m1(struct rpt *r);
 void rpt_plot_u1(struct rpt *r);
 void rpt_plot_b1(struct rpt *r);
 void rpt_plot_f1(struct rpt *r);
+void rpt_plot_l1(struct rpt *r);
 
 #endif

@@ -794,3 +794,58 @@ void rpt_plot_f1(struct rpt *r)
 			"directory, so errors appear only as the simulator's summary above.",
 			"truth.csv has no samples");
 }
+
+/* rpt_load_pct - a load's achieved share of its target (%), and what was compared; NAN when its report has no target */
+static double rpt_load_pct(const char *name, json_t *load, const char **what)
+{
+	json_t *a = rpt_get(load, "achieved");
+
+	*what = NULL;
+	if (!strcmp(name, "wifi") && !isnan(rpt_num(a, "rate_achieved_pct"))) {
+		*what = "received / configured rate";
+		return rpt_num(a, "rate_achieved_pct");
+	}
+	if (!strcmp(name, "rt-swarm") && rpt_num(a, "planned_jobs_per_s") > 0) {
+		*what = "jobs / planned jobs per s";
+		return 100 * rpt_num(a, "jobs_per_s") / rpt_num(a, "planned_jobs_per_s");
+	}
+	if (!strcmp(name, "cpu") && rpt_num(a, "stress_ng.load_pct") > 0) {
+		*what = "stress-ng CPU use / configured load";
+		return 100 * rpt_num(a, "stress_ng.cpu_usage_per_instance_pct") / rpt_num(a, "stress_ng.load_pct");
+	}
+	return NAN;
+}
+
+void rpt_plot_l1(struct rpt *r)
+{
+	struct rpt_script sc;
+	json_t *ph, *load;
+	const char *name, *what;
+	size_t i;
+	int n = 0;
+	FILE *s = rpt_script_open(&sc);
+
+	if (!s)
+		return;
+	fprintf(s, "$L << EOD\n");
+	json_array_foreach(rpt_get(r->loads, "phases"), i, ph)
+		json_object_foreach(rpt_get(ph, "loads"), name, load) {
+			double pct = rpt_load_pct(name, load, &what);
+
+			if (isnan(pct))
+				continue;
+			fprintf(s, "%d %.2f \"%s: %s\"\n", n++, pct, rpt_str(ph, "phase", "?"), name);
+		}
+	fprintf(s, "EOD\nset style fill solid 0.8 noborder\nset boxwidth 0.6\nunset key\n"
+		   "set xtics rotate by -30 nomirror\nset yrange [0:*]\nset xrange [-0.7:%d.7]\n"
+		   "set ylabel 'achieved (%% of the target)'\n"
+		   "set arrow from graph 0, first 100 to graph 1, first 100 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
+		   "set label 'target' at graph 0.01, first 100 offset 0,0.7 tc rgb '#D00000' front\n"
+		   "plot $L using 1:2:xtic(3) with boxes lc rgb '#7f7f7f', $L using 1:2:(sprintf('%%.1f %%%%', $2)) "
+		   "with labels offset 0,0.7 notitle", n - 1);
+	rpt_script_plot(r, &sc, n, "L1", "L1 loads: achieved against target, per phase",
+			"What each load achieved as a share of what was configured, from its own report: wifi the "
+			"received rate, rt-swarm the jobs per second, cpu stress-ng's CPU use. Loads whose report "
+			"carries no target (hackbench, sd, spi) are in the table only. Red dashed: the target.",
+			"no load of this run reports a target");
+}

@@ -28,7 +28,7 @@ is "$rc" 0 "report-1.1 a full run directory: exit 0" || echo "$err" | sed 's/^/#
 H="$TMP/full/report.html"
 ok "report-1.2 default output RUN_DIR/report.html" test -s "$H"
 is "$(sections "$H")" "$ALL" "report-1.3 every section, in order"
-is "$(figures "$H")" "B1 H1 E1 T1 M1 R1 U1 " "report-1.4 the figures B1 H1 E1 T1 M1 R1 U1"
+is "$(figures "$H")" "L1 B1 H1 E1 T1 M1 R1 U1 " "report-1.4 the figures L1 B1 H1 E1 T1 M1 R1 U1"
 is "$(grep -c 'class="partial"' "$H")" 0 "report-1.5 a complete run is not marked partial"
 like "$(grep -o 'measured high-water mark under the declared load; not a WCET\|measured high-water mark under the declared load</b>[^<]*not a WCET' "$H")" . \
 	"report-1.6 the basis is stated plainly"
