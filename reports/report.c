@@ -43,8 +43,6 @@ struct rpt_verdict {
 	double bound_ns;	/* the bound as time, NAN when not a time */
 };
 
-static struct rpt_verdict *rpt_verdicts;
-static int rpt_nverdicts;
 
 static int rpt_run(int argc, char **argv);
 
@@ -175,9 +173,9 @@ void rpt_note_missing(struct rpt *r, const char *fmt, ...)
 
 double rpt_budget_ns(struct rpt *r, const char *path)
 {
-	for (int i = 0; i < rpt_nverdicts; i++)
-		if (!strcmp(rpt_verdicts[i].path, path) && !isnan(rpt_verdicts[i].bound_ns))
-			return rpt_verdicts[i].bound_ns;
+	for (int i = 0; i < r->nverdicts; i++)
+		if (!strcmp(r->verdict[i].path, path) && !isnan(r->verdict[i].bound_ns))
+			return r->verdict[i].bound_ns;
 	return NAN;
 }
 
@@ -363,7 +361,7 @@ static void rpt_guess_path(struct rpt *r, struct rpt_verdict *v)
 	}
 }
 
-/* rpt_read_verdicts - verdicts.tap into rpt_verdicts */
+/* rpt_read_verdicts - verdicts.tap into r->verdict */
 static void rpt_read_verdicts(struct rpt *r)
 {
 	char *line, *save = NULL;
@@ -371,12 +369,12 @@ static void rpt_read_verdicts(struct rpt *r)
 
 	if (!r->verdicts)
 		return;
-	rpt_verdicts = calloc(RPT_MAX_VERDICTS, sizeof(*rpt_verdicts));
-	if (!rpt_verdicts)
+	r->verdict = calloc(RPT_MAX_VERDICTS, sizeof(*r->verdict));
+	if (!r->verdict)
 		return;
 	for (line = strtok_r(r->verdicts, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (rpt_nverdicts < RPT_MAX_VERDICTS && rpt_parse_verdict(line, &rpt_verdicts[rpt_nverdicts])) {
-			v = &rpt_verdicts[rpt_nverdicts++];
+		if (r->nverdicts < RPT_MAX_VERDICTS && rpt_parse_verdict(line, &r->verdict[r->nverdicts])) {
+			v = &r->verdict[r->nverdicts++];
 			continue;
 		}
 		if (v && !strncmp(line, "#   measured: ", 14)) {
@@ -386,9 +384,9 @@ static void rpt_read_verdicts(struct rpt *r)
 			snprintf(v->worst, sizeof(v->worst), "%s", line + 16);
 		}
 	}
-	for (int i = 0; i < rpt_nverdicts; i++)
-		if (!rpt_verdicts[i].path[0] && !rpt_verdicts[i].skip)
-			rpt_guess_path(r, &rpt_verdicts[i]);
+	for (int i = 0; i < r->nverdicts; i++)
+		if (!r->verdict[i].path[0] && !r->verdict[i].skip)
+			rpt_guess_path(r, &r->verdict[i]);
 }
 
 /* rpt_find_joblog - the app phase's jobs.csv: from run.json's phases, else results.json's inputs */
@@ -722,8 +720,8 @@ static void rpt_s_verdicts(struct rpt *r)
 	}
 	fputs("<table id=\"verdict-table\"><tr><th>id</th><th>requirement</th><th>metric</th><th>budget</th><th>observed</th>"
 	      "<th>margin</th><th>N</th><th>verdict</th><th>evidence</th></tr>\n", r->out);
-	for (int i = 0; i < rpt_nverdicts; i++) {
-		struct rpt_verdict *v = &rpt_verdicts[i];
+	for (int i = 0; i < r->nverdicts; i++) {
+		struct rpt_verdict *v = &r->verdict[i];
 		double nn = v->path[0] ? rpt_n_of(r, v->path) : NAN;
 
 		v->skip ? skip++ : v->ok ? pass++ : fail++;
@@ -886,14 +884,14 @@ static void rpt_s_trace(struct rpt *r)
 	char anchor[160];
 
 	rpt_section(r, 3, "trace", "Traceability matrix");
-	if (!rpt_nverdicts) {
+	if (!r->nverdicts) {
 		rpt_note_missing(r, "traceability: no verdicts to trace");
 		return;
 	}
 	fputs("<table><tr><th>requirement</th><th>metric path (results.json)</th><th>data file</th><th>figure</th>"
 	      "<th>verdict</th></tr>\n", r->out);
-	for (int i = 0; i < rpt_nverdicts; i++) {
-		struct rpt_verdict *v = &rpt_verdicts[i];
+	for (int i = 0; i < r->nverdicts; i++) {
+		struct rpt_verdict *v = &r->verdict[i];
 		const char *ev = v->path[0] ? rpt_evidence(v->path, anchor, sizeof(anchor)) : NULL;
 		const char *file = !v->path[0] ? "—" : !strncmp(v->path, "tasks.", 6) || !strncmp(v->path, "app.", 4) ||
 			!strncmp(v->path, "slots.", 6) ? "trace.dat + jobs.csv of the app phase" :
@@ -1298,14 +1296,14 @@ static void rpt_s_deviations(struct rpt *r)
 		rpt_esc(r->out, rpt_str(w, "message", ""));
 		fputs("</li>", r->out);
 	}
-	for (int k = 0; k < rpt_nverdicts; k++)
-		if (rpt_verdicts[k].skip) {
+	for (int k = 0; k < r->nverdicts; k++)
+		if (r->verdict[k].skip) {
 			fputs("<li>not measured: ", r->out);
-			rpt_esc(r->out, rpt_verdicts[k].id);
+			rpt_esc(r->out, r->verdict[k].id);
 			fputs(" ", r->out);
-			rpt_esc(r->out, rpt_verdicts[k].label);
+			rpt_esc(r->out, r->verdict[k].label);
 			fputs(" — ", r->out);
-			rpt_esc(r->out, rpt_verdicts[k].why);
+			rpt_esc(r->out, r->verdict[k].why);
 			fputs("</li>", r->out);
 		}
 	if (!r->run)
@@ -1340,11 +1338,11 @@ static void rpt_pre(struct rpt *r, const char *title, const char *text)
 /* rpt_s_appendix - 13: regenerate command, data manifest, environment */
 static void rpt_s_appendix(struct rpt *r)
 {
-	char *scn;
+	char *scn, abs[PATH_MAX];
 
 	rpt_section(r, 13, "appendix", "Appendix");
 	fputs("<h3>Regenerate this report</h3><pre>preflight report ", r->out);
-	rpt_esc(r->out, r->dir);
+	rpt_esc(r->out, realpath(r->dir, abs) ? abs : r->dir);	/* the same however the directory was named */
 	fputs("</pre><p>The same run directory gives a byte-identical file (set SOURCE_DATE_EPOCH to print a date). "
 	      "Figures were drawn by ", r->out);
 	rpt_esc(r->out, r->gnuplot_version);
@@ -1522,6 +1520,6 @@ out:
 	free(r.jobs);
 	for (int i = 0; i < r.nmissing; i++)
 		free(r.missing[i]);
-	free(rpt_verdicts);
+	free(r.verdict);
 	return ret;
 }

@@ -15,6 +15,8 @@
 
 #define RPT_MAX_TASKS 16
 
+struct rpt_verdict;
+
 /* one job of the job log: what T1 and U1 are drawn from */
 struct rpt_job {
 	int      task;		/* index into rpt.tasks */
@@ -34,6 +36,8 @@ struct rpt {
 	json_t     *base_idle;		/* results.json of the idle cyclictest phase, or NULL */
 	json_t     *base_loaded;	/* ... of the loaded one, or NULL */
 	char       *verdicts;		/* verdicts.tap, or NULL */
+	struct rpt_verdict *verdict;	/* its tests, parsed (report.c) */
+	int         nverdicts;
 	char       *sums;		/* SHA256SUMS, or NULL */
 	char       *budgets;		/* budgets.ini, or NULL */
 	char       *sysinfo_txt;	/* sysinfo.txt, or NULL */

@@ -9,7 +9,7 @@
 need_gentrace
 need_built preflight
 command -v gnuplot >/dev/null || missing "gnuplot is not installed (scripts/install-deps)"
-plan 36
+plan 39
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -120,3 +120,11 @@ mkdir "$TMP/empty"
 run_cmd "$PREFLIGHT" report "$TMP/empty"
 is "$rc" 2 "report-7.1 a directory with nothing to report: exit 2"
 like "$err" '^preflight: report: .*nothing to report' "report-7.2 ... with one line saying so"
+
+# --- no chromium for --pdf: exit 3 naming the package (the HTML is still written)
+mkdir "$TMP/bin"
+for t in gnuplot rm; do ln -s "$(command -v $t)" "$TMP/bin/$t"; done
+run_cmd env PATH="$TMP/bin" "$PREFLIGHT" report "$TMP/full" -o "$TMP/nopdf.html" --pdf "$TMP/nopdf.pdf"
+is "$rc" 3 "report-8.1 --pdf without chromium: exit 3"
+like "$err" "^preflight: report: chromium: not found: install the Debian package 'chromium'" "report-8.2 ... naming the package"
+ok "report-8.3 ... and the HTML is written all the same" cmp "$H" "$TMP/nopdf.html"
