@@ -433,10 +433,10 @@ int rpt_read_jobs(struct rpt *r)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		long long seq, rel, start, end, cpu_ns;
-		int t;
+		int t, cpu = -1;
 
-		if (line[0] == '#' || sscanf(line, "%127[^,],%lld,%lld,%lld,%lld,%lld", name, &seq, &rel, &start,
-					     &end, &cpu_ns) != 6 || start <= 0)
+		if (line[0] == '#' || sscanf(line, "%127[^,],%lld,%lld,%lld,%lld,%lld,%d", name, &seq, &rel, &start,
+					     &end, &cpu_ns, &cpu) < 6 || start <= 0)
 			continue;
 		for (t = 0; t < r->ntasks && strcmp(r->task_names[t], name); t++)
 			;
@@ -444,7 +444,7 @@ int rpt_read_jobs(struct rpt *r)
 			continue;
 		if (pf_grow(&r->jobs, &r->jobs_cap, r->njobs, sizeof(*r->jobs), 4096) < 0)
 			break;
-		r->jobs[r->njobs++] = (struct rpt_job){ t, rel, start - rel, cpu_ns, end > 0 ? end - rel : -1 };
+		r->jobs[r->njobs++] = (struct rpt_job){ t, rel, start - rel, cpu_ns, end > 0 ? end - rel : -1, seq, cpu };
 	}
 	fclose(f);
 	return 0;
@@ -1141,7 +1141,7 @@ static void rpt_s_worst(struct rpt *r)
 {
 	json_t *t, *c, *k;
 	size_t i, j, m;
-	int n = 0;
+	int n = 0, ng = 0;
 
 	rpt_section(r, 9, "worst", "Worst cases");
 	json_array_foreach(rpt_get(r->results, "tasks"), i, t) {
@@ -1167,12 +1167,12 @@ static void rpt_s_worst(struct rpt *r)
 			rpt_esc(r->out, rpt_str(c, "waited", "?"));
 			fprintf(r->out, "%s</p>\n", json_is_false(rpt_get(c, "complete")) ?
 				" — <b>incomplete</b>: the CPU history kept did not reach back to the release" : "");
+			if (j == 0)
+				rpt_plot_g1(r, (int)i, c, ++ng);
 		}
 	}
 	if (!n)
 		rpt_note_missing(r, "worst cases: results.json has no culprit analysis (no trace of the app)");
-	else
-		rpt_note_missing(r, "G1 (timeline of ±2 slots around each worst activation) is not drawn by this version");
 }
 
 /* rpt_s_flight - 10 */

@@ -24,6 +24,8 @@ struct rpt_job {
 	int64_t  latency_ns;	/* start - release */
 	int64_t  cpu_ns;
 	int64_t  response_ns;	/* end - release, -1 when the job did not end */
+	int64_t  seq;		/* the task's job sequence number */
+	int      cpu;		/* where it ran (the job log's cpu column), -1 unknown */
 };
 
 struct rpt {
@@ -105,5 +107,6 @@ void rpt_plot_u1(struct rpt *r);
 void rpt_plot_b1(struct rpt *r);
 void rpt_plot_f1(struct rpt *r);
 void rpt_plot_l1(struct rpt *r);
+void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth);
 
 #endif

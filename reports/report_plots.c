@@ -856,3 +856,88 @@ void rpt_plot_l1(struct rpt *r)
 			"carries no target (hackbench, sd, spi) are in the table only. Red dashed: the target.",
 			"no load of this run reports a target");
 }
+
+/*
+ * rpt_plot_g1 - the timeline around one worst activation, from the job log:
+ * one row per CPU with the app's jobs on it (a bar spans a job's start to
+ * its end, preemptions included: the job log knows no more), and the
+ * victim's row: its release (a tick), the wait to its start (hollow, red)
+ * and its run (solid). The culprits, who are mostly not app tasks, are
+ * named under the title from the analysis of the trace.
+ */
+void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
+{
+	struct rpt_script sc;
+	int64_t rel = (int64_t)rpt_num(culprit, "release_ns"), seq = (int64_t)rpt_num(culprit, "seq");
+	double slot_ns = rpt_num(r->results, "slots.slot_ns");
+	int64_t lo, hi;
+	int ncpus = 0, n = 0;
+	char id[16], title[256], names[512] = "";
+	const struct rpt_job *victim = NULL;
+	json_t *k;
+	size_t i;
+	FILE *s;
+
+	if (rpt_read_jobs(r) < 0 || !r->njobs)
+		return;	/* T1 has said there is no job log */
+	for (i = 0; i < r->njobs; i++) {
+		const struct rpt_job *j = &r->jobs[i];
+
+		ncpus = j->cpu + 1 > ncpus ? j->cpu + 1 : ncpus;
+		if (j->task == task && j->seq == seq && j->release_ns == rel)
+			victim = j;
+	}
+	snprintf(id, sizeof(id), "G1.%d", nth);
+	if (!victim || ncpus <= 0) {
+		rpt_note_missing(r, "%s: job %lld of %s is not in the job log", id, (long long)seq, r->task_names[task]);
+		return;
+	}
+	if (!(slot_ns > 0))
+		slot_ns = 10 * PF_NS_PER_MS;
+	lo = rel - 2 * (int64_t)slot_ns;
+	hi = rel + victim->latency_ns + 2 * (int64_t)slot_ns;
+	s = rpt_script_open(&sc);
+	if (!s)
+		return;
+	/* x centre (ms from the release), row, x half width, row half height, colour */
+	fprintf(s, "$J << EOD\n");
+	for (i = 0; i < r->njobs; i++) {
+		const struct rpt_job *j = &r->jobs[i];
+		int64_t b = j->release_ns + j->latency_ns, e = j->response_ns >= 0 ? j->release_ns + j->response_ns : b;
+
+		if (j->cpu < 0 || e < lo || b > hi)
+			continue;
+		fprintf(s, "%.4f %d %.4f 0.3 %ld\n", ((b + e) / 2.0 - rel) / 1e6, j->cpu, (e - b) / 2e6 + 0.005,
+			strtol(rpt_task_colour(j->task) + 1, NULL, 16));
+		n++;
+	}
+	fprintf(s, "EOD\n$V << EOD\n%.4f %d %.4f 0.3\nEOD\n", victim->latency_ns / 2e6, ncpus, victim->latency_ns / 2e6);
+	fprintf(s, "$R << EOD\n%.4f %d %.4f 0.3 %ld\nEOD\n",
+		(victim->latency_ns + (victim->response_ns - victim->latency_ns) / 2.0) / 1e6, ncpus,
+		(victim->response_ns - victim->latency_ns) / 2e6 + 0.005, strtol(rpt_task_colour(task) + 1, NULL, 16));
+	json_array_foreach(rpt_get(culprit, "contributors"), i, k) {
+		if (i >= 4)
+			break;
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s %.0f µs", i ? ", " : "",
+			 rpt_str(k, "name", "?"), rpt_num(k, "duration_ns") / 1e3);
+	}
+	fprintf(s, "set xrange [%.3f:%.3f]\nset yrange [-0.7:%d.8]\nset xlabel 'time from the release (ms)'\n"
+		   "set ytics (", (lo - rel) / 1e6, (hi - rel) / 1e6, ncpus);
+	for (int c = 0; c < ncpus; c++)
+		fprintf(s, "'CPU%d' %d, ", c, c);
+	fprintf(s, "'%s job %lld' %d)\nunset key\nset grid noytics\n", r->task_names[task], (long long)seq, ncpus);
+	fprintf(s, "set arrow from 0, %g to 0, %g nohead lc rgb '#000000' lw 2 front\n"
+		   "set label 'release' at 0, %g center front\n"
+		   "set label 'culprits (trace): %s' at graph 0.01, graph 0.04 left front boxed\n",
+		ncpus - 0.45, ncpus + 0.45, ncpus + 0.6, names);
+	fprintf(s, "plot %s$V using 1:2:3:4 with boxxyerror fs empty border lc rgb '#D00000' lc rgb '#D00000' lw 2, "
+		   "$R using 1:2:3:4:5 with boxxyerror fs solid 0.8 noborder lc rgb variable",
+		n ? "$J using 1:2:3:4:5 with boxxyerror fs solid 0.8 noborder lc rgb variable, " : "");
+	snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late, ±2 slots (job log)", id, r->task_names[task],
+		 (long long)seq, victim->latency_ns / 1e3);
+	rpt_script_plot(r, &sc, 1, id, title,
+			"One row per CPU with the app's jobs on it in their task's colour (as in the task table; a bar spans the job's start to "
+			"its end as the job log has them, preemptions included); the top row is this job: its release "
+			"(black tick), the wait to its start (hollow, red) and its run. Who held the CPU meanwhile is "
+			"named from the trace's culprit analysis; other processes are not drawn.", "");
+}

@@ -28,7 +28,7 @@ chrome() {
 
 chrome --log-net-log="$TMP/net.json" --dump-dom "file://$H" > "$TMP/dom.html"
 like "$(grep -c '<section id=' "$TMP/dom.html")" '^14$' "browser-1.1 Chromium loads the file: every section is in the DOM"
-is "$(grep -o '<figure id="fig-[A-Z0-9]*"' "$TMP/dom.html" | wc -l)" 8 "browser-1.2 every figure is in the DOM"
+is "$(grep -o '<figure id="fig-[A-Z0-9.]*"' "$TMP/dom.html" | wc -l)" 10 "browser-1.2 every figure is in the DOM"
 is "$(grep -o '<img [^>]*>' "$TMP/dom.html" | grep -v 'width="[1-9][0-9]*" height="[1-9][0-9]*"' | wc -l)" 0 \
 	"browser-1.3 every figure has a non-zero size"
 # page_requests NETLOG - the URLs the page asked for (Chromium's own update and time checks have
