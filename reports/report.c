@@ -186,7 +186,7 @@ static char *rpt_path(char *buf, size_t size, const char *dir, const char *rel)
 	return buf;
 }
 
-/* rpt_load_json - a JSON file of the run directory, or NULL when absent or bad (said in 'missing') */
+/* rpt_load_json - a JSON file of the run directory, or NULL when absent or bad (its section says so) */
 static json_t *rpt_load_json(struct rpt *r, const char *rel)
 {
 	char path[PATH_MAX];
@@ -1109,6 +1109,13 @@ static void rpt_s_tasks(struct rpt *r)
 /* rpt_s_utilisation - 8 */
 static void rpt_s_utilisation(struct rpt *r)
 {
+	static const char *const shares[][2] = {
+		{ "utilisation", "app utilisation (share of one CPU, whole trace)" },
+		{ "utilisation_all_cpus", "app utilisation (share of all CPUs)" },
+		{ "utilisation_max_1s", "worst 1 s window" },
+		{ "utilisation_max_slot", "worst slot window" },
+		{ "utilisation_max_10ms", "worst 10 ms window" },
+	};
 	json_t *app = rpt_get(r->results, "app");
 	char buf[64];
 
@@ -1118,17 +1125,12 @@ static void rpt_s_utilisation(struct rpt *r)
 		return;
 	}
 	fputs("<table>", r->out);
-#define RPT_PCT(key, label) do { \
-		double v_ = rpt_num(app, key); \
-		snprintf(buf, sizeof(buf), isnan(v_) ? "—" : "%.2f %%", v_ * 100); \
-		rpt_kv(r, label, buf); \
-	} while (0)
-	RPT_PCT("utilisation", "app utilisation (share of one CPU, whole trace)");
-	RPT_PCT("utilisation_all_cpus", "app utilisation (share of all CPUs)");
-	RPT_PCT("utilisation_max_1s", "worst 1 s window");
-	RPT_PCT("utilisation_max_slot", "worst slot window");
-	RPT_PCT("utilisation_max_10ms", "worst 10 ms window");
-#undef RPT_PCT
+	for (size_t i = 0; i < PF_ARRAY_SIZE(shares); i++) {
+		double v = rpt_num(app, shares[i][0]);
+
+		snprintf(buf, sizeof(buf), isnan(v) ? "—" : "%.2f %%", v * 100);
+		rpt_kv(r, shares[i][1], buf);
+	}
 	rpt_kv_json(r, "source", app, "source");
 	rpt_kv_json(r, "slot overruns", r->results, "slots.overruns");
 	rpt_kv_json(r, "slots", r->results, "slots.count");

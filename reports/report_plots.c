@@ -28,6 +28,8 @@
 #define RPT_PLOT_H 460
 #define RPT_MAX_BINS 600
 #define RPT_T1_ALL_DOTS 20000	/* up to this many jobs, T1 shows every activation */
+#define RPT_DOT_COLS 400	/* T1, R1: dots closer than 1/400 of the time axis ... */
+#define RPT_DOT_ROWS 800	/* ... and 1/80 of a decade (log10 -2 .. 8), about a dot, are drawn once */
 #define RPT_LOG_FLOOR_US 0.0625	/* on a log axis, smaller latencies (0) are drawn here: the first bin */
 
 static const char *const rpt_palette[] = {
@@ -432,28 +434,44 @@ typedef double (*rpt_job_value)(struct rpt *r, const struct rpt_job *j);
 
 /*
  * rpt_series - write task i's data blocks over time: $D<i> the dots (every
- * job when 'all', else those above 'threshold' and the worst, which is never
- * dropped) and $M<i> the maximum of each second; false when the task has no job
+ * job when 'all', else those above 'threshold'; one per pixel; the worst is
+ * never dropped) and $M<i> the maximum of each second; false when the task
+ * has no job
  */
 static bool rpt_series(FILE *s, struct rpt *r, int i, rpt_job_value val, double threshold, bool all, int64_t t0)
 {
 	double worst_v = -INFINITY, sec_max = -INFINITY;
-	int64_t sec = -1;
+	int64_t sec = -1, t1 = t0;
 	size_t k, worst = SIZE_MAX;
+	uint8_t *seen;
 
 	for (k = 0; k < r->njobs; k++)
 		if (r->jobs[k].task == i && !isnan(val(r, &r->jobs[k])) && val(r, &r->jobs[k]) > worst_v)
 			worst_v = val(r, &r->jobs[k]), worst = k;
 	if (worst == SIZE_MAX)
 		return false;
+	for (k = 0; k < r->njobs; k++)
+		t1 = r->jobs[k].task == i && r->jobs[k].release_ns > t1 ? r->jobs[k].release_ns : t1;
+	/* dots that would land on one another are drawn once */
+	seen = calloc(RPT_DOT_COLS * RPT_DOT_ROWS / 8, 1);
+	if (!seen)
+		return false;
 	fprintf(s, "$D%d << EOD\n", i);
 	for (k = 0; k < r->njobs; k++) {
 		const struct rpt_job *j = &r->jobs[k];
-		double v = j->task == i ? val(r, j) : NAN;
+		double v = j->task == i ? fmax(val(r, j), RPT_LOG_FLOOR_US) : NAN;
+		long col = (long)((double)(j->release_ns - t0) / (t1 - t0 + 1) * RPT_DOT_COLS);
+		long row = (long)((log10(v) + 2) * RPT_DOT_ROWS / 10);
+		size_t bit = (size_t)col * RPT_DOT_ROWS + (row < 0 ? 0 : row >= RPT_DOT_ROWS ? RPT_DOT_ROWS - 1 : row);
 
-		if (!isnan(v) && (all || k == worst || (!isnan(threshold) && v > threshold)))
-			fprintf(s, "%.6f %.4g\n", (j->release_ns - t0) / 1e9, fmax(v, RPT_LOG_FLOOR_US));
+		if (isnan(v) || !(all || k == worst || (!isnan(threshold) && v > threshold)))
+			continue;
+		if (k != worst && (seen[bit / 8] & 1 << bit % 8))
+			continue;
+		seen[bit / 8] |= 1 << bit % 8;
+		fprintf(s, "%.6f %.4g\n", (j->release_ns - t0) / 1e9, v);
 	}
+	free(seen);
 	fprintf(s, "EOD\n$M%d << EOD\n", i);
 	/* jobs are in release order per task */
 	for (k = 0; k <= r->njobs; k++) {
@@ -515,7 +533,8 @@ static void rpt_over_time(struct rpt *r, const char *id, const char *title, cons
 				   "$M%d using 1:2 with lines lw 1.2 lc rgb '%s' notitle", n++ ? ", " : "",
 				i, rpt_task_colour(i), r->task_names[i], i, rpt_task_colour(i));
 	snprintf(caption, sizeof(caption), all ?
-		 "Every job of the job log (dots) and each task's maximum per second (line)." :
+		 "Every job of the job log (dots; jobs that would cover one another drawn once) and each task's "
+		 "maximum per second (line)." :
 		 "Too many jobs to draw each: each task's maximum per second (line), and as dots every job "
 		 "above the %s and each task's worst (never dropped).", metric ? "budget" : "deadline");
 	rpt_script_plot(r, &sc, n, id, title, caption, "no task has jobs in the job log");
