@@ -27,6 +27,7 @@
 
 #define RPT_RESULTS_SCHEMA "preflight-results/1"
 #define RPT_MAX_VERDICTS 512
+#define RPT_MAX_ARRAY_SHOWN 16	/* a longer array is shown as its length */
 
 /* one line of verdicts.tap with its diagnostics */
 struct rpt_verdict {
@@ -547,7 +548,11 @@ static void rpt_kv(struct rpt *r, const char *key, const char *value)
 	fputs("</td></tr>\n", r->out);
 }
 
-/* rpt_json_text - a JSON value as text: strings as they are, objects as "key=value, ...", the rest compact */
+/*
+ * rpt_json_text - a JSON value as text: strings as they are, objects as
+ * "key=value, ...", the rest compact; raw histograms left out and long
+ * arrays counted (results.json has them whole)
+ */
 static char *rpt_json_text(json_t *v)
 {
 	const char *key;
@@ -560,13 +565,19 @@ static char *rpt_json_text(json_t *v)
 		return NULL;
 	if (json_is_string(v))
 		return strdup(json_string_value(v));
+	if (json_is_array(v) && json_array_size(v) > RPT_MAX_ARRAY_SHOWN)
+		return asprintf(&text, "[%zu values]", json_array_size(v)) < 0 ? NULL : text;
 	if (!json_is_object(v))
 		return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(6));
 	f = open_memstream(&text, &len);
 	if (!f)
 		return NULL;
 	json_object_foreach(v, key, m) {
-		char *mt = rpt_json_text(m);
+		char *mt;
+
+		if (!strcmp(key, "hist"))
+			continue;	/* a raw histogram: its statistics are beside it */
+		mt = rpt_json_text(m);
 
 		fprintf(f, "%s%s=%s", ftell(f) ? ", " : "", key, mt ? mt : "null");
 		free(mt);
@@ -962,8 +973,7 @@ static void rpt_s_loads(struct rpt *r)
 	      "<th>achieved</th></tr>\n", r->out);
 	json_array_foreach(rpt_get(r->loads, "phases"), i, ph) {
 		json_object_foreach(rpt_get(ph, "loads"), name, load) {
-			char *ach = json_dumps(rpt_get(load, "achieved"), JSON_ENCODE_ANY | JSON_COMPACT |
-					       JSON_SORT_KEYS | JSON_REAL_PRECISION(6));
+			char *ach = rpt_json_text(rpt_get(load, "achieved"));
 
 			fputs("<tr><td>", r->out);
 			rpt_esc(r->out, rpt_str(ph, "phase", "?"));
