@@ -1,8 +1,8 @@
 #!/bin/sh
 # 0810-report-browser.t - the report in a real browser: headless Chromium
-# loads it with no network (a fresh network namespace, and its network log
+# loads it with no network and no console message (a fresh network namespace, and its network log
 # shows no request but the file itself and its data: figures), the DOM has
-# every figure with a size, a screenshot is taken, and the PDF ('preflight
+# every figure with a size, a screenshot of the page and of each section is taken, and the PDF ('preflight
 # report --pdf') prints with a non-blank first page and the run id on every page
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
@@ -13,7 +13,7 @@ command -v gnuplot >/dev/null || missing "gnuplot is not installed (scripts/inst
 command -v chromium >/dev/null || missing "chromium is not installed (scripts/install-deps)"
 command -v pdftoppm >/dev/null || missing "pdftoppm (poppler-utils) is not installed (scripts/install-deps)"
 unshare -n true 2>/dev/null || missing "unshare -n (a network namespace) is not permitted here"
-plan 11
+plan 14
 
 "$TOP/t/fixtures/report/make-rundir.sh" partial "$TMP/run" >"$TMP/mk.log" 2>&1 || sed 's/^/#   /' "$TMP/mk.log"
 "$PREFLIGHT" report "$TMP/run" >/dev/null 2>&1
@@ -26,7 +26,14 @@ chrome() {
 		--disable-component-update --disable-sync --user-data-dir="$TMP/profile" "$@" 2>>"$TMP/chromium.err"
 }
 
-chrome --log-net-log="$TMP/net.json" --dump-dom "file://$H" > "$TMP/dom.html"
+: > "$TMP/chromium.err"
+chrome --log-net-log="$TMP/net.json" --enable-logging=stderr --dump-dom "file://$H" > "$TMP/dom.html"
+is "$(grep -c ':CONSOLE' "$TMP/chromium.err")" 0 "browser-1.7 no console message while loading"
+# the check can see one: a page that logs an error
+printf '<!DOCTYPE html><html><body><script>console.error("boom")</script></body></html>\n' > "$TMP/console.html"
+: > "$TMP/chromium.err"
+chrome --enable-logging=stderr --dump-dom "file://$TMP/console.html" >/dev/null
+like "$(grep ':CONSOLE' "$TMP/chromium.err")" 'boom' "browser-1.8 (control: a console error is seen)"
 like "$(grep -c '<section id=' "$TMP/dom.html")" '^14$' "browser-1.1 Chromium loads the file: every section is in the DOM"
 is "$(grep -o '<figure id="fig-[A-Z0-9.]*"' "$TMP/dom.html" | wc -l)" 10 "browser-1.2 every figure is in the DOM"
 is "$(grep -o '<img [^>]*>' "$TMP/dom.html" | grep -v 'width="[1-9][0-9]*" height="[1-9][0-9]*"' | wc -l)" 0 \
@@ -52,6 +59,12 @@ like "$(page_requests "$TMP/net2.json")" '192\.0\.2\.1' "browser-1.6 (control: a
 chrome --screenshot="$TMP/shot.png" --window-size=1000,4000 "file://$H" >/dev/null
 ok "browser-2.1 a screenshot was taken" test -s "$TMP/shot.png"
 like "$(head -c 8 "$TMP/shot.png" | od -An -c | tr -d ' ')" 'PNG' "browser-2.2 ... as a PNG"
+shots=0
+for id in $(grep -o '<section id="[a-z]*"' "$H" | sed 's/.*id="//; s/"//'); do
+	chrome --screenshot="$TMP/shot-$id.png" --window-size=1000,1400 "file://$H#$id" >/dev/null
+	[ -s "$TMP/shot-$id.png" ] && shots=$((shots + 1))
+done
+is "$shots" 14 "browser-2.3 a screenshot of each section"
 
 run_cmd "$PREFLIGHT" report "$TMP/run" -o "$TMP/r.html" --pdf "$TMP/r.pdf"
 is "$rc" 0 "browser-3.1 --pdf: exit 0" || echo "$err" | sed 's/^/#   /'
