@@ -538,6 +538,22 @@ static void rpt_td_int(struct rpt *r, json_t *v)
 		fputs("<td class=\"n na\">—</td>", r->out);
 }
 
+/*
+ * rpt_td_stat - a cell of one statistic of a distribution (ns, shown in µs);
+ * a percentile known only by a bound shows its interval ("≥ 200.0, ≤ 431.0")
+ */
+static void rpt_td_stat(struct rpt *r, json_t *dist, const char *key)
+{
+	json_t *b = json_object_get(json_object_get(dist, "bounds"), key);
+
+	if (json_is_null(json_object_get(dist, key)) && json_is_object(b)) {
+		fprintf(r->out, "<td class=\"n bound\" data-ge-ns=\"%.0f\" data-le-ns=\"%.0f\">≥ %.1f, ≤ %.1f</td>",
+			rpt_num(b, ">="), rpt_num(b, "<="), rpt_num(b, ">=") / 1e3, rpt_num(b, "<=") / 1e3);
+		return;
+	}
+	rpt_td_ns(r, json_object_get(dist, key));
+}
+
 /* rpt_kv - one row of a two-column table */
 static void rpt_kv(struct rpt *r, const char *key, const char *value)
 {
@@ -996,6 +1012,7 @@ static void rpt_s_loads(struct rpt *r)
 /* rpt_ct_rows - the per-CPU rows of one cyclictest baseline */
 static void rpt_ct_rows(struct rpt *r, json_t *res, const char *what)
 {
+	static const char *const stats[] = { "min", "p50", "p99", "p99.9", "max" };
 	json_t *t;
 	size_t i;
 
@@ -1003,11 +1020,8 @@ static void rpt_ct_rows(struct rpt *r, json_t *res, const char *what)
 		fprintf(r->out, "<tr><td>%s</td>", what);
 		rpt_td_int(r, rpt_get(t, "cpu"));
 		rpt_td_int(r, rpt_get(t, "latency_ns.count"));
-		rpt_td_ns(r, rpt_get(t, "latency_ns.min"));
-		rpt_td_ns(r, rpt_get(t, "latency_ns.p50"));
-		rpt_td_ns(r, rpt_get(t, "latency_ns.p99"));
-		rpt_td_ns(r, rpt_get(t, "latency_ns.p99.9"));
-		rpt_td_ns(r, rpt_get(t, "latency_ns.max"));
+		for (size_t k = 0; k < PF_ARRAY_SIZE(stats); k++)
+			rpt_td_stat(r, rpt_get(t, "latency_ns"), stats[k]);
 		fputs("</tr>\n", r->out);
 	}
 }
@@ -1041,12 +1055,10 @@ static void rpt_s_baseline(struct rpt *r)
 static void rpt_dist_cells(struct rpt *r, json_t *d)
 {
 	rpt_td_int(r, rpt_get(d, "count"));
-	rpt_td_ns(r, rpt_get(d, "min"));
-	rpt_td_ns(r, rpt_get(d, "p50"));
-	rpt_td_ns(r, rpt_get(d, "p99"));
-	rpt_td_ns(r, rpt_get(d, "p99.9"));
-	rpt_td_ns(r, rpt_get(d, "p99.99"));
-	rpt_td_ns(r, rpt_get(d, "max"));
+	static const char *const stats[] = { "min", "p50", "p99", "p99.9", "p99.99", "max" };
+
+	for (size_t k = 0; k < PF_ARRAY_SIZE(stats); k++)
+		rpt_td_stat(r, d, stats[k]);
 }
 
 /* rpt_s_tasks - 7: per task table and the latency figures */

@@ -9,7 +9,7 @@
 need_gentrace
 need_built preflight
 command -v gnuplot >/dev/null || missing "gnuplot is not installed (scripts/install-deps)"
-plan 39
+plan 41
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -51,7 +51,8 @@ for t in $(perl -MJSON::PP -e 'local $/; my $r = decode_json(<>); print join(" "
 		got=$(printf '%s' "$row" | grep -o 'data-[nsv]*="[-0-9]*"' | sed 's/.*="//; s/"//' | head -7 | tr '\n' ' ')
 		want=
 		for k in count min p50 p99 p99.9 p99.99 max; do
-			want="$want$(jv "$R" "tasks/name=$t/$m/$k") "
+			v=$(jv "$R" "tasks/name=$t/$m/$k")
+			[ "$v" = null ] || want="$want$v "
 		done
 		[ "$got" = "$want" ] || bad="$bad $t.$m(got '$got' want '$want')"
 	done
@@ -106,6 +107,28 @@ like "$(cat "$TMP/ct.html")" 'Not shown: per task: results.json has no app tasks
 is "$(grep -c '<tr><td>idle</td><td class="n"' "$TMP/ct.html") $(grep -c '<tr><td>loaded</td><td class="n"' "$TMP/ct.html")" \
 	"$(nthreads "$TMP/cyclictest/01-idle/results.json") $(nthreads "$TMP/cyclictest/02-loaded/results.json")" \
 	"report-5.4 one baseline row per CPU, idle and loaded"
+
+bad=
+for ph in idle:01-idle loaded:02-loaded; do
+	name=${ph%%:*} res="$TMP/cyclictest/${ph#*:}/results.json"
+	i=0
+	grep -o "<tr><td>$name</td><td class=\"n\".*</tr>" "$TMP/ct.html" > "$TMP/rows"
+	while read -r row; do
+		got=$(printf '%s' "$row" | grep -o 'data-[nsv]*="[-0-9]*"' | sed 's/.*="//; s/"//' | tr '\n' ' ')
+		want="$(jv "$res" cyclictest/threads/$i/cpu) "
+		for k in count min p50 p99 p99.9 max; do
+			v=$(jv "$res" cyclictest/threads/$i/latency_ns/$k)
+			[ "$v" = null ] || want="$want$v "	# a bounded percentile: its interval (5.6)
+		done
+		[ "$got" = "$want" ] || bad="$bad $name.$i(got '$got' want '$want')"
+		i=$((i + 1))
+	done < "$TMP/rows"
+done
+is "$bad" "" "report-5.5 baseline CPU, N, min, p50, p99, p99.9, max equal the phases' results.json"
+R2="$TMP/cyclictest/02-loaded/results.json"
+like "$(grep -o '<td class="n bound"[^>]*>' "$TMP/ct.html" | head -1)" \
+	"data-ge-ns=\"$(jv "$R2" 'cyclictest/threads/0/latency_ns/bounds/p99.9/>=')\" data-le-ns=\"$(jv "$R2" 'cyclictest/threads/0/latency_ns/bounds/p99.9/<=')\"" \
+	"report-5.6 a percentile known only by a bound shows its interval from results.json"
 
 # --- partial
 run_cmd "$PREFLIGHT" report "$TMP/partial" -o "$TMP/partial.html"
