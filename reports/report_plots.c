@@ -938,7 +938,8 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 		if (i >= 4)
 			break;
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s %.0f µs", i ? ", " : "",
-			 rpt_str(k, "name", "?"), rpt_num(k, "duration_ns") / 1e3);
+			 !strcmp(rpt_str(k, "kind", ""), "idle") ? "CPU idle" : rpt_str(k, "name", "?"),
+			 rpt_num(k, "duration_ns") / 1e3);
 	}
 	fprintf(s, "set xrange [%.3f:%.3f]\nset yrange [-0.7:%d.8]\nset xlabel 'time from the release (ms)'\n"
 		   "set ytics (", (lo - rel) / 1e6, (hi - rel) / 1e6, ncpus);
