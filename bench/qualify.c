@@ -34,13 +34,15 @@ const struct pf_command cmd_qualify = {
 	.summary = "qualify this machine: survey, run a scenario, analyse, check budgets, summarise",
 	.usage =
 	"usage: preflight qualify [--scenario NAME] [--budgets FILE] [-o RUN_DIR] [--repeats N]\n"
+	"                         [--no-report]\n"
 	"       preflight qualify --summary RUN_DIR\n"
 	"\n"
 	"Shows the system survey's warnings, runs the scenario (preflight run), checks\n"
 	"the budgets and prints the qualification summary: machine, phases with the\n"
 	"loads they achieved, per task activation latency / response / overruns, app\n"
 	"utilisation, cyclictest baseline, verdicts (TAP), worst culprits, evidence.\n"
-	"The summary is also written to RUN_DIR/qualification.txt.\n"
+	"The summary is also written to RUN_DIR/qualification.txt; the reviewer report\n"
+	"(preflight report) to RUN_DIR/report.html and report.pdf.\n"
 	"\n"
 	"options:\n"
 	"  -s, --scenario NAME   scenario name or .ini path (default: quick)\n"
@@ -53,6 +55,7 @@ const struct pf_command cmd_qualify = {
 	"      --summary RUN_DIR print the summary of an existing run directory and\n"
 	"                        exit, as 'preflight summary RUN_DIR' does (default:\n"
 	"                        off, run a new qualification)\n"
+	"      --no-report       no report.html / report.pdf (default: write them)\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit: 0 all requirements met, 1 a requirement failed, 2 bad usage or scenario,\n"
@@ -139,13 +142,14 @@ static void qualify_repeats(const char *last_dir, int repeats)
 
 static int cmd_qualify_run(int argc, char **argv)
 {
-	enum { OPT_SUMMARY = 256 };
+	enum { OPT_SUMMARY = 256, OPT_NO_REPORT };
 	static const struct option opts[] = {
 		{ "scenario", required_argument, NULL, 's' },
 		{ "budgets", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "repeats", required_argument, NULL, 'r' },
 		{ "summary", required_argument, NULL, OPT_SUMMARY },
+		{ "no-report", no_argument, NULL, OPT_NO_REPORT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_opts o = { .scenario = "quick" };
@@ -167,6 +171,9 @@ static int cmd_qualify_run(int argc, char **argv)
 			break;
 		case 'o':
 			o.out_dir = optarg;
+			break;
+		case OPT_NO_REPORT:
+			o.no_report = true;
 			break;
 		case OPT_SUMMARY:
 			ret = qualify_child("-", "summary", optarg, NULL);
@@ -200,6 +207,10 @@ static int cmd_qualify_run(int argc, char **argv)
 			return ret ? ret : PF_EXIT_ENV;
 	}
 	fflush(stdout);
-	printf("\nresults: %s (summary: %s)\n", dir, path);
+	printf("\nresults: %s (summary: %s", dir, path);
+	snprintf(path, sizeof(path), "%s/report.html", dir);
+	if (!o.no_report && !access(path, R_OK))
+		printf(", report: %s", path);
+	printf(")\n");
 	return ret;
 }

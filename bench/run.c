@@ -1159,6 +1159,29 @@ static int run_check(struct pf_run *r)
 	return code;
 }
 
+/*
+ * run_html_report - report.html and report.pdf by `preflight report` (after
+ * the checksums, which they are not part of); a report that cannot be
+ * written is said, and does not change the run's verdict
+ */
+static void run_html_report(struct pf_run *r)
+{
+	char html[PATH_MAX], pdf[PATH_MAX], log[PATH_MAX];
+	char *argv[] = { r->self, "report", r->dir, "-o", run_path(html, sizeof(html), r->dir, "report.html"),
+			 "--pdf", run_path(pdf, sizeof(pdf), r->dir, "report.pdf"), NULL };
+	int code;
+
+	if (r->o->no_report)
+		return;
+	if (!run_has_command(r, "report")) {
+		pf_err("'preflight report' is not in this build: no report.html");
+		return;
+	}
+	code = run_exec(r, argv, "/dev/null", run_path(log, sizeof(log), r->dir, "report.log"));
+	if (code != 0)
+		pf_err("preflight report exited with %d (see %s)", code, log);
+}
+
 /* run_manifest - run.json: what ran, how it ended, which pieces were missing */
 static void run_manifest(struct pf_run *r, const char *started_utc)
 {
@@ -1227,6 +1250,7 @@ static int run_finish(struct pf_run *r, const char *started_utc)
 	r->log = NULL;
 	if (run_exec(r, sums, run_path(path, sizeof(path), r->dir, "SHA256SUMS"), "/dev/null"))
 		pf_err("%s: checksums not written", path);
+	run_html_report(r);
 	if (run_report(r))
 		pf_err("%s/report.txt: not written", r->dir);
 	return r->code;
@@ -1340,15 +1364,16 @@ const struct pf_command cmd_run = {
 	.name = "run",
 	.summary = "run a scenario: loads, cyclictest baseline, the app under trace; analyse and check",
 	.usage =
-	"usage: preflight run SCENARIO [-o RUN_DIR] [--budgets FILE] [--repeats N]\n"
+	"usage: preflight run SCENARIO [-o RUN_DIR] [--budgets FILE] [--repeats N] [--no-report]\n"
 	"\n"
 	"Runs the phases of SCENARIO (a name in bench/scenarios/, or an .ini path; see\n"
 	"docs/scenarios.md), then analyses and checks what was recorded and writes the\n"
 	"run directory: run.json, run.log, scenario.ini, budgets.ini, sysinfo.json,\n"
-	"loads.json, results.json, verdicts.tap, report.txt, SHA256SUMS and one NN-<phase>/\n"
-	"directory per phase. Progress is redrawn in place on a terminal, else printed\n"
-	"as a plain line every 10 s (CI logs). Ctrl-C stops everything, keeps what was\n"
-	"recorded, analyses it and marks it partial.\n"
+	"loads.json, results.json, verdicts.tap, report.txt, SHA256SUMS, report.html and\n"
+	"report.pdf (preflight report) and one NN-<phase>/ directory per phase. Progress\n"
+	"is redrawn in place on a terminal, else printed as a plain line every 10 s (CI\n"
+	"logs). Ctrl-C stops everything, keeps what was recorded, analyses it and marks\n"
+	"it partial.\n"
 	"\n"
 	"options:\n"
 	"  -o, --output RUN_DIR   run directory (default: runs/<UTC time>-<host>)\n"
@@ -1358,6 +1383,7 @@ const struct pf_command cmd_run = {
 	"                         RUN_DIR/run-01 ... (default: 1, into RUN_DIR itself);\n"
 	"                         the exit code is the worst, a run that could not be\n"
 	"                         done stops the repeats\n"
+	"      --no-report        no report.html / report.pdf (default: write them)\n"
 	"  -h, --help             this text\n"
 	"\n"
 	"exit: 0 all requirements met, 1 a requirement failed, 2 bad scenario or usage,\n"
@@ -1371,6 +1397,7 @@ static int cmd_run_run(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "budgets", required_argument, NULL, 'b' },
 		{ "repeats", required_argument, NULL, 'r' },
+		{ "no-report", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_opts o = { 0 };
@@ -1389,6 +1416,9 @@ static int cmd_run_run(int argc, char **argv)
 			break;
 		case 'b':
 			o.budgets = optarg;
+			break;
+		case 'R':
+			o.no_report = true;
 			break;
 		default:
 			return pf_usage_error(&cmd_run, "bad option");

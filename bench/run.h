@@ -15,6 +15,7 @@ struct run_opts {
 	const char *out_dir;	/* run directory, NULL = runs/<UTC time>-<host> */
 	const char *budgets;	/* budgets INI for the check, NULL = the scenario's, else budgets/seed.ini */
 	bool summary_stdout;	/* print the summary on stdout at the end */
+	bool no_report;		/* --no-report: no report.html / report.pdf at the end */
 };
 
 /*

@@ -4,3 +4,7 @@
 PREFLIGHT_SRCS += reports/check.c reports/summary.c
 PREFLIGHT_CMDS += check summary
 PREFLIGHT_PKGS += jansson inih
+# 'preflight report': the reviewer report (self-contained HTML, gnuplot figures, PDF by Chromium).
+PREFLIGHT_SRCS += reports/report.c reports/report_plots.c
+PREFLIGHT_CMDS += report
+PERFS += reports/report-perf.sh

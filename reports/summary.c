@@ -314,6 +314,17 @@ static int summary_file(const char *dir, const char *name, FILE *out, bool skip_
 	return n;
 }
 
+/* summary_report_line - the reviewer report's path, when preflight report wrote it */
+static void summary_report_line(const char *dir, FILE *out)
+{
+	char html[PATH_MAX], pdf[PATH_MAX];
+
+	snprintf(html, sizeof(html), "%s/report.html", dir);
+	snprintf(pdf, sizeof(pdf), "%s/report.pdf", dir);
+	if (!access(html, R_OK))
+		fprintf(out, "\nreport: %s%s\n", html, access(pdf, R_OK) ? "" : " (and report.pdf)");
+}
+
 /* summary_write - the plain-text qualification summary of run directory dir */
 static void summary_write(const char *dir, FILE *out)
 {
@@ -343,6 +354,7 @@ static void summary_write(const char *dir, FILE *out)
 	fprintf(out, "\nevidence (SHA-256)\n");
 	if (summary_file(dir, "SHA256SUMS", out, false, NULL) < 0)
 		fprintf(out, "  (no SHA256SUMS)\n");
+	summary_report_line(dir, out);
 	fprintf(out, "\nresult: %s", verdict);
 	if (code == 1)
 		fprintf(out, " (%d failed)", failed);

@@ -1,0 +1,1549 @@
+/*
+ * report.c - 'preflight report RUN_DIR': the evidence a reviewer signs, as one
+ * self-contained HTML file (and, with --pdf, a PDF printed from it by
+ * headless Chromium). It reads only the files of the run directory
+ * (results.json, verdicts.tap, budgets.ini, run.json, sysinfo.json,
+ * loads.json, SHA256SUMS, the phases' results.json and the app phase's
+ * jobs.csv) and writes the sections of docs/report.md in their order; what a
+ * section cannot show is said there and again under Deviations. The same run
+ * directory gives the same bytes: no generation time unless SOURCE_DATE_EPOCH
+ * gives one, no tool version inside the figures (gnuplot's is stated once in
+ * the appendix). Figures are drawn by report_plots.c.
+ */
+#define _GNU_SOURCE
+#include "command.h"
+#include "common.h"
+#include "report.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define RPT_RESULTS_SCHEMA "preflight-results/1"
+#define RPT_MAX_VERDICTS 512
+#define RPT_MAX_ARRAY_SHOWN 16	/* a longer array is shown as its length */
+
+/* one line of verdicts.tap with its diagnostics */
+struct rpt_verdict {
+	bool  ok, skip;
+	char  id[64];		/* REQ-LAT-001 */
+	char  label[256];	/* "ctl100 activation latency max" */
+	char  observed[64];	/* "41.2 us" */
+	char  op[4];
+	char  bound[64];	/* "62 us" */
+	char  margin[32];	/* "34 %" */
+	char  path[512];	/* tasks.ctl100.activation_latency_ns.max, "" when unknown */
+	char  why[256];		/* SKIP: why not measured */
+	char  worst[512];	/* the worst case's culprit line */
+	double bound_ns;	/* the bound as time, NAN when not a time */
+};
+
+
+static int rpt_run(int argc, char **argv);
+
+const struct pf_command cmd_report = {
+	.name = "report",
+	.summary = "write the reviewer report of a run directory: one self-contained HTML (and PDF)",
+	.usage =
+	"usage: preflight report RUN_DIR [-o FILE.html] [--pdf FILE.pdf]\n"
+	"\n"
+	"Writes the reviewer report of a run directory of 'preflight run' (or of a\n"
+	"directory with what 'preflight analyze' wrote: results.json and its inputs):\n"
+	"verdicts, configuration, per-task tables and gnuplot figures, measurement\n"
+	"validity, deviations and the data manifest, as one HTML file that references\n"
+	"nothing outside itself and prints to A4 (docs/report.md). The same run\n"
+	"directory gives the same bytes; SOURCE_DATE_EPOCH, when set, is printed as\n"
+	"the report's date.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output FILE   the HTML file (default: RUN_DIR/report.html)\n"
+	"      --pdf FILE      also print it to FILE with headless Chromium (Debian\n"
+	"                      package 'chromium'; default: no PDF)\n"
+	"  -h, --help          this text\n"
+	"\n"
+	"exit: 0 written, 2 RUN_DIR has nothing to report or bad usage, 3 gnuplot or\n"
+	"      chromium missing or failed, or the file cannot be written, 4 internal\n",
+	.run = rpt_run,
+};
+
+json_t *rpt_get(json_t *root, const char *path)
+{
+	char key[256];
+	const char *p = path;
+
+	while (root && *p) {
+		const char *dot = strchr(p, '.');
+		size_t len = dot ? (size_t)(dot - p) : strlen(p);
+		json_t *next = NULL;
+
+		/* keys may hold dots ("p99.9"): try the longest key first */
+		for (const char *end = p + strlen(p); end > p; ) {
+			len = end - p;
+			if (len >= sizeof(key))
+				len = sizeof(key) - 1;
+			memcpy(key, p, len);
+			key[len] = '\0';
+			if (json_is_object(root))
+				next = json_object_get(root, key);
+			else if (json_is_array(root)) {
+				json_t *e;
+				size_t i;
+				char *endn;
+				long idx = strtol(key, &endn, 10);
+
+				if (!*endn && endn != key)
+					next = json_array_get(root, idx);
+				json_array_foreach(root, i, e) {
+					json_t *n = json_object_get(e, "name");
+
+					if (!n)
+						n = json_object_get(e, "comm");
+					if (json_is_string(n) && !strcmp(json_string_value(n), key)) {
+						next = e;
+						break;
+					}
+				}
+			}
+			if (next)
+				break;
+			while (end > p && *--end != '.')
+				;
+		}
+		if (!next)
+			return NULL;
+		root = next;
+		p += len;
+		if (*p == '.')
+			p++;
+	}
+	return root;
+}
+
+double rpt_num(json_t *root, const char *path)
+{
+	json_t *v = rpt_get(root, path);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+const char *rpt_str(json_t *root, const char *path, const char *dflt)
+{
+	json_t *v = rpt_get(root, path);
+
+	return json_is_string(v) ? json_string_value(v) : dflt;
+}
+
+void rpt_esc(FILE *out, const char *text)
+{
+	for (const char *p = text ? text : ""; *p; p++) {
+		switch (*p) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(*p, out);
+		}
+	}
+}
+
+void rpt_note_missing(struct rpt *r, const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s)
+		return;
+	fputs("<p class=\"missing\">Not shown: ", r->out);
+	rpt_esc(r->out, s);
+	fputs("</p>\n", r->out);
+	if (r->nmissing < (int)PF_ARRAY_SIZE(r->missing))
+		r->missing[r->nmissing++] = s;
+	else
+		free(s);
+}
+
+double rpt_budget_ns(struct rpt *r, const char *path)
+{
+	for (int i = 0; i < r->nverdicts; i++)
+		if (!strcmp(r->verdict[i].path, path) && !isnan(r->verdict[i].bound_ns))
+			return r->verdict[i].bound_ns;
+	return NAN;
+}
+
+/* rpt_path - dir/rel into buf */
+static char *rpt_path(char *buf, size_t size, const char *dir, const char *rel)
+{
+	snprintf(buf, size, "%s/%s", dir, rel);
+	return buf;
+}
+
+/* rpt_load_json - a JSON file of the run directory, or NULL when absent or bad (its section says so) */
+static json_t *rpt_load_json(struct rpt *r, const char *rel)
+{
+	char path[PATH_MAX];
+
+	return json_load_file(rpt_path(path, sizeof(path), r->dir, rel), 0, NULL);
+}
+
+/* rpt_text - a text file of the run directory, or NULL */
+static char *rpt_text(struct rpt *r, const char *rel)
+{
+	char path[PATH_MAX];
+
+	return rpt_slurp(rpt_path(path, sizeof(path), r->dir, rel), NULL);
+}
+
+/* rpt_unit_ns - nanoseconds per unit of a time unit ("us", "µs", "ms", "s", "ns"), or 0 */
+static double rpt_unit_ns(const char *u)
+{
+	if (!strcmp(u, "ns"))
+		return 1;
+	if (!strcmp(u, "us") || !strcmp(u, "µs"))
+		return 1e3;
+	if (!strcmp(u, "ms"))
+		return 1e6;
+	if (!strcmp(u, "s"))
+		return 1e9;
+	return 0;
+}
+
+/* rpt_parse_verdict - one "ok N - ..." line of verdicts.tap into v; false when not a test line */
+static bool rpt_parse_verdict(const char *line, struct rpt_verdict *v)
+{
+	static const char *const ops[] = { " <= ", " >= ", " == ", " != ", " < ", " > " };
+	char rest[1024], *p, *op = NULL, *sp;
+	size_t k;
+
+	memset(v, 0, sizeof(*v));
+	v->bound_ns = NAN;
+	if (!strncmp(line, "ok ", 3))
+		v->ok = true;
+	else if (strncmp(line, "not ok ", 7))
+		return false;
+	p = strstr(line, " - ");
+	if (!p)
+		return false;
+	snprintf(rest, sizeof(rest), "%s", p + 3);
+	rest[strcspn(rest, "\n")] = '\0';
+	if ((p = strstr(rest, " # SKIP"))) {
+		v->skip = true;
+		snprintf(v->why, sizeof(v->why), "%s", p[7] == ' ' ? p + 8 : p + 7);
+		*p = '\0';
+	}
+	sp = strchr(rest, ' ');
+	if (sp)
+		*sp = '\0';
+	snprintf(v->id, sizeof(v->id), "%.63s", rest);
+	if (!sp)
+		return true;
+	p = sp + 1;
+	if ((sp = strstr(p, " (margin ")) && sp[strlen(sp) - 1] == ')') {
+		snprintf(v->margin, sizeof(v->margin), "%.*s", (int)strlen(sp + 9) - 1, sp + 9);
+		*sp = '\0';
+	}
+	for (k = 0; k < PF_ARRAY_SIZE(ops) && !v->skip; k++) {
+		char *o = strstr(p, ops[k]);
+
+		if (o && (!op || o < op)) {
+			op = o;
+			snprintf(v->op, sizeof(v->op), "%.*s", (int)strlen(ops[k]) - 2, ops[k] + 1);
+		}
+	}
+	if (op) {
+		char *last, *unit;
+		double num;
+
+		*op = '\0';
+		snprintf(v->bound, sizeof(v->bound), "%s", op + strlen(v->op) + 2);
+		/* the observed value: the last word, or the last two when the last is a unit */
+		last = strrchr(p, ' ');
+		if (last && (strtod(last + 1, &unit), *unit)) {
+			*last = '\0';
+			unit = last + 1;
+			last = strrchr(p, ' ');
+			*(unit - 1) = ' ';
+		}
+		if (last) {
+			snprintf(v->observed, sizeof(v->observed), "%s", last + 1);
+			*last = '\0';
+		}
+		if (sscanf(v->bound, "%lf", &num) == 1) {
+			unit = strchr(v->bound, ' ');
+			if (unit && rpt_unit_ns(unit + 1) > 0)
+				v->bound_ns = num * rpt_unit_ns(unit + 1);
+		}
+	}
+	snprintf(v->label, sizeof(v->label), "%s", p);
+	return true;
+}
+
+/* rpt_budget_field - the value of 'key' in section [id] of budgets.ini, into buf; "" when absent */
+static const char *rpt_budget_field(struct rpt *r, const char *id, const char *key, char *buf, size_t size)
+{
+	const char *p = r->budgets;
+	bool in = false;
+
+	buf[0] = '\0';
+	while (p && *p) {
+		const char *eol = strchrnul(p, '\n'), *q = p;
+		size_t klen = strlen(key);
+
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if (*q == '[') {
+			const char *e = memchr(q, ']', eol - q);
+
+			in = e && (size_t)(e - q - 1) == strlen(id) && !strncmp(q + 1, id, e - q - 1);
+		} else if (in && !strncmp(q, key, klen) && (q[klen] == ' ' || q[klen] == '=' || q[klen] == '\t')) {
+			q = memchr(q, '=', eol - q);
+			if (q) {
+				for (q++; *q == ' ' || *q == '\t'; q++)
+					;
+				snprintf(buf, size, "%.*s", (int)(eol - q), q);
+				return buf;
+			}
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	return buf;
+}
+
+/*
+ * rpt_guess_path - the metric path of a verdict that the TAP did not give
+ * (passes carry no diagnostics): the requirement's metric with '*' replaced
+ * by the label's element, the one that exists in results.json
+ */
+static void rpt_guess_path(struct rpt *r, struct rpt_verdict *v)
+{
+	char metrics[512], elem[128], cand[512], *save = NULL, *m;
+
+	rpt_budget_field(r, v->id, "metric", metrics, sizeof(metrics));
+	sscanf(v->label, "%127s", elem);
+	for (m = strtok_r(metrics, ", ", &save); m; m = strtok_r(NULL, ", ", &save)) {
+		char *star = strchr(m, '*');
+		char last[128], *lp, words[128];
+
+		if (star)
+			snprintf(cand, sizeof(cand), "%.*s%s%s", (int)(star - m), m, elem, star + 1);
+		else
+			snprintf(cand, sizeof(cand), "%s", m);
+		if (!rpt_get(r->results, cand))
+			continue;
+		/* the label ends with the metric's own words: "deadline misses" for deadline_misses */
+		lp = strrchr(m, '.');
+		snprintf(last, sizeof(last), "%s", lp ? lp + 1 : m);
+		if (lp && (!strcmp(last, "max") || !strncmp(last, "p9", 2) || !strcmp(last, "p50"))) {
+			const char *prev = lp;
+
+			while (prev > m && prev[-1] != '.')
+				prev--;
+			snprintf(last, sizeof(last), "%.*s", (int)(lp - prev), prev);
+		}
+		snprintf(words, sizeof(words), "%s", last);
+		for (char *w = words; *w; w++)
+			if (*w == '_')
+				*w = ' ';
+		if (strlen(words) > 3 && !strcmp(words + strlen(words) - 3, " ns"))
+			words[strlen(words) - 3] = '\0';
+		if (strstr(v->label, words)) {
+			snprintf(v->path, sizeof(v->path), "%s", cand);
+			return;
+		}
+	}
+}
+
+/* rpt_read_verdicts - verdicts.tap into r->verdict */
+static void rpt_read_verdicts(struct rpt *r)
+{
+	char *line, *save = NULL;
+	struct rpt_verdict *v = NULL;
+
+	if (!r->verdicts)
+		return;
+	r->verdict = calloc(RPT_MAX_VERDICTS, sizeof(*r->verdict));
+	if (!r->verdict)
+		return;
+	for (line = strtok_r(r->verdicts, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (r->nverdicts < RPT_MAX_VERDICTS && rpt_parse_verdict(line, &r->verdict[r->nverdicts])) {
+			v = &r->verdict[r->nverdicts++];
+			continue;
+		}
+		if (v && !strncmp(line, "#   measured: ", 14)) {
+			snprintf(v->path, sizeof(v->path), "%s", line + 14);
+			v->path[strcspn(v->path, " ")] = '\0';
+		} else if (v && !strncmp(line, "#   worst case: ", 16)) {
+			snprintf(v->worst, sizeof(v->worst), "%s", line + 16);
+		}
+	}
+	for (int i = 0; i < r->nverdicts; i++)
+		if (!r->verdict[i].path[0] && !r->verdict[i].skip)
+			rpt_guess_path(r, &r->verdict[i]);
+}
+
+/* rpt_find_joblog - the app phase's jobs.csv: from run.json's phases, else results.json's inputs */
+static void rpt_find_joblog(struct rpt *r)
+{
+	json_t *ph;
+	size_t i;
+	const char *in;
+
+	json_array_foreach(rpt_get(r->run, "phases"), i, ph) {
+		if (!strcmp(rpt_str(ph, "measure", ""), "flightapp")) {
+			snprintf(r->app_dir, sizeof(r->app_dir), "%.2000s/%.2000s", r->dir, rpt_str(ph, "dir", "."));
+			snprintf(r->joblog, sizeof(r->joblog), "%.4000s/jobs.csv", r->app_dir);
+			if (!access(r->joblog, R_OK))
+				return;
+		}
+	}
+	r->joblog[0] = '\0';
+	in = rpt_str(r->results, "inputs.joblog", NULL);
+	if (!in)
+		return;
+	if (!access(in, R_OK)) {
+		snprintf(r->joblog, sizeof(r->joblog), "%s", in);
+		return;
+	}
+	/* a copied directory: the same name next to results.json */
+	snprintf(r->joblog, sizeof(r->joblog), "%s/%s", r->dir, strrchr(in, '/') ? strrchr(in, '/') + 1 : in);
+	if (access(r->joblog, R_OK))
+		r->joblog[0] = '\0';
+}
+
+int rpt_read_jobs(struct rpt *r)
+{
+	char line[1024], name[128];
+	FILE *f;
+
+	if (r->jobs_read)
+		return 0;
+	r->jobs_read = true;
+	if (!r->joblog[0])
+		return -ENOENT;
+	f = fopen(r->joblog, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		long long seq, rel, start, end, cpu_ns;
+		int t, cpu = -1;
+
+		if (line[0] == '#' || sscanf(line, "%127[^,],%lld,%lld,%lld,%lld,%lld,%d", name, &seq, &rel, &start,
+					     &end, &cpu_ns, &cpu) < 6 || start <= 0)
+			continue;
+		for (t = 0; t < r->ntasks && strcmp(r->task_names[t], name); t++)
+			;
+		if (t == r->ntasks)
+			continue;
+		if (pf_grow(&r->jobs, &r->jobs_cap, r->njobs, sizeof(*r->jobs), 4096) < 0)
+			break;
+		r->jobs[r->njobs++] = (struct rpt_job){ t, rel, start - rel, cpu_ns, end > 0 ? end - rel : -1, seq, cpu };
+	}
+	fclose(f);
+	return 0;
+}
+
+/* rpt_load - read what the run directory has; PF_EXIT_USAGE when it has nothing to report */
+static int rpt_load(struct rpt *r)
+{
+	char path[PATH_MAX];
+	json_t *ph, *t;
+	size_t i;
+	const char *slash;
+
+	snprintf(path, sizeof(path), "%s", r->dir);
+	while (strlen(path) > 1 && path[strlen(path) - 1] == '/')
+		path[strlen(path) - 1] = '\0';
+	slash = strrchr(path, '/');
+	snprintf(r->run_id, sizeof(r->run_id), "%.255s", slash ? slash + 1 : path);
+	r->results = rpt_load_json(r, "results.json");
+	r->run = rpt_load_json(r, "run.json");
+	if (!r->results && !r->run)
+		return pf_fail(PF_EXIT_USAGE, "%s: no results.json and no run.json: nothing to report", r->dir);
+	if (r->results && strcmp(rpt_str(r->results, "schema", ""), RPT_RESULTS_SCHEMA))
+		return pf_fail(PF_EXIT_USAGE, "%s/results.json: schema '%s', not " RPT_RESULTS_SCHEMA, r->dir,
+			       rpt_str(r->results, "schema", "(none)"));
+	r->sysinfo = rpt_load_json(r, "sysinfo.json");
+	r->loads = rpt_load_json(r, "loads.json");
+	r->verdicts = rpt_text(r, "verdicts.tap");
+	r->sums = rpt_text(r, "SHA256SUMS");
+	r->budgets = rpt_text(r, "budgets.ini");
+	r->sysinfo_txt = rpt_text(r, "sysinfo.txt");
+	json_array_foreach(rpt_get(r->run, "phases"), i, ph) {
+		json_t **slot;
+
+		if (strcmp(rpt_str(ph, "measure", ""), "cyclictest"))
+			continue;
+		slot = json_array_size(rpt_get(ph, "loads")) ? &r->base_loaded : &r->base_idle;
+		if (*slot)
+			continue;
+		snprintf(path, sizeof(path), "%s/results.json", rpt_str(ph, "dir", "."));
+		*slot = rpt_load_json(r, path);
+	}
+	if (!r->base_idle && !r->base_loaded && rpt_get(r->results, "cyclictest.threads"))
+		r->base_loaded = json_incref(r->results);	/* analyze-only: the one baseline it has */
+	json_array_foreach(rpt_get(r->results, "tasks"), i, t)
+		if (r->ntasks < RPT_MAX_TASKS)
+			r->task_names[r->ntasks++] = rpt_str(t, "name", "?");
+	r->partial = json_is_true(rpt_get(r->run, "partial")) || json_is_true(rpt_get(r->results, "partial"));
+	if (r->partial || !r->results) {
+		const char *why = rpt_str(r->run, "failure", NULL);
+
+		r->partial = true;
+		if (!why && rpt_str(r->run, "interrupted_by", NULL))
+			why = rpt_str(r->run, "interrupted_by", NULL);
+		snprintf(r->partial_why, sizeof(r->partial_why), "%s%s",
+			 why ? why : "the run was cut short",
+			 r->results ? "" : "; no results.json: nothing was analysed");
+	}
+	rpt_find_joblog(r);
+	rpt_read_verdicts(r);
+	return 0;
+}
+
+/* rpt_us - nanoseconds (a JSON number) as µs text with one decimal, "—" when null */
+static const char *rpt_us(json_t *v, char *buf, size_t size)
+{
+	if (!json_is_number(v))
+		return "—";
+	snprintf(buf, size, "%.1f", json_number_value(v) / 1e3);
+	return buf;
+}
+
+/* rpt_td_ns - a table cell of a nanosecond value shown in µs, with the exact value in data-ns */
+static void rpt_td_ns(struct rpt *r, json_t *v)
+{
+	char buf[64];
+
+	if (json_is_number(v))
+		fprintf(r->out, "<td class=\"n\" data-ns=\"%.0f\">%s</td>", json_number_value(v), rpt_us(v, buf, sizeof(buf)));
+	else
+		fputs("<td class=\"n na\">—</td>", r->out);
+}
+
+/* rpt_td_int - a table cell of a count */
+static void rpt_td_int(struct rpt *r, json_t *v)
+{
+	if (json_is_number(v))
+		fprintf(r->out, "<td class=\"n\" data-v=\"%.0f\">%.0f</td>", json_number_value(v), json_number_value(v));
+	else
+		fputs("<td class=\"n na\">—</td>", r->out);
+}
+
+/*
+ * rpt_td_stat - a cell of one statistic of a distribution (ns, shown in µs);
+ * a percentile known only by a bound shows its interval ("≥ 200.0, ≤ 431.0")
+ */
+static void rpt_td_stat(struct rpt *r, json_t *dist, const char *key)
+{
+	json_t *b = json_object_get(json_object_get(dist, "bounds"), key);
+
+	if (json_is_null(json_object_get(dist, key)) && json_is_object(b)) {
+		fprintf(r->out, "<td class=\"n bound\" data-ge-ns=\"%.0f\" data-le-ns=\"%.0f\">≥ %.1f, ≤ %.1f</td>",
+			rpt_num(b, ">="), rpt_num(b, "<="), rpt_num(b, ">=") / 1e3, rpt_num(b, "<=") / 1e3);
+		return;
+	}
+	rpt_td_ns(r, json_object_get(dist, key));
+}
+
+/* rpt_kv - one row of a two-column table */
+static void rpt_kv(struct rpt *r, const char *key, const char *value)
+{
+	fputs("<tr><th>", r->out);
+	rpt_esc(r->out, key);
+	fputs("</th><td>", r->out);
+	rpt_esc(r->out, value && *value ? value : "—");
+	fputs("</td></tr>\n", r->out);
+}
+
+/*
+ * rpt_json_text - a JSON value as text: strings as they are, objects as
+ * "key=value, ...", the rest compact; raw histograms left out and long
+ * arrays counted (results.json has them whole)
+ */
+static char *rpt_json_text(json_t *v)
+{
+	const char *key;
+	json_t *m;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!v || json_is_null(v))
+		return NULL;
+	if (json_is_string(v))
+		return strdup(json_string_value(v));
+	if (json_is_array(v) && json_array_size(v) > RPT_MAX_ARRAY_SHOWN)
+		return asprintf(&text, "[%zu values]", json_array_size(v)) < 0 ? NULL : text;
+	if (!json_is_object(v))
+		return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(6));
+	f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	json_object_foreach(v, key, m) {
+		char *mt;
+
+		if (!strcmp(key, "hist"))
+			continue;	/* a raw histogram: its statistics are beside it */
+		mt = rpt_json_text(m);
+
+		fprintf(f, "%s%s=%s", ftell(f) ? ", " : "", key, mt ? mt : "null");
+		free(mt);
+	}
+	fclose(f);
+	return text;
+}
+
+/* rpt_kv_json - a row whose value is a JSON value at a path */
+static void rpt_kv_json(struct rpt *r, const char *key, json_t *root, const char *path)
+{
+	char *text = rpt_json_text(rpt_get(root, path));
+
+	rpt_kv(r, key, text);
+	free(text);
+}
+
+/* rpt_section - open section n with its title; every section starts a new printed page */
+static void rpt_section(struct rpt *r, int n, const char *id, const char *title)
+{
+	fprintf(r->out, "</section>\n<section id=\"%s\"><h2>%d %s</h2>\n", id, n, title);
+}
+
+/* rpt_evidence - the anchor of a metric path's evidence section */
+static const char *rpt_evidence(const char *path, char *buf, size_t size)
+{
+	if (!strncmp(path, "tasks.", 6)) {
+		snprintf(buf, size, "task-%.*s", (int)strcspn(path + 6, "."), path + 6);
+		return buf;
+	}
+	if (!strncmp(path, "app.", 4) || !strncmp(path, "slots.", 6))
+		return "utilisation";
+	if (!strncmp(path, "cyclictest", 10))
+		return "baseline";
+	if (!strncmp(path, "loads.", 6))
+		return "loads";
+	if (!strncmp(path, "fsw.", 4))
+		return "flight";
+	return "validity";
+}
+
+/* rpt_n_of - N behind a metric: the count of its distribution, else its task's jobs; NAN when none */
+static double rpt_n_of(struct rpt *r, const char *path)
+{
+	char parent[512], *dot;
+
+	snprintf(parent, sizeof(parent), "%s", path);
+	dot = strrchr(parent, '.');
+	if (dot) {
+		*dot = '\0';
+		if (json_is_number(json_object_get(rpt_get(r->results, parent), "count")))
+			return json_number_value(json_object_get(rpt_get(r->results, parent), "count"));
+	}
+	if (!strncmp(path, "tasks.", 6)) {
+		snprintf(parent, sizeof(parent), "tasks.%.*s.jobs", (int)strcspn(path + 6, "."), path + 6);
+		return rpt_num(r->results, parent);
+	}
+	return NAN;
+}
+
+static const char rpt_css[] =
+	"body{font-family:'DejaVu Sans',sans-serif;font-size:10.5pt;color:#111;max-width:1000px;margin:0 auto;padding:0 12px}\n"
+	"h1{font-size:18pt;margin:.3em 0}h2{font-size:14pt;border-bottom:2px solid #0072B2;padding-bottom:2px;margin-top:1.2em}\n"
+	"h3{font-size:11.5pt;margin:1em 0 .3em}\n"
+	"table{border-collapse:collapse;margin:.4em 0;font-size:9pt}th,td{border:1px solid #bbb;padding:2px 5px;text-align:left;vertical-align:top;overflow-wrap:break-word}\n"
+	"th{background:#eef3f8}td.n,td.v{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.na{color:#777}\n"
+	"tr.fail td{background:#fde2e2}tr.skip td{background:#f3f3f3;color:#555}tr.pass td.v{color:#0a6b2d;font-weight:bold}tr.fail td.v{color:#b00000;font-weight:bold}\n"
+	"figure{margin:.6em 0;break-inside:avoid}figure img{max-width:100%;height:auto;border:1px solid #ddd}figcaption{font-size:9pt;color:#333}\n"
+	".runid{font-size:8.5pt;color:#444;border-bottom:1px solid #ccc;margin-bottom:4px}\n"
+	".partial{background:#b00000;color:#fff;font-weight:bold;padding:3px 6px}\n"
+	".missing{color:#8a4b00;background:#fff4e0;padding:2px 6px;border-left:3px solid #e69f00}\n"
+	".basis{background:#eef3f8;padding:4px 8px;border-left:3px solid #0072B2}\n"
+	"pre{font-size:8pt;white-space:pre-wrap;word-break:break-all;background:#f7f7f7;padding:4px}\n"
+	"nav ol{columns:2}#verdict-table td:first-child{white-space:nowrap}\n"
+	"@page{size:A4;margin:16mm 12mm 14mm 12mm}\n"
+	"@media print{body{max-width:none;padding:0}section{break-before:page}section#top,section#verdicts{break-before:auto}"
+	"h2,h3{break-after:avoid}tr{break-inside:avoid}}\n";
+
+/* rpt_css_string - text inside a CSS string: quotes, backslashes and control characters escaped, '<' too */
+static void rpt_css_string(FILE *out, const char *text)
+{
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p == '"' || *p == '\\' || *p < 0x20 || *p == '<' || *p == '>' || *p == '&')
+			fprintf(out, "\\%x ", *p);
+		else
+			fputc(*p, out);
+	}
+}
+
+/* rpt_head - the document head, the page header repeated on every printed page, the title block */
+static void rpt_head(struct rpt *r)
+{
+	const char *epoch = getenv("SOURCE_DATE_EPOCH");
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>preflight report ", r->out);
+	rpt_esc(r->out, r->run_id);
+	fprintf(r->out, "</title>\n<style>\n%s", rpt_css);
+	/* the page's margin boxes: the run id (and PARTIAL, with why) on every printed page */
+	fputs("@page{@top-left{content:\"preflight report \u2014 run ", r->out);
+	rpt_css_string(r->out, r->run_id);
+	fputs("\";font-size:8pt;color:#444}", r->out);
+	if (r->partial) {
+		fputs("@top-right{content:\"PARTIAL: ", r->out);
+		rpt_css_string(r->out, r->partial_why);
+		fputs("\";font-size:8pt;font-weight:bold;color:#b00000}", r->out);
+	}
+	fputs("@bottom-right{content:\"page \" counter(page) \" of \" counter(pages);font-size:8pt;color:#444}}\n"
+	      "</style></head><body>\n", r->out);
+	fputs("<section id=\"top\"><h1>Timing evidence: run ", r->out);
+	rpt_esc(r->out, r->run_id);
+	fputs("</h1>\n", r->out);
+	if (r->partial) {
+		fputs("<p class=\"partial\">PARTIAL: ", r->out);
+		rpt_esc(r->out, r->partial_why);
+		fputs(". Every number below covers only what was recorded before the run stopped.</p>\n", r->out);
+	}
+	fputs("<table>", r->out);
+	rpt_kv(r, "scenario", rpt_str(r->run, "scenario.name", rpt_str(r->results, "run.scenario", NULL)));
+	rpt_kv(r, "started (UTC)", rpt_str(r->run, "started_utc", NULL));
+	rpt_kv(r, "ended (UTC)", rpt_str(r->run, "ended_utc", NULL));
+	rpt_kv(r, "analysed by", rpt_str(r->results, "generator", NULL));
+	if (epoch && *epoch) {
+		time_t t = strtoll(epoch, NULL, 10);
+		char date[64];
+		struct tm tm;
+
+		strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+		rpt_kv(r, "report date (SOURCE_DATE_EPOCH)", date);
+	}
+	fputs("</table>\n<nav><ol><li><a href=\"#verdicts\">Verdicts</a></li><li><a href=\"#config\">Configuration identification</a></li>"
+	      "<li><a href=\"#trace\">Traceability matrix</a></li><li><a href=\"#definitions\">Metric definitions</a></li>"
+	      "<li><a href=\"#loads\">Load proof</a></li><li><a href=\"#baseline\">Kernel baseline</a></li>"
+	      "<li><a href=\"#tasks\">Per task</a></li><li><a href=\"#utilisation\">Utilisation</a></li>"
+	      "<li><a href=\"#worst\">Worst cases</a></li><li><a href=\"#flight\">Flight</a></li>"
+	      "<li><a href=\"#validity\">Measurement validity</a></li><li><a href=\"#deviations\">Deviations and limitations</a></li>"
+	      "<li><a href=\"#appendix\">Appendix</a></li></ol></nav>\n", r->out);
+}
+
+/* rpt_s_verdicts - 1: one row per requirement and element */
+static void rpt_s_verdicts(struct rpt *r)
+{
+	int pass = 0, fail = 0, skip = 0;
+	char text[512], anchor[160], n[32];
+
+	rpt_section(r, 1, "verdicts", "Verdicts");
+	fputs("<p class=\"basis\">Basis: each observed value is the <b>measured high-water mark under the declared load</b> "
+	      "during this run; it is not a WCET and not a bound on what another run may see.</p>\n", r->out);
+	if (!r->verdicts) {
+		rpt_note_missing(r, "verdicts: no verdicts.tap in the run directory (no budgets were checked)");
+		return;
+	}
+	fputs("<table id=\"verdict-table\"><tr><th>id</th><th>requirement</th><th>metric</th><th>budget</th><th>observed</th>"
+	      "<th>margin</th><th>N</th><th>verdict</th><th>evidence</th></tr>\n", r->out);
+	for (int i = 0; i < r->nverdicts; i++) {
+		struct rpt_verdict *v = &r->verdict[i];
+		double nn = v->path[0] ? rpt_n_of(r, v->path) : NAN;
+
+		v->skip ? skip++ : v->ok ? pass++ : fail++;
+		fprintf(r->out, "<tr class=\"%s\"><td>", v->skip ? "skip" : v->ok ? "pass" : "fail");
+		rpt_esc(r->out, v->id);
+		fputs("</td><td>", r->out);
+		rpt_esc(r->out, rpt_budget_field(r, v->id, "text", text, sizeof(text)));
+		fputs("</td><td>", r->out);
+		rpt_esc(r->out, v->label);
+		if (v->path[0]) {
+			fputs("<br><code>", r->out);
+			rpt_esc(r->out, v->path);
+			fputs("</code>", r->out);
+		}
+		fputs("</td><td>", r->out);
+		if (!v->skip) {
+			rpt_esc(r->out, v->op);
+			fputs(" ", r->out);
+		}
+		rpt_esc(r->out, v->skip ? rpt_budget_field(r, v->id, "bound", text, sizeof(text)) : v->bound);
+		fputs("</td><td class=\"n\">", r->out);
+		rpt_esc(r->out, v->skip ? "not measured" : v->observed);
+		fputs("</td><td class=\"n\">", r->out);
+		rpt_esc(r->out, v->margin);
+		snprintf(n, sizeof(n), "%.0f", nn);
+		fprintf(r->out, "</td><td class=\"n\">%s</td><td class=\"v\">%s</td><td>", isnan(nn) ? "—" : n,
+			v->skip ? "NOT MEASURED" : v->ok ? "PASS" : "FAIL");
+		if (v->path[0])
+			fprintf(r->out, "<a href=\"#%s\">§</a>", rpt_evidence(v->path, anchor, sizeof(anchor)));
+		if (v->skip) {
+			fputs(" ", r->out);
+			rpt_esc(r->out, v->why);
+		}
+		if (v->worst[0]) {
+			fputs(" worst: ", r->out);
+			rpt_esc(r->out, v->worst);
+		}
+		fputs("</td></tr>\n", r->out);
+	}
+	fprintf(r->out, "</table>\n<p id=\"verdict-summary\"><b>%d passed, %d failed, %d not measured.</b> "
+		"A requirement that was not measured is never counted as passed.</p>\n", pass, fail, skip);
+}
+
+/* rpt_s_config - 2: what was measured, on what, with what */
+static void rpt_s_config(struct rpt *r)
+{
+	json_t *w;
+	size_t i;
+	char buf[512];
+
+	rpt_section(r, 2, "config", "Configuration identification");
+	if (!r->sysinfo)
+		rpt_note_missing(r, "configuration: no sysinfo.json (the system was not surveyed with this run)");
+	else {
+		fputs("<h3>System</h3><table>", r->out);
+		rpt_kv_json(r, "host", r->sysinfo, "hostname");
+		rpt_kv_json(r, "OS", r->sysinfo, "os");
+		rpt_kv_json(r, "kernel release", r->sysinfo, "kernel.release");
+		rpt_kv_json(r, "kernel version", r->sysinfo, "kernel.version");
+		rpt_kv_json(r, "architecture", r->sysinfo, "kernel.arch");
+		rpt_kv_json(r, "preemption model", r->sysinfo, "kernel.preempt_model");
+		rpt_kv_json(r, "PREEMPT_RT", r->sysinfo, "kernel.preempt_rt");
+		rpt_kv_json(r, "config source", r->sysinfo, "kernel.config_source");
+		rpt_kv_json(r, "config (realtime-relevant options)", r->sysinfo, "kernel.config");
+		rpt_kv_json(r, "HZ", r->sysinfo, "kernel.hz");
+		rpt_kv_json(r, "command line", r->sysinfo, "kernel.cmdline");
+		rpt_kv_json(r, "CPU model", r->sysinfo, "cpus.model");
+		rpt_kv_json(r, "CPUs online", r->sysinfo, "cpus.online");
+		rpt_kv_json(r, "isolated CPUs", r->sysinfo, "cpus.isolated");
+		rpt_kv_json(r, "nohz_full", r->sysinfo, "cpus.nohz_full");
+		rpt_kv_json(r, "cpuidle driver / governor", r->sysinfo, "cpus.cpuidle_driver");
+		rpt_kv_json(r, "cpuidle governor", r->sysinfo, "cpus.cpuidle_governor");
+		rpt_kv_json(r, "per-CPU governor and idle states", r->sysinfo, "cpus.per_cpu");
+		rpt_kv_json(r, "clocksource", r->sysinfo, "clocksource.current");
+		rpt_kv_json(r, "RT throttling", r->sysinfo, "rt_throttle");
+		rpt_kv_json(r, "virtualisation", r->sysinfo, "virtualization");
+		rpt_kv_json(r, "surveyed at (UTC)", r->sysinfo, "collected_at");
+		fputs("</table>\n<h3>Warnings of the survey</h3>\n<ul>", r->out);
+		json_array_foreach(rpt_get(r->sysinfo, "warnings"), i, w) {
+			fputs("<li><b>", r->out);
+			rpt_esc(r->out, rpt_str(w, "severity", "?"));
+			fputs("</b> ", r->out);
+			rpt_esc(r->out, rpt_str(w, "message", ""));
+			fputs(" — ", r->out);
+			rpt_esc(r->out, rpt_str(w, "advice", ""));
+			fputs("</li>", r->out);
+		}
+		if (!json_array_size(rpt_get(r->sysinfo, "warnings")))
+			fputs("<li>none</li>", r->out);
+		fputs("</ul>\n", r->out);
+	}
+	fputs("<h3>Software and run</h3><table>", r->out);
+	rpt_kv_json(r, "analysis", r->results, "generator");
+	rpt_kv(r, "preflight commit, compiler, library versions", "not recorded in the run directory (see Deviations)");
+	rpt_kv(r, "gnuplot (figures)", r->gnuplot_version);
+	rpt_kv_json(r, "cyclictest (rt-tests)", r->results, "cyclictest.rt_tests_version");
+	rpt_kv_json(r, "cyclictest command", r->results, "cyclictest.cmdline");
+	rpt_kv_json(r, "scenario", r->run, "scenario.name");
+	rpt_kv_json(r, "scenario source", r->run, "scenario.source");
+	rpt_kv_json(r, "started (UTC)", r->run, "started_utc");
+	rpt_kv_json(r, "ended (UTC)", r->run, "ended_utc");
+	rpt_kv_json(r, "exit code of the run", r->run, "exit_code");
+	rpt_kv_json(r, "trace clock", r->results, "trace.clock");
+	rpt_kv_json(r, "trace file version", r->results, "trace.file_version");
+	fputs("</table>\n", r->out);
+	if (json_array_size(rpt_get(r->run, "phases"))) {
+		json_t *ph;
+
+		fputs("<h3>Phases</h3><table><tr><th>phase</th><th>measure</th><th>loads</th><th>planned (s)</th>"
+		      "<th>elapsed (s)</th><th>partial</th><th>directory</th></tr>\n", r->out);
+		json_array_foreach(rpt_get(r->run, "phases"), i, ph) {
+			char *loads = json_dumps(rpt_get(ph, "loads"), JSON_ENCODE_ANY | JSON_COMPACT);
+
+			fputs("<tr><td>", r->out);
+			rpt_esc(r->out, rpt_str(ph, "name", "?"));
+			fputs("</td><td>", r->out);
+			rpt_esc(r->out, rpt_str(ph, "measure", "?"));
+			fputs("</td><td>", r->out);
+			rpt_esc(r->out, loads);
+			fprintf(r->out, "</td><td class=\"n\">%.1f</td><td class=\"n\">%.1f</td><td>%s</td><td>",
+				rpt_num(ph, "planned_s"), rpt_num(ph, "elapsed_s"),
+				json_is_true(rpt_get(ph, "partial")) ? "<b>yes</b>" : "no");
+			rpt_esc(r->out, rpt_str(ph, "dir", ""));
+			fputs("</td></tr>\n", r->out);
+			free(loads);
+		}
+		fputs("</table>\n", r->out);
+	}
+	if (r->ntasks) {
+		json_t *t;
+
+		fputs("<h3>Task table of the app</h3><table><tr><th>task</th><th>colour</th><th>period (µs)</th>"
+		      "<th>deadline (µs)</th><th>policy</th><th>prio</th><th>source</th></tr>\n", r->out);
+		json_array_foreach(rpt_get(r->results, "tasks"), i, t) {
+			fputs("<tr><td>", r->out);
+			rpt_esc(r->out, rpt_str(t, "name", "?"));
+			fprintf(r->out, "</td><td><span style=\"color:%s\">■■■</span></td>", rpt_task_colour(i));
+			rpt_td_ns(r, rpt_get(t, "period_ns"));
+			rpt_td_ns(r, rpt_get(t, "deadline_ns"));
+			fputs("<td>", r->out);
+			rpt_esc(r->out, rpt_str(t, "policy", "—"));
+			fputs("</td>", r->out);
+			rpt_td_int(r, rpt_get(t, "prio"));
+			fputs("<td>", r->out);
+			rpt_esc(r->out, rpt_str(t, "source", "—"));
+			fputs("</td></tr>\n", r->out);
+		}
+		fputs("</table>\n", r->out);
+	}
+	snprintf(buf, sizeof(buf), "%s", r->sums ? "see the data manifest in the Appendix (SHA-256 of every file)" :
+		 "no SHA256SUMS in the run directory");
+	fputs("<p>Raw files: ", r->out);
+	rpt_esc(r->out, buf);
+	fputs(".</p>\n", r->out);
+}
+
+/* rpt_s_trace - 3: requirement -> metric path -> data file -> figure -> verdict */
+static void rpt_s_trace(struct rpt *r)
+{
+	char anchor[160];
+
+	rpt_section(r, 3, "trace", "Traceability matrix");
+	if (!r->nverdicts) {
+		rpt_note_missing(r, "traceability: no verdicts to trace");
+		return;
+	}
+	fputs("<table><tr><th>requirement</th><th>metric path (results.json)</th><th>data file</th><th>figure</th>"
+	      "<th>verdict</th></tr>\n", r->out);
+	for (int i = 0; i < r->nverdicts; i++) {
+		struct rpt_verdict *v = &r->verdict[i];
+		const char *ev = v->path[0] ? rpt_evidence(v->path, anchor, sizeof(anchor)) : NULL;
+		const char *file = !v->path[0] ? "—" : !strncmp(v->path, "tasks.", 6) || !strncmp(v->path, "app.", 4) ||
+			!strncmp(v->path, "slots.", 6) ? "trace.dat + jobs.csv of the app phase" :
+			!strncmp(v->path, "fsw.", 4) ? "fsw.json of the app phase" :
+			!strncmp(v->path, "loads.", 6) ? "load-*.json (loads.json)" :
+			!strncmp(v->path, "cyclictest", 10) ? "cyclictest.json" : "results.json";
+		const char *fig = !ev ? "—" : !strncmp(ev, "task-", 5) ? (strstr(v->path, "activation_latency") ?
+			"H1, E1, T1" : "per-task table") : !strcmp(ev, "utilisation") ? "U1" :
+			!strcmp(ev, "baseline") ? "B1" : "table";
+
+		fputs("<tr><td>", r->out);
+		rpt_esc(r->out, v->id);
+		fputs("</td><td><code>", r->out);
+		rpt_esc(r->out, v->path[0] ? v->path : v->label);
+		fputs("</code></td><td>", r->out);
+		rpt_esc(r->out, file);
+		fputs("</td><td>", r->out);
+		if (ev)
+			fprintf(r->out, "<a href=\"#%s\">%s</a>", ev, fig);
+		else
+			fputs("—", r->out);
+		fprintf(r->out, "</td><td>%s</td></tr>\n", v->skip ? "NOT MEASURED" : v->ok ? "PASS" : "FAIL");
+	}
+	fputs("</table>\n", r->out);
+}
+
+/* rpt_s_definitions - 4: what each number means */
+static void rpt_s_definitions(struct rpt *r)
+{
+	rpt_section(r, 4, "definitions", "Metric definitions");
+	fputs("<table><tr><th>metric</th><th>definition</th></tr>\n", r->out);
+	rpt_kv(r, "activation latency", "start of the job (the app's start marker in the trace) − its release r_k "
+	       "(the absolute time the job was due); per task, every job");
+	rpt_kv(r, "response time", "end of the job − its release");
+	rpt_kv(r, "execution time", "on-CPU time of the task's thread between the start and end markers (trace)");
+	rpt_kv(r, "deadline miss / overrun", "response time > deadline / job still running at the next release");
+	rpt_kv(r, "missed activation", "a release skipped: from release gaps in the trace, and the job log's missed column");
+	rpt_kv(r, "wakeup latency", "switch-in − sched_waking of a thread (the whole delay the kernel added)");
+	rpt_kv(r, "utilisation", "CPU time / elapsed time, as a share of one CPU; worst windows of 10 ms and 1 s aligned "
+	       "to the trace start");
+	rpt_kv(r, "cyclictest latency", "cyclictest's own measure (timer expiry to wake-up of its thread), per CPU, in "
+	       "its histogram's 1 µs bins");
+	rpt_kv_json(r, "clock", r->results, "trace.clock");
+	rpt_kv(r, "percentiles", "the sample of rank ⌈q × N⌉, read from a log-linear histogram: exact below 256 ns, "
+	       "otherwise within 1/128 (0.79 %) of the true sample; min and max are exact");
+	rpt_kv(r, "lost events", "events the kernel ring buffer dropped; jobs overlapping a loss window are counted "
+	       "under Measurement validity, and their metrics may be wrong");
+	rpt_kv(r, "inferred context switches", "switches missing from the trace and inferred from the next event's pid: "
+	       "runtime stays right to within the gap; no wakeup latency is taken from an inferred switch-in");
+	fputs("</table>\n<p>The full definitions are in docs/results.md of preflight.</p>\n", r->out);
+}
+
+/* rpt_s_loads - 5: each load's report per phase */
+static void rpt_s_loads(struct rpt *r)
+{
+	json_t *ph, *load;
+	const char *name;
+	size_t i;
+	int n = 0;
+
+	rpt_section(r, 5, "loads", "Load proof");
+	if (!r->loads) {
+		rpt_note_missing(r, "load proof: no loads.json (no loads ran, or an analyze-only directory)");
+		return;
+	}
+	fputs("<p>What each load achieved, as its own report says (docs/loads.md). Targets are the scenario's "
+	      "(scenario.ini in the appendix).</p>\n<table><tr><th>phase</th><th>load</th><th>elapsed (s)</th>"
+	      "<th>achieved</th></tr>\n", r->out);
+	json_array_foreach(rpt_get(r->loads, "phases"), i, ph) {
+		json_object_foreach(rpt_get(ph, "loads"), name, load) {
+			char *ach = rpt_json_text(rpt_get(load, "achieved"));
+
+			fputs("<tr><td>", r->out);
+			rpt_esc(r->out, rpt_str(ph, "phase", "?"));
+			fputs("</td><td>", r->out);
+			rpt_esc(r->out, name);
+			fprintf(r->out, "</td><td class=\"n\">%.1f</td><td><code>", rpt_num(load, "elapsed_s"));
+			rpt_esc(r->out, ach);
+			fputs("</code></td></tr>\n", r->out);
+			free(ach);
+			n++;
+		}
+	}
+	fputs("</table>\n", r->out);
+	if (!n)
+		fputs("<p>No phase of this run had a load.</p>\n", r->out);
+	else
+		rpt_plot_l1(r);
+}
+
+/* rpt_ct_rows - the per-CPU rows of one cyclictest baseline */
+static void rpt_ct_rows(struct rpt *r, json_t *res, const char *what)
+{
+	static const char *const stats[] = { "min", "p50", "p99", "p99.9", "max" };
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(rpt_get(res, "cyclictest.threads"), i, t) {
+		fprintf(r->out, "<tr><td>%s</td>", what);
+		rpt_td_int(r, rpt_get(t, "cpu"));
+		rpt_td_int(r, rpt_get(t, "latency_ns.count"));
+		for (size_t k = 0; k < PF_ARRAY_SIZE(stats); k++)
+			rpt_td_stat(r, rpt_get(t, "latency_ns"), stats[k]);
+		fputs("</tr>\n", r->out);
+	}
+}
+
+/* rpt_s_baseline - 6: cyclictest idle and loaded, per CPU */
+static void rpt_s_baseline(struct rpt *r)
+{
+	rpt_section(r, 6, "baseline", "Kernel baseline");
+	if (!r->base_idle && !r->base_loaded) {
+		rpt_note_missing(r, "kernel baseline: no cyclictest phase in this run");
+		return;
+	}
+	fputs("<table><tr><th>phase</th><th>CPU</th><th>N</th><th>min (µs)</th><th>p50 (µs)</th><th>p99 (µs)</th>"
+	      "<th>p99.9 (µs)</th><th>max (µs)</th></tr>\n", r->out);
+	rpt_ct_rows(r, r->base_idle, "idle");
+	rpt_ct_rows(r, r->base_loaded, "loaded");
+	fputs("</table>\n", r->out);
+	if (!r->base_idle)
+		rpt_note_missing(r, "kernel baseline: no idle cyclictest phase");
+	if (!r->base_loaded)
+		rpt_note_missing(r, "kernel baseline: no loaded cyclictest phase");
+	if (rpt_str(r->base_loaded ? r->base_loaded : r->base_idle, "cyclictest.cmdline", NULL)) {
+		fputs("<p>cyclictest command: <code>", r->out);
+		rpt_esc(r->out, rpt_str(r->base_loaded ? r->base_loaded : r->base_idle, "cyclictest.cmdline", ""));
+		fputs("</code></p>\n", r->out);
+	}
+	rpt_plot_b1(r);
+}
+
+/* rpt_dist_row - N, min, p50, p99, p99.9, p99.99, max of one distribution as table cells */
+static void rpt_dist_cells(struct rpt *r, json_t *d)
+{
+	rpt_td_int(r, rpt_get(d, "count"));
+	static const char *const stats[] = { "min", "p50", "p99", "p99.9", "p99.99", "max" };
+
+	for (size_t k = 0; k < PF_ARRAY_SIZE(stats); k++)
+		rpt_td_stat(r, d, stats[k]);
+}
+
+/* rpt_s_tasks - 7: per task table and the latency figures */
+static void rpt_s_tasks(struct rpt *r)
+{
+	static const char *const metrics[][2] = {
+		{ "activation_latency_ns", "activation latency" }, { "response_time_ns", "response time" },
+		{ "exec_time_ns", "execution time" }, { "cpu_time_ns", "CPU time (job log)" },
+	};
+	json_t *t;
+	size_t i;
+
+	rpt_section(r, 7, "tasks", "Per task");
+	if (!r->ntasks) {
+		rpt_note_missing(r, "per task: results.json has no app tasks (%s)",
+				 r->results ? "a cyclictest-only run, or the app was not traced" : "no results.json");
+		return;
+	}
+	fputs("<p>All times in µs (the exact nanoseconds are in each cell's data-ns attribute and in results.json). "
+	      "The maximum's time is on the trace clock; its job is the task's job sequence number.</p>\n"
+	      "<table id=\"task-table\"><tr><th>task</th><th>metric</th><th>N</th><th>min</th><th>p50</th><th>p99</th>"
+	      "<th>p99.9</th><th>p99.99</th><th>max</th><th>max at (s)</th><th>max job</th></tr>\n", r->out);
+	json_array_foreach(rpt_get(r->results, "tasks"), i, t) {
+		for (size_t m = 0; m < PF_ARRAY_SIZE(metrics); m++) {
+			json_t *d = rpt_get(t, metrics[m][0]);
+
+			if (!json_is_object(d))
+				continue;
+			fprintf(r->out, "<tr data-task=\"%s\" data-metric=\"%s\"><td id=\"%s%s\" style=\"border-left:6px solid %s\">",
+				rpt_str(t, "name", "?"), metrics[m][0], m ? "" : "task-", m ? "" : rpt_str(t, "name", "?"),
+				rpt_task_colour(i));
+			rpt_esc(r->out, rpt_str(t, "name", "?"));
+			fputs("</td><td>", r->out);
+			rpt_esc(r->out, metrics[m][1]);
+			fputs("</td>", r->out);
+			rpt_dist_cells(r, d);
+			if (json_is_number(rpt_get(d, "max_at")))
+				fprintf(r->out, "<td class=\"n\">%.6f</td>", rpt_num(d, "max_at") / 1e9);
+			else
+				fputs("<td class=\"n na\">—</td>", r->out);
+			rpt_td_int(r, rpt_get(d, "max_id"));
+			fputs("</tr>\n", r->out);
+		}
+	}
+	fputs("</table>\n<h3>Counts</h3><table id=\"task-counts\"><tr><th>task</th><th>jobs</th><th>overruns</th>"
+	      "<th>deadline misses</th><th>missed activations</th><th>preemptions</th><th>migrations</th>"
+	      "<th>source</th></tr>\n", r->out);
+	json_array_foreach(rpt_get(r->results, "tasks"), i, t) {
+		fprintf(r->out, "<tr data-task=\"%s\"><td>", rpt_str(t, "name", "?"));
+		rpt_esc(r->out, rpt_str(t, "name", "?"));
+		fputs("</td>", r->out);
+		rpt_td_int(r, rpt_get(t, "jobs"));
+		rpt_td_int(r, rpt_get(t, "overruns"));
+		rpt_td_int(r, rpt_get(t, "deadline_misses"));
+		rpt_td_int(r, rpt_get(t, "missed_activations"));
+		rpt_td_int(r, rpt_get(t, "preemptions"));
+		rpt_td_int(r, rpt_get(t, "migrations"));
+		fputs("<td>", r->out);
+		rpt_esc(r->out, rpt_str(t, "source", "—"));
+		fputs("</td></tr>\n", r->out);
+	}
+	fputs("</table>\n", r->out);
+	rpt_plot_h1(r);
+	rpt_plot_e1(r);
+	rpt_plot_t1(r);
+	rpt_plot_m1(r);
+	rpt_plot_r1(r);
+}
+
+/* rpt_s_utilisation - 8 */
+static void rpt_s_utilisation(struct rpt *r)
+{
+	static const char *const shares[][2] = {
+		{ "utilisation", "app utilisation (share of one CPU, whole trace)" },
+		{ "utilisation_all_cpus", "app utilisation (share of all CPUs)" },
+		{ "utilisation_max_1s", "worst 1 s window" },
+		{ "utilisation_max_slot", "worst slot window" },
+		{ "utilisation_max_10ms", "worst 10 ms window" },
+	};
+	json_t *app = rpt_get(r->results, "app");
+	char buf[64];
+
+	rpt_section(r, 8, "utilisation", "Utilisation");
+	if (!json_is_object(app)) {
+		rpt_note_missing(r, "utilisation: results.json has no app utilisation (no markers, no job log)");
+		return;
+	}
+	fputs("<table>", r->out);
+	for (size_t i = 0; i < PF_ARRAY_SIZE(shares); i++) {
+		double v = rpt_num(app, shares[i][0]);
+
+		snprintf(buf, sizeof(buf), isnan(v) ? "—" : "%.2f %%", v * 100);
+		rpt_kv(r, shares[i][1], buf);
+	}
+	rpt_kv_json(r, "source", app, "source");
+	rpt_kv_json(r, "slot overruns", r->results, "slots.overruns");
+	rpt_kv_json(r, "slots", r->results, "slots.count");
+	fputs("</table>\n", r->out);
+	rpt_plot_u1(r);
+}
+
+/* rpt_s_worst - 9: the worst activations with what delayed them */
+static void rpt_s_worst(struct rpt *r)
+{
+	json_t *t, *c, *k;
+	size_t i, j, m;
+	int n = 0, ng = 0;
+
+	rpt_section(r, 9, "worst", "Worst cases");
+	json_array_foreach(rpt_get(r->results, "tasks"), i, t) {
+		json_array_foreach(rpt_get(t, "culprits"), j, c) {
+			if (j >= 3)
+				break;
+			if (!n++)
+				fputs("<p>The worst activations of each task (up to three) and what stood between release "
+				      "and start on the CPU where the job started.</p>\n", r->out);
+			fputs("<h3>", r->out);
+			rpt_esc(r->out, rpt_str(c, "summary", "?"));
+			fputs("</h3><table><tr><th>contributor</th><th>kind</th><th>µs</th><th>share</th></tr>\n", r->out);
+			json_array_foreach(rpt_get(c, "contributors"), m, k) {
+				fputs("<tr><td>", r->out);
+				rpt_esc(r->out, rpt_str(k, "name", "?"));
+				fputs("</td><td>", r->out);
+				rpt_esc(r->out, rpt_str(k, "kind", "?"));
+				fputs("</td>", r->out);
+				rpt_td_ns(r, rpt_get(k, "duration_ns"));
+				fprintf(r->out, "<td class=\"n\">%.1f %%</td></tr>\n", rpt_num(k, "share") * 100);
+			}
+			fprintf(r->out, "</table><p>job %.0f on CPU %.0f, waited: ", rpt_num(c, "seq"), rpt_num(c, "cpu"));
+			rpt_esc(r->out, rpt_str(c, "waited", "?"));
+			fprintf(r->out, "%s</p>\n", json_is_false(rpt_get(c, "complete")) ?
+				" — <b>incomplete</b>: the CPU history kept did not reach back to the release" : "");
+			if (j == 0)
+				rpt_plot_g1(r, (int)i, c, ++ng);
+		}
+	}
+	if (!n)
+		rpt_note_missing(r, "worst cases: results.json has no culprit analysis (no trace of the app)");
+}
+
+/* rpt_s_flight - 10 */
+static void rpt_s_flight(struct rpt *r)
+{
+	json_t *fsw = rpt_get(r->results, "fsw"), *sim = NULL;
+	static const char *const keys[] = {
+		"imu_frames", "gps_fixes", "spi_frames", "frame_errors", "stale_events", "recoveries",
+		"failsafe_events", "waypoints_reached", "laps", "ekf_updates", "final_mode",
+	};
+	static const char *const sim_keys[][2] = {
+		{ "pos_err_rms_m", "position error RMS (m)" }, { "pos_err_max_m", "position error max (m)" },
+		{ "track_err_rms_m", "track error RMS (m)" }, { "track_err_max_m", "track error max (m)" },
+		{ "alt_err_rms_m", "altitude error RMS (m)" }, { "alt_err_max_m", "altitude error max (m)" },
+		{ "failsafe_s", "time in failsafe (s)" }, { "sim_time_s", "simulated time (s)" },
+		{ "late_ticks", "simulator ticks late" }, { "max_late_us", "simulator latest tick (µs)" },
+		{ "stalled", "stalled" }, { "min_airspeed_mps", "lowest airspeed (m/s)" },
+	};
+	char path[PATH_MAX];
+
+	rpt_section(r, 10, "flight", "Flight");
+	if (!json_is_object(fsw)) {
+		rpt_note_missing(r, "flight: this run did not fly the simulator (no fsw statistics in results.json)");
+		return;
+	}
+	fputs("<h3>Flight software</h3><table>", r->out);
+	for (size_t i = 0; i < PF_ARRAY_SIZE(keys); i++)
+		rpt_kv_json(r, keys[i], fsw, keys[i]);
+	fputs("</table>\n<table><tr><th>metric</th><th>N</th><th>min</th><th>p50</th><th>p99</th><th>p99.9</th>"
+	      "<th>p99.99</th><th>max</th></tr><tr><td>SPI transfer (µs)</td>", r->out);
+	rpt_dist_cells(r, rpt_get(fsw, "spi_transfer_ns"));
+	fputs("</tr></table>\n", r->out);
+	if (r->app_dir[0]) {
+		snprintf(path, sizeof(path), "%.4000s/sim.json", r->app_dir);
+		sim = json_load_file(path, 0, NULL);
+	}
+	if (sim) {
+		fputs("<h3>Simulator: errors of the flight against the mission circuit</h3><table>", r->out);
+		for (size_t i = 0; i < PF_ARRAY_SIZE(sim_keys); i++)
+			rpt_kv_json(r, sim_keys[i][1], sim, sim_keys[i][0]);
+		fputs("</table>\n", r->out);
+		json_decref(sim);
+	} else {
+		rpt_note_missing(r, "flight: no sim.json of the app phase (the simulator's errors)");
+	}
+	rpt_plot_f1(r);
+}
+
+/* rpt_s_validity - 11 */
+static void rpt_s_validity(struct rpt *r)
+{
+	json_t *t;
+	size_t i;
+
+	rpt_section(r, 11, "validity", "Measurement validity");
+	if (!r->results) {
+		rpt_note_missing(r, "measurement validity: no results.json");
+		return;
+	}
+	fputs("<table>", r->out);
+	rpt_kv_json(r, "trace file", r->results, "trace.file");
+	rpt_kv_json(r, "events read", r->results, "trace.events");
+	rpt_kv_json(r, "lost events (kernel ring buffer)", r->results, "trace.lost_events");
+	rpt_kv_json(r, "places with an unknown number lost", r->results, "trace.lost_unknown");
+	rpt_kv_json(r, "lost events per CPU", r->results, "trace.lost_by_cpu");
+	rpt_kv_json(r, "context switches inferred", r->results, "trace.switches_inferred");
+	rpt_kv_json(r, "events seen", r->results, "trace.events_seen");
+	rpt_kv_json(r, "lost-event windows", r->results, "lost_events.windows");
+	rpt_kv_json(r, "metrics affected by lost events", r->results, "lost_events.affected");
+	rpt_kv(r, "probe overhead", "not measured by this version (see Deviations)");
+	fputs("</table>\n", r->out);
+	if (!rpt_get(r->results, "trace") || json_is_null(rpt_get(r->results, "trace")))
+		rpt_note_missing(r, "measurement validity: no trace in this analysis");
+	if (!r->ntasks)
+		return;
+	fputs("<h3>Trace against job log</h3><table><tr><th>task</th><th>matched</th><th>trace only</th>"
+	      "<th>job log only</th><th>|Δ activation latency| max (µs)</th><th>jobs in lost-event windows</th>"
+	      "<th>job log dropped</th></tr>\n", r->out);
+	json_array_foreach(rpt_get(r->results, "tasks"), i, t) {
+		fputs("<tr><td>", r->out);
+		rpt_esc(r->out, rpt_str(t, "name", "?"));
+		fputs("</td>", r->out);
+		rpt_td_int(r, rpt_get(t, "agreement.matched"));
+		rpt_td_int(r, rpt_get(t, "agreement.trace_only"));
+		rpt_td_int(r, rpt_get(t, "agreement.joblog_only"));
+		rpt_td_ns(r, rpt_get(t, "agreement.activation_latency_diff_ns.max"));
+		rpt_td_int(r, rpt_get(t, "lost_events_jobs"));
+		rpt_td_int(r, rpt_get(t, "joblog.dropped"));
+		fputs("</tr>\n", r->out);
+	}
+	fputs("</table>\n", r->out);
+}
+
+/* rpt_s_deviations - 12: every warning, partial phase and "not measured", said openly */
+static void rpt_s_deviations(struct rpt *r)
+{
+	json_t *w, *ph;
+	size_t i;
+
+	rpt_section(r, 12, "deviations", "Deviations and limitations");
+	fputs("<ul id=\"deviation-list\">", r->out);
+	if (r->partial) {
+		fputs("<li><b>PARTIAL</b>: ", r->out);
+		rpt_esc(r->out, r->partial_why);
+		fputs("</li>", r->out);
+	}
+	json_array_foreach(rpt_get(r->run, "phases"), i, ph)
+		if (json_is_true(rpt_get(ph, "partial"))) {
+			fputs("<li>phase ", r->out);
+			rpt_esc(r->out, rpt_str(ph, "name", "?"));
+			fprintf(r->out, " is partial: %.1f s of %.1f s planned</li>", rpt_num(ph, "elapsed_s"),
+				rpt_num(ph, "planned_s"));
+		}
+	if (rpt_str(r->run, "failure", NULL)) {
+		fputs("<li>the run says: ", r->out);
+		rpt_esc(r->out, rpt_str(r->run, "failure", ""));
+		fputs("</li>", r->out);
+	}
+	json_array_foreach(rpt_get(r->sysinfo, "warnings"), i, w) {
+		fputs("<li>system warning: ", r->out);
+		rpt_esc(r->out, rpt_str(w, "message", ""));
+		fputs("</li>", r->out);
+	}
+	for (int k = 0; k < r->nverdicts; k++)
+		if (r->verdict[k].skip) {
+			fputs("<li>not measured: ", r->out);
+			rpt_esc(r->out, r->verdict[k].id);
+			fputs(" ", r->out);
+			rpt_esc(r->out, r->verdict[k].label);
+			fputs(" — ", r->out);
+			rpt_esc(r->out, r->verdict[k].why);
+			fputs("</li>", r->out);
+		}
+	if (!r->run)
+		fputs("<li>no run.json: an analyze-only directory; the run's phases, loads and manifest are not "
+		      "part of this evidence</li>", r->out);
+	for (int k = 0; k < r->nmissing; k++) {
+		fputs("<li>", r->out);
+		rpt_esc(r->out, r->missing[k]);
+		fputs("</li>", r->out);
+	}
+	fputs("<li>the preflight commit, compiler and library versions are not recorded in the run directory</li>"
+	      "<li>probe overhead (the cost of tracing on the measured latencies) is not measured</li>"
+	      "<li>the observed values are high-water marks of this run, not bounds (not a WCET analysis)</li>"
+	      "</ul>\n", r->out);
+}
+
+/* rpt_pre - a preformatted block of a file's text */
+static void rpt_pre(struct rpt *r, const char *title, const char *text)
+{
+	fputs("<h3>", r->out);
+	rpt_esc(r->out, title);
+	fputs("</h3>", r->out);
+	if (!text) {
+		fputs("<p>absent from the run directory</p>\n", r->out);
+		return;
+	}
+	fputs("<pre>", r->out);
+	rpt_esc(r->out, text);
+	fputs("</pre>\n", r->out);
+}
+
+/* rpt_s_appendix - 13: regenerate command, data manifest, environment */
+static void rpt_s_appendix(struct rpt *r)
+{
+	char *scn, abs[PATH_MAX];
+
+	rpt_section(r, 13, "appendix", "Appendix");
+	fputs("<h3>Regenerate this report</h3><pre>preflight report ", r->out);
+	rpt_esc(r->out, realpath(r->dir, abs) ? abs : r->dir);	/* the same however the directory was named */
+	fputs("</pre><p>The same run directory gives a byte-identical file (set SOURCE_DATE_EPOCH to print a date). "
+	      "Figures were drawn by ", r->out);
+	rpt_esc(r->out, r->gnuplot_version);
+	fputs(".</p>\n", r->out);
+	rpt_pre(r, "Data manifest (SHA256SUMS)", r->sums);
+	rpt_pre(r, "Budgets (budgets.ini)", r->budgets);
+	scn = rpt_text(r, "scenario.ini");
+	rpt_pre(r, "Scenario (scenario.ini)", scn);
+	free(scn);
+	rpt_pre(r, "Environment (sysinfo.txt)", r->sysinfo_txt);
+}
+
+/* rpt_gnuplot_version - "gnuplot 5.4 patchlevel 4", or why not */
+static int rpt_gnuplot_version(struct rpt *r)
+{
+	char out[PATH_MAX], err[PATH_MAX], *text;
+	char *argv[] = { "gnuplot", "--version", NULL };
+	int ret;
+
+	snprintf(out, sizeof(out), "%s/version", r->tmpdir);
+	snprintf(err, sizeof(err), "%s/version.err", r->tmpdir);
+	ret = rpt_exec(argv, out, err);
+	text = ret == 0 ? rpt_slurp(out, NULL) : NULL;
+	if (!text)
+		return -ENOENT;
+	text[strcspn(text, "\n")] = '\0';
+	snprintf(r->gnuplot_version, sizeof(r->gnuplot_version), "%s", text);
+	free(text);
+	return 0;
+}
+
+/* rpt_pdf - print the HTML to a PDF with headless Chromium; an exit code */
+static int rpt_pdf(struct rpt *r, const char *html, const char *pdf)
+{
+	char url[PATH_MAX + 8], abs_html[PATH_MAX], print[PATH_MAX + 32], prof[PATH_MAX + 32];
+	char out[PATH_MAX], err[PATH_MAX], profdir[PATH_MAX];
+	char *argv[] = { "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+			 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+			 "--no-pdf-header-footer", prof, print, url, NULL };
+	struct stat st;
+	int ret;
+
+	if (!realpath(html, abs_html))
+		return pf_fail(PF_EXIT_ENV, "%s: %s", html, strerror(errno));
+	snprintf(url, sizeof(url), "file://%s", abs_html);
+	snprintf(profdir, sizeof(profdir), "%s/chromium", r->tmpdir);
+	if (mkdir(profdir, 0700) < 0)
+		return pf_fail(PF_EXIT_ENV, "%s: %s", profdir, strerror(errno));
+	snprintf(prof, sizeof(prof), "--user-data-dir=%s", profdir);
+	snprintf(print, sizeof(print), "--print-to-pdf=%s", pdf);
+	snprintf(out, sizeof(out), "%s/chromium.out", r->tmpdir);
+	snprintf(err, sizeof(err), "%s/chromium.err", r->tmpdir);
+	unlink(pdf);
+	ret = rpt_exec(argv, out, err);
+	if (ret == 127)
+		return pf_fail(PF_EXIT_ENV, "chromium: not found: install the Debian package 'chromium' "
+			       "(scripts/install-deps)");
+	if (ret != 0 || stat(pdf, &st) < 0 || st.st_size == 0)
+		return pf_fail(PF_EXIT_ENV, "%s: chromium could not print it (exit %d)", pdf, ret);
+	return 0;
+}
+
+/* rpt_rmtree - remove the temporary directory (kept when PREFLIGHT_REPORT_KEEP_TMP is set, to debug a figure) */
+static void rpt_rmtree(const char *dir)
+{
+	char *argv[] = { "rm", "-rf", "--", (char *)dir, NULL };
+
+	if (dir[0] && !getenv("PREFLIGHT_REPORT_KEEP_TMP"))
+		(void)!rpt_exec(argv, "/dev/null", "/dev/null");
+}
+
+/* rpt_write - render the whole report into 'html'; an exit code */
+static int rpt_write(struct rpt *r, const char *html)
+{
+	char *text = NULL, tmp[PATH_MAX + 8];
+	size_t len = 0;
+	FILE *f;
+
+	r->out = open_memstream(&text, &len);
+	if (!r->out)
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	rpt_head(r);
+	rpt_s_verdicts(r);
+	rpt_s_config(r);
+	rpt_s_trace(r);
+	rpt_s_definitions(r);
+	rpt_s_loads(r);
+	rpt_s_baseline(r);
+	rpt_s_tasks(r);
+	rpt_s_utilisation(r);
+	rpt_s_worst(r);
+	rpt_s_flight(r);
+	rpt_s_validity(r);
+	rpt_s_deviations(r);
+	rpt_s_appendix(r);
+	fputs("</section>\n</body></html>\n", r->out);
+	fclose(r->out);
+	r->out = NULL;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", html);
+	f = fopen(tmp, "we");
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0 || rename(tmp, html) < 0) {
+		int e = errno;
+
+		free(text);
+		unlink(tmp);
+		return pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", html, strerror(e));
+	}
+	free(text);
+	return 0;
+}
+
+static int rpt_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "pdf", required_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rpt r = { 0 };
+	const char *pdf = NULL, *out = NULL;
+	char html[PATH_MAX];
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'P':
+			pdf = optarg;
+			break;
+		case 'h':
+			pf_print_usage(&cmd_report);
+			return PF_EXIT_OK;
+		default:
+			return pf_usage_error(&cmd_report, "bad option");
+		}
+	}
+	if (optind != argc - 1)
+		return pf_usage_error(&cmd_report, optind == argc ? "which run directory?" : "one run directory only");
+	r.dir = argv[optind];
+	snprintf(html, sizeof(html), "%s", out ? out : "");
+	if (!out)
+		snprintf(html, sizeof(html), "%s/report.html", r.dir);
+	snprintf(r.tmpdir, sizeof(r.tmpdir), "%s/preflight-report.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(r.tmpdir))
+		return pf_fail(PF_EXIT_ENV, "%s: cannot create: %s", r.tmpdir, strerror(errno));
+	ret = rpt_load(&r);
+	if (ret)
+		goto out;
+	if (rpt_gnuplot_version(&r) < 0) {
+		ret = pf_fail(PF_EXIT_ENV, "gnuplot: not found: install the Debian package 'gnuplot-nox' "
+			      "(scripts/install-deps)");
+		goto out;
+	}
+	ret = rpt_write(&r, html);
+	if (!ret && r.plot_failures)
+		ret = pf_fail(PF_EXIT_ENV, "%s: %d figure(s) could not be drawn (said in the report)", html,
+			      r.plot_failures);
+	if (!ret && pdf)
+		ret = rpt_pdf(&r, html, pdf);
+out:
+	rpt_rmtree(r.tmpdir);
+	json_decref(r.results);
+	json_decref(r.run);
+	json_decref(r.sysinfo);
+	json_decref(r.loads);
+	json_decref(r.base_idle);
+	json_decref(r.base_loaded);
+	free(r.verdicts);
+	free(r.sums);
+	free(r.budgets);
+	free(r.sysinfo_txt);
+	free(r.jobs);
+	for (int i = 0; i < r.nmissing; i++)
+		free(r.missing[i]);
+	free(r.verdict);
+	return ret;
+}

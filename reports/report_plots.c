@@ -1,0 +1,963 @@
+/*
+ * report_plots.c - the figures of the reviewer report, drawn by gnuplot's svg
+ * terminal and embedded in the HTML as data: URIs (gnuplot's SVGs share
+ * element ids, so inlining several would clash; an <img> keeps each apart).
+ * Each figure's data goes into its script as a data block; the SVG is
+ * stripped of gnuplot's version line so that the same run directory gives
+ * the same bytes. One fixed colour-blind-safe colour per task (Okabe-Ito)
+ * in every figure; names are printed literally (noenhanced).
+ *
+ *   H1  latency histogram per task, log y     E1  exceedance 1 - CDF, log y
+ *   T1  activation latency over time          U1  utilisation over time, stacked
+ *   B1  cyclictest per CPU, idle and loaded
+ */
+#define _GNU_SOURCE
+#include "common.h"
+#include "report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define RPT_PLOT_W 900
+#define RPT_PLOT_H 460
+#define RPT_MAX_BINS 600
+#define RPT_T1_ALL_DOTS 20000	/* up to this many jobs, T1 shows every activation */
+#define RPT_DOT_COLS 400	/* T1, R1: dots closer than 1/400 of the time axis ... */
+#define RPT_DOT_ROWS 800	/* ... and 1/80 of a decade (log10 -2 .. 8), about a dot, are drawn once */
+#define RPT_LOG_FLOOR_US 0.0625	/* on a log axis, smaller latencies (0) are drawn here: the first bin */
+
+static const char *const rpt_palette[] = {
+	"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#000000", "#8C6D1F", "#999999",
+};
+
+const char *rpt_task_colour(int i)
+{
+	return rpt_palette[(unsigned)i % PF_ARRAY_SIZE(rpt_palette)];
+}
+
+/* rpt_exec - run argv to completion, stdout and stderr to files; its exit status, or -errno */
+int rpt_exec(char *const argv[], const char *out_path, const char *err_path)
+{
+	pid_t pid;
+	int status;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int in = open("/dev/null", O_RDONLY);
+		int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (in < 0 || out < 0 || err < 0)
+			_exit(127);
+		dup2(in, 0);
+		dup2(out, 1);
+		dup2(err, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* rpt_slurp - a whole file into a malloc'd NUL-terminated buffer; NULL on error */
+char *rpt_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 65536 + 1 > cap) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 131072);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+	} while (got > 0);
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* rpt_base64 - write bytes as base64 */
+static void rpt_base64(FILE *out, const unsigned char *p, size_t n)
+{
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t i;
+
+	for (i = 0; i + 2 < n; i += 3) {
+		unsigned v = p[i] << 16 | p[i + 1] << 8 | p[i + 2];
+
+		fputc(b64[v >> 18], out);
+		fputc(b64[v >> 12 & 63], out);
+		fputc(b64[v >> 6 & 63], out);
+		fputc(b64[v & 63], out);
+	}
+	if (i < n) {
+		unsigned v = p[i] << 16 | (i + 1 < n ? p[i + 1] << 8 : 0);
+
+		fputc(b64[v >> 18], out);
+		fputc(b64[v >> 12 & 63], out);
+		fputc(i + 1 < n ? b64[v >> 6 & 63] : '=', out);
+		fputc('=', out);
+	}
+}
+
+/* rpt_strip_desc - cut gnuplot's "<desc>Produced by GNUPLOT ...</desc>" (its version) out of an SVG */
+static void rpt_strip_desc(char *svg, size_t *len)
+{
+	char *a = strstr(svg, "<desc>"), *b = a ? strstr(a, "</desc>") : NULL;
+
+	if (!b)
+		return;
+	b += strlen("</desc>");
+	memmove(a, b, svg + *len - b + 1);
+	*len -= b - a;
+}
+
+int rpt_plot(struct rpt *r, const char *id, const char *title, const char *caption, const char *script)
+{
+	char gp[PATH_MAX], svg[PATH_MAX], err[PATH_MAX];
+	char *argv[] = { "gnuplot", gp, NULL };
+	char *data;
+	size_t len;
+	FILE *f;
+	int ret;
+
+	snprintf(gp, sizeof(gp), "%s/%s.gp", r->tmpdir, id);
+	snprintf(svg, sizeof(svg), "%s/%s.svg", r->tmpdir, id);
+	snprintf(err, sizeof(err), "%s/%s.err", r->tmpdir, id);
+	f = fopen(gp, "we");
+	if (!f)
+		return -errno;
+	fprintf(f, "set terminal svg size %d,%d font 'DejaVu Sans,12' background '#ffffff'\n"
+		   "set output '%s'\nset encoding utf8\nset termoption noenhanced\n"
+		   "set grid lc rgb '#dddddd'\nset key top right opaque box lc rgb '#bbbbbb'\n"
+		   "set style textbox opaque noborder\n"
+		   "set title '%s'\n%s\n", RPT_PLOT_W, RPT_PLOT_H, svg, title, script);
+	fclose(f);
+	ret = rpt_exec(argv, "/dev/null", err);
+	data = ret == 0 ? rpt_slurp(svg, &len) : NULL;
+	if (!data) {
+		char *why = rpt_slurp(err, NULL), *last = why;
+		size_t n = why ? strlen(why) : 0;
+
+		while (n && (why[n - 1] == '\n' || why[n - 1] == ' '))
+			why[--n] = '\0';	/* gnuplot's message is its last line */
+		if (why && strrchr(why, '\n'))
+			last = strrchr(why, '\n') + 1;
+		r->plot_failures++;
+		rpt_note_missing(r, "figure %s could not be drawn (gnuplot exit %d: %.300s)", id, ret,
+				 last && *last ? last : "no message");
+		free(why);
+		return -EIO;
+	}
+	rpt_strip_desc(data, &len);
+	fprintf(r->out, "<figure id=\"fig-%s\"><img alt=\"", id);
+	rpt_esc(r->out, title);
+	fprintf(r->out, "\" width=\"%d\" height=\"%d\" src=\"data:image/svg+xml;base64,", RPT_PLOT_W, RPT_PLOT_H);
+	rpt_base64(r->out, (unsigned char *)data, len);
+	fprintf(r->out, "\"><figcaption><b>%s</b> ", id);
+	rpt_esc(r->out, caption);
+	fprintf(r->out, "</figcaption></figure>\n");
+	free(data);
+	r->nplots++;
+	return 0;
+}
+
+/*
+ * Histograms are drawn on a log x axis, in bins of 1/RPT_BINS_PER_OCTAVE of
+ * an octave (9 %): latencies span decades (tens of µs to milliseconds), and
+ * the histogram of results.json is log-linear itself. Bin k holds
+ * [2^(k/8 - 4), 2^((k+1)/8 - 4)) µs.
+ */
+#define RPT_BINS_PER_OCTAVE 8
+#define RPT_BIN_OCTAVES 34	/* 1/16 µs to 2^30 µs */
+#define RPT_NBINS (RPT_BINS_PER_OCTAVE * RPT_BIN_OCTAVES)
+
+/* rpt_bin_of - the log bin of a value in µs */
+static int rpt_bin_of(double v_us)
+{
+	int k = v_us > 0 ? (int)floor((log2(v_us) + 4) * RPT_BINS_PER_OCTAVE) : 0;
+
+	return k < 0 ? 0 : k >= RPT_NBINS ? RPT_NBINS - 1 : k;
+}
+
+/* rpt_bin_us - the lower edge of log bin k in µs */
+static double rpt_bin_us(int k)
+{
+	return exp2((double)k / RPT_BINS_PER_OCTAVE - 4);
+}
+
+/*
+ * rpt_hist_block - a distribution's sparse histogram (ns) as a data block
+ * "$name" of log bins (x µs at the bin's geometric centre, count; empty bins
+ * just below the axis so that the steps fall to it); false without one
+ */
+static bool rpt_hist_block(FILE *s, const char *name, json_t *dist)
+{
+	static uint64_t bins[RPT_NBINS];
+	json_t *buckets = rpt_get(dist, "hist.buckets"), *b;
+	int lo = RPT_NBINS, hi = -1;
+	size_t i;
+
+	fprintf(s, "$%s << EOD\n", name);
+	memset(bins, 0, sizeof(bins));
+	json_array_foreach(buckets, i, b) {
+		/* a bucket counts in the bin of its lowest value: buckets are narrower than bins above 1.4 µs */
+		int k = rpt_bin_of(fabs(json_number_value(json_array_get(b, 0))) / 1e3);
+
+		bins[k] += json_integer_value(json_array_get(b, 1));
+		lo = k < lo ? k : lo;
+		hi = k > hi ? k : hi;
+	}
+	for (int k = lo - 1; k <= hi + 1 && hi >= 0; k++)
+		if (k >= 0 && k < RPT_NBINS)
+			fprintf(s, "%.4g %g\n", rpt_bin_us(k) * exp2(0.5 / RPT_BINS_PER_OCTAVE),
+				bins[k] ? (double)bins[k] : 0.1);
+	fprintf(s, "EOD\n");
+	return hi >= 0;
+}
+
+/* rpt_span_us - widen [*lo, *hi] (µs) to a distribution's min and max */
+static void rpt_span_us(json_t *dist, double *lo, double *hi)
+{
+	double mn = rpt_num(dist, "min") / 1e3, mx = rpt_num(dist, "max") / 1e3;
+
+	if (mn < RPT_LOG_FLOOR_US)
+		mn = RPT_LOG_FLOOR_US;	/* a log axis cannot show 0 */
+	if (mn < *lo)
+		*lo = mn;
+	if (mx > *hi)
+		*hi = mx;
+}
+
+/* rpt_xrange - a log x range around [lo, hi] µs that also holds every task's budget of 'metric' */
+static void rpt_xrange(FILE *s, struct rpt *r, const char *metric, double lo, double hi)
+{
+	char path[256];
+
+	for (int i = 0; i < r->ntasks && metric; i++) {
+		double b;
+
+		snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], metric);
+		b = rpt_budget_ns(r, path) / 1e3;
+		if (!isnan(b) && b > 0) {
+			lo = b < lo ? b : lo;
+			hi = b > hi ? b : hi;
+		}
+	}
+	if (!(lo < hi))
+		lo = RPT_LOG_FLOOR_US, hi = lo > hi ? lo * 10 : hi;
+	fprintf(s, "set logscale x\nset xrange [%g:%g]\nset format x '%%g'\n", lo / 1.3, hi * 1.4);
+}
+
+/*
+ * rpt_budget_marks - a red dashed vertical (x) or horizontal (y; 'l': y in
+ * log10 µs) line with its label at each distinct budget
+ */
+static void rpt_budget_marks(FILE *s, struct rpt *r, const char *metric, char axis)
+{
+	double seen[RPT_MAX_TASKS];
+	int nseen = 0;
+	char path[256];
+
+	for (int i = 0; i < r->ntasks; i++) {
+		double b;
+		int j;
+
+		snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], metric);
+		b = rpt_budget_ns(r, path);
+		if (isnan(b))
+			continue;
+		for (j = 0; j < nseen && seen[j] != b; j++)
+			;
+		if (j < nseen)
+			continue;
+		seen[nseen++] = b;
+		if (axis == 'l')
+			fprintf(s, "set arrow from graph 0, first %g to graph 1, first %g nohead lc rgb '#D00000' dt 2 lw 2 front\n"
+				   "set label 'budget %g µs' at graph 0.99, first %g right offset 0,0.8 tc rgb '#D00000' boxed front\n",
+				log10(b / 1e3), log10(b / 1e3), b / 1e3, log10(b / 1e3));
+		else if (axis == 'x')
+			fprintf(s, "set arrow from %g, graph 0 to %g, graph 1 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
+				   "set label 'budget %g µs' at %g, graph 0.04 left offset 0.5,0 tc rgb '#D00000' boxed front\n",
+				b / 1e3, b / 1e3, b / 1e3, b / 1e3);
+		else
+			fprintf(s, "set arrow from graph 0, first %g to graph 1, first %g nohead lc rgb '#D00000' dt 2 lw 2 front\n"
+				   "set label 'budget %g µs' at graph 0.99, first %g right offset 0,0.8 tc rgb '#D00000' boxed front\n",
+				b / 1e3, b / 1e3, b / 1e3, b / 1e3);
+	}
+}
+
+/* rpt_script - an in-memory script */
+struct rpt_script {
+	char  *text;
+	size_t len;
+	FILE  *f;
+};
+
+static FILE *rpt_script_open(struct rpt_script *s)
+{
+	s->text = NULL;
+	s->f = open_memstream(&s->text, &s->len);
+	return s->f;
+}
+
+/* rpt_script_plot - end a script with its plot line and draw it; when nothing was plotted (n 0), say why not */
+static void rpt_script_plot(struct rpt *r, struct rpt_script *sc, int n, const char *id, const char *title,
+			    const char *caption, const char *why_not)
+{
+	fprintf(sc->f, "\n");
+	fclose(sc->f);
+	if (n)
+		rpt_plot(r, id, title, caption, sc->text);
+	else
+		rpt_note_missing(r, "%s: %s", id, why_not);
+	free(sc->text);
+}
+
+void rpt_plot_h1(struct rpt *r)
+{
+	struct rpt_script sc;
+	double lo = INFINITY, hi = 0;
+	bool drawn[RPT_MAX_TASKS] = { false };
+	char path[256], key[256];
+	FILE *s;
+	int i, n = 0;
+
+	s = rpt_script_open(&sc);
+	if (!s)
+		return;
+	for (i = 0; i < r->ntasks; i++) {
+		json_t *d;
+
+		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns", r->task_names[i]);
+		d = rpt_get(r->results, path);
+		drawn[i] = rpt_hist_block(s, r->task_names[i], d);
+		if (drawn[i])
+			rpt_span_us(d, &lo, &hi);
+	}
+	rpt_xrange(s, r, "activation_latency_ns", lo, hi);
+	fprintf(s, "set logscale y\nset yrange [0.8:*]\n"
+		   "set xlabel 'activation latency (µs, log; bins of 1/%d octave)'\nset ylabel 'jobs (log)'\n",
+		RPT_BINS_PER_OCTAVE);
+	rpt_budget_marks(s, r, "activation_latency_ns", 'x');
+	fprintf(s, "plot ");
+	for (i = 0; i < r->ntasks; i++) {
+		if (!drawn[i])
+			continue;
+		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns.max", r->task_names[i]);
+		snprintf(key, sizeof(key), "%s  max %.1f µs", r->task_names[i], rpt_num(r->results, path) / 1e3);
+		fprintf(s, "%s$%s using 1:2 with histeps lw 1.5 lc rgb '%s' title '%s'", n++ ? ", " : "",
+			r->task_names[i], rpt_task_colour(i), key);
+	}
+	rpt_script_plot(r, &sc, n, "H1", "H1 activation latency histogram per task (release to start)",
+			"Jobs per latency bin, log scales, y from 0.8 so that a single job shows; the key gives each "
+			"task's exact maximum. Red dashed: the budget.", "no task has a latency histogram in results.json");
+}
+
+void rpt_plot_e1(struct rpt *r)
+{
+	struct rpt_script sc;
+	double min_p = 1, lo = INFINITY, hi = 0;
+	bool drawn[RPT_MAX_TASKS] = { false };
+	char path[256];
+	FILE *s;
+	int i, n = 0;
+
+	s = rpt_script_open(&sc);
+	if (!s)
+		return;
+	for (i = 0; i < r->ntasks; i++) {
+		json_t *d, *buckets, *b;
+		double count, cum = 0;
+		size_t k;
+
+		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns", r->task_names[i]);
+		d = rpt_get(r->results, path);
+		buckets = rpt_get(d, "hist.buckets");
+		count = rpt_num(d, "count");
+		if (!json_is_array(buckets) || !(count > 0))
+			continue;
+		if (1 / count < min_p)
+			min_p = 1 / count;
+		rpt_span_us(d, &lo, &hi);
+		fprintf(s, "$E%d << EOD\n", i);
+		json_array_foreach(buckets, k, b) {
+			fprintf(s, "%.3f %.10g\n", json_number_value(json_array_get(b, 0)) / 1e3, (count - cum) / count);
+			cum += json_integer_value(json_array_get(b, 1));
+		}
+		fprintf(s, "%.3f %.10g\nEOD\n", rpt_num(d, "max") / 1e3, 1 / count);
+		drawn[i] = true;
+	}
+	rpt_xrange(s, r, "activation_latency_ns", lo, hi);
+	fprintf(s, "set logscale y\nset yrange [%g:1.5]\nset format y '%%g'\nset key outside right top\n"
+		   "set xlabel 'activation latency x (µs, log)'\nset ylabel 'share of jobs with latency ≥ x (log)'\n",
+		min_p / 2);
+	rpt_budget_marks(s, r, "activation_latency_ns", 'x');
+	fprintf(s, "plot ");
+	for (i = 0; i < r->ntasks; i++) {
+		if (!drawn[i])
+			continue;
+		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns.count", r->task_names[i]);
+		fprintf(s, "%s$E%d using 1:2 with steps lw 1.5 lc rgb '%s' title '%s  N %.0f'", n++ ? ", " : "",
+			i, rpt_task_colour(i), r->task_names[i], rpt_num(r->results, path));
+	}
+	rpt_script_plot(r, &sc, n, "E1", "E1 exceedance: share of jobs at or above a latency",
+			"1 − CDF from the exact bucket counts (not smoothed), down to 1/N: the last step of each "
+			"task is its single worst job. Red dashed: the budget.", "no task has a latency histogram in results.json");
+}
+
+/* a value of a job drawn over time: T1's latency (µs), R1's response as % of the deadline */
+typedef double (*rpt_job_value)(struct rpt *r, const struct rpt_job *j);
+
+/*
+ * rpt_series - write task i's data blocks over time: $D<i> the dots (every
+ * job when 'all', else those above 'threshold'; one per pixel; the worst is
+ * never dropped) and $M<i> the maximum of each second; false when the task
+ * has no job
+ */
+static bool rpt_series(FILE *s, struct rpt *r, int i, rpt_job_value val, double threshold, bool all, int64_t t0)
+{
+	double worst_v = -INFINITY, sec_max = -INFINITY;
+	int64_t sec = -1, t1 = t0;
+	size_t k, worst = SIZE_MAX;
+	uint8_t *seen;
+
+	for (k = 0; k < r->njobs; k++)
+		if (r->jobs[k].task == i && !isnan(val(r, &r->jobs[k])) && val(r, &r->jobs[k]) > worst_v)
+			worst_v = val(r, &r->jobs[k]), worst = k;
+	if (worst == SIZE_MAX)
+		return false;
+	for (k = 0; k < r->njobs; k++)
+		t1 = r->jobs[k].task == i && r->jobs[k].release_ns > t1 ? r->jobs[k].release_ns : t1;
+	/* dots that would land on one another are drawn once */
+	seen = calloc(RPT_DOT_COLS * RPT_DOT_ROWS / 8, 1);
+	if (!seen)
+		return false;
+	fprintf(s, "$D%d << EOD\n", i);
+	for (k = 0; k < r->njobs; k++) {
+		const struct rpt_job *j = &r->jobs[k];
+		double v = j->task == i ? fmax(val(r, j), RPT_LOG_FLOOR_US) : NAN;
+		long col = (long)((double)(j->release_ns - t0) / (t1 - t0 + 1) * RPT_DOT_COLS);
+		long row = (long)((log10(v) + 2) * RPT_DOT_ROWS / 10);
+		size_t bit = (size_t)col * RPT_DOT_ROWS + (row < 0 ? 0 : row >= RPT_DOT_ROWS ? RPT_DOT_ROWS - 1 : row);
+
+		if (isnan(v) || !(all || k == worst || (!isnan(threshold) && v > threshold)))
+			continue;
+		if (k != worst && (seen[bit / 8] & 1 << bit % 8))
+			continue;
+		seen[bit / 8] |= 1 << bit % 8;
+		fprintf(s, "%.6f %.4g\n", (j->release_ns - t0) / 1e9, v);
+	}
+	free(seen);
+	fprintf(s, "EOD\n$M%d << EOD\n", i);
+	/* jobs are in release order per task */
+	for (k = 0; k <= r->njobs; k++) {
+		const struct rpt_job *j = k < r->njobs ? &r->jobs[k] : NULL;
+		int64_t js = j ? (j->release_ns - t0) / PF_NS_PER_SEC : -2;
+		double v = j ? val(r, j) : NAN;
+
+		if (j && (j->task != i || isnan(v)))
+			continue;
+		if (js != sec && sec >= 0)
+			fprintf(s, "%.1f %.4g\n", sec + 0.5, fmax(sec_max, RPT_LOG_FLOOR_US));
+		if (js != sec)
+			sec = js, sec_max = -INFINITY;
+		if (j && v > sec_max)
+			sec_max = v;
+	}
+	fprintf(s, "EOD\n");
+	return true;
+}
+
+/* rpt_over_time - a figure of a job value over time for every task, dots and per-second maxima */
+static void rpt_over_time(struct rpt *r, const char *id, const char *title, const char *what, rpt_job_value val,
+			  const char *metric, double threshold, const char *setup)
+{
+	struct rpt_script sc;
+	int64_t t0 = INT64_MAX;
+	bool all, has[RPT_MAX_TASKS];
+	char path[256], caption[512];
+	FILE *s;
+	int i, n = 0;
+
+	if (rpt_read_jobs(r) < 0 || !r->njobs) {
+		rpt_note_missing(r, "%s: no job log (jobs.csv) to draw %s over time from", id, what);
+		return;
+	}
+	all = r->njobs <= RPT_T1_ALL_DOTS;
+	for (size_t k = 0; k < r->njobs; k++)
+		if (r->jobs[k].release_ns < t0)
+			t0 = r->jobs[k].release_ns;
+	s = rpt_script_open(&sc);
+	if (!s)
+		return;
+	for (i = 0; i < r->ntasks; i++) {
+		double th = threshold;
+
+		if (metric) {
+			snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], metric);
+			th = rpt_budget_ns(r, path) / 1e3;
+		}
+		has[i] = rpt_series(s, r, i, val, th, all, t0);
+	}
+	fprintf(s, "set logscale y\nset xlabel 'time since the first release (s)'\nset key outside right top\n%s", setup);
+	if (metric)
+		rpt_budget_marks(s, r, metric, 'y');
+	fprintf(s, "plot ");
+	for (i = 0; i < r->ntasks; i++)
+		if (has[i])
+			fprintf(s, "%s$D%d using 1:2 with points pt 7 ps 0.4 lc rgb '%s' title '%s', "
+				   "$M%d using 1:2 with lines lw 1.2 lc rgb '%s' notitle", n++ ? ", " : "",
+				i, rpt_task_colour(i), r->task_names[i], i, rpt_task_colour(i));
+	snprintf(caption, sizeof(caption), all ?
+		 "Every job of the job log (dots; jobs that would cover one another drawn once) and each task's "
+		 "maximum per second (line)." :
+		 "Too many jobs to draw each: each task's maximum per second (line), and as dots every job "
+		 "above the %s and each task's worst (never dropped).", metric ? "budget" : "deadline");
+	rpt_script_plot(r, &sc, n, id, title, caption, "no task has jobs in the job log");
+}
+
+/* rpt_latency_us - T1's value: the activation latency in µs */
+static double rpt_latency_us(struct rpt *r, const struct rpt_job *j)
+{
+	return j->latency_ns / 1e3;
+}
+
+/* rpt_response_pct - R1's value: the response time as % of the task's deadline (NAN without one) */
+static double rpt_response_pct(struct rpt *r, const struct rpt_job *j)
+{
+	char path[256];
+
+	if (!r->deadline_ns[j->task]) {
+		snprintf(path, sizeof(path), "tasks.%s.deadline_ns", r->task_names[j->task]);
+		r->deadline_ns[j->task] = rpt_num(r->results, path) > 0 ? rpt_num(r->results, path) : -1;
+	}
+	return r->deadline_ns[j->task] > 0 && j->response_ns >= 0 ? 100.0 * j->response_ns / r->deadline_ns[j->task] : NAN;
+}
+
+void rpt_plot_t1(struct rpt *r)
+{
+	rpt_over_time(r, "T1", "T1 activation latency over time (job log)", "activations", rpt_latency_us,
+		      "activation_latency_ns", NAN, "set ylabel 'activation latency (µs, log)'\n");
+}
+
+void rpt_plot_r1(struct rpt *r)
+{
+	double top = 300;	/* the deadline zone stays in sight */
+	char setup[1024];
+
+	if (rpt_read_jobs(r) == 0)
+		for (size_t k = 0; k < r->njobs; k++)
+			if (rpt_response_pct(r, &r->jobs[k]) * 2 > top)
+				top = rpt_response_pct(r, &r->jobs[k]) * 2;
+	snprintf(setup, sizeof(setup),
+		 "set ylabel 'response time (%% of the deadline, log)'\nset yrange [*:%g]\n"
+		 "set object 1 rect from graph 0, first 100 to graph 1, graph 1 fc rgb '#D00000' "
+		 "fs transparent solid 0.12 noborder behind\n"
+		 "set label 'deadline missed' at graph 0.01, first 100 offset 0,0.8 tc rgb '#D00000' front\n"
+		 "set arrow from graph 0, first 100 to graph 1, first 100 nohead lc rgb '#D00000' lw 1.5 front\n", top);
+	rpt_over_time(r, "R1", "R1 response time against deadline (job log)", "responses", rpt_response_pct, NULL, 100,
+		      setup);
+}
+
+/*
+ * rpt_plot_m1 - the heatmap: time bins x latency bins (1/8 octave), colour
+ * the log of the number of activations of every task in the cell; only
+ * the non-empty cells are drawn (as boxes), so the size follows the data
+ */
+void rpt_plot_m1(struct rpt *r)
+{
+	enum { M1_TIME_BINS = 120 };
+	struct rpt_script sc;
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN, dt_ns;
+	uint32_t *cells;
+	int lo = RPT_NBINS, hi = -1, n = 0;
+	FILE *s;
+
+	if (rpt_read_jobs(r) < 0 || !r->njobs) {
+		rpt_note_missing(r, "M1: no job log (jobs.csv) to draw the latency heatmap from");
+		return;
+	}
+	for (size_t k = 0; k < r->njobs; k++) {
+		int b = rpt_bin_of(r->jobs[k].latency_ns / 1e3);
+
+		t0 = r->jobs[k].release_ns < t0 ? r->jobs[k].release_ns : t0;
+		t1 = r->jobs[k].release_ns > t1 ? r->jobs[k].release_ns : t1;
+		lo = b < lo ? b : lo;
+		hi = b > hi ? b : hi;
+	}
+	dt_ns = (t1 - t0) / M1_TIME_BINS + 1;
+	cells = calloc((size_t)M1_TIME_BINS * RPT_NBINS, sizeof(*cells));
+	s = cells ? rpt_script_open(&sc) : NULL;
+	if (!s) {
+		free(cells);
+		return;
+	}
+	for (size_t k = 0; k < r->njobs; k++)
+		cells[(r->jobs[k].release_ns - t0) / dt_ns * RPT_NBINS + rpt_bin_of(r->jobs[k].latency_ns / 1e3)]++;
+	/* x centre, y centre (log10 µs), x half width, y half height, log10 count */
+	fprintf(s, "$C << EOD\n");
+	for (int t = 0; t < M1_TIME_BINS; t++)
+		for (int b = lo; b <= hi; b++) {
+			uint32_t c = cells[(size_t)t * RPT_NBINS + b];
+			double y0 = log10(rpt_bin_us(b)), y1 = log10(rpt_bin_us(b + 1));
+
+			if (!c)
+				continue;
+			fprintf(s, "%.4f %.4f %.4f %.4f %.3f\n", (t + 0.5) * dt_ns / 1e9, (y0 + y1) / 2,
+				dt_ns / 2e9, (y1 - y0) / 2, log10(c));
+			n++;
+		}
+	fprintf(s, "EOD\nset xlabel 'time since the first release (s), columns of %.3g s'\n"
+		   "set ylabel 'activation latency (µs, log; rows of 1/%d octave)'\n"
+		   "set ytics ('0.1' -1, '1' 0, '10' 1, '100' 2, '1000' 3, '10000' 4, '100000' 5, '1000000' 6)\n"
+		   "set cblabel 'activations in the cell'\nunset key\n"
+		   "set cbtics ('1' 0, '2' 0.301, '5' 0.699, '10' 1, '20' 1.301, '50' 1.699, '100' 2, '1000' 3, '10^4' 4, '10^5' 5)\n"
+		   "set palette defined (0 '#fde725', 1 '#5ec962', 2 '#21918c', 3 '#3b528b', 4 '#440154')\n"
+		   "set cbrange [0:*]\nset style fill solid noborder\nset grid front\n",
+		dt_ns / 1e9, RPT_BINS_PER_OCTAVE);
+	rpt_budget_marks(s, r, "activation_latency_ns", 'l');
+	fprintf(s, "plot $C using 1:2:3:4:5 with boxxyerror lc palette notitle");
+	rpt_script_plot(r, &sc, n, "M1", "M1 activation latency over time, all tasks: how often each latency occurred",
+			"Each cell counts the activations of every task released in that time column whose latency falls "
+			"in that row; colour from yellow (one) to dark violet (many), log scale. The 2-D answer to "
+			"OSADL's long-term plot: a drift or a burst shows as a change along time. Red dashed: the budget.",
+			"no activations");
+	free(cells);
+}
+
+void rpt_plot_u1(struct rpt *r)
+{
+	struct rpt_script sc;
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN, win_ns;
+	double *u, top = 0;
+	size_t top_k = 0;
+	size_t k, nwin;
+	FILE *s;
+	int i, w;
+
+	if (rpt_read_jobs(r) < 0 || !r->njobs) {
+		rpt_note_missing(r, "U1: no job log (jobs.csv) to draw utilisation over time from");
+		return;
+	}
+	for (k = 0; k < r->njobs; k++) {
+		if (r->jobs[k].release_ns < t0)
+			t0 = r->jobs[k].release_ns;
+		if (r->jobs[k].release_ns > t1)
+			t1 = r->jobs[k].release_ns;
+	}
+	win_ns = t1 - t0 > 120 * PF_NS_PER_SEC ? PF_NS_PER_SEC : 100 * PF_NS_PER_MS;
+	nwin = (t1 - t0) / win_ns + 1;
+	u = calloc(nwin * r->ntasks, sizeof(*u));
+	s = u ? rpt_script_open(&sc) : NULL;
+	if (!s) {
+		free(u);
+		return;
+	}
+	for (k = 0; k < r->njobs; k++)
+		u[(r->jobs[k].release_ns - t0) / win_ns * r->ntasks + r->jobs[k].task] += r->jobs[k].cpu_ns;
+	/* columns: time, then the running sum over tasks (stacked) */
+	fprintf(s, "$U << EOD\n");
+	for (k = 0; k < nwin; k++) {
+		double cum = 0;
+
+		fprintf(s, "%.3f", (k + 0.5) * win_ns / 1e9);
+		for (i = 0; i < r->ntasks; i++)
+			fprintf(s, " %.4f", cum += 100.0 * u[k * r->ntasks + i] / win_ns);
+		fprintf(s, "\n");
+		if (cum > top)
+			top = cum, top_k = k;
+	}
+	fprintf(s, "EOD\nset xlabel 'time since the first release (s), windows of %g ms'\n"
+		   "set ylabel 'CPU time of the app (%% of one CPU)'\nset yrange [0:%g]\nset key outside right top\n"
+		   "set arrow from graph 0, first 60 to graph 1, first 60 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
+		   "set label '60 %% line' at graph 0.01, first 60 offset 0,0.7 tc rgb '#D00000' front\n"
+		   "set style fill solid 0.7 noborder\n", win_ns / 1e6, top * 1.1 > 70 ? top * 1.1 : 70);
+	fprintf(s, "set arrow from %.3f, first %.3f to %.3f, first %.3f head filled lc rgb '#000000' front\n"
+		   "set label 'worst window %.1f %%' at %.3f, first %.3f %s offset %s,0.6 front\nplot ",
+		(top_k + 0.5) * win_ns / 1e9, top + 12, (top_k + 0.5) * win_ns / 1e9, top + 1, top,
+		(top_k + 0.5) * win_ns / 1e9, top + 12, top_k < nwin / 2 ? "left" : "right",
+		top_k < nwin / 2 ? "-0.5" : "0.5");
+	for (w = 0, i = r->ntasks - 1; i >= 0; i--) {
+		char lower[16] = "(0)";	/* a band lies between the sum below it and its own */
+
+		if (i)
+			snprintf(lower, sizeof(lower), "%d", i + 1);
+		fprintf(s, "%s$U using 1:%s:%d with filledcurves lc rgb '%s' title '%s'", w++ ? ", " : "",
+			lower, i + 2, rpt_task_colour(i), r->task_names[i]);
+	}
+	fprintf(s, "\n");
+	fclose(s);
+	rpt_plot(r, "U1", "U1 utilisation over time, stacked per task (job log CPU time)",
+		 "Each band is one task's CPU time (the job log's cpu_ns, counted in the window of the job's "
+		 "release) as a share of one CPU; the top edge is the app's total. Red dashed: the 60 % line.",
+		 sc.text);
+	free(sc.text);
+	free(u);
+}
+
+void rpt_plot_b1(struct rpt *r)
+{
+	struct { json_t *res; const char *what; const char *dash; } ph[] = {
+		{ r->base_idle, "idle", "1" }, { r->base_loaded, "loaded", "2" },
+	};
+	struct rpt_script sc;
+	double lo = INFINITY, hi = 0;
+	char key[256];
+	FILE *s;
+	int n = 0;
+
+	s = rpt_script_open(&sc);
+	if (!s)
+		return;
+	for (size_t p = 0; p < 2; p++) {
+		json_t *t;
+		size_t k;
+
+		json_array_foreach(rpt_get(ph[p].res, "cyclictest.threads"), k, t) {
+			snprintf(key, sizeof(key), "%s%zu", ph[p].what, k);
+			if (rpt_hist_block(s, key, rpt_get(t, "latency_ns")))
+				rpt_span_us(rpt_get(t, "latency_ns"), &lo, &hi);
+		}
+	}
+	rpt_xrange(s, r, NULL, lo, hi);
+	fprintf(s, "set logscale y\nset yrange [0.8:*]\n"
+		   "set xlabel 'cyclictest latency (µs, log; bins of 1/%d octave)'\nset ylabel 'samples (log)'\nplot ",
+		RPT_BINS_PER_OCTAVE);
+	for (size_t p = 0; p < 2; p++) {
+		json_t *t;
+		size_t k;
+
+		json_array_foreach(rpt_get(ph[p].res, "cyclictest.threads"), k, t) {
+			int cpu = (int)rpt_num(t, "cpu");
+
+			if (!rpt_get(t, "latency_ns.hist"))
+				continue;
+			snprintf(key, sizeof(key), "CPU%d %s  max %.0f µs", cpu, ph[p].what, rpt_num(t, "latency_ns.max") / 1e3);
+			fprintf(s, "%s$%s%zu using 1:2 with histeps lw 1.5 dt %s lc rgb '%s' title '%s'", n++ ? ", " : "",
+				ph[p].what, k, ph[p].dash, rpt_task_colour(cpu < 0 ? 0 : cpu), key);
+		}
+	}
+	rpt_script_plot(r, &sc, n, "B1", "B1 kernel baseline: cyclictest per CPU, idle and loaded",
+			"Samples per latency bin, log scales; solid: idle, dashed: under the phase's loads. One colour "
+			"per CPU; the key gives each CPU's exact maximum.", "no cyclictest baseline with a histogram in this run");
+}
+
+void rpt_plot_f1(struct rpt *r)
+{
+	struct rpt_script sc;
+	char path[PATH_MAX], line[1024];
+	double n_lo = INFINITY, n_hi = -INFINITY, e_lo = INFINITY, e_hi = -INFINITY, half;
+	int n = 0, mode_max = 0;
+	FILE *f, *s;
+
+	snprintf(path, sizeof(path), "%.4000s/truth.csv", r->app_dir);
+	f = r->app_dir[0] ? fopen(path, "re") : NULL;
+	if (!f) {
+		rpt_note_missing(r, "F1: no truth.csv of the app phase (the simulator's trajectory)");
+		return;
+	}
+	s = rpt_script_open(&sc);
+	if (!s) {
+		fclose(f);
+		return;
+	}
+	/* t_s, north_m, east_m, alt_m, ... app_mode (the last column) */
+	fprintf(s, "$T << EOD\n");
+	while (fgets(line, sizeof(line), f)) {
+		double t, north, east, alt;
+		char *mode = strrchr(line, ',');
+
+		if (sscanf(line, "%lf,%lf,%lf,%lf", &t, &north, &east, &alt) == 4 && mode) {
+			fprintf(s, "%g %g %g %g %d\n", t, north, east, alt, atoi(mode + 1));
+			n++;
+			n_lo = fmin(n_lo, north), n_hi = fmax(n_hi, north);
+			e_lo = fmin(e_lo, east), e_hi = fmax(e_hi, east);
+			mode_max = atoi(mode + 1) > mode_max ? atoi(mode + 1) : mode_max;
+		}
+	}
+	fclose(f);
+	/* a square window around the path, so that north and east keep one scale */
+	half = fmax(n_hi - n_lo, e_hi - e_lo) * 0.55 + 10;
+	fprintf(s, "EOD\nset multiplot layout 1,2\nset title 'trajectory seen from above (truth)'\n"
+		   "set size ratio -1\nset xrange [%g:%g]\nset yrange [%g:%g]\n",
+		(e_lo + e_hi) / 2 - half, (e_lo + e_hi) / 2 + half, (n_lo + n_hi) / 2 - half, (n_lo + n_hi) / 2 + half);
+	fprintf(s, "set xlabel 'east (m)'\nset ylabel 'north (m)'\nset key bottom right\n"
+		   "plot $T using 3:2 with lines lw 1.5 lc rgb '%s' title 'flown', "
+		   "$T every ::0::0 using 3:2 with points pt 7 ps 1 lc rgb '#000000' title 'start'\n"
+		   "set size noratio\nset autoscale xy\nset title 'altitude and app mode over time'\n"
+		   "set xlabel 'simulated time (s)'\nset ylabel 'altitude (m)'\nset y2label 'app mode'\nset y2tics 1\n"
+		   "set ytics nomirror\nset y2range [-0.5:%g]\nset key top left\n"
+		   "plot $T using 1:4 with lines lw 1.5 lc rgb '%s' title 'altitude', "
+		   "$T using 1:5 axes x1y2 with steps lw 1 lc rgb '%s' title 'app mode'\nunset multiplot",
+		rpt_task_colour(0), mode_max + 1.5, rpt_task_colour(0), rpt_task_colour(1));
+	rpt_script_plot(r, &sc, n, "F1", "F1 flight: trajectory and altitude (simulator truth)",
+			"The simulated aircraft's true path from above and its altitude over time, with the app's mode "
+			"(as the simulator saw it). The flight software's own estimate is not recorded in the run "
+			"directory, so errors appear only as the simulator's summary above.",
+			"truth.csv has no samples");
+}
+
+/* rpt_load_pct - a load's achieved share of its target (%), and what was compared; NAN when its report has no target */
+static double rpt_load_pct(const char *name, json_t *load, const char **what)
+{
+	json_t *a = rpt_get(load, "achieved");
+
+	*what = NULL;
+	if (!strcmp(name, "wifi") && !isnan(rpt_num(a, "rate_achieved_pct"))) {
+		*what = "received / configured rate";
+		return rpt_num(a, "rate_achieved_pct");
+	}
+	if (!strcmp(name, "rt-swarm") && rpt_num(a, "planned_jobs_per_s") > 0) {
+		*what = "jobs / planned jobs per s";
+		return 100 * rpt_num(a, "jobs_per_s") / rpt_num(a, "planned_jobs_per_s");
+	}
+	if (!strcmp(name, "cpu") && rpt_num(a, "stress_ng.load_pct") > 0) {
+		*what = "stress-ng CPU use / configured load";
+		return 100 * rpt_num(a, "stress_ng.cpu_usage_per_instance_pct") / rpt_num(a, "stress_ng.load_pct");
+	}
+	return NAN;
+}
+
+void rpt_plot_l1(struct rpt *r)
+{
+	struct rpt_script sc;
+	json_t *ph, *load;
+	const char *name, *what;
+	size_t i;
+	int n = 0;
+	FILE *s = rpt_script_open(&sc);
+
+	if (!s)
+		return;
+	fprintf(s, "$L << EOD\n");
+	json_array_foreach(rpt_get(r->loads, "phases"), i, ph)
+		json_object_foreach(rpt_get(ph, "loads"), name, load) {
+			double pct = rpt_load_pct(name, load, &what);
+
+			if (isnan(pct))
+				continue;
+			fprintf(s, "%d %.2f \"%s: %s\"\n", n++, pct, rpt_str(ph, "phase", "?"), name);
+		}
+	fprintf(s, "EOD\nset style fill solid 0.8 noborder\nset boxwidth 0.6\nunset key\n"
+		   "set xtics rotate by -30 nomirror\nset yrange [0:*]\nset xrange [-0.7:%d.7]\n"
+		   "set ylabel 'achieved (%% of the target)'\n"
+		   "set arrow from graph 0, first 100 to graph 1, first 100 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
+		   "set label 'target' at graph 0.01, first 100 offset 0,0.7 tc rgb '#D00000' front\n"
+		   "plot $L using 1:2:xtic(3) with boxes lc rgb '#7f7f7f', $L using 1:2:(sprintf('%%.1f %%%%', $2)) "
+		   "with labels offset 0,0.7 notitle", n - 1);
+	rpt_script_plot(r, &sc, n, "L1", "L1 loads: achieved against target, per phase",
+			"What each load achieved as a share of what was configured, from its own report: wifi the "
+			"received rate, rt-swarm the jobs per second, cpu stress-ng's CPU use. Loads whose report "
+			"carries no target (hackbench, sd, spi) are in the table only. Red dashed: the target.",
+			"no load of this run reports a target");
+}
+
+/*
+ * rpt_plot_g1 - the timeline around one worst activation, from the job log:
+ * one row per CPU with the app's jobs on it (a bar spans a job's start to
+ * its end, preemptions included: the job log knows no more), and the
+ * victim's row: its release (a tick), the wait to its start (hollow, red)
+ * and its run (solid). The culprits, who are mostly not app tasks, are
+ * named under the title from the analysis of the trace.
+ */
+void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
+{
+	struct rpt_script sc;
+	int64_t rel = (int64_t)rpt_num(culprit, "release_ns"), seq = (int64_t)rpt_num(culprit, "seq");
+	double slot_ns = rpt_num(r->results, "slots.slot_ns");
+	int64_t lo, hi;
+	int ncpus = 0, n = 0;
+	char id[16], title[256], names[512] = "";
+	const struct rpt_job *victim = NULL;
+	json_t *k;
+	size_t i;
+	FILE *s;
+
+	if (rpt_read_jobs(r) < 0 || !r->njobs)
+		return;	/* T1 has said there is no job log */
+	for (i = 0; i < r->njobs; i++) {
+		const struct rpt_job *j = &r->jobs[i];
+
+		ncpus = j->cpu + 1 > ncpus ? j->cpu + 1 : ncpus;
+		if (j->task == task && j->seq == seq && j->release_ns == rel)
+			victim = j;
+	}
+	snprintf(id, sizeof(id), "G1.%d", nth);
+	if (!victim || ncpus <= 0) {
+		rpt_note_missing(r, "%s: job %lld of %s is not in the job log", id, (long long)seq, r->task_names[task]);
+		return;
+	}
+	if (!(slot_ns > 0))
+		slot_ns = 10 * PF_NS_PER_MS;
+	lo = rel - 2 * (int64_t)slot_ns;
+	hi = rel + victim->latency_ns + 2 * (int64_t)slot_ns;
+	s = rpt_script_open(&sc);
+	if (!s)
+		return;
+	/* x centre (ms from the release), row, x half width, row half height, colour */
+	fprintf(s, "$J << EOD\n");
+	for (i = 0; i < r->njobs; i++) {
+		const struct rpt_job *j = &r->jobs[i];
+		int64_t b = j->release_ns + j->latency_ns, e = j->response_ns >= 0 ? j->release_ns + j->response_ns : b;
+
+		if (j->cpu < 0 || e < lo || b > hi)
+			continue;
+		fprintf(s, "%.4f %d %.4f 0.3 %ld\n", ((b + e) / 2.0 - rel) / 1e6, j->cpu, (e - b) / 2e6 + 0.005,
+			strtol(rpt_task_colour(j->task) + 1, NULL, 16));
+		n++;
+	}
+	fprintf(s, "EOD\n$V << EOD\n%.4f %d %.4f 0.3\nEOD\n", victim->latency_ns / 2e6, ncpus, victim->latency_ns / 2e6);
+	fprintf(s, "$R << EOD\n%.4f %d %.4f 0.3 %ld\nEOD\n",
+		(victim->latency_ns + (victim->response_ns - victim->latency_ns) / 2.0) / 1e6, ncpus,
+		(victim->response_ns - victim->latency_ns) / 2e6 + 0.005, strtol(rpt_task_colour(task) + 1, NULL, 16));
+	json_array_foreach(rpt_get(culprit, "contributors"), i, k) {
+		if (i >= 4)
+			break;
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s %.0f µs", i ? ", " : "",
+			 !strcmp(rpt_str(k, "kind", ""), "idle") ? "CPU idle" : rpt_str(k, "name", "?"),
+			 rpt_num(k, "duration_ns") / 1e3);
+	}
+	fprintf(s, "set xrange [%.3f:%.3f]\nset yrange [-0.7:%d.8]\nset xlabel 'time from the release (ms)'\n"
+		   "set ytics (", (lo - rel) / 1e6, (hi - rel) / 1e6, ncpus);
+	for (int c = 0; c < ncpus; c++)
+		fprintf(s, "'CPU%d' %d, ", c, c);
+	fprintf(s, "'%s job %lld' %d)\nunset key\nset grid noytics\n", r->task_names[task], (long long)seq, ncpus);
+	fprintf(s, "set arrow from 0, %g to 0, %g nohead lc rgb '#000000' lw 2 front\n"
+		   "set label 'release' at 0, %g center front\n"
+		   "set label 'culprits (trace): %s' at graph 0.01, graph 0.04 left front boxed\n",
+		ncpus - 0.45, ncpus + 0.45, ncpus + 0.6, names);
+	fprintf(s, "plot %s$V using 1:2:3:4 with boxxyerror fs empty border lc rgb '#D00000' lc rgb '#D00000' lw 2, "
+		   "$R using 1:2:3:4:5 with boxxyerror fs solid 0.8 noborder lc rgb variable",
+		n ? "$J using 1:2:3:4:5 with boxxyerror fs solid 0.8 noborder lc rgb variable, " : "");
+	snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late, ±2 slots (job log)", id, r->task_names[task],
+		 (long long)seq, victim->latency_ns / 1e3);
+	rpt_script_plot(r, &sc, 1, id, title,
+			"One row per CPU with the app's jobs on it in their task's colour (as in the task table; a bar spans the job's start to "
+			"its end as the job log has them, preemptions included); the top row is this job: its release "
+			"(black tick), the wait to its start (hollow, red) and its run. Who held the CPU meanwhile is "
+			"named from the trace's culprit analysis; other processes are not drawn.", "");
+}

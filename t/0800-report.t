@@ -1,0 +1,153 @@
+#!/bin/sh
+# 0800-report.t - 'preflight report' on small run directories made from
+# fixtures (t/fixtures/report/make-rundir.sh): every section is there, the
+# right subset with what is missing said for analyze-only, cyclictest-only and
+# partial inputs, the tables' numbers are results.json's, the file references
+# nothing outside itself, and two renders are byte-identical
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/analyze-lib.sh"
+need_gentrace
+need_built preflight
+command -v gnuplot >/dev/null || missing "gnuplot is not installed (scripts/install-deps)"
+plan 41
+
+MK="$TOP/t/fixtures/report/make-rundir.sh"
+for k in full analyze cyclictest partial; do
+	"$MK" $k "$TMP/$k" >"$TMP/mk.$k.log" 2>&1 || { echo "# make-rundir $k failed:"; sed 's/^/#   /' "$TMP/mk.$k.log"; }
+done
+
+# sections FILE - the ids of the sections, in order
+sections() { grep -o '<section id="[a-z]*"' "$1" | sed 's/.*id="//; s/"//' | tr '\n' ' '; }
+# figures FILE - the ids of the figures, in order
+figures() { grep -o '<figure id="fig-[A-Z0-9.]*"' "$1" | sed 's/.*fig-//; s/"//' | tr '\n' ' '; }
+ALL="top verdicts config trace definitions loads baseline tasks utilisation worst flight validity deviations appendix "
+
+# --- full
+run_cmd "$PREFLIGHT" report "$TMP/full"
+is "$rc" 0 "report-1.1 a full run directory: exit 0" || echo "$err" | sed 's/^/#   /'
+H="$TMP/full/report.html"
+ok "report-1.2 default output RUN_DIR/report.html" test -s "$H"
+is "$(sections "$H")" "$ALL" "report-1.3 every section, in order"
+is "$(figures "$H")" "L1 B1 H1 E1 T1 M1 R1 U1 G1.1 G1.2 " "report-1.4 the figures L1 B1 H1 E1 T1 M1 R1 U1 and G1 per worst case"
+is "$(grep -c 'class="partial"' "$H")" 0 "report-1.5 a complete run is not marked partial"
+like "$(grep -o 'measured high-water mark under the declared load; not a WCET\|measured high-water mark under the declared load</b>[^<]*not a WCET' "$H")" . \
+	"report-1.6 the basis is stated plainly"
+
+# the verdict table: one row per TAP test, with the same verdicts
+tap_pass=$(grep -c '^ok [0-9]* - [^#]*$' "$TMP/full/verdicts.tap")
+tap_fail=$(grep -c '^not ok ' "$TMP/full/verdicts.tap")
+tap_skip=$(grep -c '# SKIP' "$TMP/full/verdicts.tap")
+is "$(grep -c '<tr class="pass">' "$H") $(grep -c '<tr class="fail">' "$H") $(grep -c '<tr class="skip">' "$H")" \
+	"$tap_pass $tap_fail $tap_skip" "report-1.7 verdict rows: $tap_pass pass, $tap_fail fail, $tap_skip not measured, as verdicts.tap"
+like "$(grep -o 'id="verdict-summary"><b>[^<]*' "$H")" "$tap_pass passed, $tap_fail failed, $tap_skip not measured" \
+	"report-1.8 the verdict summary counts"
+
+# numbers in the per-task table equal results.json (exact ns in data-ns)
+R="$TMP/full/results.json"
+bad=
+for t in $(perl -MJSON::PP -e 'local $/; my $r = decode_json(<>); print join(" ", map { $_->{name} } @{$r->{tasks}})' "$R"); do
+	for m in activation_latency_ns response_time_ns; do
+		row=$(grep -o "<tr data-task=\"$t\" data-metric=\"$m\">.*</tr>" "$H" | head -1)
+		got=$(printf '%s' "$row" | grep -o 'data-[nsv]*="[-0-9]*"' | sed 's/.*="//; s/"//' | head -7 | tr '\n' ' ')
+		want=
+		for k in count min p50 p99 p99.9 p99.99 max; do
+			v=$(jv "$R" "tasks/name=$t/$m/$k")
+			[ "$v" = null ] || want="$want$v "
+		done
+		[ "$got" = "$want" ] || bad="$bad $t.$m(got '$got' want '$want')"
+	done
+done
+is "$bad" "" "report-1.9 per-task N, min, p50, p99, p99.9, p99.99, max equal results.json"
+n_tasks=$(grep -c '<tr data-task="[^"]*"><td>' "$H")
+is "$n_tasks" "$(perl -MJSON::PP -e 'local $/; print scalar @{decode_json(<>)->{tasks}}' "$R")" \
+	"report-1.10 one row of counts per task"
+io_misses=$(grep -o '<tr data-task="io"><td>io</td><td[^>]*>[0-9]*</td><td[^>]*>[0-9]*</td><td[^>]*data-v="[0-9]*"' "$H" | sed 's/.*data-v="//; s/"//')
+is "$io_misses" "$(jv "$R" tasks/name=io/deadline_misses)" "report-1.11 deadline misses equal results.json"
+like "$(grep -o 'data-ns="[0-9]*">[0-9.]*</td>' "$H" | head -1)" 'data-ns="[0-9]+">[0-9]+\.[0-9]</td>' \
+	"report-1.12 times are shown in µs with one decimal"
+h1_keys=$(perl -MMIME::Base64 -ne 'print decode_base64($1) if /<figure id="fig-H1"><img[^>]*src="data:image\/svg\+xml;base64,([^"]*)"/' "$H" |
+	grep -c 'max [0-9.]* µs')
+is "$h1_keys" "$(perl -MJSON::PP -e 'local $/; print scalar grep { $_->{activation_latency_ns}{hist} } @{decode_json(<>)->{tasks}}' "$R")" \
+	"report-1.13 H1 states each task's maximum in its key"
+like "$(grep -o 'Data manifest (SHA256SUMS)</h3><pre>[0-9a-f]\{64\}' "$H")" . "report-1.14 the appendix holds the data manifest"
+like "$(grep -o '<pre>preflight report [^<]*</pre>' "$H")" "preflight report $TMP/full" "report-1.15 the appendix gives the command that regenerates it"
+
+# --- self-containment: every href / src / url( is a fragment or a data: URI
+refs=$(perl -ne 'while (/(?:href|src)\s*=\s*"([^"]*)"/g) { print "$1\n" } while (/url\(\s*([^)]*)\)/g) { print "$1\n" }' "$H" |
+	grep -v '^#' | grep -v '^data:image/svg+xml;base64,' | head -3)
+is "$refs" "" "report-2.1 nothing referenced outside the file (href, src, url())"
+is "$(grep -c '<script\|<link\|<iframe\|@import' "$H")" 0 "report-2.2 no script, link, iframe or @import"
+svgs_ext=$(perl -MMIME::Base64 -ne 'while (/src="data:image\/svg\+xml;base64,([^"]*)"/g) { my $s = decode_base64($1);
+	while ($s =~ /(?:href|src)\s*=\s*["'"'"']([^"'"'"']*)/g) { print "$1\n" unless $1 =~ /^#/ } }' "$H" | head -3)
+is "$svgs_ext" "" "report-2.3 the embedded SVGs reference nothing either"
+like "$(perl -MMIME::Base64 -ne 'while (/src="data:image\/svg\+xml;base64,([^"]*)"/g) { print decode_base64($1) }' "$H" |
+	grep -c 'GNUPLOT\|<desc>')" '^0$' "report-2.4 no gnuplot version inside the figures"
+
+# --- reproducibility
+"$PREFLIGHT" report "$TMP/full" -o "$TMP/again.html" >/dev/null 2>&1
+ok "report-3.1 two renders are byte-identical" cmp "$H" "$TMP/again.html"
+is "$(grep -c 'SOURCE_DATE_EPOCH)' "$H")" 0 "report-3.2 no date without SOURCE_DATE_EPOCH"
+SOURCE_DATE_EPOCH=1767225600 "$PREFLIGHT" report "$TMP/full" -o "$TMP/dated.html" >/dev/null 2>&1
+like "$(grep -o '2026-01-01T00:00:00Z' "$TMP/dated.html")" . "report-3.3 SOURCE_DATE_EPOCH is the report's date"
+
+# --- analyze-only
+run_cmd "$PREFLIGHT" report "$TMP/analyze" -o "$TMP/analyze.html"
+is "$rc" 0 "report-4.1 an analyze-only directory: exit 0" || echo "$err" | sed 's/^/#   /'
+is "$(sections "$TMP/analyze.html")" "$ALL" "report-4.2 every section is there"
+is "$(figures "$TMP/analyze.html")" "H1 E1 T1 M1 R1 U1 G1.1 G1.2 " "report-4.3 the task figures, no baseline"
+like "$(cat "$TMP/analyze.html")" 'Not shown: verdicts: no verdicts.tap' "report-4.4 says there are no verdicts"
+like "$(cat "$TMP/analyze.html")" 'no run.json: an analyze-only directory' "report-4.5 says it is analyze-only"
+
+# --- cyclictest-only
+nthreads() { perl -MJSON::PP -e 'local $/; print scalar @{decode_json(<>)->{cyclictest}{threads}}' "$1"; }
+run_cmd "$PREFLIGHT" report "$TMP/cyclictest" -o "$TMP/ct.html"
+is "$rc" 0 "report-5.1 a cyclictest-only run: exit 0" || echo "$err" | sed 's/^/#   /'
+is "$(figures "$TMP/ct.html")" "B1 " "report-5.2 only the baseline figure"
+like "$(cat "$TMP/ct.html")" 'Not shown: per task: results.json has no app tasks' "report-5.3 says there are no app tasks"
+is "$(grep -c '<tr><td>idle</td><td class="n"' "$TMP/ct.html") $(grep -c '<tr><td>loaded</td><td class="n"' "$TMP/ct.html")" \
+	"$(nthreads "$TMP/cyclictest/01-idle/results.json") $(nthreads "$TMP/cyclictest/02-loaded/results.json")" \
+	"report-5.4 one baseline row per CPU, idle and loaded"
+
+bad=
+for ph in idle:01-idle loaded:02-loaded; do
+	name=${ph%%:*} res="$TMP/cyclictest/${ph#*:}/results.json"
+	i=0
+	grep -o "<tr><td>$name</td><td class=\"n\".*</tr>" "$TMP/ct.html" > "$TMP/rows"
+	while read -r row; do
+		got=$(printf '%s' "$row" | grep -o 'data-[nsv]*="[-0-9]*"' | sed 's/.*="//; s/"//' | tr '\n' ' ')
+		want="$(jv "$res" cyclictest/threads/$i/cpu) "
+		for k in count min p50 p99 p99.9 max; do
+			v=$(jv "$res" cyclictest/threads/$i/latency_ns/$k)
+			[ "$v" = null ] || want="$want$v "	# a bounded percentile: its interval (5.6)
+		done
+		[ "$got" = "$want" ] || bad="$bad $name.$i(got '$got' want '$want')"
+		i=$((i + 1))
+	done < "$TMP/rows"
+done
+is "$bad" "" "report-5.5 baseline CPU, N, min, p50, p99, p99.9, max equal the phases' results.json"
+R2="$TMP/cyclictest/02-loaded/results.json"
+like "$(grep -o '<td class="n bound"[^>]*>' "$TMP/ct.html" | head -1)" \
+	"data-ge-ns=\"$(jv "$R2" 'cyclictest/threads/0/latency_ns/bounds/p99.9/>=')\" data-le-ns=\"$(jv "$R2" 'cyclictest/threads/0/latency_ns/bounds/p99.9/<=')\"" \
+	"report-5.6 a percentile known only by a bound shows its interval from results.json"
+
+# --- partial
+run_cmd "$PREFLIGHT" report "$TMP/partial" -o "$TMP/partial.html"
+is "$rc" 0 "report-6.1 an interrupted run: exit 0" || echo "$err" | sed 's/^/#   /'
+like "$(grep -o '@page{@top-left.*' "$TMP/partial.html")" 'run partial";.*@top-right\{content:"PARTIAL: interrupted by Interrupt' \
+	"report-6.2 the run id, PARTIAL and why stand in the margin of every printed page"
+like "$(grep -o 'phase app is partial[^<]*' "$TMP/partial.html")" 'phase app is partial: 1.5 s of 3.0 s planned' \
+	"report-6.3 the partial phase is listed under Deviations"
+
+# --- bad input
+mkdir "$TMP/empty"
+run_cmd "$PREFLIGHT" report "$TMP/empty"
+is "$rc" 2 "report-7.1 a directory with nothing to report: exit 2"
+like "$err" '^preflight: report: .*nothing to report' "report-7.2 ... with one line saying so"
+
+# --- no chromium for --pdf: exit 3 naming the package (the HTML is still written)
+mkdir "$TMP/bin"
+for t in gnuplot rm; do ln -s "$(command -v $t)" "$TMP/bin/$t"; done
+run_cmd env PATH="$TMP/bin" "$PREFLIGHT" report "$TMP/full" -o "$TMP/nopdf.html" --pdf "$TMP/nopdf.pdf"
+is "$rc" 3 "report-8.1 --pdf without chromium: exit 3"
+like "$err" "^preflight: report: chromium: not found: install the Debian package 'chromium'" "report-8.2 ... naming the package"
+ok "report-8.3 ... and the HTML is written all the same" cmp "$H" "$TMP/nopdf.html"

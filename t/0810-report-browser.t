@@ -1,0 +1,79 @@
+#!/bin/sh
+# 0810-report-browser.t - the report in a real browser: headless Chromium
+# loads it with no network and no console message (a fresh network namespace, and its network log
+# shows no request but the file itself and its data: figures), the DOM has
+# every figure with a size, a screenshot of the page and of each section is taken, and the PDF ('preflight
+# report --pdf') prints with a non-blank first page and the run id on every page
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$(dirname "$0")/lib/analyze-lib.sh"
+need_root
+need_gentrace
+need_built preflight
+command -v gnuplot >/dev/null || missing "gnuplot is not installed (scripts/install-deps)"
+command -v chromium >/dev/null || missing "chromium is not installed (scripts/install-deps)"
+command -v pdftoppm >/dev/null || missing "pdftoppm (poppler-utils) is not installed (scripts/install-deps)"
+unshare -n true 2>/dev/null || missing "unshare -n (a network namespace) is not permitted here"
+plan 14
+
+"$TOP/t/fixtures/report/make-rundir.sh" partial "$TMP/run" >"$TMP/mk.log" 2>&1 || sed 's/^/#   /' "$TMP/mk.log"
+"$PREFLIGHT" report "$TMP/run" >/dev/null 2>&1
+H="$TMP/run/report.html"
+
+# chrome ARGS... - headless Chromium with a fresh profile, without network
+chrome() {
+	rm -rf "$TMP/profile"
+	unshare -n chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync --user-data-dir="$TMP/profile" "$@" 2>>"$TMP/chromium.err"
+}
+
+: > "$TMP/chromium.err"
+chrome --log-net-log="$TMP/net.json" --enable-logging=stderr --dump-dom "file://$H" > "$TMP/dom.html"
+is "$(grep -c ':CONSOLE' "$TMP/chromium.err")" 0 "browser-1.7 no console message while loading"
+# the check can see one: a page that logs an error
+printf '<!DOCTYPE html><html><body><script>console.error("boom")</script></body></html>\n' > "$TMP/console.html"
+: > "$TMP/chromium.err"
+chrome --enable-logging=stderr --dump-dom "file://$TMP/console.html" >/dev/null
+like "$(grep ':CONSOLE' "$TMP/chromium.err")" 'boom' "browser-1.8 (control: a console error is seen)"
+like "$(grep -c '<section id=' "$TMP/dom.html")" '^14$' "browser-1.1 Chromium loads the file: every section is in the DOM"
+is "$(grep -o '<figure id="fig-[A-Z0-9.]*"' "$TMP/dom.html" | wc -l)" 10 "browser-1.2 every figure is in the DOM"
+is "$(grep -o '<img [^>]*>' "$TMP/dom.html" | grep -v 'width="[1-9][0-9]*" height="[1-9][0-9]*"' | wc -l)" 0 \
+	"browser-1.3 every figure has a non-zero size"
+# page_requests NETLOG - the URLs the page asked for (Chromium's own update and time checks have
+# no origin as initiator and are not the page's)
+page_requests() {
+	perl -MJSON::PP -e 'local $/; my $t = <>; $t =~ s/,\s*$//; $t .= "]}" unless $t =~ /\}\s*$/;
+		my $j = eval { JSON::PP->new->decode($t) } or exit 3; my %u;
+		for my $e (@{$j->{events}}) { my $p = $e->{params} or next; next unless $p->{url} && $p->{initiator};
+			$u{$p->{url}} = 1 unless $p->{initiator} eq "not an origin" }
+		print "$_\n" for sort keys %u' "$1"
+}
+urls=$(page_requests "$TMP/net.json")
+is "$?" 0 "browser-1.4 the network log was written and read"
+is "$(printf '%s\n' "$urls" | grep -v '^$' | grep -v '^data:' | head -3)" "" \
+	"browser-1.5 the page requested nothing outside itself"
+# the check can see a request: a page with an external image
+printf '<!DOCTYPE html><html><body><img src="http://192.0.2.1/x.png"></body></html>\n' > "$TMP/ext.html"
+chrome --log-net-log="$TMP/net2.json" --dump-dom "file://$TMP/ext.html" >/dev/null
+like "$(page_requests "$TMP/net2.json")" '192\.0\.2\.1' "browser-1.6 (control: an external image is seen as a request)"
+
+chrome --screenshot="$TMP/shot.png" --window-size=1000,4000 "file://$H" >/dev/null
+ok "browser-2.1 a screenshot was taken" test -s "$TMP/shot.png"
+like "$(head -c 8 "$TMP/shot.png" | od -An -c | tr -d ' ')" 'PNG' "browser-2.2 ... as a PNG"
+shots=0
+for id in $(grep -o '<section id="[a-z]*"' "$H" | sed 's/.*id="//; s/"//'); do
+	chrome --screenshot="$TMP/shot-$id.png" --window-size=1000,1400 "file://$H#$id" >/dev/null
+	[ -s "$TMP/shot-$id.png" ] && shots=$((shots + 1))
+done
+is "$shots" 14 "browser-2.3 a screenshot of each section"
+
+run_cmd "$PREFLIGHT" report "$TMP/run" -o "$TMP/r.html" --pdf "$TMP/r.pdf"
+is "$rc" 0 "browser-3.1 --pdf: exit 0" || echo "$err" | sed 's/^/#   /'
+pdftoppm -r 40 -gray -f 1 -l 1 "$TMP/r.pdf" "$TMP/page" 2>/dev/null
+dark=$(perl -e 'local $/; my $d = <>; $d =~ s/^P5\s+\d+\s+\d+\s+\d+\s//; print scalar(() = $d =~ /[\x00-\xc0]/g)' "$TMP"/page*.pgm)
+like "$dark" '^[1-9][0-9]{2,}$' "browser-3.2 the PDF's first page is not blank ($dark dark pixels)"
+pages=$(pdfinfo "$TMP/r.pdf" | sed -n 's/^Pages: *//p')
+with_id=0
+for i in $(seq 1 "$pages"); do
+	pdftotext -f "$i" -l "$i" "$TMP/r.pdf" - | grep -q 'preflight report — run run' && with_id=$((with_id + 1))
+done
+is "$with_id" "$pages" "browser-3.3 the run id is on every page ($pages pages)"
