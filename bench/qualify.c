@@ -88,12 +88,7 @@ static int qualify_child(const char *out_path, const char *arg1, ...)
 	argv[i] = NULL;
 	fflush(stdout);
 	ret = pf_proc_spawn(&p, argv, out_path, "-", 0);
-	if (ret < 0)
-		return ret;
-	while (waitpid(p.pid, &p.status, 0) < 0 && errno == EINTR)
-		;
-	p.reaped = true;
-	return pf_proc_exit_code(&p);
+	return ret < 0 ? ret : pf_proc_wait(&p);
 }
 
 /* qualify_print - copy a file to stdout; 0 or -1 when it cannot be read */

@@ -30,10 +30,25 @@ json_t *pf_jpath_key(json_t *obj, const char *path, size_t *len)
 static json_t *jpath_index(json_t *arr, const char *path, size_t *len)
 {
 	unsigned long long i;
+	const char *dot;
+	json_t *e, *n;
+	size_t k;
 	char *end;
 
-	if (!isdigit((unsigned char)*path))
+	if (!isdigit((unsigned char)*path)) {
+		/* an element by its name: the object whose "name" (or "comm") is the segment */
+		dot = strchr(path, '.');
+		*len = dot ? (size_t)(dot - path) : strlen(path);
+		json_array_foreach(arr, k, e) {
+			n = json_object_get(e, "name");
+			if (!n)
+				n = json_object_get(e, "comm");
+			if (json_is_string(n) && strlen(json_string_value(n)) == *len &&
+			    !strncmp(json_string_value(n), path, *len))
+				return e;
+		}
 		return NULL;
+	}
 	i = strtoull(path, &end, 10);
 	if (*end && *end != '.')
 		return NULL;

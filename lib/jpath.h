@@ -4,7 +4,9 @@
  * qualification summary, the budget check) to reach into results.json,
  * run.json and the other files of a run directory.
  *
- * A segment under an array is an element index ("tasks.0"). Under an object
+ * A segment under an array is an element index ("tasks.0") or the name of
+ * an element: the object whose "name" (or "comm") it is ("tasks.ctl100",
+ * "threads.ksoftirqd/1" - a name holding a dot is not reachable). Under an object
  * the longest run of segments that is one of its keys is taken first, so a
  * key that itself holds dots ("p99.99", "p99.999") is one step, and
  * "latency_ns.p99.99" finds it without quoting.

@@ -181,6 +181,15 @@ void pf_proc_stop(struct pf_proc *p, int sig, int64_t grace_ns, bool group)
 		kill(-p->pid, SIGKILL);	/* leftovers of the group, if any */
 }
 
+int pf_proc_wait(struct pf_proc *p)
+{
+	while (!p->reaped && waitpid(p->pid, &p->status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	p->reaped = true;
+	return pf_proc_exit_code(p);
+}
+
 int pf_proc_exit_code(const struct pf_proc *p)
 {
 	if (!p->reaped)

@@ -80,6 +80,9 @@ bool pf_proc_alive(struct pf_proc *p);
  */
 void pf_proc_stop(struct pf_proc *p, int sig, int64_t grace_ns, bool group);
 
+/* pf_proc_wait - wait for the process to end (EINTR retried) and reap it; pf_proc_exit_code, or -errno */
+int pf_proc_wait(struct pf_proc *p);
+
 /* pf_proc_exit_code - the exit status (0-255), 128+signal, or -1 when not reaped */
 int pf_proc_exit_code(const struct pf_proc *p);
 

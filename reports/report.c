@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "command.h"
 #include "common.h"
+#include "jpath.h"
 #include "report.h"
 
 #include <errno.h>
@@ -72,69 +73,16 @@ const struct pf_command cmd_report = {
 	.run = rpt_run,
 };
 
-json_t *rpt_get(json_t *root, const char *path)
-{
-	char key[256];
-	const char *p = path;
-
-	while (root && *p) {
-		const char *dot = strchr(p, '.');
-		size_t len = dot ? (size_t)(dot - p) : strlen(p);
-		json_t *next = NULL;
-
-		/* keys may hold dots ("p99.9"): try the longest key first */
-		for (const char *end = p + strlen(p); end > p; ) {
-			len = end - p;
-			if (len >= sizeof(key))
-				len = sizeof(key) - 1;
-			memcpy(key, p, len);
-			key[len] = '\0';
-			if (json_is_object(root))
-				next = json_object_get(root, key);
-			else if (json_is_array(root)) {
-				json_t *e;
-				size_t i;
-				char *endn;
-				long idx = strtol(key, &endn, 10);
-
-				if (!*endn && endn != key)
-					next = json_array_get(root, idx);
-				json_array_foreach(root, i, e) {
-					json_t *n = json_object_get(e, "name");
-
-					if (!n)
-						n = json_object_get(e, "comm");
-					if (json_is_string(n) && !strcmp(json_string_value(n), key)) {
-						next = e;
-						break;
-					}
-				}
-			}
-			if (next)
-				break;
-			while (end > p && *--end != '.')
-				;
-		}
-		if (!next)
-			return NULL;
-		root = next;
-		p += len;
-		if (*p == '.')
-			p++;
-	}
-	return root;
-}
-
 double rpt_num(json_t *root, const char *path)
 {
-	json_t *v = rpt_get(root, path);
+	json_t *v = pf_jpath_get(root, path);
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 const char *rpt_str(json_t *root, const char *path, const char *dflt)
 {
-	json_t *v = rpt_get(root, path);
+	json_t *v = pf_jpath_get(root, path);
 
 	return json_is_string(v) ? json_string_value(v) : dflt;
 }
@@ -337,7 +285,7 @@ static void rpt_guess_path(struct rpt *r, struct rpt_verdict *v)
 			snprintf(cand, sizeof(cand), "%.*s%s%s", (int)(star - m), m, elem, star + 1);
 		else
 			snprintf(cand, sizeof(cand), "%s", m);
-		if (!rpt_get(r->results, cand))
+		if (!pf_jpath_get(r->results, cand))
 			continue;
 		/* the label ends with the metric's own words: "deadline misses" for deadline_misses */
 		lp = strrchr(m, '.');
@@ -397,7 +345,7 @@ static void rpt_find_joblog(struct rpt *r)
 	size_t i;
 	const char *in;
 
-	json_array_foreach(rpt_get(r->run, "phases"), i, ph) {
+	json_array_foreach(pf_jpath_get(r->run, "phases"), i, ph) {
 		if (!strcmp(rpt_str(ph, "measure", ""), "flightapp")) {
 			snprintf(r->app_dir, sizeof(r->app_dir), "%.2000s/%.2000s", r->dir, rpt_str(ph, "dir", "."));
 			snprintf(r->joblog, sizeof(r->joblog), "%.4000s/jobs.csv", r->app_dir);
@@ -477,23 +425,23 @@ static int rpt_load(struct rpt *r)
 	r->sums = rpt_text(r, "SHA256SUMS");
 	r->budgets = rpt_text(r, "budgets.ini");
 	r->sysinfo_txt = rpt_text(r, "sysinfo.txt");
-	json_array_foreach(rpt_get(r->run, "phases"), i, ph) {
+	json_array_foreach(pf_jpath_get(r->run, "phases"), i, ph) {
 		json_t **slot;
 
 		if (strcmp(rpt_str(ph, "measure", ""), "cyclictest"))
 			continue;
-		slot = json_array_size(rpt_get(ph, "loads")) ? &r->base_loaded : &r->base_idle;
+		slot = json_array_size(pf_jpath_get(ph, "loads")) ? &r->base_loaded : &r->base_idle;
 		if (*slot)
 			continue;
 		snprintf(path, sizeof(path), "%s/results.json", rpt_str(ph, "dir", "."));
 		*slot = rpt_load_json(r, path);
 	}
-	if (!r->base_idle && !r->base_loaded && rpt_get(r->results, "cyclictest.threads"))
+	if (!r->base_idle && !r->base_loaded && pf_jpath_get(r->results, "cyclictest.threads"))
 		r->base_loaded = json_incref(r->results);	/* analyze-only: the one baseline it has */
-	json_array_foreach(rpt_get(r->results, "tasks"), i, t)
+	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t)
 		if (r->ntasks < RPT_MAX_TASKS)
 			r->task_names[r->ntasks++] = rpt_str(t, "name", "?");
-	r->partial = json_is_true(rpt_get(r->run, "partial")) || json_is_true(rpt_get(r->results, "partial"));
+	r->partial = json_is_true(pf_jpath_get(r->run, "partial")) || json_is_true(pf_jpath_get(r->results, "partial"));
 	if (r->partial || !r->results) {
 		const char *why = rpt_str(r->run, "failure", NULL);
 
@@ -605,7 +553,7 @@ static char *rpt_json_text(json_t *v)
 /* rpt_kv_json - a row whose value is a JSON value at a path */
 static void rpt_kv_json(struct rpt *r, const char *key, json_t *root, const char *path)
 {
-	char *text = rpt_json_text(rpt_get(root, path));
+	char *text = rpt_json_text(pf_jpath_get(root, path));
 
 	rpt_kv(r, key, text);
 	free(text);
@@ -644,8 +592,8 @@ static double rpt_n_of(struct rpt *r, const char *path)
 	dot = strrchr(parent, '.');
 	if (dot) {
 		*dot = '\0';
-		if (json_is_number(json_object_get(rpt_get(r->results, parent), "count")))
-			return json_number_value(json_object_get(rpt_get(r->results, parent), "count"));
+		if (json_is_number(json_object_get(pf_jpath_get(r->results, parent), "count")))
+			return json_number_value(json_object_get(pf_jpath_get(r->results, parent), "count"));
 	}
 	if (!strncmp(path, "tasks.", 6)) {
 		snprintf(parent, sizeof(parent), "tasks.%.*s.jobs", (int)strcspn(path + 6, "."), path + 6);
@@ -827,7 +775,7 @@ static void rpt_s_config(struct rpt *r)
 		rpt_kv_json(r, "virtualisation", r->sysinfo, "virtualization");
 		rpt_kv_json(r, "surveyed at (UTC)", r->sysinfo, "collected_at");
 		fputs("</table>\n<h3>Warnings of the survey</h3>\n<ul>", r->out);
-		json_array_foreach(rpt_get(r->sysinfo, "warnings"), i, w) {
+		json_array_foreach(pf_jpath_get(r->sysinfo, "warnings"), i, w) {
 			fputs("<li><b>", r->out);
 			rpt_esc(r->out, rpt_str(w, "severity", "?"));
 			fputs("</b> ", r->out);
@@ -836,7 +784,7 @@ static void rpt_s_config(struct rpt *r)
 			rpt_esc(r->out, rpt_str(w, "advice", ""));
 			fputs("</li>", r->out);
 		}
-		if (!json_array_size(rpt_get(r->sysinfo, "warnings")))
+		if (!json_array_size(pf_jpath_get(r->sysinfo, "warnings")))
 			fputs("<li>none</li>", r->out);
 		fputs("</ul>\n", r->out);
 	}
@@ -854,13 +802,13 @@ static void rpt_s_config(struct rpt *r)
 	rpt_kv_json(r, "trace clock", r->results, "trace.clock");
 	rpt_kv_json(r, "trace file version", r->results, "trace.file_version");
 	fputs("</table>\n", r->out);
-	if (json_array_size(rpt_get(r->run, "phases"))) {
+	if (json_array_size(pf_jpath_get(r->run, "phases"))) {
 		json_t *ph;
 
 		fputs("<h3>Phases</h3><table><tr><th>phase</th><th>measure</th><th>loads</th><th>planned (s)</th>"
 		      "<th>elapsed (s)</th><th>partial</th><th>directory</th></tr>\n", r->out);
-		json_array_foreach(rpt_get(r->run, "phases"), i, ph) {
-			char *loads = json_dumps(rpt_get(ph, "loads"), JSON_ENCODE_ANY | JSON_COMPACT);
+		json_array_foreach(pf_jpath_get(r->run, "phases"), i, ph) {
+			char *loads = json_dumps(pf_jpath_get(ph, "loads"), JSON_ENCODE_ANY | JSON_COMPACT);
 
 			fputs("<tr><td>", r->out);
 			rpt_esc(r->out, rpt_str(ph, "name", "?"));
@@ -870,7 +818,7 @@ static void rpt_s_config(struct rpt *r)
 			rpt_esc(r->out, loads);
 			fprintf(r->out, "</td><td class=\"n\">%.1f</td><td class=\"n\">%.1f</td><td>%s</td><td>",
 				rpt_num(ph, "planned_s"), rpt_num(ph, "elapsed_s"),
-				json_is_true(rpt_get(ph, "partial")) ? "<b>yes</b>" : "no");
+				json_is_true(pf_jpath_get(ph, "partial")) ? "<b>yes</b>" : "no");
 			rpt_esc(r->out, rpt_str(ph, "dir", ""));
 			fputs("</td></tr>\n", r->out);
 			free(loads);
@@ -882,16 +830,16 @@ static void rpt_s_config(struct rpt *r)
 
 		fputs("<h3>Task table of the app</h3><table><tr><th>task</th><th>colour</th><th>period (µs)</th>"
 		      "<th>deadline (µs)</th><th>policy</th><th>prio</th><th>source</th></tr>\n", r->out);
-		json_array_foreach(rpt_get(r->results, "tasks"), i, t) {
+		json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
 			fputs("<tr><td>", r->out);
 			rpt_esc(r->out, rpt_str(t, "name", "?"));
 			fprintf(r->out, "</td><td><span style=\"color:%s\">■■■</span></td>", rpt_task_colour(i));
-			rpt_td_ns(r, rpt_get(t, "period_ns"));
-			rpt_td_ns(r, rpt_get(t, "deadline_ns"));
+			rpt_td_ns(r, pf_jpath_get(t, "period_ns"));
+			rpt_td_ns(r, pf_jpath_get(t, "deadline_ns"));
 			fputs("<td>", r->out);
 			rpt_esc(r->out, rpt_str(t, "policy", "—"));
 			fputs("</td>", r->out);
-			rpt_td_int(r, rpt_get(t, "prio"));
+			rpt_td_int(r, pf_jpath_get(t, "prio"));
 			fputs("<td>", r->out);
 			rpt_esc(r->out, rpt_str(t, "source", "—"));
 			fputs("</td></tr>\n", r->out);
@@ -987,9 +935,9 @@ static void rpt_s_loads(struct rpt *r)
 	fputs("<p>What each load achieved, as its own report says (docs/loads.md). Targets are the scenario's "
 	      "(scenario.ini in the appendix).</p>\n<table><tr><th>phase</th><th>load</th><th>elapsed (s)</th>"
 	      "<th>achieved</th></tr>\n", r->out);
-	json_array_foreach(rpt_get(r->loads, "phases"), i, ph) {
-		json_object_foreach(rpt_get(ph, "loads"), name, load) {
-			char *ach = rpt_json_text(rpt_get(load, "achieved"));
+	json_array_foreach(pf_jpath_get(r->loads, "phases"), i, ph) {
+		json_object_foreach(pf_jpath_get(ph, "loads"), name, load) {
+			char *ach = rpt_json_text(pf_jpath_get(load, "achieved"));
 
 			fputs("<tr><td>", r->out);
 			rpt_esc(r->out, rpt_str(ph, "phase", "?"));
@@ -1016,12 +964,12 @@ static void rpt_ct_rows(struct rpt *r, json_t *res, const char *what)
 	json_t *t;
 	size_t i;
 
-	json_array_foreach(rpt_get(res, "cyclictest.threads"), i, t) {
+	json_array_foreach(pf_jpath_get(res, "cyclictest.threads"), i, t) {
 		fprintf(r->out, "<tr><td>%s</td>", what);
-		rpt_td_int(r, rpt_get(t, "cpu"));
-		rpt_td_int(r, rpt_get(t, "latency_ns.count"));
+		rpt_td_int(r, pf_jpath_get(t, "cpu"));
+		rpt_td_int(r, pf_jpath_get(t, "latency_ns.count"));
 		for (size_t k = 0; k < PF_ARRAY_SIZE(stats); k++)
-			rpt_td_stat(r, rpt_get(t, "latency_ns"), stats[k]);
+			rpt_td_stat(r, pf_jpath_get(t, "latency_ns"), stats[k]);
 		fputs("</tr>\n", r->out);
 	}
 }
@@ -1054,7 +1002,7 @@ static void rpt_s_baseline(struct rpt *r)
 /* rpt_dist_row - N, min, p50, p99, p99.9, p99.99, max of one distribution as table cells */
 static void rpt_dist_cells(struct rpt *r, json_t *d)
 {
-	rpt_td_int(r, rpt_get(d, "count"));
+	rpt_td_int(r, pf_jpath_get(d, "count"));
 	static const char *const stats[] = { "min", "p50", "p99", "p99.9", "p99.99", "max" };
 
 	for (size_t k = 0; k < PF_ARRAY_SIZE(stats); k++)
@@ -1081,9 +1029,9 @@ static void rpt_s_tasks(struct rpt *r)
 	      "The maximum's time is on the trace clock; its job is the task's job sequence number.</p>\n"
 	      "<table id=\"task-table\"><tr><th>task</th><th>metric</th><th>N</th><th>min</th><th>p50</th><th>p99</th>"
 	      "<th>p99.9</th><th>p99.99</th><th>max</th><th>max at (s)</th><th>max job</th></tr>\n", r->out);
-	json_array_foreach(rpt_get(r->results, "tasks"), i, t) {
+	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
 		for (size_t m = 0; m < PF_ARRAY_SIZE(metrics); m++) {
-			json_t *d = rpt_get(t, metrics[m][0]);
+			json_t *d = pf_jpath_get(t, metrics[m][0]);
 
 			if (!json_is_object(d))
 				continue;
@@ -1095,27 +1043,27 @@ static void rpt_s_tasks(struct rpt *r)
 			rpt_esc(r->out, metrics[m][1]);
 			fputs("</td>", r->out);
 			rpt_dist_cells(r, d);
-			if (json_is_number(rpt_get(d, "max_at")))
+			if (json_is_number(pf_jpath_get(d, "max_at")))
 				fprintf(r->out, "<td class=\"n\">%.6f</td>", rpt_num(d, "max_at") / 1e9);
 			else
 				fputs("<td class=\"n na\">—</td>", r->out);
-			rpt_td_int(r, rpt_get(d, "max_id"));
+			rpt_td_int(r, pf_jpath_get(d, "max_id"));
 			fputs("</tr>\n", r->out);
 		}
 	}
 	fputs("</table>\n<h3>Counts</h3><table id=\"task-counts\"><tr><th>task</th><th>jobs</th><th>overruns</th>"
 	      "<th>deadline misses</th><th>missed activations</th><th>preemptions</th><th>migrations</th>"
 	      "<th>source</th></tr>\n", r->out);
-	json_array_foreach(rpt_get(r->results, "tasks"), i, t) {
+	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
 		fprintf(r->out, "<tr data-task=\"%s\"><td>", rpt_str(t, "name", "?"));
 		rpt_esc(r->out, rpt_str(t, "name", "?"));
 		fputs("</td>", r->out);
-		rpt_td_int(r, rpt_get(t, "jobs"));
-		rpt_td_int(r, rpt_get(t, "overruns"));
-		rpt_td_int(r, rpt_get(t, "deadline_misses"));
-		rpt_td_int(r, rpt_get(t, "missed_activations"));
-		rpt_td_int(r, rpt_get(t, "preemptions"));
-		rpt_td_int(r, rpt_get(t, "migrations"));
+		rpt_td_int(r, pf_jpath_get(t, "jobs"));
+		rpt_td_int(r, pf_jpath_get(t, "overruns"));
+		rpt_td_int(r, pf_jpath_get(t, "deadline_misses"));
+		rpt_td_int(r, pf_jpath_get(t, "missed_activations"));
+		rpt_td_int(r, pf_jpath_get(t, "preemptions"));
+		rpt_td_int(r, pf_jpath_get(t, "migrations"));
 		fputs("<td>", r->out);
 		rpt_esc(r->out, rpt_str(t, "source", "—"));
 		fputs("</td></tr>\n", r->out);
@@ -1138,7 +1086,7 @@ static void rpt_s_utilisation(struct rpt *r)
 		{ "utilisation_max_slot", "worst slot window" },
 		{ "utilisation_max_10ms", "worst 10 ms window" },
 	};
-	json_t *app = rpt_get(r->results, "app");
+	json_t *app = pf_jpath_get(r->results, "app");
 	char buf[64];
 
 	rpt_section(r, 8, "utilisation", "Utilisation");
@@ -1168,8 +1116,8 @@ static void rpt_s_worst(struct rpt *r)
 	int n = 0, ng = 0;
 
 	rpt_section(r, 9, "worst", "Worst cases");
-	json_array_foreach(rpt_get(r->results, "tasks"), i, t) {
-		json_array_foreach(rpt_get(t, "culprits"), j, c) {
+	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
+		json_array_foreach(pf_jpath_get(t, "culprits"), j, c) {
 			if (j >= 3)
 				break;
 			if (!n++)
@@ -1178,18 +1126,18 @@ static void rpt_s_worst(struct rpt *r)
 			fputs("<h3>", r->out);
 			rpt_esc(r->out, rpt_str(c, "summary", "?"));
 			fputs("</h3><table><tr><th>contributor</th><th>kind</th><th>µs</th><th>share</th></tr>\n", r->out);
-			json_array_foreach(rpt_get(c, "contributors"), m, k) {
+			json_array_foreach(pf_jpath_get(c, "contributors"), m, k) {
 				fputs("<tr><td>", r->out);
 				rpt_esc(r->out, rpt_str(k, "name", "?"));
 				fputs("</td><td>", r->out);
 				rpt_esc(r->out, rpt_str(k, "kind", "?"));
 				fputs("</td>", r->out);
-				rpt_td_ns(r, rpt_get(k, "duration_ns"));
+				rpt_td_ns(r, pf_jpath_get(k, "duration_ns"));
 				fprintf(r->out, "<td class=\"n\">%.1f %%</td></tr>\n", rpt_num(k, "share") * 100);
 			}
 			fprintf(r->out, "</table><p>job %.0f on CPU %.0f, waited: ", rpt_num(c, "seq"), rpt_num(c, "cpu"));
 			rpt_esc(r->out, rpt_str(c, "waited", "?"));
-			fprintf(r->out, "%s</p>\n", json_is_false(rpt_get(c, "complete")) ?
+			fprintf(r->out, "%s</p>\n", json_is_false(pf_jpath_get(c, "complete")) ?
 				" — <b>incomplete</b>: the CPU history kept did not reach back to the release" : "");
 			if (j == 0)
 				rpt_plot_g1(r, (int)i, c, ++ng);
@@ -1202,7 +1150,7 @@ static void rpt_s_worst(struct rpt *r)
 /* rpt_s_flight - 10 */
 static void rpt_s_flight(struct rpt *r)
 {
-	json_t *fsw = rpt_get(r->results, "fsw"), *sim = NULL;
+	json_t *fsw = pf_jpath_get(r->results, "fsw"), *sim = NULL;
 	static const char *const keys[] = {
 		"imu_frames", "gps_fixes", "spi_frames", "frame_errors", "stale_events", "recoveries",
 		"failsafe_events", "waypoints_reached", "laps", "ekf_updates", "final_mode",
@@ -1227,7 +1175,7 @@ static void rpt_s_flight(struct rpt *r)
 		rpt_kv_json(r, keys[i], fsw, keys[i]);
 	fputs("</table>\n<table><tr><th>metric</th><th>N</th><th>min</th><th>p50</th><th>p99</th><th>p99.9</th>"
 	      "<th>p99.99</th><th>max</th></tr><tr><td>SPI transfer (µs)</td>", r->out);
-	rpt_dist_cells(r, rpt_get(fsw, "spi_transfer_ns"));
+	rpt_dist_cells(r, pf_jpath_get(fsw, "spi_transfer_ns"));
 	fputs("</tr></table>\n", r->out);
 	if (r->app_dir[0]) {
 		snprintf(path, sizeof(path), "%.4000s/sim.json", r->app_dir);
@@ -1268,23 +1216,23 @@ static void rpt_s_validity(struct rpt *r)
 	rpt_kv_json(r, "metrics affected by lost events", r->results, "lost_events.affected");
 	rpt_kv(r, "probe overhead", "not measured by this version (see Deviations)");
 	fputs("</table>\n", r->out);
-	if (!rpt_get(r->results, "trace") || json_is_null(rpt_get(r->results, "trace")))
+	if (!pf_jpath_get(r->results, "trace") || json_is_null(pf_jpath_get(r->results, "trace")))
 		rpt_note_missing(r, "measurement validity: no trace in this analysis");
 	if (!r->ntasks)
 		return;
 	fputs("<h3>Trace against job log</h3><table><tr><th>task</th><th>matched</th><th>trace only</th>"
 	      "<th>job log only</th><th>|Δ activation latency| max (µs)</th><th>jobs in lost-event windows</th>"
 	      "<th>job log dropped</th></tr>\n", r->out);
-	json_array_foreach(rpt_get(r->results, "tasks"), i, t) {
+	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
 		fputs("<tr><td>", r->out);
 		rpt_esc(r->out, rpt_str(t, "name", "?"));
 		fputs("</td>", r->out);
-		rpt_td_int(r, rpt_get(t, "agreement.matched"));
-		rpt_td_int(r, rpt_get(t, "agreement.trace_only"));
-		rpt_td_int(r, rpt_get(t, "agreement.joblog_only"));
-		rpt_td_ns(r, rpt_get(t, "agreement.activation_latency_diff_ns.max"));
-		rpt_td_int(r, rpt_get(t, "lost_events_jobs"));
-		rpt_td_int(r, rpt_get(t, "joblog.dropped"));
+		rpt_td_int(r, pf_jpath_get(t, "agreement.matched"));
+		rpt_td_int(r, pf_jpath_get(t, "agreement.trace_only"));
+		rpt_td_int(r, pf_jpath_get(t, "agreement.joblog_only"));
+		rpt_td_ns(r, pf_jpath_get(t, "agreement.activation_latency_diff_ns.max"));
+		rpt_td_int(r, pf_jpath_get(t, "lost_events_jobs"));
+		rpt_td_int(r, pf_jpath_get(t, "joblog.dropped"));
 		fputs("</tr>\n", r->out);
 	}
 	fputs("</table>\n", r->out);
@@ -1303,8 +1251,8 @@ static void rpt_s_deviations(struct rpt *r)
 		rpt_esc(r->out, r->partial_why);
 		fputs("</li>", r->out);
 	}
-	json_array_foreach(rpt_get(r->run, "phases"), i, ph)
-		if (json_is_true(rpt_get(ph, "partial"))) {
+	json_array_foreach(pf_jpath_get(r->run, "phases"), i, ph)
+		if (json_is_true(pf_jpath_get(ph, "partial"))) {
 			fputs("<li>phase ", r->out);
 			rpt_esc(r->out, rpt_str(ph, "name", "?"));
 			fprintf(r->out, " is partial: %.1f s of %.1f s planned</li>", rpt_num(ph, "elapsed_s"),
@@ -1315,7 +1263,7 @@ static void rpt_s_deviations(struct rpt *r)
 		rpt_esc(r->out, rpt_str(r->run, "failure", ""));
 		fputs("</li>", r->out);
 	}
-	json_array_foreach(rpt_get(r->sysinfo, "warnings"), i, w) {
+	json_array_foreach(pf_jpath_get(r->sysinfo, "warnings"), i, w) {
 		fputs("<li>system warning: ", r->out);
 		rpt_esc(r->out, rpt_str(w, "message", ""));
 		fputs("</li>", r->out);

@@ -64,8 +64,6 @@ struct rpt {
 	double      deadline_ns[RPT_MAX_TASKS];	/* R1: 0 not looked up yet, -1 none */
 };
 
-/* rpt_get - a value by dotted path ("tasks.io.activation_latency_ns.p99.9"); arrays by name/comm or index */
-json_t *rpt_get(json_t *root, const char *path);
 
 /* rpt_num - a number at a path, or NAN when absent or null */
 double rpt_num(json_t *root, const char *path);

@@ -13,6 +13,8 @@
  */
 #define _GNU_SOURCE
 #include "common.h"
+#include "jpath.h"
+#include "proc.h"
 #include "report.h"
 
 #include <errno.h>
@@ -44,29 +46,12 @@ const char *rpt_task_colour(int i)
 /* rpt_exec - run argv to completion, stdout and stderr to files; its exit status, or -errno */
 int rpt_exec(char *const argv[], const char *out_path, const char *err_path)
 {
-	pid_t pid;
-	int status;
+	struct pf_proc p;
+	int ret = pf_proc_spawn(&p, argv, out_path, err_path, 0);
 
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int in = open("/dev/null", O_RDONLY);
-		int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		if (in < 0 || out < 0 || err < 0)
-			_exit(127);
-		dup2(in, 0);
-		dup2(out, 1);
-		dup2(err, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (ret == -ENOENT)
+		return 127;	/* not installed: the shell's code, which the callers name */
+	return ret < 0 ? ret : pf_proc_wait(&p);
 }
 
 /* rpt_slurp - a whole file into a malloc'd NUL-terminated buffer; NULL on error */
@@ -217,7 +202,7 @@ static double rpt_bin_us(int k)
 static bool rpt_hist_block(FILE *s, const char *name, json_t *dist)
 {
 	static uint64_t bins[RPT_NBINS];
-	json_t *buckets = rpt_get(dist, "hist.buckets"), *b;
+	json_t *buckets = pf_jpath_get(dist, "hist.buckets"), *b;
 	int lo = RPT_NBINS, hi = -1;
 	size_t i;
 
@@ -353,7 +338,7 @@ void rpt_plot_h1(struct rpt *r)
 		json_t *d;
 
 		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns", r->task_names[i]);
-		d = rpt_get(r->results, path);
+		d = pf_jpath_get(r->results, path);
 		drawn[i] = rpt_hist_block(s, r->task_names[i], d);
 		if (drawn[i])
 			rpt_span_us(d, &lo, &hi);
@@ -395,8 +380,8 @@ void rpt_plot_e1(struct rpt *r)
 		size_t k;
 
 		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns", r->task_names[i]);
-		d = rpt_get(r->results, path);
-		buckets = rpt_get(d, "hist.buckets");
+		d = pf_jpath_get(r->results, path);
+		buckets = pf_jpath_get(d, "hist.buckets");
 		count = rpt_num(d, "count");
 		if (!json_is_array(buckets) || !(count > 0))
 			continue;
@@ -737,10 +722,10 @@ void rpt_plot_b1(struct rpt *r)
 		json_t *t;
 		size_t k;
 
-		json_array_foreach(rpt_get(ph[p].res, "cyclictest.threads"), k, t) {
+		json_array_foreach(pf_jpath_get(ph[p].res, "cyclictest.threads"), k, t) {
 			snprintf(key, sizeof(key), "%s%zu", ph[p].what, k);
-			if (rpt_hist_block(s, key, rpt_get(t, "latency_ns")))
-				rpt_span_us(rpt_get(t, "latency_ns"), &lo, &hi);
+			if (rpt_hist_block(s, key, pf_jpath_get(t, "latency_ns")))
+				rpt_span_us(pf_jpath_get(t, "latency_ns"), &lo, &hi);
 		}
 	}
 	rpt_xrange(s, r, NULL, lo, hi);
@@ -751,10 +736,10 @@ void rpt_plot_b1(struct rpt *r)
 		json_t *t;
 		size_t k;
 
-		json_array_foreach(rpt_get(ph[p].res, "cyclictest.threads"), k, t) {
+		json_array_foreach(pf_jpath_get(ph[p].res, "cyclictest.threads"), k, t) {
 			int cpu = (int)rpt_num(t, "cpu");
 
-			if (!rpt_get(t, "latency_ns.hist"))
+			if (!pf_jpath_get(t, "latency_ns.hist"))
 				continue;
 			snprintf(key, sizeof(key), "CPU%d %s  max %.0f µs", cpu, ph[p].what, rpt_num(t, "latency_ns.max") / 1e3);
 			fprintf(s, "%s$%s%zu using 1:2 with histeps lw 1.5 dt %s lc rgb '%s' title '%s'", n++ ? ", " : "",
@@ -824,7 +809,7 @@ void rpt_plot_f1(struct rpt *r)
 /* rpt_load_pct - a load's achieved share of its target (%), and what was compared; NAN when its report has no target */
 static double rpt_load_pct(const char *name, json_t *load, const char **what)
 {
-	json_t *a = rpt_get(load, "achieved");
+	json_t *a = pf_jpath_get(load, "achieved");
 
 	*what = NULL;
 	if (!strcmp(name, "wifi") && !isnan(rpt_num(a, "rate_achieved_pct"))) {
@@ -854,8 +839,8 @@ void rpt_plot_l1(struct rpt *r)
 	if (!s)
 		return;
 	fprintf(s, "$L << EOD\n");
-	json_array_foreach(rpt_get(r->loads, "phases"), i, ph)
-		json_object_foreach(rpt_get(ph, "loads"), name, load) {
+	json_array_foreach(pf_jpath_get(r->loads, "phases"), i, ph)
+		json_object_foreach(pf_jpath_get(ph, "loads"), name, load) {
 			double pct = rpt_load_pct(name, load, &what);
 
 			if (isnan(pct))
@@ -934,7 +919,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	fprintf(s, "$R << EOD\n%.4f %d %.4f 0.3 %ld\nEOD\n",
 		(victim->latency_ns + (victim->response_ns - victim->latency_ns) / 2.0) / 1e6, ncpus,
 		(victim->response_ns - victim->latency_ns) / 2e6 + 0.005, strtol(rpt_task_colour(task) + 1, NULL, 16));
-	json_array_foreach(rpt_get(culprit, "contributors"), i, k) {
+	json_array_foreach(pf_jpath_get(culprit, "contributors"), i, k) {
 		if (i >= 4)
 			break;
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s %.0f µs", i ? ", " : "",

@@ -6,9 +6,9 @@
 # nothing outside itself, and two renders are byte-identical
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
-need_gentrace
-need_built preflight
-command -v gnuplot >/dev/null || missing "gnuplot is not installed (scripts/install-deps)"
+need BUILT:t/gentrace
+need BUILT:preflight
+need CMD:gnuplot
 plan 41
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
@@ -51,7 +51,7 @@ for t in $(perl -MJSON::PP -e 'local $/; my $r = decode_json(<>); print join(" "
 		got=$(printf '%s' "$row" | grep -o 'data-[nsv]*="[-0-9]*"' | sed 's/.*="//; s/"//' | head -7 | tr '\n' ' ')
 		want=
 		for k in count min p50 p99 p99.9 p99.99 max; do
-			v=$(jv "$R" "tasks/name=$t/$m/$k")
+			v=$(json_get "$R" "tasks.name=$t.$m.$k")
 			[ "$v" = null ] || want="$want$v "
 		done
 		[ "$got" = "$want" ] || bad="$bad $t.$m(got '$got' want '$want')"
@@ -62,7 +62,7 @@ n_tasks=$(grep -c '<tr data-task="[^"]*"><td>' "$H")
 is "$n_tasks" "$(perl -MJSON::PP -e 'local $/; print scalar @{decode_json(<>)->{tasks}}' "$R")" \
 	"report-1.10 one row of counts per task"
 io_misses=$(grep -o '<tr data-task="io"><td>io</td><td[^>]*>[0-9]*</td><td[^>]*>[0-9]*</td><td[^>]*data-v="[0-9]*"' "$H" | sed 's/.*data-v="//; s/"//')
-is "$io_misses" "$(jv "$R" tasks/name=io/deadline_misses)" "report-1.11 deadline misses equal results.json"
+is "$io_misses" "$(json_get "$R" tasks.name=io.deadline_misses)" "report-1.11 deadline misses equal results.json"
 like "$(grep -o 'data-ns="[0-9]*">[0-9.]*</td>' "$H" | head -1)" 'data-ns="[0-9]+">[0-9]+\.[0-9]</td>' \
 	"report-1.12 times are shown in µs with one decimal"
 h1_keys=$(perl -MMIME::Base64 -ne 'print decode_base64($1) if /<figure id="fig-H1"><img[^>]*src="data:image\/svg\+xml;base64,([^"]*)"/' "$H" |
@@ -115,9 +115,9 @@ for ph in idle:01-idle loaded:02-loaded; do
 	grep -o "<tr><td>$name</td><td class=\"n\".*</tr>" "$TMP/ct.html" > "$TMP/rows"
 	while read -r row; do
 		got=$(printf '%s' "$row" | grep -o 'data-[nsv]*="[-0-9]*"' | sed 's/.*="//; s/"//' | tr '\n' ' ')
-		want="$(jv "$res" cyclictest/threads/$i/cpu) "
+		want="$(json_get "$res" cyclictest.threads.$i.cpu) "
 		for k in count min p50 p99 p99.9 max; do
-			v=$(jv "$res" cyclictest/threads/$i/latency_ns/$k)
+			v=$(json_get "$res" cyclictest.threads.$i.latency_ns.$k)
 			[ "$v" = null ] || want="$want$v "	# a bounded percentile: its interval (5.6)
 		done
 		[ "$got" = "$want" ] || bad="$bad $name.$i(got '$got' want '$want')"
@@ -127,7 +127,7 @@ done
 is "$bad" "" "report-5.5 baseline CPU, N, min, p50, p99, p99.9, max equal the phases' results.json"
 R2="$TMP/cyclictest/02-loaded/results.json"
 like "$(grep -o '<td class="n bound"[^>]*>' "$TMP/ct.html" | head -1)" \
-	"data-ge-ns=\"$(jv "$R2" 'cyclictest/threads/0/latency_ns/bounds/p99.9/>=')\" data-le-ns=\"$(jv "$R2" 'cyclictest/threads/0/latency_ns/bounds/p99.9/<=')\"" \
+	"data-ge-ns=\"$(json_get "$R2" 'cyclictest.threads.0.latency_ns.bounds.p99.9.>=')\" data-le-ns=\"$(json_get "$R2" 'cyclictest.threads.0.latency_ns.bounds.p99.9.<=')\"" \
 	"report-5.6 a percentile known only by a bound shows its interval from results.json"
 
 # --- partial

@@ -6,13 +6,13 @@
 # report --pdf') prints with a non-blank first page and the run id on every page
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
-need_root
-need_gentrace
-need_built preflight
-command -v gnuplot >/dev/null || missing "gnuplot is not installed (scripts/install-deps)"
-command -v chromium >/dev/null || missing "chromium is not installed (scripts/install-deps)"
-command -v pdftoppm >/dev/null || missing "pdftoppm (poppler-utils) is not installed (scripts/install-deps)"
-unshare -n true 2>/dev/null || missing "unshare -n (a network namespace) is not permitted here"
+need ROOT
+need BUILT:t/gentrace
+need BUILT:preflight
+need CMD:gnuplot
+need CMD:chromium
+need CMD:pdftoppm
+unshare -n true 2>/dev/null || skip_all "unshare -n (a network namespace) is not permitted here"
 plan 14
 
 "$TOP/t/fixtures/report/make-rundir.sh" partial "$TMP/run" >"$TMP/mk.log" 2>&1 || sed 's/^/#   /' "$TMP/mk.log"

@@ -3,11 +3,11 @@
 # (report.html, report.pdf) and the summary names it; --no-report writes none.
 # A tiny scenario as root: a cyclictest phase and the app traced, a few seconds each.
 . "$(dirname "$0")/lib/test-lib.sh"
-need_tracefs
-need_rt
-need_built preflight flightapp
-command -v gnuplot >/dev/null || missing "gnuplot is not installed (scripts/install-deps)"
-command -v chromium >/dev/null || missing "chromium is not installed (scripts/install-deps)"
+need TRACEFS
+need RT
+need BUILT:preflight BUILT:flightapp
+need CMD:gnuplot
+need CMD:chromium
 plan 8
 
 cat > "$TMP/t.ini" <<'INI'

@@ -51,7 +51,9 @@ static void test_miss(json_t *root)
 	check(pf_jpath_get(NULL, "a") == NULL, "jpath-2.1 no document");
 	check(pf_jpath_get(root, "nope") == NULL, "jpath-2.2 a missing key");
 	check(pf_jpath_get(root, "tasks.2.name") == NULL, "jpath-2.3 an index past the end");
-	check(pf_jpath_get(root, "tasks.io.name") == NULL, "jpath-2.4 a name is no index");
+	check(pf_jpath_get(root, "tasks.io.name") == json_object_get(json_array_get(json_object_get(root, "tasks"), 0), "name"),
+	      "jpath-2.4 an element by its name: tasks.io is the task named io");
+	check(pf_jpath_get(root, "tasks.nosuch.name") == NULL, "jpath-2.4a no element of that name");
 	check(pf_jpath_get(root, "tasks.1x") == NULL, "jpath-2.5 an index with junk after it");
 	check(pf_jpath_get(root, "tasks.-1") == NULL, "jpath-2.6 a negative index");
 	check(pf_jpath_get(root, "tasks.99999999999999999999999") == NULL, "jpath-2.7 a huge index");
@@ -67,7 +69,7 @@ int main(void)
 	json_error_t err;
 	json_t *root;
 
-	tap_plan(24);
+	tap_plan(25);
 	root = json_loads(doc, 0, &err);
 	if (!root) {
 		tap_diag("test document: line %d: %s", err.line, err.text);
