@@ -51,13 +51,13 @@ ifneq ($(V),1)
 Q := @
 endif
 
-# Variables the module.mk files add to.
+# Variables the *.mk fragments add to.
 LIB_SRCS       :=   # lib/*.c, linked into every program
 PREFLIGHT_SRCS :=   # sources of the preflight command
-PREFLIGHT_CMDS :=   # subcommand names: each defines 'const struct pf_command pf_cmd_<name>'
+PREFLIGHT_CMDS :=   # subcommand names: each defines 'const struct pf_command cmd_<name>'
 PREFLIGHT_PKGS :=   # pkg-config packages preflight links with
 PROGRAMS       :=   # other programs: <name>_SRCS, <name>_PKGS, <name>_LDLIBS, <name>_LIBS (archives)
-UNIT_TESTS     :=   # C unit tests: <name>_SRCS, <name>_PKGS, linked with lib
+UNIT_TESTS     :=   # C unit tests and test tools (build/t/): <name>_SRCS, <name>_PKGS, linked with lib
 PERFS          :=   # performance benchmarks run by 'make perf' (paths to build/ programs or scripts)
 REQUIRED_HEADERS :=  # headers of packages without a pkg-config module (csv.h): checked before building
 
@@ -165,7 +165,7 @@ $(B)/obj/%.o: %.c | $(B)/build_config.h
 write_if_changed = @mkdir -p $(dir $@); { $(1); } > $@.tmp; cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 # The subcommand table, generated from PREFLIGHT_CMDS so that adding a
-# subcommand touches only its own component's module.mk.
+# subcommand touches only its own folder's *.mk.
 $(B)/commands.h: FORCE
 	$(call write_if_changed,for c in $(sort $(PREFLIGHT_CMDS)); do echo "COMMAND($$c)"; done)
 $(B)/obj/preflight.o: $(B)/commands.h

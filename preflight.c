@@ -1,7 +1,7 @@
 /*
  * preflight.c - the front end of the preflight command: finds the subcommand
  * named by the first argument and runs it, git-style. The table of commands
- * is generated from the components' module.mk files (build/commands.h).
+ * is generated from the components' *.mk fragments (build/commands.h).
  *
  * usage: preflight [--version] [--help] <command> [options]
  */
@@ -11,9 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifndef PF_VERSION
-#define PF_VERSION "0.1.0"
-#endif
 
 static int cmd_help_run(int argc, char **argv);
 

@@ -10,13 +10,13 @@ set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B="$TOP/build"
 SECONDS_RUN=${1:-30}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/bench-agreement.XXXXXX")
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/agreement-perf.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT INT TERM
 
 for p in "$B/preflight" "$B/flightapp"; do
-	[ -x "$p" ] || { echo "bench-agreement: $p not built (make)" >&2; exit 3; }
+	[ -x "$p" ] || { echo "agreement-perf: $p not built (make)" >&2; exit 3; }
 done
-[ "$(id -u)" -eq 0 ] || { echo "bench-agreement: needs root (tracefs, SCHED_FIFO)" >&2; exit 3; }
+[ "$(id -u)" -eq 0 ] || { echo "agreement-perf: needs root (tracefs, SCHED_FIFO)" >&2; exit 3; }
 
 "$B/preflight" record -q -o "$TMP/trace.dat" -- sh -c \
 	"exec '$B/flightapp' --trace-instance \"\$PREFLIGHT_TRACE_INSTANCE\" -d $SECONDS_RUN -q -j '$TMP/jobs.csv' > '$TMP/app.out'"

@@ -18,9 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef PF_VERSION
-#define PF_VERSION "0.1.0"
-#endif
 
 /* an_frac - a fraction, or null when the denominator is 0 */
 static json_t *an_frac(int64_t num, int64_t den)

@@ -1,4 +1,4 @@
-# app/ - flightapp, the reference multirate flight application: the
+# app/app.mk - flightapp, the reference multirate flight application: the
 # executive, task model and instrumentation. The flight software lives in
 # app/fsw/ (its own library, app/fsw/fsw.mk); only the program flightapp
 # links it, through its body table app/bodies.c. The executive's unit test

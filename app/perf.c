@@ -27,20 +27,20 @@
 #include <tracefs.h>
 #include <unistd.h>
 
-#define BENCH_JOBS    2000000
-#define BENCH_BATCH   4096
-#define BENCH_MARKERS 200000
-#define BENCH_BLOCK   1000
+#define PERF_JOBS    2000000
+#define PERF_BATCH   4096
+#define PERF_MARKERS 200000
+#define PERF_BLOCK   1000
 
-static volatile sig_atomic_t bench_stop;
+static volatile sig_atomic_t perf_stop;
 
-static void bench_on_signal(int sig)
+static void perf_on_signal(int sig)
 {
-	bench_stop = sig;
+	perf_stop = sig;
 }
 
-/* bench_app - an app with one periodic task and nothing else, set up without threads */
-static int bench_app(struct app *app)
+/* perf_app - an app with one periodic task and nothing else, set up without threads */
+static int perf_app(struct app *app)
 {
 	struct app_config cfg;
 	char err[256];
@@ -60,8 +60,8 @@ static int bench_app(struct app *app)
 	return ret;
 }
 
-/* bench_jobs - nanoseconds per instrumented job over n jobs */
-static double bench_jobs(struct app *app, struct app_task *t, long n)
+/* perf_jobs - nanoseconds per instrumented job over n jobs */
+static double perf_jobs(struct app *app, struct app_task *t, long n)
 {
 	struct app_jobrec rec;
 	struct app_job job;
@@ -69,9 +69,9 @@ static double bench_jobs(struct app *app, struct app_task *t, long n)
 	long done = 0, i;
 
 	memset(&job, 0, sizeof(job));
-	while (done < n && !bench_stop) {
+	while (done < n && !perf_stop) {
 		t0 = pf_now_ns();
-		for (i = 0; i < BENCH_BATCH; i++) {
+		for (i = 0; i < PERF_BATCH; i++) {
 			/* what the task loop does around a job: the release grant and the start read */
 			app_release(t, t0, 0);
 			job.release_ns = t0;
@@ -79,7 +79,7 @@ static double bench_jobs(struct app *app, struct app_task *t, long n)
 			app_run_job(t, &job);
 		}
 		total += pf_now_ns() - t0;
-		done += BENCH_BATCH;
+		done += PERF_BATCH;
 		while (app_ring_pop(&t->ring, &rec))	/* the logger's part, not timed */
 			;
 		/* app_release posted the semaphore once per job: take the posts back, untimed */
@@ -90,8 +90,8 @@ static double bench_jobs(struct app *app, struct app_task *t, long n)
 	return done ? (double)total / (double)done : 0;
 }
 
-/* bench_part - nanoseconds per call of one piece of the instrumentation */
-static double bench_part(int which, struct app_task *t, long n)
+/* perf_part - nanoseconds per call of one piece of the instrumentation */
+static double perf_part(int which, struct app_task *t, long n)
 {
 	struct app_jobrec rec = { 0 };
 	int64_t t0 = pf_now_ns(), sink = 0;
@@ -113,8 +113,8 @@ static double bench_part(int which, struct app_task *t, long n)
 	return (double)(pf_now_ns() - t0) / (double)n;
 }
 
-/* bench_markers - per-marker cost of app_marker_job and of a bare write, side by side */
-static int bench_markers(void)
+/* perf_markers - per-marker cost of app_marker_job and of a bare write, side by side */
+static int perf_markers(void)
 {
 	char name[64], err[256], *path = NULL;
 	struct tracefs_instance *inst;
@@ -128,7 +128,7 @@ static int bench_markers(void)
 		printf("# markers=skipped reason=needs-root\n");
 		return 0;
 	}
-	snprintf(name, sizeof(name), "preflight-bench-%d", (int)getpid());
+	snprintf(name, sizeof(name), "preflight-perf-%d", (int)getpid());
 	inst = tracefs_instance_create(name);
 	if (!inst) {
 		printf("# markers=skipped reason=tracefs-instance-create-failed\n");
@@ -147,18 +147,18 @@ static int bench_markers(void)
 		goto out_m;
 	}
 	app_marker_encode_raw(&raw, APP_MARKER_START, 1, 0, 0, pf_now_ns());
-	for (block = 0; n_app < BENCH_MARKERS && !bench_stop; block++) {
+	for (block = 0; n_app < PERF_MARKERS && !perf_stop; block++) {
 		t0 = pf_now_ns();
 		if (block & 1) {
-			for (i = 0; i < BENCH_BLOCK; i++)
+			for (i = 0; i < PERF_BLOCK; i++)
 				fails += write(fd, &raw, sizeof(raw)) != (ssize_t)sizeof(raw);
 			t_bare += pf_now_ns() - t0;
-			n_bare += BENCH_BLOCK;
+			n_bare += PERF_BLOCK;
 		} else {
-			for (i = 0; i < BENCH_BLOCK; i++)
+			for (i = 0; i < PERF_BLOCK; i++)
 				fails += app_marker_job(&m, APP_MARKER_START, 1, 0, (uint32_t)i, t0) != 0;
 			t_app += pf_now_ns() - t0;
-			n_app += BENCH_BLOCK;
+			n_app += PERF_BLOCK;
 		}
 	}
 	printf("# marker_app_ns=%.1f\n# marker_bare_write_ns=%.1f\n# marker_ratio=%.2f\n# markers=%ld\n# marker_failures=%ld\n",
@@ -180,7 +180,7 @@ out:
 int main(int argc, char **argv)
 {
 	static struct app app;
-	struct sigaction sa = { .sa_handler = bench_on_signal };
+	struct sigaction sa = { .sa_handler = perf_on_signal };
 	struct sched_param sp = { 0 };
 	struct app_task *t;
 	bool rt;
@@ -190,37 +190,37 @@ int main(int argc, char **argv)
 	pf_set_prog("flightapp-perf");
 	if (argc > 1) {
 		printf("usage: flightapp-perf\n  measures instrumentation cost per job (%d jobs) and per trace marker "
-		       "(root: a temporary tracefs instance); no options\n", BENCH_JOBS);
+		       "(root: a temporary tracefs instance); no options\n", PERF_JOBS);
 		return strcmp(argv[1], "--help") && strcmp(argv[1], "-h") ? PF_EXIT_USAGE : PF_EXIT_OK;
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (bench_app(&app))
+	if (perf_app(&app))
 		return PF_EXIT_INTERNAL;
 	t = app_find_task(&app, "bench");
 	/* realtime when permitted, so other load on the machine does not land in the numbers */
 	sp.sched_priority = 50;
 	rt = !sched_setscheduler(0, SCHED_FIFO, &sp);
 	printf("# flightapp-perf v1\n# sched=%s\n", rt ? "fifo:50" : "other (not permitted: numbers include other load)");
-	bench_jobs(&app, t, BENCH_BATCH * 16);	/* warm up */
-	per_job = bench_jobs(&app, t, BENCH_JOBS);
+	perf_jobs(&app, t, PERF_BATCH * 16);	/* warm up */
+	per_job = perf_jobs(&app, t, PERF_JOBS);
 	app.no_cpu_time = true;
-	per_job_nocpu = bench_jobs(&app, t, BENCH_JOBS);
+	per_job_nocpu = perf_jobs(&app, t, PERF_JOBS);
 	app.no_cpu_time = false;
-	now_ns = bench_part(0, t, 1000000);
-	cpu_ns = bench_part(1, t, 1000000);
-	ring_ns = bench_part(2, t, 1000000);
-	stats_ns = bench_part(3, t, 1000000);
+	now_ns = perf_part(0, t, 1000000);
+	cpu_ns = perf_part(1, t, 1000000);
+	ring_ns = perf_part(2, t, 1000000);
+	stats_ns = perf_part(3, t, 1000000);
 	printf("# jobs=%d\n# instrumentation_per_job_ns=%.1f\n# instrumentation_per_job_without_cpu_time_ns=%.1f\n"
 	       "# clock_monotonic_ns=%.1f\n# clock_thread_cputime_ns=%.1f\n# ring_push_pop_ns=%.1f\n# stats_add_ns=%.1f\n",
-	       BENCH_JOBS, per_job, per_job_nocpu, now_ns, cpu_ns, ring_ns, stats_ns);
+	       PERF_JOBS, per_job, per_job_nocpu, now_ns, cpu_ns, ring_ns, stats_ns);
 	printf("instrumentation per job without tracing: %.1f ns over %d jobs (goal <= 150 ns) without the job's "
 	       "CPU-time reads; %.1f ns with them (2 x CLOCK_THREAD_CPUTIME_ID at %.1f ns each: a syscall, no vDSO; "
 	       "a job with calibrated work shares them with its work loop)\n",
-	       per_job_nocpu, BENCH_JOBS, per_job, cpu_ns);
+	       per_job_nocpu, PERF_JOBS, per_job, cpu_ns);
 	printf("parts alone: CLOCK_MONOTONIC %.1f ns, ring push+pop %.1f ns, statistics update %.1f ns\n",
 	       now_ns, ring_ns, stats_ns);
-	ret = bench_markers();
+	ret = perf_markers();
 	app_fini(&app);
 	return ret ? PF_EXIT_ENV : PF_EXIT_OK;
 }

@@ -76,9 +76,9 @@ struct run_load {
 	bool started;
 };
 
-struct pf_run {
+struct run {
 	const struct run_opts *o;
-	struct pf_scn scn;
+	struct scn scn;
 	char dir[2048];
 	char self[PATH_MAX];		/* this program */
 	char bindir[2048];		/* where flightapp and sensorsim are built */
@@ -96,8 +96,8 @@ struct pf_run {
 };
 
 /* run_log - one time-stamped line in run.log */
-static void run_log(struct pf_run *r, const char *fmt, ...) PF_PRINTF(2, 3);
-static void run_log(struct pf_run *r, const char *fmt, ...)
+static void run_log(struct run *r, const char *fmt, ...) PF_PRINTF(2, 3);
+static void run_log(struct run *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -112,8 +112,8 @@ static void run_log(struct pf_run *r, const char *fmt, ...)
 }
 
 /* run_fail - record why the run cannot go on (exit 3 unless 'code' says otherwise) */
-static int run_fail(struct pf_run *r, int code, const char *fmt, ...) PF_PRINTF(3, 4);
-static int run_fail(struct pf_run *r, int code, const char *fmt, ...)
+static int run_fail(struct run *r, int code, const char *fmt, ...) PF_PRINTF(3, 4);
+static int run_fail(struct run *r, int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -230,8 +230,8 @@ static int run_find_file(const char *name, char *out, size_t size)
 	return 0;
 }
 
-/* run_has_command - true when this preflight has the subcommand 'name' (another issue's piece) */
-static bool run_has_command(struct pf_run *r, const char *name)
+/* run_has_command - true when this preflight has the subcommand 'name' (a command this build may lack) */
+static bool run_has_command(struct run *r, const char *name)
 {
 	char err[256];
 
@@ -248,7 +248,7 @@ static int run_argv(char **argv, int max, int n, const char *arg)
 }
 
 /* run_exec - run a preflight subcommand or tool to completion, output to files; its exit code */
-static int run_exec(struct pf_run *r, char **argv, const char *out, const char *err)
+static int run_exec(struct run *r, char **argv, const char *out, const char *err)
 {
 	struct pf_proc p;
 	int ret;
@@ -267,7 +267,7 @@ static int run_exec(struct pf_run *r, char **argv, const char *out, const char *
 }
 
 /* run_load_args - the `preflight load` command line of one load in phase p */
-static int run_load_args(struct pf_run *r, const struct scn_phase *p, const char *name,
+static int run_load_args(struct run *r, const struct scn_phase *p, const char *name,
 			    const char *pdir, const char *work, const char *report, char *dur, char **argv, int max,
 			    char kvbuf[][320])
 {
@@ -352,7 +352,7 @@ static int run_wait_ready(struct run_load *rl, int fd, char *why, size_t size)
 }
 
 /* run_start_load - start one load of phase p and wait until it is ready; 0 or -1 (r->failure set) */
-static int run_start_load(struct pf_run *r, const struct scn_phase *p, const char *pdir,
+static int run_start_load(struct run *r, const struct scn_phase *p, const char *pdir,
 			     struct run_load *rl)
 {
 	char *argv[32 + 2 * SCN_MAX_KV], kvbuf[2 * SCN_MAX_KV + 2][320];
@@ -419,7 +419,7 @@ static void run_last_line(const char *path, char *line, size_t size)
 }
 
 /* run_stop_load - stop a load by its pid (it cleans up and writes its report), then its group */
-static void run_stop_load(struct pf_run *r, struct run_load *rl)
+static void run_stop_load(struct run *r, struct run_load *rl)
 {
 	if (!rl->started)
 		return;
@@ -430,7 +430,7 @@ static void run_stop_load(struct pf_run *r, struct run_load *rl)
 }
 
 /* run_cyclictest_argv - the cyclictest command line of a baseline phase */
-static void run_cyclictest_argv(struct pf_run *r, const struct scn_phase *p, const char *pdir,
+static void run_cyclictest_argv(struct run *r, const struct scn_phase *p, const char *pdir,
 				   char **argv, char bufs[][PATH_MAX])
 {
 	const char *threads = scn_param(&r->scn, p, "cyclictest", "threads", "smp");
@@ -486,7 +486,7 @@ static int run_split(char **argv, int max, int n, const char *text, char *buf, s
  * telemetry receiver (it wrote telemetry.dest) the app's [telemetry] dest;
  * the path into 'path'. 0 or -1.
  */
-static int run_app_config(struct pf_run *r, const struct scn_phase *p, const char *pdir, bool links,
+static int run_app_config(struct run *r, const struct scn_phase *p, const char *pdir, bool links,
 			     char *path, size_t size)
 {
 	const char *config = scn_param(&r->scn, p, "flightapp", "config", NULL);
@@ -534,7 +534,7 @@ static int run_app_config(struct pf_run *r, const struct scn_phase *p, const cha
  * yes: sensorsim on its default UART pty link and SPI socket, which the
  * app's links use, for the phase plus a margin (it is stopped with the app)
  */
-static int run_sim_start(struct pf_run *r, const struct scn_phase *p, const char *pdir,
+static int run_sim_start(struct run *r, const struct scn_phase *p, const char *pdir,
 			    struct pf_proc *sim)
 {
 	char exe[PATH_MAX], dur[32], summary[PATH_MAX], truth[PATH_MAX], out[PATH_MAX], words[512];
@@ -574,7 +574,7 @@ static int run_sim_start(struct pf_run *r, const struct scn_phase *p, const char
 }
 
 /* run_flightapp_argv - the recorder wrapping the app, for a flightapp phase */
-static int run_flightapp_argv(struct pf_run *r, const struct scn_phase *p, const char *pdir,
+static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const char *pdir,
 				 char **argv, int max, char bufs[][PATH_MAX])
 {
 	const char *trace = scn_param(&r->scn, p, "flightapp", "trace", "full");
@@ -669,7 +669,7 @@ static void run_live_read(const char *file, struct run_live *lv)
  * passes flightapp.trigger and grows, ask the recorder (SIGUSR1) to keep the
  * window before it; at most one trigger per window, so snapshots do not overlap
  */
-static void run_trigger(struct pf_run *r, const struct scn_phase *p, const char *pdir,
+static void run_trigger(struct run *r, const struct scn_phase *p, const char *pdir,
 			   struct pf_proc *recorder, double *worst_us, int64_t *last_ns)
 {
 	const char *text = scn_param(&r->scn, p, "flightapp", "trigger", NULL);
@@ -699,7 +699,7 @@ static void run_trigger(struct pf_run *r, const struct scn_phase *p, const char 
  * run_progress - the progress line: redrawn in place on a terminal (cut to
  * its width), else a plain line every RUN_PLAIN_PROGRESS_NS for CI logs
  */
-static void run_progress(struct pf_run *r, int idx, const struct scn_phase *p,
+static void run_progress(struct run *r, int idx, const struct scn_phase *p,
 			    int64_t elapsed_ns, const char *pdir)
 {
 	static int64_t plain_next_ns, plain_t0_ns;	/* the plain line: when next, in which run */
@@ -736,7 +736,7 @@ static void run_progress(struct pf_run *r, int idx, const struct scn_phase *p,
 }
 
 /* run_phase_json - the phase's entry in run.json and loads.json */
-static void run_phase_json(struct pf_run *r, const struct scn_phase *p, const char *pdir,
+static void run_phase_json(struct run *r, const struct scn_phase *p, const char *pdir,
 			      struct run_load *rl, int nl, int64_t start_ns, int64_t end_ns,
 			      bool partial, int measure_code)
 {
@@ -768,7 +768,7 @@ static void run_phase_json(struct pf_run *r, const struct scn_phase *p, const ch
 }
 
 /* run_phase - run phase idx; 0 done (maybe interrupted: r->partial), else the exit code */
-static int run_phase(struct pf_run *r, int idx)
+static int run_phase(struct run *r, int idx)
 {
 	const struct scn_phase *p = &r->scn.phases[idx];
 	struct run_load rl[SCN_MAX_LOADS] = { 0 };
@@ -881,7 +881,7 @@ stop:
 }
 
 /* run_check_load_params - every load of every phase can start here (tools, privileges) */
-static int run_precheck(struct pf_run *r)
+static int run_precheck(struct run *r)
 {
 	char path[PATH_MAX];
 	int i, j, k;
@@ -910,7 +910,7 @@ static int run_precheck(struct pf_run *r)
 		for (j = 0; j < p->nloads; j++) {
 			const struct scn_kv *kv[2 * SCN_MAX_KV];
 			const struct load_ops *ops = load_find(p->loads[j]);
-			struct pf_load l;
+			struct load l;
 			int nkv = scn_params(&r->scn, p, ops->name, kv, (int)PF_ARRAY_SIZE(kv)), ret = 0;
 
 			if (load_init(&l, ops, NULL) < 0)
@@ -931,7 +931,7 @@ static int run_precheck(struct pf_run *r)
 }
 
 /* run_setup - program paths, run directory, log, copies of the inputs, system survey */
-static int run_setup(struct pf_run *r)
+static int run_setup(struct run *r)
 {
 	char path[PATH_MAX], utc[32], src[PATH_MAX];
 	struct utsname un;
@@ -988,7 +988,7 @@ static int run_setup(struct pf_run *r)
 }
 
 /* run_phase_dir - the directory of phase idx */
-static char *run_phase_dir(struct pf_run *r, int idx, char *buf, size_t size)
+static char *run_phase_dir(struct run *r, int idx, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s/%02d-%s", r->dir, idx + 1, r->scn.phases[idx].name);
 	return buf;
@@ -1006,7 +1006,7 @@ struct run_facts {
  * run's own facts (--run, --partial) and phase phase_idx's loads and flight
  * software statistics (--loads/--phase, --fsw when its fsw.json exists)
  */
-static void run_facts_argv(struct pf_run *r, struct run_facts *f, int phase_idx, char **argv, int *n)
+static void run_facts_argv(struct run *r, struct run_facts *f, int phase_idx, char **argv, int *n)
 {
 	char pdir[PATH_MAX];
 
@@ -1031,7 +1031,7 @@ static void run_facts_argv(struct pf_run *r, struct run_facts *f, int phase_idx,
  * run_facts_write - the run's facts for analyze --run, in a file of the run
  * directory that run_analyze removes again; 0 or -1
  */
-static int run_facts_write(struct pf_run *r, struct run_facts *f)
+static int run_facts_write(struct run *r, struct run_facts *f)
 {
 	json_t *info = json_pack("{s:s, s:b, s:O}", "scenario", r->scn.name, "partial", r->partial,
 				 "phases", r->phases);
@@ -1053,7 +1053,7 @@ out:
 }
 
 /* run_analyze - results.json of each phase, and the top-level one (app beside its baseline) */
-static int run_analyze(struct pf_run *r)
+static int run_analyze(struct run *r)
 {
 	char pdir[PATH_MAX], res[PATH_MAX], trace[PATH_MAX], joblog[PATH_MAX], ct[PATH_MAX], log[PATH_MAX];
 	struct run_facts facts;
@@ -1135,7 +1135,7 @@ static int run_analyze(struct pf_run *r)
 }
 
 /* run_check - verdicts.tap from the budgets; the check's exit code (0 pass, 1 fail) or -1 */
-static int run_check(struct pf_run *r)
+static int run_check(struct run *r)
 {
 	char res[PATH_MAX], tap[PATH_MAX], log[PATH_MAX], budgets[PATH_MAX];
 	char *argv[] = { r->self, "check", run_path(res, sizeof(res), r->dir, "results.json"),
@@ -1164,7 +1164,7 @@ static int run_check(struct pf_run *r)
  * the checksums, which they are not part of); a report that cannot be
  * written is said, and does not change the run's verdict
  */
-static void run_html_report(struct pf_run *r)
+static void run_html_report(struct run *r)
 {
 	char html[PATH_MAX], pdf[PATH_MAX], log[PATH_MAX];
 	char *argv[] = { r->self, "report", r->dir, "-o", run_path(html, sizeof(html), r->dir, "report.html"),
@@ -1183,7 +1183,7 @@ static void run_html_report(struct pf_run *r)
 }
 
 /* run_manifest - run.json: what ran, how it ended, which pieces were missing */
-static void run_manifest(struct pf_run *r, const char *started_utc)
+static void run_manifest(struct run *r, const char *started_utc)
 {
 	char path[PATH_MAX], ended[32], uuid[40];
 	json_t *m;
@@ -1209,7 +1209,7 @@ static void run_manifest(struct pf_run *r, const char *started_utc)
 }
 
 /* run_report - report.txt, the plain-text summary by `preflight summary`; its exit code or -1 */
-static int run_report(struct pf_run *r)
+static int run_report(struct run *r)
 {
 	char path[PATH_MAX];
 	char *argv[] = { r->self, "summary", r->dir, "-o", run_path(path, sizeof(path), r->dir, "report.txt"),
@@ -1219,7 +1219,7 @@ static int run_report(struct pf_run *r)
 }
 
 /* run_finish - loads.json, analysis, check, manifest, checksums, report; the exit code */
-static int run_finish(struct pf_run *r, const char *started_utc)
+static int run_finish(struct run *r, const char *started_utc)
 {
 	char path[PATH_MAX];
 	json_t *loads;
@@ -1260,7 +1260,7 @@ int run_scenario(const struct run_opts *o, char *dir, size_t dir_size)
 {
 	struct sigaction sa = { .sa_handler = run_on_signal }, old[3];
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct pf_run *r;
+	struct run *r;
 	char path[PATH_MAX], started[32];
 	int i, ret;
 

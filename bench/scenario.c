@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 struct scn_parser {
-	struct pf_scn *scn;
+	struct scn *scn;
 	struct pf_ini ini;		/* file name, line last read, first error */
 	char section[64];
 	struct scn_phase *phase;	/* current [phase] section, or NULL */
@@ -74,7 +74,7 @@ static int scn_check_param(struct scn_parser *ps, const char *owner, const char 
 			      const char *value)
 {
 	const struct load_ops *ops = load_find(owner);
-	struct pf_load l;
+	struct load l;
 	int64_t ns;
 	long v;
 	int ret;
@@ -150,7 +150,7 @@ static int scn_end_phase(struct scn_parser *ps)
 /* scn_section - a new section header: [scenario], [phase NAME], [load NAME], [cyclictest], [flightapp] */
 static int scn_section(struct scn_parser *ps, const char *section)
 {
-	struct pf_scn *scn = ps->scn;
+	struct scn *scn = ps->scn;
 	int i;
 
 	if (!scn_end_phase(ps))
@@ -258,7 +258,7 @@ static int scn_phase_key(struct scn_parser *ps, struct scn_phase *p, const char 
 static int scn_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct scn_parser *ps = user;
-	struct pf_scn *scn = ps->scn;
+	struct scn *scn = ps->scn;
 
 	if (ps->ini.failed)
 		return 0;
@@ -285,7 +285,7 @@ static int scn_handler(void *user, const char *section, const char *name, const 
 	return pf_ini_error(&ps->ini, ps->ini.line, "[scenario]: '%s': unknown key (name, description, budgets)", name);
 }
 
-int scn_load(struct pf_scn *scn, const char *path)
+int scn_load(struct scn *scn, const char *path)
 {
 	struct scn_parser ps = { .scn = scn };
 	int ret;
@@ -327,7 +327,7 @@ int scn_resolve(const char *name_or_path, char *path, int size)
 	return pf_datafile(name, path, (size_t)size);
 }
 
-int scn_params(const struct pf_scn *scn, const struct scn_phase *p, const char *owner,
+int scn_params(const struct scn *scn, const struct scn_phase *p, const char *owner,
 		  const struct scn_kv **out, int max)
 {
 	int i, n = 0;
@@ -341,7 +341,7 @@ int scn_params(const struct pf_scn *scn, const struct scn_phase *p, const char *
 	return n;
 }
 
-const char *scn_param(const struct pf_scn *scn, const struct scn_phase *p, const char *owner,
+const char *scn_param(const struct scn *scn, const struct scn_phase *p, const char *owner,
 			 const char *key, const char *fallback)
 {
 	const struct scn_kv *kv[2 * SCN_MAX_KV];
@@ -354,7 +354,7 @@ const char *scn_param(const struct pf_scn *scn, const struct scn_phase *p, const
 	return value;
 }
 
-int64_t scn_total_ns(const struct pf_scn *scn)
+int64_t scn_total_ns(const struct scn *scn)
 {
 	int64_t total = 0;
 	int i;

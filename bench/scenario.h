@@ -43,7 +43,7 @@ struct scn_phase {
 	int nkv;
 };
 
-struct pf_scn {
+struct scn {
 	char path[512];
 	char name[64];
 	char description[256];
@@ -59,7 +59,7 @@ struct pf_scn {
  * scn_load - parse a scenario file. 0, or -EINVAL (bad content) / -errno
  * (unreadable) with the "file:line: what" message in scn->error.
  */
-int scn_load(struct pf_scn *scn, const char *path) __attribute__((warn_unused_result));
+int scn_load(struct scn *scn, const char *path) __attribute__((warn_unused_result));
 
 /*
  * scn_resolve - the path of a scenario given by path, or by name ("quick":
@@ -73,17 +73,17 @@ int scn_resolve(const char *name_or_path, char *path, int size);
  * section first, then the phase's overrides (later ones win when applied in
  * order). Fills 'out' with pointers; returns the count.
  */
-int scn_params(const struct pf_scn *scn, const struct scn_phase *p, const char *owner,
+int scn_params(const struct scn *scn, const struct scn_phase *p, const char *owner,
 		  const struct scn_kv **out, int max);
 
 /* scn_param - the effective value of owner.key in phase p, or 'fallback' */
-const char *scn_param(const struct pf_scn *scn, const struct scn_phase *p, const char *owner,
+const char *scn_param(const struct scn *scn, const struct scn_phase *p, const char *owner,
 			 const char *key, const char *fallback);
 
 /* scn_measure_name - "none", "cyclictest", "flightapp" */
 const char *scn_measure_name(enum scn_measure m);
 
 /* scn_total_ns - the sum of every phase's duration */
-int64_t scn_total_ns(const struct pf_scn *scn);
+int64_t scn_total_ns(const struct scn *scn);
 
 #endif

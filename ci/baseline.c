@@ -21,9 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef PF_VERSION
-#define PF_VERSION "0.1.0"
-#endif
 
 static int bl_run(int argc, char **argv);
 

@@ -13,5 +13,5 @@ ci_stats_test_SRCS := t/unit/ci_stats_test.c ci/stats.c
 
 # ci_genruns: writes synthetic run directories with known distributions (t/09xx)
 UNIT_TESTS += ci_genruns
-ci_genruns_SRCS := ci/tools/genruns.c
+ci_genruns_SRCS := t/tools/genruns.c
 ci_genruns_PKGS := jansson

@@ -2,7 +2,7 @@
  * command.h - the interface between the preflight front end (preflight.c) and
  * its subcommands. Each subcommand lives in its own file next to its component
  * and defines one 'const struct pf_command cmd_<name>'; its component's
- * module.mk adds <name> to PREFLIGHT_CMDS, and the build generates the table.
+ * *.mk fragment adds <name> to PREFLIGHT_CMDS, and the build generates the table.
  * The helpers every command uses are in lib/command.c.
  */
 #ifndef PF_COMMAND_H

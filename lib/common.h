@@ -13,6 +13,11 @@
 #include <stdio.h>
 #include <time.h>
 
+/* The version every program and every file it writes names (make may give it). */
+#ifndef PF_VERSION
+#define PF_VERSION "0.1.0"
+#endif
+
 /* Exit codes of every preflight program (docs/ARCHITECTURE.md). */
 enum pf_exit {
 	PF_EXIT_OK       = 0,	/* success, all requirements met */

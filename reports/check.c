@@ -252,7 +252,7 @@ static int chk_parse_op(const char **s, enum chk_op *op)
 
 /*
  * chk_parse_bound - "<= 62us", "< 1 ms", "<= 60%", "== 0"; a bare limit
- * ("62us", the issue's spelling) is an upper bound, "<="
+ * ("62us", as budgets/seed.ini writes it) is an upper bound, "<="
  */
 static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
 {

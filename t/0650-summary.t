@@ -2,7 +2,7 @@
 # 0650-summary.t - 'preflight summary RUN_DIR': the plain-text qualification
 # summary of a run directory fixture (the files of a real t0720 run, trimmed to
 # what the summary reads), byte for byte the text 'preflight qualify --summary'
-# printed when the summary lived in bench/qualify.c; missing files are said so;
+# prints (t/fixtures/run-summary.txt); missing files are said so;
 # bad input is one line, exit 2
 . "$(dirname "$0")/lib/test-lib.sh"
 plan 29

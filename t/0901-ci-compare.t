@@ -88,8 +88,8 @@ is "$rc" 0 "ci-compare-7.3 --ignore-identity board; a new kernel is what CI comp
 ok "ci-compare-8.1 JUnit is well-formed XML" xmllint --noout "$TMP/same.xml"
 is "$(xmllint --xpath 'string(//testcase[@name="activation_latency.p99"]/@classname)' "$TMP/same.xml")" \
 	synthetic-board.synthetic.io "ci-compare-8.2 JUnit classname board.scenario.task, name metric.stat"
-ok "ci-compare-8.4 JUnit with failures and skips valid against the schema GitLab / Jenkins read (ci/tools/junit.xsd)" \
-	xmllint --noout --schema "$TOP/ci/tools/junit.xsd" "$TMP/same.xml" "$TMP/shift.xml"
+ok "ci-compare-8.4 JUnit with failures and skips valid against the schema GitLab / Jenkins read (t/fixtures/junit.xsd)" \
+	xmllint --noout --schema "$TOP/t/fixtures/junit.xsd" "$TMP/same.xml" "$TMP/shift.xml"
 like "$(cat "$TMP/same.md")" "\| SAME \| \`io.activation_latency.p50\` \|" "ci-compare-8.3 compare.md has the table"
 
 # --- ci-compare-9: A/A self-check

@@ -1,6 +1,6 @@
 #!/bin/sh
 # 0905-ci-templates.t - the templates of ci/: every YAML file parses; the
-# GitLab job's script runs locally on a stub board (ci/tools/stub-board.sh:
+# GitLab job's script runs locally on a stub board (t/tools/stub-board.sh:
 # synthetic runs, the real compare and history) and passes an unchanged
 # board, fails a regressed one; the LAVA run script and result translator;
 # the GitHub workflow never runs for pull requests; the SQUAD upload script
@@ -13,7 +13,7 @@ need CMD:sqlite3
 plan 16
 
 CI="$TOP/ci"
-STUB="$CI/tools/stub-board.sh"
+STUB="$TOP/t/tools/stub-board.sh"
 
 # yq EXPR FILE - a python expression over the YAML document d
 yq() { python3 -c 'import sys, yaml; d = yaml.safe_load(open(sys.argv[2])); print(eval(sys.argv[1]))' "$1" "$2"; }

@@ -1,4 +1,4 @@
-# t/ - unit tests of lib/ (component tests live in their component's module.mk)
+# t/module.mk - unit tests of lib/ (component tests are built by their component's *.mk)
 UNIT_TESTS += lib_test
 lib_test_SRCS := t/unit/lib_test.c
 lib_test_PKGS := jansson

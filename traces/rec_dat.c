@@ -27,9 +27,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#ifndef PF_VERSION
-#define PF_VERSION "0.1.0"
-#endif
 
 /* rec_shadow_dir - build the private tracing directory libtracecmd reads from */
 static int rec_shadow_dir(struct rec_session *s, char *dir, size_t size)

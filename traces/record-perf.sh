@@ -6,21 +6,21 @@
 #   traces/record-perf.sh [SECONDS]      (default 5 s per storm; needs root and tracefs)
 #
 # Storms: stress-ng --switch (context-switch ping-pong; the densest sched event source here) and
-# hackbench (as in the issue); both recorded with the 'sched' event set. The rate line is
+# hackbench (the load users measure with, many threads); both recorded with the 'sched' event set. The rate line is
 # printed by preflight record itself ("recorder CPU while recording: ..., N events/s").
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 P="$TOP/build/preflight"
 T=/sys/kernel/tracing
 SECS=${1:-5}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/preflight-bench.XXXXXX")
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/preflight-perf.XXXXXX")
 X=pf-bench-extract-$$
 trap '[ -d "$T/instances/$X" ] && { echo 0 > "$T/instances/$X/tracing_on"; rmdir "$T/instances/$X"; }; rm -rf "$TMP"' EXIT
 
-[ "$(id -u)" -eq 0 ] || { echo "bench-record: needs root (tracefs)" >&2; exit 3; }
+[ "$(id -u)" -eq 0 ] || { echo "record-perf: needs root (tracefs)" >&2; exit 3; }
 [ -e "$T/trace_marker" ] || mount -t tracefs nodev "$T" || exit 3
 for tool in stress-ng hackbench trace-cmd; do
-	command -v $tool >/dev/null || { echo "bench-record: $tool is not installed" >&2; exit 3; }
+	command -v $tool >/dev/null || { echo "record-perf: $tool is not installed" >&2; exit 3; }
 done
 
 # record ID LABEL ARGS... - record a storm; sets ev (events), lost, cpu (% of one CPU), rate (events/s)

@@ -1,4 +1,4 @@
-# traces/ - the recorder: 'preflight record' (libtracefs streaming, libtracecmd
+# traces/traces.mk - the recorder: 'preflight record' (libtracefs streaming, libtracecmd
 # .dat output), its unit test and its benchmark.
 PREFLIGHT_SRCS += traces/cmd_record.c traces/rec_tracefs.c traces/rec_stream.c \
 		  traces/rec_comm.c traces/rec_scan.c traces/rec_dat.c traces/rec_read.c \

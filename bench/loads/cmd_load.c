@@ -96,7 +96,7 @@ static void load_list(void)
 }
 
 /* load_drive - start, poll until the end or a signal, stop; 0 or an exit code */
-static int load_drive(struct pf_load *l, int ready_fd)
+static int load_drive(struct load *l, int ready_fd)
 {
 	int ret;
 
@@ -146,7 +146,7 @@ static int cmd_load_run(int argc, char **argv)
 	const char *output = NULL, *work_dir = "/tmp";
 	struct sigaction sa = { .sa_handler = load_on_signal };
 	int64_t duration_ns = 0;
-	struct pf_load l;
+	struct load l;
 	json_t *report;
 	long ready_fd = -1;
 	char comm[16];

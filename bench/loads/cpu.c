@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-struct pf_cpu {
+struct cpu_load {
 	uint32_t hb_groups;		/* hackbench groups, 0 = no hackbench */
 	uint32_t hb_loops;		/* messages per sender per round */
 	bool hb_threads;		/* hackbench with threads, not processes */
@@ -29,9 +29,9 @@ struct pf_cpu {
 	double stress_bogo_ops, stress_wall_s, stress_usage_pct;
 };
 
-static void cpu_defaults(struct pf_load *l)
+static void cpu_defaults(struct load *l)
 {
-	struct pf_cpu *c = l->priv;
+	struct cpu_load *c = l->priv;
 
 	c->hb_groups = 2;
 	c->hb_loops = 1000;
@@ -40,9 +40,9 @@ static void cpu_defaults(struct pf_load *l)
 	strcpy(c->stress_method, "matrixprod");
 }
 
-static int cpu_set(struct pf_load *l, const char *key, const char *value)
+static int cpu_set(struct load *l, const char *key, const char *value)
 {
-	struct pf_cpu *c = l->priv;
+	struct cpu_load *c = l->priv;
 
 	if (!strcmp(key, "hackbench_groups"))
 		return load_parse_u32(value, 0, 64, &c->hb_groups);
@@ -64,9 +64,9 @@ static int cpu_set(struct pf_load *l, const char *key, const char *value)
 }
 
 /* cpu_hb_start - start one hackbench round */
-static int cpu_hb_start(struct pf_load *l)
+static int cpu_hb_start(struct load *l)
 {
-	struct pf_cpu *c = l->priv;
+	struct cpu_load *c = l->priv;
 	char groups[16], loops[16];
 	char *argv[] = { "hackbench", "-g", groups, "-l", loops,
 			 c->hb_threads ? "--threads" : "--process", NULL };
@@ -81,9 +81,9 @@ static int cpu_hb_start(struct pf_load *l)
 }
 
 /* cpu_hb_collect - count a finished round from its "Time: s" line */
-static int cpu_hb_collect(struct pf_load *l)
+static int cpu_hb_collect(struct load *l)
 {
-	struct pf_cpu *c = l->priv;
+	struct cpu_load *c = l->priv;
 	char text[4096], *t;
 	int code = pf_proc_exit_code(&c->hb);
 
@@ -96,9 +96,9 @@ static int cpu_hb_collect(struct pf_load *l)
 	return 0;
 }
 
-static int cpu_check(struct pf_load *l)
+static int cpu_check(struct load *l)
 {
-	struct pf_cpu *c = l->priv;
+	struct cpu_load *c = l->priv;
 
 	if (c->hb_groups && pf_proc_which("hackbench"))
 		return load_why(l, ENOENT, "hackbench: not found in PATH (package rt-tests)");
@@ -109,9 +109,9 @@ static int cpu_check(struct pf_load *l)
 	return 0;
 }
 
-static int cpu_start(struct pf_load *l)
+static int cpu_start(struct load *l)
 {
-	struct pf_cpu *c = l->priv;
+	struct cpu_load *c = l->priv;
 	char cpus[16], pct[16], timeout[32];
 	char *argv[] = { "stress-ng", "--cpu", cpus, "--cpu-load", pct, "--cpu-method",
 			 c->stress_method, "--metrics-brief", "--yaml", c->stress_yaml,
@@ -138,9 +138,9 @@ static int cpu_start(struct pf_load *l)
 	return 0;
 }
 
-static int cpu_poll(struct pf_load *l)
+static int cpu_poll(struct load *l)
 {
-	struct pf_cpu *c = l->priv;
+	struct cpu_load *c = l->priv;
 	int ret;
 
 	if (c->stress.pid && !pf_proc_alive(&c->stress))
@@ -162,9 +162,9 @@ static double cpu_yaml_value(const char *text, const char *key)
 	return p ? strtod(p + strlen(key), NULL) : 0.0;
 }
 
-static void cpu_stop(struct pf_load *l)
+static void cpu_stop(struct load *l)
 {
-	struct pf_cpu *c = l->priv;
+	struct cpu_load *c = l->priv;
 	char text[8192];
 
 	pf_proc_stop(&c->hb, SIGTERM, 2 * PF_NS_PER_SEC, false);	/* an unfinished round does not count */
@@ -178,9 +178,9 @@ static void cpu_stop(struct pf_load *l)
 	}
 }
 
-static json_t *cpu_report(struct pf_load *l)
+static json_t *cpu_report(struct load *l)
 {
-	struct pf_cpu *c = l->priv;
+	struct cpu_load *c = l->priv;
 	double msgs = (double)c->hb_rounds * c->hb_groups * 20 * 20 * c->hb_loops;
 
 	return json_pack("{s:{s:i, s:i, s:s, s:I, s:f, s:f}, s:{s:i, s:i, s:s, s:f, s:f, s:f, s:f}}",
@@ -196,9 +196,9 @@ static json_t *cpu_report(struct pf_load *l)
 			 "wall_s", c->stress_wall_s, "cpu_usage_per_instance_pct", c->stress_usage_pct);
 }
 
-static void cpu_cleanup(struct pf_load *l)
+static void cpu_cleanup(struct load *l)
 {
-	struct pf_cpu *c = l->priv;
+	struct cpu_load *c = l->priv;
 
 	pf_proc_stop(&c->hb, SIGTERM, 2 * PF_NS_PER_SEC, false);
 	pf_proc_stop(&c->stress, SIGTERM, 2 * PF_NS_PER_SEC, false);
@@ -219,7 +219,7 @@ const struct load_ops load_cpu = {
 	"  stress_cpus=N        stress-ng CPU workers, 0 = off (2)\n"
 	"  stress_load=PCT      load of each worker, 1-100 (50)\n"
 	"  stress_method=NAME   stress-ng --cpu-method (matrixprod)\n",
-	.priv_size = sizeof(struct pf_cpu),
+	.priv_size = sizeof(struct cpu_load),
 	.defaults = cpu_defaults,
 	.set = cpu_set,
 	.check = cpu_check,

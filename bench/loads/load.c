@@ -16,7 +16,7 @@
 extern const struct load_ops load_wifi, load_sd, load_spi,
 	load_cpu, load_rt_swarm, load_telemetry;
 
-static const struct load_ops *const pf_loads[] = {
+static const struct load_ops *const load_table[] = {
 	&load_wifi, &load_sd, &load_spi, &load_cpu, &load_rt_swarm, &load_telemetry,
 };
 
@@ -24,9 +24,9 @@ const struct load_ops *load_find(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < PF_ARRAY_SIZE(pf_loads); i++)
-		if (!strcmp(pf_loads[i]->name, name))
-			return pf_loads[i];
+	for (i = 0; i < PF_ARRAY_SIZE(load_table); i++)
+		if (!strcmp(load_table[i]->name, name))
+			return load_table[i];
 	return NULL;
 }
 
@@ -35,7 +35,7 @@ const char *load_names(void)
 	return "wifi sd spi cpu rt-swarm";
 }
 
-int load_init(struct pf_load *l, const struct load_ops *ops, const char *work_dir)
+int load_init(struct load *l, const struct load_ops *ops, const char *work_dir)
 {
 	memset(l, 0, sizeof(*l));
 	l->ops = ops;
@@ -47,18 +47,18 @@ int load_init(struct pf_load *l, const struct load_ops *ops, const char *work_di
 	return 0;
 }
 
-void load_free(struct pf_load *l)
+void load_free(struct load *l)
 {
 	free(l->priv);
 	l->priv = NULL;
 }
 
-int load_set(struct pf_load *l, const char *key, const char *value)
+int load_set(struct load *l, const char *key, const char *value)
 {
 	return l->ops->set(l, key, value);
 }
 
-int load_why(struct pf_load *l, int err, const char *fmt, ...)
+int load_why(struct load *l, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -68,7 +68,7 @@ int load_why(struct pf_load *l, int err, const char *fmt, ...)
 	return err > 0 ? -err : err;
 }
 
-json_t *load_report(struct pf_load *l)
+json_t *load_report(struct load *l)
 {
 	int64_t end = l->stop_ns ? l->stop_ns : pf_now_ns();
 	json_t *o, *achieved;
@@ -90,9 +90,9 @@ void load_cleanup_stale(void)
 {
 	size_t i;
 
-	for (i = 0; i < PF_ARRAY_SIZE(pf_loads); i++)
-		if (pf_loads[i]->cleanup_stale)
-			pf_loads[i]->cleanup_stale();
+	for (i = 0; i < PF_ARRAY_SIZE(load_table); i++)
+		if (load_table[i]->cleanup_stale)
+			load_table[i]->cleanup_stale();
 }
 
 pid_t load_dead_owner(const char *name, const char *prefix)

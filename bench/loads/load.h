@@ -25,7 +25,7 @@
 #include "proc.h"
 
 struct json_t;
-struct pf_load;
+struct load;
 
 struct load_ops {
 	const char *name;		/* "wifi" */
@@ -33,26 +33,26 @@ struct load_ops {
 	const char *params_help;	/* "  key=VALUE  what (default)\n" lines */
 	size_t priv_size;		/* bytes of private state, zeroed */
 	/* defaults - set every parameter's default in priv */
-	void (*defaults)(struct pf_load *l);
+	void (*defaults)(struct load *l);
 	/* set - one parameter; 0, -ENOENT unknown key, -EINVAL bad value */
-	int (*set)(struct pf_load *l, const char *key, const char *value);
+	int (*set)(struct load *l, const char *key, const char *value);
 	/* check - the tools and privileges start needs are there; 0 or -errno with l->why set */
-	int (*check)(struct pf_load *l);
+	int (*check)(struct load *l);
 	/* start - check, then create and start everything; 0 or -errno with l->why set */
-	int (*start)(struct pf_load *l);
+	int (*start)(struct load *l);
 	/* poll - called about every 100 ms while running; 0 or -errno (load died, l->why set) */
-	int (*poll)(struct pf_load *l);
+	int (*poll)(struct load *l);
 	/* stop - stop the load's work and collect its figures */
-	void (*stop)(struct pf_load *l);
+	void (*stop)(struct load *l);
 	/* report - what the load achieved, as a JSON object (new reference) */
-	struct json_t *(*report)(struct pf_load *l);
+	struct json_t *(*report)(struct load *l);
 	/* cleanup - undo everything start created; idempotent, safe after a failed start */
-	void (*cleanup)(struct pf_load *l);
+	void (*cleanup)(struct load *l);
 	/* cleanup_stale - remove what dead owners left behind (names with a dead pid) */
 	void (*cleanup_stale)(void);
 };
 
-struct pf_load {
+struct load {
 	const struct load_ops *ops;
 	void *priv;
 	int64_t duration_ns;	/* planned run time, 0 = until stopped */
@@ -70,19 +70,19 @@ const struct load_ops *load_find(const char *name);
 const char *load_names(void);
 
 /* load_init - allocate a load's state with its defaults; 0 or -errno */
-int load_init(struct pf_load *l, const struct load_ops *ops, const char *work_dir);
+int load_init(struct load *l, const struct load_ops *ops, const char *work_dir);
 
 /* load_free - release a load's state */
-void load_free(struct pf_load *l);
+void load_free(struct load *l);
 
 /* load_set - set one parameter "key=value" text; 0, -ENOENT unknown key, -EINVAL bad value */
-int load_set(struct pf_load *l, const char *key, const char *value);
+int load_set(struct load *l, const char *key, const char *value);
 
 /*
  * load_report - the load's JSON report wrapped with its name, start / stop
  * times, planned and actual duration and the interrupted flag
  */
-struct json_t *load_report(struct pf_load *l);
+struct json_t *load_report(struct load *l);
 
 /* load_cleanup_stale - every load's stale cleanup */
 void load_cleanup_stale(void);
@@ -91,7 +91,7 @@ void load_cleanup_stale(void);
 pid_t load_dead_owner(const char *name, const char *prefix);
 
 /* load_why - set l->why (printf style); returns -err for 'return load_why(...)' */
-int load_why(struct pf_load *l, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int load_why(struct load *l, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Parameter parsers shared by the loads: 0 or -EINVAL. */
 int load_parse_u32(const char *value, uint32_t min, uint32_t max, uint32_t *out);

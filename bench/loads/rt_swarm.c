@@ -34,7 +34,7 @@
 
 struct swarm_task {
 	pthread_t thread;
-	struct pf_swarm *swarm;
+	struct swarm *swarm;
 	uint32_t index;			/* 0 .. N-1: its release offset in the period */
 	int prio;
 	uint64_t jobs;			/* written by the task only */
@@ -42,7 +42,7 @@ struct swarm_task {
 	int64_t max_ns;			/* worst activation latency */
 } __attribute__((aligned(64)));
 
-struct pf_swarm {
+struct swarm {
 	uint32_t ntasks;		/* N */
 	int64_t period_ns;
 	int64_t work_ns;		/* busy time per job */
@@ -62,9 +62,9 @@ struct pf_swarm {
 	long rt_runtime_us, rt_period_us;
 };
 
-static void swarm_defaults(struct pf_load *l)
+static void swarm_defaults(struct load *l)
 {
-	struct pf_swarm *s = l->priv;
+	struct swarm *s = l->priv;
 
 	s->ntasks = 100;
 	s->period_ns = 100 * PF_NS_PER_MS;
@@ -76,9 +76,9 @@ static void swarm_defaults(struct pf_load *l)
 	pthread_cond_init(&s->go_cond, NULL);
 }
 
-static int swarm_set(struct pf_load *l, const char *key, const char *value)
+static int swarm_set(struct load *l, const char *key, const char *value)
 {
-	struct pf_swarm *s = l->priv;
+	struct swarm *s = l->priv;
 	int64_t ns;
 
 	if (!strcmp(key, "tasks"))
@@ -103,7 +103,7 @@ static int swarm_set(struct pf_load *l, const char *key, const char *value)
 static void *swarm_task_main(void *arg)
 {
 	struct swarm_task *t = arg;
-	struct pf_swarm *s = t->swarm;
+	struct swarm *s = t->swarm;
 	int64_t next, now, lat, behind;
 	struct timespec ts;
 
@@ -146,7 +146,7 @@ static int swarm_set_self(int policy, int prio)
 }
 
 /* swarm_go - let every task begin its releases */
-static void swarm_go(struct pf_swarm *s)
+static void swarm_go(struct swarm *s)
 {
 	pthread_mutex_lock(&s->go_lock);
 	s->go = true;
@@ -155,7 +155,7 @@ static void swarm_go(struct pf_swarm *s)
 }
 
 /* swarm_join - stop and join every started thread, timing the teardown */
-static void swarm_join(struct pf_swarm *s)
+static void swarm_join(struct swarm *s)
 {
 	int64_t t0 = pf_now_ns();
 	uint32_t i;
@@ -170,9 +170,9 @@ static void swarm_join(struct pf_swarm *s)
 	s->teardown_ns = pf_now_ns() - t0;
 }
 
-static int swarm_check(struct pf_load *l)
+static int swarm_check(struct load *l)
 {
-	struct pf_swarm *s = l->priv;
+	struct swarm *s = l->priv;
 
 	if (s->prio_lo > s->prio_hi)
 		return load_why(l, EINVAL, "prio_lo %u > prio_hi %u", s->prio_lo, s->prio_hi);
@@ -183,9 +183,9 @@ static int swarm_check(struct pf_load *l)
 	return 0;
 }
 
-static int swarm_start(struct pf_load *l)
+static int swarm_start(struct load *l)
 {
-	struct pf_swarm *s = l->priv;
+	struct swarm *s = l->priv;
 	size_t stack = (size_t)s->stack_kb * 1024;
 	long min_stack = sysconf(_SC_THREAD_STACK_MIN);
 	char text[64];
@@ -243,20 +243,20 @@ static int swarm_start(struct pf_load *l)
 	return 0;
 }
 
-static int swarm_poll(struct pf_load *l)
+static int swarm_poll(struct load *l)
 {
 	(void)l;
 	return 0;
 }
 
-static void swarm_stop(struct pf_load *l)
+static void swarm_stop(struct load *l)
 {
 	swarm_join(l->priv);
 }
 
-static json_t *swarm_report(struct pf_load *l)
+static json_t *swarm_report(struct load *l)
 {
-	struct pf_swarm *s = l->priv;
+	struct swarm *s = l->priv;
 	uint64_t jobs = 0, missed = 0;
 	struct pf_hist h;
 	struct pf_stats st;
@@ -302,9 +302,9 @@ static json_t *swarm_report(struct pf_load *l)
 			 "sched_rt_period_us", (int)s->rt_period_us);
 }
 
-static void swarm_cleanup(struct pf_load *l)
+static void swarm_cleanup(struct load *l)
 {
-	struct pf_swarm *s = l->priv;
+	struct swarm *s = l->priv;
 
 	swarm_join(s);
 	swarm_set_self(SCHED_OTHER, 0);
@@ -322,7 +322,7 @@ const struct load_ops load_rt_swarm = {
 	"  prio_lo=P      lowest SCHED_FIFO priority of the band (1)\n"
 	"  prio_hi=P      highest SCHED_FIFO priority of the band (50)\n"
 	"  stack_kb=KB    stack of each thread, locked and prefaulted (32)\n",
-	.priv_size = sizeof(struct pf_swarm),
+	.priv_size = sizeof(struct swarm),
 	.defaults = swarm_defaults,
 	.set = swarm_set,
 	.check = swarm_check,

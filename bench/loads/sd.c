@@ -28,7 +28,7 @@
 
 #define SD_PREFIX "pfsd"
 
-struct pf_sd {
+struct sd_load {
 	char dir[256];			/* where fio writes ("" = the load's work dir) */
 	char image[8];			/* "none", "ext4", "vfat" */
 	uint64_t image_bytes;
@@ -44,9 +44,9 @@ struct pf_sd {
 	json_t *fio_result;		/* jobs[0] of fio's JSON */
 };
 
-static void sd_defaults(struct pf_load *l)
+static void sd_defaults(struct load *l)
 {
-	struct pf_sd *s = l->priv;
+	struct sd_load *s = l->priv;
 
 	strcpy(s->image, "none");
 	s->image_bytes = 256ULL << 20;
@@ -56,9 +56,9 @@ static void sd_defaults(struct pf_load *l)
 	s->file_bytes = 64ULL << 20;
 }
 
-static int sd_set(struct pf_load *l, const char *key, const char *value)
+static int sd_set(struct load *l, const char *key, const char *value)
 {
-	struct pf_sd *s = l->priv;
+	struct sd_load *s = l->priv;
 
 	if (!strcmp(key, "dir"))
 		return load_parse_str(value, s->dir, sizeof(s->dir));
@@ -83,9 +83,9 @@ static int sd_set(struct pf_load *l, const char *key, const char *value)
 }
 
 /* sd_losetup - attach the image to a free loop device, its name into s->loopdev */
-static int sd_losetup(struct pf_load *l)
+static int sd_losetup(struct load *l)
 {
-	struct pf_sd *s = l->priv;
+	struct sd_load *s = l->priv;
 	char out[300], *argv[] = { "losetup", "--find", "--show", s->img_path, NULL };
 	struct pf_proc p;
 	int ret;
@@ -111,9 +111,9 @@ static int sd_losetup(struct pf_load *l)
 }
 
 /* sd_make_card - image file, filesystem, loop device, mount point, mount */
-static int sd_make_card(struct pf_load *l)
+static int sd_make_card(struct load *l)
 {
-	struct pf_sd *s = l->priv;
+	struct sd_load *s = l->priv;
 	const char *mkfs = !strcmp(s->image, "ext4") ? "mkfs.ext4" : "mkfs.vfat";
 	char err[512];
 	int fd, ret;
@@ -147,9 +147,9 @@ static int sd_make_card(struct pf_load *l)
 	return 0;
 }
 
-static int sd_check(struct pf_load *l)
+static int sd_check(struct load *l)
 {
-	struct pf_sd *s = l->priv;
+	struct sd_load *s = l->priv;
 	const char *mkfs = !strcmp(s->image, "ext4") ? "mkfs.ext4" : "mkfs.vfat";
 
 	if (pf_proc_which("fio"))
@@ -164,9 +164,9 @@ static int sd_check(struct pf_load *l)
 	return 0;
 }
 
-static int sd_start(struct pf_load *l)
+static int sd_start(struct load *l)
 {
-	struct pf_sd *s = l->priv;
+	struct sd_load *s = l->priv;
 	char a_dir[300], a_bs[48], a_size[48], a_fsync[48], a_rt[48], a_rate[48], a_out[320];
 	char *argv[] = { "fio", "--name=sd", a_dir, "--rw=write", a_bs, a_size, a_fsync,
 			 "--time_based", a_rt, "--ioengine=psync", "--unlink=1",
@@ -202,9 +202,9 @@ static int sd_start(struct pf_load *l)
 	return 0;
 }
 
-static int sd_poll(struct pf_load *l)
+static int sd_poll(struct load *l)
 {
-	struct pf_sd *s = l->priv;
+	struct sd_load *s = l->priv;
 	char why[256] = "";
 
 	if (pf_proc_alive(&s->fio))
@@ -216,9 +216,9 @@ static int sd_poll(struct pf_load *l)
 			   why[0] ? ": " : "", why);
 }
 
-static void sd_stop(struct pf_load *l)
+static void sd_stop(struct load *l)
 {
-	struct pf_sd *s = l->priv;
+	struct sd_load *s = l->priv;
 	json_t *root;
 
 	pf_proc_stop(&s->fio, SIGINT, 10 * PF_NS_PER_SEC, false);
@@ -234,7 +234,7 @@ static void sd_stop(struct pf_load *l)
  * the tasks, the job-log rows written, and the rings' high-water mark when
  * the app reports one; or why they are unavailable
  */
-static json_t *sd_logger(struct pf_sd *s)
+static json_t *sd_logger(struct sd_load *s)
 {
 	json_t *root, *t, *o, *hwm = NULL;
 	json_int_t dropped = 0;
@@ -286,9 +286,9 @@ static json_t *sd_pct(json_t *pct, double max_ns)
 	return json_integer((json_int_t)(json_number_value(pct) < max_ns ? json_number_value(pct) : max_ns));
 }
 
-static json_t *sd_report(struct pf_load *l)
+static json_t *sd_report(struct load *l)
 {
-	struct pf_sd *s = l->priv;
+	struct sd_load *s = l->priv;
 	json_t *j = s->fio_result, *pct = json_object_get(json_object_get(json_object_get(j, "sync"),
 							 "lat_ns"), "percentile");
 	double elapsed_s = sd_num(j, "write", "runtime", NULL) / 1000.0;
@@ -316,9 +316,9 @@ static void sd_umount(const char *path)
 		umount2(path, MNT_DETACH);
 }
 
-static void sd_cleanup(struct pf_load *l)
+static void sd_cleanup(struct load *l)
 {
-	struct pf_sd *s = l->priv;
+	struct sd_load *s = l->priv;
 	char err[256], fio_file[320];
 
 	pf_proc_stop(&s->fio, SIGKILL, PF_NS_PER_SEC, false);
@@ -392,7 +392,7 @@ const struct load_ops load_sd = {
 	"  fsync=N          fsync after every N writes, 0 = never (16)\n"
 	"  file_size=SIZE   size of the file written over and over (64M)\n"
 	"  app_stats=PATH   the flight app's stats JSON, for the logger figures (none)\n",
-	.priv_size = sizeof(struct pf_sd),
+	.priv_size = sizeof(struct sd_load),
 	.defaults = sd_defaults,
 	.set = sd_set,
 	.check = sd_check,

@@ -34,7 +34,7 @@
 #define SPI_MAX_BYTES 4096
 #define SPI_HIST_NS   100000000		/* histogram preallocated for 0 .. 100 ms */
 
-struct pf_spi {
+struct spi_load {
 	uint32_t rate_hz;		/* transfers per second */
 	uint32_t size;			/* bytes per transfer, both directions */
 	uint32_t prio;			/* SCHED_FIFO priority of the exerciser, 0 = SCHED_OTHER */
@@ -54,9 +54,9 @@ struct pf_spi {
 	int64_t first_ns, last_ns;
 };
 
-static void spi_defaults(struct pf_load *l)
+static void spi_defaults(struct load *l)
 {
-	struct pf_spi *s = l->priv;
+	struct spi_load *s = l->priv;
 
 	s->rate_hz = 1000;
 	s->size = 500;
@@ -64,9 +64,9 @@ static void spi_defaults(struct pf_load *l)
 	s->fd = -1;
 }
 
-static int spi_set(struct pf_load *l, const char *key, const char *value)
+static int spi_set(struct load *l, const char *key, const char *value)
 {
-	struct pf_spi *s = l->priv;
+	struct spi_load *s = l->priv;
 
 	if (!strcmp(key, "rate"))
 		return load_parse_u32(value, 1, 100000, &s->rate_hz);
@@ -101,9 +101,9 @@ static void __attribute__((noreturn)) spi_echo(int fd)
 }
 
 /* spi_open - connect to the slave at 'link', or start the own echo peer */
-static int spi_open(struct pf_load *l)
+static int spi_open(struct load *l)
 {
-	struct pf_spi *s = l->priv;
+	struct spi_load *s = l->priv;
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int sv[2];
 	pid_t pid;
@@ -142,7 +142,7 @@ static int spi_open(struct pf_load *l)
 }
 
 /* spi_transfer - one full-duplex transfer; 0 or -errno (-EBADMSG for a bad reply) */
-static int spi_transfer(struct pf_spi *s, const unsigned char *tx, unsigned char *rx)
+static int spi_transfer(struct spi_load *s, const unsigned char *tx, unsigned char *rx)
 {
 	ssize_t n;
 	uint32_t i;
@@ -166,7 +166,7 @@ static int spi_transfer(struct pf_spi *s, const unsigned char *tx, unsigned char
 /* spi_main - the exerciser: a transfer every period, each one timed */
 static void *spi_main(void *arg)
 {
-	struct pf_spi *s = arg;
+	struct spi_load *s = arg;
 	unsigned char tx[SPI_MAX_BYTES], rx[SPI_MAX_BYTES];
 	int64_t period_ns = PF_NS_PER_SEC / s->rate_hz, next, t0, dt, behind;
 	struct timespec ts;
@@ -209,18 +209,18 @@ static void *spi_main(void *arg)
 	return NULL;
 }
 
-static int spi_check(struct pf_load *l)
+static int spi_check(struct load *l)
 {
-	struct pf_spi *s = l->priv;
+	struct spi_load *s = l->priv;
 
 	if (s->prio && geteuid() != 0)
 		return load_why(l, EPERM, "prio=%u (SCHED_FIFO) needs root", s->prio);
 	return 0;
 }
 
-static int spi_start(struct pf_load *l)
+static int spi_start(struct load *l)
 {
-	struct pf_spi *s = l->priv;
+	struct spi_load *s = l->priv;
 	struct sched_param sp = { .sched_priority = (int)s->prio };
 	pthread_attr_t attr;
 	int ret;
@@ -252,9 +252,9 @@ static int spi_start(struct pf_load *l)
 	return 0;
 }
 
-static int spi_poll(struct pf_load *l)
+static int spi_poll(struct load *l)
 {
-	struct pf_spi *s = l->priv;
+	struct spi_load *s = l->priv;
 
 	if (s->peer.pid && !pf_proc_alive(&s->peer))
 		return load_why(l, EPIPE, "the echo peer exited");
@@ -263,9 +263,9 @@ static int spi_poll(struct pf_load *l)
 	return 0;
 }
 
-static void spi_stop(struct pf_load *l)
+static void spi_stop(struct load *l)
 {
-	struct pf_spi *s = l->priv;
+	struct spi_load *s = l->priv;
 
 	if (!s->running)
 		return;
@@ -274,9 +274,9 @@ static void spi_stop(struct pf_load *l)
 	s->running = false;
 }
 
-static json_t *spi_report(struct pf_load *l)
+static json_t *spi_report(struct load *l)
 {
-	struct pf_spi *s = l->priv;
+	struct spi_load *s = l->priv;
 	double run_s = s->last_ns > s->first_ns ? (double)(s->last_ns - s->first_ns) / PF_NS_PER_SEC : 0;
 	struct pf_stats st;
 
@@ -295,9 +295,9 @@ static json_t *spi_report(struct pf_load *l)
 			 "max_ns", (json_int_t)(st.count ? st.max : 0));
 }
 
-static void spi_cleanup(struct pf_load *l)
+static void spi_cleanup(struct load *l)
 {
-	struct pf_spi *s = l->priv;
+	struct spi_load *s = l->priv;
 
 	spi_stop(l);
 	if (s->fd >= 0)
@@ -315,7 +315,7 @@ const struct load_ops load_spi = {
 	"  prio=P       SCHED_FIFO priority of the exerciser, 0 = SCHED_OTHER (0)\n"
 	"  limit=TIME   a transfer longer than this counts as over the limit (1ms)\n"
 	"  link=PATH    UNIX seqpacket socket of the SPI slave; empty = own echo peer ()\n",
-	.priv_size = sizeof(struct pf_spi),
+	.priv_size = sizeof(struct spi_load),
 	.defaults = spi_defaults,
 	.set = spi_set,
 	.check = spi_check,

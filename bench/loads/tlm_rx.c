@@ -218,6 +218,7 @@ json_t *tlm_rx_json(struct tlm_rx *rx, const char *app_stats)
 	return o;
 }
 
+/* tlm_rx_close - close the receiver's socket and free what it holds */
 void tlm_rx_close(struct tlm_rx *rx)
 {
 	if (rx->fd >= 0)
@@ -238,7 +239,7 @@ struct tlm_load {
 	json_t *result;		/* taken at stop: cleanup (closing) comes before the report */
 };
 
-static void tlm_load_defaults(struct pf_load *l)
+static void tlm_load_defaults(struct load *l)
 {
 	struct tlm_load *t = l->priv;
 
@@ -247,7 +248,7 @@ static void tlm_load_defaults(struct pf_load *l)
 	t->rx.fd = -1;
 }
 
-static int tlm_load_set(struct pf_load *l, const char *key, const char *value)
+static int tlm_load_set(struct load *l, const char *key, const char *value)
 {
 	struct tlm_load *t = l->priv;
 
@@ -260,7 +261,7 @@ static int tlm_load_set(struct pf_load *l, const char *key, const char *value)
 	return -ENOENT;
 }
 
-static int tlm_load_check(struct pf_load *l)
+static int tlm_load_check(struct load *l)
 {
 	struct tlm_load *t = l->priv;
 	struct sockaddr_storage sa;
@@ -272,7 +273,7 @@ static int tlm_load_check(struct pf_load *l)
 	return 0;
 }
 
-static int tlm_load_start(struct pf_load *l)
+static int tlm_load_start(struct load *l)
 {
 	struct tlm_load *t = l->priv;
 	int ret = tlm_rx_open(&t->rx, NULL, t->bind, t->late_ns, l->why, sizeof(l->why));
@@ -281,7 +282,7 @@ static int tlm_load_start(struct pf_load *l)
 	return ret;
 }
 
-static int tlm_load_poll(struct pf_load *l)
+static int tlm_load_poll(struct load *l)
 {
 	struct tlm_load *t = l->priv;
 
@@ -289,7 +290,7 @@ static int tlm_load_poll(struct pf_load *l)
 	return 0;
 }
 
-static void tlm_load_stop(struct pf_load *l)
+static void tlm_load_stop(struct load *l)
 {
 	struct tlm_load *t = l->priv;
 
@@ -297,7 +298,7 @@ static void tlm_load_stop(struct pf_load *l)
 	t->result = tlm_rx_json(&t->rx, t->app_stats);
 }
 
-static json_t *tlm_load_report(struct pf_load *l)
+static json_t *tlm_load_report(struct load *l)
 {
 	struct tlm_load *t = l->priv;
 	json_t *o = t->result;
@@ -308,7 +309,7 @@ static json_t *tlm_load_report(struct pf_load *l)
 	return json_pack("{s:o}", "telemetry", o);
 }
 
-static void tlm_load_cleanup(struct pf_load *l)
+static void tlm_load_cleanup(struct load *l)
 {
 	struct tlm_load *t = l->priv;
 

@@ -60,7 +60,7 @@ struct wifi_stream {
 	double jitter_ms_max;
 };
 
-struct pf_wifi {
+struct wifi_load {
 	uint64_t rate_bps;		/* tbf rate of the link */
 	uint64_t udp_bps;		/* UDP stream target, 0 = no UDP stream */
 	bool tcp;			/* TCP bulk stream */
@@ -81,9 +81,9 @@ struct pf_wifi {
 	struct wifi_stream st[WIFI_NSTREAMS];
 };
 
-static void wifi_defaults(struct pf_load *l)
+static void wifi_defaults(struct load *l)
 {
-	struct pf_wifi *w = l->priv;
+	struct wifi_load *w = l->priv;
 
 	w->rate_bps = 20000000;
 	w->udp_bps = 5000000;
@@ -94,9 +94,9 @@ static void wifi_defaults(struct pf_load *l)
 	w->tlm.fd = -1;
 }
 
-static int wifi_set(struct pf_load *l, const char *key, const char *value)
+static int wifi_set(struct load *l, const char *key, const char *value)
 {
-	struct pf_wifi *w = l->priv;
+	struct wifi_load *w = l->priv;
 
 	if (!strcmp(key, "rate"))
 		return load_parse_bps(value, &w->rate_bps) || w->rate_bps < 8000 ? -EINVAL : 0;
@@ -127,7 +127,7 @@ static int wifi_set(struct pf_load *l, const char *key, const char *value)
 
 /* wifi_ip - run one "ip ..." (or "ip netns exec NS tc ...") command; 0 or -EIO with l->why */
 #define wifi_ip(l, ...) wifi_cmd(l, (const char *[]){ __VA_ARGS__, NULL })
-static int wifi_cmd(struct pf_load *l, const char **argv)
+static int wifi_cmd(struct load *l, const char **argv)
 {
 	char err[300];
 	int ret = pf_proc_run((char *const *)argv, err, sizeof(err));
@@ -161,9 +161,9 @@ static int wifi_free_subnet(void)
 }
 
 /* wifi_make_link - namespace, veth pair, addresses, tbf on both ends */
-static int wifi_make_link(struct pf_load *l)
+static int wifi_make_link(struct load *l)
 {
-	struct pf_wifi *w = l->priv;
+	struct wifi_load *w = l->priv;
 	char rate[32], cidr_h[32], cidr_g[32];
 	int subnet = wifi_free_subnet(), ret;
 
@@ -199,9 +199,9 @@ static int wifi_make_link(struct pf_load *l)
 }
 
 /* wifi_start_server - one iperf3 server inside the namespace */
-static int wifi_start_server(struct pf_load *l, int i)
+static int wifi_start_server(struct load *l, int i)
 {
-	struct pf_wifi *w = l->priv;
+	struct wifi_load *w = l->priv;
 	char port[16];
 	char *argv[] = { "ip", "netns", "exec", w->ns, "iperf3", "-s", "-J", "-B", w->ns_ip, "-p", port, NULL };
 	int ret;
@@ -219,9 +219,9 @@ static int wifi_start_server(struct pf_load *l, int i)
  * wifi_start_tlm - the telemetry receiver on the namespace's address, and
  * that address in tlm_dest_out for the runner
  */
-static int wifi_start_tlm(struct pf_load *l)
+static int wifi_start_tlm(struct load *l)
 {
-	struct pf_wifi *w = l->priv;
+	struct wifi_load *w = l->priv;
 	char addr[64], netns[64];
 	FILE *f;
 	int ret;
@@ -245,9 +245,9 @@ static int wifi_start_tlm(struct pf_load *l)
 }
 
 /* wifi_chunk_ns - length of the next chunk: the chunk, or what is left of the duration */
-static int64_t wifi_chunk_ns(struct pf_load *l)
+static int64_t wifi_chunk_ns(struct load *l)
 {
-	struct pf_wifi *w = l->priv;
+	struct wifi_load *w = l->priv;
 	int64_t left;
 
 	if (!l->duration_ns)
@@ -257,9 +257,9 @@ static int64_t wifi_chunk_ns(struct pf_load *l)
 }
 
 /* wifi_start_chunk - start the client of stream i for the next chunk (none when < 1 s left) */
-static int wifi_start_chunk(struct pf_load *l, int i)
+static int wifi_start_chunk(struct load *l, int i)
 {
-	struct pf_wifi *w = l->priv;
+	struct wifi_load *w = l->priv;
 	struct wifi_stream *s = &w->st[i];
 	int64_t chunk_ns = wifi_chunk_ns(l);
 	char port[16], secs[16], bw[32];
@@ -281,9 +281,9 @@ static int wifi_start_chunk(struct pf_load *l, int i)
 }
 
 /* wifi_collect - add a finished (or stopped) chunk's figures; 0, or -EAGAIN when it failed */
-static int wifi_collect(struct pf_load *l, int i, bool cut_short)
+static int wifi_collect(struct load *l, int i, bool cut_short)
 {
-	struct pf_wifi *w = l->priv;
+	struct wifi_load *w = l->priv;
 	struct wifi_stream *s = &w->st[i];
 	json_t *root = pf_json_load_at_brace(s->out);
 	json_t *end = json_object_get(root, "end");
@@ -322,9 +322,9 @@ out:
 	return ret;
 }
 
-static int wifi_check(struct pf_load *l)
+static int wifi_check(struct load *l)
 {
-	struct pf_wifi *w = l->priv;
+	struct wifi_load *w = l->priv;
 
 	if (pf_proc_which("iperf3"))
 		return load_why(l, ENOENT, "iperf3: not found in PATH (package iperf3)");
@@ -339,9 +339,9 @@ static int wifi_check(struct pf_load *l)
 	return 0;
 }
 
-static int wifi_start(struct pf_load *l)
+static int wifi_start(struct load *l)
 {
-	struct pf_wifi *w = l->priv;
+	struct wifi_load *w = l->priv;
 	int i, ret;
 
 	ret = wifi_check(l);
@@ -376,9 +376,9 @@ static int wifi_start(struct pf_load *l)
 	return 0;
 }
 
-static int wifi_poll(struct pf_load *l)
+static int wifi_poll(struct load *l)
 {
-	struct pf_wifi *w = l->priv;
+	struct wifi_load *w = l->priv;
 	int i, ret;
 
 	tlm_rx_poll(&w->tlm);
@@ -462,9 +462,9 @@ static bool wifi_server_figures(struct wifi_stream *s, bool udp)
 	return true;
 }
 
-static void wifi_stop(struct pf_load *l)
+static void wifi_stop(struct load *l)
 {
-	struct pf_wifi *w = l->priv;
+	struct wifi_load *w = l->priv;
 	int i;
 
 	if (w->tlm_open) {	/* the app has stopped (and written its stats) before its loads */
@@ -492,7 +492,7 @@ static void wifi_stop(struct pf_load *l)
 }
 
 /* wifi_stream_json - one stream's achieved figures */
-static json_t *wifi_stream_json(struct pf_wifi *w, int i)
+static json_t *wifi_stream_json(struct wifi_load *w, int i)
 {
 	struct wifi_stream *s = &w->st[i];
 	double sent_bps = s->seconds > 0 ? 8 * (s->sent_bytes + s->partial_sent_bytes) / s->seconds : 0;
@@ -520,9 +520,9 @@ static json_t *wifi_stream_json(struct pf_wifi *w, int i)
 	return o;
 }
 
-static json_t *wifi_report(struct pf_load *l)
+static json_t *wifi_report(struct load *l)
 {
-	struct pf_wifi *w = l->priv;
+	struct wifi_load *w = l->priv;
 	double recv_bps = 0;
 	int i;
 
@@ -547,9 +547,9 @@ static json_t *wifi_report(struct pf_load *l)
 			 "telemetry", tlm);
 }
 
-static void wifi_cleanup(struct pf_load *l)
+static void wifi_cleanup(struct load *l)
 {
-	struct pf_wifi *w = l->priv;
+	struct wifi_load *w = l->priv;
 	char err[256];
 	int i;
 
@@ -609,7 +609,7 @@ const struct load_ops load_wifi = {
 	"  tlm_late=TIME  a telemetry frame whose one-way delay exceeds this is late (100ms)\n"
 	"  tlm_dest_out=PATH  write the receiver's ADDR:PORT there (the app's [telemetry] dest) ()\n"
 	"  app_stats=PATH the flight software's stats JSON, for the telemetry frames sent ()\n",
-	.priv_size = sizeof(struct pf_wifi),
+	.priv_size = sizeof(struct wifi_load),
 	.defaults = wifi_defaults,
 	.set = wifi_set,
 	.check = wifi_check,

@@ -1,5 +1,5 @@
 /*
- * fsw-perf.c - benchmark of the flight software in the harness: the CPU
+ * fsw_perf.c - benchmark of the flight software in the harness: the CPU
  * time of each task's jobs (io, ctl100, ekf, nav10, mission1) over three
  * laps of the default circuit, with the IMU at 100 Hz and at 1 kHz, and how
  * much faster than real time the harness runs. Run by 'make perf'.
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* bench_one - one flight, one table */
-static int bench_one(double duration_s, double imu_hz, int baud)
+/* perf_one - one flight, one table */
+static int perf_one(double duration_s, double imu_hz, int baud)
 {
 	static const char *const names[5] = { "io", "ctl100", "ekf", "nav10", "mission1" };
 	static struct sim_harness h;
@@ -71,8 +71,8 @@ int main(int argc, char **argv)
 			return pf_fail(PF_EXIT_USAGE, "bad option (see 'fsw-perf --help')");
 		}
 	}
-	rc = bench_one(duration_s, 100, 115200);
+	rc = perf_one(duration_s, 100, 115200);
 	if (!rc)
-		rc = bench_one(duration_s, 1000, 460800);
+		rc = perf_one(duration_s, 1000, 460800);
 	return rc;
 }

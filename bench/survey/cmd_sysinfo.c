@@ -1,5 +1,5 @@
 /*
- * sysinfo-cmd.c - 'preflight sysinfo': survey this machine (or a tree given
+ * cmd_sysinfo.c - 'preflight sysinfo': survey this machine (or a tree given
  * with --root) and print the survey as a short table or as JSON. The survey
  * itself is bench/survey/sysinfo.c; this file is only the command line.
  */

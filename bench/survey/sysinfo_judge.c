@@ -1,5 +1,5 @@
 /*
- * sysinfo-judge.c - what a survey means for latency: the warnings (each with
+ * sysinfo_judge.c - what a survey means for latency: the warnings (each with
  * an id, a severity, a message and advice, see docs/sysinfo.md) and the short
  * table people read. Both work only from the survey's JSON, so a stored
  * sysinfo.json can be judged and printed again on another machine.

@@ -1,5 +1,5 @@
 /*
- * sysinfo-parse.c - the pure parsers of the system survey: kernel cpulists,
+ * sysinfo_parse.c - the pure parsers of the system survey: kernel cpulists,
  * the kernel command line, the preemption evidence (debugfs sched/preempt,
  * the version string, the kernel config) and the decision that combines it
  * into one preemption model. No file access here, so the unit test
@@ -205,6 +205,7 @@ int sysinfo_cmdline_parse(const char *cmdline, struct sysinfo_cmdline *cl)
 	return 0;
 }
 
+/* sysinfo_cmdline_free - free the parsed kernel command line */
 void sysinfo_cmdline_free(struct sysinfo_cmdline *cl)
 {
 	free(cl->buf);

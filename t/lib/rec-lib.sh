@@ -1,4 +1,4 @@
-# rec-test.sh - helpers of the recorder's shell tests (t/04xx), sourced after t/lib/test-lib.sh.
+# rec-lib.sh - helpers of the recorder's shell tests (t/04xx), sourced after t/lib/test-lib.sh.
 
 REC_REF="$TOP/traces/ref"
 

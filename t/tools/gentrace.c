@@ -267,6 +267,7 @@ static struct g_event *g_new(struct g_list *l, int cpu, int64_t ts, int id, int 
 	return e;
 }
 
+/* g_comm - a 16-byte comm field, NUL-padded as the kernel writes it */
 static void g_comm(unsigned char *p, const char *comm)
 {
 	strncpy((char *)p, comm, 16);
@@ -287,6 +288,7 @@ static const struct g_thread G_KSOFT = { 300, "ksoftirqd/1", 0 };
 #define G_SLEEPING 1L
 #define G_PREEMPT  0x100L
 
+/* g_switch - a sched_switch record: prev (in 'state') leaves the CPU to next */
 static void g_switch(struct g_list *l, int cpu, int64_t ts, const struct g_thread *prev, long state,
 		     const struct g_thread *next)
 {
@@ -301,6 +303,7 @@ static void g_switch(struct g_list *l, int cpu, int64_t ts, const struct g_threa
 	g_put32(e->data + 60, (uint32_t)g_kprio(next->fifo));
 }
 
+/* g_wake - a sched_waking or sched_wakeup record (event id 'id') of t, by waker, for CPU target */
 static void g_wake(struct g_list *l, int cpu, int64_t ts, int waker, const struct g_thread *t, int target, int id)
 {
 	struct g_event *e = g_new(l, cpu, ts, id, waker, 36);
@@ -311,6 +314,7 @@ static void g_wake(struct g_list *l, int cpu, int64_t ts, int waker, const struc
 	g_put32(e->data + 32, (uint32_t)target);
 }
 
+/* g_migrate - a sched_migrate_task record: t moves from CPU 'from' to 'to' */
 static void g_migrate(struct g_list *l, int cpu, int64_t ts, const struct g_thread *t, int from, int to)
 {
 	struct g_event *e = g_new(l, cpu, ts, ID_MIGRATE, 0, 40);
@@ -322,6 +326,7 @@ static void g_migrate(struct g_list *l, int cpu, int64_t ts, const struct g_thre
 	g_put32(e->data + 36, (uint32_t)to);
 }
 
+/* g_hrtimer - an hrtimer_expire_entry (entry) or _exit record */
 static void g_hrtimer(struct g_list *l, int cpu, int64_t ts, int pid, bool entry)
 {
 	struct g_event *e = g_new(l, cpu, ts, entry ? ID_HRT_ENTRY : ID_HRT_EXIT, pid, entry ? 32 : 16);
@@ -331,6 +336,7 @@ static void g_hrtimer(struct g_list *l, int cpu, int64_t ts, int pid, bool entry
 		g_put64(e->data + 16, (uint64_t)ts);
 }
 
+/* g_irq - an irq_handler_entry record (name given) or irq_handler_exit (name NULL) */
 static void g_irq(struct g_list *l, int cpu, int64_t ts, int pid, int irq, const char *name)
 {
 	size_t n = name ? strlen(name) + 1 : 0;
@@ -345,6 +351,7 @@ static void g_irq(struct g_list *l, int cpu, int64_t ts, int pid, int irq, const
 	}
 }
 
+/* g_softirq - a softirq_entry (entry) or softirq_exit record of vector vec */
 static void g_softirq(struct g_list *l, int cpu, int64_t ts, int pid, int vec, bool entry)
 {
 	struct g_event *e = g_new(l, cpu, ts, entry ? ID_SOFTIRQ_ENTRY : ID_SOFTIRQ_EXIT, pid, 12);
@@ -380,6 +387,7 @@ static struct g_event *g_marker(struct g_list *l, int cpu, int64_t ts, int pid, 
 	return e;
 }
 
+/* g_text - an ftrace print record: a text marker as trace_marker writes it */
 static void g_text(struct g_list *l, int cpu, int64_t ts, int pid, const char *text)
 {
 	int n = (int)strlen(text);
@@ -395,6 +403,7 @@ struct g_buf {
 	size_t n, cap;
 };
 
+/* g_add - append n bytes to a growing buffer (exits on out of memory: a test tool) */
 static void g_add(struct g_buf *b, const void *p, size_t n)
 {
 	if (b->n + n > b->cap) {
@@ -412,6 +421,7 @@ static void g_add(struct g_buf *b, const void *p, size_t n)
 static void g_add32(struct g_buf *b, uint32_t v) { g_add(b, &v, 4); }
 static void g_add64(struct g_buf *b, uint64_t v) { g_add(b, &v, 8); }
 static void g_add16(struct g_buf *b, uint16_t v) { g_add(b, &v, 2); }
+/* g_addfmt - an event format as the .dat stores it: its length, then its text */
 static void g_addfmt(struct g_buf *b, const char *fmt) { g_add64(b, strlen(fmt)); g_add(b, fmt, strlen(fmt)); }
 
 /* g_header - everything before the CPU data, with room for the CPU offsets */
@@ -484,6 +494,7 @@ struct g_writer {
 	int    cur;
 };
 
+/* g_open - start the hand-built .dat: its headers (with the per-CPU dropped counts), padded to a page; 0 or -errno */
 static int g_open(struct g_writer *w, const char *path, const int64_t *dropped)
 {
 	struct g_buf b = { 0 };
@@ -520,6 +531,7 @@ static int g_cpu_begin(struct g_writer *w, int cpu)
 	return 0;
 }
 
+/* g_close - flush the last page and fill in the per-CPU offset / size table; 0 or -errno */
 static int g_close(struct g_writer *w)
 {
 	int i, ret = g_page_flush(&w->cpu);
@@ -539,6 +551,7 @@ static int g_close(struct g_writer *w)
 	return 0;
 }
 
+/* g_cmp_event - events by CPU, then time (then insertion order), for qsort */
 static int g_cmp_event(const void *a, const void *b)
 {
 	const struct g_event *x = a, *y = b;

@@ -38,6 +38,7 @@ void *json_object(void)
 	return real ? real() : NULL;
 }
 
+/* malloc, calloc, realloc, posix_memalign, aligned_alloc - glibc's, counted */
 void *malloc(size_t size)
 {
 	atomic_fetch_add_explicit(&mc_calls, 1, memory_order_relaxed);

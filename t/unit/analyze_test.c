@@ -1,5 +1,5 @@
 /*
- * test-analyze.c - unit tests of the analysis' building blocks, driven
+ * analyze_test.c - unit tests of the analysis' building blocks, driven
  * directly (no trace file): utilisation windows with late intervals, lost
  * windows, inferred switches, missed activations from release gaps,
  * per-job preemptions, nested IRQ time in culprits, and the job-log reader
@@ -231,7 +231,7 @@ static void test_culprit(void)
 /* write a job log and read it: CRLF, quoted task names, blank lines, rows out of task order */
 static void test_joblog(void)
 {
-	char path[] = "/tmp/test-analyze-XXXXXX";
+	char path[] = "/tmp/analyze_test-XXXXXX";
 	struct an_run *r = new_run();
 	struct an_job job = { .seq = 1, .release_ns = 10 * MS, .start_ns = 10 * MS + 5 * US };
 	struct an_task *t;
@@ -269,7 +269,7 @@ static void test_joblog(void)
 
 int main(void)
 {
-	pf_set_prog("test-analyze");
+	pf_set_prog("analyze_test");
 	tap_plan(61);
 	test_windows();
 	test_mwindows();

@@ -1,5 +1,5 @@
 /*
- * test-app.c - unit tests of flightapp's executive: the configuration (task
+ * app_test.c - unit tests of flightapp's executive: the configuration (task
  * table, overrides, every error with its file:line), slot arithmetic, the
  * release / overrun / missed-activation protocol, the body table handed to
  * the executive, the job ring, the statistics under their sequence lock and

@@ -1,5 +1,5 @@
 /*
- * test-bench.c - unit tests of the bench's parameter parsers (bench/loads/
+ * bench_test.c - unit tests of the bench's parameter parsers (bench/loads/
  * load.c) and of the scenario model (bench/scenario.c): units, limits,
  * which value wins when a scenario section and a phase both set one, stale
  * name ownership.
@@ -28,12 +28,12 @@ static const char *write_scenario(const char *text)
 int main(void)
 {
 	const struct scn_kv *kv[8];
-	struct pf_scn *scn = calloc(1, sizeof(*scn));
+	struct scn *scn = calloc(1, sizeof(*scn));
 	uint64_t u = 0;
 	uint32_t v = 0;
 	int64_t ns = 0;
 	const char *path;
-	struct pf_load l;
+	struct load l;
 
 	tap_plan(26);
 

@@ -1,5 +1,5 @@
 /*
- * test-rec.c - unit tests of the recorder's pure logic: parsing the per-CPU
+ * rec_test.c - unit tests of the recorder's pure logic: parsing the per-CPU
  * statistics into lost-event counts (the interface analysis reads), event-set
  * expansion, the pid -> comm table, and rec_read_lost_events on the
  * committed reference traces (run from the top of the tree, as prove does).

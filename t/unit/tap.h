@@ -11,8 +11,8 @@
  * Every description starts with a test id ('hist-1.1') so a failure names
  * its case. Header-only: each unit test is one program.
  */
-#ifndef PF_TAP_H
-#define PF_TAP_H
+#ifndef TAP_H
+#define TAP_H
 
 #include <math.h>
 #include <stdarg.h>
