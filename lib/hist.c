@@ -799,6 +799,16 @@ void pf_hist_stats(const struct pf_hist *h, struct pf_stats *s)
 	s->mean = (double)((long double)h->sum / (long double)h->count);
 	s->stddev = h->count > 1 ? (double)sqrtl(h->m2 / (long double)(h->count - 1)) : 0.0;
 	s->stddev_estimated = h->m2_estimated;
+	if (!h->binned) {
+		/* exact samples (no tails then): sorted once, every percentile is one of them */
+		int64_t v[PF_HIST_FEW_MAX];
+
+		memcpy(v, pf_hist_few_samples(h), h->nfew * sizeof(*v));
+		qsort(v, h->nfew, sizeof(*v), pf_hist_cmp);
+		for (i = 0; i < PF_HIST_NPCT; i++)
+			s->pct[i] = v[pf_hist_rank_of(h->nfew, pf_hist_pct[i]) - 1];
+		return;
+	}
 	for (i = 0; i < PF_HIST_NPCT; i++) {
 		s->pct[i] = pf_hist_rank(h, pf_hist_rank_of(h->count, pf_hist_pct[i]), &s->pct_bound[i],
 					 &s->pct_lo[i], &s->pct_hi[i], &w);
