@@ -16,6 +16,7 @@
 #include "jpath.h"
 #include "report.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -165,12 +166,64 @@ static double rpt_unit_ns(const char *u)
 	return 0;
 }
 
-/* rpt_parse_verdict - one "ok N - ..." line of verdicts.tap into v; false when not a test line */
-static bool rpt_parse_verdict(const char *line, struct rpt_verdict *v)
+/*
+ * rpt_parse_measure - "VALUE OP BOUND (margin M)" into v's observed, op,
+ * bound, bound_ns and margin; what precedes VALUE (a label, in the old form
+ * of check's line) is left in p; false when p holds no comparison
+ */
+static bool rpt_parse_measure(char *p, struct rpt_verdict *v)
 {
 	static const char *const ops[] = { " <= ", " >= ", " == ", " != ", " < ", " > " };
-	char rest[1024], *p, *op = NULL, *sp;
+	char *op = NULL, *sp, *last, *unit;
+	double num;
 	size_t k;
+
+	if ((sp = strstr(p, " (margin ")) && sp[strlen(sp) - 1] == ')') {
+		snprintf(v->margin, sizeof(v->margin), "%.*s", (int)strlen(sp + 9) - 1, sp + 9);
+		*sp = '\0';
+	}
+	for (k = 0; k < PF_ARRAY_SIZE(ops); k++) {
+		char *o = strstr(p, ops[k]);
+
+		if (o && (!op || o < op)) {
+			op = o;
+			snprintf(v->op, sizeof(v->op), "%.*s", (int)strlen(ops[k]) - 2, ops[k] + 1);
+		}
+	}
+	if (!op)
+		return false;
+	*op = '\0';
+	snprintf(v->bound, sizeof(v->bound), "%s", op + strlen(v->op) + 2);
+	/* the observed value: the last word, or the last two when the last is a unit */
+	last = strrchr(p, ' ');
+	if (last && (strtod(last + 1, &unit), *unit)) {
+		*last = '\0';
+		unit = last + 1;
+		last = strrchr(p, ' ');
+		*(unit - 1) = ' ';
+	}
+	snprintf(v->observed, sizeof(v->observed), "%s", last ? last + 1 : p);
+	if (last)
+		*last = '\0';
+	else
+		*p = '\0';
+	if (sscanf(v->bound, "%lf", &num) == 1) {
+		unit = strchr(v->bound, ' ');
+		if (unit && rpt_unit_ns(unit + 1) > 0)
+			v->bound_ns = num * rpt_unit_ns(unit + 1);
+	}
+	return true;
+}
+
+/*
+ * rpt_parse_verdict - one "ok N - ..." line of verdicts.tap into v; false
+ * when not a test line. check names the requirement, element and metric on
+ * this line and puts the value, bound and margin on the next ("#   VALUE OP
+ * BOUND (margin M)", rpt_parse_measure); older files had them on this line.
+ */
+static bool rpt_parse_verdict(const char *line, struct rpt_verdict *v)
+{
+	char rest[1024], *p, *sp;
 
 	memset(v, 0, sizeof(*v));
 	v->bound_ns = NAN;
@@ -195,42 +248,8 @@ static bool rpt_parse_verdict(const char *line, struct rpt_verdict *v)
 	if (!sp)
 		return true;
 	p = sp + 1;
-	if ((sp = strstr(p, " (margin ")) && sp[strlen(sp) - 1] == ')') {
-		snprintf(v->margin, sizeof(v->margin), "%.*s", (int)strlen(sp + 9) - 1, sp + 9);
-		*sp = '\0';
-	}
-	for (k = 0; k < PF_ARRAY_SIZE(ops) && !v->skip; k++) {
-		char *o = strstr(p, ops[k]);
-
-		if (o && (!op || o < op)) {
-			op = o;
-			snprintf(v->op, sizeof(v->op), "%.*s", (int)strlen(ops[k]) - 2, ops[k] + 1);
-		}
-	}
-	if (op) {
-		char *last, *unit;
-		double num;
-
-		*op = '\0';
-		snprintf(v->bound, sizeof(v->bound), "%s", op + strlen(v->op) + 2);
-		/* the observed value: the last word, or the last two when the last is a unit */
-		last = strrchr(p, ' ');
-		if (last && (strtod(last + 1, &unit), *unit)) {
-			*last = '\0';
-			unit = last + 1;
-			last = strrchr(p, ' ');
-			*(unit - 1) = ' ';
-		}
-		if (last) {
-			snprintf(v->observed, sizeof(v->observed), "%s", last + 1);
-			*last = '\0';
-		}
-		if (sscanf(v->bound, "%lf", &num) == 1) {
-			unit = strchr(v->bound, ' ');
-			if (unit && rpt_unit_ns(unit + 1) > 0)
-				v->bound_ns = num * rpt_unit_ns(unit + 1);
-		}
-	}
+	if (!v->skip)
+		rpt_parse_measure(p, v);
 	snprintf(v->label, sizeof(v->label), "%s", p);
 	return true;
 }
@@ -326,7 +345,15 @@ static void rpt_read_verdicts(struct rpt *r)
 			v = &r->verdict[r->nverdicts++];
 			continue;
 		}
-		if (v && !strncmp(line, "#   measured: ", 14)) {
+		if (v && !v->observed[0] && !v->skip && !strncmp(line, "#   ", 4) &&
+		    (isdigit((unsigned char)line[4]) || line[4] == '-')) {
+			/* check's value line: "#   6347.028 us <= 62 us (margin -10137 %)" */
+			char m[256];
+
+			snprintf(m, sizeof(m), "%s", line + 4);
+			m[strcspn(m, "\n")] = '\0';
+			rpt_parse_measure(m, v);
+		} else if (v && !strncmp(line, "#   measured: ", 14)) {
 			snprintf(v->path, sizeof(v->path), "%s", line + 14);
 			v->path[strcspn(v->path, " ")] = '\0';
 		} else if (v && !strncmp(line, "#   worst case: ", 16)) {

@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 41
+plan 42
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -41,6 +41,12 @@ is "$(grep -c '<tr class="pass">' "$H") $(grep -c '<tr class="fail">' "$H") $(gr
 	"$tap_pass $tap_fail $tap_skip" "report-1.7 verdict rows: $tap_pass pass, $tap_fail fail, $tap_skip not measured, as verdicts.tap"
 like "$(grep -o 'id="verdict-summary"><b>[^<]*' "$H")" "$tap_pass passed, $tap_fail failed, $tap_skip not measured" \
 	"report-1.8 the verdict summary counts"
+# every measured verdict shows check's value line ("#   VALUE OP BOUND (margin M)"): budget, observed, margin
+first=$(grep -m1 -A1 '^\(not \)\?ok [0-9]* - [^#]*$' "$TMP/full/verdicts.tap" | sed -n 2p)
+obs=$(printf '%s' "$first" | sed -n 's/^#   \(.*\) \(<=\|>=\|==\|!=\|<\|>\) .*/\1/p')
+empty=$(grep '<tr class="\(pass\|fail\)">' "$H" | grep -c '<td class="n"></td><td class="n"></td>')
+like "$empty:$(grep -o '<td class="n">[^<]*</td>' "$H" | head -1)" "^0:<td class=\"n\">$obs</td>" \
+	"report-1.8a measured verdicts show their observed value and margin (first: $obs)"
 
 # numbers in the per-task table equal results.json (exact ns in data-ns)
 R="$TMP/full/results.json"
