@@ -181,6 +181,9 @@ static bool rpt_parse_measure(char *p, struct rpt_verdict *v)
 	if ((sp = strstr(p, " (margin ")) && sp[strlen(sp) - 1] == ')') {
 		snprintf(v->margin, sizeof(v->margin), "%.*s", (int)strlen(sp + 9) - 1, sp + 9);
 		*sp = '\0';
+	} else if ((sp = strstr(p, " (only a bound is known: "))) {
+		snprintf(v->margin, sizeof(v->margin), "a bound");	/* check judged on a bound */
+		*sp = '\0';
 	}
 	for (k = 0; k < PF_ARRAY_SIZE(ops); k++) {
 		char *o = strstr(p, ops[k]);
