@@ -793,6 +793,23 @@ static const char *chk_unavailable(json_t *parent, const char *key)
 	return NULL;
 }
 
+/* chk_item - one test of the requirement: a value, or only a bound of it; 0 or -ENOMEM */
+static int chk_item(struct chk_walk *w, const char *label, const char *path, json_t *value,
+		    json_t *bound, json_t *elem, json_t *parent)
+{
+	struct chk_item *it = chk_push(w->items, w->req);
+
+	if (!it)
+		return -ENOMEM;
+	snprintf(it->label, sizeof(it->label), "%s", label);
+	snprintf(it->path, sizeof(it->path), "%s", path);
+	it->value = value;
+	it->bound = bound;
+	it->elem = elem;
+	it->parent = parent;
+	return 0;
+}
+
 /*
  * chk_walk - resolve w->seg[i..] under node; 'parent'/'key' hold node (for
  * *_unavailable reasons), 'elem' the last array element passed
@@ -802,7 +819,6 @@ static int chk_walk(struct chk_walk *w, json_t *node, size_t i, const char *labe
 		    const char *key)
 {
 	char l[256], p[512], k[256];
-	struct chk_item *it;
 	const char *why, *s;
 	size_t j, len;
 	json_t *v;
@@ -819,32 +835,15 @@ static int chk_walk(struct chk_walk *w, json_t *node, size_t i, const char *labe
 			    !json_integer_value(json_object_get(parent, "count")))
 				why = "no samples (count 0)";
 			v = json_object_get(json_object_get(parent, "bounds"), key);
-			if (json_is_null(node) && json_is_object(v)) {
+			if (json_is_null(node) && json_is_object(v))
 				/* a percentile known only by a bound (cyclictest's overflows): judged on it */
-				it = chk_push(w->items, w->req);
-				if (!it)
-					return -ENOMEM;
-				snprintf(it->label, sizeof(it->label), "%s", l);
-				snprintf(it->path, sizeof(it->path), "%s", path);
-				it->bound = v;
-				it->elem = elem;
-				it->parent = parent;
-				return 0;
-			}
+				return chk_item(w, l, path, NULL, v, elem, parent);
 			if (json_is_null(node))
 				return chk_not_measured(w, l, path, "%s%s%s", why ? why : "'",
 							why ? "" : path, why ? "" : "' is null in results.json");
 			return chk_not_measured(w, l, path, "%s is not an object", path);
 		}
-		it = chk_push(w->items, w->req);
-		if (!it)
-			return -ENOMEM;
-		snprintf(it->label, sizeof(it->label), "%s", l);
-		snprintf(it->path, sizeof(it->path), "%s", path);
-		it->value = node;
-		it->elem = elem;
-		it->parent = parent;
-		return 0;
+		return chk_item(w, l, path, node, NULL, elem, parent);
 	}
 	if (!strcmp(w->seg[i], "*")) {
 		const char *mk;
