@@ -1,7 +1,7 @@
 #!/bin/sh
 # 0400-record-cli.t - preflight record: options, usage errors, no privilege
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 17
+plan 18
 
 run_cmd "$PREFLIGHT" record --help
 is "$rc" 0 "rec-cli-1.1 --help exits 0"
@@ -51,6 +51,9 @@ printf '\243' | dd of="$TMP/fmt.dat" bs=1 seek=11217 conv=notrunc 2>/dev/null
 run_cmd "$PREFLIGHT" record --summary "$TMP/fmt.dat"
 like "$rc:$err" "^2:preflight: record: '$TMP/fmt.dat': not a readable trace-cmd file \(corrupt: libtracecmd faulted reading it, signal 11\)$" \
 	"rec-cli-3.3 --summary of a .dat with a corrupt event format: one-line error, exit 2, no crash"
+# stdout a pipe already closed by its reader (--summary | head): no corruption claimed, ended as a filter is
+run_cmd perl -e 'pipe(R, W); close R; open STDOUT, ">&W"; exec @ARGV' "$PREFLIGHT" record --summary "$TOP/traces/ref/app-alone.dat"
+is "$rc:$err" "141:" "rec-cli-3.4 --summary into a closed pipe: ended by SIGPIPE like any filter, no 'corrupt' error"
 
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	run_cmd setpriv --reuid=65534 --regid=65534 --clear-groups "$PREFLIGHT" record -o /tmp/never.dat -- true

@@ -441,6 +441,12 @@ static int rec_summary_isolated(const char *path)
 			return pf_fail(PF_EXIT_INTERNAL, "--summary: waitpid: %s", strerror(errno));
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
+	if (WTERMSIG(status) == SIGPIPE) {
+		/* the reader went away (--summary | head): that is no corruption; end as any filter does */
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+		return PF_EXIT_OK;
+	}
 	return pf_fail(PF_EXIT_USAGE, "'%s': not a readable trace-cmd file (corrupt: libtracecmd "
 		       "faulted reading it, signal %d)", path, WTERMSIG(status));
 }
