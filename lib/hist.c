@@ -528,6 +528,11 @@ int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id)
 
 int pf_hist_add_n(struct pf_hist *h, int64_t value, uint64_t n)
 {
+	int ret;
+
+	/* a bin of another histogram, not a sample: never kept as if it were exact */
+	if (n && (ret = pf_hist_bin(h)))
+		return ret;
 	return pf_hist_add_one(h, value, n, 0, 0);
 }
 

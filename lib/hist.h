@@ -143,7 +143,11 @@ int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id) __attr
  */
 void pf_hist_prefetch(const struct pf_hist *h, int64_t v);
 
-/* pf_hist_add_n - add n copies of one value (histograms imported from other tools); 0 or -errno */
+/*
+ * pf_hist_add_n - add n copies of one value (a bin of a histogram imported
+ * from another tool or a fixed-bin counter): such values are quantized, so the
+ * histogram is binned from then on, never reported as exact; 0 or -errno
+ */
 int pf_hist_add_n(struct pf_hist *h, int64_t value, uint64_t n) __attribute__((warn_unused_result));
 
 /*

@@ -321,11 +321,18 @@ static void test_widen(void)
 	json_decref(j);
 	pf_hist_free(&back);
 	pf_hist_free(&h);
+	/* a bin imported with a count of one is still a bin, never an exact sample */
+	pf_hist_init(&h);
+	bad = pf_hist_add_n(&h, 100000, 1) | pf_hist_add_n(&h, 150000, 1) | pf_hist_add_n(&h, 200000, 1);
+	pf_hist_stats(&h, &st);
+	check(!bad && h.binned && st.bin_width > 1, "hist-7.6 pf_hist_add_n bins even one count (bin width %lld)",
+	      (long long)st.bin_width);
+	pf_hist_free(&h);
 }
 
 int main(void)
 {
-	tap_plan(53);
+	tap_plan(54);
 	test_exact_small();
 	test_random();
 	test_repr();
