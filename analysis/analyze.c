@@ -34,7 +34,7 @@ const struct pf_command cmd_analyze = {
 	.summary = "latency, response time, utilisation, slot overruns and culprits from a trace and job log",
 	.usage =
 	"usage: preflight analyze [RUN_DIR] [--trace FILE] [--joblog FILE] [--cyclictest FILE]\n"
-	"                         [--threads PATTERN] [--slot-ms N] [-o results.json] [--csv DIR] [--top N]\n"
+	"                         [--threads PATTERN | --all-threads] [--slot-ms N] [-o results.json] [--csv DIR] [--top N]\n"
 	"                         [--run FILE] [--partial] [--loads FILE [--phase NAME]] [--fsw FILE]\n"
 	"\n"
 	"Reads a trace-cmd .dat file (v6/v7, compressed or not) and the app's job log, and writes\n"
@@ -49,7 +49,10 @@ const struct pf_command cmd_analyze = {
 	"  -c, --cyclictest FILE  cyclictest --json or -h/-H histogram file to import\n"
 	"                      (default: RUN_DIR/cyclictest.json)\n"
 	"  -T, --threads PATTERN  only these threads in threads[]: comma-separated comm globs or pids\n"
-	"                      (default: every thread)\n"
+	"                      (default: the app's threads, every realtime thread, the culprits,\n"
+	"                      and of the rest the 10 with the most CPU time and the 10 worst woken;\n"
+	"                      threads_listing says how many were left out)\n"
+	"      --all-threads   every thread seen in threads[] (default: as for --threads)\n"
 	"  -s, --slot-ms N     slot length in ms (default: the job log's slot_ns, else 10)\n"
 	"      --tick TIME     a wakeup whose switch-in is inferred later than this after its\n"
 	"                      sched_waking is counted as unresolved, not as a latency (default: 4ms,\n"
@@ -146,6 +149,7 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 		{ "joblog", required_argument, NULL, 'j' },
 		{ "cyclictest", required_argument, NULL, 'c' },
 		{ "threads", required_argument, NULL, 'T' },
+		{ "all-threads", no_argument, NULL, 'A' },
 		{ "slot-ms", required_argument, NULL, 's' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "csv", required_argument, NULL, 'C' },
@@ -175,6 +179,7 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 		case 'j': r->opt.joblog = optarg; break;
 		case 'c': r->opt.cyclictest = optarg; break;
 		case 'T': r->opt.threads = optarg; break;
+		case 'A': r->opt.all_threads = true; break;
 		case 'o': r->opt.out = optarg; break;
 		case 'C': r->opt.csv = optarg; break;
 		case 'q': r->opt.quiet = true; break;

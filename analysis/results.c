@@ -25,14 +25,12 @@ static json_t *an_frac(int64_t num, int64_t den)
 	return den > 0 ? json_real((double)num / (double)den) : json_null();
 }
 
-/* an_thread_selected - does the thread match --threads (comma-separated globs on comm, or pids)? */
-static bool an_thread_selected(const struct an_run *r, const struct an_thread *t)
+/* an_thread_matches - does the thread match --threads (comma-separated globs on comm, or pids)? */
+static bool an_thread_matches(const struct an_run *r, const struct an_thread *t)
 {
 	char *list, *tok, *save = NULL, pid[16];
 	bool hit = false;
 
-	if (!r->opt.threads)
-		return true;
 	list = strdup(r->opt.threads);
 	if (!list)
 		return true;
@@ -92,10 +90,111 @@ static void an_affected(json_t *list, const char *fmt, ...)
 
 static void an_nullify(json_t *x, const char *const *keys, const char *why);
 
-/* an_thread_listed - whether a thread has an entry in threads[] */
-static bool an_thread_listed(struct an_run *r, const struct an_thread *t)
+/* an_thread_active - whether the trace saw the thread do anything */
+static bool an_thread_active(const struct an_thread *t)
 {
-	return (t->sw_seen || t->wakeups || t->switches) && an_thread_selected(r, t);
+	return t->sw_seen || t->wakeups || t->switches;
+}
+
+/* an_thread_listed - whether a thread has an entry in threads[] (an_threads_select) */
+static bool an_thread_listed(const struct an_run *r, const struct an_thread *t)
+{
+	return an_thread_active(t) && t->selected;
+}
+
+/* an_wake_max - a thread's worst wakeup latency, -1 when it has none */
+static int64_t an_wake_max(const struct an_thread *t)
+{
+	return t->wake_lat && t->wake_lat->count ? t->wake_lat->max : -1;
+}
+
+/*
+ * an_top_insert - keep in top[] (n of AN_TOP_THREADS, best first) the
+ * indexes of the threads with the largest key
+ */
+static void an_top_insert(size_t *top, int64_t *key, int *n, size_t i, int64_t k)
+{
+	int j;
+
+	if (k < 0 || (*n == AN_TOP_THREADS && k <= key[*n - 1]))
+		return;
+	j = *n < AN_TOP_THREADS ? (*n)++ : *n - 1;
+	for (; j > 0 && key[j - 1] < k; j--) {
+		top[j] = top[j - 1];
+		key[j] = key[j - 1];
+	}
+	top[j] = i;
+	key[j] = k;
+}
+
+/* an_mark_culprits - select every thread named in a task's worst activations */
+static void an_mark_culprits(struct an_run *r)
+{
+	struct an_thread *t;
+	int k, i, c;
+
+	for (k = 0; k < r->ntasks; k++)
+		for (i = 0; i < r->task[k]->ntop; i++)
+			for (c = 0; c < r->task[k]->top[i].ncontrib; c++) {
+				const struct an_contrib *x = &r->task[k]->top[i].contrib[c];
+
+				if (x->kind == AN_C_THREAD && (t = an_thread_find(r, x->id)))
+					t->selected = true;
+			}
+}
+
+/*
+ * an_threads_select - which threads threads[] lists: those matching
+ * --threads; every one with --all-threads; by default the app's threads,
+ * every realtime or deadline thread (a budget 'select = rt' sees them all),
+ * the threads named as culprits, and of the others the AN_TOP_THREADS with the
+ * most CPU time and those with the worst wakeup latency. The count left out
+ * goes into threads_listing
+ */
+static json_t *an_threads_select(struct an_run *r)
+{
+	size_t top_run[AN_TOP_THREADS], top_wake[AN_TOP_THREADS], i, active = 0, listed = 0;
+	int64_t key_run[AN_TOP_THREADS], key_wake[AN_TOP_THREADS];
+	int n_run = 0, n_wake = 0, k;
+	const char *mode = r->opt.threads ? "pattern" : r->opt.all_threads ? "all" : "default";
+	json_t *o = json_object();
+
+	for (i = 0; i < r->nthr; i++) {
+		struct an_thread *t = &r->thr[i];
+
+		if (r->opt.threads)
+			t->selected = an_thread_matches(r, t);
+		else
+			t->selected = r->opt.all_threads || t->app_rt || (t->nprios && t->prio < 100);
+	}
+	if (!r->opt.threads && !r->opt.all_threads) {
+		for (k = 0; k < r->ntasks; k++) {
+			struct an_thread *t = r->task[k]->tid ? an_thread_find(r, r->task[k]->tid) : NULL;
+
+			if (t)
+				t->selected = true;
+		}
+		an_mark_culprits(r);
+		for (i = 0; i < r->nthr; i++) {
+			if (r->thr[i].selected || !an_thread_active(&r->thr[i]))
+				continue;
+			an_top_insert(top_run, key_run, &n_run, i, r->thr[i].runtime_ns);
+			an_top_insert(top_wake, key_wake, &n_wake, i, an_wake_max(&r->thr[i]));
+		}
+		for (k = 0; k < n_run; k++)
+			r->thr[top_run[k]].selected = true;
+		for (k = 0; k < n_wake; k++)
+			r->thr[top_wake[k]].selected = true;
+	}
+	for (i = 0; i < r->nthr; i++) {
+		active += an_thread_active(&r->thr[i]);
+		listed += an_thread_listed(r, &r->thr[i]);
+	}
+	json_object_set_new(o, "mode", json_string(mode));
+	json_object_set_new(o, "threads_seen", json_integer((json_int_t)active));
+	json_object_set_new(o, "listed", json_integer((json_int_t)listed));
+	json_object_set_new(o, "omitted", json_integer((json_int_t)(active - listed)));
+	return o;
 }
 
 /* an_thread_lost - whether lost events touch a thread's life in the trace */
@@ -621,6 +720,11 @@ json_t *an_results_json(struct an_run *r)
 	json_object_set_new(in, "cyclictest", r->opt.cyclictest ? json_string(r->opt.cyclictest) : json_null());
 	json_object_set_new(res, "inputs", in);
 	json_object_set_new(res, "trace", trace ? an_trace_json(r) : json_null());
+	w = an_threads_select(r);
+	if (trace)
+		json_object_set_new(res, "threads_listing", w);
+	else
+		json_decref(w);
 	json_object_set_new(res, "threads", json_array());	/* streamed by an_results_dump */
 	if (trace)
 		an_threads_affected(r, affected);

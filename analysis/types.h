@@ -92,6 +92,7 @@ struct an_seg {
 struct an_task;
 struct an_jlrow;
 
+#define AN_TOP_THREADS 10	/* threads[] by default: the 10 busiest and the 10 worst woken of the rest */
 #define AN_STAGE 8	/* a thread's wakeup-latency samples held before they go into its histograms */
 
 /* an_stage - one switch-in's samples, held in the thread (INT64_MIN: none) */
@@ -111,7 +112,7 @@ struct an_thread {
 	int      prio, nprios;
 	bool     running;		/* on a CPU now */
 	bool     runnable;		/* woken or preempted, not yet switched in */
-	bool     selected;		/* matches --threads */
+	bool     selected;		/* listed in threads[] (an_threads_select) */
 	bool     sw_seen;		/* seen in sched_switch */
 	bool     app_rt;		/* counted in app utilisation */
 	bool     last_inferred;		/* the last completed wakeup's switch-in was inferred, not seen */
@@ -233,6 +234,7 @@ struct an_opts {
 	const char *trace, *joblog, *cyclictest, *threads, *out, *csv;
 	const char *run_info, *loads, *phase, *fsw;	/* a run's facts, folded in as they are */
 	bool    partial;
+	bool    all_threads;	/* every thread in threads[], not only the ones that matter */
 	int64_t slot_ns;
 	bool    slot_given;
 	int64_t tick_ns;	/* an inferred switch-in later than this after its waking is no sample */

@@ -34,7 +34,7 @@ const struct pf_command cmd_qualify = {
 	.summary = "qualify this machine: survey, run a scenario, analyse, check budgets, summarise",
 	.usage =
 	"usage: preflight qualify [--scenario NAME] [--budgets FILE] [-o RUN_DIR] [--repeats N]\n"
-	"                         [--no-report]\n"
+	"                         [--no-report] [--keep-trace always|on-fail|never] [--all-threads]\n"
 	"       preflight qualify --summary RUN_DIR\n"
 	"\n"
 	"Shows the system survey's warnings, runs the scenario (preflight run), checks\n"
@@ -45,18 +45,15 @@ const struct pf_command cmd_qualify = {
 	"(preflight report) to RUN_DIR/report.html and report.pdf.\n"
 	"\n"
 	"options:\n"
-	"  -s, --scenario NAME   scenario name or .ini path (default: quick)\n"
-	"  -b, --budgets FILE    budgets (default: the scenario's, else budgets/seed.ini)\n"
-	"  -o, --output RUN_DIR  run directory (default: runs/<UTC time>-<host>)\n"
-	"  -r, --repeats N       run the scenario N times into RUN_DIR/run-01 ... (for\n"
-	"                        'preflight baseline'), each with its qualification.txt;\n"
-	"                        the last one's summary and one line per run are printed\n"
-	"                        (default: 1, into RUN_DIR itself)\n"
-	"      --summary RUN_DIR print the summary of an existing run directory and\n"
-	"                        exit, as 'preflight summary RUN_DIR' does (default:\n"
-	"                        off, run a new qualification)\n"
-	"      --no-report       no report.html / report.pdf (default: write them)\n"
-	"  -h, --help            this text\n"
+	"  -s, --scenario NAME    scenario name or .ini path (default: quick)\n"
+	RUN_COMMON_HELP
+	"      --summary RUN_DIR  print the summary of an existing run directory and\n"
+	"                         exit, as 'preflight summary RUN_DIR' does (default:\n"
+	"                         off, run a new qualification)\n"
+	"  -h, --help             this text\n"
+	"\n"
+	"With --repeats each run has its qualification.txt (for 'preflight baseline');\n"
+	"the last one's summary and one line per run are printed.\n"
 	"\n"
 	"exit: 0 all requirements met, 1 a requirement failed, 2 bad usage or scenario,\n"
 	"      3 the run could not be done (missing tool or piece, load failed, interrupted),\n"
@@ -137,14 +134,11 @@ static void qualify_repeats(const char *last_dir, int repeats)
 
 static int cmd_qualify_run(int argc, char **argv)
 {
-	enum { OPT_SUMMARY = 256, OPT_NO_REPORT };
+	enum { OPT_SUMMARY = 300 };
 	static const struct option opts[] = {
 		{ "scenario", required_argument, NULL, 's' },
-		{ "budgets", required_argument, NULL, 'b' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "repeats", required_argument, NULL, 'r' },
 		{ "summary", required_argument, NULL, OPT_SUMMARY },
-		{ "no-report", no_argument, NULL, OPT_NO_REPORT },
+		RUN_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_opts o = { .scenario = "quick" };
@@ -154,21 +148,8 @@ static int cmd_qualify_run(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "s:b:o:r:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'r':
-			if (pf_parse_long(optarg, 1, 10000, &repeats))
-				return pf_usage_error(&cmd_qualify, "--repeats '%s': a number of runs, 1 or more", optarg);
-			break;
 		case 's':
 			o.scenario = optarg;
-			break;
-		case 'b':
-			o.budgets = optarg;
-			break;
-		case 'o':
-			o.out_dir = optarg;
-			break;
-		case OPT_NO_REPORT:
-			o.no_report = true;
 			break;
 		case OPT_SUMMARY:
 			ret = qualify_child("-", "summary", optarg, NULL);
@@ -176,7 +157,11 @@ static int cmd_qualify_run(int argc, char **argv)
 				return pf_fail(PF_EXIT_INTERNAL, "preflight summary: cannot start: %s", strerror(-ret));
 			return ret;
 		default:
-			return pf_usage_error(&cmd_qualify, "bad option");
+			ret = run_common_option(&cmd_qualify, c, optarg, &o, &repeats);
+			if (ret > 0)
+				return ret;
+			if (ret < 0)
+				return pf_usage_error(&cmd_qualify, "bad option");
 		}
 	}
 	if (optind != argc)

@@ -93,6 +93,7 @@ struct run {
 	json_t *load_phases;		/* loads.json phases */
 	int app_phase, baseline_phase;	/* indexes of the phases that feed the top-level results */
 	char trace_instance[64];
+	json_t *traces;			/* run.json traces: what became of each .dat after the analysis */
 };
 
 /* run_log - one time-stamped line in run.log */
@@ -1012,6 +1013,8 @@ static void run_facts_argv(struct run *r, struct run_facts *f, int phase_idx, ch
 
 	argv[(*n)++] = "--run";
 	argv[(*n)++] = f->info;
+	if (r->o->all_threads)
+		argv[(*n)++] = "--all-threads";
 	if (r->partial)
 		argv[(*n)++] = "--partial";
 	argv[(*n)++] = "--loads";
@@ -1182,6 +1185,102 @@ static void run_html_report(struct run *r)
 		pf_err("preflight report exited with %d (see %s)", code, log);
 }
 
+/* run_is_dat - a trace file of a phase: trace.dat, or a flight-recorder snapshot trace-NNN.dat */
+static bool run_is_dat(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(name, "trace", 5) && n > 9 && !strcmp(name + n - 4, ".dat");
+}
+
+/* run_dat_version - the .dat file format version from the file's header, 0 when unreadable */
+static int run_dat_version(const char *path)
+{
+	static const char magic[] = "\027\010\104tracing";
+	char head[16] = "";
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, head, sizeof(head) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n < (ssize_t)sizeof(magic) || memcmp(head, magic, sizeof(magic) - 1))
+		return 0;
+	return atoi(head + sizeof(magic) - 1);
+}
+
+/*
+ * run_compress_dat - rewrite a .dat as version 7 with zstd-compressed
+ * sections by trace-cmd convert (the same events, options and CPU statistics;
+ * analyze reads both): into a temporary name, then renamed over the original.
+ * 0, or -1 with the original kept
+ */
+static int run_compress_dat(struct run *r, const char *path, const char *log)
+{
+	char tmp[PATH_MAX];
+	char *argv[] = { "trace-cmd", "convert", "--file-version", "7", "--compression", "zstd",
+			 "-i", (char *)path, "-o", tmp, NULL };
+
+	if (snprintf(tmp, sizeof(tmp), "%s.v7.tmp", path) >= (int)sizeof(tmp))
+		return -1;
+	if (run_exec(r, argv, "/dev/null", log) || run_dat_version(tmp) != 7 || rename(tmp, path)) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * run_keep_traces - after the analysis, each phase's trace files are kept
+ * compressed (version 7, zstd) or removed, as --keep-trace says: always,
+ * on-fail (kept when a requirement failed or the run could not be done), or
+ * never. What became of each goes into run.json's traces and run.log
+ */
+static void run_keep_traces(struct run *r, int check)
+{
+	static const char *const when[] = { "always", "always", "on-fail", "never" };
+	bool failed = r->code != 0 || check != 0 || run_signal;
+	bool keep = r->o->keep_trace <= RUN_KEEP_ALWAYS || (r->o->keep_trace == RUN_KEEP_ON_FAIL && failed);
+	char pdir[PATH_MAX], path[PATH_MAX + 256], log[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	int i, v;
+	DIR *d;
+
+	run_path(log, sizeof(log), r->dir, "analyze.log");
+	for (i = 0; i < (int)json_array_size(r->phases); i++) {
+		run_phase_dir(r, i, pdir, sizeof(pdir));
+		if (!(d = opendir(pdir)))
+			continue;
+		while ((de = readdir(d))) {
+			off_t before;
+			const char *did;
+
+			if (!run_is_dat(de->d_name) || snprintf(path, sizeof(path), "%s/%s", pdir, de->d_name)
+			    >= (int)sizeof(path) || stat(path, &st) || !S_ISREG(st.st_mode))
+				continue;
+			before = st.st_size;
+			if (!keep) {
+				did = unlink(path) ? "kept: cannot remove" : "removed";
+			} else if ((v = run_dat_version(path)) == 7) {
+				did = "kept";
+			} else if (v != 6) {
+				did = "kept as recorded: not a trace-cmd file";
+			} else {
+				did = run_compress_dat(r, path, log) ? "kept uncompressed: trace-cmd convert failed"
+					: "compressed";
+			}
+			if (stat(path, &st))
+				st.st_size = 0;
+			run_log(r, "%s: %s (%lld -> %lld bytes, --keep-trace %s)", path + strlen(r->dir) + 1, did,
+				(long long)before, (long long)st.st_size, when[r->o->keep_trace]);
+			json_array_append_new(r->traces, json_pack("{s:s, s:s, s:I, s:I}", "file",
+				path + strlen(r->dir) + 1, "action", did, "bytes_recorded", (json_int_t)before,
+				"bytes", (json_int_t)(keep ? st.st_size : 0)));
+		}
+		closedir(d);
+	}
+}
+
 /* run_manifest - run.json: what ran, how it ended, which pieces were missing */
 static void run_manifest(struct run *r, const char *started_utc)
 {
@@ -1192,7 +1291,7 @@ static void run_manifest(struct run *r, const char *started_utc)
 	/* the run's identity in a history database (preflight history, docs/ci.md) */
 	if (pf_read_file("/proc/sys/kernel/random/uuid", uuid, sizeof(uuid)) < 0)
 		uuid[0] = '\0';
-	m = json_pack("{s:s, s:s?, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:b, s:s?, s:i, s:s?, s:s?, s:O}",
+	m = json_pack("{s:s, s:s?, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:b, s:s?, s:i, s:s?, s:s?, s:O, s:O}",
 		      "schema", "preflight-run/1", "uuid", uuid[0] ? uuid : NULL,
 		      "scenario", "name", r->scn.name, "file", "scenario.ini", "source", r->scn.path,
 		      "dir", r->dir, "started_utc", started_utc, "ended_utc", ended,
@@ -1201,7 +1300,7 @@ static void run_manifest(struct run *r, const char *started_utc)
 		      "exit_code", r->code,
 		      "failure", r->failure[0] ? r->failure : NULL,
 		      "budgets", r->budgets[0] ? "budgets.ini" : NULL,
-		      "phases", r->phases);
+		      "phases", r->phases, "traces", r->traces);
 	if (json_dump_file(m, run_path(path, sizeof(path), r->dir, "run.json"),
 			   JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
 		pf_err("%s: cannot write", path);
@@ -1237,6 +1336,7 @@ static int run_finish(struct run *r, const char *started_utc)
 	json_decref(loads);
 	if (json_array_size(r->phases) && run_analyze(r) == 0)
 		check = run_check(r);
+	run_keep_traces(r, check);
 	if (!r->code && check >= 0)
 		r->code = check;
 	if (run_signal && r->code != PF_EXIT_USAGE) {
@@ -1272,6 +1372,7 @@ int run_scenario(const struct run_opts *o, char *dir, size_t dir_size)
 	r->app_phase = r->baseline_phase = -1;
 	r->tty = isatty(STDERR_FILENO);
 	r->phases = json_array();
+	r->traces = json_array();
 	r->load_phases = json_array();
 	run_utc(started, sizeof(started), true);
 
@@ -1316,6 +1417,7 @@ out:
 	if (r->log)
 		fclose(r->log);
 	json_decref(r->phases);
+	json_decref(r->traces);
 	json_decref(r->load_phases);
 	free(r);
 	return ret;
@@ -1330,6 +1432,8 @@ int run_repeated(const struct run_opts *o, int repeats, char *dir, size_t dir_si
 
 	if (repeats <= 1)
 		return run_scenario(o, dir, dir_size);
+	if (one.keep_trace == RUN_KEEP_DEFAULT)
+		one.keep_trace = RUN_KEEP_ON_FAIL;	/* ten full traces are seldom looked at when all passed */
 	if (o->out_dir) {
 		snprintf(base, sizeof(base), "%s", o->out_dir);
 	} else {
@@ -1365,6 +1469,7 @@ const struct pf_command cmd_run = {
 	.summary = "run a scenario: loads, cyclictest baseline, the app under trace; analyse and check",
 	.usage =
 	"usage: preflight run SCENARIO [-o RUN_DIR] [--budgets FILE] [--repeats N] [--no-report]\n"
+	"                     [--keep-trace always|on-fail|never] [--all-threads]\n"
 	"\n"
 	"Runs the phases of SCENARIO (a name in bench/scenarios/, or an .ini path; see\n"
 	"docs/scenarios.md), then analyses and checks what was recorded and writes the\n"
@@ -1376,14 +1481,7 @@ const struct pf_command cmd_run = {
 	"it partial.\n"
 	"\n"
 	"options:\n"
-	"  -o, --output RUN_DIR   run directory (default: runs/<UTC time>-<host>)\n"
-	"  -b, --budgets FILE     budgets for the check (default: the scenario's, else\n"
-	"                         budgets/seed.ini)\n"
-	"  -r, --repeats N        run the scenario N times, each into its own directory\n"
-	"                         RUN_DIR/run-01 ... (default: 1, into RUN_DIR itself);\n"
-	"                         the exit code is the worst, a run that could not be\n"
-	"                         done stops the repeats\n"
-	"      --no-report        no report.html / report.pdf (default: write them)\n"
+	RUN_COMMON_HELP
 	"  -h, --help             this text\n"
 	"\n"
 	"exit: 0 all requirements met, 1 a requirement failed, 2 bad scenario or usage,\n"
@@ -1391,13 +1489,45 @@ const struct pf_command cmd_run = {
 	.run = cmd_run_run,
 };
 
+int run_common_option(const struct pf_command *cmd, int c, const char *arg, struct run_opts *o,
+		      long *repeats)
+{
+	static const char *const keep[] = { [RUN_KEEP_ALWAYS] = "always", [RUN_KEEP_ON_FAIL] = "on-fail",
+					    [RUN_KEEP_NEVER] = "never" };
+	int k;
+
+	switch (c) {
+	case 'r':
+		if (pf_parse_long(arg, 1, 10000, repeats))
+			return pf_usage_error(cmd, "--repeats '%s': a number of runs, 1 or more", arg);
+		return 0;
+	case 'o':
+		o->out_dir = arg;
+		return 0;
+	case 'b':
+		o->budgets = arg;
+		return 0;
+	case RUN_OPT_NO_REPORT:
+		o->no_report = true;
+		return 0;
+	case RUN_OPT_ALL_THREADS:
+		o->all_threads = true;
+		return 0;
+	case RUN_OPT_KEEP_TRACE:
+		for (k = RUN_KEEP_ALWAYS; k <= RUN_KEEP_NEVER; k++)
+			if (!strcmp(arg, keep[k])) {
+				o->keep_trace = (enum run_keep)k;
+				return 0;
+			}
+		return pf_usage_error(cmd, "--keep-trace '%s': always, on-fail or never", arg);
+	}
+	return -1;
+}
+
 static int cmd_run_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "budgets", required_argument, NULL, 'b' },
-		{ "repeats", required_argument, NULL, 'r' },
-		{ "no-report", no_argument, NULL, 'R' },
+		RUN_COMMON_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_opts o = { 0 };
@@ -1406,23 +1536,11 @@ static int cmd_run_run(int argc, char **argv)
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "o:b:r:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			if (pf_parse_long(optarg, 1, 10000, &repeats))
-				return pf_usage_error(&cmd_run, "--repeats '%s': a number of runs, 1 or more", optarg);
-			break;
-		case 'o':
-			o.out_dir = optarg;
-			break;
-		case 'b':
-			o.budgets = optarg;
-			break;
-		case 'R':
-			o.no_report = true;
-			break;
-		default:
+		ret = run_common_option(&cmd_run, c, optarg, &o, &repeats);
+		if (ret > 0)
+			return ret;
+		if (ret < 0)
 			return pf_usage_error(&cmd_run, "bad option");
-		}
 	}
 	if (optind != argc - 1)
 		return pf_usage_error(&cmd_run, optind == argc ? "which scenario?" : "one scenario only");

@@ -7,8 +7,20 @@
 #ifndef RUN_H
 #define RUN_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+struct pf_command;
+
+/* what becomes of the traces after the analysis (--keep-trace) */
+enum run_keep {
+	RUN_KEEP_DEFAULT,	/* always for one run, on-fail for repeats */
+	RUN_KEEP_ALWAYS,	/* kept, compressed */
+	RUN_KEEP_ON_FAIL,	/* kept, compressed, when a requirement failed or the run could not be done */
+	RUN_KEEP_NEVER,		/* removed */
+};
+
 
 struct run_opts {
 	const char *scenario;	/* name ("quick") or path of the scenario */
@@ -16,7 +28,43 @@ struct run_opts {
 	const char *budgets;	/* budgets INI for the check, NULL = the scenario's, else budgets/seed.ini */
 	bool summary_stdout;	/* print the summary on stdout at the end */
 	bool no_report;		/* --no-report: no report.html / report.pdf at the end */
+	enum run_keep keep_trace;	/* --keep-trace */
+	bool all_threads;	/* --all-threads: every thread in results.json */
 };
+
+/* the options 'preflight run' and 'preflight qualify' share, for their getopt_long tables */
+enum { RUN_OPT_NO_REPORT = 256, RUN_OPT_KEEP_TRACE, RUN_OPT_ALL_THREADS };
+#define RUN_COMMON_OPTIONS \
+	{ "output", required_argument, NULL, 'o' }, \
+	{ "budgets", required_argument, NULL, 'b' }, \
+	{ "repeats", required_argument, NULL, 'r' }, \
+	{ "no-report", no_argument, NULL, RUN_OPT_NO_REPORT }, \
+	{ "keep-trace", required_argument, NULL, RUN_OPT_KEEP_TRACE }, \
+	{ "all-threads", no_argument, NULL, RUN_OPT_ALL_THREADS }
+#define RUN_COMMON_HELP \
+	"  -o, --output RUN_DIR   run directory (default: runs/<UTC time>-<host>)\n" \
+	"  -b, --budgets FILE     budgets for the check (default: the scenario's, else\n" \
+	"                         budgets/seed.ini)\n" \
+	"  -r, --repeats N        run the scenario N times, each into its own directory\n" \
+	"                         RUN_DIR/run-01 ... (default: 1, into RUN_DIR itself);\n" \
+	"                         the exit code is the worst, a run that could not be\n" \
+	"                         done stops the repeats\n" \
+	"      --keep-trace WHEN  after the analysis, the traces are kept compressed\n" \
+	"                         (trace-cmd .dat v7, zstd) 'always', 'on-fail' (when a\n" \
+	"                         requirement failed or the run could not be done) or\n" \
+	"                         'never' (default: always; on-fail with --repeats)\n" \
+	"      --all-threads      every thread seen in results.json's threads[] (default:\n" \
+	"                         the app's, the realtime ones, the culprits and the top\n" \
+	"                         10 others; docs/results.md)\n" \
+	"      --no-report        no report.html / report.pdf (default: write them)\n"
+
+/*
+ * run_common_option - one option of RUN_COMMON_OPTIONS (getopt's c and
+ * optarg) into o and *repeats: 0 taken, -1 not one of them, or an exit code
+ * after a usage error of cmd
+ */
+int run_common_option(const struct pf_command *cmd, int c, const char *arg, struct run_opts *o,
+		      long *repeats);
 
 /*
  * run_scenario - run every phase of a scenario, then analyse, check and

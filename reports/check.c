@@ -719,6 +719,42 @@ static int chk_missing_name(struct chk_walk *w, size_t i, const char *label, con
 	return chk_not_measured(w, l, path, "no element '%s' in %s[]", name, path);
 }
 
+/*
+ * chk_threads_cut - the number of threads results.json left out of threads[]
+ * that this requirement could have taken (0: it sees every one it asks for).
+ * By default analyze lists every realtime thread, so a selector holding the
+ * keyword 'rt' is complete; with --all-threads every selector is
+ */
+static json_int_t chk_threads_cut(const struct chk_walk *w, json_t *a)
+{
+	json_t *cut = json_object_get(w->root, "threads_listing");
+	const char *mode = json_string_value(json_object_get(cut, "mode"));
+	json_int_t omitted = json_integer_value(json_object_get(cut, "omitted"));
+	size_t t;
+
+	if (a != json_object_get(w->root, "threads") || omitted <= 0 || !mode || !strcmp(mode, "all"))
+		return 0;
+	for (t = 0; t < w->req->nterms && !strcmp(mode, "default"); t++)
+		if (!w->req->terms[t].key && !w->req->terms[t].exclude && !strcmp(w->req->terms[t].value, "rt"))
+			return 0;
+	return omitted;
+}
+
+/* chk_threads_note - a not-measured item for the threads results.json left out */
+static int chk_threads_note(struct chk_walk *w, json_t *a, size_t i, const char *label,
+			    const char *path)
+{
+	json_int_t cut = chk_threads_cut(w, a);
+	char l[256];
+
+	if (!cut)
+		return 0;
+	snprintf(l, sizeof(l), "%s", label);
+	chk_phrase(w, i + 1, l, sizeof(l));
+	return chk_not_measured(w, l, path, "%" JSON_INTEGER_FORMAT " threads left out of %s[] "
+				"(analyze --all-threads lists every one)", cut, path);
+}
+
 /* chk_walk_array - '*' (the selector's elements) or one named element */
 static int chk_walk_array(struct chk_walk *w, json_t *a, size_t i, const char *label,
 			  const char *path)
@@ -740,7 +776,10 @@ static int chk_walk_array(struct chk_walk *w, json_t *a, size_t i, const char *l
 				taken++;
 			}
 		}
-		return taken ? 0 : chk_missing_name(w, i, label, path, w->seg[i]);
+		if (taken)
+			return 0;
+		return chk_threads_cut(w, a) ? chk_threads_note(w, a, i, label, path) :
+			chk_missing_name(w, i, label, path, w->seg[i]);
 	}
 	json_array_foreach(a, k, e) {
 		name = chk_elem_name(e, buf, sizeof(buf));
@@ -766,7 +805,9 @@ static int chk_walk_array(struct chk_walk *w, json_t *a, size_t i, const char *l
 			return ret;
 		taken++;
 	}
-	if (taken)
+	if ((ret = chk_threads_note(w, a, i, label, path)))
+		return ret;
+	if (taken || chk_threads_cut(w, a))
 		return 0;
 	snprintf(l, sizeof(l), "%s", label);
 	chk_phrase(w, i + 1, l, sizeof(l));
