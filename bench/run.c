@@ -1190,7 +1190,7 @@ static bool run_is_dat(const char *name)
 {
 	size_t n = strlen(name);
 
-	return !strncmp(name, "trace", 5) && n > 9 && !strcmp(name + n - 4, ".dat");
+	return n >= 9 && !strncmp(name, "trace", 5) && !strcmp(name + n - 4, ".dat");
 }
 
 /* run_dat_version - the .dat file format version from the file's header, 0 when unreadable */

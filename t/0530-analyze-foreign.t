@@ -15,7 +15,7 @@ if ! test_have_prereq "FILE:$LISA"; then
 	skip "$(seq -f 'for-1.%g' 1 13)" "$LISA not found (set LISA_TRACE)"
 else
 R="$TMP/lisa.json"
-run_cmd "$PREFLIGHT" analyze --trace "$LISA" -o "$R"
+run_cmd "$PREFLIGHT" analyze --trace "$LISA" -o "$R" --all-threads
 is "$rc" 0 "for-1.1 LISA trace analyzed"
 is "$(json_get "$R" trace.events)" 3724 "for-1.2 every event"
 is "$(json_get "$R" trace.cpus)" 6 "for-1.3 six CPUs"
@@ -82,7 +82,7 @@ is "$(json_get "$R" slots.count)/$(json_get "$R" slots.overruns)" 300/0 "for-4.8
 # accounting invariants on real traces: every CPU's busy + idle time is its elapsed time,
 # and the threads' runtimes add up to the CPUs' busy time (no time lost or counted twice)
 for f in app-alone app-cpuload cyclictest-tracemark; do
-	"$PREFLIGHT" analyze -q --trace "$TOP/traces/ref/$f.dat" -o "$TMP/inv.json"
+	"$PREFLIGHT" analyze -q --trace "$TOP/traces/ref/$f.dat" -o "$TMP/inv.json" --all-threads
 	inv=$(perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $d = decode_json(<$f>);
 		my ($run, $busy, $bad) = (0, 0, 0);
 		$run += $_->{runtime_ns} for @{$d->{threads}};
