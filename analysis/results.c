@@ -230,7 +230,13 @@ static json_t *an_thread_json(struct an_run *r, struct an_thread *t)
 	json_object_set_new(o, "preemptions", json_integer((json_int_t)t->preemptions));
 	json_object_set_new(o, "migrations", json_integer((json_int_t)t->migrations));
 	json_object_set_new(o, "wakeups", json_integer((json_int_t)t->wakeups));
-	if (r->n_waking) {
+	if (r->rt_wakeups && !(t->nprios && t->prio < 100)) {
+		/* the kernel did not record this thread's wakeups: no number, not a zero */
+		json_object_set_new(o, "wakeups", json_null());
+		json_object_set_new(o, "wakeup_latency_ns", json_null());
+		json_object_set_new(o, "wakeup_latency_unavailable", json_string("wakeups recorded of realtime "
+				    "threads only (preflight record --wakeups rt)"));
+	} else if (r->n_waking) {
 		json_object_set_new(o, "wakeup_latency_ns", t->wake_lat ? an_thread_stats_json(t->wake_lat)
 				    : an_empty_stats("ns"));
 	} else {
@@ -241,7 +247,8 @@ static json_t *an_thread_json(struct an_run *r, struct an_thread *t)
 	json_object_set_new(o, "wakeup_latency_inferred_ns", an_thread_stats_json(t->wake_lat_inf));
 	json_object_set_new(o, "switches_inferred", json_integer((json_int_t)t->inferred));
 	json_object_set_new(o, "wakeups_unresolved", json_integer((json_int_t)t->unresolved));
-	json_object_set_new(o, "wakeup_latency_from_wakeup_ns", r->n_wakeup ?
+	json_object_set_new(o, "wakeup_latency_from_wakeup_ns", r->n_wakeup && json_is_object(json_object_get(o,
+			    "wakeup_latency_ns")) ?
 			    (t->wakeup_lat ? an_thread_stats_json(t->wakeup_lat) : an_empty_stats("ns")) : json_null());
 	json_object_set_new(o, "lost_events", json_boolean(an_thread_lost(r, t)));
 	if (!r->n_switch)
@@ -605,6 +612,7 @@ static json_t *an_trace_json(struct an_run *r)
 	json_object_set_new(o, "lost_events", json_integer(r->lost_total));
 	json_object_set_new(o, "lost_unknown", json_integer(r->lost_unknown));
 	json_object_set_new(o, "lost_by_cpu", by);
+	json_object_set_new(o, "wakeups_recorded", json_string(r->rt_wakeups ? "realtime threads" : "all threads"));
 	json_object_set_new(seen, "sched_switch", json_integer((json_int_t)r->n_switch));
 	json_object_set_new(seen, "sched_waking", json_integer((json_int_t)r->n_waking));
 	json_object_set_new(seen, "sched_wakeup", json_integer((json_int_t)r->n_wakeup));

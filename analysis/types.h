@@ -247,6 +247,7 @@ struct an_run {
 	struct an_opts opt;
 	/* trace facts */
 	unsigned long file_version;
+	bool     rt_wakeups;	/* the recorder kept wakeups of realtime threads only (record --wakeups rt) */
 	char     clock[32];
 	int      ncpus;
 	uint64_t events;

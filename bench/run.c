@@ -579,6 +579,7 @@ static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const ch
 				 char **argv, int max, char bufs[][PATH_MAX])
 {
 	const char *trace = scn_param(&r->scn, p, "flightapp", "trace", "full");
+	const char *wakeups = scn_param(&r->scn, p, "flightapp", "wakeups", "all");
 	const char *config = scn_param(&r->scn, p, "flightapp", "config", NULL);
 	const char *profile = scn_param(&r->scn, p, "flightapp", "profile", NULL);
 	int n = 0;
@@ -596,6 +597,8 @@ static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const ch
 		n = run_argv(argv, max, n, bufs[0]);
 		n = run_argv(argv, max, n, "-i");
 		n = run_argv(argv, max, n, r->trace_instance);
+		n = run_argv(argv, max, n, "--wakeups");
+		n = run_argv(argv, max, n, wakeups);
 		if (!strcmp(trace, "flight")) {
 			n = run_argv(argv, max, n, "--flight-recorder");
 			n = run_argv(argv, max, n, "--max-snapshots");

@@ -66,6 +66,10 @@ const struct pf_command cmd_record = {
 	"                           default: v6, uncompressed)\n"
 	"      --no-kallsyms        do not store /proc/kallsyms (smaller file; kernel\n"
 	"                           addresses then print as numbers; default: stored)\n"
+	"      --wakeups rt|all     rt: the kernel records sched_waking / sched_wakeup of\n"
+	"                           realtime threads only (about half the events of a\n"
+	"                           loaded system; other threads then have no wakeup\n"
+	"                           latency; default: all)\n"
 	"      --no-copy-markers    do not copy top-level trace_marker writes (cyclictest\n"
 	"                           --tracemark) into the instance (default: copy)\n"
 	"  -F, --flight-recorder    keep the buffer in overwrite mode and save the last\n"
@@ -467,6 +471,7 @@ enum {
 	REC_OPT_MAX_SNAP,
 	REC_OPT_TRIGGER,
 	REC_OPT_SUMMARY,
+	REC_OPT_WAKEUPS,
 };
 
 static int rec_cmd_run(int argc, char **argv)
@@ -481,6 +486,7 @@ static int rec_cmd_run(int argc, char **argv)
 		{ "no-kallsyms", no_argument, NULL, REC_OPT_NO_KALLSYMS },
 		{ "compress", no_argument, NULL, 'z' },
 		{ "no-copy-markers", no_argument, NULL, REC_OPT_NO_COPY },
+		{ "wakeups", required_argument, NULL, REC_OPT_WAKEUPS },
 		{ "flight-recorder", no_argument, NULL, 'F' },
 		{ "window", required_argument, NULL, REC_OPT_WINDOW },
 		{ "max-snapshots", required_argument, NULL, REC_OPT_MAX_SNAP },
@@ -542,6 +548,11 @@ static int rec_cmd_run(int argc, char **argv)
 			break;
 		case 'z':
 			o.compress = true;
+			break;
+		case REC_OPT_WAKEUPS:
+			if (strcmp(optarg, "rt") && strcmp(optarg, "all"))
+				return pf_usage_error(&cmd_record, "--wakeups '%s': rt or all", optarg);
+			o.rt_wakeups = !strcmp(optarg, "rt");
 			break;
 		case REC_OPT_WINDOW:
 			if ((ret = rec_parse_time("--window", optarg, &o.window_ns)))

@@ -65,8 +65,9 @@ static int rec_shadow_dir(struct rec_session *s, char *dir, size_t size)
 /* rec_buffer_line - the CPUSTAT header: instance and mode (rec_parse_cpustats reads the mode) */
 static void rec_buffer_line(struct rec_session *s, char *buf, size_t size)
 {
-	snprintf(buf, size, "\nBuffer: %s (preflight record, %s)\n\n", s->name,
-		 s->opts->flight ? "flight-recorder window" : "streaming");
+	snprintf(buf, size, "\nBuffer: %s (preflight record, %s%s)\n\n", s->name,
+		 s->opts->flight ? "flight-recorder window" : "streaming",
+		 s->opts->rt_wakeups ? ", " REC_RT_WAKEUPS_TEXT : "");
 }
 
 /* rec_cpu_stat_text - "CPU: N\n" + the kernel's stats of that CPU (malloc'd), or NULL */
@@ -219,7 +220,7 @@ void rec_report(struct rec_session *s, const char *path, const struct rec_count 
 	/* the same text the file stores, parsed by the reader analysis uses */
 	f = open_memstream(&all, &len);
 	if (f) {
-		char head[128];
+		char head[192];
 
 		rec_buffer_line(s, head, sizeof(head));
 		fputs(head, f);

@@ -42,6 +42,7 @@ int rec_parse_cpustats(const char *text, struct rec_lost *out)
 	if (!text)
 		return -ENODATA;
 	out->window = strstr(text, "flight-recorder window") != NULL;
+	out->rt_wakeups = strstr(text, REC_RT_WAKEUPS_TEXT) != NULL;
 	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
 		found = false;
 		if (!strncmp(line, "CPU:", 4)) {

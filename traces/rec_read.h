@@ -27,6 +27,7 @@ struct rec_lost_cpu {
 struct rec_lost {
 	int ncpus;			/* CPUs with statistics in the file */
 	bool window;			/* flight-recorder snapshot: overrun is older than the window */
+	bool rt_wakeups;		/* wakeups recorded of realtime threads only (record --wakeups rt) */
 	uint64_t lost;			/* events lost inside the recorded span (0: complete) */
 	struct rec_lost_cpu cpu[REC_MAX_CPUS];
 };
@@ -38,6 +39,9 @@ struct rec_lost {
  */
 int rec_read_lost_events(const char *path, struct rec_lost *out)
 	__attribute__((warn_unused_result));
+
+/* the words of the CPUSTAT buffer line that say wakeups were filtered (docs/recorder.md) */
+#define REC_RT_WAKEUPS_TEXT "wakeups of realtime threads only"
 
 /*
  * rec_parse_cpustats - parse CPUSTAT text ("CPU: 0\nentries: ...\noverrun: ...")

@@ -323,6 +323,24 @@ static int rec_clock_setup(struct rec_session *s)
 }
 
 /* rec_events_enable - enable the session's events; a missing optional one is noted */
+/*
+ * rec_wakeups_filter - --wakeups rt: the kernel keeps sched_waking and
+ * sched_wakeup of realtime threads only (prio below 100: FIFO, RR, deadline),
+ * half the events of a loaded system (a hackbench worker is woken for every
+ * message) and none of the app's; 0 or -errno with the message printed
+ */
+static int rec_wakeups_filter(struct rec_session *s)
+{
+	static const char *const ev[] = { "sched_waking", "sched_wakeup" };
+	size_t i;
+
+	for (i = 0; i < PF_ARRAY_SIZE(ev); i++)
+		if (tracefs_event_file_write(s->inst, "sched", ev[i], "filter", "prio < 100") < 0)
+			return pf_fail(-EIO, "sched:%s: cannot set the filter 'prio < 100': %s", ev[i],
+				       strerror(errno));
+	return 0;
+}
+
 static int rec_events_enable(struct rec_session *s)
 {
 	int i;
@@ -344,7 +362,7 @@ static int rec_events_enable(struct rec_session *s)
 		return pf_fail(-ENOENT, "event '%s%s%s': not available in this kernel",
 			       e->system, ev ? ":" : "", ev ? ev : "");
 	}
-	return 0;
+	return s->opts->rt_wakeups ? rec_wakeups_filter(s) : 0;
 }
 
 /*

@@ -1,0 +1,46 @@
+#!/bin/sh
+# 0415-record-wakeups.t - preflight record --wakeups rt: the kernel keeps
+# sched_waking / sched_wakeup of realtime threads only, the file says so
+# (its CPU statistics header), and analyze then gives no wakeup latency
+# (null, with the reason) for the other threads instead of a zero, while the
+# realtime ones keep theirs.
+. "$(dirname "$0")/lib/test-lib.sh"
+need TRACEFS CMD:chrt CMD:trace-cmd
+. "$TOP/t/lib/rec-lib.sh"
+plan 10
+
+# realtime sleepers (chrt -f 50) and normal ones, woken by their timers
+cat > "$TMP/sleepers.sh" <<'SH'
+i=0
+while [ $i -lt 30 ]; do chrt -f 50 sleep 0.002; sleep 0.002; i=$((i + 1)); done
+SH
+run_cmd "$PREFLIGHT" record -q --wakeups rt -o "$TMP/rt.dat" -- sh "$TMP/sleepers.sh"
+is "$rc" 0 "rec-wk-1.1 record --wakeups rt exits 0"
+# a realtime kernel priority (0-99) as trace-cmd prints it: sched_waking 'prio=49', sched_wakeup '[49]'
+rtprio=' prio=[0-9]{1,2} | \[[0-9]{1,2}\] '
+report=$(trace-cmd report -i "$TMP/rt.dat" 2>/dev/null)
+rt=$(printf '%s\n' "$report" | grep -E 'sched_wak(ing|eup):' | grep -cE "$rtprio")
+other=$(printf '%s\n' "$report" | grep -E 'sched_wak(ing|eup):' | grep -cvE "$rtprio")
+ok "rec-wk-1.2 wakeups of realtime threads are recorded ($rt)" [ "$rt" -gt 0 ]
+is "$other" 0 "rec-wk-1.3 and no wakeup of any other thread"
+like "$(trace-cmd report --stat -i "$TMP/rt.dat" 2>/dev/null)" \
+	"Buffer: preflight-[0-9]+ \(preflight record, streaming, wakeups of realtime threads only\)" \
+	"rec-wk-1.4 the file's CPU statistics header says so, for any reader"
+
+"$PREFLIGHT" analyze -q --trace "$TMP/rt.dat" -o "$TMP/rt.json" --all-threads
+is "$(json_get "$TMP/rt.json" trace.wakeups_recorded)" "realtime threads" "rec-wk-2.1 analyze: trace.wakeups_recorded"
+is "$(json_get "$TMP/rt.json" 'threads.comm=sh.wakeup_latency_ns' 'threads.comm=sh.wakeups')" "null
+null" "rec-wk-2.2 a normal thread has no wakeup latency and no wakeup count (null, not 0)"
+like "$(json_get "$TMP/rt.json" 'threads.comm=sh.wakeup_latency_unavailable')" \
+	"realtime threads only \(preflight record --wakeups rt\)" "rec-wk-2.3 ... with the reason"
+rtn=$(json_get "$TMP/rt.json" 'threads.comm=sleep' | head -0; perl -MJSON::PP -0e '
+	my $n = 0; for (@{decode_json(<>)->{threads}}) { $n += $_->{wakeup_latency_ns}{count} // 0 if ($_->{policy} // "") eq "rt" } print $n' "$TMP/rt.json")
+ok "rec-wk-2.4 the realtime sleepers keep their wakeup latencies ($rtn samples)" [ "$rtn" -gt 0 ]
+
+run_cmd "$PREFLIGHT" record -q -o "$TMP/all.dat" -- sh -c 'sleep 0.01'
+"$PREFLIGHT" analyze -q --trace "$TMP/all.dat" -o "$TMP/all.json"
+is "$(json_get "$TMP/all.json" trace.wakeups_recorded)" "all threads" "rec-wk-3.1 by default every wakeup is recorded"
+run_cmd "$PREFLIGHT" record --wakeups some -o "$TMP/x.dat" -- true
+is "$rc:$err" "2:preflight: record: --wakeups 'some': rt or all (see 'preflight record --help')" \
+	"rec-wk-3.2 a bad --wakeups is a usage error, nothing recorded"
+done_testing
