@@ -10,4 +10,4 @@ UNIT_TESTS += rec_test
 rec_test_SRCS := t/unit/rec_test.c traces/rec_read.c traces/rec_tracefs.c traces/rec_comm.c
 rec_test_PKGS := libtracefs libtraceevent libtracecmd
 
-PERFS += traces/record-perf.sh
+PERFS += traces/record-perf.sh traces/observer-perf.sh
