@@ -11,21 +11,17 @@ plan 15
 last=$(($(nproc) - 1))
 orig=$(grep Cpus_allowed_list /proc/self/status | cut -f2)
 printf '[app]\ncpus = %s\n' "$last" > "$TMP/pinned.ini"
-cat > "$TMP/pinned-scn.ini" <<EOF2
-[scenario]
-name = observer-pinned
-[flightapp]
-config = $TMP/pinned.ini
-trace = full
-args = --no-dma-latency
-[load spi]
-rate = 200
-prio = 0
-[phase app]
-duration = 3s
-measure = flightapp
-loads = spi
-EOF2
+# scenario FILE TRACE DURATION [CONFIG] - a one-phase flightapp scenario, with the spi load
+# (rate 200, SCHED_OTHER) when CONFIG (the app's placement) is given
+scenario() {
+	{
+		printf '[scenario]\nname = observer\n[flightapp]\ntrace = %s\nargs = --no-dma-latency\n' "$2"
+		[ -n "${4:-}" ] && printf 'config = %s\n[load spi]\nrate = 200\nprio = 0\n' "$4"
+		printf '[phase app]\nduration = %s\nmeasure = flightapp\n' "$3"
+		[ -n "${4:-}" ] && printf 'loads = spi\n'
+	} > "$1"
+}
+scenario "$TMP/pinned-scn.ini" full 3s "$TMP/pinned.ini"
 run_cmd "$PREFLIGHT" run "$TMP/pinned-scn.ini" -o "$TMP/pinned" --no-report
 like "$rc" "^[01]$" "run-obs-1.1 the run with the app pinned to CPU $last is done (exit 0 or 1)" ||
 	sed 's/^/#   /' "$TMP/pinned/run.log"
@@ -63,21 +59,7 @@ like "$(json_get "$TMP/pinned/01-app/results.json" tasks.name=io.decomposition.o
 	"run-obs-2.3 observer_ns is measured for the app's tasks"
 
 # the spi load's process is a helper (housekeeping CPUs), its exerciser thread is the load's work
-cat > "$TMP/load-scn.ini" <<EOF2
-[scenario]
-name = observer-load
-[flightapp]
-config = $TMP/pinned.ini
-trace = off
-args = --no-dma-latency
-[load spi]
-rate = 200
-prio = 0
-[phase app]
-duration = 30s
-measure = flightapp
-loads = spi
-EOF2
+scenario "$TMP/load-scn.ini" off 30s "$TMP/pinned.ini"
 "$PREFLIGHT" run "$TMP/load-scn.ini" -o "$TMP/load" --no-report >/dev/null 2>&1 &
 runpid=$!
 wait_for 60 grep -q "load spi: ready" "$TMP/load/run.log"
@@ -90,16 +72,7 @@ kill -INT "$runpid"
 wait "$runpid"
 
 # the app on every CPU: no housekeeping CPU is left, the run says so
-cat > "$TMP/all-scn.ini" <<EOF2
-[scenario]
-name = observer-all
-[flightapp]
-trace = full
-args = --no-dma-latency
-[phase app]
-duration = 2s
-measure = flightapp
-EOF2
+scenario "$TMP/all-scn.ini" full 2s
 run_cmd "$PREFLIGHT" run "$TMP/all-scn.ini" -o "$TMP/all" --no-report
 like "$rc" "^[01]$" "run-obs-4.1 the run with the app on every CPU is done"
 is "$(json_get "$TMP/all/run.json" phases.0.housekeeping_cpus)" "" "run-obs-4.2 no housekeeping CPU"
