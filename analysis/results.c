@@ -454,8 +454,11 @@ static json_t *an_task_json(struct an_run *r, struct an_task *t, json_t *affecte
 		json_object_set_new(d, "wake_to_run_ns", an_stat_json(&t->d_wake2run));
 		json_object_set_new(d, "app_delay_ns", an_stat_json(&t->d_app));
 		json_object_set_new(d, "wake_to_start_ns", an_stat_json(&t->d_wake2start));
+		json_object_set_new(d, "observer_ns", r->observers_known ? an_stat_json(&t->d_observer) : json_null());
 		json_object_set_new(o, "decomposition", d);
 	}
+	json_object_set_new(o, "observer_jobs", !primary_jl && r->observers_known ?
+			    json_integer((json_int_t)t->observer_jobs) : json_null());
 	if (jl) {
 		j = json_object();
 		json_object_set_new(j, "jobs", json_integer((json_int_t)t->jl_jobs));
@@ -613,6 +616,15 @@ static json_t *an_trace_json(struct an_run *r)
 	json_object_set_new(o, "lost_unknown", json_integer(r->lost_unknown));
 	json_object_set_new(o, "lost_by_cpu", by);
 	json_object_set_new(o, "wakeups_recorded", json_string(r->rt_wakeups ? "realtime threads" : "all threads"));
+	if (r->observers_known) {
+		json_t *obs = json_array();
+
+		for (k = 0; k < r->nobservers; k++)
+			json_array_append_new(obs, json_integer(r->observers[k]));
+		json_object_set_new(o, "observer_pids", obs);
+	} else {
+		json_object_set_new(o, "observer_pids", json_null());
+	}
 	json_object_set_new(seen, "sched_switch", json_integer((json_int_t)r->n_switch));
 	json_object_set_new(seen, "sched_waking", json_integer((json_int_t)r->n_waking));
 	json_object_set_new(seen, "sched_wakeup", json_integer((json_int_t)r->n_wakeup));
@@ -974,6 +986,23 @@ static const char *an_us(json_t *v, char *buf, size_t size)
 	return buf;
 }
 
+/* an_print_observer - the observer line of a task, when preflight's own threads delayed it */
+static void an_print_observer(json_t *task, FILE *out)
+{
+	json_t *obs = json_object_get(json_object_get(task, "decomposition"), "observer_ns");
+	json_int_t jobs = json_integer_value(json_object_get(task, "observer_jobs"));
+	char b1[32];
+
+	if (!jobs)
+		return;
+	fprintf(out, "%s: the observer (preflight's own threads) stood between release and start in "
+		"%lld of %lld jobs: max %s µs, mean %.2f µs over all jobs\n",
+		json_string_value(json_object_get(task, "name")), (long long)jobs,
+		json_integer_value(json_object_get(obs, "count")),
+		an_us(json_object_get(obs, "max"), b1, sizeof(b1)),
+		json_real_value(json_object_get(obs, "mean")) / 1000.0);
+}
+
 /* an_pct - a JSON fraction as a percentage, 0 for null */
 static double an_pct(json_t *v)
 {
@@ -1106,6 +1135,8 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 			json_array_foreach(json_object_get(o, "culprits"), k, c)
 				fprintf(out, "%s\n", json_string_value(json_object_get(c, "summary")));
 		}
+		json_array_foreach(arr, i, o)
+			an_print_observer(o, out);
 	}
 	an_print_cyclictest(json_object_get(res, "cyclictest"), out);
 	if (json_array_size(json_object_get(json_object_get(res, "lost_events"), "affected"))) {

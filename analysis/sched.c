@@ -246,6 +246,9 @@ void an_sched_free(struct an_run *r)
 		free(r->names[i]);
 	free(r->names);
 	free(r->lost);
+	free(r->observers);
+	r->observers = NULL;
+	r->nobservers = 0;
 }
 
 static inline size_t an_hash(int pid, size_t cap)
@@ -691,6 +694,72 @@ void an_on_hrtimer(struct an_run *r, int cpu, int64_t ts, bool entry)
 	if (entry)
 		r->n_hrtimer++;
 	r->cpu[cpu].hrtimer_ns = entry ? ts : 0;
+}
+
+static int an_int_cmp(const void *a, const void *b)
+{
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+/* an_observers_set - preflight's own thread ids, as the trace lists them; 0 or -ENOMEM */
+int an_observers_set(struct an_run *r, const int *pids, int n)
+{
+	free(r->observers);
+	r->observers = NULL;
+	r->nobservers = 0;
+	r->observers_known = true;
+	if (n <= 0)
+		return 0;
+	r->observers = malloc((size_t)n * sizeof(*pids));
+	if (!r->observers)
+		return -ENOMEM;
+	memcpy(r->observers, pids, (size_t)n * sizeof(*pids));
+	qsort(r->observers, (size_t)n, sizeof(*pids), an_int_cmp);
+	r->nobservers = n;
+	return 0;
+}
+
+/* an_is_observer - pid is one of preflight's own threads (the recorder's list) */
+bool an_is_observer(const struct an_run *r, int pid)
+{
+	return pid > 0 && r->nobservers &&
+	       bsearch(&pid, r->observers, (size_t)r->nobservers, sizeof(pid), an_int_cmp);
+}
+
+/*
+ * an_observer_ns - how long preflight's own threads ran on 'cpu' inside
+ * [from_ns, to_ns]: their runs in the CPU's history and the one open now,
+ * less the IRQs and softirqs that interrupted them (those are not theirs)
+ */
+int64_t an_observer_ns(const struct an_run *r, int cpu, int64_t from_ns, int64_t to_ns)
+{
+	const struct an_cpu *cp;
+	const struct an_seg *s;
+	int64_t sum = 0, a, b;
+	uint32_t i;
+
+	if (!r->nobservers || cpu < 0 || cpu >= r->ncpus || to_ns <= from_ns)
+		return 0;
+	cp = &r->cpu[cpu];
+	for (i = 0; i < cp->hist_n; i++) {
+		s = &cp->hist[(cp->hist_head + AN_CPU_HISTORY - 1 - i) % AN_CPU_HISTORY];
+		if (s->end_ns <= from_ns && s->kind == AN_SEG_THREAD)
+			break;
+		a = s->start_ns > from_ns ? s->start_ns : from_ns;
+		b = s->end_ns < to_ns ? s->end_ns : to_ns;
+		if (b <= a)
+			continue;
+		if (s->kind == AN_SEG_THREAD && an_is_observer(r, s->id))
+			sum += b - a;
+		else if (s->kind != AN_SEG_THREAD && !s->in_softirq && an_is_observer(r, s->pid))
+			sum -= b - a;
+	}
+	if (cp->known && an_is_observer(r, cp->curr)) {
+		a = cp->curr_since_ns > from_ns ? cp->curr_since_ns : from_ns;
+		if (to_ns > a)
+			sum += to_ns - a;
+	}
+	return sum > 0 ? sum : 0;
 }
 
 /* an_lost_add - record a place where events were lost; 0, or -1 when its window could not be kept */

@@ -26,6 +26,9 @@ double an_mwin_max(const struct an_mwin *w, int64_t duration_ns);
 const char *an_softirq_name(int vec);
 int  an_lost_add(struct an_run *r, int cpu, int64_t start_ns, int64_t end_ns, int64_t events);
 bool an_lost_overlaps(const struct an_run *r, int64_t start_ns, int64_t end_ns);
+int  an_observers_set(struct an_run *r, const int *pids, int n);
+bool an_is_observer(const struct an_run *r, int pid);
+int64_t an_observer_ns(const struct an_run *r, int cpu, int64_t from_ns, int64_t to_ns);
 
 /* the event callbacks, called by the trace reader with decoded fields */
 void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const char *prev_comm,

@@ -54,6 +54,7 @@ static int an_task_stats(struct an_task *t)
 		{ &t->d_timer, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->d_rel2wake, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" },
 		{ &t->d_wake2run, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->d_app, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" },
 		{ &t->d_wake2start, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" },
+		{ &t->d_observer, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" },
 		{ &t->jl_lat, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->jl_resp, AN_DUR_NBINS, AN_LAT_BIN_NS, "ns" },
 		{ &t->jl_cpu, AN_DUR_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->diff, AN_LAT_NBINS, 100, "ns" },
 	};
@@ -442,6 +443,14 @@ int an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_
 		    (an_stat_add(&t->d_wake2run, th->last_switch_in_ns - th->last_waking_ns, release_ns, seq) ||
 		     an_stat_add(&t->d_app, ts - th->last_switch_in_ns, release_ns, seq)))
 			goto oom;
+	}
+	/* the observer: preflight's own threads on this CPU between release and start */
+	if (r->observers_known && ts >= release_ns) {
+		int64_t obs_ns = an_observer_ns(r, cpu, release_ns, ts);
+
+		if (an_stat_add(&t->d_observer, obs_ns, release_ns, seq))
+			goto oom;
+		t->observer_jobs += obs_ns > 0;
 	}
 	if (t->prev_start_ns && t->period_ns > 0 &&
 	    an_stat_add(&t->pjit, (ts - t->prev_start_ns) - t->period_ns, ts, seq))
@@ -850,7 +859,7 @@ void an_tasks_free(struct an_run *r)
 		an_stat_free(&t->cpu); an_stat_free(&t->pjit); an_stat_free(&t->npre);
 		an_stat_free(&t->nmig); an_stat_free(&t->d_timer); an_stat_free(&t->d_rel2wake);
 		an_stat_free(&t->d_wake2run); an_stat_free(&t->d_app); an_stat_free(&t->jl_lat);
-		an_stat_free(&t->d_wake2start);
+		an_stat_free(&t->d_wake2start); an_stat_free(&t->d_observer);
 		an_stat_free(&t->jl_resp); an_stat_free(&t->jl_cpu); an_stat_free(&t->diff);
 		free(t->q);
 		free(t->top);

@@ -394,6 +394,23 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 }
 
 /*
+ * an_cpustats_observers - the recorder's list of preflight's own threads
+ * (the "Observer pids:" line of its CPUSTAT header, docs/recorder.md); a
+ * trace without it leaves the observer unknown
+ */
+static void an_cpustats_observers(struct an_run *r, const char *text)
+{
+	int n = rec_parse_observers(text, NULL, 0), *pids;
+
+	if (n < 0)
+		return;
+	pids = calloc((size_t)n + 1, sizeof(*pids));
+	if (!pids || an_observers_set(r, pids, rec_parse_observers(text, pids, n)) < 0)
+		pf_err("observer threads: out of memory (not counted)");
+	free(pids);
+}
+
+/*
  * an_cpustats - the lost events the recorder stored per CPU (CPUSTAT
  * options, parsed by the recorder's reader, docs/recorder.md): dropped and
  * commit overruns always; overruns unless the file is a flight-recorder
@@ -408,6 +425,7 @@ static void an_cpustats(struct an_run *r, struct an_reader *rd, struct tracecmd_
 
 	if (!s || !(l = calloc(1, sizeof(*l))))
 		return;
+	an_cpustats_observers(r, s);
 	if (!rec_parse_cpustats(s, l)) {
 		rd->window = l->window;
 		r->rt_wakeups = l->rt_wakeups;

@@ -211,6 +211,8 @@ struct an_task {
 	int64_t  prev_start_ns, prev_release_ns, prev_end_ns;
 	struct an_stat lat, resp, exec, cpu, pjit, npre, nmig;
 	struct an_stat d_timer, d_rel2wake, d_wake2run, d_app, d_wake2start;
+	struct an_stat d_observer;	/* preflight's own threads on the start CPU in [r_k, s_k] */
+	uint64_t observer_jobs;		/* jobs with a non-zero d_observer sample */
 	struct an_job ring[AN_JOB_RING];	/* recent jobs, for late lost windows */
 	uint32_t ring_n;
 	/* job log */
@@ -291,6 +293,10 @@ struct an_run {
 	int64_t  jl_start_ns, jl_end_ns;	/* the app's run, from the job log's metadata */
 	struct an_win jl_w1s, jl_wslot;		/* the app's windows from the job log's CPU times */
 	int64_t  jl_slot_ns;
+	/* the observer: preflight's own threads (recorder, runner), listed by the recorder */
+	int     *observers;		/* sorted thread ids */
+	int      nobservers;
+	bool     observers_known;	/* the trace lists them (a preflight recording) */
 	/* interned names (IRQ names) */
 	char   **names;
 	size_t   nnames;

@@ -10,7 +10,9 @@
  * line that set the offending value. Sections other than [app] and
  * [task NAME] go to handlers registered with app_config_add_section().
  */
+#define _GNU_SOURCE
 #include "config.h"
+#include "cpuset.h"
 #include "ini.h"
 
 #include <ctype.h>
@@ -126,34 +128,20 @@ const char *app_policy_name(enum app_policy policy)
 
 int app_parse_cpus(const char *text, uint64_t *mask, size_t mask_words)
 {
-	const char *p = text;
-	char *end;
-	long a, b;
+	cpu_set_t set;
+	int cpu;
 
 	memset(mask, 0, mask_words * sizeof(*mask));
-	if (!*p)
+	if (!*text || pf_cpus_parse(text, &set) < 0)
 		return -EINVAL;
-	for (;;) {
-		if (!isdigit((unsigned char)*p))
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		if ((size_t)cpu >= mask_words * 64)
 			return -EINVAL;
-		a = strtol(p, &end, 10);
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			if (!isdigit((unsigned char)*p))
-				return -EINVAL;
-			b = strtol(p, &end, 10);
-		}
-		if (a < 0 || b < a || (size_t)b >= mask_words * 64)
-			return -EINVAL;
-		for (; a <= b; a++)
-			mask[a / 64] |= 1ULL << (a % 64);
-		if (!*end)
-			return 0;
-		if (*end != ',')
-			return -EINVAL;
-		p = end + 1;
+		mask[cpu / 64] |= 1ULL << (cpu % 64);
 	}
+	return 0;
 }
 
 /* app_parse_time - a duration that must carry a unit ("10ms"); 0 or -EINVAL */

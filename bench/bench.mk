@@ -4,7 +4,7 @@ PREFLIGHT_SRCS += bench/loads/load.c bench/loads/cmd_load.c \
 	bench/loads/rt_swarm.c bench/loads/tlm_rx.c
 PREFLIGHT_CMDS += load
 PREFLIGHT_PKGS += jansson
-PREFLIGHT_SRCS += bench/scenario.c bench/run.c bench/qualify.c
+PREFLIGHT_SRCS += bench/scenario.c bench/run.c bench/run_cpus.c bench/qualify.c
 PREFLIGHT_CMDS += run qualify
 PREFLIGHT_PKGS += inih
 UNIT_TESTS += bench_test

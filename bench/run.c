@@ -25,9 +25,11 @@
 #define _GNU_SOURCE
 #include "command.h"
 #include "common.h"
+#include "cpuset.h"
 #include "datafile.h"
 #include "loads/load.h"
 #include "run.h"
+#include "run_cpus.h"
 #include "scenario.h"
 
 #include <dirent.h>
@@ -91,6 +93,7 @@ struct run {
 	char failure[700];		/* why the run could not be done */
 	json_t *phases;			/* run.json phases */
 	json_t *load_phases;		/* loads.json phases */
+	json_t *warnings;		/* run.json warnings: what made the run less than it should be */
 	int app_phase, baseline_phase;	/* indexes of the phases that feed the top-level results */
 	char trace_instance[64];
 	json_t *traces;			/* run.json traces: what became of each .dat after the analysis */
@@ -270,7 +273,7 @@ static int run_exec(struct run *r, char **argv, const char *out, const char *err
 /* run_load_args - the `preflight load` command line of one load in phase p */
 static int run_load_args(struct run *r, const struct scn_phase *p, const char *name,
 			    const char *pdir, const char *work, const char *report, char *dur, char **argv, int max,
-			    char kvbuf[][320])
+			    char kvbuf[][320], const char *hk)
 {
 	const struct scn_kv *kv[2 * SCN_MAX_KV];
 	int i, n = 0, nkv = scn_params(&r->scn, p, name, kv, (int)PF_ARRAY_SIZE(kv));
@@ -288,6 +291,11 @@ static int run_load_args(struct run *r, const struct scn_phase *p, const char *n
 	n = run_argv(argv, max, n, report);
 	n = run_argv(argv, max, n, "--ready-fd");
 	n = run_argv(argv, max, n, "3");
+	if (hk[0]) {
+		/* the helpers on the housekeeping CPUs, unless the scenario's helper_cpus (after) places them */
+		snprintf(kvbuf[nkv + 2], 320, "helper_cpus=%s", hk);
+		n = run_argv(argv, max, n, kvbuf[nkv + 2]);
+	}
 	if (p->measure == SCN_FLIGHTAPP && !strcmp(name, "sd")) {
 		/* the logger figures (REQ-LOG-001): the app writes its stats before the loads stop */
 		snprintf(kvbuf[nkv], 320, "app_stats=%s/app-stats.json", pdir);
@@ -354,9 +362,9 @@ static int run_wait_ready(struct run_load *rl, int fd, char *why, size_t size)
 
 /* run_start_load - start one load of phase p and wait until it is ready; 0 or -1 (r->failure set) */
 static int run_start_load(struct run *r, const struct scn_phase *p, const char *pdir,
-			     struct run_load *rl)
+			     struct run_load *rl, const char *hk)
 {
-	char *argv[32 + 2 * SCN_MAX_KV], kvbuf[2 * SCN_MAX_KV + 2][320];
+	char *argv[32 + 2 * SCN_MAX_KV], kvbuf[2 * SCN_MAX_KV + 3][320];
 	char work[PATH_MAX], dur[32], why[600], name[64];
 	int pipefd[2], ret;
 
@@ -365,7 +373,7 @@ static int run_start_load(struct run *r, const struct scn_phase *p, const char *
 	run_path(rl->report, sizeof(rl->report), pdir, name);
 	if (run_mkdirs(work) < 0)
 		return run_fail(r, PF_EXIT_ENV, "%s: %s", work, strerror(errno)), -1;
-	run_load_args(r, p, rl->name, pdir, work, rl->report, dur, argv, (int)PF_ARRAY_SIZE(argv), kvbuf);
+	run_load_args(r, p, rl->name, pdir, work, rl->report, dur, argv, (int)PF_ARRAY_SIZE(argv), kvbuf, hk);
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return run_fail(r, PF_EXIT_INTERNAL, "pipe: %s", strerror(errno)), -1;
 	ret = pf_proc_spawn_fd(&rl->proc, argv, NULL, "-", PF_PROC_PGRP, pipefd[1]);
@@ -576,7 +584,7 @@ static int run_sim_start(struct run *r, const struct scn_phase *p, const char *p
 
 /* run_flightapp_argv - the recorder wrapping the app, for a flightapp phase */
 static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const char *pdir,
-				 char **argv, int max, char bufs[][PATH_MAX])
+				 char **argv, int max, char bufs[][PATH_MAX], const char *hk)
 {
 	const char *trace = scn_param(&r->scn, p, "flightapp", "trace", "full");
 	const char *wakeups = scn_param(&r->scn, p, "flightapp", "wakeups", "all");
@@ -599,6 +607,13 @@ static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const ch
 		n = run_argv(argv, max, n, r->trace_instance);
 		n = run_argv(argv, max, n, "--wakeups");
 		n = run_argv(argv, max, n, wakeups);
+		if (hk[0]) {	/* the observer off the app's CPUs */
+			n = run_argv(argv, max, n, "--cpus");
+			n = run_argv(argv, max, n, hk);
+		}
+		snprintf(bufs[7], PATH_MAX, "%d", (int)getpid());	/* the runner is preflight's too */
+		n = run_argv(argv, max, n, "--observer");
+		n = run_argv(argv, max, n, bufs[7]);
 		if (!strcmp(trace, "flight")) {
 			n = run_argv(argv, max, n, "--flight-recorder");
 			n = run_argv(argv, max, n, "--max-snapshots");
@@ -742,7 +757,7 @@ static void run_progress(struct run *r, int idx, const struct scn_phase *p,
 /* run_phase_json - the phase's entry in run.json and loads.json */
 static void run_phase_json(struct run *r, const struct scn_phase *p, const char *pdir,
 			      struct run_load *rl, int nl, int64_t start_ns, int64_t end_ns,
-			      bool partial, int measure_code)
+			      bool partial, int measure_code, const char *hk, const char *rec_cpus)
 {
 	json_t *loads = json_object(), *names = json_array();
 	int i;
@@ -769,6 +784,90 @@ static void run_phase_json(struct run *r, const struct scn_phase *p, const char 
 					"elapsed_s", (double)(end_ns - start_ns) / PF_NS_PER_SEC,
 					"start_ns", (json_int_t)start_ns, "end_ns", (json_int_t)end_ns,
 					"partial", partial, "loads", names, "measure_exit_code", measure_code));
+	json_object_set_new(json_array_get(r->phases, json_array_size(r->phases) - 1), "housekeeping_cpus",
+			    json_string(hk));
+	json_object_set_new(json_array_get(r->phases, json_array_size(r->phases) - 1), "recorder_cpus",
+			    rec_cpus[0] ? json_string(rec_cpus) : json_null());
+}
+
+/*
+ * run_housekeeping - the CPUs phase p leaves to preflight's own processes
+ * (the recorder, the loads' helpers): outside the measured tasks' CPUs (the
+ * app's from its profile and configuration; cyclictest's: every CPU) and
+ * outside isolcpus / nohz_full, as a list into hk ("" when none is free); a
+ * flightapp phase under trace without one is a warning of the run
+ */
+static void run_housekeeping(struct run *r, const struct scn_phase *p, char *hk, size_t size)
+{
+	const char *config = scn_param(&r->scn, p, "flightapp", "config", NULL);
+	char profile[PATH_MAX], why[700], used_list[256];
+	cpu_set_t used, free_cpus;
+	int cpu;
+
+	CPU_ZERO(&used);
+	if (p->measure == SCN_FLIGHTAPP &&
+	    (run_cpus_profile_path(scn_param(&r->scn, p, "flightapp", "profile", "default"), profile,
+				   sizeof(profile)) < 0 ||
+	     run_cpus_app(profile, config, &used, why, sizeof(why)) < 0)) {
+		run_log(r, "phase %s: the app's CPUs: cannot tell (%s): every CPU counted as the app's", p->name,
+			   why);
+		for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			CPU_SET(cpu, &used);
+	}
+	if (p->measure == SCN_CYCLICTEST)	/* one thread per CPU (-S), or -t N -a: every CPU */
+		for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			CPU_SET(cpu, &used);
+	pf_cpus_housekeeping(NULL, &used, &free_cpus);
+	pf_cpus_format(&free_cpus, hk, size);
+	if (CPU_COUNT(&used) == CPU_SETSIZE)
+		snprintf(used_list, sizeof(used_list), "every CPU");
+	else
+		pf_cpus_format(&used, used_list, sizeof(used_list));
+	run_log(r, "phase %s: housekeeping CPUs: %s (measured tasks on %s)", p->name, hk[0] ? hk : "none",
+		   used_list);
+	if (!hk[0] && p->measure == SCN_FLIGHTAPP &&
+	    strcmp(scn_param(&r->scn, p, "flightapp", "trace", "full"), "off")) {
+		char text[600];
+
+		snprintf(text, sizeof(text), "phase %s: no housekeeping CPU: the app may run on %s and no CPU is "
+			 "left outside it and isolcpus / nohz_full, so the recorder and the loads' helpers share the "
+			 "app's CPUs (what they cost the app is counted as observer_ns)", p->name, used_list);
+		json_array_append_new(r->warnings, json_string(text));
+		run_log(r, "warning: %s", text);
+		pf_err("warning: %s", text);
+	}
+}
+
+/*
+ * run_recorder_cpus - the CPUs the recorder's threads may run on, read back
+ * from /proc once its tracefs instance exists (it pins itself before it
+ * creates the instance, and its stream threads inherit the pin); "" before
+ */
+static void run_recorder_cpus(struct run *r, pid_t pid, char *list, size_t size)
+{
+	char path[PATH_MAX];
+	struct dirent *t;
+	cpu_set_t all, one;
+	int n = 0;
+	long tid;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/instances/%s", r->trace_instance);
+	if (access(path, F_OK) < 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return;
+	CPU_ZERO(&all);
+	while ((t = readdir(d)))
+		if (!pf_parse_long(t->d_name, 1, INT32_MAX, &tid) && !pf_cpus_of_task(pid, (pid_t)tid, &one)) {
+			CPU_OR(&all, &all, &one);
+			n++;
+		}
+	closedir(d);
+	if (n)
+		pf_cpus_format(&all, list, size);
 }
 
 /* run_phase - run phase idx; 0 done (maybe interrupted: r->partial), else the exit code */
@@ -779,6 +878,9 @@ static int run_phase(struct run *r, int idx)
 	char pdir[PATH_MAX], name[96], out[PATH_MAX], err[PATH_MAX];
 	char *argv[64], bufs[8][PATH_MAX];
 	struct pf_proc measure = { 0 }, sim = { 0 };
+	char hk[256], rec_cpus[256] = "";
+	bool traced = p->measure == SCN_FLIGHTAPP &&
+		      strcmp(scn_param(&r->scn, p, "flightapp", "trace", "full"), "off");
 	double trigger_worst_us = 0;
 	int64_t trigger_ns = 0;
 	int64_t start_ns, now, end_ns;
@@ -793,10 +895,11 @@ static int run_phase(struct run *r, int idx)
 		   (long long)(p->duration_ns / PF_NS_PER_SEC), p->nloads);
 	for (i = 0; i < p->nloads; i++)
 		rl[i].name = p->loads[i];
+	run_housekeeping(r, p, hk, sizeof(hk));
 
 	start_ns = pf_now_ns();
 	for (i = 0; i < p->nloads && !ret && !run_signal; i++)
-		ret = run_start_load(r, p, pdir, &rl[i]);
+		ret = run_start_load(r, p, pdir, &rl[i], hk);
 	if (ret < 0 || run_signal)
 		goto stop;
 
@@ -807,7 +910,7 @@ static int run_phase(struct run *r, int idx)
 	} else if (p->measure == SCN_FLIGHTAPP) {
 		if (run_sim_start(r, p, pdir, &sim) < 0)
 			goto stop;
-		run_flightapp_argv(r, p, pdir, argv, (int)PF_ARRAY_SIZE(argv), bufs);
+		run_flightapp_argv(r, p, pdir, argv, (int)PF_ARRAY_SIZE(argv), bufs, hk);
 		ret = pf_proc_spawn(&measure, argv, run_path(out, sizeof(out), pdir, "flightapp.out"),
 				    run_path(err, sizeof(err), pdir, "flightapp.err"), PF_PROC_PGRP);
 	}
@@ -844,6 +947,12 @@ static int run_phase(struct run *r, int idx)
 			partial = true;
 			goto stop;
 		}
+		if (traced && !rec_cpus[0]) {
+			run_recorder_cpus(r, measure.pid, rec_cpus, sizeof(rec_cpus));
+			if (rec_cpus[0])
+				run_log(r, "phase %s: recorder (pid %d) runs on CPUs %s", p->name, (int)measure.pid,
+					   rec_cpus);
+		}
 		run_progress(r, idx, p, now - start_ns, pdir);
 		if (p->measure == SCN_FLIGHTAPP)
 			run_trigger(r, p, pdir, &measure, &trigger_worst_us, &trigger_ns);
@@ -875,7 +984,7 @@ stop:
 		fprintf(stderr, "\r\033[K");
 	if (partial)
 		r->partial = true;
-	run_phase_json(r, p, pdir, rl, p->nloads, start_ns, end_ns, partial, code);
+	run_phase_json(r, p, pdir, rl, p->nloads, start_ns, end_ns, partial, code, hk, rec_cpus);
 	if (p->measure == SCN_FLIGHTAPP)
 		r->app_phase = idx;
 	if (p->measure == SCN_CYCLICTEST && (r->baseline_phase < 0 || p->nloads))
@@ -1294,7 +1403,7 @@ static void run_manifest(struct run *r, const char *started_utc)
 	/* the run's identity in a history database (preflight history, docs/ci.md) */
 	if (pf_read_file("/proc/sys/kernel/random/uuid", uuid, sizeof(uuid)) < 0)
 		uuid[0] = '\0';
-	m = json_pack("{s:s, s:s?, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:b, s:s?, s:i, s:s?, s:s?, s:O, s:O}",
+	m = json_pack("{s:s, s:s?, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:b, s:s?, s:i, s:s?, s:s?, s:O, s:O, s:O}",
 		      "schema", "preflight-run/1", "uuid", uuid[0] ? uuid : NULL,
 		      "scenario", "name", r->scn.name, "file", "scenario.ini", "source", r->scn.path,
 		      "dir", r->dir, "started_utc", started_utc, "ended_utc", ended,
@@ -1303,7 +1412,7 @@ static void run_manifest(struct run *r, const char *started_utc)
 		      "exit_code", r->code,
 		      "failure", r->failure[0] ? r->failure : NULL,
 		      "budgets", r->budgets[0] ? "budgets.ini" : NULL,
-		      "phases", r->phases, "traces", r->traces);
+		      "phases", r->phases, "traces", r->traces, "warnings", r->warnings);
 	if (json_dump_file(m, run_path(path, sizeof(path), r->dir, "run.json"),
 			   JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
 		pf_err("%s: cannot write", path);
@@ -1377,6 +1486,7 @@ int run_scenario(const struct run_opts *o, char *dir, size_t dir_size)
 	r->phases = json_array();
 	r->traces = json_array();
 	r->load_phases = json_array();
+	r->warnings = json_array();
 	run_utc(started, sizeof(started), true);
 
 	if (scn_resolve(o->scenario, path, sizeof(path)) < 0) {
@@ -1421,6 +1531,7 @@ out:
 		fclose(r->log);
 	json_decref(r->phases);
 	json_decref(r->traces);
+	json_decref(r->warnings);
 	json_decref(r->load_phases);
 	free(r);
 	return ret;
@@ -1481,7 +1592,9 @@ const struct pf_command cmd_run = {
 	"report.pdf (preflight report) and one NN-<phase>/ directory per phase. Progress\n"
 	"is redrawn in place on a terminal, else printed as a plain line every 10 s (CI\n"
 	"logs). Ctrl-C stops everything, keeps what was recorded, analyses it and marks\n"
-	"it partial.\n"
+	"it partial. The recorder and the loads' helpers run on the housekeeping CPUs:\n"
+	"outside the app's (or cyclictest's) CPUs and outside isolcpus / nohz_full; when\n"
+	"none is free, run.json's warnings and the summary say so.\n"
 	"\n"
 	"options:\n"
 	RUN_COMMON_HELP

@@ -97,6 +97,8 @@ int pf_proc_start(struct pf_proc *p, const struct pf_proc_spec *spec)
 			_exit(127);	/* dup2 onto itself would keep close-on-exec */
 		if (fd > 0 && fd != PF_PROC_PASS_FD && dup2(fd, PF_PROC_PASS_FD) < 0)
 			_exit(127);
+		if (spec->cpus && sched_setaffinity(0, sizeof(*spec->cpus), spec->cpus) < 0)
+			_exit(127);
 		execvpe(argv[0], argv, spec->envp ? spec->envp : environ);
 		err = errno;
 		if (write(pipefd[1], &err, sizeof(err)) < 0)

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sched.h>
 #include <sys/types.h>
 
 struct json_t;
@@ -42,6 +43,7 @@ struct pf_proc_spec {
 	int flags;		/* PF_PROC_PGRP */
 	int pass_fd;		/* > 0: handed to the child as PF_PROC_PASS_FD */
 	int death_sig;		/* sent to the child when the parent dies (0: SIGKILL) */
+	const cpu_set_t *cpus;	/* the child's CPU affinity, set before exec (NULL: ours) */
 };
 
 #define PF_PROC_PASS_FD 3

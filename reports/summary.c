@@ -79,14 +79,16 @@ static const char *summary_count(json_t *v, const char *path, char *buf, size_t 
 	return buf;
 }
 
-/* summary_machine - who was measured, and the survey's warnings */
-static void summary_machine(json_t *si, FILE *out)
+/* summary_machine - who was measured, the survey's warnings and the run's own (run.json) */
+static void summary_machine(json_t *si, json_t *run, FILE *out)
 {
 	json_t *w, *warnings = pf_jpath_get(si, "warnings");
 	size_t i;
 	char *dump;
 
 	fprintf(out, "\nmachine\n");
+	json_array_foreach(pf_jpath_get(run, "warnings"), i, w)
+		fprintf(out, "  warning: %s\n", json_is_string(w) ? json_string_value(w) : "?");
 	if (!si) {
 		fprintf(out, "  (no sysinfo.json: 'preflight sysinfo' did not run)\n");
 		return;
@@ -248,6 +250,9 @@ static void summary_phases(const char *dir, json_t *run, json_t *loads, FILE *ou
 		json_object_foreach(pf_jpath_get(lp, "loads"), load, rep)
 			summary_load_line(load, rep, fsw, out);
 		summary_sim(dir, summary_str(p, "dir", "?"), fsw, pf_jpath_get(lp, "loads.spi") != NULL, out);
+		if (json_is_string(pf_jpath_get(p, "recorder_cpus")))
+			fprintf(out, "    %-9son CPUs %s (housekeeping: %s)\n", "recorder",
+				summary_str(p, "recorder_cpus", "?"), summary_str(p, "housekeeping_cpus", "none"));
 		json_decref(fsw);
 		if (!strcmp(summary_str(p, "measure", ""), "cyclictest")) {
 			res = summary_load(dir, summary_str(p, "dir", "?"), "results.json");
@@ -289,6 +294,12 @@ static void summary_tasks(json_t *res, FILE *out)
 		json_array_foreach(pf_jpath_get(t, "culprits"), j, c)
 			if (j < 2)
 				fprintf(out, "  %s\n", summary_str(c, "summary", "?"));
+	json_array_foreach(pf_jpath_get(res, "tasks"), i, t)
+		if (summary_num(t, "observer_jobs", 0) > 0)
+			fprintf(out, "  observer: %s delayed by preflight's own threads (recorder, runner) in %d of %d "
+				"jobs, max %s\n", summary_str(t, "name", "?"), (int)summary_num(t, "observer_jobs", 0),
+				(int)summary_num(t, "decomposition.observer_ns.count", 0),
+				summary_us(t, "decomposition.observer_ns.max", b1, sizeof(b1)));
 }
 
 /* summary_file - copy a text file of the run directory, indented, skipping '#' lines if asked */
@@ -342,7 +353,7 @@ static void summary_write(const char *dir, FILE *out)
 		summary_str(run, "ended_utc", "?"));
 	if (json_is_string(pf_jpath_get(run, "failure")))
 		fprintf(out, "why: %s\n", summary_str(run, "failure", "?"));
-	summary_machine(si, out);
+	summary_machine(si, run, out);
 	summary_phases(dir, run, loads, out);
 	if (res)
 		summary_tasks(res, out);

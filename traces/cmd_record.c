@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "command.h"
 #include "common.h"
+#include "cpuset.h"
 #include "proc.h"
 #include "rec.h"
 
@@ -80,6 +81,13 @@ const struct pf_command cmd_record = {
 	"      --trigger TEXT       flight recorder: a marker containing TEXT triggers a\n"
 	"                           snapshot (default: 'hit latency threshold', written by\n"
 	"                           cyclictest --tracemark; empty: SIGUSR1 only)\n"
+	"      --cpus LIST          pin every thread of the recorder to these CPUs (1,\n"
+	"                           0-3,6); COMMAND keeps the recorder's original affinity\n"
+	"                           (default: not pinned)\n"
+	"      --observer PID       the threads of process PID are preflight's too (the\n"
+	"                           runner): listed with the recorder's own in the file, so\n"
+	"                           analysis counts them as the observer; repeatable, at\n"
+	"                           most 16 (default: the recorder alone)\n"
 	"  -q, --quiet              no summary line (warnings about lost events stay;\n"
 	"                           default: summary on stderr)\n"
 	"      --summary FILE       print what a .dat file holds (events per type, markers,\n"
@@ -146,8 +154,11 @@ static enum rec_wake rec_wait(struct rec_session *s)
 	now_ns = pf_now_ns();
 	if (rec_run.deadline_ns && now_ns >= rec_run.deadline_ns)
 		return REC_WAKE_STOP;
-	if (!s->opts->flight && now_ns >= rec_run.next_scan_ns) {
-		rec_comm_scan_proc(&s->comms);
+	if (now_ns >= rec_run.next_scan_ns) {
+		if (!s->opts->flight)
+			rec_comm_scan_proc(&s->comms);
+		if (rec_observer_scan(s) < 0)
+			pf_err("observer threads: out of memory (the list in the file is short)");
 		rec_run.next_scan_ns = now_ns + 500 * PF_NS_PER_MS;
 	}
 	return sig == SIGUSR1 ? REC_WAKE_SNAPSHOT : REC_WAKE_TICK;
@@ -191,6 +202,9 @@ static int rec_start_command(struct rec_session *s, char **argv)
 	struct pf_proc_spec spec = {
 		.argv = argv, .envp = env, .in_path = "-", .out_path = "-", .err_path = "-",
 		.flags = PF_PROC_PGRP, .death_sig = SIGTERM,
+		/* the command runs where the recorder was started, not on --cpus; set in the child, so
+		 * the recorder itself never leaves its CPUs */
+		.cpus = s->pinned ? &s->orig_cpus : NULL,
 	};
 	int ret;
 
@@ -257,6 +271,7 @@ static void rec_session_end(struct rec_session *s)
 		free(s->stats[cpu]);
 	free(s->stats);
 	free(s->cpus);
+	free(s->obs);
 	rec_comm_free(&s->comms);
 	if (s->tep)
 		tep_free(s->tep);
@@ -344,6 +359,12 @@ static int rec_record(const struct rec_opts *o)
 	/* a closed stderr pipe (record ... 2>&1 | head) must not kill the run before its teardown */
 	sigaction(SIGPIPE, &ign, &old_pipe);
 
+	if ((ret = rec_pin(&s)) < 0) {
+		code = pf_fail(ret == -EINVAL ? PF_EXIT_USAGE : PF_EXIT_ENV, "--cpus '%s': cannot pin "
+			       "the recorder: %s", o->cpus, ret == -EINVAL ? "no CPU of the list is "
+			       "online here" : strerror(-ret));
+		goto out;
+	}
 	if ((ret = rec_tmpdir_make(&s, o->output)) < 0) {
 		code = pf_fail(ret == -ENOENT || ret == -ENOTDIR ? PF_EXIT_USAGE : PF_EXIT_ENV,
 			       "'%s': cannot create a temporary directory beside it: %s",
@@ -373,6 +394,8 @@ static int rec_record(const struct rec_opts *o)
 		s.cpu_s = rec_cpu_seconds();
 		s.wall_ns = pf_now_ns();
 	}
+	if (rec_observer_scan(&s) < 0)
+		pf_err("observer threads: out of memory (the list in the file is short)");
 	top_on = tracefs_trace_is_on(NULL);
 	if (o->duration_ns)
 		rec_run.deadline_ns = pf_now_ns() + o->duration_ns;
@@ -472,6 +495,8 @@ enum {
 	REC_OPT_TRIGGER,
 	REC_OPT_SUMMARY,
 	REC_OPT_WAKEUPS,
+	REC_OPT_CPUS,
+	REC_OPT_OBSERVER,
 };
 
 static int rec_cmd_run(int argc, char **argv)
@@ -493,6 +518,8 @@ static int rec_cmd_run(int argc, char **argv)
 		{ "trigger", required_argument, NULL, REC_OPT_TRIGGER },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "summary", required_argument, NULL, REC_OPT_SUMMARY },
+		{ "cpus", required_argument, NULL, REC_OPT_CPUS },
+		{ "observer", required_argument, NULL, REC_OPT_OBSERVER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -508,6 +535,7 @@ static int rec_cmd_run(int argc, char **argv)
 	};
 	struct rec_events check;
 	const char *summary = NULL;
+	long pid;
 	struct stat st;
 	int c, ret;
 
@@ -574,6 +602,19 @@ static int rec_cmd_run(int argc, char **argv)
 			break;
 		case REC_OPT_SUMMARY:
 			summary = optarg;
+			break;
+		case REC_OPT_CPUS:
+			if (pf_cpus_parse(optarg, &o.cpu_set) < 0 || !CPU_COUNT(&o.cpu_set))
+				return pf_usage_error(&cmd_record, "--cpus '%s': not a CPU list (1, 0-3,6)",
+						      optarg);
+			o.cpus = optarg;
+			break;
+		case REC_OPT_OBSERVER:
+			if (pf_parse_long(optarg, 1, INT32_MAX, &pid) < 0 ||
+			    o.nobserve >= (int)PF_ARRAY_SIZE(o.observe))
+				return pf_usage_error(&cmd_record, "--observer '%s': not a pid (at most %d)",
+						      optarg, (int)PF_ARRAY_SIZE(o.observe));
+			o.observe[o.nobserve++] = (int)pid;
 			break;
 		case 'h':
 			pf_print_usage(&cmd_record);

@@ -16,6 +16,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,6 +61,10 @@ struct rec_opts {
 	const char *trigger;		/* flight: marker substring that triggers a snapshot */
 	bool quiet;
 	char **argv;			/* the command after --, or NULL */
+	const char *cpus;		/* --cpus LIST as given, or NULL: not pinned */
+	cpu_set_t cpu_set;		/* ... parsed */
+	int observe[16];		/* --observer PID: more preflight processes, by pid */
+	int nobserve;
 };
 
 /* one entry of the pid -> comm table; the newest observation wins */
@@ -83,6 +88,7 @@ struct rec_cpu {
 	struct tracefs_cpu *tcpu;
 	pthread_t thread;
 	bool running;
+	int tid;			/* the stream thread's id, once it runs */
 	uint64_t bytes;			/* written so far */
 	int err;			/* -errno of the stream thread */
 };
@@ -111,6 +117,10 @@ struct rec_session {
 	volatile int stop;		/* stream threads: finish up */
 	double cpu_s;			/* recorder CPU time while recording (streaming) */
 	int64_t wall_ns;		/* wall time of that */
+	bool pinned;			/* --cpus in effect; orig_cpus is the mask before it */
+	cpu_set_t orig_cpus;
+	int *obs;			/* observer thread ids: the recorder's own, --observer's */
+	size_t nobs, obs_cap;
 };
 
 /* rec_tracefs.c */
@@ -139,6 +149,12 @@ void rec_comm_free(struct rec_comms *c);
 int rec_comm_scan_proc(struct rec_comms *c);
 int rec_comm_read_saved(struct rec_comms *c, const char *tracing_dir);
 int rec_comm_write(const struct rec_comms *c, const char *path);
+
+/* rec_observer.c */
+int rec_observer_add(struct rec_session *s, int tid) PF_MUST_CHECK;
+int rec_observer_scan(struct rec_session *s);
+char *rec_observer_line(struct rec_session *s);
+int rec_pin(struct rec_session *s) PF_MUST_CHECK;
 
 /* rec_scan.c */
 typedef int (*rec_page_fn)(void *ctx, int cpu, long long page_off, uint64_t first_ns,

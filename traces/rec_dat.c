@@ -11,7 +11,9 @@
  * the recorder's own pid -> comm table and 'kallsyms' is /proc/kallsyms or
  * empty. Options stored: TRACECLOCK (the clock in effect), UNAME, VERSION
  * and one CPUSTAT per CPU (the kernel's per_cpu/cpuN/stats, as trace-cmd
- * stores them), preceded by a "Buffer:" line naming the instance and mode.
+ * stores them), preceded by a "Buffer:" line naming the instance and mode
+ * and an "Observer pids:" line listing the recorder's thread ids (and those
+ * of --observer), which analysis counts as the observer.
  * The file is written as FILE.tmp and renamed, so FILE is never half-made.
  */
 #define _GNU_SOURCE
@@ -62,12 +64,21 @@ static int rec_shadow_dir(struct rec_session *s, char *dir, size_t size)
 	return 0;
 }
 
-/* rec_buffer_line - the CPUSTAT header: instance and mode (rec_parse_cpustats reads the mode) */
-static void rec_buffer_line(struct rec_session *s, char *buf, size_t size)
+/*
+ * rec_buffer_line - the CPUSTAT header (malloc'd, or NULL): instance and mode
+ * (rec_parse_cpustats reads the mode), and the observer's thread ids
+ * (rec_parse_observers reads them)
+ */
+static char *rec_buffer_line(struct rec_session *s)
 {
-	snprintf(buf, size, "\nBuffer: %s (preflight record, %s%s)\n\n", s->name,
-		 s->opts->flight ? "flight-recorder window" : "streaming",
-		 s->opts->rt_wakeups ? ", " REC_RT_WAKEUPS_TEXT : "");
+	char *obs = rec_observer_line(s), *text;
+
+	if (!obs || asprintf(&text, "\nBuffer: %s (preflight record, %s%s)\n%s\n", s->name,
+			     s->opts->flight ? "flight-recorder window" : "streaming",
+			     s->opts->rt_wakeups ? ", " REC_RT_WAKEUPS_TEXT : "", obs) < 0)
+		text = NULL;
+	free(obs);
+	return text;
 }
 
 /* rec_cpu_stat_text - "CPU: N\n" + the kernel's stats of that CPU (malloc'd), or NULL */
@@ -84,7 +95,7 @@ static char *rec_cpu_stat_text(struct rec_session *s, int cpu)
 /* rec_add_options - clock, uname, version and the per-CPU statistics */
 static void rec_add_options(struct rec_session *s, struct tracecmd_output *out)
 {
-	char buf[512];
+	char buf[512], *text;
 	struct utsname u;
 	int cpu;
 
@@ -99,11 +110,15 @@ static void rec_add_options(struct rec_session *s, struct tracecmd_output *out)
 	tracecmd_add_option(out, REC_TCMD_OPTION_VERSION, strlen(buf) + 1, buf);
 	if (!s->stats)
 		return;
-	rec_buffer_line(s, buf, sizeof(buf));
-	tracecmd_add_option(out, REC_TCMD_OPTION_CPUSTAT, strlen(buf) + 1, buf);
+	for (cpu = 0; s->cpus && cpu < s->ncpus; cpu++)
+		if (s->cpus[cpu].tid && rec_observer_add(s, s->cpus[cpu].tid) < 0)
+			break;
+	text = rec_buffer_line(s);
+	if (text)
+		tracecmd_add_option(out, REC_TCMD_OPTION_CPUSTAT, strlen(text) + 1, text);
+	free(text);
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
-		char *text = rec_cpu_stat_text(s, cpu);
-
+		text = rec_cpu_stat_text(s, cpu);
 		if (text)
 			tracecmd_add_option(out, REC_TCMD_OPTION_CPUSTAT, strlen(text) + 1, text);
 		free(text);
@@ -220,10 +235,9 @@ void rec_report(struct rec_session *s, const char *path, const struct rec_count 
 	/* the same text the file stores, parsed by the reader analysis uses */
 	f = open_memstream(&all, &len);
 	if (f) {
-		char head[192];
-
-		rec_buffer_line(s, head, sizeof(head));
-		fputs(head, f);
+		if ((text = rec_buffer_line(s)))
+			fputs(text, f);
+		free(text);
 		for (cpu = 0; cpu < s->ncpus; cpu++) {
 			if ((text = rec_cpu_stat_text(s, cpu)))
 				fputs(text, f);

@@ -70,6 +70,31 @@ int rec_parse_cpustats(const char *text, struct rec_lost *out)
 	return out->ncpus ? 0 : -ENODATA;
 }
 
+int rec_parse_observers(const char *text, int *pids, int max)
+{
+	const char *line = text, *p;
+	char *end;
+	long v;
+	int n = 0;
+	bool found = false;
+
+	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		if (strncmp(line, "Observer pids:", 14))
+			continue;
+		found = true;
+		for (p = line + 14; *p == ' '; ) {
+			v = strtol(p + 1, &end, 10);
+			if (end == p + 1 || v <= 0 || v > INT32_MAX)
+				break;
+			if (n < max)
+				pids[n] = (int)v;
+			n++;
+			p = end;
+		}
+	}
+	return found ? n : -ENODATA;
+}
+
 int rec_read_lost_events(const char *path, struct rec_lost *out)
 {
 	struct tracecmd_input *in;

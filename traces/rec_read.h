@@ -1,6 +1,7 @@
 /*
  * rec_read.h - what other components read from a recorded .dat file without
- * knowing how the recorder works: the lost-event counts.
+ * knowing how the recorder works: the lost-event counts and the recorder's
+ * own thread ids (the observer).
  *
  * preflight record stores the per-CPU ring-buffer statistics (the kernel's
  * per_cpu/cpuN/stats text) as trace-cmd CPUSTAT options, exactly like
@@ -48,5 +49,13 @@ int rec_read_lost_events(const char *path, struct rec_lost *out)
  * into 'out'; 0 or -ENODATA when no CPU block is found
  */
 int rec_parse_cpustats(const char *text, struct rec_lost *out);
+
+/*
+ * rec_parse_observers - the thread ids of the "Observer pids:" lines of
+ * CPUSTAT text (the recorder's own threads and those of the processes it was
+ * told are preflight's, docs/recorder.md) into pids[0..max-1]: how many
+ * (more than max: only max stored), or -ENODATA when the text has no such line
+ */
+int rec_parse_observers(const char *text, int *pids, int max);
 
 #endif

@@ -105,6 +105,7 @@ static void *rec_stream_thread(void *arg)
 	struct rec_session *s = c->s;
 	int n;
 
+	c->tid = (int)gettid();
 	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
 		n = tracefs_cpu_write(c->tcpu, c->fd, false);
 		if (n > 0) {

@@ -93,6 +93,9 @@ static void load_list(void)
 
 		printf("%s - %s\n%s\n", ops->name, ops->summary, ops->params_help);
 	}
+	printf("every load:\n  helper_cpus=LIST     the load's process and non-realtime helpers on these CPUs\n"
+	       "                       (docs/loads.md); preflight run passes the housekeeping CPUs\n"
+	       "                       (default: not placed)\n");
 }
 
 /* load_drive - start, poll until the end or a signal, stop; 0 or an exit code */
@@ -101,7 +104,9 @@ static int load_drive(struct load *l, int ready_fd)
 	int ret;
 
 	l->start_ns = pf_now_ns();
-	ret = l->ops->start(l);
+	ret = load_place_helpers(l);
+	if (!ret)
+		ret = l->ops->start(l);
 	if (ret < 0) {
 		l->ops->cleanup(l);
 		load_tell(ready_fd, "error", l->why);

@@ -2,13 +2,16 @@
  * load.c - the registry of the bench's loads, their shared parameter
  * parsers, and the JSON envelope around every load's report (see load.h).
  */
+#define _GNU_SOURCE
 #include "load.h"
 #include "common.h"
+#include "cpuset.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,10 +54,64 @@ void load_free(struct load *l)
 {
 	free(l->priv);
 	l->priv = NULL;
+	free(l->place);
+	l->place = NULL;
+}
+
+/* load_place - helper_cpus of a load, and the CPUs it was started with */
+struct load_place {
+	cpu_set_t helper_cpus;	/* helper_cpus=LIST */
+	cpu_set_t work_cpus;	/* the main thread's affinity before placing */
+	bool placed;		/* the main thread runs on helper_cpus */
+};
+
+/* load_set_place - the helper_cpus parameter every load takes */
+static int load_set_place(struct load *l, const char *value)
+{
+	cpu_set_t set;
+
+	if (pf_cpus_parse(value, &set) < 0 || !CPU_COUNT(&set))
+		return -EINVAL;
+	if (!l->place && !(l->place = calloc(1, sizeof(*l->place))))
+		return -ENOMEM;
+	l->place->helper_cpus = set;
+	return 0;
+}
+
+int load_place_helpers(struct load *l)
+{
+	struct load_place *p = l->place;
+	char list[256];
+
+	if (!p)
+		return 0;
+	if (sched_getaffinity(0, sizeof(p->work_cpus), &p->work_cpus) < 0)
+		return load_why(l, errno, "helper_cpus: %s", strerror(errno));
+	if (sched_setaffinity(0, sizeof(p->helper_cpus), &p->helper_cpus) < 0)
+		return load_why(l, errno, "helper_cpus=%s: %s", pf_cpus_format(&p->helper_cpus, list,
+				sizeof(list)), errno == EINVAL ? "no CPU of the list is online" : strerror(errno));
+	p->placed = true;
+	return 0;
+}
+
+void load_work_begin(struct load *l)
+{
+	if (l->place && l->place->placed &&
+	    sched_setaffinity(0, sizeof(l->place->work_cpus), &l->place->work_cpus) < 0)
+		pf_err("load %s: cannot start its work on its own CPUs: %s", l->ops->name, strerror(errno));
+}
+
+void load_work_end(struct load *l)
+{
+	if (l->place && l->place->placed &&
+	    sched_setaffinity(0, sizeof(l->place->helper_cpus), &l->place->helper_cpus) < 0)
+		pf_err("load %s: cannot return to helper_cpus: %s", l->ops->name, strerror(errno));
 }
 
 int load_set(struct load *l, const char *key, const char *value)
 {
+	if (!strcmp(key, "helper_cpus"))
+		return load_set_place(l, value);
 	return l->ops->set(l, key, value);
 }
 

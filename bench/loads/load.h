@@ -61,6 +61,7 @@ struct load {
 	bool interrupted;	/* stopped before duration_ns */
 	char work_dir[256];	/* where the load may put files (helper output) */
 	char why[512];		/* why start / poll failed */
+	struct load_place *place;	/* helper_cpus=LIST: where the helpers run, NULL: not placed */
 };
 
 /* load_find - the load called 'name', or NULL */
@@ -83,6 +84,20 @@ int load_set(struct load *l, const char *key, const char *value);
  * times, planned and actual duration and the interrupted flag
  */
 struct json_t *load_report(struct load *l);
+
+/*
+ * Placement (docs/loads.md): with helper_cpus=LIST (any load) the load's
+ * process and its non-realtime helpers run on LIST; the load's own work
+ * (realtime threads, CPU hogs, the SPI exerciser and its peer) is started
+ * between load_work_begin and load_work_end, on the CPUs the load was
+ * started with.
+ */
+/* load_place_helpers - move the calling (main) thread to helper_cpus, if given; 0 or -errno with l->why */
+int load_place_helpers(struct load *l);
+/* load_work_begin - threads and children started from now on run where the load was started */
+void load_work_begin(struct load *l);
+/* load_work_end - back on helper_cpus */
+void load_work_end(struct load *l);
 
 /* load_cleanup_stale - every load's stale cleanup */
 void load_cleanup_stale(void);

@@ -218,6 +218,7 @@ static int swarm_start(struct load *l)
 	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
 	band = s->prio_hi - s->prio_lo + 1;
+	load_work_begin(l);	/* the realtime tasks are the load: on the CPUs it was started with */
 	for (i = 0; i < s->ntasks; i++) {
 		struct swarm_task *t = &s->tasks[i];
 		struct sched_param sp;
@@ -229,6 +230,7 @@ static int swarm_start(struct load *l)
 		pthread_attr_setschedparam(&attr, &sp);
 		ret = -pthread_create(&t->thread, &attr, swarm_task_main, t);
 		if (ret < 0) {
+			load_work_end(l);
 			pthread_attr_destroy(&attr);
 			swarm_join(s);
 			return load_why(l, ret, "task %u of %u: pthread_create: %s", i, s->ntasks,
@@ -237,6 +239,7 @@ static int swarm_start(struct load *l)
 		pthread_setname_np(t->thread, "pf-swarm");
 		s->started++;
 	}
+	load_work_end(l);
 	pthread_attr_destroy(&attr);
 	s->start_ns = pf_now_ns() + 10 * PF_NS_PER_MS;
 	swarm_go(s);

@@ -119,7 +119,10 @@ static int spi_open(struct load *l)
 	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		return load_why(l, errno, "socketpair: %s", strerror(errno));
+	load_work_begin(l);	/* the echo peer stands for hardware, as the exerciser */
 	pid = pf_proc_fork(&s->peer, "spi-echo", 0, SIGKILL);
+	if (pid != 0)
+		load_work_end(l);
 	if (pid < 0) {
 		close(sv[0]);
 		close(sv[1]);
@@ -241,7 +244,9 @@ static int spi_start(struct load *l)
 		pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
 		pthread_attr_setschedparam(&attr, &sp);
 	}
+	load_work_begin(l);	/* the exerciser stands for a driver: where the load was started */
 	ret = -pthread_create(&s->thread, &attr, spi_main, s);
+	load_work_end(l);
 	pthread_attr_destroy(&attr);
 	if (ret == 0)
 		pthread_setname_np(s->thread, "pf-spi-xfer");

@@ -4,6 +4,7 @@
  *   gentrace basic OUT.dat [JOBLOG]   a small trace with known answers
  *   gentrace lost OUT.dat [JOBLOG]    the same with lost events (missed_events, CPU stats)
  *   gentrace markers OUT.dat [JOBLOG] the same, the app's markers only (no kernel events)
+ *   gentrace observer OUT.dat [JOBLOG] 'basic' with preflight's own threads delaying ctl100
  *   gentrace storm OUT.dat N          about N events of a busy 2-CPU system, for the benchmark
  *   gentrace floor FILE.dat           read a trace decoding only event ids: the floor of
  *                                        reading a file with libtracecmd (prints events, seconds)
@@ -38,6 +39,15 @@
  *     k=10  no ctl100 job (missed activation): seq 10 is released at r_11
  *   The job log has every job; its start is the marker's + 1 µs for ctl100 (agreement diff
  *   exactly 1000 ns), and cpu_ns equals the job's execution time.
+ *
+ * The 'observer' scenario is 'basic' with a recorder's CPU statistics header listing the
+ * observer's thread ids ("Observer pids: 400 401", docs/recorder.md), and on CPU 1:
+ *     k=2   a thread named "preflight" that is not in that list (pid 402: a load's process)
+ *           runs from r-10 to r+50; ctl100 woken r+6, runs r+50, starts r+52: no observer time
+ *     k=4   the recorder's stream thread (pid 401, "preflight") runs from r-20 to r+90 with
+ *           IRQ 24 r+30..r+40 inside it; ctl100 woken r+6, runs r+90, starts r+92: observer
+ *           time exactly 80 µs (r..r+90 less the IRQ), latency 92 µs
+ *   ctl100's observer_ns: 11 jobs, max 80000 (job 4), one job non-zero; io's: all zero.
  */
 #define _GNU_SOURCE
 #include "common.h"
@@ -283,6 +293,8 @@ static const struct g_thread G_CTL = { 100, "ctl100", 80 };
 static const struct g_thread G_IO = { 101, "io", 90 };
 static const struct g_thread G_HOG = { 200, "hog", 95 };
 static const struct g_thread G_KSOFT = { 300, "ksoftirqd/1", 0 };
+static const struct g_thread G_REC = { 401, "preflight", 0 };	/* observer: in the list */
+static const struct g_thread G_LOADPF = { 402, "preflight", 0 };	/* same name, not listed */
 
 #define G_RUNNING  0L
 #define G_SLEEPING 1L
@@ -425,8 +437,12 @@ static void g_add16(struct g_buf *b, uint16_t v) { g_add(b, &v, 2); }
 static void g_addfmt(struct g_buf *b, const char *fmt) { g_add64(b, strlen(fmt)); g_add(b, fmt, strlen(fmt)); }
 
 /* g_header - everything before the CPU data, with room for the CPU offsets */
-static void g_header(struct g_buf *b, const int64_t *dropped)
+static void g_header(struct g_buf *b, const int64_t *dropped, bool observer)
 {
+	static const char obs_head[] = "\nBuffer: gentrace (preflight record, streaming)\n"
+				       "Observer pids: 400 401\n\n";
+	static const char obs_cmdlines[] = "100 ctl100\n101 io\n200 hog\n300 ksoftirqd/1\n"
+					   "400 preflight\n401 preflight\n402 preflight\n";
 	static const char *const sched[] = { g_fmt_switch, g_fmt_waking, g_fmt_wakeup, g_fmt_migrate };
 	static const char *const irq[] = { g_fmt_irq_entry, g_fmt_irq_exit, g_fmt_softirq_entry, g_fmt_softirq_exit };
 	static const char *const timer[] = { g_fmt_hrt_entry, g_fmt_hrt_exit };
@@ -462,13 +478,23 @@ static void g_header(struct g_buf *b, const int64_t *dropped)
 		g_addfmt(b, timer[i]);
 	g_add32(b, 0);			/* kallsyms */
 	g_add32(b, 0);			/* printk formats */
-	g_add64(b, strlen(cmdlines));
-	g_add(b, cmdlines, strlen(cmdlines));
+	if (observer) {
+		g_add64(b, strlen(obs_cmdlines));
+		g_add(b, obs_cmdlines, strlen(obs_cmdlines));
+	} else {
+		g_add64(b, strlen(cmdlines));
+		g_add(b, cmdlines, strlen(cmdlines));
+	}
 	g_add32(b, G_NCPUS);
 	g_add(b, "options  ", 10);
 	g_add16(b, 4);			/* TRACECLOCK */
 	g_add32(b, sizeof(clock));
 	g_add(b, clock, sizeof(clock));
+	if (observer) {
+		g_add16(b, 2);		/* CPUSTAT: the recorder's header */
+		g_add32(b, sizeof(obs_head));
+		g_add(b, obs_head, sizeof(obs_head));
+	}
 	for (i = 0; i < G_NCPUS; i++) {
 		n = snprintf(stats, sizeof(stats), "CPU: %d\nentries: 0\noverrun: 0\ncommit overrun: 0\n"
 			     "bytes: 0\noldest event ts: 0.000000\nnow ts: 0.000000\ndropped events: %lld\n"
@@ -495,7 +521,7 @@ struct g_writer {
 };
 
 /* g_open - start the hand-built .dat: its headers (with the per-CPU dropped counts), padded to a page; 0 or -errno */
-static int g_open(struct g_writer *w, const char *path, const int64_t *dropped)
+static int g_open(struct g_writer *w, const char *path, const int64_t *dropped, bool observer)
 {
 	struct g_buf b = { 0 };
 	long pad;
@@ -504,7 +530,7 @@ static int g_open(struct g_writer *w, const char *path, const int64_t *dropped)
 	w->f = fopen(path, "w");
 	if (!w->f)
 		return -errno;
-	g_header(&b, dropped);
+	g_header(&b, dropped, observer);
 	w->table = b.n - G_NCPUS * 16;
 	pad = (G_PAGE - (long)(b.n % G_PAGE)) % G_PAGE;
 	while (pad--)
@@ -564,7 +590,7 @@ static int g_cmp_event(const void *a, const void *b)
 }
 
 /* g_write_list - sort a scenario's events by CPU and time, and write them */
-static int g_write_list(const char *path, struct g_list *l, const int64_t *dropped)
+static int g_write_list(const char *path, struct g_list *l, const int64_t *dropped, bool observer)
 {
 	struct g_writer w;
 	size_t i;
@@ -574,7 +600,7 @@ static int g_write_list(const char *path, struct g_list *l, const int64_t *dropp
 	for (i = 0; i < l->n; i++)
 		l->ev[i].ts = l->ev[i].ts * 1;
 	qsort(l->ev, l->n, sizeof(*l->ev), g_cmp_event);
-	ret = g_open(&w, path, dropped);
+	ret = g_open(&w, path, dropped, observer);
 	if (ret)
 		return ret;
 	for (i = 0; i < l->n && !ret; i++) {
@@ -607,7 +633,7 @@ static void g_timer_wake(struct g_list *l, int cpu, int64_t r, const struct g_th
 }
 
 /* g_basic - the scenario described at the top of this file */
-static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost)
+static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost, bool observer)
 {
 	int64_t r, s, e;
 	uint32_t seq = 0;
@@ -647,6 +673,18 @@ static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost)
 			g_timer_wake(l, 1, r, &G_IDLE, &G_CTL, 0);
 			g_migrate(l, 1, r + 7 * G_US, &G_CTL, 1, 0);
 			s = r + 1017 * G_US;	/* switched in when io sleeps, above */
+		} else if (observer && (k == 2 || k == 4)) {
+			const struct g_thread *pf = k == 4 ? &G_REC : &G_LOADPF;
+			int64_t until = (k == 4 ? 90 : 50) * G_US;
+
+			g_switch(l, 1, r - (k == 4 ? 20 : 10) * G_US, &G_IDLE, G_RUNNING, pf);
+			g_timer_wake(l, 1, r, pf, &G_CTL, 1);
+			if (k == 4) {
+				g_irq(l, 1, r + 30 * G_US, pf->pid, 24, "virtio0-input");
+				g_irq(l, 1, r + 40 * G_US, pf->pid, 24, NULL);
+			}
+			g_switch(l, 1, r + until, pf, G_PREEMPT, &G_CTL);
+			s = r + until + 2 * G_US;
 		} else if (k == 6) {
 			g_switch(l, 1, r + 2 * G_US, &G_IDLE, G_RUNNING, &G_KSOFT);
 			g_softirq(l, 1, r + 3 * G_US, G_KSOFT.pid, 3, true);
@@ -747,7 +785,7 @@ static int g_storm(const char *path, long n)
 	int cpu, i, curr, next, ret;
 	size_t k;
 
-	ret = g_open(&w, path, none);
+	ret = g_open(&w, path, none, false);
 	if (ret)
 		return ret;
 	for (cpu = 0; cpu < G_NCPUS && !ret; cpu++) {
@@ -848,7 +886,7 @@ int main(int argc, char **argv)
 	struct g_job jobs[64];
 	int njobs = 0, ret;
 	long n;
-	bool lost;
+	bool lost, observer;
 
 	pf_set_prog("gentrace");
 	if (argc >= 3 && !strcmp(argv[1], "floor"))
@@ -859,17 +897,19 @@ int main(int argc, char **argv)
 		ret = g_storm(argv[2], n);
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
-	if (argc >= 3 && (!strcmp(argv[1], "basic") || !strcmp(argv[1], "lost") || !strcmp(argv[1], "markers"))) {
+	if (argc >= 3 && (!strcmp(argv[1], "basic") || !strcmp(argv[1], "lost") || !strcmp(argv[1], "markers") ||
+			  !strcmp(argv[1], "observer"))) {
 		lost = !strcmp(argv[1], "lost");
-		g_basic(&l, jobs, &njobs, lost);
+		observer = !strcmp(argv[1], "observer");
+		g_basic(&l, jobs, &njobs, lost, observer);
 		if (!strcmp(argv[1], "markers"))
 			g_only_markers(&l);
-		ret = g_write_list(argv[2], &l, lost ? dropped : none);
+		ret = g_write_list(argv[2], &l, lost ? dropped : none, observer);
 		free(l.ev);
 		if (!ret && argc >= 4)
 			ret = g_write_joblog(argv[3], jobs, njobs);
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
-	fprintf(stderr, "usage: gentrace basic|lost|markers OUT.dat [JOBLOG] | storm OUT.dat N | floor FILE.dat\n");
+	fprintf(stderr, "usage: gentrace basic|lost|markers|observer OUT.dat [JOBLOG] | storm OUT.dat N | floor FILE.dat\n");
 	return PF_EXIT_USAGE;
 }

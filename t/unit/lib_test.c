@@ -1,10 +1,11 @@
 /*
  * lib_test.c - unit tests of lib/: duration and number parsing, the growing
- * array, the INI line reader, the data-file resolver and the process spawner
- * (the histogram has its own, t/unit/hist_test.c).
+ * array, the INI line reader, the data-file resolver, the process spawner and
+ * CPU lists (the histogram has its own, t/unit/hist_test.c).
  */
 #define _GNU_SOURCE
 #include "common.h"
+#include "cpuset.h"
 #include "datafile.h"
 #include "ini.h"
 #include "proc.h"
@@ -256,6 +257,36 @@ static void test_proc(void)
 	check_int(pf_proc_exit_code(&p), ==, 7, "lib-7.14 ... its exit code");
 }
 
+/* test_cpus - lib-8.x: CPU lists parsed and formatted, housekeeping CPUs of a sysfs tree */
+static void test_cpus(void)
+{
+	char buf[256], path[300];
+	cpu_set_t set, used, hk;
+
+	check_int(pf_cpus_parse("0-3, 6,8-9", &set), ==, 0, "lib-8.1 a CPU list parses");
+	check_str(pf_cpus_format(&set, buf, sizeof(buf)), "0-3,6,8-9", "lib-8.2 and formats back as the kernel writes it");
+	check_int(pf_cpus_parse("", &set), ==, 0, "lib-8.3 the empty list parses (sysfs nohz_full when off)");
+	check_int(CPU_COUNT(&set), ==, 0, "lib-8.4 ... to the empty set");
+	check_str(pf_cpus_format(&set, buf, sizeof(buf)), "", "lib-8.5 ... formatted as an empty string");
+	check_int(pf_cpus_parse("3-1", &set), ==, -EINVAL, "lib-8.6 a backwards range is refused");
+	check_int(pf_cpus_parse("1,,2", &set), ==, -EINVAL, "lib-8.7 an empty item is refused");
+	check_int(pf_cpus_parse("99999", &set), ==, -EINVAL, "lib-8.8 a CPU beyond CPU_SETSIZE is refused");
+	/* a machine of 8 CPUs, 6-7 isolated, 5 nohz_full; the app on 1-2 */
+	snprintf(path, sizeof(path), "mkdir -p %s/cpus/sys/devices/system/cpu && cd %s/cpus/sys/devices/system/cpu && "
+		 "echo 0-7 > online && echo 6-7 > isolated && echo 5 > nohz_full", lib_tmp, lib_tmp);
+	check_int(system(path), ==, 0, "lib-8.9 the sysfs tree is made");
+	snprintf(path, sizeof(path), "%s/cpus", lib_tmp);
+	check_int(pf_cpus_parse("1-2", &used), ==, 0, "lib-8.10 the app's CPUs");
+	pf_cpus_housekeeping(path, &used, &hk);
+	check_str(pf_cpus_format(&hk, buf, sizeof(buf)), "0,3-4",
+		  "lib-8.11 housekeeping: online, not the app's, not isolated, not nohz_full");
+	check_int(pf_cpus_parse("0-7", &used), ==, 0, "lib-8.12 an app on every CPU");
+	pf_cpus_housekeeping(path, &used, &hk);
+	check_int(CPU_COUNT(&hk), ==, 0, "lib-8.13 leaves no housekeeping CPU");
+	check_int(pf_cpus_of_task(getpid(), getpid(), &set), ==, 0, "lib-8.14 this thread's Cpus_allowed_list reads");
+	check_int(CPU_COUNT(&set), >, 0, "lib-8.15 ... and names at least one CPU");
+}
+
 int main(void)
 {
 	char cmd[600];
@@ -265,12 +296,13 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(19 + 21 + 11 + 14);
+	tap_plan(19 + 21 + 11 + 14 + 15);
 	test_parse();
 	test_grow();
 	test_ini();
 	test_datafile();
 	test_proc();
+	test_cpus();
 	ret = tap_done();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", lib_tmp);
 	if (system(cmd) != 0)

@@ -49,6 +49,22 @@ static void test_cpustats(void)
 		  "rec-1.14 counts outside a CPU block are ignored");
 }
 
+/* test_observers - rec-5.x: the "Observer pids:" line of the recorder's CPUSTAT header */
+static void test_observers(void)
+{
+	const char *text = "\nBuffer: x (preflight record, streaming)\nObserver pids: 7 12 300\n\nCPU: 0\n"
+			   "entries: 0\n";
+	int pids[4] = { 0 };
+
+	check_int(rec_parse_observers(text, pids, 4), ==, 3, "rec-5.1 three observer thread ids");
+	check_int(pids[0] * 10000 + pids[1] * 100 + pids[2], ==, 7 * 10000 + 12 * 100 + 300, "rec-5.2 ... in order");
+	check_int(rec_parse_observers(text, pids, 2), ==, 3, "rec-5.3 more than max: the count, max stored");
+	check_int(rec_parse_observers(text, NULL, 0), ==, 3, "rec-5.4 counting alone");
+	check_int(rec_parse_observers("CPU: 0\nentries: 0\n", pids, 4), ==, -ENODATA,
+		  "rec-5.5 stats without the line (trace-cmd record): observer unknown");
+	check_int(rec_parse_observers("Observer pids:\n", pids, 4), ==, 0, "rec-5.6 an empty list is known and empty");
+}
+
 /* test_events - event sets and lists */
 static void test_events(void)
 {
@@ -135,8 +151,9 @@ static void test_ref_traces(void)
 
 int main(void)
 {
-	tap_plan(14 + 17 + 8 + 10);
+	tap_plan(14 + 17 + 8 + 10 + 6);
 	test_cpustats();
+	test_observers();
 	test_events();
 	test_comms();
 	test_ref_traces();
