@@ -12,6 +12,7 @@
 #include "tasks.h"
 #include "jobs_csv.h"
 #include "results.h"
+#include "snapshots.h"
 #include "command.h"
 
 #include <errno.h>
@@ -34,7 +35,8 @@ const struct pf_command cmd_analyze = {
 	.summary = "latency, response time, utilisation, slot overruns and culprits from a trace and job log",
 	.usage =
 	"usage: preflight analyze [RUN_DIR] [--trace FILE] [--joblog FILE] [--cyclictest FILE]\n"
-	"                         [--threads PATTERN | --all-threads] [--slot-ms N] [-o results.json] [--csv DIR] [--top N]\n"
+	"                         [--threads PATTERN | --all-threads] [--snapshots DIR]\n"
+	"                         [--slot-ms N] [-o results.json] [--csv DIR] [--top N]\n"
 	"                         [--run FILE] [--partial] [--loads FILE [--phase NAME]] [--fsw FILE]\n"
 	"\n"
 	"Reads a trace-cmd .dat file (v6/v7, compressed or not) and the app's job log, and writes\n"
@@ -53,6 +55,10 @@ const struct pf_command cmd_analyze = {
 	"                      and of the rest the 10 with the most CPU time and the 10 worst woken;\n"
 	"                      threads_listing says how many were left out)\n"
 	"      --all-threads   every thread seen in threads[] (default: as for --threads)\n"
+	"      --snapshots DIR the flight recorder's snapshots DIR/trace-NNN.dat, each analysed\n"
+	"                      with the job log: its worst activations get the culprits of the\n"
+	"                      snapshot that covers them (default: RUN_DIR's when it has no\n"
+	"                      trace.dat)\n"
 	"  -s, --slot-ms N     slot length in ms (default: the job log's slot_ns, else 10)\n"
 	"      --tick TIME     a wakeup whose switch-in is inferred later than this after its\n"
 	"                      sched_waking is counted as unresolved, not as a latency (default: 4ms,\n"
@@ -150,6 +156,7 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 		{ "cyclictest", required_argument, NULL, 'c' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "all-threads", no_argument, NULL, 'A' },
+		{ "snapshots", required_argument, NULL, 'S' },
 		{ "slot-ms", required_argument, NULL, 's' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "csv", required_argument, NULL, 'C' },
@@ -180,6 +187,10 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 		case 'c': r->opt.cyclictest = optarg; break;
 		case 'T': r->opt.threads = optarg; break;
 		case 'A': r->opt.all_threads = true; break;
+		case 'S':
+			if (an_snapshots_find(r, optarg))
+				return PF_EXIT_INTERNAL;
+			break;
 		case 'o': r->opt.out = optarg; break;
 		case 'C': r->opt.csv = optarg; break;
 		case 'q': r->opt.quiet = true; break;
@@ -222,6 +233,8 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 			return pf_fail(PF_EXIT_USAGE, "%s: not a run directory", dir);
 		if (!r->opt.trace && (r->opt.trace = owned[*nowned] = an_run_path(dir, "trace.dat", true)))
 			(*nowned)++;
+		else if (!r->opt.trace && !r->opt.nsnapshots && an_snapshots_find(r, dir))
+			return PF_EXIT_INTERNAL;
 		if (!r->opt.joblog && (r->opt.joblog = owned[*nowned] = an_run_path(dir, "jobs.csv", true)))
 			(*nowned)++;
 		if (!r->opt.cyclictest && (r->opt.cyclictest = owned[*nowned] = an_run_path(dir, "cyclictest.json", true)))
@@ -233,7 +246,8 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 		r->opt.out = "results.json";
 	if (r->opt.phase && !r->opt.loads)
 		return pf_usage_error(&cmd_analyze, "--phase: only with --loads");
-	if (!r->opt.trace && !r->opt.joblog && !r->opt.cyclictest && !r->opt.run_info && !r->opt.loads)
+	if (!r->opt.trace && !r->opt.joblog && !r->opt.cyclictest && !r->opt.run_info && !r->opt.loads &&
+	    !r->opt.nsnapshots)
 		return pf_usage_error(&cmd_analyze, "nothing to analyze: give RUN_DIR, --trace, --joblog or --cyclictest");
 	return 0;
 }
@@ -308,6 +322,25 @@ static int an_facts_load(const struct an_opts *o, struct an_facts *f)
 	return 0;
 }
 
+/*
+ * an_facts_snapshots - the snapshot trigger and budget of the phase (--phase,
+ * else the run's first flight-recorder phase), from the run's facts
+ */
+static void an_facts_snapshots(struct an_opts *o, const struct an_facts *f)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(f->run, "phases"), i, p) {
+		if (o->phase ? strcmp(json_string_value(json_object_get(p, "name")) ?: "", o->phase) :
+		    strcmp(json_string_value(json_object_get(p, "trace")) ?: "", "flight"))
+			continue;
+		o->trigger_ns = json_integer_value(json_object_get(p, "trigger_ns"));
+		o->max_snapshots = (long)json_integer_value(json_object_get(p, "max_snapshots"));
+		return;
+	}
+}
+
 /* an_facts_fold - add the run's facts to results.json, after what the analysis wrote */
 static void an_facts_fold(const struct an_opts *o, const struct an_facts *f, json_t *res)
 {
@@ -337,6 +370,7 @@ static int an_cmd_run(int argc, char **argv)
 	ret = an_facts_load(&r->opt, &facts);
 	if (ret)
 		goto out;
+	an_facts_snapshots(&r->opt, &facts);
 	if (r->opt.cyclictest) {
 #ifdef AN_HAVE_CYCLICTEST
 		ret = cyclictest_load(r->opt.cyclictest, &r->cyclictest);
@@ -371,11 +405,14 @@ static int an_cmd_run(int argc, char **argv)
 		if (ret)
 			goto out;
 	}
+	if (r->opt.nsnapshots && (ret = an_snapshots_explain(r)))
+		goto out;
 	res = an_results_json(r);
 	if (!res) {
 		ret = pf_fail(PF_EXIT_INTERNAL, "out of memory");
 		goto out;
 	}
+	an_snapshots_fold(r, res);
 	an_facts_fold(&r->opt, &facts, res);
 	ret = an_write_json(r, res, r->opt.out);
 	if (!ret && r->opt.csv)
@@ -390,6 +427,7 @@ out:
 	json_decref(facts.fsw);
 	an_jobs_csv_close(r);
 	an_tasks_joblog_close(r);
+	an_snapshots_free(r);
 	an_tasks_free(r);
 	an_sched_free(r);
 out_opts:

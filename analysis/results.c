@@ -369,48 +369,51 @@ static const char *an_waited(const struct an_culprit *c)
 	return not_woken > runnable ? "not yet woken" : "runnable, not chosen";
 }
 
+json_t *an_culprit_json(const struct an_run *r, const struct an_task *t, const struct an_culprit *c)
+{
+	static const char *const kinds[] = { "thread", "irq", "softirq", "idle", "self", "app" };
+	json_t *o = json_object(), *cs = json_array(), *x;
+	char line[512];
+	int k;
+
+	json_object_set_new(o, "seq", json_integer(c->seq));
+	json_object_set_new(o, "release_ns", json_integer(c->release_ns));
+	json_object_set_new(o, "start_ns", json_integer(c->start_ns));
+	json_object_set_new(o, "cpu", json_integer(c->cpu));
+	json_object_set_new(o, "latency_ns", json_integer(c->latency_ns));
+	json_object_set_new(o, "not_woken_ns", c->waking_ns ? json_integer(c->waking_ns - c->release_ns) : json_null());
+	json_object_set_new(o, "timer_expiry_delay_ns", c->timer_ns && c->timer_ns >= c->release_ns ?
+			    json_integer(c->timer_ns - c->release_ns) : json_null());
+	json_object_set_new(o, "runnable_ns", c->waking_ns && c->switch_in_ns ?
+			    json_integer(c->switch_in_ns - c->waking_ns) : json_null());
+	json_object_set_new(o, "app_delay_ns", c->switch_in_ns ? json_integer(c->start_ns - c->switch_in_ns)
+			    : json_null());
+	json_object_set_new(o, "waited", json_string(an_waited(c)));
+	for (k = 0; k < c->ncontrib; k++) {
+		x = json_object();
+		json_object_set_new(x, "kind", json_string(kinds[c->contrib[k].kind]));
+		json_object_set_new(x, "name", json_string(c->contrib[k].kind == AN_C_SELF ? t->name
+							  : c->contrib[k].name));
+		json_object_set_new(x, "id", json_integer(c->contrib[k].id));
+		json_object_set_new(x, "duration_ns", json_integer(c->contrib[k].dur_ns));
+		json_object_set_new(x, "share", an_frac(c->contrib[k].dur_ns, c->latency_ns));
+		json_array_append_new(cs, x);
+	}
+	json_object_set_new(o, "contributors", cs);
+	json_object_set_new(o, "complete", json_boolean(c->complete));
+	an_culprit_line(r, t, c, line, sizeof(line));
+	json_object_set_new(o, "summary", json_string(line));
+	return o;
+}
+
 /* an_culprits_json - the worst activations of a task */
 static json_t *an_culprits_json(struct an_run *r, struct an_task *t)
 {
-	static const char *const kinds[] = { "thread", "irq", "softirq", "idle", "self", "app" };
-	json_t *arr = json_array(), *o, *cs, *x;
-	char line[512];
-	int i, k;
+	json_t *arr = json_array();
+	int i;
 
-	for (i = 0; i < t->ntop; i++) {
-		struct an_culprit *c = &t->top[i];
-
-		o = json_object();
-		json_object_set_new(o, "seq", json_integer(c->seq));
-		json_object_set_new(o, "release_ns", json_integer(c->release_ns));
-		json_object_set_new(o, "start_ns", json_integer(c->start_ns));
-		json_object_set_new(o, "cpu", json_integer(c->cpu));
-		json_object_set_new(o, "latency_ns", json_integer(c->latency_ns));
-		json_object_set_new(o, "not_woken_ns", c->waking_ns ? json_integer(c->waking_ns - c->release_ns) : json_null());
-		json_object_set_new(o, "timer_expiry_delay_ns", c->timer_ns && c->timer_ns >= c->release_ns ?
-				    json_integer(c->timer_ns - c->release_ns) : json_null());
-		json_object_set_new(o, "runnable_ns", c->waking_ns && c->switch_in_ns ?
-				    json_integer(c->switch_in_ns - c->waking_ns) : json_null());
-		json_object_set_new(o, "app_delay_ns", c->switch_in_ns ? json_integer(c->start_ns - c->switch_in_ns)
-				    : json_null());
-		json_object_set_new(o, "waited", json_string(an_waited(c)));
-		cs = json_array();
-		for (k = 0; k < c->ncontrib; k++) {
-			x = json_object();
-			json_object_set_new(x, "kind", json_string(kinds[c->contrib[k].kind]));
-			json_object_set_new(x, "name", json_string(c->contrib[k].kind == AN_C_SELF ? t->name
-								  : c->contrib[k].name));
-			json_object_set_new(x, "id", json_integer(c->contrib[k].id));
-			json_object_set_new(x, "duration_ns", json_integer(c->contrib[k].dur_ns));
-			json_object_set_new(x, "share", an_frac(c->contrib[k].dur_ns, c->latency_ns));
-			json_array_append_new(cs, x);
-		}
-		json_object_set_new(o, "contributors", cs);
-		json_object_set_new(o, "complete", json_boolean(c->complete));
-		an_culprit_line(r, t, c, line, sizeof(line));
-		json_object_set_new(o, "summary", json_string(line));
-		json_array_append_new(arr, o);
-	}
+	for (i = 0; i < t->ntop; i++)
+		json_array_append_new(arr, an_culprit_json(r, t, &t->top[i]));
 	return arr;
 }
 

@@ -20,6 +20,9 @@ int  an_threads_each(struct an_run *r, int (*fn)(json_t *thread, void *arg), voi
 
 /* an_results_dump - write the document with its threads[] to f (one thread per line); 0 or -1 */
 int  an_results_dump(struct an_run *r, json_t *res, FILE *f);
+/* an_culprit_json - one of a task's worst activations with what stood between its release and start */
+json_t *an_culprit_json(const struct an_run *r, const struct an_task *t, const struct an_culprit *c);
+
 int  an_write_csv(struct an_run *r, json_t *res, const char *dir);
 void an_print_summary(struct an_run *r, json_t *res, FILE *out);
 

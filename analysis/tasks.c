@@ -355,7 +355,10 @@ static void an_culprit_fill(struct an_run *r, struct an_thread *th, int cpu, str
 		if (cp->curr_since_ns < oldest)
 			oldest = cp->curr_since_ns;
 	}
-	c->complete = cp->known && (oldest <= c->release_ns || cp->hist_n < AN_CPU_HISTORY);
+	/* complete: the CPU's history reaches back to the release (a trace, or a flight-recorder window,
+	 * that begins after it does not know what ran before) */
+	c->complete = cp->known && cp->first_ns <= c->release_ns &&
+		      (oldest <= c->release_ns || cp->hist_n < AN_CPU_HISTORY);
 	qsort(cs, n, sizeof(cs[0]), an_contrib_cmp);
 	c->ncontrib = 0;
 	for (j = 0; j < n && c->ncontrib < AN_MAX_CONTRIB; j++)
@@ -814,6 +817,27 @@ int an_tasks_joblog_drain(struct an_run *r)
 	}
 }
 
+/* an_worst_consider - a job-log row among its task's worst --top activations? (t->worst, snapshots.c) */
+static void an_worst_consider(struct an_run *r, struct an_task *t, uint32_t seq, int64_t release_ns,
+			       int64_t start_ns)
+{
+	int64_t lat = start_ns - release_ns;
+	int i;
+
+	if (r->opt.top <= 0)
+		return;
+	if (!t->worst && !(t->worst = calloc(r->opt.top, sizeof(*t->worst))))
+		return;	/* out of memory: no worst list, said as none explained */
+	if (t->nworst == r->opt.top && lat <= t->worst[t->nworst - 1].latency_ns)
+		return;
+	if (t->nworst < r->opt.top)
+		t->nworst++;
+	for (i = t->nworst - 1; i > 0 && t->worst[i - 1].latency_ns < lat; i--)
+		t->worst[i] = t->worst[i - 1];
+	t->worst[i] = (struct an_worst){ .seq = seq, .release_ns = release_ns, .start_ns = start_ns,
+					 .latency_ns = lat, .snap = -1 };
+}
+
 /* an_tasks_joblog_alone - read a job log without a trace, in one pass */
 int an_tasks_joblog_alone(struct an_run *r)
 {
@@ -832,6 +856,8 @@ int an_tasks_joblog_alone(struct an_run *r)
 		ret = an_jlrow_consume(r, t, row, NULL);
 		if (ret)
 			return ret;
+		if (r->opt.nsnapshots)
+			an_worst_consider(r, t, row->seq, row->release_ns, row->start_ns);
 	}
 }
 
@@ -863,13 +889,13 @@ void an_tasks_free(struct an_run *r)
 		an_stat_free(&t->jl_resp); an_stat_free(&t->jl_cpu); an_stat_free(&t->diff);
 		free(t->q);
 		free(t->top);
+		free(t->worst);
 		free(t);
 	}
 	r->ntasks = 0;
 }
 
-/* an_fmt_us - a duration for people: "188 µs", "3.4 µs" */
-static void an_fmt_us(char *buf, size_t size, int64_t ns)
+void an_fmt_us(char *buf, size_t size, int64_t ns)
 {
 	if (ns < 10000 && ns > -10000)
 		snprintf(buf, size, "%.1f µs", (double)ns / 1000.0);

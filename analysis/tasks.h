@@ -26,6 +26,9 @@ int  an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_i
 void an_tasks_lost_window(struct an_run *r, int64_t start_ns, int64_t end_ns);
 int  an_tasks_finish(struct an_run *r);
 void an_tasks_free(struct an_run *r);
+/* an_fmt_us - a duration for people: "188 µs", "3.4 µs" */
+void an_fmt_us(char *buf, size_t size, int64_t ns);
+
 void an_culprit_line(const struct an_run *r, const struct an_task *t, const struct an_culprit *c,
 		     char *buf, size_t size);
 

@@ -179,6 +179,24 @@ struct an_culprit {
 	struct an_contrib contrib[AN_MAX_CONTRIB];
 };
 
+/* an_worst - one of a task's worst activations by the job log, and the snapshot that explains it */
+struct an_worst {
+	uint32_t seq;
+	int64_t  release_ns, start_ns, latency_ns;
+	int      snap;			/* index in r->snap of the snapshot that covers it, -1 none */
+	struct an_culprit c;		/* from that snapshot */
+};
+
+/* an_snap - one flight-recorder snapshot: a trace-cmd file whose window ends at its trigger */
+struct an_snap {
+	const char *file;
+	int64_t  start_ns, end_ns;	/* its first and last event */
+	uint64_t events;
+	int64_t  lost;
+	int      explained;		/* worst activations it explains */
+	int      again;			/* worst activations it covers that an earlier one explained */
+};
+
 /* an_job - a job of the trace between its start and end markers */
 struct an_job {
 	uint32_t seq;
@@ -228,6 +246,9 @@ struct an_task {
 	/* worst activations */
 	struct an_culprit *top;
 	int      ntop;
+	/* flight-recorder runs: the worst activations by the job log (an_worst_consider) */
+	struct an_worst *worst;
+	int      nworst;
 };
 
 struct an_joblog;
@@ -237,6 +258,10 @@ struct an_opts {
 	const char *run_info, *loads, *phase, *fsw;	/* a run's facts, folded in as they are */
 	bool    partial;
 	bool    all_threads;	/* every thread in threads[], not only the ones that matter */
+	char  **snapshots;	/* flight-recorder snapshots of RUN_DIR (trace-NNN.dat), with no trace.dat */
+	int     nsnapshots;
+	int64_t trigger_ns;	/* the run's snapshot trigger (--run facts), 0 unknown */
+	long    max_snapshots;	/* the run's snapshot budget (--run facts), 0 unknown */
 	int64_t slot_ns;
 	bool    slot_given;
 	int64_t tick_ns;	/* an inferred switch-in later than this after its waking is no sample */
@@ -303,6 +328,9 @@ struct an_run {
 	/* CSV */
 	FILE    *jobs_csv;
 	json_t  *cyclictest;
+	/* flight-recorder snapshots, analysed one by one (snapshots.c) */
+	struct an_snap *snap;
+	int      nsnap;
 };
 
 #endif

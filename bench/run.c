@@ -78,6 +78,10 @@ struct run_load {
 	bool started;
 };
 
+#define RUN_MAX_SNAPSHOTS 1000	/* a flight-recorder phase's snapshot budget */
+#define RUN_TEXT_(x) #x
+#define RUN_TEXT(x) RUN_TEXT_(x)	/* a number macro as a string literal */
+
 struct run {
 	const struct run_opts *o;
 	struct scn scn;
@@ -582,6 +586,27 @@ static int run_sim_start(struct run *r, const struct scn_phase *p, const char *p
 	return 0;
 }
 
+/*
+ * run_trace_facts - how a flightapp phase was traced, into its run.json entry:
+ * trace (full, flight or off) and, for the flight recorder, the trigger and
+ * the snapshot budget (analyze says from them why an activation has no snapshot)
+ */
+static void run_trace_facts(struct run *r, const struct scn_phase *p, json_t *o)
+{
+	const char *trace = scn_param(&r->scn, p, "flightapp", "trace", "full");
+	const char *trigger = scn_param(&r->scn, p, "flightapp", "trigger", NULL);
+	int64_t ns;
+
+	if (p->measure != SCN_FLIGHTAPP)
+		return;
+	json_object_set_new(o, "trace", json_string(trace));
+	if (strcmp(trace, "flight"))
+		return;
+	json_object_set_new(o, "trigger_ns", trigger && !pf_parse_duration_ns(trigger, PF_NS_PER_US, &ns) ?
+			    json_integer(ns) : json_null());
+	json_object_set_new(o, "max_snapshots", json_integer(RUN_MAX_SNAPSHOTS));
+}
+
 /* run_flightapp_argv - the recorder wrapping the app, for a flightapp phase */
 static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const char *pdir,
 				 char **argv, int max, char bufs[][PATH_MAX], const char *hk)
@@ -617,7 +642,7 @@ static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const ch
 		if (!strcmp(trace, "flight")) {
 			n = run_argv(argv, max, n, "--flight-recorder");
 			n = run_argv(argv, max, n, "--max-snapshots");
-			n = run_argv(argv, max, n, "1000");
+			n = run_argv(argv, max, n, RUN_TEXT(RUN_MAX_SNAPSHOTS));
 		}
 		n = run_argv(argv, max, n, "--");
 	}
@@ -788,6 +813,7 @@ static void run_phase_json(struct run *r, const struct scn_phase *p, const char 
 			    json_string(hk));
 	json_object_set_new(json_array_get(r->phases, json_array_size(r->phases) - 1), "recorder_cpus",
 			    rec_cpus[0] ? json_string(rec_cpus) : json_null());
+	run_trace_facts(r, p, json_array_get(r->phases, json_array_size(r->phases) - 1));
 }
 
 /*
@@ -1221,6 +1247,9 @@ static int run_analyze(struct run *r)
 		if (run_exists(run_path(trace, sizeof(trace), pdir, "trace.dat"))) {
 			argv[n++] = "--trace";
 			argv[n++] = trace;
+		} else {
+			argv[n++] = "--snapshots";	/* flight recorder: trace-NNN.dat, if any */
+			argv[n++] = pdir;
 		}
 		if (run_exists(run_path(joblog, sizeof(joblog), pdir, "jobs.csv"))) {
 			argv[n++] = "--joblog";

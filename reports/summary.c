@@ -265,6 +265,32 @@ static void summary_phases(const char *dir, json_t *run, json_t *loads, FILE *ou
 	}
 }
 
+/*
+ * summary_coverage - a flight-recorder run: how many of each task's worst
+ * activations its snapshots explain, and for the others the first reason and
+ * the setting that would capture them (never a silent culprits section)
+ */
+static void summary_coverage(json_t *res, FILE *out)
+{
+	json_t *t, *u;
+	size_t i;
+
+	if (!json_is_array(pf_jpath_get(res, "trace.snapshots")))
+		return;
+	fprintf(out, "  %d flight-recorder snapshots\n", (int)json_array_size(pf_jpath_get(res, "trace.snapshots")));
+	json_array_foreach(pf_jpath_get(res, "tasks"), i, t) {
+		int worst = (int)summary_num(t, "culprit_coverage.worst", 0);
+		int expl = (int)summary_num(t, "culprit_coverage.explained", 0);
+
+		if (!worst || worst == expl)
+			continue;
+		u = json_array_get(pf_jpath_get(t, "unexplained"), 0);
+		fprintf(out, "  %s: %d of its %d worst activations explained; e.g. job %d: %s; capture with %s\n",
+			summary_str(t, "name", "?"), expl, worst, (int)summary_num(u, "seq", 0),
+			summary_str(u, "why", "?"), summary_str(t, "culprit_coverage.capture_with", "?"));
+	}
+}
+
 /* summary_tasks - per task of the app: activation latency, response, overruns; app utilisation */
 static void summary_tasks(json_t *res, FILE *out)
 {
@@ -294,6 +320,7 @@ static void summary_tasks(json_t *res, FILE *out)
 		json_array_foreach(pf_jpath_get(t, "culprits"), j, c)
 			if (j < 2)
 				fprintf(out, "  %s\n", summary_str(c, "summary", "?"));
+	summary_coverage(res, out);
 	json_array_foreach(pf_jpath_get(res, "tasks"), i, t)
 		if (summary_num(t, "observer_jobs", 0) > 0)
 			fprintf(out, "  observer: %s delayed by preflight's own threads (recorder, runner) in %d of %d "

@@ -5,6 +5,9 @@
  *   gentrace lost OUT.dat [JOBLOG]    the same with lost events (missed_events, CPU stats)
  *   gentrace markers OUT.dat [JOBLOG] the same, the app's markers only (no kernel events)
  *   gentrace observer OUT.dat [JOBLOG] 'basic' with preflight's own threads delaying ctl100
+ *   gentrace window OUT.dat FROM TO [JOBLOG]  the 'basic' events from T0 + FROM to T0 + TO
+ *                                        (µs): a flight-recorder snapshot of it, without the
+ *                                        declarations written before T0 (the job log has them)
  *   gentrace storm OUT.dat N          about N events of a busy 2-CPU system, for the benchmark
  *   gentrace floor FILE.dat           read a trace decoding only event ids: the floor of
  *                                        reading a file with libtracecmd (prints events, seconds)
@@ -618,6 +621,17 @@ static int g_write_list(const char *path, struct g_list *l, const int64_t *dropp
 	return g_close(&w);
 }
 
+/* g_window - keep the events from T0 + from_us to T0 + to_us only (a flight-recorder window) */
+static void g_window(struct g_list *l, long from_us, long to_us)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->n; i++)
+		if (l->ev[i].ts >= G_T0 + from_us * G_US && l->ev[i].ts <= G_T0 + to_us * G_US)
+			l->ev[n++] = l->ev[i];
+	l->n = n;
+}
+
 /* ---- scenarios ---- */
 
 struct g_job { const char *task; uint32_t seq; int64_t rel, start, end, cpu_ns; int cpu; unsigned flags; };
@@ -910,6 +924,21 @@ int main(int argc, char **argv)
 			ret = g_write_joblog(argv[3], jobs, njobs);
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
-	fprintf(stderr, "usage: gentrace basic|lost|markers|observer OUT.dat [JOBLOG] | storm OUT.dat N | floor FILE.dat\n");
+	if (argc >= 5 && !strcmp(argv[1], "window")) {
+		long from, to;
+
+		if (pf_parse_long(argv[3], 0, 1000000, &from) || pf_parse_long(argv[4], from, 1000000, &to))
+			return pf_fail(PF_EXIT_USAGE, "window: '%s' '%s': not FROM <= TO in us after T0", argv[3],
+				       argv[4]);
+		g_basic(&l, jobs, &njobs, false, false);
+		g_window(&l, from, to);
+		ret = g_write_list(argv[2], &l, none, false);
+		free(l.ev);
+		if (!ret && argc >= 6)
+			ret = g_write_joblog(argv[5], jobs, njobs);
+		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
+	}
+	fprintf(stderr, "usage: gentrace basic|lost|markers|observer OUT.dat [JOBLOG] | window OUT.dat FROM TO [JOBLOG]"
+		" | storm OUT.dat N | floor FILE.dat\n");
 	return PF_EXIT_USAGE;
 }
