@@ -10,6 +10,7 @@
 #include "results.h"
 #include "sched.h"
 #include "tasks.h"
+#include "jobs_csv.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -678,7 +679,6 @@ static void an_csv_cell(FILE *f, json_t *v, bool first)
 	csv_fwrite(f, s, strlen(s));
 }
 
-/* an_csv_table - write an array of objects as CSV; columns are dotted paths */
 /* an_csv_open - a CSV table in dir with its header line; NULL after printing why */
 static FILE *an_csv_open(const char *dir, const char *name, const char *const *cols, int ncols)
 {
@@ -743,7 +743,7 @@ static int an_csv_table(const char *dir, const char *name, json_t *arr, const ch
 	return an_csv_close(f, dir, name);
 }
 
-/* the columns of threads.csv */
+/* the columns of results-threads.csv */
 static const char *const an_thread_cols[] = {
 	"pid", "comm", "prio", "policy", "runtime_ns", "utilisation", "utilisation_max_10ms",
 	"utilisation_max_1s", "switches", "preemptions", "migrations", "wakeups",
@@ -751,7 +751,7 @@ static const char *const an_thread_cols[] = {
 	"wakeup_latency_from_wakeup_ns.max", "lost_events",
 };
 
-/* an_csv_thread - an_threads_each step: one row of threads.csv */
+/* an_csv_thread - an_threads_each step: one row of results-threads.csv */
 static int an_csv_thread(json_t *o, void *arg)
 {
 	an_csv_row(arg, o, an_thread_cols, PF_ARRAY_SIZE(an_thread_cols));
@@ -776,16 +776,16 @@ int an_write_csv(struct an_run *r, json_t *res, const char *dir)
 	size_t i, k;
 	int ret;
 
-	FILE *f = an_csv_open(dir, "threads.csv", an_thread_cols, PF_ARRAY_SIZE(an_thread_cols));
+	FILE *f = an_csv_open(dir, AN_CSV_THREADS, an_thread_cols, PF_ARRAY_SIZE(an_thread_cols));
 
 	if (!f)
 		return PF_EXIT_ENV;
 	an_threads_each(r, an_csv_thread, f);
-	ret = an_csv_close(f, dir, "threads.csv");
+	ret = an_csv_close(f, dir, AN_CSV_THREADS);
 	if (!ret)
-		ret = an_csv_table(dir, "cpus.csv", json_object_get(res, "cpus"), cpu, PF_ARRAY_SIZE(cpu));
+		ret = an_csv_table(dir, AN_CSV_CPUS, json_object_get(res, "cpus"), cpu, PF_ARRAY_SIZE(cpu));
 	if (!ret)
-		ret = an_csv_table(dir, "tasks.csv", tasks, task, PF_ARRAY_SIZE(task));
+		ret = an_csv_table(dir, AN_CSV_TASKS, tasks, task, PF_ARRAY_SIZE(task));
 	json_array_foreach(tasks, i, t)
 		json_array_foreach(json_object_get(t, "culprits"), k, c) {
 			json_t *x = json_deep_copy(c);
@@ -794,7 +794,7 @@ int an_write_csv(struct an_run *r, json_t *res, const char *dir)
 			json_array_append_new(all, x);
 		}
 	if (!ret)
-		ret = an_csv_table(dir, "culprits.csv", all, cul, PF_ARRAY_SIZE(cul));
+		ret = an_csv_table(dir, AN_CSV_CULPRITS, all, cul, PF_ARRAY_SIZE(cul));
 	json_decref(all);
 	return ret;
 }

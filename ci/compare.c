@@ -19,6 +19,7 @@
 #include "ci/stats.h"
 #include "command.h"
 #include "common.h"
+#include "outguard.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -503,6 +504,17 @@ static int cmp_run(int argc, char **argv)
 		return pf_usage_error(&cmd_compare, "no RUN given");
 	if (argc - optind > CMP_MAX_RUNS)
 		return pf_usage_error(&cmd_compare, "%d runs given, at most %d", argc - optind, CMP_MAX_RUNS);
+	{
+		const char *const outs[] = { tap, junit, json, md };
+
+		for (size_t i = 0; i < PF_ARRAY_SIZE(outs); i++) {
+			ret = pf_out_guard(outs[i], (const char *const *)argv + optind, (size_t)(argc - optind));
+			if (!ret)
+				ret = pf_out_guard(outs[i], &bpath, 1);
+			if (ret)
+				return ret;
+		}
+	}
 	ret = cmp_load_baseline(bpath, &bl);
 	if (ret)
 		return ret;

@@ -12,6 +12,7 @@
 #include "ci/runs.h"
 #include "command.h"
 #include "common.h"
+#include "outguard.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -466,6 +467,15 @@ static int hist_run(int argc, char **argv)
 		return pf_usage_error(&cmd_history, "unknown subcommand '%s' (add, list, trend, export)", sub);
 	if (!strcmp(sub, "add") && optind >= argc)
 		return pf_usage_error(&cmd_history, "add: no RUN given");
+	{
+		const char *in[1] = { o.db };
+
+		/* the database and the runs are read; what is written never replaces them */
+		if ((ret = pf_out_guard(o.csv, in, 1)) || (ret = pf_out_guard(o.plot, in, 1)) ||
+		    (ret = pf_out_guard(o.csv, (const char *const *)argv + optind, (size_t)(argc - optind))) ||
+		    (ret = pf_out_guard(o.plot, (const char *const *)argv + optind, (size_t)(argc - optind))))
+			return ret;
+	}
 	ret = ci_db_open(o.db, &db);
 	if (ret)
 		return ret;

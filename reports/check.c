@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include "command.h"
+#include "outguard.h"
 #include "common.h"
 #include "ini.h"
 #include "jpath.h"
@@ -114,6 +115,8 @@ const struct pf_command cmd_check = {
 	"  -o, --output FILE    write the TAP to FILE instead of stdout (default: stdout)\n"
 	"      --strict         a requirement not measured fails the check (default: off)\n"
 	"  -h, --help           this text\n"
+	"\n"
+	"FILE is never an input nor a file a run's SHA256SUMS lists (refused, exit 2).\n"
 	"\n"
 	"exit: 0 every measured requirement met, 1 a requirement failed (or nothing\n"
 	"was measured; with --strict, one was not measured), 2 bad budgets or results\n",
@@ -1279,6 +1282,14 @@ static int chk_run(int argc, char **argv)
 			return pf_usage_error(&cmd_check, "no --budgets given (and '%s' is not "
 					      "a run directory with budgets.ini)", argv[optind]);
 		budgets = dflt;
+	}
+	snprintf(results, sizeof(results), "%s/results.json", argv[optind]);
+	{
+		const char *const in[] = { argv[optind], results, budgets };
+
+		ret = pf_out_guard(output, in, PF_ARRAY_SIZE(in));
+		if (ret)
+			goto out;
 	}
 	b.path = budgets;
 	ret = chk_load_budgets(&b);

@@ -14,6 +14,7 @@
 #include "command.h"
 #include "common.h"
 #include "jpath.h"
+#include "outguard.h"
 #include "report.h"
 
 #include <ctype.h>
@@ -1490,6 +1491,15 @@ static int rpt_run(int argc, char **argv)
 	snprintf(html, sizeof(html), "%s", out ? out : "");
 	if (!out)
 		snprintf(html, sizeof(html), "%s/report.html", r.dir);
+	{
+		char res[PATH_MAX];
+		const char *const in[] = { res };
+
+		/* what the report reads is the run directory's: its evidence guards it */
+		snprintf(res, sizeof(res), "%s/results.json", r.dir);
+		if ((ret = pf_out_guard(html, in, 1)) || (ret = pf_out_guard(pdf, in, 1)))
+			return ret;
+	}
 	snprintf(r.tmpdir, sizeof(r.tmpdir), "%s/preflight-report.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(r.tmpdir))
 		return pf_fail(PF_EXIT_ENV, "%s: cannot create: %s", r.tmpdir, strerror(errno));

@@ -15,6 +15,7 @@
  * child processes and files).
  */
 #include "command.h"
+#include "outguard.h"
 #include "common.h"
 #include "jpath.h"
 
@@ -388,7 +389,8 @@ const struct pf_command cmd_summary = {
 	"  -h, --help          this text\n"
 	"\n"
 	"exit: 0 summary written, 2 bad usage, RUN_DIR is not a run directory (no\n"
-	"      readable run.json) or FILE cannot be opened, 3 write error\n",
+	"      readable run.json), FILE cannot be opened or is a file the summary reads or\n"
+	"      a run's SHA256SUMS lists (never written over), 3 write error\n",
 	.run = summary_run,
 };
 
@@ -420,6 +422,22 @@ static int summary_check_dir(const char *dir)
 	return 0;
 }
 
+/* summary_guard - the summary may be written to output: none of the run's files it reads, no evidence */
+static int summary_guard(const char *dir, const char *output)
+{
+	static const char *const names[] = { "run.json", "sysinfo.json", "loads.json", "results.json",
+					     "verdicts.tap", "SHA256SUMS" };
+	char in[PF_ARRAY_SIZE(names)][PATH_MAX];
+	const char *inp[PF_ARRAY_SIZE(names)];
+	size_t i;
+
+	for (i = 0; i < PF_ARRAY_SIZE(names); i++) {
+		snprintf(in[i], sizeof(in[i]), "%s/%s", dir, names[i]);
+		inp[i] = in[i];
+	}
+	return pf_out_guard(output, inp, PF_ARRAY_SIZE(inp));
+}
+
 static int summary_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -443,6 +461,9 @@ static int summary_run(int argc, char **argv)
 		return pf_usage_error(&cmd_summary, optind == argc ? "which run directory?" :
 				      "one run directory only");
 	ret = summary_check_dir(argv[optind]);
+	if (ret)
+		return ret;
+	ret = summary_guard(argv[optind], output);
 	if (ret)
 		return ret;
 	if (output && !(out = fopen(output, "we")))
