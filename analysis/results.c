@@ -813,6 +813,18 @@ static bool an_is_affected(json_t *res, const char *what)
 	return false;
 }
 
+/* an_listed - is key in the string array 'list' of a statistics object ("is_max", "estimated") */
+static bool an_listed(json_t *stats, const char *list, const char *key)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(stats, list), i, v)
+		if (json_is_string(v) && !strcmp(json_string_value(v), key))
+			return true;
+	return false;
+}
+
 /* an_ct_val - a cyclictest ns value in the file's unit (µs or ns) with 'prec' decimals, "n/a" for null */
 static const char *an_ct_val(json_t *v, double div, int prec, char *buf, size_t size)
 {
@@ -825,8 +837,9 @@ static const char *an_ct_val(json_t *v, double div, int prec, char *buf, size_t 
 /* an_print_cyclictest - the imported cyclictest baseline, one line per thread, in its unit */
 static void an_print_cyclictest(json_t *ct, FILE *out)
 {
-	char b0[32], b1[32], b2[32], b3[32], b4[32];
+	char b0[32], b1[32], b2[32], b3[32], b4[32], b5[32];
 	const char *unit = json_string_value(json_object_get(ct, "unit"));
+	bool estimated = false;
 	double div;
 	json_t *o, *lat;
 	size_t i;
@@ -834,23 +847,33 @@ static void an_print_cyclictest(json_t *ct, FILE *out)
 	if (!json_is_object(ct))
 		return;
 	div = unit && !strcmp(unit, "ns") ? 1.0 : 1000.0;
-	fprintf(out, "\ncyclictest baseline (%s, %s, times in %s):\n%-8s %5s %9s %9s %11s %9s %9s %9s\n",
+	fprintf(out, "\ncyclictest baseline (%s, %s, times in %s):\n%-8s %5s %9s %9s %11s %11s %9s %9s %9s\n",
 		json_string_value(json_object_get(ct, "file")), json_string_value(json_object_get(ct, "format")),
-		div == 1.0 ? "ns" : "µs", "thread", "cpu", "cycles", "min", "mean", "p99", "max", "overflows");
+		div == 1.0 ? "ns" : "µs", "thread", "cpu", "cycles", "min", "mean", "stddev", "p99", "max", "overflows");
 	json_array_foreach(json_object_get(ct, "threads"), i, o) {
 		lat = json_object_get(o, "latency_ns");
-		fprintf(out, "%-8s %5s %9lld %9s %11s %9s %9s %9lld\n",
+		an_ct_val(json_object_get(lat, "stddev"), div, 2, b5, sizeof(b5));
+		if (an_listed(lat, "estimated", "stddev")) {
+			strcat(b5, "~");	/* room: b5 holds a number of at most 24 characters */
+			estimated = true;
+		}
+		fprintf(out, "%-8s %5s %9lld %9s %11s %11s %9s %9s %9lld\n",
 			json_string_value(json_object_get(o, "name")),
 			json_is_integer(json_object_get(o, "cpu")) ?
 			(snprintf(b0, sizeof(b0), "%lld", json_integer_value(json_object_get(o, "cpu"))), b0) : "-",
 			json_integer_value(json_object_get(lat, "count")),
 			an_ct_val(json_object_get(lat, "min"), div, 0, b1, sizeof(b1)),
 			an_ct_val(json_object_get(lat, "mean"), div, 2, b2, sizeof(b2)),
-			an_ct_val(json_object_get(lat, "p99"), div, 0, b3, sizeof(b3)),
+			json_is_number(json_object_get(lat, "stddev")) ? b5 : "n/a",
+			an_listed(lat, "is_max", "p99") ? "=max" : an_ct_val(json_object_get(lat, "p99"), div, 0, b3, sizeof(b3)),
 			an_ct_val(json_object_get(lat, "max"), div, 0, b4, sizeof(b4)),
 			json_integer_value(json_object_get(json_object_get(o, "overflows"), "count")));
 	}
-	fprintf(out, "(p99 n/a: it lies among overflows whose values cyclictest did not write)\n");
+	fprintf(out, "(p99 n/a: it lies among overflows whose values cyclictest did not write; =max: fewer than\n"
+		" the 100 cycles p99 needs, p99 is the max)\n");
+	if (estimated)
+		fprintf(out, "(stddev~ estimated: it depends on the overflows' unknown values; the least spread they "
+			"allow, a lower bound)\n");
 }
 
 /* an_us - a JSON ns value as µs text, "n/a" for null */
@@ -860,6 +883,14 @@ static const char *an_us(json_t *v, char *buf, size_t size)
 		return "n/a";
 	snprintf(buf, size, "%.1f", json_number_value(v) / 1000.0);
 	return buf;
+}
+
+/* an_us_pct - a percentile of a statistics object as µs text; "=max" when too few samples give it */
+static const char *an_us_pct(json_t *stats, const char *key, char *buf, size_t size)
+{
+	if (an_listed(stats, "is_max", key))
+		return "=max";
+	return an_us(json_object_get(stats, key), buf, size);
 }
 
 /* an_pct - a JSON fraction as a percentage, 0 for null */
@@ -895,6 +926,23 @@ static json_t *an_threads_busiest(struct an_run *r, size_t n, size_t *listed)
 		json_array_append_new(arr, an_thread_json(r, v[i]));
 	free(v);
 	return arr;
+}
+
+/* an_print_small_n - which tasks' activation-latency p99 is their max, with n: too few jobs for it */
+static void an_print_small_n(json_t *tasks, FILE *out)
+{
+	json_t *o, *lat;
+	size_t i, n = 0;
+
+	json_array_foreach(tasks, i, o) {
+		lat = json_object_get(o, "activation_latency_ns");
+		if (!an_listed(lat, "is_max", "p99"))
+			continue;
+		fprintf(out, "%s%s (n = %lld)", n++ ? ", " : "p99 = max (fewer than the 100 jobs p99 needs): ",
+			json_string_value(json_object_get(o, "name")), json_integer_value(json_object_get(lat, "count")));
+	}
+	if (n)
+		fputc('\n', out);
 }
 
 void an_print_summary(struct an_run *r, json_t *res, FILE *out)
@@ -936,7 +984,7 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 				json_is_integer(json_object_get(o, "prio")) ?
 				(snprintf(b3, sizeof(b3), "%lld", json_integer_value(json_object_get(o, "prio"))), b3) : "-",
 				an_pct(json_object_get(o, "utilisation")),
-				an_us(json_object_get(lat, "p99"), b1, sizeof(b1)),
+				an_us_pct(lat, "p99", b1, sizeof(b1)),
 				an_us(json_object_get(lat, "max"), b2, sizeof(b2)),
 				an_pct(json_object_get(o, "utilisation_max_10ms")),
 				json_integer_value(json_object_get(o, "preemptions")),
@@ -945,6 +993,11 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 		}
 		if (shown > json_array_size(arr))
 			fprintf(out, "... %zu more threads in results.json\n", shown - json_array_size(arr));
+		json_array_foreach(arr, i, o)
+			if (an_listed(json_object_get(o, "wakeup_latency_ns"), "is_max", "p99")) {
+				fprintf(out, "(=max: fewer than the 100 wakeups p99 needs, so p99 is the max)\n");
+				break;
+			}
 		json_decref(arr);
 		fprintf(out, "\n%-4s %7s %7s %8s %8s\n", "cpu", "util%", "idle%", "hardirq%", "softirq%");
 		json_array_foreach(json_object_get(res, "cpus"), i, o)
@@ -966,7 +1019,7 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 				json_string_value(json_object_get(o, "name")),
 				json_string_value(json_object_get(o, "source")),
 				json_integer_value(json_object_get(o, "jobs")),
-				an_us(json_object_get(lat, "p99"), b1, sizeof(b1)),
+				an_us_pct(lat, "p99", b1, sizeof(b1)),
 				an_us(json_object_get(lat, "max"), b2, sizeof(b2)),
 				an_us(json_object_get(json_object_get(o, "response_time_ns"), "max"), b3, sizeof(b3)),
 				an_us(json_object_get(json_object_get(o, "exec_time_ns"), "max"), b4, sizeof(b4)),
@@ -976,6 +1029,7 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 				json_integer_value(json_object_get(o, "lost_events_jobs")) ? "  [lost events]" : "");
 		}
 		fprintf(out, "(times in µs)\n");
+		an_print_small_n(arr, out);
 		app = json_object_get(res, "app");
 		if (json_is_object(app))
 			fprintf(out, "\napp utilisation (%s): %.1f %% of one CPU, worst 1 s %.1f %%, worst slot %.1f %%%s\n",

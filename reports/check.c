@@ -84,6 +84,7 @@ struct chk_item {
 	json_t     *value;	/* borrowed; NULL when not measured */
 	json_t     *bound;	/* value NULL, only a bound known: {">=": lo, "<=": hi} (docs/results.md) */
 	json_t     *elem;	/* array element the value belongs to, or NULL */
+	json_t     *owned;	/* a bound made here (an estimated stddev's), released with the item */
 	json_t     *parent;	/* object holding the value */
 	char        why[256];	/* not measured: why */
 	enum chk_kind kind;
@@ -813,6 +814,49 @@ static int chk_item(struct chk_walk *w, const char *label, const char *path, jso
 	return 0;
 }
 
+/* chk_listed - is key in the string array member 'list' of a statistics object ("estimated", "is_max") */
+static bool chk_listed(json_t *stats, const char *list, const char *key)
+{
+	json_t *v;
+	size_t i;
+
+	if (!key)
+		return false;
+	json_array_foreach(json_object_get(stats, list), i, v)
+		if (json_is_string(v) && !strcmp(json_string_value(v), key))
+			return true;
+	return false;
+}
+
+/* chk_estimated - is this member of a statistics object an estimate (docs/results.md 'estimated') */
+static bool chk_estimated(json_t *parent, const char *key)
+{
+	return chk_listed(parent, "estimated", key);
+}
+
+/*
+ * chk_estimated_item - an estimated stddev: computed as if the unrecorded
+ * values were all equal, the least spread their known sum allows, so it is
+ * judged as what it is, a lower bound (a budget it exceeds fails, else not
+ * measured); 0 or -ENOMEM
+ */
+static int chk_estimated_item(struct chk_walk *w, const char *label, const char *path, json_t *value,
+			      json_t *elem, json_t *parent)
+{
+	json_t *b = json_pack("{sO}", ">=", value);
+	int ret;
+
+	if (!b)
+		return -ENOMEM;
+	ret = chk_item(w, label, path, NULL, b, elem, parent);
+	if (ret) {
+		json_decref(b);
+		return ret;
+	}
+	w->items->v[w->items->n - 1].owned = b;
+	return 0;
+}
+
 /*
  * chk_walk - resolve w->seg[i..] under node; 'parent'/'key' hold node (for
  * *_unavailable reasons), 'elem' the last array element passed
@@ -846,6 +890,8 @@ static int chk_walk(struct chk_walk *w, json_t *node, size_t i, const char *labe
 							why ? "" : path, why ? "" : "' is null in results.json");
 			return chk_not_measured(w, l, path, "%s is not an object", path);
 		}
+		if (chk_estimated(parent, key) && json_is_number(node))
+			return chk_estimated_item(w, l, path, node, elem, parent);
 		return chk_item(w, l, path, node, NULL, elem, parent);
 	}
 	if (!strcmp(w->seg[i], "*")) {
@@ -1115,6 +1161,38 @@ static const char *chk_ascii(const char *in, char *out, size_t size)
 
 enum chk_result { CHK_PASSED, CHK_FAILED, CHK_NOT_MEASURED };
 
+/* chk_estimate_note - the diagnostic of a value that is an estimate (its bound made by chk_estimated_item) */
+static void chk_estimate_note(FILE *out, const struct chk_item *it)
+{
+	if (it->owned)
+		fprintf(out, "#   %s is estimated: it depends on values that were not recorded (cyclictest's "
+			"overflows); the estimate is the least spread they allow, a lower bound\n", it->path);
+}
+
+/*
+ * chk_small_n - a percentile whose rank is the top sample (results.json's
+ * "is_max": fewer samples than it needs) is the max: say so, with n
+ */
+static void chk_small_n(FILE *out, const struct chk_item *it)
+{
+	json_t *v;
+	const char *name;
+	size_t i, n, len = strlen(it->path);
+	double q;
+
+	json_array_foreach(json_object_get(it->parent, "is_max"), i, v) {
+		name = json_string_value(v);
+		n = name ? strlen(name) : 0;
+		if (!n || n >= len || strcmp(it->path + len - n, name) || it->path[len - n - 1] != '.')
+			continue;
+		q = strtod(name + 1, NULL) / 100;
+		fprintf(out, "#   %s = max, n = %" JSON_INTEGER_FORMAT ": too few samples for %s (it needs %.0f)\n",
+			name, json_integer_value(json_object_get(it->parent, "count")), name,
+			q < 1 ? ceil(1 / (1 - q) - 1e-6) : 1.0);
+		return;
+	}
+}
+
 /*
  * chk_bound_verdict - a value known only to lie in [lo, hi] (either side may
  * be missing): the requirement fails when every value of it does, passes
@@ -1146,6 +1224,7 @@ static enum chk_result chk_bound_verdict(FILE *out, size_t n, struct chk_item *i
 	if (!fail && !pass) {
 		fprintf(out, "ok %zu - %s %s # SKIP not measured: only a bound is known (%s), which cannot decide\n",
 			n, r->id, it->label, shown);
+		chk_estimate_note(out, it);
 		return CHK_NOT_MEASURED;
 	}
 	/* the bound that decides: below the limit, the upper one passes and the lower one fails */
@@ -1153,9 +1232,11 @@ static enum chk_result chk_bound_verdict(FILE *out, size_t n, struct chk_item *i
 	fprintf(out, "#   %s%s%s %s %s%s%s (only a bound is known: %s)\n",
 		chk_num((r->op == CHK_LE || r->op == CHK_LT) == pass ? hi : lo, a, sizeof(a)),
 		*unit ? " " : "", unit, chk_op_text[r->op], chk_num(r->limit, c, sizeof(c)), *unit ? " " : "", unit, shown);
+	chk_estimate_note(out, it);
 	if (fail) {
 		fprintf(out, "#   requirement: %s\n", chk_ascii(r->text, text, sizeof(text)));
-		fprintf(out, "#   measured: %s = null, known only as %s\n", it->path, shown);
+		fprintf(out, "#   measured: %s = %s, known only as %s\n", it->path, it->owned ? "an estimate" : "null",
+			shown);
 	}
 	return pass ? CHK_PASSED : CHK_FAILED;
 }
@@ -1197,6 +1278,7 @@ static enum chk_result chk_verdict(FILE *out, json_t *root, size_t n, struct chk
 		 chk_op_text[r->op], chk_num(limit, l, sizeof(l)), *unit ? " " : "", unit, margin);
 	chk_clean(desc);
 	fprintf(out, "#   %s\n", desc);
+	chk_small_n(out, it);
 	if (!pass) {
 		fprintf(out, "#   requirement: %s\n", chk_ascii(r->text, text, sizeof(text)));
 		fprintf(out, "#   measured: %s = %s\n", it->path,
@@ -1330,6 +1412,8 @@ static int chk_run(int argc, char **argv)
 out:
 	if (out != stdout)
 		fclose(out);
+	for (i = 0; i < items.n; i++)
+		json_decref(items.v[i].owned);
 	free(items.v);
 	json_decref(root);
 	chk_free_budgets(&b);

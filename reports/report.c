@@ -523,13 +523,22 @@ static void rpt_td_int(struct rpt *r, json_t *v)
  */
 static void rpt_td_stat(struct rpt *r, json_t *dist, const char *key)
 {
-	json_t *b = json_object_get(json_object_get(dist, "bounds"), key);
+	json_t *b = json_object_get(json_object_get(dist, "bounds"), key), *m;
+	char buf[64];
+	size_t i;
 
 	if (json_is_null(json_object_get(dist, key)) && json_is_object(b)) {
 		fprintf(r->out, "<td class=\"n bound\" data-ge-ns=\"%.0f\" data-le-ns=\"%.0f\">≥ %.1f, ≤ %.1f</td>",
 			rpt_num(b, ">="), rpt_num(b, "<="), rpt_num(b, ">=") / 1e3, rpt_num(b, "<=") / 1e3);
 		return;
 	}
+	json_array_foreach(json_object_get(dist, "is_max"), i, m)
+		if (json_is_string(m) && !strcmp(json_string_value(m), key) && json_is_number(json_object_get(dist, key))) {
+			/* too few samples for this percentile: it is the max (docs/results.md is_max) */
+			fprintf(r->out, "<td class=\"n at-max\" data-ns=\"%.0f\">%s (= max, n = %.0f)</td>",
+				rpt_num(dist, key), rpt_us(json_object_get(dist, key), buf, sizeof(buf)), rpt_num(dist, "count"));
+			return;
+		}
 	rpt_td_ns(r, json_object_get(dist, key));
 }
 
