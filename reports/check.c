@@ -20,6 +20,7 @@
 #define _GNU_SOURCE
 #include "command.h"
 #include "outguard.h"
+#include "results_keys.h"
 #include "common.h"
 #include "ini.h"
 #include "jpath.h"
@@ -87,6 +88,7 @@ struct chk_item {
 	json_t     *owned;	/* a bound made here (an estimated stddev's), released with the item */
 	json_t     *parent;	/* object holding the value */
 	char        why[256];	/* not measured: why */
+	bool        no_value;	/* not measured though results.json has the member: null, or a bound that cannot decide */
 	enum chk_kind kind;
 	double      unit_ns;	/* CHK_TIME: ns per metric unit */
 };
@@ -107,7 +109,10 @@ const struct pf_command cmd_check = {
 	"Checks every requirement of a budget file against a results.json of\n"
 	"'preflight analyze' and prints TAP: one test per requirement and selected\n"
 	"element, with the measured value, the bound and the margin. A metric that\n"
-	"results.json does not have is 'not measured' (a TAP SKIP), never passed.\n"
+	"names no key of the results.json schema is an error in the budget file (exit 2);\n"
+	"one this results.json does not have, or has no value of, is 'not measured'\n"
+	"(a TAP SKIP), never passed: the summary counts those not in this run and those\n"
+	"without a value apart.\n"
 	"RESULTS is a results.json, a run directory holding one, or - for stdin.\n"
 	"\n"
 	"options:\n"
@@ -115,6 +120,7 @@ const struct pf_command cmd_check = {
 	"                       directory's budgets.ini when RESULTS is a directory\n"
 	"  -o, --output FILE    write the TAP to FILE instead of stdout (default: stdout)\n"
 	"      --strict         a requirement not measured fails the check (default: off)\n"
+	"      --keys           print the metric paths results.json has (its schema) and exit\n"
 	"  -h, --help           this text\n"
 	"\n"
 	"FILE is never an input nor a file a run's SHA256SUMS lists (refused, exit 2).\n"
@@ -309,7 +315,7 @@ static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
 /* chk_parse_metric - 'metric' split at commas, each a dotted path */
 static int chk_parse_metric(struct chk_budgets *b, struct chk_req *r)
 {
-	char *copy, *tok, *save = NULL, *p;
+	char *copy, *tok, *save = NULL, *p, why[256];
 	char **m;
 
 	copy = strdup(r->metric);
@@ -322,6 +328,11 @@ static int chk_parse_metric(struct chk_budgets *b, struct chk_req *r)
 		if (*p || *tok == '.' || tok[strlen(tok) - 1] == '.' || strstr(tok, "..")) {
 			chk_bad(b, r->line_metric, "metric '%s' is not a dotted path like "
 				"tasks.*.activation_latency_ns.max", tok);
+			goto fail;
+		}
+		if (!pf_results_key_known(tok, why, sizeof(why))) {
+			chk_bad(b, r->line_metric, "metric '%s' names no key of results.json (docs/results.md; "
+				"'preflight check --keys' lists them): %s", tok, why);
 			goto fail;
 		}
 		m = realloc(r->metrics, (r->nmetrics + 1) * sizeof(*m));
@@ -885,9 +896,14 @@ static int chk_walk(struct chk_walk *w, json_t *node, size_t i, const char *labe
 			if (json_is_null(node) && json_is_object(v))
 				/* a percentile known only by a bound (cyclictest's overflows): judged on it */
 				return chk_item(w, l, path, NULL, v, elem, parent);
-			if (json_is_null(node))
-				return chk_not_measured(w, l, path, "%s%s%s", why ? why : "'",
-							why ? "" : path, why ? "" : "' is null in results.json");
+			if (json_is_null(node)) {
+				ret = chk_not_measured(w, l, path, "%s%s%s", why ? why : "'",
+						       why ? "" : path, why ? "" : "' is null in results.json");
+				/* a whole component null (no cyclictest, no app) was not in this run */
+				if (!ret && parent != w->root)
+					w->items->v[w->items->n - 1].no_value = true;
+				return ret;
+			}
 			return chk_not_measured(w, l, path, "%s is not an object", path);
 		}
 		if (chk_estimated(parent, key) && json_is_number(node))
@@ -1332,6 +1348,7 @@ static int chk_run(int argc, char **argv)
 		{ "budgets", required_argument, NULL, 'b' },
 		{ "output",  required_argument, NULL, 'o' },
 		{ "strict",  no_argument,       NULL, 'S' },
+		{ "keys",    no_argument,       NULL, 'K' },
 		{ "help",    no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1339,7 +1356,8 @@ static int chk_run(int argc, char **argv)
 	struct chk_items items = { 0 };
 	const char *budgets = NULL, *output = NULL;
 	char results[4096], dflt[4096];
-	size_t i, k, count[3] = { 0 };
+	size_t i, k, count[3] = { 0 }, no_value = 0;
+	enum chk_result res;
 	json_t *root = NULL;
 	FILE *out = stdout;
 	int c, strict = 0, ret;
@@ -1351,6 +1369,7 @@ static int chk_run(int argc, char **argv)
 		case 'b': budgets = optarg; break;
 		case 'o': output = optarg; break;
 		case 'S': strict = 1; break;
+		case 'K': pf_results_keys_print(stdout); return PF_EXIT_OK;
 		case 'h': pf_print_usage(&cmd_check); return PF_EXIT_OK;
 		default: return pf_usage_error(&cmd_check, "bad option");
 		}
@@ -1396,10 +1415,17 @@ static int chk_run(int argc, char **argv)
 	}
 	fprintf(out, "1..%zu\n", items.n);
 	fprintf(out, "# preflight check: %s against %s\n", results, budgets);
-	for (i = 0; i < items.n; i++)
-		count[chk_verdict(out, root, i + 1, &items.v[i])]++;
-	fprintf(out, "# %zu passed, %zu failed, %zu not measured\n", count[CHK_PASSED],
+	for (i = 0; i < items.n; i++) {
+		res = chk_verdict(out, root, i + 1, &items.v[i]);
+		count[res]++;
+		no_value += res == CHK_NOT_MEASURED && (items.v[i].no_value || items.v[i].bound);
+	}
+	fprintf(out, "# %zu passed, %zu failed, %zu not measured", count[CHK_PASSED],
 		count[CHK_FAILED], count[CHK_NOT_MEASURED]);
+	if (count[CHK_NOT_MEASURED])
+		fprintf(out, " (%zu not in this run, %zu without a value)", count[CHK_NOT_MEASURED] - no_value,
+			no_value);
+	fputc('\n', out);
 	if (count[CHK_FAILED] || (strict && count[CHK_NOT_MEASURED]))
 		ret = PF_EXIT_FAILED;
 	else if (!count[CHK_PASSED]) {
