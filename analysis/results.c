@@ -267,7 +267,7 @@ static const char *an_waited(const struct an_culprit *c)
 /* an_culprits_json - the worst activations of a task */
 static json_t *an_culprits_json(struct an_run *r, struct an_task *t)
 {
-	static const char *const kinds[] = { "thread", "irq", "softirq", "idle", "self", "app" };
+	static const char *const kinds[] = { "thread", "irq", "softirq", "idle", "self", "app", "others" };
 	json_t *arr = json_array(), *o, *cs, *x;
 	char line[512];
 	int i, k;
@@ -289,6 +289,11 @@ static json_t *an_culprits_json(struct an_run *r, struct an_task *t)
 		json_object_set_new(o, "app_delay_ns", c->switch_in_ns ? json_integer(c->start_ns - c->switch_in_ns)
 				    : json_null());
 		json_object_set_new(o, "waited", json_string(an_waited(c)));
+		json_object_set_new(o, "pid", json_integer(c->pid));
+		json_object_set_new(o, "waker_pid", c->waker_pid > 0 ? json_integer(c->waker_pid) : json_null());
+		json_object_set_new(o, "released_by", !c->releaser[0] ? json_null() :
+				    json_pack("{sssisIsI}", "task", c->releaser, "pid", c->waker_pid,
+					      "seq", (json_int_t)c->releaser_seq, "latency_ns", (json_int_t)c->releaser_late_ns));
 		cs = json_array();
 		for (k = 0; k < c->ncontrib; k++) {
 			x = json_object();
@@ -296,11 +301,15 @@ static json_t *an_culprits_json(struct an_run *r, struct an_task *t)
 			json_object_set_new(x, "name", json_string(c->contrib[k].kind == AN_C_SELF ? t->name
 								  : c->contrib[k].name));
 			json_object_set_new(x, "id", json_integer(c->contrib[k].id));
+			json_object_set_new(x, "pid", c->contrib[k].kind == AN_C_THREAD || c->contrib[k].kind == AN_C_SELF ||
+					    c->contrib[k].kind == AN_C_APP ? json_integer(c->contrib[k].id) : json_null());
 			json_object_set_new(x, "duration_ns", json_integer(c->contrib[k].dur_ns));
 			json_object_set_new(x, "share", an_frac(c->contrib[k].dur_ns, c->latency_ns));
 			json_array_append_new(cs, x);
 		}
 		json_object_set_new(o, "contributors", cs);
+		json_object_set_new(o, "explained_ns", json_integer(c->explained_ns));
+		json_object_set_new(o, "explained", an_frac(c->explained_ns, c->latency_ns));
 		json_object_set_new(o, "complete", json_boolean(c->complete));
 		an_culprit_line(r, t, c, line, sizeof(line));
 		json_object_set_new(o, "summary", json_string(line));
@@ -770,7 +779,8 @@ int an_write_csv(struct an_run *r, json_t *res, const char *dir)
 	};
 	static const char *const cul[] = {
 		"task", "seq", "cpu", "release_ns", "start_ns", "latency_ns", "not_woken_ns",
-		"timer_expiry_delay_ns", "runnable_ns", "app_delay_ns", "complete", "summary",
+		"timer_expiry_delay_ns", "runnable_ns", "app_delay_ns", "released_by.task", "released_by.latency_ns",
+		"explained", "complete", "summary",
 	};
 	json_t *tasks = json_object_get(res, "tasks"), *all = json_array(), *t, *c;
 	size_t i, k;

@@ -1178,7 +1178,7 @@ static void rpt_s_worst(struct rpt *r)
 			fprintf(r->out, "</table><p>job %.0f on CPU %.0f, waited: ", rpt_num(c, "seq"), rpt_num(c, "cpu"));
 			rpt_esc(r->out, rpt_str(c, "waited", "?"));
 			fprintf(r->out, "%s</p>\n", json_is_false(pf_jpath_get(c, "complete")) ?
-				" — <b>incomplete</b>: the CPU history kept did not reach back to the release" : "");
+				" — <b>incomplete</b>: the parts do not add up to the delay (the CPU history kept did not reach back to the release)" : "");
 			if (j == 0)
 				rpt_plot_g1(r, (int)i, c, ++ng);
 		}

@@ -4,6 +4,7 @@
  *   gentrace basic OUT.dat [JOBLOG]   a small trace with known answers
  *   gentrace lost OUT.dat [JOBLOG]    the same with lost events (missed_events, CPU stats)
  *   gentrace markers OUT.dat [JOBLOG] the same, the app's markers only (no kernel events)
+ *   gentrace chain OUT.dat            a task released by another late task (g_chain)
  *   gentrace storm OUT.dat N          about N events of a busy 2-CPU system, for the benchmark
  *   gentrace floor FILE.dat           read a trace decoding only event ids: the floor of
  *                                        reading a file with libtracecmd (prints events, seconds)
@@ -691,6 +692,49 @@ static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost)
 	return 0;
 }
 
+/*
+ * g_chain - the 'chain' scenario: a task released by another late task.
+ * r = T0; CPU 0: hog (pid 200, FIFO 95) runs from r-50 to r+3281 µs; io's
+ * timer wakes it at r+6 (expiry r+5); io switches in at r+3281 and starts at
+ * r+3283 (3283 µs late); at r+3290 io wakes ctl100 (sched_waking in io's
+ * context) for CPU 1, where twelve hackbench threads (pids 400..411) run
+ * 10 µs each from r+3290 to r+3410; ctl100 switches in at r+3410 and starts
+ * at r+3412 (3412 µs late: 3290 µs waiting for io, 120 µs hackbench, 2 µs to
+ * its start marker). Both jobs end 500 µs after their start.
+ */
+static int g_chain(struct g_list *l)
+{
+	static const struct g_thread hack[12] = {
+		{ 400, "hackbench", 0 }, { 401, "hackbench", 0 }, { 402, "hackbench", 0 }, { 403, "hackbench", 0 },
+		{ 404, "hackbench", 0 }, { 405, "hackbench", 0 }, { 406, "hackbench", 0 }, { 407, "hackbench", 0 },
+		{ 408, "hackbench", 0 }, { 409, "hackbench", 0 }, { 410, "hackbench", 0 }, { 411, "hackbench", 0 },
+	};
+	int64_t r = G_T0, t;
+	int i;
+
+	g_text(l, 0, r - 1000 * G_US, G_IO.pid,
+	       "pf1 T 0 io tid=101 period_ns=10000000 deadline_ns=10000000 prio=90 policy=fifo\n");
+	g_text(l, 1, r - 1000 * G_US, G_CTL.pid,
+	       "pf1 T 1 ctl100 tid=100 period_ns=10000000 deadline_ns=0 prio=80 policy=fifo\n");
+	g_switch(l, 0, r - 900 * G_US, &G_IO, G_SLEEPING, &G_IDLE);
+	g_switch(l, 1, r - 900 * G_US, &G_CTL, G_SLEEPING, &G_IDLE);
+	g_switch(l, 0, r - 50 * G_US, &G_IDLE, G_RUNNING, &G_HOG);
+	g_timer_wake(l, 0, r, &G_HOG, &G_IO, 0);
+	g_switch(l, 0, r + 3281 * G_US, &G_HOG, G_SLEEPING, &G_IO);
+	g_marker(l, 0, r + 3283 * G_US, G_IO.pid, true, 'S', 0, 0, r, 0);
+	g_wake(l, 0, r + 3290 * G_US, G_IO.pid, &G_CTL, 1, ID_WAKING);
+	g_wake(l, 0, r + 3291 * G_US, G_IO.pid, &G_CTL, 1, ID_WAKEUP);
+	g_marker(l, 0, r + 3783 * G_US, G_IO.pid, true, 'E', 0, 0, r, 0);
+	g_switch(l, 0, r + 3785 * G_US, &G_IO, G_SLEEPING, &G_IDLE);
+	for (i = 0, t = r + 3290 * G_US; i < 12; i++, t += 10 * G_US)
+		g_switch(l, 1, t, i ? &hack[i - 1] : &G_IDLE, i ? G_SLEEPING : G_RUNNING, &hack[i]);
+	g_switch(l, 1, t, &hack[11], G_SLEEPING, &G_CTL);
+	g_marker(l, 1, r + 3412 * G_US, G_CTL.pid, false, 'S', 1, 0, r, 0);
+	g_marker(l, 1, r + 3912 * G_US, G_CTL.pid, false, 'E', 1, 0, r, 0);
+	g_switch(l, 1, r + 3915 * G_US, &G_CTL, G_SLEEPING, &G_IDLE);
+	return 0;
+}
+
 /* g_only_markers - keep the app's markers only (a trace of ftrace:print / raw_data alone) */
 static void g_only_markers(struct g_list *l)
 {
@@ -870,6 +914,13 @@ int main(int argc, char **argv)
 			ret = g_write_joblog(argv[3], jobs, njobs);
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
-	fprintf(stderr, "usage: gentrace basic|lost|markers OUT.dat [JOBLOG] | storm OUT.dat N | floor FILE.dat\n");
+	if (argc == 3 && !strcmp(argv[1], "chain")) {
+		g_chain(&l);
+		ret = g_write_list(argv[2], &l, none);
+		free(l.ev);
+		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
+	}
+	fprintf(stderr, "usage: gentrace basic|lost|markers OUT.dat [JOBLOG] | chain OUT.dat | storm OUT.dat N | "
+		"floor FILE.dat\n");
 	return PF_EXIT_USAGE;
 }
