@@ -48,7 +48,8 @@ const struct pf_command cmd_baseline = {
 	"                           (default: none, every metric has the default)\n"
 	"  -h, --help               this text\n"
 	"\n"
-	"exit: 0 written, 2 bad input (too few runs, runs of different identity),\n"
+	"exit: 0 written, 2 bad input (too few runs, runs of different identity), or FILE\n"
+	"is one of the runs or a file a run's SHA256SUMS lists (never written over),\n"
 	"4 internal error\n",
 	.run = bl_run,
 };

@@ -65,7 +65,8 @@ const struct pf_command cmd_compare = {
 	"  -h, --help                 this text\n"
 	"\n"
 	"exit: 0 nothing regressed, 1 a metric regressed (with --strict: or is\n"
-	"UNKNOWN), 2 bad input or identity mismatch, 4 internal error\n",
+	"UNKNOWN), 2 bad input or identity mismatch, or an output naming an input or a\n"
+	"file a run's SHA256SUMS lists (refused before writing), 4 internal error\n",
 	.run = cmp_run,
 };
 

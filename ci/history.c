@@ -55,7 +55,9 @@ const struct pf_command cmd_history = {
 	"      --run UUID       export: that run (default: the latest)\n"
 	"  -h, --help           this text\n"
 	"\n"
-	"exit: 0 done, 2 bad input, 3 environment (database server, gnuplot),\n"
+	"exit: 0 done, 2 bad input (or --csv / --plot naming the database, a run or a\n"
+	"file a run's SHA256SUMS lists: never written over), 3 environment (database\n"
+	"server, gnuplot),\n"
 	"4 internal error\n",
 	.run = hist_run,
 };

@@ -121,6 +121,7 @@ const struct pf_command cmd_check = {
 	"  -o, --output FILE    write the TAP to FILE instead of stdout (default: stdout)\n"
 	"      --strict         a requirement not measured fails the check (default: off)\n"
 	"      --keys           print the metric paths results.json has (its schema) and exit\n"
+	"                       (default: off)\n"
 	"  -h, --help           this text\n"
 	"\n"
 	"FILE is never an input nor a file a run's SHA256SUMS lists (refused, exit 2).\n"

@@ -70,7 +70,8 @@ const struct pf_command cmd_report = {
 	"                      package 'chromium'; default: no PDF)\n"
 	"  -h, --help          this text\n"
 	"\n"
-	"exit: 0 written, 2 RUN_DIR has nothing to report or bad usage, 3 gnuplot or\n"
+	"exit: 0 written, 2 RUN_DIR has nothing to report or bad usage, or an output is a\n"
+	"      file the run's SHA256SUMS lists (never written over), 3 gnuplot or\n"
 	"      chromium missing or failed, or the file cannot be written, 4 internal\n",
 	.run = rpt_run,
 };

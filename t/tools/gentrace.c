@@ -607,13 +607,9 @@ static void g_timer_wake(struct g_list *l, int cpu, int64_t r, const struct g_th
 	g_hrtimer(l, cpu, r + 8 * G_US, curr->pid, false);
 }
 
-/* g_basic - the scenario described at the top of this file */
-static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost)
+/* g_declare - io and ctl100 declared by their threads at T0-1000 µs, both CPUs idle from T0-900 µs */
+static void g_declare(struct g_list *l)
 {
-	int64_t r, s, e;
-	uint32_t seq = 0;
-	int k, n = 0;
-
 	g_text(l, 0, G_T0 - 1000 * G_US, G_IO.pid,
 	       "pf1 T 0 io tid=101 period_ns=10000000 deadline_ns=10000000 prio=90 policy=fifo\n");
 	g_text(l, 1, G_T0 - 1000 * G_US, G_CTL.pid,
@@ -621,6 +617,16 @@ static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost)
 	/* both CPUs idle at the start */
 	g_switch(l, 0, G_T0 - 900 * G_US, &G_IO, G_SLEEPING, &G_IDLE);
 	g_switch(l, 1, G_T0 - 900 * G_US, &G_CTL, G_SLEEPING, &G_IDLE);
+}
+
+/* g_basic - the scenario described at the top of this file */
+static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost)
+{
+	int64_t r, s, e;
+	uint32_t seq = 0;
+	int k, n = 0;
+
+	g_declare(l);
 	for (k = 0; k < 12; k++) {
 		r = G_T0 + k * G_SLOT;
 		/* io on CPU 0 */
@@ -712,12 +718,7 @@ static int g_chain(struct g_list *l)
 	int64_t r = G_T0, t;
 	int i;
 
-	g_text(l, 0, r - 1000 * G_US, G_IO.pid,
-	       "pf1 T 0 io tid=101 period_ns=10000000 deadline_ns=10000000 prio=90 policy=fifo\n");
-	g_text(l, 1, r - 1000 * G_US, G_CTL.pid,
-	       "pf1 T 1 ctl100 tid=100 period_ns=10000000 deadline_ns=0 prio=80 policy=fifo\n");
-	g_switch(l, 0, r - 900 * G_US, &G_IO, G_SLEEPING, &G_IDLE);
-	g_switch(l, 1, r - 900 * G_US, &G_CTL, G_SLEEPING, &G_IDLE);
+	g_declare(l);
 	g_switch(l, 0, r - 50 * G_US, &G_IDLE, G_RUNNING, &G_HOG);
 	g_timer_wake(l, 0, r, &G_HOG, &G_IO, 0);
 	g_switch(l, 0, r + 3281 * G_US, &G_HOG, G_SLEEPING, &G_IO);
