@@ -14,6 +14,7 @@
 #include "results.h"
 #include "snapshots.h"
 #include "command.h"
+#include "outguard.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -65,8 +66,8 @@ const struct pf_command cmd_analyze = {
 	"                      one tick at HZ=250)\n"
 	"  -o, --output FILE   results.json path, '-' for stdout (default: RUN_DIR/results.json,\n"
 	"                      else results.json)\n"
-	"      --csv DIR       also write threads.csv, cpus.csv, tasks.csv, jobs.csv, culprits.csv\n"
-	"                      (default: none)\n"
+	"      --csv DIR       also write the tables results-threads.csv, results-cpus.csv,\n"
+	"                      results-tasks.csv, results-jobs.csv, results-culprits.csv (default: none)\n"
 	"  -n, --top N         culprits of the N worst activations of each task (default: 5)\n"
 	"  -q, --quiet         no summary on stdout (default: the summary, unless -o -)\n"
 	"      --run FILE      a JSON object of the run's facts (preflight run: scenario, partial,\n"
@@ -79,6 +80,9 @@ const struct pf_command cmd_analyze = {
 	"      --fsw FILE      the flight software's statistics (fsw.json, preflight-fsw-stats v1),\n"
 	"                      written as 'fsw' (default: none)\n"
 	"  -h, --help          this help\n"
+	"\n"
+	"No output is ever written over an input or over a file a run's SHA256SUMS lists: that\n"
+	"is refused (exit 2) before anything is written.\n"
 	"\n"
 	"Exit: 0 done, 2 bad usage or bad input (one line naming the file and position), 3 cannot\n"
 	"write the outputs, 4 internal error.\n",
@@ -252,6 +256,21 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 	return 0;
 }
 
+/* an_outputs_guard - every file the analysis will write may be written (lib/outguard.h); 0 or an exit code */
+static int an_outputs_guard(const struct an_opts *o)
+{
+	const char *const in[] = { o->trace, o->joblog, o->cyclictest, o->run_info, o->loads, o->fsw };
+	char path[4096];
+	int i, ret;
+
+	ret = pf_out_guard(o->out, in, PF_ARRAY_SIZE(in));
+	for (i = 0; !ret && o->csv && i < AN_CSV_NTABLES; i++) {
+		snprintf(path, sizeof(path), "%s/%s", o->csv, an_csv_tables[i]);
+		ret = pf_out_guard(path, in, PF_ARRAY_SIZE(in));
+	}
+	return ret;
+}
+
 /* an_facts - what a run adds beside the analysis (--run, --loads, --fsw), loaded before it */
 struct an_facts {
 	json_t *run, *loads, *fsw;
@@ -367,6 +386,9 @@ static int an_cmd_run(int argc, char **argv)
 	if (ret)
 		goto out_opts;
 	r->last_overrun_slot = -1;
+	ret = an_outputs_guard(&r->opt);
+	if (ret)
+		goto out;
 	ret = an_facts_load(&r->opt, &facts);
 	if (ret)
 		goto out;

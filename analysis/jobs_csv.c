@@ -1,5 +1,5 @@
 /*
- * jobs_csv.c - the per-job table of 'preflight analyze --csv DIR' (jobs.csv:
+ * jobs_csv.c - the per-job table of 'preflight analyze --csv DIR' (results-jobs.csv:
  * task, seq, slot, release, start, end, latency, response, exec, cpu,
  * preemptions, migrations, overrun, deadline_miss, lost - the slot
  * timeline). tasks.c writes one row as each job ends, so the table is never
@@ -12,12 +12,16 @@
 #include <errno.h>
 #include <string.h>
 
-/* an_jobs_csv_open - DIR/jobs.csv with its header line */
+const char *const an_csv_tables[AN_CSV_NTABLES] = {
+	AN_CSV_THREADS, AN_CSV_CPUS, AN_CSV_TASKS, AN_CSV_JOBS, AN_CSV_CULPRITS,
+};
+
+/* an_jobs_csv_open - DIR/results-jobs.csv with its header line */
 int an_jobs_csv_open(struct an_run *r, const char *dir)
 {
 	char path[4096];
 
-	snprintf(path, sizeof(path), "%s/jobs.csv", dir);
+	snprintf(path, sizeof(path), "%s/" AN_CSV_JOBS, dir);
 	r->jobs_csv = fopen(path, "w");
 	if (!r->jobs_csv)
 		return pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));

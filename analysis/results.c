@@ -10,6 +10,7 @@
 #include "results.h"
 #include "sched.h"
 #include "tasks.h"
+#include "jobs_csv.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -371,7 +372,7 @@ static const char *an_waited(const struct an_culprit *c)
 
 json_t *an_culprit_json(const struct an_run *r, const struct an_task *t, const struct an_culprit *c)
 {
-	static const char *const kinds[] = { "thread", "irq", "softirq", "idle", "self", "app" };
+	static const char *const kinds[] = { "thread", "irq", "softirq", "idle", "self", "app", "others" };
 	json_t *o = json_object(), *cs = json_array(), *x;
 	char line[512];
 	int k;
@@ -389,17 +390,26 @@ json_t *an_culprit_json(const struct an_run *r, const struct an_task *t, const s
 	json_object_set_new(o, "app_delay_ns", c->switch_in_ns ? json_integer(c->start_ns - c->switch_in_ns)
 			    : json_null());
 	json_object_set_new(o, "waited", json_string(an_waited(c)));
+	json_object_set_new(o, "pid", json_integer(c->pid));
+	json_object_set_new(o, "waker_pid", c->waker_pid > 0 ? json_integer(c->waker_pid) : json_null());
+	json_object_set_new(o, "released_by", !c->releaser[0] ? json_null() :
+			    json_pack("{sssisIsI}", "task", c->releaser, "pid", c->waker_pid,
+				      "seq", (json_int_t)c->releaser_seq, "latency_ns", (json_int_t)c->releaser_late_ns));
 	for (k = 0; k < c->ncontrib; k++) {
 		x = json_object();
 		json_object_set_new(x, "kind", json_string(kinds[c->contrib[k].kind]));
 		json_object_set_new(x, "name", json_string(c->contrib[k].kind == AN_C_SELF ? t->name
 							  : c->contrib[k].name));
 		json_object_set_new(x, "id", json_integer(c->contrib[k].id));
+		json_object_set_new(x, "pid", c->contrib[k].kind == AN_C_THREAD || c->contrib[k].kind == AN_C_SELF ||
+				    c->contrib[k].kind == AN_C_APP ? json_integer(c->contrib[k].id) : json_null());
 		json_object_set_new(x, "duration_ns", json_integer(c->contrib[k].dur_ns));
 		json_object_set_new(x, "share", an_frac(c->contrib[k].dur_ns, c->latency_ns));
 		json_array_append_new(cs, x);
 	}
 	json_object_set_new(o, "contributors", cs);
+	json_object_set_new(o, "explained_ns", json_integer(c->explained_ns));
+	json_object_set_new(o, "explained", an_frac(c->explained_ns, c->latency_ns));
 	json_object_set_new(o, "complete", json_boolean(c->complete));
 	an_culprit_line(r, t, c, line, sizeof(line));
 	json_object_set_new(o, "summary", json_string(line));
@@ -805,7 +815,6 @@ static void an_csv_cell(FILE *f, json_t *v, bool first)
 	csv_fwrite(f, s, strlen(s));
 }
 
-/* an_csv_table - write an array of objects as CSV; columns are dotted paths */
 /* an_csv_open - a CSV table in dir with its header line; NULL after printing why */
 static FILE *an_csv_open(const char *dir, const char *name, const char *const *cols, int ncols)
 {
@@ -870,7 +879,7 @@ static int an_csv_table(const char *dir, const char *name, json_t *arr, const ch
 	return an_csv_close(f, dir, name);
 }
 
-/* the columns of threads.csv */
+/* the columns of results-threads.csv */
 static const char *const an_thread_cols[] = {
 	"pid", "comm", "prio", "policy", "runtime_ns", "utilisation", "utilisation_max_10ms",
 	"utilisation_max_1s", "switches", "preemptions", "migrations", "wakeups",
@@ -878,7 +887,7 @@ static const char *const an_thread_cols[] = {
 	"wakeup_latency_from_wakeup_ns.max", "lost_events",
 };
 
-/* an_csv_thread - an_threads_each step: one row of threads.csv */
+/* an_csv_thread - an_threads_each step: one row of results-threads.csv */
 static int an_csv_thread(json_t *o, void *arg)
 {
 	an_csv_row(arg, o, an_thread_cols, PF_ARRAY_SIZE(an_thread_cols));
@@ -897,22 +906,23 @@ int an_write_csv(struct an_run *r, json_t *res, const char *dir)
 	};
 	static const char *const cul[] = {
 		"task", "seq", "cpu", "release_ns", "start_ns", "latency_ns", "not_woken_ns",
-		"timer_expiry_delay_ns", "runnable_ns", "app_delay_ns", "complete", "summary",
+		"timer_expiry_delay_ns", "runnable_ns", "app_delay_ns", "released_by.task", "released_by.latency_ns",
+		"explained", "complete", "summary",
 	};
 	json_t *tasks = json_object_get(res, "tasks"), *all = json_array(), *t, *c;
 	size_t i, k;
 	int ret;
 
-	FILE *f = an_csv_open(dir, "threads.csv", an_thread_cols, PF_ARRAY_SIZE(an_thread_cols));
+	FILE *f = an_csv_open(dir, AN_CSV_THREADS, an_thread_cols, PF_ARRAY_SIZE(an_thread_cols));
 
 	if (!f)
 		return PF_EXIT_ENV;
 	an_threads_each(r, an_csv_thread, f);
-	ret = an_csv_close(f, dir, "threads.csv");
+	ret = an_csv_close(f, dir, AN_CSV_THREADS);
 	if (!ret)
-		ret = an_csv_table(dir, "cpus.csv", json_object_get(res, "cpus"), cpu, PF_ARRAY_SIZE(cpu));
+		ret = an_csv_table(dir, AN_CSV_CPUS, json_object_get(res, "cpus"), cpu, PF_ARRAY_SIZE(cpu));
 	if (!ret)
-		ret = an_csv_table(dir, "tasks.csv", tasks, task, PF_ARRAY_SIZE(task));
+		ret = an_csv_table(dir, AN_CSV_TASKS, tasks, task, PF_ARRAY_SIZE(task));
 	json_array_foreach(tasks, i, t)
 		json_array_foreach(json_object_get(t, "culprits"), k, c) {
 			json_t *x = json_deep_copy(c);
@@ -921,7 +931,7 @@ int an_write_csv(struct an_run *r, json_t *res, const char *dir)
 			json_array_append_new(all, x);
 		}
 	if (!ret)
-		ret = an_csv_table(dir, "culprits.csv", all, cul, PF_ARRAY_SIZE(cul));
+		ret = an_csv_table(dir, AN_CSV_CULPRITS, all, cul, PF_ARRAY_SIZE(cul));
 	json_decref(all);
 	return ret;
 }
@@ -940,6 +950,18 @@ static bool an_is_affected(json_t *res, const char *what)
 	return false;
 }
 
+/* an_listed - is key in the string array 'list' of a statistics object ("is_max", "estimated") */
+static bool an_listed(json_t *stats, const char *list, const char *key)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(stats, list), i, v)
+		if (json_is_string(v) && !strcmp(json_string_value(v), key))
+			return true;
+	return false;
+}
+
 /* an_ct_val - a cyclictest ns value in the file's unit (µs or ns) with 'prec' decimals, "n/a" for null */
 static const char *an_ct_val(json_t *v, double div, int prec, char *buf, size_t size)
 {
@@ -952,8 +974,9 @@ static const char *an_ct_val(json_t *v, double div, int prec, char *buf, size_t 
 /* an_print_cyclictest - the imported cyclictest baseline, one line per thread, in its unit */
 static void an_print_cyclictest(json_t *ct, FILE *out)
 {
-	char b0[32], b1[32], b2[32], b3[32], b4[32];
+	char b0[32], b1[32], b2[32], b3[32], b4[32], b5[32];
 	const char *unit = json_string_value(json_object_get(ct, "unit"));
+	bool estimated = false;
 	double div;
 	json_t *o, *lat;
 	size_t i;
@@ -961,23 +984,33 @@ static void an_print_cyclictest(json_t *ct, FILE *out)
 	if (!json_is_object(ct))
 		return;
 	div = unit && !strcmp(unit, "ns") ? 1.0 : 1000.0;
-	fprintf(out, "\ncyclictest baseline (%s, %s, times in %s):\n%-8s %5s %9s %9s %11s %9s %9s %9s\n",
+	fprintf(out, "\ncyclictest baseline (%s, %s, times in %s):\n%-8s %5s %9s %9s %11s %11s %9s %9s %9s\n",
 		json_string_value(json_object_get(ct, "file")), json_string_value(json_object_get(ct, "format")),
-		div == 1.0 ? "ns" : "µs", "thread", "cpu", "cycles", "min", "mean", "p99", "max", "overflows");
+		div == 1.0 ? "ns" : "µs", "thread", "cpu", "cycles", "min", "mean", "stddev", "p99", "max", "overflows");
 	json_array_foreach(json_object_get(ct, "threads"), i, o) {
 		lat = json_object_get(o, "latency_ns");
-		fprintf(out, "%-8s %5s %9lld %9s %11s %9s %9s %9lld\n",
+		an_ct_val(json_object_get(lat, "stddev"), div, 2, b5, sizeof(b5));
+		if (an_listed(lat, "estimated", "stddev")) {
+			strcat(b5, "~");	/* room: b5 holds a number of at most 24 characters */
+			estimated = true;
+		}
+		fprintf(out, "%-8s %5s %9lld %9s %11s %11s %9s %9s %9lld\n",
 			json_string_value(json_object_get(o, "name")),
 			json_is_integer(json_object_get(o, "cpu")) ?
 			(snprintf(b0, sizeof(b0), "%lld", json_integer_value(json_object_get(o, "cpu"))), b0) : "-",
 			json_integer_value(json_object_get(lat, "count")),
 			an_ct_val(json_object_get(lat, "min"), div, 0, b1, sizeof(b1)),
 			an_ct_val(json_object_get(lat, "mean"), div, 2, b2, sizeof(b2)),
-			an_ct_val(json_object_get(lat, "p99"), div, 0, b3, sizeof(b3)),
+			json_is_number(json_object_get(lat, "stddev")) ? b5 : "n/a",
+			an_listed(lat, "is_max", "p99") ? "=max" : an_ct_val(json_object_get(lat, "p99"), div, 0, b3, sizeof(b3)),
 			an_ct_val(json_object_get(lat, "max"), div, 0, b4, sizeof(b4)),
 			json_integer_value(json_object_get(json_object_get(o, "overflows"), "count")));
 	}
-	fprintf(out, "(p99 n/a: it lies among overflows whose values cyclictest did not write)\n");
+	fprintf(out, "(p99 n/a: it lies among overflows whose values cyclictest did not write; =max: fewer than\n"
+		" the 100 cycles p99 needs, p99 is the max)\n");
+	if (estimated)
+		fprintf(out, "(stddev~ estimated: it depends on the overflows' unknown values; the least spread they "
+			"allow, a lower bound)\n");
 }
 
 /* an_us - a JSON ns value as µs text, "n/a" for null */
@@ -1004,6 +1037,14 @@ static void an_print_observer(json_t *task, FILE *out)
 		json_integer_value(json_object_get(obs, "count")),
 		an_us(json_object_get(obs, "max"), b1, sizeof(b1)),
 		json_real_value(json_object_get(obs, "mean")) / 1000.0);
+}
+
+/* an_us_pct - a percentile of a statistics object as µs text; "=max" when too few samples give it */
+static const char *an_us_pct(json_t *stats, const char *key, char *buf, size_t size)
+{
+	if (an_listed(stats, "is_max", key))
+		return "=max";
+	return an_us(json_object_get(stats, key), buf, size);
 }
 
 /* an_pct - a JSON fraction as a percentage, 0 for null */
@@ -1039,6 +1080,23 @@ static json_t *an_threads_busiest(struct an_run *r, size_t n, size_t *listed)
 		json_array_append_new(arr, an_thread_json(r, v[i]));
 	free(v);
 	return arr;
+}
+
+/* an_print_small_n - which tasks' activation-latency p99 is their max, with n: too few jobs for it */
+static void an_print_small_n(json_t *tasks, FILE *out)
+{
+	json_t *o, *lat;
+	size_t i, n = 0;
+
+	json_array_foreach(tasks, i, o) {
+		lat = json_object_get(o, "activation_latency_ns");
+		if (!an_listed(lat, "is_max", "p99"))
+			continue;
+		fprintf(out, "%s%s (n = %lld)", n++ ? ", " : "p99 = max (fewer than the 100 jobs p99 needs): ",
+			json_string_value(json_object_get(o, "name")), json_integer_value(json_object_get(lat, "count")));
+	}
+	if (n)
+		fputc('\n', out);
 }
 
 void an_print_summary(struct an_run *r, json_t *res, FILE *out)
@@ -1080,7 +1138,7 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 				json_is_integer(json_object_get(o, "prio")) ?
 				(snprintf(b3, sizeof(b3), "%lld", json_integer_value(json_object_get(o, "prio"))), b3) : "-",
 				an_pct(json_object_get(o, "utilisation")),
-				an_us(json_object_get(lat, "p99"), b1, sizeof(b1)),
+				an_us_pct(lat, "p99", b1, sizeof(b1)),
 				an_us(json_object_get(lat, "max"), b2, sizeof(b2)),
 				an_pct(json_object_get(o, "utilisation_max_10ms")),
 				json_integer_value(json_object_get(o, "preemptions")),
@@ -1089,6 +1147,11 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 		}
 		if (shown > json_array_size(arr))
 			fprintf(out, "... %zu more threads in results.json\n", shown - json_array_size(arr));
+		json_array_foreach(arr, i, o)
+			if (an_listed(json_object_get(o, "wakeup_latency_ns"), "is_max", "p99")) {
+				fprintf(out, "(=max: fewer than the 100 wakeups p99 needs, so p99 is the max)\n");
+				break;
+			}
 		json_decref(arr);
 		fprintf(out, "\n%-4s %7s %7s %8s %8s\n", "cpu", "util%", "idle%", "hardirq%", "softirq%");
 		json_array_foreach(json_object_get(res, "cpus"), i, o)
@@ -1110,7 +1173,7 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 				json_string_value(json_object_get(o, "name")),
 				json_string_value(json_object_get(o, "source")),
 				json_integer_value(json_object_get(o, "jobs")),
-				an_us(json_object_get(lat, "p99"), b1, sizeof(b1)),
+				an_us_pct(lat, "p99", b1, sizeof(b1)),
 				an_us(json_object_get(lat, "max"), b2, sizeof(b2)),
 				an_us(json_object_get(json_object_get(o, "response_time_ns"), "max"), b3, sizeof(b3)),
 				an_us(json_object_get(json_object_get(o, "exec_time_ns"), "max"), b4, sizeof(b4)),
@@ -1120,6 +1183,7 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 				json_integer_value(json_object_get(o, "lost_events_jobs")) ? "  [lost events]" : "");
 		}
 		fprintf(out, "(times in µs)\n");
+		an_print_small_n(arr, out);
 		app = json_object_get(res, "app");
 		if (json_is_object(app))
 			fprintf(out, "\napp utilisation (%s): %.1f %% of one CPU, worst 1 s %.1f %%, worst slot %.1f %%%s\n",

@@ -485,6 +485,7 @@ static void an_switch_in(struct an_run *r, struct an_thread *t, int cpu, int64_t
 			t->unresolved++;
 		t->last_waking_ns = t->waking_ns;
 		t->last_timer_ns = t->wake_timer_ns;
+		t->last_waker_pid = t->waker_pid;
 		t->last_switch_in_ns = ts;
 		t->last_inferred = inferred;
 		t->waking_ns = 0;
@@ -631,11 +632,15 @@ void an_on_waking(struct an_run *r, int cpu, int64_t ts, int pid, const char *co
 	 * latency sample; the new one starts afresh.
 	 */
 	if (waking) {
+		struct an_cpu *c = &r->cpu[cpu];
+
 		t->wakeups++;
 		if (t->waking_ns)
 			t->unresolved++;
 		t->waking_ns = ts;
-		t->wake_timer_ns = r->cpu[cpu].hrtimer_ns;
+		t->wake_timer_ns = c->hrtimer_ns;
+		/* the thread on the CPU woke it, unless a timer, an IRQ or a softirq did */
+		t->waker_pid = c->hrtimer_ns || c->irq_depth || c->in_softirq || c->curr < 0 ? 0 : c->curr;
 		t->wakeup_ns = 0;
 	} else {
 		t->wakeup_ns = ts;

@@ -324,8 +324,47 @@ static void an_seg_account(struct an_run *r, const struct an_seg *s, int self, i
 }
 
 /*
- * an_culprit_fill - what ran on the CPU between release and start of this
- * activation, from the CPU's recent history and what is open now
+ * an_clock_res_ns - the resolution of the trace clock: a nanosecond for the
+ * clocks that count them (mono, local, global, boot, perf, ...); for uptime
+ * (jiffies) one tick (--tick)
+ */
+static int64_t an_clock_res_ns(const struct an_run *r)
+{
+	return !strcmp(r->clock, "uptime") ? r->opt.tick_ns : 1;
+}
+
+/*
+ * an_culprit_parts - keep the largest contributors; when there are more than
+ * fit, the smallest are summed into one "N others", so the parts kept still
+ * add up to what ran
+ */
+static void an_culprit_parts(struct an_culprit *c, struct an_contrib *cs, int n)
+{
+	int j, npos = 0;
+
+	qsort(cs, n, sizeof(cs[0]), an_contrib_cmp);
+	for (j = 0; j < n; j++)
+		npos += cs[j].dur_ns > 0;
+	c->ncontrib = 0;
+	for (j = 0; j < n && cs[j].dur_ns > 0; j++) {
+		if (npos > AN_MAX_CONTRIB && c->ncontrib == AN_MAX_CONTRIB - 1) {
+			struct an_contrib *o = &c->contrib[c->ncontrib++];
+
+			*o = (struct an_contrib){ .kind = AN_C_OTHERS, .id = npos - j };
+			for (; j < n && cs[j].dur_ns > 0; j++)
+				o->dur_ns += cs[j].dur_ns;
+			snprintf(o->name, sizeof(o->name), "%d others", o->id);
+			break;
+		}
+		c->contrib[c->ncontrib++] = cs[j];
+	}
+}
+
+/*
+ * an_culprit_fill - what ran on the CPU between c->from_ns (the release, or
+ * the waking when another app task released it) and the start of this
+ * activation, from the CPU's recent history and what is open now; the parts'
+ * sum, and whether they add up to the latency
  */
 static void an_culprit_fill(struct an_run *r, struct an_thread *th, int cpu, struct an_culprit *c)
 {
@@ -334,36 +373,54 @@ static void an_culprit_fill(struct an_run *r, struct an_thread *th, int cpu, str
 	struct an_seg open;
 	uint32_t i, k;
 	int n = 0, j;
-	int64_t oldest = INT64_MAX;
+	int64_t oldest = INT64_MAX, from = c->from_ns;
 
 	for (i = 0; i < cp->hist_n; i++) {
 		k = (cp->hist_head + AN_CPU_HISTORY - 1 - i) % AN_CPU_HISTORY;
 		if (cp->hist[k].start_ns < oldest)
 			oldest = cp->hist[k].start_ns;
-		if (cp->hist[k].end_ns <= c->release_ns && cp->hist[k].kind == AN_SEG_THREAD)
+		if (cp->hist[k].end_ns <= from && cp->hist[k].kind == AN_SEG_THREAD)
 			break;
-		an_seg_account(r, &cp->hist[k], th->pid, c->release_ns, c->start_ns, cs, &n, PF_ARRAY_SIZE(cs));
+		an_seg_account(r, &cp->hist[k], th->pid, from, c->start_ns, cs, &n, PF_ARRAY_SIZE(cs));
 	}
-	if (cp->known && cp->curr == th->pid && cp->curr_since_ns >= c->release_ns) {
+	if (cp->known && cp->curr == th->pid && cp->curr_since_ns >= from) {
 		/* switched in for this job: the rest is the app's own delay */
 		an_contrib_add(cs, &n, PF_ARRAY_SIZE(cs), AN_C_APP, th->pid, "app delay", c->start_ns - cp->curr_since_ns);
 	} else if (cp->known) {
 		open = (struct an_seg){ cp->curr_since_ns, c->start_ns, cp->curr, cp->curr, 0, AN_SEG_THREAD, 0, 0 };
-		an_seg_account(r, &open, th->pid, c->release_ns, c->start_ns, cs, &n, PF_ARRAY_SIZE(cs));
+		an_seg_account(r, &open, th->pid, from, c->start_ns, cs, &n, PF_ARRAY_SIZE(cs));
 	}
 	if (cp->known) {
 		if (cp->curr_since_ns < oldest)
 			oldest = cp->curr_since_ns;
 	}
-	/* complete: the CPU's history reaches back to the release (a trace, or a flight-recorder window,
-	 * that begins after it does not know what ran before) */
-	c->complete = cp->known && cp->first_ns <= c->release_ns &&
-		      (oldest <= c->release_ns || cp->hist_n < AN_CPU_HISTORY);
-	qsort(cs, n, sizeof(cs[0]), an_contrib_cmp);
-	c->ncontrib = 0;
-	for (j = 0; j < n && c->ncontrib < AN_MAX_CONTRIB; j++)
-		if (cs[j].dur_ns > 0)
-			c->contrib[c->ncontrib++] = cs[j];
+	/* a trace without sched_switch has only switches inferred from events: no history to explain by */
+	/* ... nor one whose history begins after it (a flight-recorder window that starts late) */
+	c->history = r->n_switch && cp->known && cp->first_ns <= from &&
+		     (oldest <= from || cp->hist_n < AN_CPU_HISTORY);
+	c->explained_ns = from - c->release_ns;
+	for (j = 0; j < n; j++)
+		c->explained_ns += cs[j].dur_ns;
+	c->complete = c->history && llabs(c->latency_ns - c->explained_ns) <= an_clock_res_ns(r);
+	an_culprit_parts(c, cs, n);
+}
+
+/*
+ * an_culprit_releaser - when an app task's thread woke this one (the chain:
+ * ctl100 released by io), that task and its job then, with the job's own
+ * lateness; the contributors then start at the waking
+ */
+static void an_culprit_releaser(struct an_run *r, const struct an_task *t, struct an_culprit *c)
+{
+	struct an_thread *w = c->waker_pid > 0 ? an_thread_find(r, c->waker_pid) : NULL;
+	const struct an_task *rt = w ? w->task : NULL;
+
+	if (!rt || rt == t || !rt->cur.start_ns || rt->cur.start_ns > c->waking_ns)
+		return;
+	snprintf(c->releaser, sizeof(c->releaser), "%s", rt->name);
+	c->releaser_seq = rt->cur.seq;
+	c->releaser_late_ns = rt->cur.start_ns - rt->cur.release_ns;
+	c->from_ns = c->waking_ns;
 }
 
 /* an_culprit_consider - keep this activation if it is among the task's worst --top */
@@ -380,13 +437,17 @@ static void an_culprit_consider(struct an_run *r, struct an_task *t, struct an_t
 		return;
 	c.seq = seq;
 	c.cpu = cpu;
+	c.pid = th->pid;
 	c.release_ns = release_ns;
 	c.start_ns = start_ns;
 	c.latency_ns = lat;
+	c.from_ns = release_ns;
 	if (th->last_waking_ns >= release_ns && th->last_waking_ns <= start_ns) {
 		c.waking_ns = th->last_waking_ns;
 		c.timer_ns = th->last_timer_ns;
 		c.switch_in_ns = th->last_inferred ? 0 : th->last_switch_in_ns;
+		c.waker_pid = th->last_waker_pid;
+		an_culprit_releaser(r, t, &c);
 	} else if (th->running && th->switch_in_ns >= release_ns) {
 		c.switch_in_ns = th->switch_in_ns;
 	}
@@ -903,35 +964,67 @@ void an_fmt_us(char *buf, size_t size, int64_t ns)
 		snprintf(buf, size, "%.0f µs", (double)ns / 1000.0);
 }
 
-/* an_culprit_line - the one-line summary of an activation */
+/*
+ * an_culprit_line - the one-line summary of an activation: the job, its
+ * thread and the trace time of its release (to find it in KernelShark), the
+ * releaser when another app task woke it (and how late that one was itself),
+ * the largest parts with their pids, the rest, and the share explained:
+ * "ctl100 job 3 (pid 100, released at 1000.030000000 s): 152 µs late — hog (pid 200) 150 µs,
+ *  switch-in to start 2.0 µs, timer IRQ delay 5.0 µs [100 % explained]"
+ */
 void an_culprit_line(const struct an_run *r, const struct an_task *t, const struct an_culprit *c,
 		     char *buf, size_t size)
 {
-	char d[32];
+	char d[32], e[32];
 	size_t len;
 	int i, shown = 0;
+	int64_t rest = c->explained_ns - (c->from_ns - c->release_ns);
+	const char *sep = " — ";
 
 	an_fmt_us(d, sizeof(d), c->latency_ns);
-	len = snprintf(buf, size, "%s job %u: %s late", t->name, c->seq, d);
-	for (i = 0; i < c->ncontrib && shown < 4 && len < size; i++) {
+	len = snprintf(buf, size, "%s job %u (pid %d, released at %lld.%09lld s): %s late", t->name, c->seq, c->pid,
+		       (long long)(c->release_ns / PF_NS_PER_SEC), (long long)(c->release_ns % PF_NS_PER_SEC), d);
+	if (c->releaser[0] && len < size) {
+		an_fmt_us(d, sizeof(d), c->from_ns - c->release_ns);
+		an_fmt_us(e, sizeof(e), c->releaser_late_ns);
+		len += snprintf(buf + len, size - len, " — released by %s (pid %d, job %u) after %s, %s itself %s late",
+				c->releaser, c->waker_pid, c->releaser_seq, d, c->releaser, e);
+		shown++;
+		sep = "; ";
+	}
+	for (i = 0; i < c->ncontrib && shown < 5 && len < size; i++) {
 		const struct an_contrib *x = &c->contrib[i];
+		char pid[24] = "";
 
 		/* the task itself only when it mattered: its previous job still running */
-		if (x->dur_ns < 100 || x->kind == AN_C_APP || (x->kind == AN_C_SELF && x->dur_ns * 10 < c->latency_ns))
+		if (x->dur_ns < 100 || (x->kind == AN_C_SELF && x->dur_ns * 10 < c->latency_ns))
 			continue;
+		if (x->kind == AN_C_THREAD && strncmp(x->name, "pid ", 4))	/* a thread never named is "pid N" already */
+			snprintf(pid, sizeof(pid), " (pid %d)", x->id);
 		an_fmt_us(d, sizeof(d), x->dur_ns);
-		len += snprintf(buf + len, size - len, "%s%s%s %s", shown ? ", " : " — ",
-				x->kind == AN_C_IDLE ? "CPU idle" : x->kind == AN_C_SELF ? t->name : x->name,
-				x->kind == AN_C_SELF ? " itself (previous job)" : "", d);
+		len += snprintf(buf + len, size - len, "%s%s%s%s %s", sep,
+				x->kind == AN_C_IDLE ? "CPU idle" : x->kind == AN_C_SELF ? t->name :
+				x->kind == AN_C_APP ? "switch-in to start" : x->name,
+				x->kind == AN_C_SELF ? " itself (previous job)" : "", pid, d);
+		rest -= x->dur_ns;
 		shown++;
+		sep = ", ";
+	}
+	if (rest >= 100 && len < size) {
+		an_fmt_us(d, sizeof(d), rest);
+		len += snprintf(buf + len, size - len, "%srest %s", sep, d);
+		shown++;
+		sep = ", ";
 	}
 	if (c->timer_ns && c->timer_ns > c->release_ns && len < size) {
 		an_fmt_us(d, sizeof(d), c->timer_ns - c->release_ns);
-		len += snprintf(buf + len, size - len, "%stimer IRQ delay %s", shown ? ", " : " — ", d);
+		len += snprintf(buf + len, size - len, "%stimer IRQ delay %s", sep, d);
 		shown++;
 	}
 	if (!shown && len < size)
 		len += snprintf(buf + len, size - len, " — nothing else ran on CPU %d", c->cpu);
-	if (!c->complete && len < size)
-		snprintf(buf + len, size - len, " (history incomplete)");
+	if (len < size)
+		snprintf(buf + len, size - len, " [%.0f %% explained%s]",
+			 c->latency_ns ? 100.0 * (double)c->explained_ns / (double)c->latency_ns : 100.0,
+			 !c->history ? ": history incomplete" : !c->complete ? ": the parts do not add up" : "");
 }

@@ -128,6 +128,7 @@ struct an_thread {
 	struct an_stage stage[AN_STAGE];	/* samples not yet in the histograms (an_stage_flush) */
 	/* the last completed wakeup, for the app's latency decomposition */
 	int64_t  last_waking_ns, last_timer_ns, last_switch_in_ns;
+	int32_t  waker_pid, last_waker_pid;	/* whose context the (last completed) waking ran in; 0: timer, IRQ or unknown */
 	int64_t  block_ns;		/* last switch-out while not runnable */
 	uint64_t block_preempt, block_migr;	/* counters then */
 	uint64_t inferred;		/* switch-ins inferred from its own events */
@@ -166,7 +167,7 @@ struct an_contrib {
 	int64_t  dur_ns;
 };
 
-enum an_contrib_kind { AN_C_THREAD, AN_C_IRQ, AN_C_SOFTIRQ, AN_C_IDLE, AN_C_SELF, AN_C_APP };
+enum an_contrib_kind { AN_C_THREAD, AN_C_IRQ, AN_C_SOFTIRQ, AN_C_IDLE, AN_C_SELF, AN_C_APP, AN_C_OTHERS };
 
 /* an_culprit - what stood between release and start of one activation */
 struct an_culprit {
@@ -174,7 +175,15 @@ struct an_culprit {
 	int      cpu;
 	int64_t  release_ns, start_ns, latency_ns;
 	int64_t  waking_ns, timer_ns, switch_in_ns;	/* 0 when not seen */
-	bool     complete;
+	int      pid;				/* the task's thread */
+	int32_t  waker_pid;			/* the thread that woke it (0: a timer, an IRQ, unknown) */
+	char     releaser[32];			/* an app task that woke it (the chain), else "" */
+	uint32_t releaser_seq;			/* ... its job then */
+	int64_t  releaser_late_ns;		/* ... and that job's own activation latency */
+	int64_t  from_ns;			/* contributors from here: the release, or the waking by a releaser */
+	int64_t  explained_ns;			/* the parts' sum: release to waking by a releaser, every contributor */
+	bool     history;			/* the CPU history kept reached back to from_ns */
+	bool     complete;			/* history, and the parts add up to latency_ns within the clock resolution */
 	int      ncontrib;
 	struct an_contrib contrib[AN_MAX_CONTRIB];
 };

@@ -11,6 +11,7 @@
 #include "ci/runs.h"
 #include "command.h"
 #include "common.h"
+#include "outguard.h"
 #include "hist.h"
 
 #include <errno.h>
@@ -47,7 +48,8 @@ const struct pf_command cmd_baseline = {
 	"                           (default: none, every metric has the default)\n"
 	"  -h, --help               this text\n"
 	"\n"
-	"exit: 0 written, 2 bad input (too few runs, runs of different identity),\n"
+	"exit: 0 written, 2 bad input (too few runs, runs of different identity), or FILE\n"
+	"is one of the runs or a file a run's SHA256SUMS lists (never written over),\n"
 	"4 internal error\n",
 	.run = bl_run,
 };
@@ -330,6 +332,11 @@ static int bl_run(int argc, char **argv)
 	if (!out) {
 		json_decref(per);
 		return pf_usage_error(&cmd_baseline, "no output file (-o FILE)");
+	}
+	ret = pf_out_guard(out, (const char *const *)argv + optind + 1, (size_t)(argc - optind - 1));
+	if (ret) {
+		json_decref(per);
+		return ret;
 	}
 	ret = bl_create(argv + optind + 1, (size_t)(argc - optind - 1), out, allow_small, &dflt, per);
 	json_decref(per);

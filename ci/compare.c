@@ -19,6 +19,7 @@
 #include "ci/stats.h"
 #include "command.h"
 #include "common.h"
+#include "outguard.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -64,7 +65,8 @@ const struct pf_command cmd_compare = {
 	"  -h, --help                 this text\n"
 	"\n"
 	"exit: 0 nothing regressed, 1 a metric regressed (with --strict: or is\n"
-	"UNKNOWN), 2 bad input or identity mismatch, 4 internal error\n",
+	"UNKNOWN), 2 bad input or identity mismatch, or an output naming an input or a\n"
+	"file a run's SHA256SUMS lists (refused before writing), 4 internal error\n",
 	.run = cmp_run,
 };
 
@@ -503,6 +505,17 @@ static int cmp_run(int argc, char **argv)
 		return pf_usage_error(&cmd_compare, "no RUN given");
 	if (argc - optind > CMP_MAX_RUNS)
 		return pf_usage_error(&cmd_compare, "%d runs given, at most %d", argc - optind, CMP_MAX_RUNS);
+	{
+		const char *const outs[] = { tap, junit, json, md };
+
+		for (size_t i = 0; i < PF_ARRAY_SIZE(outs); i++) {
+			ret = pf_out_guard(outs[i], (const char *const *)argv + optind, (size_t)(argc - optind));
+			if (!ret)
+				ret = pf_out_guard(outs[i], &bpath, 1);
+			if (ret)
+				return ret;
+		}
+	}
 	ret = cmp_load_baseline(bpath, &bl);
 	if (ret)
 		return ret;

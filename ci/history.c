@@ -12,6 +12,7 @@
 #include "ci/runs.h"
 #include "command.h"
 #include "common.h"
+#include "outguard.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -54,7 +55,9 @@ const struct pf_command cmd_history = {
 	"      --run UUID       export: that run (default: the latest)\n"
 	"  -h, --help           this text\n"
 	"\n"
-	"exit: 0 done, 2 bad input, 3 environment (database server, gnuplot),\n"
+	"exit: 0 done, 2 bad input (or --csv / --plot naming the database, a run or a\n"
+	"file a run's SHA256SUMS lists: never written over), 3 environment (database\n"
+	"server, gnuplot),\n"
 	"4 internal error\n",
 	.run = hist_run,
 };
@@ -466,6 +469,15 @@ static int hist_run(int argc, char **argv)
 		return pf_usage_error(&cmd_history, "unknown subcommand '%s' (add, list, trend, export)", sub);
 	if (!strcmp(sub, "add") && optind >= argc)
 		return pf_usage_error(&cmd_history, "add: no RUN given");
+	{
+		const char *in[1] = { o.db };
+
+		/* the database and the runs are read; what is written never replaces them */
+		if ((ret = pf_out_guard(o.csv, in, 1)) || (ret = pf_out_guard(o.plot, in, 1)) ||
+		    (ret = pf_out_guard(o.csv, (const char *const *)argv + optind, (size_t)(argc - optind))) ||
+		    (ret = pf_out_guard(o.plot, (const char *const *)argv + optind, (size_t)(argc - optind))))
+			return ret;
+	}
 	ret = ci_db_open(o.db, &db);
 	if (ret)
 		return ret;

@@ -861,6 +861,16 @@ json_t *pf_stats_json(const struct pf_stats *s, const char *unit)
 	}
 	if (b)
 		json_object_set_new(o, "bounds", b);
+	/* too few samples for a tail percentile: its rank is the top one, it is the max */
+	for (i = 0, b = NULL; i < PF_HIST_NPCT; i++) {
+		if (pf_hist_rank_of(s->count, pf_hist_pct[i]) < s->count)
+			continue;
+		if (!b)
+			b = json_array();
+		json_array_append_new(b, json_string(pf_hist_pct_name[i]));
+	}
+	if (b)
+		json_object_set_new(o, "is_max", b);
 	if (s->stddev_estimated)
 		json_object_set_new(o, "estimated", json_pack("[s]", "stddev"));
 	return o;

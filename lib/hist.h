@@ -174,8 +174,10 @@ size_t pf_hist_bytes(const struct pf_hist *h);
 /*
  * pf_stats_json - the statistics as a JSON object {unit, bin_width, count,
  * min, mean, stddev, max, max_at, max_id, p50 ... p99.999}, plus "bounds"
- * for percentiles known only as a bound and "estimated" naming estimated
- * members; empty statistics give count 0 and nulls.
+ * for percentiles known only as a bound, "estimated" naming estimated
+ * members and "is_max" naming the percentiles whose rank is the top sample
+ * (too few samples for them: p99.99 of fewer than 10 000 is the max);
+ * empty statistics give count 0 and nulls.
  */
 struct json_t *pf_stats_json(const struct pf_stats *s, const char *unit);
 

@@ -19,6 +19,8 @@
  */
 #define _GNU_SOURCE
 #include "command.h"
+#include "outguard.h"
+#include "results_keys.h"
 #include "common.h"
 #include "ini.h"
 #include "jpath.h"
@@ -83,8 +85,10 @@ struct chk_item {
 	json_t     *value;	/* borrowed; NULL when not measured */
 	json_t     *bound;	/* value NULL, only a bound known: {">=": lo, "<=": hi} (docs/results.md) */
 	json_t     *elem;	/* array element the value belongs to, or NULL */
+	json_t     *owned;	/* a bound made here (an estimated stddev's), released with the item */
 	json_t     *parent;	/* object holding the value */
 	char        why[256];	/* not measured: why */
+	bool        no_value;	/* not measured though results.json has the member: null, or a bound that cannot decide */
 	enum chk_kind kind;
 	double      unit_ns;	/* CHK_TIME: ns per metric unit */
 };
@@ -105,7 +109,10 @@ const struct pf_command cmd_check = {
 	"Checks every requirement of a budget file against a results.json of\n"
 	"'preflight analyze' and prints TAP: one test per requirement and selected\n"
 	"element, with the measured value, the bound and the margin. A metric that\n"
-	"results.json does not have is 'not measured' (a TAP SKIP), never passed.\n"
+	"names no key of the results.json schema is an error in the budget file (exit 2);\n"
+	"one this results.json does not have, or has no value of, is 'not measured'\n"
+	"(a TAP SKIP), never passed: the summary counts those not in this run and those\n"
+	"without a value apart.\n"
 	"RESULTS is a results.json, a run directory holding one, or - for stdin.\n"
 	"\n"
 	"options:\n"
@@ -113,7 +120,11 @@ const struct pf_command cmd_check = {
 	"                       directory's budgets.ini when RESULTS is a directory\n"
 	"  -o, --output FILE    write the TAP to FILE instead of stdout (default: stdout)\n"
 	"      --strict         a requirement not measured fails the check (default: off)\n"
+	"      --keys           print the metric paths results.json has (its schema) and exit\n"
+	"                       (default: off)\n"
 	"  -h, --help           this text\n"
+	"\n"
+	"FILE is never an input nor a file a run's SHA256SUMS lists (refused, exit 2).\n"
 	"\n"
 	"exit: 0 every measured requirement met, 1 a requirement failed (or nothing\n"
 	"was measured; with --strict, one was not measured), 2 bad budgets or results\n",
@@ -305,7 +316,7 @@ static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
 /* chk_parse_metric - 'metric' split at commas, each a dotted path */
 static int chk_parse_metric(struct chk_budgets *b, struct chk_req *r)
 {
-	char *copy, *tok, *save = NULL, *p;
+	char *copy, *tok, *save = NULL, *p, why[256];
 	char **m;
 
 	copy = strdup(r->metric);
@@ -318,6 +329,11 @@ static int chk_parse_metric(struct chk_budgets *b, struct chk_req *r)
 		if (*p || *tok == '.' || tok[strlen(tok) - 1] == '.' || strstr(tok, "..")) {
 			chk_bad(b, r->line_metric, "metric '%s' is not a dotted path like "
 				"tasks.*.activation_latency_ns.max", tok);
+			goto fail;
+		}
+		if (!pf_results_key_known(tok, why, sizeof(why))) {
+			chk_bad(b, r->line_metric, "metric '%s' names no key of results.json (docs/results.md; "
+				"'preflight check --keys' lists them): %s", tok, why);
 			goto fail;
 		}
 		m = realloc(r->metrics, (r->nmetrics + 1) * sizeof(*m));
@@ -851,6 +867,49 @@ static int chk_item(struct chk_walk *w, const char *label, const char *path, jso
 	return 0;
 }
 
+/* chk_listed - is key in the string array member 'list' of a statistics object ("estimated", "is_max") */
+static bool chk_listed(json_t *stats, const char *list, const char *key)
+{
+	json_t *v;
+	size_t i;
+
+	if (!key)
+		return false;
+	json_array_foreach(json_object_get(stats, list), i, v)
+		if (json_is_string(v) && !strcmp(json_string_value(v), key))
+			return true;
+	return false;
+}
+
+/* chk_estimated - is this member of a statistics object an estimate (docs/results.md 'estimated') */
+static bool chk_estimated(json_t *parent, const char *key)
+{
+	return chk_listed(parent, "estimated", key);
+}
+
+/*
+ * chk_estimated_item - an estimated stddev: computed as if the unrecorded
+ * values were all equal, the least spread their known sum allows, so it is
+ * judged as what it is, a lower bound (a budget it exceeds fails, else not
+ * measured); 0 or -ENOMEM
+ */
+static int chk_estimated_item(struct chk_walk *w, const char *label, const char *path, json_t *value,
+			      json_t *elem, json_t *parent)
+{
+	json_t *b = json_pack("{sO}", ">=", value);
+	int ret;
+
+	if (!b)
+		return -ENOMEM;
+	ret = chk_item(w, label, path, NULL, b, elem, parent);
+	if (ret) {
+		json_decref(b);
+		return ret;
+	}
+	w->items->v[w->items->n - 1].owned = b;
+	return 0;
+}
+
 /*
  * chk_walk - resolve w->seg[i..] under node; 'parent'/'key' hold node (for
  * *_unavailable reasons), 'elem' the last array element passed
@@ -879,11 +938,18 @@ static int chk_walk(struct chk_walk *w, json_t *node, size_t i, const char *labe
 			if (json_is_null(node) && json_is_object(v))
 				/* a percentile known only by a bound (cyclictest's overflows): judged on it */
 				return chk_item(w, l, path, NULL, v, elem, parent);
-			if (json_is_null(node))
-				return chk_not_measured(w, l, path, "%s%s%s", why ? why : "'",
-							why ? "" : path, why ? "" : "' is null in results.json");
+			if (json_is_null(node)) {
+				ret = chk_not_measured(w, l, path, "%s%s%s", why ? why : "'",
+						       why ? "" : path, why ? "" : "' is null in results.json");
+				/* a whole component null (no cyclictest, no app) was not in this run */
+				if (!ret && parent != w->root)
+					w->items->v[w->items->n - 1].no_value = true;
+				return ret;
+			}
 			return chk_not_measured(w, l, path, "%s is not an object", path);
 		}
+		if (chk_estimated(parent, key) && json_is_number(node))
+			return chk_estimated_item(w, l, path, node, elem, parent);
 		return chk_item(w, l, path, node, NULL, elem, parent);
 	}
 	if (!strcmp(w->seg[i], "*")) {
@@ -1153,6 +1219,38 @@ static const char *chk_ascii(const char *in, char *out, size_t size)
 
 enum chk_result { CHK_PASSED, CHK_FAILED, CHK_NOT_MEASURED };
 
+/* chk_estimate_note - the diagnostic of a value that is an estimate (its bound made by chk_estimated_item) */
+static void chk_estimate_note(FILE *out, const struct chk_item *it)
+{
+	if (it->owned)
+		fprintf(out, "#   %s is estimated: it depends on values that were not recorded (cyclictest's "
+			"overflows); the estimate is the least spread they allow, a lower bound\n", it->path);
+}
+
+/*
+ * chk_small_n - a percentile whose rank is the top sample (results.json's
+ * "is_max": fewer samples than it needs) is the max: say so, with n
+ */
+static void chk_small_n(FILE *out, const struct chk_item *it)
+{
+	json_t *v;
+	const char *name;
+	size_t i, n, len = strlen(it->path);
+	double q;
+
+	json_array_foreach(json_object_get(it->parent, "is_max"), i, v) {
+		name = json_string_value(v);
+		n = name ? strlen(name) : 0;
+		if (!n || n >= len || strcmp(it->path + len - n, name) || it->path[len - n - 1] != '.')
+			continue;
+		q = strtod(name + 1, NULL) / 100;
+		fprintf(out, "#   %s = max, n = %" JSON_INTEGER_FORMAT ": too few samples for %s (it needs %.0f)\n",
+			name, json_integer_value(json_object_get(it->parent, "count")), name,
+			q < 1 ? ceil(1 / (1 - q) - 1e-6) : 1.0);
+		return;
+	}
+}
+
 /*
  * chk_bound_verdict - a value known only to lie in [lo, hi] (either side may
  * be missing): the requirement fails when every value of it does, passes
@@ -1184,6 +1282,7 @@ static enum chk_result chk_bound_verdict(FILE *out, size_t n, struct chk_item *i
 	if (!fail && !pass) {
 		fprintf(out, "ok %zu - %s %s # SKIP not measured: only a bound is known (%s), which cannot decide\n",
 			n, r->id, it->label, shown);
+		chk_estimate_note(out, it);
 		return CHK_NOT_MEASURED;
 	}
 	/* the bound that decides: below the limit, the upper one passes and the lower one fails */
@@ -1191,9 +1290,11 @@ static enum chk_result chk_bound_verdict(FILE *out, size_t n, struct chk_item *i
 	fprintf(out, "#   %s%s%s %s %s%s%s (only a bound is known: %s)\n",
 		chk_num((r->op == CHK_LE || r->op == CHK_LT) == pass ? hi : lo, a, sizeof(a)),
 		*unit ? " " : "", unit, chk_op_text[r->op], chk_num(r->limit, c, sizeof(c)), *unit ? " " : "", unit, shown);
+	chk_estimate_note(out, it);
 	if (fail) {
 		fprintf(out, "#   requirement: %s\n", chk_ascii(r->text, text, sizeof(text)));
-		fprintf(out, "#   measured: %s = null, known only as %s\n", it->path, shown);
+		fprintf(out, "#   measured: %s = %s, known only as %s\n", it->path, it->owned ? "an estimate" : "null",
+			shown);
 	}
 	return pass ? CHK_PASSED : CHK_FAILED;
 }
@@ -1235,6 +1336,7 @@ static enum chk_result chk_verdict(FILE *out, json_t *root, size_t n, struct chk
 		 chk_op_text[r->op], chk_num(limit, l, sizeof(l)), *unit ? " " : "", unit, margin);
 	chk_clean(desc);
 	fprintf(out, "#   %s\n", desc);
+	chk_small_n(out, it);
 	if (!pass) {
 		fprintf(out, "#   requirement: %s\n", chk_ascii(r->text, text, sizeof(text)));
 		fprintf(out, "#   measured: %s = %s\n", it->path,
@@ -1288,6 +1390,7 @@ static int chk_run(int argc, char **argv)
 		{ "budgets", required_argument, NULL, 'b' },
 		{ "output",  required_argument, NULL, 'o' },
 		{ "strict",  no_argument,       NULL, 'S' },
+		{ "keys",    no_argument,       NULL, 'K' },
 		{ "help",    no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1295,7 +1398,8 @@ static int chk_run(int argc, char **argv)
 	struct chk_items items = { 0 };
 	const char *budgets = NULL, *output = NULL;
 	char results[4096], dflt[4096];
-	size_t i, k, count[3] = { 0 };
+	size_t i, k, count[3] = { 0 }, no_value = 0;
+	enum chk_result res;
 	json_t *root = NULL;
 	FILE *out = stdout;
 	int c, strict = 0, ret;
@@ -1307,6 +1411,7 @@ static int chk_run(int argc, char **argv)
 		case 'b': budgets = optarg; break;
 		case 'o': output = optarg; break;
 		case 'S': strict = 1; break;
+		case 'K': pf_results_keys_print(stdout); return PF_EXIT_OK;
 		case 'h': pf_print_usage(&cmd_check); return PF_EXIT_OK;
 		default: return pf_usage_error(&cmd_check, "bad option");
 		}
@@ -1320,6 +1425,14 @@ static int chk_run(int argc, char **argv)
 			return pf_usage_error(&cmd_check, "no --budgets given (and '%s' is not "
 					      "a run directory with budgets.ini)", argv[optind]);
 		budgets = dflt;
+	}
+	snprintf(results, sizeof(results), "%s/results.json", argv[optind]);
+	{
+		const char *const in[] = { argv[optind], results, budgets };
+
+		ret = pf_out_guard(output, in, PF_ARRAY_SIZE(in));
+		if (ret)
+			goto out;
 	}
 	b.path = budgets;
 	ret = chk_load_budgets(&b);
@@ -1344,10 +1457,17 @@ static int chk_run(int argc, char **argv)
 	}
 	fprintf(out, "1..%zu\n", items.n);
 	fprintf(out, "# preflight check: %s against %s\n", results, budgets);
-	for (i = 0; i < items.n; i++)
-		count[chk_verdict(out, root, i + 1, &items.v[i])]++;
-	fprintf(out, "# %zu passed, %zu failed, %zu not measured\n", count[CHK_PASSED],
+	for (i = 0; i < items.n; i++) {
+		res = chk_verdict(out, root, i + 1, &items.v[i]);
+		count[res]++;
+		no_value += res == CHK_NOT_MEASURED && (items.v[i].no_value || items.v[i].bound);
+	}
+	fprintf(out, "# %zu passed, %zu failed, %zu not measured", count[CHK_PASSED],
 		count[CHK_FAILED], count[CHK_NOT_MEASURED]);
+	if (count[CHK_NOT_MEASURED])
+		fprintf(out, " (%zu not in this run, %zu without a value)", count[CHK_NOT_MEASURED] - no_value,
+			no_value);
+	fputc('\n', out);
 	if (count[CHK_FAILED] || (strict && count[CHK_NOT_MEASURED]))
 		ret = PF_EXIT_FAILED;
 	else if (!count[CHK_PASSED]) {
@@ -1360,6 +1480,8 @@ static int chk_run(int argc, char **argv)
 out:
 	if (out != stdout)
 		fclose(out);
+	for (i = 0; i < items.n; i++)
+		json_decref(items.v[i].owned);
 	free(items.v);
 	json_decref(root);
 	chk_free_budgets(&b);

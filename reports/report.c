@@ -14,6 +14,7 @@
 #include "command.h"
 #include "common.h"
 #include "jpath.h"
+#include "outguard.h"
 #include "report.h"
 
 #include <ctype.h>
@@ -69,7 +70,8 @@ const struct pf_command cmd_report = {
 	"                      package 'chromium'; default: no PDF)\n"
 	"  -h, --help          this text\n"
 	"\n"
-	"exit: 0 written, 2 RUN_DIR has nothing to report or bad usage, 3 gnuplot or\n"
+	"exit: 0 written, 2 RUN_DIR has nothing to report or bad usage, or an output is a\n"
+	"      file the run's SHA256SUMS lists (never written over), 3 gnuplot or\n"
 	"      chromium missing or failed, or the file cannot be written, 4 internal\n",
 	.run = rpt_run,
 };
@@ -522,13 +524,22 @@ static void rpt_td_int(struct rpt *r, json_t *v)
  */
 static void rpt_td_stat(struct rpt *r, json_t *dist, const char *key)
 {
-	json_t *b = json_object_get(json_object_get(dist, "bounds"), key);
+	json_t *b = json_object_get(json_object_get(dist, "bounds"), key), *m;
+	char buf[64];
+	size_t i;
 
 	if (json_is_null(json_object_get(dist, key)) && json_is_object(b)) {
 		fprintf(r->out, "<td class=\"n bound\" data-ge-ns=\"%.0f\" data-le-ns=\"%.0f\">≥ %.1f, ≤ %.1f</td>",
 			rpt_num(b, ">="), rpt_num(b, "<="), rpt_num(b, ">=") / 1e3, rpt_num(b, "<=") / 1e3);
 		return;
 	}
+	json_array_foreach(json_object_get(dist, "is_max"), i, m)
+		if (json_is_string(m) && !strcmp(json_string_value(m), key) && json_is_number(json_object_get(dist, key))) {
+			/* too few samples for this percentile: it is the max (docs/results.md is_max) */
+			fprintf(r->out, "<td class=\"n at-max\" data-ns=\"%.0f\">%s (= max, n = %.0f)</td>",
+				rpt_num(dist, key), rpt_us(json_object_get(dist, key), buf, sizeof(buf)), rpt_num(dist, "count"));
+			return;
+		}
 	rpt_td_ns(r, json_object_get(dist, key));
 }
 
@@ -1168,7 +1179,7 @@ static void rpt_s_worst(struct rpt *r)
 			fprintf(r->out, "</table><p>job %.0f on CPU %.0f, waited: ", rpt_num(c, "seq"), rpt_num(c, "cpu"));
 			rpt_esc(r->out, rpt_str(c, "waited", "?"));
 			fprintf(r->out, "%s</p>\n", json_is_false(pf_jpath_get(c, "complete")) ?
-				" — <b>incomplete</b>: the CPU history kept did not reach back to the release" : "");
+				" — <b>incomplete</b>: the parts do not add up to the delay (the CPU history kept did not reach back to the release)" : "");
 			if (j == 0)
 				rpt_plot_g1(r, (int)i, c, ++ng);
 		}
@@ -1490,6 +1501,15 @@ static int rpt_run(int argc, char **argv)
 	snprintf(html, sizeof(html), "%s", out ? out : "");
 	if (!out)
 		snprintf(html, sizeof(html), "%s/report.html", r.dir);
+	{
+		char res[PATH_MAX];
+		const char *const in[] = { res };
+
+		/* what the report reads is the run directory's: its evidence guards it */
+		snprintf(res, sizeof(res), "%s/results.json", r.dir);
+		if ((ret = pf_out_guard(html, in, 1)) || (ret = pf_out_guard(pdf, in, 1)))
+			return ret;
+	}
 	snprintf(r.tmpdir, sizeof(r.tmpdir), "%s/preflight-report.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(r.tmpdir))
 		return pf_fail(PF_EXIT_ENV, "%s: cannot create: %s", r.tmpdir, strerror(errno));

@@ -15,6 +15,7 @@
  * child processes and files).
  */
 #include "command.h"
+#include "outguard.h"
 #include "common.h"
 #include "jpath.h"
 
@@ -66,6 +67,34 @@ static const char *summary_us(json_t *v, const char *path, char *buf, size_t siz
 	else
 		snprintf(buf, size, "%.1f us", ns / 1000.0);
 	return buf;
+}
+
+/* summary_pct_as - summary_pct; in a table's column the max is said shorter: "=max n=8997" */
+static const char *summary_pct_as(json_t *v, const char *path, const char *key, bool column,
+				  char *buf, size_t size)
+{
+	json_t *stats = pf_jpath_get(v, path), *k;
+	char full[256];
+	size_t i;
+
+	json_array_foreach(json_object_get(stats, "is_max"), i, k)
+		if (json_is_string(k) && !strcmp(json_string_value(k), key)) {
+			snprintf(buf, size, column ? "=max n=%lld" : "= max, n = %lld",
+				 (long long)json_integer_value(json_object_get(stats, "count")));
+			return buf;
+		}
+	snprintf(full, sizeof(full), "%s.%s", path, key);
+	return summary_us(v, full, buf, size);
+}
+
+/*
+ * summary_pct - percentile 'key' of the statistics object at 'path' as
+ * "123.4 us", or "= max, n = 8997" when the object has too few samples for
+ * it (its "is_max", docs/results.md): a tail percentile of a small sample
+ */
+static const char *summary_pct(json_t *v, const char *path, const char *key, char *buf, size_t size)
+{
+	return summary_pct_as(v, path, key, false, buf, size);
 }
 
 /* summary_count - an integer at a path as text, or 'none' */
@@ -183,7 +212,7 @@ static void summary_load_line(const char *name, json_t *rep, json_t *fsw, FILE *
 		fprintf(out, "%.0f transfers/s of %d bytes, max %s, p99.99 %s, over %.0f us: %d, errors %d\n",
 			summary_num(a, "transfers_per_s", 0), (int)summary_num(a, "size_bytes", 0),
 			summary_us(a, "transfer_time_ns.max", b1, sizeof(b1)),
-			summary_us(a, "transfer_time_ns.p99.99", b2, sizeof(b2)),
+			summary_pct(a, "transfer_time_ns", "p99.99", b2, sizeof(b2)),
 			summary_num(a, "limit_ns", 0) / 1000, (int)summary_num(a, "over_limit", 0),
 			(int)summary_num(a, "errors", 0));
 	else if (!strcmp(name, "cpu"))
@@ -258,7 +287,7 @@ static void summary_phases(const char *dir, json_t *run, json_t *loads, FILE *ou
 			res = summary_load(dir, summary_str(p, "dir", "?"), "results.json");
 			fprintf(out, "    %-9scyclictest max %s, p99.99 %s, %.0f samples\n", "baseline",
 				summary_us(res, "cyclictest.all.latency_ns.max", b1, sizeof(b1)),
-				summary_us(res, "cyclictest.all.latency_ns.p99.99", b2, sizeof(b2)),
+				summary_pct(res, "cyclictest.all.latency_ns", "p99.99", b2, sizeof(b2)),
 				summary_num(res, "cyclictest.all.latency_ns.count", 0));
 			json_decref(res);
 		}
@@ -304,7 +333,7 @@ static void summary_tasks(json_t *res, FILE *out)
 	json_array_foreach(pf_jpath_get(res, "tasks"), i, t)
 		fprintf(out, "  %-14s %-13s %-11s %-13s %-9d %-7d %d\n", summary_str(t, "name", "?"),
 			summary_us(t, "activation_latency_ns.max", b1, sizeof(b1)),
-			summary_us(t, "activation_latency_ns.p99.99", b2, sizeof(b2)),
+			summary_pct_as(t, "activation_latency_ns", "p99.99", true, b2, sizeof(b2)),
 			summary_us(t, "response_time_ns.max", b3, sizeof(b3)),
 			(int)summary_num(t, "overruns", 0), (int)summary_num(t, "deadline_misses", 0),
 			(int)summary_num(t, "jobs", 0));
@@ -314,7 +343,7 @@ static void summary_tasks(json_t *res, FILE *out)
 			(int)summary_num(res, "slots.overruns", 0), (int)summary_num(res, "slots.count", 0));
 	fprintf(out, "  cyclictest baseline beside the app: max %s, p99.99 %s\n",
 		summary_us(res, "cyclictest.all.latency_ns.max", b1, sizeof(b1)),
-		summary_us(res, "cyclictest.all.latency_ns.p99.99", b2, sizeof(b2)));
+		summary_pct(res, "cyclictest.all.latency_ns", "p99.99", b2, sizeof(b2)));
 	fprintf(out, "\nworst culprits\n");
 	json_array_foreach(pf_jpath_get(res, "tasks"), i, t)
 		json_array_foreach(pf_jpath_get(t, "culprits"), j, c)
@@ -426,7 +455,8 @@ const struct pf_command cmd_summary = {
 	"  -h, --help          this text\n"
 	"\n"
 	"exit: 0 summary written, 2 bad usage, RUN_DIR is not a run directory (no\n"
-	"      readable run.json) or FILE cannot be opened, 3 write error\n",
+	"      readable run.json), FILE cannot be opened or is a file the summary reads or\n"
+	"      a run's SHA256SUMS lists (never written over), 3 write error\n",
 	.run = summary_run,
 };
 
@@ -458,6 +488,22 @@ static int summary_check_dir(const char *dir)
 	return 0;
 }
 
+/* summary_guard - the summary may be written to output: none of the run's files it reads, no evidence */
+static int summary_guard(const char *dir, const char *output)
+{
+	static const char *const names[] = { "run.json", "sysinfo.json", "loads.json", "results.json",
+					     "verdicts.tap", "SHA256SUMS" };
+	char in[PF_ARRAY_SIZE(names)][PATH_MAX];
+	const char *inp[PF_ARRAY_SIZE(names)];
+	size_t i;
+
+	for (i = 0; i < PF_ARRAY_SIZE(names); i++) {
+		snprintf(in[i], sizeof(in[i]), "%s/%s", dir, names[i]);
+		inp[i] = in[i];
+	}
+	return pf_out_guard(output, inp, PF_ARRAY_SIZE(inp));
+}
+
 static int summary_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -481,6 +527,9 @@ static int summary_run(int argc, char **argv)
 		return pf_usage_error(&cmd_summary, optind == argc ? "which run directory?" :
 				      "one run directory only");
 	ret = summary_check_dir(argv[optind]);
+	if (ret)
+		return ret;
+	ret = summary_guard(argv[optind], output);
 	if (ret)
 		return ret;
 	if (output && !(out = fopen(output, "we")))

@@ -92,12 +92,13 @@ is "$(printf '%s' "$out" | json_get - schema)" \
 
 # --csv: the tables, read back with a CSV reader
 run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/b.dat" --joblog "$TMP/b.csv" --csv "$TMP/csv" -o "$R"
-is "$(ls "$TMP/csv" | tr '\n' ' ')" "cpus.csv culprits.csv jobs.csv tasks.csv threads.csv " "path-5.1 every table"
-is "$(grep -c '' "$TMP/csv/jobs.csv")" 24 "path-5.2 jobs.csv: header and one row per job (12 io + 11 ctl100)"
-is "$(grep '^"ctl100",8,' "$TMP/csv/jobs.csv" | cut -d, -f3,13,14)" "8,1,1" "path-5.3 jobs.csv: job 8 in slot 8, overrun, deadline miss"
-is "$(sed -n 1p "$TMP/csv/tasks.csv" | cut -d, -f1-4)" '"name","tid","source","jobs"' "path-5.4 tasks.csv header"
-is "$(grep '^"ctl100"' "$TMP/csv/tasks.csv" | cut -d, -f5)" '"2013000"' "path-5.5 tasks.csv: worst latency"
-like "$(grep -m1 '^"ctl100"' "$TMP/csv/culprits.csv")" '^"ctl100","9",.*"ctl100 job 9: 2013 µs late' "path-5.6 culprits.csv: worst first with its summary"
+is "$(ls "$TMP/csv" | tr '\n' ' ')" "results-cpus.csv results-culprits.csv results-jobs.csv results-tasks.csv results-threads.csv " \
+	"path-5.1 every table, named apart from any input (a run's jobs.csv is the job log)"
+is "$(grep -c '' "$TMP/csv/results-jobs.csv")" 24 "path-5.2 results-jobs.csv: header and one row per job (12 io + 11 ctl100)"
+is "$(grep '^"ctl100",8,' "$TMP/csv/results-jobs.csv" | cut -d, -f3,13,14)" "8,1,1" "path-5.3 results-jobs.csv: job 8 in slot 8, overrun, deadline miss"
+is "$(sed -n 1p "$TMP/csv/results-tasks.csv" | cut -d, -f1-4)" '"name","tid","source","jobs"' "path-5.4 tasks.csv header"
+is "$(grep '^"ctl100"' "$TMP/csv/results-tasks.csv" | cut -d, -f5)" '"2013000"' "path-5.5 tasks.csv: worst latency"
+like "$(grep -m1 '^"ctl100"' "$TMP/csv/results-culprits.csv")" '^"ctl100","9",.*"ctl100 job 9 \(pid 100, released at 1000\.090000000 s\): 2013 µs late' "path-5.6 culprits.csv: worst first with its summary"
 
 # --cyclictest: the baseline side by side in the same file (cyclictest_load, analysis/cyclictest.h)
 run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/b.dat" --cyclictest "$TOP/t/fixtures/cyclictest/us.json" -o "$R"

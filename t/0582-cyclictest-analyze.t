@@ -19,12 +19,12 @@ is "$(json_get "$R" cyclictest.threads.0.latency_ns.max)/$(json_get "$R" cyclict
 	"cta-1.4 the cyclictest member: T0 max, T1 min in ns, cyclictest's own"
 # the summary: cyclictest's min, avg (%.2f) and max, in its unit
 t0=$(printf '%s\n' "$out" | grep '^T0 ')
-is "$(echo $t0)" "T0 0 2000 $(json_get "$FX/us.json" thread.0.min) $(json_get "$FX/us.json" thread.0.avg | awk '{ printf "%.2f", $1 }') 48 $(json_get "$FX/us.json" thread.0.max) 0" \
-	"cta-1.5 summary row: thread, cpu, cycles, min, mean, p99, max, overflows as cyclictest printed them"
+is "$(echo $t0)" "T0 0 2000 $(json_get "$FX/us.json" thread.0.min) $(json_get "$FX/us.json" thread.0.avg | awk '{ printf "%.2f", $1 }') 6.31 48 $(json_get "$FX/us.json" thread.0.max) 0" \
+	"cta-1.5 summary row: thread, cpu, cycles, min, mean, stddev, p99, max, overflows as cyclictest printed them"
 like "$out" "cyclictest baseline \(.*us.json, json, times in µs\)" "cta-1.6 summary names the file, format and unit"
 
 run_cmd "$PREFLIGHT" analyze --cyclictest "$FX/ns.json" -o "$R"
-n0=$(printf '%s\n' "$out" | grep '^T0 ' | awk '{ print $4 "/" $7 }')
+n0=$(printf '%s\n' "$out" | grep '^T0 ' | awk '{ print $4 "/" $8 }')
 is "$rc:$n0" "0:$(json_get "$FX/ns.json" thread.0.min)/$(json_get "$FX/ns.json" thread.0.max)" \
 	"cta-1.7 -N file: min and max in ns in the summary"
 like "$out" "times in ns" "cta-1.8 ... and says ns"

@@ -20,7 +20,7 @@ is "$(printf '%s\n' "$out" | grep -c 'REQ-LAT-001 logger')" 0 "check-1.6 select=
 is "$(printf '%s\n' "$out" | grep -c 'REQ-OVR-001 ekf')" 0 "check-1.7 select=periodic leaves out ekf (no period)"
 like_line "ok 12 - REQ-SPI-001 loads spi achieved transfer_time max # SKIP not measured: no 'loads' in results.json" \
 	"check-1.8 absent metric: TAP SKIP 'not measured' with the reason"
-is "$(printf '%s\n' "$out" | tail -1)" "# 17 passed, 0 failed, 3 not measured" \
+is "$(printf '%s\n' "$out" | tail -1)" "# 17 passed, 0 failed, 3 not measured (3 not in this run, 0 without a value)" \
 	"check-1.9 summary counts not measured apart from passed"
 
 # --- check-2: failures
@@ -37,7 +37,7 @@ is "$(printf '%s\n' "$out" | sed -n '/^not ok 3 /,/^\(not \)*ok [0-9]/p' | grep 
 like_line "#   lost trace events overlap tasks.nav10.activation_latency_ns.max" "check-2.5 lost events flagged"
 like_verdict "^not ok 6 - REQ-CPU-001 app utilisation$" "65 % <= 60 % \(margin -8 %\)" "check-2.6 utilisation over budget"
 like_verdict "^not ok 10 - REQ-OVR-001 nav10 deadline_misses$" "2 == 0$" "check-2.7 count requirement fails, no margin"
-is "$(printf '%s\n' "$out" | tail -1)" "# 13 passed, 4 failed, 3 not measured" "check-2.8 summary"
+is "$(printf '%s\n' "$out" | tail -1)" "# 13 passed, 4 failed, 3 not measured (3 not in this run, 0 without a value)" "check-2.8 summary"
 
 # --- check-3: not measured and the exit code
 run_cmd "$PREFLIGHT" check "$FX/units.json" --budgets "$SEED"
@@ -49,12 +49,12 @@ is "$rc" 1 "check-3.3 --strict: not measured fails"
 cat > "$TMP/none.ini" <<'INI'
 [REQ-X-001]
 text = nothing here is measured
-metric = gps.fix_time_ns.max
+metric = loads.gps.fix_time_ns.max
 bound = < 1s
 INI
 run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$TMP/none.ini"
 is "$rc" 1 "check-3.4 nothing measured at all: exit 1, no verdict"
-like_line "# 0 passed, 0 failed, 1 not measured" "check-3.5 summary says so"
+like_line "# 0 passed, 0 failed, 1 not measured \\(1 not in this run, 0 without a value\\)" "check-3.5 summary says so, and why"
 cat > "$TMP/wk.ini" <<'INI'
 [REQ-W-001]
 text = wakeup latency of every thread
@@ -187,11 +187,11 @@ cp "$SEED" "$TMP/run/budgets.ini"
 run_cmd "$PREFLIGHT" check "$TMP/run" -o "$TMP/run/verdicts.tap"
 is "$rc" 0 "check-6.1 a run directory: its results.json and budgets.ini"
 is "$out" "" "check-6.2 -o: nothing on stdout"
-is "$(tail -1 "$TMP/run/verdicts.tap")" "# 17 passed, 0 failed, 3 not measured" "check-6.3 -o: TAP in the file"
+is "$(tail -1 "$TMP/run/verdicts.tap")" "# 17 passed, 0 failed, 3 not measured (3 not in this run, 0 without a value)" "check-6.3 -o: TAP in the file"
 run_cmd "$PREFLIGHT" check "$FX/pass.json"
 is "$rc" 2 "check-6.4 no --budgets for a file: usage error"
 out=$("$PREFLIGHT" check - --budgets "$SEED" < "$FX/pass.json" | tail -1)
-is "$out" "# 17 passed, 0 failed, 3 not measured" "check-6.7 results.json from stdin ('-')"
+is "$out" "# 17 passed, 0 failed, 3 not measured (3 not in this run, 0 without a value)" "check-6.7 results.json from stdin ('-')"
 run_cmd "$PREFLIGHT" check --help
 like_line "--budgets FILE" "check-6.5 --help lists the options"
 like_line "--strict .*default: off" "check-6.6 --help gives defaults"

@@ -8,6 +8,7 @@
  *   gentrace window OUT.dat FROM TO [JOBLOG]  the 'basic' events from T0 + FROM to T0 + TO
  *                                        (µs): a flight-recorder snapshot of it, without the
  *                                        declarations written before T0 (the job log has them)
+ *   gentrace chain OUT.dat            a task released by another late task (g_chain)
  *   gentrace storm OUT.dat N          about N events of a busy 2-CPU system, for the benchmark
  *   gentrace floor FILE.dat           read a trace decoding only event ids: the floor of
  *                                        reading a file with libtracecmd (prints events, seconds)
@@ -646,13 +647,9 @@ static void g_timer_wake(struct g_list *l, int cpu, int64_t r, const struct g_th
 	g_hrtimer(l, cpu, r + 8 * G_US, curr->pid, false);
 }
 
-/* g_basic - the scenario described at the top of this file */
-static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost, bool observer)
+/* g_declare - io and ctl100 declared by their threads at T0-1000 µs, both CPUs idle from T0-900 µs */
+static void g_declare(struct g_list *l)
 {
-	int64_t r, s, e;
-	uint32_t seq = 0;
-	int k, n = 0;
-
 	g_text(l, 0, G_T0 - 1000 * G_US, G_IO.pid,
 	       "pf1 T 0 io tid=101 period_ns=10000000 deadline_ns=10000000 prio=90 policy=fifo\n");
 	g_text(l, 1, G_T0 - 1000 * G_US, G_CTL.pid,
@@ -660,6 +657,16 @@ static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost, 
 	/* both CPUs idle at the start */
 	g_switch(l, 0, G_T0 - 900 * G_US, &G_IO, G_SLEEPING, &G_IDLE);
 	g_switch(l, 1, G_T0 - 900 * G_US, &G_CTL, G_SLEEPING, &G_IDLE);
+}
+
+/* g_basic - the scenario described at the top of this file */
+static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost, bool observer)
+{
+	int64_t r, s, e;
+	uint32_t seq = 0;
+	int k, n = 0;
+
+	g_declare(l);
 	for (k = 0; k < 12; k++) {
 		r = G_T0 + k * G_SLOT;
 		/* io on CPU 0 */
@@ -740,6 +747,44 @@ static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost, 
 		jobs[n++] = (struct g_job){ "ctl100", seq, r, s + G_US, e, e - s, cpu, 0 };
 	}
 	*njobs = n;
+	return 0;
+}
+
+/*
+ * g_chain - the 'chain' scenario: a task released by another late task.
+ * r = T0; CPU 0: hog (pid 200, FIFO 95) runs from r-50 to r+3281 µs; io's
+ * timer wakes it at r+6 (expiry r+5); io switches in at r+3281 and starts at
+ * r+3283 (3283 µs late); at r+3290 io wakes ctl100 (sched_waking in io's
+ * context) for CPU 1, where twelve hackbench threads (pids 400..411) run
+ * 10 µs each from r+3290 to r+3410; ctl100 switches in at r+3410 and starts
+ * at r+3412 (3412 µs late: 3290 µs waiting for io, 120 µs hackbench, 2 µs to
+ * its start marker). Both jobs end 500 µs after their start.
+ */
+static int g_chain(struct g_list *l)
+{
+	static const struct g_thread hack[12] = {
+		{ 400, "hackbench", 0 }, { 401, "hackbench", 0 }, { 402, "hackbench", 0 }, { 403, "hackbench", 0 },
+		{ 404, "hackbench", 0 }, { 405, "hackbench", 0 }, { 406, "hackbench", 0 }, { 407, "hackbench", 0 },
+		{ 408, "hackbench", 0 }, { 409, "hackbench", 0 }, { 410, "hackbench", 0 }, { 411, "hackbench", 0 },
+	};
+	int64_t r = G_T0, t;
+	int i;
+
+	g_declare(l);
+	g_switch(l, 0, r - 50 * G_US, &G_IDLE, G_RUNNING, &G_HOG);
+	g_timer_wake(l, 0, r, &G_HOG, &G_IO, 0);
+	g_switch(l, 0, r + 3281 * G_US, &G_HOG, G_SLEEPING, &G_IO);
+	g_marker(l, 0, r + 3283 * G_US, G_IO.pid, true, 'S', 0, 0, r, 0);
+	g_wake(l, 0, r + 3290 * G_US, G_IO.pid, &G_CTL, 1, ID_WAKING);
+	g_wake(l, 0, r + 3291 * G_US, G_IO.pid, &G_CTL, 1, ID_WAKEUP);
+	g_marker(l, 0, r + 3783 * G_US, G_IO.pid, true, 'E', 0, 0, r, 0);
+	g_switch(l, 0, r + 3785 * G_US, &G_IO, G_SLEEPING, &G_IDLE);
+	for (i = 0, t = r + 3290 * G_US; i < 12; i++, t += 10 * G_US)
+		g_switch(l, 1, t, i ? &hack[i - 1] : &G_IDLE, i ? G_SLEEPING : G_RUNNING, &hack[i]);
+	g_switch(l, 1, t, &hack[11], G_SLEEPING, &G_CTL);
+	g_marker(l, 1, r + 3412 * G_US, G_CTL.pid, false, 'S', 1, 0, r, 0);
+	g_marker(l, 1, r + 3912 * G_US, G_CTL.pid, false, 'E', 1, 0, r, 0);
+	g_switch(l, 1, r + 3915 * G_US, &G_CTL, G_SLEEPING, &G_IDLE);
 	return 0;
 }
 
@@ -938,7 +983,13 @@ int main(int argc, char **argv)
 			ret = g_write_joblog(argv[5], jobs, njobs);
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
-	fprintf(stderr, "usage: gentrace basic|lost|markers|observer OUT.dat [JOBLOG] | window OUT.dat FROM TO [JOBLOG]"
-		" | storm OUT.dat N | floor FILE.dat\n");
+	if (argc == 3 && !strcmp(argv[1], "chain")) {
+		g_chain(&l);
+		ret = g_write_list(argv[2], &l, none, false);
+		free(l.ev);
+		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
+	}
+	fprintf(stderr, "usage: gentrace basic|lost|markers|observer OUT.dat [JOBLOG] | window OUT.dat FROM TO "
+		"[JOBLOG] | chain OUT.dat | storm OUT.dat N | floor FILE.dat\n");
 	return PF_EXIT_USAGE;
 }

@@ -223,8 +223,10 @@ static void test_culprit(void)
 	check_int(t->top[0].contrib[2].dur_ns, ==, 20 * US, "cul-1.6 ksoftirqd's own time");
 	check_int(t->top[0].timer_ns - t->top[0].release_ns, ==, 21 * US, "cul-1.7 timer expiry delay");
 	an_culprit_line(r, t, &t->top[0], line, sizeof(line));
-	check_str(line, "io job 0: 103 µs late — ksoftirqd/1 (NET_RX) 50 µs, irq 9 (virtio0) 30 µs, "
-		  "ksoftirqd/1 20 µs, timer IRQ delay 21 µs", "cul-1.8 the summary line");
+	check_str(line, "io job 0 (pid 10, released at 0.001000000 s): 103 µs late — ksoftirqd/1 (NET_RX) 50 µs, "
+		  "irq 9 (virtio0) 30 µs, ksoftirqd/1 (pid 44) 20 µs, switch-in to start 3.0 µs, timer IRQ delay 21 µs "
+		  "[100 % explained]", "cul-1.8 the summary line");
+	check(t->top[0].complete && t->top[0].explained_ns == 103 * US, "cul-1.9 the parts add up: complete");
 	free_run(r);
 }
 
@@ -270,7 +272,7 @@ static void test_joblog(void)
 int main(void)
 {
 	pf_set_prog("analyze_test");
-	tap_plan(61);
+	tap_plan(62);
 	test_windows();
 	test_mwindows();
 	test_lost();
