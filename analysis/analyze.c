@@ -203,7 +203,7 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 			pf_print_usage(&cmd_analyze);
 			return -1;
 		default:
-			return pf_usage_error(&cmd_analyze, "unknown option");
+			return pf_option_error(&cmd_analyze, argv, "t:j:c:T:s:o:n:qh");
 		}
 	}
 	if (optind < argc)

@@ -176,7 +176,7 @@ static int cmd_qualify_run(int argc, char **argv)
 				return pf_fail(PF_EXIT_INTERNAL, "preflight summary: cannot start: %s", strerror(-ret));
 			return ret;
 		default:
-			return pf_usage_error(&cmd_qualify, "bad option");
+			return pf_option_error(&cmd_qualify, argv, "s:b:o:r:");
 		}
 	}
 	if (optind != argc)

@@ -1421,7 +1421,7 @@ static int cmd_run_run(int argc, char **argv)
 			o.no_report = true;
 			break;
 		default:
-			return pf_usage_error(&cmd_run, "bad option");
+			return pf_option_error(&cmd_run, argv, "o:b:r:");
 		}
 	}
 	if (optind != argc - 1)

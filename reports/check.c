@@ -1267,7 +1267,7 @@ static int chk_run(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case 'S': strict = 1; break;
 		case 'h': pf_print_usage(&cmd_check); return PF_EXIT_OK;
-		default: return pf_usage_error(&cmd_check, "bad option");
+		default: return pf_option_error(&cmd_check, argv, "b:o:h");
 		}
 	}
 	if (optind != argc - 1)

@@ -436,7 +436,7 @@ static int summary_run(int argc, char **argv)
 		switch (c) {
 		case 'o': output = optarg; break;
 		case 'h': pf_print_usage(&cmd_summary); return PF_EXIT_OK;
-		default: return pf_usage_error(&cmd_summary, "bad option");
+		default: return pf_option_error(&cmd_summary, argv, "o:h");
 		}
 	}
 	if (optind != argc - 1)

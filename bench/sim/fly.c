@@ -380,7 +380,7 @@ static int fly_run(int argc, char **argv)
 		case 'o': o.output = optarg; break;
 		case 'p': o.profile = optarg; break;
 		case 'h': pf_print_usage(&cmd_fly); return PF_EXIT_OK;
-		default: return pf_usage_error(&cmd_fly, "bad option");
+		default: return pf_option_error(&cmd_fly, argv, "d:s:o:h");
 		}
 	}
 	if (optind < argc)
