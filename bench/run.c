@@ -43,6 +43,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -53,6 +54,18 @@
 #define RUN_LOAD_SAFETY_NS (120 * PF_NS_PER_SEC)	/* a load ends itself this long after its phase */
 #define RUN_TRIGGER_GAP_NS (11 * PF_NS_PER_SEC)	/* flight recorder: one snapshot per window */
 #define RUN_PLAIN_PROGRESS_NS (10 * PF_NS_PER_SEC)	/* a progress line this often when stderr is no terminal */
+/*
+ * What a phase writes, planned before it starts (the pre-flight disk check):
+ * a full trace under every load wrote 720 MB in 90 s on 2 CPUs here; the job
+ * log 1.3 MB and cyclictest's output 0.9 MB in 90 s and 40 s; the flight
+ * recorder keeps whole buffers (record's default 16 MiB per CPU), planned
+ * for 16 snapshots.
+ */
+#define RUN_TRACE_BYTES_PER_CPU_S  (4LL << 20)
+#define RUN_JOBLOG_BYTES_PER_S     (16LL << 10)
+#define RUN_CYCLICTEST_BYTES_PER_S (32LL << 10)
+#define RUN_RECORD_BUFFER_BYTES    (16LL << 20)
+#define RUN_FLIGHT_WINDOWS         16
 /*
  * How long past its duration a measurement may take to end by itself before
  * it is stopped: cyclictest ends on time; the recorder still writes its
@@ -88,7 +101,11 @@ struct run {
 	bool tty;
 	bool partial;
 	int code;			/* exit code so far */
-	char failure[700];		/* why the run could not be done */
+	char failure[1200];		/* why the run could not be done */
+	char budgets_src[PATH_MAX];	/* the budgets as named (by --budgets, the scenario or the default) */
+	char notes[8192];		/* what the pre-flight checks found good, for run.log */
+	char seen[48][64];		/* pre-flight checks done already (scenario lines, messages) */
+	int nseen;
 	json_t *phases;			/* run.json phases */
 	json_t *load_phases;		/* loads.json phases */
 	int app_phase, baseline_phase;	/* indexes of the phases that feed the top-level results */
@@ -880,60 +897,288 @@ stop:
 	return r->code ? r->code : 0;
 }
 
-/* run_check_load_params - every load of every phase can start here (tools, privileges) */
+/* run_pre_error - a pre-flight check failed: one line on stderr; bad input (2) outranks environment (3) */
+static void run_pre_error(struct run *r, int code, const char *fmt, ...) PF_PRINTF(3, 4);
+static void run_pre_error(struct run *r, int code, const char *fmt, ...)
+{
+	char msg[1200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pf_err("%s", msg);
+	if (!r->failure[0])
+		snprintf(r->failure, sizeof(r->failure), "%s", msg);
+	if (code == PF_EXIT_USAGE || !r->code)
+		r->code = code;
+}
+
+/* run_pre_note - a pre-flight check passed: a line for run.log (and stdout with --check) */
+static void run_pre_note(struct run *r, const char *fmt, ...) PF_PRINTF(2, 3);
+static void run_pre_note(struct run *r, const char *fmt, ...)
+{
+	size_t len = strlen(r->notes);
+	va_list ap;
+
+	if (len + 2 >= sizeof(r->notes))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->notes + len, sizeof(r->notes) - len - 1, fmt, ap);
+	va_end(ap);
+	strcat(r->notes, "\n");
+}
+
+/* run_pre_child - the first stderr line of a checking child without its "prog: " prefix */
+static const char *run_pre_child(const char *err)
+{
+	const char *p = strstr(err, ": ");
+
+	return p && !strncmp(err, "preflight: ", 11) ? strstr(p + 2, ": ") ? strstr(p + 2, ": ") + 2 : p + 2 : err;
+}
+
+/*
+ * run_pre_budgets - the budgets file: found (the scenario's 'budgets =' line
+ * named when it is the scenario's) and valid, by asking `preflight check` to
+ * judge an empty results.json against it (exit 2: bad budgets, file:line)
+ */
+static void run_pre_budgets(struct run *r)
+{
+	char src[PATH_MAX], where[700] = "", tmp[] = "/tmp/preflight-precheck.XXXXXX", err[600];
+	static const char empty[] = "{\"schema\": \"preflight-results/1\"}\n";
+	int fd, code;
+
+	snprintf(src, sizeof(src), "%s", r->o->budgets ? r->o->budgets :
+		 r->scn.budgets[0] ? r->scn.budgets : "budgets/seed.ini");
+	if (!r->o->budgets && r->scn.budgets[0])
+		snprintf(where, sizeof(where), "%s:%d: ", r->scn.path, r->scn.budgets_line);
+	snprintf(r->budgets_src, sizeof(r->budgets_src), "%s", src);
+	if (run_find_file(src, r->budgets, sizeof(r->budgets)) < 0) {
+		run_pre_error(r, PF_EXIT_USAGE, "%sbudgets '%s': %s", where, src, r->budgets);
+		r->budgets[0] = '\0';
+		return;
+	}
+	if (!run_has_command(r, "check")) {
+		run_pre_error(r, PF_EXIT_ENV, "'preflight check' is not in this build: no verdicts");
+		return;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0 || write(fd, empty, sizeof(empty) - 1) != (ssize_t)sizeof(empty) - 1) {
+		run_pre_error(r, PF_EXIT_ENV, "%s: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd), unlink(tmp);
+		return;
+	}
+	close(fd);
+	code = pf_proc_runl(err, sizeof(err), r->self, "check", tmp, "--budgets", r->budgets, "-o", "/dev/null",
+			    NULL);
+	unlink(tmp);
+	if (code == PF_EXIT_USAGE)
+		run_pre_error(r, PF_EXIT_USAGE, "%sbudgets '%s': %s", where, src, run_pre_child(err));
+	else if (code != PF_EXIT_OK && code != PF_EXIT_FAILED)
+		run_pre_error(r, PF_EXIT_ENV, "budgets '%s': preflight check: %s", src, err);
+	else
+		run_pre_note(r, "pre-flight: budgets %s: ok", r->budgets);
+}
+
+/* run_pre_seen - true when this combination of scenario lines was checked already (else remember it) */
+static bool run_pre_seen(struct run *r, const char *what, const struct scn_kv *const *kv, int n)
+{
+	char key[sizeof(r->seen[0])];
+	int i, len;
+
+	len = snprintf(key, sizeof(key), "%s", what);
+	for (i = 0; i < n; i++)
+		len += snprintf(key + len, sizeof(key) - (size_t)len, " %d", kv[i] ? kv[i]->line : 0);
+	for (i = 0; i < r->nseen; i++)
+		if (!strcmp(r->seen[i], key))
+			return true;
+	if (r->nseen < (int)PF_ARRAY_SIZE(r->seen))
+		snprintf(r->seen[r->nseen++], sizeof(r->seen[0]), "%s", key);
+	return false;
+}
+
+/*
+ * run_pre_program - ask flightapp (keys profile, config, args) or sensorsim
+ * (sim_args) of phase p to check them with --check, one key more at a time,
+ * so that an error names the scenario line of the key that brought it
+ */
+static void run_pre_program(struct run *r, const struct scn_phase *p, const char *prog,
+			       const char *const *keys, int nkeys)
+{
+	const struct scn_kv *kv[4] = { 0 };
+	char exe[PATH_MAX], words[4][512], err[600];
+	char *argv[96];
+	int i, n = 0, code;
+
+	n = run_argv(argv, 96, n, run_path(exe, sizeof(exe), r->bindir, prog));
+	n = run_argv(argv, 96, n, "--check");
+	for (i = 0; i < nkeys; i++) {
+		kv[i] = scn_param_kv(&r->scn, p, "flightapp", keys[i]);
+		if (!kv[i])
+			continue;
+		if (!strcmp(keys[i], "profile") || !strcmp(keys[i], "config")) {
+			n = run_argv(argv, 96, n, !strcmp(keys[i], "profile") ? "--profile" : "--config");
+			n = run_argv(argv, 96, n, kv[i]->value);
+		} else {
+			n = run_split(argv, 96, n, kv[i]->value, words[i], sizeof(words[i]));
+		}
+		if (run_pre_seen(r, prog, kv, i + 1))
+			continue;
+		code = pf_proc_run(argv, err, sizeof(err));
+		if (code) {
+			run_pre_error(r, code == PF_EXIT_USAGE ? PF_EXIT_USAGE : PF_EXIT_ENV, "%s:%d: flightapp.%s '%s': %s",
+				      r->scn.path, kv[i]->line, keys[i], kv[i]->value, err);
+			return;
+		}
+		run_pre_note(r, "pre-flight: phase %s: %s --check with flightapp.%s (line %d): ok", p->name, prog,
+			     keys[i], kv[i]->line);
+	}
+}
+
+/* run_pre_trace_bytes - what phase p will write at most, about: trace, job log, cyclictest output */
+static int64_t run_pre_bytes(struct run *r, const struct scn_phase *p)
+{
+	int64_t s = p->duration_ns / PF_NS_PER_SEC + 1, cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *trace = scn_param(&r->scn, p, "flightapp", "trace", "full");
+
+	if (cpus < 1)
+		cpus = 1;
+	if (p->measure == SCN_CYCLICTEST)
+		return s * RUN_CYCLICTEST_BYTES_PER_S;
+	if (p->measure != SCN_FLIGHTAPP)
+		return 0;
+	return s * RUN_JOBLOG_BYTES_PER_S + (!strcmp(trace, "full") ? s * cpus * RUN_TRACE_BYTES_PER_CPU_S :
+					      !strcmp(trace, "flight") ? RUN_FLIGHT_WINDOWS * cpus * RUN_RECORD_BUFFER_BYTES : 0);
+}
+
+/*
+ * run_pre_dir - the run directory can be made (empty if it exists; its
+ * nearest existing parent writable) and its file system has room for what
+ * the phases will write
+ */
+static void run_pre_dir(struct run *r)
+{
+	char parent[sizeof(r->dir)], *slash;
+	struct statvfs vfs;
+	int64_t need = 0, avail;
+	int i;
+
+	if (run_exists(r->dir)) {
+		if (!run_dir_empty(r->dir))	/* never mix the evidence of two runs */
+			run_pre_error(r, PF_EXIT_USAGE, "run directory '%s': not empty", r->dir);
+		snprintf(parent, sizeof(parent), "%s", r->dir);
+	} else {
+		snprintf(parent, sizeof(parent), "%s", r->dir);
+		do {
+			slash = strrchr(parent, '/');
+			if (!slash)
+				snprintf(parent, sizeof(parent), ".");
+			else
+				*(slash == parent ? slash + 1 : slash) = '\0';
+		} while (!run_exists(parent) && strcmp(parent, ".") && strcmp(parent, "/"));
+	}
+	if (access(parent, W_OK | X_OK)) {
+		run_pre_error(r, PF_EXIT_ENV, "run directory '%s': cannot be written in '%s': %s", r->dir, parent,
+			      strerror(errno));
+		return;
+	}
+	for (i = 0; i < r->scn.nphases; i++)
+		need += run_pre_bytes(r, &r->scn.phases[i]);
+	if (statvfs(parent, &vfs))
+		return;
+	avail = (int64_t)vfs.f_bavail * (int64_t)vfs.f_frsize;
+	if (avail < need)
+		run_pre_error(r, PF_EXIT_ENV, "run directory '%s': %lld MiB free, the planned trace and logs need "
+			      "about %lld MiB", r->dir, (long long)(avail >> 20), (long long)(need >> 20));
+	else
+		run_pre_note(r, "pre-flight: disk: about %lld MiB planned, %lld MiB free in %s", (long long)(need >> 20),
+			     (long long)(avail >> 20), parent);
+}
+
+/* run_pre_loads - every load of phase p can start here (tools, privileges, parameters together) */
+static void run_pre_loads(struct run *r, const struct scn_phase *p)
+{
+	int j, k;
+
+	for (j = 0; j < p->nloads; j++) {
+		const struct scn_kv *kv[2 * SCN_MAX_KV];
+		const struct load_ops *ops = load_find(p->loads[j]);
+		struct load l;
+		int nkv = scn_params(&r->scn, p, ops->name, kv, (int)PF_ARRAY_SIZE(kv)), ret = 0;
+
+		if (load_init(&l, ops, NULL) < 0) {
+			run_pre_error(r, PF_EXIT_INTERNAL, "out of memory");
+			return;
+		}
+		for (k = 0; k < nkv && !ret; k++)
+			ret = load_set(&l, kv[k]->key, kv[k]->value);
+		if (!ret && ops->check)
+			ret = ops->check(&l);
+		if (ret < 0 && !run_pre_seen(r, l.why, NULL, 0))
+			run_pre_error(r, PF_EXIT_ENV, "phase %s: load %s cannot start: %s", p->name, ops->name, l.why);
+		load_free(&l);
+	}
+}
+
+/*
+ * run_precheck - everything the scenario names, before anything is created
+ * or started: the run directory and its free space, privileges, tracefs,
+ * the budgets, the tools and programs of each phase, the app's profile,
+ * configuration and arguments and the simulator's (asked with --check), the
+ * loads. Every failure is one line on stderr; returns the exit code (0 all
+ * passed; 2 bad input outranks 3 environment), r->notes says what passed.
+ */
 static int run_precheck(struct run *r)
 {
+	static const char *const app_keys[] = { "profile", "config", "args" }, *const sim_keys[] = { "sim_args" };
 	char path[PATH_MAX];
-	int i, j, k;
+	bool root = geteuid() == 0, traced = false;
+	int i;
 
-	if (geteuid() != 0)
-		return run_fail(r, PF_EXIT_ENV, "needs root (realtime priorities, namespaces, tracing)");
+	if (!root)
+		run_pre_error(r, PF_EXIT_ENV, "needs root (realtime priorities, namespaces, tracing)");
+	run_pre_dir(r);
+	run_pre_budgets(r);
 	for (i = 0; i < r->scn.nphases; i++) {
 		const struct scn_phase *p = &r->scn.phases[i];
 
-		if (p->measure == SCN_CYCLICTEST && pf_proc_which("cyclictest"))
-			return run_fail(r, PF_EXIT_ENV, "phase %s: cyclictest: not found in PATH (package rt-tests)",
-					   p->name);
+		if (p->measure == SCN_CYCLICTEST && pf_proc_which("cyclictest") && !run_pre_seen(r, "cyclictest", NULL, 0))
+			run_pre_error(r, PF_EXIT_ENV, "phase %s: cyclictest: not found in PATH (package rt-tests)", p->name);
 		if (p->measure == SCN_FLIGHTAPP) {
-			if (!run_exists(run_path(path, sizeof(path), r->bindir, "flightapp")))
-				return run_fail(r, PF_EXIT_ENV, "phase %s: %s: not built (the flight application)",
-						   p->name, path);
-			if (!strcmp(scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes") &&
-			    !run_exists(run_path(path, sizeof(path), r->bindir, "sensorsim")))
-				return run_fail(r, PF_EXIT_ENV, "phase %s: %s: not built (the simulator)",
-						   p->name, path);
-			if (strcmp(scn_param(&r->scn, p, "flightapp", "trace", "full"), "off") &&
-			    !run_has_command(r, "record"))
-				return run_fail(r, PF_EXIT_ENV, "phase %s: 'preflight record' is not in this build",
-						   p->name);
-		}
-		for (j = 0; j < p->nloads; j++) {
-			const struct scn_kv *kv[2 * SCN_MAX_KV];
-			const struct load_ops *ops = load_find(p->loads[j]);
-			struct load l;
-			int nkv = scn_params(&r->scn, p, ops->name, kv, (int)PF_ARRAY_SIZE(kv)), ret = 0;
+			bool sim = !strcmp(scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes");
 
-			if (load_init(&l, ops, NULL) < 0)
-				return run_fail(r, PF_EXIT_INTERNAL, "out of memory");
-			for (k = 0; k < nkv && !ret; k++)
-				ret = load_set(&l, kv[k]->key, kv[k]->value);
-			if (!ret && ops->check)
-				ret = ops->check(&l);
-			if (ret < 0)
-				run_fail(r, PF_EXIT_ENV, "phase %s: load %s cannot start: %s", p->name, ops->name,
-					    l.why);
-			load_free(&l);
-			if (ret < 0)
-				return r->code;
+			if (!run_exists(run_path(path, sizeof(path), r->bindir, "flightapp")))
+				run_pre_error(r, PF_EXIT_ENV, "phase %s: %s: not built (the flight application)", p->name, path);
+			else
+				run_pre_program(r, p, "flightapp", app_keys, 3);
+			if (sim && !run_exists(run_path(path, sizeof(path), r->bindir, "sensorsim")))
+				run_pre_error(r, PF_EXIT_ENV, "phase %s: %s: not built (the simulator)", p->name, path);
+			else if (sim)
+				run_pre_program(r, p, "sensorsim", sim_keys, 1);
+			if (strcmp(scn_param(&r->scn, p, "flightapp", "trace", "full"), "off")) {
+				traced = true;
+				if (!run_has_command(r, "record"))
+					run_pre_error(r, PF_EXIT_ENV, "phase %s: 'preflight record' is not in this build", p->name);
+			}
 		}
+		if (root)
+			run_pre_loads(r, p);
 	}
-	return 0;
+	if (root && traced && access("/sys/kernel/tracing/instances", W_OK) &&
+	    access("/sys/kernel/debug/tracing/instances", W_OK))
+		run_pre_error(r, PF_EXIT_ENV, "tracefs: no writable instances/ in /sys/kernel/tracing (mount -t tracefs "
+			      "nodev /sys/kernel/tracing)");
+	if (!r->code)
+		run_pre_note(r, "pre-flight: %s: %d phases, %lld s: every check passed", r->scn.name, r->scn.nphases,
+			     (long long)(scn_total_ns(&r->scn) / PF_NS_PER_SEC));
+	return r->code;
 }
 
-/* run_setup - program paths, run directory, log, copies of the inputs, system survey */
-static int run_setup(struct run *r)
+/* run_paths - this program, where flightapp and sensorsim are, the trace instance, the run directory's name */
+static int run_paths(struct run *r)
 {
-	char path[PATH_MAX], utc[32], src[PATH_MAX];
+	char utc[32];
 	struct utsname un;
 	int ret;
 
@@ -944,7 +1189,6 @@ static int run_setup(struct run *r)
 		return run_fail(r, PF_EXIT_ENV, "%s: path too long", r->self);
 	*strrchr(r->bindir, '/') = '\0';
 	snprintf(r->trace_instance, sizeof(r->trace_instance), "preflight-run-%d", (int)getpid());
-
 	if (r->o->out_dir) {
 		if (snprintf(r->dir, sizeof(r->dir), "%s", r->o->out_dir) >= (int)sizeof(r->dir))
 			return run_fail(r, PF_EXIT_USAGE, "run directory '%s': path too long", r->o->out_dir);
@@ -953,25 +1197,30 @@ static int run_setup(struct run *r)
 		run_utc(utc, sizeof(utc), false);
 		snprintf(r->dir, sizeof(r->dir), "runs/%s-%s", utc, un.nodename);
 	}
+	return 0;
+}
+
+/* run_setup - once the pre-flight checks passed: run directory, log, copies of the inputs, system survey */
+static int run_setup(struct run *r)
+{
+	char path[PATH_MAX], *line, *save = NULL;
+	int ret;
+
 	ret = run_mkdirs(r->dir);
 	if (ret < 0)
 		return run_fail(r, PF_EXIT_ENV, "run directory '%s': %s", r->dir, strerror(-ret));
-	if (!run_dir_empty(r->dir))	/* never mix the evidence of two runs */
+	if (!run_dir_empty(r->dir))	/* never mix the evidence of two runs (checked before, made since?) */
 		return run_fail(r, PF_EXIT_USAGE, "run directory '%s': not empty", r->dir);
 	r->log = fopen(run_path(path, sizeof(path), r->dir, "run.log"), "we");
 	if (!r->log)
 		return run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno));
 	run_log(r, "preflight run %s (%s) into %s, pid %d", r->scn.name, r->scn.path, r->dir, (int)getpid());
+	for (line = strtok_r(r->notes, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		run_log(r, "%s", line);
 	if (run_copy(r->scn.path, run_path(path, sizeof(path), r->dir, "scenario.ini")) < 0)
 		return run_fail(r, PF_EXIT_ENV, "%s: cannot copy the scenario", path);
-
-	snprintf(src, sizeof(src), "%s", r->o->budgets ? r->o->budgets :
-		 r->scn.budgets[0] ? r->scn.budgets : "budgets/seed.ini");
-	if (run_find_file(src, r->budgets, sizeof(r->budgets)) < 0)	/* before the phases, not after */
-		return run_fail(r, r->o->budgets ? PF_EXIT_USAGE : PF_EXIT_ENV, "budgets '%s': %s", src, r->budgets);
-	if (run_copy(r->budgets, run_path(path, sizeof(path), r->dir, "budgets.ini")) < 0) {
+	if (run_copy(r->budgets, run_path(path, sizeof(path), r->dir, "budgets.ini")) < 0)
 		return run_fail(r, PF_EXIT_ENV, "%s: cannot copy the budgets", path);
-	}
 
 	if (run_has_command(r, "sysinfo")) {
 		char *js[] = { r->self, "sysinfo", "--json", "-o", path, NULL };
@@ -1143,8 +1392,8 @@ static int run_check(struct run *r)
 			 "-o", run_path(tap, sizeof(tap), r->dir, "verdicts.tap"), NULL };
 	int code;
 
-	if (!r->budgets[0]) {
-		run_fail(r, PF_EXIT_ENV, "no budgets file (budgets/seed.ini): no verdicts");
+	if (!r->budgets[0]) {	/* found before the first phase: only a build without 'check' gets here */
+		run_fail(r, PF_EXIT_ENV, "no budgets file (%s): no verdicts", r->budgets_src);
 		return -1;
 	}
 	if (!run_has_command(r, "check")) {
@@ -1283,16 +1532,20 @@ int run_scenario(const struct run_opts *o, char *dir, size_t dir_size)
 		ret = pf_fail(PF_EXIT_USAGE, "%s", r->scn.error);
 		goto out;
 	}
+	ret = run_paths(r);
+	if (ret)
+		goto out;
+	ret = run_precheck(r);	/* nothing is created before it passed */
+	if (ret || o->check_only) {
+		if (!ret)
+			fputs(r->notes, stdout);
+		goto out;
+	}
 	load_cleanup_stale();
 	ret = run_setup(r);
 	if (ret)
 		goto out;
 	snprintf(dir, dir_size, "%s", r->dir);
-	ret = run_precheck(r);
-	if (ret) {
-		run_manifest(r, started);
-		goto out;
-	}
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
 	signal(SIGPIPE, SIG_IGN);
@@ -1365,6 +1618,7 @@ const struct pf_command cmd_run = {
 	.summary = "run a scenario: loads, cyclictest baseline, the app under trace; analyse and check",
 	.usage =
 	"usage: preflight run SCENARIO [-o RUN_DIR] [--budgets FILE] [--repeats N] [--no-report]\n"
+	"       preflight run --check SCENARIO [-o RUN_DIR] [--budgets FILE]\n"
 	"\n"
 	"Runs the phases of SCENARIO (a name in bench/scenarios/, or an .ini path; see\n"
 	"docs/scenarios.md), then analyses and checks what was recorded and writes the\n"
@@ -1375,6 +1629,13 @@ const struct pf_command cmd_run = {
 	"logs). Ctrl-C stops everything, keeps what was recorded, analyses it and marks\n"
 	"it partial.\n"
 	"\n"
+	"Before the first phase, and before anything is created, the pre-flight checks\n"
+	"look at everything the scenario names: the run directory and the free space\n"
+	"for the planned trace, privileges, tracefs, the budgets (by preflight check),\n"
+	"cyclictest, flightapp's profile, config and args and sensorsim's sim_args (by\n"
+	"their --check), the loads and their tools. Each failure is one line naming the\n"
+	"scenario file and line; what passed is the start of run.log.\n"
+	"\n"
 	"options:\n"
 	"  -o, --output RUN_DIR   run directory (default: runs/<UTC time>-<host>)\n"
 	"  -b, --budgets FILE     budgets for the check (default: the scenario's, else\n"
@@ -1384,6 +1645,8 @@ const struct pf_command cmd_run = {
 	"                         the exit code is the worst, a run that could not be\n"
 	"                         done stops the repeats\n"
 	"      --no-report        no report.html / report.pdf (default: write them)\n"
+	"      --check            only the pre-flight checks: print what passed, exit 0,\n"
+	"                         or 2 / 3 as a run would (default: run)\n"
 	"  -h, --help             this text\n"
 	"\n"
 	"exit: 0 all requirements met, 1 a requirement failed, 2 bad scenario or usage,\n"
@@ -1398,6 +1661,7 @@ static int cmd_run_run(int argc, char **argv)
 		{ "budgets", required_argument, NULL, 'b' },
 		{ "repeats", required_argument, NULL, 'r' },
 		{ "no-report", no_argument, NULL, 'R' },
+		{ "check", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_opts o = { 0 };
@@ -1420,6 +1684,9 @@ static int cmd_run_run(int argc, char **argv)
 		case 'R':
 			o.no_report = true;
 			break;
+		case 'C':
+			o.check_only = true;
+			break;
 		default:
 			return pf_option_error(&cmd_run, argv, "o:b:r:");
 		}
@@ -1427,7 +1694,7 @@ static int cmd_run_run(int argc, char **argv)
 	if (optind != argc - 1)
 		return pf_usage_error(&cmd_run, optind == argc ? "which scenario?" : "one scenario only");
 	o.scenario = argv[optind];
-	ret = run_repeated(&o, (int)repeats, dir, sizeof(dir));
+	ret = run_repeated(&o, o.check_only ? 1 : (int)repeats, dir, sizeof(dir));
 	if (dir[0])
 		fprintf(stderr, "preflight: run: results in %s (exit %d)\n", dir, ret);
 	return ret;

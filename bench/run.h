@@ -16,6 +16,7 @@ struct run_opts {
 	const char *budgets;	/* budgets INI for the check, NULL = the scenario's, else budgets/seed.ini */
 	bool summary_stdout;	/* print the summary on stdout at the end */
 	bool no_report;		/* --no-report: no report.html / report.pdf at the end */
+	bool check_only;	/* --check: the pre-flight checks only, nothing created */
 };
 
 /*
