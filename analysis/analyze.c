@@ -67,7 +67,7 @@ const struct pf_command cmd_analyze = {
 	"      --loads FILE    the run's loads.json (preflight-loads/1): its phases' load reports,\n"
 	"                      merged by load name, written as 'loads' (default: none)\n"
 	"      --phase NAME    only this phase's loads of --loads (default: every phase's)\n"
-	"      --fsw FILE      the flight software's statistics (fsw.json, preflight-fsw-stats v1),\n"
+	"      --fsw FILE      the flight software's statistics (fsw.json, preflight-fsw-stats/1),\n"
 	"                      written as 'fsw' (default: none)\n"
 	"  -h, --help          this help\n"
 	"\n"

@@ -289,7 +289,7 @@ static int sensorsim_summary(struct sensorsim *s, const char *path, double wall_
 
 	if (!o)
 		return pf_fail(PF_EXIT_INTERNAL, "summary: out of memory");
-	json_object_set_new(o, "schema", json_string("preflight-sensorsim v1"));
+	json_object_set_new(o, "schema", json_string("preflight-sensorsim/1"));
 	jset_f(o, "sim_time_s", d->model.st.t_s);
 	jset_f(o, "wall_time_s", wall_s);
 	jset_i(o, "ticks", s->ticks);
