@@ -58,6 +58,7 @@ PREFLIGHT_CMDS :=   # subcommand names: each defines 'const struct pf_command cm
 PREFLIGHT_PKGS :=   # pkg-config packages preflight links with
 PROGRAMS       :=   # other programs: <name>_SRCS, <name>_PKGS, <name>_LDLIBS, <name>_LIBS (archives)
 UNIT_TESTS     :=   # C unit tests and test tools (build/t/): <name>_SRCS, <name>_PKGS, linked with lib
+PLUGINS        :=   # libtraceevent plugins (build/plugins/*.so), for trace-cmd and KernelShark
 PERFS          :=   # performance benchmarks run by 'make perf' (paths to build/ programs or scripts)
 REQUIRED_HEADERS :=  # headers of packages without a pkg-config module (csv.h): checked before building
 
@@ -126,7 +127,7 @@ $(error preflight: build: missing $(foreach m,$(REQ_MISSING),$(if $(deb_$(m)),$(
 endif
 endif
 
-all: $(addprefix $(B)/,$(PROGRAMS))
+all: $(addprefix $(B)/,$(PROGRAMS)) $(PLUGINS)
 
 # link - one program or unit test: $(1) output path, $(2) variable prefix
 define link
