@@ -8,7 +8,8 @@
 #   make check        install missing packages, build, run every test with prove
 #   make qualify      install missing packages, build, run the quick qualification
 #   make perf         build and run the performance benchmarks (make bench: the same)
-#   make install      install programs under $(DESTDIR)$(PREFIX)
+#   make install      install programs, data, man pages, bash completion, docs under
+#                     $(DESTDIR)$(PREFIX), the trace-cmd plugin into $(PLUGINDIR)
 #   make clean        remove build/
 #
 # Before it builds anything, make checks that the required packages are there:
@@ -23,12 +24,19 @@
 # of its own packages.
 #
 # Honoured: CC, AR, CROSS_COMPILE, CFLAGS, CPPFLAGS, LDFLAGS, PKG_CONFIG, PREFIX,
-# DESTDIR, CI=true (adds -Werror), JUNIT=path.xml (JUnit XML from make check),
+# DESTDIR, MANDIR, COMPLETIONDIR, DOCDIR, PLUGINDIR, CI=true (adds -Werror), JUNIT=path.xml (JUnit XML from make check),
 # NO_USDT=1 (no USDT probes, no sys/sdt.h needed), V=1 (show commands).
 
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 DATADIR   ?= $(PREFIX)/share/preflight
+MANDIR    ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+DOCDIR    ?= $(PREFIX)/share/doc/preflight
+# libtraceevent's plugins: where trace-cmd and KernelShark look (root or a DESTDIR package:
+# the system's directory; otherwise the user's own)
+PLUGINDIR ?= $(if $(or $(DESTDIR),$(filter 0,$(shell id -u))),$(shell $(PKG_CONFIG) --variable=libdir \
+	libtraceevent)/traceevent/plugins,$(HOME)/.local/lib/traceevent/plugins)
 B         := build
 
 ifeq ($(origin CC),default)
@@ -127,7 +135,7 @@ $(error preflight: build: missing $(foreach m,$(REQ_MISSING),$(if $(deb_$(m)),$(
 endif
 endif
 
-all: $(addprefix $(B)/,$(PROGRAMS)) $(PLUGINS)
+all: $(addprefix $(B)/,$(PROGRAMS)) $(PLUGINS) $(GENERATED)
 
 # link - one program or unit test: $(1) output path, $(2) variable prefix
 define link
@@ -214,6 +222,11 @@ install: all
 	install -d $(DESTDIR)$(DATADIR)/budgets $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/scenarios
 	$(foreach d,budgets:budgets app/profiles:profiles bench/scenarios:scenarios,\
 		$(if $(wildcard $(word 1,$(subst :, ,$(d)))/*.ini),install -m 644 $(word 1,$(subst :, ,$(d)))/*.ini $(DESTDIR)$(DATADIR)/$(word 2,$(subst :, ,$(d)))/;))
+	install -d $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PLUGINDIR)
+	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 $(PLUGINS) $(DESTDIR)$(PLUGINDIR)/
+	$(if $(MAN_PAGES),install -d $(DESTDIR)$(MANDIR)/man1 && install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/)
+	$(if $(COMPLETION),install -d $(DESTDIR)$(COMPLETIONDIR) && install -m 644 $(COMPLETION) $(DESTDIR)$(COMPLETIONDIR)/preflight)
 
 clean:
 	rm -rf $(B)
