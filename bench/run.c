@@ -1023,12 +1023,15 @@ static void run_pre_note(struct run *r, const char *fmt, ...)
 	strcat(r->notes, "\n");
 }
 
-/* run_pre_child - the first stderr line of a checking child without its "prog: " prefix */
+/* run_pre_child - the first stderr line of a preflight child without its "preflight: <command>: " prefix */
 static const char *run_pre_child(const char *err)
 {
-	const char *p = strstr(err, ": ");
+	const char *p;
 
-	return p && !strncmp(err, "preflight: ", 11) ? strstr(p + 2, ": ") ? strstr(p + 2, ": ") + 2 : p + 2 : err;
+	if (strncmp(err, "preflight: ", 11))
+		return err;
+	p = strstr(err + 11, ": ");
+	return p ? p + 2 : err + 11;
 }
 
 /*
@@ -1130,7 +1133,7 @@ static void run_pre_program(struct run *r, const struct scn_phase *p, const char
 	}
 }
 
-/* run_pre_trace_bytes - what phase p will write at most, about: trace, job log, cyclictest output */
+/* run_pre_bytes - about what phase p will write at most: trace, job log, cyclictest output */
 static int64_t run_pre_bytes(struct run *r, const struct scn_phase *p)
 {
 	int64_t s = p->duration_ns / PF_NS_PER_SEC + 1, cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -1155,10 +1158,15 @@ static void run_pre_dir(struct run *r)
 {
 	char parent[sizeof(r->dir)], *slash;
 	struct statvfs vfs;
+	struct stat st;
 	int64_t need = 0, avail;
 	int i;
 
 	if (run_exists(r->dir)) {
+		if (stat(r->dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+			run_pre_error(r, PF_EXIT_USAGE, "run directory '%s': not a directory", r->dir);
+			return;
+		}
 		if (!run_dir_empty(r->dir))	/* never mix the evidence of two runs */
 			run_pre_error(r, PF_EXIT_USAGE, "run directory '%s': not empty", r->dir);
 		snprintf(parent, sizeof(parent), "%s", r->dir);
