@@ -59,13 +59,14 @@
  * a full trace under every load wrote 720 MB in 90 s on 2 CPUs here; the job
  * log 1.3 MB and cyclictest's output 0.9 MB in 90 s and 40 s; the flight
  * recorder keeps whole buffers (record's default 16 MiB per CPU), planned
- * for 16 snapshots.
+ * for 16 snapshots; the SD load writes its file_size.
  */
 #define RUN_TRACE_BYTES_PER_CPU_S  (4LL << 20)
 #define RUN_JOBLOG_BYTES_PER_S     (16LL << 10)
 #define RUN_CYCLICTEST_BYTES_PER_S (32LL << 10)
 #define RUN_RECORD_BUFFER_BYTES    (16LL << 20)
 #define RUN_FLIGHT_WINDOWS         16
+#define RUN_SD_FILE_SIZE           "64M"	/* the SD load's file_size default (docs/loads.md) */
 /*
  * How long past its duration a measurement may take to end by itself before
  * it is stopped: cyclictest ends on time; the recorder still writes its
@@ -1133,20 +1134,31 @@ static void run_pre_program(struct run *r, const struct scn_phase *p, const char
 	}
 }
 
-/* run_pre_bytes - about what phase p will write at most: trace, job log, cyclictest output */
+/*
+ * run_pre_bytes - about what phase p will write into the run directory at
+ * most: trace, job log, cyclictest output, and the SD load's file (in the
+ * phase's work directory unless sd.dir puts it elsewhere)
+ */
 static int64_t run_pre_bytes(struct run *r, const struct scn_phase *p)
 {
-	int64_t s = p->duration_ns / PF_NS_PER_SEC + 1, cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int64_t s = p->duration_ns / PF_NS_PER_SEC + 1, cpus = sysconf(_SC_NPROCESSORS_ONLN), bytes = 0;
 	const char *trace = scn_param(&r->scn, p, "flightapp", "trace", "full");
+	uint64_t sd_bytes;
+	int i;
 
 	if (cpus < 1)
 		cpus = 1;
+	for (i = 0; i < p->nloads; i++)
+		if (!strcmp(p->loads[i], "sd") && !scn_param(&r->scn, p, "sd", "dir", NULL) &&
+		    !load_parse_bytes(scn_param(&r->scn, p, "sd", "file_size", RUN_SD_FILE_SIZE), &sd_bytes))
+			bytes += (int64_t)sd_bytes;
 	if (p->measure == SCN_CYCLICTEST)
-		return s * RUN_CYCLICTEST_BYTES_PER_S;
+		return bytes + s * RUN_CYCLICTEST_BYTES_PER_S;
 	if (p->measure != SCN_FLIGHTAPP)
-		return 0;
-	return s * RUN_JOBLOG_BYTES_PER_S + (!strcmp(trace, "full") ? s * cpus * RUN_TRACE_BYTES_PER_CPU_S :
-					      !strcmp(trace, "flight") ? RUN_FLIGHT_WINDOWS * cpus * RUN_RECORD_BUFFER_BYTES : 0);
+		return bytes;
+	return bytes + s * RUN_JOBLOG_BYTES_PER_S +
+	       (!strcmp(trace, "full") ? s * cpus * RUN_TRACE_BYTES_PER_CPU_S :
+		!strcmp(trace, "flight") ? RUN_FLIGHT_WINDOWS * cpus * RUN_RECORD_BUFFER_BYTES : 0);
 }
 
 /*
