@@ -8,7 +8,8 @@
 #   make check        install missing packages, build, run every test with prove
 #   make qualify      install missing packages, build, run the quick qualification
 #   make perf         build and run the performance benchmarks (make bench: the same)
-#   make install      install programs under $(DESTDIR)$(PREFIX)
+#   make install      install programs, data, man pages, bash completion, docs under
+#                     $(DESTDIR)$(PREFIX), the trace-cmd plugin into $(PLUGINDIR)
 #   make clean        remove build/
 #
 # Before it builds anything, make checks that the required packages are there:
@@ -23,12 +24,19 @@
 # of its own packages.
 #
 # Honoured: CC, AR, CROSS_COMPILE, CFLAGS, CPPFLAGS, LDFLAGS, PKG_CONFIG, PREFIX,
-# DESTDIR, CI=true (adds -Werror), JUNIT=path.xml (JUnit XML from make check),
+# DESTDIR, MANDIR, COMPLETIONDIR, DOCDIR, PLUGINDIR, CI=true (adds -Werror), JUNIT=path.xml (JUnit XML from make check),
 # NO_USDT=1 (no USDT probes, no sys/sdt.h needed), V=1 (show commands).
 
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 DATADIR   ?= $(PREFIX)/share/preflight
+MANDIR    ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+DOCDIR    ?= $(PREFIX)/share/doc/preflight
+# libtraceevent's plugins: where trace-cmd and KernelShark look (root or a DESTDIR package:
+# the system's directory; otherwise the user's own)
+PLUGINDIR ?= $(if $(or $(DESTDIR),$(filter 0,$(shell id -u))),$(shell $(PKG_CONFIG) --variable=libdir \
+	libtraceevent)/traceevent/plugins,$(HOME)/.local/lib/traceevent/plugins)
 B         := build
 
 ifeq ($(origin CC),default)
@@ -58,6 +66,7 @@ PREFLIGHT_CMDS :=   # subcommand names: each defines 'const struct pf_command cm
 PREFLIGHT_PKGS :=   # pkg-config packages preflight links with
 PROGRAMS       :=   # other programs: <name>_SRCS, <name>_PKGS, <name>_LDLIBS, <name>_LIBS (archives)
 UNIT_TESTS     :=   # C unit tests and test tools (build/t/): <name>_SRCS, <name>_PKGS, linked with lib
+PLUGINS        :=   # libtraceevent plugins (build/plugins/*.so), for trace-cmd and KernelShark
 PERFS          :=   # performance benchmarks run by 'make perf' (paths to build/ programs or scripts)
 REQUIRED_HEADERS :=  # headers of packages without a pkg-config module (csv.h): checked before building
 
@@ -126,7 +135,7 @@ $(error preflight: build: missing $(foreach m,$(REQ_MISSING),$(if $(deb_$(m)),$(
 endif
 endif
 
-all: $(addprefix $(B)/,$(PROGRAMS))
+all: $(addprefix $(B)/,$(PROGRAMS)) $(PLUGINS) $(GENERATED)
 
 # link - one program or unit test: $(1) output path, $(2) variable prefix
 define link
@@ -213,6 +222,11 @@ install: all
 	install -d $(DESTDIR)$(DATADIR)/budgets $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/scenarios
 	$(foreach d,budgets:budgets app/profiles:profiles bench/scenarios:scenarios,\
 		$(if $(wildcard $(word 1,$(subst :, ,$(d)))/*.ini),install -m 644 $(word 1,$(subst :, ,$(d)))/*.ini $(DESTDIR)$(DATADIR)/$(word 2,$(subst :, ,$(d)))/;))
+	install -d $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PLUGINDIR)
+	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 $(PLUGINS) $(DESTDIR)$(PLUGINDIR)/
+	$(if $(MAN_PAGES),install -d $(DESTDIR)$(MANDIR)/man1 && install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/)
+	$(if $(COMPLETION),install -d $(DESTDIR)$(COMPLETIONDIR) && install -m 644 $(COMPLETION) $(DESTDIR)$(COMPLETIONDIR)/preflight)
 
 clean:
 	rm -rf $(B)

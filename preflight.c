@@ -8,6 +8,7 @@
 #include "command.h"
 #include "common.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -111,5 +112,6 @@ int main(int argc, char **argv)
 			return PF_EXIT_OK;
 		}
 	}
+	opterr = 0;	/* a bad option is one line, the command's own (pf_option_error) */
 	return cmd->run(argc - 1, argv + 1);
 }

@@ -77,7 +77,7 @@ const struct pf_command cmd_analyze = {
 	"      --loads FILE    the run's loads.json (preflight-loads/1): its phases' load reports,\n"
 	"                      merged by load name, written as 'loads' (default: none)\n"
 	"      --phase NAME    only this phase's loads of --loads (default: every phase's)\n"
-	"      --fsw FILE      the flight software's statistics (fsw.json, preflight-fsw-stats v1),\n"
+	"      --fsw FILE      the flight software's statistics (fsw.json, preflight-fsw-stats/1),\n"
 	"                      written as 'fsw' (default: none)\n"
 	"  -h, --help          this help\n"
 	"\n"
@@ -223,7 +223,7 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 			pf_print_usage(&cmd_analyze);
 			return -1;
 		default:
-			return pf_usage_error(&cmd_analyze, "unknown option");
+			return pf_option_error(&cmd_analyze, argv, "t:j:c:T:s:o:n:qh");
 		}
 	}
 	if (optind < argc)

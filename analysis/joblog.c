@@ -174,7 +174,8 @@ static void an_jl_comment(struct an_joblog *jl, const char *line, an_jl_meta_fn 
 {
 	int ver, ret;
 
-	if (sscanf(line, "# preflight-joblog v%d", &ver) == 1) {
+	/* preflight-joblog/1, the form of every schema name; older job logs have " v1" after the name */
+	if (sscanf(line, "# preflight-joblog/%d", &ver) == 1 || sscanf(line, "# preflight-joblog v%d", &ver) == 1) {
 		if (ver != 1)
 			jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: job-log format v%d is not supported (v1 is)",
 					  jl->path, jl->lineno, ver);
@@ -238,7 +239,7 @@ int an_joblog_next(struct an_joblog *jl, an_jl_meta_fn *meta, void *ctx, struct 
 			if (jl->err)
 				break;
 			if (!jl->version_seen)
-				return -pf_fail(PF_EXIT_USAGE, "%s: not a preflight job log (no '# preflight-joblog v1' line)",
+				return -pf_fail(PF_EXIT_USAGE, "%s: not a preflight job log (no '# preflight-joblog/1' line)",
 					       jl->path);
 			if (jl->row_ready) {
 				jl->row_ready = false;
@@ -253,7 +254,7 @@ int an_joblog_next(struct an_joblog *jl, an_jl_meta_fn *meta, void *ctx, struct 
 			continue;
 		}
 		if (!jl->version_seen)
-			return -pf_fail(PF_EXIT_USAGE, "%s:%ld: not a preflight job log (no '# preflight-joblog v1' line first)",
+			return -pf_fail(PF_EXIT_USAGE, "%s:%ld: not a preflight job log (no '# preflight-joblog/1' line first)",
 				       jl->path, jl->lineno);
 		for (p = jl->line; *p; p++)
 			if (*p == '"')

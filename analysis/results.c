@@ -13,6 +13,7 @@
 #include "jobs_csv.h"
 
 #include <csv.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <fnmatch.h>
@@ -40,6 +41,36 @@ static bool an_thread_matches(const struct an_run *r, const struct an_thread *t)
 		hit = !fnmatch(tok, t->comm, 0) || !strcmp(tok, pid);
 	free(list);
 	return hit;
+}
+
+/*
+ * an_sched_label - a thread's priority as a user set it, the kernel's beside
+ * it: "FIFO 80 (19)" (the policy a task of the app declared with this tid),
+ * "rt 90 (9)" (the trace does not tell FIFO from RR), "normal (120)"
+ */
+static const char *an_sched_label(json_t *res, json_t *thr, char *buf, size_t size)
+{
+	json_t *prio = json_object_get(thr, "prio"), *t;
+	const char *pol = json_string_value(json_object_get(thr, "policy")), *set = "rt";
+	json_int_t pid = json_integer_value(json_object_get(thr, "pid"));
+	int k = (int)json_integer_value(prio);	/* -1 .. 139 */
+	char up[8];
+	size_t i;
+
+	if (!json_is_integer(prio))
+		return "-";
+	if (!pol || strcmp(pol, "rt")) {
+		snprintf(buf, size, "%.12s (%d)", pol ? pol : "?", k);
+		return buf;
+	}
+	json_array_foreach(json_object_get(res, "tasks"), i, t)
+		if (json_integer_value(json_object_get(t, "tid")) == pid && json_is_string(json_object_get(t, "policy")))
+			set = json_string_value(json_object_get(t, "policy"));
+	for (i = 0; set[i] && i < sizeof(up) - 1; i++)
+		up[i] = (char)(strcmp(set, "rt") ? toupper((unsigned char)set[i]) : set[i]);
+	up[i] = '\0';
+	snprintf(buf, size, "%s %d (%d)", up, 99 - k, k);
+	return buf;
 }
 
 /* an_policy - scheduling class from a kernel priority */
@@ -881,7 +912,7 @@ static int an_csv_table(const char *dir, const char *name, json_t *arr, const ch
 
 /* the columns of results-threads.csv */
 static const char *const an_thread_cols[] = {
-	"pid", "comm", "prio", "policy", "runtime_ns", "utilisation", "utilisation_max_10ms",
+	"pid", "comm", "prio", "policy", "rtprio", "runtime_ns", "utilisation", "utilisation_max_10ms",
 	"utilisation_max_1s", "switches", "preemptions", "migrations", "wakeups",
 	"wakeup_latency_ns.count", "wakeup_latency_ns.max", "wakeup_latency_ns.p99",
 	"wakeup_latency_from_wakeup_ns.max", "lost_events",
@@ -1127,16 +1158,15 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 		if (k)
 			fprintf(out, "note: %zu wakeups are no latency sample: their switch-in was inferred more than "
 				"a tick later or never seen (threads.*.wakeups_unresolved)\n", k);
-		fprintf(out, "\n%-16s %7s %6s %7s %9s %9s %9s %6s %6s\n", "thread", "pid", "prio", "util%",
+		fprintf(out, "\n%-16s %7s %-14s %7s %9s %9s %9s %6s %6s\n", "thread", "pid", "prio (kernel)", "util%",
 			"wake p99", "wake max", "max10ms%", "preem", "migr");
 		arr = an_threads_busiest(r, 30, &shown);
 		json_array_foreach(arr, i, o) {
 			lat = json_object_get(o, "wakeup_latency_ns");
-			fprintf(out, "%-16.16s %7lld %6s %7.2f %9s %9s %9.1f %6lld %6lld%s\n",
+			fprintf(out, "%-16.16s %7lld %-14s %7.2f %9s %9s %9.1f %6lld %6lld%s\n",
 				json_string_value(json_object_get(o, "comm")),
 				json_integer_value(json_object_get(o, "pid")),
-				json_is_integer(json_object_get(o, "prio")) ?
-				(snprintf(b3, sizeof(b3), "%lld", json_integer_value(json_object_get(o, "prio"))), b3) : "-",
+				an_sched_label(res, o, b3, sizeof(b3)),
 				an_pct(json_object_get(o, "utilisation")),
 				an_us_pct(lat, "p99", b1, sizeof(b1)),
 				an_us(json_object_get(lat, "max"), b2, sizeof(b2)),

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include "bodies.h"
+#include "command.h"
 #include "common.h"
 #include "datafile.h"
 #include "exec.h"
@@ -43,18 +44,20 @@ static const char app_usage[] =
 	"      --trace-text           text markers to trace_marker instead of binary trace_marker_raw (default: binary)\n"
 	"      --no-dma-latency       do not hold /dev/cpu_dma_latency at 0 (default: held, unless [app] dma_latency = false)\n"
 	"  -q, --quiet                no live status on stderr (default: one line per task every second)\n"
+	"      --check                check the options, profile and configuration, then exit\n"
+	"                             (nothing is opened, started or written; default: run)\n"
 	"  -h, --help                 this text\n"
 	"\n"
 	"Profiles are looked up in $PREFLIGHT_DATA/profiles, then <program dir>/../app/profiles\n"
 	"(the source tree), then the installed <DATADIR>/profiles. Keys: docs/flightapp.md.\n"
 	"Exit: 0 ok, 2 bad option or configuration, 3 environment (privilege, tracefs), 4 internal.\n";
 
-enum { OPT_NO_RT = 256, OPT_STATS_JSON, OPT_TRACE_TEXT, OPT_NO_DMA };
+enum { OPT_NO_RT = 256, OPT_STATS_JSON, OPT_TRACE_TEXT, OPT_NO_DMA, OPT_CHECK };
 
 struct app_opts {
 	const char *config, *profile, *joblog, *stats_json, *trace_instance;
 	int64_t duration_ns;
-	bool no_rt, quiet, trace_text, no_dma;
+	bool no_rt, quiet, trace_text, no_dma, check;
 };
 
 /*
@@ -90,12 +93,15 @@ static int app_parse_opts(int argc, char **argv, struct app_opts *o)
 		{ "trace-text", no_argument, NULL, OPT_TRACE_TEXT },
 		{ "no-dma-latency", no_argument, NULL, OPT_NO_DMA },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char why[256];
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	opterr = 0;	/* one line for a bad option: ours */
 	while ((c = getopt_long(argc, argv, "c:p:d:j:t:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': o->config = optarg; break;
@@ -115,12 +121,13 @@ static int app_parse_opts(int argc, char **argv, struct app_opts *o)
 		case OPT_TRACE_TEXT: o->trace_text = true; break;
 		case OPT_NO_DMA: o->no_dma = true; break;
 		case 'q': o->quiet = true; break;
+		case OPT_CHECK: o->check = true; break;
 		case 'h':
 			fputs(app_usage, stdout);
 			return PF_EXIT_OK;
 		default:
-			fprintf(stderr, "Try 'flightapp --help'.\n");
-			return PF_EXIT_USAGE;
+			return pf_fail(PF_EXIT_USAGE, "%s (see 'flightapp --help')",
+				       pf_option_why(why, sizeof(why), argv, "c:p:d:j:t:qh"));
 		}
 	}
 	if (optind < argc)
@@ -234,6 +241,11 @@ int main(int argc, char **argv)
 	ret = app_init(&app, cfg, err, sizeof(err));
 	if (ret) {
 		code = pf_fail(ret == -ENOMEM ? PF_EXIT_INTERNAL : PF_EXIT_USAGE, "setup: %s", err);
+		goto out_app;
+	}
+	if (o.check) {	/* options, profile and configuration are good: nothing more is done */
+		printf("flightapp: check: profile '%s', %d tasks, slot %lld us: ok\n", cfg->profile, app.ntasks,
+		       (long long)(cfg->slot_ns / PF_NS_PER_US));
 		goto out_app;
 	}
 	app.no_rt = o.no_rt;

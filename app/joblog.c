@@ -55,7 +55,7 @@ int app_joblog_header(struct app *app)
 
 	if (!f)
 		return 0;
-	fputs("# preflight-joblog v1\n", f);
+	fputs("# preflight-joblog/1\n", f);
 	app_meta(f, "program", "flightapp");
 	app_meta(f, "config", cfg->source);
 	app_meta(f, "profile", cfg->profile);

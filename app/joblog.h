@@ -15,7 +15,7 @@ uint64_t app_logger_drain(struct app *app);
 /* app_joblog_open - create the job log; 0 or -errno */
 int app_joblog_open(struct app *app, const char *path);
 
-/* app_joblog_header - the "# preflight-joblog v1" header, metadata and column row */
+/* app_joblog_header - the "# preflight-joblog/1" header, metadata and column row */
 int app_joblog_header(struct app *app);
 
 /* app_joblog_close - final drop counts, flush and close; 0 or the first write error */

@@ -111,9 +111,12 @@ void app_report_table(struct app *app, FILE *f)
 	util = app_utilisation_pct(app);
 	fprintf(f, "app utilisation (realtime threads): %.2f %% of one CPU (%.2f %% of %ld CPUs)\n",
 		util, ncpu > 0 ? util / (double)ncpu : util, ncpu);
-	fprintf(f, "skipped slots: %" PRIu64 "; job log: %s (%" PRIu64 " rows, %" PRIu64 " dropped)\n",
-		atomic_load(&app->skipped_slots), app->joblog_path[0] ? app->joblog_path : "none",
-		app->joblog_rows, dropped);
+	if (app->joblog_path[0])
+		fprintf(f, "skipped slots: %" PRIu64 "; job log: %s (%" PRIu64 " rows, %" PRIu64 " dropped)\n",
+			atomic_load(&app->skipped_slots), app->joblog_path, app->joblog_rows, dropped);
+	else	/* the rings were drained all the same: only their losses are news */
+		fprintf(f, "skipped slots: %" PRIu64 "; job log: none (no --joblog), %" PRIu64 " records dropped\n",
+			atomic_load(&app->skipped_slots), dropped);
 	fflush(f);
 }
 

@@ -161,7 +161,7 @@ static int cmd_qualify_run(int argc, char **argv)
 			if (ret > 0)
 				return ret;
 			if (ret < 0)
-				return pf_usage_error(&cmd_qualify, "bad option");
+				return pf_option_error(&cmd_qualify, argv, "s:b:o:r:");
 		}
 	}
 	if (optind != argc)

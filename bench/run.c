@@ -45,6 +45,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -55,6 +56,19 @@
 #define RUN_LOAD_SAFETY_NS (120 * PF_NS_PER_SEC)	/* a load ends itself this long after its phase */
 #define RUN_TRIGGER_GAP_NS (11 * PF_NS_PER_SEC)	/* flight recorder: one snapshot per window */
 #define RUN_PLAIN_PROGRESS_NS (10 * PF_NS_PER_SEC)	/* a progress line this often when stderr is no terminal */
+/*
+ * What a phase writes, planned before it starts (the pre-flight disk check):
+ * a full trace under every load wrote 720 MB in 90 s on 2 CPUs here; the job
+ * log 1.3 MB and cyclictest's output 0.9 MB in 90 s and 40 s; the flight
+ * recorder keeps whole buffers (record's default 16 MiB per CPU), planned
+ * for 16 snapshots; the SD load writes its file_size.
+ */
+#define RUN_TRACE_BYTES_PER_CPU_S  (4LL << 20)
+#define RUN_JOBLOG_BYTES_PER_S     (16LL << 10)
+#define RUN_CYCLICTEST_BYTES_PER_S (32LL << 10)
+#define RUN_RECORD_BUFFER_BYTES    (16LL << 20)
+#define RUN_FLIGHT_WINDOWS         16
+#define RUN_SD_FILE_SIZE           "64M"	/* the SD load's file_size default (docs/loads.md) */
 /*
  * How long past its duration a measurement may take to end by itself before
  * it is stopped: cyclictest ends on time; the recorder still writes its
@@ -82,6 +96,14 @@ struct run_load {
 #define RUN_TEXT_(x) #x
 #define RUN_TEXT(x) RUN_TEXT_(x)	/* a number macro as a string literal */
 
+/* The live worst latency per thread / task, from the status lines of cyclictest or flightapp. */
+struct run_live {
+	int n;
+	char name[16][24];	/* in name order (T0, T1, ... / ctl100, io, ...): a stable order */
+	double max_us[16];	/* the worst so far: never less than before */
+	bool rt[16];		/* a realtime thread (not "P:other") */
+};
+
 struct run {
 	const struct run_opts *o;
 	struct scn scn;
@@ -94,11 +116,16 @@ struct run {
 	bool tty;
 	bool partial;
 	int code;			/* exit code so far */
-	char failure[700];		/* why the run could not be done */
+	char failure[1200];		/* why the run could not be done */
+	char budgets_src[PATH_MAX];	/* the budgets as named (by --budgets, the scenario or the default) */
+	char notes[8192];		/* what the pre-flight checks found good, for run.log */
+	char seen[48][64];		/* pre-flight checks done already (scenario lines, messages) */
+	int nseen;
 	json_t *phases;			/* run.json phases */
 	json_t *load_phases;		/* loads.json phases */
 	json_t *warnings;		/* run.json warnings: what made the run less than it should be */
 	int app_phase, baseline_phase;	/* indexes of the phases that feed the top-level results */
+	struct run_live live;		/* the phase's live worst per thread / task, for the progress line */
 	char trace_instance[64];
 	json_t *traces;			/* run.json traces: what became of each .dat after the analysis */
 };
@@ -671,39 +698,51 @@ static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const ch
 	return run_split(argv, max, n, scn_param(&r->scn, p, "flightapp", "args", NULL), bufs[5], PATH_MAX);
 }
 
-/* The live worst latency per thread / task, from the status lines of cyclictest or flightapp. */
-struct run_live {
-	int n;
-	char name[16][24];
-	double max_us[16];
-	bool rt[16];		/* a realtime thread (not "P:other") */
-};
 
 /*
- * run_live_read - the last status lines of cyclictest ("T: 0 (...) P:90
- * ... Max: 12") or flightapp ("T:io P:fifo:90 ... Max: 62.5 ... (us)")
+ * run_live_read - merge the last status lines of cyclictest ("T: 0 (...)
+ * P:90 ... Max: 12") or flightapp ("T:io P:fifo:90 ... Max: 62.5 ... (us)")
+ * into lv: a thread keeps its place and its worst only grows. Only whole
+ * lines count: the tail's first line may start in the middle, its last may
+ * be still being written.
  */
 static void run_live_read(const char *file, struct run_live *lv)
 {
-	char text[8192], *line, *save = NULL, *m, *t;
-	int i;
+	char text[8192], *line, *save = NULL, *m, *t, *end;
+	size_t len = run_tail(file, text, sizeof(text));
+	struct stat st;
+	double max_us;
+	int i, j;
 
-	lv->n = 0;
-	run_tail(file, text, sizeof(text));
-	for (line = strtok_r(text, "\n\r", &save); line; line = strtok_r(NULL, "\n\r", &save)) {
+	end = strrchr(text, '\n');
+	if (!end)
+		return;
+	end[1] = '\0';	/* a last line without its newline is not whole yet */
+	line = text;
+	if (stat(file, &st) == 0 && (size_t)st.st_size > len)
+		line = strchr(text, '\n') + 1;	/* the tail began inside a line */
+	for (line = strtok_r(line, "\n\r", &save); line; line = strtok_r(NULL, "\n\r", &save)) {
 		char name[24];
 
 		t = strstr(line, "T:");
 		m = strstr(line, "Max:");
-		if (!t || !m || sscanf(t + 2, " %23[^ (]", name) != 1)
+		if (!t || !m || sscanf(t + 2, " %23[^ (]", name) != 1 || sscanf(m + 4, "%lf", &max_us) != 1)
 			continue;
-		for (i = 0; i < lv->n && strcmp(lv->name[i], name); i++)
+		for (i = 0; i < lv->n && strverscmp(lv->name[i], name) < 0; i++)
 			;
-		if (i == lv->n && lv->n == 16)
-			continue;
-		if (i == lv->n)
-			snprintf(lv->name[lv->n++], sizeof(lv->name[0]), "%s", name);
-		lv->max_us[i] = strtod(m + 4, NULL);
+		if (i == lv->n || strcmp(lv->name[i], name)) {
+			if (lv->n == 16)
+				continue;
+			for (j = lv->n++; j > i; j--) {
+				memcpy(lv->name[j], lv->name[j - 1], sizeof(lv->name[0]));
+				lv->max_us[j] = lv->max_us[j - 1];
+				lv->rt[j] = lv->rt[j - 1];
+			}
+			snprintf(lv->name[i], sizeof(lv->name[0]), "%s", name);
+			lv->max_us[i] = 0;
+		}
+		if (max_us > lv->max_us[i])
+			lv->max_us[i] = max_us;
 		lv->rt[i] = !strstr(line, "P:other");
 	}
 }
@@ -717,7 +756,7 @@ static void run_trigger(struct run *r, const struct scn_phase *p, const char *pd
 			   struct pf_proc *recorder, double *worst_us, int64_t *last_ns)
 {
 	const char *text = scn_param(&r->scn, p, "flightapp", "trigger", NULL);
-	struct run_live lv;
+	struct run_live lv = { 0 };
 	char path[PATH_MAX];
 	int64_t trigger_ns;
 	int i;
@@ -739,36 +778,108 @@ static void run_trigger(struct run *r, const struct scn_phase *p, const char *pd
 	}
 }
 
+/* run_width - the terminal's width for the progress line (COLUMNS, else 80, when it cannot be asked) */
+static int run_width(void)
+{
+	struct winsize ws;
+	long cols;
+
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 0)
+		return ws.ws_col;
+	if (getenv("COLUMNS") && !pf_parse_long(getenv("COLUMNS"), 20, 1000, &cols))
+		return (int)cols;
+	return 80;
+}
+
+/* run_fit - cut a line to at most 'width' characters, at a blank (whole words); true when it was cut */
+static bool run_fit(char *line, size_t width)
+{
+	char *blank;
+
+	if (strlen(line) <= width)
+		return false;
+	line[width] = '\0';
+	blank = strrchr(line, ' ');
+	if (blank && blank > line)
+		*blank = '\0';
+	while (blank && blank > line && (blank[-1] == ',' || blank[-1] == ' '))
+		*--blank = '\0';
+	return true;
+}
+
 /*
- * run_progress - the progress line: redrawn in place on a terminal (cut to
- * its width), else a plain line every RUN_PLAIN_PROGRESS_NS for CI logs
+ * run_waiting - why a phase runs past its planned time: what its
+ * measurement still does (cyclictest writes its results; flightapp drains
+ * its job log and stops the simulator's links; the recorder writes the trace)
+ */
+static const char *run_waiting(const struct scn_phase *p, const char *pdir, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (p->measure == SCN_CYCLICTEST)
+		return "waiting for cyclictest to end";
+	if (stat(run_path(path, sizeof(path), pdir, "app-stats.json"), &st) || !st.st_size)
+		return "waiting for flightapp and the simulator to end";
+	if (stat(run_path(path, sizeof(path), pdir, "trace.dat"), &st) == 0) {
+		snprintf(buf, size, "waiting for the recorder to write the trace (%lld MiB)",
+			 (long long)(st.st_size >> 20));
+		return buf;
+	}
+	return "waiting for the recorder to write the trace";
+}
+
+/*
+ * run_progress - the progress line: phase, time, and the live worst per
+ * thread / task in a stable order, redrawn in place on a terminal and
+ * fitted to its width (whole entries, "+N" for those left out); else a
+ * plain line every RUN_PLAIN_PROGRESS_NS for CI logs. Past the planned time
+ * it says what the phase waits for.
  */
 static void run_progress(struct run *r, int idx, const struct scn_phase *p,
 			    int64_t elapsed_ns, const char *pdir)
 {
 	static int64_t plain_next_ns, plain_t0_ns;	/* the plain line: when next, in which run */
 	static int plain_idx = -1;
-	char worst[400] = "", path[PATH_MAX], line[600];
+	char path[PATH_MAX], line[1200], items[16][48], why[96];
 	int64_t left = p->duration_ns - elapsed_ns;
-	struct run_live lv = { 0 };
-	struct winsize ws;
-	int i;
+	struct run_live *lv = &r->live;
+	int i, width = r->tty ? run_width() - 1 : (int)sizeof(line) - 1;
+	size_t len;
 
 	if (!r->tty && r->t0_ns == plain_t0_ns && idx == plain_idx && elapsed_ns < plain_next_ns)
 		return;
 	if (p->measure != SCN_NONE)
 		run_live_read(run_path(path, sizeof(path), pdir, p->measure == SCN_CYCLICTEST ?
-					     "cyclictest.out" : "flightapp.err"), &lv);
-	for (i = 0; i < lv.n && strlen(worst) + 40 < sizeof(worst); i++)
-		snprintf(worst + strlen(worst), sizeof(worst) - strlen(worst), " %s%s %.0fus",
-			 p->measure == SCN_CYCLICTEST ? "T" : "", lv.name[i], lv.max_us[i]);
-	snprintf(line, sizeof(line), "[%d/%d] %s (%s): %llds / %llds, %llds left%s%s", idx + 1, r->scn.nphases,
-		 p->name, scn_measure_name(p->measure), (long long)(elapsed_ns / PF_NS_PER_SEC),
-		 (long long)(p->duration_ns / PF_NS_PER_SEC), (long long)(left > 0 ? left / PF_NS_PER_SEC : 0),
-		 worst[0] ? "  worst:" : "", worst);
+					     "cyclictest.out" : "flightapp.err"), lv);
+	if (width > (int)sizeof(line) - 1)
+		width = (int)sizeof(line) - 1;
+	for (i = 0; i < lv->n; i++)
+		snprintf(items[i], sizeof(items[i]), "%s%s %.0fus", p->measure == SCN_CYCLICTEST ? "T" : "",
+			 lv->name[i], lv->max_us[i]);
+	/* the head, shorter when the terminal is narrow (the worst figures matter more than the words) */
+	snprintf(line, sizeof(line), "[%d/%d] %s (%s): %llds / %llds, ", idx + 1, r->scn.nphases, p->name,
+		 scn_measure_name(p->measure), (long long)(elapsed_ns / PF_NS_PER_SEC),
+		 (long long)(p->duration_ns / PF_NS_PER_SEC));
+	if (lv->n && strlen(line) + 24 + strlen(items[0]) > (size_t)width)
+		snprintf(line, sizeof(line), "[%d/%d] %s %llds/%llds, ", idx + 1, r->scn.nphases, p->name,
+			 (long long)(elapsed_ns / PF_NS_PER_SEC), (long long)(p->duration_ns / PF_NS_PER_SEC));
+	len = strlen(line);
+	if (left >= 0)
+		snprintf(line + len, sizeof(line) - len, "%llds left", (long long)(left / PF_NS_PER_SEC));
+	else
+		snprintf(line + len, sizeof(line) - len, "%s", run_waiting(p, pdir, why, sizeof(why)));
+	for (i = run_fit(line, (size_t)width) ? lv->n : 0; i < lv->n; i++) {
+		len = strlen(line);
+		/* room for this one, and for " +N" after it unless it is the last */
+		if (len + strlen(items[i]) + (i ? 1 : 9) + (i + 1 < lv->n ? 4 : 0) > (size_t)width) {
+			if (len + 4 <= (size_t)width)
+				snprintf(line + len, sizeof(line) - len, " +%d", lv->n - i);
+			break;
+		}
+		snprintf(line + len, sizeof(line) - len, "%s%s", i ? " " : "  worst: ", items[i]);
+	}
 	if (r->tty) {
-		if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 1 && ws.ws_col < sizeof(line))
-			line[ws.ws_col - 1] = '\0';
 		fprintf(stderr, "\r\033[K%s", line);
 	} else {
 		fprintf(stderr, "preflight: run: %s\n", line);
@@ -915,6 +1026,7 @@ static int run_phase(struct run *r, int idx)
 
 	snprintf(name, sizeof(name), "%02d-%s", idx + 1, p->name);
 	run_path(pdir, sizeof(pdir), r->dir, name);
+	memset(&r->live, 0, sizeof(r->live));
 	if (run_mkdirs(pdir) < 0)
 		return run_fail(r, PF_EXIT_ENV, "%s: %s", pdir, strerror(errno));
 	run_log(r, "phase %s: begin (%s, %lld s, %d loads)", p->name, scn_measure_name(p->measure),
@@ -1019,60 +1131,307 @@ stop:
 	return r->code ? r->code : 0;
 }
 
-/* run_check_load_params - every load of every phase can start here (tools, privileges) */
+/* run_pre_error - a pre-flight check failed: one line on stderr; bad input (2) outranks environment (3) */
+static void run_pre_error(struct run *r, int code, const char *fmt, ...) PF_PRINTF(3, 4);
+static void run_pre_error(struct run *r, int code, const char *fmt, ...)
+{
+	char msg[1200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pf_err("%s", msg);
+	if (!r->failure[0])
+		snprintf(r->failure, sizeof(r->failure), "%s", msg);
+	if (code == PF_EXIT_USAGE || !r->code)
+		r->code = code;
+}
+
+/* run_pre_note - a pre-flight check passed: a line for run.log (and stdout with --check) */
+static void run_pre_note(struct run *r, const char *fmt, ...) PF_PRINTF(2, 3);
+static void run_pre_note(struct run *r, const char *fmt, ...)
+{
+	size_t len = strlen(r->notes);
+	va_list ap;
+
+	if (len + 2 >= sizeof(r->notes))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->notes + len, sizeof(r->notes) - len - 1, fmt, ap);
+	va_end(ap);
+	strcat(r->notes, "\n");
+}
+
+/* run_pre_child - the first stderr line of a preflight child without its "preflight: <command>: " prefix */
+static const char *run_pre_child(const char *err)
+{
+	const char *p;
+
+	if (strncmp(err, "preflight: ", 11))
+		return err;
+	p = strstr(err + 11, ": ");
+	return p ? p + 2 : err + 11;
+}
+
+/*
+ * run_pre_budgets - the budgets file: found (the scenario's 'budgets =' line
+ * named when it is the scenario's) and valid, by asking `preflight check` to
+ * judge an empty results.json against it (exit 2: bad budgets, file:line)
+ */
+static void run_pre_budgets(struct run *r)
+{
+	char src[PATH_MAX], where[700] = "", tmp[] = "/tmp/preflight-precheck.XXXXXX", err[600];
+	static const char empty[] = "{\"schema\": \"preflight-results/1\"}\n";
+	int fd, code;
+
+	snprintf(src, sizeof(src), "%s", r->o->budgets ? r->o->budgets :
+		 r->scn.budgets[0] ? r->scn.budgets : "budgets/seed.ini");
+	if (!r->o->budgets && r->scn.budgets[0])
+		snprintf(where, sizeof(where), "%s:%d: ", r->scn.path, r->scn.budgets_line);
+	snprintf(r->budgets_src, sizeof(r->budgets_src), "%s", src);
+	if (run_find_file(src, r->budgets, sizeof(r->budgets)) < 0) {
+		run_pre_error(r, PF_EXIT_USAGE, "%sbudgets '%s': %s", where, src, r->budgets);
+		r->budgets[0] = '\0';
+		return;
+	}
+	if (!run_has_command(r, "check")) {
+		run_pre_error(r, PF_EXIT_ENV, "'preflight check' is not in this build: no verdicts");
+		return;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0 || write(fd, empty, sizeof(empty) - 1) != (ssize_t)sizeof(empty) - 1) {
+		run_pre_error(r, PF_EXIT_ENV, "%s: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd), unlink(tmp);
+		return;
+	}
+	close(fd);
+	code = pf_proc_runl(err, sizeof(err), r->self, "check", tmp, "--budgets", r->budgets, "-o", "/dev/null",
+			    NULL);
+	unlink(tmp);
+	if (code == PF_EXIT_USAGE)
+		run_pre_error(r, PF_EXIT_USAGE, "%sbudgets '%s': %s", where, src, run_pre_child(err));
+	else if (code != PF_EXIT_OK && code != PF_EXIT_FAILED)
+		run_pre_error(r, PF_EXIT_ENV, "budgets '%s': preflight check: %s", src, err);
+	else
+		run_pre_note(r, "pre-flight: budgets %s: ok", r->budgets);
+}
+
+/* run_pre_seen - true when this combination of scenario lines was checked already (else remember it) */
+static bool run_pre_seen(struct run *r, const char *what, const struct scn_kv *const *kv, int n)
+{
+	char key[sizeof(r->seen[0])];
+	int i, len;
+
+	len = snprintf(key, sizeof(key), "%s", what);
+	for (i = 0; i < n; i++)
+		len += snprintf(key + len, sizeof(key) - (size_t)len, " %d", kv[i] ? kv[i]->line : 0);
+	for (i = 0; i < r->nseen; i++)
+		if (!strcmp(r->seen[i], key))
+			return true;
+	if (r->nseen < (int)PF_ARRAY_SIZE(r->seen))
+		snprintf(r->seen[r->nseen++], sizeof(r->seen[0]), "%s", key);
+	return false;
+}
+
+/*
+ * run_pre_program - ask flightapp (keys profile, config, args) or sensorsim
+ * (sim_args) of phase p to check them with --check, one key more at a time,
+ * so that an error names the scenario line of the key that brought it
+ */
+static void run_pre_program(struct run *r, const struct scn_phase *p, const char *prog,
+			       const char *const *keys, int nkeys)
+{
+	const struct scn_kv *kv[4] = { 0 };
+	char exe[PATH_MAX], words[4][512], err[600];
+	char *argv[96];
+	int i, n = 0, code;
+
+	n = run_argv(argv, 96, n, run_path(exe, sizeof(exe), r->bindir, prog));
+	n = run_argv(argv, 96, n, "--check");
+	for (i = 0; i < nkeys; i++) {
+		kv[i] = scn_param_kv(&r->scn, p, "flightapp", keys[i]);
+		if (!kv[i])
+			continue;
+		if (!strcmp(keys[i], "profile") || !strcmp(keys[i], "config")) {
+			n = run_argv(argv, 96, n, !strcmp(keys[i], "profile") ? "--profile" : "--config");
+			n = run_argv(argv, 96, n, kv[i]->value);
+		} else {
+			n = run_split(argv, 96, n, kv[i]->value, words[i], sizeof(words[i]));
+		}
+		if (run_pre_seen(r, prog, kv, i + 1))
+			continue;
+		code = pf_proc_run(argv, err, sizeof(err));
+		if (code) {
+			run_pre_error(r, code == PF_EXIT_USAGE ? PF_EXIT_USAGE : PF_EXIT_ENV, "%s:%d: flightapp.%s '%s': %s",
+				      r->scn.path, kv[i]->line, keys[i], kv[i]->value, err);
+			return;
+		}
+		run_pre_note(r, "pre-flight: phase %s: %s --check with flightapp.%s (line %d): ok", p->name, prog,
+			     keys[i], kv[i]->line);
+	}
+}
+
+/*
+ * run_pre_bytes - about what phase p will write into the run directory at
+ * most: trace, job log, cyclictest output, and the SD load's file (in the
+ * phase's work directory unless sd.dir puts it elsewhere)
+ */
+static int64_t run_pre_bytes(struct run *r, const struct scn_phase *p)
+{
+	int64_t s = p->duration_ns / PF_NS_PER_SEC + 1, cpus = sysconf(_SC_NPROCESSORS_ONLN), bytes = 0;
+	const char *trace = scn_param(&r->scn, p, "flightapp", "trace", "full");
+	uint64_t sd_bytes;
+	int i;
+
+	if (cpus < 1)
+		cpus = 1;
+	for (i = 0; i < p->nloads; i++)
+		if (!strcmp(p->loads[i], "sd") && !scn_param(&r->scn, p, "sd", "dir", NULL) &&
+		    !load_parse_bytes(scn_param(&r->scn, p, "sd", "file_size", RUN_SD_FILE_SIZE), &sd_bytes))
+			bytes += (int64_t)sd_bytes;
+	if (p->measure == SCN_CYCLICTEST)
+		return bytes + s * RUN_CYCLICTEST_BYTES_PER_S;
+	if (p->measure != SCN_FLIGHTAPP)
+		return bytes;
+	return bytes + s * RUN_JOBLOG_BYTES_PER_S +
+	       (!strcmp(trace, "full") ? s * cpus * RUN_TRACE_BYTES_PER_CPU_S :
+		!strcmp(trace, "flight") ? RUN_FLIGHT_WINDOWS * cpus * RUN_RECORD_BUFFER_BYTES : 0);
+}
+
+/*
+ * run_pre_dir - the run directory can be made (empty if it exists; its
+ * nearest existing parent writable) and its file system has room for what
+ * the phases will write
+ */
+static void run_pre_dir(struct run *r)
+{
+	char parent[sizeof(r->dir)], *slash;
+	struct statvfs vfs;
+	struct stat st;
+	int64_t need = 0, avail;
+	int i;
+
+	if (run_exists(r->dir)) {
+		if (stat(r->dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+			run_pre_error(r, PF_EXIT_USAGE, "run directory '%s': not a directory", r->dir);
+			return;
+		}
+		if (!run_dir_empty(r->dir))	/* never mix the evidence of two runs */
+			run_pre_error(r, PF_EXIT_USAGE, "run directory '%s': not empty", r->dir);
+		snprintf(parent, sizeof(parent), "%s", r->dir);
+	} else {
+		snprintf(parent, sizeof(parent), "%s", r->dir);
+		do {
+			slash = strrchr(parent, '/');
+			if (!slash)
+				snprintf(parent, sizeof(parent), ".");
+			else
+				*(slash == parent ? slash + 1 : slash) = '\0';
+		} while (!run_exists(parent) && strcmp(parent, ".") && strcmp(parent, "/"));
+	}
+	if (access(parent, W_OK | X_OK)) {
+		run_pre_error(r, PF_EXIT_ENV, "run directory '%s': cannot be written in '%s': %s", r->dir, parent,
+			      strerror(errno));
+		return;
+	}
+	for (i = 0; i < r->scn.nphases; i++)
+		need += run_pre_bytes(r, &r->scn.phases[i]);
+	if (statvfs(parent, &vfs))
+		return;
+	avail = (int64_t)vfs.f_bavail * (int64_t)vfs.f_frsize;
+	if (avail < need)
+		run_pre_error(r, PF_EXIT_ENV, "run directory '%s': %lld MiB free, the planned trace and logs need "
+			      "about %lld MiB", r->dir, (long long)(avail >> 20), (long long)(need >> 20));
+	else
+		run_pre_note(r, "pre-flight: disk: about %lld MiB planned, %lld MiB free in %s", (long long)(need >> 20),
+			     (long long)(avail >> 20), parent);
+}
+
+/* run_pre_loads - every load of phase p can start here (tools, privileges, parameters together) */
+static void run_pre_loads(struct run *r, const struct scn_phase *p)
+{
+	int j, k;
+
+	for (j = 0; j < p->nloads; j++) {
+		const struct scn_kv *kv[2 * SCN_MAX_KV];
+		const struct load_ops *ops = load_find(p->loads[j]);
+		struct load l;
+		int nkv = scn_params(&r->scn, p, ops->name, kv, (int)PF_ARRAY_SIZE(kv)), ret = 0;
+
+		if (load_init(&l, ops, NULL) < 0) {
+			run_pre_error(r, PF_EXIT_INTERNAL, "out of memory");
+			return;
+		}
+		for (k = 0; k < nkv && !ret; k++)
+			ret = load_set(&l, kv[k]->key, kv[k]->value);
+		if (!ret && ops->check)
+			ret = ops->check(&l);
+		if (ret < 0 && !run_pre_seen(r, l.why, NULL, 0))
+			run_pre_error(r, PF_EXIT_ENV, "phase %s: load %s cannot start: %s", p->name, ops->name, l.why);
+		load_free(&l);
+	}
+}
+
+/*
+ * run_precheck - everything the scenario names, before anything is created
+ * or started: the run directory and its free space, privileges, tracefs,
+ * the budgets, the tools and programs of each phase, the app's profile,
+ * configuration and arguments and the simulator's (asked with --check), the
+ * loads. Every failure is one line on stderr; returns the exit code (0 all
+ * passed; 2 bad input outranks 3 environment), r->notes says what passed.
+ */
 static int run_precheck(struct run *r)
 {
+	static const char *const app_keys[] = { "profile", "config", "args" }, *const sim_keys[] = { "sim_args" };
 	char path[PATH_MAX];
-	int i, j, k;
+	bool root = geteuid() == 0, traced = false;
+	int i;
 
-	if (geteuid() != 0)
-		return run_fail(r, PF_EXIT_ENV, "needs root (realtime priorities, namespaces, tracing)");
+	if (!root)
+		run_pre_error(r, PF_EXIT_ENV, "needs root (realtime priorities, namespaces, tracing)");
+	run_pre_dir(r);
+	run_pre_budgets(r);
 	for (i = 0; i < r->scn.nphases; i++) {
 		const struct scn_phase *p = &r->scn.phases[i];
 
-		if (p->measure == SCN_CYCLICTEST && pf_proc_which("cyclictest"))
-			return run_fail(r, PF_EXIT_ENV, "phase %s: cyclictest: not found in PATH (package rt-tests)",
-					   p->name);
+		if (p->measure == SCN_CYCLICTEST && pf_proc_which("cyclictest") && !run_pre_seen(r, "cyclictest", NULL, 0))
+			run_pre_error(r, PF_EXIT_ENV, "phase %s: cyclictest: not found in PATH (package rt-tests)", p->name);
 		if (p->measure == SCN_FLIGHTAPP) {
-			if (!run_exists(run_path(path, sizeof(path), r->bindir, "flightapp")))
-				return run_fail(r, PF_EXIT_ENV, "phase %s: %s: not built (the flight application)",
-						   p->name, path);
-			if (!strcmp(scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes") &&
-			    !run_exists(run_path(path, sizeof(path), r->bindir, "sensorsim")))
-				return run_fail(r, PF_EXIT_ENV, "phase %s: %s: not built (the simulator)",
-						   p->name, path);
-			if (strcmp(scn_param(&r->scn, p, "flightapp", "trace", "full"), "off") &&
-			    !run_has_command(r, "record"))
-				return run_fail(r, PF_EXIT_ENV, "phase %s: 'preflight record' is not in this build",
-						   p->name);
-		}
-		for (j = 0; j < p->nloads; j++) {
-			const struct scn_kv *kv[2 * SCN_MAX_KV];
-			const struct load_ops *ops = load_find(p->loads[j]);
-			struct load l;
-			int nkv = scn_params(&r->scn, p, ops->name, kv, (int)PF_ARRAY_SIZE(kv)), ret = 0;
+			bool sim = !strcmp(scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes");
 
-			if (load_init(&l, ops, NULL) < 0)
-				return run_fail(r, PF_EXIT_INTERNAL, "out of memory");
-			for (k = 0; k < nkv && !ret; k++)
-				ret = load_set(&l, kv[k]->key, kv[k]->value);
-			if (!ret && ops->check)
-				ret = ops->check(&l);
-			if (ret < 0)
-				run_fail(r, PF_EXIT_ENV, "phase %s: load %s cannot start: %s", p->name, ops->name,
-					    l.why);
-			load_free(&l);
-			if (ret < 0)
-				return r->code;
+			if (!run_exists(run_path(path, sizeof(path), r->bindir, "flightapp")))
+				run_pre_error(r, PF_EXIT_ENV, "phase %s: %s: not built (the flight application)", p->name, path);
+			else
+				run_pre_program(r, p, "flightapp", app_keys, 3);
+			if (sim && !run_exists(run_path(path, sizeof(path), r->bindir, "sensorsim")))
+				run_pre_error(r, PF_EXIT_ENV, "phase %s: %s: not built (the simulator)", p->name, path);
+			else if (sim)
+				run_pre_program(r, p, "sensorsim", sim_keys, 1);
+			if (strcmp(scn_param(&r->scn, p, "flightapp", "trace", "full"), "off")) {
+				traced = true;
+				if (!run_has_command(r, "record"))
+					run_pre_error(r, PF_EXIT_ENV, "phase %s: 'preflight record' is not in this build", p->name);
+			}
 		}
+		if (root)
+			run_pre_loads(r, p);
 	}
-	return 0;
+	if (root && traced && access("/sys/kernel/tracing/instances", W_OK) &&
+	    access("/sys/kernel/debug/tracing/instances", W_OK))
+		run_pre_error(r, PF_EXIT_ENV, "tracefs: no writable instances/ in /sys/kernel/tracing (mount -t tracefs "
+			      "nodev /sys/kernel/tracing)");
+	if (!r->code)
+		run_pre_note(r, "pre-flight: %s: %d phases, %lld s: every check passed", r->scn.name, r->scn.nphases,
+			     (long long)(scn_total_ns(&r->scn) / PF_NS_PER_SEC));
+	return r->code;
 }
 
-/* run_setup - program paths, run directory, log, copies of the inputs, system survey */
-static int run_setup(struct run *r)
+/* run_paths - this program, where flightapp and sensorsim are, the trace instance, the run directory's name */
+static int run_paths(struct run *r)
 {
-	char path[PATH_MAX], utc[32], src[PATH_MAX];
+	char utc[32];
 	struct utsname un;
 	int ret;
 
@@ -1083,7 +1442,6 @@ static int run_setup(struct run *r)
 		return run_fail(r, PF_EXIT_ENV, "%s: path too long", r->self);
 	*strrchr(r->bindir, '/') = '\0';
 	snprintf(r->trace_instance, sizeof(r->trace_instance), "preflight-run-%d", (int)getpid());
-
 	if (r->o->out_dir) {
 		if (snprintf(r->dir, sizeof(r->dir), "%s", r->o->out_dir) >= (int)sizeof(r->dir))
 			return run_fail(r, PF_EXIT_USAGE, "run directory '%s': path too long", r->o->out_dir);
@@ -1092,25 +1450,30 @@ static int run_setup(struct run *r)
 		run_utc(utc, sizeof(utc), false);
 		snprintf(r->dir, sizeof(r->dir), "runs/%s-%s", utc, un.nodename);
 	}
+	return 0;
+}
+
+/* run_setup - once the pre-flight checks passed: run directory, log, copies of the inputs, system survey */
+static int run_setup(struct run *r)
+{
+	char path[PATH_MAX], *line, *save = NULL;
+	int ret;
+
 	ret = run_mkdirs(r->dir);
 	if (ret < 0)
 		return run_fail(r, PF_EXIT_ENV, "run directory '%s': %s", r->dir, strerror(-ret));
-	if (!run_dir_empty(r->dir))	/* never mix the evidence of two runs */
+	if (!run_dir_empty(r->dir))	/* never mix the evidence of two runs (checked before, made since?) */
 		return run_fail(r, PF_EXIT_USAGE, "run directory '%s': not empty", r->dir);
 	r->log = fopen(run_path(path, sizeof(path), r->dir, "run.log"), "we");
 	if (!r->log)
 		return run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno));
 	run_log(r, "preflight run %s (%s) into %s, pid %d", r->scn.name, r->scn.path, r->dir, (int)getpid());
+	for (line = strtok_r(r->notes, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		run_log(r, "%s", line);
 	if (run_copy(r->scn.path, run_path(path, sizeof(path), r->dir, "scenario.ini")) < 0)
 		return run_fail(r, PF_EXIT_ENV, "%s: cannot copy the scenario", path);
-
-	snprintf(src, sizeof(src), "%s", r->o->budgets ? r->o->budgets :
-		 r->scn.budgets[0] ? r->scn.budgets : "budgets/seed.ini");
-	if (run_find_file(src, r->budgets, sizeof(r->budgets)) < 0)	/* before the phases, not after */
-		return run_fail(r, r->o->budgets ? PF_EXIT_USAGE : PF_EXIT_ENV, "budgets '%s': %s", src, r->budgets);
-	if (run_copy(r->budgets, run_path(path, sizeof(path), r->dir, "budgets.ini")) < 0) {
+	if (run_copy(r->budgets, run_path(path, sizeof(path), r->dir, "budgets.ini")) < 0)
 		return run_fail(r, PF_EXIT_ENV, "%s: cannot copy the budgets", path);
-	}
 
 	if (run_has_command(r, "sysinfo")) {
 		char *js[] = { r->self, "sysinfo", "--json", "-o", path, NULL };
@@ -1287,8 +1650,8 @@ static int run_check(struct run *r)
 			 "-o", run_path(tap, sizeof(tap), r->dir, "verdicts.tap"), NULL };
 	int code;
 
-	if (!r->budgets[0]) {
-		run_fail(r, PF_EXIT_ENV, "no budgets file (budgets/seed.ini): no verdicts");
+	if (!r->budgets[0]) {	/* found before the first phase: only a build without 'check' gets here */
+		run_fail(r, PF_EXIT_ENV, "no budgets file (%s): no verdicts", r->budgets_src);
 		return -1;
 	}
 	if (!run_has_command(r, "check")) {
@@ -1526,16 +1889,20 @@ int run_scenario(const struct run_opts *o, char *dir, size_t dir_size)
 		ret = pf_fail(PF_EXIT_USAGE, "%s", r->scn.error);
 		goto out;
 	}
+	ret = run_paths(r);
+	if (ret)
+		goto out;
+	ret = run_precheck(r);	/* nothing is created before it passed */
+	if (ret || o->check_only) {
+		if (!ret)
+			fputs(r->notes, stdout);
+		goto out;
+	}
 	load_cleanup_stale();
 	ret = run_setup(r);
 	if (ret)
 		goto out;
 	snprintf(dir, dir_size, "%s", r->dir);
-	ret = run_precheck(r);
-	if (ret) {
-		run_manifest(r, started);
-		goto out;
-	}
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
 	signal(SIGPIPE, SIG_IGN);
@@ -1613,6 +1980,7 @@ const struct pf_command cmd_run = {
 	.usage =
 	"usage: preflight run SCENARIO [-o RUN_DIR] [--budgets FILE] [--repeats N] [--no-report]\n"
 	"                     [--keep-trace always|on-fail|never] [--all-threads]\n"
+	"       preflight run --check SCENARIO [-o RUN_DIR] [--budgets FILE]\n"
 	"\n"
 	"Runs the phases of SCENARIO (a name in bench/scenarios/, or an .ini path; see\n"
 	"docs/scenarios.md), then analyses and checks what was recorded and writes the\n"
@@ -1625,8 +1993,18 @@ const struct pf_command cmd_run = {
 	"outside the app's (or cyclictest's) CPUs and outside isolcpus / nohz_full; when\n"
 	"none is free, run.json's warnings and the summary say so.\n"
 	"\n"
+	"Before the first phase, and before anything is created, the pre-flight checks\n"
+	"look at everything the scenario names: the run directory and the free space\n"
+	"for the planned trace, privileges, tracefs, the budgets (by preflight check),\n"
+	"cyclictest, flightapp's profile, config and args and sensorsim's sim_args (by\n"
+	"their --check), the loads and their tools. Each failure is one line (with the\n"
+	"scenario's file:line when one of its keys is at fault); what passed is the\n"
+	"start of run.log.\n"
+	"\n"
 	"options:\n"
 	RUN_COMMON_HELP
+	"      --check            only the pre-flight checks: print what passed, exit 0,\n"
+	"                         or 2 / 3 as a run would (default: run)\n"
 	"  -h, --help             this text\n"
 	"\n"
 	"exit: 0 all requirements met, 1 a requirement failed, 2 bad scenario or usage,\n"
@@ -1673,6 +2051,7 @@ static int cmd_run_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		RUN_COMMON_OPTIONS,
+		{ "check", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_opts o = { 0 };
@@ -1681,16 +2060,20 @@ static int cmd_run_run(int argc, char **argv)
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "o:b:r:", opts, NULL)) != -1) {
+		if (c == 'C') {
+			o.check_only = true;
+			continue;
+		}
 		ret = run_common_option(&cmd_run, c, optarg, &o, &repeats);
 		if (ret > 0)
 			return ret;
 		if (ret < 0)
-			return pf_usage_error(&cmd_run, "bad option");
+			return pf_option_error(&cmd_run, argv, "o:b:r:");
 	}
 	if (optind != argc - 1)
 		return pf_usage_error(&cmd_run, optind == argc ? "which scenario?" : "one scenario only");
 	o.scenario = argv[optind];
-	ret = run_repeated(&o, (int)repeats, dir, sizeof(dir));
+	ret = run_repeated(&o, o.check_only ? 1 : (int)repeats, dir, sizeof(dir));
 	if (dir[0])
 		fprintf(stderr, "preflight: run: results in %s (exit %d)\n", dir, ret);
 	return ret;

@@ -30,6 +30,7 @@ struct run_opts {
 	bool no_report;		/* --no-report: no report.html / report.pdf at the end */
 	enum run_keep keep_trace;	/* --keep-trace */
 	bool all_threads;	/* --all-threads: every thread in results.json */
+	bool check_only;	/* --check: the pre-flight checks only, nothing created */
 };
 
 /* the options 'preflight run' and 'preflight qualify' share, for their getopt_long tables */

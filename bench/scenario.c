@@ -282,9 +282,11 @@ static int scn_handler(void *user, const char *section, const char *name, const 
 	if (!strcmp(name, "description"))
 		return !load_parse_str(value, scn->description, sizeof(scn->description)) ? 1 :
 		       pf_ini_error(&ps->ini, ps->ini.line, "description: too long");
-	if (!strcmp(name, "budgets"))
+	if (!strcmp(name, "budgets")) {
+		scn->budgets_line = ps->ini.line;
 		return !load_parse_str(value, scn->budgets, sizeof(scn->budgets)) ? 1 :
 		       pf_ini_error(&ps->ini, ps->ini.line, "budgets: too long");
+	}
 	return pf_ini_error(&ps->ini, ps->ini.line, "[scenario]: '%s': unknown key (name, description, budgets)", name);
 }
 
@@ -344,17 +346,24 @@ int scn_params(const struct scn *scn, const struct scn_phase *p, const char *own
 	return n;
 }
 
-const char *scn_param(const struct scn *scn, const struct scn_phase *p, const char *owner,
-			 const char *key, const char *fallback)
+const struct scn_kv *scn_param_kv(const struct scn *scn, const struct scn_phase *p, const char *owner,
+				  const char *key)
 {
-	const struct scn_kv *kv[2 * SCN_MAX_KV];
-	const char *value = fallback;
+	const struct scn_kv *kv[2 * SCN_MAX_KV], *found = NULL;
 	int i, n = scn_params(scn, p, owner, kv, (int)PF_ARRAY_SIZE(kv));
 
 	for (i = 0; i < n; i++)
 		if (!strcmp(kv[i]->key, key))
-			value = kv[i]->value;
-	return value;
+			found = kv[i];
+	return found;
+}
+
+const char *scn_param(const struct scn *scn, const struct scn_phase *p, const char *owner,
+			 const char *key, const char *fallback)
+{
+	const struct scn_kv *kv = scn_param_kv(scn, p, owner, key);
+
+	return kv ? kv->value : fallback;
 }
 
 int64_t scn_total_ns(const struct scn *scn)

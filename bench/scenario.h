@@ -48,6 +48,7 @@ struct scn {
 	char name[64];
 	char description[256];
 	char budgets[256];			/* default budgets for qualify, "" = none given */
+	int budgets_line;			/* of 'budgets =', 0 = none given */
 	struct scn_kv defaults[SCN_MAX_KV];	/* [load NAME], [cyclictest], [flightapp] sections */
 	int ndefaults;
 	struct scn_phase phases[SCN_MAX_PHASES];
@@ -75,6 +76,10 @@ int scn_resolve(const char *name_or_path, char *path, int size);
  */
 int scn_params(const struct scn *scn, const struct scn_phase *p, const char *owner,
 		  const struct scn_kv **out, int max);
+
+/* scn_param_kv - the effective owner.key of phase p (its value and line), or NULL */
+const struct scn_kv *scn_param_kv(const struct scn *scn, const struct scn_phase *p, const char *owner,
+				  const char *key);
 
 /* scn_param - the effective value of owner.key in phase p, or 'fallback' */
 const char *scn_param(const struct scn *scn, const struct scn_phase *p, const char *owner,

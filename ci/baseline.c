@@ -321,7 +321,7 @@ static int bl_run(int argc, char **argv)
 				json_object_set_new(json_object_get(per, optarg), "bins", json_real(t.bins));
 			break;
 		case 'h': pf_print_usage(&cmd_baseline); json_decref(per); return 0;
-		default: json_decref(per); return pf_usage_error(&cmd_baseline, "bad option");
+		default: json_decref(per); return pf_option_error(&cmd_baseline, argv, "o:h");
 		}
 	}
 	if (optind >= argc || strcmp(argv[optind], "create")) {

@@ -496,7 +496,7 @@ static int cmp_run(int argc, char **argv)
 			ignore[f] = true;
 			break;
 		case 'h': pf_print_usage(&cmd_compare); return 0;
-		default: return pf_usage_error(&cmd_compare, "bad option");
+		default: return pf_option_error(&cmd_compare, argv, "b:h");
 		}
 	}
 	if (!bpath)

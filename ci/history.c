@@ -459,7 +459,7 @@ static int hist_run(int argc, char **argv)
 			o.has_budget = 1;
 			break;
 		case 'h': pf_print_usage(&cmd_history); return 0;
-		default: return pf_usage_error(&cmd_history, "bad option");
+		default: return pf_option_error(&cmd_history, argv, "h");
 		}
 	}
 	if (optind >= argc)

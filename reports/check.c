@@ -1413,7 +1413,7 @@ static int chk_run(int argc, char **argv)
 		case 'S': strict = 1; break;
 		case 'K': pf_results_keys_print(stdout); return PF_EXIT_OK;
 		case 'h': pf_print_usage(&cmd_check); return PF_EXIT_OK;
-		default: return pf_usage_error(&cmd_check, "bad option");
+		default: return pf_option_error(&cmd_check, argv, "b:o:h");
 		}
 	}
 	if (optind != argc - 1)

@@ -31,7 +31,7 @@ printf '%-28s %10s %10s %10s %8s\n' "# run directory" "jobs" "render_s" "html_MB
 # half an hour of two 100 Hz tasks and a 10 Hz one (378 000 jobs, about a 1-hour seed run), long-tailed latencies
 mkdir -p "$TMP/hour"
 awk 'BEGIN {
-	print "# preflight-joblog v1"; print "# slot_ns=10000000"; print "# start_mono_ns=1000000000000"
+	print "# preflight-joblog/1"; print "# slot_ns=10000000"; print "# start_mono_ns=1000000000000"
 	print "# task.io=id=0 kind=tick period_ns=10000000 deadline_ns=10000000 policy=fifo prio=90"
 	print "# task.ctl100=id=1 kind=periodic period_ns=10000000 deadline_ns=10000000 policy=fifo prio=80"
 	print "# task.nav10=id=2 kind=periodic period_ns=100000000 deadline_ns=100000000 policy=fifo prio=70"

@@ -1492,7 +1492,7 @@ static int rpt_run(int argc, char **argv)
 			pf_print_usage(&cmd_report);
 			return PF_EXIT_OK;
 		default:
-			return pf_usage_error(&cmd_report, "bad option");
+			return pf_option_error(&cmd_report, argv, "o:h");
 		}
 	}
 	if (optind != argc - 1)

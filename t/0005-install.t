@@ -4,7 +4,9 @@
 # programs find scenarios, profiles and budgets by name in the installed
 # share directory (no source tree, no $PREFLIGHT_DATA), run a tiny scenario and
 # a qualification of it, and produce their verdicts. A name not found is one
-# error line naming every place searched.
+# error line naming every place searched. The man pages (one per command, from the --help
+# texts), the bash completion, the docs and the trace-cmd plugin are installed where Debian
+# keeps them under the prefix.
 #
 # The install relinks build/'s programs with the test's DATADIR compiled in;
 # they still find the source tree first, and the next make puts back the
@@ -13,15 +15,43 @@
 need TRACEFS
 need RT
 need BUILT:preflight BUILT:flightapp
-plan 15
+plan 23
 
 P="$TMP/p"
 D="$P/share/preflight"
-run_cmd env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u PREFLIGHT_DATA make -C "$TOP" --no-print-directory install PREFIX="$P"
+run_cmd env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u PREFLIGHT_DATA make -C "$TOP" --no-print-directory install PREFIX="$P" \
+	PLUGINDIR="$P/lib/traceevent/plugins"
 is "$rc" 0 "install-1.1 make install PREFIX=... succeeds"
 ok "install-1.2 ... installs the programs" test -x "$P/bin/preflight" -a -x "$P/bin/flightapp"
 ok "install-1.3 ... and the budgets, profiles and scenarios" \
 	test -r "$D/budgets/seed.ini" -a -r "$D/profiles/omap3-60.ini" -a -r "$D/scenarios/quick.ini"
+
+# man pages: one per command and program, made from the same text as --help
+M="$P/share/man/man1"
+cmds=$("$P/bin/preflight" help | sed -n 's/^  \([a-z][a-z-]*\)  .*/\1/p' | grep -v '^help$')
+missing=
+for c in $cmds; do [ -r "$M/preflight-$c.1" ] || missing="$missing preflight-$c.1"; done
+for m in preflight flightapp sensorsim; do [ -r "$M/$m.1" ] || missing="$missing $m.1"; done
+is "$missing" "" "install-7.1 a man page for preflight, each command, flightapp and sensorsim in share/man/man1"
+page=$(MANPATH="$P/share/man" LC_ALL=C MANWIDTH=200 man preflight-run 2>/dev/null)
+absent=
+for o in $("$P/bin/preflight" help run | grep -oE '^ +(-[a-z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
+	printf '%s' "$page" | grep -q -- "$o" || absent="$absent $o"
+done
+like "$(printf '%s' "$page" | head -1):$absent" "^PREFLIGHT-RUN\(1\).*:$" "install-7.2 'man preflight-run' shows every option of its --help"
+like "$(printf '%s\n' "$page" | grep -A1 -- '--check$' | tail -1)" "only the pre-flight checks" "install-7.3 ... with the --help text"
+like "$(MANPATH="$P/share/man" LC_ALL=C man preflight 2>/dev/null | grep -c 'preflight-')" '^[1-9]' "install-7.4 'man preflight' lists the commands' pages"
+C="$P/share/bash-completion/completions/preflight"
+comp() { bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _preflight; echo "${COMPREPLY[*]}"' _ "$C" "$@"; }
+is "$(comp preflight r)" "record report run" "install-7.5 bash completion: the commands"
+is "$(comp preflight run --ch):$(comp preflight history e)" "--check:export" "install-7.6 ... each command's options and subcommands"
+ok "install-7.7 the docs in share/doc/preflight" test -r "$P/share/doc/preflight/README.md" -a -r "$P/share/doc/preflight/scenarios.md"
+if test_have_prereq CMD:trace-cmd; then
+	like "$(TRACEEVENT_PLUGIN_DIR="$P/lib/traceevent/plugins" trace-cmd report "$TOP/traces/ref/app-alone.dat" 2>/dev/null | grep -m1 raw_data)" \
+		"raw_data: +job_start io #0 " "install-7.8 the trace-cmd plugin, installed in PLUGINDIR, decodes the markers"
+else
+	skip "install-7.8"
+fi
 
 # from a directory that is not the source tree, with nothing pointing at the data
 cd "$TMP" || exit 1

@@ -11,7 +11,7 @@ run_cmd "$FLIGHTAPP" --no-rt --duration 3 --joblog "$TMP/jobs.csv" --stats-json 
 is "$rc" 0 "app-3.1 3-second --no-rt run exits 0"
 [ "$rc" -eq 0 ] || printf '%s\n' "$err" | sed 's/^/#   /' | head -20
 app_summary "$TMP/jobs.csv" 0.2
-is "$(head -1 "$TMP/jobs.csv")" "# preflight-joblog v1" "app-3.2 job log starts with its versioned header"
+is "$(head -1 "$TMP/jobs.csv")" "# preflight-joblog/1" "app-3.2 job log starts with its versioned header"
 is "$(app_get header)" "task,seq,release_ns,start_ns,end_ns,cpu_ns,cpu,flags,missed" "app-3.3 column row"
 is "$(app_get meta.slot_ns):$(app_get meta.no_rt):$(app_get meta.profile)" "10000000:1:default" \
 	"app-3.4 metadata: slot, no_rt, profile"

@@ -62,7 +62,7 @@ const struct pf_command cmd_record = {
 	"                           if set, else preflight-<pid>)\n"
 	"  -d, --duration TIME      stop after TIME (10s, 500ms; default: until COMMAND\n"
 	"                           exits, or SIGINT / SIGTERM without a command)\n"
-	"      --buffer-percent N   wake the per-CPU readers at N %% full (default: 25)\n"
+	"      --buffer-percent N   wake the per-CPU readers at N % full (default: 25)\n"
 	"  -z, --compress           write a .dat v7 with compressed sections (zstd or zlib;\n"
 	"                           default: v6, uncompressed)\n"
 	"      --no-kallsyms        do not store /proc/kallsyms (smaller file; kernel\n"
@@ -620,7 +620,7 @@ static int rec_cmd_run(int argc, char **argv)
 			pf_print_usage(&cmd_record);
 			return PF_EXIT_OK;
 		default:
-			return pf_usage_error(&cmd_record, "unknown option");
+			return pf_option_error(&cmd_record, argv, "+o:e:b:i:d:Fqzh");
 		}
 	}
 	if (summary) {

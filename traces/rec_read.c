@@ -247,7 +247,7 @@ int rec_summary_print(const char *path, FILE *out)
 	}
 	sum.tep = tracecmd_get_tep(in);
 	clock = tracecmd_get_trace_clock(in);
-	fprintf(out, "# preflight-record-summary v1\n");
+	fprintf(out, "# preflight-record-summary/1\n");
 	fprintf(out, "file %s\n", path);
 	fprintf(out, "clock %s\n", clock ? clock : "unknown");
 	fprintf(out, "cpus %d\n", tracecmd_cpus(in));

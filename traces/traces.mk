@@ -11,3 +11,11 @@ rec_test_SRCS := t/unit/rec_test.c traces/rec_read.c traces/rec_tracefs.c traces
 rec_test_PKGS := libtracefs libtraceevent libtracecmd
 
 PERFS += traces/record-perf.sh traces/observer-perf.sh
+
+# The libtraceevent plugin that prints the app's job markers in trace-cmd and KernelShark
+# (docs/markers.md): a shared object that only uses libtraceevent, loaded by them.
+PLUGINS += $(B)/plugins/plugin_preflight.so
+$(B)/plugins/plugin_preflight.so: traces/plugin_preflight.c | $(B)/build_config.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(PKG_CFLAGS) -fPIC -shared $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<

@@ -239,7 +239,7 @@ static void fsw_task_write_stats(struct fsw *f, const char *path)
 	for (i = 1; i < FSW_REJ_COUNT; i++)
 		json_object_set_new(rej, fsw_rej_name(i), json_integer((json_int_t)s.rej[i]));
 	o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:o, s:I, s:I, s:I, s:i, s:i, s:i, s:i, s:i, s:I, s:I, s:I, s:s}",
-		      "schema", "preflight-fsw-stats v1",
+		      "schema", "preflight-fsw-stats/1",
 		      "imu_frames", (json_int_t)s.imu_frames, "gps_fixes", (json_int_t)s.gps_fixes,
 		      "spi_frames", (json_int_t)s.spi_frames, "frame_errors", (json_int_t)s.frame_errors,
 		      "rejected", rej, "resync_bytes", (json_int_t)s.resync_bytes,
@@ -278,7 +278,7 @@ void fsw_task_fini(struct app_task *t)
 	if (fsw_task_stats_path[0] && f)
 		fsw_task_write_stats(f, fsw_task_stats_path);
 	else if (fsw_task_stats_path[0])	/* no flight software: the telemetry counters only */
-		fsw_task_dump(json_pack("{s:s, s:b}", "schema", "preflight-fsw-stats v1", "flight_software", 0),
+		fsw_task_dump(json_pack("{s:s, s:b}", "schema", "preflight-fsw-stats/1", "flight_software", 0),
 			      fsw_task_stats_path);
 	if (fsw_task_tlm_open)
 		fsw_tlm_close(&fsw_task_tlm);

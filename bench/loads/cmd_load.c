@@ -180,7 +180,7 @@ static int cmd_load_run(int argc, char **argv)
 			load_cleanup_stale();
 			return PF_EXIT_OK;
 		default:
-			return pf_usage_error(&cmd_load, "bad option");
+			return pf_option_error(&cmd_load, argv, "d:o:w:");
 		}
 	}
 	if (optind >= argc)

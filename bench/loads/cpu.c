@@ -75,7 +75,7 @@ static int cpu_hb_start(struct load *l)
 	snprintf(groups, sizeof(groups), "%u", c->hb_groups);
 	snprintf(loops, sizeof(loops), "%u", c->hb_loops);
 	load_work_begin(l);
-	ret = pf_proc_spawn(&c->hb, argv, c->hb_out, "/dev/null", 0);
+	ret = pf_proc_spawn(&c->hb, argv, c->hb_out, c->hb_out, 0);	/* its errors beside its "Time:" */
 	load_work_end(l);
 	if (ret < 0)
 		return load_why(l, ret, "hackbench: %s", strerror(-ret));
@@ -90,7 +90,7 @@ static int cpu_hb_collect(struct load *l)
 	int code = pf_proc_exit_code(&c->hb);
 
 	if (code != 0)
-		return load_why(l, EIO, "hackbench exited with %d", code);
+		return load_tool_failed(l, "hackbench", &c->hb, c->hb_out);
 	if (pf_read_file(c->hb_out, text, sizeof(text)) > 0 && (t = strstr(text, "Time:"))) {
 		c->hb_time_s += strtod(t + 5, NULL);
 		c->hb_rounds++;
@@ -148,7 +148,7 @@ static int cpu_poll(struct load *l)
 	int ret;
 
 	if (c->stress.pid && !pf_proc_alive(&c->stress))
-		return load_why(l, EIO, "stress-ng exited early with %d", pf_proc_exit_code(&c->stress));
+		return load_tool_failed(l, "stress-ng", &c->stress, c->stress_err);
 	if (c->hb_groups && !pf_proc_alive(&c->hb)) {
 		ret = cpu_hb_collect(l);
 		if (ret < 0)

@@ -2,7 +2,7 @@
  * load.c - the registry of the bench's loads, their shared parameter
  * parsers, and the JSON envelope around every load's report (see load.h).
  */
-#define _GNU_SOURCE
+#define _GNU_SOURCE	/* strcasestr */
 #include "load.h"
 #include "common.h"
 #include "cpuset.h"
@@ -123,6 +123,42 @@ int load_why(struct load *l, int err, const char *fmt, ...)
 	vsnprintf(l->why, sizeof(l->why), fmt, ap);
 	va_end(ap);
 	return err > 0 ? -err : err;
+}
+
+/* load_reason_line - the line of a tool's output that says why it failed, into buf ("" if none) */
+static void load_reason_line(const char *path, char *buf, size_t size)
+{
+	static const char *const words[] = { "error", "fail", "cannot", "can't", "must", "denied", "invalid",
+					     "not ", "unable", "usage" };
+	char text[4096], *line, *save = NULL, *first = NULL;
+	size_t i;
+
+	buf[0] = '\0';
+	if (!path || pf_read_file(path, text, sizeof(text)) <= 0)
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (!*line)
+			continue;
+		if (!first)
+			first = line;
+		for (i = 0; i < PF_ARRAY_SIZE(words); i++)
+			if (strcasestr(line, words[i])) {
+				snprintf(buf, size, "%s", line);
+				return;
+			}
+	}
+	if (first)
+		snprintf(buf, size, "%s", first);
+}
+
+int load_tool_failed(struct load *l, const char *tool, const struct pf_proc *p, const char *err_path)
+{
+	char why[300];
+
+	load_reason_line(err_path, why, sizeof(why));
+	return load_why(l, EIO, "%s exited early with %d%s%s", tool, pf_proc_exit_code(p), why[0] ? ": " : "", why);
 }
 
 json_t *load_report(struct load *l)

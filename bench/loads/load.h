@@ -108,6 +108,13 @@ pid_t load_dead_owner(const char *name, const char *prefix);
 /* load_why - set l->why (printf style); returns -err for 'return load_why(...)' */
 int load_why(struct load *l, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/*
+ * load_tool_failed - a tool of the load ended early: l->why says so with the
+ * tool's own reason, the line of its output 'err_path' that gives one (an
+ * "error" or "fail" line, else its first lines); returns -EIO
+ */
+int load_tool_failed(struct load *l, const char *tool, const struct pf_proc *p, const char *err_path);
+
 /* Parameter parsers shared by the loads: 0 or -EINVAL. */
 int load_parse_u32(const char *value, uint32_t min, uint32_t max, uint32_t *out);
 int load_parse_ns(const char *value, int64_t *out_ns);	/* "10ms", default unit s */

@@ -205,15 +205,10 @@ static int sd_start(struct load *l)
 static int sd_poll(struct load *l)
 {
 	struct sd_load *s = l->priv;
-	char why[256] = "";
 
 	if (pf_proc_alive(&s->fio))
 		return 0;
-	if (pf_read_file(s->fio_err, why, sizeof(why)) < 0)
-		why[0] = '\0';
-	why[strcspn(why, "\n")] = '\0';
-	return load_why(l, EIO, "fio exited early with %d%s%s", pf_proc_exit_code(&s->fio),
-			   why[0] ? ": " : "", why);
+	return load_tool_failed(l, "fio", &s->fio, s->fio_err);
 }
 
 static void sd_stop(struct load *l)
@@ -232,7 +227,8 @@ static void sd_stop(struct load *l)
  * sd_logger - the SD logger's figures from the app's stats file (schema
  * preflight-flightapp-stats/1): records dropped to full rings, summed over
  * the tasks, the job-log rows written, and the rings' high-water mark when
- * the app reports one; or why they are unavailable
+ * the app reports one; or why they are unavailable; NULL when no app runs
+ * beside the load (app_stats= not given)
  */
 static json_t *sd_logger(struct sd_load *s)
 {
@@ -241,7 +237,7 @@ static json_t *sd_logger(struct sd_load *s)
 	size_t i;
 
 	if (!s->app_stats[0])
-		return json_pack("{s:s}", "unavailable", "no app stats file (app_stats= not given)");
+		return NULL;	/* no app beside this load: nothing to say about its logger */
 	root = json_load_file(s->app_stats, 0, NULL);
 	if (!json_is_array(json_object_get(root, "tasks"))) {
 		json_decref(root);
@@ -295,7 +291,7 @@ static json_t *sd_report(struct load *l)
 	double max_ns = sd_num(j, "sync", "lat_ns", "max");
 	json_t *p99 = json_object_get(pct, "99.000000"), *p999 = json_object_get(pct, "99.900000");
 
-	return json_pack("{s:s, s:s, s:I, s:I, s:i, s:b, s:f, s:I, s:f, s:I, s:o, s:o, s:I, s:o}",
+	return json_pack("{s:s, s:s, s:I, s:I, s:i, s:b, s:f, s:I, s:f, s:I, s:o, s:o, s:I, s:o*}",
 			 "dir", s->dir, "image", s->image,
 			 "bs_bytes", (json_int_t)s->bs_bytes, "rate_limit_bytes_per_s", (json_int_t)s->rate_bps,
 			 "fsync_every", (int)s->fsync_every, "fio_result", j != NULL,

@@ -99,7 +99,7 @@ static int fly_harness(const struct sim_scenario *s, const char *output)
 	fsw_stats(h.fsw, &st);
 	o = json_object();
 	rej = json_object();
-	json_object_set_new(o, "schema", json_string("preflight-fly v1"));
+	json_object_set_new(o, "schema", json_string("preflight-fly/1"));
 	json_object_set_new(o, "mode", json_string("harness"));
 	jset_i(o, "seed", s->seed);
 	jset_f(o, "sim_time_s", h.daq.model.st.t_s);
@@ -172,12 +172,15 @@ static double fly_json_num(json_t *o, const char *k)
 	return json_is_number(v) ? json_number_value(v) : -1;
 }
 
+#define FLY_FILES 9	/* the files of a --realtime run, names[] below */
+
 /* fly_realtime - sensorsim and flightapp for real; an exit code */
 static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 {
 	static char sim_exe[PATH_MAX + 16];
-	char bindir[PATH_MAX], dir[PATH_MAX], path[8][PATH_MAX + 32], dur[32], simdur[32];
-	const char *names[8] = { "uart", "spi", "app.ini", "sim.json", "fsw.json", "sensorsim.log", "flightapp.log", "truth.csv" };
+	char bindir[PATH_MAX], dir[PATH_MAX], path[FLY_FILES][PATH_MAX + 32], dur[32], simdur[32];
+	const char *names[FLY_FILES] = { "uart", "spi", "app.ini", "sim.json", "fsw.json", "sensorsim.log",
+					 "flightapp.log", "truth.csv", "jobs.csv" };
 	char *sim_argv[24], *app_argv[16], seed[32];
 	pid_t sim_pid = -1, app_pid = -1;
 	json_t *sim = NULL, *fsw = NULL, *out;
@@ -198,7 +201,7 @@ static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 		if (mkdir(dir, 0755) && errno != EEXIST)
 			return pf_fail(PF_EXIT_ENV, "--keep: %s: %s", dir, strerror(errno));
 	}
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < FLY_FILES; i++)
 		snprintf(path[i], sizeof(path[i]), "%s/%s", dir, names[i]);
 	f = fopen(path[2], "w");
 	if (!f) {
@@ -278,6 +281,10 @@ static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 		}
 		if (o->no_rt || geteuid() != 0)
 			app_argv[argc++] = "--no-rt";
+		if (o->keep) {	/* the job log is kept, so worth writing */
+			app_argv[argc++] = "--joblog";
+			app_argv[argc++] = path[8];
+		}
 		app_argv[argc] = NULL;
 		app_pid = fly_spawn(app_argv, path[6]);
 		if (app_pid < 0) {
@@ -310,7 +317,7 @@ out:
 	}
 	if (!code) {
 		out = json_object();
-		json_object_set_new(out, "schema", json_string("preflight-fly v1"));
+		json_object_set_new(out, "schema", json_string("preflight-fly/1"));
 		json_object_set_new(out, "mode", json_string("realtime"));
 		json_object_set_new(out, "rt", json_boolean(!o->no_rt && geteuid() == 0));
 		jset_f(out, "sim_time_s", fly_json_num(sim, "sim_time_s"));
@@ -325,7 +332,7 @@ out:
 		jset_f(out, "spi_service_max_us", fly_json_num(sim, "spi_service_max_us"));
 		jset_f(out, "sim_late_ticks", fly_json_num(sim, "late_ticks"));
 		json_object_update(out, fsw);
-		json_object_set_new(out, "schema", json_string("preflight-fly v1"));
+		json_object_set_new(out, "schema", json_string("preflight-fly/1"));
 		if (o->keep)
 			json_object_set_new(out, "dir", json_string(dir));
 		jset_i(out, "seed", s->seed);
@@ -336,7 +343,7 @@ out:
 	json_decref(sim);
 	json_decref(fsw);
 	if (tmp) {
-		for (i = 0; i < 8; i++)
+		for (i = 0; i < FLY_FILES; i++)
 			unlink(path[i]);
 		rmdir(dir);
 	}
@@ -380,7 +387,7 @@ static int fly_run(int argc, char **argv)
 		case 'o': o.output = optarg; break;
 		case 'p': o.profile = optarg; break;
 		case 'h': pf_print_usage(&cmd_fly); return PF_EXIT_OK;
-		default: return pf_usage_error(&cmd_fly, "bad option");
+		default: return pf_option_error(&cmd_fly, argv, "d:s:o:h");
 		}
 	}
 	if (optind < argc)

@@ -6,6 +6,7 @@
  *
  * usage: fsw-perf [--duration S]
  */
+#include "command.h"
 #include "common.h"
 #include "sim_harness.h"
 
@@ -51,9 +52,11 @@ int main(int argc, char **argv)
 	};
 	double duration_s = 330;
 	int64_t ns;
+	char why[256];
 	int c, rc;
 
 	pf_set_prog("fsw-perf");
+	opterr = 0;	/* one line for a bad option: ours */
 	while ((c = getopt_long(argc, argv, "d:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -68,7 +71,8 @@ int main(int argc, char **argv)
 			       "  -h, --help              this text\n");
 			return PF_EXIT_OK;
 		default:
-			return pf_fail(PF_EXIT_USAGE, "bad option (see 'fsw-perf --help')");
+			return pf_fail(PF_EXIT_USAGE, "%s (see 'fsw-perf --help')",
+				       pf_option_why(why, sizeof(why), argv, "d:h"));
 		}
 	}
 	rc = perf_one(duration_s, 100, 115200);

@@ -12,6 +12,7 @@
  * usage: sensorsim [options]   (--help lists them with their defaults)
  */
 #define _GNU_SOURCE
+#include "command.h"
 #include "common.h"
 #include "sim_harness.h"
 #include "sim_truthlog.h"
@@ -44,7 +45,7 @@ struct sensorsim_opts {
 	double duration_s, truth_rate_hz;
 	long seed;
 	int rt_priority, baud;
-	bool quiet;
+	bool quiet, check;
 };
 
 struct sensorsim {
@@ -79,6 +80,8 @@ static const char sensorsim_usage[] =
 	"      --summary-json FILE   JSON summary on exit (default: none; '-' = stdout)\n"
 	"      --rt-priority N       run SCHED_FIFO at priority N (default: 0 = SCHED_OTHER)\n"
 	"  -q, --quiet               no progress line on stderr (default: one every 5 s)\n"
+	"      --check               check the options and the scenario, then exit (nothing\n"
+	"                            is opened or started; default: run)\n"
 	"  -h, --help                this text\n"
 	"\n"
 	"Exit: 0 ok, 2 bad option or scenario, 3 environment (pty, socket, priority), 4 internal.\n";
@@ -91,14 +94,16 @@ static int sensorsim_parse(int argc, char **argv, struct sensorsim_opts *o)
 		{ "baud", required_argument, NULL, 'b' }, { "truth-log", required_argument, NULL, 'T' },
 		{ "truth-rate", required_argument, NULL, 'R' }, { "summary-json", required_argument, NULL, 'J' },
 		{ "rt-priority", required_argument, NULL, 'r' }, { "quiet", no_argument, NULL, 'q' },
-		{ "seed", required_argument, NULL, 'E' },
+		{ "seed", required_argument, NULL, 'E' }, { "check", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
+	char why[256];
 	int64_t ns;
 	long v;
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	opterr = 0;	/* one line for a bad option: ours */
 	o->pty_link = "/tmp/sensorsim-uart";
 	o->spi_path = "/tmp/sensorsim-spi";
 	o->truth_rate_hz = 10;
@@ -136,8 +141,11 @@ static int sensorsim_parse(int argc, char **argv, struct sensorsim_opts *o)
 				return pf_fail(PF_EXIT_USAGE, "--seed: '%s': expected a whole number >= 0", optarg);
 			break;
 		case 'q': o->quiet = true; break;
+		case 'C': o->check = true; break;
 		case 'h': fputs(sensorsim_usage, stdout); return PF_EXIT_OK;
-		default: return pf_fail(PF_EXIT_USAGE, "bad option (see 'sensorsim --help')");
+		default:
+			return pf_fail(PF_EXIT_USAGE, "%s (see 'sensorsim --help')",
+				       pf_option_why(why, sizeof(why), argv, "s:d:b:qh"));
 		}
 	}
 	if (optind < argc)
@@ -281,7 +289,7 @@ static int sensorsim_summary(struct sensorsim *s, const char *path, double wall_
 
 	if (!o)
 		return pf_fail(PF_EXIT_INTERNAL, "summary: out of memory");
-	json_object_set_new(o, "schema", json_string("preflight-sensorsim v1"));
+	json_object_set_new(o, "schema", json_string("preflight-sensorsim/1"));
 	jset_f(o, "sim_time_s", d->model.st.t_s);
 	jset_f(o, "wall_time_s", wall_s);
 	jset_i(o, "ticks", s->ticks);
@@ -348,6 +356,11 @@ int main(int argc, char **argv)
 			 &s.scen.faults, s.scen.seed))
 		return pf_fail(PF_EXIT_USAGE, "scenario: no trim or bad sensor parameters");
 	s.daq.spi_frame_len = s.scen.fsw.spi_frame_len;	/* [links] spi_frame_len: both ends */
+	if (o.check) {	/* options and scenario are good: nothing more is done */
+		printf("sensorsim: check: %s, %.0f s, %d baud: ok\n", o.scenario ? o.scenario : "built-in scenario",
+		       s.scen.duration_s, s.scen.uart_baud);
+		return PF_EXIT_OK;
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = sensorsim_on_signal;
 	sigaction(SIGINT, &sa, NULL);

@@ -33,7 +33,7 @@ int sim_truthlog_open(struct sim_truthlog *l, const char *path, uint64_t seed)
 	l->f = fopen(path, "w");
 	if (!l->f)
 		return -errno;
-	fprintf(l->f, "# preflight-truthlog v1\n# model=aerosonde (Beard & McLain 2012) seed=%llu\n",
+	fprintf(l->f, "# preflight-truthlog/1\n# model=aerosonde (Beard & McLain 2012) seed=%llu\n",
 		(unsigned long long)seed);
 	for (i = 0; i < sizeof(sim_truth_cols) / sizeof(sim_truth_cols[0]); i++)
 		put_field(l->f, sim_truth_cols[i], i == 0);
