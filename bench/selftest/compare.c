@@ -84,7 +84,7 @@ int st_log_read(const char *path, struct st_log *log, char *err, size_t err_size
 	char line[1024], *fl[12], *eq;
 	size_t cap = 0;
 	int lineno = 0, n, c, ret = 0;
-	int64_t v[7];
+	int64_t v[8];
 
 	memset(log, 0, sizeof(*log));
 	for (c = 0; c <= ST_NCASES; c++)
@@ -114,8 +114,9 @@ int st_log_read(const char *path, struct st_log *log, char *err, size_t err_size
 		n = st_split(line, fl, 12);
 		for (c = 1; c <= ST_NCASES && strcmp(st_case_name(c), fl[0]); c++)
 			;
-		if (n != 9 || c > ST_NCASES || st_num(fl[2], &v[0]) || st_num(fl[3], &v[1]) || st_num(fl[4], &v[2]) ||
-		    st_num(fl[5], &v[3]) || st_num(fl[6], &v[4]) || st_num(fl[7], &v[5]) || st_num(fl[8], &v[6])) {
+		if (n != 10 || c > ST_NCASES || st_num(fl[2], &v[0]) || st_num(fl[3], &v[1]) || st_num(fl[4], &v[2]) ||
+		    st_num(fl[5], &v[3]) || st_num(fl[6], &v[4]) || st_num(fl[7], &v[5]) || st_num(fl[8], &v[6]) ||
+		    st_num(fl[9], &v[7])) {
 			snprintf(err, err_size, "%s:%d: bad injection row", path, lineno);
 			ret = -EINVAL;
 			break;
@@ -126,7 +127,8 @@ int st_log_read(const char *path, struct st_log *log, char *err, size_t err_size
 			break;
 		}
 		log->rows[log->nrows] = (struct st_row){ .c = c, .slot = v[0], .release_ns = v[1], .t0_ns = v[2],
-							 .t1_ns = v[3], .t2_ns = v[4], .pid = (int)v[5], .param = v[6] };
+							 .t1_ns = v[3], .t2_ns = v[4], .gaps_ns = v[5],
+							 .pid = (int)v[6], .param = v[7] };
 		snprintf(log->rows[log->nrows].task, ST_TASK_MAX, "%s", fl[1]);
 		log->nrows++;
 	}
@@ -413,7 +415,7 @@ static int st_case_block(const struct st_inputs *in, struct st_result *r)
 		if (top && !strcmp(json_string_value(json_object_get(top, "kind")) ?: "", "thread") &&
 		    st_int(top, "id", -1) == w->pid) {
 			named++;
-			cul_err[ncul++] = st_int(top, "duration_ns", 0) - (w->t1_ns - w->release_ns);
+			cul_err[ncul++] = st_int(top, "duration_ns", 0) - (w->t1_ns - w->release_ns - w->gaps_ns);
 		}
 		lat = st_int(c, "latency_ns", -1);
 		d = st_int(c, "not_woken_ns", INT64_MIN / 4) + st_int(c, "runnable_ns", INT64_MIN / 4) +
@@ -429,7 +431,7 @@ static int st_case_block(const struct st_inputs *in, struct st_result *r)
 	return ret;
 }
 
-/* st_median_clean - median response and execution time of the case's jobs without an injection */
+/* st_median_clean - median run (end - start) and execution time of the case's jobs without an injection */
 static void st_median_clean(const struct st_inputs *in, int c, const char *task, int64_t *resp, int64_t *exec,
 			    int *nclean, int *clean_ok)
 {
@@ -451,7 +453,7 @@ static void st_median_clean(const struct st_inputs *in, int c, const char *task,
 			continue;
 		(*nclean)++;
 		*clean_ok += j->preemptions == 0;
-		a[n] = j->response_ns;
+		a[n] = j->response_ns - j->latency_ns;
 		b[n++] = j->exec_ns;
 	}
 	if (n) {
@@ -493,7 +495,7 @@ static int st_case_preempt(const struct st_inputs *in, struct st_result *r)
 			r->invalid++;
 			continue;
 		}
-		if ((ret = st_err(r, (j->response_ns - resp0) - (w->t1_ns - w->t0_ns), i)))
+		if ((ret = st_err(r, j->response_ns - (j->latency_ns + resp0 + (w->t1_ns - w->t0_ns)), i)))
 			break;
 		exec_err[nexec++] = j->exec_ns - exec0;
 		one += j->preemptions == 1;
@@ -503,11 +505,12 @@ static int st_case_preempt(const struct st_inputs *in, struct st_result *r)
 	if (nexec)
 		st_check(r, "execution time unchanged (|error| p99 within the goal)", 1,
 			 st_abs_p99(exec_err, nexec) <= r->goal_ns);
-	r->extra = json_pack("{s:I, s:I, s:o}", "clean_response_median_ns", (json_int_t)resp0,
+	r->extra = json_pack("{s:I, s:I, s:o}", "clean_run_median_ns", (json_int_t)resp0,
 			     "clean_exec_median_ns", (json_int_t)exec0,
 			     "exec_time_error_ns", st_dist_json(exec_err, nexec, "ns"));
-	snprintf(r->note, sizeof(r->note), "expected response time = median of the phase's clean jobs + hog run "
-		 "(injector); invalid: the hog did not wake inside the job (job log start / end)");
+	snprintf(r->note, sizeof(r->note), "expected response time = the job's activation latency + the median "
+		 "run (end - start) of the phase's clean jobs + the hog's run (injector); invalid: the hog did not "
+		 "wake inside the job (job log start / end)");
 	free(exec_err);
 	return ret;
 }

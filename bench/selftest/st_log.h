@@ -8,15 +8,15 @@
  * t0_ns, cpu_victim, cpu_tick, quick, first_slot.CASE, last_slot.CASE), then
  * the column row and one row per injection:
  *
- *   case,task,slot,release_ns,t0_ns,t1_ns,t2_ns,pid,param
+ *   case,task,slot,release_ns,t0_ns,t1_ns,t2_ns,gaps_ns,pid,param
  *
- * The meaning of t0 / t1 / t2 / param per case is in docs/selftest.md.
+ * The meaning of t0 / t1 / t2 / gaps / param per case is in docs/selftest.md.
  */
 #ifndef ST_LOG_H
 #define ST_LOG_H
 
 #define ST_LOG_HEADER  "# preflight-selftest-inject v1"
-#define ST_LOG_COLUMNS "case,task,slot,release_ns,t0_ns,t1_ns,t2_ns,pid,param"
+#define ST_LOG_COLUMNS "case,task,slot,release_ns,t0_ns,t1_ns,t2_ns,gaps_ns,pid,param"
 
 /* The cases, numbered as in docs/selftest.md. */
 enum st_case {
