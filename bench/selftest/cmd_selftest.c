@@ -135,7 +135,7 @@ static int st_record(struct st_dir *d, const char *dat, const char *joblog, cons
 	snprintf(inject, sizeof(inject), "%s/selftest-inject", d->bindir);
 	snprintf(errlog, sizeof(errlog), "%s", st_path(d->out, storm ? "lost-record.log" : "record.log"));
 	ret = st_child(NULL, errlog, d->self, "record", "-z", "--no-kallsyms", "-i", inst, "-o", st_path(d->out, dat),
-		       "-b", storm ? "8" : "16384", "--buffer-percent", storm ? "100" : "25", "--",
+		       "-b", storm ? "4" : "16384", "--buffer-percent", storm ? "100" : "25", "--",
 		       inject, "--trace-instance", inst, "--joblog", st_path(d->out, joblog),
 		       "--log", st_path(d->out, log), "--cpu", cpu, extra, NULL);
 	if (ret < 0)

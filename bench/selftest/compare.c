@@ -388,7 +388,7 @@ static int st_case_block(const struct st_inputs *in, struct st_result *r)
 {
 	const struct st_log *log = in->log;
 	int64_t *cul_err = NULL, lat, d;
-	int ncul = 0, named = 0, adds = 0, i, ret = 0;
+	int ncul = 0, named = 0, adds = 0, kept = 0, i, ret = 0;
 	const struct st_job *j, *tick;
 	json_t *c, *top;
 
@@ -411,22 +411,26 @@ static int st_case_block(const struct st_inputs *in, struct st_result *r)
 		if ((ret = st_err(r, j->latency_ns - (w->t1_ns - w->release_ns), i)))
 			break;
 		c = st_culprit(in->results, w->task, w->release_ns);
+		if (!c)
+			continue;	/* not among the task's worst --top activations: no culprit line */
+		kept++;
 		top = json_array_get(json_object_get(c, "contributors"), 0);
 		if (top && !strcmp(json_string_value(json_object_get(top, "kind")) ?: "", "thread") &&
 		    st_int(top, "id", -1) == w->pid) {
 			named++;
-			cul_err[ncul++] = st_int(top, "duration_ns", 0) - (w->t1_ns - w->release_ns - w->gaps_ns);
+			cul_err[ncul++] = st_int(top, "duration_ns", 0) - (w->t1_ns - w->release_ns);
 		}
 		lat = st_int(c, "latency_ns", -1);
 		d = st_int(c, "not_woken_ns", INT64_MIN / 4) + st_int(c, "runnable_ns", INT64_MIN / 4) +
 		    st_int(c, "app_delay_ns", INT64_MIN / 4);
-		adds += c && d == lat && lat == j->latency_ns;
+		adds += d == lat && lat == j->latency_ns;
 	}
-	st_check(r, "culprit names the hog", r->nerr, named);
-	st_check(r, "decomposition adds up to the latency", r->nerr, adds);
+	st_check(r, "culprit line kept names the hog", kept, named);
+	st_check(r, "decomposition adds up to the latency", kept, adds);
 	r->extra = json_pack("{s:o}", "culprit_duration_error_ns", st_dist_json(cul_err, ncul, "ns"));
 	snprintf(r->note, sizeof(r->note), "expected activation latency = hog end - release (injector); "
-		 "invalid: the hog did not start before the release, or the tick released the victim after the hog ended");
+		 "invalid: the hog did not start before the release, or the tick released the victim after the hog "
+		 "ended; culprit lines exist for the task's 1000 worst activations (%d of the valid injections)", kept);
 	free(cul_err);
 	return ret;
 }
@@ -602,10 +606,14 @@ static int st_case_overrun(const struct st_inputs *in, struct st_result *r)
 	for (i = 0; in->joblog && i < in->joblog->n; i++)
 		if (!strcmp(in->joblog->v[i].task, ST_TASK_OVR) && st_in_phase(log, ST_OVERRUN, in->joblog->v[i].release_ns, 3))
 			jl_skip += in->joblog->v[i].missed;
-	/* slot overruns: the analysis's list of overrun slots, from slot 0 = the first base-rate release (t0) */
+	/*
+	 * slot overruns: the analysis's count, less those its list (slot 0 = the
+	 * first base-rate release, t0) places outside the case's slots
+	 */
+	slots = st_int(json_object_get(in->results, "slots"), "overruns", 0);
 	json_array_foreach(json_object_get(json_object_get(in->results, "slots"), "overrun_slots"), n, v) {
 		k = json_integer_value(v);
-		slots += k >= log->first_slot[ST_OVERRUN] && k <= log->last_slot[ST_OVERRUN] + 3;
+		slots -= k < log->first_slot[ST_OVERRUN] || k > log->last_slot[ST_OVERRUN] + 3;
 	}
 	st_check(r, "overruns", exp_ovr, ovr);
 	st_check(r, "deadline misses", exp_miss, miss);

@@ -358,7 +358,7 @@ static int64_t st_plan(void)
 	for (i = 0; i <= ST_NCASES; i++)
 		st.first_slot[i] = st.last_slot[i] = -1;
 	if (st.storm)
-		return k + (int64_t)(1500 * PF_NS_PER_MS / ST_SLOT_NS);
+		return k + (int64_t)(250 * PF_NS_PER_MS / ST_SLOT_NS);
 	/* hog over the release: from before it to r + D */
 	for (i = 0; i < nblock; i++, k += 2) {
 		r = st.app.t0_ns + k * ST_SLOT_NS;
@@ -382,9 +382,9 @@ static int64_t st_plan(void)
 					     hog_us[i % PF_ARRAY_SIZE(hog_us)] * PF_NS_PER_US));
 	}
 	k += ST_PHASE_GAP;
-	/* overruns: 1.5 slots of extra CPU work, then clean slots for the task to catch up */
+	/* overruns: 1.2 slots of extra CPU work (about 1.5 slots of wall time), then clean slots to catch up */
 	for (i = 0; i < n; i++, k += 4) {
-		idx = st_add(ST_OVERRUN, ST_TASK_OVR, k, 0, 0, ST_SLOT_NS * 3 / 2);
+		idx = st_add(ST_OVERRUN, ST_TASK_OVR, k, 0, 0, ST_SLOT_NS * 6 / 5);
 		if (idx >= 0)
 			st.by_slot[k] = (int16_t)idx;
 	}
@@ -480,7 +480,7 @@ static const char st_usage[] =
 	"  -Q, --quick                20 injections per case (default: 100, 500 for blocking)\n"
 	"  -c, --cpu N                the victims' CPU (default: the last online CPU); the tick\n"
 	"                             and the tick's hog run on another one\n"
-	"      --storm                no injections: 1.5 s of the app under a storm of\n"
+	"      --storm                no injections: 0.25 s of the app under a storm of\n"
 	"                             scheduler events (the lost-events case; default: off)\n"
 	"  -h, --help                 this text\n"
 	"\n"
