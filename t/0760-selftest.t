@@ -6,7 +6,7 @@
 # this one recording; edited injector logs show that the comparison follows them.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight CMD:gzip
-plan 22
+plan 24
 
 F="$TOP/t/fixtures/selftest"
 # fixture - a copy of the recorded selftest in $1, job logs unpacked
@@ -68,3 +68,11 @@ like "$(echo "$out" | tr '\n' ' ')" '--output DIR .*default.*--quick .*default.*
 	"st-3.3 --help lists every option with its default"
 run_cmd "$PREFLIGHT" selftest --cpu 4096
 like "$rc:$err" "^2:.*--cpu '4096': not an online CPU" "st-3.4 --cpu outside the online CPUs: exit 2"
+
+# the qualification summary's "measurement validity" section
+cp -r "$TOP/t/fixtures/run" "$TMP/run" && mkdir "$TMP/run/selftest" && cp "$J" "$TMP/run/selftest/"
+run_cmd "$PREFLIGHT" summary "$TMP/run"
+like "$out" '^WARNING: the selftest failed on this machine: the verdicts below rest on measurements it could not validate' \
+	"st-4.1 a failed selftest: the summary says so at the top"
+like "$out" '^  4   overrun     20    20      counts                          pass$' \
+	"st-4.2 the summary's measurement validity table: one line per case"
