@@ -6,7 +6,7 @@
 # this one recording; edited injector logs show that the comparison follows them.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight CMD:gzip
-plan 24
+plan 25
 
 F="$TOP/t/fixtures/selftest"
 # fixture - a copy of the recorded selftest in $1, job logs unpacked
@@ -76,3 +76,6 @@ like "$out" '^WARNING: the selftest failed on this machine: the verdicts below r
 	"st-4.1 a failed selftest: the summary says so at the top"
 like "$out" '^  4   overrun     20    20      counts                          pass$' \
 	"st-4.2 the summary's measurement validity table: one line per case"
+run_cmd "$PREFLIGHT" report "$TMP/run" -o "$TMP/run/report.html"
+like "$(grep -c 'SELFTEST FAILED\|<h3>Selftest (preflight selftest --quick' "$TMP/run/report.html")" '^2$' \
+	"st-4.3 the reviewer report: the failed selftest at the top and its table under Measurement validity"
