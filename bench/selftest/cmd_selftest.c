@@ -210,23 +210,6 @@ static int st_live(struct st_dir *d, const char *cpu, bool quick)
 	return 0;
 }
 
-/* st_mkdirs - mkdir -p; 0 or -errno */
-static int st_mkdirs(const char *path)
-{
-	char buf[PATH_MAX], *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return mkdir(buf, 0755) && errno != EEXIST ? -errno : 0;
-}
-
 /* st_finish - analyse, compare, write selftest.json and TAP; the exit code */
 static int st_finish(struct st_dir *d)
 {
@@ -331,7 +314,7 @@ static int cmd_selftest_run(int argc, char **argv)
 		ret = pf_fail(PF_EXIT_INTERNAL, "cannot find my own program");
 		goto out;
 	}
-	if ((ret = -st_mkdirs(d->out))) {
+	if ((ret = -pf_mkdirs(d->out))) {
 		ret = pf_fail(PF_EXIT_ENV, "%s: %s", d->out, strerror(ret));
 		goto out;
 	}

@@ -342,6 +342,28 @@ static void st_push(struct st_list *l, int i)
 }
 
 /*
+ * st_plan_hogs - n hog injections of case c from slot k, one every 2 slots,
+ * sizes in turn from size_us: over the release (ST_BLOCK: from before it to
+ * r + D; ST_TIMER: the same on the tick's CPU) or inside the job (ST_PREEMPT:
+ * wakes after the start, spins P). Returns the slot after the phase's gap.
+ */
+static int64_t st_plan_hogs(struct st_list *l, int c, const char *task, int64_t k, int64_t n,
+			    const int64_t *size_us, size_t nsize)
+{
+	int64_t i, r, d, lead = c == ST_TIMER ? ST_TIMER_LEAD_NS : ST_BLOCK_LEAD_NS;
+
+	for (i = 0; i < n; i++, k += 2) {
+		r = st.app.t0_ns + k * ST_SLOT_NS;
+		d = size_us[i % (int64_t)nsize] * PF_NS_PER_US;
+		if (c == ST_PREEMPT)
+			st_push(l, st_add(c, task, k, r + ST_PREEMPT_AT_NS, 0, d));
+		else
+			st_push(l, st_add(c, task, k, r - lead, r + d, d));
+	}
+	return k + ST_PHASE_GAP;
+}
+
+/*
  * st_plan - lay the cases out in slots after t0: each injection every
  * 'every' slots, ST_PHASE_GAP clean slots between cases; returns the first
  * slot after the last case
@@ -350,7 +372,7 @@ static int64_t st_plan(void)
 {
 	static const int64_t block_us[] = { 20, 50, 100, 500, 2000 };
 	static const int64_t hog_us[] = { 20, 50, 100, 200 };
-	int64_t k = ST_WARM_SLOTS, r, n = st.quick ? 20 : 100, i;
+	int64_t k = ST_WARM_SLOTS, n = st.quick ? 20 : 100, i;
 	int64_t nblock = st.quick ? 20 : 100 * (int64_t)PF_ARRAY_SIZE(block_us);
 	int idx;
 
@@ -359,29 +381,9 @@ static int64_t st_plan(void)
 		st.first_slot[i] = st.last_slot[i] = -1;
 	if (st.storm)
 		return k + (int64_t)(250 * PF_NS_PER_MS / ST_SLOT_NS);
-	/* hog over the release: from before it to r + D */
-	for (i = 0; i < nblock; i++, k += 2) {
-		r = st.app.t0_ns + k * ST_SLOT_NS;
-		st_push(&st.hog_victim, st_add(ST_BLOCK, ST_TASK_VICTIM, k, r - ST_BLOCK_LEAD_NS,
-					       r + block_us[i % PF_ARRAY_SIZE(block_us)] * PF_NS_PER_US,
-					       block_us[i % PF_ARRAY_SIZE(block_us)] * PF_NS_PER_US));
-	}
-	k += ST_PHASE_GAP;
-	/* hog inside the job: wakes after the start, spins P */
-	for (i = 0; i < n; i++, k += 2) {
-		r = st.app.t0_ns + k * ST_SLOT_NS;
-		st_push(&st.hog_victim, st_add(ST_PREEMPT, ST_TASK_VICTIM, k, r + ST_PREEMPT_AT_NS, 0,
-					       hog_us[i % PF_ARRAY_SIZE(hog_us)] * PF_NS_PER_US));
-	}
-	k += ST_PHASE_GAP;
-	/* hog on the tick's CPU over the tick's timer expiry */
-	for (i = 0; i < n; i++, k += 2) {
-		r = st.app.t0_ns + k * ST_SLOT_NS;
-		st_push(&st.hog_tick, st_add(ST_TIMER, ST_TASK_TICK, k, r - ST_TIMER_LEAD_NS,
-					     r + hog_us[i % PF_ARRAY_SIZE(hog_us)] * PF_NS_PER_US,
-					     hog_us[i % PF_ARRAY_SIZE(hog_us)] * PF_NS_PER_US));
-	}
-	k += ST_PHASE_GAP;
+	k = st_plan_hogs(&st.hog_victim, ST_BLOCK, ST_TASK_VICTIM, k, nblock, block_us, PF_ARRAY_SIZE(block_us));
+	k = st_plan_hogs(&st.hog_victim, ST_PREEMPT, ST_TASK_VICTIM, k, n, hog_us, PF_ARRAY_SIZE(hog_us));
+	k = st_plan_hogs(&st.hog_tick, ST_TIMER, ST_TASK_TICK, k, n, hog_us, PF_ARRAY_SIZE(hog_us));
 	/* overruns: 1.2 slots of extra CPU work (about 1.5 slots of wall time), then clean slots to catch up */
 	for (i = 0; i < n; i++, k += 4) {
 		idx = st_add(ST_OVERRUN, ST_TASK_OVR, k, 0, 0, ST_SLOT_NS * 6 / 5);
