@@ -10,3 +10,6 @@ selftest-inject_LDLIBS += -lcsv
 PREFLIGHT_SRCS += bench/selftest/cmd_selftest.c bench/selftest/compare.c bench/selftest/st_log.c
 PREFLIGHT_CMDS += selftest
 PREFLIGHT_PKGS += jansson
+
+# the live selftest as a benchmark of this machine (make perf): never a timed test
+PERFS += bench/selftest/selftest-perf.sh
