@@ -49,7 +49,7 @@
 #define ST_PHASE_GAP     4			/* clean slots between two phases */
 #define ST_INJ_PRIO      97			/* above every thread of the app */
 #define ST_READER_PRIO   94			/* the event reader: above the victims, below the hogs */
-#define ST_GAP_NS        1000			/* a hole this long in a spin is an interruption */
+#define ST_GAP_NS        500			/* a hole this long in a spin is an interruption (a fast timer IRQ takes ~1 us) */
 #define ST_WATCH_NS      (5 * PF_NS_PER_US)	/* a timer's interrupt may take the CPU this early (KVM's timer advance) */
 #define ST_PREFAULT      (64 * 1024)
 #define ST_BLOCK_LEAD_NS (300 * PF_NS_PER_US)	/* a blocking hog starts this long before the release */
