@@ -1,5 +1,5 @@
 #!/bin/sh
-# 0760-selftest.t - the selftest's comparison on a recorded selftest (t/fixtures/selftest:
+# 0770-selftest.t - the selftest's comparison on a recorded selftest (t/fixtures/selftest:
 # a quick run's trace and storm trace, the executive's job logs, the injector log, the
 # recorder's summary, flightapp-perf's figures): 'preflight selftest --from' analyses them
 # again and compares with the injector's time stamps. Exact counts and distributions of

@@ -1,5 +1,5 @@
 #!/bin/sh
-# 0762-tool-requirements.t - docs/tool-requirements.md traces every metric: each key of
+# 0772-tool-requirements.t - docs/tool-requirements.md traces every metric: each key of
 # docs/results.md's tables appears there as section.key, and every test id it cites as
 # verifying evidence is a test that exists.
 . "$(dirname "$0")/lib/test-lib.sh"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# 0761-selftest-live.t - 'preflight selftest --quick' on this machine, end to end as root:
+# 0771-selftest-live.t - 'preflight selftest --quick' on this machine, end to end as root:
 # the injections happen, the traces are recorded and analysed, and every case reports a
 # distribution. Its verdicts are measurements of this machine, not asserted here (the
 # run on a noisy VM may miss the 2 us goal); what is asserted is that each case ran.
