@@ -2,8 +2,9 @@
  * jobs_csv.c - the per-job table of 'preflight analyze --csv DIR' (results-jobs.csv:
  * task, seq, slot, release, start, end, latency, response, exec, cpu,
  * preemptions, migrations, overrun, deadline_miss, lost - the slot
- * timeline). tasks.c writes one row as each job ends, so the table is never
- * held in memory.
+ * timeline). A row is written when its job leaves the task's ring of the
+ * last AN_JOB_RING jobs, so a lost-event window found late still flags it,
+ * and the table is never held in memory; a task's rows are in job order.
  */
 #define _GNU_SOURCE
 #include "jobs_csv.h"
@@ -31,18 +32,29 @@ int an_jobs_csv_open(struct an_run *r, const char *dir)
 }
 
 /* an_jobs_csv_row - the row of one finished job */
-void an_jobs_csv_row(struct an_run *r, const struct an_task *t, const struct an_job *j, int cpu,
-		     int64_t slot, uint64_t npre, uint64_t nmig, int64_t exec_ns, bool overrun, bool miss)
+void an_jobs_csv_row(struct an_run *r, const struct an_task *t, const struct an_job *j)
 {
 	csv_fwrite(r->jobs_csv, t->name, strlen(t->name));
 	fprintf(r->jobs_csv, ",%u,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%d,%llu,%llu,%d,%d,%d\n", j->seq,
-		(long long)slot, (long long)j->release_ns, (long long)j->start_ns, (long long)j->end_ns,
+		(long long)j->slot, (long long)j->release_ns, (long long)j->start_ns, (long long)j->end_ns,
 		(long long)(j->start_ns - j->release_ns), (long long)(j->end_ns - j->release_ns),
-		(long long)exec_ns, cpu, (unsigned long long)npre, (unsigned long long)nmig, overrun, miss, j->lost);
+		(long long)j->exec_ns, j->cpu, (unsigned long long)j->npre, (unsigned long long)j->nmig,
+		j->overrun, j->miss, j->lost);
 }
 
+/* an_jobs_csv_close - the rows still in the tasks' rings, oldest first, then the file */
 void an_jobs_csv_close(struct an_run *r)
 {
+	struct an_task *t;
+	uint32_t k, n;
+	int i;
+
+	for (i = 0; r->jobs_csv && i < r->ntasks; i++) {
+		t = r->task[i];
+		n = t->ring_n < AN_JOB_RING ? t->ring_n : AN_JOB_RING;
+		for (k = t->ring_n - n; k < t->ring_n; k++)
+			an_jobs_csv_row(r, t, &t->ring[k % AN_JOB_RING]);
+	}
 	if (r->jobs_csv)
 		fclose(r->jobs_csv);
 	r->jobs_csv = NULL;

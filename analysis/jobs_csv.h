@@ -1,6 +1,7 @@
 /*
  * jobs_csv.h - what jobs_csv.c offers: the per-job table (--csv DIR's
- * results-jobs.csv, the slot timeline), one row written as each job ends.
+ * results-jobs.csv, the slot timeline), one row written as a job leaves its task's
+ * ring of recent jobs (types.h), the rest at close.
  */
 #ifndef AN_JOBS_CSV_H
 #define AN_JOBS_CSV_H
@@ -21,8 +22,7 @@
 extern const char *const an_csv_tables[AN_CSV_NTABLES];
 
 int  an_jobs_csv_open(struct an_run *r, const char *dir);
-void an_jobs_csv_row(struct an_run *r, const struct an_task *t, const struct an_job *j, int cpu,
-		     int64_t slot, uint64_t npre, uint64_t nmig, int64_t exec_ns, bool overrun, bool miss);
+void an_jobs_csv_row(struct an_run *r, const struct an_task *t, const struct an_job *j);
 void an_jobs_csv_close(struct an_run *r);
 
 #endif

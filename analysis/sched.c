@@ -586,16 +586,27 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
  * the switch away from idle on some CPUs; a filter or a loss can drop one).
  * The event's pid is the thread on the CPU (common_pid is always current),
  * so the switch is inferred here - late by the time between the real switch
- * and this first event, which is why it adds no wakeup-latency sample.
+ * and this first event, which is why it adds no wakeup-latency sample - or,
+ * on a CPU that was idle, at the thread's wakeup.
  */
 void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid)
 {
 	struct an_cpu *c = &r->cpu[cpu];
-	struct an_thread *t;
+	struct an_thread *t = pid > 0 && c->known && c->curr == 0 ? an_thread_find(r, pid) : NULL;
+	int64_t wake = t && !t->running ? (t->wakeup_ns ? t->wakeup_ns : t->waking_ns) : 0;
+	int64_t at = ts;
 
-	if (an_cpu_advance(c, ts)) {
+	/*
+	 * An idle CPU runs a thread woken for it at once: when the switch away
+	 * from idle is missing, the CPU's time is the thread's from its wakeup,
+	 * not from its first event (a spinning thread may have none until it
+	 * leaves the CPU). The wakeup-latency bound still ends at the event.
+	 */
+	if (wake && wake >= c->curr_since_ns && wake <= ts)
+		at = wake;
+	if (an_cpu_advance(c, at)) {
 		if (c->curr > 0 && (t = an_thread_find(r, c->curr)) && t->running && t->cpu == cpu)
-			an_switch_out(r, c, t, ts, 1);	/* state unknown: not a preemption */
+			an_switch_out(r, c, t, at, 1);	/* state unknown: not a preemption */
 		r->n_inferred++;
 	}
 	c->curr_idx = -1;
@@ -603,10 +614,11 @@ void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid)
 		if (t->running && t->cpu >= 0 && t->cpu != cpu)
 			an_switch_out(r, &r->cpu[t->cpu], t, ts, 1);
 		an_switch_in(r, t, cpu, ts, true);
+		t->switch_in_ns = at;
 		c->curr_idx = (int32_t)(t - r->thr);
 	}
 	c->curr = pid;
-	c->curr_since_ns = ts;
+	c->curr_since_ns = at;
 }
 
 void an_on_waking(struct an_run *r, int cpu, int64_t ts, int pid, const char *comm, int prio, bool waking)

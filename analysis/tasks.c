@@ -606,11 +606,14 @@ int an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_id
 	    an_stat_add(&t->npre, (int64_t)npre, j->release_ns, seq) ||
 	    an_stat_add(&t->nmig, (int64_t)nmig, j->release_ns, seq))
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-	t->ring[t->ring_n++ % AN_JOB_RING] = *j;
 	t->prev_end_ns = ts;
 	an_slot_job(r, t, j->release_ns, ts, &slot);
-	if (r->jobs_csv)
-		an_jobs_csv_row(r, t, j, cpu, slot, npre, nmig, exec_ns, overrun, miss);
+	*j = (struct an_job){ .seq = j->seq, .release_ns = j->release_ns, .start_ns = j->start_ns, .end_ns = ts,
+			      .lost = j->lost, .slot = slot, .exec_ns = exec_ns, .npre = npre, .nmig = nmig,
+			      .cpu = cpu, .overrun = overrun, .miss = miss };
+	if (r->jobs_csv && t->ring_n >= AN_JOB_RING)
+		an_jobs_csv_row(r, t, &t->ring[t->ring_n % AN_JOB_RING]);
+	t->ring[t->ring_n++ % AN_JOB_RING] = *j;
 	if (r->jl) {
 		ret = an_tasks_joblog_match(r, t, j);
 		if (ret)

@@ -213,6 +213,11 @@ struct an_job {
 	int64_t  run_at_start_ns;		/* thread runtime at the start marker */
 	uint64_t preempt0, migr0;		/* thread counters before the job */
 	bool     lost;
+	/* once ended: its jobs.csv row, written when it leaves the ring (a late loss still flags it) */
+	int64_t  slot, exec_ns;
+	uint64_t npre, nmig;
+	int      cpu;
+	bool     overrun, miss;
 };
 
 struct an_stat {			/* a histogram with its unit */

@@ -573,6 +573,28 @@ abort:
 	return ret;
 }
 
+void app_declare_tasks(struct app *app)
+{
+	struct app_task *t;
+	char line[256];
+	int i, tries;
+
+	if (!app->trace_instance[0])
+		return;
+	for (i = 0; i < app->ntasks; i++) {
+		t = &app->task[i];
+		for (tries = 0; !atomic_load(&t->tid) && tries < 1000; tries++)
+			usleep(1000);
+		snprintf(line, sizeof(line), "pf1 T %d %s tid=%d period_ns=%lld deadline_ns=%lld prio=%d policy=%s\n",
+			 t->id, t->cfg.name, atomic_load(&t->tid),
+			 (long long)(t->cfg.kind == APP_TASK_EVENT ? 0 : t->cfg.period_ns), (long long)t->deadline_ns,
+			 app->no_rt ? 0 : t->cfg.priority,
+			 app->no_rt ? "other" : app_policy_name(t->cfg.policy));
+		if (app_marker_declare(&app->marker, line) < 0)
+			t->marker_errors++;
+	}
+}
+
 void app_go(struct app *app)
 {
 	int i;

@@ -114,6 +114,12 @@ int app_bodies_init(struct app *app, const struct app_task_body *bodies, char *e
  */
 int app_start(struct app *app, char *err, size_t err_size);
 
+/*
+ * app_declare_tasks - one "pf1 T" declaration per task into the trace
+ * (docs/markers.md), once every thread's tid is known (after app_start)
+ */
+void app_declare_tasks(struct app *app);
+
 /* app_go - let the started threads run (once the job log header is written) */
 void app_go(struct app *app);
 

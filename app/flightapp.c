@@ -162,29 +162,6 @@ static int app_load_config(const struct app_opts *o, struct app_config *cfg)
 	return 0;
 }
 
-/* app_declare_markers - one text declaration per task into the trace, once every tid is known */
-static void app_declare_markers(struct app *app)
-{
-	struct app_task *t;
-	char line[256];
-	int i, tries;
-
-	if (!app->trace_instance[0])
-		return;
-	for (i = 0; i < app->ntasks; i++) {
-		t = &app->task[i];
-		for (tries = 0; !atomic_load(&t->tid) && tries < 1000; tries++)
-			usleep(1000);
-		snprintf(line, sizeof(line), "pf1 T %d %s tid=%d period_ns=%lld deadline_ns=%lld prio=%d policy=%s\n",
-			 t->id, t->cfg.name, atomic_load(&t->tid),
-			 (long long)(t->cfg.kind == APP_TASK_EVENT ? 0 : t->cfg.period_ns), (long long)t->deadline_ns,
-			 app->no_rt ? 0 : t->cfg.priority,
-			 app->no_rt ? "other" : app_policy_name(t->cfg.policy));
-		if (app_marker_declare(&app->marker, line) < 0)
-			t->marker_errors++;
-	}
-}
-
 /* app_wait - the main thread until the run ends: signals, live status; returns the signal or 0 */
 static int app_wait(struct app *app, const sigset_t *sigs)
 {
@@ -313,7 +290,7 @@ int main(int argc, char **argv)
 	}
 	if (o.no_rt && !o.quiet)
 		pf_err("--no-rt: every thread runs SCHED_OTHER; latencies are not realtime");
-	app_declare_markers(&app);
+	app_declare_tasks(&app);
 	if (app_joblog_header(&app))
 		code = PF_EXIT_ENV;	/* the reason is reported once, when the job log is closed */
 	app_go(&app);

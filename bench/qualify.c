@@ -6,8 +6,9 @@
  * text qualification summary in the run directory (qualification.txt; run.c
  * writes the same text as report.txt) and on stdout.
  *
- * The survey and the summary are `preflight sysinfo` and `preflight summary`
- * (reports/summary.c) run as child processes: qualify reaches them only
+ * The survey, the selftest and the summary are `preflight sysinfo`,
+ * `preflight selftest` and `preflight summary` (reports/summary.c) run as
+ * child processes: qualify reaches them only
  * through processes and files (docs/ARCHITECTURE.md), and
  * `preflight qualify --summary DIR` is `preflight summary DIR`.
  */
@@ -35,10 +36,13 @@ const struct pf_command cmd_qualify = {
 	.usage =
 	"usage: preflight qualify [--scenario NAME] [--budgets FILE] [-o RUN_DIR] [--repeats N]\n"
 	"                         [--no-report] [--keep-trace always|on-fail|never] [--all-threads]\n"
+	"                         [--no-selftest]\n"
 	"       preflight qualify --summary RUN_DIR\n"
 	"\n"
-	"Shows the system survey's warnings, runs the scenario (preflight run), checks\n"
-	"the budgets and prints the qualification summary: machine, phases with the\n"
+	"Shows the system survey's warnings, runs the quick selftest (preflight selftest\n"
+	"--quick: does the tool measure right on this machine?), runs the scenario\n"
+	"(preflight run), checks the budgets and prints the qualification summary:\n"
+	"measurement validity (the selftest's cases), machine, phases with the\n"
 	"loads they achieved, per task activation latency / response / overruns, app\n"
 	"utilisation, cyclictest baseline, verdicts (TAP), worst culprits, evidence.\n"
 	"The summary is also written to RUN_DIR/qualification.txt; the reviewer report\n"
@@ -47,6 +51,8 @@ const struct pf_command cmd_qualify = {
 	"options:\n"
 	"  -s, --scenario NAME    scenario name or .ini path (default: quick)\n"
 	RUN_COMMON_HELP
+	"      --no-selftest      no selftest first (default: run it into RUN_DIR/selftest;\n"
+	"                         the summary's 'measurement validity' section shows it)\n"
 	"      --summary RUN_DIR  print the summary of an existing run directory and\n"
 	"                         exit, as 'preflight summary RUN_DIR' does (default:\n"
 	"                         off, run a new qualification)\n"
@@ -132,17 +138,46 @@ static void qualify_repeats(const char *last_dir, int repeats)
 	}
 }
 
+/*
+ * qualify_selftest - `preflight selftest --quick` into a directory beside the
+ * run directory to come (same file system: it is moved into it afterwards);
+ * its path into st_dir ("" when it did not run). Its TAP goes to stdout.
+ */
+static void qualify_selftest(const char *out_dir, char *st_dir, size_t size)
+{
+	char parent[PATH_MAX - 64], *slash;
+	int ret;
+
+	snprintf(parent, sizeof(parent), "%s", out_dir ? out_dir : "runs/x");
+	slash = strrchr(parent, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(parent, sizeof(parent), ".");
+	snprintf(st_dir, size, "%s/.selftest-%d", parent, (int)getpid());
+	printf("\n== measurement validity (preflight selftest --quick)\n");
+	ret = qualify_child("-", "selftest", "--quick", "-o", st_dir, NULL);
+	if (ret == PF_EXIT_FAILED)
+		printf("WARNING: the selftest failed: the qualification's measurements are not validated on this machine\n");
+	else if (ret)
+		pf_err("the selftest (preflight selftest --quick) did not run (exit %d)", ret);
+	if (access(st_dir, F_OK))
+		st_dir[0] = '\0';
+}
+
 static int cmd_qualify_run(int argc, char **argv)
 {
-	enum { OPT_SUMMARY = 300 };
+	enum { OPT_SUMMARY = 300, OPT_NO_SELFTEST };
 	static const struct option opts[] = {
 		{ "scenario", required_argument, NULL, 's' },
 		{ "summary", required_argument, NULL, OPT_SUMMARY },
 		RUN_COMMON_OPTIONS,
+		{ "no-selftest", no_argument, NULL, OPT_NO_SELFTEST },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_opts o = { .scenario = "quick" };
-	char dir[PATH_MAX] = "", path[PATH_MAX];
+	char dir[PATH_MAX] = "", path[PATH_MAX], st_dir[PATH_MAX] = "";
+	bool selftest = true;
 	long repeats = 1;
 	int c, ret, code;
 
@@ -150,6 +185,9 @@ static int cmd_qualify_run(int argc, char **argv)
 		switch (c) {
 		case 's':
 			o.scenario = optarg;
+			break;
+		case OPT_NO_SELFTEST:
+			selftest = false;
 			break;
 		case OPT_SUMMARY:
 			ret = qualify_child("-", "summary", optarg, NULL);
@@ -171,11 +209,18 @@ static int cmd_qualify_run(int argc, char **argv)
 	ret = qualify_child("-", "sysinfo", NULL);
 	if (ret)
 		pf_err("the system survey (preflight sysinfo) did not run (exit %d)", ret);
+	if (selftest)
+		qualify_selftest(o.out_dir, st_dir, sizeof(st_dir));
 	printf("\n== scenario %s\n", o.scenario);
 	fflush(stdout);
 	ret = run_repeated(&o, (int)repeats, dir, sizeof(dir));
 	if (!dir[0])
 		return ret;
+	if (st_dir[0]) {
+		snprintf(path, sizeof(path), "%s/selftest", dir);
+		if (rename(st_dir, path))
+			pf_err("%s: not moved to %s: %s", st_dir, path, strerror(errno));
+	}
 	if (repeats > 1)
 		qualify_repeats(dir, (int)repeats);
 	printf("\n== qualification summary\n");

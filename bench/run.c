@@ -169,25 +169,6 @@ static char *run_path(char *buf, size_t size, const char *dir, const char *name)
 	return buf;
 }
 
-/* run_mkdirs - mkdir -p; 0 or -errno */
-static int run_mkdirs(const char *path)
-{
-	char buf[PATH_MAX], *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 /* run_copy - copy a file; 0 or -errno */
 static int run_copy(const char *src, const char *dst)
 {
@@ -402,7 +383,7 @@ static int run_start_load(struct run *r, const struct scn_phase *p, const char *
 	run_path(work, sizeof(work), pdir, "work");
 	snprintf(name, sizeof(name), "load-%s.json", rl->name);
 	run_path(rl->report, sizeof(rl->report), pdir, name);
-	if (run_mkdirs(work) < 0)
+	if (pf_mkdirs(work) < 0)
 		return run_fail(r, PF_EXIT_ENV, "%s: %s", work, strerror(errno)), -1;
 	run_load_args(r, p, rl->name, pdir, work, rl->report, dur, argv, (int)PF_ARRAY_SIZE(argv), kvbuf, hk);
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
@@ -1027,7 +1008,7 @@ static int run_phase(struct run *r, int idx)
 	snprintf(name, sizeof(name), "%02d-%s", idx + 1, p->name);
 	run_path(pdir, sizeof(pdir), r->dir, name);
 	memset(&r->live, 0, sizeof(r->live));
-	if (run_mkdirs(pdir) < 0)
+	if (pf_mkdirs(pdir) < 0)
 		return run_fail(r, PF_EXIT_ENV, "%s: %s", pdir, strerror(errno));
 	run_log(r, "phase %s: begin (%s, %lld s, %d loads)", p->name, scn_measure_name(p->measure),
 		   (long long)(p->duration_ns / PF_NS_PER_SEC), p->nloads);
@@ -1459,7 +1440,7 @@ static int run_setup(struct run *r)
 	char path[PATH_MAX], *line, *save = NULL;
 	int ret;
 
-	ret = run_mkdirs(r->dir);
+	ret = pf_mkdirs(r->dir);
 	if (ret < 0)
 		return run_fail(r, PF_EXIT_ENV, "run directory '%s': %s", r->dir, strerror(-ret));
 	if (!run_dir_empty(r->dir))	/* never mix the evidence of two runs (checked before, made since?) */

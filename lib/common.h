@@ -100,4 +100,7 @@ int pf_read_file(const char *path, char *buf, size_t size) PF_MUST_CHECK;
 /* pf_write_file - write a string to a file (sysfs / tracefs control files); 0 or -errno */
 int pf_write_file(const char *path, const char *text) PF_MUST_CHECK;
 
+/* pf_mkdirs - mkdir -p (mode 0755); 0 or -errno */
+int pf_mkdirs(const char *path) PF_MUST_CHECK;
+
 #endif

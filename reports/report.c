@@ -676,6 +676,7 @@ static void rpt_css_string(FILE *out, const char *text)
 static void rpt_head(struct rpt *r)
 {
 	const char *epoch = getenv("SOURCE_DATE_EPOCH");
+	json_t *st;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>preflight report ", r->out);
 	rpt_esc(r->out, r->run_id);
@@ -699,6 +700,12 @@ static void rpt_head(struct rpt *r)
 		rpt_esc(r->out, r->partial_why);
 		fputs(". Every number below covers only what was recorded before the run stopped.</p>\n", r->out);
 	}
+	st = rpt_load_json(r, "selftest/selftest.json");
+	if (st && !json_is_true(json_object_get(st, "pass")))
+		fputs("<p class=\"partial\">SELFTEST FAILED: preflight's selftest on this machine did not meet its goals; "
+		      "the verdicts below rest on measurements it could not validate (see "
+		      "<a href=\"#validity\">Measurement validity</a>).</p>\n", r->out);
+	json_decref(st);
 	fputs("<table>", r->out);
 	rpt_kv(r, "scenario", rpt_str(r->run, "scenario.name", rpt_str(r->results, "run.scenario", NULL)));
 	rpt_kv(r, "started (UTC)", rpt_str(r->run, "started_utc", NULL));
@@ -1237,11 +1244,13 @@ static void rpt_s_flight(struct rpt *r)
 /* rpt_s_validity - 11 */
 static void rpt_s_validity(struct rpt *r)
 {
-	json_t *t;
+	json_t *t, *st;
 	size_t i;
 
 	rpt_section(r, 11, "validity", "Measurement validity");
+	st = rpt_load_json(r, "selftest/selftest.json");
 	if (!r->results) {
+		json_decref(st);
 		rpt_note_missing(r, "measurement validity: no results.json");
 		return;
 	}
@@ -1255,8 +1264,29 @@ static void rpt_s_validity(struct rpt *r)
 	rpt_kv_json(r, "events seen", r->results, "trace.events_seen");
 	rpt_kv_json(r, "lost-event windows", r->results, "lost_events.windows");
 	rpt_kv_json(r, "metrics affected by lost events", r->results, "lost_events.affected");
-	rpt_kv(r, "probe overhead", "not measured by this version (see Deviations)");
+	rpt_kv(r, "probe overhead", st ? rpt_str(st, "cases.7.note", NULL) :
+	       "not measured by this version (see Deviations)");
 	fputs("</table>\n", r->out);
+	if (st) {
+		fputs("<h3>Selftest (preflight selftest --quick, selftest/selftest.json)</h3><table><tr><th>case</th>"
+		      "<th>injections</th><th>valid</th><th>error p50 (µs)</th><th>error p99 (µs)</th>"
+		      "<th>error max (µs)</th><th>verdict</th></tr>\n", r->out);
+		json_array_foreach(pf_jpath_get(st, "cases"), i, t) {
+			bool ns = !strcmp(rpt_str(t, "error.unit", ""), "ns");
+
+			fprintf(r->out, "<tr><td>%d ", (int)json_integer_value(json_object_get(t, "case")));
+			rpt_esc(r->out, rpt_str(t, "name", "?"));
+			fputs("</td>", r->out);
+			rpt_td_int(r, json_object_get(t, "injections"));
+			rpt_td_int(r, json_object_get(t, "valid"));
+			rpt_td_ns(r, ns ? pf_jpath_get(t, "error.p50") : NULL);
+			rpt_td_ns(r, ns ? pf_jpath_get(t, "error.p99") : NULL);
+			rpt_td_ns(r, ns ? pf_jpath_get(t, "error.max") : NULL);
+			fprintf(r->out, "<td>%s</td></tr>\n", json_is_true(json_object_get(t, "pass")) ? "pass" : "FAIL");
+		}
+		fputs("</table>\n", r->out);
+		json_decref(st);
+	}
 	if (!pf_jpath_get(r->results, "trace") || json_is_null(pf_jpath_get(r->results, "trace")))
 		rpt_note_missing(r, "measurement validity: no trace in this analysis");
 	if (!r->ntasks)

@@ -397,11 +397,50 @@ static void summary_report_line(const char *dir, FILE *out)
 		fprintf(out, "\nreport: %s%s\n", html, access(pdf, R_OK) ? "" : " (and report.pdf)");
 }
 
+/* summary_signed_us - a signed nanosecond figure at a path as "-12.3 us" (or "-" when missing) */
+static const char *summary_signed_us(json_t *v, const char *path, char *buf, size_t size)
+{
+	json_t *n = pf_jpath_get(v, path);
+
+	if (json_is_number(n))
+		snprintf(buf, size, "%.1f us", json_number_value(n) / 1000.0);
+	else
+		snprintf(buf, size, "-");
+	return buf;
+}
+
+/*
+ * summary_selftest - the "measurement validity" section: the table of the
+ * selftest qualify ran first (selftest/selftest.json, docs/selftest.md)
+ */
+static void summary_selftest(json_t *st, FILE *out)
+{
+	char b[3][32];
+	json_t *c;
+	size_t i;
+
+	fprintf(out, "\nmeasurement validity (preflight selftest --quick: injected delays against the analysis; "
+		"selftest/selftest.json)\n");
+	fprintf(out, "  %-3s %-8s %5s %5s %11s %11s %11s  %s\n", "#", "case", "inj", "valid", "err p50",
+		"err p99", "err max", "verdict");
+	json_array_foreach(pf_jpath_get(st, "cases"), i, c) {
+		bool ns = !strcmp(summary_str(c, "error.unit", ""), "ns");
+
+		fprintf(out, "  %-3d %-8s %5d %5d %11s %11s %11s  %s\n", (int)summary_num(c, "case", 0),
+			summary_str(c, "name", "?"), (int)summary_num(c, "injections", 0), (int)summary_num(c, "valid", 0),
+			ns ? summary_signed_us(c, "error.p50", b[0], sizeof(b[0])) : "counts",
+			ns ? summary_signed_us(c, "error.p99", b[1], sizeof(b[1])) : "",
+			ns ? summary_signed_us(c, "error.max", b[2], sizeof(b[2])) : "",
+			json_is_true(pf_jpath_get(c, "pass")) ? "pass" : "FAIL");
+	}
+}
+
 /* summary_write - the plain-text qualification summary of run directory dir */
 static void summary_write(const char *dir, FILE *out)
 {
 	json_t *si = summary_load(dir, NULL, "sysinfo.json"), *run = summary_load(dir, NULL, "run.json");
 	json_t *loads = summary_load(dir, NULL, "loads.json"), *res = summary_load(dir, NULL, "results.json");
+	json_t *st = summary_load(dir, "selftest", "selftest.json");
 	int failed = 0, code = (int)summary_num(run, "exit_code", -1);
 	bool partial = json_is_true(pf_jpath_get(run, "partial"));
 	const char *verdict;
@@ -414,6 +453,11 @@ static void summary_write(const char *dir, FILE *out)
 		summary_str(run, "ended_utc", "?"));
 	if (json_is_string(pf_jpath_get(run, "failure")))
 		fprintf(out, "why: %s\n", summary_str(run, "failure", "?"));
+	if (st && !json_is_true(pf_jpath_get(st, "pass")))
+		fprintf(out, "WARNING: the selftest failed on this machine: the verdicts below rest on measurements "
+			"it could not validate (measurement validity)\n");
+	if (st)
+		summary_selftest(st, out);
 	summary_machine(si, run, out);
 	summary_phases(dir, run, loads, out);
 	if (res)
@@ -437,6 +481,7 @@ static void summary_write(const char *dir, FILE *out)
 	json_decref(run);
 	json_decref(loads);
 	json_decref(res);
+	json_decref(st);
 }
 
 static int summary_run(int argc, char **argv);

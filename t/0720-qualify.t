@@ -6,7 +6,7 @@
 need TRACEFS
 need RT
 need BUILT:flightapp BUILT:sensorsim
-plan 18
+plan 20
 
 cat > "$TMP/t.ini" <<'INI'
 [scenario]
@@ -77,4 +77,7 @@ for g in $(sed -n 's/.*load wifi: pid \([0-9]*\) .*/\1/p' "$R/run.log"); do
 	ip netns list | grep -Eq "^pfw$g( |$)" && left="$left pfw$g"
 done
 is "$left" "" "qualify-4.1 no namespace of its wifi loads left behind"
+is "$(json_get "$R/selftest/selftest.json" quick)" true "qualify-5.1 the quick selftest ran first, moved into the run directory"
+like "$(printf '%s\n' "$out" | grep -c '^== measurement validity\|^measurement validity (preflight selftest --quick')" '^[2-9]' \
+	"qualify-5.2 its TAP on stdout and its table in the summary's measurement validity section"
 done_testing

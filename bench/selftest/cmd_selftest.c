@@ -1,0 +1,331 @@
+/*
+ * cmd_selftest.c - `preflight selftest [-o DIR] [--quick] [--cpu N]`: the
+ * tool proves its own accuracy on the machine under test. It records
+ * selftest-inject (the flight executive with injected delays of known size
+ * and cause, bench/selftest/inject.c) with `preflight record`, records a
+ * second short run under a storm with a tiny ring buffer (lost events),
+ * analyses both with `preflight analyze`, measures the instrumentation's cost
+ * with flightapp-perf, and compares every figure with the injector's own
+ * time stamps (compare.c). Output: DIR/selftest.json and TAP on stdout.
+ *
+ * Like `preflight run` it reaches the other stages only through child
+ * processes and files (docs/ARCHITECTURE.md). `--from DIR` analyses and
+ * compares a recorded selftest again (what `make check` does on the fixture
+ * in t/fixtures/selftest/), without recording anything.
+ */
+#define _GNU_SOURCE
+#include "command.h"
+#include "common.h"
+#include "compare.h"
+#include "datafile.h"
+#include "proc.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int cmd_selftest_run(int argc, char **argv);
+
+const struct pf_command cmd_selftest = {
+	.name = "selftest",
+	.summary = "measure preflight's own accuracy here: injected delays of known size, recovered",
+	.usage =
+	"usage: preflight selftest [-o DIR] [--quick] [--cpu N]\n"
+	"       preflight selftest --from DIR [-o OUT_DIR]\n"
+	"\n"
+	"Runs the flight executive with an injector beside it that delays chosen jobs by\n"
+	"known amounts (a higher-priority hog over a release or inside a job, over the\n"
+	"tick's timer, extra work past the period, a move to another CPU, a GPS-like pipe\n"
+	"event), records it (preflight record), analyses it (preflight analyze) and\n"
+	"compares every figure with the injector's own CLOCK_MONOTONIC time stamps. A\n"
+	"second short run under a storm with a tiny ring buffer checks the lost-event\n"
+	"accounting; flightapp-perf gives the instrumentation's cost. Nine cases\n"
+	"(docs/selftest.md); per case the error distribution (min / p50 / p99 / max) and\n"
+	"pass / fail go to DIR/selftest.json, and TAP to stdout. Needs root and tracefs.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output DIR   where the traces, logs and selftest.json go\n"
+	"                     (default: runs/selftest-<UTC time>)\n"
+	"  -Q, --quick        20 injections per case, about 15 s (default: 100 per case,\n"
+	"                     500 for blocking)\n"
+	"  -c, --cpu N        the victims' CPU; the tick runs on another (default: the\n"
+	"                     last online CPU)\n"
+	"      --from DIR     analyse and compare the recorded selftest in DIR again\n"
+	"                     (trace.dat, jobs.csv, inject.csv, lost.dat, lost-jobs.csv,\n"
+	"                     lost-summary.txt, perf.txt), nothing recorded (default: off)\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"exit: 0 every case passed, 1 a case failed, 2 bad usage or input, 3 environment\n"
+	"      (root, tracefs, a program not built), 4 internal\n",
+	.run = cmd_selftest_run,
+};
+
+/* the files of one selftest directory */
+struct st_dir {
+	char out[PATH_MAX - 64];		/* where results go */
+	char in[PATH_MAX - 64];			/* where the recorded inputs are */
+	char self[PATH_MAX], bindir[PATH_MAX - 64];
+};
+
+/* st_path - DIR/NAME in a static rotation of buffers (a few live at once) */
+static const char *st_path(const char *dir, const char *name)
+{
+	static char buf[8][PATH_MAX];
+	static int i;
+
+	i = (i + 1) % 8;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", dir, name);
+	return buf[i];
+}
+
+/*
+ * st_child - run a program to the end (argv NULL-terminated list), stdout to
+ * out_path and stderr to err_path (NULL: /dev/null, "-": ours); its exit
+ * code, or -errno when it could not start
+ */
+static int st_child(const char *out_path, const char *err_path, const char *arg0, ...)
+{
+	char *argv[40];
+	struct pf_proc p;
+	va_list ap;
+	int i = 0, ret;
+
+	argv[i++] = (char *)arg0;
+	va_start(ap, arg0);
+	while (i < 39 && (argv[i] = va_arg(ap, char *)))
+		i++;
+	va_end(ap);
+	argv[i] = NULL;
+	fflush(stdout);
+	ret = pf_proc_spawn(&p, argv, out_path, err_path, PF_PROC_PGRP);
+	return ret < 0 ? ret : pf_proc_wait(&p);
+}
+
+/* st_last_line - the last non-empty line of a file (for a child's reason), "" when none */
+static const char *st_last_line(const char *path)
+{
+	static char line[512], buf[512];
+	FILE *f = fopen(path, "re");
+
+	line[0] = '\0';
+	while (f && fgets(buf, sizeof(buf), f))
+		if (buf[0] != '\n')
+			snprintf(line, sizeof(line), "%s", buf);
+	if (f)
+		fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	return line;
+}
+
+/* st_record - record one injector run; 0 or an exit code after saying why */
+static int st_record(struct st_dir *d, const char *dat, const char *joblog, const char *log,
+		     const char *cpu, bool quick, bool storm)
+{
+	char inst[64], inject[PATH_MAX], errlog[PATH_MAX];
+	const char *extra = storm ? "--storm" : quick ? "--quick" : NULL;
+	int ret;
+
+	snprintf(inst, sizeof(inst), "preflight-selftest-%d%s", (int)getpid(), storm ? "-storm" : "");
+	snprintf(inject, sizeof(inject), "%s/selftest-inject", d->bindir);
+	snprintf(errlog, sizeof(errlog), "%s", st_path(d->out, storm ? "lost-record.log" : "record.log"));
+	ret = st_child(NULL, errlog, d->self, "record", "-z", "--no-kallsyms", "-i", inst, "-o", st_path(d->out, dat),
+		       "-b", storm ? "4" : "16384", "--buffer-percent", storm ? "100" : "25", "--",
+		       inject, "--trace-instance", inst, "--joblog", st_path(d->out, joblog),
+		       "--log", st_path(d->out, log), "--cpu", cpu, extra, NULL);
+	if (ret < 0)
+		return pf_fail(PF_EXIT_INTERNAL, "preflight record: cannot start: %s", strerror(-ret));
+	if (ret == PF_EXIT_ENV)
+		return pf_fail(PF_EXIT_ENV, "preflight record: %s (see %s)", st_last_line(errlog), errlog);
+	if (ret || access(st_path(d->out, log), R_OK))
+		return pf_fail(ret == 1 || ret == PF_EXIT_ENV ? PF_EXIT_ENV : PF_EXIT_INTERNAL,
+			       "the injector run failed (exit %d): %s (see %s)", ret, st_last_line(errlog), errlog);
+	return 0;
+}
+
+/* st_analyze - preflight analyze of one recorded run into results / csv dir; 0 or an exit code */
+static int st_analyze(struct st_dir *d, const char *dat, const char *joblog, const char *results, const char *csv)
+{
+	char csvdir[PATH_MAX], errlog[PATH_MAX];
+	int ret;
+
+	snprintf(csvdir, sizeof(csvdir), "%s", st_path(d->out, csv));
+	snprintf(errlog, sizeof(errlog), "%s", st_path(d->out, "analyze.log"));
+	if (mkdir(csvdir, 0755) && errno != EEXIST)
+		return pf_fail(PF_EXIT_ENV, "%s: %s", csvdir, strerror(errno));
+	ret = st_child(NULL, errlog, d->self, "analyze", "-q", "--trace", st_path(d->in, dat),
+		       "--joblog", st_path(d->in, joblog), "--top", "1000", "--csv", csvdir,
+		       "-o", st_path(d->out, results), NULL);
+	if (ret)
+		return pf_fail(ret == PF_EXIT_USAGE ? PF_EXIT_USAGE : PF_EXIT_ENV, "preflight analyze %s: exit %d: %s",
+			       st_path(d->in, dat), ret, st_last_line(errlog));
+	return 0;
+}
+
+/* st_recorded_lost - the recorder's lost-event count from a 'record --summary' output, -1 when absent */
+static int64_t st_recorded_lost(const char *path)
+{
+	char line[256];
+	long long v = -1;
+	FILE *f = fopen(path, "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "lost %lld", &v) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* st_live - record the two runs, the recorder's summary of the storm trace and the perf figures; 0 or an exit code */
+static int st_live(struct st_dir *d, const char *cpu, bool quick)
+{
+	char perf[PATH_MAX];
+	int ret;
+
+	if (geteuid() != 0)
+		return pf_fail(PF_EXIT_ENV, "needs root (realtime priorities, locked memory, tracefs)");
+	snprintf(perf, sizeof(perf), "%s/flightapp-perf", d->bindir);
+	if (access(st_path(d->bindir, "selftest-inject"), X_OK) || access(perf, X_OK))
+		return pf_fail(PF_EXIT_ENV, "%s: selftest-inject or flightapp-perf not built (make)", d->bindir);
+	pf_err("recording the injections (%s)", quick ? "quick" : "full");
+	if ((ret = st_record(d, "trace.dat", "jobs.csv", "inject.csv", cpu, quick, false)))
+		return ret;
+	pf_err("recording the storm with a tiny ring buffer");
+	if ((ret = st_record(d, "lost.dat", "lost-jobs.csv", "lost-inject.csv", cpu, quick, true)))
+		return ret;
+	ret = st_child(st_path(d->out, "lost-summary.txt"), NULL, d->self, "record", "--summary",
+		       st_path(d->out, "lost.dat"), NULL);
+	if (ret)
+		return pf_fail(PF_EXIT_ENV, "preflight record --summary %s: exit %d", st_path(d->out, "lost.dat"), ret);
+	pf_err("measuring the instrumentation (flightapp-perf)");
+	ret = st_child(st_path(d->out, "perf.txt"), NULL, perf, NULL);
+	if (ret)
+		pf_err("flightapp-perf: exit %d (the probe case fails)", ret);
+	return 0;
+}
+
+/* st_finish - analyse, compare, write selftest.json and TAP; the exit code */
+static int st_finish(struct st_dir *d)
+{
+	struct st_result res[ST_NCASES + 1];
+	struct st_jobs jobs = { 0 }, joblog = { 0 }, lost_jobs = { 0 };
+	struct st_log log = { 0 };
+	struct st_inputs in = { 0 };
+	json_t *results = NULL, *lost_results = NULL, *doc = NULL;
+	char err[1024];
+	int code, failed;
+
+	if ((code = st_analyze(d, "trace.dat", "jobs.csv", "results.json", "analysis")) ||
+	    (code = st_analyze(d, "lost.dat", "lost-jobs.csv", "lost-results.json", "lost-analysis")))
+		return code;
+	if (st_log_read(st_path(d->in, "inject.csv"), &log, err, sizeof(err)) ||
+	    st_jobs_read(st_path(d->out, "analysis/results-jobs.csv"), &jobs, err, sizeof(err)) ||
+	    st_jobs_read(st_path(d->in, "jobs.csv"), &joblog, err, sizeof(err)) ||
+	    st_jobs_read(st_path(d->out, "lost-analysis/results-jobs.csv"), &lost_jobs, err, sizeof(err))) {
+		code = pf_fail(PF_EXIT_USAGE, "%s", err);
+		goto out;
+	}
+	results = json_load_file(st_path(d->out, "results.json"), 0, NULL);
+	lost_results = json_load_file(st_path(d->out, "lost-results.json"), 0, NULL);
+	if (!results || !lost_results) {
+		code = pf_fail(PF_EXIT_INTERNAL, "%s: results.json not readable", d->out);
+		goto out;
+	}
+	in = (struct st_inputs){ .log = &log, .jobs = &jobs, .joblog = &joblog, .results = results,
+				 .lost_results = lost_results, .lost_jobs = &lost_jobs,
+				 .lost_recorded = st_recorded_lost(st_path(d->in, "lost-summary.txt")),
+				 .perf_path = st_path(d->in, "perf.txt") };
+	if (st_compare(&in, res)) {
+		code = pf_fail(PF_EXIT_INTERNAL, "out of memory");
+		goto out;
+	}
+	doc = st_json(&in, res);
+	if (!doc || json_dump_file(doc, st_path(d->out, "selftest.json"), JSON_INDENT(2) | JSON_SORT_KEYS)) {
+		code = pf_fail(PF_EXIT_ENV, "%s: cannot write", st_path(d->out, "selftest.json"));
+	} else {
+		failed = st_tap(stdout, &in, res);
+		printf("# selftest: %d of %d cases passed; %s\n", ST_NCASES - failed, ST_NCASES,
+		       st_path(d->out, "selftest.json"));
+		code = failed ? PF_EXIT_FAILED : PF_EXIT_OK;
+	}
+	st_results_free(res);
+out:
+	json_decref(doc);
+	json_decref(results);
+	json_decref(lost_results);
+	st_log_free(&log);
+	st_jobs_free(&jobs);
+	st_jobs_free(&joblog);
+	st_jobs_free(&lost_jobs);
+	return code;
+}
+
+static int cmd_selftest_run(int argc, char **argv)
+{
+	enum { OPT_FROM = 256 };
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "quick", no_argument, NULL, 'Q' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL, *from = NULL, *cpu = NULL;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), v;
+	char cpubuf[24], stamp[32];
+	struct st_dir *d;
+	time_t now = time(NULL);
+	bool quick = false;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "o:Qc:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'Q': quick = true; break;
+		case OPT_FROM: from = optarg; break;
+		case 'c':
+			if (pf_parse_long(optarg, 0, ncpu - 1, &v))
+				return pf_usage_error(&cmd_selftest, "--cpu '%s': not an online CPU (0-%ld)", optarg, ncpu - 1);
+			cpu = optarg;
+			break;
+		default:
+			return pf_usage_error(&cmd_selftest, "bad option");
+		}
+	}
+	if (optind != argc)
+		return pf_usage_error(&cmd_selftest, "'%s': unexpected argument", argv[optind]);
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	if (out || from) {
+		snprintf(d->out, sizeof(d->out), "%s", out ? out : from);
+	} else {
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
+		snprintf(d->out, sizeof(d->out), "runs/selftest-%s", stamp);
+	}
+	snprintf(d->in, sizeof(d->in), "%s", from ? from : d->out);
+	if (pf_self_exe(d->self, sizeof(d->self)) || pf_self_dir(d->bindir, sizeof(d->bindir))) {
+		ret = pf_fail(PF_EXIT_INTERNAL, "cannot find my own program");
+		goto out;
+	}
+	if ((ret = -pf_mkdirs(d->out))) {
+		ret = pf_fail(PF_EXIT_ENV, "%s: %s", d->out, strerror(ret));
+		goto out;
+	}
+	if (!cpu) {
+		snprintf(cpubuf, sizeof(cpubuf), "%ld", ncpu - 1);
+		cpu = cpubuf;
+	}
+	ret = from ? 0 : st_live(d, cpu, quick);
+	if (!ret)
+		ret = st_finish(d);
+out:
+	free(d);
+	return ret;
+}

@@ -1,0 +1,978 @@
+/*
+ * compare.c - the selftest's comparison: for each case, the injector's own
+ * time stamps (ground truth) against the analysis of the trace, into an
+ * error distribution (measured - expected, per injection) and exact counts;
+ * then selftest.json and TAP (docs/selftest.md says what each case expects).
+ *
+ * Expected values come only from the injector log (st_log.h) - never from
+ * the nominal sizes of the plan. The executive's job log serves twice: to
+ * tell whether an injection happened as planned (the victim was released
+ * before the hog ended, the hog fell inside the job), and as the other side
+ * of case 9. Everything here is arithmetic on files: no clock is read.
+ */
+#define _GNU_SOURCE
+#include "compare.h"
+#include "common.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- reading ---- */
+
+/* st_split - split a CSV line in place (fields may be quoted, no embedded commas); the field count */
+static int st_split(char *line, char **f, int max)
+{
+	int n = 0;
+	char *p = line, *e;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	while (n < max) {
+		if (*p == '"') {
+			f[n++] = ++p;
+			e = strchr(p, '"');
+			if (e) {
+				*e = '\0';
+				p = e + 1;
+			}
+		} else {
+			f[n++] = p;
+		}
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}
+
+/* st_num - a decimal integer field; 0 or -EINVAL */
+static int st_num(const char *s, int64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return errno || end == s || *end ? -EINVAL : 0;
+}
+
+/* st_log_key - one "# key=value" line of the log header */
+static void st_log_key(struct st_log *log, const char *key, const char *val)
+{
+	int64_t v;
+	int c;
+
+	if (st_num(val, &v))
+		return;
+	if (!strcmp(key, "slot_ns")) log->slot_ns = v;
+	else if (!strcmp(key, "t0_ns")) log->t0_ns = v;
+	else if (!strcmp(key, "cpu_victim")) log->cpu_victim = (int)v;
+	else if (!strcmp(key, "cpu_tick")) log->cpu_tick = (int)v;
+	else if (!strcmp(key, "quick")) log->quick = v != 0;
+	else if (!strcmp(key, "storm")) log->storm = v != 0;
+	for (c = 1; c <= ST_NCASES; c++) {
+		if (!strncmp(key, "first_slot.", 11) && !strcmp(key + 11, st_case_name(c)))
+			log->first_slot[c] = v;
+		if (!strncmp(key, "last_slot.", 10) && !strcmp(key + 10, st_case_name(c)))
+			log->last_slot[c] = v;
+	}
+}
+
+int st_log_read(const char *path, struct st_log *log, char *err, size_t err_size)
+{
+	FILE *f = fopen(path, "re");
+	char line[1024], *fl[12], *eq;
+	size_t cap = 0;
+	int lineno = 0, n, c, ret = 0;
+	int64_t v[8];
+
+	memset(log, 0, sizeof(*log));
+	for (c = 0; c <= ST_NCASES; c++)
+		log->first_slot[c] = log->last_slot[c] = -1;
+	if (!f) {
+		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (lineno == 1 && strcmp(line, ST_LOG_HEADER)) {
+			snprintf(err, err_size, "%s:1: not an injector log (no '%s')", path, ST_LOG_HEADER);
+			ret = -EINVAL;
+			break;
+		}
+		if (line[0] == '#') {
+			eq = strchr(line, '=');
+			if (eq && line[1] == ' ') {
+				*eq = '\0';
+				st_log_key(log, line + 2, eq + 1);
+			}
+			continue;
+		}
+		if (!strcmp(line, ST_LOG_COLUMNS) || !line[0])
+			continue;
+		n = st_split(line, fl, 12);
+		for (c = 1; c <= ST_NCASES && strcmp(st_case_name(c), fl[0]); c++)
+			;
+		if (n != 10 || c > ST_NCASES || st_num(fl[2], &v[0]) || st_num(fl[3], &v[1]) || st_num(fl[4], &v[2]) ||
+		    st_num(fl[5], &v[3]) || st_num(fl[6], &v[4]) || st_num(fl[7], &v[5]) || st_num(fl[8], &v[6]) ||
+		    st_num(fl[9], &v[7])) {
+			snprintf(err, err_size, "%s:%d: bad injection row", path, lineno);
+			ret = -EINVAL;
+			break;
+		}
+		if (pf_grow(&log->rows, &cap, (size_t)log->nrows + 1, sizeof(*log->rows), 256)) {
+			ret = -ENOMEM;
+			snprintf(err, err_size, "out of memory");
+			break;
+		}
+		log->rows[log->nrows] = (struct st_row){ .c = c, .slot = v[0], .release_ns = v[1], .t0_ns = v[2],
+							 .t1_ns = v[3], .t2_ns = v[4], .gaps_ns = v[5],
+							 .pid = (int)v[6], .param = v[7] };
+		snprintf(log->rows[log->nrows].task, ST_TASK_MAX, "%s", fl[1]);
+		log->nrows++;
+	}
+	if (!ret && lineno == 0) {
+		snprintf(err, err_size, "%s: empty", path);
+		ret = -EINVAL;
+	}
+	if (!ret && !log->slot_ns) {
+		snprintf(err, err_size, "%s: no slot_ns in the header", path);
+		ret = -EINVAL;
+	}
+	fclose(f);
+	return ret;
+}
+
+void st_log_free(struct st_log *log)
+{
+	free(log->rows);
+	log->rows = NULL;
+	log->nrows = 0;
+}
+
+int st_jobs_read(const char *path, struct st_jobs *jobs, char *err, size_t err_size)
+{
+	static const char *const names[] = {
+		"task", "seq", "release_ns", "start_ns", "end_ns", "latency_ns", "response_ns", "exec_ns",
+		"cpu", "preemptions", "migrations", "overrun", "deadline_miss", "lost", "missed",
+	};
+	enum { NCOL = 15 };
+	FILE *f = fopen(path, "re");
+	char line[2048], *fl[32];
+	int col[NCOL], lineno = 0, n, i, k, ret = 0;
+	int64_t v[NCOL];
+	struct st_job *j;
+	size_t cap = 0;
+	bool header = false;
+
+	memset(jobs, 0, sizeof(*jobs));
+	if (!f) {
+		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		n = st_split(line, fl, 32);
+		if (!header) {
+			for (k = 0; k < NCOL; k++)
+				for (col[k] = -1, i = 0; i < n; i++)
+					if (!strcmp(fl[i], names[k]))
+						col[k] = i;
+			header = true;
+			if (col[0] < 0 || col[2] < 0 || col[3] < 0 || col[4] < 0) {
+				snprintf(err, err_size, "%s:%d: no task, release_ns, start_ns, end_ns columns", path, lineno);
+				ret = -EINVAL;
+				break;
+			}
+			continue;
+		}
+		for (k = 1; k < NCOL; k++) {
+			v[k] = -1;
+			if (col[k] >= 0 && (col[k] >= n || st_num(fl[col[k]], &v[k]))) {
+				snprintf(err, err_size, "%s:%d: bad %s", path, lineno, names[k]);
+				ret = -EINVAL;
+				goto out;
+			}
+		}
+		if (pf_grow(&jobs->v, &cap, (size_t)jobs->n + 1, sizeof(*jobs->v), 1024)) {
+			snprintf(err, err_size, "out of memory");
+			ret = -ENOMEM;
+			break;
+		}
+		j = &jobs->v[jobs->n++];
+		snprintf(j->task, sizeof(j->task), "%s", col[0] < n ? fl[col[0]] : "");
+		j->seq = v[1];
+		j->release_ns = v[2];
+		j->start_ns = v[3];
+		j->end_ns = v[4];
+		j->latency_ns = v[5] >= 0 ? v[5] : j->start_ns - j->release_ns;
+		j->response_ns = v[6] >= 0 ? v[6] : j->end_ns - j->release_ns;
+		j->exec_ns = v[7];
+		j->cpu = (int)v[8];
+		j->preemptions = (int)v[9];
+		j->migrations = (int)v[10];
+		j->overrun = (int)v[11];
+		j->deadline_miss = (int)v[12];
+		j->lost = (int)v[13];
+		j->missed = (int)v[14];
+	}
+out:
+	if (!ret && !header) {
+		snprintf(err, err_size, "%s: no column row", path);
+		ret = -EINVAL;
+	}
+	fclose(f);
+	return ret;
+}
+
+void st_jobs_free(struct st_jobs *jobs)
+{
+	free(jobs->v);
+	jobs->v = NULL;
+	jobs->n = 0;
+}
+
+/* ---- look-ups ---- */
+
+/* st_job_at - the job of 'task' released at release_ns, NULL when there is none */
+static const struct st_job *st_job_at(const struct st_jobs *jobs, const char *task, int64_t release_ns)
+{
+	int i;
+
+	for (i = 0; jobs && i < jobs->n; i++)
+		if (jobs->v[i].release_ns == release_ns && !strcmp(jobs->v[i].task, task))
+			return &jobs->v[i];
+	return NULL;
+}
+
+/* st_task - the tasks[] object of results.json named 'name', NULL when absent */
+static json_t *st_task(json_t *results, const char *name)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(results, "tasks"), i, t)
+		if (json_is_string(json_object_get(t, "name")) && !strcmp(json_string_value(json_object_get(t, "name")), name))
+			return t;
+	return NULL;
+}
+
+/* st_culprit - the culprit entry of a task's job released at release_ns, NULL when not kept */
+static json_t *st_culprit(json_t *results, const char *task, int64_t release_ns)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(st_task(results, task), "culprits"), i, c)
+		if (json_integer_value(json_object_get(c, "release_ns")) == release_ns)
+			return c;
+	return NULL;
+}
+
+/* st_int - an integer member, or 'dflt' when it is absent or null */
+static int64_t st_int(json_t *o, const char *key, int64_t dflt)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? json_integer_value(v) : dflt;
+}
+
+/* st_slot_of - the app slot of a release */
+static int64_t st_slot_of(const struct st_log *log, int64_t release_ns)
+{
+	return (release_ns - log->t0_ns + log->slot_ns / 2) / log->slot_ns;
+}
+
+/* st_in_phase - is a release inside case c's slots, with 'after' slots of tail */
+static bool st_in_phase(const struct st_log *log, int c, int64_t release_ns, int64_t after)
+{
+	int64_t k = st_slot_of(log, release_ns);
+
+	return log->first_slot[c] >= 0 && k >= log->first_slot[c] && k <= log->last_slot[c] + after;
+}
+
+/* ---- results ---- */
+
+/* st_err - add one error sample; remembers the worst; 0 or -ENOMEM */
+static int st_err(struct st_result *r, int64_t e, int row)
+{
+	size_t cap = (size_t)r->cap;
+
+	if (pf_grow(&r->err, &cap, (size_t)r->nerr + 1, sizeof(*r->err), 128))
+		return -ENOMEM;
+	r->cap = (int)cap;
+	r->err[r->nerr++] = e;
+	if (r->worst < 0 || llabs(e) > llabs(r->worst_err)) {
+		r->worst = row;
+		r->worst_err = e;
+	}
+	return 0;
+}
+
+/* st_check - record an exact count */
+static void st_check(struct st_result *r, const char *name, int64_t expected, int64_t measured)
+{
+	if (r->nchecks < ST_CHECKS_MAX)
+		r->check[r->nchecks++] = (struct st_check){ name, expected, measured };
+}
+
+static int st_cmp64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int64_t st_pct(const int64_t *sorted, int n, double q)
+{
+	int64_t rank;
+
+	if (n <= 0)
+		return 0;
+	rank = (int64_t)(q * n + 0.999999);
+	if (rank < 1)
+		rank = 1;
+	return sorted[rank > n ? n - 1 : rank - 1];
+}
+
+/* st_abs_p99 - p99 of |error| */
+static int64_t st_abs_p99(const int64_t *err, int n)
+{
+	int64_t *a = malloc(sizeof(*a) * (size_t)(n ? n : 1)), p;
+	int i;
+
+	if (!a)
+		return INT64_MAX;
+	for (i = 0; i < n; i++)
+		a[i] = llabs(err[i]);
+	qsort(a, (size_t)n, sizeof(*a), st_cmp64);
+	p = st_pct(a, n, 0.99);
+	free(a);
+	return p;
+}
+
+/* st_dist_json - {count, min, p50, p99, max} of a set of samples (sorts them) */
+static json_t *st_dist_json(int64_t *v, int n, const char *unit)
+{
+	if (n <= 0)
+		return json_pack("{s:s, s:i, s:n, s:n, s:n, s:n}", "unit", unit, "count", 0, "min", "p50", "p99", "max");
+	qsort(v, (size_t)n, sizeof(*v), st_cmp64);
+	return json_pack("{s:s, s:i, s:I, s:I, s:I, s:I}", "unit", unit, "count", n, "min", (json_int_t)v[0],
+			 "p50", (json_int_t)st_pct(v, n, 0.5), "p99", (json_int_t)st_pct(v, n, 0.99),
+			 "max", (json_int_t)v[n - 1]);
+}
+
+/* st_verdict - pass when enough injections were valid, |error| p99 is within the goal and every count holds */
+static void st_verdict(struct st_result *r)
+{
+	int i;
+
+	r->pass = r->run && r->injections > 0 && r->nerr * 2 >= r->injections;
+	if (r->goal_ns && r->nerr)
+		r->pass = r->pass && st_abs_p99(r->err, r->nerr) <= r->goal_ns;
+	for (i = 0; i < r->nchecks; i++)
+		if (r->check[i].expected != r->check[i].measured)
+			r->pass = false;
+}
+
+/* ---- the cases ---- */
+
+/*
+ * st_case_block - a hog spun from before the release to t1: latency = t1 - r;
+ * the culprit names the hog with about that time; the decomposition adds up
+ */
+static int st_case_block(const struct st_inputs *in, struct st_result *r)
+{
+	const struct st_log *log = in->log;
+	int64_t *cul_err = NULL, lat, d;
+	int ncul = 0, named = 0, adds = 0, kept = 0, i, ret = 0;
+	const struct st_job *j, *tick;
+	json_t *c, *top;
+
+	cul_err = calloc((size_t)log->nrows + 1, sizeof(*cul_err));
+	if (!cul_err)
+		return -ENOMEM;
+	for (i = 0; i < log->nrows; i++) {
+		const struct st_row *w = &log->rows[i];
+
+		if (w->c != ST_BLOCK)
+			continue;
+		r->injections++;
+		j = st_job_at(in->jobs, w->task, w->release_ns);
+		tick = st_job_at(in->joblog, ST_TASK_TICK, w->release_ns);
+		/* valid: the hog ran over the release, and the tick had released the victim before it ended */
+		if (!j || w->t0_ns >= w->release_ns || !tick || tick->start_ns >= w->t1_ns) {
+			r->invalid++;
+			continue;
+		}
+		if ((ret = st_err(r, j->latency_ns - (w->t1_ns - w->release_ns), i)))
+			break;
+		c = st_culprit(in->results, w->task, w->release_ns);
+		if (!c)
+			continue;	/* not among the task's worst --top activations: no culprit line */
+		kept++;
+		top = json_array_get(json_object_get(c, "contributors"), 0);
+		if (top && !strcmp(json_string_value(json_object_get(top, "kind")) ?: "", "thread") &&
+		    st_int(top, "id", -1) == w->pid) {
+			named++;
+			cul_err[ncul++] = st_int(top, "duration_ns", 0) - (w->t1_ns - w->release_ns);
+		}
+		lat = st_int(c, "latency_ns", -1);
+		d = st_int(c, "not_woken_ns", INT64_MIN / 4) + st_int(c, "runnable_ns", INT64_MIN / 4) +
+		    st_int(c, "app_delay_ns", INT64_MIN / 4);
+		adds += d == lat && lat == j->latency_ns;
+	}
+	st_check(r, "culprit line kept names the hog", kept, named);
+	st_check(r, "decomposition adds up to the latency", kept, adds);
+	r->extra = json_pack("{s:o}", "culprit_duration_error_ns", st_dist_json(cul_err, ncul, "ns"));
+	snprintf(r->note, sizeof(r->note), "expected activation latency = hog end - release (injector); "
+		 "invalid: the hog did not start before the release, or the tick released the victim after the hog "
+		 "ended; culprit lines exist for the task's 1000 worst activations (%d of the valid injections)", kept);
+	free(cul_err);
+	return ret;
+}
+
+/* st_median_clean - median run (end - start) and execution time of the case's jobs without an injection */
+static void st_median_clean(const struct st_inputs *in, int c, const char *task, int64_t *resp, int64_t *exec,
+			    int *nclean, int *clean_ok)
+{
+	const struct st_log *log = in->log;
+	int64_t *a = calloc((size_t)in->jobs->n + 1, sizeof(*a)), *b = calloc((size_t)in->jobs->n + 1, sizeof(*b));
+	int n = 0, i, k;
+	bool injected;
+
+	*resp = *exec = 0;
+	*nclean = *clean_ok = 0;
+	for (i = 0; a && b && i < in->jobs->n; i++) {
+		const struct st_job *j = &in->jobs->v[i];
+
+		if (strcmp(j->task, task) || !st_in_phase(log, c, j->release_ns, 0))
+			continue;
+		for (injected = false, k = 0; k < log->nrows && !injected; k++)
+			injected = log->rows[k].c == c && log->rows[k].release_ns == j->release_ns;
+		if (injected)
+			continue;
+		(*nclean)++;
+		*clean_ok += j->preemptions == 0;
+		a[n] = j->response_ns - j->latency_ns;
+		b[n++] = j->exec_ns;
+	}
+	if (n) {
+		qsort(a, (size_t)n, sizeof(*a), st_cmp64);
+		qsort(b, (size_t)n, sizeof(*b), st_cmp64);
+		*resp = st_pct(a, n, 0.5);
+		*exec = st_pct(b, n, 0.5);
+	}
+	free(a);
+	free(b);
+}
+
+/*
+ * st_case_preempt - a hog ran t0..t1 inside the job: the response time grows
+ * by t1 - t0 over the clean jobs' median, the execution time does not, and
+ * exactly these jobs have one preemption
+ */
+static int st_case_preempt(const struct st_inputs *in, struct st_result *r)
+{
+	const struct st_log *log = in->log;
+	int64_t resp0, exec0, *exec_err;
+	int nclean, clean_ok, one = 0, nexec = 0, i, ret = 0;
+	const struct st_job *j, *jl;
+
+	exec_err = calloc((size_t)log->nrows + 1, sizeof(*exec_err));
+	if (!exec_err)
+		return -ENOMEM;
+	st_median_clean(in, ST_PREEMPT, ST_TASK_VICTIM, &resp0, &exec0, &nclean, &clean_ok);
+	for (i = 0; i < log->nrows; i++) {
+		const struct st_row *w = &log->rows[i];
+
+		if (w->c != ST_PREEMPT)
+			continue;
+		r->injections++;
+		j = st_job_at(in->jobs, w->task, w->release_ns);
+		jl = st_job_at(in->joblog, w->task, w->release_ns);
+		/* valid: the hog woke while the job ran (the executive's own start and end) */
+		if (!j || !jl || !(jl->start_ns < w->t0_ns && w->t0_ns < jl->end_ns)) {
+			r->invalid++;
+			continue;
+		}
+		if ((ret = st_err(r, j->response_ns - (j->latency_ns + resp0 + (w->t1_ns - w->t0_ns)), i)))
+			break;
+		exec_err[nexec++] = j->exec_ns - exec0;
+		one += j->preemptions == 1;
+	}
+	st_check(r, "preempted jobs with 1 preemption", r->nerr, one);
+	st_check(r, "other jobs with 0 preemptions", nclean, clean_ok);
+	if (nexec)
+		st_check(r, "execution time unchanged (|error| p99 within the goal)", 1,
+			 st_abs_p99(exec_err, nexec) <= r->goal_ns);
+	r->extra = json_pack("{s:I, s:I, s:o}", "clean_run_median_ns", (json_int_t)resp0,
+			     "clean_exec_median_ns", (json_int_t)exec0,
+			     "exec_time_error_ns", st_dist_json(exec_err, nexec, "ns"));
+	snprintf(r->note, sizeof(r->note), "expected response time = the job's activation latency + the median "
+		 "run (end - start) of the phase's clean jobs + the hog's run (injector); invalid: the hog did not "
+		 "wake inside the job (job log start / end)");
+	free(exec_err);
+	return ret;
+}
+
+/*
+ * st_case_timer - a hog spun over the tick's release; the injector saw its
+ * spin interrupted at t2 (the timer's interrupt): the decomposition's timer
+ * expiry delay = t2 - r
+ */
+static int st_case_timer(const struct st_inputs *in, struct st_result *r)
+{
+	const struct st_log *log = in->log;
+	int64_t *lat_err, ted;
+	int nlat = 0, i, ret = 0;
+	const struct st_job *j;
+	json_t *c;
+
+	lat_err = calloc((size_t)log->nrows + 1, sizeof(*lat_err));
+	if (!lat_err)
+		return -ENOMEM;
+	for (i = 0; i < log->nrows; i++) {
+		const struct st_row *w = &log->rows[i];
+
+		if (w->c != ST_TIMER)
+			continue;
+		r->injections++;
+		j = st_job_at(in->jobs, w->task, w->release_ns);
+		c = st_culprit(in->results, w->task, w->release_ns);
+		ted = st_int(c, "timer_expiry_delay_ns", INT64_MIN);
+		/* valid: the hog spun over the release and saw the interruption before it ended */
+		if (!j || w->t0_ns >= w->release_ns || !w->t2_ns || w->t2_ns >= w->t1_ns || ted == INT64_MIN) {
+			r->invalid++;
+			continue;
+		}
+		if ((ret = st_err(r, ted - (w->t2_ns - w->release_ns), i)))
+			break;
+		lat_err[nlat++] = j->latency_ns - (w->t1_ns - w->release_ns);
+	}
+	r->extra = json_pack("{s:o}", "latency_error_ns", st_dist_json(lat_err, nlat, "ns"));
+	snprintf(r->note, sizeof(r->note), "expected timer expiry delay = first interruption of the hog's spin after "
+		 "the release - release (injector); invalid: no interruption seen while the hog spun, or no culprit "
+		 "with a timer for the job");
+	free(lat_err);
+	return ret;
+}
+
+/*
+ * st_case_overrun - jobs given 1.5 periods of extra work: overruns, deadline
+ * misses, missed activations and slot overruns counted exactly
+ */
+static int st_case_overrun(const struct st_inputs *in, struct st_result *r)
+{
+	const struct st_log *log = in->log;
+	int64_t exp_ovr = 0, exp_miss = 0, exp_skip = 0, ovr = 0, miss = 0, skip = 0, jl_skip = 0, slots = 0;
+	int64_t prev = 0, k, T = log->slot_ns, dl;
+	const struct st_job *j;
+	json_t *t = st_task(in->results, ST_TASK_OVR), *v;
+	size_t n;
+	int i, ret = 0;
+
+	dl = st_int(t, "deadline_ns", T);
+	for (i = 0; i < log->nrows; i++) {
+		const struct st_row *w = &log->rows[i];
+
+		if (w->c != ST_OVERRUN)
+			continue;
+		r->injections++;
+		j = st_job_at(in->jobs, w->task, w->release_ns);
+		if (!j) {
+			r->invalid++;
+			continue;
+		}
+		exp_ovr += w->t1_ns > w->release_ns + T;
+		exp_miss += w->t1_ns - w->release_ns > dl;
+		exp_skip += (w->t1_ns - w->release_ns) / T;
+		if ((ret = st_err(r, j->overrun - (w->t1_ns > w->release_ns + T), i)))
+			return ret;
+	}
+	for (i = 0; i < in->jobs->n; i++) {
+		j = &in->jobs->v[i];
+		if (strcmp(j->task, ST_TASK_OVR) || !st_in_phase(log, ST_OVERRUN, j->release_ns, 3))
+			continue;
+		ovr += j->overrun > 0;
+		miss += j->deadline_miss > 0;
+		if (prev)
+			skip += (j->release_ns - prev + T / 2) / T - 1;
+		prev = j->release_ns;
+	}
+	for (i = 0; in->joblog && i < in->joblog->n; i++)
+		if (!strcmp(in->joblog->v[i].task, ST_TASK_OVR) && st_in_phase(log, ST_OVERRUN, in->joblog->v[i].release_ns, 3))
+			jl_skip += in->joblog->v[i].missed;
+	/*
+	 * slot overruns: the analysis's count, less those its list (slot 0 = the
+	 * first base-rate release, t0) places outside the case's slots
+	 */
+	slots = st_int(json_object_get(in->results, "slots"), "overruns", 0);
+	json_array_foreach(json_object_get(json_object_get(in->results, "slots"), "overrun_slots"), n, v) {
+		k = json_integer_value(v);
+		slots -= k < log->first_slot[ST_OVERRUN] || k > log->last_slot[ST_OVERRUN] + 3;
+	}
+	st_check(r, "overruns", exp_ovr, ovr);
+	st_check(r, "deadline misses", exp_miss, miss);
+	st_check(r, "missed activations (trace)", exp_skip, skip);
+	st_check(r, "missed activations (job log, none resynchronised silently)", exp_skip, jl_skip);
+	st_check(r, "slot overruns", exp_ovr, slots);
+	snprintf(r->note, sizeof(r->note), "expected from the injector's end of the extra work t1: overrun and "
+		 "slot overrun when t1 > r + T, miss when t1 - r > D, floor((t1 - r) / T) releases missed; "
+		 "counted over the case's slots");
+	return 0;
+}
+
+/* st_case_migrate - jobs that moved themselves to the other CPU: one migration each, none in the others */
+static int st_case_migrate(const struct st_inputs *in, struct st_result *r)
+{
+	const struct st_log *log = in->log;
+	int64_t exp_total = 0, total = 0, want;
+	int jobs = 0, right = 0, i, k, row, ret;
+	const struct st_job *j;
+
+	for (i = 0; i < log->nrows; i++)
+		if (log->rows[i].c == ST_MIGRATE) {
+			r->injections++;
+			r->invalid += log->rows[i].t2_ns == log->rows[i].param;	/* it did not change CPU */
+		}
+	for (i = 0; i < in->jobs->n; i++) {
+		j = &in->jobs->v[i];
+		if (strcmp(j->task, ST_TASK_MIG) || !st_in_phase(log, ST_MIGRATE, j->release_ns, 1))
+			continue;
+		for (row = -1, k = 0; k < log->nrows; k++)
+			if (log->rows[k].c == ST_MIGRATE && log->rows[k].release_ns == j->release_ns)
+				row = k;
+		want = row >= 0 && log->rows[row].t2_ns != log->rows[row].param;
+		jobs++;
+		right += j->migrations == want;
+		exp_total += want;
+		total += j->migrations;
+		if (row >= 0 && want && (ret = st_err(r, j->migrations - want, row)))
+			return ret;
+	}
+	st_check(r, "migrations", exp_total, total);
+	st_check(r, "jobs with the right count", jobs, right);
+	snprintf(r->note, sizeof(r->note), "expected one migration in each job that moved itself (the injector's "
+		 "CPU before and after), none in the case's other jobs");
+	return 0;
+}
+
+/*
+ * st_case_event - a pipe write at W woke the reader, which released st_ekf:
+ * the reported event-to-start latency against s_k - W
+ */
+static int st_case_event(const struct st_inputs *in, struct st_result *r)
+{
+	const struct st_log *log = in->log;
+	const struct st_job *j;
+	int i, k, ret;
+
+	for (i = 0; i < log->nrows; i++) {
+		const struct st_row *w = &log->rows[i];
+
+		if (w->c != ST_EVENT)
+			continue;
+		r->injections++;
+		/* the job the reader released: its release lies between the reader's two clock reads */
+		for (j = NULL, k = 0; k < in->jobs->n && !j; k++)
+			if (!strcmp(in->jobs->v[k].task, ST_TASK_EKF) && in->jobs->v[k].release_ns >= w->t1_ns &&
+			    in->jobs->v[k].release_ns <= w->t2_ns)
+				j = &in->jobs->v[k];
+		if (!j) {
+			r->invalid++;
+			continue;
+		}
+		if ((ret = st_err(r, j->latency_ns - (j->start_ns - w->release_ns), i)))
+			return ret;
+	}
+	snprintf(r->note, sizeof(r->note), "expected event-to-start latency = start - the injector's write time W; "
+		 "the executive releases an event task when its taker triggers it, so the reported latency "
+		 "leaves out W -> trigger (the taker's own wakeup)");
+	return 0;
+}
+
+/* st_overlaps - does a job's [release, end] overlap a lost-event window */
+static bool st_overlaps(const struct st_job *j, json_t *windows)
+{
+	json_t *w;
+	size_t i;
+
+	json_array_foreach(windows, i, w)
+		if (j->release_ns <= st_int(w, "end_ns", 0) && j->end_ns >= st_int(w, "start_ns", 0))
+			return true;
+	return false;
+}
+
+/*
+ * st_case_lost - the storm's trace: lost events as the recorder counted them,
+ * per CPU, and every job that overlaps a loss flagged
+ */
+static int st_case_lost(const struct st_inputs *in, struct st_result *r)
+{
+	json_t *le = json_object_get(in->lost_results, "lost_events");
+	json_t *windows = json_object_get(le, "windows"), *v;
+	int64_t total = st_int(le, "total", -1), by_cpu = 0, overlap = 0, flagged = 0, all = 0, listed = 0, ret;
+	size_t i;
+
+	if (!in->lost_results || !in->lost_jobs) {
+		snprintf(r->note, sizeof(r->note), "the storm run's results are missing");
+		return 0;
+	}
+	json_array_foreach(json_object_get(json_object_get(in->lost_results, "trace"), "lost_by_cpu"), i, v)
+		by_cpu += json_integer_value(v);
+	json_array_foreach(json_object_get(in->lost_results, "tasks"), i, v)
+		listed += st_int(v, "lost_events_jobs", 0);
+	r->injections = (int)json_array_size(windows);
+	for (i = 0; i < (size_t)in->lost_jobs->n; i++) {
+		const struct st_job *j = &in->lost_jobs->v[i];
+		bool o = st_overlaps(j, windows);
+
+		overlap += o;
+		flagged += o && j->lost > 0;
+		all += j->lost > 0;
+		if (o && (ret = st_err(r, (j->lost > 0) - 1, -1)))
+			return (int)ret;
+	}
+	st_check(r, "lost events (analysis = recorder)", in->lost_recorded, total);
+	st_check(r, "lost events per CPU add up", total, by_cpu);
+	st_check(r, "jobs overlapping a loss flagged", overlap, flagged);
+	st_check(r, "flagged jobs: results.json = results-jobs.csv", all, listed);
+	if (total <= 0)
+		st_check(r, "events were lost (the storm overflowed the ring)", 1, 0);
+	snprintf(r->note, sizeof(r->note), "a storm of scheduler events under a tiny ring buffer; injections are the "
+		 "lost-event windows; the recorder's count is the kernel's per-CPU statistics%s",
+		 json_is_true(json_object_get(le, "windows_truncated")) ? " (windows truncated: overlaps are a lower bound)" : "");
+	return 0;
+}
+
+/* st_perf_value - a '# key=value' number of flightapp-perf's output, NAN-free: -1 when absent */
+static double st_perf_value(const char *path, const char *key)
+{
+	char line[512];
+	size_t n = strlen(key);
+	double v = -1;
+	FILE *f = path ? fopen(path, "re") : NULL;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "# ", 2) && !strncmp(line + 2, key, n) && line[2 + n] == '=')
+			v = strtod(line + 3 + n, NULL);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/*
+ * st_case_probe - what the instrumentation costs a job: off, job log only,
+ * markers on (flightapp-perf on this machine), against the bench goals
+ */
+static int st_case_probe(const struct st_inputs *in, struct st_result *r)
+{
+	double jl = st_perf_value(in->perf_path, "instrumentation_per_job_ns");
+	double jl_nocpu = st_perf_value(in->perf_path, "instrumentation_per_job_without_cpu_time_ns");
+	double mk = st_perf_value(in->perf_path, "marker_app_ns");
+	double bare = st_perf_value(in->perf_path, "marker_bare_write_ns");
+
+	r->unit = "count";	/* the figures are in 'figures'; the verdict is on the bench goals */
+	if (jl < 0 || jl_nocpu < 0 || mk < 0) {
+		snprintf(r->note, sizeof(r->note), "flightapp-perf's figures are missing (%s)",
+			 in->perf_path ? in->perf_path : "not run");
+		return 0;
+	}
+	r->injections = 1;
+	st_check(r, "instrumentation per job without CPU-time reads <= 150 ns (bench goal)", 1, jl_nocpu <= 150);
+	st_check(r, "marker <= 1500 ns (bench goal)", 1, mk <= 1500);
+	r->extra = json_pack("{s:f, s:f, s:f, s:f, s:f}", "job_cost_off_ns", 0.0, "job_cost_joblog_ns", jl,
+			     "job_cost_joblog_without_cpu_time_ns", jl_nocpu, "job_cost_markers_ns", jl + 2 * mk,
+			     "marker_bare_write_ns", bare);
+	snprintf(r->note, sizeof(r->note), "per job: off 0 ns, job log only %.1f ns (%.1f ns without the CPU-time "
+		 "reads), markers on %.1f ns (2 markers of %.1f ns; a bare write %.1f ns)", jl, jl_nocpu, jl + 2 * mk,
+		 mk, bare);
+	return st_err(r, 0, -1);
+}
+
+/*
+ * st_case_agree - activation latency from the trace against the job log,
+ * job by job, and the analysis's own agreement figures against that
+ */
+static int st_case_agree(const struct st_inputs *in, struct st_result *r)
+{
+	int64_t matched = 0, both = 0, maxabs = 0, amax = -1, d;
+	const struct st_job *jl;
+	json_t *t;
+	size_t i;
+	int k, ret;
+
+	r->unit = "ns";
+	for (k = 0; k < in->jobs->n; k++) {
+		const struct st_job *j = &in->jobs->v[k];
+
+		jl = st_job_at(in->joblog, j->task, j->release_ns);
+		r->injections++;
+		if (!jl) {
+			r->invalid++;
+			continue;
+		}
+		both++;
+		d = j->latency_ns - (jl->start_ns - jl->release_ns);
+		if (llabs(d) > maxabs)
+			maxabs = llabs(d);
+		if ((ret = st_err(r, d, -1)))
+			return ret;
+	}
+	json_array_foreach(json_object_get(in->results, "tasks"), i, t) {
+		json_t *a = json_object_get(t, "agreement");
+
+		matched += st_int(a, "matched", 0);
+		d = st_int(json_object_get(a, "activation_latency_diff_ns"), "max", -1);
+		if (d > amax)
+			amax = d;
+	}
+	st_check(r, "jobs matched by the analysis", both, matched);
+	st_check(r, "analysis max |difference| = recomputed", maxabs, amax);
+	snprintf(r->note, sizeof(r->note), "error = trace - job log activation latency of the same job (every "
+		 "task); invalid: a trace job the job log does not have");
+	return 0;
+}
+
+int st_compare(const struct st_inputs *in, struct st_result res[ST_NCASES + 1])
+{
+	static int (*const fn[ST_NCASES + 1])(const struct st_inputs *, struct st_result *) = {
+		NULL, st_case_block, st_case_preempt, st_case_timer, st_case_overrun, st_case_migrate,
+		st_case_event, st_case_lost, st_case_probe, st_case_agree,
+	};
+	int c, ret;
+
+	for (c = 0; c <= ST_NCASES; c++) {
+		memset(&res[c], 0, sizeof(res[c]));
+		res[c].c = c;
+		res[c].worst = -1;
+		res[c].unit = c == ST_OVERRUN || c == ST_MIGRATE || c == ST_LOST || c == ST_PROBE ? "count" : "ns";
+		res[c].goal_ns = c == ST_BLOCK || c == ST_PREEMPT || c == ST_TIMER || c == ST_EVENT ? ST_GOAL_NS : 0;
+	}
+	for (c = 1; c <= ST_NCASES; c++) {
+		res[c].run = c == ST_LOST || c == ST_PROBE || (in->log && in->jobs && in->results);
+		if (!res[c].run)
+			continue;
+		ret = fn[c](in, &res[c]);
+		if (ret)
+			return ret;
+		st_verdict(&res[c]);
+	}
+	return 0;
+}
+
+void st_results_free(struct st_result res[ST_NCASES + 1])
+{
+	int c;
+
+	for (c = 0; c <= ST_NCASES; c++) {
+		free(res[c].err);
+		json_decref(res[c].extra);
+		res[c].err = NULL;
+		res[c].extra = NULL;
+	}
+}
+
+/* ---- output ---- */
+
+/* st_worst_json - the worst injection's time stamps, to find it in the trace */
+static json_t *st_worst_json(const struct st_inputs *in, const struct st_result *r)
+{
+	const struct st_row *w;
+
+	if (r->worst < 0 || !in->log || r->worst >= in->log->nrows)
+		return json_null();
+	w = &in->log->rows[r->worst];
+	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:i, s:I}", "task", w->task, "slot", (json_int_t)w->slot,
+			 "release_ns", (json_int_t)w->release_ns, "t0_ns", (json_int_t)w->t0_ns,
+			 "t1_ns", (json_int_t)w->t1_ns, "t2_ns", (json_int_t)w->t2_ns, "pid", w->pid,
+			 "error", (json_int_t)r->worst_err);
+}
+
+json_t *st_json(const struct st_inputs *in, struct st_result res[ST_NCASES + 1])
+{
+	json_t *doc, *cases = json_array(), *checks, *o;
+	int64_t *tmp;
+	bool pass = true;
+	int c, i;
+
+	for (c = 1; c <= ST_NCASES; c++) {
+		struct st_result *r = &res[c];
+
+		checks = json_array();
+		for (i = 0; i < r->nchecks; i++)
+			json_array_append_new(checks, json_pack("{s:s, s:I, s:I, s:b}", "name", r->check[i].name,
+								"expected", (json_int_t)r->check[i].expected,
+								"measured", (json_int_t)r->check[i].measured,
+								"ok", r->check[i].expected == r->check[i].measured));
+		tmp = malloc(sizeof(*tmp) * (size_t)(r->nerr ? r->nerr : 1));
+		if (tmp && r->nerr)
+			memcpy(tmp, r->err, sizeof(*tmp) * (size_t)r->nerr);
+		o = json_pack("{s:i, s:s, s:b, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:b, s:s}", "case", c,
+			      "name", st_case_name(c), "run", r->run, "injections", r->injections,
+			      "invalid", r->invalid, "valid", r->nerr,
+			      "error", tmp ? st_dist_json(tmp, r->nerr, r->unit) : json_null(),
+			      "abs_error_p99", r->nerr ? json_integer(st_abs_p99(r->err, r->nerr)) : json_null(),
+			      "goal_abs_p99_ns", r->goal_ns ? json_integer(r->goal_ns) : json_null(),
+			      "checks", checks, "pass", r->pass, "note", r->note);
+		free(tmp);
+		if (!r->pass)
+			json_object_set_new(o, "worst", st_worst_json(in, r));
+		if (r->extra)
+			json_object_set(o, "figures", r->extra);
+		json_array_append_new(cases, o);
+		pass = pass && r->pass;
+	}
+	doc = json_pack("{s:s, s:s, s:b, s:o, s:o, s:o, s:b}", "schema", "preflight-selftest/1",
+			"generator", "preflight selftest " PF_VERSION, "quick", in->log && in->log->quick,
+			"cpu_victim", in->log ? json_integer(in->log->cpu_victim) : json_null(),
+			"cpu_tick", in->log ? json_integer(in->log->cpu_tick) : json_null(),
+			"cases", cases, "pass", pass);
+	return doc;
+}
+
+int st_tap(FILE *out, const struct st_inputs *in, struct st_result res[ST_NCASES + 1])
+{
+	int64_t *v;
+	int c, i, failed = 0;
+
+	fprintf(out, "TAP version 13\n1..%d\n", ST_NCASES);
+	for (c = 1; c <= ST_NCASES; c++) {
+		struct st_result *r = &res[c];
+
+		failed += !r->pass;
+		fprintf(out, "%s %d - selftest-%d %s: %d injections, %d valid", r->pass ? "ok" : "not ok", c, c,
+			st_case_name(c), r->injections, r->nerr);
+		v = malloc(sizeof(*v) * (size_t)(r->nerr ? r->nerr : 1));
+		if (v && r->nerr && strcmp(r->unit, "count")) {
+			memcpy(v, r->err, sizeof(*v) * (size_t)r->nerr);
+			qsort(v, (size_t)r->nerr, sizeof(*v), st_cmp64);
+			fprintf(out, ", error ns min %lld p50 %lld p99 %lld max %lld", (long long)v[0],
+				(long long)st_pct(v, r->nerr, 0.5), (long long)st_pct(v, r->nerr, 0.99),
+				(long long)v[r->nerr - 1]);
+			if (r->goal_ns)
+				fprintf(out, ", |error| p99 %lld (goal <= %lld)", (long long)st_abs_p99(r->err, r->nerr),
+					(long long)r->goal_ns);
+		}
+		free(v);
+		fputc('\n', out);
+		for (i = 0; i < r->nchecks; i++)
+			fprintf(out, "#   %s %s: expected %lld, measured %lld\n",
+				r->check[i].expected == r->check[i].measured ? "ok " : "NOT", r->check[i].name,
+				(long long)r->check[i].expected, (long long)r->check[i].measured);
+		if (!r->pass && r->worst >= 0 && in->log && r->worst < in->log->nrows) {
+			const struct st_row *w = &in->log->rows[r->worst];
+
+			fprintf(out, "#   worst: %s slot %lld release_ns %lld t0_ns %lld t1_ns %lld t2_ns %lld pid %d error %lld\n",
+				w->task, (long long)w->slot, (long long)w->release_ns, (long long)w->t0_ns,
+				(long long)w->t1_ns, (long long)w->t2_ns, w->pid, (long long)r->worst_err);
+		}
+		if (!r->pass || r->invalid)
+			fprintf(out, "#   %s\n", r->note);
+	}
+	return failed;
+}

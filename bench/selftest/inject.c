@@ -1,0 +1,670 @@
+/*
+ * inject.c - selftest-inject: the flight executive (app/exec.c, the code
+ * flightapp runs) with a selftest task table, and beside it the injector:
+ * threads that disturb chosen jobs by a known amount and write down, with
+ * their own CLOCK_MONOTONIC time stamps, what they did. `preflight selftest`
+ * runs it under `preflight record` and compares the analysis with this log
+ * (docs/selftest.md; the log format is st_log.h).
+ *
+ * The victims are the executive's own threads: the tick (st_tick) on one
+ * CPU, the periodic tasks st_victim, st_ovr, st_mig and the event task st_ekf
+ * on the other (--cpu). Their releases, markers, job log and statistics are
+ * the executive's; only the bodies of st_ovr (extra work) and st_mig (move to
+ * the other CPU) are the selftest's. The injector threads run SCHED_FIFO 95
+ * above everything of the app: hogs that spin over a release or into a job,
+ * the writer of GPS-like events into a pipe, and the reader that takes them
+ * and triggers st_ekf as the flight software's io task triggers ekf.
+ *
+ * Realtime rules (docs/ARCHITECTURE.md): memory locked, every plan and
+ * result preallocated before the threads go and prefaulted, stacks
+ * prefaulted; the injecting paths only read the clock, spin, sleep on
+ * absolute times, write / read the pipe and set the affinity they were made
+ * to set. A priority that cannot be set ends the program (exit 3) before the
+ * app starts. The cases are laid out in phases of slots, one after the other,
+ * so that one injection never overlaps another.
+ */
+#define _GNU_SOURCE
+#include "common.h"
+#include "app/exec.h"
+#include "app/joblog.h"
+#include "app/rt.h"
+#include "st_log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define ST_SLOT_NS       (5 * PF_NS_PER_MS)	/* not a multiple of a 4 ms kernel tick */
+#define ST_MAX_INJ       4096
+#define ST_MAX_SLOTS     8192
+#define ST_WARM_SLOTS    40			/* the first injection after 200 ms */
+#define ST_PHASE_GAP     4			/* clean slots between two phases */
+#define ST_INJ_PRIO      97			/* above every thread of the app */
+#define ST_READER_PRIO   94			/* the event reader: above the victims, below the hogs */
+#define ST_GAP_NS        500			/* a hole this long in a spin is an interruption (a fast timer IRQ takes ~1 us) */
+#define ST_WATCH_NS      (5 * PF_NS_PER_US)	/* a timer's interrupt may take the CPU this early (KVM's timer advance) */
+#define ST_PREFAULT      (64 * 1024)
+#define ST_BLOCK_LEAD_NS (300 * PF_NS_PER_US)	/* a blocking hog starts this long before the release */
+#define ST_TIMER_LEAD_NS (300 * PF_NS_PER_US)
+#define ST_PREEMPT_AT_NS (200 * PF_NS_PER_US)	/* a preempting hog wakes this long after the release */
+
+/* one injection: planned before the app goes, measured by the thread that does it */
+struct st_inj {
+	int      c;		/* enum st_case */
+	const char *task;	/* the victim task */
+	int64_t  slot;		/* the victim job's slot (-1: none) */
+	int64_t  release_ns;	/* r_k of the victim job; ST_EVENT: the write */
+	int64_t  wake_ns;	/* when the injecting thread acts */
+	int64_t  until_ns;	/* hogs: spin until (0: wake + param) */
+	int64_t  param;		/* nominal size in ns (ST_MIGRATE: the CPU after) */
+	int64_t  t0_ns, t1_ns, t2_ns;	/* measured, docs/selftest.md */
+	int64_t  gaps_ns;	/* hogs: time the spin lost to interruptions after the release */
+	int      pid;
+	int      target_cpu;	/* ST_MIGRATE: where to go */
+	bool     done;
+};
+
+/* a list of injections one thread works through, in time order */
+struct st_list {
+	int idx[ST_MAX_INJ];
+	int n;
+};
+
+static struct st {
+	struct app app;
+	struct st_inj inj[ST_MAX_INJ];
+	int ninj;
+	int16_t by_slot[ST_MAX_SLOTS];		/* the body's injection of a slot, -1 none */
+	struct st_list hog_victim, hog_tick, writer, reader;
+	int64_t first_slot[ST_NCASES + 1], last_slot[ST_NCASES + 1];
+	int cpu_victim, cpu_tick;
+	int pipe_fd[2];
+	int storm_fd[2][2];
+	int64_t storm_end_ns;
+	bool quick, storm;
+	sem_t go;
+	_Atomic bool stop;
+} st;
+
+/* ---- the bodies of the selftest's tasks (realtime path) ---- */
+
+/* st_slot_inj - the injection planned for the body of this job, NULL when none */
+static struct st_inj *st_slot_inj(const struct app_job *job, int c)
+{
+	struct st_inj *e;
+
+	if (job->slot < 0 || job->slot >= ST_MAX_SLOTS || st.by_slot[job->slot] < 0)
+		return NULL;
+	e = &st.inj[st.by_slot[job->slot]];
+	return e->c == c ? e : NULL;
+}
+
+/* st_ovr_job - an overrun: the planned extra CPU work, timed */
+static void st_ovr_job(struct app_task *t, const struct app_job *job)
+{
+	struct st_inj *e = st_slot_inj(job, ST_OVERRUN);
+
+	if (!e)
+		return;
+	e->t0_ns = pf_now_ns();
+	app_work_cpu_ns(e->param);
+	e->t1_ns = pf_now_ns();
+	e->done = true;
+}
+
+/* st_mig_job - a migration: the job moves itself to the other CPU */
+static void st_mig_job(struct app_task *t, const struct app_job *job)
+{
+	struct st_inj *e = st_slot_inj(job, ST_MIGRATE);
+	cpu_set_t set;
+
+	if (!e)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(e->target_cpu, &set);
+	e->t2_ns = sched_getcpu();
+	e->t0_ns = pf_now_ns();
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return;	/* not done: the comparison reports it */
+	e->t1_ns = pf_now_ns();
+	e->param = sched_getcpu();
+	e->done = true;
+}
+
+static const struct app_task_body st_bodies[] = {
+	{ ST_TASK_OVR, NULL, st_ovr_job, NULL },
+	{ ST_TASK_MIG, NULL, st_mig_job, NULL },
+	{ NULL, NULL, NULL, NULL },
+};
+
+/* ---- the injector's threads (realtime path) ---- */
+
+/* st_tid - this thread's id */
+static int st_tid(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+/* st_sleep_until - sleep to an absolute CLOCK_MONOTONIC time; false when the run is stopping */
+static bool st_sleep_until(int64_t ns)
+{
+	struct timespec ts = pf_ns_to_ts(ns);
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+	return !atomic_load_explicit(&st.stop, memory_order_relaxed);
+}
+
+/*
+ * st_spin - spin on CLOCK_MONOTONIC until 'until_ns'. Interruptions (holes
+ * of more than ST_GAP_NS between two reads) that begin at or after
+ * 'watch_ns': the start of the first goes to *first_ns (0 when none), their
+ * total to *gaps_ns. Returns the last read.
+ */
+static int64_t st_spin(int64_t until_ns, int64_t watch_ns, int64_t *first_ns, int64_t *gaps_ns)
+{
+	int64_t prev = pf_now_ns(), now;
+
+	*first_ns = 0;
+	*gaps_ns = 0;
+	for (;;) {
+		now = pf_now_ns();
+		if (now - prev > ST_GAP_NS && prev >= watch_ns) {
+			if (!*first_ns)
+				*first_ns = prev;
+			*gaps_ns += now - prev;
+		}
+		if (now >= until_ns)
+			return now;
+		prev = now;
+	}
+}
+
+/* st_prologue - a thread's prefaulted stack, then wait for the plan; false when stopping */
+static bool st_prologue(void)
+{
+	volatile char stack[ST_PREFAULT];
+
+	memset((char *)stack, 0, sizeof(stack));
+	while (sem_wait(&st.go) && errno == EINTR)
+		;
+	return !atomic_load(&st.stop);
+}
+
+/* st_hog_main - a hog: at each planned time, spin over a release or into a job */
+static void *st_hog_main(void *arg)
+{
+	struct st_list *l = arg;
+	struct st_inj *e;
+	int i, tid = st_tid();
+
+	if (!st_prologue())
+		return NULL;
+	for (i = 0; i < l->n; i++) {
+		e = &st.inj[l->idx[i]];
+		if (!st_sleep_until(e->wake_ns))
+			break;
+		e->t0_ns = pf_now_ns();
+		e->t1_ns = st_spin(e->until_ns ? e->until_ns : e->t0_ns + e->param,
+				   e->until_ns ? e->release_ns - ST_WATCH_NS : e->t0_ns, &e->t2_ns, &e->gaps_ns);
+		e->pid = tid;
+		e->done = true;
+	}
+	return NULL;
+}
+
+/* st_writer_main - GPS-like events: at each planned time, one 8-byte write into the pipe */
+static void *st_writer_main(void *arg)
+{
+	struct st_list *l = arg;
+	struct st_inj *e;
+	int64_t w;
+	int i;
+
+	if (!st_prologue())
+		return NULL;
+	for (i = 0; i < l->n; i++) {
+		e = &st.inj[l->idx[i]];
+		if (!st_sleep_until(e->wake_ns))
+			break;
+		w = pf_now_ns();
+		if (write(st.pipe_fd[1], &w, sizeof(w)) != (ssize_t)sizeof(w))
+			break;
+		e->release_ns = w;
+		e->t0_ns = w;
+	}
+	close(st.pipe_fd[1]);	/* the reader sees the end */
+	return NULL;
+}
+
+/* st_reader_main - takes each event and releases st_ekf, as the io task does on a GPS fix */
+static void *st_reader_main(void *arg)
+{
+	struct st_list *l = arg;
+	struct app_task *ekf = app_find_task(&st.app, ST_TASK_EKF);
+	struct st_inj *e;
+	int64_t w;
+	int i, tid = st_tid();
+
+	if (!st_prologue())
+		return NULL;
+	for (i = 0; i < l->n; i++) {
+		if (read(st.pipe_fd[0], &w, sizeof(w)) != (ssize_t)sizeof(w))
+			break;
+		e = &st.inj[l->idx[i]];
+		e->t1_ns = pf_now_ns();
+		app_task_trigger(ekf);
+		e->t2_ns = pf_now_ns();
+		e->pid = tid;
+		e->done = true;
+	}
+	return NULL;
+}
+
+/* st_storm_main - ping-pong over two pipes until the storm ends: a flood of scheduler events */
+static void *st_storm_main(void *arg)
+{
+	int side = (int)(intptr_t)arg;
+	char b = 0;
+
+	if (!st_prologue())
+		return NULL;
+	if (side == 0 && write(st.storm_fd[0][1], &b, 1) != 1)
+		return NULL;
+	while (pf_now_ns() < st.storm_end_ns && !atomic_load(&st.stop)) {
+		if (read(st.storm_fd[side][0], &b, 1) != 1 || write(st.storm_fd[!side][1], &b, 1) != 1)
+			break;
+	}
+	close(st.storm_fd[!side][1]);
+	return NULL;
+}
+
+/* ---- set-up ---- */
+
+/* st_thread - start an injector thread: SCHED_FIFO 'prio' (0: SCHED_OTHER) on 'cpu'; 0 or -errno */
+static int st_thread(pthread_t *th, void *(*fn)(void *), void *arg, int prio, int cpu, const char *name)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int ret;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 4 * ST_PREFAULT);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, prio ? SCHED_FIFO : SCHED_OTHER);
+	pthread_attr_setschedparam(&attr, &sp);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	ret = -pthread_create(th, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	if (!ret)
+		pthread_setname_np(*th, name);
+	return ret;
+}
+
+/* st_add - plan one injection; its index, or -1 when the plan is full */
+static int st_add(int c, const char *task, int64_t slot, int64_t wake_ns, int64_t until_ns, int64_t param)
+{
+	struct st_inj *e;
+
+	if (st.ninj >= ST_MAX_INJ || slot >= ST_MAX_SLOTS)
+		return -1;
+	e = &st.inj[st.ninj];
+	memset(e, 0, sizeof(*e));
+	e->c = c;
+	e->task = task;
+	e->slot = slot;
+	e->release_ns = st.app.t0_ns + slot * ST_SLOT_NS;
+	e->wake_ns = wake_ns;
+	e->until_ns = until_ns;
+	e->param = param;
+	if (st.first_slot[c] < 0)
+		st.first_slot[c] = slot;
+	st.last_slot[c] = slot;
+	return st.ninj++;
+}
+
+/* st_push - add an injection to a thread's list */
+static void st_push(struct st_list *l, int i)
+{
+	if (i >= 0)
+		l->idx[l->n++] = i;
+}
+
+/*
+ * st_plan_hogs - n hog injections of case c from slot k, one every 2 slots,
+ * sizes in turn from size_us: over the release (ST_BLOCK: from before it to
+ * r + D; ST_TIMER: the same on the tick's CPU) or inside the job (ST_PREEMPT:
+ * wakes after the start, spins P). Returns the slot after the phase's gap.
+ */
+static int64_t st_plan_hogs(struct st_list *l, int c, const char *task, int64_t k, int64_t n,
+			    const int64_t *size_us, size_t nsize)
+{
+	int64_t i, r, d, lead = c == ST_TIMER ? ST_TIMER_LEAD_NS : ST_BLOCK_LEAD_NS;
+
+	for (i = 0; i < n; i++, k += 2) {
+		r = st.app.t0_ns + k * ST_SLOT_NS;
+		d = size_us[i % (int64_t)nsize] * PF_NS_PER_US;
+		if (c == ST_PREEMPT)
+			st_push(l, st_add(c, task, k, r + ST_PREEMPT_AT_NS, 0, d));
+		else
+			st_push(l, st_add(c, task, k, r - lead, r + d, d));
+	}
+	return k + ST_PHASE_GAP;
+}
+
+/*
+ * st_plan - lay the cases out in slots after t0: each injection every
+ * 'every' slots, ST_PHASE_GAP clean slots between cases; returns the first
+ * slot after the last case
+ */
+static int64_t st_plan(void)
+{
+	static const int64_t block_us[] = { 20, 50, 100, 500, 2000 };
+	static const int64_t hog_us[] = { 20, 50, 100, 200 };
+	int64_t k = ST_WARM_SLOTS, n = st.quick ? 20 : 100, i;
+	int64_t nblock = st.quick ? 20 : 100 * (int64_t)PF_ARRAY_SIZE(block_us);
+	int idx;
+
+	memset(st.by_slot, 0xff, sizeof(st.by_slot));
+	for (i = 0; i <= ST_NCASES; i++)
+		st.first_slot[i] = st.last_slot[i] = -1;
+	if (st.storm)
+		return k + (int64_t)(250 * PF_NS_PER_MS / ST_SLOT_NS);
+	k = st_plan_hogs(&st.hog_victim, ST_BLOCK, ST_TASK_VICTIM, k, nblock, block_us, PF_ARRAY_SIZE(block_us));
+	k = st_plan_hogs(&st.hog_victim, ST_PREEMPT, ST_TASK_VICTIM, k, n, hog_us, PF_ARRAY_SIZE(hog_us));
+	k = st_plan_hogs(&st.hog_tick, ST_TIMER, ST_TASK_TICK, k, n, hog_us, PF_ARRAY_SIZE(hog_us));
+	/* overruns: 1.2 slots of extra CPU work (about 1.5 slots of wall time), then clean slots to catch up */
+	for (i = 0; i < n; i++, k += 4) {
+		idx = st_add(ST_OVERRUN, ST_TASK_OVR, k, 0, 0, ST_SLOT_NS * 6 / 5);
+		if (idx >= 0)
+			st.by_slot[k] = (int16_t)idx;
+	}
+	k += ST_PHASE_GAP;
+	/* migrations: every other job moves to the other CPU and back */
+	for (i = 0; i < n; i++, k += 2) {
+		idx = st_add(ST_MIGRATE, ST_TASK_MIG, k, 0, 0, 0);
+		if (idx < 0)
+			continue;
+		st.inj[idx].target_cpu = i % 2 ? st.cpu_victim : st.cpu_tick;
+		st.by_slot[k] = (int16_t)idx;
+	}
+	k += ST_PHASE_GAP;
+	/* events in the middle of a slot */
+	for (i = 0; i < n; i++, k += 2) {
+		idx = st_add(ST_EVENT, ST_TASK_EKF, k, st.app.t0_ns + k * ST_SLOT_NS + ST_SLOT_NS / 2, 0, 0);
+		st_push(&st.writer, idx);
+		st_push(&st.reader, idx);
+	}
+	return k + 10;
+}
+
+/* st_config - the selftest's task table over the executive's defaults; 0 or an exit code */
+static int st_config(struct app_config *cfg)
+{
+	char text[2048], err[512];
+
+	app_config_defaults(cfg);
+	snprintf(text, sizeof(text),
+		 "[app]\nslot = %lldns\nring = 8192\nlogger_period = 20ms\n"
+		 "[task io]\nenabled = false\n[task ctl100]\nenabled = false\n[task nav10]\nenabled = false\n"
+		 "[task ekf]\nenabled = false\n[task mission1]\nenabled = false\n[task telemetry]\nenabled = false\n"
+		 "[task " ST_TASK_TICK "]\nkind = tick\npriority = 93\nperiod = %lldns\nwork = 20us\ncpus = %d\n"
+		 "[task " ST_TASK_VICTIM "]\nkind = periodic\npriority = 90\nperiod = %lldns\nwork = 400us\ncpus = %d\n"
+		 "[task " ST_TASK_MIG "]\nkind = periodic\npriority = 89\nperiod = %lldns\nwork = 50us\ncpus = %d\n"
+		 "[task " ST_TASK_OVR "]\nkind = periodic\npriority = 88\nperiod = %lldns\nwork = 20us\ncpus = %d\n"
+		 "[task " ST_TASK_EKF "]\nkind = event\npriority = 91\nevent_period = 0ns\ndeadline = %lldns\n"
+		 "work = 50us\ncpus = %d\n",
+		 (long long)ST_SLOT_NS, (long long)ST_SLOT_NS, st.cpu_tick, (long long)ST_SLOT_NS, st.cpu_victim,
+		 (long long)ST_SLOT_NS, st.cpu_victim, (long long)ST_SLOT_NS, st.cpu_victim,
+		 (long long)ST_SLOT_NS, st.cpu_victim);
+	if (app_config_load_string(cfg, "selftest", text, err, sizeof(err)) ||
+	    app_config_check(cfg, err, sizeof(err)))
+		return pf_fail(PF_EXIT_INTERNAL, "the selftest's task table: %s", err);
+	snprintf(cfg->profile, sizeof(cfg->profile), "selftest");
+	return 0;
+}
+
+/* st_write_log - the injector log (st_log.h); 0 or -errno */
+static int st_write_log(const char *path)
+{
+	FILE *f = fopen(path, "we");
+	struct st_inj *e;
+	int i, ret = 0;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "%s\n# slot_ns=%lld\n# t0_ns=%lld\n# cpu_victim=%d\n# cpu_tick=%d\n# quick=%d\n# storm=%d\n",
+		ST_LOG_HEADER, (long long)ST_SLOT_NS, (long long)st.app.t0_ns, st.cpu_victim, st.cpu_tick,
+		st.quick, st.storm);
+	for (i = 1; i <= ST_NCASES; i++)
+		if (st.first_slot[i] >= 0)
+			fprintf(f, "# first_slot.%s=%lld\n# last_slot.%s=%lld\n", st_case_name(i),
+				(long long)st.first_slot[i], st_case_name(i), (long long)st.last_slot[i]);
+	fprintf(f, "%s\n", ST_LOG_COLUMNS);
+	for (i = 0; i < st.ninj; i++) {
+		e = &st.inj[i];
+		if (!e->done)
+			continue;
+		if (e->c == ST_OVERRUN || e->c == ST_MIGRATE)
+			e->pid = atomic_load(&app_find_task(&st.app, e->task)->tid);
+		fprintf(f, "%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%d,%lld\n", st_case_name(e->c), e->task,
+			(long long)e->slot, (long long)e->release_ns, (long long)e->t0_ns, (long long)e->t1_ns,
+			(long long)e->t2_ns, (long long)e->gaps_ns, e->pid, (long long)e->param);
+	}
+	if (ferror(f))
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+static const char st_usage[] =
+	"usage: selftest-inject --trace-instance NAME --joblog PATH --log PATH [--quick] [--cpu N] [--storm]\n"
+	"\n"
+	"The flight executive with the selftest's tasks and the injector beside it; run by\n"
+	"'preflight selftest' under 'preflight record' (docs/selftest.md).\n"
+	"\n"
+	"options:\n"
+	"  -t, --trace-instance NAME  write the app's markers into this tracefs instance (required)\n"
+	"  -j, --joblog PATH          the executive's job log (required)\n"
+	"  -l, --log PATH             the injector log (required)\n"
+	"  -Q, --quick                20 injections per case (default: 100, 500 for blocking)\n"
+	"  -c, --cpu N                the victims' CPU (default: the last online CPU); the tick\n"
+	"                             and the tick's hog run on another one\n"
+	"      --storm                no injections: 0.25 s of the app under a storm of\n"
+	"                             scheduler events (the lost-events case; default: off)\n"
+	"  -h, --help                 this text\n"
+	"\n"
+	"exit: 0 done, 2 usage, 3 environment (priority, memory lock, tracefs), 4 internal\n";
+
+/* st_parse - the command line; an exit code when the program must stop, -1 to go on */
+static int st_parse(int argc, char **argv, const char **inst, const char **joblog, const char **log)
+{
+	enum { OPT_STORM = 256 };
+	static const struct option opts[] = {
+		{ "trace-instance", required_argument, NULL, 't' },
+		{ "joblog", required_argument, NULL, 'j' },
+		{ "log", required_argument, NULL, 'l' },
+		{ "quick", no_argument, NULL, 'Q' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "storm", no_argument, NULL, OPT_STORM },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), v;
+	int c;
+
+	st.cpu_victim = (int)ncpu - 1;
+	while ((c = getopt_long(argc, argv, "t:j:l:Qc:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': *inst = optarg; break;
+		case 'j': *joblog = optarg; break;
+		case 'l': *log = optarg; break;
+		case 'Q': st.quick = true; break;
+		case OPT_STORM: st.storm = true; break;
+		case 'c':
+			if (pf_parse_long(optarg, 0, ncpu - 1, &v))
+				return pf_fail(PF_EXIT_USAGE, "--cpu '%s': not an online CPU (0-%ld)", optarg, ncpu - 1);
+			st.cpu_victim = (int)v;
+			break;
+		case 'h':
+			fputs(st_usage, stdout);
+			return PF_EXIT_OK;
+		default:
+			fputs(st_usage, stderr);
+			return PF_EXIT_USAGE;
+		}
+	}
+	if (optind < argc || !*inst || !*joblog || !*log)
+		return pf_fail(PF_EXIT_USAGE, "--trace-instance, --joblog and --log are required (try --help)");
+	if (ncpu < 2)
+		return pf_fail(PF_EXIT_ENV, "needs 2 CPUs (the tick and the victims on different ones), %ld online", ncpu);
+	st.cpu_tick = st.cpu_victim ? 0 : 1;
+	return -1;
+}
+
+/* st_threads - the injector's threads, before the app's (a priority refused stops everything); 0 or an exit code */
+static int st_threads(pthread_t *th, int *nth)
+{
+	struct { void *(*fn)(void *); void *arg; int prio, cpu; const char *name; } t[] = {
+		{ st_hog_main, &st.hog_victim, ST_INJ_PRIO, st.cpu_victim, "st_hog_v" },
+		{ st_hog_main, &st.hog_tick, ST_INJ_PRIO, st.cpu_tick, "st_hog_t" },
+		{ st_writer_main, &st.writer, ST_INJ_PRIO, st.cpu_tick, "st_gps_w" },
+		{ st_reader_main, &st.reader, ST_READER_PRIO, st.cpu_victim, "st_gps_r" },
+		{ st_storm_main, (void *)0, 1, st.cpu_victim, "st_storm0" },
+		{ st_storm_main, (void *)1, 1, st.cpu_tick, "st_storm1" },
+	};
+	size_t i, n = st.storm ? PF_ARRAY_SIZE(t) : PF_ARRAY_SIZE(t) - 2;
+	int ret;
+
+	for (i = st.storm ? 4 : 0; i < n; i++) {
+		ret = st_thread(&th[*nth], t[i].fn, t[i].arg, t[i].prio, t[i].cpu, t[i].name);
+		if (ret == -EPERM)
+			return pf_fail(PF_EXIT_ENV, "%s: SCHED_FIFO priority %d: not permitted (run as root)",
+				       t[i].name, t[i].prio);
+		if (ret)
+			return pf_fail(PF_EXIT_ENV, "%s: %s", t[i].name, strerror(-ret));
+		(*nth)++;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *inst = NULL, *joblog = NULL, *log = NULL;
+	struct app_config *cfg = NULL;
+	pthread_t th[8];
+	int nth = 0, i, ret, code, dma_fd = -1;
+	bool interrupted;
+	struct timespec ts;
+	sigset_t sigs;
+	char err[512];
+
+	pf_set_prog("selftest-inject");
+	code = st_parse(argc, argv, &inst, &joblog, &log);
+	if (code >= 0)
+		return code;
+	code = PF_EXIT_OK;
+	cfg = calloc(1, sizeof(*cfg));
+	if (!cfg)
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	if ((code = st_config(cfg)))
+		goto out_cfg;
+	if (pipe2(st.pipe_fd, O_CLOEXEC) || pipe2(st.storm_fd[0], O_CLOEXEC) || pipe2(st.storm_fd[1], O_CLOEXEC) ||
+	    sem_init(&st.go, 0, 0)) {
+		code = pf_fail(PF_EXIT_INTERNAL, "pipe: %s", strerror(errno));
+		goto out_cfg;
+	}
+	ret = app_init(&st.app, cfg, err, sizeof(err));
+	if (ret) {
+		code = pf_fail(PF_EXIT_INTERNAL, "setup: %s", err);
+		goto out_app;
+	}
+	st.app.quiet = true;
+	st.app.drain = app_logger_drain;
+	if ((ret = app_joblog_open(&st.app, joblog))) {
+		code = pf_fail(PF_EXIT_USAGE, "--joblog: %s: %s", joblog, strerror(-ret));
+		goto out_app;
+	}
+	if ((ret = app_marker_open(&st.app.marker, inst, false, err, sizeof(err)))) {
+		code = pf_fail(PF_EXIT_ENV, "--trace-instance: %s", err);
+		goto out_app;
+	}
+	snprintf(st.app.trace_instance, sizeof(st.app.trace_instance), "%s", inst);
+	dma_fd = app_rt_dma_latency_hold(0);
+	snprintf(st.app.dma_state, sizeof(st.app.dma_state), dma_fd >= 0 ? "held" : "unavailable");
+	if ((ret = app_rt_lock_memory())) {
+		code = pf_fail(PF_EXIT_ENV, "mlockall: %s (run as root)", strerror(-ret));
+		goto out_app;
+	}
+	st.app.memory_locked = true;
+	memset(st.inj, 0, sizeof(st.inj));	/* prefault the plan and its results */
+	if ((ret = app_bodies_init(&st.app, st_bodies, err, sizeof(err)))) {
+		code = pf_fail(PF_EXIT_INTERNAL, "%s", err);
+		goto out_app;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	if ((code = st_threads(th, &nth)))
+		goto out_threads;
+	/* the run's length is the plan's, and the plan needs t0: plan with a provisional t0, then again */
+	st.app.duration_ns = st_plan() * ST_SLOT_NS;
+	ret = app_start(&st.app, err, sizeof(err));
+	if (ret) {
+		code = pf_fail(ret == -EPERM || ret == -EINVAL ? PF_EXIT_ENV : PF_EXIT_INTERNAL, "%s", err);
+		goto out_threads;
+	}
+	st.ninj = st.hog_victim.n = st.hog_tick.n = st.writer.n = st.reader.n = 0;
+	st_plan();
+	st.storm_end_ns = st.app.t0_ns + st.app.duration_ns;
+	app_declare_tasks(&st.app);
+	if (app_joblog_header(&st.app))
+		code = PF_EXIT_ENV;
+	for (i = 0; i < nth; i++)
+		sem_post(&st.go);
+	app_go(&st.app);
+	while (!atomic_load(&st.app.tick_done)) {
+		ts = pf_ns_to_ts(100 * PF_NS_PER_MS);
+		ret = sigtimedwait(&sigs, NULL, &ts);
+		if (ret == SIGINT || ret == SIGTERM) {
+			app_request_stop(&st.app);
+			break;
+		}
+	}
+	app_join(&st.app);
+out_threads:
+	/* a normal end finds every injector thread done; an interrupted or failed one cancels them */
+	interrupted = code || app_stopping(&st.app);
+	atomic_store(&st.stop, true);
+	for (i = 0; i < nth; i++) {
+		sem_post(&st.go);
+		if (interrupted)
+			pthread_cancel(th[i]);	/* asleep before an injection the run did not reach */
+		pthread_join(th[i], NULL);
+	}
+	ret = app_joblog_close(&st.app);
+	if (ret && !code)
+		code = pf_fail(PF_EXIT_ENV, "--joblog: %s: %s", joblog, strerror(-ret));
+	if (!code && (ret = st_write_log(log)))
+		code = pf_fail(PF_EXIT_ENV, "--log: %s: %s", log, strerror(-ret));
+out_app:
+	app_fini(&st.app);
+	app_rt_dma_latency_release(dma_fd);
+out_cfg:
+	free(cfg);
+	return code;
+}

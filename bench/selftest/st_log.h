@@ -1,0 +1,45 @@
+/*
+ * st_log.h - the selftest's injector log (docs/selftest.md): the cases, the
+ * app tasks that are their victims, and one row per injection with the
+ * injector's own CLOCK_MONOTONIC time stamps. Written by selftest-inject
+ * (bench/selftest/inject.c), read by the comparison (bench/selftest/compare.c).
+ *
+ * File: "# preflight-selftest-inject v1", then "# key=value" lines (slot_ns,
+ * t0_ns, cpu_victim, cpu_tick, quick, first_slot.CASE, last_slot.CASE), then
+ * the column row and one row per injection:
+ *
+ *   case,task,slot,release_ns,t0_ns,t1_ns,t2_ns,gaps_ns,pid,param
+ *
+ * The meaning of t0 / t1 / t2 / gaps / param per case is in docs/selftest.md.
+ */
+#ifndef ST_LOG_H
+#define ST_LOG_H
+
+#define ST_LOG_HEADER  "# preflight-selftest-inject v1"
+#define ST_LOG_COLUMNS "case,task,slot,release_ns,t0_ns,t1_ns,t2_ns,gaps_ns,pid,param"
+
+/* The cases, numbered as in docs/selftest.md. */
+enum st_case {
+	ST_BLOCK = 1,		/* a hog spins over the victim's release */
+	ST_PREEMPT,		/* a hog wakes inside a victim's job */
+	ST_TIMER,		/* a hog spins over the tick's timer expiry */
+	ST_OVERRUN,		/* a job runs past its period */
+	ST_MIGRATE,		/* a job moves itself to the other CPU */
+	ST_EVENT,		/* a pipe write wakes the event task's releaser */
+	ST_LOST,		/* a storm under a tiny ring buffer */
+	ST_PROBE,		/* the instrumentation's cost */
+	ST_AGREE,		/* trace against job log */
+	ST_NCASES = ST_AGREE,
+};
+
+/* The app's tasks of the selftest (the executive's own threads) and the injector's threads. */
+#define ST_TASK_TICK    "st_tick"	/* the base-rate tick, on the tick CPU: victim of ST_TIMER */
+#define ST_TASK_VICTIM  "st_victim"	/* periodic, victim CPU: ST_BLOCK, ST_PREEMPT */
+#define ST_TASK_OVR     "st_ovr"	/* periodic, victim CPU: ST_OVERRUN */
+#define ST_TASK_MIG     "st_mig"	/* periodic, victim CPU: ST_MIGRATE */
+#define ST_TASK_EKF     "st_ekf"	/* event-triggered, victim CPU: ST_EVENT */
+
+/* st_case_name - the short name of a case ("block"), NULL when out of range */
+const char *st_case_name(int c);
+
+#endif
