@@ -60,14 +60,13 @@
  * What a phase writes, planned before it starts (the pre-flight disk check):
  * a full trace under every load wrote 720 MB in 90 s on 2 CPUs here; the job
  * log 1.3 MB and cyclictest's output 0.9 MB in 90 s and 40 s; the flight
- * recorder keeps whole buffers (record's default 16 MiB per CPU), planned
- * for 16 snapshots; the SD load writes its file_size.
+ * recorder keeps whole buffers (record's default 16 MiB per CPU) for each of
+ * its snapshots (flightapp.max_snapshots); the SD load writes its file_size.
  */
 #define RUN_TRACE_BYTES_PER_CPU_S  (4LL << 20)
 #define RUN_JOBLOG_BYTES_PER_S     (16LL << 10)
 #define RUN_CYCLICTEST_BYTES_PER_S (32LL << 10)
 #define RUN_RECORD_BUFFER_BYTES    (16LL << 20)
-#define RUN_FLIGHT_WINDOWS         16
 #define RUN_SD_FILE_SIZE           "64M"	/* the SD load's file_size default (docs/loads.md) */
 /*
  * How long past its duration a measurement may take to end by itself before
@@ -92,9 +91,7 @@ struct run_load {
 	bool started;
 };
 
-#define RUN_MAX_SNAPSHOTS 1000	/* a flight-recorder phase's snapshot budget */
-#define RUN_TEXT_(x) #x
-#define RUN_TEXT(x) RUN_TEXT_(x)	/* a number macro as a string literal */
+#define RUN_MAX_SNAPSHOTS "64"	/* a flight-recorder phase's snapshot budget (flightapp.max_snapshots) */
 
 /* The live worst latency per thread / task, from the status lines of cyclictest or flightapp. */
 struct run_live {
@@ -612,7 +609,8 @@ static void run_trace_facts(struct run *r, const struct scn_phase *p, json_t *o)
 		return;
 	json_object_set_new(o, "trigger_ns", trigger && !pf_parse_duration_ns(trigger, PF_NS_PER_US, &ns) ?
 			    json_integer(ns) : json_null());
-	json_object_set_new(o, "max_snapshots", json_integer(RUN_MAX_SNAPSHOTS));
+	json_object_set_new(o, "max_snapshots", json_integer(atoll(scn_param(&r->scn, p, "flightapp", "max_snapshots",
+									      RUN_MAX_SNAPSHOTS))));
 }
 
 /* run_flightapp_argv - the recorder wrapping the app, for a flightapp phase */
@@ -650,7 +648,8 @@ static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const ch
 		if (!strcmp(trace, "flight")) {
 			n = run_argv(argv, max, n, "--flight-recorder");
 			n = run_argv(argv, max, n, "--max-snapshots");
-			n = run_argv(argv, max, n, RUN_TEXT(RUN_MAX_SNAPSHOTS));
+			n = run_argv(argv, max, n, scn_param(&r->scn, p, "flightapp", "max_snapshots",
+							      RUN_MAX_SNAPSHOTS));
 		}
 		n = run_argv(argv, max, n, "--");
 	}
@@ -1278,7 +1277,8 @@ static int64_t run_pre_bytes(struct run *r, const struct scn_phase *p)
 		return bytes;
 	return bytes + s * RUN_JOBLOG_BYTES_PER_S +
 	       (!strcmp(trace, "full") ? s * cpus * RUN_TRACE_BYTES_PER_CPU_S :
-		!strcmp(trace, "flight") ? RUN_FLIGHT_WINDOWS * cpus * RUN_RECORD_BUFFER_BYTES : 0);
+		!strcmp(trace, "flight") ? atoll(scn_param(&r->scn, p, "flightapp", "max_snapshots", RUN_MAX_SNAPSHOTS)) *
+					   cpus * RUN_RECORD_BUFFER_BYTES : 0);
 }
 
 /*

@@ -2,7 +2,7 @@
 # 0700-scenario.t - scenario files: every bad one is a usage error naming file:line;
 # 'preflight load' parameter checking; the shipped scenarios parse
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 32
+plan 36
 
 # bad SCENARIO-TEXT EXPECTED-REGEX ID - 'preflight run' on it exits 2 with file:line
 bad() {
@@ -33,6 +33,10 @@ bad '[cyclictest]\npriority = 120\n[phase a]\nduration = 2s\n' \
 	"2: cyclictest.priority: '120': bad value" "scenario-1.9 bad cyclictest priority"
 bad '[phase a]\nduration = 0.5s\n' \
 	"2: duration: '0.5s'" "scenario-1.10 duration below 1 s"
+bad '[flightapp]\nmax_snapshots = 0\n[phase a]\nduration = 2s\n' \
+	"2: flightapp.max_snapshots: '0': expected 1..10000" "scenario-1.11 a snapshot budget of none"
+bad '[flightapp]\nwakeups = some\n[phase a]\nduration = 2s\n' \
+	"2: flightapp.wakeups: 'some': expected rt or all" "scenario-1.12 a wakeup filter that is none"
 
 run_cmd "$PREFLIGHT" run no-such-scenario -o "$TMP/run-none"
 is "$rc" 2 "scenario-2.1 unknown scenario name exits 2"
