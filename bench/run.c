@@ -21,6 +21,14 @@
  * (lib/proc.h); namespaces, links, mounts and loop devices belong to the
  * loads, which remove them themselves, and load_cleanup_stale removes
  * what a killed load left behind.
+ *
+ * A runner killed outright (SIGKILL) must lose nothing: its children get
+ * SIGTERM when it dies, so the loads clean up and the recorder writes its
+ * trace; run.json is written from the start and after every phase, marked
+ * incomplete until the end, so the run directory says it was interrupted and
+ * what ran. A recorder killed itself leaves raw pages, which `preflight
+ * record --recover` turns into a trace marked incomplete: right after its
+ * phase, or at the start of the next run.
  */
 #define _GNU_SOURCE
 #include "command.h"
@@ -61,6 +69,9 @@
 #define RUN_MEASURE_GRACE_NS(p) ((p)->measure == SCN_FLIGHTAPP ? \
 	120 * PF_NS_PER_SEC + (p)->duration_ns / 2 : 20 * PF_NS_PER_SEC)
 
+/* how the runner starts the children that live through a phase: ended with it if it dies */
+#define RUN_CHILD (PF_PROC_PGRP | PF_PROC_TERM_ON_DEATH)
+
 static volatile sig_atomic_t run_signal;
 
 /* run_on_signal - remember the stop request; the phase loop acts on it */
@@ -93,7 +104,12 @@ struct run {
 	json_t *load_phases;		/* loads.json phases */
 	int app_phase, baseline_phase;	/* indexes of the phases that feed the top-level results */
 	char trace_instance[64];
+	char started_utc[32];
+	int current_phase;		/* the phase under way, -1 between phases */
 };
+
+static void run_manifest(struct run *r, bool complete);
+static char *run_phase_dir(struct run *r, int idx, char *buf, size_t size);
 
 /* run_log - one time-stamped line in run.log */
 static void run_log(struct run *r, const char *fmt, ...) PF_PRINTF(2, 3);
@@ -367,7 +383,7 @@ static int run_start_load(struct run *r, const struct scn_phase *p, const char *
 	run_load_args(r, p, rl->name, pdir, work, rl->report, dur, argv, (int)PF_ARRAY_SIZE(argv), kvbuf);
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return run_fail(r, PF_EXIT_INTERNAL, "pipe: %s", strerror(errno)), -1;
-	ret = pf_proc_spawn_fd(&rl->proc, argv, NULL, "-", PF_PROC_PGRP, pipefd[1]);
+	ret = pf_proc_spawn_fd(&rl->proc, argv, NULL, "-", RUN_CHILD, pipefd[1]);
 	close(pipefd[1]);
 	if (ret < 0) {
 		close(pipefd[0]);
@@ -562,7 +578,7 @@ static int run_sim_start(struct run *r, const struct scn_phase *p, const char *p
 	n = run_argv(argv, 48, n, run_path(spi, sizeof(spi), pdir, "spi.sock"));
 	run_split(argv, 48, n, scn_param(&r->scn, p, "flightapp", "sim_args", NULL), words, sizeof(words));
 	ret = pf_proc_spawn(sim, argv, "/dev/null", run_path(out, sizeof(out), pdir, "sensorsim.err"),
-			    PF_PROC_PGRP);
+			    RUN_CHILD);
 	if (ret < 0)
 		return run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim: %s", p->name, strerror(-ret)), -1;
 	run_log(r, "phase %s: sensorsim: pid %d", p->name, (int)sim->pid);
@@ -735,6 +751,31 @@ static void run_progress(struct run *r, int idx, const struct scn_phase *p,
 	fflush(stderr);
 }
 
+/*
+ * run_recover - the recorder of phase directory pdir was killed without
+ * writing trace.dat: recover what it recorded (marked incomplete); true when
+ * it had to
+ */
+static bool run_recover(struct run *r, const char *pdir)
+{
+	char path[PATH_MAX];
+	char *argv[] = { r->self, "record", "--recover", (char *)pdir, NULL };
+	DIR *d;
+	struct dirent *e;
+	bool left = false;
+
+	if (!(d = opendir(pdir)))
+		return false;
+	while (!left && (e = readdir(d)))
+		left = !strncmp(e->d_name, ".preflight-record.", 18);
+	closedir(d);
+	if (!left || run_exists(run_path(path, sizeof(path), pdir, "trace.dat")))
+		return false;
+	run_log(r, "%s: the recorder did not write trace.dat: recovering what it recorded", pdir);
+	run_exec(r, argv, "/dev/null", "-");
+	return true;
+}
+
 /* run_phase_json - the phase's entry in run.json and loads.json */
 static void run_phase_json(struct run *r, const struct scn_phase *p, const char *pdir,
 			      struct run_load *rl, int nl, int64_t start_ns, int64_t end_ns,
@@ -787,6 +828,8 @@ static int run_phase(struct run *r, int idx)
 		return run_fail(r, PF_EXIT_ENV, "%s: %s", pdir, strerror(errno));
 	run_log(r, "phase %s: begin (%s, %lld s, %d loads)", p->name, scn_measure_name(p->measure),
 		   (long long)(p->duration_ns / PF_NS_PER_SEC), p->nloads);
+	r->current_phase = idx;
+	run_manifest(r, false);
 	for (i = 0; i < p->nloads; i++)
 		rl[i].name = p->loads[i];
 
@@ -799,13 +842,13 @@ static int run_phase(struct run *r, int idx)
 	if (p->measure == SCN_CYCLICTEST) {
 		run_cyclictest_argv(r, p, pdir, argv, bufs);
 		ret = pf_proc_spawn(&measure, argv, run_path(out, sizeof(out), pdir, "cyclictest.out"),
-				    run_path(err, sizeof(err), pdir, "cyclictest.err"), PF_PROC_PGRP);
+				    run_path(err, sizeof(err), pdir, "cyclictest.err"), RUN_CHILD);
 	} else if (p->measure == SCN_FLIGHTAPP) {
 		if (run_sim_start(r, p, pdir, &sim) < 0)
 			goto stop;
 		run_flightapp_argv(r, p, pdir, argv, (int)PF_ARRAY_SIZE(argv), bufs);
 		ret = pf_proc_spawn(&measure, argv, run_path(out, sizeof(out), pdir, "flightapp.out"),
-				    run_path(err, sizeof(err), pdir, "flightapp.err"), PF_PROC_PGRP);
+				    run_path(err, sizeof(err), pdir, "flightapp.err"), RUN_CHILD);
 	}
 	if (ret < 0) {
 		run_fail(r, PF_EXIT_ENV, "phase %s: %s: %s", p->name, argv[0], strerror(-ret));
@@ -863,6 +906,8 @@ stop:
 		partial = true;
 	pf_proc_stop(&measure, SIGINT, 10 * PF_NS_PER_SEC, true);
 	pf_proc_stop(&sim, SIGTERM, 10 * PF_NS_PER_SEC, true);
+	if (p->measure == SCN_FLIGHTAPP && run_recover(r, pdir))
+		partial = true;
 	for (i = p->nloads - 1; i >= 0; i--)
 		run_stop_load(r, &rl[i]);
 	load_cleanup_stale();
@@ -877,6 +922,8 @@ stop:
 	if (p->measure == SCN_CYCLICTEST && (r->baseline_phase < 0 || p->nloads))
 		r->baseline_phase = idx;
 	run_log(r, "phase %s: end%s", p->name, partial ? " (partial)" : "");
+	r->current_phase = -1;
+	run_manifest(r, false);
 	return r->code ? r->code : 0;
 }
 
@@ -1182,10 +1229,15 @@ static void run_html_report(struct run *r)
 		pf_err("preflight report exited with %d (see %s)", code, log);
 }
 
-/* run_manifest - run.json: what ran, how it ended, which pieces were missing */
-static void run_manifest(struct run *r, const char *started_utc)
+/*
+ * run_manifest - run.json: what ran, how it ended, which pieces were
+ * missing; before the end (complete false) it says the run is under way by
+ * which runner, so a runner killed outright leaves a run directory that says so
+ */
+static void run_manifest(struct run *r, bool complete)
 {
-	char path[PATH_MAX], ended[32], uuid[40];
+	char path[PATH_MAX], tmp[PATH_MAX + 8], ended[32], uuid[40];
+	const char *started_utc = r->started_utc;
 	json_t *m;
 
 	run_utc(ended, sizeof(ended), true);
@@ -1202,9 +1254,30 @@ static void run_manifest(struct run *r, const char *started_utc)
 		      "failure", r->failure[0] ? r->failure : NULL,
 		      "budgets", r->budgets[0] ? "budgets.ini" : NULL,
 		      "phases", r->phases);
-	if (json_dump_file(m, run_path(path, sizeof(path), r->dir, "run.json"),
-			   JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
-		pf_err("%s: cannot write", path);
+	if (m && !complete) {
+		json_object_del(m, "ended_utc");
+		json_object_set_new(m, "partial", json_true());
+		json_object_set_new(m, "exit_code", json_null());
+		json_object_set_new(m, "runner_pid", json_integer(getpid()));
+		if (r->current_phase >= 0) {
+			const struct scn_phase *p = &r->scn.phases[r->current_phase];
+			char dir[PATH_MAX];
+
+			json_object_set_new(m, "running_phase", json_pack("{s:s, s:s, s:s, s:f}", "name", p->name,
+					    "dir", strrchr(run_phase_dir(r, r->current_phase, dir, sizeof(dir)), '/') + 1,
+					    "measure", scn_measure_name(p->measure),
+					    "planned_s", (double)p->duration_ns / PF_NS_PER_SEC));
+		}
+	}
+	if (m)
+		json_object_set_new(m, "complete", json_boolean(complete));
+	run_path(path, sizeof(path), r->dir, "run.json");
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (!m || json_dump_file(m, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 ||
+	    rename(tmp, path) < 0) {
+		pf_err("%s: cannot write: %s", path, strerror(errno));
+		unlink(tmp);
+	}
 	json_decref(m);
 }
 
@@ -1219,7 +1292,7 @@ static int run_report(struct run *r)
 }
 
 /* run_finish - loads.json, analysis, check, manifest, checksums, report; the exit code */
-static int run_finish(struct run *r, const char *started_utc)
+static int run_finish(struct run *r)
 {
 	char path[PATH_MAX];
 	json_t *loads;
@@ -1243,7 +1316,7 @@ static int run_finish(struct run *r, const char *started_utc)
 		snprintf(r->failure, sizeof(r->failure), "interrupted by %s: partial results", strsignal(run_signal));
 		r->code = PF_EXIT_ENV;
 	}
-	run_manifest(r, started_utc);
+	run_manifest(r, true);
 	run_log(r, "end: exit %d%s%s; then SHA256SUMS and report.txt", r->code,
 		   r->failure[0] ? ": " : "", r->failure);
 	fclose(r->log);	/* run.log is evidence too: complete before the checksums */
@@ -1261,7 +1334,7 @@ int run_scenario(const struct run_opts *o, char *dir, size_t dir_size)
 	struct sigaction sa = { .sa_handler = run_on_signal }, old[3];
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct run *r;
-	char path[PATH_MAX], started[32];
+	char path[PATH_MAX];
 	int i, ret;
 
 	r = calloc(1, sizeof(*r));
@@ -1269,11 +1342,11 @@ int run_scenario(const struct run_opts *o, char *dir, size_t dir_size)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	r->o = o;
 	r->t0_ns = pf_now_ns();
-	r->app_phase = r->baseline_phase = -1;
+	r->app_phase = r->baseline_phase = r->current_phase = -1;
 	r->tty = isatty(STDERR_FILENO);
 	r->phases = json_array();
 	r->load_phases = json_array();
-	run_utc(started, sizeof(started), true);
+	run_utc(r->started_utc, sizeof(r->started_utc), true);
 
 	if (scn_resolve(o->scenario, path, sizeof(path)) < 0) {
 		ret = pf_fail(PF_EXIT_USAGE, "scenario '%s': not found (%s)", o->scenario, path);
@@ -1288,23 +1361,30 @@ int run_scenario(const struct run_opts *o, char *dir, size_t dir_size)
 	if (ret)
 		goto out;
 	snprintf(dir, dir_size, "%s", r->dir);
+	if (run_has_command(r, "record")) {
+		/* what a killed run or recorder left: its trace recovered into its own run directory */
+		char *argv[] = { r->self, "record", "--cleanup-stale", NULL };
+
+		run_exec(r, argv, "/dev/null", "-");
+	}
 	ret = run_precheck(r);
 	if (ret) {
-		run_manifest(r, started);
+		run_manifest(r, true);
 		goto out;
 	}
+	run_manifest(r, false);
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
 	signal(SIGPIPE, SIG_IGN);
 	for (i = 0; i < r->scn.nphases && !run_signal && !r->code; i++)
 		run_phase(r, i);
 	if (r->code == PF_EXIT_ENV && !json_array_size(r->phases)) {
-		run_manifest(r, started);	/* nothing ran: nothing to analyse */
+		run_manifest(r, true);	/* nothing ran: nothing to analyse */
 		ret = r->code;
 	} else {
 		int failed = r->code;
 
-		ret = run_finish(r, started);
+		ret = run_finish(r);
 		if (failed)
 			ret = failed;
 	}

@@ -39,7 +39,8 @@ static int rec_shadow_dir(struct rec_session *s, char *dir, size_t size)
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		return -errno;
 	snprintf(dst, sizeof(dst), "%s/events", dir);
-	snprintf(src, sizeof(src), "%s/instances/%s/events", s->tracing_dir, s->name);
+	rec_events_dir(s, src, sizeof(src) - 8);
+	strcat(src, "/events");
 	unlink(dst);
 	if (symlink(src, dst) < 0)
 		return -errno;
@@ -62,11 +63,15 @@ static int rec_shadow_dir(struct rec_session *s, char *dir, size_t size)
 	return 0;
 }
 
-/* rec_buffer_line - the CPUSTAT header: instance and mode (rec_parse_cpustats reads the mode) */
+/*
+ * rec_buffer_line - the CPUSTAT header: instance and mode, and why the file
+ * is incomplete if it is (rec_parse_cpustats reads both)
+ */
 static void rec_buffer_line(struct rec_session *s, char *buf, size_t size)
 {
-	snprintf(buf, size, "\nBuffer: %s (preflight record, %s)\n\n", s->name,
-		 s->opts->flight ? "flight-recorder window" : "streaming");
+	snprintf(buf, size, "\nBuffer: %s (preflight record, %s%s%s)\n\n", s->name,
+		 s->opts->flight ? "flight-recorder window" : "streaming",
+		 s->incomplete[0] ? "; " REC_INCOMPLETE_TAG : "", s->incomplete);
 }
 
 /* rec_cpu_stat_text - "CPU: N\n" + the kernel's stats of that CPU (malloc'd), or NULL */
@@ -96,10 +101,12 @@ static void rec_add_options(struct rec_session *s, struct tracecmd_output *out)
 	}
 	snprintf(buf, sizeof(buf), "preflight-record " PF_VERSION);
 	tracecmd_add_option(out, REC_TCMD_OPTION_VERSION, strlen(buf) + 1, buf);
-	if (!s->stats)
+	if (!s->stats && !s->incomplete[0])
 		return;
 	rec_buffer_line(s, buf, sizeof(buf));
 	tracecmd_add_option(out, REC_TCMD_OPTION_CPUSTAT, strlen(buf) + 1, buf);
+	if (!s->stats)
+		return;
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		char *text = rec_cpu_stat_text(s, cpu);
 
@@ -219,7 +226,7 @@ void rec_report(struct rec_session *s, const char *path, const struct rec_count 
 	/* the same text the file stores, parsed by the reader analysis uses */
 	f = open_memstream(&all, &len);
 	if (f) {
-		char head[128];
+		char head[512];
 
 		rec_buffer_line(s, head, sizeof(head));
 		fputs(head, f);

@@ -14,6 +14,12 @@
 #include <stdint.h>
 
 #define REC_MAX_CPUS 256
+/*
+ * In the CPUSTAT "Buffer:" line of a file whose recording ended early: what
+ * 'preflight record --recover' made of a killed recorder's pages, or what a
+ * full disk cut; the text after it says why and where it ends
+ */
+#define REC_INCOMPLETE_TAG "INCOMPLETE: "
 
 struct rec_lost_cpu {
 	int cpu;			/* CPU number as the stats text says */
@@ -28,6 +34,7 @@ struct rec_lost {
 	int ncpus;			/* CPUs with statistics in the file */
 	bool window;			/* flight-recorder snapshot: overrun is older than the window */
 	uint64_t lost;			/* events lost inside the recorded span (0: complete) */
+	char incomplete[200];		/* why the recording ends early (REC_INCOMPLETE_TAG), or "" */
 	struct rec_lost_cpu cpu[REC_MAX_CPUS];
 };
 
