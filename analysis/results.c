@@ -10,6 +10,7 @@
 #include "results.h"
 #include "sched.h"
 #include "tasks.h"
+#include "joblog.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -605,6 +606,36 @@ static void an_lost_unplaced(struct an_run *r, json_t *affected)
 	}
 }
 
+/*
+ * an_incomplete_json - why the inputs end early, each said once (on stderr
+ * too): a trace the recorder marked INCOMPLETE (recovered after it was
+ * killed, or cut by a full disk), a job log whose disk filled, a job log
+ * whose last line was cut short; [] when complete
+ */
+static json_t *an_incomplete_json(struct an_run *r)
+{
+	json_t *a = json_array();
+	long cut = an_joblog_cut_line(r->jl);
+	char note[400];
+
+	if (r->trace_incomplete[0]) {
+		snprintf(note, sizeof(note), "trace: %s", r->trace_incomplete);
+		json_array_append_new(a, json_string(note));
+	}
+	if (r->jl_write_error[0]) {
+		snprintf(note, sizeof(note), "job log: %s", r->jl_write_error);
+		json_array_append_new(a, json_string(note));
+	}
+	if (cut) {
+		snprintf(note, sizeof(note), "job log: line %ld is cut short (the file ends inside it): "
+			 "skipped, the job log ends at line %ld", cut, cut - 1);
+		json_array_append_new(a, json_string(note));
+	}
+	for (size_t i = 0; i < json_array_size(a); i++)
+		pf_err("note: INCOMPLETE: %s", json_string_value(json_array_get(a, i)));
+	return a;
+}
+
 json_t *an_results_json(struct an_run *r)
 {
 	json_t *res = json_object(), *in = json_object(), *lost = json_object(), *wins = json_array();
@@ -650,6 +681,7 @@ json_t *an_results_json(struct an_run *r)
 		an_lost_unplaced(r, affected);
 	json_object_set_new(lost, "affected", affected);
 	json_object_set_new(res, "lost_events", lost);
+	json_object_set_new(res, "incomplete", an_incomplete_json(r));
 	if (trace && !r->n_switch)
 		an_no_sched(res);
 	return res;

@@ -408,7 +408,10 @@ static void an_cpustats(struct an_run *r, struct an_reader *rd, struct tracecmd_
 
 	if (!s || !(l = calloc(1, sizeof(*l))))
 		return;
-	if (!rec_parse_cpustats(s, l)) {
+	rec_parse_cpustats(s, l);
+	/* the recorder's note that the file ends early (recovered, disk full) */
+	snprintf(r->trace_incomplete, sizeof(r->trace_incomplete), "%s", l->incomplete);
+	if (l->ncpus) {
 		rd->window = l->window;
 		for (i = 0; i < l->ncpus; i++) {
 			v = (int64_t)(l->cpu[i].dropped + l->cpu[i].commit_overrun +

@@ -288,6 +288,8 @@ struct an_run {
 	int64_t  jl_start_ns, jl_end_ns;	/* the app's run, from the job log's metadata */
 	struct an_win jl_w1s, jl_wslot;		/* the app's windows from the job log's CPU times */
 	int64_t  jl_slot_ns;
+	char     jl_write_error[200];	/* the job log's '# write_error=' trailer (a full disk) */
+	char     trace_incomplete[200];	/* the recorder's INCOMPLETE note (recovered, truncated) */
 	/* interned names (IRQ names) */
 	char   **names;
 	size_t   nnames;
