@@ -456,7 +456,9 @@ out:
 	json_decref(facts.run);
 	json_decref(facts.loads);
 	json_decref(facts.fsw);
-	an_jobs_csv_close(r);
+	i = an_jobs_csv_close(r, ret == 0);	/* kept only beside complete tables */
+	if (!ret)
+		ret = i;
 	an_tasks_joblog_close(r);
 	an_tasks_free(r);
 	an_sched_free(r);

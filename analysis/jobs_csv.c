@@ -11,13 +11,14 @@
 #include <csv.h>
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
-/* an_jobs_csv_open - DIR/jobs.csv with its header line */
+/* an_jobs_csv_open - DIR/jobs.csv with its header line (written as jobs.csv.tmp, renamed at the end) */
 int an_jobs_csv_open(struct an_run *r, const char *dir)
 {
 	char path[4096];
 
-	snprintf(path, sizeof(path), "%s/jobs.csv", dir);
+	snprintf(path, sizeof(path), "%s/jobs.csv.tmp", dir);
 	r->jobs_csv = fopen(path, "w");
 	if (!r->jobs_csv)
 		return pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));
@@ -37,9 +38,22 @@ void an_jobs_csv_row(struct an_run *r, const struct an_task *t, const struct an_
 		(long long)exec_ns, cpu, (unsigned long long)npre, (unsigned long long)nmig, overrun, miss, j->lost);
 }
 
-void an_jobs_csv_close(struct an_run *r)
+int an_jobs_csv_close(struct an_run *r, bool keep)
 {
-	if (r->jobs_csv)
-		fclose(r->jobs_csv);
+	char tmp[4096], path[4096];
+	int ret = 0;
+
+	if (!r->jobs_csv)
+		return 0;
+	snprintf(tmp, sizeof(tmp), "%s/jobs.csv.tmp", r->opt.csv);
+	snprintf(path, sizeof(path), "%s/jobs.csv", r->opt.csv);
+	errno = 0;
+	if ((fflush(r->jobs_csv) || ferror(r->jobs_csv) | fclose(r->jobs_csv)) && keep)
+		ret = pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno ? errno : EIO));
 	r->jobs_csv = NULL;
+	if (keep && !ret && rename(tmp, path))
+		ret = pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));
+	if (!keep || ret)
+		unlink(tmp);
+	return ret;
 }

@@ -10,6 +10,6 @@
 int  an_jobs_csv_open(struct an_run *r, const char *dir);
 void an_jobs_csv_row(struct an_run *r, const struct an_task *t, const struct an_job *j, int cpu,
 		     int64_t slot, uint64_t npre, uint64_t nmig, int64_t exec_ns, bool overrun, bool miss);
-void an_jobs_csv_close(struct an_run *r);
+int an_jobs_csv_close(struct an_run *r, bool keep);
 
 #endif

@@ -18,6 +18,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
 /* an_frac - a fraction, or null when the denominator is 0 */
@@ -718,7 +719,7 @@ static FILE *an_csv_open(const char *dir, const char *name, const char *const *c
 	FILE *f;
 	int c;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(path, sizeof(path), "%s/%s.tmp", dir, name);	/* renamed by an_csv_close */
 	f = fopen(path, "w");
 	if (!f) {
 		pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));
@@ -753,11 +754,28 @@ static void an_csv_row(FILE *f, json_t *row, const char *const *cols, int ncols)
 	fputc('\n', f);
 }
 
-/* an_csv_close - finish a table; 0 or an exit code after printing why */
+/*
+ * an_csv_close - finish a table: written whole, then renamed from its .tmp
+ * name (a full disk never leaves a table cut short); 0 or an exit code
+ * after printing why
+ */
 static int an_csv_close(FILE *f, const char *dir, const char *name)
 {
-	if (fclose(f))
-		return pf_fail(PF_EXIT_ENV, "%s/%s: %s", dir, name, strerror(errno));
+	char tmp[4096], path[4096];
+	int err;
+
+	snprintf(tmp, sizeof(tmp), "%s/%s.tmp", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	errno = 0;
+	err = fflush(f) || ferror(f) ? (errno ? errno : EIO) : 0;
+	if (fclose(f) && !err)
+		err = errno;
+	if (!err && rename(tmp, path))
+		err = errno;
+	if (err) {
+		unlink(tmp);
+		return pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(err));
+	}
 	return 0;
 }
 

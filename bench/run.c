@@ -50,7 +50,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -60,6 +62,7 @@
 #define RUN_LOAD_STOP_NS   (30 * PF_NS_PER_SEC)	/* and stopped, report written, by then */
 #define RUN_LOAD_SAFETY_NS (120 * PF_NS_PER_SEC)	/* a load ends itself this long after its phase */
 #define RUN_TRIGGER_GAP_NS (11 * PF_NS_PER_SEC)	/* flight recorder: one snapshot per window */
+#define RUN_EARLY_END_NS   (500 * PF_NS_PER_MS)	/* a measurement that ended sooner ended early */
 #define RUN_PLAIN_PROGRESS_NS (10 * PF_NS_PER_SEC)	/* a progress line this often when stderr is no terminal */
 /*
  * How long past its duration a measurement may take to end by itself before
@@ -106,6 +109,8 @@ struct run {
 	char trace_instance[64];
 	char started_utc[32];
 	int current_phase;		/* the phase under way, -1 between phases */
+	int reserve_fd;			/* room held back on the run directory's disk, or -1 */
+	bool disk_full;			/* that disk filled: the run is partial */
 };
 
 static void run_manifest(struct run *r, bool complete);
@@ -140,6 +145,47 @@ static int run_fail(struct run *r, int code, const char *fmt, ...)
 	run_log(r, "error: %s", r->failure);
 	r->code = code;
 	return code;
+}
+
+#define RUN_RESERVE_BYTES (1 << 20)	/* held back for run.json, the analysis and the summary */
+#define RUN_FULL_BYTES    (64 << 10)	/* less free than this: the disk is full */
+
+/*
+ * run_reserve - hold RUN_RESERVE_BYTES on the run directory's disk in an
+ * unnamed file (nothing is left if the runner is killed), so that a disk
+ * that fills during a phase still takes run.json and the results that say so
+ */
+static void run_reserve(struct run *r)
+{
+	r->reserve_fd = open(r->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (r->reserve_fd >= 0 && posix_fallocate(r->reserve_fd, 0, RUN_RESERVE_BYTES)) {
+		close(r->reserve_fd);
+		r->reserve_fd = -1;
+	}
+}
+
+/*
+ * run_disk_check - when the run directory's disk is full: say so once (the
+ * run is partial, exit 3) and give back the reserve for what follows; true
+ * when it is full
+ */
+static bool run_disk_check(struct run *r, const char *when)
+{
+	struct statvfs st;
+
+	if (r->disk_full)
+		return true;
+	if (statvfs(r->dir, &st) || (uint64_t)st.f_bavail * st.f_frsize >= RUN_FULL_BYTES)
+		return false;
+	r->disk_full = true;
+	r->partial = true;
+	if (r->reserve_fd >= 0)
+		close(r->reserve_fd);
+	r->reserve_fd = -1;
+	run_fail(r, PF_EXIT_ENV, "%s: the disk of the run directory is full (ENOSPC, %llu KiB free): "
+		 "what was written is kept, the run is partial", when,
+		 (unsigned long long)st.f_bavail * st.f_frsize / 1024);
+	return true;
 }
 
 /* run_path - dir/name into buf */
@@ -269,7 +315,7 @@ static int run_exec(struct run *r, char **argv, const char *out, const char *err
 	struct pf_proc p;
 	int ret;
 
-	ret = pf_proc_spawn(&p, argv, out, err, 0);
+	ret = pf_proc_spawn(&p, argv, out, err, PF_PROC_TERM_ON_DEATH);	/* no temp file left */
 	if (ret < 0) {
 		run_log(r, "%s: cannot start: %s", argv[0], strerror(-ret));
 		return -1;
@@ -883,21 +929,44 @@ static int run_phase(struct run *r, int idx)
 			partial = true;
 			goto stop;
 		}
+		snprintf(name, sizeof(name), "phase %s", p->name);
+		if (run_disk_check(r, name)) {
+			partial = true;
+			break;
+		}
+		if (sim.pid && !pf_proc_alive(&sim)) {
+			run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim stopped early (exit %d): the app "
+				 "would fly without its sensors", p->name, pf_proc_exit_code(&sim));
+			partial = true;
+			break;
+		}
 		run_progress(r, idx, p, now - start_ns, pdir);
 		if (p->measure == SCN_FLIGHTAPP)
 			run_trigger(r, p, pdir, &measure, &trigger_worst_us, &trigger_ns);
 		pf_proc_sleep_ns(200 * PF_NS_PER_MS);
 	}
 	if (measuring) {
+		int64_t ran_ns = pf_now_ns() - start_ns;
+
 		pf_proc_stop(&measure, SIGINT, 10 * PF_NS_PER_SEC, true);
 		code = pf_proc_exit_code(&measure);
 		run_log(r, "phase %s: %s: exit %d", p->name, argv[0], code);
-		if (code != 0 && !partial) {
+		snprintf(name, sizeof(name), "phase %s", p->name);
+		if (run_disk_check(r, name)) {
+			partial = true;
+		} else if (code != 0 && !partial) {
 			char line[300] = "";
 
 			run_last_line(err, line, sizeof(line));
 			run_fail(r, PF_EXIT_ENV, "phase %s: %s exited with %d%s%s", p->name, argv[0], code,
 				    line[0] ? ": " : "", line);
+			partial = true;
+		} else if (!partial && ran_ns < p->duration_ns - RUN_EARLY_END_NS) {
+			/* ended by itself, but too soon: stopped by someone else (SIGTERM) */
+			run_fail(r, PF_EXIT_ENV, "phase %s: %s ended after %.1f s of %.0f s: the "
+				 "measurement is incomplete", p->name, argv[0], (double)ran_ns / PF_NS_PER_SEC,
+				 (double)p->duration_ns / PF_NS_PER_SEC);
+			partial = true;
 		}
 	}
 stop:
@@ -1005,6 +1074,7 @@ static int run_setup(struct run *r)
 		return run_fail(r, PF_EXIT_ENV, "run directory '%s': %s", r->dir, strerror(-ret));
 	if (!run_dir_empty(r->dir))	/* never mix the evidence of two runs */
 		return run_fail(r, PF_EXIT_USAGE, "run directory '%s': not empty", r->dir);
+	run_reserve(r);
 	r->log = fopen(run_path(path, sizeof(path), r->dir, "run.log"), "we");
 	if (!r->log)
 		return run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno));
@@ -1043,7 +1113,8 @@ static char *run_phase_dir(struct run *r, int idx, char *buf, size_t size)
 
 /* run_facts - what 'preflight analyze' folds into a results.json beside its analysis */
 struct run_facts {
-	char info[PATH_MAX];	/* the run's facts (scenario, partial, phases): a file for --run */
+	char info[PATH_MAX];	/* the run's facts (scenario, partial, phases): a path for --run */
+	int info_fd;		/* the memory file behind it (no file a killed run could leave) */
 	char loads[PATH_MAX];	/* loads.json, written before the analysis */
 	char fsw[PATH_MAX];
 };
@@ -1075,25 +1146,23 @@ static void run_facts_argv(struct run *r, struct run_facts *f, int phase_idx, ch
 }
 
 /*
- * run_facts_write - the run's facts for analyze --run, in a file of the run
- * directory that run_analyze removes again; 0 or -1
+ * run_facts_write - the run's facts for analyze --run, in a memory file that
+ * analyze opens through /proc/<runner>/fd/ (run_analyze closes it); 0 or -1
  */
 static int run_facts_write(struct run *r, struct run_facts *f)
 {
 	json_t *info = json_pack("{s:s, s:b, s:O}", "scenario", r->scn.name, "partial", r->partial,
 				 "phases", r->phases);
-	int fd, ret = -1;
+	int ret = -1;
 
 	run_path(f->loads, sizeof(f->loads), r->dir, "loads.json");
-	run_path(f->info, sizeof(f->info), r->dir, ".run-facts.XXXXXX");
-	fd = mkstemp(f->info);
-	if (fd < 0) {
-		f->info[0] = '\0';
+	f->info[0] = '\0';
+	f->info_fd = memfd_create("preflight-run-facts", MFD_CLOEXEC);
+	if (f->info_fd < 0)
 		goto out;
-	}
-	if (info && !json_dumpfd(info, fd, JSON_INDENT(2) | JSON_REAL_PRECISION(10)))
+	snprintf(f->info, sizeof(f->info), "/proc/%d/fd/%d", (int)getpid(), f->info_fd);
+	if (info && !json_dumpfd(info, f->info_fd, JSON_INDENT(2) | JSON_REAL_PRECISION(10)))
 		ret = 0;
-	close(fd);
 out:
 	json_decref(info);
 	return ret;
@@ -1112,10 +1181,9 @@ static int run_analyze(struct run *r)
 		return -1;
 	}
 	if (run_facts_write(r, &facts)) {
-		run_fail(r, PF_EXIT_ENV, "%s: cannot write the run's facts for analyze: %s",
-			 facts.info[0] ? facts.info : r->dir, strerror(errno));
-		if (facts.info[0])
-			unlink(facts.info);
+		run_fail(r, PF_EXIT_ENV, "the run's facts for analyze: cannot write: %s", strerror(errno));
+		if (facts.info_fd >= 0)
+			close(facts.info_fd);
 		return -1;
 	}
 	run_path(log, sizeof(log), r->dir, "analyze.log");
@@ -1173,7 +1241,7 @@ static int run_analyze(struct run *r)
 	argv[n++] = "-q";
 	argv[n] = NULL;
 	code = run_exec(r, argv, "/dev/null", log);
-	unlink(facts.info);
+	close(facts.info_fd);
 	if (code != 0) {
 		run_fail(r, PF_EXIT_ENV, "preflight analyze exited with %d (see %s)", code, log);
 		return -1;
@@ -1271,6 +1339,8 @@ static void run_manifest(struct run *r, bool complete)
 	}
 	if (m)
 		json_object_set_new(m, "complete", json_boolean(complete));
+	if (m && r->disk_full)
+		json_object_set_new(m, "disk_full", json_true());
 	run_path(path, sizeof(path), r->dir, "run.json");
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	if (!m || json_dump_file(m, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 ||
@@ -1302,6 +1372,7 @@ static int run_finish(struct run *r)
 			 "! -name qualification.txt -print0 | sort -z | xargs -0 sha256sum",
 			 "sh", r->dir, NULL };
 
+	run_disk_check(r, "after the phases");
 	loads = json_pack("{s:s, s:s, s:b, s:O}", "schema", "preflight-loads/1", "scenario", r->scn.name,
 			  "partial", r->partial, "phases", r->load_phases);
 	if (json_dump_file(loads, run_path(path, sizeof(path), r->dir, "loads.json"),
@@ -1342,7 +1413,7 @@ int run_scenario(const struct run_opts *o, char *dir, size_t dir_size)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	r->o = o;
 	r->t0_ns = pf_now_ns();
-	r->app_phase = r->baseline_phase = r->current_phase = -1;
+	r->app_phase = r->baseline_phase = r->current_phase = r->reserve_fd = -1;
 	r->tty = isatty(STDERR_FILENO);
 	r->phases = json_array();
 	r->load_phases = json_array();
@@ -1395,6 +1466,8 @@ int run_scenario(const struct run_opts *o, char *dir, size_t dir_size)
 out:
 	if (r->log)
 		fclose(r->log);
+	if (r->reserve_fd >= 0)
+		close(r->reserve_fd);
 	json_decref(r->phases);
 	json_decref(r->load_phases);
 	free(r);

@@ -150,6 +150,8 @@ static enum rec_wake rec_wait(struct rec_session *s)
 	rec_reap(false);
 	if (rec_run.cmd.reaped)	/* the command ended, or could not be started */
 		return REC_WAKE_STOP;
+	if (!s->opts->flight && rec_stream_failed(s))	/* a full disk: keep what is on it */
+		return REC_WAKE_STOP;
 	now_ns = pf_now_ns();
 	if (rec_run.deadline_ns && now_ns >= rec_run.deadline_ns)
 		return REC_WAKE_STOP;
@@ -274,16 +276,17 @@ static void rec_session_end(struct rec_session *s)
 static int rec_finish_stream(struct rec_session *s)
 {
 	struct rec_count count;
-	int ret;
+	int ret, full;
 
 	rec_tracing_on(s, false);
 	s->cpu_s = rec_cpu_seconds() - s->cpu_s;
 	s->wall_ns = pf_now_ns() - s->wall_ns;
 	if ((ret = rec_read_stats(s)) < 0)
 		pf_err("per-CPU stats: cannot read: %s (lost events unknown)", strerror(-ret));
-	if ((ret = rec_stream_stop(s)) < 0) {
+	full = ret = rec_stream_stop(s);
+	if (ret < 0 && ret != -ENOSPC && ret != -EDQUOT) {
 		pf_err("streaming to '%s': %s", s->tmpdir, strerror(-ret));
-		return ret == -ENOSPC || ret == -EDQUOT || ret == -EIO ? PF_EXIT_ENV : PF_EXIT_INTERNAL;
+		return ret == -EIO ? PF_EXIT_ENV : PF_EXIT_INTERNAL;
 	}
 	rec_comm_read_saved(&s->comms, s->tracing_dir);
 	rec_comm_scan_proc(&s->comms);
@@ -291,12 +294,21 @@ static int rec_finish_stream(struct rec_session *s)
 		pf_err("reading back the recorded pages: %s", strerror(-ret));
 		return PF_EXIT_INTERNAL;
 	}
-	if ((ret = rec_dat_write(s, s->opts->output)) < 0) {
+	ret = full < 0 ? full : rec_dat_write(s, s->opts->output);
+	if (ret == -ENOSPC || ret == -EDQUOT) {
+		/* the disk is full: the trace up to where it filled, marked truncated */
+		full = ret;
+		ret = rec_disk_full_cut(s, full, &count);
+	}
+	if (ret < 0) {
 		pf_err("'%s': cannot write: %s", s->opts->output, strerror(-ret));
-		return ret == -ENOSPC || ret == -EACCES || ret == -EROFS ?
+		return ret == -ENOSPC || ret == -EDQUOT || ret == -EACCES || ret == -EROFS ?
 		       PF_EXIT_ENV : PF_EXIT_INTERNAL;
 	}
 	rec_report(s, s->opts->output, &count);
+	if (full < 0)
+		return pf_fail(PF_EXIT_ENV, "'%s': %s (%s): %s", s->opts->output, strerror(-full),
+			       full == -EDQUOT ? "EDQUOT" : "ENOSPC", s->incomplete);
 	return PF_EXIT_OK;
 }
 

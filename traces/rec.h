@@ -113,6 +113,7 @@ struct rec_session {
 	double cpu_s;			/* recorder CPU time while recording (streaming) */
 	int64_t wall_ns;		/* wall time of that */
 	char incomplete[200];		/* why the .dat is incomplete (recovered, truncated), or "" */
+	bool no_kallsyms;		/* a full disk: kallsyms left out to make room */
 };
 
 /* rec_tracefs.c */
@@ -133,6 +134,8 @@ void rec_events_dir(const struct rec_session *s, char *buf, size_t size);
 int rec_session_note(const struct rec_session *s);
 int rec_stale_cleanup(const char *tracing_dir, bool quiet);
 int rec_recover_dir(const char *tracing_dir, const char *dir, bool quiet);
+int rec_disk_full_cut(struct rec_session *s, int why, struct rec_count *count) PF_MUST_CHECK;
+bool rec_stream_failed(struct rec_session *s);
 
 /* rec_stream.c */
 int rec_cpu_files_open(struct rec_session *s, const char *tag) PF_MUST_CHECK;

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -54,7 +55,7 @@ static int rec_shadow_dir(struct rec_session *s, char *dir, size_t size)
 		return ret;
 	snprintf(dst, sizeof(dst), "%s/kallsyms", dir);
 	unlink(dst);
-	if (s->opts->kallsyms)
+	if (s->opts->kallsyms && !s->no_kallsyms)
 		return symlink("/proc/kallsyms", dst) < 0 ? -errno : 0;
 	f = fopen(dst, "we");
 	if (!f)
@@ -138,6 +139,14 @@ static struct tracecmd_event_list *rec_event_globs(struct rec_session *s,
 	return list;
 }
 
+/* rec_disk_full - the filesystem holding 'path' has no room left (less than 64 KiB) */
+static bool rec_disk_full(const char *path)
+{
+	struct statvfs st;
+
+	return !statvfs(path, &st) && (uint64_t)st.f_bavail * st.f_frsize < 64 * 1024;
+}
+
 /* rec_dat_write - write the .dat file 'path' from the session's raw files; 0 or -errno */
 int rec_dat_write(struct rec_session *s, const char *path)
 {
@@ -149,7 +158,7 @@ int rec_dat_write(struct rec_session *s, const char *path)
 	int cpu, ret;
 
 	if ((ret = rec_shadow_dir(s, dir, sizeof(dir))) < 0)
-		return ret;
+		return ret == -EIO && rec_disk_full(s->tmpdir) ? -ENOSPC : ret;
 	snprintf(kallsyms, sizeof(kallsyms), "%s/kallsyms", dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	globs = calloc(s->events.n + 1, sizeof(*globs));
@@ -187,6 +196,8 @@ int rec_dat_write(struct rec_session *s, const char *path)
 out:
 	if (out)
 		tracecmd_output_close(out);
+	if (ret == -EIO && (errno == ENOSPC || errno == EDQUOT || rec_disk_full(s->tmpdir)))
+		ret = -ENOSPC;	/* libtracecmd says only that a write failed */
 	if (ret < 0)
 		unlink(tmp);
 	free(items);

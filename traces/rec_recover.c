@@ -12,6 +12,10 @@
  * with the reason, then removes the instance, the registry entries and the
  * tmpdir. Nothing is recovered or removed while its owner lives.
  *
+ * The same mark serves a recording cut by a full disk (rec_disk_full_cut):
+ * its pages are cut at one time on every CPU, shorter until the .dat fits,
+ * and the note says where the trace ends.
+ *
  * It runs from `preflight record --recover DIR` (the tmpdirs in DIR), and
  * from rec_stale_cleanup (every dead recorder's, wherever its output was),
  * which `preflight record`, `preflight run` and `preflight load
@@ -462,4 +466,108 @@ int rec_stale_cleanup(const char *tracing_dir, bool quiet)
 	}
 	closedir(dir);
 	return removed;
+}
+
+/* the page to cut each CPU's file at: the first that starts after cut_ns */
+struct rec_cut {
+	uint64_t cut_ns;
+	long long *off;			/* -1: keep the whole file */
+};
+
+/* rec_cut_page - rec_page_fn: note the first page starting after the cut */
+static int rec_cut_page(void *ctx, int cpu, long long off, uint64_t first_ns, uint64_t last_ns)
+{
+	struct rec_cut *c = ctx;
+
+	if (c->off[cpu] < 0 && first_ns > c->cut_ns)
+		c->off[cpu] = off;
+	return 0;
+}
+
+/* rec_cut_at - drop every page that starts after cut_ns, on every CPU; 0 or -errno */
+static int rec_cut_at(struct rec_session *s, uint64_t cut_ns)
+{
+	struct rec_cut c = { .cut_ns = cut_ns };
+	int cpu, ret = 0;
+
+	c.off = malloc(s->ncpus * sizeof(*c.off));
+	if (!c.off)
+		return -ENOMEM;
+	for (cpu = 0; cpu < s->ncpus && !ret; cpu++) {
+		struct rec_count ignored = { 0 };
+
+		c.off[cpu] = -1;
+		ret = rec_scan_cpu_file(s, cpu, &ignored, rec_cut_page, &c);
+		if (!ret && c.off[cpu] >= 0 && ftruncate(s->cpus[cpu].fd, c.off[cpu]) < 0)
+			ret = -errno;
+		if (!ret && c.off[cpu] >= 0)
+			s->cpus[cpu].bytes = (uint64_t)c.off[cpu];
+	}
+	free(c.off);
+	return ret;
+}
+
+/* rec_failed_end_ns - the latest time every CPU's file still covers (the earliest last event) */
+static uint64_t rec_failed_end_ns(struct rec_session *s)
+{
+	uint64_t end = UINT64_MAX;
+	int cpu;
+
+	for (cpu = 0; cpu < s->ncpus; cpu++) {
+		struct rec_count one = { 0 };
+
+		if (s->cpus[cpu].err && !rec_scan_cpu_file(s, cpu, &one, NULL, NULL) &&
+		    one.last_ns && one.last_ns < end)
+			end = one.last_ns;	/* a CPU whose stream failed ends there */
+	}
+	return end;
+}
+
+/*
+ * rec_disk_full_cut - the disk filled ('why', -ENOSPC / -EDQUOT): cut every
+ * CPU's pages at one time (where the first stream failed), then write the
+ * .dat, cutting shorter (kallsyms first, then half the remaining span at a
+ * time) until it fits; the .dat is marked INCOMPLETE with where it ends.
+ * 0 written, or -errno
+ */
+int rec_disk_full_cut(struct rec_session *s, int why, struct rec_count *count)
+{
+	uint64_t end_ns, first_ns;
+	int ret, tries, cpu;
+	struct stat st;
+
+	for (cpu = 0; cpu < s->ncpus; cpu++) {	/* a page the full disk cut in part: never copied */
+		struct rec_cpu *c = &s->cpus[cpu];
+
+		if (fstat(c->fd, &st) < 0 ||
+		    ftruncate(c->fd, st.st_size - st.st_size % s->subbuf_size) < 0)
+			return -errno;
+		c->bytes = (uint64_t)(st.st_size - st.st_size % s->subbuf_size);
+	}
+	if ((ret = rec_scan_all(s, count)) < 0)
+		return ret;
+	first_ns = count->first_ns;
+	end_ns = rec_failed_end_ns(s);
+	for (tries = 0; tries < 40; tries++) {
+		if (end_ns != UINT64_MAX && (ret = rec_cut_at(s, end_ns)) < 0)
+			return ret;
+		if ((ret = rec_scan_all(s, count)) < 0)
+			return ret;
+		snprintf(s->incomplete, sizeof(s->incomplete), "truncated: the disk filled (%s) "
+			 "while recording; the trace ends at %.6f s (%.3f s after its first event), "
+			 "later events are missing", why == -EDQUOT ? "EDQUOT" : "ENOSPC",
+			 count->last_ns / 1e9, count->last_ns > first_ns ?
+			 (count->last_ns - first_ns) / 1e9 : 0.0);
+		ret = rec_dat_write(s, s->opts->output);
+		if (ret != -ENOSPC && ret != -EDQUOT)
+			return ret;
+		if (s->opts->kallsyms && !s->no_kallsyms) {
+			s->no_kallsyms = true;	/* the largest piece that is no event */
+			continue;
+		}
+		if (count->last_ns <= first_ns)
+			return ret;
+		end_ns = first_ns + (count->last_ns - first_ns) / 2;
+	}
+	return ret;
 }
