@@ -37,6 +37,7 @@
 #include "loads/load.h"
 #include "run.h"
 #include "scenario.h"
+#include "stale.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -49,6 +50,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -1400,17 +1402,60 @@ static int run_finish(struct run *r)
 	return r->code;
 }
 
+/*
+ * run_lock - one run at a time on a machine (two would disturb each other's
+ * measurements and loads): an exclusive lock on PREFLIGHT_RUN_LOCK (default
+ * /run/preflight/run.lock), held until the runner ends however it ends; the
+ * fd, or -1 after saying who holds it (exit 3)
+ */
+static int run_lock(const char *scenario)
+{
+	const char *path = getenv("PREFLIGHT_RUN_LOCK");
+	char who[PATH_MAX + 64] = "";
+	int fd;
+
+	if (!path || !*path) {
+		path = PF_STATE_DIR "/run.lock";
+		mkdir(PF_STATE_DIR, 0755);
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		if (errno != EACCES && errno != EPERM)	/* no privilege: run_precheck says what is missing */
+			pf_err("%s: cannot open: %s (not refusing a second run)", path, strerror(errno));
+		return -2;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		ssize_t n = pread(fd, who, sizeof(who) - 1, 0);
+
+		who[n > 0 ? n : 0] = '\0';
+		who[strcspn(who, "\n")] = '\0';
+		close(fd);
+		pf_err("another preflight run is running (%s): refused, one run at a time (two would "
+		       "disturb each other's measurements); nothing was started", who[0] ? who : path);
+		return -1;
+	}
+	snprintf(who, sizeof(who), "pid %d, scenario %s\n", (int)getpid(), scenario);
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, who, strlen(who), 0) < 0)
+		pf_err("%s: %s", path, strerror(errno));
+	return fd;
+}
+
 int run_scenario(const struct run_opts *o, char *dir, size_t dir_size)
 {
 	struct sigaction sa = { .sa_handler = run_on_signal }, old[3];
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct run *r;
 	char path[PATH_MAX];
-	int i, ret;
+	int i, ret, lock;
 
+	lock = run_lock(o->scenario);
+	if (lock == -1)
+		return PF_EXIT_ENV;
 	r = calloc(1, sizeof(*r));
-	if (!r)
+	if (!r) {
+		close(lock);
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	}
 	r->o = o;
 	r->t0_ns = pf_now_ns();
 	r->app_phase = r->baseline_phase = r->current_phase = r->reserve_fd = -1;
@@ -1432,7 +1477,7 @@ int run_scenario(const struct run_opts *o, char *dir, size_t dir_size)
 	if (ret)
 		goto out;
 	snprintf(dir, dir_size, "%s", r->dir);
-	if (run_has_command(r, "record")) {
+	if (geteuid() == 0 && run_has_command(r, "record")) {
 		/* what a killed run or recorder left: its trace recovered into its own run directory */
 		char *argv[] = { r->self, "record", "--cleanup-stale", NULL };
 
@@ -1468,6 +1513,8 @@ out:
 		fclose(r->log);
 	if (r->reserve_fd >= 0)
 		close(r->reserve_fd);
+	if (lock >= 0)
+		close(lock);
 	json_decref(r->phases);
 	json_decref(r->load_phases);
 	free(r);

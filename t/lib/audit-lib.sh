@@ -61,9 +61,10 @@ audit_mine() {
 	fi
 }
 
-# audit_procs - this test's processes still alive (not the audit's own)
+# audit_procs - this test's processes still alive (not the audit's own, nor kernel threads,
+# whose recycled pids may equal a dead child's)
 audit_procs() {
-	ps -eo pid=,pgid=,stat=,args= | awk -v me=$$ '$3 !~ /^Z/ && $1 != me' | audit_mine |
+	ps -eo pid=,pgid=,stat=,args= | awk -v me=$$ '$3 !~ /^Z/ && $1 != me && $4 !~ /^\[/' | audit_mine |
 		grep -v -e 'audit_' -e ' ps -eo' -e ' grep ' -e ' awk ' -e ' sort ' -e ' find ' -e ' sed ' || true
 }
 
