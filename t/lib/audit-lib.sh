@@ -78,9 +78,14 @@ audit_left() {
 		-not -path "$AUDIT_DIR/*" 2>/dev/null | sed 's/^/tmpfile /'
 }
 
+# audit_settled - no process of this test is left
+audit_settled() {
+	test -z "$(audit_procs)"
+}
+
 # audit_end ID DESC - nothing this test created is left (waits for its processes to end)
 audit_end() {
-	wait_for 90 test -z "$(audit_procs)" || true
+	wait_for 90 audit_settled || true
 	_left=$(audit_left)
 	grep -v '^proc ' "$AUDIT_DIR/new" | audit_mine > "$AUDIT_DIR/own"
 	grep -v '^proc ' "$AUDIT_DIR/new" | grep -vxF -f "$AUDIT_DIR/own" | grep -v '^tmp preflight-test\.' |
