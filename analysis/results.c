@@ -617,10 +617,11 @@ static json_t *an_incomplete_json(struct an_run *r)
 {
 	json_t *a = json_array();
 	long cut = an_joblog_cut_line(r->jl);
-	char note[400];
+	char note[600];
 
 	if (r->trace_incomplete[0]) {
-		snprintf(note, sizeof(note), "trace: %s", r->trace_incomplete);
+		snprintf(note, sizeof(note), "trace: %s; its last event read is at %.6f s", r->trace_incomplete,
+			 r->end_ns / 1e9);
 		json_array_append_new(a, json_string(note));
 	}
 	if (r->jl_write_error[0]) {

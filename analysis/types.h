@@ -289,7 +289,7 @@ struct an_run {
 	struct an_win jl_w1s, jl_wslot;		/* the app's windows from the job log's CPU times */
 	int64_t  jl_slot_ns;
 	char     jl_write_error[200];	/* the job log's '# write_error=' trailer (a full disk) */
-	char     trace_incomplete[200];	/* the recorder's INCOMPLETE note (recovered, truncated) */
+	char     trace_incomplete[440];	/* the recorder's INCOMPLETE note (recovered, truncated) */
 	/* interned names (IRQ names) */
 	char   **names;
 	size_t   nnames;

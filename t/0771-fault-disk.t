@@ -9,7 +9,7 @@ need TRACEFS
 need RT
 need BUILT:flightapp BUILT:sensorsim
 . "$TOP/t/lib/audit-lib.sh"
-plan 25
+plan 28
 
 # small_fs NAME SIZE - a tmpfs of SIZE at $TMP/NAME, unmounted when the test ends
 MOUNTS=
@@ -76,6 +76,16 @@ run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/rec/t.dat" -o "$TMP/rec.json"
 like "$rc:$(json_get "$TMP/rec.json" incomplete.0)" "^0:trace: truncated: the disk filled" \
 	"disk-4.4 analyze reads it and flags the results"
 audit_end disk-4.5 "nothing left behind (instance, temporary directory)"
+
+# --- a trace cut short (power loss while it was written) -------------------------------------
+cut=$(($(stat -c %s "$TOP/traces/ref/app-alone.dat") * 3 / 4))
+head -c "$cut" "$TOP/traces/ref/app-alone.dat" > "$TMP/power.dat"
+run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/power.dat" -o "$TMP/power.json"
+is "$rc" 0 "disk-6.1 analyze: a trace cut short inside its data is read as far as it goes"
+like "$(json_get "$TMP/power.json" incomplete.0)" \
+	"^trace: truncated: the file ends at byte $cut of the [0-9]+ its headers declare .*; its last event read is at [0-9.]+ s\$" \
+	"disk-6.2 flagged truncated, saying where it ends"
+like "$(json_get "$TMP/power.json" trace.events)" "^[1-9]" "disk-6.3 with the events before the cut"
 
 # --- run on a full disk ---------------------------------------------------------------------
 small_fs run 5m
