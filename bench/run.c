@@ -902,10 +902,10 @@ static int run_phase(struct run *r, int idx)
 	run_path(pdir, sizeof(pdir), r->dir, name);
 	if (run_mkdirs(pdir) < 0)
 		return run_fail(r, PF_EXIT_ENV, "%s: %s", pdir, strerror(errno));
-	run_log(r, "phase %s: begin (%s, %lld s, %d loads)", p->name, scn_measure_name(p->measure),
-		   (long long)(p->duration_ns / PF_NS_PER_SEC), p->nloads);
 	r->current_phase = idx;
 	run_manifest(r, false);
+	run_log(r, "phase %s: begin (%s, %lld s, %d loads)", p->name, scn_measure_name(p->measure),
+		   (long long)(p->duration_ns / PF_NS_PER_SEC), p->nloads);
 	for (i = 0; i < p->nloads; i++)
 		rl[i].name = p->loads[i];
 
@@ -1022,9 +1022,9 @@ stop:
 		r->app_phase = idx;
 	if (p->measure == SCN_CYCLICTEST && (r->baseline_phase < 0 || p->nloads))
 		r->baseline_phase = idx;
-	run_log(r, "phase %s: end%s", p->name, partial ? " (partial)" : "");
 	r->current_phase = -1;
-	run_manifest(r, false);
+	run_manifest(r, false);	/* what the phase did, before the log says it ended */
+	run_log(r, "phase %s: end%s", p->name, partial ? " (partial)" : "");
 	return r->code ? r->code : 0;
 }
 

@@ -65,7 +65,8 @@ audit_mine() {
 # whose recycled pids may equal a dead child's)
 audit_procs() {
 	ps -eo pid=,pgid=,stat=,args= | awk -v me=$$ '$3 !~ /^Z/ && $1 != me && $4 !~ /^\[/' | audit_mine |
-		grep -v -e 'audit_' -e ' ps -eo' -e ' grep ' -e ' awk ' -e ' sort ' -e ' find ' -e ' sed ' || true
+		grep -v -e 'audit_' -e ' ps -eo' -e ' grep ' -e ' awk ' -e ' sort ' -e ' find ' -e ' sed ' \
+			-e "$AUDIT_DIR" || true
 }
 
 # audit_left - what the test left: new state items of its own, and temporary files under $TMP
