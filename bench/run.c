@@ -138,18 +138,21 @@ static void run_log(struct run *r, const char *fmt, ...)
 static int run_fail(struct run *r, int code, const char *fmt, ...) PF_PRINTF(3, 4);
 static int run_fail(struct run *r, int code, const char *fmt, ...)
 {
+	char why[sizeof(r->failure)];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(r->failure, sizeof(r->failure), fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	pf_err("%s", r->failure);
-	run_log(r, "error: %s", r->failure);
+	pf_err("%s", why);
+	run_log(r, "error: %s", why);
+	if (!r->disk_full || !r->failure[0])	/* a full disk explains what fails after it */
+		memcpy(r->failure, why, sizeof(why));
 	r->code = code;
 	return code;
 }
 
-#define RUN_RESERVE_BYTES (1 << 20)	/* held back for run.json, the analysis and the summary */
+#define RUN_RESERVE_BYTES (4 << 20)	/* held back for run.json, the analysis and the summary */
 #define RUN_FULL_BYTES    (64 << 10)	/* less free than this: the disk is full */
 
 /*
@@ -168,8 +171,8 @@ static void run_reserve(struct run *r)
 
 /*
  * run_disk_check - when the run directory's disk is full: say so once (the
- * run is partial, exit 3) and give back the reserve for what follows; true
- * when it is full
+ * run is partial, exit 3); true when it is full. The reserve is given back
+ * by run_finish, once every child has ended (the recorder would fill it).
  */
 static bool run_disk_check(struct run *r, const char *when)
 {
@@ -181,9 +184,6 @@ static bool run_disk_check(struct run *r, const char *when)
 		return false;
 	r->disk_full = true;
 	r->partial = true;
-	if (r->reserve_fd >= 0)
-		close(r->reserve_fd);
-	r->reserve_fd = -1;
 	run_fail(r, PF_EXIT_ENV, "%s: the disk of the run directory is full (ENOSPC, %llu KiB free): "
 		 "what was written is kept, the run is partial", when,
 		 (unsigned long long)st.f_bavail * st.f_frsize / 1024);
@@ -1151,6 +1151,16 @@ struct run_facts {
 	char fsw[PATH_MAX];
 };
 
+/* run_json_ok - the file holds a JSON object (one cut short by a full disk does not) */
+static bool run_json_ok(const char *path)
+{
+	json_t *j = run_exists(path) ? json_load_file(path, 0, NULL) : NULL;
+	bool ok = json_is_object(j);
+
+	json_decref(j);
+	return ok;
+}
+
 /*
  * run_facts_argv - append to argv (at *n) the options that give analyze the
  * run's own facts (--run, --partial) and phase phase_idx's loads and flight
@@ -1170,7 +1180,7 @@ static void run_facts_argv(struct run *r, struct run_facts *f, int phase_idx, ch
 		return;
 	argv[(*n)++] = "--phase";
 	argv[(*n)++] = r->scn.phases[phase_idx].name;
-	if (run_exists(run_path(f->fsw, sizeof(f->fsw), run_phase_dir(r, phase_idx, pdir, sizeof(pdir)),
+	if (run_json_ok(run_path(f->fsw, sizeof(f->fsw), run_phase_dir(r, phase_idx, pdir, sizeof(pdir)),
 				"fsw.json"))) {
 		argv[(*n)++] = "--fsw";
 		argv[(*n)++] = f->fsw;
@@ -1404,7 +1414,10 @@ static int run_finish(struct run *r)
 			 "! -name qualification.txt -print0 | sort -z | xargs -0 sha256sum",
 			 "sh", r->dir, NULL };
 
-	run_disk_check(r, "after the phases");
+	if (run_disk_check(r, "after the phases") && r->reserve_fd >= 0) {
+		close(r->reserve_fd);	/* the room for run.json, the analysis and the summary */
+		r->reserve_fd = -1;
+	}
 	loads = json_pack("{s:s, s:s, s:b, s:O}", "schema", "preflight-loads/1", "scenario", r->scn.name,
 			  "partial", r->partial, "phases", r->load_phases);
 	if (json_dump_file(loads, run_path(path, sizeof(path), r->dir, "loads.json"),

@@ -88,7 +88,7 @@ like "$(json_get "$TMP/power.json" incomplete.0)" \
 like "$(json_get "$TMP/power.json" trace.events)" "^[1-9]" "disk-6.3 with the events before the cut"
 
 # --- run on a full disk ---------------------------------------------------------------------
-small_fs run 5m
+small_fs run 8m
 cat > "$TMP/f.ini" <<'INI'
 [scenario]
 name = t0771
