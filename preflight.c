@@ -7,6 +7,7 @@
  */
 #include "command.h"
 #include "common.h"
+#include "stale.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -102,6 +103,8 @@ int main(int argc, char **argv)
 	cmd = main_find_command(argv[1]);
 	if (!cmd)
 		return pf_fail(PF_EXIT_USAGE, "'%s': no such command (see 'preflight help')", argv[1]);
+	/* a killed recorder's instance records on until someone stops it: every command does */
+	pf_stale_stop();
 	snprintf(main_prefix_buf, sizeof(main_prefix_buf), "preflight: %s", cmd->name);
 	pf_set_prog(main_prefix_buf);
 	for (i = 2; i < argc; i++) {

@@ -16,6 +16,7 @@
 #include "command.h"
 #include "outguard.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -102,6 +103,76 @@ static char *an_run_path(const char *dir, const char *name, bool must_exist)
 		return NULL;
 	}
 	return p;
+}
+
+/* an_phase_dir - name is a phase directory of a run ("NN-<phase>") */
+static int an_phase_dir(const struct dirent *d)
+{
+	return d->d_name[0] >= '0' && d->d_name[0] <= '9' && d->d_name[1] >= '0' &&
+	       d->d_name[1] <= '9' && d->d_name[2] == '-';
+}
+
+/*
+ * an_run_phases - RUN_DIR of `preflight run` holds its inputs in its phase
+ * directories (a run killed before its own analysis left them there): the
+ * last phase with a trace or job log (the app, with its fsw.json) and the
+ * last with a cyclictest.json (the baseline); partial unless run.json says
+ * the run completed. Fills what the options left empty; 0, or an exit code.
+ */
+static int an_run_phases(struct an_run *r, const char *dir, char **owned, int *nowned)
+{
+	struct dirent **ents = NULL;
+	char *app = NULL, *base = NULL, *p, *runjson;
+	json_t *run;
+	int i, n;
+
+	n = scandir(dir, &ents, an_phase_dir, alphasort);
+	for (i = 0; i < n; i++) {
+		if ((p = an_run_path(dir, ents[i]->d_name, false))) {
+			char *t = an_run_path(p, "trace.dat", true), *j = an_run_path(p, "jobs.csv", true);
+			char *c = an_run_path(p, "cyclictest.json", true);
+
+			if (t || j) {
+				free(app);
+				app = strdup(p);
+			}
+			if (c) {
+				free(base);
+				base = strdup(p);
+			}
+			free(t);
+			free(j);
+			free(c);
+			free(p);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	if (app && !r->opt.trace && (r->opt.trace = owned[*nowned] = an_run_path(app, "trace.dat", true)))
+		(*nowned)++;
+	if (app && !r->opt.joblog && (r->opt.joblog = owned[*nowned] = an_run_path(app, "jobs.csv", true)))
+		(*nowned)++;
+	if (app && !r->opt.fsw && (r->opt.fsw = owned[*nowned] = an_run_path(app, "fsw.json", true)))
+		(*nowned)++;
+	if (base && !r->opt.cyclictest &&
+	    (r->opt.cyclictest = owned[*nowned] = an_run_path(base, "cyclictest.json", true)))
+		(*nowned)++;
+	runjson = an_run_path(dir, "run.json", false);
+	run = runjson ? json_load_file(runjson, 0, NULL) : NULL;
+	if ((app || base) && !json_is_true(json_object_get(run, "complete")) &&
+	    json_object_get(run, "ended_utc") == NULL) {
+		r->opt.partial = true;
+		if (!r->opt.quiet)
+			pf_err("note: %s: the run did not complete (interrupted or killed): analysing "
+			       "what its phases recorded%s%s%s%s, marked partial", dir,
+			       app ? ": " : "", app ? strrchr(app, '/') + 1 : "",
+			       base ? ", baseline " : "", base ? strrchr(base, '/') + 1 : "");
+	}
+	json_decref(run);
+	free(runjson);
+	free(app);
+	free(base);
+	return 0;
 }
 
 static char *volatile an_tmp_path;	/* results.json.tmp while it is written */
@@ -245,6 +316,8 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 			(*nowned)++;
 		if (!r->opt.out && (r->opt.out = owned[*nowned] = an_run_path(dir, "results.json", false)))
 			(*nowned)++;
+		if (!r->opt.trace && !r->opt.joblog && !r->opt.cyclictest)
+			an_run_phases(r, dir, owned, nowned);
 	}
 	if (!r->opt.out)
 		r->opt.out = "results.json";
@@ -377,7 +450,7 @@ static int an_cmd_run(int argc, char **argv)
 {
 	struct an_run run = { 0 }, *r = &run;
 	struct an_facts facts = { NULL };
-	char *owned[4] = { NULL };
+	char *owned[8] = { NULL };
 	int nowned = 0, ret, i;
 	json_t *res = NULL;
 
@@ -447,7 +520,9 @@ out:
 	json_decref(facts.run);
 	json_decref(facts.loads);
 	json_decref(facts.fsw);
-	an_jobs_csv_close(r);
+	i = an_jobs_csv_close(r, ret == 0);	/* kept only beside complete tables */
+	if (!ret)
+		ret = i;
 	an_tasks_joblog_close(r);
 	an_snapshots_free(r);
 	an_tasks_free(r);

@@ -45,6 +45,7 @@ struct an_joblog {
 	bool     row_ready;
 	struct an_jlrow row;
 	int      err;
+	long     cut_line;		/* the last line, cut before its end (a full disk): skipped */
 };
 
 /* an_jl_field - libcsv: one field of the current row */
@@ -224,6 +225,22 @@ void an_joblog_close(struct an_joblog *jl)
 	free(jl);
 }
 
+/* an_jl_at_end - nothing follows in the file (the line just read was its last) */
+static bool an_jl_at_end(struct an_joblog *jl)
+{
+	int c = getc(jl->f);
+
+	if (c == EOF)
+		return true;
+	ungetc(c, jl->f);
+	return false;
+}
+
+long an_joblog_cut_line(const struct an_joblog *jl)
+{
+	return jl ? jl->cut_line : 0;
+}
+
 /* an_joblog_next - read up to the next row: 1 row in *row, 0 end of file, or -exit code */
 int an_joblog_next(struct an_joblog *jl, an_jl_meta_fn *meta, void *ctx, struct an_jlrow **row)
 {
@@ -249,6 +266,10 @@ int an_joblog_next(struct an_joblog *jl, an_jl_meta_fn *meta, void *ctx, struct 
 			return 0;
 		}
 		jl->lineno++;
+		if (jl->line[n - 1] != '\n' && !jl->in_quotes && an_jl_at_end(jl)) {
+			jl->cut_line = jl->lineno;	/* a row or trailer line cut short: never half a row */
+			continue;
+		}
 		if (!jl->in_quotes && jl->line[0] == '#') {
 			an_jl_comment(jl, jl->line, meta, ctx);
 			continue;

@@ -32,5 +32,10 @@ int  an_joblog_open(const char *path, an_jl_meta_fn *head, void *ctx, struct an_
 /* the next row: 1 row in *row, 0 end of file, or -exit code; metadata lines met on the way go to meta */
 int  an_joblog_next(struct an_joblog *jl, an_jl_meta_fn *meta, void *ctx, struct an_jlrow **row);
 void an_joblog_close(struct an_joblog *jl);
+/*
+ * the number of the file's last line when it ends without a newline (cut
+ * short by a full disk or a crash): that line was skipped, not read; else 0
+ */
+long an_joblog_cut_line(const struct an_joblog *jl);
 
 #endif

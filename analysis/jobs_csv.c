@@ -12,17 +12,18 @@
 #include <csv.h>
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *const an_csv_tables[AN_CSV_NTABLES] = {
 	AN_CSV_THREADS, AN_CSV_CPUS, AN_CSV_TASKS, AN_CSV_JOBS, AN_CSV_CULPRITS,
 };
 
-/* an_jobs_csv_open - DIR/results-jobs.csv with its header line */
+/* an_jobs_csv_open - DIR/results-jobs.csv with its header line (written as .tmp, renamed at close) */
 int an_jobs_csv_open(struct an_run *r, const char *dir)
 {
 	char path[4096];
 
-	snprintf(path, sizeof(path), "%s/" AN_CSV_JOBS, dir);
+	snprintf(path, sizeof(path), "%s/" AN_CSV_JOBS ".tmp", dir);
 	r->jobs_csv = fopen(path, "w");
 	if (!r->jobs_csv)
 		return pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));
@@ -42,20 +43,30 @@ void an_jobs_csv_row(struct an_run *r, const struct an_task *t, const struct an_
 		j->overrun, j->miss, j->lost);
 }
 
-/* an_jobs_csv_close - the rows still in the tasks' rings, oldest first, then the file */
-void an_jobs_csv_close(struct an_run *r)
+int an_jobs_csv_close(struct an_run *r, bool keep)
 {
+	char tmp[4096 + 8], path[4096];
 	struct an_task *t;
 	uint32_t k, n;
-	int i;
+	int i, ret = 0;
 
-	for (i = 0; r->jobs_csv && i < r->ntasks; i++) {
+	if (!r->jobs_csv)
+		return 0;
+	for (i = 0; i < r->ntasks; i++) {
 		t = r->task[i];
 		n = t->ring_n < AN_JOB_RING ? t->ring_n : AN_JOB_RING;
 		for (k = t->ring_n - n; k < t->ring_n; k++)
 			an_jobs_csv_row(r, t, &t->ring[k % AN_JOB_RING]);
 	}
-	if (r->jobs_csv)
-		fclose(r->jobs_csv);
+	snprintf(path, sizeof(path), "%s/" AN_CSV_JOBS, r->opt.csv);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	errno = 0;
+	if ((fflush(r->jobs_csv) || ferror(r->jobs_csv) | fclose(r->jobs_csv)) && keep)
+		ret = pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno ? errno : EIO));
 	r->jobs_csv = NULL;
+	if (keep && !ret && rename(tmp, path))
+		ret = pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));
+	if (!keep || ret)
+		unlink(tmp);
+	return ret;
 }

@@ -1,7 +1,8 @@
 /*
  * jobs_csv.h - what jobs_csv.c offers: the per-job table (--csv DIR's
  * results-jobs.csv, the slot timeline), one row written as a job leaves its task's
- * ring of recent jobs (types.h), the rest at close.
+ * ring of recent jobs (types.h), the rest at close; written under a temporary
+ * name and renamed when complete.
  */
 #ifndef AN_JOBS_CSV_H
 #define AN_JOBS_CSV_H
@@ -23,6 +24,8 @@ extern const char *const an_csv_tables[AN_CSV_NTABLES];
 
 int  an_jobs_csv_open(struct an_run *r, const char *dir);
 void an_jobs_csv_row(struct an_run *r, const struct an_task *t, const struct an_job *j);
-void an_jobs_csv_close(struct an_run *r);
+
+/* an_jobs_csv_close - the last rows, then the table renamed into place when 'keep' (else removed); 0 or an exit code */
+int  an_jobs_csv_close(struct an_run *r, bool keep);
 
 #endif

@@ -11,6 +11,7 @@
 #include "sched.h"
 #include "tasks.h"
 #include "jobs_csv.h"
+#include "joblog.h"
 
 #include <csv.h>
 #include <ctype.h>
@@ -19,6 +20,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
 /* an_frac - a fraction, or null when the denominator is 0 */
@@ -768,6 +770,37 @@ static void an_lost_unplaced(struct an_run *r, json_t *affected)
 	}
 }
 
+/*
+ * an_incomplete_json - why the inputs end early, each said once (on stderr
+ * too): a trace the recorder marked INCOMPLETE (recovered after it was
+ * killed, or cut by a full disk), a job log whose disk filled, a job log
+ * whose last line was cut short; [] when complete
+ */
+static json_t *an_incomplete_json(struct an_run *r)
+{
+	json_t *a = json_array();
+	long cut = an_joblog_cut_line(r->jl);
+	char note[600];
+
+	if (r->trace_incomplete[0]) {
+		snprintf(note, sizeof(note), "trace: %s; its last event read is at %.6f s", r->trace_incomplete,
+			 r->end_ns / 1e9);
+		json_array_append_new(a, json_string(note));
+	}
+	if (r->jl_write_error[0]) {
+		snprintf(note, sizeof(note), "job log: %s", r->jl_write_error);
+		json_array_append_new(a, json_string(note));
+	}
+	if (cut) {
+		snprintf(note, sizeof(note), "job log: line %ld is cut short (the file ends inside it): "
+			 "skipped, the job log ends at line %ld", cut, cut - 1);
+		json_array_append_new(a, json_string(note));
+	}
+	for (size_t i = 0; i < json_array_size(a); i++)
+		pf_err("note: INCOMPLETE: %s", json_string_value(json_array_get(a, i)));
+	return a;
+}
+
 json_t *an_results_json(struct an_run *r)
 {
 	json_t *res = json_object(), *in = json_object(), *lost = json_object(), *wins = json_array();
@@ -818,6 +851,7 @@ json_t *an_results_json(struct an_run *r)
 		an_lost_unplaced(r, affected);
 	json_object_set_new(lost, "affected", affected);
 	json_object_set_new(res, "lost_events", lost);
+	json_object_set_new(res, "incomplete", an_incomplete_json(r));
 	if (trace && !r->n_switch)
 		an_no_sched(res);
 	return res;
@@ -853,7 +887,7 @@ static FILE *an_csv_open(const char *dir, const char *name, const char *const *c
 	FILE *f;
 	int c;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(path, sizeof(path), "%s/%s.tmp", dir, name);	/* renamed by an_csv_close */
 	f = fopen(path, "w");
 	if (!f) {
 		pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));
@@ -888,11 +922,28 @@ static void an_csv_row(FILE *f, json_t *row, const char *const *cols, int ncols)
 	fputc('\n', f);
 }
 
-/* an_csv_close - finish a table; 0 or an exit code after printing why */
+/*
+ * an_csv_close - finish a table: written whole, then renamed from its .tmp
+ * name (a full disk never leaves a table cut short); 0 or an exit code
+ * after printing why
+ */
 static int an_csv_close(FILE *f, const char *dir, const char *name)
 {
-	if (fclose(f))
-		return pf_fail(PF_EXIT_ENV, "%s/%s: %s", dir, name, strerror(errno));
+	char tmp[4096], path[4096];
+	int err;
+
+	snprintf(tmp, sizeof(tmp), "%s/%s.tmp", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	errno = 0;
+	err = fflush(f) || ferror(f) ? (errno ? errno : EIO) : 0;
+	if (fclose(f) && !err)
+		err = errno;
+	if (!err && rename(tmp, path))
+		err = errno;
+	if (err) {
+		unlink(tmp);
+		return pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(err));
+	}
 	return 0;
 }
 

@@ -770,6 +770,9 @@ static int an_jl_meta(void *ctx, const char *line)
 			t->jl_missed += v;	/* releases skipped after the task's last job */
 	} else if (sscanf(line, "# end_mono_ns=%lld", &v) == 1) {
 		r->jl_end_ns = v;
+	} else if (!strncmp(line, "# write_error=", 14)) {
+		snprintf(r->jl_write_error, sizeof(r->jl_write_error), "%.*s",
+			 (int)strcspn(line + 14, "\n"), line + 14);
 	}
 	return 0;
 }

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include "trace.h"
+#include "trace_cut.h"
 #include "sched.h"
 #include "tasks.h"
 
@@ -426,7 +427,13 @@ static void an_cpustats(struct an_run *r, struct an_reader *rd, struct tracecmd_
 	if (!s || !(l = calloc(1, sizeof(*l))))
 		return;
 	an_cpustats_observers(r, s);
-	if (!rec_parse_cpustats(s, l)) {
+	rec_parse_cpustats(s, l);
+	/* the recorder's note that the file ends early (recovered, disk full) */
+	if (l->incomplete[0])	/* after a cut (an_trace_open_cut), if any */
+		snprintf(r->trace_incomplete + strlen(r->trace_incomplete),
+			 sizeof(r->trace_incomplete) - strlen(r->trace_incomplete), "%s%s",
+			 r->trace_incomplete[0] ? "; and " : "", l->incomplete);
+	if (l->ncpus) {
 		rd->window = l->window;
 		r->rt_wakeups = l->rt_wakeups;
 		for (i = 0; i < l->ncpus; i++) {
@@ -494,12 +501,38 @@ static void an_quiet_libs(void)
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 }
 
+/*
+ * an_trace_open_cut - the file's CPU data is not all there: when it was cut
+ * short (an_trace_cut_copy), open what it holds instead, and note in
+ * r->trace_incomplete where it ends; the new handle (its copy's fd in
+ * *cut_fd), or NULL. The failed handle is left open on purpose: libtracecmd
+ * 3.1 faults when closing a handle whose data failed to initialise.
+ */
+static struct tracecmd_input *an_trace_open_cut(struct an_run *r, const char *path,
+						struct tracecmd_input *failed, int *cut_fd)
+{
+	char copy[64];
+	int64_t have, declared;
+	struct tracecmd_input *h;
+
+	*cut_fd = an_trace_cut_copy(path, tracecmd_cpus(failed), copy, sizeof(copy), &have, &declared);
+	if (*cut_fd < 0)
+		return NULL;
+	h = tracecmd_open_head(copy, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!h || an_init_data_quiet(h) < 0)
+		return NULL;
+	snprintf(r->trace_incomplete, sizeof(r->trace_incomplete), "truncated: the file ends at byte "
+		 "%lld of the %lld its headers declare (cut short: power loss or a full disk); read as "
+		 "far as it goes", (long long)have, (long long)declared);
+	return h;
+}
+
 int an_trace_read(struct an_run *r, const char *path)
 {
 	struct tracecmd_input **hs = NULL, *h;
 	struct an_reader rd = { .r = r, .path = path };
 	char *real = NULL;
-	int ret, nbuf, i, nh = 0;
+	int ret, nbuf, i, nh = 0, cut_fd = -1;
 	off_t size;
 	struct stat st;
 
@@ -510,11 +543,7 @@ int an_trace_read(struct an_run *r, const char *path)
 	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!h)
 		return pf_fail(PF_EXIT_USAGE, "%s: corrupt or truncated trace-cmd headers (libtracecmd cannot open it)", path);
-	if (an_init_data_quiet(h) < 0) {
-		/*
-		 * The handle is left open on purpose: libtracecmd 3.1 faults when
-		 * closing a handle whose data failed to initialise.
-		 */
+	if (an_init_data_quiet(h) < 0 && !(h = an_trace_open_cut(r, path, h, &cut_fd))) {
 		size = stat(path, &st) ? 0 : st.st_size;
 		return pf_fail(PF_EXIT_USAGE, "%s: offset %lld: truncated or corrupt: the CPU data is not all in the file",
 			       path, (long long)size);
@@ -567,6 +596,8 @@ out:
 		tracecmd_close(hs[i]);
 	if (h)
 		tracecmd_close(h);
+	if (cut_fd >= 0)
+		close(cut_fd);
 	free(hs);
 	free(real);
 	free(rd.kind);

@@ -336,6 +336,8 @@ struct an_run {
 	int     *observers;		/* sorted thread ids */
 	int      nobservers;
 	bool     observers_known;	/* the trace lists them (a preflight recording) */
+	char     jl_write_error[200];	/* the job log's '# write_error=' trailer (a full disk) */
+	char     trace_incomplete[440];	/* the recorder's INCOMPLETE note (recovered, truncated) */
 	/* interned names (IRQ names) */
 	char   **names;
 	size_t   nnames;

@@ -48,6 +48,7 @@ struct app_task {
 	uint32_t seq __attribute__((aligned(APP_CACHELINE)));
 	uint32_t missed_next;		/* releases missed during the last job */
 	uint64_t marker_errors;
+	uint64_t joblog_dropped;	/* rows the job log's disk did not take (logger thread) */
 	int64_t  thread_cpu_ns;		/* CPU time of the thread at its exit */
 	int      nice;			/* the thread's nice value (--no-rt: -prio/5 when permitted) */
 	_Atomic int tid;
@@ -88,14 +89,25 @@ struct app {
 	uint64_t (*drain)(struct app *app);	/* the logger's job: empty the rings (flightapp: app_logger_drain), NULL = none */
 	FILE    *joblog;		/* NULL: records are drained and discarded */
 	char     joblog_path[512];
-	uint64_t joblog_rows;
+	uint64_t joblog_rows;		/* rows on disk (without a job log: rows drained) */
 	int      joblog_error;		/* first write error (-errno), 0 if none */
+	char    *joblog_buf;		/* rows formatted, not yet written (app/joblog.c) */
+	size_t   joblog_len;
+	uint8_t *joblog_row_task;	/* the task of each buffered row */
+	size_t   joblog_nrows;
+	int      joblog_reserve_fd;	/* room for the trailer on a full disk, or -1 */
 	size_t   stack_bytes;
 	bool     memory_locked;		/* mlockall succeeded */
 	bool     no_cpu_time;		/* flightapp-perf only: jobs without CPU-time reads (cpu_ns 0) */
 	char     dma_state[16];		/* "held", "off" or "unavailable" (job log, JSON) */
 	char     trace_instance[64];	/* "" when no markers */
 };
+
+/* app_task_dropped - records of a task lost before the job log: full ring or full disk */
+static inline uint64_t app_task_dropped(struct app_task *t)
+{
+	return app_ring_dropped(&t->ring) + t->joblog_dropped;
+}
 
 /* app_init - set up the app from a checked configuration: tasks, rings, statistics; 0 or -errno */
 int app_init(struct app *app, const struct app_config *cfg, char *err, size_t err_size);

@@ -69,7 +69,7 @@ void app_report_status(struct app *app, FILE *f, int64_t now_ns)
 			t->cfg.name, app_policy_label(app, t, pol, sizeof(pol)), s.jobs,
 			s.jobs ? US(s.lat_min_ns) : 0, s.jobs ? US(s.lat_last_ns) : 0,
 			s.jobs ? US(s.lat_sum_ns) / (double)s.jobs : 0, s.jobs ? US(s.lat_max_ns) : 0,
-			US(s.resp_max_ns), s.overruns, s.missed, s.deadline_misses, app_ring_dropped(&t->ring));
+			US(s.resp_max_ns), s.overruns, s.missed, s.deadline_misses, app_task_dropped(t));
 	}
 	fflush(f);
 }
@@ -96,7 +96,7 @@ void app_report_table(struct app *app, FILE *f)
 		if (!t->ring.rec)
 			continue;
 		app_stats_read(&t->stats, &s);
-		d = app_ring_dropped(&t->ring);
+		d = app_task_dropped(t);
 		dropped += d;
 		util = elapsed ? 100.0 * (double)t->thread_cpu_ns / (double)elapsed : 0;
 		fprintf(f, "%-10s %-10s %-7s %9.3f %8" PRIu64 " %10.1f %10.1f %10.1f %11.1f %10.1f %10.1f %7.2f %8"
@@ -170,7 +170,7 @@ static json_t *app_task_json(struct app *app, struct app_task *t, int64_t elapse
 	json_object_set_new(o, "overruns", json_integer((json_int_t)s.overruns));
 	json_object_set_new(o, "missed", json_integer((json_int_t)s.missed));
 	json_object_set_new(o, "deadline_misses", json_integer((json_int_t)s.deadline_misses));
-	json_object_set_new(o, "dropped", json_integer((json_int_t)app_ring_dropped(&t->ring)));
+	json_object_set_new(o, "dropped", json_integer((json_int_t)app_task_dropped(t)));
 	json_object_set_new(o, "ring_entries", json_integer((json_int_t)t->ring.mask + 1));
 	json_object_set_new(o, "ring_high_water", json_integer((json_int_t)app_ring_high_water(&t->ring)));
 	json_object_set_new(o, "missed_after_last", json_integer((json_int_t)app_missed_after_last(t)));

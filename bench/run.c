@@ -21,6 +21,14 @@
  * (lib/proc.h); namespaces, links, mounts and loop devices belong to the
  * loads, which remove them themselves, and load_cleanup_stale removes
  * what a killed load left behind.
+ *
+ * A runner killed outright (SIGKILL) must lose nothing: its children get
+ * SIGTERM when it dies, so the loads clean up and the recorder writes its
+ * trace; run.json is written from the start and after every phase, marked
+ * incomplete until the end, so the run directory says it was interrupted and
+ * what ran. A recorder killed itself leaves raw pages, which `preflight
+ * record --recover` turns into a trace marked incomplete: right after its
+ * phase, or at the start of the next run.
  */
 #define _GNU_SOURCE
 #include "command.h"
@@ -31,6 +39,7 @@
 #include "run.h"
 #include "run_cpus.h"
 #include "scenario.h"
+#include "stale.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -43,7 +52,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/utsname.h>
@@ -55,6 +66,7 @@
 #define RUN_LOAD_STOP_NS   (30 * PF_NS_PER_SEC)	/* and stopped, report written, by then */
 #define RUN_LOAD_SAFETY_NS (120 * PF_NS_PER_SEC)	/* a load ends itself this long after its phase */
 #define RUN_TRIGGER_GAP_NS (11 * PF_NS_PER_SEC)	/* flight recorder: one snapshot per window */
+#define RUN_EARLY_END_NS   (500 * PF_NS_PER_MS)	/* a measurement that ended sooner ended early */
 #define RUN_PLAIN_PROGRESS_NS (10 * PF_NS_PER_SEC)	/* a progress line this often when stderr is no terminal */
 /*
  * What a phase writes, planned before it starts (the pre-flight disk check):
@@ -75,6 +87,9 @@
  */
 #define RUN_MEASURE_GRACE_NS(p) ((p)->measure == SCN_FLIGHTAPP ? \
 	120 * PF_NS_PER_SEC + (p)->duration_ns / 2 : 20 * PF_NS_PER_SEC)
+
+/* how the runner starts the children that live through a phase: ended with it if it dies */
+#define RUN_CHILD (PF_PROC_PGRP | PF_PROC_TERM_ON_DEATH)
 
 static volatile sig_atomic_t run_signal;
 
@@ -125,7 +140,14 @@ struct run {
 	struct run_live live;		/* the phase's live worst per thread / task, for the progress line */
 	char trace_instance[64];
 	json_t *traces;			/* run.json traces: what became of each .dat after the analysis */
+	char started_utc[32];
+	int current_phase;		/* the phase under way, -1 between phases */
+	int reserve_fd;			/* room held back on the run directory's disk, or -1 */
+	bool disk_full;			/* that disk filled: the run is partial */
 };
+
+static void run_manifest(struct run *r, bool complete);
+static char *run_phase_dir(struct run *r, int idx, char *buf, size_t size);
 
 /* run_log - one time-stamped line in run.log */
 static void run_log(struct run *r, const char *fmt, ...) PF_PRINTF(2, 3);
@@ -147,15 +169,56 @@ static void run_log(struct run *r, const char *fmt, ...)
 static int run_fail(struct run *r, int code, const char *fmt, ...) PF_PRINTF(3, 4);
 static int run_fail(struct run *r, int code, const char *fmt, ...)
 {
+	char why[sizeof(r->failure)];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(r->failure, sizeof(r->failure), fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	pf_err("%s", r->failure);
-	run_log(r, "error: %s", r->failure);
+	pf_err("%s", why);
+	run_log(r, "error: %s", why);
+	if (!r->disk_full || !r->failure[0])	/* a full disk explains what fails after it */
+		memcpy(r->failure, why, sizeof(why));
 	r->code = code;
 	return code;
+}
+
+#define RUN_RESERVE_BYTES (4 << 20)	/* held back for run.json, the analysis and the summary */
+#define RUN_FULL_BYTES    (64 << 10)	/* less free than this: the disk is full */
+
+/*
+ * run_reserve - hold RUN_RESERVE_BYTES on the run directory's disk in an
+ * unnamed file (nothing is left if the runner is killed), so that a disk
+ * that fills during a phase still takes run.json and the results that say so
+ */
+static void run_reserve(struct run *r)
+{
+	r->reserve_fd = open(r->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (r->reserve_fd >= 0 && posix_fallocate(r->reserve_fd, 0, RUN_RESERVE_BYTES)) {
+		close(r->reserve_fd);
+		r->reserve_fd = -1;
+	}
+}
+
+/*
+ * run_disk_check - when the run directory's disk is full: say so once (the
+ * run is partial, exit 3); true when it is full. The reserve is given back
+ * by run_finish, once every child has ended (the recorder would fill it).
+ */
+static bool run_disk_check(struct run *r, const char *when)
+{
+	struct statvfs st;
+
+	if (r->disk_full)
+		return true;
+	if (statvfs(r->dir, &st) || (uint64_t)st.f_bavail * st.f_frsize >= RUN_FULL_BYTES)
+		return false;
+	r->disk_full = true;
+	r->partial = true;
+	run_fail(r, PF_EXIT_ENV, "%s: the disk of the run directory is full (ENOSPC, %llu KiB free): "
+		 "what was written is kept, the run is partial", when,
+		 (unsigned long long)st.f_bavail * st.f_frsize / 1024);
+	return true;
 }
 
 /* run_path - dir/name into buf */
@@ -266,7 +329,7 @@ static int run_exec(struct run *r, char **argv, const char *out, const char *err
 	struct pf_proc p;
 	int ret;
 
-	ret = pf_proc_spawn(&p, argv, out, err, 0);
+	ret = pf_proc_spawn(&p, argv, out, err, PF_PROC_TERM_ON_DEATH);	/* no temp file left */
 	if (ret < 0) {
 		run_log(r, "%s: cannot start: %s", argv[0], strerror(-ret));
 		return -1;
@@ -385,7 +448,7 @@ static int run_start_load(struct run *r, const struct scn_phase *p, const char *
 	run_load_args(r, p, rl->name, pdir, work, rl->report, dur, argv, (int)PF_ARRAY_SIZE(argv), kvbuf, hk);
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return run_fail(r, PF_EXIT_INTERNAL, "pipe: %s", strerror(errno)), -1;
-	ret = pf_proc_spawn_fd(&rl->proc, argv, NULL, "-", PF_PROC_PGRP, pipefd[1]);
+	ret = pf_proc_spawn_fd(&rl->proc, argv, NULL, "-", RUN_CHILD, pipefd[1]);
 	close(pipefd[1]);
 	if (ret < 0) {
 		close(pipefd[0]);
@@ -580,7 +643,7 @@ static int run_sim_start(struct run *r, const struct scn_phase *p, const char *p
 	n = run_argv(argv, 48, n, run_path(spi, sizeof(spi), pdir, "spi.sock"));
 	run_split(argv, 48, n, scn_param(&r->scn, p, "flightapp", "sim_args", NULL), words, sizeof(words));
 	ret = pf_proc_spawn(sim, argv, "/dev/null", run_path(out, sizeof(out), pdir, "sensorsim.err"),
-			    PF_PROC_PGRP);
+			    RUN_CHILD);
 	if (ret < 0)
 		return run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim: %s", p->name, strerror(-ret)), -1;
 	run_log(r, "phase %s: sensorsim: pid %d", p->name, (int)sim->pid);
@@ -870,6 +933,59 @@ static void run_progress(struct run *r, int idx, const struct scn_phase *p,
 	fflush(stderr);
 }
 
+/*
+ * run_recover - the recorder of phase directory pdir was killed without
+ * writing trace.dat: recover what it recorded (marked incomplete); true when
+ * it had to
+ */
+static bool run_recover(struct run *r, const char *pdir)
+{
+	char path[PATH_MAX];
+	char *argv[] = { r->self, "record", "--recover", (char *)pdir, NULL };
+	DIR *d;
+	struct dirent *e;
+	bool left = false;
+
+	if (!(d = opendir(pdir)))
+		return false;
+	while (!left && (e = readdir(d)))
+		left = !strncmp(e->d_name, ".preflight-record.", 18);
+	closedir(d);
+	if (!left || run_exists(run_path(path, sizeof(path), pdir, "trace.dat")))
+		return false;
+	run_log(r, "%s: the recorder did not write trace.dat: recovering what it recorded", pdir);
+	run_exec(r, argv, "/dev/null", "-");
+	return true;
+}
+
+/*
+ * run_app_ran_ns - how long the flight app ran, from its job log's
+ * start_mono_ns (header) and end_mono_ns (trailer); -1 when unknown
+ */
+static int64_t run_app_ran_ns(const char *pdir)
+{
+	char path[PATH_MAX], head[4096], tail[4096], *p;
+	long long start = -1, end = -1;
+	ssize_t n;
+	off_t size;
+	int fd;
+
+	if ((fd = open(run_path(path, sizeof(path), pdir, "jobs.csv"), O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = pread(fd, head, sizeof(head) - 1, 0);
+	head[n > 0 ? n : 0] = '\0';
+	size = lseek(fd, 0, SEEK_END);
+	n = size > 0 ? pread(fd, tail, sizeof(tail) - 1, size > (off_t)sizeof(tail) - 1 ?
+			     size - (off_t)sizeof(tail) + 1 : 0) : 0;
+	tail[n > 0 ? n : 0] = '\0';
+	close(fd);
+	if ((p = strstr(head, "\n# start_mono_ns=")))
+		start = atoll(p + 17);
+	if ((p = strstr(tail, "\n# end_mono_ns=")))
+		end = atoll(p + 15);
+	return start > 0 && end >= start ? end - start : -1;
+}
+
 /* run_phase_json - the phase's entry in run.json and loads.json */
 static void run_phase_json(struct run *r, const struct scn_phase *p, const char *pdir,
 			      struct run_load *rl, int nl, int64_t start_ns, int64_t end_ns,
@@ -1009,6 +1125,8 @@ static int run_phase(struct run *r, int idx)
 	memset(&r->live, 0, sizeof(r->live));
 	if (pf_mkdirs(pdir) < 0)
 		return run_fail(r, PF_EXIT_ENV, "%s: %s", pdir, strerror(errno));
+	r->current_phase = idx;
+	run_manifest(r, false);
 	run_log(r, "phase %s: begin (%s, %lld s, %d loads)", p->name, scn_measure_name(p->measure),
 		   (long long)(p->duration_ns / PF_NS_PER_SEC), p->nloads);
 	for (i = 0; i < p->nloads; i++)
@@ -1024,13 +1142,13 @@ static int run_phase(struct run *r, int idx)
 	if (p->measure == SCN_CYCLICTEST) {
 		run_cyclictest_argv(r, p, pdir, argv, bufs);
 		ret = pf_proc_spawn(&measure, argv, run_path(out, sizeof(out), pdir, "cyclictest.out"),
-				    run_path(err, sizeof(err), pdir, "cyclictest.err"), PF_PROC_PGRP);
+				    run_path(err, sizeof(err), pdir, "cyclictest.err"), RUN_CHILD);
 	} else if (p->measure == SCN_FLIGHTAPP) {
 		if (run_sim_start(r, p, pdir, &sim) < 0)
 			goto stop;
 		run_flightapp_argv(r, p, pdir, argv, (int)PF_ARRAY_SIZE(argv), bufs, hk);
 		ret = pf_proc_spawn(&measure, argv, run_path(out, sizeof(out), pdir, "flightapp.out"),
-				    run_path(err, sizeof(err), pdir, "flightapp.err"), PF_PROC_PGRP);
+				    run_path(err, sizeof(err), pdir, "flightapp.err"), RUN_CHILD);
 	}
 	if (ret < 0) {
 		run_fail(r, PF_EXIT_ENV, "phase %s: %s: %s", p->name, argv[0], strerror(-ret));
@@ -1071,21 +1189,46 @@ static int run_phase(struct run *r, int idx)
 				run_log(r, "phase %s: recorder (pid %d) runs on CPUs %s", p->name, (int)measure.pid,
 					   rec_cpus);
 		}
+		snprintf(name, sizeof(name), "phase %s", p->name);
+		if (run_disk_check(r, name)) {
+			partial = true;
+			break;
+		}
+		if (sim.pid && !pf_proc_alive(&sim)) {
+			run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim stopped early (exit %d): the app "
+				 "would fly without its sensors", p->name, pf_proc_exit_code(&sim));
+			partial = true;
+			break;
+		}
 		run_progress(r, idx, p, now - start_ns, pdir);
 		if (p->measure == SCN_FLIGHTAPP)
 			run_trigger(r, p, pdir, &measure, &trigger_worst_us, &trigger_ns);
 		pf_proc_sleep_ns(200 * PF_NS_PER_MS);
 	}
 	if (measuring) {
+		int64_t ran_ns = pf_now_ns() - start_ns;
+
 		pf_proc_stop(&measure, SIGINT, 10 * PF_NS_PER_SEC, true);
+		if (p->measure == SCN_FLIGHTAPP && run_app_ran_ns(pdir) >= 0)
+			ran_ns = run_app_ran_ns(pdir);	/* the app's own time: the recorder adds its writing */
 		code = pf_proc_exit_code(&measure);
 		run_log(r, "phase %s: %s: exit %d", p->name, argv[0], code);
-		if (code != 0 && !partial) {
+		snprintf(name, sizeof(name), "phase %s", p->name);
+		if (run_disk_check(r, name)) {
+			partial = true;
+		} else if (code != 0 && !partial) {
 			char line[300] = "";
 
 			run_last_line(err, line, sizeof(line));
 			run_fail(r, PF_EXIT_ENV, "phase %s: %s exited with %d%s%s", p->name, argv[0], code,
 				    line[0] ? ": " : "", line);
+			partial = true;
+		} else if (!partial && ran_ns < p->duration_ns - RUN_EARLY_END_NS) {
+			/* ended by itself, but too soon: stopped by someone else (SIGTERM) */
+			run_fail(r, PF_EXIT_ENV, "phase %s: %s ended after %.1f s of %.0f s: the "
+				 "measurement is incomplete", p->name, argv[0], (double)ran_ns / PF_NS_PER_SEC,
+				 (double)p->duration_ns / PF_NS_PER_SEC);
+			partial = true;
 		}
 	}
 stop:
@@ -1094,6 +1237,8 @@ stop:
 		partial = true;
 	pf_proc_stop(&measure, SIGINT, 10 * PF_NS_PER_SEC, true);
 	pf_proc_stop(&sim, SIGTERM, 10 * PF_NS_PER_SEC, true);
+	if (p->measure == SCN_FLIGHTAPP && run_recover(r, pdir))
+		partial = true;
 	for (i = p->nloads - 1; i >= 0; i--)
 		run_stop_load(r, &rl[i]);
 	load_cleanup_stale();
@@ -1107,6 +1252,8 @@ stop:
 		r->app_phase = idx;
 	if (p->measure == SCN_CYCLICTEST && (r->baseline_phase < 0 || p->nloads))
 		r->baseline_phase = idx;
+	r->current_phase = -1;
+	run_manifest(r, false);	/* what the phase did, before the log says it ended */
 	run_log(r, "phase %s: end%s", p->name, partial ? " (partial)" : "");
 	return r->code ? r->code : 0;
 }
@@ -1445,6 +1592,7 @@ static int run_setup(struct run *r)
 		return run_fail(r, PF_EXIT_ENV, "run directory '%s': %s", r->dir, strerror(-ret));
 	if (!run_dir_empty(r->dir))	/* never mix the evidence of two runs (checked before, made since?) */
 		return run_fail(r, PF_EXIT_USAGE, "run directory '%s': not empty", r->dir);
+	run_reserve(r);
 	r->log = fopen(run_path(path, sizeof(path), r->dir, "run.log"), "we");
 	if (!r->log)
 		return run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno));
@@ -1479,10 +1627,21 @@ static char *run_phase_dir(struct run *r, int idx, char *buf, size_t size)
 
 /* run_facts - what 'preflight analyze' folds into a results.json beside its analysis */
 struct run_facts {
-	char info[PATH_MAX];	/* the run's facts (scenario, partial, phases): a file for --run */
+	char info[PATH_MAX];	/* the run's facts (scenario, partial, phases): a path for --run */
+	int info_fd;		/* the memory file behind it (no file a killed run could leave) */
 	char loads[PATH_MAX];	/* loads.json, written before the analysis */
 	char fsw[PATH_MAX];
 };
+
+/* run_json_ok - the file holds a JSON object (one cut short by a full disk does not) */
+static bool run_json_ok(const char *path)
+{
+	json_t *j = run_exists(path) ? json_load_file(path, 0, NULL) : NULL;
+	bool ok = json_is_object(j);
+
+	json_decref(j);
+	return ok;
+}
 
 /*
  * run_facts_argv - append to argv (at *n) the options that give analyze the
@@ -1505,7 +1664,7 @@ static void run_facts_argv(struct run *r, struct run_facts *f, int phase_idx, ch
 		return;
 	argv[(*n)++] = "--phase";
 	argv[(*n)++] = r->scn.phases[phase_idx].name;
-	if (run_exists(run_path(f->fsw, sizeof(f->fsw), run_phase_dir(r, phase_idx, pdir, sizeof(pdir)),
+	if (run_json_ok(run_path(f->fsw, sizeof(f->fsw), run_phase_dir(r, phase_idx, pdir, sizeof(pdir)),
 				"fsw.json"))) {
 		argv[(*n)++] = "--fsw";
 		argv[(*n)++] = f->fsw;
@@ -1513,25 +1672,23 @@ static void run_facts_argv(struct run *r, struct run_facts *f, int phase_idx, ch
 }
 
 /*
- * run_facts_write - the run's facts for analyze --run, in a file of the run
- * directory that run_analyze removes again; 0 or -1
+ * run_facts_write - the run's facts for analyze --run, in a memory file that
+ * analyze opens through /proc/<runner>/fd/ (run_analyze closes it); 0 or -1
  */
 static int run_facts_write(struct run *r, struct run_facts *f)
 {
 	json_t *info = json_pack("{s:s, s:b, s:O}", "scenario", r->scn.name, "partial", r->partial,
 				 "phases", r->phases);
-	int fd, ret = -1;
+	int ret = -1;
 
 	run_path(f->loads, sizeof(f->loads), r->dir, "loads.json");
-	run_path(f->info, sizeof(f->info), r->dir, ".run-facts.XXXXXX");
-	fd = mkstemp(f->info);
-	if (fd < 0) {
-		f->info[0] = '\0';
+	f->info[0] = '\0';
+	f->info_fd = memfd_create("preflight-run-facts", MFD_CLOEXEC);
+	if (f->info_fd < 0)
 		goto out;
-	}
-	if (info && !json_dumpfd(info, fd, JSON_INDENT(2) | JSON_REAL_PRECISION(10)))
+	snprintf(f->info, sizeof(f->info), "/proc/%d/fd/%d", (int)getpid(), f->info_fd);
+	if (info && !json_dumpfd(info, f->info_fd, JSON_INDENT(2) | JSON_REAL_PRECISION(10)))
 		ret = 0;
-	close(fd);
 out:
 	json_decref(info);
 	return ret;
@@ -1550,10 +1707,9 @@ static int run_analyze(struct run *r)
 		return -1;
 	}
 	if (run_facts_write(r, &facts)) {
-		run_fail(r, PF_EXIT_ENV, "%s: cannot write the run's facts for analyze: %s",
-			 facts.info[0] ? facts.info : r->dir, strerror(errno));
-		if (facts.info[0])
-			unlink(facts.info);
+		run_fail(r, PF_EXIT_ENV, "the run's facts for analyze: cannot write: %s", strerror(errno));
+		if (facts.info_fd >= 0)
+			close(facts.info_fd);
 		return -1;
 	}
 	run_path(log, sizeof(log), r->dir, "analyze.log");
@@ -1614,7 +1770,7 @@ static int run_analyze(struct run *r)
 	argv[n++] = "-q";
 	argv[n] = NULL;
 	code = run_exec(r, argv, "/dev/null", log);
-	unlink(facts.info);
+	close(facts.info_fd);
 	if (code != 0) {
 		run_fail(r, PF_EXIT_ENV, "preflight analyze exited with %d (see %s)", code, log);
 		return -1;
@@ -1766,10 +1922,15 @@ static void run_keep_traces(struct run *r, int check)
 	}
 }
 
-/* run_manifest - run.json: what ran, how it ended, which pieces were missing */
-static void run_manifest(struct run *r, const char *started_utc)
+/*
+ * run_manifest - run.json: what ran, how it ended, which pieces were
+ * missing; before the end (complete false) it says the run is under way by
+ * which runner, so a runner killed outright leaves a run directory that says so
+ */
+static void run_manifest(struct run *r, bool complete)
 {
-	char path[PATH_MAX], ended[32], uuid[40];
+	char path[PATH_MAX], tmp[PATH_MAX + 8], ended[32], uuid[40];
+	const char *started_utc = r->started_utc;
 	json_t *m;
 
 	run_utc(ended, sizeof(ended), true);
@@ -1786,9 +1947,32 @@ static void run_manifest(struct run *r, const char *started_utc)
 		      "failure", r->failure[0] ? r->failure : NULL,
 		      "budgets", r->budgets[0] ? "budgets.ini" : NULL,
 		      "phases", r->phases, "traces", r->traces, "warnings", r->warnings);
-	if (json_dump_file(m, run_path(path, sizeof(path), r->dir, "run.json"),
-			   JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
-		pf_err("%s: cannot write", path);
+	if (m && !complete) {
+		json_object_del(m, "ended_utc");
+		json_object_set_new(m, "partial", json_true());
+		json_object_set_new(m, "exit_code", json_null());
+		json_object_set_new(m, "runner_pid", json_integer(getpid()));
+		if (r->current_phase >= 0) {
+			const struct scn_phase *p = &r->scn.phases[r->current_phase];
+			char dir[PATH_MAX];
+
+			json_object_set_new(m, "running_phase", json_pack("{s:s, s:s, s:s, s:f}", "name", p->name,
+					    "dir", strrchr(run_phase_dir(r, r->current_phase, dir, sizeof(dir)), '/') + 1,
+					    "measure", scn_measure_name(p->measure),
+					    "planned_s", (double)p->duration_ns / PF_NS_PER_SEC));
+		}
+	}
+	if (m)
+		json_object_set_new(m, "complete", json_boolean(complete));
+	if (m && r->disk_full)
+		json_object_set_new(m, "disk_full", json_true());
+	run_path(path, sizeof(path), r->dir, "run.json");
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (!m || json_dump_file(m, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 ||
+	    rename(tmp, path) < 0) {
+		pf_err("%s: cannot write: %s", path, strerror(errno));
+		unlink(tmp);
+	}
 	json_decref(m);
 }
 
@@ -1803,7 +1987,7 @@ static int run_report(struct run *r)
 }
 
 /* run_finish - loads.json, analysis, check, manifest, checksums, report; the exit code */
-static int run_finish(struct run *r, const char *started_utc)
+static int run_finish(struct run *r)
 {
 	char path[PATH_MAX];
 	json_t *loads;
@@ -1813,6 +1997,10 @@ static int run_finish(struct run *r, const char *started_utc)
 			 "! -name qualification.txt -print0 | sort -z | xargs -0 sha256sum",
 			 "sh", r->dir, NULL };
 
+	if (run_disk_check(r, "after the phases") && r->reserve_fd >= 0) {
+		close(r->reserve_fd);	/* the room for run.json, the analysis and the summary */
+		r->reserve_fd = -1;
+	}
 	loads = json_pack("{s:s, s:s, s:b, s:O}", "schema", "preflight-loads/1", "scenario", r->scn.name,
 			  "partial", r->partial, "phases", r->load_phases);
 	if (json_dump_file(loads, run_path(path, sizeof(path), r->dir, "loads.json"),
@@ -1828,7 +2016,7 @@ static int run_finish(struct run *r, const char *started_utc)
 		snprintf(r->failure, sizeof(r->failure), "interrupted by %s: partial results", strsignal(run_signal));
 		r->code = PF_EXIT_ENV;
 	}
-	run_manifest(r, started_utc);
+	run_manifest(r, true);
 	run_log(r, "end: exit %d%s%s; then SHA256SUMS and report.txt", r->code,
 		   r->failure[0] ? ": " : "", r->failure);
 	fclose(r->log);	/* run.log is evidence too: complete before the checksums */
@@ -1841,26 +2029,69 @@ static int run_finish(struct run *r, const char *started_utc)
 	return r->code;
 }
 
+/*
+ * run_lock - one run at a time on a machine (two would disturb each other's
+ * measurements and loads): an exclusive lock on PREFLIGHT_RUN_LOCK (default
+ * /run/preflight/run.lock), held until the runner ends however it ends; the
+ * fd, or -1 after saying who holds it (exit 3)
+ */
+static int run_lock(const char *scenario)
+{
+	const char *path = getenv("PREFLIGHT_RUN_LOCK");
+	char who[PATH_MAX + 64] = "";
+	int fd;
+
+	if (!path || !*path) {
+		path = PF_STATE_DIR "/run.lock";
+		mkdir(PF_STATE_DIR, 0755);
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		if (errno != EACCES && errno != EPERM)	/* no privilege: run_precheck says what is missing */
+			pf_err("%s: cannot open: %s (not refusing a second run)", path, strerror(errno));
+		return -2;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		ssize_t n = pread(fd, who, sizeof(who) - 1, 0);
+
+		who[n > 0 ? n : 0] = '\0';
+		who[strcspn(who, "\n")] = '\0';
+		close(fd);
+		pf_err("another preflight run is running (%s): refused, one run at a time (two would "
+		       "disturb each other's measurements); nothing was started", who[0] ? who : path);
+		return -1;
+	}
+	snprintf(who, sizeof(who), "pid %d, scenario %s\n", (int)getpid(), scenario);
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, who, strlen(who), 0) < 0)
+		pf_err("%s: %s", path, strerror(errno));
+	return fd;
+}
+
 int run_scenario(const struct run_opts *o, char *dir, size_t dir_size)
 {
 	struct sigaction sa = { .sa_handler = run_on_signal }, old[3];
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct run *r;
-	char path[PATH_MAX], started[32];
-	int i, ret;
+	char path[PATH_MAX];
+	int i, ret, lock;
 
+	lock = run_lock(o->scenario);
+	if (lock == -1)
+		return PF_EXIT_ENV;
 	r = calloc(1, sizeof(*r));
-	if (!r)
+	if (!r) {
+		close(lock);
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	}
 	r->o = o;
 	r->t0_ns = pf_now_ns();
-	r->app_phase = r->baseline_phase = -1;
+	r->app_phase = r->baseline_phase = r->current_phase = r->reserve_fd = -1;
 	r->tty = isatty(STDERR_FILENO);
 	r->phases = json_array();
 	r->traces = json_array();
 	r->load_phases = json_array();
 	r->warnings = json_array();
-	run_utc(started, sizeof(started), true);
+	run_utc(r->started_utc, sizeof(r->started_utc), true);
 
 	if (scn_resolve(o->scenario, path, sizeof(path)) < 0) {
 		ret = pf_fail(PF_EXIT_USAGE, "scenario '%s': not found (%s)", o->scenario, path);
@@ -1884,18 +2115,25 @@ int run_scenario(const struct run_opts *o, char *dir, size_t dir_size)
 	if (ret)
 		goto out;
 	snprintf(dir, dir_size, "%s", r->dir);
+	if (geteuid() == 0 && run_has_command(r, "record")) {
+		/* what a killed run or recorder left: its trace recovered into its own run directory */
+		char *argv[] = { r->self, "record", "--cleanup-stale", NULL };
+
+		run_exec(r, argv, "/dev/null", "-");
+	}
+	run_manifest(r, false);
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
 	signal(SIGPIPE, SIG_IGN);
 	for (i = 0; i < r->scn.nphases && !run_signal && !r->code; i++)
 		run_phase(r, i);
 	if (r->code == PF_EXIT_ENV && !json_array_size(r->phases)) {
-		run_manifest(r, started);	/* nothing ran: nothing to analyse */
+		run_manifest(r, true);	/* nothing ran: nothing to analyse */
 		ret = r->code;
 	} else {
 		int failed = r->code;
 
-		ret = run_finish(r, started);
+		ret = run_finish(r);
 		if (failed)
 			ret = failed;
 	}
@@ -1906,6 +2144,10 @@ int run_scenario(const struct run_opts *o, char *dir, size_t dir_size)
 out:
 	if (r->log)
 		fclose(r->log);
+	if (r->reserve_fd >= 0)
+		close(r->reserve_fd);
+	if (lock >= 0)
+		close(lock);
 	json_decref(r->phases);
 	json_decref(r->traces);
 	json_decref(r->warnings);

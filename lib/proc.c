@@ -133,6 +133,7 @@ int pf_proc_spawn_fd(struct pf_proc *p, char *const argv[], const char *out_path
 	struct pf_proc_spec spec = {
 		.argv = argv, .out_path = out_path, .err_path = err_path,
 		.flags = flags, .pass_fd = pass_fd,
+		.death_sig = flags & PF_PROC_TERM_ON_DEATH ? SIGTERM : 0,
 	};
 
 	return pf_proc_start(p, &spec);

@@ -31,6 +31,7 @@ struct pf_proc {
 
 enum {
 	PF_PROC_PGRP = 1,	/* child leads a new process group */
+	PF_PROC_TERM_ON_DEATH = 2,	/* SIGTERM, not SIGKILL, when the parent dies: it cleans up */
 };
 
 /* pf_proc_spec - what to start and how */

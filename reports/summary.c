@@ -18,6 +18,7 @@
 #include "outguard.h"
 #include "common.h"
 #include "jpath.h"
+#include "stale.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -28,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SUMMARY_RUN_SCHEMA "preflight-run/"	/* run.json's schema, any version */
@@ -410,6 +412,46 @@ static const char *summary_signed_us(json_t *v, const char *path, char *buf, siz
 }
 
 /*
+ * summary_log_run - what run.log says of a run that never wrote run.json (a
+ * runner killed before it did): the first line "preflight run NAME (PATH)
+ * into DIR, pid N"; a run.json-like object marked incomplete, or NULL
+ */
+static json_t *summary_log_run(const char *dir)
+{
+	char path[PATH_MAX], line[PATH_MAX * 2 + 64], name[128];
+	int pid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/run.log", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	if (!fgets(line, sizeof(line), f) || !strstr(line, "] preflight run ") ||
+	    sscanf(strstr(line, "] preflight run ") + 16, "%127s", name) != 1) {
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	if (strstr(line, ", pid "))
+		pid = atoi(strstr(line, ", pid ") + 6);
+	return json_pack("{s:s, s:{s:s}, s:b, s:b, s:i}", "schema", SUMMARY_RUN_SCHEMA "1",
+			 "scenario", "name", name, "partial", 1, "complete", 0, "runner_pid", pid);
+}
+
+/* summary_utc - a file's modification time as UTC ISO 8601, or "?" */
+static const char *summary_utc(const char *dir, const char *name, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	struct tm tm;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (stat(path, &st) || !gmtime_r(&st.st_mtime, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, size, "?");
+	return buf;
+}
+
+/*
  * summary_selftest - the "measurement validity" section: the table of the
  * selftest qualify ran first (selftest/selftest.json, docs/selftest.md)
  */
@@ -435,6 +477,33 @@ static void summary_selftest(json_t *st, FILE *out)
 	}
 }
 
+/*
+ * summary_interrupted - the lines of a run that did not finish (run.json
+ * "complete": false, or none at all): whose runner, whether it still runs,
+ * and where what it recorded is
+ */
+static void summary_interrupted(const char *dir, json_t *run, FILE *out)
+{
+	int pid = (int)summary_num(run, "runner_pid", 0);
+	bool alive = pid > 0 && pf_stale_owner_alive(pid);
+	json_t *ph = pf_jpath_get(run, "running_phase");
+	char last[32];
+
+	fprintf(out, "run directory %s, started %s, did not end (last written %s)\n", dir,
+		summary_str(run, "started_utc", "?"), summary_utc(dir, "run.log", last, sizeof(last)));
+	if (ph)
+		fprintf(out, "phase under way when it ended: %s (%s, %.0f s planned)\n",
+			summary_str(ph, "dir", "?"), summary_str(ph, "measure", "?"),
+			summary_num(ph, "planned_s", 0));
+	if (alive)
+		fprintf(out, "RUNNING: the runner (pid %d) is still at work; this summary is of what "
+			"it has done so far\n", pid);
+	else
+		fprintf(out, "INTERRUPTED: the run did not finish: its runner%s%.0d was killed before "
+			"its analysis; what its phases recorded is in their directories ('preflight "
+			"analyze %s' analyses them)\n", pid ? " pid " : "", pid, dir);
+}
+
 /* summary_write - the plain-text qualification summary of run directory dir */
 static void summary_write(const char *dir, FILE *out)
 {
@@ -444,13 +513,22 @@ static void summary_write(const char *dir, FILE *out)
 	int failed = 0, code = (int)summary_num(run, "exit_code", -1);
 	bool partial = json_is_true(pf_jpath_get(run, "partial"));
 	const char *verdict;
+	bool interrupted;
 
+	if (!run && (run = summary_log_run(dir)))
+		partial = true;
+	interrupted = json_is_false(pf_jpath_get(run, "complete"));
 	verdict = code == 0 ? "PASS: every requirement met" : code == 1 ? "FAIL: requirements not met" :
+		  interrupted ? "NOT QUALIFIED: the run was interrupted before it finished" :
 		  "NOT QUALIFIED: the run could not be completed";
 	fprintf(out, "preflight qualification: scenario '%s'%s\n", summary_str(run, "scenario.name", "?"),
+		interrupted ? " (PARTIAL: INTERRUPTED, the run did not finish)" :
 		partial ? " (PARTIAL: interrupted or a phase ended early)" : "");
-	fprintf(out, "run directory %s, %s .. %s\n", dir, summary_str(run, "started_utc", "?"),
-		summary_str(run, "ended_utc", "?"));
+	if (interrupted)
+		summary_interrupted(dir, run, out);
+	else
+		fprintf(out, "run directory %s, %s .. %s\n", dir, summary_str(run, "started_utc", "?"),
+			summary_str(run, "ended_utc", "?"));
 	if (json_is_string(pf_jpath_get(run, "failure")))
 		fprintf(out, "why: %s\n", summary_str(run, "failure", "?"));
 	if (st && !json_is_true(pf_jpath_get(st, "pass")))
@@ -525,6 +603,10 @@ static int summary_check_dir(const char *dir)
 		return pf_fail(PF_EXIT_USAGE, "'%s': not a run directory (not a directory)", dir);
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	run = json_load_file(path, 0, &jerr);
+	if (!run && access(path, F_OK) && (run = summary_log_run(dir))) {
+		json_decref(run);	/* a runner killed before it wrote run.json */
+		return 0;
+	}
 	if (!run)
 		return pf_fail(PF_EXIT_USAGE, "'%s': not a run directory: run.json: %s", dir,
 			       access(path, F_OK) ? "missing" : jerr.text);

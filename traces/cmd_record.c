@@ -43,6 +43,7 @@ const struct pf_command cmd_record = {
 	.usage =
 	"usage: preflight record -o FILE [options] [-- COMMAND [ARGS...]]\n"
 	"       preflight record --summary FILE\n"
+	"       preflight record --recover DIR | --cleanup-stale\n"
 	"\n"
 	"Records scheduler, interrupt and timer events and the app's markers in its own\n"
 	"tracefs instance until COMMAND exits, --duration ends, or SIGINT / SIGTERM, and\n"
@@ -92,7 +93,17 @@ const struct pf_command cmd_record = {
 	"                           default: summary on stderr)\n"
 	"      --summary FILE       print what a .dat file holds (events per type, markers,\n"
 	"                           lost events, pid -> comm) and exit (default: record)\n"
+	"      --recover DIR        turn what a killed recorder left in DIR (raw pages\n"
+	"                           in .preflight-record.*, what its instance still\n"
+	"                           holds) into its .dat, marked incomplete, and remove\n"
+	"                           its instance; a recorder still running is left alone\n"
+	"                           (default: off, record)\n"
+	"      --cleanup-stale      the same for every dead recorder, wherever its output\n"
+	"                           was (record and run do this first; default: off)\n"
 	"  -h, --help               this text\n"
+	"\n"
+	"A disk that fills while recording ends the recording there: the trace up to\n"
+	"that point is kept, marked truncated (exit 3).\n"
 	"\n"
 	"exit: 0 recorded (lost events are stored in the file and warned about), 1 COMMAND\n"
 	"failed (the trace is still written), 2 usage, 3 no tracefs / privilege, 4 internal\n",
@@ -150,6 +161,8 @@ static enum rec_wake rec_wait(struct rec_session *s)
 	}
 	rec_reap(false);
 	if (rec_run.cmd.reaped)	/* the command ended, or could not be started */
+		return REC_WAKE_STOP;
+	if (!s->opts->flight && rec_stream_failed(s))	/* a full disk: keep what is on it */
 		return REC_WAKE_STOP;
 	now_ns = pf_now_ns();
 	if (rec_run.deadline_ns && now_ns >= rec_run.deadline_ns)
@@ -282,16 +295,17 @@ static void rec_session_end(struct rec_session *s)
 static int rec_finish_stream(struct rec_session *s)
 {
 	struct rec_count count;
-	int ret;
+	int ret, full;
 
 	rec_tracing_on(s, false);
 	s->cpu_s = rec_cpu_seconds() - s->cpu_s;
 	s->wall_ns = pf_now_ns() - s->wall_ns;
 	if ((ret = rec_read_stats(s)) < 0)
 		pf_err("per-CPU stats: cannot read: %s (lost events unknown)", strerror(-ret));
-	if ((ret = rec_stream_stop(s)) < 0) {
+	full = ret = rec_stream_stop(s);
+	if (ret < 0 && ret != -ENOSPC && ret != -EDQUOT) {
 		pf_err("streaming to '%s': %s", s->tmpdir, strerror(-ret));
-		return ret == -ENOSPC || ret == -EDQUOT || ret == -EIO ? PF_EXIT_ENV : PF_EXIT_INTERNAL;
+		return ret == -EIO ? PF_EXIT_ENV : PF_EXIT_INTERNAL;
 	}
 	rec_comm_read_saved(&s->comms, s->tracing_dir);
 	rec_comm_scan_proc(&s->comms);
@@ -299,12 +313,21 @@ static int rec_finish_stream(struct rec_session *s)
 		pf_err("reading back the recorded pages: %s", strerror(-ret));
 		return PF_EXIT_INTERNAL;
 	}
-	if ((ret = rec_dat_write(s, s->opts->output)) < 0) {
+	ret = full < 0 ? full : rec_dat_write(s, s->opts->output);
+	if (ret == -ENOSPC || ret == -EDQUOT) {
+		/* the disk is full: the trace up to where it filled, marked truncated */
+		full = ret;
+		ret = rec_disk_full_cut(s, full, &count);
+	}
+	if (ret < 0) {
 		pf_err("'%s': cannot write: %s", s->opts->output, strerror(-ret));
-		return ret == -ENOSPC || ret == -EACCES || ret == -EROFS ?
+		return ret == -ENOSPC || ret == -EDQUOT || ret == -EACCES || ret == -EROFS ?
 		       PF_EXIT_ENV : PF_EXIT_INTERNAL;
 	}
 	rec_report(s, s->opts->output, &count);
+	if (full < 0)
+		return pf_fail(PF_EXIT_ENV, "'%s': %s (%s): %s", s->opts->output, strerror(-full),
+			       full == -EDQUOT ? "EDQUOT" : "ENOSPC", s->incomplete);
 	return PF_EXIT_OK;
 }
 
@@ -390,6 +413,9 @@ static int rec_record(const struct rec_opts *o)
 		code = pf_fail(PF_EXIT_ENV, "starting the recording: %s", strerror(-ret));
 		goto out;
 	}
+	if ((ret = rec_session_note(&s)) < 0)
+		pf_err("WARNING: %s/%s: %s (a killed recording could not be recovered)", s.tmpdir,
+		       REC_SESSION_FILE, strerror(-ret));
 	if (!o->flight) {
 		s.cpu_s = rec_cpu_seconds();
 		s.wall_ns = pf_now_ns();
@@ -497,7 +523,36 @@ enum {
 	REC_OPT_WAKEUPS,
 	REC_OPT_CPUS,
 	REC_OPT_OBSERVER,
+	REC_OPT_RECOVER,
+	REC_OPT_STALE,
 };
+
+/* rec_recover_cmd - --recover DIR (or every stale session when dir is NULL); an exit code */
+static int rec_recover_cmd(const char *dir, bool quiet)
+{
+	char tracing_dir[256];
+	int ret;
+
+	tracefs_set_loglevel(TEP_LOG_NONE);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	if (rec_tracefs_ready(tracing_dir, sizeof(tracing_dir)) < 0)
+		snprintf(tracing_dir, sizeof(tracing_dir), "/sys/kernel/tracing");
+	ret = rec_stale_cleanup(tracing_dir, quiet);
+	if (ret < 0 && ret != -ENOENT)
+		pf_err("stale instances: cannot check: %s", strerror(-ret));
+	if (!dir)
+		return PF_EXIT_OK;
+	ret = rec_recover_dir(tracing_dir, dir, quiet);
+	if (ret == -ENOENT || ret == -ENOTDIR)
+		return pf_fail(PF_EXIT_USAGE, "--recover '%s': %s", dir, strerror(-ret));
+	if (ret < 0)
+		return pf_fail(ret == -ENOSPC || ret == -EDQUOT || ret == -EACCES ? PF_EXIT_ENV :
+			       PF_EXIT_INTERNAL, "--recover '%s': %s", dir, strerror(-ret));
+	if (!quiet && !ret)
+		fprintf(stderr, "preflight: record: --recover '%s': nothing left by a killed "
+			"recorder\n", dir);
+	return PF_EXIT_OK;
+}
 
 static int rec_cmd_run(int argc, char **argv)
 {
@@ -520,6 +575,8 @@ static int rec_cmd_run(int argc, char **argv)
 		{ "summary", required_argument, NULL, REC_OPT_SUMMARY },
 		{ "cpus", required_argument, NULL, REC_OPT_CPUS },
 		{ "observer", required_argument, NULL, REC_OPT_OBSERVER },
+		{ "recover", required_argument, NULL, REC_OPT_RECOVER },
+		{ "cleanup-stale", no_argument, NULL, REC_OPT_STALE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -534,7 +591,8 @@ static int rec_cmd_run(int argc, char **argv)
 		.trigger = "hit latency threshold",
 	};
 	struct rec_events check;
-	const char *summary = NULL;
+	const char *summary = NULL, *recover = NULL;
+	bool stale = false;
 	long pid;
 	struct stat st;
 	int c, ret;
@@ -616,6 +674,12 @@ static int rec_cmd_run(int argc, char **argv)
 						      optarg, (int)PF_ARRAY_SIZE(o.observe));
 			o.observe[o.nobserve++] = (int)pid;
 			break;
+		case REC_OPT_RECOVER:
+			recover = optarg;
+			break;
+		case REC_OPT_STALE:
+			stale = true;
+			break;
 		case 'h':
 			pf_print_usage(&cmd_record);
 			return PF_EXIT_OK;
@@ -628,6 +692,11 @@ static int rec_cmd_run(int argc, char **argv)
 			return pf_usage_error(&cmd_record, "--summary takes only a file");
 		tracecmd_set_loglevel(TEP_LOG_NONE);
 		return rec_summary_isolated(summary);
+	}
+	if (recover || stale) {
+		if (optind < argc || o.output || (recover && stale))
+			return pf_usage_error(&cmd_record, "--recover DIR and --cleanup-stale take nothing else");
+		return rec_recover_cmd(recover, o.quiet);
 	}
 	if (optind < argc && strcmp(argv[optind - 1], "--"))
 		return pf_usage_error(&cmd_record, "'%s': unexpected argument (a command "

@@ -13,6 +13,7 @@
 
 #include "common.h"
 #include "rec_read.h"
+#include "stale.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -26,9 +27,10 @@ struct tracefs_cpu;
 struct tep_handle;
 
 #define REC_NAME_PREFIX   "preflight-"
-#define REC_REGISTRY_DIR  "/run/preflight/record"
-#define REC_TMPREG_DIR    "/run/preflight/record-tmp"	/* <name>: the session's tmpdir */
+#define REC_REGISTRY_DIR  PF_RECORD_REGISTRY
+#define REC_TMPREG_DIR    PF_STATE_DIR "/record-tmp"	/* <name>: the session's tmpdir */
 #define REC_TMPDIR_PREFIX ".preflight-record."
+#define REC_SESSION_FILE  "session"	/* in the tmpdir: what recovery needs (rec_recover.c) */
 #define REC_COMM_LEN      16
 #define REC_MAX_EVENTS    96
 
@@ -121,12 +123,13 @@ struct rec_session {
 	cpu_set_t orig_cpus;
 	int *obs;			/* observer thread ids: the recorder's own, --observer's */
 	size_t nobs, obs_cap;
+	char incomplete[200];		/* why the .dat is incomplete (recovered, truncated), or "" */
+	bool no_kallsyms;		/* a full disk: kallsyms left out to make room */
 };
 
 /* rec_tracefs.c */
 int rec_tracefs_ready(char *dir, size_t size) PF_MUST_CHECK;
 int rec_events_parse(const char *spec, struct rec_events *out) PF_MUST_CHECK;
-int rec_stale_cleanup(const char *tracing_dir, bool quiet);
 int rec_instance_setup(struct rec_session *s) PF_MUST_CHECK;
 void rec_instance_teardown(struct rec_session *s);
 int rec_tracing_on(struct rec_session *s, bool on);
@@ -134,6 +137,16 @@ int rec_tracing_is_on(struct rec_session *s);
 int rec_read_stats(struct rec_session *s);
 int rec_marker_write(struct rec_session *s, const char *text);
 void rec_tmpdir_remove(const char *dir);
+void rec_registry_path(char *buf, size_t size, const char *name);
+void rec_tmpreg_path(char *buf, size_t size, const char *name);
+void rec_events_dir(const struct rec_session *s, char *buf, size_t size);
+
+/* rec_recover.c: what a killed recorder left (its instance, registry entries, raw pages) */
+int rec_session_note(const struct rec_session *s);
+int rec_stale_cleanup(const char *tracing_dir, bool quiet);
+int rec_recover_dir(const char *tracing_dir, const char *dir, bool quiet);
+int rec_disk_full_cut(struct rec_session *s, int why, struct rec_count *count) PF_MUST_CHECK;
+bool rec_stream_failed(struct rec_session *s);
 
 /* rec_stream.c */
 int rec_cpu_files_open(struct rec_session *s, const char *tag) PF_MUST_CHECK;

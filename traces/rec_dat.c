@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -41,7 +42,8 @@ static int rec_shadow_dir(struct rec_session *s, char *dir, size_t size)
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		return -errno;
 	snprintf(dst, sizeof(dst), "%s/events", dir);
-	snprintf(src, sizeof(src), "%s/instances/%s/events", s->tracing_dir, s->name);
+	rec_events_dir(s, src, sizeof(src) - 8);
+	strcat(src, "/events");
 	unlink(dst);
 	if (symlink(src, dst) < 0)
 		return -errno;
@@ -55,7 +57,7 @@ static int rec_shadow_dir(struct rec_session *s, char *dir, size_t size)
 		return ret;
 	snprintf(dst, sizeof(dst), "%s/kallsyms", dir);
 	unlink(dst);
-	if (s->opts->kallsyms)
+	if (s->opts->kallsyms && !s->no_kallsyms)
 		return symlink("/proc/kallsyms", dst) < 0 ? -errno : 0;
 	f = fopen(dst, "we");
 	if (!f)
@@ -66,16 +68,18 @@ static int rec_shadow_dir(struct rec_session *s, char *dir, size_t size)
 
 /*
  * rec_buffer_line - the CPUSTAT header (malloc'd, or NULL): instance and mode
- * (rec_parse_cpustats reads the mode), and the observer's thread ids
- * (rec_parse_observers reads them)
+ * (rec_parse_cpustats reads the mode), the wakeup filter, why the file is
+ * incomplete if it is (rec_parse_cpustats reads both), and the observer's
+ * thread ids (rec_parse_observers reads them)
  */
 static char *rec_buffer_line(struct rec_session *s)
 {
 	char *obs = rec_observer_line(s), *text;
 
-	if (!obs || asprintf(&text, "\nBuffer: %s (preflight record, %s%s)\n%s\n", s->name,
+	if (!obs || asprintf(&text, "\nBuffer: %s (preflight record, %s%s%s%s)\n%s\n", s->name,
 			     s->opts->flight ? "flight-recorder window" : "streaming",
-			     s->opts->rt_wakeups ? ", " REC_RT_WAKEUPS_TEXT : "", obs) < 0)
+			     s->opts->rt_wakeups ? ", " REC_RT_WAKEUPS_TEXT : "",
+			     s->incomplete[0] ? "; " REC_INCOMPLETE_TAG : "", s->incomplete, obs) < 0)
 		text = NULL;
 	free(obs);
 	return text;
@@ -108,7 +112,7 @@ static void rec_add_options(struct rec_session *s, struct tracecmd_output *out)
 	}
 	snprintf(buf, sizeof(buf), "preflight-record " PF_VERSION);
 	tracecmd_add_option(out, REC_TCMD_OPTION_VERSION, strlen(buf) + 1, buf);
-	if (!s->stats)
+	if (!s->stats && !s->incomplete[0])
 		return;
 	for (cpu = 0; s->cpus && cpu < s->ncpus; cpu++)
 		if (s->cpus[cpu].tid && rec_observer_add(s, s->cpus[cpu].tid) < 0)
@@ -117,6 +121,8 @@ static void rec_add_options(struct rec_session *s, struct tracecmd_output *out)
 	if (text)
 		tracecmd_add_option(out, REC_TCMD_OPTION_CPUSTAT, strlen(text) + 1, text);
 	free(text);
+	if (!s->stats)
+		return;
 	for (cpu = 0; cpu < s->ncpus; cpu++) {
 		text = rec_cpu_stat_text(s, cpu);
 		if (text)
@@ -147,6 +153,14 @@ static struct tracecmd_event_list *rec_event_globs(struct rec_session *s,
 	return list;
 }
 
+/* rec_disk_full - the filesystem holding 'path' has no room left (less than 64 KiB) */
+static bool rec_disk_full(const char *path)
+{
+	struct statvfs st;
+
+	return !statvfs(path, &st) && (uint64_t)st.f_bavail * st.f_frsize < 64 * 1024;
+}
+
 /* rec_dat_write - write the .dat file 'path' from the session's raw files; 0 or -errno */
 int rec_dat_write(struct rec_session *s, const char *path)
 {
@@ -158,7 +172,7 @@ int rec_dat_write(struct rec_session *s, const char *path)
 	int cpu, ret;
 
 	if ((ret = rec_shadow_dir(s, dir, sizeof(dir))) < 0)
-		return ret;
+		return ret == -EIO && rec_disk_full(s->tmpdir) ? -ENOSPC : ret;
 	snprintf(kallsyms, sizeof(kallsyms), "%s/kallsyms", dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	globs = calloc(s->events.n + 1, sizeof(*globs));
@@ -196,6 +210,8 @@ int rec_dat_write(struct rec_session *s, const char *path)
 out:
 	if (out)
 		tracecmd_output_close(out);
+	if (ret == -EIO && (errno == ENOSPC || errno == EDQUOT || rec_disk_full(s->tmpdir)))
+		ret = -ENOSPC;	/* libtracecmd says only that a write failed */
 	if (ret < 0)
 		unlink(tmp);
 	free(items);

@@ -31,6 +31,25 @@ static uint64_t rec_stat_value(const char *line, const char *key, bool *found)
 	return strtoull(line + len + 1, NULL, 10);
 }
 
+/* rec_parse_incomplete - the reason after REC_INCOMPLETE_TAG in the Buffer line, if any */
+static void rec_parse_incomplete(const char *text, struct rec_lost *out)
+{
+	const char *tag = strstr(text, REC_INCOMPLETE_TAG), *end;
+	size_t len;
+
+	if (!tag)
+		return;
+	tag += strlen(REC_INCOMPLETE_TAG);
+	end = strchr(tag, '\n');
+	len = end ? (size_t)(end - tag) : strlen(tag);
+	if (len && tag[len - 1] == ')')	/* the Buffer line's closing parenthesis */
+		len--;
+	if (len >= sizeof(out->incomplete))
+		len = sizeof(out->incomplete) - 1;
+	memcpy(out->incomplete, tag, len);
+	out->incomplete[len] = '\0';
+}
+
 int rec_parse_cpustats(const char *text, struct rec_lost *out)
 {
 	struct rec_lost_cpu *c = NULL;
@@ -43,6 +62,7 @@ int rec_parse_cpustats(const char *text, struct rec_lost *out)
 		return -ENODATA;
 	out->window = strstr(text, "flight-recorder window") != NULL;
 	out->rt_wakeups = strstr(text, REC_RT_WAKEUPS_TEXT) != NULL;
+	rec_parse_incomplete(text, out);
 	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
 		found = false;
 		if (!strncmp(line, "CPU:", 4)) {
@@ -257,6 +277,8 @@ int rec_summary_print(const char *path, FILE *out)
 		fprintf(out, "lost %" PRIu64 "\n", lost.lost);
 	else
 		fprintf(out, "lost unknown\n");
+	if (lost.incomplete[0])
+		fprintf(out, "incomplete %s\n", lost.incomplete);
 	fprintf(out, "markers.print %" PRIu64 "\n", sum.print);
 	fprintf(out, "markers.pf1 %" PRIu64 "\n", sum.pf1);
 	fprintf(out, "markers.pfm1 %" PRIu64 "\n", sum.pfm1);

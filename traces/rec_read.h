@@ -15,6 +15,12 @@
 #include <stdint.h>
 
 #define REC_MAX_CPUS 256
+/*
+ * In the CPUSTAT "Buffer:" line of a file whose recording ended early: what
+ * 'preflight record --recover' made of a killed recorder's pages, or what a
+ * full disk cut; the text after it says why and where it ends
+ */
+#define REC_INCOMPLETE_TAG "INCOMPLETE: "
 
 struct rec_lost_cpu {
 	int cpu;			/* CPU number as the stats text says */
@@ -30,6 +36,7 @@ struct rec_lost {
 	bool window;			/* flight-recorder snapshot: overrun is older than the window */
 	bool rt_wakeups;		/* wakeups recorded of realtime threads only (record --wakeups rt) */
 	uint64_t lost;			/* events lost inside the recorded span (0: complete) */
+	char incomplete[200];		/* why the recording ends early (REC_INCOMPLETE_TAG), or "" */
 	struct rec_lost_cpu cpu[REC_MAX_CPUS];
 };
 

@@ -63,7 +63,7 @@ int rec_scan_load_tep(struct rec_session *s)
 
 	if (s->tep)
 		return 0;
-	snprintf(dir, sizeof(dir), "%s/instances/%s", s->tracing_dir, s->name);
+	rec_events_dir(s, dir, sizeof(dir));
 	s->tep = tracefs_local_events_system(dir, systems);
 	return s->tep ? 0 : -EIO;
 }

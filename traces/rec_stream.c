@@ -145,6 +145,17 @@ int rec_stream_start(struct rec_session *s)
 	return 0;
 }
 
+/* rec_stream_failed - a stream thread stopped on an error (a full disk): the recording must end */
+bool rec_stream_failed(struct rec_session *s)
+{
+	int cpu;
+
+	for (cpu = 0; s->cpus && cpu < s->ncpus; cpu++)
+		if (s->cpus[cpu].running && __atomic_load_n(&s->cpus[cpu].err, __ATOMIC_ACQUIRE))
+			return true;
+	return false;
+}
+
 /*
  * rec_stream_stop - wake and join the stream threads after tracing was
  * switched off; each drains its CPU first; 0 or the first thread error

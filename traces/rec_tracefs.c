@@ -1,13 +1,11 @@
 /*
  * rec_tracefs.c - the recorder's tracefs instance: finding (or mounting)
  * tracefs, expanding event sets, creating and configuring its own instance
- * (never the top-level buffer), cleaning up instances left by a crashed run,
- * and tearing the instance down again.
+ * (never the top-level buffer), registering it, and tearing it down again.
  *
  * Ownership of instances is recorded in REC_REGISTRY_DIR/<name> (the pid of
  * the recorder), so a later run can tell a stale instance (its recorder is
- * dead) from one in use. Instances named "preflight-<pid>" are recognised
- * even when the registry was lost (for example after a reboot of /run).
+ * dead) from one in use; rec_recover.c deals with those.
  */
 #define _GNU_SOURCE
 #include "rec.h"
@@ -150,13 +148,13 @@ int rec_events_parse(const char *spec, struct rec_events *out)
 }
 
 /* rec_registry_path - the ownership file of instance 'name' */
-static void rec_registry_path(char *buf, size_t size, const char *name)
+void rec_registry_path(char *buf, size_t size, const char *name)
 {
 	snprintf(buf, size, "%s/%s", REC_REGISTRY_DIR, name);
 }
 
 /* rec_tmpreg_path - the file naming instance 'name''s temporary directory */
-static void rec_tmpreg_path(char *buf, size_t size, const char *name)
+void rec_tmpreg_path(char *buf, size_t size, const char *name)
 {
 	snprintf(buf, size, "%s/%s", REC_TMPREG_DIR, name);
 }
@@ -175,118 +173,15 @@ void rec_tmpdir_remove(const char *dir)
 }
 
 /*
- * rec_stale_tmpdir - remove the temporary directory a dead recorder of
- * instance 'name' left beside its output (only a real ".preflight-record.*"
- * directory, never what else the file might name)
+ * rec_events_dir - the tracing directory whose events/ holds the session's
+ * formats: its instance's, or the top level's once the instance is gone (a
+ * recovery after it was removed; the formats are the same kernel's)
  */
-static void rec_stale_tmpdir(const char *name)
+void rec_events_dir(const struct rec_session *s, char *buf, size_t size)
 {
-	char reg[PATH_MAX], dir[PATH_MAX], copy[PATH_MAX];
-	struct stat st;
-
-	rec_tmpreg_path(reg, sizeof(reg), name);
-	if (pf_read_file(reg, dir, sizeof(dir)) < 0)
-		return;
-	dir[strcspn(dir, "\n")] = '\0';
-	snprintf(copy, sizeof(copy), "%s", dir);
-	if (dir[0] == '/' && !strncmp(basename(copy), REC_TMPDIR_PREFIX, strlen(REC_TMPDIR_PREFIX)) &&
-	    !lstat(dir, &st) && S_ISDIR(st.st_mode))
-		rec_tmpdir_remove(dir);
-	unlink(reg);
-}
-
-/* rec_pid_alive - whether process 'pid' exists */
-static bool rec_pid_alive(long pid)
-{
-	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
-}
-
-/* rec_destroy_named - remove instance 'name' (disabling its events first) */
-static int rec_destroy_named(const char *tracing_dir, const char *name)
-{
-	struct tracefs_instance *inst;
-	int ret;
-
-	inst = tracefs_instance_alloc(tracing_dir, name);
-	if (!inst)
-		return -errno ? -errno : -ENOMEM;
-	tracefs_instance_file_write(inst, "tracing_on", "0");
-	tracefs_event_disable(inst, NULL, NULL);
-	ret = tracefs_instance_destroy(inst) < 0 ? -EBUSY : 0;
-	tracefs_instance_free(inst);
-	return ret;
-}
-
-/* rec_stale_one - remove instance 'name' when its recorder 'pid' is dead; 1 when removed */
-static int rec_stale_one(const char *tracing_dir, const char *name, long pid, bool quiet)
-{
-	char path[PATH_MAX], reg[PATH_MAX];
-	int ret;
-
-	if (rec_pid_alive(pid))
-		return 0;
-	snprintf(path, sizeof(path), "%s/instances/%s", tracing_dir, name);
-	rec_registry_path(reg, sizeof(reg), name);
-	if (access(path, F_OK) == 0) {
-		ret = rec_destroy_named(tracing_dir, name);
-		if (ret < 0) {
-			pf_err("stale instance '%s' (recorder pid %ld is gone): cannot remove: %s",
-			       name, pid, strerror(-ret));
-			return ret;
-		}
-		if (!quiet)
-			fprintf(stderr, "preflight: record: removed stale instance '%s' "
-				"(recorder pid %ld is gone)\n", name, pid);
-	}
-	unlink(reg);
-	rec_stale_tmpdir(name);
-	return 1;
-}
-
-/*
- * rec_stale_cleanup - remove the instances of recorders that died without
- * cleaning up: registered ones whose pid is dead, and "preflight-<pid>"
- * ones whose pid is dead; the number removed or -errno
- */
-int rec_stale_cleanup(const char *tracing_dir, bool quiet)
-{
-	char path[PATH_MAX], text[32];
-	struct dirent *d;
-	int removed = 0, ret;
-	long pid;
-	DIR *dir;
-
-	dir = opendir(REC_REGISTRY_DIR);
-	while (dir && (d = readdir(dir))) {
-		if (d->d_name[0] == '.')
-			continue;
-		rec_registry_path(path, sizeof(path), d->d_name);
-		if (pf_read_file(path, text, sizeof(text)) < 0 ||
-		    pf_parse_long(text, 1, INT32_MAX, &pid) < 0)
-			pid = 0;
-		ret = rec_stale_one(tracing_dir, d->d_name, pid, quiet);
-		if (ret > 0)
-			removed++;
-	}
-	if (dir)
-		closedir(dir);
-
-	snprintf(path, sizeof(path), "%s/instances", tracing_dir);
-	dir = opendir(path);
-	if (!dir)
-		return -errno;
-	while ((d = readdir(dir))) {
-		const char *num = d->d_name + strlen(REC_NAME_PREFIX);
-
-		if (strncmp(d->d_name, REC_NAME_PREFIX, strlen(REC_NAME_PREFIX)) ||
-		    pf_parse_long(num, 1, INT32_MAX, &pid) < 0)
-			continue;
-		ret = rec_stale_one(tracing_dir, d->d_name, pid, quiet);
-		if (ret > 0)
-			removed++;
-	}
-	closedir(dir);
-	return removed;
+	snprintf(buf, size, "%s/instances/%s", s->tracing_dir, s->name);
+	if (access(buf, F_OK) < 0)
+		snprintf(buf, size, "%s", s->tracing_dir);
 }
 
 /* rec_write - write a control file of the instance; 0 or -errno */

@@ -2,7 +2,7 @@
 # .dat output), its unit test and its benchmark.
 PREFLIGHT_SRCS += traces/cmd_record.c traces/rec_tracefs.c traces/rec_stream.c \
 		  traces/rec_comm.c traces/rec_scan.c traces/rec_dat.c traces/rec_read.c \
-		  traces/rec_flight.c traces/rec_observer.c
+		  traces/rec_flight.c traces/rec_observer.c traces/rec_recover.c
 PREFLIGHT_CMDS += record
 PREFLIGHT_PKGS += libtracefs libtraceevent libtracecmd
 

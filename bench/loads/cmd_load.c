@@ -9,7 +9,9 @@
  */
 #include "command.h"
 #include "common.h"
+#include "datafile.h"
 #include "load.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -57,6 +59,25 @@ static int load_write_report(json_t *report, const char *path)
 
 static int cmd_load_run(int argc, char **argv);
 
+/*
+ * load_cleanup_recorders - the stale state of the other background piece of
+ * a run, the recorder: 'preflight record --cleanup-stale'; an exit code
+ */
+static int load_cleanup_recorders(void)
+{
+	char self[4096];
+	char *argv[] = { self, "record", "--cleanup-stale", NULL };
+	struct pf_proc p;
+	int ret;
+
+	if (pf_self_exe(self, sizeof(self)) < 0 || pf_proc_spawn(&p, argv, "-", "-", 0) < 0)
+		return PF_EXIT_OK;
+	ret = pf_proc_wait(&p);
+	if (ret != 0 && ret != PF_EXIT_USAGE)	/* 2: no recorder in this build */
+		return pf_fail(PF_EXIT_ENV, "stale recorders: 'preflight record --cleanup-stale' exit %d", ret);
+	return PF_EXIT_OK;
+}
+
 const struct pf_command cmd_load = {
 	.name = "load",
 	.summary = "run one synthetic load (wifi, sd, spi, cpu, rt-swarm) and report what it achieved",
@@ -74,7 +95,9 @@ const struct pf_command cmd_load = {
 	"      --ready-fd FD     write \"ready\" or \"error <why>\" to FD once started (default none)\n"
 	"      --list            list the loads and their parameters (default: off)\n"
 	"      --cleanup-stale   remove namespaces, links, mounts and loop devices\n"
-	"                        of dead loads (default: off)\n"
+	"                        of dead loads, and what dead recorders left\n"
+	"                        ('preflight record --cleanup-stale': their traces\n"
+	"                        recovered, their instances removed) (default: off)\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"Each load's parameters and defaults: 'preflight load --list'. See docs/loads.md.\n"
@@ -178,7 +201,7 @@ static int cmd_load_run(int argc, char **argv)
 			return PF_EXIT_OK;
 		case OPT_STALE:
 			load_cleanup_stale();
-			return PF_EXIT_OK;
+			return load_cleanup_recorders();
 		default:
 			return pf_option_error(&cmd_load, argv, "d:o:w:");
 		}

@@ -75,7 +75,9 @@ static int cpu_hb_start(struct load *l)
 	snprintf(groups, sizeof(groups), "%u", c->hb_groups);
 	snprintf(loops, sizeof(loops), "%u", c->hb_loops);
 	load_work_begin(l);
-	ret = pf_proc_spawn(&c->hb, argv, c->hb_out, c->hb_out, 0);	/* its errors beside its "Time:" */
+	/* its own group: its --process workers are stopped with it, even when the runner is gone;
+	 * its errors beside its "Time:" */
+	ret = pf_proc_spawn(&c->hb, argv, c->hb_out, c->hb_out, PF_PROC_PGRP);
 	load_work_end(l);
 	if (ret < 0)
 		return load_why(l, ret, "hackbench: %s", strerror(-ret));
@@ -171,7 +173,7 @@ static void cpu_stop(struct load *l)
 	struct cpu_load *c = l->priv;
 	char text[8192];
 
-	pf_proc_stop(&c->hb, SIGTERM, 2 * PF_NS_PER_SEC, false);	/* an unfinished round does not count */
+	pf_proc_stop(&c->hb, SIGTERM, 2 * PF_NS_PER_SEC, true);	/* an unfinished round does not count */
 	if (c->stress.pid) {
 		pf_proc_stop(&c->stress, SIGINT, 5 * PF_NS_PER_SEC, false);
 		if (pf_read_file(c->stress_yaml, text, sizeof(text)) > 0) {
@@ -204,7 +206,7 @@ static void cpu_cleanup(struct load *l)
 {
 	struct cpu_load *c = l->priv;
 
-	pf_proc_stop(&c->hb, SIGTERM, 2 * PF_NS_PER_SEC, false);
+	pf_proc_stop(&c->hb, SIGTERM, 2 * PF_NS_PER_SEC, true);
 	pf_proc_stop(&c->stress, SIGTERM, 2 * PF_NS_PER_SEC, false);
 	if (c->hb_out[0]) {
 		unlink(c->hb_out);

@@ -20,6 +20,8 @@ B="$TOP/build"
 PREFLIGHT="$B/preflight"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/preflight-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+# one 'preflight run' at a time per test script, not per machine: other test suites run here too
+export PREFLIGHT_RUN_LOCK="$TMP/run.lock"
 _n=0
 _failed=0
 _planned=0

@@ -1,0 +1,87 @@
+#!/bin/sh
+# 0772-fault-env.t - an environment that refuses: a tool missing from PATH, realtime priority
+# refused (ulimit -r 0 as a non-root user), a second 'preflight run' started while one runs
+# (refused clearly, the first one's instance untouched), a ring buffer that overflows (lost
+# events reported, results flagged). Each ends with a clear one-line error or flag, and the
+# leftover audit finds nothing left behind.
+. "$(dirname "$0")/lib/test-lib.sh"
+need TRACEFS
+need RT
+need USER:nobody CMD:setpriv CMD:taskset
+need BUILT:flightapp BUILT:sensorsim
+. "$TOP/t/lib/rec-lib.sh"
+. "$TOP/t/lib/audit-lib.sh"
+RUNPF="$B/preflight"	# runs find flightapp and sensorsim beside the program
+plan 16
+
+# --- a tool missing from PATH ---------------------------------------------------------------
+mkdir "$TMP/bin"
+for t in ip tc fio hackbench stress-ng iperf3 sh find sort xargs sha256sum; do
+	p=$(command -v "$t") && ln -s "$p" "$TMP/bin/$t"
+done
+cat > "$TMP/ct.ini" <<'INI'
+[phase idle]
+duration = 1s
+measure = cyclictest
+INI
+audit_begin
+run_cmd env PATH="$TMP/bin" "$RUNPF" run "$TMP/ct.ini" -o "$TMP/run-ct" --no-report
+like "$rc:$(printf '%s\n' "$err" | head -1)" "^3:preflight: run: phase idle: cyclictest: not found in PATH \\(package rt-tests\\)" \
+	"env-1.1 cyclictest missing from PATH: exit 3, one line naming it and its package"
+is "$(json_get "$TMP/run-ct/run.json" exit_code)" 3 "env-1.2 run.json says the run could not be done"
+rm "$TMP/bin/fio"
+run_cmd env PATH="$TMP/bin" "$PREFLIGHT" load sd -d 1s
+like "$rc:$err" "^3:preflight: load: sd: cannot start: fio: not found in PATH" "env-1.3 a load's tool missing: exit 3 naming it"
+audit_end env-1.4 "nothing left behind"
+
+# --- realtime priority refused ----------------------------------------------------------------
+chmod 755 "$TMP"
+mkdir -m 777 "$TMP/nobody"
+# as_nobody CMD... - run as the user nobody with no realtime priority allowed (ulimit -r 0)
+as_nobody() {
+	setpriv --reuid nobody --regid nogroup --clear-groups sh -c 'ulimit -r 0 && exec "$@"' sh "$@"
+}
+run_cmd as_nobody "$B/flightapp" -q -d 1 --no-dma-latency
+like "$rc:$err" "^3:flightapp: task [a-z0-9]+: SCHED_FIFO priority [0-9]+: not permitted \\(run as root or with CAP_SYS_NICE, or use --no-rt\\)" \
+	"env-2.1 flightapp refused SCHED_FIFO: exit 3, one line saying how to get it"
+run_cmd as_nobody "$B/flightapp" -q -d 1 --no-dma-latency --no-rt -j "$TMP/nobody/jobs.csv"
+is "$rc" 0 "env-2.2 --no-rt runs without it"
+run_cmd as_nobody "$RUNPF" run "$TMP/ct.ini" -o "$TMP/nobody/run"
+like "$rc:$err" "^3:preflight: run: needs root" "env-2.3 run refused its privileges: exit 3, needs root, nothing else said"
+
+# --- a second run while one is running ---------------------------------------------------------
+cat > "$TMP/two.ini" <<'INI'
+[scenario]
+name = t0772
+[flightapp]
+sim = yes
+[phase app]
+duration = 4s
+measure = flightapp
+INI
+audit_begin
+"$RUNPF" run "$TMP/two.ini" -o "$TMP/run-1" --no-report >"$TMP/run-1.out" 2>&1 &
+first=$!
+audit_own "$first"
+wait_for 120 grep -q "phase app: .*/preflight: pid" "$TMP/run-1/run.log"
+wait_for 60 grep -q 1 "$TRACEFS/instances/preflight-run-$first/tracing_on"
+run_cmd "$RUNPF" run "$TMP/two.ini" -o "$TMP/run-2" --no-report
+like "$rc:$(printf '%s\n' "$err" | head -1)" "^3:preflight: run: another preflight run is running \\(pid $first, scenario .*two.ini\\): refused" \
+	"env-3.1 a second run is refused: exit 3, naming the one running"
+ok "env-3.2 it started nothing (no run directory)" test ! -e "$TMP/run-2"
+is "$(cat "$TRACEFS/instances/preflight-run-$first/tracing_on")" 1 "env-3.3 the first run's instance still records"
+wait "$first"
+like "$?" "^[01]$" "env-3.4 the first run completes (exit 0 or 1)"
+is "$("$PREFLIGHT" record --summary "$TMP/run-1/01-app/trace.dat" | grep -c '^incomplete')" 0 \
+	"env-3.5 with its whole trace"
+audit_end env-3.6 "nothing left behind"
+
+# --- the ring buffer overflows ---------------------------------------------------------------
+audit_begin
+rec_storm "$TMP/storm.dat"
+like "$err" "WARNING: .*storm.dat IS INCOMPLETE: [1-9][0-9]* events LOST" "env-4.1 an overflowing buffer: the recorder says events were lost"
+run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/storm.dat" -o "$TMP/storm.json"
+like "$rc:$(json_get "$TMP/storm.json" lost_events.total):$(json_get "$TMP/storm.json" lost_events.affected.0)" \
+	"^0:[1-9][0-9]*:." "env-4.2 analyze counts them and flags the metrics they touch"
+audit_end env-4.3 "nothing left behind"
+done_testing
