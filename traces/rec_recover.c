@@ -76,7 +76,7 @@ int rec_session_note(const struct rec_session *s)
 	f = fopen(path, "we");
 	if (!f)
 		return -errno;
-	fprintf(f, "# preflight-record-session v1\npid %d\ninstance %s\noutput %s\nevents %s\n"
+	fprintf(f, "# preflight-record-session/1\npid %d\ninstance %s\noutput %s\nevents %s\n"
 		"clock_line %s\nncpus %d\nsubbuf_size %d\ncompress %d\nkallsyms %d\nflight %d\n",
 		(int)getpid(), s->name, output, s->opts->events, s->clock_line, s->ncpus,
 		s->subbuf_size, s->opts->compress, s->opts->kallsyms, s->opts->flight);
@@ -99,7 +99,7 @@ static int rec_note_read(const char *tmpdir, struct rec_note *n)
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	if (!fgets(line, sizeof(line), f) || strcmp(line, "# preflight-record-session v1\n")) {
+	if (!fgets(line, sizeof(line), f) || strcmp(line, "# preflight-record-session/1\n")) {
 		fclose(f);
 		return -EINVAL;
 	}

@@ -295,7 +295,7 @@ static int cmd_selftest_run(int argc, char **argv)
 			cpu = optarg;
 			break;
 		default:
-			return pf_usage_error(&cmd_selftest, "bad option");
+			return pf_option_error(&cmd_selftest, argv, "o:Qc:");
 		}
 	}
 	if (optind != argc)

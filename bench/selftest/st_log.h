@@ -4,7 +4,7 @@
  * injector's own CLOCK_MONOTONIC time stamps. Written by selftest-inject
  * (bench/selftest/inject.c), read by the comparison (bench/selftest/compare.c).
  *
- * File: "# preflight-selftest-inject v1", then "# key=value" lines (slot_ns,
+ * File: "# preflight-selftest-inject/1", then "# key=value" lines (slot_ns,
  * t0_ns, cpu_victim, cpu_tick, quick, first_slot.CASE, last_slot.CASE), then
  * the column row and one row per injection:
  *
@@ -15,7 +15,7 @@
 #ifndef ST_LOG_H
 #define ST_LOG_H
 
-#define ST_LOG_HEADER  "# preflight-selftest-inject v1"
+#define ST_LOG_HEADER  "# preflight-selftest-inject/1"
 #define ST_LOG_COLUMNS "case,task,slot,release_ns,t0_ns,t1_ns,t2_ns,gaps_ns,pid,param"
 
 /* The cases, numbered as in docs/selftest.md. */
