@@ -12,6 +12,7 @@
 #include "tasks.h"
 #include "jobs_csv.h"
 #include "joblog.h"
+#include "timeline.h"
 
 #include <csv.h>
 #include <ctype.h>
@@ -446,6 +447,7 @@ json_t *an_culprit_json(const struct an_run *r, const struct an_task *t, const s
 	json_object_set_new(o, "complete", json_boolean(c->complete));
 	an_culprit_line(r, t, c, line, sizeof(line));
 	json_object_set_new(o, "summary", json_string(line));
+	json_object_set_new(o, "timeline", an_tl_json((struct an_run *)r, t, c));
 	return o;
 }
 

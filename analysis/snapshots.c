@@ -17,6 +17,7 @@
 #include "results.h"
 #include "sched.h"
 #include "tasks.h"
+#include "timeline.h"
 #include "trace.h"
 #include "common.h"
 
@@ -91,8 +92,8 @@ static int an_snap_declare(struct an_run *s, const struct an_run *r)
 	return 0;
 }
 
-/* an_snap_match - give the task's unexplained worst activations the culprits the snapshot found */
-static void an_snap_match(struct an_run *r, int idx, struct an_task *t, const struct an_task *st)
+/* an_snap_match - give the task's unexplained worst activations the culprits (and timelines) snapshot s found */
+static void an_snap_match(struct an_run *r, int idx, struct an_task *t, struct an_run *s, const struct an_task *st)
 {
 	int i, k;
 
@@ -109,6 +110,7 @@ static void an_snap_match(struct an_run *r, int idx, struct an_task *t, const st
 		}
 		w->snap = idx;
 		w->c = st->top[k];
+		w->timeline = an_tl_json(s, st, &st->top[k]);
 		r->snap[idx].explained++;
 	}
 }
@@ -137,7 +139,7 @@ static int an_snap_one(struct an_run *r, int idx)
 		sn->lost = s->lost_total;
 		for (k = 0; k < s->ntasks; k++)
 			if ((t = an_task_by_name(r, s->task[k]->name, false)))
-				an_snap_match(r, idx, t, s->task[k]);
+				an_snap_match(r, idx, t, s, s->task[k]);
 	}
 	an_tasks_free(s);
 	an_sched_free(s);
@@ -229,6 +231,8 @@ static void an_snap_task(struct an_run *r, struct an_task *t, json_t *o)
 		if (w->snap >= 0) {
 			c = an_culprit_json(r, t, &w->c);
 			json_object_set_new(c, "snapshot", json_string(an_base(r->snap[w->snap].file)));
+			if (w->timeline)
+				json_object_set(c, "timeline", w->timeline);
 			json_array_append_new(culprits, c);
 			n++;
 			continue;
@@ -296,8 +300,11 @@ void an_snapshots_fold(struct an_run *r, json_t *res)
 
 void an_snapshots_free(struct an_run *r)
 {
-	int i;
+	int i, k;
 
+	for (k = 0; k < r->ntasks; k++)
+		for (i = 0; i < r->task[k]->nworst; i++)
+			json_decref(r->task[k]->worst[i].timeline);
 	for (i = 0; i < r->opt.nsnapshots; i++)
 		free(r->opt.snapshots[i]);
 	free(r->opt.snapshots);

@@ -14,6 +14,7 @@
 #include "tasks.h"
 #include "sched.h"
 #include "jobs_csv.h"
+#include "timeline.h"
 
 #include <errno.h>
 #include <math.h>
@@ -528,6 +529,8 @@ int an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_
 	t->prev_start_ns = ts;
 	t->prev_release_ns = release_ns;
 	an_culprit_consider(r, t, th, cpu, seq, release_ns, ts);
+	if (an_tl_step(r, t, ts))
+		goto oom;
 	return 0;
 oom:
 	return pf_fail(PF_EXIT_INTERNAL, "out of memory");
@@ -933,6 +936,8 @@ int an_tasks_finish(struct an_run *r)
 {
 	int i;
 
+	if (an_tl_finish(r))
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	for (i = 0; i < r->ntasks; i++)
 		if (r->task[i]->job_open) {
 			r->task[i]->job_open = false;
@@ -960,6 +965,7 @@ void an_tasks_free(struct an_run *r)
 		free(t);
 	}
 	r->ntasks = 0;
+	an_tl_free(r);
 }
 
 void an_fmt_us(char *buf, size_t size, int64_t ns)

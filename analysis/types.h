@@ -30,7 +30,7 @@
 #include "hist.h"
 
 #define AN_MAX_TASKS      256	/* marker task ids are a u8 */
-#define AN_CPU_HISTORY    2048	/* segments of CPU history kept per CPU for culprits */
+#define AN_CPU_HISTORY    8192	/* segments of CPU history kept per CPU for culprits and timelines */
 #define AN_MAX_CONTRIB    8	/* contributors kept per culprit */
 #define AN_MAX_LOST_WIN   1000	/* lost-event windows listed in results.json */
 #define AN_JOB_RING       64	/* recent jobs per task, re-checked when a loss is found */
@@ -194,6 +194,7 @@ struct an_worst {
 	int64_t  release_ns, start_ns, latency_ns;
 	int      snap;			/* index in r->snap of the snapshot that covers it, -1 none */
 	struct an_culprit c;		/* from that snapshot */
+	json_t  *timeline;		/* and its timeline (results.json), NULL none */
 };
 
 /* an_snap - one flight-recorder snapshot: a trace-cmd file whose window ends at its trigger */
@@ -266,6 +267,7 @@ struct an_task {
 };
 
 struct an_joblog;
+struct an_tl_set;
 
 struct an_opts {
 	const char *trace, *joblog, *cyclictest, *threads, *out, *csv;
@@ -341,6 +343,8 @@ struct an_run {
 	/* interned names (IRQ names) */
 	char   **names;
 	size_t   nnames;
+	/* the timelines of the worst activations (timeline.c) */
+	struct an_tl_set *tl;
 	/* CSV */
 	FILE    *jobs_csv;
 	json_t  *cyclictest;

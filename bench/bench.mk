@@ -4,7 +4,7 @@ PREFLIGHT_SRCS += bench/loads/load.c bench/loads/cmd_load.c \
 	bench/loads/rt_swarm.c bench/loads/tlm_rx.c
 PREFLIGHT_CMDS += load
 PREFLIGHT_PKGS += jansson
-PREFLIGHT_SRCS += bench/scenario.c bench/run.c bench/run_cpus.c bench/qualify.c
+PREFLIGHT_SRCS += bench/scenario.c bench/run.c bench/run_cpus.c bench/qualify.c bench/run_identity.c
 PREFLIGHT_CMDS += run qualify
 PREFLIGHT_PKGS += inih
 UNIT_TESTS += bench_test
@@ -19,3 +19,16 @@ tlm_rx_test_SRCS := t/unit/tlm_rx_test.c bench/loads/tlm_rx.c bench/loads/load.c
 	bench/loads/wifi.c bench/loads/sd.c bench/loads/spi.c bench/loads/cpu.c bench/loads/rt_swarm.c
 tlm_rx_test_LIBS = $(FSW_LIB)
 tlm_rx_test_PKGS := jansson
+
+# What a run records of its build (run.json "preflight", bench/run_identity.c): the git commit
+# ("-dirty" with uncommitted changes, "unknown" outside git) and the trace libraries' versions;
+# the stamp rebuilds the object when they change.
+RUN_GIT_COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && \
+	{ git diff --quiet HEAD 2>/dev/null || c=$$c-dirty; echo $$c; } || echo unknown)
+RUN_LIB_VERSIONS := $(foreach m,libtracefs libtracecmd libtraceevent jansson,$(m)=$(shell $(PKG_CONFIG) --modversion $(m) 2>/dev/null))
+$(B)/obj/bench/run_identity.o: EXTRA_CFLAGS += -DPF_GIT_COMMIT='"$(RUN_GIT_COMMIT)"' -DPF_LIB_VERSIONS='"$(RUN_LIB_VERSIONS)"'
+$(B)/obj/bench/run_identity.o: $(B)/identity.stamp
+$(B)/identity.stamp: FORCE
+	@mkdir -p $(B)
+	@echo '$(RUN_GIT_COMMIT) $(RUN_LIB_VERSIONS)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@

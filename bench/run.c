@@ -134,6 +134,7 @@ struct run {
 	char seen[48][64];		/* pre-flight checks done already (scenario lines, messages) */
 	int nseen;
 	json_t *phases;			/* run.json phases */
+	json_t *identity;		/* run.json preflight: what produced the run (run_identity.c) */
 	json_t *load_phases;		/* loads.json phases */
 	json_t *warnings;		/* run.json warnings: what made the run less than it should be */
 	int app_phase, baseline_phase;	/* indexes of the phases that feed the top-level results */
@@ -344,8 +345,8 @@ static int run_exec(struct run *r, char **argv, const char *out, const char *err
 
 /* run_load_args - the `preflight load` command line of one load in phase p */
 static int run_load_args(struct run *r, const struct scn_phase *p, const char *name,
-			    const char *pdir, const char *work, const char *report, char *dur, char **argv, int max,
-			    char kvbuf[][320], const char *hk)
+			    const char *pdir, const char *work, const char *report, const char *samples, char *dur,
+			    char **argv, int max, char kvbuf[][320], const char *hk)
 {
 	const struct scn_kv *kv[2 * SCN_MAX_KV];
 	int i, n = 0, nkv = scn_params(&r->scn, p, name, kv, (int)PF_ARRAY_SIZE(kv));
@@ -361,6 +362,8 @@ static int run_load_args(struct run *r, const struct scn_phase *p, const char *n
 	n = run_argv(argv, max, n, work);
 	n = run_argv(argv, max, n, "-o");
 	n = run_argv(argv, max, n, report);
+	n = run_argv(argv, max, n, "--samples");
+	n = run_argv(argv, max, n, samples);
 	n = run_argv(argv, max, n, "--ready-fd");
 	n = run_argv(argv, max, n, "3");
 	if (hk[0]) {
@@ -437,15 +440,18 @@ static int run_start_load(struct run *r, const struct scn_phase *p, const char *
 			     struct run_load *rl, const char *hk)
 {
 	char *argv[32 + 2 * SCN_MAX_KV], kvbuf[2 * SCN_MAX_KV + 3][320];
-	char work[PATH_MAX], dur[32], why[600], name[64];
+	char work[PATH_MAX], samples[PATH_MAX], dur[32], why[600], name[64];
 	int pipefd[2], ret;
 
 	run_path(work, sizeof(work), pdir, "work");
 	snprintf(name, sizeof(name), "load-%s.json", rl->name);
 	run_path(rl->report, sizeof(rl->report), pdir, name);
+	snprintf(name, sizeof(name), "load-%s.csv", rl->name);	/* what it achieved each second */
+	run_path(samples, sizeof(samples), pdir, name);
 	if (pf_mkdirs(work) < 0)
 		return run_fail(r, PF_EXIT_ENV, "%s: %s", work, strerror(errno)), -1;
-	run_load_args(r, p, rl->name, pdir, work, rl->report, dur, argv, (int)PF_ARRAY_SIZE(argv), kvbuf, hk);
+	run_load_args(r, p, rl->name, pdir, work, rl->report, samples, dur, argv, (int)PF_ARRAY_SIZE(argv), kvbuf,
+		      hk);
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return run_fail(r, PF_EXIT_INTERNAL, "pipe: %s", strerror(errno)), -1;
 	ret = pf_proc_spawn_fd(&rl->proc, argv, NULL, "-", RUN_CHILD, pipefd[1]);
@@ -1604,6 +1610,7 @@ static int run_setup(struct run *r)
 	if (run_copy(r->budgets, run_path(path, sizeof(path), r->dir, "budgets.ini")) < 0)
 		return run_fail(r, PF_EXIT_ENV, "%s: cannot copy the budgets", path);
 
+	r->identity = run_identity(r->dir);	/* before the phases: the tools and kernel they ran with */
 	if (run_has_command(r, "sysinfo")) {
 		char *js[] = { r->self, "sysinfo", "--json", "-o", path, NULL };
 		char *tx[] = { r->self, "sysinfo", NULL };
@@ -1937,8 +1944,8 @@ static void run_manifest(struct run *r, bool complete)
 	/* the run's identity in a history database (preflight history, docs/ci.md) */
 	if (pf_read_file("/proc/sys/kernel/random/uuid", uuid, sizeof(uuid)) < 0)
 		uuid[0] = '\0';
-	m = json_pack("{s:s, s:s?, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:b, s:s?, s:i, s:s?, s:s?, s:O, s:O, s:O}",
-		      "schema", "preflight-run/1", "uuid", uuid[0] ? uuid : NULL,
+	m = json_pack("{s:s, s:s?, s:O?, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:b, s:s?, s:i, s:s?, s:s?, s:O, s:O, s:O}",
+		      "schema", "preflight-run/1", "uuid", uuid[0] ? uuid : NULL, "preflight", r->identity,
 		      "scenario", "name", r->scn.name, "file", "scenario.ini", "source", r->scn.path,
 		      "dir", r->dir, "started_utc", started_utc, "ended_utc", ended,
 		      "partial", r->partial,
@@ -2151,6 +2158,7 @@ out:
 	json_decref(r->phases);
 	json_decref(r->traces);
 	json_decref(r->warnings);
+	json_decref(r->identity);
 	json_decref(r->load_phases);
 	free(r);
 	return ret;

@@ -84,4 +84,12 @@ int run_scenario(const struct run_opts *o, char *dir, size_t dir_size);
  */
 int run_repeated(const struct run_opts *o, int repeats, char *dir, size_t dir_size);
 
+struct json_t;
+
+/*
+ * run_identity - run.json's "preflight" object: version, commit, compiler,
+ * library and tool versions, and the kernel config (copied to DIR/kernel.config)
+ */
+struct json_t *run_identity(const char *dir);
+
 #endif

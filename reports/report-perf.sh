@@ -1,8 +1,11 @@
 #!/bin/sh
 # report-perf.sh - the reviewer report's benchmark ('make perf'): render time and size of
 # 'preflight report' for (1) a small run directory made from fixtures, (2) a synthetic hour of
-# the app (about 400 000 jobs in the job log, as a 1-hour seed run), and (3) every run directory
-# given as argument (a quick run, say). Budgets: quick <= 10 s, 1-hour seed <= 30 s, HTML <= 5 MB.
+# the app (about 400 000 jobs in the job log, as a 1-hour seed run), (3) every run directory
+# given as argument (a quick run, say: 'build/preflight run quick -o DIR'), and (4) for the first
+# of them, the synthetic hour with that run's results.json (a real trace's threads, culprits and
+# timelines: a seed run's results.json is as big as a quick run's or bigger). Goals: quick <= 10 s,
+# 1-hour seed <= 30 s, HTML <= 5 MB; the last column says whether both were met.
 #
 #   reports/report-perf.sh [RUN_DIR...]
 set -u
@@ -14,19 +17,21 @@ trap 'rm -rf "$TMP"' EXIT
 command -v gnuplot >/dev/null || { echo "bench-report: gnuplot is not installed" >&2; exit 3; }
 [ -x "$TOP/build/t/gentrace" ] || { echo "bench-report: build/t/gentrace is not built (make unit-tests)" >&2; exit 3; }
 
-# render LABEL DIR - render DIR's report, print the time and size
+# render LABEL DIR GOAL_S - render DIR's report, print the time and size, and whether the goals were met
 render() {
 	t0=$(date +%s.%N)
 	"$P" report "$2" -o "$TMP/r.html" >/dev/null 2>"$TMP/err" || { echo "bench-report: $1: $(cat "$TMP/err")" >&2; return; }
 	t1=$(date +%s.%N)
 	jobs=$(grep -vc '^#\|^task,' "$(find "$2" -name jobs.csv | head -1)" 2>/dev/null || echo 0)
-	printf '%-28s %10s %10.2f %10.2f %8s\n' "$1" "$jobs" "$(echo "$t1 - $t0" | bc)" \
-		"$(echo "$(stat -c %s "$TMP/r.html") / 1048576" | bc -l)" "$(grep -c '<figure' "$TMP/r.html")"
+	secs=$(echo "$t1 - $t0" | bc)
+	mb=$(echo "$(stat -c %s "$TMP/r.html") / 1048576" | bc -l)
+	printf '%-34s %10s %10.2f %10.2f %8s %8s\n' "$1" "$jobs" "$secs" "$mb" "$(grep -c '<figure' "$TMP/r.html")" \
+		"$(echo "$secs <= $3 && $mb <= 5" | bc | sed 's/1/ok/; s/^0$/MISSED/') (<= $3 s, 5 MB)"
 }
 
 echo "# preflight report benchmark: $(nproc) CPUs, $(uname -r), $(gnuplot --version)"
-printf '%-28s %10s %10s %10s %8s\n' "# run directory" "jobs" "render_s" "html_MB" "figures"
-"$TOP/t/fixtures/report/make-rundir.sh" full "$TMP/small" >/dev/null 2>&1 && render "fixtures (small)" "$TMP/small"
+printf '%-34s %10s %10s %10s %8s %8s\n' "# run directory" "jobs" "render_s" "html_MB" "figures" "goal"
+"$TOP/t/fixtures/report/make-rundir.sh" full "$TMP/small" >/dev/null 2>&1 && render "fixtures (small)" "$TMP/small" 10
 
 # half an hour of two 100 Hz tasks and a 10 Hz one (378 000 jobs, about a 1-hour seed run), long-tailed latencies
 mkdir -p "$TMP/hour"
@@ -49,8 +54,15 @@ awk 'BEGIN {
 		}
 	}
 }' > "$TMP/hour/jobs.csv"
-"$P" analyze -q --joblog "$TMP/hour/jobs.csv" -o "$TMP/hour/results.json" && render "synthetic 378k jobs" "$TMP/hour"
+"$P" analyze -q --joblog "$TMP/hour/jobs.csv" -o "$TMP/hour/results.json" && render "synthetic 378k jobs" "$TMP/hour" 30
 
 for d in "$@"; do
-	render "$(basename "$d")" "$d"
+	render "$(basename "$d")" "$d" 10
 done
+if [ $# -gt 0 ] && [ -s "$1/results.json" ]; then
+	mkdir -p "$TMP/hour-real"
+	cp "$TMP/hour/jobs.csv" "$TMP/hour-real/jobs.csv"
+	# the first run's results.json, its job log pointed at the synthetic hour's
+	sed 's|"joblog": *"[^"]*"|"joblog": "'"$TMP/hour-real/jobs.csv"'"|' "$1/results.json" > "$TMP/hour-real/results.json"
+	render "378k jobs + $(basename "$1")'s results" "$TMP/hour-real" 30
+fi

@@ -838,8 +838,28 @@ static void rpt_s_config(struct rpt *r)
 	}
 	fputs("<h3>Software and run</h3><table>", r->out);
 	rpt_kv_json(r, "analysis", r->results, "generator");
-	rpt_kv(r, "preflight commit, compiler, library versions", "not recorded in the run directory (see Deviations)");
-	rpt_kv(r, "gnuplot (figures)", r->gnuplot_version);
+	if (json_is_object(pf_jpath_get(r->run, "preflight"))) {
+		rpt_kv_json(r, "preflight version (run)", r->run, "preflight.version");
+		rpt_kv_json(r, "preflight commit (run)", r->run, "preflight.commit");
+		rpt_kv_json(r, "compiler", r->run, "preflight.compiler");
+		rpt_kv_json(r, "libtracefs", r->run, "preflight.libraries.libtracefs");
+		rpt_kv_json(r, "libtracecmd", r->run, "preflight.libraries.libtracecmd");
+		rpt_kv_json(r, "libtraceevent", r->run, "preflight.libraries.libtraceevent");
+		rpt_kv_json(r, "jansson", r->run, "preflight.libraries.jansson");
+		rpt_kv_json(r, "gnuplot at run time", r->run, "preflight.tools.gnuplot");
+		rpt_kv_json(r, "cyclictest at run time", r->run, "preflight.tools.cyclictest");
+		rpt_kv_json(r, "kernel config SHA-256", r->run, "preflight.kernel_config.sha256");
+		rpt_kv_json(r, "kernel config copied from", r->run, "preflight.kernel_config.source");
+		if (rpt_str(r->run, "preflight.kernel_config.error", NULL))
+			rpt_note_missing(r, "configuration: the kernel config was not recorded: %s",
+					 rpt_str(r->run, "preflight.kernel_config.error", ""));
+	} else {
+		rpt_kv(r, "preflight commit, compiler, library versions", "not recorded in the run directory (see Deviations)");
+		rpt_note_missing(r, "configuration: run.json does not record the preflight version and commit, compiler, "
+				 "library and tool versions or the kernel config hash (%s)",
+				 r->run ? "a run of an older preflight" : "no run.json");
+	}
+	rpt_kv(r, "gnuplot (figures of this report)", r->gnuplot_version);
 	rpt_kv_json(r, "cyclictest (rt-tests)", r->results, "cyclictest.rt_tests_version");
 	rpt_kv_json(r, "cyclictest command", r->results, "cyclictest.cmdline");
 	rpt_kv_json(r, "scenario", r->run, "scenario.name");
@@ -1357,8 +1377,7 @@ static void rpt_s_deviations(struct rpt *r)
 		rpt_esc(r->out, r->missing[k]);
 		fputs("</li>", r->out);
 	}
-	fputs("<li>the preflight commit, compiler and library versions are not recorded in the run directory</li>"
-	      "<li>probe overhead (the cost of tracing on the measured latencies) is not measured</li>"
+	fputs("<li>probe overhead (the cost of tracing on the measured latencies) is not measured</li>"
 	      "<li>the observed values are high-water marks of this run, not bounds (not a WCET analysis)</li>"
 	      "</ul>\n", r->out);
 }
@@ -1396,6 +1415,9 @@ static void rpt_s_appendix(struct rpt *r)
 	rpt_pre(r, "Scenario (scenario.ini)", scn);
 	free(scn);
 	rpt_pre(r, "Environment (sysinfo.txt)", r->sysinfo_txt);
+	scn = rpt_text(r, "kernel.config");
+	rpt_pre(r, "Kernel configuration (kernel.config)", scn);
+	free(scn);
 }
 
 /* rpt_gnuplot_version - "gnuplot 5.4 patchlevel 4", or why not */

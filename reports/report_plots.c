@@ -30,8 +30,8 @@
 #define RPT_PLOT_H 460
 #define RPT_MAX_BINS 600
 #define RPT_T1_ALL_DOTS 20000	/* up to this many jobs, T1 shows every activation */
-#define RPT_DOT_COLS 400	/* T1, R1: dots closer than 1/400 of the time axis ... */
-#define RPT_DOT_ROWS 800	/* ... and 1/80 of a decade (log10 -2 .. 8), about a dot, are drawn once */
+#define RPT_DOT_COLS 250	/* T1, R1: dots closer than 1/250 of the time axis (about a dot) ... */
+#define RPT_DOT_ROWS 500	/* ... and 1/50 of a decade (log10 -2 .. 8), about a dot, are drawn once */
 #define RPT_LOG_FLOOR_US 0.0625	/* on a log axis, smaller latencies (0) are drawn here: the first bin */
 
 static const char *const rpt_palette[] = {
@@ -751,13 +751,75 @@ void rpt_plot_b1(struct rpt *r)
 			"per CPU; the key gives each CPU's exact maximum.", "no cyclictest baseline with a histogram in this run");
 }
 
+/* the truth log's columns F1 reads (docs/sim.md) */
+enum { F1_T, F1_N, F1_E, F1_ALT, F1_MODE, F1_EN, F1_EE, F1_EALT, F1_POS, F1_TRACK, F1_ALTERR, F1_NCOL };
+static const char *const rpt_f1_cols[F1_NCOL] = {
+	"t_s", "north_m", "east_m", "alt_m", "app_mode", "est_north_m", "est_east_m", "est_alt_m",
+	"pos_err_m", "track_err_m", "alt_err_m",
+};
+#define RPT_F1_POINTS 1000	/* rows drawn at most: beyond, each drawn row is a bucket's (errors: its worst) */
+
+/* rpt_f1_row - one CSV row's columns of interest (NAN when empty or absent) */
+static void rpt_f1_row(char *line, const int *col, double *v)
+{
+	char *p = line, *end;
+	int i = 0, k;
+
+	for (k = 0; k < F1_NCOL; k++)
+		v[k] = NAN;
+	while (p) {
+		end = strchr(p, ',');
+		for (k = 0; k < F1_NCOL; k++)
+			if (col[k] == i && *p && *p != ',' && *p != '\n')
+				v[k] = strtod(p, NULL);
+		p = end ? end + 1 : NULL;
+		i++;
+	}
+}
+
+/* rpt_f1_rect - shade [a, b] of the time axis: failsafe (mode 2) red, no current estimate (-1) grey */
+static void rpt_f1_rect(FILE *s, double a, double b, int mode)
+{
+	fprintf(s, "set object rect from %.2f, graph 0 to %.2f, graph 1 fc rgb '%s' fs solid 0.25 noborder behind\n",
+		a, b, mode == 2 ? "#D00000" : "#999999");
+}
+
+/* rpt_f1_circuit - the header's circuit_m=north:east:alt,... as "east north" rows, closed; waypoints read */
+static int rpt_f1_circuit(const char *p, FILE *out)
+{
+	double cn, ce, ca, n0 = 0, e0 = 0;
+	int n = 0;
+
+	while (*p && *p != '\n') {
+		if (sscanf(p, "%lf:%lf:%lf", &cn, &ce, &ca) == 3) {
+			fprintf(out, "%g %g\n", ce, cn);
+			if (!n++)
+				n0 = cn, e0 = ce;
+		}
+		p += strcspn(p, ",\n");
+		if (*p == ',')
+			p++;
+	}
+	if (n)
+		fprintf(out, "%g %g\n", e0, n0);
+	return n;
+}
+
+/*
+ * rpt_plot_f1 - the flight from the simulator's truth log: F1.1 the
+ * trajectory from above, truth and the app's estimate over the mission
+ * circuit, failsafe marked; F1.2 the estimate's position error and the
+ * truth's track and altitude errors over time, failsafe (and not yet
+ * aligned) shaded
+ */
 void rpt_plot_f1(struct rpt *r)
 {
-	struct rpt_script sc;
-	char path[PATH_MAX], line[1024];
-	double n_lo = INFINITY, n_hi = -INFINITY, e_lo = INFINITY, e_hi = -INFINITY, half;
-	int n = 0, mode_max = 0;
-	FILE *f, *s;
+	struct rpt_script sc = { 0 }, st = { 0 }, se = { 0 }, sr = { 0 };
+	char path[PATH_MAX], line[2048], *circ;
+	double n_lo = INFINITY, n_hi = -INFINITY, e_lo = INFINITY, e_hi = -INFINITY, half, v[F1_NCOL], acc[F1_NCOL];
+	double seg_t = NAN, last_t = 0;
+	int col[F1_NCOL], n = 0, nest = 0, nwp = 0, every, k, seg_mode = 1, mode, rows = 0, inb = 0;
+	FILE *f, *c, *t, *e, *rc;
 
 	snprintf(path, sizeof(path), "%.4000s/truth.csv", r->app_dir);
 	f = r->app_dir[0] ? fopen(path, "re") : NULL;
@@ -765,45 +827,132 @@ void rpt_plot_f1(struct rpt *r)
 		rpt_note_missing(r, "F1: no truth.csv of the app phase (the simulator's trajectory)");
 		return;
 	}
-	s = rpt_script_open(&sc);
-	if (!s) {
-		fclose(f);
-		return;
-	}
-	/* t_s, north_m, east_m, alt_m, ... app_mode (the last column) */
-	fprintf(s, "$T << EOD\n");
+	while (fgets(line, sizeof(line), f))	/* count the rows, for the decimation */
+		rows += line[0] != '#';
+	rewind(f);
+	every = rows / RPT_F1_POINTS + 1;
+	c = rpt_script_open(&sc);
+	t = rpt_script_open(&st);
+	e = rpt_script_open(&se);
+	rc = rpt_script_open(&sr);
+	if (!c || !t || !e || !rc)
+		goto out;
+	for (k = 0; k < F1_NCOL; k++)
+		col[k] = -1, acc[k] = NAN;
 	while (fgets(line, sizeof(line), f)) {
-		double t, north, east, alt;
-		char *mode = strrchr(line, ',');
-
-		if (sscanf(line, "%lf,%lf,%lf,%lf", &t, &north, &east, &alt) == 4 && mode) {
-			fprintf(s, "%g %g %g %g %d\n", t, north, east, alt, atoi(mode + 1));
-			n++;
-			n_lo = fmin(n_lo, north), n_hi = fmax(n_hi, north);
-			e_lo = fmin(e_lo, east), e_hi = fmax(e_hi, east);
-			mode_max = atoi(mode + 1) > mode_max ? atoi(mode + 1) : mode_max;
+		if (line[0] == '#') {
+			if ((circ = strstr(line, "circuit_m=")))
+				nwp = rpt_f1_circuit(circ + strlen("circuit_m="), c);
+			continue;
 		}
+		if (col[F1_T] < 0) {	/* the header: where each column is */
+			char *tok, *save = NULL;
+			int i = 0;
+
+			for (tok = strtok_r(line, ",\r\n", &save); tok; tok = strtok_r(NULL, ",\r\n", &save), i++)
+				for (k = 0; k < F1_NCOL; k++)
+					if (!strcmp(tok, rpt_f1_cols[k]))
+						col[k] = i;
+			if (col[F1_T] < 0 || col[F1_N] < 0 || col[F1_E] < 0)
+				break;
+			continue;
+		}
+		rpt_f1_row(line, col, v);
+		if (isnan(v[F1_T]) || isnan(v[F1_N]) || isnan(v[F1_E]))
+			continue;
+		/* failsafe, and no current estimate (not yet aligned, or the app silent) */
+		mode = col[F1_EN] >= 0 && isnan(v[F1_EN]) ? -1 : (int)v[F1_MODE] == 2 ? 2 : 1;
+		if (mode != seg_mode) {
+			if (seg_mode != 1 && !isnan(seg_t))
+				rpt_f1_rect(rc, seg_t, v[F1_T], seg_mode);
+			seg_mode = mode;
+			seg_t = v[F1_T];
+		}
+		last_t = v[F1_T];
+		for (k = F1_POS; k <= F1_ALTERR; k++)	/* a bucket's errors: its worst */
+			if (!isnan(v[k]) && (isnan(acc[k]) || v[k] > acc[k]))
+				acc[k] = v[k];
+		if (inb++ % every)
+			continue;
+		n_lo = fmin(n_lo, v[F1_N]), n_hi = fmax(n_hi, v[F1_N]);
+		e_lo = fmin(e_lo, v[F1_E]), e_hi = fmax(e_hi, v[F1_E]);
+		/* t north east est_north est_east mode; t pos_err track_err alt_err (NaN: not known) */
+		fprintf(t, "%g %g %g %g %g %d\n", v[F1_T], v[F1_N], v[F1_E], v[F1_EN], v[F1_EE],
+			isnan(v[F1_MODE]) ? 1 : (int)v[F1_MODE]);
+		fprintf(e, "%g %g %g %g\n", v[F1_T], acc[F1_POS], acc[F1_TRACK], acc[F1_ALTERR]);
+		nest += !isnan(v[F1_EN]) && !isnan(v[F1_EE]);
+		for (k = F1_POS; k <= F1_ALTERR; k++)
+			acc[k] = NAN;
+		n++;
 	}
+	if (seg_mode != 1 && !isnan(seg_t))
+		rpt_f1_rect(rc, seg_t, last_t, seg_mode);
+	fclose(c), c = NULL;
+	fclose(t), t = NULL;
+	fclose(e), e = NULL;
+	fclose(rc), rc = NULL;
+	if (!nwp)
+		rpt_note_missing(r, "F1: truth.csv names no mission circuit (a simulator of an older preflight): "
+				 "the trajectory is drawn without it");
+	if (!nest)
+		rpt_note_missing(r, "F1: truth.csv carries no position estimate of the app (a simulator of an older "
+				 "preflight, or the app never sent one): only the truth is drawn");
+	{
+		struct rpt_script s1, s2;
+		FILE *p1 = rpt_script_open(&s1), *p2 = p1 ? rpt_script_open(&s2) : NULL;
+
+		if (!p2) {
+			if (p1)
+				fclose(p1), free(s1.text);
+			goto out;
+		}
+		/* a square window around the path and the circuit, so that north and east keep one scale */
+		half = fmax(n_hi - n_lo, e_hi - e_lo) * 0.55 + 10;
+		fprintf(p1, "$C << EOD\n%sEOD\n$T << EOD\n%sEOD\n", sc.text ? sc.text : "", st.text ? st.text : "");
+		fprintf(p1, "set size ratio -1\nset xrange [%g:%g]\nset yrange [%g:%g]\n"
+			    "set xlabel 'east (m)'\nset ylabel 'north (m)'\nset key outside right top vertical\nplot ",
+			(e_lo + e_hi) / 2 - half, (e_lo + e_hi) / 2 + half, (n_lo + n_hi) / 2 - half,
+			(n_lo + n_hi) / 2 + half);
+		if (nwp)
+			fprintf(p1, "$C using 1:2 with linespoints dt 2 lw 1.5 pt 6 ps 1.5 lc rgb '#7f7f7f' "
+				    "title 'mission circuit', ");
+		fprintf(p1, "$T using 3:2 with lines lw 2 lc rgb '#0072B2' title 'truth (simulator)', "
+			    "$T using 5:4 with lines dt 2 lw 1.5 lc rgb '#E69F00' title 'estimate (app)', "
+			    "$T using ($6 == 2 ? $3 : 1/0):2 with points pt 7 ps 0.5 lc rgb '#D00000' title 'failsafe', "
+			    "$T every ::0::0 using 3:2 with points pt 7 ps 1.2 lc rgb '#000000' title 'start'");
+		rpt_script_plot(r, &s1, n, "F1.1", "F1.1 flight: trajectory over the mission circuit, truth and estimate",
+				"Seen from above, one scale for north and east: the mission circuit (grey dashes, its "
+				"waypoints as circles), the simulated aircraft's true path (blue), the app's own position "
+				"estimate (orange dashes: the navigation solution it sent with each actuator frame), and the "
+				"truth where the app was in failsafe (red dots).", "truth.csv has no samples");
+		fprintf(p2, "$E << EOD\n%sEOD\n%s", se.text ? se.text : "", sr.text ? sr.text : "");
+		fprintf(p2, "set multiplot layout 3,1 margins 0.09,0.97,0.13,0.9 spacing 0,0.04\n"
+			    "set xrange [0:%g]\nset format x ''\nunset xlabel\nset key top right opaque\nset yrange [0:*]\nset offsets 0, 0, graph 0.15, 0\n"
+			    "set ylabel 'position (m)'\n"
+			    "plot $E using 1:2 with lines lw 1.5 lc rgb '#E69F00' title 'position error of the estimate (3-D)'\n"
+			    "unset title\nset ylabel 'track (m)'\n"
+			    "plot $E using 1:3 with lines lw 1.5 lc rgb '#0072B2' title 'cross-track error (truth to circuit)'\n"
+			    "set format x '%%g'\nset xlabel 'simulated time (s); red: failsafe, grey: no current estimate (not aligned yet, or the app silent)'\n"
+			    "set ylabel 'altitude (m)'\n"
+			    "plot $E using 1:4 with lines lw 1.5 lc rgb '#009E73' title 'altitude error (truth to circuit)'\n"
+			    "unset multiplot", last_t);
+		rpt_script_plot(r, &s2, n, "F1.2", "F1.2 flight: position, track and altitude error over time",
+				"The app's position estimate against the truth at the estimate's own time, and the "
+				"simulated aircraft's cross-track and altitude error against the mission circuit; beyond "
+				"1000 rows each point is the worst of its stretch. Shaded: the app in failsafe (red), and no "
+				"current estimate (grey: not aligned yet, or no actuator frame for a second: the app silent).", "truth.csv has no samples");
+	}
+out:
+	if (c)
+		fclose(c);
+	if (t)
+		fclose(t);
+	if (e)
+		fclose(e);
+	if (rc)
+		fclose(rc);
+	free(sc.text), free(st.text), free(se.text), free(sr.text);
 	fclose(f);
-	/* a square window around the path, so that north and east keep one scale */
-	half = fmax(n_hi - n_lo, e_hi - e_lo) * 0.55 + 10;
-	fprintf(s, "EOD\nset multiplot layout 1,2\nset title 'trajectory seen from above (truth)'\n"
-		   "set size ratio -1\nset xrange [%g:%g]\nset yrange [%g:%g]\n",
-		(e_lo + e_hi) / 2 - half, (e_lo + e_hi) / 2 + half, (n_lo + n_hi) / 2 - half, (n_lo + n_hi) / 2 + half);
-	fprintf(s, "set xlabel 'east (m)'\nset ylabel 'north (m)'\nset key bottom right\n"
-		   "plot $T using 3:2 with lines lw 1.5 lc rgb '%s' title 'flown', "
-		   "$T every ::0::0 using 3:2 with points pt 7 ps 1 lc rgb '#000000' title 'start'\n"
-		   "set size noratio\nset autoscale xy\nset title 'altitude and app mode over time'\n"
-		   "set xlabel 'simulated time (s)'\nset ylabel 'altitude (m)'\nset y2label 'app mode'\nset y2tics 1\n"
-		   "set ytics nomirror\nset y2range [-0.5:%g]\nset key top left\n"
-		   "plot $T using 1:4 with lines lw 1.5 lc rgb '%s' title 'altitude', "
-		   "$T using 1:5 axes x1y2 with steps lw 1 lc rgb '%s' title 'app mode'\nunset multiplot",
-		rpt_task_colour(0), mode_max + 1.5, rpt_task_colour(0), rpt_task_colour(1));
-	rpt_script_plot(r, &sc, n, "F1", "F1 flight: trajectory and altitude (simulator truth)",
-			"The simulated aircraft's true path from above and its altitude over time, with the app's mode "
-			"(as the simulator saw it). The flight software's own estimate is not recorded in the run "
-			"directory, so errors appear only as the simulator's summary above.",
-			"truth.csv has no samples");
 }
 
 /* rpt_load_pct - a load's achieved share of its target (%), and what was compared; NAN when its report has no target */
@@ -827,6 +976,123 @@ static double rpt_load_pct(const char *name, json_t *load, const char **what)
 	return NAN;
 }
 
+/* the loads' fixed colours and dashes in L1.1 (Tol's muted palette: not the tasks' colours) */
+static const char *const rpt_load_names[] = { "wifi", "sd", "spi", "cpu", "rt-swarm" };
+static const char *const rpt_load_colours[] = { "#332288", "#117733", "#882255", "#999933", "#AA4499" };
+
+/*
+ * rpt_load_samples - one load's samples file (docs/loads.md) as gnuplot rows
+ * "seconds-from-the-run's-start achieved-% " into s, and its statistics
+ * (count, mean and lowest % of the target, the unit); rows without a target
+ * are skipped. Returns the rows written.
+ */
+static int rpt_load_samples(const char *path, FILE *s, int64_t t0_ns, double *sum, double *lo, char *unit,
+			    size_t usize)
+{
+	char line[256];
+	long long t;
+	double ach, tgt;
+	int n = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "# load=", 7) && strstr(line, " unit="))
+			snprintf(unit, usize, "%.*s", (int)strcspn(strstr(line, " unit=") + 6, "\r\n"),
+				 strstr(line, " unit=") + 6);
+		if (sscanf(line, "%lld,%lf,%lf", &t, &ach, &tgt) != 3 || !(tgt > 0))
+			continue;
+		fprintf(s, "%.3f %.3f\n", (t - t0_ns) / 1e9, 100 * ach / tgt);
+		*sum += 100 * ach / tgt;
+		*lo = fmin(*lo, 100 * ach / tgt);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * rpt_plot_l1_time - L1.1: each load's achieved share of its target each
+ * second over the whole run, from the samples files of the phases, and a table
+ * of each phase's mean and worst second
+ */
+static void rpt_plot_l1_time(struct rpt *r)
+{
+	json_t *ph, *ln, *first = json_array_get(pf_jpath_get(r->run, "phases"), 0);
+	int64_t t0 = (int64_t)rpt_num(first, "start_ns");
+	char path[PATH_MAX], unit[32], rows[8192] = "";
+	int n = 0, nblocks = 0, block_of[PF_ARRAY_SIZE(rpt_load_names)];
+	struct rpt_script sc;
+	size_t i, j, k;
+	FILE *s;
+
+	if (!json_is_object(first))
+		return;
+	s = rpt_script_open(&sc);
+	if (!s)
+		return;
+	for (k = 0; k < PF_ARRAY_SIZE(rpt_load_names); k++) {
+		int m = 0;
+
+		block_of[k] = -1;
+		fprintf(s, "$L%zu << EOD\n", k);
+		json_array_foreach(pf_jpath_get(r->run, "phases"), i, ph)
+			json_array_foreach(pf_jpath_get(ph, "loads"), j, ln) {
+				double sum = 0, lo = INFINITY;
+				int c;
+
+				if (strcmp(json_string_value(ln) ? json_string_value(ln) : "", rpt_load_names[k]))
+					continue;
+				snprintf(path, sizeof(path), "%.2000s/%.1000s/load-%s.csv", r->dir, rpt_str(ph, "dir", "."),
+					 rpt_load_names[k]);
+				unit[0] = '\0';
+				c = rpt_load_samples(path, s, t0, &sum, &lo, unit, sizeof(unit));
+				if (c) {
+					fprintf(s, "\n");	/* a gap between phases */
+					snprintf(rows + strlen(rows), sizeof(rows) - strlen(rows),
+						 "<tr><td>%.40s</td><td>%s</td><td>%.30s</td><td class=\"n\" data-v=\"%d\">%d</td>"
+						 "<td class=\"n\">%.1f %%</td><td class=\"n\">%.1f %%</td></tr>\n",
+						 rpt_str(ph, "name", "?"), rpt_load_names[k], unit, c, c, sum / c, lo);
+				}
+				m += c;
+			}
+		fprintf(s, "EOD\n");
+		if (m)
+			block_of[k] = nblocks++;
+		n += m;
+	}
+	if (rows[0]) {
+		fputs("<p>Sampled each second by the loads themselves (docs/loads.md, \"Samples\"): the share of the "
+		      "target achieved, its mean and its worst second per phase.</p>\n<table id=\"load-samples\"><tr>"
+		      "<th>phase</th><th>load</th><th>unit</th><th>seconds</th><th>mean</th><th>worst second</th></tr>\n",
+		      r->out);
+		fputs(rows, r->out);
+		fputs("</table>\n", r->out);
+	}
+	json_array_foreach(pf_jpath_get(r->run, "phases"), i, ph) {
+		double x = (rpt_num(ph, "start_ns") - t0) / 1e9;
+
+		fprintf(s, "set arrow from %.3f, graph 0 to %.3f, graph 1 nohead lc rgb '#7f7f7f' dt 3 back\n"
+			   "set label '%.40s' at %.3f, graph 0.97 left offset 0.3,0 tc rgb '#555555' front\n",
+			x, x, rpt_str(ph, "name", "?"), x);
+	}
+	fprintf(s, "set xrange [0:*]\nset xlabel 'time from the start of the run (s)'\nset ylabel 'achieved (%% of the target)'\n"
+		   "set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\nset key outside right top vertical\n"
+		   "set arrow from graph 0, first 100 to graph 1, first 100 nohead lc rgb '#D00000' dt 2 lw 2 back\n"
+		   "set label 'target' at graph 0.01, first 100 offset 0,0.7 tc rgb '#D00000' front\nplot ");
+	for (k = 0; k < PF_ARRAY_SIZE(rpt_load_names); k++)
+		if (block_of[k] >= 0)
+			fprintf(s, "%s$L%zu using 1:2 with lines lw 1.5 dt %d lc rgb '%s' title '%s'",
+				block_of[k] ? ", " : "", k, (int)k + 1, rpt_load_colours[k], rpt_load_names[k]);
+	rpt_script_plot(r, &sc, nblocks, "L1.1", "L1.1 loads: achieved against target, each second",
+			"What each load achieved each second as a share of its target, from its samples file: wifi the "
+			"bits its link passed to the ground station (against the link rate), sd the bytes fio wrote, spi "
+			"the transfers, cpu stress-ng's CPU use per worker, rt-swarm the jobs. Dotted: the start of each "
+			"phase; red dashed: the target.",
+			"the loads wrote no samples (a run of an older preflight, or no load with a target)");
+}
+
 void rpt_plot_l1(struct rpt *r)
 {
 	struct rpt_script sc;
@@ -834,8 +1100,10 @@ void rpt_plot_l1(struct rpt *r)
 	const char *name, *what;
 	size_t i;
 	int n = 0;
-	FILE *s = rpt_script_open(&sc);
+	FILE *s;
 
+	rpt_plot_l1_time(r);
+	s = rpt_script_open(&sc);
 	if (!s)
 		return;
 	fprintf(s, "$L << EOD\n");
@@ -848,13 +1116,13 @@ void rpt_plot_l1(struct rpt *r)
 			fprintf(s, "%d %.2f \"%s: %s\"\n", n++, pct, rpt_str(ph, "phase", "?"), name);
 		}
 	fprintf(s, "EOD\nset style fill solid 0.8 noborder\nset boxwidth 0.6\nunset key\n"
-		   "set xtics rotate by -30 nomirror\nset yrange [0:*]\nset xrange [-0.7:%d.7]\n"
+		   "set xtics rotate by -30 nomirror\nset yrange [0:*]\nset offsets 0, 0, graph 0.12, 0\nset xrange [-0.7:%d.7]\n"
 		   "set ylabel 'achieved (%% of the target)'\n"
 		   "set arrow from graph 0, first 100 to graph 1, first 100 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
 		   "set label 'target' at graph 0.01, first 100 offset 0,0.7 tc rgb '#D00000' front\n"
 		   "plot $L using 1:2:xtic(3) with boxes lc rgb '#7f7f7f', $L using 1:2:(sprintf('%%.1f %%%%', $2)) "
 		   "with labels offset 0,0.7 notitle", n - 1);
-	rpt_script_plot(r, &sc, n, "L1", "L1 loads: achieved against target, per phase",
+	rpt_script_plot(r, &sc, n, "L1.2", "L1.2 loads: achieved against target, per phase",
 			"What each load achieved as a share of what was configured, from its own report: wifi the "
 			"received rate, rt-swarm the jobs per second, cpu stress-ng's CPU use. Loads whose report "
 			"carries no target (hackbench, sd, spi) are in the table only. Red dashed: the target.",
@@ -862,87 +1130,242 @@ void rpt_plot_l1(struct rpt *r)
 }
 
 /*
- * rpt_plot_g1 - the timeline around one worst activation, from the job log:
- * one row per CPU with the app's jobs on it (a bar spans a job's start to
- * its end, preemptions included: the job log knows no more), and the
- * victim's row: its release (a tick), the wait to its start (hollow, red)
- * and its run (solid). The culprits, who are mostly not app tasks, are
- * named under the title from the analysis of the trace.
+ * rpt_g1_culprit - which of the first four culprits a segment (its comm and
+ * state) is, -1 none: a thread by its name, an IRQ by "irq N (name)", a
+ * softirq ("softirq NET_RX", or "ksoftirqd/1 (NET_RX)" when it ran in
+ * ksoftirqd) by its vector
+ */
+static int rpt_g1_culprit(json_t *culprit, const char *comm, const char *state)
+{
+	json_t *k;
+	size_t i;
+
+	json_array_foreach(pf_jpath_get(culprit, "contributors"), i, k) {
+		const char *name = rpt_str(k, "name", ""), *kind = rpt_str(k, "kind", ""), *vec;
+
+		if (i >= 4)
+			break;
+		if (strcmp(kind, state[0] == 'r' ? "thread" : state))
+			continue;	/* "running" is a thread; "irq", "softirq" are those kinds */
+		if (!strcmp(name, comm))
+			return (int)i;
+		vec = strchr(name, '(');
+		if (!strcmp(kind, "softirq") && vec && !strncmp(comm, "softirq ", 8) &&
+		    !strncmp(vec + 1, comm + 8, strlen(comm + 8)) && vec[1 + strlen(comm + 8)] == ')')
+			return (int)i;
+	}
+	return -1;
+}
+
+/* the fields of a timeline segment (results.json culprits[].timeline.columns) */
+#define RPT_TL_CPU   "0"
+#define RPT_TL_START "1"
+#define RPT_TL_END   "2"
+#define RPT_TL_PID   "3"
+#define RPT_TL_COMM  "4"
+#define RPT_TL_STATE "5"
+
+/* rpt_box - a box of G1 still open to the next one of its row and colour */
+struct rpt_box {
+	bool   open;
+	double a, b, y, hh;	/* from, to (ms), row, half height */
+	int    colour;
+};
+
+/* rpt_box_flush - write the open box as "x-centre row half-width half-height colour" */
+static void rpt_box_flush(FILE *s, struct rpt_box *p)
+{
+	if (p->open)
+		fprintf(s, "%.4f %.2f %.4f %g %d\n", (p->a + p->b) / 2, p->y, fmax((p->b - p->a) / 2, 0.002), p->hh,
+			p->colour);
+	p->open = false;
+}
+
+/*
+ * rpt_box_put - a box [a, b] on row y: joined to the open one when it has
+ * the same colour and starts within eps of its end (less than a pixel: the
+ * same picture, a fraction of the SVG)
+ */
+static void rpt_box_put(FILE *s, struct rpt_box *p, double a, double b, double y, double hh, int colour, double eps)
+{
+	if (p->open && p->y == y && p->colour == colour && a <= p->b + eps) {
+		p->b = fmax(p->b, b);
+		return;
+	}
+	rpt_box_flush(s, p);
+	*p = (struct rpt_box){ true, a, b, y, hh, colour };
+}
+
+/*
+ * rpt_plot_g1 - the timeline around one worst activation from the trace
+ * (results.json's culprits[].timeline): one row per CPU with every thread
+ * that ran on it (the app's tasks in their colour, the culprits dark and
+ * named, other threads light grey; IRQ and softirq time as a thin black /
+ * brown bar at the bottom of the row), and the victim's row: its releases
+ * (ticks), runnable but waiting (hollow, red) and running (solid), KernelShark's
+ * convention. Idle is a gap.
  */
 void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 {
+	json_t *tl = pf_jpath_get(culprit, "timeline"), *seg, *rel, *t;
+	int64_t release = (int64_t)rpt_num(culprit, "release_ns"), seq = (int64_t)rpt_num(culprit, "seq");
+	double lat_ms = rpt_num(culprit, "latency_ns") / 1e6, from, to, eps;
+	struct rpt_box box = { 0 }, vbox = { 0 };
+	int victim = (int)rpt_num(tl, "victim_pid"), ncpus = 0, n = 0, tids[RPT_MAX_TASKS];
+	double lab_x[4], lab_len[4];
+	int lab_cpu[4], nlab = 0;
+	char id[16], title[256], vname[64];
 	struct rpt_script sc;
-	int64_t rel = (int64_t)rpt_num(culprit, "release_ns"), seq = (int64_t)rpt_num(culprit, "seq");
-	double slot_ns = rpt_num(r->results, "slots.slot_ns");
-	int64_t lo, hi;
-	int ncpus = 0, n = 0;
-	char id[16], title[256], names[512] = "";
-	const struct rpt_job *victim = NULL;
-	json_t *k;
 	size_t i;
 	FILE *s;
 
-	if (rpt_read_jobs(r) < 0 || !r->njobs)
-		return;	/* T1 has said there is no job log */
-	for (i = 0; i < r->njobs; i++) {
-		const struct rpt_job *j = &r->jobs[i];
-
-		ncpus = j->cpu + 1 > ncpus ? j->cpu + 1 : ncpus;
-		if (j->task == task && j->seq == seq && j->release_ns == rel)
-			victim = j;
-	}
 	snprintf(id, sizeof(id), "G1.%d", nth);
-	if (!victim || ncpus <= 0) {
-		rpt_note_missing(r, "%s: job %lld of %s is not in the job log", id, (long long)seq, r->task_names[task]);
+	if (!json_is_object(tl)) {
+		rpt_note_missing(r, "%s: results.json keeps no timeline of %s job %lld (no trace, or an older analysis)",
+				 id, r->task_names[task], (long long)seq);
 		return;
 	}
-	if (!(slot_ns > 0))
-		slot_ns = 10 * PF_NS_PER_MS;
-	lo = rel - 2 * (int64_t)slot_ns;
-	hi = rel + victim->latency_ns + 2 * (int64_t)slot_ns;
+	from = (rpt_num(tl, "from_ns") - release) / 1e6;
+	to = (rpt_num(tl, "to_ns") - release) / 1e6;
+	eps = (to - from) / 800;	/* a pixel of the plot */
+	ncpus = (int)rpt_num(r->results, "trace.cpus");
+	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg)
+		if ((int)rpt_num(seg, RPT_TL_CPU) + 1 > ncpus)
+			ncpus = (int)rpt_num(seg, RPT_TL_CPU) + 1;
+	if (ncpus <= 0 || ncpus > 64) {
+		rpt_note_missing(r, "%s: the timeline of %s job %lld names no CPU", id, r->task_names[task], (long long)seq);
+		return;
+	}
+	for (int k = 0; k < r->ntasks; k++)
+		tids[k] = -1;
+	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t)
+		if (i < RPT_MAX_TASKS && json_is_integer(pf_jpath_get(t, "tid")))
+			tids[i] = (int)rpt_num(t, "tid");
+	for (int k = 0; k < 4; k++)
+		lab_len[k] = -1;
 	s = rpt_script_open(&sc);
 	if (!s)
 		return;
-	/* x centre (ms from the release), row, x half width, row half height, colour */
-	fprintf(s, "$J << EOD\n");
-	for (i = 0; i < r->njobs; i++) {
-		const struct rpt_job *j = &r->jobs[i];
-		int64_t b = j->release_ns + j->latency_ns, e = j->response_ns >= 0 ? j->release_ns + j->response_ns : b;
+	/* $S threads: x centre (ms from the release), row, half width, half height, colour */
+	fprintf(s, "$S << EOD\n");
+	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg) {
+		const char *st = rpt_str(seg, RPT_TL_STATE, ""), *comm = rpt_str(seg, RPT_TL_COMM, "?");
+		double a = (rpt_num(seg, RPT_TL_START) - release) / 1e6, b = (rpt_num(seg, RPT_TL_END) - release) / 1e6;
+		int cpu = (int)rpt_num(seg, RPT_TL_CPU), pid = (int)rpt_num(seg, RPT_TL_PID), k, colour = 0xc8c8c8, c;
 
-		if (j->cpu < 0 || e < lo || b > hi)
-			continue;
-		fprintf(s, "%.4f %d %.4f 0.3 %ld\n", ((b + e) / 2.0 - rel) / 1e6, j->cpu, (e - b) / 2e6 + 0.005,
-			strtol(rpt_task_colour(j->task) + 1, NULL, 16));
+		if (strcmp(st, "running") && strcmp(st, "busy"))
+			continue;	/* busy: short runs of several threads, merged by the analysis */
+		for (k = 0; k < r->ntasks; k++)
+			if (tids[k] == pid)
+				colour = (int)strtol(rpt_task_colour(k) + 1, NULL, 16);
+		c = rpt_g1_culprit(culprit, comm, st);
+		if (c >= 0 && colour == 0xc8c8c8)
+			colour = 0x505050;
+		/* the culprit's label goes on its longest stretch on the victim's CPU during the wait */
+		if (c >= 0 && cpu == (int)rpt_num(culprit, "cpu") && b > 0 && a < lat_ms) {
+			double len = fmin(b, lat_ms) - fmax(a, 0);
+
+			if (len > lab_len[c]) {
+				lab_len[c] = len;
+				lab_x[c] = fmax(a, 0);
+				lab_cpu[c] = cpu;
+			}
+		}
+		rpt_box_put(s, &box, a, b, cpu, 0.25, colour, eps);
+		if (pid == victim)
+			rpt_box_put(s, &vbox, a, b, ncpus, 0.25, (int)strtol(rpt_task_colour(task) + 1, NULL, 16), eps);
 		n++;
 	}
-	fprintf(s, "EOD\n$V << EOD\n%.4f %d %.4f 0.3\nEOD\n", victim->latency_ns / 2e6, ncpus, victim->latency_ns / 2e6);
-	fprintf(s, "$R << EOD\n%.4f %d %.4f 0.3 %ld\nEOD\n",
-		(victim->latency_ns + (victim->response_ns - victim->latency_ns) / 2.0) / 1e6, ncpus,
-		(victim->response_ns - victim->latency_ns) / 2e6 + 0.005, strtol(rpt_task_colour(task) + 1, NULL, 16));
-	json_array_foreach(pf_jpath_get(culprit, "contributors"), i, k) {
-		if (i >= 4)
-			break;
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s %.0f µs", i ? ", " : "",
-			 !strcmp(rpt_str(k, "kind", ""), "idle") ? "CPU idle" : rpt_str(k, "name", "?"),
-			 rpt_num(k, "duration_ns") / 1e3);
+	rpt_box_flush(s, &box);
+	rpt_box_flush(s, &vbox);
+	/* $I IRQ and softirq time: thin bars at the bottom of their row */
+	fprintf(s, "EOD\n$I << EOD\n");
+	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg) {
+		const char *st = rpt_str(seg, RPT_TL_STATE, ""), *comm = rpt_str(seg, RPT_TL_COMM, "?");
+		double a = (rpt_num(seg, RPT_TL_START) - release) / 1e6, b = (rpt_num(seg, RPT_TL_END) - release) / 1e6;
+		int cpu = (int)rpt_num(seg, RPT_TL_CPU), c = rpt_g1_culprit(culprit, comm, st);
+
+		if (strcmp(st, "irq") && strcmp(st, "softirq"))
+			continue;
+		if (c >= 0 && cpu == (int)rpt_num(culprit, "cpu") && b > 0 && a < lat_ms &&
+		    fmin(b, lat_ms) - fmax(a, 0) > lab_len[c]) {
+			lab_len[c] = fmin(b, lat_ms) - fmax(a, 0);
+			lab_x[c] = fmax(a, 0);
+			lab_cpu[c] = cpu;
+		}
+		rpt_box_put(s, &box, a, b, cpu - 0.19, 0.06, !strcmp(st, "irq") ? 0x000000 : 0x8c510a, eps);
 	}
-	fprintf(s, "set xrange [%.3f:%.3f]\nset yrange [-0.7:%d.8]\nset xlabel 'time from the release (ms)'\n"
-		   "set ytics (", (lo - rel) / 1e6, (hi - rel) / 1e6, ncpus);
+	rpt_box_flush(s, &box);
+	/* $W the victim runnable, waiting for a CPU */
+	fprintf(s, "EOD\n$W << EOD\n");
+	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg)
+		if (!strcmp(rpt_str(seg, RPT_TL_STATE, ""), "runnable")) {
+			double a = (rpt_num(seg, RPT_TL_START) - release) / 1e6, b = (rpt_num(seg, RPT_TL_END) - release) / 1e6;
+
+			fprintf(s, "%.4f %d %.4f 0.23\n", (a + b) / 2, ncpus, fmax((b - a) / 2, 0.002));
+		}
+	/* $L the culprits' names */
+	fprintf(s, "EOD\n$L << EOD\n");
+	for (int k = 0; k < 4; k++)
+		if (lab_len[k] >= 0) {
+			json_t *kk = json_array_get(pf_jpath_get(culprit, "contributors"), k);
+
+			fprintf(s, "%.4f %.2f \"%s %.0f µs\"\n", lab_x[k], lab_cpu[k] + 0.33 + 0.13 * nlab++,
+				rpt_str(kk, "name", "?"), rpt_num(kk, "duration_ns") / 1e3);
+		}
+	/* $N released but not yet woken: release to sched_waking */
+	fprintf(s, "EOD\n$N << EOD\n");
+	if (!isnan(rpt_num(culprit, "not_woken_ns")) && rpt_num(culprit, "not_woken_ns") > 0)
+		fprintf(s, "0 %d %.4f 0\n", ncpus, rpt_num(culprit, "not_woken_ns") / 1e6);
+	fprintf(s, "EOD\n");
+	snprintf(vname, sizeof(vname), "%s (pid %d)", r->task_names[task], victim);
+	fprintf(s, "set xrange [%.3f:%.3f]\nset yrange [-0.6:%d.75]\nset xlabel 'time from the release of job %lld (ms)'\n"
+		   "set ytics (", from, to, ncpus, (long long)seq);
 	for (int c = 0; c < ncpus; c++)
 		fprintf(s, "'CPU%d' %d, ", c, c);
-	fprintf(s, "'%s job %lld' %d)\nunset key\nset grid noytics\n", r->task_names[task], (long long)seq, ncpus);
-	fprintf(s, "set arrow from 0, %g to 0, %g nohead lc rgb '#000000' lw 2 front\n"
-		   "set label 'release' at 0, %g center front\n"
-		   "set label 'culprits (trace): %s' at graph 0.01, graph 0.04 left front boxed\n",
-		ncpus - 0.45, ncpus + 0.45, ncpus + 0.6, names);
-	fprintf(s, "plot %s$V using 1:2:3:4 with boxxyerror fs empty border lc rgb '#D00000' lc rgb '#D00000' lw 2, "
-		   "$R using 1:2:3:4:5 with boxxyerror fs solid 0.8 noborder lc rgb variable",
-		n ? "$J using 1:2:3:4:5 with boxxyerror fs solid 0.8 noborder lc rgb variable, " : "");
-	snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late, ±2 slots (job log)", id, r->task_names[task],
-		 (long long)seq, victim->latency_ns / 1e3);
-	rpt_script_plot(r, &sc, 1, id, title,
-			"One row per CPU with the app's jobs on it in their task's colour (as in the task table; a bar spans the job's start to "
-			"its end as the job log has them, preemptions included); the top row is this job: its release "
-			"(black tick), the wait to its start (hollow, red) and its run. Who held the CPU meanwhile is "
-			"named from the trace's culprit analysis; other processes are not drawn.", "");
+	fprintf(s, "'%s' %d)\nset grid noytics\nset bmargin 8\nset key at screen 0.5, screen 0.01 center bottom horizontal maxrows 2 samplen 1.5\n",
+		vname, ncpus);
+	json_array_foreach(pf_jpath_get(tl, "releases_ns"), i, rel) {
+		double x = ((double)json_integer_value(rel) - release) / 1e6;
+
+		fprintf(s, "set arrow from %.4f, %g to %.4f, %g nohead lc rgb '#000000' lw %d front\n", x, ncpus - 0.45,
+			x, ncpus + 0.45, fabs(x) < 1e-9 ? 3 : 1);
+	}
+	fprintf(s, "set arrow from 0, graph 0 to 0, graph 1 nohead lc rgb '#000000' dt 3 lw 1 back\n"
+		   "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead lc rgb '#D00000' dt 3 lw 1 back\n"
+		   "set label 'release' at 0, %g right offset -0.3,0 front\n"
+		   "set label 'start (+%.3f ms)' at %.4f, %g %s tc rgb '#D00000' front\n",
+		lat_ms, lat_ms, ncpus + 0.6, lat_ms, lat_ms, ncpus + 0.6,
+		to - lat_ms < 0.25 * (to - from) ? "right offset -0.3,0" : "left offset 0.3,0");
+	if (json_is_false(pf_jpath_get(tl, "complete")))
+		fprintf(s, "set label 'incomplete: %lld short segments left out (a gap is not idle)' at graph 0.99, "
+			   "graph 0.04 right tc rgb '#D00000' boxed front\n", (long long)rpt_num(tl, "dropped"));
+	fprintf(s, "plot $S using 1:2:3:4:5 with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, "
+		   "$I using 1:2:3:4:5 with boxxyerror fs solid 1 noborder lc rgb variable notitle, "
+		   "$W using 1:2:3:4 with boxxyerror fs empty border lc rgb '#D00000' lw 2 lc rgb '#D00000' notitle, "
+		   "$L using 1:2:3 with labels left font ',10' notitle, "
+		   "$N using 1:2:3:4 with vectors nohead dt 2 lw 2 lc rgb '#D00000' notitle, "
+		   "keyentry with boxes fs solid 0.9 noborder lc rgb '%s' title '%s running', "
+		   "keyentry with boxes fs empty border lc rgb '#D00000' lw 2 lc rgb '#D00000' title 'runnable, waiting', "
+		   "keyentry with lines dt 2 lw 2 lc rgb '#D00000' title 'released, not yet woken', "
+		   "keyentry with boxes fs solid 0.9 noborder lc rgb '#505050' title 'culprit thread', "
+		   "keyentry with boxes fs solid 0.9 noborder lc rgb '#c8c8c8' title 'other thread', "
+		   "keyentry with boxes fs solid 1 noborder lc rgb '#000000' title 'hard IRQ', "
+		   "keyentry with boxes fs solid 1 noborder lc rgb '#8c510a' title 'softirq'",
+		rpt_task_colour(task), r->task_names[task]);
+	snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late, ±2 slots (trace)", id, r->task_names[task],
+		 (long long)seq, lat_ms * 1e3);
+	rpt_script_plot(r, &sc, n + 1, id, title,
+			"The trace around this activation, 2 slots either side: one row per CPU with every thread that "
+			"ran on it (the app's tasks in their colour as in the task table, the culprits of the table above "
+			"dark grey and named on the victim's CPU with their share of the wait, other threads light grey, "
+			"idle a gap; hard IRQ and softirq time as the thin bar at the bottom of a row); the top row is the "
+			"victim: its releases (ticks, this job's bold), released but not yet woken (red dashes: a late timer "
+			"or releaser), runnable but waiting for a CPU (hollow, red: from its wake-up, and when preempted) "
+			"and running (solid). Dotted: this job's release (black) and start "
+			"(red).", "");
+	if (json_is_false(pf_jpath_get(tl, "complete")))
+		rpt_note_missing(r, "%s: the timeline is incomplete (%lld segments farthest from the release left out, "
+				 "or the trace's history or the trace itself ended inside the window)", id,
+				 (long long)rpt_num(tl, "dropped"));
 }

@@ -59,7 +59,7 @@ run_cmd "$SIM" --help
 like "$rc:$(echo "$out" | tr "\n" " ")" "^0:usage: sensorsim.*--pty-link.*--spi-socket.*--baud.*--truth-log.*--summary-json.*--rt-priority" "sim-cli-1.1 sensorsim --help lists its options"
 run_cmd "$SIM" --duration 1 --pty-link "$TMP/uart" --spi-socket "$TMP/spi" --truth-log "$TMP/truth.csv" --summary-json "$TMP/sim.json" --quiet
 ok "sim-cli-1.2 a 1 s sensorsim run exits 0" test "$rc" -eq 0
-like "$(head -3 "$TMP/truth.csv" | tr '\n' '|')" "^# preflight-truthlog/1\|# model=aerosonde.*\|t_s,north_m,east_m,alt_m,.*,throttle,app_mode\|$" \
+like "$(head -3 "$TMP/truth.csv" | tr '\n' '|')" "^# preflight-truthlog/1\|# model=aerosonde.*\|t_s,north_m,east_m,alt_m,.*,throttle,app_mode,est_north_m,est_east_m,est_alt_m,pos_err_m,track_err_m,alt_err_m\|$" \
 	"sim-cli-1.3 truth log: versioned header and column row"
 is "$(($(wc -l < "$TMP/truth.csv") - 3))/$(json_get "$TMP/sim.json" .imu_frames)" "10/100" "sim-cli-1.4 10 rows per second; 100 IMU frames in 1 s"
 

@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 42
+plan 54
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -28,7 +28,8 @@ is "$rc" 0 "report-1.1 a full run directory: exit 0" || echo "$err" | sed 's/^/#
 H="$TMP/full/report.html"
 ok "report-1.2 default output RUN_DIR/report.html" test -s "$H"
 is "$(sections "$H")" "$ALL" "report-1.3 every section, in order"
-is "$(figures "$H")" "L1 B1 H1 E1 T1 M1 R1 U1 G1.1 G1.2 " "report-1.4 the figures L1 B1 H1 E1 T1 M1 R1 U1 and G1 per worst case"
+is "$(figures "$H")" "L1.1 L1.2 B1 H1 E1 T1 M1 R1 U1 G1.1 G1.2 F1.1 F1.2 " \
+	"report-1.4 the figures L1 (over time, per phase) B1 H1 E1 T1 M1 R1 U1, G1 per worst case, F1 (trajectory, errors)"
 is "$(grep -c 'class="partial"' "$H")" 0 "report-1.5 a complete run is not marked partial"
 like "$(grep -o 'measured high-water mark under the declared load; not a WCET\|measured high-water mark under the declared load</b>[^<]*not a WCET' "$H")" . \
 	"report-1.6 the basis is stated plainly"
@@ -96,6 +97,44 @@ is "$(grep -c 'SOURCE_DATE_EPOCH)' "$H")" 0 "report-3.2 no date without SOURCE_D
 SOURCE_DATE_EPOCH=1767225600 "$PREFLIGHT" report "$TMP/full" -o "$TMP/dated.html" >/dev/null 2>&1
 like "$(grep -o '2026-01-01T00:00:00Z' "$TMP/dated.html")" . "report-3.3 SOURCE_DATE_EPOCH is the report's date"
 
+# svg FILE ID - the texts of a figure's embedded SVG, one a line
+svg() {
+	perl -MMIME::Base64 -ne 'print decode_base64($1) if /<figure id="fig-\Q'"$2"'\E"><img [^>]*src="data:image\/svg\+xml;base64,([^"]+)"/' "$1" |
+		perl -ne 'print "$1\n" while /<text[^>]*>([^<]*)<\/text>/g'
+}
+# L1.1: the loads' samples, over time and per phase (made-up samples: loaded 80, 100, 120 %; app 100, 100, 40 %)
+is "$(grep -o '<tr><td>[a-z]*</td><td>cpu</td><td>%</td><td class="n" data-v="3">3</td><td class="n">[0-9.]* %</td><td class="n">[0-9.]* %</td>' "$H" |
+	sed 's/<[^>]*>/ /g; s/  */ /g')" " loaded cpu % 3 100.0 % 80.0 % 
+ app cpu % 3 80.0 % 40.0 % " "report-9.1 load samples: mean and worst second of each phase, from the samples files"
+is "$(svg "$H" L1.1 | grep -x 'idle\|loaded\|app\|cpu\|target' | sort | tr '\n' ' ')" "app cpu idle loaded target " \
+	"report-9.2 L1.1 marks the phases, the target and names the load"
+# G1 from the trace: a row per CPU and the victim's, KernelShark's states in the key
+is "$(svg "$H" G1.2 | grep -x 'G1.2 ctl100 job 9: 2013 µs late, ±2 slots (trace)\|CPU[0-9]\|ctl100 (pid 100)\|release\|start (+2.013 ms)' | sort | tr '\n' '|')" \
+	'CPU0|CPU1|G1.2 ctl100 job 9: 2013 µs late, ±2 slots (trace)|ctl100 (pid 100)|release|start (+2.013 ms)|' \
+	"report-9.3 G1 is drawn from the trace: a row per CPU and one for the victim, its release and start"
+like "$(svg "$H" G1.2 | tr '\n' '|')" 'ctl100 running\|.*runnable, waiting\|.*culprit thread\|.*other thread' \
+	"report-9.4 ... running solid, runnable hollow, culprits and others told apart"
+# the culprits are named on the victim's CPU: ctl100's job 6 (ksoftirqd/1, NET_RX, IRQ 24) made its worst
+cp -r "$TMP/full" "$TMP/g1"
+perl -MJSON::PP -0777 -i -pe '$j = JSON::PP->new->canonical; $r = $j->decode($_);
+	for $t (@{$r->{tasks}}) { @{$t->{culprits}} = sort { ($b->{seq} == 6) <=> ($a->{seq} == 6) } @{$t->{culprits}} if $t->{name} eq "ctl100" }
+	$_ = $j->encode($r)' "$TMP/g1/results.json"
+"$PREFLIGHT" report "$TMP/g1" -o "$TMP/g1.html" >/dev/null 2>&1
+is "$(svg "$TMP/g1.html" G1.2 | grep ' µs$' | sort | tr '\n' '|')" "irq 24 (virtio0-input) 20 µs|ksoftirqd/1 (NET_RX) 80 µs|ksoftirqd/1 8 µs|" \
+	"report-9.5 G1 names the culprits with their share of the wait"
+# F1: truth and estimate over the circuit, errors over time
+is "$(svg "$H" F1.1 | grep -cx 'mission circuit\|truth (simulator)\|estimate (app)\|failsafe')" 4 \
+	"report-9.6 F1.1: the circuit, the truth, the estimate and failsafe"
+like "$(svg "$H" F1.2 | tr '\n' '|')" 'position error of the estimate.*cross-track error.*altitude error' \
+	"report-9.7 F1.2: position, track and altitude error over time"
+# configuration identification from run.json, the kernel config in the appendix
+like "$(grep -o '<tr><th>preflight commit (run)</th><td>[^<]*' "$H")" '0123456789ab$' "report-9.8 the preflight commit"
+like "$(grep -o '<tr><th>libtracecmd</th><td>[^<]*\|<tr><th>compiler</th><td>[^<]*' "$H" | tr '\n' '|')" 'gcc 12.2.0.*1.3.1' \
+	"report-9.9 the compiler and the libraries"
+like "$(grep -o '<tr><th>kernel config SHA-256</th><td>[^<]*' "$H")" "$(sha256sum "$TMP/full/kernel.config" | cut -c1-64)\$" \
+	"report-9.10 the kernel config's hash"
+like "$(grep -A3 'Kernel configuration (kernel.config)' "$H" | tr '\n' '|')" 'CONFIG_PREEMPT_RT=y' "report-9.11 the kernel config in the appendix"
+
 # --- analyze-only
 run_cmd "$PREFLIGHT" report "$TMP/analyze" -o "$TMP/analyze.html"
 is "$rc" 0 "report-4.1 an analyze-only directory: exit 0" || echo "$err" | sed 's/^/#   /'
@@ -103,6 +142,8 @@ is "$(sections "$TMP/analyze.html")" "$ALL" "report-4.2 every section is there"
 is "$(figures "$TMP/analyze.html")" "H1 E1 T1 M1 R1 U1 G1.1 G1.2 " "report-4.3 the task figures, no baseline"
 like "$(cat "$TMP/analyze.html")" 'Not shown: verdicts: no verdicts.tap' "report-4.4 says there are no verdicts"
 like "$(cat "$TMP/analyze.html")" 'no run.json: an analyze-only directory' "report-4.5 says it is analyze-only"
+like "$(cat "$TMP/analyze.html")" 'run.json does not record the preflight version and commit' \
+	"report-4.6 says the build identity is not recorded"
 
 # --- cyclictest-only
 nthreads() { perl -MJSON::PP -e 'local $/; print scalar @{decode_json(<>)->{cyclictest}{threads}}' "$1"; }

@@ -8,19 +8,23 @@ need RT
 need BUILT:preflight BUILT:flightapp
 need CMD:gnuplot
 need CMD:chromium
-plan 8
+plan 14
 
 cat > "$TMP/t.ini" <<'INI'
 [scenario]
 name = t0820
 [flightapp]
 sim = no
+[load spi]
+rate = 200
+size = 64
 [phase idle]
 duration = 2s
 measure = cyclictest
 [phase app]
 duration = 3s
 measure = flightapp
+loads = spi
 INI
 R="$TMP/run"
 run_cmd "$PREFLIGHT" run "$TMP/t.ini" -o "$R"
@@ -29,10 +33,28 @@ ok "reportrun-1.2 report.html written at the end" test -s "$R/report.html"
 ok "reportrun-1.3 report.pdf written at the end" test -s "$R/report.pdf"
 like "$(cat "$R/report.txt")" "report: $R/report.html \\(and report.pdf\\)" "reportrun-1.4 the summary names the report"
 like "$(grep -o '<figure id="fig-[A-Z0-9.]*"' "$R/report.html" | sed 's/.*fig-//; s/"//' | tr '\n' ' ')" \
-	'^B1 H1 E1 T1 M1 R1 U1 (G1\.[0-9]+ )+$' \
-	"reportrun-1.5 the report of a real run has the figures B1 H1 E1 T1 M1 R1 U1 and G1 per worst case"
+	'^L1\.1 B1 H1 E1 T1 M1 R1 U1 (G1\.[0-9]+ )+$' \
+	"reportrun-1.5 the report of a real run has the figures L1.1 B1 H1 E1 T1 M1 R1 U1 and G1 per worst case"
 "$PREFLIGHT" report "$R" -o "$TMP/again.html" >/dev/null 2>&1
 ok "reportrun-1.6 rendering it again gives the same bytes" cmp "$R/report.html" "$TMP/again.html"
+
+# what produced the run, recorded in it (run.json "preflight", docs/scenarios.md)
+like "$(json_get "$R/run.json" preflight.commit)" "^$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)(-dirty)?\$" \
+	"reportrun-3.1 run.json names the commit preflight was built from"
+is "$(json_get "$R/run.json" preflight.libraries.libtracecmd) $(json_get "$R/run.json" preflight.tools.gnuplot)" \
+	"$(pkg-config --modversion libtracecmd) $(gnuplot --version)" "reportrun-3.2 ... the libraries it was built with and the tools it ran"
+if [ -r /proc/config.gz ]; then
+	is "$(json_get "$R/run.json" preflight.kernel_config.sha256)" "$(sha256sum "$R/kernel.config" | cut -c1-64)" \
+		"reportrun-3.3 the kernel config is copied whole, with its SHA-256"
+	is "$(grep -v '^#' "$R/kernel.config" | grep -c .)" "$(zcat /proc/config.gz | grep -v '^#' | grep -c .)" \
+		"reportrun-3.4 ... every option of the running kernel's"
+else
+	ok "reportrun-3.3 no readable kernel config: said in run.json" test -n "$(json_get "$R/run.json" preflight.kernel_config.error)"
+	ok "reportrun-3.4 ... and none copied" test ! -e "$R/kernel.config"
+fi
+ok "reportrun-3.5 the load wrote its samples into the phase's directory" test "$(grep -c '^[0-9]' "$R/02-app/load-spi.csv")" -ge 1
+like "$(grep -o 'preflight commit (run)</th><td>[^<]*' "$R/report.html")" "$(json_get "$R/run.json" preflight.commit)\$" \
+	"reportrun-3.6 the report states the commit"
 
 sed 's/^name = t0820/name = t0820n/; /^\[phase app\]/,$d' "$TMP/t.ini" > "$TMP/n.ini"
 run_cmd "$PREFLIGHT" run "$TMP/n.ini" -o "$TMP/norep" --no-report

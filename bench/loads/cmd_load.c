@@ -14,6 +14,7 @@
 #include "proc.h"
 
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <signal.h>
@@ -57,6 +58,52 @@ static int load_write_report(json_t *report, const char *path)
 	return json_dump_file(report, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 }
 
+/* load_samples - the samples file: what the load achieved per second, over time */
+struct load_samples {
+	FILE   *f;
+	int64_t prev_ns;	/* the previous sample, 0 before the first */
+	double  prev_count;
+};
+
+#define LOAD_SAMPLE_NS PF_NS_PER_SEC	/* one row per second */
+
+/* load_samples_open - create the samples file with its header; 0 or -errno (no file: 0) */
+static int load_samples_open(struct load_samples *ls, const struct load *l, const char *path)
+{
+	memset(ls, 0, sizeof(*ls));
+	if (!path || !l->ops->sample)
+		return 0;
+	ls->f = fopen(path, "w");
+	if (!ls->f)
+		return -errno;
+	fprintf(ls->f, "# preflight-load-samples/1\n# load=%s unit=%s\nt_ns,achieved,target\n",
+		l->ops->name, l->ops->sample_unit);
+	fflush(ls->f);
+	return 0;
+}
+
+/* load_samples_take - one row when a second has passed (or 'force'): the rate since the previous sample */
+static void load_samples_take(struct load_samples *ls, struct load *l, bool force)
+{
+	int64_t now = pf_now_ns();
+	double count, target;
+
+	if (!ls->f || (ls->prev_ns && !force && now - ls->prev_ns < LOAD_SAMPLE_NS))
+		return;
+	if (l->ops->sample(l, &count, &target) < 0)
+		return;
+	if (ls->prev_ns && now > ls->prev_ns) {
+		fprintf(ls->f, "%lld,%.6g,", (long long)now,
+			(count - ls->prev_count) * PF_NS_PER_SEC / (double)(now - ls->prev_ns));
+		if (!isnan(target))
+			fprintf(ls->f, "%.6g", target);
+		fputc('\n', ls->f);
+		fflush(ls->f);	/* an interrupted run keeps what was sampled */
+	}
+	ls->prev_ns = now;
+	ls->prev_count = count;
+}
+
 static int cmd_load_run(int argc, char **argv);
 
 /*
@@ -93,6 +140,8 @@ const struct pf_command cmd_load = {
 	"  -o, --output FILE     write the JSON report to FILE (default: stdout)\n"
 	"  -w, --work-dir DIR    directory for helper output files (default /tmp)\n"
 	"      --ready-fd FD     write \"ready\" or \"error <why>\" to FD once started (default none)\n"
+	"      --samples FILE    write what the load achieved each second, and its target, as CSV\n"
+	"                        (docs/loads.md; default: none)\n"
 	"      --list            list the loads and their parameters (default: off)\n"
 	"      --cleanup-stale   remove namespaces, links, mounts and loop devices\n"
 	"                        of dead loads, and what dead recorders left\n"
@@ -122,8 +171,9 @@ static void load_list(void)
 }
 
 /* load_drive - start, poll until the end or a signal, stop; 0 or an exit code */
-static int load_drive(struct load *l, int ready_fd)
+static int load_drive(struct load *l, int ready_fd, const char *samples)
 {
+	struct load_samples ls;
 	int ret;
 
 	l->start_ns = pf_now_ns();
@@ -136,6 +186,8 @@ static int load_drive(struct load *l, int ready_fd)
 		return pf_fail(PF_EXIT_ENV, "%s: cannot start: %s", l->ops->name, l->why);
 	}
 	load_tell(ready_fd, "ready", NULL);
+	if (load_samples_open(&ls, l, samples) < 0)
+		pf_err("%s: --samples: '%s': %s (no samples written)", l->ops->name, samples, strerror(errno));
 	while (!load_stop_signal) {
 		if (l->duration_ns && pf_now_ns() - l->start_ns >= l->duration_ns)
 			break;
@@ -144,8 +196,12 @@ static int load_drive(struct load *l, int ready_fd)
 			ret = 0;	/* Ctrl-C on a terminal reaches the helpers too: their end is the stop */
 		if (ret < 0)
 			break;
+		load_samples_take(&ls, l, false);
 		pf_proc_sleep_ns(100 * PF_NS_PER_MS);
 	}
+	load_samples_take(&ls, l, true);
+	if (ls.f && fclose(ls.f))
+		pf_err("%s: --samples: '%s': %s", l->ops->name, samples, strerror(errno));
 	l->interrupted = load_stop_signal && l->duration_ns &&
 			 pf_now_ns() - l->start_ns < l->duration_ns;
 	l->ops->stop(l);
@@ -160,18 +216,19 @@ static int load_drive(struct load *l, int ready_fd)
 
 static int cmd_load_run(int argc, char **argv)
 {
-	enum { OPT_READY = 256, OPT_LIST, OPT_STALE };
+	enum { OPT_READY = 256, OPT_LIST, OPT_STALE, OPT_SAMPLES };
 	static const struct option opts[] = {
 		{ "duration", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "work-dir", required_argument, NULL, 'w' },
 		{ "ready-fd", required_argument, NULL, OPT_READY },
+		{ "samples", required_argument, NULL, OPT_SAMPLES },
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "cleanup-stale", no_argument, NULL, OPT_STALE },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct load_ops *ops;
-	const char *output = NULL, *work_dir = "/tmp";
+	const char *output = NULL, *work_dir = "/tmp", *samples = NULL;
 	struct sigaction sa = { .sa_handler = load_on_signal };
 	int64_t duration_ns = 0;
 	struct load l;
@@ -195,6 +252,9 @@ static int cmd_load_run(int argc, char **argv)
 		case OPT_READY:
 			if (pf_parse_long(optarg, 0, 1 << 20, &ready_fd))
 				return pf_usage_error(&cmd_load, "--ready-fd: '%s': not a file descriptor", optarg);
+			break;
+		case OPT_SAMPLES:
+			samples = optarg;
 			break;
 		case OPT_LIST:
 			load_list();
@@ -242,7 +302,7 @@ static int cmd_load_run(int argc, char **argv)
 
 	snprintf(comm, sizeof(comm), "pf-%s", ops->name);
 	prctl(PR_SET_NAME, comm);	/* so that traces and culprit lists name the load */
-	ret = load_drive(&l, (int)ready_fd);
+	ret = load_drive(&l, (int)ready_fd, samples);
 	if (l.start_ns && l.stop_ns) {
 		report = load_report(&l);
 		if (ret != PF_EXIT_OK)

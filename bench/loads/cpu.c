@@ -8,6 +8,7 @@
 #include "common.h"
 
 #include <errno.h>
+#include <math.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -215,6 +216,19 @@ static void cpu_cleanup(struct load *l)
 	}
 }
 
+/* cpu_sample - the stress-ng workers' CPU use (% of one CPU each, in seconds) against stress_load */
+static int cpu_sample(struct load *l, double *count, double *target_per_s)
+{
+	struct cpu_load *c = l->priv;
+	double cpu_ns, wchar;
+
+	if (!c->stress_cpus || !c->stress.pid || load_tree_usage(c->stress.pid, &cpu_ns, &wchar))
+		return -ENODATA;
+	*count = 100.0 * cpu_ns / PF_NS_PER_SEC / c->stress_cpus;
+	*target_per_s = c->stress_load_pct;
+	return 0;
+}
+
 const struct load_ops load_cpu = {
 	.name = "cpu",
 	.summary = "hackbench (rt-tests) rounds and stress-ng CPU workers",
@@ -232,6 +246,8 @@ const struct load_ops load_cpu = {
 	.start = cpu_start,
 	.poll = cpu_poll,
 	.stop = cpu_stop,
+	.sample = cpu_sample,
+	.sample_unit = "%",
 	.report = cpu_report,
 	.cleanup = cpu_cleanup,
 };

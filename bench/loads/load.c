@@ -8,6 +8,7 @@
 #include "cpuset.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -15,6 +16,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern const struct load_ops load_wifi, load_sd, load_spi,
 	load_cpu, load_rt_swarm, load_telemetry;
@@ -196,6 +198,72 @@ pid_t load_dead_owner(const char *name, const char *prefix)
 		return 0;
 	pid = strtol(name + strlen(prefix), NULL, 10);
 	return pid > 0 && !pf_proc_pid_alive((pid_t)pid) ? (pid_t)pid : 0;
+}
+
+/* load_proc_stat - ppid and utime + stime (ticks) of a process from /proc/PID/stat; 0 or -1 */
+static int load_proc_stat(const char *pid, long *ppid, double *ticks)
+{
+	char path[300], buf[1024], *p;
+	unsigned long ut, st;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* the comm may hold spaces and parentheses */
+	if (!p || sscanf(p + 1, " %*c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", ppid, &ut, &st) != 3)
+		return -1;
+	*ticks = (double)ut + (double)st;
+	return 0;
+}
+
+/* load_proc_wchar - bytes a process passed to write() (/proc/PID/io), 0 when unreadable */
+static double load_proc_wchar(const char *pid)
+{
+	char path[300], line[128];
+	double v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/io", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "wchar: %lf", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+int load_tree_usage(pid_t root, double *cpu_ns, double *wchar_bytes)
+{
+	long hz = sysconf(_SC_CLK_TCK), ppid;
+	struct dirent *de;
+	double ticks, sum = 0, w = 0;
+	DIR *d;
+
+	if (root <= 0 || hz <= 0)
+		return -ESRCH;
+	d = opendir("/proc");
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]) || load_proc_stat(de->d_name, &ppid, &ticks))
+			continue;
+		if (atol(de->d_name) != root && ppid != root)
+			continue;
+		sum += ticks;
+		w += load_proc_wchar(de->d_name);
+	}
+	closedir(d);
+	*cpu_ns = sum * ((double)PF_NS_PER_SEC / (double)hz);
+	*wchar_bytes = w;
+	return 0;
 }
 
 int load_parse_u32(const char *value, uint32_t min, uint32_t max, uint32_t *out)

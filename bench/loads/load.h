@@ -44,6 +44,13 @@ struct load_ops {
 	int (*poll)(struct load *l);
 	/* stop - stop the load's work and collect its figures */
 	void (*stop)(struct load *l);
+	/*
+	 * sample - a running count of what the load did (jobs, bits, CPU-% seconds: its rate per second
+	 * is what it achieved) and the target rate in the same unit per second (NAN: none); 0, or
+	 * -ENODATA when it cannot say now. NULL: the load writes no samples (docs/loads.md)
+	 */
+	int (*sample)(struct load *l, double *count, double *target_per_s);
+	const char *sample_unit;	/* the unit of count per second: "jobs/s", "bit/s", "%" */
 	/* report - what the load achieved, as a JSON object (new reference) */
 	struct json_t *(*report)(struct load *l);
 	/* cleanup - undo everything start created; idempotent, safe after a failed start */
@@ -116,6 +123,9 @@ int load_why(struct load *l, int err, const char *fmt, ...) __attribute__((forma
 int load_tool_failed(struct load *l, const char *tool, const struct pf_proc *p, const char *err_path);
 
 /* Parameter parsers shared by the loads: 0 or -EINVAL. */
+/* load_tree_usage - CPU time (ns) and bytes written (wchar) of a process and its children; 0 or -errno */
+int load_tree_usage(pid_t root, double *cpu_ns, double *wchar_bytes);
+
 int load_parse_u32(const char *value, uint32_t min, uint32_t max, uint32_t *out);
 int load_parse_ns(const char *value, int64_t *out_ns);	/* "10ms", default unit s */
 int load_parse_bytes(const char *value, uint64_t *out);	/* "64k", "8M", "1G" (powers of 1024) */

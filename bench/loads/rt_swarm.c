@@ -19,6 +19,7 @@
 #include "hist.h"
 
 #include <errno.h>
+#include <math.h>
 #include <jansson.h>
 #include <limits.h>
 #include <pthread.h>
@@ -315,6 +316,22 @@ static void swarm_cleanup(struct load *l)
 		munlockall();
 }
 
+/* swarm_sample - jobs of every task against the planned jobs per second */
+static int swarm_sample(struct load *l, double *count, double *target_per_s)
+{
+	struct swarm *s = l->priv;
+	uint64_t jobs = 0;
+	uint32_t i;
+
+	if (!s->tasks)
+		return -ENODATA;
+	for (i = 0; i < s->ntasks; i++)
+		jobs += __atomic_load_n(&s->tasks[i].jobs, __ATOMIC_RELAXED);
+	*count = (double)jobs;
+	*target_per_s = (double)s->ntasks * PF_NS_PER_SEC / s->period_ns;
+	return 0;
+}
+
 const struct load_ops load_rt_swarm = {
 	.name = "rt-swarm",
 	.summary = "N periodic SCHED_FIFO threads with their own activation-latency statistics",
@@ -332,6 +349,8 @@ const struct load_ops load_rt_swarm = {
 	.start = swarm_start,
 	.poll = swarm_poll,
 	.stop = swarm_stop,
+	.sample = swarm_sample,
+	.sample_unit = "jobs/s",
 	.report = swarm_report,
 	.cleanup = swarm_cleanup,
 };

@@ -16,6 +16,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <signal.h>
@@ -376,6 +377,19 @@ static void sd_cleanup_stale(void)
 		closedir(d);
 }
 
+/* sd_sample - bytes fio has written (its processes' wchar) against rate (NAN when unlimited) */
+static int sd_sample(struct load *l, double *count, double *target_per_s)
+{
+	struct sd_load *s = l->priv;
+	double cpu_ns, wchar;
+
+	if (!s->fio.pid || load_tree_usage(s->fio.pid, &cpu_ns, &wchar))
+		return -ENODATA;
+	*count = wchar;
+	*target_per_s = s->rate_bps ? (double)s->rate_bps : NAN;
+	return 0;
+}
+
 const struct load_ops load_sd = {
 	.name = "sd",
 	.summary = "fio bulk writer with periodic fsync, optionally on a loop-device SD image",
@@ -395,6 +409,8 @@ const struct load_ops load_sd = {
 	.start = sd_start,
 	.poll = sd_poll,
 	.stop = sd_stop,
+	.sample = sd_sample,
+	.sample_unit = "B/s",
 	.report = sd_report,
 	.cleanup = sd_cleanup,
 	.cleanup_stale = sd_cleanup_stale,

@@ -18,6 +18,7 @@
 #include "hist.h"
 
 #include <errno.h>
+#include <math.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <sched.h>
@@ -311,6 +312,16 @@ static void spi_cleanup(struct load *l)
 	pf_proc_stop(&s->peer, SIGTERM, PF_NS_PER_SEC, false);
 }
 
+/* spi_sample - transfers done against rate */
+static int spi_sample(struct load *l, double *count, double *target_per_s)
+{
+	struct spi_load *s = l->priv;
+
+	*count = (double)(__atomic_load_n(&s->bytes, __ATOMIC_RELAXED) / (2 * (uint64_t)s->size));
+	*target_per_s = s->rate_hz;
+	return 0;
+}
+
 const struct load_ops load_spi = {
 	.name = "spi",
 	.summary = "timed full-duplex transfers over the emulated SPI link (REQ-SPI-001)",
@@ -327,6 +338,8 @@ const struct load_ops load_spi = {
 	.start = spi_start,
 	.poll = spi_poll,
 	.stop = spi_stop,
+	.sample = spi_sample,
+	.sample_unit = "transfers/s",
 	.report = spi_report,
 	.cleanup = spi_cleanup,
 };

@@ -30,6 +30,7 @@
 #include <dirent.h>
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
 #include <jansson.h>
@@ -595,6 +596,25 @@ static void wifi_cleanup_stale(void)
 	}
 }
 
+/*
+ * wifi_sample - bits the host end of the link passed to the ground station's end (its tx
+ * counter, after the tbf qdisc) against the link's rate; nothing with a remote server
+ */
+static int wifi_sample(struct load *l, double *count, double *target_per_s)
+{
+	struct wifi_load *w = l->priv;
+	char path[96], buf[32];
+
+	if (!w->link_created)
+		return -ENODATA;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/tx_bytes", w->host_if);
+	if (pf_read_file(path, buf, sizeof(buf)) < 0)
+		return -ENODATA;
+	*count = 8 * strtod(buf, NULL);
+	*target_per_s = (double)w->rate_bps;
+	return 0;
+}
+
 const struct load_ops load_wifi = {
 	.name = "wifi",
 	.summary = "iperf3 UDP + TCP through a tbf-shaped veth pair into a ground-station namespace",
@@ -616,6 +636,8 @@ const struct load_ops load_wifi = {
 	.start = wifi_start,
 	.poll = wifi_poll,
 	.stop = wifi_stop,
+	.sample = wifi_sample,
+	.sample_unit = "bit/s",
 	.report = wifi_report,
 	.cleanup = wifi_cleanup,
 	.cleanup_stale = wifi_cleanup_stale,

@@ -257,12 +257,18 @@ static void sensorsim_wait(struct sensorsim *s, int64_t until_ns)
 	}
 }
 
+/* sensorsim_alt_err_m - the truth's altitude off the circuit's */
+static double sensorsim_alt_err_m(const struct sensorsim *s)
+{
+	return fabs(-s->daq.model.st.pos_m.z + s->scen.fsw.wp[0].z);
+}
+
 /* sensorsim_metrics - truth against the circuit, once per ms */
 static void sensorsim_metrics(struct sensorsim *s)
 {
 	const struct sim_state *st = &s->daq.model.st;
 	double tr = sim_harness_track_error_m(&s->scen.fsw, st->pos_m);
-	double alt = fabs(-st->pos_m.z + s->scen.fsw.wp[0].z);
+	double alt = sensorsim_alt_err_m(s);
 
 	if (st->t_s < s->scen.metrics_start_s)
 		return;
@@ -369,7 +375,7 @@ int main(int argc, char **argv)
 	code = sensorsim_open_pty(&s, o.pty_link, s.scen.uart_baud);
 	if (!code)
 		code = sensorsim_open_spi(&s, o.spi_path);
-	if (!code && o.truth_log && (rc = sim_truthlog_open(&s.log, o.truth_log, s.scen.seed)))
+	if (!code && o.truth_log && (rc = sim_truthlog_open(&s.log, o.truth_log, s.scen.seed, s.scen.fsw.wp, s.scen.fsw.n_wp)))
 		code = pf_fail(PF_EXIT_ENV, "--truth-log: %s: %s", o.truth_log, strerror(-rc));
 	if (!code && o.rt_priority) {
 		struct sched_param sp = { .sched_priority = o.rt_priority };
@@ -419,7 +425,8 @@ int main(int argc, char **argv)
 		sensorsim_spi(&s);
 		sensorsim_metrics(&s);
 		if (s.log.f && s.ticks % log_every == 0)
-			sim_truthlog_row(&s.log, &s.daq);
+			sim_truthlog_row(&s.log, &s.daq, sim_harness_track_error_m(&s.scen.fsw, s.daq.model.st.pos_m),
+					 sensorsim_alt_err_m(&s));
 		if (!o.quiet && s.ticks % 5000 == 0)
 			fprintf(stderr, "sensorsim: t %.0f s, alt %.1f m, airspeed %.1f m/s, spi %llu, app mode %s\n",
 				s.daq.model.st.t_s, -s.daq.model.st.pos_m.z, s.daq.model.st.airspeed_mps,

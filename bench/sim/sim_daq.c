@@ -128,6 +128,9 @@ size_t sim_daq_spi(struct sim_daq *d, const uint8_t *rx, size_t n, uint8_t *tx)
 				double e = fsw_v3_norm(fsw_v3_sub(a.nav_pos_m, t->pos_m));
 
 				d->nav_n++;
+				d->nav_pos_m = a.nav_pos_m;
+				d->nav_err_m = e;
+				d->nav_rx_t_s = d->model.st.t_s;
 				d->nav_err_ss += e * e;
 				if (e > d->nav_err_max_m)
 					d->nav_err_max_m = e;

@@ -48,6 +48,9 @@ struct sim_daq {
 	/* the app's navigation telemetry against the truth */
 	uint64_t nav_n;
 	double   nav_err_ss, nav_err_max_m;
+	fsw_vec3 nav_pos_m;		/* the app's latest position estimate (NED), valid once nav_n > 0 */
+	double   nav_err_m;		/* its distance from the truth at its own time stamp */
+	double   nav_rx_t_s;		/* simulated time it arrived */
 };
 
 /* sim_daq_init - trimmed aircraft and sensors; 0 or -errno */

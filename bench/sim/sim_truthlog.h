@@ -15,10 +15,13 @@ struct sim_truthlog {
 	uint64_t rows;
 };
 
-/* sim_truthlog_open - create the file and write the header; 0 or -errno */
-int sim_truthlog_open(struct sim_truthlog *l, const char *path, uint64_t seed);
-/* sim_truthlog_row - one row of the current state */
-void sim_truthlog_row(struct sim_truthlog *l, const struct sim_daq *d);
+/* sim_truthlog_open - create the file and write the header (with the mission circuit); 0 or -errno */
+int sim_truthlog_open(struct sim_truthlog *l, const char *path, uint64_t seed, const fsw_vec3 *wp, int n_wp);
+/*
+ * sim_truthlog_row - one row of the current state, the app's latest position estimate and
+ * the errors: track and altitude of the truth against the circuit, the estimate against the truth
+ */
+void sim_truthlog_row(struct sim_truthlog *l, const struct sim_daq *d, double track_err_m, double alt_err_m);
 /* sim_truthlog_close - flush and close; 0 or -errno */
 int sim_truthlog_close(struct sim_truthlog *l);
 

@@ -1,0 +1,154 @@
+/*
+ * run_identity.c - what produced a run, for run.json's "preflight" object
+ * (docs/scenarios.md): this program's version and git commit, the compiler
+ * and the trace libraries it was built with (fixed at build time by
+ * bench/bench.mk; "unknown" when built outside git), the versions of the
+ * external tools the run used (gnuplot, cyclictest), and the running
+ * kernel's configuration, copied whole into the run directory as
+ * kernel.config with its SHA-256, so that the report can be rebuilt and
+ * checked from the directory alone.
+ */
+#define _GNU_SOURCE
+#include "run.h"
+#include "common.h"
+#include "proc.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#ifndef PF_GIT_COMMIT
+#define PF_GIT_COMMIT "unknown"
+#endif
+#ifndef PF_LIB_VERSIONS
+#define PF_LIB_VERSIONS ""	/* "libtracefs=1.6.4 libtracecmd=1.3.1 ..." (pkg-config at build time) */
+#endif
+
+#if defined(__clang__)
+#define RUN_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define RUN_COMPILER "gcc " __VERSION__
+#else
+#define RUN_COMPILER "unknown"
+#endif
+
+/* run_id_capture - the first line of a command's stdout (and stderr), "" when it did not run */
+static void run_id_capture(char *const argv[], char *buf, size_t size)
+{
+	char path[] = "/tmp/preflight-id.XXXXXX";
+	struct pf_proc p;
+	int fd = mkstemp(path);
+
+	buf[0] = '\0';
+	if (fd < 0)
+		return;
+	close(fd);
+	if (pf_proc_spawn(&p, argv, path, path, 0) == 0 && pf_proc_wait(&p) >= 0 &&
+	    pf_read_file(path, buf, size) >= 0)
+		buf[strcspn(buf, "\n")] = '\0';
+	else
+		buf[0] = '\0';
+	unlink(path);
+}
+
+/* run_id_tools - versions of the external tools a run and its report use */
+static json_t *run_id_tools(void)
+{
+	char *gp[] = { "gnuplot", "--version", NULL }, *ct[] = { "cyclictest", "--help", NULL };
+	char line[256];
+	json_t *o = json_object();
+
+	run_id_capture(gp, line, sizeof(line));
+	json_object_set_new(o, "gnuplot", line[0] ? json_string(line) : json_null());
+	run_id_capture(ct, line, sizeof(line));	/* "cyclictest V 2.50" */
+	json_object_set_new(o, "cyclictest", !strncmp(line, "cyclictest", 10) ? json_string(line) : json_null());
+	return o;
+}
+
+/* run_id_libs - PF_LIB_VERSIONS ("name=version ...") as an object */
+static json_t *run_id_libs(void)
+{
+	char buf[256], *save = NULL, *tok, *eq;
+	json_t *o = json_object();
+
+	snprintf(buf, sizeof(buf), "%s", PF_LIB_VERSIONS);
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		if ((eq = strchr(tok, '='))) {
+			*eq = '\0';
+			json_object_set_new(o, tok, json_string(eq + 1));
+		}
+	return o;
+}
+
+/*
+ * run_id_kernel_config - copy /proc/config.gz (else /boot/config-<release>)
+ * uncompressed to DIR/kernel.config; its source and SHA-256, or why not
+ */
+static json_t *run_id_kernel_config(const char *dir)
+{
+	char src[300], dst[PATH_MAX], buf[8192], line[256], why[PATH_MAX + 400] = "";
+	char *sum[] = { "sha256sum", dst, NULL };
+	struct utsname u;
+	gzFile gz = NULL;
+	FILE *out = NULL;
+	json_t *o = json_object();
+	int n, tried;
+
+	for (tried = 0; tried < 2 && !gz; tried++) {
+		if (tried == 0)
+			snprintf(src, sizeof(src), "/proc/config.gz");
+		else if (!uname(&u))
+			snprintf(src, sizeof(src), "/boot/config-%s", u.release);
+		gz = gzopen(src, "rb");
+	}
+	if (!gz) {
+		snprintf(why, sizeof(why), "neither /proc/config.gz nor /boot/config-<release> is readable");
+		goto out;
+	}
+	snprintf(dst, sizeof(dst), "%s/kernel.config", dir);
+	out = fopen(dst, "w");
+	if (!out) {
+		snprintf(why, sizeof(why), "%s: %s", dst, strerror(errno));
+		goto out;
+	}
+	while ((n = gzread(gz, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, out);
+	if (n < 0 || fclose(out)) {
+		snprintf(why, sizeof(why), "%s: read or write failed", src);
+		out = NULL;
+		unlink(dst);
+		goto out;
+	}
+	out = NULL;
+	run_id_capture(sum, line, sizeof(line));
+	line[strcspn(line, " ")] = '\0';
+	json_object_set_new(o, "source", json_string(src));
+	json_object_set_new(o, "file", json_string("kernel.config"));
+	json_object_set_new(o, "sha256", strlen(line) == 64 ? json_string(line) : json_null());
+out:
+	if (gz)
+		gzclose(gz);
+	if (out)
+		fclose(out);
+	if (why[0])
+		json_object_set_new(o, "error", json_string(why));
+	return o;
+}
+
+json_t *run_identity(const char *dir)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "version", json_string(PF_VERSION));
+	json_object_set_new(o, "commit", json_string(PF_GIT_COMMIT));
+	json_object_set_new(o, "compiler", json_string(RUN_COMPILER));
+	json_object_set_new(o, "libraries", run_id_libs());
+	json_object_set_new(o, "tools", run_id_tools());
+	json_object_set_new(o, "kernel_config", run_id_kernel_config(dir));
+	return o;
+}
