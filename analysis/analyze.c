@@ -13,6 +13,7 @@
 #include "jobs_csv.h"
 #include "results.h"
 #include "command.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -316,18 +317,14 @@ static void an_facts_fold(const struct an_opts *o, const struct an_facts *f, jso
 		json_object_set_new(res, "partial", json_boolean(o->partial));
 }
 
-static int an_cmd_run(int argc, char **argv)
+/* an_pass - the analysis after the options: read the inputs, write the outputs; an exit code */
+static int an_pass(void *arg)
 {
-	struct an_run run = { 0 }, *r = &run;
+	struct an_run *r = arg;
 	struct an_facts facts = { NULL };
-	char *owned[4] = { NULL };
-	int nowned = 0, ret, i;
 	json_t *res = NULL;
+	int ret;
 
-	pf_set_prog("preflight: analyze");
-	ret = an_options(r, argc, argv, owned, &nowned);
-	if (ret)
-		goto out_opts;
 	r->last_overrun_slot = -1;
 	ret = an_facts_load(&r->opt, &facts);
 	if (ret)
@@ -387,7 +384,54 @@ out:
 	an_tasks_joblog_close(r);
 	an_tasks_free(r);
 	an_sched_free(r);
-out_opts:
+	return ret < 0 ? 0 : ret;
+}
+
+/*
+ * an_fault - the pass ended by a fault signal: in libtracecmd / libtraceevent
+ * (a step was set) the trace is corrupt, exit 2; in our own code it is a bug,
+ * exit 4. Either way one line (docs/results.md, Errors).
+ */
+static int an_fault(const struct an_run *r, const struct pf_isolated *f)
+{
+	char sig[64];
+
+	pf_isolate_signame(f->signal, sig, sizeof(sig));
+	if (!f->step)
+		return pf_fail(PF_EXIT_INTERNAL, "%s: internal error: the analysis ended by %s",
+			       r->opt.trace, sig);
+	if (!f->count)
+		return pf_fail(PF_EXIT_USAGE, "%s: corrupt trace: %s faulted (%s)", r->opt.trace, f->step, sig);
+	return pf_fail(PF_EXIT_USAGE, "%s: corrupt trace: %s faulted (%s) after %llu events, the last "
+		       "at offset %llu", r->opt.trace, f->step, sig, f->count, f->at);
+}
+
+/*
+ * an_cmd_run - with a trace, the pass runs in a child process (pf_isolate):
+ * libtracecmd and libtraceevent fault on some corrupt files, and a bad file
+ * must end in one line and exit 2, never in a crash
+ */
+static int an_cmd_run(int argc, char **argv)
+{
+	struct an_run run = { 0 }, *r = &run;
+	struct pf_isolated fault;
+	char *owned[4] = { NULL };
+	int nowned = 0, ret, i;
+
+	pf_set_prog("preflight: analyze");
+	ret = an_options(r, argc, argv, owned, &nowned);
+	if (ret)
+		goto out;
+	if (!r->opt.trace) {
+		ret = an_pass(r);
+		goto out;
+	}
+	ret = pf_isolate("analyze", an_pass, r, &fault);
+	if (ret == -1)
+		ret = an_fault(r, &fault);
+	else if (ret < 0)
+		ret = pf_fail(PF_EXIT_INTERNAL, "waiting for the analysis: %s", strerror(-ret));
+out:
 	for (i = 0; i < nowned; i++)
 		free(owned[i]);
 	return ret < 0 ? 0 : ret;
