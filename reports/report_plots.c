@@ -737,7 +737,7 @@ void rpt_plot_b1(struct rpt *r)
 		size_t k;
 
 		json_array_foreach(pf_jpath_get(ph[p].res, "cyclictest.threads"), k, t) {
-			int cpu = (int)rpt_num(t, "cpu");
+			int cpu = (int)rpt_int(t, "cpu", -1);
 
 			if (!pf_jpath_get(t, "latency_ns.hist"))
 				continue;
@@ -872,7 +872,7 @@ void rpt_plot_l1(struct rpt *r)
 void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 {
 	struct rpt_script sc;
-	int64_t rel = (int64_t)rpt_num(culprit, "release_ns"), seq = (int64_t)rpt_num(culprit, "seq");
+	int64_t rel = rpt_int(culprit, "release_ns", -1), seq = rpt_int(culprit, "seq", -1);
 	double slot_ns = rpt_num(r->results, "slots.slot_ns");
 	int64_t lo, hi;
 	int ncpus = 0, n = 0;
