@@ -22,6 +22,13 @@ static struct an_reader fuzz_rd;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
+/* fuzz_close - release the formats' handle at exit (the leak checker runs after) */
+static void fuzz_close(void)
+{
+	free(fuzz_rd.kind);
+	tracecmd_close(fuzz_in);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	char path[PATH_MAX];
@@ -37,6 +44,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	fuzz_rd.path = "fuzz.dat";
 	if (!fuzz_rd.tep || an_reader_setup(&fuzz_rd))
 		exit(1);
+	atexit(fuzz_close);
 	return 0;
 }
 
