@@ -41,7 +41,7 @@ SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recove
 SAN_FLAGS += $(if $(filter undefined,$(subst $(comma), ,$(SANITIZE))),-fsanitize=float-cast-overflow)
 # what the tests run with: the sanitized programs, our suppressions of library findings
 export PF_BUILD      := $(abspath $(B))
-export ASAN_OPTIONS  := detect_leaks=1:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0
+export ASAN_OPTIONS  := detect_leaks=1:fast_unwind_on_malloc=0:allocator_may_return_null=1:handle_segv=0:handle_sigbus=0:handle_sigfpe=0
 export LSAN_OPTIONS  := suppressions=$(abspath t/sanitizer/lsan.supp):print_suppressions=0
 export UBSAN_OPTIONS := suppressions=$(abspath t/sanitizer/ubsan.supp):print_stacktrace=1:halt_on_error=1
 endif
