@@ -875,6 +875,7 @@ void an_culprit_line(const struct an_run *r, const struct an_task *t, const stru
 	char d[32];
 	size_t len;
 	int i, shown = 0;
+	int64_t delay_ns;
 
 	an_fmt_us(d, sizeof(d), c->latency_ns);
 	len = snprintf(buf, size, "%s job %u: %s late", t->name, c->seq, d);
@@ -882,7 +883,7 @@ void an_culprit_line(const struct an_run *r, const struct an_task *t, const stru
 		const struct an_contrib *x = &c->contrib[i];
 
 		/* the task itself only when it mattered: its previous job still running */
-		if (x->dur_ns < 100 || x->kind == AN_C_APP || (x->kind == AN_C_SELF && x->dur_ns * 10 < c->latency_ns))
+		if (x->dur_ns < 100 || x->kind == AN_C_APP || (x->kind == AN_C_SELF && (double)x->dur_ns * 10 < (double)c->latency_ns))
 			continue;
 		an_fmt_us(d, sizeof(d), x->dur_ns);
 		len += snprintf(buf + len, size - len, "%s%s%s %s", shown ? ", " : " — ",
@@ -890,8 +891,10 @@ void an_culprit_line(const struct an_run *r, const struct an_task *t, const stru
 				x->kind == AN_C_SELF ? " itself (previous job)" : "", d);
 		shown++;
 	}
-	if (c->timer_ns && c->timer_ns > c->release_ns && len < size) {
-		an_fmt_us(d, sizeof(d), c->timer_ns - c->release_ns);
+	/* a corrupt trace may put the two far apart: no overflowing difference */
+	if (c->timer_ns && c->timer_ns > c->release_ns && len < size &&
+	    !__builtin_sub_overflow(c->timer_ns, c->release_ns, &delay_ns)) {
+		an_fmt_us(d, sizeof(d), delay_ns);
 		len += snprintf(buf + len, size - len, "%stimer IRQ delay %s", shown ? ", " : " — ", d);
 		shown++;
 	}
