@@ -25,7 +25,10 @@
 #
 # Honoured: CC, AR, CROSS_COMPILE, CFLAGS, CPPFLAGS, LDFLAGS, PKG_CONFIG, PREFIX,
 # DESTDIR, MANDIR, COMPLETIONDIR, DOCDIR, PLUGINDIR, CI=true (adds -Werror), JUNIT=path.xml (JUnit XML from make check),
-# NO_USDT=1 (no USDT probes, no sys/sdt.h needed), V=1 (show commands).
+# NO_USDT=1 (no USDT probes, no sys/sdt.h needed), V=1 (show commands),
+# SANITIZE=address,undefined (every object and program built with those
+# sanitizers into build-san/, and make check runs the tests on that build with
+# the suppressions of t/sanitizer/; docs/fuzzing.md).
 
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
@@ -38,6 +41,18 @@ DOCDIR    ?= $(PREFIX)/share/doc/preflight
 PLUGINDIR ?= $(if $(or $(DESTDIR),$(filter 0,$(shell id -u))),$(shell $(PKG_CONFIG) --variable=libdir \
 	libtraceevent)/traceevent/plugins,$(HOME)/.local/lib/traceevent/plugins)
 B         := build
+comma     := ,
+ifneq ($(SANITIZE),)
+B         := build-san
+SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+# gcc's 'undefined' leaves out double -> integer conversions out of range: ask for them
+SAN_FLAGS += $(if $(filter undefined,$(subst $(comma), ,$(SANITIZE))),-fsanitize=float-cast-overflow)
+# what the tests run with: the sanitized programs, our suppressions of library findings
+export PF_BUILD      := $(abspath $(B))
+export ASAN_OPTIONS  := detect_leaks=1:fast_unwind_on_malloc=0:allocator_may_return_null=1:handle_segv=0:handle_sigbus=0:handle_sigfpe=0
+export LSAN_OPTIONS  := suppressions=$(abspath t/sanitizer/lsan.supp):print_suppressions=0
+export UBSAN_OPTIONS := suppressions=$(abspath t/sanitizer/ubsan.supp):print_stacktrace=1:halt_on_error=1
+endif
 
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
@@ -53,7 +68,7 @@ WARNINGS  := -Wall -Wextra -Wformat=2 -Wshadow -Wno-unused-parameter -Wno-missin
 ifeq ($(CI),true)
 WARNINGS  += -Werror
 endif
-BASE_CFLAGS := -std=gnu11 $(WARNINGS) -pthread -MMD -MP -I. -Ilib -I$(B)
+BASE_CFLAGS := -std=gnu11 $(WARNINGS) -pthread -MMD -MP -I. -Ilib -I$(B) $(SAN_FLAGS)
 
 ifneq ($(V),1)
 Q := @
@@ -142,7 +157,7 @@ define link
 $(1): $$(call obj,$$($(2)_SRCS)) $$($(2)_LIBS) $(B)/libpreflight.a
 	@mkdir -p $$(dir $$@)
 	@echo "  LD      $$@"
-	$$(Q)$$(CC) $$(CFLAGS) -pthread $$(LDFLAGS) -o $$@ $$(call obj,$$($(2)_SRCS)) $$($(2)_LIBS) $(B)/libpreflight.a \
+	$$(Q)$$(CC) $$(CFLAGS) $(SAN_FLAGS) -pthread $$(LDFLAGS) -o $$@ $$(call obj,$$($(2)_SRCS)) $$($(2)_LIBS) $(B)/libpreflight.a \
 		$$(call pkg_libs,$$(sort $$($(2)_PKGS) $$(LIB_PKGS))) $$($(2)_LDLIBS) -lm $$(LDLIBS)
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call link,$(B)/$(p),$(p))))
@@ -191,6 +206,8 @@ deps:
 unit-tests: $(addprefix $(B)/t/,$(UNIT_TESTS))
 
 PROVE_FLAGS ?=
+# the tests make check runs (TESTS="t/0010-lib.t t/0522-*.t": only those)
+TESTS ?= t/
 
 # With JUNIT=path.xml the run is the usual one (same console output and exit
 # status) and its TAP, saved by prove, is then replayed into JUnit XML.
@@ -198,11 +215,11 @@ check: deps
 	@$(MAKE) --no-print-directory all unit-tests
 ifdef JUNIT
 	@tap=$$(mktemp -d) && trap 'rm -rf "$$tap"' EXIT; \
-	PERL_TEST_HARNESS_DUMP_TAP="$$tap" prove $(PROVE_FLAGS) t/; rc=$$?; \
+	PERL_TEST_HARNESS_DUMP_TAP="$$tap" prove $(PROVE_FLAGS) $(TESTS); rc=$$?; \
 	(cd "$$tap" && prove --exec cat --formatter TAP::Formatter::JUnit t/) > $(abspath $(JUNIT)); \
 	echo "JUnit XML: $(JUNIT)"; exit $$rc
 else
-	prove $(PROVE_FLAGS) t/
+	prove $(PROVE_FLAGS) $(TESTS)
 endif
 
 qualify: deps

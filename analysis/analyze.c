@@ -15,6 +15,7 @@
 #include "snapshots.h"
 #include "command.h"
 #include "outguard.h"
+#include "proc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -446,18 +447,14 @@ static void an_facts_fold(const struct an_opts *o, const struct an_facts *f, jso
 		json_object_set_new(res, "partial", json_boolean(o->partial));
 }
 
-static int an_cmd_run(int argc, char **argv)
+/* an_pass - the analysis after the options: read the inputs, write the outputs; an exit code */
+static int an_pass(void *arg)
 {
-	struct an_run run = { 0 }, *r = &run;
+	struct an_run *r = arg;
 	struct an_facts facts = { NULL };
-	char *owned[8] = { NULL };
-	int nowned = 0, ret, i;
 	json_t *res = NULL;
+	int ret, csv;
 
-	pf_set_prog("preflight: analyze");
-	ret = an_options(r, argc, argv, owned, &nowned);
-	if (ret)
-		goto out_opts;
 	r->last_overrun_slot = -1;
 	ret = an_outputs_guard(&r->opt);
 	if (ret)
@@ -520,14 +517,62 @@ out:
 	json_decref(facts.run);
 	json_decref(facts.loads);
 	json_decref(facts.fsw);
-	i = an_jobs_csv_close(r, ret == 0);	/* kept only beside complete tables */
+	csv = an_jobs_csv_close(r, ret == 0);	/* kept only beside complete tables */
 	if (!ret)
-		ret = i;
+		ret = csv;
 	an_tasks_joblog_close(r);
 	an_snapshots_free(r);
 	an_tasks_free(r);
 	an_sched_free(r);
-out_opts:
+	return ret < 0 ? 0 : ret;
+}
+
+/*
+ * an_fault - the pass ended by a fault signal: in libtracecmd / libtraceevent
+ * (a step was set) the trace is corrupt, exit 2; in our own code it is a bug,
+ * exit 4. Either way one line (docs/results.md, Errors).
+ */
+static int an_fault(const struct an_run *r, const struct pf_isolated *f)
+{
+	const char *what = r->opt.trace ? r->opt.trace : r->opt.snapshots[0];	/* or the first snapshot */
+	char sig[64];
+
+	pf_isolate_signame(f->signal, sig, sizeof(sig));
+	if (!f->step)
+		return pf_fail(PF_EXIT_INTERNAL, "%s: internal error: the analysis ended by %s",
+			       what, sig);
+	if (!f->count)
+		return pf_fail(PF_EXIT_USAGE, "%s: corrupt trace: %s faulted (%s)", what, f->step, sig);
+	return pf_fail(PF_EXIT_USAGE, "%s: corrupt trace: %s faulted (%s) after %llu events, the last "
+		       "at offset %llu", what, f->step, sig, f->count, f->at);
+}
+
+/*
+ * an_cmd_run - with a trace, the pass runs in a child process (pf_isolate):
+ * libtracecmd and libtraceevent fault on some corrupt files, and a bad file
+ * must end in one line and exit 2, never in a crash
+ */
+static int an_cmd_run(int argc, char **argv)
+{
+	struct an_run run = { 0 }, *r = &run;
+	struct pf_isolated fault;
+	char *owned[8] = { NULL };
+	int nowned = 0, ret, i;
+
+	pf_set_prog("preflight: analyze");
+	ret = an_options(r, argc, argv, owned, &nowned);
+	if (ret)
+		goto out;
+	if (!r->opt.trace && !r->opt.nsnapshots) {
+		ret = an_pass(r);
+		goto out;
+	}
+	ret = pf_isolate("analyze", an_pass, r, &fault);
+	if (ret == -1)
+		ret = an_fault(r, &fault);
+	else if (ret < 0)
+		ret = pf_fail(PF_EXIT_INTERNAL, "waiting for the analysis: %s", strerror(-ret));
+out:
 	for (i = 0; i < nowned; i++)
 		free(owned[i]);
 	return ret < 0 ? 0 : ret;

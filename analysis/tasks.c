@@ -992,6 +992,7 @@ void an_culprit_line(const struct an_run *r, const struct an_task *t, const stru
 	int i, shown = 0;
 	int64_t rest = c->explained_ns - (c->from_ns - c->release_ns);
 	const char *sep = " — ";
+	int64_t delay_ns;
 
 	an_fmt_us(d, sizeof(d), c->latency_ns);
 	len = snprintf(buf, size, "%s job %u (pid %d, released at %lld.%09lld s): %s late", t->name, c->seq, c->pid,
@@ -1009,7 +1010,7 @@ void an_culprit_line(const struct an_run *r, const struct an_task *t, const stru
 		char pid[24] = "";
 
 		/* the task itself only when it mattered: its previous job still running */
-		if (x->dur_ns < 100 || (x->kind == AN_C_SELF && x->dur_ns * 10 < c->latency_ns))
+		if (x->dur_ns < 100 || (x->kind == AN_C_SELF && (double)x->dur_ns * 10 < (double)c->latency_ns))
 			continue;
 		if (x->kind == AN_C_THREAD && strncmp(x->name, "pid ", 4))	/* a thread never named is "pid N" already */
 			snprintf(pid, sizeof(pid), " (pid %d)", x->id);
@@ -1028,8 +1029,10 @@ void an_culprit_line(const struct an_run *r, const struct an_task *t, const stru
 		shown++;
 		sep = ", ";
 	}
-	if (c->timer_ns && c->timer_ns > c->release_ns && len < size) {
-		an_fmt_us(d, sizeof(d), c->timer_ns - c->release_ns);
+	/* a corrupt trace may put the two far apart: no overflowing difference */
+	if (c->timer_ns && c->timer_ns > c->release_ns && len < size &&
+	    !__builtin_sub_overflow(c->timer_ns, c->release_ns, &delay_ns)) {
+		an_fmt_us(d, sizeof(d), delay_ns);
 		len += snprintf(buf + len, size - len, "%stimer IRQ delay %s", sep, d);
 		shown++;
 	}

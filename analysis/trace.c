@@ -28,6 +28,7 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "traces/rec_read.h"
+#include "proc.h"
 
 /* Exported by libtracecmd 3.x but declared only in its private header. */
 int tracecmd_cpus(struct tracecmd_input *handle);
@@ -93,6 +94,9 @@ struct an_reader {
 	const char *base;		/* its name without directories */
 	ino_t ino;
 };
+
+/* What libtracecmd is doing while it reads records, for the report of a fault in it (pf_isolate). */
+#define AN_STEP_ITERATE "libtracecmd (tracecmd_iterate_events_multi, kbuffer) reading the CPU data"
 
 #define AN_TRIM_EVENTS (1 << 20)	/* records between two trims of the file mappings */
 
@@ -302,8 +306,9 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 	const char *s;
 	int ret = 0;
 
+	pf_isolate_step(NULL, 0, 0);	/* our code from here to the return */
 	if (cpu < 0 || cpu >= r->ncpus || rec->size < 8)
-		return 0;
+		goto out;
 	if (!(r->events & (AN_TRIM_EVENTS - 1)) && r->events)
 		an_trim_maps(rd);
 	if (!r->events++) {
@@ -391,6 +396,8 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 		rd->err = ret;
 		return -1;
 	}
+out:
+	pf_isolate_step(AN_STEP_ITERATE, rd->last_offset, r->events);
 	return 0;
 }
 
@@ -540,14 +547,18 @@ int an_trace_read(struct an_run *r, const char *path)
 	if (ret)
 		return ret;
 	an_quiet_libs();
+	pf_isolate_step("libtracecmd (tracecmd_open_head, libtraceevent tep_parse_event) reading the headers "
+			"and event formats", 0, 0);
 	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!h)
 		return pf_fail(PF_EXIT_USAGE, "%s: corrupt or truncated trace-cmd headers (libtracecmd cannot open it)", path);
+	pf_isolate_step("libtracecmd (tracecmd_init_data) loading the CPU data sections", 0, 0);
 	if (an_init_data_quiet(h) < 0 && !(h = an_trace_open_cut(r, path, h, &cut_fd))) {
 		size = stat(path, &st) ? 0 : st.st_size;
 		return pf_fail(PF_EXIT_USAGE, "%s: offset %lld: truncated or corrupt: the CPU data is not all in the file",
 			       path, (long long)size);
 	}
+	pf_isolate_step("libtracecmd reading the file's options and buffer instances", 0, 0);
 	r->file_version = tracecmd_get_in_file_version(h);
 	snprintf(r->clock, sizeof(r->clock), "%s",
 		 tracecmd_get_trace_clock(h) ? tracecmd_get_trace_clock(h) : "unknown");
@@ -579,7 +590,9 @@ int an_trace_read(struct an_run *r, const char *path)
 	}
 	real = realpath(path, NULL);	/* /proc/self/maps names the file by its real path */
 	rd.base = real ? strrchr(real, '/') + 1 : path;
+	pf_isolate_step(AN_STEP_ITERATE, 0, 0);
 	ret = tracecmd_iterate_events_multi(hs, nh, an_record, &rd);
+	pf_isolate_step(NULL, 0, 0);
 	if (rd.err) {
 		ret = rd.err;
 		goto out;

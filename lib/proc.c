@@ -16,10 +16,17 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define PF_LEAK_CHECK 1		/* make check SANITIZE=address: leaks are checked (docs/fuzzing.md) */
+#endif
 
 extern char **environ;
 
@@ -302,4 +309,87 @@ json_t *pf_json_load_at_brace(const char *path)
 	free(text);
 	fclose(f);
 	return root;
+}
+
+/* pf_isolate_state - what an isolated child is doing, in memory its parent shares */
+struct pf_isolate_state {
+	const char *step;
+	unsigned long long at, count;
+};
+
+static struct pf_isolate_state *pf_isolate_now;	/* set in an isolated child only */
+
+void pf_isolate_step(const char *what, unsigned long long at, unsigned long long count)
+{
+	struct pf_isolate_state *s = pf_isolate_now;
+
+	if (!s)
+		return;
+	s->step = what;
+	s->at = at;
+	s->count = count;
+}
+
+/* pf_isolate_fault - true for the signals a fault raises (not those sent from outside) */
+static bool pf_isolate_fault(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
+	       sig == SIGABRT || sig == SIGSYS || sig == SIGTRAP;
+}
+
+const char *pf_isolate_signame(int sig, char *buf, size_t size)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	snprintf(buf, size, "SIG%s (%s)", abbrev ? abbrev : "?", strsignal(sig));
+	return buf;
+}
+
+int pf_isolate(const char *name, int (*fn)(void *arg), void *arg, struct pf_isolated *out)
+{
+	struct rlimit no_core = { 0, 0 };
+	struct pf_isolate_state *s;
+	struct pf_proc p;
+	int code, sig;
+	pid_t pid;
+
+	memset(out, 0, sizeof(*out));
+	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (s == MAP_FAILED)
+		return fn(arg);
+	memset(s, 0, sizeof(*s));
+	fflush(NULL);	/* nothing buffered before the fork is written twice */
+	pid = pf_proc_fork(&p, name, 0, SIGKILL);
+	if (pid < 0) {
+		munmap(s, sizeof(*s));
+		return fn(arg);
+	}
+	if (pid == 0) {
+		setrlimit(RLIMIT_CORE, &no_core);
+		pf_isolate_now = s;
+		code = fn(arg);
+		fflush(NULL);
+#ifdef PF_LEAK_CHECK
+		/* _exit skips LeakSanitizer's exit hook: what fn leaked is checked here (its exit code 23) */
+		if (__lsan_do_recoverable_leak_check())
+			code = 23;
+#endif
+		_exit(code & 0xff);
+	}
+	code = pf_proc_wait(&p);
+	if (code >= 0 && WIFSIGNALED(p.status)) {
+		sig = WTERMSIG(p.status);
+		if (pf_isolate_fault(sig)) {
+			out->signal = sig;
+			out->step = s->step;	/* a literal: the same address here as in the child */
+			out->at = s->at;
+			out->count = s->count;
+			code = -1;
+		} else {
+			signal(sig, SIG_DFL);
+			raise(sig);
+		}
+	}
+	munmap(s, sizeof(*s));
+	return code;
 }

@@ -107,6 +107,44 @@ bool pf_proc_pid_alive(pid_t pid);
 /* pf_proc_sleep_ns - sleep, returning early (never negative) on a signal */
 void pf_proc_sleep_ns(int64_t ns);
 
+/*
+ * Isolation: code that hands a file to a library which may fault on corrupt
+ * input (libtracecmd / libtraceevent on a .dat) runs in a child process, so
+ * that a fault becomes one error line, not a crash. The child says what it is
+ * doing with pf_isolate_step(); the parent reports that step when the child
+ * faults.
+ */
+
+/* pf_isolated - how an isolated call ended when a fault signal ended it */
+struct pf_isolated {
+	int signal;		/* SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS or SIGTRAP */
+	const char *step;	/* the child's last pf_isolate_step text, NULL: none (our own code) */
+	unsigned long long at;	/* the number it gave with the step (a file offset, ...) */
+	unsigned long long count; /* the count it gave (records read, ...) */
+};
+
+/*
+ * pf_isolate - run fn(arg) in a child process (no core file, dies with us,
+ * stdout / stderr shared) and return its exit code (fn's return value,
+ * 0-255). A child ended by a fault signal returns -1 with *out filled in; one
+ * ended by another signal (SIGPIPE from a closed reader, SIGINT, SIGTERM)
+ * raises it here too, as a filter ends, and returns 128 + signal if we
+ * survive it. When fork fails, fn runs here. -errno when waiting fails.
+ */
+int pf_isolate(const char *name, int (*fn)(void *arg), void *arg, struct pf_isolated *out)
+	__attribute__((warn_unused_result));
+
+/*
+ * pf_isolate_step - inside pf_isolate: the library call starting now ('what',
+ * a string literal, or NULL when back in our own code), with a position and
+ * a count to report if it faults. Three stores; cheap enough per record.
+ * Outside pf_isolate it does nothing.
+ */
+void pf_isolate_step(const char *what, unsigned long long at, unsigned long long count);
+
+/* pf_isolate_signame - "SIGSEGV (Segmentation fault)" style name of a signal, for messages */
+const char *pf_isolate_signame(int sig, char *buf, size_t size);
+
 /* pf_json_load_at_brace - parse the JSON object a child printed, from the first '{' of a file (NULL on error) */
 struct json_t *pf_json_load_at_brace(const char *path);
 

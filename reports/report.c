@@ -83,6 +83,14 @@ double rpt_num(json_t *root, const char *path)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+int64_t rpt_int(json_t *root, const char *path, int64_t dflt)
+{
+	double v = rpt_num(root, path);
+
+	/* the range check before the conversion: a double beyond int64_t converts to anything */
+	return v >= -0x1p63 && v < 0x1p63 ? (int64_t)v : dflt;
+}
+
 const char *rpt_str(json_t *root, const char *path, const char *dflt)
 {
 	json_t *v = pf_jpath_get(root, path);

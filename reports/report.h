@@ -68,6 +68,9 @@ struct rpt {
 /* rpt_num - a number at a path, or NAN when absent or null */
 double rpt_num(json_t *root, const char *path);
 
+/* rpt_int - a number at a path as an integer, or dflt when absent, null, not whole-able or out of range */
+int64_t rpt_int(json_t *root, const char *path, int64_t dflt);
+
 /* rpt_esc - write text HTML-escaped */
 void rpt_esc(FILE *out, const char *text);
 

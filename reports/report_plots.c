@@ -737,7 +737,7 @@ void rpt_plot_b1(struct rpt *r)
 		size_t k;
 
 		json_array_foreach(pf_jpath_get(ph[p].res, "cyclictest.threads"), k, t) {
-			int cpu = (int)rpt_num(t, "cpu");
+			int cpu = (int)rpt_int(t, "cpu", -1);
 
 			if (!pf_jpath_get(t, "latency_ns.hist"))
 				continue;
@@ -1208,7 +1208,7 @@ static void rpt_box_put(FILE *s, struct rpt_box *p, double a, double b, double y
 void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 {
 	json_t *tl = pf_jpath_get(culprit, "timeline"), *seg, *rel, *t;
-	int64_t release = (int64_t)rpt_num(culprit, "release_ns"), seq = (int64_t)rpt_num(culprit, "seq");
+	int64_t release = rpt_int(culprit, "release_ns", -1), seq = rpt_int(culprit, "seq", -1);
 	double lat_ms = rpt_num(culprit, "latency_ns") / 1e6, from, to, eps;
 	struct rpt_box box = { 0 }, vbox = { 0 };
 	int victim = (int)rpt_num(tl, "victim_pid"), ncpus = 0, n = 0, tids[RPT_MAX_TASKS];

@@ -3,7 +3,7 @@
 # command line: summary keys, scenario files with faults, bad input, the
 # truth log, clean shutdown on SIGTERM
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 27
+plan 31
 
 SIM="$B/sensorsim"
 
@@ -50,6 +50,14 @@ like "$rc:$err" "^2:.*bad2.ini:4: waypoint: '1,2'" "fly-cli-4.3 a malformed wayp
 printf '[sim]\n; %0300d\nduration_s = 10\n' 0 > "$TMP/bad3.ini"
 run_cmd "$PREFLIGHT" fly --scenario "$TMP/bad3.ini"
 like "$rc:$err" "^2:.*bad3.ini:2: line too long" "fly-cli-4.3a an overlong line is an error at its own line"
+# values far past the integer each is stored in: refused by the range check before any conversion
+for kv in "sim uart_baud 1e300 not a standard baud rate" "sim seed 1e300 expected a whole number" \
+	  "faults spi_truncate_len 1e300 out of range" "faults spi_truncate_every -1e300 out of range"; do
+	set -- $kv
+	printf '[%s]\n%s = %s\n' "$1" "$2" "$3" > "$TMP/huge.ini"
+	run_cmd "$PREFLIGHT" fly --scenario "$TMP/huge.ini"
+	like "$rc:$err" "^2:preflight: fly: scenario: .*huge.ini:2: $2: '$3': $4" "fly-cli-4.3b [$1] $2 = $3 is refused"
+done
 run_cmd "$PREFLIGHT" fly --duration -3
 is "$rc" 2 "fly-cli-4.4 a negative duration exits 2"
 run_cmd "$PREFLIGHT" fly --keep "$TMP/k"

@@ -49,7 +49,7 @@ is "$rc:$err" "2:preflight: record: '$TMP/cut.dat': not a readable trace-cmd fil
 cp "$TOP/traces/ref/app-text-markers.dat" "$TMP/fmt.dat"
 printf '\243' | dd of="$TMP/fmt.dat" bs=1 seek=11217 conv=notrunc 2>/dev/null
 run_cmd "$PREFLIGHT" record --summary "$TMP/fmt.dat"
-like "$rc:$err" "^2:preflight: record: '$TMP/fmt.dat': not a readable trace-cmd file \(corrupt: libtracecmd faulted reading it, signal 11\)$" \
+like "$rc:$err" "^2:preflight: record: '$TMP/fmt.dat': not a readable trace-cmd file \(corrupt: libtracecmd faulted reading it, SIGSEGV \(Segmentation fault\)\)$" \
 	"rec-cli-3.3 --summary of a .dat with a corrupt event format: one-line error, exit 2, no crash"
 # stdout a pipe already closed by its reader (--summary | head): no corruption claimed, ended as a filter is
 run_cmd perl -e 'pipe(R, W); close R; open STDOUT, ">&W"; exec @ARGV' "$PREFLIGHT" record --summary "$TOP/traces/ref/app-alone.dat"

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib/check-lib.sh"
 FX="$TOP/t/fixtures/cyclictest"
 need_ct_dump
-plan 42
+plan 46
 
 # bad ID FILE EXPECTED-ERROR-REGEX DESC - exit 2 and a one-line error matching
 bad() {
@@ -29,6 +29,11 @@ sed 's/"thread"/"threads"/' "$FX/us.json" > "$T/nothread.json"
 bad ct-6.2 "$T/nothread.json" "$T/nothread.json:1: not a cyclictest --json file" "json without thread"
 sed '0,/"avg": 18.50/s//"avg": 19.50/' "$FX/us.json" > "$T/avg.json"
 bad ct-6.3 "$T/avg.json" "$T/avg.json:[0-9]+: thread 0: average 19.5 cannot come from this histogram" "avg contradicting the histogram"
+# averages far past any int64 (the sums are computed from them: range-checked before the conversion)
+sed '0,/"avg": 18.50/s//"avg": 1e300/' "$FX/us.json" > "$T/huge.json"
+bad ct-6.8 "$T/huge.json" "$T/huge.json:[0-9]+: thread 0: average 1e\\+300 cannot come from this histogram" "avg 1e300"
+sed '0,/"avg": 18.50/s//"avg": -1e300/' "$FX/us.json" > "$T/nhuge.json"
+bad ct-6.9 "$T/nhuge.json" "$T/nhuge.json:[0-9]+: thread 0: average -1e\\+300 cannot come from this histogram" "avg -1e300"
 sed '0,/"16": /s//"x6": /' "$FX/us.json" > "$T/key.json"
 bad ct-6.4 "$T/key.json" "$T/key.json:[0-9]+: thread 0: histogram bucket \"x6\"" "bucket key not a number"
 sed '0,/"cycles": 2000/s//"cycles": -1/' "$FX/us.json" > "$T/neg.json"

@@ -466,42 +466,31 @@ out:
 	return code;
 }
 
+/* rec_summary_child - the body of rec_summary_isolated */
+static int rec_summary_child(void *path)
+{
+	return rec_summary_print(path, stdout);
+}
+
 /*
- * rec_summary_isolated - --summary in a child process: libtraceevent faults
- * on some corrupt event-format text (so does trace-cmd report), and a bad
- * file must give a one-line error, not a crash
+ * rec_summary_isolated - --summary in a child process (pf_isolate):
+ * libtraceevent faults on some corrupt event-format text (so does trace-cmd
+ * report), and a bad file must give a one-line error, not a crash
  */
 static int rec_summary_isolated(const char *path)
 {
-	struct rlimit no_core = { 0, 0 };
-	int status, code;
-	pid_t pid;
+	struct pf_isolated fault;
+	char sig[64];
+	int code;
 
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return rec_summary_print(path, stdout);
-	if (pid == 0) {
-		setrlimit(RLIMIT_CORE, &no_core);
-		code = rec_summary_print(path, stdout);
-		fflush(stdout);
-		fflush(stderr);
-		_exit(code);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return pf_fail(PF_EXIT_INTERNAL, "--summary: waitpid: %s", strerror(errno));
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WTERMSIG(status) == SIGPIPE) {
-		/* the reader went away (--summary | head): that is no corruption; end as any filter does */
-		signal(SIGPIPE, SIG_DFL);
-		raise(SIGPIPE);
-		return PF_EXIT_OK;
-	}
-	return pf_fail(PF_EXIT_USAGE, "'%s': not a readable trace-cmd file (corrupt: libtracecmd "
-		       "faulted reading it, signal %d)", path, WTERMSIG(status));
+	code = pf_isolate("record --summary", rec_summary_child, (void *)path, &fault);
+	if (code >= 0)
+		return code;
+	if (code != -1)
+		return pf_fail(PF_EXIT_INTERNAL, "--summary: waiting for the reader: %s", strerror(-code));
+	pf_isolate_signame(fault.signal, sig, sizeof(sig));
+	return pf_fail(PF_EXIT_USAGE, "'%s': not a readable trace-cmd file (corrupt: %s faulted reading it, %s)",
+		       path, fault.step ? fault.step : "libtracecmd", sig);
 }
 
 /* rec_parse_time - a --duration / --window value */

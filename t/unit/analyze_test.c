@@ -14,6 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* COMM - a comm as the trace holds it: a 16-byte field (the analysis reads all of it) */
+#define COMM(s) ((const char[16]){ s })
+
 #define US 1000LL
 #define MS 1000000LL
 
@@ -107,13 +110,13 @@ static void test_sched(void)
 	struct an_run *r = new_run();
 	struct an_thread *t;
 
-	an_on_switch(r, 0, 0, 0, "swapper/0", 120, 0, 10, "worker", 49);
-	an_on_switch(r, 0, 100 * US, 10, "worker", 49, 0x100, 20, "hog", 9);	/* R+: preempted */
-	an_on_switch(r, 0, 150 * US, 20, "hog", 9, 1, 10, "worker", 49);
-	an_on_switch(r, 0, 250 * US, 10, "worker", 49, 1, 0, "swapper/0", 120);	/* S */
-	an_on_waking(r, 0, 300 * US, 10, "worker", 49, true);
-	an_on_waking(r, 0, 301 * US, 10, "worker", 49, false);
-	an_on_switch(r, 0, 340 * US, 0, "swapper/0", 120, 0, 10, "worker", 49);
+	an_on_switch(r, 0, 0, 0, COMM("swapper/0"), 120, 0, 10, COMM("worker"), 49);
+	an_on_switch(r, 0, 100 * US, 10, COMM("worker"), 49, 0x100, 20, COMM("hog"), 9);	/* R+: preempted */
+	an_on_switch(r, 0, 150 * US, 20, COMM("hog"), 9, 1, 10, COMM("worker"), 49);
+	an_on_switch(r, 0, 250 * US, 10, COMM("worker"), 49, 1, 0, COMM("swapper/0"), 120);	/* S */
+	an_on_waking(r, 0, 300 * US, 10, COMM("worker"), 49, true);
+	an_on_waking(r, 0, 301 * US, 10, COMM("worker"), 49, false);
+	an_on_switch(r, 0, 340 * US, 0, COMM("swapper/0"), 120, 0, 10, COMM("worker"), 49);
 	t = an_thread_find(r, 10);
 	an_stage_flush(r, t);
 	check_int(t->preemptions, ==, 1, "sched-1.1 switched out runnable: one preemption");
@@ -123,7 +126,7 @@ static void test_sched(void)
 	check_int(t->prio, ==, 49, "sched-1.5 kernel priority");
 	/* CPU 1 never saw a switch: its first event makes it known; then 30 appears */
 	an_on_running(r, 1, 400 * US, 0);
-	an_on_waking(r, 1, 410 * US, 30, "late", 120, true);
+	an_on_waking(r, 1, 410 * US, 30, COMM("late"), 120, true);
 	an_on_running(r, 1, 450 * US, 30);
 	t = an_thread_find(r, 30);
 	check(t && t->running && t->cpu == 1, "sched-2.1 a thread's event on a CPU makes it run there");
@@ -136,16 +139,16 @@ static void test_sched(void)
 	check_int(t->cpu, ==, 1, "sched-2.5 a thread seen on another CPU moved there");
 	check_int(t->migrations, ==, 1, "sched-2.6 ... a migration");
 	/* 40 woken at 600 us; its first own event 5 ms later (more than a tick): no sample */
-	an_on_waking(r, 0, 600 * US, 40, "silent", 120, true);
+	an_on_waking(r, 0, 600 * US, 40, COMM("silent"), 120, true);
 	an_on_running(r, 0, 5600 * US, 40);
 	t = an_thread_find(r, 40);
 	check(t && !t->wake_lat && !t->wake_lat_inf && t->unresolved == 1 && t->inferred == 1,
 	      "sched-3.1 an inferred switch-in more than a tick after the waking: unresolved, no sample");
 	/* 50 woken twice with no switch-in between: it ran unseen; the second wakeup is measured */
-	an_on_switch(r, 0, 6000 * US, 40, "silent", 120, 1, 0, "swapper/0", 120);
-	an_on_waking(r, 1, 6100 * US, 50, "twice", 120, true);
-	an_on_waking(r, 1, 9000 * US, 50, "twice", 120, true);
-	an_on_switch(r, 0, 9010 * US, 0, "swapper/0", 120, 0, 50, "twice", 120);
+	an_on_switch(r, 0, 6000 * US, 40, COMM("silent"), 120, 1, 0, COMM("swapper/0"), 120);
+	an_on_waking(r, 1, 6100 * US, 50, COMM("twice"), 120, true);
+	an_on_waking(r, 1, 9000 * US, 50, COMM("twice"), 120, true);
+	an_on_switch(r, 0, 9010 * US, 0, COMM("swapper/0"), 120, 0, 50, COMM("twice"), 120);
 	t = an_thread_find(r, 50);
 	an_stage_flush(r, t);
 	check(t && t->unresolved == 1 && t->wake_lat && t->wake_lat->count == 1 && t->wake_lat->max == 10 * US,
@@ -162,22 +165,22 @@ static void test_tasks(void)
 	int i;
 
 	an_on_marker_text(r, 0, 0, 10, decl, (int)strlen(decl));
-	an_on_switch(r, 0, 0, 0, "swapper/0", 120, 0, 10, "ctl", 19);
+	an_on_switch(r, 0, 0, 0, COMM("swapper/0"), 120, 0, 10, COMM("ctl"), 19);
 	for (i = 0; i < 3; i++) {
 		int64_t rel = (i == 2 ? 3 : i) * 10 * MS, s = rel + 20 * US;
 		if (i) {
-			an_on_waking(r, 0, rel + 5 * US, 10, "ctl", 19, true);
-			an_on_switch(r, 0, rel + 10 * US, 0, "swapper/0", 120, 0, 10, "ctl", 19);
+			an_on_waking(r, 0, rel + 5 * US, 10, COMM("ctl"), 19, true);
+			an_on_switch(r, 0, rel + 10 * US, 0, COMM("swapper/0"), 120, 0, 10, COMM("ctl"), 19);
 		}
 		an_on_marker_start(r, 0, s, 10, 3, (uint32_t)i, rel);
 		if (i == 2) {
-			an_on_switch(r, 0, s + 100 * US, 10, "ctl", 19, 0x100, 20, "hog", 9);
+			an_on_switch(r, 0, s + 100 * US, 10, COMM("ctl"), 19, 0x100, 20, COMM("hog"), 9);
 			an_on_irq(r, 0, s + 150 * US, true, 7, "eth0", 4);
 			an_on_irq(r, 0, s + 160 * US, false, 7, NULL, 0);
-			an_on_switch(r, 0, s + 300 * US, 20, "hog", 9, 1, 10, "ctl", 19);
+			an_on_switch(r, 0, s + 300 * US, 20, COMM("hog"), 9, 1, 10, COMM("ctl"), 19);
 		}
 		an_on_marker_end(r, 0, s + 1 * MS, 10, 3, (uint32_t)i, rel, 0);
-		an_on_switch(r, 0, s + 1 * MS + 5 * US, 10, "ctl", 19, 1, 0, "swapper/0", 120);
+		an_on_switch(r, 0, s + 1 * MS + 5 * US, 10, COMM("ctl"), 19, 1, 0, COMM("swapper/0"), 120);
 	}
 	t = an_task_by_name(r, "ctl", false);
 	check(t != NULL, "task-1.1 declared task found by name");
@@ -203,16 +206,16 @@ static void test_culprit(void)
 	char line[256];
 
 	an_on_marker_text(r, 1, 0, 10, decl, (int)strlen(decl));
-	an_on_switch(r, 1, 10 * US, 10, "io", 9, 1, 0, "swapper/1", 120);
-	an_on_switch(r, 1, 1 * MS, 0, "swapper/1", 120, 0, 44, "ksoftirqd/1", 120);
+	an_on_switch(r, 1, 10 * US, 10, COMM("io"), 9, 1, 0, COMM("swapper/1"), 120);
+	an_on_switch(r, 1, 1 * MS, 0, COMM("swapper/1"), 120, 0, 44, COMM("ksoftirqd/1"), 120);
 	an_on_softirq(r, 1, 1 * MS + 10 * US, true, 3);
 	an_on_irq(r, 1, 1 * MS + 20 * US, true, 9, "virtio0", 7);
 	an_on_hrtimer(r, 1, 1 * MS + 21 * US, true);
-	an_on_waking(r, 1, 1 * MS + 22 * US, 10, "io", 9, true);
+	an_on_waking(r, 1, 1 * MS + 22 * US, 10, COMM("io"), 9, true);
 	an_on_hrtimer(r, 1, 1 * MS + 23 * US, false);
 	an_on_irq(r, 1, 1 * MS + 50 * US, false, 9, NULL, 0);
 	an_on_softirq(r, 1, 1 * MS + 90 * US, false, 3);
-	an_on_switch(r, 1, 1 * MS + 100 * US, 44, "ksoftirqd/1", 120, 0x100, 10, "io", 9);
+	an_on_switch(r, 1, 1 * MS + 100 * US, 44, COMM("ksoftirqd/1"), 120, 0x100, 10, COMM("io"), 9);
 	an_on_marker_start(r, 1, 1 * MS + 103 * US, 10, 0, 0, 1 * MS);
 	t = an_task_by_name(r, "io", false);
 	check_int(t->ntop, ==, 1, "cul-1.1 one activation");

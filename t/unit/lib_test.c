@@ -287,6 +287,50 @@ static void test_cpus(void)
 	check_int(CPU_COUNT(&set), >, 0, "lib-8.15 ... and names at least one CPU");
 }
 
+/* lib_isolated_ok - an isolated call that ends normally, with a step left set */
+static int lib_isolated_ok(void *arg)
+{
+	pf_isolate_step("a library call", 1, 2);
+	return *(int *)arg;
+}
+
+/* lib_isolated_fault - an isolated call that faults inside a step (SIGILL: no sanitizer intercepts it) */
+static int lib_isolated_fault(void *arg)
+{
+	pf_isolate_step("lib_test's faulting step", 4096, 17);
+	raise(SIGILL);
+	return 0;
+}
+
+/* lib_isolated_ours - an isolated call that faults in our own code (no step) */
+static int lib_isolated_ours(void *arg)
+{
+	pf_isolate_step("done with the library", 1, 1);
+	pf_isolate_step(NULL, 0, 0);
+	raise(SIGILL);
+	return 0;
+}
+
+/* test_isolate - lib-9.x: pf_isolate runs code in a child and turns its fault into a report */
+static void test_isolate(void)
+{
+	struct pf_isolated f;
+	char name[64];
+	int three = 3;
+
+	check_int(pf_isolate("ok", lib_isolated_ok, &three, &f), ==, 3, "lib-9.1 pf_isolate: the call's return value");
+	check(f.signal == 0 && !f.step, "lib-9.2 ... no fault reported");
+	pf_isolate_step("outside", 1, 1);	/* must do nothing here */
+	check_int(pf_isolate("fault", lib_isolated_fault, NULL, &f), ==, -1, "lib-9.3 a fault in the child: -1");
+	check(f.signal == SIGILL && f.step && !strcmp(f.step, "lib_test's faulting step") && f.at == 4096 &&
+	      f.count == 17, "lib-9.4 ... its signal, step, position and count: %d %s %llu %llu",
+	      f.signal, f.step ? f.step : "(none)", f.at, f.count);
+	check_int(pf_isolate("ours", lib_isolated_ours, NULL, &f), ==, -1, "lib-9.5 a fault in our own code: -1");
+	check(f.signal == SIGILL && !f.step, "lib-9.6 ... with no step: the fault is ours");
+	check_str(pf_isolate_signame(SIGSEGV, name, sizeof(name)), "SIGSEGV (Segmentation fault)",
+		  "lib-9.7 the signal's name for messages");
+}
+
 int main(void)
 {
 	char cmd[600];
@@ -296,13 +340,14 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(19 + 21 + 11 + 14 + 15);
+	tap_plan(19 + 21 + 11 + 14 + 15 + 7);
 	test_parse();
 	test_grow();
 	test_ini();
 	test_datafile();
 	test_proc();
 	test_cpus();
+	test_isolate();
 	ret = tap_done();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", lib_tmp);
 	if (system(cmd) != 0)

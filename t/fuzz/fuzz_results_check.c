@@ -1,0 +1,16 @@
+/* fuzz_results_check.c - results.json as 'preflight check' reads it, judged against the seed budgets */
+#include "fuzz.h"
+#include "lib/command.h"
+
+extern const struct pf_command cmd_check;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char budgets[PATH_MAX], *results = strdup(fuzz_file(data, size, "results.json"));
+
+	snprintf(budgets, sizeof(budgets), "%s/budgets/seed.ini", getenv("FUZZ_TOP") ? getenv("FUZZ_TOP") : ".");
+	(void)fuzz_command(cmd_check, results, "--budgets", budgets, "-o", "/dev/null");
+	(void)fuzz_command(cmd_check, results, "--budgets", budgets, "-o", "/dev/null", "--strict");
+	free(results);
+	return 0;
+}
