@@ -24,12 +24,15 @@
 #
 # Honoured: CC, AR, CROSS_COMPILE, CFLAGS, CPPFLAGS, LDFLAGS, PKG_CONFIG, PREFIX,
 # DESTDIR, CI=true (adds -Werror), JUNIT=path.xml (JUnit XML from make check),
-# NO_USDT=1 (no USDT probes, no sys/sdt.h needed), V=1 (show commands).
+# NO_USDT=1 (no USDT probes, no sys/sdt.h needed), V=1 (show commands),
+# ARCH=arm64|armhf, SYSROOT, QEMU (cross builds into build-<arch>/: scripts/cross.mk).
 
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 DATADIR   ?= $(PREFIX)/share/preflight
 B         := build
+# cross builds (make ARCH=arm64|armhf): the build folder, compiler and sysroot
+include scripts/cross.mk
 
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
@@ -102,7 +105,7 @@ deb_cc            := build-essential
 # One pkg-config call gives the cflags of every package; one preprocessor run
 # checks the headers; the per-item look-ups (and whether the compiler works at
 # all: 'cc') run only when something is missing.
-NO_REQ_GOALS := clean deps check qualify perf bench
+NO_REQ_GOALS := clean deps check qualify perf bench check-cross sysroot
 REQ_MISSING  :=
 REQUIRED_HEADERS := $(sort $(REQUIRED_HEADERS))
 ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NO_REQ_GOALS),$(MAKECMDGOALS)),all),)
