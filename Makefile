@@ -48,7 +48,9 @@ WARNINGS  := -Wall -Wextra -Wformat=2 -Wshadow -Wno-unused-parameter -Wno-missin
 ifeq ($(CI),true)
 WARNINGS  += -Werror
 endif
-BASE_CFLAGS := -std=gnu11 $(WARNINGS) -pthread -MMD -MP -I. -Ilib -I$(B)
+# 64-bit file offsets and time_t on 32-bit targets too (armhf: traces past 2 GiB, dates past
+# 2038); no library preflight links passes off_t or time_t (zlib maps itself)
+BASE_CFLAGS := -std=gnu11 $(WARNINGS) -pthread -MMD -MP -I. -Ilib -I$(B) -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64
 
 ifneq ($(V),1)
 Q := @

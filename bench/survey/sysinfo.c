@@ -152,12 +152,7 @@ static void si_bool3(json_t *o, const char *key, int v)
 /* si_number - parse a whole (optionally negative) decimal; 0 or -EINVAL */
 static int si_number(const char *text, long long *v)
 {
-	long out;
-
-	if (pf_parse_long(text, LONG_MIN, LONG_MAX, &out))
-		return -EINVAL;
-	*v = out;
-	return 0;
+	return pf_parse_ll(text, LLONG_MIN, LLONG_MAX, v) ? -EINVAL : 0;
 }
 
 /* si_int_text - set key to the number in text, or null when text is not a number; 0 or -EINVAL */
