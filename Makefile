@@ -49,8 +49,11 @@ ifeq ($(CI),true)
 WARNINGS  += -Werror
 endif
 # 64-bit file offsets and time_t on 32-bit targets too (armhf: traces past 2 GiB, dates past
-# 2038); no library preflight links passes off_t or time_t (zlib maps itself)
-BASE_CFLAGS := -std=gnu11 $(WARNINGS) -pthread -MMD -MP -I. -Ilib -I$(B) -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64
+# 2038); no library preflight links passes off_t or time_t (zlib maps itself). No fused
+# multiply-add contraction (ISO C's default; gnu11 contracts on ARM, not on x86-64): the
+# simulator and the EKF compute the same on every target.
+BASE_CFLAGS := -std=gnu11 $(WARNINGS) -pthread -MMD -MP -I. -Ilib -I$(B) -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 \
+	-ffp-contract=off
 
 ifneq ($(V),1)
 Q := @

@@ -73,7 +73,7 @@ CROSS_TESTS := \
 	t/0530-analyze-foreign.t t/0540-analyze-paths.t t/0560-analyze-unit.t t/0590-analyze-native.t \
 	t/0580-cyclictest-import.t t/0581-cyclictest-bad.t t/0582-cyclictest-analyze.t t/0583-analyze-run-facts.t \
 	t/0600-check.t t/0610-check-bad.t t/0611-check-robust.t t/0612-check-bounds.t t/0620-check-prove.t \
-	t/0630-check-cyclictest.t t/0635-check-analyze.t t/0640-bad-input-fuzz.t t/0650-summary.t \
+	t/0630-check-cyclictest.t t/0635-check-analyze.t t/0640-bad-input-fuzz.t \
 	t/0740-bench-unit.t t/0750-tlm-rx-unit.t t/0900-ci-stats.t
 
 sysroot:
