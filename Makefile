@@ -29,6 +29,7 @@
 # SANITIZE=address,undefined (every object and program built with those
 # sanitizers into build-san/, and make check runs the tests on that build with
 # the suppressions of t/sanitizer/; docs/fuzzing.md).
+# ARCH=arm64|armhf, SYSROOT, QEMU (cross builds into build-<arch>/: scripts/cross.mk).
 
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
@@ -53,6 +54,8 @@ export ASAN_OPTIONS  := detect_leaks=1:fast_unwind_on_malloc=0:allocator_may_ret
 export LSAN_OPTIONS  := suppressions=$(abspath t/sanitizer/lsan.supp):print_suppressions=0
 export UBSAN_OPTIONS := suppressions=$(abspath t/sanitizer/ubsan.supp):print_stacktrace=1:halt_on_error=1
 endif
+# cross builds (make ARCH=arm64|armhf): the build folder, compiler and sysroot
+include scripts/cross.mk
 
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
@@ -68,7 +71,12 @@ WARNINGS  := -Wall -Wextra -Wformat=2 -Wshadow -Wno-unused-parameter -Wno-missin
 ifeq ($(CI),true)
 WARNINGS  += -Werror
 endif
-BASE_CFLAGS := -std=gnu11 $(WARNINGS) -pthread -MMD -MP -I. -Ilib -I$(B) $(SAN_FLAGS)
+# 64-bit file offsets and time_t on 32-bit targets too (armhf: traces past 2 GiB, dates past
+# 2038); no library preflight links passes off_t or time_t (zlib maps itself). No fused
+# multiply-add contraction (ISO C's default; gnu11 contracts on ARM, not on x86-64): the
+# simulator and the EKF compute the same on every target.
+BASE_CFLAGS := -std=gnu11 $(WARNINGS) -pthread -MMD -MP -I. -Ilib -I$(B) -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 \
+	-ffp-contract=off $(SAN_FLAGS)
 
 ifneq ($(V),1)
 Q := @
@@ -126,7 +134,7 @@ deb_cc            := build-essential
 # One pkg-config call gives the cflags of every package; one preprocessor run
 # checks the headers; the per-item look-ups (and whether the compiler works at
 # all: 'cc') run only when something is missing.
-NO_REQ_GOALS := clean deps check qualify perf bench
+NO_REQ_GOALS := clean deps check qualify perf bench check-cross sysroot
 REQ_MISSING  :=
 REQUIRED_HEADERS := $(sort $(REQUIRED_HEADERS))
 ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NO_REQ_GOALS),$(MAKECMDGOALS)),all),)

@@ -329,7 +329,7 @@ static int ct_fill_hist(const struct ct_file *f, unsigned i, struct pf_hist *h,
 
 		base = rest / (int64_t)u;
 		extra = rest - base * (int64_t)u;
-		if (pf_hist_add_above(h, u, lo * scale, (__int128)rest * scale))
+		if (pf_hist_add_above(h, u, lo * scale, pf_i128_mul(rest, (uint64_t)scale)))
 			return -EINVAL;
 		*est_lo = base;
 		*est_hi = extra ? base + 1 : base;

@@ -111,7 +111,8 @@ struct an_reader {
 static void an_trim_maps(struct an_reader *rd)
 {
 	char line[512];
-	unsigned long lo, hi, off, ino;
+	unsigned long lo, hi, off;	/* addresses: the width of a pointer */
+	unsigned long long ino;		/* 64 bits on a 32-bit target too */
 	unsigned maj, min;
 	FILE *f = fopen("/proc/self/maps", "r");
 
@@ -119,7 +120,7 @@ static void an_trim_maps(struct an_reader *rd)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		if (!strstr(line, rd->base) ||
-		    sscanf(line, "%lx-%lx %*s %lx %x:%x %lu", &lo, &hi, &off, &maj, &min, &ino) != 6)
+		    sscanf(line, "%lx-%lx %*s %lx %x:%x %llu", &lo, &hi, &off, &maj, &min, &ino) != 6)
 			continue;
 		if (ino == rd->ino && makedev(maj, min) == rd->dev)
 			madvise((void *)lo, hi - lo, MADV_DONTNEED);

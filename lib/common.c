@@ -55,21 +55,31 @@ int pf_fail(int code, const char *fmt, ...)
 	return code;
 }
 
-int pf_parse_long(const char *text, long min, long max, long *out)
+int pf_parse_ll(const char *text, long long min, long long max, long long *out)
 {
 	char *end;
-	long v;
+	long long v;
 
 	if (!text || !*text)
 		return -EINVAL;
 	errno = 0;
-	v = strtol(text, &end, 10);
+	v = strtoll(text, &end, 10);
 	if (*end != '\0' || end == text)
 		return -EINVAL;
 	if (errno == ERANGE || v < min || v > max)
 		return -ERANGE;
 	*out = v;
 	return 0;
+}
+
+int pf_parse_long(const char *text, long min, long max, long *out)
+{
+	long long v;
+	int ret = pf_parse_ll(text, min, max, &v);
+
+	if (!ret)
+		*out = (long)v;
+	return ret;
 }
 
 int pf_parse_duration_ns(const char *text, int64_t default_unit_ns, int64_t *out_ns)

@@ -86,6 +86,8 @@ int pf_parse_duration_ns(const char *text, int64_t default_unit_ns, int64_t *out
 
 /* pf_parse_long - parse a whole decimal number in [min, max]; 0 or -EINVAL / -ERANGE */
 int pf_parse_long(const char *text, long min, long max, long *out) PF_MUST_CHECK;
+/* pf_parse_ll - the same for 64 bits on every target (long is 32 bits on armhf) */
+int pf_parse_ll(const char *text, long long min, long long max, long long *out) PF_MUST_CHECK;
 
 /*
  * pf_grow - make room for element n of a growing array *arrp (any element

@@ -437,7 +437,7 @@ static void pf_hist_account(struct pf_hist *h, int64_t value, uint64_t n, int64_
 		h->max_at = at;
 		h->max_id = id;
 	}
-	h->sum += (__int128)value * (__int128)n;
+	h->sum = pf_i128_add(h->sum, pf_i128_mul(value, n));
 	pf_hist_moments(h, (long double)value, n);
 }
 
@@ -536,21 +536,21 @@ int pf_hist_add_n(struct pf_hist *h, int64_t value, uint64_t n)
 	return pf_hist_add_one(h, value, n, 0, 0);
 }
 
-int pf_hist_add_above(struct pf_hist *h, uint64_t n, int64_t lo, __int128 sum)
+int pf_hist_add_above(struct pf_hist *h, uint64_t n, int64_t lo, struct pf_i128 sum)
 {
 	int ret;
 
 	if (!n)
 		return 0;
-	if (sum < (__int128)lo * (__int128)n)
+	if (pf_i128_lt(sum, pf_i128_mul(lo, n)))
 		return -EINVAL;
 	if ((ret = pf_hist_bin(h)))
 		return ret;
 	h->above_n += n;
 	if (lo < h->above_lo)
 		h->above_lo = lo;
-	h->sum += sum;
-	pf_hist_moments(h, (long double)sum / (long double)n, n);
+	h->sum = pf_i128_add(h->sum, sum);
+	pf_hist_moments(h, pf_i128_ld(sum) / (long double)n, n);
 	h->m2_estimated = true;
 	return 0;
 }
@@ -698,7 +698,7 @@ int pf_hist_merge(struct pf_hist *dst, const struct pf_hist *src)
 	if (src->above_lo < dst->above_lo)
 		dst->above_lo = src->above_lo;
 	dst->m2_estimated |= src->m2_estimated;
-	dst->sum += src->sum;
+	dst->sum = pf_i128_add(dst->sum, src->sum);
 	/* Chan et al. parallel combination of the moments */
 	n = (long double)dst->count + (long double)src->count;
 	delta = src->wmean - dst->wmean;
@@ -801,7 +801,7 @@ void pf_hist_stats(const struct pf_hist *h, struct pf_stats *s)
 	s->max = h->max;
 	s->max_at = h->max_at;
 	s->max_id = h->max_id;
-	s->mean = (double)((long double)h->sum / (long double)h->count);
+	s->mean = (double)(pf_i128_ld(h->sum) / (long double)h->count);
 	s->stddev = h->count > 1 ? (double)sqrtl(h->m2 / (long double)(h->count - 1)) : 0.0;
 	s->stddev_estimated = h->m2_estimated;
 	if (!h->binned) {
@@ -877,11 +877,11 @@ json_t *pf_stats_json(const struct pf_stats *s, const char *unit)
 }
 
 /* pf_hist_int_json - a 128-bit integer as a JSON integer, or a real past int64 */
-static json_t *pf_hist_int_json(__int128 v)
+static json_t *pf_hist_int_json(struct pf_i128 v)
 {
-	if (v >= INT64_MIN && v <= INT64_MAX)
-		return json_integer((json_int_t)v);
-	return json_real((double)v);
+	if (pf_i128_is_i64(v))
+		return json_integer((json_int_t)v.lo);
+	return json_real((double)pf_i128_ld(v));
 }
 
 /* pf_hist_tail_json - a tail as {"count": n, op: bound} */
@@ -1001,12 +1001,12 @@ int pf_hist_from_json(const json_t *o, struct pf_hist *h)
 	h->count = (uint64_t)count;
 	sum = json_object_get(hj, "sum");
 	if (json_is_integer(sum))
-		h->sum = json_integer_value(sum);
+		h->sum = pf_i128_from(json_integer_value(sum));
 	else if (json_is_real(sum))
-		h->sum = (__int128)llroundl((long double)json_real_value(sum));
+		h->sum = pf_i128_from(llroundl((long double)json_real_value(sum)));
 	else
-		h->sum = (__int128)llroundl((long double)json_number_value(json_object_get(o, "mean")) * count);
-	h->wmean = (long double)h->sum / (long double)count;
+		h->sum = pf_i128_from(llroundl((long double)json_number_value(json_object_get(o, "mean")) * count));
+	h->wmean = pf_i128_ld(h->sum) / (long double)count;
 	sd = json_number_value(json_object_get(o, "stddev"));
 	h->m2 = (long double)sd * (long double)sd * (long double)(count - 1);
 	est = json_object_get(o, "estimated");

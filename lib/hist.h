@@ -39,6 +39,8 @@
 #ifndef PF_HIST_H
 #define PF_HIST_H
 
+#include "i128.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -75,7 +77,7 @@ struct pf_hist {
 	int64_t    min, max;
 	int64_t    max_at;			/* caller's time stamp of the (first) max */
 	int64_t    max_id;			/* caller's id of the max: job sequence, pid, ... */
-	__int128   sum;				/* exact sum of the samples */
+	struct pf_i128 sum;			/* exact sum of the samples */
 	long double wmean, m2;			/* Welford running mean and sum of squared deviations */
 	bool       m2_estimated;		/* tail samples of unknown value went into m2 */
 	uint64_t   below_n, above_n;		/* tail samples known only to be <= below_hi, >= above_lo */
@@ -157,7 +159,7 @@ int pf_hist_add_n(struct pf_hist *h, int64_t value, uint64_t n) __attribute__((w
  * the least spread the sum allows). min / max are the caller's to add as
  * samples. 0 or -EINVAL (n and sum disagree with lo).
  */
-int pf_hist_add_above(struct pf_hist *h, uint64_t n, int64_t lo, __int128 sum) __attribute__((warn_unused_result));
+int pf_hist_add_above(struct pf_hist *h, uint64_t n, int64_t lo, struct pf_i128 sum) __attribute__((warn_unused_result));
 
 /* pf_hist_merge - add every sample of src to dst (allocating as needed); 0 or -ENOMEM */
 int pf_hist_merge(struct pf_hist *dst, const struct pf_hist *src) __attribute__((warn_unused_result));

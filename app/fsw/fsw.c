@@ -343,7 +343,7 @@ int fsw_spi_timing_hist(const struct fsw_spi_timing *t, struct pf_hist *h)
 	if (t->count) {		/* the bins hold lower edges: the exact figures */
 		h->min = t->min_ns;
 		h->max = t->max_ns;
-		h->sum = (__int128)llroundl((long double)t->mean_ns * (long double)t->count);
+		h->sum = pf_i128_from(llroundl((long double)t->mean_ns * (long double)t->count));
 		h->wmean = t->mean_ns;
 		h->m2 = t->m2;
 	}

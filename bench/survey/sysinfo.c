@@ -152,12 +152,7 @@ static void si_bool3(json_t *o, const char *key, int v)
 /* si_number - parse a whole (optionally negative) decimal; 0 or -EINVAL */
 static int si_number(const char *text, long long *v)
 {
-	long out;
-
-	if (pf_parse_long(text, LONG_MIN, LONG_MAX, &out))
-		return -EINVAL;
-	*v = out;
-	return 0;
+	return pf_parse_ll(text, LLONG_MIN, LLONG_MAX, v) ? -EINVAL : 0;
 }
 
 /* si_int_text - set key to the number in text, or null when text is not a number; 0 or -EINVAL */
@@ -944,11 +939,16 @@ static json_t *si_memory(struct si *s)
 	json_t *m = json_object(), *sw = json_object(), *devs, *d;
 	long long total = 0, avail = 0, stotal = 0, sfree = 0, size, used;
 	int prio, have = si_read(s, "/proc/meminfo", text, sizeof(text), "memory") >= 0;
+	/* each value read before it is passed: the order of a call's arguments is unspecified */
+	bool total_ok = have && si_meminfo_kb(text, "MemTotal", &total) == 0;
+	bool avail_ok = have && si_meminfo_kb(text, "MemAvailable", &avail) == 0;
+	bool stotal_ok = have && si_meminfo_kb(text, "SwapTotal", &stotal) == 0;
+	bool sfree_ok = have && si_meminfo_kb(text, "SwapFree", &sfree) == 0;
 
-	si_setint(m, "total_kb", total, have && si_meminfo_kb(text, "MemTotal", &total) == 0);
-	si_setint(m, "available_kb", avail, have && si_meminfo_kb(text, "MemAvailable", &avail) == 0);
-	si_setint(sw, "total_kb", stotal, have && si_meminfo_kb(text, "SwapTotal", &stotal) == 0);
-	si_setint(sw, "free_kb", sfree, have && si_meminfo_kb(text, "SwapFree", &sfree) == 0);
+	si_setint(m, "total_kb", total, total_ok);
+	si_setint(m, "available_kb", avail, avail_ok);
+	si_setint(sw, "total_kb", stotal, stotal_ok);
+	si_setint(sw, "free_kb", sfree, sfree_ok);
 	if (si_read(s, "/proc/swaps", text, sizeof(text), "memory.swap.devices") < 0) {
 		json_object_set_new(sw, "devices", json_null());
 	} else {

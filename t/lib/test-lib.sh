@@ -16,7 +16,7 @@
 
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-B="${PF_BUILD:-$TOP/build}"	# make check SANITIZE=...: the sanitized build
+B="${PF_BUILD:-$TOP/build}"	# PF_BUILD: another build folder (make check SANITIZE=..., make check-cross)
 PREFLIGHT="$B/preflight"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/preflight-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT

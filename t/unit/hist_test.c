@@ -82,7 +82,7 @@ static void test_random(void)
 	struct pf_hist h;
 	struct pf_stats s;
 	uint64_t seed = 20261203;
-	__int128 sum = 0;
+	struct pf_i128 sum = { 0, 0 };
 	size_t i;
 	int bad = 0;
 
@@ -91,7 +91,7 @@ static void test_random(void)
 	pf_hist_init(&h);
 	for (i = 0; i < NRAND; i++) {
 		v[i] = log_uniform(&seed, 1, 1e12);
-		sum += v[i];
+		sum = pf_i128_add(sum, pf_i128_from(v[i]));
 		bad += pf_hist_add(&h, v[i], (int64_t)i, (int64_t)i) != 0;
 	}
 	check_int(bad, ==, 0, "hist-2.1 1e6 samples added");
@@ -113,7 +113,7 @@ static void test_random(void)
 	check(worst_all <= 0.01, "hist-2.3 every 0.01 %% quantile within 1 %%");
 	tap_diag("max relative error over 10000 quantiles: %.4f %%", worst_all * 100);
 	pf_hist_stats(&h, &s);
-	mean = (double)((long double)sum / NRAND);
+	mean = (double)(pf_i128_ld(sum) / NRAND);
 	for (i = 0; i < NRAND; i++)
 		sd += ((double)v[i] - mean) * ((double)v[i] - mean);
 	sd = sqrt(sd / (NRAND - 1));
@@ -277,8 +277,8 @@ static void test_tails(void)
 	/* cyclictest: 98 samples of 10 us, overflows >= 200 us: the max and 1 unknown of sum 300 us */
 	pf_hist_init(&h);
 	bad = pf_hist_add_n(&h, 10000, 98) | pf_hist_add(&h, 400000, 0, 1);
-	check_int(pf_hist_add_above(&h, 1, 200000, 300000), ==, 0, "hist-6.8 one unknown overflow added");
-	check_int(pf_hist_add_above(&h, 2, 200000, 300000), ==, -EINVAL, "hist-6.9 a sum below the bound refused");
+	check_int(pf_hist_add_above(&h, 1, 200000, pf_i128_from(300000)), ==, 0, "hist-6.8 one unknown overflow added");
+	check_int(pf_hist_add_above(&h, 2, 200000, pf_i128_from(300000)), ==, -EINVAL, "hist-6.9 a sum below the bound refused");
 	pf_hist_stats(&h, &s);
 	check(s.count == 100 && s.mean == (98 * 10000.0 + 700000) / 100 && s.stddev_estimated,
 	      "hist-6.10 count and mean exact, stddev estimated");
@@ -330,9 +330,31 @@ static void test_widen(void)
 	pf_hist_free(&h);
 }
 
+/* test_i128 - hist-8.x: the exact sum's 128-bit arithmetic, the same on 32- and 64-bit targets */
+static void test_i128(void)
+{
+	struct pf_i128 a = pf_i128_mul(INT64_MAX, UINT64_MAX), b;
+
+	check(a.hi == INT64_MAX - 1 && a.lo == 0x8000000000000001ull,
+	      "hist-8.1 (2^63 - 1) * (2^64 - 1) exact: %016llx %016llx", (unsigned long long)a.hi,
+	      (unsigned long long)a.lo);
+	a = pf_i128_mul(-3, 5);
+	check(a.hi == -1 && a.lo == (uint64_t)-15 && pf_i128_is_i64(a) && pf_i128_ld(a) == -15.0L,
+	      "hist-8.2 -3 * 5 = -15, an int64, exact as a long double");
+	a = pf_i128_mul(INT64_MIN, 2);
+	b = pf_i128_add(pf_i128_from(-1), pf_i128_from(1));
+	check(a.hi == -1 && a.lo == 0 && !pf_i128_is_i64(a) && b.hi == 0 && b.lo == 0,
+	      "hist-8.3 INT64_MIN * 2 = -2^64 (not an int64); -1 + 1 carries to 0");
+	check(pf_i128_lt(pf_i128_from(-1), pf_i128_from(0)) && pf_i128_lt(pf_i128_from(INT64_MAX), pf_i128_mul(1, 1ull << 63)) &&
+	      !pf_i128_lt(pf_i128_from(5), pf_i128_from(5)), "hist-8.4 order across the sign and the 64-bit boundary");
+	a = pf_i128_mul(1000000000000000000LL, 100);
+	check(!pf_i128_is_i64(a) && pf_i128_ld(a) == 1e20L && pf_i128_ld(pf_i128_neg(a)) == -1e20L,
+	      "hist-8.5 10^20 past int64, as a long double either sign");
+}
+
 int main(void)
 {
-	tap_plan(54);
+	tap_plan(59);
 	test_exact_small();
 	test_random();
 	test_repr();
@@ -340,5 +362,6 @@ int main(void)
 	test_memory();
 	test_tails();
 	test_widen();
+	test_i128();
 	return tap_done();
 }

@@ -12,6 +12,7 @@
 #include "tap.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@ static void test_parse(void)
 {
 	int64_t ns = -1;
 	long v = -1;
+	long long ll = 0;
 
 	check_int(pf_parse_duration_ns("62us", PF_NS_PER_SEC, &ns), ==, 0, "lib-1.1 62us parses");
 	check_int(ns, ==, 62000, "lib-1.2 62us is 62000 ns");
@@ -43,6 +45,9 @@ static void test_parse(void)
 	check_int(v, ==, 99, "lib-1.12 value kept");
 	check_int(pf_parse_long("100", 1, 99, &v), ==, -ERANGE, "lib-1.13 out of range rejected");
 	check_int(pf_parse_long("9x", 1, 99, &v), ==, -EINVAL, "lib-1.14 trailing junk rejected");
+	check(!pf_parse_ll("-5000000000", LLONG_MIN, LLONG_MAX, &ll) && ll == -5000000000LL,
+	      "lib-1.15 pf_parse_ll: past 32 bits on every target");
+	check_int(pf_parse_ll("9223372036854775808", LLONG_MIN, LLONG_MAX, &ll), ==, -ERANGE, "lib-1.16 past 64 bits rejected");
 }
 
 /* test_grow - lib-4.x: a growing array keeps its elements and doubles from 'first' */
@@ -340,7 +345,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(19 + 21 + 11 + 14 + 15 + 7);
+	tap_plan(21 + 21 + 11 + 14 + 15 + 7);
 	test_parse();
 	test_grow();
 	test_ini();
