@@ -199,7 +199,8 @@ static void an_tl_merge(struct an_tl *tl)
 	int64_t short_ns = (tl->to_ns - tl->from_ns) / AN_TL_SHORT;
 	size_t i, o = 0;
 
-	qsort(tl->seg, tl->n, sizeof(*tl->seg), an_tl_cpu_cmp);
+	if (tl->n)
+		qsort(tl->seg, tl->n, sizeof(*tl->seg), an_tl_cpu_cmp);
 	for (i = 0; i < tl->n; i++) {
 		struct an_tl_seg *x = &tl->seg[i], *p = o ? &tl->seg[o - 1] : NULL;
 		bool shrt = x->kind == AN_SEG_THREAD && x->id != tl->task->tid && x->end_ns - x->start_ns < short_ns;
@@ -413,7 +414,8 @@ json_t *an_tl_json(struct an_run *r, const struct an_task *t, const struct an_cu
 
 	if (!tl)
 		return json_null();
-	qsort(tl->seg, tl->n, sizeof(*tl->seg), an_tl_cpu_cmp);
+	if (tl->n)
+		qsort(tl->seg, tl->n, sizeof(*tl->seg), an_tl_cpu_cmp);
 	o = json_object();
 	json_object_set_new(o, "from_ns", json_integer(tl->from_ns));
 	json_object_set_new(o, "to_ns", json_integer(tl->to_ns));

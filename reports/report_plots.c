@@ -1211,7 +1211,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	int64_t release = rpt_int(culprit, "release_ns", -1), seq = rpt_int(culprit, "seq", -1);
 	double lat_ms = rpt_num(culprit, "latency_ns") / 1e6, from, to, eps;
 	struct rpt_box box = { 0 }, vbox = { 0 };
-	int victim = (int)rpt_num(tl, "victim_pid"), ncpus = 0, n = 0, tids[RPT_MAX_TASKS];
+	int victim = (int)rpt_int(tl, "victim_pid", -1), ncpus = 0, n = 0, tids[RPT_MAX_TASKS];
 	double lab_x[4], lab_len[4];
 	int lab_cpu[4], nlab = 0;
 	char id[16], title[256], vname[64];
@@ -1228,10 +1228,10 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	from = (rpt_num(tl, "from_ns") - release) / 1e6;
 	to = (rpt_num(tl, "to_ns") - release) / 1e6;
 	eps = (to - from) / 800;	/* a pixel of the plot */
-	ncpus = (int)rpt_num(r->results, "trace.cpus");
+	ncpus = (int)rpt_int(r->results, "trace.cpus", -1);
 	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg)
-		if ((int)rpt_num(seg, RPT_TL_CPU) + 1 > ncpus)
-			ncpus = (int)rpt_num(seg, RPT_TL_CPU) + 1;
+		if ((int)rpt_int(seg, RPT_TL_CPU, -1) + 1 > ncpus)
+			ncpus = (int)rpt_int(seg, RPT_TL_CPU, -1) + 1;
 	if (ncpus <= 0 || ncpus > 64) {
 		rpt_note_missing(r, "%s: the timeline of %s job %lld names no CPU", id, r->task_names[task], (long long)seq);
 		return;
@@ -1240,7 +1240,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 		tids[k] = -1;
 	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t)
 		if (i < RPT_MAX_TASKS && json_is_integer(pf_jpath_get(t, "tid")))
-			tids[i] = (int)rpt_num(t, "tid");
+			tids[i] = (int)rpt_int(t, "tid", -1);
 	for (int k = 0; k < 4; k++)
 		lab_len[k] = -1;
 	s = rpt_script_open(&sc);
@@ -1251,7 +1251,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg) {
 		const char *st = rpt_str(seg, RPT_TL_STATE, ""), *comm = rpt_str(seg, RPT_TL_COMM, "?");
 		double a = (rpt_num(seg, RPT_TL_START) - release) / 1e6, b = (rpt_num(seg, RPT_TL_END) - release) / 1e6;
-		int cpu = (int)rpt_num(seg, RPT_TL_CPU), pid = (int)rpt_num(seg, RPT_TL_PID), k, colour = 0xc8c8c8, c;
+		int cpu = (int)rpt_int(seg, RPT_TL_CPU, -1), pid = (int)rpt_int(seg, RPT_TL_PID, -1), k, colour = 0xc8c8c8, c;
 
 		if (strcmp(st, "running") && strcmp(st, "busy"))
 			continue;	/* busy: short runs of several threads, merged by the analysis */
@@ -1262,7 +1262,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 		if (c >= 0 && colour == 0xc8c8c8)
 			colour = 0x505050;
 		/* the culprit's label goes on its longest stretch on the victim's CPU during the wait */
-		if (c >= 0 && cpu == (int)rpt_num(culprit, "cpu") && b > 0 && a < lat_ms) {
+		if (c >= 0 && cpu == (int)rpt_int(culprit, "cpu", -1) && b > 0 && a < lat_ms) {
 			double len = fmin(b, lat_ms) - fmax(a, 0);
 
 			if (len > lab_len[c]) {
@@ -1283,11 +1283,11 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg) {
 		const char *st = rpt_str(seg, RPT_TL_STATE, ""), *comm = rpt_str(seg, RPT_TL_COMM, "?");
 		double a = (rpt_num(seg, RPT_TL_START) - release) / 1e6, b = (rpt_num(seg, RPT_TL_END) - release) / 1e6;
-		int cpu = (int)rpt_num(seg, RPT_TL_CPU), c = rpt_g1_culprit(culprit, comm, st);
+		int cpu = (int)rpt_int(seg, RPT_TL_CPU, -1), c = rpt_g1_culprit(culprit, comm, st);
 
 		if (strcmp(st, "irq") && strcmp(st, "softirq"))
 			continue;
-		if (c >= 0 && cpu == (int)rpt_num(culprit, "cpu") && b > 0 && a < lat_ms &&
+		if (c >= 0 && cpu == (int)rpt_int(culprit, "cpu", -1) && b > 0 && a < lat_ms &&
 		    fmin(b, lat_ms) - fmax(a, 0) > lab_len[c]) {
 			lab_len[c] = fmin(b, lat_ms) - fmax(a, 0);
 			lab_x[c] = fmax(a, 0);
