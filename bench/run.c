@@ -1705,6 +1705,7 @@ out:
 static int run_analyze(struct run *r)
 {
 	char pdir[PATH_MAX], res[PATH_MAX], trace[PATH_MAX], joblog[PATH_MAX], ct[PATH_MAX], log[PATH_MAX];
+	char snapdir[PATH_MAX];
 	struct run_facts facts;
 	char *argv[32];
 	int i, n, code;
@@ -1756,7 +1757,7 @@ static int run_analyze(struct run *r)
 			argv[n++] = trace;
 		} else {
 			argv[n++] = "--snapshots";	/* flight recorder: trace-NNN.dat, if any */
-			argv[n++] = pdir;
+			argv[n++] = strcpy(snapdir, pdir);	/* pdir is reused for the baseline below */
 		}
 		if (run_exists(run_path(joblog, sizeof(joblog), pdir, "jobs.csv"))) {
 			argv[n++] = "--joblog";
