@@ -251,11 +251,19 @@ static struct an_tl *an_tl_find(struct an_run *r, const struct an_task *t, uint3
 }
 
 /* an_tl_in_top - this timeline's activation is still among its task's worst */
+/*
+ * a timeline is kept for each task's AN_TL_TOP worst activations only: what
+ * the report draws; an analysis with a long --top (the selftest's 1000) would
+ * otherwise keep a thousand windows of 1000 segments each
+ */
+#define AN_TL_TOP 5
+#define AN_TL_NTOP(t) ((t)->ntop < AN_TL_TOP ? (t)->ntop : AN_TL_TOP)
+
 static bool an_tl_in_top(const struct an_tl *tl)
 {
 	int i;
 
-	for (i = 0; i < tl->task->ntop; i++)
+	for (i = 0; i < AN_TL_NTOP(tl->task); i++)
 		if (tl->task->top[i].seq == tl->seq && tl->task->top[i].release_ns == tl->release_ns)
 			return true;
 	return false;
@@ -285,7 +293,7 @@ int an_tl_step(struct an_run *r, struct an_task *t, int64_t now_ns)
 		}
 	}
 	/* the one that entered it now: what is behind it */
-	for (k = 0; k < t->ntop; k++) {
+	for (k = 0; k < AN_TL_NTOP(t); k++) {
 		const struct an_culprit *c = &t->top[k];
 
 		if (an_tl_find(r, t, c->seq, c->release_ns))
