@@ -119,7 +119,7 @@ is "$(json_get "$R/run.json" partial)/$(json_get "$R/run.json" disk_full)" "true
 like "$(json_get "$R/run.json" failure)" "the disk of the run directory is full \\(ENOSPC" "disk-5.3 with why"
 # (a disk another writer fills to the last byte leaves the recorder no room for its trace: the run
 # says so, partial and disk_full, above; a trace cut where the recorder itself filled the disk is
-# disk-3.*)
+# disk-4.*)
 is "$(json_get "$R/results.json" partial)" true "disk-5.5 and analysed, marked partial"
 audit_end disk-5.6 "nothing left behind"
 done_testing
