@@ -30,6 +30,8 @@ ok "fly-rt-1.8 nothing left behind: pty link and socket removed" test ! -e "$TMP
 "$PREFLIGHT" fly --realtime --duration 30 --keep "$TMP/int" > "$TMP/int.json" 2> "$TMP/int.err" &
 pid=$!
 wait_for 60 sh -c '[ "$(ps -eo args | grep -F "$0" | grep -v grep | wc -l)" -ge 2 ]' "$TMP/int/"
+# and the flight under way (its job log has rows), not a SIGINT while the two are still starting
+wait_for 60 sh -c '[ "$(grep -c -v "^#" "$0" 2>/dev/null)" -gt 10 ]' "$TMP/int/jobs.csv"
 kill -INT $pid
 wait $pid
 st=$?
