@@ -1487,6 +1487,24 @@ static void rpt_rmtree(const char *dir)
 		(void)!rpt_exec(argv, "/dev/null", "/dev/null");
 }
 
+void rpt_free(struct rpt *r)
+{
+	json_decref(r->results);
+	json_decref(r->run);
+	json_decref(r->sysinfo);
+	json_decref(r->loads);
+	json_decref(r->base_idle);
+	json_decref(r->base_loaded);
+	free(r->verdicts);
+	free(r->sums);
+	free(r->budgets);
+	free(r->sysinfo_txt);
+	free(r->jobs);
+	for (int i = 0; i < r->nmissing; i++)
+		free(r->missing[i]);
+	free(r->verdict);
+}
+
 /* rpt_write - render the whole report into 'html'; an exit code */
 static int rpt_write(struct rpt *r, const char *html)
 {
@@ -1589,19 +1607,6 @@ static int rpt_run(int argc, char **argv)
 		ret = rpt_pdf(&r, html, pdf);
 out:
 	rpt_rmtree(r.tmpdir);
-	json_decref(r.results);
-	json_decref(r.run);
-	json_decref(r.sysinfo);
-	json_decref(r.loads);
-	json_decref(r.base_idle);
-	json_decref(r.base_loaded);
-	free(r.verdicts);
-	free(r.sums);
-	free(r.budgets);
-	free(r.sysinfo_txt);
-	free(r.jobs);
-	for (int i = 0; i < r.nmissing; i++)
-		free(r.missing[i]);
-	free(r.verdict);
+	rpt_free(&r);
 	return ret;
 }

@@ -70,6 +70,8 @@ double rpt_num(json_t *root, const char *path);
 
 /* rpt_int - a number at a path as an integer, or dflt when absent, null, not whole-able or out of range */
 int64_t rpt_int(json_t *root, const char *path, int64_t dflt);
+/* rpt_free - what rpt_load and rpt_write allocated in r (not its temporary directory) */
+void rpt_free(struct rpt *r);
 
 /* rpt_esc - write text HTML-escaped */
 void rpt_esc(FILE *out, const char *text);

@@ -35,19 +35,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mkdir(r.tmpdir, 0777);
 	if (!rpt_load(&r))
 		(void)rpt_write(&r, html);
-	json_decref(r.results);
-	json_decref(r.run);
-	json_decref(r.sysinfo);
-	json_decref(r.loads);
-	json_decref(r.base_idle);
-	json_decref(r.base_loaded);
-	free(r.verdicts);
-	free(r.sums);
-	free(r.budgets);
-	free(r.sysinfo_txt);
-	free(r.jobs);
-	for (int i = 0; i < r.nmissing; i++)
-		free(r.missing[i]);
-	free(r.verdict);
+	rpt_free(&r);
 	return 0;
 }
