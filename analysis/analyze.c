@@ -106,11 +106,44 @@ static char *an_run_path(const char *dir, const char *name, bool must_exist)
 	return p;
 }
 
+/*
+ * an_run_input - a phase's input file if it holds something: in a run that
+ * did not complete, an empty file is one whose writer was stopped before it
+ * wrote a byte (a job log killed at its start), and it is left out with a note
+ */
+static char *an_run_input(const struct an_run *r, const char *dir, const char *name)
+{
+	char *p = an_run_path(dir, name, true);
+	struct stat st;
+
+	if (p && r->opt.partial && !stat(p, &st) && S_ISREG(st.st_mode) && st.st_size == 0) {
+		if (!r->opt.quiet)
+			pf_err("note: %s: empty, its writer was stopped before it wrote anything: "
+			       "left out", p);
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
 /* an_phase_dir - name is a phase directory of a run ("NN-<phase>") */
 static int an_phase_dir(const struct dirent *d)
 {
 	return d->d_name[0] >= '0' && d->d_name[0] <= '9' && d->d_name[1] >= '0' &&
 	       d->d_name[1] <= '9' && d->d_name[2] == '-';
+}
+
+/* an_run_complete - run.json of DIR says the run completed (or ended) */
+static bool an_run_complete(const char *dir)
+{
+	char *path = an_run_path(dir, "run.json", false);
+	json_t *run = path ? json_load_file(path, 0, NULL) : NULL;
+	bool complete = json_is_true(json_object_get(run, "complete")) ||
+			json_object_get(run, "ended_utc") != NULL;
+
+	json_decref(run);
+	free(path);
+	return complete;
 }
 
 /*
@@ -123,15 +156,16 @@ static int an_phase_dir(const struct dirent *d)
 static int an_run_phases(struct an_run *r, const char *dir, char **owned, int *nowned)
 {
 	struct dirent **ents = NULL;
-	char *app = NULL, *base = NULL, *p, *runjson;
-	json_t *run;
+	char *app = NULL, *base = NULL, *p;
+	bool was_partial = r->opt.partial;
 	int i, n;
 
+	r->opt.partial = !an_run_complete(dir);	/* before the inputs: empty ones are left out */
 	n = scandir(dir, &ents, an_phase_dir, alphasort);
 	for (i = 0; i < n; i++) {
 		if ((p = an_run_path(dir, ents[i]->d_name, false))) {
-			char *t = an_run_path(p, "trace.dat", true), *j = an_run_path(p, "jobs.csv", true);
-			char *c = an_run_path(p, "cyclictest.json", true);
+			char *t = an_run_input(r, p, "trace.dat"), *j = an_run_input(r, p, "jobs.csv");
+			char *c = an_run_input(r, p, "cyclictest.json");
 
 			if (t || j) {
 				free(app);
@@ -149,28 +183,22 @@ static int an_run_phases(struct an_run *r, const char *dir, char **owned, int *n
 		free(ents[i]);
 	}
 	free(ents);
-	if (app && !r->opt.trace && (r->opt.trace = owned[*nowned] = an_run_path(app, "trace.dat", true)))
+	if (app && !r->opt.trace && (r->opt.trace = owned[*nowned] = an_run_input(r, app, "trace.dat")))
 		(*nowned)++;
-	if (app && !r->opt.joblog && (r->opt.joblog = owned[*nowned] = an_run_path(app, "jobs.csv", true)))
+	if (app && !r->opt.joblog && (r->opt.joblog = owned[*nowned] = an_run_input(r, app, "jobs.csv")))
 		(*nowned)++;
-	if (app && !r->opt.fsw && (r->opt.fsw = owned[*nowned] = an_run_path(app, "fsw.json", true)))
+	if (app && !r->opt.fsw && (r->opt.fsw = owned[*nowned] = an_run_input(r, app, "fsw.json")))
 		(*nowned)++;
 	if (base && !r->opt.cyclictest &&
-	    (r->opt.cyclictest = owned[*nowned] = an_run_path(base, "cyclictest.json", true)))
+	    (r->opt.cyclictest = owned[*nowned] = an_run_input(r, base, "cyclictest.json")))
 		(*nowned)++;
-	runjson = an_run_path(dir, "run.json", false);
-	run = runjson ? json_load_file(runjson, 0, NULL) : NULL;
-	if ((app || base) && !json_is_true(json_object_get(run, "complete")) &&
-	    json_object_get(run, "ended_utc") == NULL) {
-		r->opt.partial = true;
-		if (!r->opt.quiet)
-			pf_err("note: %s: the run did not complete (interrupted or killed): analysing "
-			       "what its phases recorded%s%s%s%s, marked partial", dir,
-			       app ? ": " : "", app ? strrchr(app, '/') + 1 : "",
-			       base ? ", baseline " : "", base ? strrchr(base, '/') + 1 : "");
-	}
-	json_decref(run);
-	free(runjson);
+	if (!(app || base) || !r->opt.partial)
+		r->opt.partial = was_partial;
+	else if (!r->opt.quiet)
+		pf_err("note: %s: the run did not complete (interrupted or killed): analysing "
+		       "what its phases recorded%s%s%s%s, marked partial", dir,
+		       app ? ": " : "", app ? strrchr(app, '/') + 1 : "",
+		       base ? ", baseline " : "", base ? strrchr(base, '/') + 1 : "");
 	free(app);
 	free(base);
 	return 0;

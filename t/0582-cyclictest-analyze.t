@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 FX="$TOP/t/fixtures/cyclictest"
-plan 12
+plan 15
 
 R="$TMP/ct.json"
 run_cmd "$PREFLIGHT" analyze --cyclictest "$FX/us.json" -o "$R"
@@ -34,6 +34,22 @@ mkdir "$TMP/run"
 cp "$FX/us.json" "$TMP/run/cyclictest.json"
 run_cmd "$PREFLIGHT" analyze -q "$TMP/run"
 is "$rc:$(json_get "$TMP/run/results.json" cyclictest.format)" "0:json" "cta-2.1 a run directory with only cyclictest.json"
+
+# a run killed as its app started: the baseline phase is done, the app's job log is still empty
+mkdir -p "$TMP/killed/01-idle" "$TMP/killed/02-app"
+cp "$FX/us.json" "$TMP/killed/01-idle/cyclictest.json"
+: > "$TMP/killed/02-app/jobs.csv"
+echo '{"scenario": "t0582", "complete": false}' > "$TMP/killed/run.json"
+run_cmd "$PREFLIGHT" analyze "$TMP/killed"
+is "$rc:$(json_get "$TMP/killed/results.json" partial)/$(json_get "$TMP/killed/results.json" cyclictest.format)" \
+	"0:true/json" "cta-2.3 a killed run whose job log is empty: its baseline analysed, marked partial"
+like "$err" "note: $TMP/killed/02-app/jobs.csv: empty, its writer was stopped before it wrote anything: left out" \
+	"cta-2.4 the empty job log is named and left out"
+# the same empty job log in a run that completed is an error in its evidence
+echo '{"scenario": "t0582", "complete": true}' > "$TMP/killed/run.json"
+rm "$TMP/killed/results.json"
+run_cmd "$PREFLIGHT" analyze -q "$TMP/killed"
+is "$rc" 2 "cta-2.5 in a completed run an empty job log is bad input (exit 2)"
 
 # the budgets on it are measured, the app's are not
 run_cmd "$PREFLIGHT" check "$TMP/run/results.json" --budgets "$TOP/budgets/kernel-baseline.ini"

@@ -112,7 +112,9 @@ for when in "phase idle: begin" "phase idle: cyclictest: pid" "phase idle: end" 
 	if [ -e "$R/01-idle/cyclictest.json" ] || [ -e "$R/02-app/jobs.csv" ]; then
 		run_cmd "$PREFLIGHT" analyze "$R" -q
 		is "$rc:$(json_get "$R/results.json" partial)" "0:true" \
-			"kill-2.$n.5 analyze RUN_DIR analyses its phase directories, marked partial"
+			"kill-2.$n.5 analyze RUN_DIR analyses its phase directories, marked partial" ||
+			echo "$err" | sed 's/^/#   /'
+
 	else
 		run_cmd "$PREFLIGHT" analyze "$R" -q
 		is "$rc" 2 "kill-2.$n.5 nothing measured yet: analyze RUN_DIR says so (exit 2)"
