@@ -223,11 +223,11 @@ check: deps
 	@$(MAKE) --no-print-directory all unit-tests
 ifdef JUNIT
 	@tap=$$(mktemp -d) && trap 'rm -rf "$$tap"' EXIT; \
-	PERL_TEST_HARNESS_DUMP_TAP="$$tap" prove $(PROVE_FLAGS) $(TESTS); rc=$$?; \
+	PERL_TEST_HARNESS_DUMP_TAP="$$tap" prove $(PROVE_FLAGS) $(strip $(TESTS)); rc=$$?; \
 	(cd "$$tap" && prove --exec cat --formatter TAP::Formatter::JUnit t/) > $(abspath $(JUNIT)); \
 	echo "JUnit XML: $(JUNIT)"; exit $$rc
 else
-	prove $(PROVE_FLAGS) $(TESTS)
+	prove $(PROVE_FLAGS) $(strip $(TESTS))
 endif
 
 qualify: deps
