@@ -3,7 +3,7 @@
 # command line: summary keys, scenario files with faults, bad input, the
 # truth log, clean shutdown on SIGTERM
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 31
+plan 35
 
 SIM="$B/sensorsim"
 
@@ -34,6 +34,12 @@ short=$(json_get "$TMP/faults.json" .rejected.spi_short)
 crc=$(json_get "$TMP/faults.json" .rejected.imu_crc)
 ok "fly-cli-3.2 truncated SPI frames ($short) and corrupted IMU frames ($crc) counted" test "$short" -ge 140 -a "$crc" -gt 0
 is "$(json_get "$TMP/faults.json" .seed)" "5" "fly-cli-3.3 the scenario's seed is used"
+# a seed past 2^31 is the same seed on a 32-bit build; one past the documented range is refused
+run_cmd "$PREFLIGHT" fly --scenario "$TMP/faults.ini" --seed 3000000000 --duration 1 --output "$TMP/big.json"
+is "$rc/$(json_get "$TMP/big.json" .seed)" "0/3000000000" "fly-cli-3.4 --seed 3000000000 (past 2^31) is flown with that seed"
+run_cmd "$PREFLIGHT" fly --seed 1000000000000001 --duration 1 --output "$TMP/big2.json"
+like "$rc:$err" "^2:preflight: fly: --seed: '1000000000000001': expected a whole number 0-1000000000000000" \
+	"fly-cli-3.5 a seed past 10^15 is a one-line usage error"
 
 printf '[sim]\nduration_s = 20\n[links]\nspi_frame_len = 128\n' > "$TMP/spi128.ini"
 run_cmd "$PREFLIGHT" fly --scenario "$TMP/spi128.ini" --output "$TMP/spi128.json"
@@ -94,4 +100,9 @@ run_cmd "$B/flightapp" --config "$TMP/app-spidev.ini" --no-rt --duration 1 --qui
 like "$rc:$err" "^3:.*fsw: spi spidev '.*spidev9.9': No such file" "fsw-cfg-1.4 flightapp: the spidev backend is selectable (absent here: exit 3)"
 run_cmd "$SIM" --seed 3 --duration 0.5 --pty-link "$TMP/u3" --spi-socket "$TMP/s3" --summary-json - --quiet
 like "$rc:$(echo "$out" | tr -d '\n ')" '^0:.*"imu_frames":50' "sim-cli-2.3 --seed and a sub-second duration"
+# the seed fly hands over: the whole range fly takes
+run_cmd "$SIM" --seed 1000000000000000 --duration 0.1 --pty-link "$TMP/u4" --spi-socket "$TMP/s4" --summary-json - --quiet
+is "$rc" 0 "sim-cli-2.4 sensorsim takes every seed fly takes (10^15)"
+run_cmd "$SIM" --seed 1000000000000001 --duration 0.1 --pty-link "$TMP/u5" --spi-socket "$TMP/s5" --quiet
+is "$rc" 2 "sim-cli-2.5 and refuses the next one"
 done_testing

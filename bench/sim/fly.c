@@ -60,7 +60,7 @@ const struct pf_command cmd_fly = {
 struct fly_opts {
 	const char *scenario, *keep, *output, *profile;
 	double duration_s;
-	long seed;
+	long long seed;
 	bool realtime, no_rt;
 };
 
@@ -378,8 +378,9 @@ static int fly_run(int argc, char **argv)
 			break;
 		case 's': o.scenario = optarg; break;
 		case 'S':
-			if (pf_parse_long(optarg, 0, LONG_MAX, &o.seed))
-				return pf_usage_error(&cmd_fly, "--seed: '%s': expected a whole number >= 0", optarg);
+			if (pf_parse_ll(optarg, 0, SIM_SEED_MAX, &o.seed))
+				return pf_usage_error(&cmd_fly, "--seed: '%s': expected a whole number 0-%lld", optarg,
+						      SIM_SEED_MAX);
 			break;
 		case 'r': o.realtime = true; break;
 		case 'n': o.no_rt = true; break;

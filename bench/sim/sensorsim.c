@@ -43,7 +43,7 @@ static void sensorsim_on_signal(int sig)
 struct sensorsim_opts {
 	const char *scenario, *pty_link, *spi_path, *truth_log, *summary;
 	double duration_s, truth_rate_hz;
-	long seed;
+	long long seed;
 	int rt_priority, baud;
 	bool quiet, check;
 };
@@ -137,8 +137,8 @@ static int sensorsim_parse(int argc, char **argv, struct sensorsim_opts *o)
 			o->rt_priority = (int)v;
 			break;
 		case 'E':
-			if (pf_parse_long(optarg, 0, 1000000000L, &o->seed))
-				return pf_fail(PF_EXIT_USAGE, "--seed: '%s': expected a whole number >= 0", optarg);
+			if (pf_parse_ll(optarg, 0, SIM_SEED_MAX, &o->seed))
+				return pf_fail(PF_EXIT_USAGE, "--seed: '%s': expected a whole number 0-%lld", optarg, SIM_SEED_MAX);
 			break;
 		case 'q': o->quiet = true; break;
 		case 'C': o->check = true; break;

@@ -77,7 +77,7 @@ int sim_scenario_set(struct sim_scenario *s, const char *section, const char *ke
 		return -EINVAL;
 	}
 	if (!strcmp(key, "seed") && !strcmp(section, "sim")) {
-		if (d < 0 || d != floor(d) || d > 1e15) {
+		if (d < 0 || d != floor(d) || d > (double)SIM_SEED_MAX) {
 			snprintf(err, err_size, "seed: '%s': expected a whole number >= 0", value);
 			return -EINVAL;
 		}

@@ -19,8 +19,12 @@
 #include "app/fsw/fsw.h"
 #include "sim_daq.h"
 
+/* the largest seed: a whole number that a double, JSON and every target's
+ * 64-bit parser hold exactly, the same on 32- and 64-bit builds */
+#define SIM_SEED_MAX 1000000000000000LL
+
 struct sim_scenario {
-	uint64_t seed;
+	uint64_t seed;		/* 0 .. SIM_SEED_MAX */
 	double   duration_s, metrics_start_s;
 	double   airspeed_mps, alt_m, heading_rad;
 	struct sim_wind wind;
