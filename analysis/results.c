@@ -288,6 +288,10 @@ static json_t *an_thread_json(struct an_run *r, struct an_thread *t)
 	json_object_set_new(o, "lost_events", json_boolean(an_thread_lost(r, t)));
 	if (!r->n_switch)
 		an_nullify(o, an_thread_runtime_keys, "no sched_switch events in the trace");
+	else if (r->rt_switches && !(t->nprios && t->prio < 100))
+		/* its switches with other such threads were not recorded: its run time is unknown */
+		an_nullify(o, an_thread_runtime_keys, "switches recorded to or from realtime threads "
+			   "and idle only (preflight record --switches rt)");
 	return o;
 }
 
@@ -664,6 +668,8 @@ static json_t *an_trace_json(struct an_run *r)
 	json_object_set_new(o, "lost_unknown", json_integer(r->lost_unknown));
 	json_object_set_new(o, "lost_by_cpu", by);
 	json_object_set_new(o, "wakeups_recorded", json_string(r->rt_wakeups ? "realtime threads" : "all threads"));
+	json_object_set_new(o, "switches_recorded", json_string(r->rt_switches ? "realtime threads and idle" :
+			    "all threads"));
 	if (r->observers_known) {
 		json_t *obs = json_array();
 

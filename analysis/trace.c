@@ -444,6 +444,7 @@ static void an_cpustats(struct an_run *r, struct an_reader *rd, struct tracecmd_
 	if (l->ncpus) {
 		rd->window = l->window;
 		r->rt_wakeups = l->rt_wakeups;
+		r->rt_switches = l->rt_switches;
 		for (i = 0; i < l->ncpus; i++) {
 			v = (int64_t)(l->cpu[i].dropped + l->cpu[i].commit_overrun +
 				      (l->window ? 0 : l->cpu[i].overrun));

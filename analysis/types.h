@@ -291,6 +291,7 @@ struct an_run {
 	/* trace facts */
 	unsigned long file_version;
 	bool     rt_wakeups;	/* the recorder kept wakeups of realtime threads only (record --wakeups rt) */
+	bool     rt_switches;	/* ... switches to or from realtime threads and idle only (--switches rt) */
 	char     clock[32];
 	int      ncpus;
 	uint64_t events;

@@ -688,6 +688,7 @@ static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const ch
 {
 	const char *trace = scn_param(&r->scn, p, "flightapp", "trace", "full");
 	const char *wakeups = scn_param(&r->scn, p, "flightapp", "wakeups", "all");
+	const char *switches = scn_param(&r->scn, p, "flightapp", "switches", "all");
 	const char *config = scn_param(&r->scn, p, "flightapp", "config", NULL);
 	const char *profile = scn_param(&r->scn, p, "flightapp", "profile", NULL);
 	int n = 0;
@@ -707,6 +708,8 @@ static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const ch
 		n = run_argv(argv, max, n, r->trace_instance);
 		n = run_argv(argv, max, n, "--wakeups");
 		n = run_argv(argv, max, n, wakeups);
+		n = run_argv(argv, max, n, "--switches");
+		n = run_argv(argv, max, n, switches);
 		if (hk[0]) {	/* the observer off the app's CPUs */
 			n = run_argv(argv, max, n, "--cpus");
 			n = run_argv(argv, max, n, hk);

@@ -31,7 +31,7 @@ static int scn_section(struct scn_parser *ps, const char *section);
 /* Keys of the measurement sections and "cyclictest." / "flightapp." phase overrides. */
 static const char *const scn_cyclictest_keys[] = { "interval", "priority", "histogram", "threads", NULL };
 static const char *const scn_flightapp_keys[] = { "profile", "config", "trace", "trigger", "max_snapshots", "wakeups",
-						    "sim", "args", "sim_args", NULL };
+						    "switches", "sim", "args", "sim_args", NULL };
 
 const char *scn_measure_name(enum scn_measure m)
 {
@@ -94,7 +94,8 @@ static int scn_check_param(struct scn_parser *ps, const char *owner, const char 
 	if (!strcmp(owner, "flightapp")) {
 		if (!scn_known(scn_flightapp_keys, key))
 			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp: '%s': unknown parameter (%s)", key,
-					    "profile, config, trace, trigger, max_snapshots, wakeups, sim, args, sim_args");
+					    "profile, config, trace, trigger, max_snapshots, wakeups, switches, sim, args, "
+					    "sim_args");
 		if (!strcmp(key, "trace") && strcmp(value, "full") && strcmp(value, "flight") &&
 		    strcmp(value, "off"))
 			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp.trace: '%s': expected full, flight or off",
@@ -106,6 +107,8 @@ static int scn_check_param(struct scn_parser *ps, const char *owner, const char 
 					    value);
 		if (!strcmp(key, "wakeups") && strcmp(value, "rt") && strcmp(value, "all"))
 			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp.wakeups: '%s': expected rt or all", value);
+		if (!strcmp(key, "switches") && strcmp(value, "rt") && strcmp(value, "all"))
+			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp.switches: '%s': expected rt or all", value);
 		if (!strcmp(key, "sim") && strcmp(value, "yes") && strcmp(value, "no"))
 			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp.sim: '%s': expected yes or no", value);
 		return 1;

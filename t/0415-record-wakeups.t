@@ -3,11 +3,12 @@
 # sched_waking / sched_wakeup of realtime threads only, the file says so
 # (its CPU statistics header), and analyze then gives no wakeup latency
 # (null, with the reason) for the other threads instead of a zero, while the
-# realtime ones keep theirs.
+# realtime ones keep theirs. The same for --switches rt: sched_switch to or
+# from a realtime thread or idle only; the other threads have no run time.
 . "$(dirname "$0")/lib/test-lib.sh"
 need TRACEFS CMD:chrt CMD:trace-cmd
 . "$TOP/t/lib/rec-lib.sh"
-plan 10
+plan 17
 
 # realtime sleepers (chrt -f 50) and normal ones, woken by their timers
 cat > "$TMP/sleepers.sh" <<'SH'
@@ -43,4 +44,33 @@ is "$(json_get "$TMP/all.json" trace.wakeups_recorded)" "all threads" "rec-wk-3.
 run_cmd "$PREFLIGHT" record --wakeups some -o "$TMP/x.dat" -- true
 is "$rc:$err" "2:preflight: record: --wakeups 'some': rt or all (see 'preflight record --help')" \
 	"rec-wk-3.2 a bad --wakeups is a usage error, nothing recorded"
+
+# --switches rt: two normal threads switching among themselves beside realtime sleepers
+cat > "$TMP/storm.sh" <<'SH'
+i=0
+while [ $i -lt 300 ]; do echo x; i=$((i + 1)); done | while read -r l; do :; done &
+j=0
+while [ $j -lt 30 ]; do chrt -f 50 sleep 0.002; j=$((j + 1)); done
+wait
+SH
+run_cmd "$PREFLIGHT" record -q --switches rt -o "$TMP/sw.dat" -- sh "$TMP/storm.sh"
+is "$rc" 0 "rec-wk-4.1 record --switches rt exits 0"
+sw=$(trace-cmd report -i "$TMP/sw.dat" 2>/dev/null | grep 'sched_switch:')
+# kept: a realtime priority (0-99) or the idle task (pid 0) on one side
+kept=' \[[0-9]{1,2}\] |\[[0-9]{1,2}\]$|:0 \['
+ok "rec-wk-4.2 switches of realtime threads are recorded ($(printf '%s\n' "$sw" | grep -cE "$kept"))" \
+	[ "$(printf '%s\n' "$sw" | grep -cE "$kept")" -gt 0 ]
+is "$(printf '%s\n' "$sw" | grep -cvE "$kept")" 0 "rec-wk-4.3 and no switch between two other threads"
+like "$(trace-cmd report --stat -i "$TMP/sw.dat" 2>/dev/null)" \
+	"Buffer: preflight-[0-9]+ \(preflight record, streaming, switches of realtime threads and idle only\)" \
+	"rec-wk-4.4 the file's CPU statistics header says so"
+"$PREFLIGHT" analyze -q --trace "$TMP/sw.dat" -o "$TMP/sw.json" --all-threads
+is "$(json_get "$TMP/sw.json" trace.switches_recorded)/$(json_get "$TMP/all.json" trace.switches_recorded)" \
+	"realtime threads and idle/all threads" "rec-wk-4.5 analyze: trace.switches_recorded"
+is "$(json_get "$TMP/sw.json" 'threads.comm=sh.runtime_ns')|$(json_get "$TMP/sw.json" 'threads.comm=sh.runtime_unavailable')" \
+	"null|switches recorded to or from realtime threads and idle only (preflight record --switches rt)" \
+	"rec-wk-4.6 a normal thread has no run time (null, with the reason)"
+rtrun=$(perl -MJSON::PP -0e '
+	my $n = 0; for (@{decode_json(<>)->{threads}}) { $n++ if ($_->{policy} // "") eq "rt" && ($_->{runtime_ns} // 0) > 0 } print $n' "$TMP/sw.json")
+ok "rec-wk-4.7 the realtime sleepers keep their run times ($rtrun threads)" [ "$rtrun" -gt 0 ]
 done_testing

@@ -72,6 +72,10 @@ const struct pf_command cmd_record = {
 	"                           realtime threads only (about half the events of a\n"
 	"                           loaded system; other threads then have no wakeup\n"
 	"                           latency; default: all)\n"
+	"      --switches rt|all    rt: the kernel records sched_switch only to or from a\n"
+	"                           realtime thread or idle (every switch that bounds a\n"
+	"                           realtime wait or run; other threads' run times are\n"
+	"                           then unknown; default: all)\n"
 	"      --no-copy-markers    do not copy top-level trace_marker writes (cyclictest\n"
 	"                           --tracemark) into the instance (default: copy)\n"
 	"  -F, --flight-recorder    keep the buffer in overwrite mode and save the last\n"
@@ -510,6 +514,7 @@ enum {
 	REC_OPT_TRIGGER,
 	REC_OPT_SUMMARY,
 	REC_OPT_WAKEUPS,
+	REC_OPT_SWITCHES,
 	REC_OPT_CPUS,
 	REC_OPT_OBSERVER,
 	REC_OPT_RECOVER,
@@ -556,6 +561,7 @@ static int rec_cmd_run(int argc, char **argv)
 		{ "compress", no_argument, NULL, 'z' },
 		{ "no-copy-markers", no_argument, NULL, REC_OPT_NO_COPY },
 		{ "wakeups", required_argument, NULL, REC_OPT_WAKEUPS },
+		{ "switches", required_argument, NULL, REC_OPT_SWITCHES },
 		{ "flight-recorder", no_argument, NULL, 'F' },
 		{ "window", required_argument, NULL, REC_OPT_WINDOW },
 		{ "max-snapshots", required_argument, NULL, REC_OPT_MAX_SNAP },
@@ -628,6 +634,11 @@ static int rec_cmd_run(int argc, char **argv)
 			if (strcmp(optarg, "rt") && strcmp(optarg, "all"))
 				return pf_usage_error(&cmd_record, "--wakeups '%s': rt or all", optarg);
 			o.rt_wakeups = !strcmp(optarg, "rt");
+			break;
+		case REC_OPT_SWITCHES:
+			if (strcmp(optarg, "rt") && strcmp(optarg, "all"))
+				return pf_usage_error(&cmd_record, "--switches '%s': rt or all", optarg);
+			o.rt_switches = !strcmp(optarg, "rt");
 			break;
 		case REC_OPT_WINDOW:
 			if ((ret = rec_parse_time("--window", optarg, &o.window_ns)))

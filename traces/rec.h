@@ -56,6 +56,7 @@ struct rec_opts {
 	bool compress;			/* write v7 with compressed sections instead of v6 */
 	bool copy_markers;		/* copy top-level trace_marker writes (cyclictest --tracemark) */
 	bool rt_wakeups;		/* --wakeups rt: sched_waking / sched_wakeup of realtime threads only */
+	bool rt_switches;		/* --switches rt: sched_switch to or from a realtime thread or idle only */
 	long buffer_percent;		/* reader wake-up watermark */
 	bool flight;			/* --flight-recorder */
 	int64_t window_ns;		/* flight: seconds kept before a trigger */

@@ -68,7 +68,7 @@ static int rec_shadow_dir(struct rec_session *s, char *dir, size_t size)
 
 /*
  * rec_buffer_line - the CPUSTAT header (malloc'd, or NULL): instance and mode
- * (rec_parse_cpustats reads the mode), the wakeup filter, why the file is
+ * (rec_parse_cpustats reads the mode), the wakeup and switch filters, why the file is
  * incomplete if it is (rec_parse_cpustats reads both), and the observer's
  * thread ids (rec_parse_observers reads them)
  */
@@ -76,9 +76,10 @@ static char *rec_buffer_line(struct rec_session *s)
 {
 	char *obs = rec_observer_line(s), *text;
 
-	if (!obs || asprintf(&text, "\nBuffer: %s (preflight record, %s%s%s%s)\n%s\n", s->name,
+	if (!obs || asprintf(&text, "\nBuffer: %s (preflight record, %s%s%s%s%s)\n%s\n", s->name,
 			     s->opts->flight ? "flight-recorder window" : "streaming",
 			     s->opts->rt_wakeups ? ", " REC_RT_WAKEUPS_TEXT : "",
+			     s->opts->rt_switches ? ", " REC_RT_SWITCHES_TEXT : "",
 			     s->incomplete[0] ? "; " REC_INCOMPLETE_TAG : "", s->incomplete, obs) < 0)
 		text = NULL;
 	free(obs);

@@ -62,6 +62,7 @@ int rec_parse_cpustats(const char *text, struct rec_lost *out)
 		return -ENODATA;
 	out->window = strstr(text, "flight-recorder window") != NULL;
 	out->rt_wakeups = strstr(text, REC_RT_WAKEUPS_TEXT) != NULL;
+	out->rt_switches = strstr(text, REC_RT_SWITCHES_TEXT) != NULL;
 	rec_parse_incomplete(text, out);
 	for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
 		found = false;

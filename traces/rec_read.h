@@ -35,6 +35,7 @@ struct rec_lost {
 	int ncpus;			/* CPUs with statistics in the file */
 	bool window;			/* flight-recorder snapshot: overrun is older than the window */
 	bool rt_wakeups;		/* wakeups recorded of realtime threads only (record --wakeups rt) */
+	bool rt_switches;		/* switches recorded to or from realtime threads and idle only (--switches rt) */
 	uint64_t lost;			/* events lost inside the recorded span (0: complete) */
 	char incomplete[200];		/* why the recording ends early (REC_INCOMPLETE_TAG), or "" */
 	struct rec_lost_cpu cpu[REC_MAX_CPUS];
@@ -50,6 +51,8 @@ int rec_read_lost_events(const char *path, struct rec_lost *out)
 
 /* the words of the CPUSTAT buffer line that say wakeups were filtered (docs/recorder.md) */
 #define REC_RT_WAKEUPS_TEXT "wakeups of realtime threads only"
+/* ... and that switches were */
+#define REC_RT_SWITCHES_TEXT "switches of realtime threads and idle only"
 
 /*
  * rec_parse_cpustats - parse CPUSTAT text ("CPU: 0\nentries: ...\noverrun: ...")

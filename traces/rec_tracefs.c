@@ -218,22 +218,37 @@ static int rec_clock_setup(struct rec_session *s)
 }
 
 /* rec_events_enable - enable the session's events; a missing optional one is noted */
-/*
- * rec_wakeups_filter - --wakeups rt: the kernel keeps sched_waking and
- * sched_wakeup of realtime threads only (prio below 100: FIFO, RR, deadline),
- * half the events of a loaded system (a hackbench worker is woken for every
- * message) and none of the app's; 0 or -errno with the message printed
- */
-static int rec_wakeups_filter(struct rec_session *s)
+/* rec_sched_filter - the kernel filter of one sched event; 0 or -errno with the message printed */
+static int rec_sched_filter(struct rec_session *s, const char *event, const char *filter)
 {
-	static const char *const ev[] = { "sched_waking", "sched_wakeup" };
-	size_t i;
-
-	for (i = 0; i < PF_ARRAY_SIZE(ev); i++)
-		if (tracefs_event_file_write(s->inst, "sched", ev[i], "filter", "prio < 100") < 0)
-			return pf_fail(-EIO, "sched:%s: cannot set the filter 'prio < 100': %s", ev[i],
-				       strerror(errno));
+	if (tracefs_event_file_write(s->inst, "sched", event, "filter", filter) < 0)
+		return pf_fail(-EIO, "sched:%s: cannot set the filter '%s': %s", event, filter,
+			       strerror(errno));
 	return 0;
+}
+
+/*
+ * rec_filters - the kernel filters of --wakeups rt and --switches rt. Wakeups:
+ * sched_waking and sched_wakeup of realtime threads only (prio below 100:
+ * FIFO, RR, deadline), half the events of a loaded system (a hackbench worker
+ * is woken for every message) and none of the app's. Switches: those to or
+ * from a realtime thread or the idle task only. A realtime thread that is
+ * runnable takes its CPU before any other thread, so while one waits no
+ * switch between two other threads happens on that CPU: every switch that
+ * bounds a realtime thread's wait or run, and every idle period, is kept;
+ * what a load's threads did among themselves (most of a switch storm) is not.
+ * 0 or -errno with the message printed.
+ */
+static int rec_filters(struct rec_session *s)
+{
+	int ret = 0;
+
+	if (s->opts->rt_wakeups && !(ret = rec_sched_filter(s, "sched_waking", "prio < 100")))
+		ret = rec_sched_filter(s, "sched_wakeup", "prio < 100");
+	if (!ret && s->opts->rt_switches)
+		ret = rec_sched_filter(s, "sched_switch", "prev_prio < 100 || next_prio < 100 || "
+				       "prev_pid == 0 || next_pid == 0");
+	return ret;
 }
 
 static int rec_events_enable(struct rec_session *s)
@@ -257,7 +272,7 @@ static int rec_events_enable(struct rec_session *s)
 		return pf_fail(-ENOENT, "event '%s%s%s': not available in this kernel",
 			       e->system, ev ? ":" : "", ev ? ev : "");
 	}
-	return s->opts->rt_wakeups ? rec_wakeups_filter(s) : 0;
+	return rec_filters(s);
 }
 
 /*
