@@ -13,8 +13,8 @@
  * run.json (manifest), run.log (the runner's own log), scenario.ini,
  * budgets.ini, sysinfo.json / sysinfo.txt, loads.json, results.json,
  * verdicts.tap, SHA256SUMS and report.txt, with each phase's files
- * (cyclictest.json, trace.dat, jobs.csv, load-*.json, results.json) in
- * NN-<phase>/. Ctrl-C (SIGINT), SIGTERM or SIGHUP stops everything, keeps
+ * (cyclictest.json, trace.dat, jobs.csv, load-*.json, results.json but for
+ * the app phase the top-level results.json analyses) in NN-<phase>/. Ctrl-C (SIGINT), SIGTERM or SIGHUP stops everything, keeps
  * what was recorded, analyses it and marks it partial.
  *
  * Every child is started and ended by this file through pf_proc
@@ -1704,7 +1704,12 @@ out:
 	return ret;
 }
 
-/* run_analyze - results.json of each phase, and the top-level one (app beside its baseline) */
+/*
+ * run_analyze - results.json of each phase, and the top-level one (app beside
+ * its baseline). The app phase the top-level one analyses is read once, there:
+ * a second analysis of its trace in its directory would cost the same time
+ * again and write the same numbers twice.
+ */
 static int run_analyze(struct run *r)
 {
 	char pdir[PATH_MAX], res[PATH_MAX], trace[PATH_MAX], joblog[PATH_MAX], ct[PATH_MAX], log[PATH_MAX];
@@ -1725,7 +1730,7 @@ static int run_analyze(struct run *r)
 	}
 	run_path(log, sizeof(log), r->dir, "analyze.log");
 	for (i = 0; i < (int)json_array_size(r->phases); i++) {
-		if (r->scn.phases[i].measure == SCN_NONE)
+		if (r->scn.phases[i].measure == SCN_NONE || i == r->app_phase)
 			continue;
 		run_phase_dir(r, i, pdir, sizeof(pdir));
 		if (!run_exists(run_path(trace, sizeof(trace), pdir, "trace.dat")) &&

@@ -47,7 +47,7 @@ like "$(cat "$TMP/pinned/run.log")" "housekeeping CPUs: $want \\(measured tasks 
 # the trace: the recorder's threads (observer_pids but the runner) were switched out only on those CPUs
 T="$TMP/pinned/01-app/trace.dat"
 runner=$(sed -n 's/.*, pid \([0-9]*\)$/\1/p' "$TMP/pinned/run.log" | head -1)
-obs=$(json_get "$TMP/pinned/01-app/results.json" trace.observer_pids | tr -d '[]' | tr ',' ' ')
+obs=$(json_get "$TMP/pinned/results.json" trace.observer_pids | tr -d '[]' | tr ',' ' ')
 like " $obs " " $runner " "run-obs-2.1 the runner is listed as the observer too (results.json trace.observer_pids)"
 cpus=$(trace-cmd report -i "$T" 2>/dev/null | awk -v obs=" $obs " -v runner="$runner" '
 	/sched_switch:/ { split($0, a, "sched_switch: +"); split(a[2], b, "[: ]"); pid = b[2]
@@ -55,7 +55,7 @@ cpus=$(trace-cmd report -i "$T" 2>/dev/null | awk -v obs=" $obs " -v runner="$ru
 ok "run-obs-2.2 the recorder's threads ran only on the housekeeping CPUs (seen on: $cpus)" \
 	perl -e 'my %ok = map { $_ => 1 } split /,/, $ARGV[0]; exit(!(@ARGV > 1 && !grep { !$ok{$_} } @ARGV[1..$#ARGV]))' \
 	"$(echo "$want" | perl -pe 's/(\d+)-(\d+)/join ",", $1..$2/ge')" $cpus
-like "$(json_get "$TMP/pinned/01-app/results.json" tasks.name=io.decomposition.observer_ns.count)" "^[1-9]" \
+like "$(json_get "$TMP/pinned/results.json" tasks.name=io.decomposition.observer_ns.count)" "^[1-9]" \
 	"run-obs-2.3 observer_ns is measured for the app's tasks"
 
 # the spi load's process is a helper (housekeeping CPUs), its exerciser thread is the load's work

@@ -71,7 +71,7 @@ ok "ci-rep-5.3 ... smaller than recorded ($now < $rec bytes), run.json has both 
 	[ "$now" -lt "$rec" -a "$now" -eq "$(json_get "$TMP/one/run.json" traces.0.bytes)" ]
 "$PREFLIGHT" analyze -q --trace "$dat" -o "$TMP/again.json"
 is "$(json_get "$TMP/again.json" 'tasks.*.jobs' 'tasks.*.activation_latency_ns.max')" \
-	"$(json_get "$TMP/one/02-app/results.json" 'tasks.*.jobs' 'tasks.*.activation_latency_ns.max')" \
+	"$(json_get "$TMP/one/results.json" 'tasks.*.jobs' 'tasks.*.activation_latency_ns.max')" \
 	"ci-rep-5.4 the compressed trace analyses to the same jobs and worst latencies"
 grep -q "02-app/trace.dat" "$TMP/one/SHA256SUMS" && (cd "$TMP/one" && sha256sum --quiet -c SHA256SUMS) >/dev/null 2>&1
 is "$?" 0 "ci-rep-5.5 SHA256SUMS is written after the compression and holds"
