@@ -158,6 +158,7 @@ int rec_drain(struct rec_session *s) PF_MUST_CHECK;
 
 /* rec_comm.c */
 int rec_comm_set(struct rec_comms *c, int pid, const char *comm, int64_t seen_ns);
+int rec_comm_forget(struct rec_comms *c, int64_t since_ns);
 const char *rec_comm_get(const struct rec_comms *c, int pid);
 void rec_comm_free(struct rec_comms *c);
 int rec_comm_scan_proc(struct rec_comms *c);

@@ -28,22 +28,50 @@ static struct rec_comm *rec_comm_find(const struct rec_comms *c, int pid)
 	return &c->slot[i];
 }
 
+/*
+ * rec_comm_rehash - the table moved into one of 'size' slots (a power of
+ * two, at least twice the entries kept), keeping the entries observed at or
+ * after since_ns
+ */
+static int rec_comm_rehash(struct rec_comms *c, size_t size, int64_t since_ns)
+{
+	struct rec_comms moved = { .size = size };
+	size_t i;
+
+	moved.slot = calloc(moved.size, sizeof(*moved.slot));
+	if (!moved.slot)
+		return -ENOMEM;
+	for (i = 0; i < c->size; i++)
+		if (c->slot[i].pid && c->slot[i].seen_ns >= since_ns) {
+			*rec_comm_find(&moved, c->slot[i].pid) = c->slot[i];
+			moved.used++;
+		}
+	free(c->slot);
+	*c = moved;
+	return 0;
+}
+
 /* rec_comm_grow - double the table (or create it) */
 static int rec_comm_grow(struct rec_comms *c)
 {
-	struct rec_comms bigger = { .size = c->size ? c->size * 2 : 1024 };
-	size_t i;
+	return rec_comm_rehash(c, c->size ? c->size * 2 : 1024, INT64_MIN);
+}
 
-	bigger.slot = calloc(bigger.size, sizeof(*bigger.slot));
-	if (!bigger.slot)
-		return -ENOMEM;
+/*
+ * rec_comm_forget - drop what was last observed before since_ns: a flight
+ * recorder's snapshot names the threads of its window and the live ones, so
+ * over hours of short-lived load processes the table stays the size of one
+ * window instead of growing with every pid the run ever saw
+ */
+int rec_comm_forget(struct rec_comms *c, int64_t since_ns)
+{
+	size_t kept = 0, size = 1024, i;
+
 	for (i = 0; i < c->size; i++)
-		if (c->slot[i].pid)
-			*rec_comm_find(&bigger, c->slot[i].pid) = c->slot[i];
-	bigger.used = c->used;
-	free(c->slot);
-	*c = bigger;
-	return 0;
+		kept += c->slot[i].pid && c->slot[i].seen_ns >= since_ns;
+	while (size < 2 * (kept + 1))
+		size *= 2;
+	return c->size ? rec_comm_rehash(c, size, since_ns) : 0;
 }
 
 /* rec_comm_set - record that 'pid' was called 'comm' at seen_ns; older news is ignored */

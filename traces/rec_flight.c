@@ -126,6 +126,8 @@ static int rec_snapshot(struct rec_session *s, int n, const char *marker)
 		    (ret = rec_trim(&s->cpus[cpu], w.keep_off[cpu])) < 0)
 			goto out;
 	}
+	if ((ret = rec_comm_forget(&s->comms, (int64_t)w.start_ns)) < 0)	/* older snapshots' threads */
+		goto out;
 	rec_comm_read_saved(&s->comms, s->tracing_dir);
 	rec_comm_scan_proc(&s->comms);
 	if ((ret = rec_scan_all(s, &count)) < 0)

@@ -122,6 +122,14 @@ static void test_comms(void)
 	rec_comm_set(&c, 0, "idle", 1);
 	rec_comm_set(&c, 9, "", 1);
 	check_int(c.used, ==, 20002, "rec-3.8 pid 0 and empty comm not stored");
+	/* a flight recorder's snapshot forgets the threads last seen before its window */
+	check_int(rec_comm_forget(&c, 20000), ==, 0, "rec-3.9 forget what was seen before 20000");
+	bad = 0;
+	for (pid = 1000; pid < 21000; pid++)
+		bad += (rec_comm_get(&c, pid) != NULL) != (pid >= 20000);
+	check_int(bad, ==, 0, "rec-3.10 the 1000 threads seen since are kept, the 19000 before are not");
+	check(c.used == 1000 && c.size == 2048 && !strcmp(rec_comm_get(&c, 20999), "t20999"),
+	      "rec-3.11 the table shrinks to fit what is kept (%zu entries in %zu slots)", c.used, c.size);
 	rec_comm_free(&c);
 }
 
@@ -151,7 +159,7 @@ static void test_ref_traces(void)
 
 int main(void)
 {
-	tap_plan(14 + 17 + 8 + 10 + 6);
+	tap_plan(14 + 17 + 8 + 13 + 6);
 	test_cpustats();
 	test_observers();
 	test_events();
