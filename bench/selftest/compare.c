@@ -971,10 +971,10 @@ static json_t *st_worst_json(const struct st_inputs *in, const struct st_result 
 	if (r->worst < 0 || !in->log || r->worst >= in->log->nrows)
 		return json_null();
 	w = &in->log->rows[r->worst];
-	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:i, s:I}", "task", w->task, "slot", (json_int_t)w->slot,
+	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:I}", "task", w->task, "slot", (json_int_t)w->slot,
 			 "release_ns", (json_int_t)w->release_ns, "t0_ns", (json_int_t)w->t0_ns,
-			 "t1_ns", (json_int_t)w->t1_ns, "t2_ns", (json_int_t)w->t2_ns, "pid", w->pid,
-			 "error", (json_int_t)r->worst_err);
+			 "t1_ns", (json_int_t)w->t1_ns, "t2_ns", (json_int_t)w->t2_ns, "t3_ns", (json_int_t)w->t3_ns,
+			 "pid", w->pid, "error", (json_int_t)r->worst_err);
 }
 
 json_t *st_json(const struct st_inputs *in, struct st_result res[ST_NCASES + 1])
@@ -1051,9 +1051,9 @@ int st_tap(FILE *out, const struct st_inputs *in, struct st_result res[ST_NCASES
 		if (!r->pass && r->worst >= 0 && in->log && r->worst < in->log->nrows) {
 			const struct st_row *w = &in->log->rows[r->worst];
 
-			fprintf(out, "#   worst: %s slot %lld release_ns %lld t0_ns %lld t1_ns %lld t2_ns %lld pid %d error %lld\n",
-				w->task, (long long)w->slot, (long long)w->release_ns, (long long)w->t0_ns,
-				(long long)w->t1_ns, (long long)w->t2_ns, w->pid, (long long)r->worst_err);
+			fprintf(out, "#   worst: %s slot %lld release_ns %lld t0_ns %lld t1_ns %lld t2_ns %lld t3_ns %lld pid %d "
+				"error %lld\n", w->task, (long long)w->slot, (long long)w->release_ns, (long long)w->t0_ns,
+				(long long)w->t1_ns, (long long)w->t2_ns, (long long)w->t3_ns, w->pid, (long long)r->worst_err);
 		}
 		if (!r->pass || r->invalid)
 			fprintf(out, "#   %s\n", r->note);
