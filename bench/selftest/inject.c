@@ -61,7 +61,7 @@
 #define ST_PREFAULT      (64 * 1024)
 #define ST_BLOCK_LEAD_NS (300 * PF_NS_PER_US)	/* a blocking hog starts this long before the release */
 #define ST_TIMER_LEAD_NS (300 * PF_NS_PER_US)
-#define ST_POLL_LEAD_NS  (200 * PF_NS_PER_US)	/* the timer's watcher starts polling this long before the release (its own wake may be late) */
+#define ST_POLL_LEAD_NS  (200 * PF_NS_PER_US)	/* the timer's watcher polls from this long before r (its wake may be late) */
 #define ST_PREEMPT_AT_NS (200 * PF_NS_PER_US)	/* a preempting hog wakes this long after the release */
 #define ST_VICTIM_WORK_NS (400 * PF_NS_PER_US)	/* st_victim's own running time per job */
 #define ST_BLOCK_CAP_NS  (1 * PF_NS_PER_MS)	/* a blocking hog waits this long past r + D for a late tick */
@@ -277,11 +277,11 @@ static int64_t st_spin(int64_t until_ns, int64_t watch_ns, struct app_task *vict
 }
 
 /*
- * st_timer_at - arm a hog's timerfd for an absolute CLOCK_MONOTONIC time; 0 or -errno. The
- * hog arms its next wake while it runs, so that it leaves the CPU by a read() that
- * programs no timer: its last clock read is then as close as a thread can get to
- * its switch-out (clock_nanosleep would program the timer hardware on the way out,
- * microseconds on a virtual machine)
+ * st_timer_at - arm a hog's timerfd for an absolute CLOCK_MONOTONIC time; 0
+ * or -errno. A hog arms its next wake while it runs, so that it leaves the
+ * CPU by a read() that programs no timer: its last clock read is then as
+ * close as a thread can get to its switch-out (clock_nanosleep would program
+ * the timer hardware on the way out, microseconds on a virtual machine).
  */
 static int st_timer_at(int fd, int64_t ns)
 {
