@@ -61,7 +61,7 @@
 #define ST_PREFAULT      (64 * 1024)
 #define ST_BLOCK_LEAD_NS (300 * PF_NS_PER_US)	/* a blocking hog starts this long before the release */
 #define ST_TIMER_LEAD_NS (300 * PF_NS_PER_US)
-#define ST_POLL_LEAD_NS  (200 * PF_NS_PER_US)	/* the timer's watcher polls from this long before r (its wake may be late) */
+#define ST_POLL_LEAD_NS  (200 * PF_NS_PER_US)	/* the timer's watcher polls from r - this (its wake may be late) */
 #define ST_PREEMPT_AT_NS (200 * PF_NS_PER_US)	/* a preempting hog wakes this long after the release */
 #define ST_VICTIM_WORK_NS (400 * PF_NS_PER_US)	/* st_victim's own running time per job */
 #define ST_BLOCK_CAP_NS  (1 * PF_NS_PER_MS)	/* a blocking hog waits this long past r + D for a late tick */
@@ -767,7 +767,8 @@ int main(int argc, char **argv)
 	if ((code = st_config(cfg)))
 		goto out_cfg;
 	st.timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (st.timer_fd < 0 || pipe2(st.pipe_fd, O_CLOEXEC) || pipe2(st.storm_fd[0], O_CLOEXEC) || pipe2(st.storm_fd[1], O_CLOEXEC) ||
+	if (st.timer_fd < 0 || pipe2(st.pipe_fd, O_CLOEXEC) || pipe2(st.storm_fd[0], O_CLOEXEC) ||
+	    pipe2(st.storm_fd[1], O_CLOEXEC) ||
 	    sem_init(&st.go, 0, 0)) {
 		code = pf_fail(PF_EXIT_INTERNAL, "pipe, timerfd: %s", strerror(errno));
 		goto out_cfg;
