@@ -706,10 +706,21 @@ void an_on_softirq(struct an_run *r, int cpu, int64_t ts, bool entry, int vec)
 	an_seg_push(c, AN_SEG_SOFTIRQ, c->softirq_start_ns, ts, c->vec, c->curr, 0);
 }
 
-void an_on_hrtimer(struct an_run *r, int cpu, int64_t ts, bool entry)
+/*
+ * The expiry pass reads the clock once ('now') and then runs the callbacks of
+ * every timer due; the callbacks before this one (and, on a virtual machine,
+ * the host's stalls) delay its entry event by microseconds, not its expiry.
+ * A timer of another clock base (REALTIME, BOOTTIME after a suspend) has a
+ * 'now' of that clock: the entry's time stamp stands for it.
+ */
+#define AN_HRTIMER_NOW_MAX_NS (1000 * 1000)
+
+void an_on_hrtimer(struct an_run *r, int cpu, int64_t ts, int64_t now_ns, bool entry)
 {
 	if (entry)
 		r->n_hrtimer++;
+	if (entry && now_ns > 0 && now_ns <= ts && ts - now_ns <= AN_HRTIMER_NOW_MAX_NS)
+		ts = now_ns;
 	r->cpu[cpu].hrtimer_ns = entry ? ts : 0;
 }
 

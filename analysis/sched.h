@@ -38,6 +38,12 @@ void an_on_migrate(struct an_run *r, int64_t ts, int pid, int dest_cpu);
 void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid);
 void an_on_irq(struct an_run *r, int cpu, int64_t ts, bool entry, int irq, const char *name, int len);
 void an_on_softirq(struct an_run *r, int cpu, int64_t ts, bool entry, int vec);
-void an_on_hrtimer(struct an_run *r, int cpu, int64_t ts, bool entry);
+/*
+ * an_on_hrtimer - hrtimer_expire_entry (entry, with its 'now': the clock the
+ * expiry pass read) or _exit; the timer's expiry is 'now' when it is a
+ * CLOCK_MONOTONIC time at most 1 ms before the event,
+ * else the event's time stamp
+ */
+void an_on_hrtimer(struct an_run *r, int cpu, int64_t ts, int64_t now_ns, bool entry);
 
 #endif

@@ -64,7 +64,7 @@ enum an_fld {
 	F_PID, F_COMM, F_PRIO, F_CPU,			/* waking, wakeup, migrate (CPU = dest) */
 	F_PREV_PID, F_PREV_COMM, F_PREV_PRIO, F_PREV_STATE,
 	F_NEXT_PID, F_NEXT_COMM, F_NEXT_PRIO,
-	F_IRQ, F_NAME, F_VEC, F_BUF, F_ID,
+	F_IRQ, F_NAME, F_VEC, F_BUF, F_ID, F_NOW,
 	F_COUNT
 };
 
@@ -158,6 +158,7 @@ static int an_reader_setup(struct an_reader *rd)
 		{ AN_EV_IRQ_ENTRY, F_IRQ, "irq" }, { AN_EV_IRQ_ENTRY, F_NAME, "name" },
 		{ AN_EV_IRQ_EXIT, F_IRQ, "irq" },
 		{ AN_EV_SOFTIRQ_ENTRY, F_VEC, "vec" }, { AN_EV_SOFTIRQ_EXIT, F_VEC, "vec" },
+		{ AN_EV_HRTIMER_ENTRY, F_NOW, "now" },
 		{ AN_EV_PRINT, F_BUF, "buf" },
 		{ AN_EV_RAW, F_ID, "id" }, { AN_EV_RAW, F_BUF, "buf" },
 	};
@@ -377,8 +378,10 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 			      (int)an_num(rd, &rd->fmt[rd->kind[type]].f[F_VEC], rec));
 		break;
 	case AN_EV_HRTIMER_ENTRY:
+		an_on_hrtimer(r, cpu, ts, an_num(rd, &rd->fmt[AN_EV_HRTIMER_ENTRY].f[F_NOW], rec), true);
+		break;
 	case AN_EV_HRTIMER_EXIT:
-		an_on_hrtimer(r, cpu, ts, rd->kind[type] == AN_EV_HRTIMER_ENTRY);
+		an_on_hrtimer(r, cpu, ts, 0, false);
 		break;
 	case AN_EV_PRINT:
 		s = an_str(rd, &rd->fmt[AN_EV_PRINT].f[F_BUF], rec, &len);

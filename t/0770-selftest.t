@@ -6,7 +6,7 @@
 # this one recording; edited injector logs show that the comparison follows them.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight CMD:gzip
-plan 25
+plan 33
 
 F="$TOP/t/fixtures/selftest"
 # fixture - a copy of the recorded selftest in $1, job logs unpacked
@@ -28,31 +28,48 @@ like "$out" '#   ok  lost events \(analysis = recorder\): expected 1475, measure
 	"st-1.7 lost events: the analysis counts what the recorder counted"
 like "$out" '#   ok  jobs overlapping a loss flagged: expected 12, measured 12' \
 	"st-1.8 every job that overlaps a loss is flagged in jobs.csv"
-is "$(json_get "$J" cases.name=block.valid) $(json_get "$J" cases.name=block.invalid)" "15 5" \
-	"st-1.9 blocking: 15 valid injections, 5 where the tick released the victim after the hog ended"
-is "$(json_get "$J" cases.name=block.error)" '{"count":15,"max":9767,"min":6397,"p50":7430,"p99":9767,"unit":"ns"}' \
-	"st-1.10 blocking: the error distribution (activation latency - (hog end - release))"
-like "$out" '#   ok  culprit line kept names the hog: expected 15, measured 15' \
+is "$(json_get "$J" cases.name=block.valid) $(json_get "$J" cases.name=block.invalid)" "20 0" \
+	"st-1.9 blocking: 20 valid injections (each hog saw the victim's semaphore posted and outlasted its wakeup)"
+is "$(json_get "$J" cases.name=block.error)" '{"count":20,"max":-151,"min":-702,"p50":-277,"p99":-151,"unit":"ns"}' \
+	"st-1.10 blocking: the error distribution (activation latency - (the job's own start stamp - release))"
+like "$out" '#   ok  culprit line kept names the hog \(its pid among the contributors\): expected 20, measured 20' \
 	"st-1.11 blocking: every culprit line names the hog by its pid"
-is "$(json_get "$J" cases.name=timer.error.p50)" 11996 "st-1.12 timer: the trace's timer expiry vs the hog's interruption"
-is "$(echo "$out" | grep -A1 '^not ok 3 ' | tail -1 | cut -d' ' -f4-9)" "worst: st_tick slot 164 release_ns 10583238212799" \
+is "$(json_get "$J" cases.name=timer.error.p50)" -551 "st-1.12 timer: the expiry pass's clock read vs the watcher's sight of the expiry"
+is "$(echo "$out" | grep -A4 '^not ok 2 ' | grep worst | cut -d' ' -f4-9)" "worst: st_victim slot 98 release_ns 22002016222819" \
 	"st-1.13 a failed case names its worst injection's time stamps"
 is "$(json_get "$J" cases.name=agree.checks.0.measured)" 1400 "st-1.14 trace vs job log: every job matched"
 is "$(json_get "$J" pass)" false "st-1.15 selftest.json: pass is false when a case failed"
+is "$(json_get "$J" cases.name=event.error)" '{"count":20,"max":-90,"min":-499,"p50":-320,"p99":-90,"unit":"ns"}' \
+	"st-1.16 event: latency - (the job's own start stamp - the write time W)"
+like "$out" '#   ok  jobs released at the event.s time stamp: expected 20, measured 20' \
+	"st-1.17 event: every job released at the injector's write time W, not at its trigger"
+is "$(json_get "$J" cases.name=preempt.error)" '{"count":20,"max":2857,"min":-592,"p50":157,"p99":2857,"unit":"ns"}' \
+	"st-1.18 preemption: response - (latency + clean (run - lost) + the time the job lost)"
+is "$(json_get "$J" cases.name=block.figures.hog_end_to_switch_in_ns.p50) $(json_get "$J" cases.name=timer.figures.expiry_minus_interruption_ns.p50)" \
+	"2476 11354" "st-1.19 figures: the hog's last clock read to the victim's switch-in; the timer's expiry after the hog lost its CPU"
 
 # the comparison follows the injector log, not the plan
-fixture "$TMP/m1"
-awk -F, -v OFS=, '$1 == "overrun" && !done { $6 = sprintf("%.0f", $4 + 1000000); done = 1 } { print }' "$F/inject.csv" > "$TMP/m1/inject.csv"
-run_cmd "$PREFLIGHT" selftest --from "$TMP/m1" -o "$TMP/o1"
+# edited NAME AWK - a copy of the fixture whose inject.csv AWK rewrote, compared again into $TMP/NAME.out
+edited() {
+	fixture "$TMP/$1"
+	awk -F, -v OFS=, "$2" "$F/inject.csv" > "$TMP/$1/inject.csv"
+	run_cmd "$PREFLIGHT" selftest --from "$TMP/$1" -o "$TMP/$1.out"
+}
+edited m1 '$1 == "overrun" && !done { $6 = sprintf("%.0f", $4 + 1000000); done = 1 } { print }'
 like "$out" '^#   NOT overruns: expected 19, measured 20$' "st-2.1 an injection that did not overrun by the injector's clock is not expected to"
-fixture "$TMP/m2"
-awk -F, -v OFS=, '$1 == "block" { $6 = sprintf("%.0f", $6 - 500) } { print }' "$F/inject.csv" > "$TMP/m2/inject.csv"
-run_cmd "$PREFLIGHT" selftest --from "$TMP/m2" -o "$TMP/o2"
-is "$(json_get "$TMP/o2/selftest.json" cases.name=block.error.p50)" 7930 "st-2.2 a hog ending 500 ns earlier: every error 500 ns larger"
-fixture "$TMP/m3"
-awk -F, -v OFS=, '$1 == "migrate" && !done { $10 = $7; done = 1 } { print }' "$F/inject.csv" > "$TMP/m3/inject.csv"
-run_cmd "$PREFLIGHT" selftest --from "$TMP/m3" -o "$TMP/o3"
+edited m2 '$1 == "block" { $11 = sprintf("%.0f", $11 - 500) } { print }'
+is "$(json_get "$TMP/m2.out/selftest.json" cases.name=block.error.p50)" 223 "st-2.2 a start stamp 500 ns earlier: every blocking error 500 ns larger"
+edited m3 '$1 == "migrate" && !done { $10 = $7; done = 1 } { print }'
 like "$out" '#   NOT migrations: expected 19, measured 20' "st-2.3 a move the injector did not see change CPU is not expected"
+edited m4 '$1 == "event" && !done { $4 = sprintf("%.0f", $4 + 1); done = 1 } { print }'
+like "$out" '#   NOT jobs released at the event.s time stamp: expected 20, measured 19' \
+	"st-2.4 an event whose job the analysis has at another release: the check fails"
+edited m5 '$1 == "timer" { $11 = sprintf("%.0f", $11 - 1000) } { print }'
+is "$(json_get "$TMP/m5.out/selftest.json" cases.name=timer.error.p50)" 449 "st-2.5 the watcher's sight 1 us earlier: every timer error 1 us larger"
+edited m6 '$1 == "preempt" && $10 != 0 { $11 = sprintf("%.0f", $11 + 1000) } { print }'
+is "$(json_get "$TMP/m6.out/selftest.json" cases.name=preempt.error.p50)" -843 "st-2.6 preempted jobs that lost 1 us more: every error 1 us smaller"
+edited m7 '$1 == "block" && !done { $7 = 0; done = 1 } { print }'
+is "$(json_get "$TMP/m7.out/selftest.json" cases.name=block.invalid)" 1 "st-2.7 a hog that never saw the victim released: the injection is invalid"
 
 # bad input
 fixture "$TMP/b1"

@@ -24,7 +24,7 @@
 struct st_row {
 	int      c;			/* enum st_case */
 	char     task[ST_TASK_MAX];
-	int64_t  slot, release_ns, t0_ns, t1_ns, t2_ns, gaps_ns, param;
+	int64_t  slot, release_ns, t0_ns, t1_ns, t2_ns, t3_ns, gaps_ns, param, cpu_ns;
 	int      pid;
 };
 

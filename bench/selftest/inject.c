@@ -9,17 +9,23 @@
  * The victims are the executive's own threads: the tick (st_tick) on one
  * CPU, the periodic tasks st_victim, st_ovr, st_mig and the event task st_ekf
  * on the other (--cpu). Their releases, markers, job log and statistics are
- * the executive's; only the bodies of st_ovr (extra work) and st_mig (move to
- * the other CPU) are the selftest's. The injector threads run SCHED_FIFO 95
- * above everything of the app: hogs that spin over a release or into a job,
- * the writer of GPS-like events into a pipe, and the reader that takes them
- * and triggers st_ekf as the flight software's io task triggers ekf.
+ * the executive's; only the bodies are the selftest's: st_ovr (extra work),
+ * st_mig (move to the other CPU), st_victim (its work spun on the clock, so
+ * that the job measures what it lost, and hands its injection its own start
+ * stamp) and st_ekf (hands its event its start stamp). The injector threads
+ * run SCHED_FIFO 97 above everything of the app: hogs that spin over a
+ * release or into a job (the victims' CPU's one also watches the timer case's
+ * timerfd), the writer of GPS-like events into a pipe, and the reader (94)
+ * that takes them and releases st_ekf at the event's own time stamp.
+ *
+ * Each ground truth is a time stamp of the instant its metric denotes, taken
+ * by the thread that is there (docs/selftest.md has the table).
  *
  * Realtime rules (docs/ARCHITECTURE.md): memory locked, every plan and
  * result preallocated before the threads go and prefaulted, stacks
- * prefaulted; the injecting paths only read the clock, spin, sleep on
- * absolute times, write / read the pipe and set the affinity they were made
- * to set. A priority that cannot be set ends the program (exit 3) before the
+ * prefaulted; the injecting paths only read the clock, spin, wait on or poll
+ * a timerfd, write / read the pipe and set the affinity they were made to
+ * set. A priority that cannot be set ends the program (exit 3) before the
  * app starts. The cases are laid out in phases of slots, one after the other,
  * so that one injection never overlaps another.
  */
@@ -40,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #define ST_SLOT_NS       (5 * PF_NS_PER_MS)	/* not a multiple of a 4 ms kernel tick */
@@ -54,7 +61,10 @@
 #define ST_PREFAULT      (64 * 1024)
 #define ST_BLOCK_LEAD_NS (300 * PF_NS_PER_US)	/* a blocking hog starts this long before the release */
 #define ST_TIMER_LEAD_NS (300 * PF_NS_PER_US)
+#define ST_POLL_LEAD_NS  (200 * PF_NS_PER_US)	/* the timer's watcher polls from r - this (its wake may be late) */
 #define ST_PREEMPT_AT_NS (200 * PF_NS_PER_US)	/* a preempting hog wakes this long after the release */
+#define ST_VICTIM_WORK_NS (400 * PF_NS_PER_US)	/* st_victim's own running time per job */
+#define ST_BLOCK_CAP_NS  (1 * PF_NS_PER_MS)	/* a blocking hog waits this long past r + D for a late tick */
 
 /* one injection: planned before the app goes, measured by the thread that does it */
 struct st_inj {
@@ -65,10 +75,12 @@ struct st_inj {
 	int64_t  wake_ns;	/* when the injecting thread acts */
 	int64_t  until_ns;	/* hogs: spin until (0: wake + param) */
 	int64_t  param;		/* nominal size in ns (ST_MIGRATE: the CPU after) */
-	int64_t  t0_ns, t1_ns, t2_ns;	/* measured, docs/selftest.md */
+	int64_t  t0_ns, t1_ns, t2_ns, t3_ns;	/* measured, docs/selftest.md */
 	int64_t  gaps_ns;	/* hogs: time the spin lost to interruptions after the release */
+	int64_t  cpu_ns;	/* ST_PREEMPT: the victim job's thread CPU time over its spin */
 	int      pid;
 	int      target_cpu;	/* ST_MIGRATE: where to go */
+	struct app_task *victim;	/* ST_BLOCK: the task whose release the hog waits to see */
 	bool     done;
 };
 
@@ -87,6 +99,7 @@ static struct st {
 	int64_t first_slot[ST_NCASES + 1], last_slot[ST_NCASES + 1];
 	int cpu_victim, cpu_tick;
 	int pipe_fd[2];
+	int timer_fd;				/* ST_TIMER: the tick CPU's hog arms it for r - 1 ns, the watcher polls it */
 	int storm_fd[2][2];
 	int64_t storm_end_ns;
 	bool quick, storm;
@@ -139,9 +152,60 @@ static void st_mig_job(struct app_task *t, const struct app_job *job)
 	e->done = true;
 }
 
+/*
+ * st_victim_job - the work of st_victim's jobs: ST_VICTIM_WORK_NS of its own
+ * running time, spun on the clock. A blocked job hands its injection its
+ * start as the job read it right after its start marker (app/exec.c: the
+ * instant the trace stamps the marker with). A job of the preemption phase,
+ * preempted or clean, hands its row what it lost (t3: from that start stamp
+ * to the end of its spin, all but its own spinning; the spin's holes and the
+ * executive's few microseconds before the body) and the CPU time the kernel
+ * accounted to its thread over the spin (cpu_ns: interrupts that hit it
+ * count, time off the CPU does not).
+ */
+static void st_victim_job(struct app_task *t, const struct app_job *job)
+{
+	struct st_inj *e = st_slot_inj(job, ST_BLOCK) ?: st_slot_inj(job, ST_PREEMPT);
+	int64_t cpu0 = e && e->c == ST_PREEMPT ? pf_clock_ns(CLOCK_THREAD_CPUTIME_ID) : 0;
+	int64_t prev = pf_now_ns(), now, own = 0;
+
+	if (e && e->c == ST_BLOCK)
+		e->t3_ns = job->start_ns;
+	while (own < ST_VICTIM_WORK_NS) {
+		now = pf_now_ns();
+		if (now - prev <= ST_GAP_NS)
+			own += now - prev;
+		prev = now;
+	}
+	if (e && e->c == ST_PREEMPT) {
+		e->cpu_ns = pf_clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+		e->t3_ns = prev - job->start_ns - own;
+		if (!e->param)
+			e->done = true;	/* a clean job: no hog to say so */
+	}
+}
+
+/*
+ * st_ekf_job - the event task's job: hands the event it was released for
+ * (the one whose W is its release) its start as the job read it right after
+ * its start marker (app/exec.c: the instant the trace stamps the marker with)
+ */
+static void st_ekf_job(struct app_task *t, const struct app_job *job)
+{
+	int i;
+
+	for (i = 0; i < st.reader.n; i++)
+		if (st.inj[st.reader.idx[i]].release_ns == job->release_ns) {
+			st.inj[st.reader.idx[i]].t3_ns = job->start_ns;
+			return;
+		}
+}
+
 static const struct app_task_body st_bodies[] = {
 	{ ST_TASK_OVR, NULL, st_ovr_job, NULL },
 	{ ST_TASK_MIG, NULL, st_mig_job, NULL },
+	{ ST_TASK_EKF, NULL, st_ekf_job, NULL },
+	{ ST_TASK_VICTIM, NULL, st_victim_job, NULL },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -163,29 +227,67 @@ static bool st_sleep_until(int64_t ns)
 	return !atomic_load_explicit(&st.stop, memory_order_relaxed);
 }
 
+/* st_posted - has the victim's semaphore been posted: its job released, its wakeup under way */
+static bool st_posted(struct app_task *victim)
+{
+	int v = 0;
+
+	return !sem_getvalue(&victim->sem, &v) && v > 0;
+}
+
 /*
  * st_spin - spin on CLOCK_MONOTONIC until 'until_ns'. Interruptions (holes
  * of more than ST_GAP_NS between two reads) that begin at or after
  * 'watch_ns': the start of the first goes to *first_ns (0 when none), their
- * total to *gaps_ns. Returns the last read.
+ * total to *gaps_ns. With a 'victim' (a blocking hog), the spin goes on until
+ * it has also run ST_WAKE_MARGIN_NS of its own time (holes not counted) after
+ * *seen_ns, the first read taken after a look at the victim's semaphore found
+ * it posted (0 when none; the look comes first, so the read is never earlier
+ * than the post), at most until 'cap_ns' (then *seen_ns is 0). Returns the
+ * last read.
  */
-static int64_t st_spin(int64_t until_ns, int64_t watch_ns, int64_t *first_ns, int64_t *gaps_ns)
+static int64_t st_spin(int64_t until_ns, int64_t watch_ns, struct app_task *victim, int64_t cap_ns,
+		       int64_t *first_ns, int64_t *gaps_ns, int64_t *seen_ns)
 {
-	int64_t prev = pf_now_ns(), now;
+	int64_t prev = pf_now_ns(), now, after = 0;
+	bool posted;
 
 	*first_ns = 0;
 	*gaps_ns = 0;
+	*seen_ns = 0;
 	for (;;) {
+		posted = victim && !*seen_ns && st_posted(victim);
 		now = pf_now_ns();
 		if (now - prev > ST_GAP_NS && prev >= watch_ns) {
 			if (!*first_ns)
 				*first_ns = prev;
 			*gaps_ns += now - prev;
+		} else if (*seen_ns) {
+			after += now - prev;
 		}
-		if (now >= until_ns)
+		if (posted && prev >= watch_ns)
+			*seen_ns = now;
+		if (now >= until_ns && (!victim || after >= ST_WAKE_MARGIN_NS || now >= cap_ns)) {
+			if (victim && after < ST_WAKE_MARGIN_NS)
+				*seen_ns = 0;	/* it could not block the woken victim: not as planned */
 			return now;
+		}
 		prev = now;
 	}
+}
+
+/*
+ * st_timer_at - arm a hog's timerfd for an absolute CLOCK_MONOTONIC time; 0
+ * or -errno. A hog arms its next wake while it runs, so that it leaves the
+ * CPU by a read() that programs no timer: its last clock read is then as
+ * close as a thread can get to its switch-out (clock_nanosleep would program
+ * the timer hardware on the way out, microseconds on a virtual machine).
+ */
+static int st_timer_at(int fd, int64_t ns)
+{
+	struct itimerspec its = { .it_value = pf_ns_to_ts(ns) };
+
+	return timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL) ? -errno : 0;
 }
 
 /* st_prologue - a thread's prefaulted stack, then wait for the plan; false when stopping */
@@ -199,25 +301,86 @@ static bool st_prologue(void)
 	return !atomic_load(&st.stop);
 }
 
-/* st_hog_main - a hog: at each planned time, spin over a release or into a job */
+/*
+ * st_watch_timer - ST_TIMER on the victims' CPU: poll the timerfd the tick
+ * CPU's hog armed for r - 1 ns, which expires in the same timer interrupt as
+ * the tick's own timer and just before it. The expiry lies between the start
+ * of the last read() that found it not expired and the end of the first that
+ * found it expired: t3 = the clock read before that first one, when the two
+ * reads took at most 2 ST_GAP_NS in all; 0 when the watcher could not time
+ * the expiry so (it came late, or was interrupted around the expiry) or saw
+ * none within ST_BLOCK_CAP_NS.
+ */
+static void st_watch_timer(struct st_inj *e)
+{
+	int64_t before, prev = 0;
+	uint64_t n;
+
+	do {
+		before = pf_now_ns();
+		if (read(st.timer_fd, &n, sizeof(n)) == (ssize_t)sizeof(n)) {
+			e->t3_ns = prev && pf_now_ns() - prev <= 2 * ST_GAP_NS ? before : 0;
+			return;
+		}
+		prev = before;
+	} while (before < e->release_ns + ST_BLOCK_CAP_NS);
+}
+
+/* st_hog_wake - when a hog thread acts on an injection: the plan's time, or the timer watcher's */
+static int64_t st_hog_wake(const struct st_list *l, const struct st_inj *e)
+{
+	return l == &st.hog_victim && e->c == ST_TIMER ? e->release_ns - ST_POLL_LEAD_NS : e->wake_ns;
+}
+
+/*
+ * st_hog_main - a hog: at each planned time, spin over a release or into a
+ * job; t0 is its first clock read after the wake, t1 its last before it
+ * blocks again (docs/selftest.md). The victims' CPU's hog also watches the
+ * timer of the ST_TIMER injections.
+ */
 static void *st_hog_main(void *arg)
 {
 	struct st_list *l = arg;
+	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
 	struct st_inj *e;
-	int i, tid = st_tid();
+	int i, tid = st_tid(), fd;
+	uint64_t expirations;
+	int64_t first, seen;
 
-	if (!st_prologue())
-		return NULL;
+	fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	if (!st_prologue() || fd < 0)
+		goto out;
+	if (l->n && st_timer_at(fd, st_hog_wake(l, &st.inj[l->idx[0]])))
+		goto out;
 	for (i = 0; i < l->n; i++) {
 		e = &st.inj[l->idx[i]];
-		if (!st_sleep_until(e->wake_ns))
+		while (read(fd, &expirations, sizeof(expirations)) < 0 && errno == EINTR)
+			;
+		first = pf_now_ns();
+		if (atomic_load_explicit(&st.stop, memory_order_relaxed))
 			break;
-		e->t0_ns = pf_now_ns();
+		if (i + 1 < l->n && st_timer_at(fd, st_hog_wake(l, &st.inj[l->idx[i + 1]])))
+			break;
+		if (l == &st.hog_victim && e->c == ST_TIMER) {
+			st_watch_timer(e);
+			continue;
+		}
+		e->t0_ns = first;
+		if (e->c == ST_TIMER) {
+			its.it_value = pf_ns_to_ts(e->release_ns - 1);
+			if (timerfd_settime(st.timer_fd, TFD_TIMER_ABSTIME, &its, NULL))
+				break;
+		}
 		e->t1_ns = st_spin(e->until_ns ? e->until_ns : e->t0_ns + e->param,
-				   e->until_ns ? e->release_ns - ST_WATCH_NS : e->t0_ns, &e->t2_ns, &e->gaps_ns);
+				   e->until_ns ? e->release_ns - ST_WATCH_NS : e->t0_ns, e->victim,
+				   e->until_ns + ST_BLOCK_CAP_NS, &first, &e->gaps_ns, &seen);
+		e->t2_ns = e->victim ? seen : first;
 		e->pid = tid;
 		e->done = true;
 	}
+out:
+	if (fd >= 0)
+		close(fd);
 	return NULL;
 }
 
@@ -236,16 +399,21 @@ static void *st_writer_main(void *arg)
 		if (!st_sleep_until(e->wake_ns))
 			break;
 		w = pf_now_ns();
+		e->release_ns = w;	/* before the write: the task it releases looks it up */
+		e->t0_ns = w;
 		if (write(st.pipe_fd[1], &w, sizeof(w)) != (ssize_t)sizeof(w))
 			break;
-		e->release_ns = w;
-		e->t0_ns = w;
 	}
 	close(st.pipe_fd[1]);	/* the reader sees the end */
 	return NULL;
 }
 
-/* st_reader_main - takes each event and releases st_ekf, as the io task does on a GPS fix */
+/*
+ * st_reader_main - takes each event and releases st_ekf at the event's own
+ * time stamp W (what the event carries), as an io task that time-stamps a
+ * GPS fix on arrival releases ekf: the job's release r_k is the event's
+ * instant, not the instant its taker got round to the trigger
+ */
 static void *st_reader_main(void *arg)
 {
 	struct st_list *l = arg;
@@ -261,7 +429,7 @@ static void *st_reader_main(void *arg)
 			break;
 		e = &st.inj[l->idx[i]];
 		e->t1_ns = pf_now_ns();
-		app_task_trigger(ekf);
+		app_task_trigger_at(ekf, w);	/* released at the event's own time stamp */
 		e->t2_ns = pf_now_ns();
 		e->pid = tid;
 		e->done = true;
@@ -351,14 +519,25 @@ static int64_t st_plan_hogs(struct st_list *l, int c, const char *task, int64_t 
 			    const int64_t *size_us, size_t nsize)
 {
 	int64_t i, r, d, lead = c == ST_TIMER ? ST_TIMER_LEAD_NS : ST_BLOCK_LEAD_NS;
+	int idx;
 
 	for (i = 0; i < n; i++, k += 2) {
 		r = st.app.t0_ns + k * ST_SLOT_NS;
 		d = size_us[i % (int64_t)nsize] * PF_NS_PER_US;
 		if (c == ST_PREEMPT)
-			st_push(l, st_add(c, task, k, r + ST_PREEMPT_AT_NS, 0, d));
+			idx = st_add(c, task, k, r + ST_PREEMPT_AT_NS, 0, d);
 		else
-			st_push(l, st_add(c, task, k, r - lead, r + d, d));
+			idx = st_add(c, task, k, r - lead, r + d, d);
+		if (idx >= 0 && c != ST_TIMER)
+			st.by_slot[k] = (int16_t)idx;	/* st_victim's body reports to it */
+		if (idx >= 0 && c == ST_BLOCK)
+			st.inj[idx].victim = app_find_task(&st.app, task);
+		st_push(l, idx);
+		if (c == ST_TIMER)
+			st_push(&st.hog_victim, idx);	/* the victims' CPU's hog watches the timer */
+		/* the clean job after a preempted one: a row of param 0, the baseline its body fills in */
+		if (c == ST_PREEMPT && (idx = st_add(c, task, k + 1, 0, 0, 0)) >= 0)
+			st.by_slot[k + 1] = (int16_t)idx;
 	}
 	return k + ST_PHASE_GAP;
 }
@@ -409,18 +588,23 @@ static int64_t st_plan(void)
 	return k + 10;
 }
 
-/* st_config - the selftest's task table over the executive's defaults; 0 or an exit code */
+/*
+ * st_config - the selftest's task table over the executive's defaults; 0 or
+ * an exit code. The logger's period is no multiple of the slot: its timer
+ * would otherwise interrupt the victims' CPU at every fourth release, just
+ * when a hog or the timer's watcher must not be interrupted.
+ */
 static int st_config(struct app_config *cfg)
 {
 	char text[2048], err[512];
 
 	app_config_defaults(cfg);
 	snprintf(text, sizeof(text),
-		 "[app]\nslot = %lldns\nring = 8192\nlogger_period = 20ms\n"
+		 "[app]\nslot = %lldns\nring = 8192\nlogger_period = 21700us\n"
 		 "[task io]\nenabled = false\n[task ctl100]\nenabled = false\n[task nav10]\nenabled = false\n"
 		 "[task ekf]\nenabled = false\n[task mission1]\nenabled = false\n[task telemetry]\nenabled = false\n"
 		 "[task " ST_TASK_TICK "]\nkind = tick\npriority = 93\nperiod = %lldns\nwork = 20us\ncpus = %d\n"
-		 "[task " ST_TASK_VICTIM "]\nkind = periodic\npriority = 90\nperiod = %lldns\nwork = 400us\ncpus = %d\n"
+		 "[task " ST_TASK_VICTIM "]\nkind = periodic\npriority = 90\nperiod = %lldns\nwork = 0us\ncpus = %d\n"
 		 "[task " ST_TASK_MIG "]\nkind = periodic\npriority = 89\nperiod = %lldns\nwork = 50us\ncpus = %d\n"
 		 "[task " ST_TASK_OVR "]\nkind = periodic\npriority = 88\nperiod = %lldns\nwork = 20us\ncpus = %d\n"
 		 "[task " ST_TASK_EKF "]\nkind = event\npriority = 91\nevent_period = 0ns\ndeadline = %lldns\n"
@@ -458,9 +642,10 @@ static int st_write_log(const char *path)
 			continue;
 		if (e->c == ST_OVERRUN || e->c == ST_MIGRATE)
 			e->pid = atomic_load(&app_find_task(&st.app, e->task)->tid);
-		fprintf(f, "%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%d,%lld\n", st_case_name(e->c), e->task,
+		fprintf(f, "%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%d,%lld,%lld,%lld\n", st_case_name(e->c), e->task,
 			(long long)e->slot, (long long)e->release_ns, (long long)e->t0_ns, (long long)e->t1_ns,
-			(long long)e->t2_ns, (long long)e->gaps_ns, e->pid, (long long)e->param);
+			(long long)e->t2_ns, (long long)e->gaps_ns, e->pid, (long long)e->param, (long long)e->t3_ns,
+			(long long)e->cpu_ns);
 	}
 	if (ferror(f))
 		ret = -EIO;
@@ -581,9 +766,11 @@ int main(int argc, char **argv)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	if ((code = st_config(cfg)))
 		goto out_cfg;
-	if (pipe2(st.pipe_fd, O_CLOEXEC) || pipe2(st.storm_fd[0], O_CLOEXEC) || pipe2(st.storm_fd[1], O_CLOEXEC) ||
+	st.timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (st.timer_fd < 0 || pipe2(st.pipe_fd, O_CLOEXEC) || pipe2(st.storm_fd[0], O_CLOEXEC) ||
+	    pipe2(st.storm_fd[1], O_CLOEXEC) ||
 	    sem_init(&st.go, 0, 0)) {
-		code = pf_fail(PF_EXIT_INTERNAL, "pipe: %s", strerror(errno));
+		code = pf_fail(PF_EXIT_INTERNAL, "pipe, timerfd: %s", strerror(errno));
 		goto out_cfg;
 	}
 	ret = app_init(&st.app, cfg, err, sizeof(err));

@@ -4,19 +4,19 @@
  * injector's own CLOCK_MONOTONIC time stamps. Written by selftest-inject
  * (bench/selftest/inject.c), read by the comparison (bench/selftest/compare.c).
  *
- * File: "# preflight-selftest-inject/1", then "# key=value" lines (slot_ns,
+ * File: "# preflight-selftest-inject/2", then "# key=value" lines (slot_ns,
  * t0_ns, cpu_victim, cpu_tick, quick, first_slot.CASE, last_slot.CASE), then
  * the column row and one row per injection:
  *
- *   case,task,slot,release_ns,t0_ns,t1_ns,t2_ns,gaps_ns,pid,param
+ *   case,task,slot,release_ns,t0_ns,t1_ns,t2_ns,gaps_ns,pid,param,t3_ns,cpu_ns
  *
- * The meaning of t0 / t1 / t2 / gaps / param per case is in docs/selftest.md.
+ * The meaning of t0 / t1 / t2 / gaps / param / t3 / cpu per case is in docs/selftest.md.
  */
 #ifndef ST_LOG_H
 #define ST_LOG_H
 
-#define ST_LOG_HEADER  "# preflight-selftest-inject/1"
-#define ST_LOG_COLUMNS "case,task,slot,release_ns,t0_ns,t1_ns,t2_ns,gaps_ns,pid,param"
+#define ST_LOG_HEADER  "# preflight-selftest-inject/2"
+#define ST_LOG_COLUMNS "case,task,slot,release_ns,t0_ns,t1_ns,t2_ns,gaps_ns,pid,param,t3_ns,cpu_ns"
 
 /* The cases, numbered as in docs/selftest.md. */
 enum st_case {
@@ -38,6 +38,13 @@ enum st_case {
 #define ST_TASK_OVR     "st_ovr"	/* periodic, victim CPU: ST_OVERRUN */
 #define ST_TASK_MIG     "st_mig"	/* periodic, victim CPU: ST_MIGRATE */
 #define ST_TASK_EKF     "st_ekf"	/* event-triggered, victim CPU: ST_EVENT */
+
+/*
+ * a blocking hog spins on this long (its own running time) after it saw the
+ * victim's semaphore posted: the remote wakeup takes 1-3 us, and the hog stays
+ * the victim's main culprit beside a foreign realtime thread's short runs
+ */
+#define ST_WAKE_MARGIN_NS 30000
 
 /* st_case_name - the short name of a case ("block"), NULL when out of range */
 const char *st_case_name(int c);

@@ -197,6 +197,38 @@ static void test_tasks(void)
 	free_run(r);
 }
 
+/*
+ * timer expiry: the expiry pass's own clock read ('now'), not the entry
+ * event's time stamp, which the callbacks run before it delay; a 'now' of
+ * another clock base (here: 1 s before the event) is not taken
+ */
+static void test_timer_now(void)
+{
+	static const int64_t now_ns[] = { 1 * MS + 20 * US, 1 * MS + 23 * US - 1000 * MS };
+	static const int64_t want_ns[] = { 20 * US, 23 * US };
+	static const char *const what[] = { "tnow-1.1 timer expiry = the pass's now (3 us before its entry event)",
+					    "tnow-1.2 a now of another clock: the entry's time stamp" };
+	const char decl[] = "pf1 T 0 nav tid=10 period_ns=10000000 deadline_ns=0 prio=90 policy=fifo\n";
+	struct an_run *r;
+	struct an_task *t;
+	size_t i;
+
+	for (i = 0; i < PF_ARRAY_SIZE(now_ns); i++) {
+		r = new_run();
+		an_on_marker_text(r, 1, 0, 10, decl, (int)strlen(decl));
+		an_on_switch(r, 1, 10 * US, 10, COMM("nav"), 9, 1, 0, COMM("swapper/1"), 120);
+		an_on_switch(r, 1, 1 * MS, 0, COMM("swapper/1"), 120, 0, 20, COMM("hog"), 120);
+		an_on_hrtimer(r, 1, 1 * MS + 23 * US, now_ns[i], true);
+		an_on_waking(r, 1, 1 * MS + 24 * US, 10, COMM("nav"), 9, true);
+		an_on_hrtimer(r, 1, 1 * MS + 25 * US, 0, false);
+		an_on_switch(r, 1, 1 * MS + 30 * US, 20, COMM("hog"), 120, 0, 10, COMM("nav"), 9);
+		an_on_marker_start(r, 1, 1 * MS + 32 * US, 10, 0, 0, 1 * MS);
+		t = an_task_by_name(r, "nav", false);
+		check_int(t && t->ntop == 1 ? t->top[0].timer_ns - t->top[0].release_ns : -1, ==, want_ns[i], "%s", what[i]);
+		free_run(r);
+	}
+}
+
 /* the culprit of a job delayed by a softirq with a hard IRQ inside it */
 static void test_culprit(void)
 {
@@ -210,9 +242,9 @@ static void test_culprit(void)
 	an_on_switch(r, 1, 1 * MS, 0, COMM("swapper/1"), 120, 0, 44, COMM("ksoftirqd/1"), 120);
 	an_on_softirq(r, 1, 1 * MS + 10 * US, true, 3);
 	an_on_irq(r, 1, 1 * MS + 20 * US, true, 9, "virtio0", 7);
-	an_on_hrtimer(r, 1, 1 * MS + 21 * US, true);
+	an_on_hrtimer(r, 1, 1 * MS + 21 * US, 1 * MS + 21 * US, true);
 	an_on_waking(r, 1, 1 * MS + 22 * US, 10, COMM("io"), 9, true);
-	an_on_hrtimer(r, 1, 1 * MS + 23 * US, false);
+	an_on_hrtimer(r, 1, 1 * MS + 23 * US, 0, false);
 	an_on_irq(r, 1, 1 * MS + 50 * US, false, 9, NULL, 0);
 	an_on_softirq(r, 1, 1 * MS + 90 * US, false, 3);
 	an_on_switch(r, 1, 1 * MS + 100 * US, 44, COMM("ksoftirqd/1"), 120, 0x100, 10, COMM("io"), 9);
@@ -275,13 +307,14 @@ static void test_joblog(void)
 int main(void)
 {
 	pf_set_prog("analyze_test");
-	tap_plan(62);
+	tap_plan(64);
 	test_windows();
 	test_mwindows();
 	test_lost();
 	test_sched();
 	test_tasks();
 	test_culprit();
+	test_timer_now();
 	test_joblog();
 	return tap_done();
 }
