@@ -41,8 +41,8 @@ void an_on_softirq(struct an_run *r, int cpu, int64_t ts, bool entry, int vec);
 /*
  * an_on_hrtimer - hrtimer_expire_entry (entry, with its 'now': the clock the
  * expiry pass read) or _exit; the timer's expiry is 'now' when it is a
- * CLOCK_MONOTONIC time at most 1 ms before the event,
- * else the event's time stamp
+ * CLOCK_MONOTONIC time at most 1 ms before the event (now_ns 0: the trace
+ * is of another clock), else the event's time stamp
  */
 void an_on_hrtimer(struct an_run *r, int cpu, int64_t ts, int64_t now_ns, bool entry);
 

@@ -89,6 +89,7 @@ struct an_reader {
 	int err;			/* exit code when a record stopped the pass */
 	bool swap;			/* file byte order differs from ours */
 	bool window;			/* a flight-recorder window (docs/recorder.md) */
+	bool mono;			/* the trace clock is CLOCK_MONOTONIC, hrtimer 'now's clock */
 	unsigned long long last_offset;	/* file offset of the last record read */
 	dev_t dev;			/* the file, to find libtracecmd's mappings of it */
 	const char *base;		/* its name without directories */
@@ -378,7 +379,9 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 			      (int)an_num(rd, &rd->fmt[rd->kind[type]].f[F_VEC], rec));
 		break;
 	case AN_EV_HRTIMER_ENTRY:
-		an_on_hrtimer(r, cpu, ts, an_num(rd, &rd->fmt[AN_EV_HRTIMER_ENTRY].f[F_NOW], rec), true);
+		/* 'now' is a CLOCK_MONOTONIC time: of use in a trace of that clock only */
+		an_on_hrtimer(r, cpu, ts, rd->mono ? an_num(rd, &rd->fmt[AN_EV_HRTIMER_ENTRY].f[F_NOW], rec) : 0,
+			      true);
 		break;
 	case AN_EV_HRTIMER_EXIT:
 		an_on_hrtimer(r, cpu, ts, 0, false);
@@ -567,6 +570,7 @@ int an_trace_read(struct an_run *r, const char *path)
 	r->file_version = tracecmd_get_in_file_version(h);
 	snprintf(r->clock, sizeof(r->clock), "%s",
 		 tracecmd_get_trace_clock(h) ? tracecmd_get_trace_clock(h) : "unknown");
+	rd.mono = !strcmp(r->clock, "mono");
 	ret = an_sched_init(r, tracecmd_cpus(h) > 0 ? tracecmd_cpus(h) : 1);
 	if (ret) {
 		ret = pf_fail(PF_EXIT_INTERNAL, "%s: out of memory", path);
