@@ -524,6 +524,15 @@ static int app_thread_attr(struct app *app, struct app_task *t, pthread_attr_t *
 	return ret;
 }
 
+void app_signals_to_main(sigset_t *sigs)
+{
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(sigs);
+	sigaddset(sigs, SIGINT);
+	sigaddset(sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, sigs, NULL);
+}
+
 int app_start(struct app *app, char *err, size_t err_size)
 {
 	const char *cpus;

@@ -28,6 +28,7 @@
 
 #include <pthread.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -118,6 +119,14 @@ int app_init(struct app *app, const struct app_config *cfg, char *err, size_t er
  * (setup); 0 or -errno with the failing task in err
  */
 int app_bodies_init(struct app *app, const struct app_task_body *bodies, char *err, size_t err_size);
+
+/*
+ * app_signals_to_main - before app_start: a closed stdout / stderr pipe must
+ * not end the run before the job log is drained (SIGPIPE ignored), and
+ * SIGINT / SIGTERM are blocked in every thread the executive creates, for the
+ * calling thread to take synchronously (sigtimedwait on *sigs)
+ */
+void app_signals_to_main(sigset_t *sigs);
 
 /*
  * app_start - create every thread (SCHED_FIFO unless no_rt), pick t0 and let

@@ -276,13 +276,7 @@ int main(int argc, char **argv)
 		goto out_app;
 	}
 
-	/* a closed stdout / stderr pipe (flightapp ... | head) must not end the run before the job log is drained */
-	signal(SIGPIPE, SIG_IGN);
-	/* SIGINT / SIGTERM are taken by the main thread only, synchronously */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	app_signals_to_main(&sigs);	/* (flightapp ... | head) drains its job log; Ctrl-C taken here */
 	ret = app_start(&app, err, sizeof(err));
 	if (ret) {
 		code = pf_fail(ret == -EPERM || ret == -EINVAL ? PF_EXIT_ENV : PF_EXIT_INTERNAL, "%s", err);

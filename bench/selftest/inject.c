@@ -801,11 +801,7 @@ int main(int argc, char **argv)
 		code = pf_fail(PF_EXIT_INTERNAL, "%s", err);
 		goto out_app;
 	}
-	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	app_signals_to_main(&sigs);
 	if ((code = st_threads(th, &nth)))
 		goto out_threads;
 	/* the run's length is the plan's, and the plan needs t0: plan with a provisional t0, then again */
