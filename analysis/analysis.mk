@@ -3,7 +3,8 @@
 # building blocks live in t/ but are built here, with the sources they test.
 AN_SRCS := analysis/analyze.c analysis/trace.c analysis/sched.c analysis/tasks.c \
 	   analysis/joblog.c analysis/jobs_csv.c analysis/results.c \
-	   analysis/cyclictest.c analysis/snapshots.c analysis/trace_cut.c analysis/timeline.c
+	   analysis/cyclictest.c analysis/snapshots.c analysis/trace_cut.c analysis/timeline.c \
+	   analysis/cyclictest_wakeups.c
 PREFLIGHT_SRCS += $(AN_SRCS)
 PREFLIGHT_CMDS += analyze
 PREFLIGHT_PKGS += libtracecmd libtraceevent libtracefs jansson

@@ -13,6 +13,7 @@
 #include "jobs_csv.h"
 #include "results.h"
 #include "snapshots.h"
+#include "cyclictest_wakeups.h"
 #include "command.h"
 #include "outguard.h"
 #include "proc.h"
@@ -533,12 +534,16 @@ static int an_pass(void *arg)
 		goto out;
 	}
 	an_snapshots_fold(r, res);
+	if (r->opt.trace || r->opt.nsnapshots)
+		an_cw_fold(r, res);
 	an_facts_fold(&r->opt, &facts, res);
 	ret = an_write_json(r, res, r->opt.out);
 	if (!ret && r->opt.csv)
 		ret = an_write_csv(r, res, r->opt.csv);
-	if (!ret && !r->opt.quiet && strcmp(r->opt.out, "-"))
+	if (!ret && !r->opt.quiet && strcmp(r->opt.out, "-")) {
 		an_print_summary(r, res, stdout);
+		an_cw_print(res, stdout);
+	}
 out:
 	json_decref(res);
 	json_decref(r->cyclictest);
@@ -550,6 +555,7 @@ out:
 		ret = csv;
 	an_tasks_joblog_close(r);
 	an_snapshots_free(r);
+	an_cw_free(r);
 	an_tasks_free(r);
 	an_sched_free(r);
 	return ret < 0 ? 0 : ret;

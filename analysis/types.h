@@ -268,6 +268,7 @@ struct an_task {
 
 struct an_joblog;
 struct an_tl_set;
+struct an_cw;
 
 struct an_opts {
 	const char *trace, *joblog, *cyclictest, *threads, *out, *csv;
@@ -351,6 +352,8 @@ struct an_run {
 	/* flight-recorder snapshots, analysed one by one (snapshots.c) */
 	struct an_snap *snap;
 	int      nsnap;
+	/* cyclictest's measuring threads and worst wakeups (cyclictest_wakeups.c), NULL when none seen */
+	struct an_cw *cw;
 };
 
 #endif
