@@ -11,7 +11,9 @@
  * switch-in - expiry, what cyclictest itself measures less the return to user
  * space and its clock read. Without hrtimer_start in the trace, the release is
  * the hrtimer_expire_entry that woke it: the timer's own delay is then not
- * counted (release_from says which).
+ * counted (release_from says which). A wakeup whose expiry or switch-in is
+ * not in the trace (the first one, a switch-in only inferred) is counted, not
+ * measured.
  *
  * The worst --top wakeups get their culprits from the CPU's history as the
  * app's activations do (an_culprit_fill of tasks.c): IRQs, softirqs, the
@@ -51,6 +53,7 @@ struct an_cw {
 	int      ntop;
 	uint64_t from_start, from_expiry;	/* releases from hrtimer_start, from hrtimer_expire_entry */
 	uint64_t unmeasured;		/* wakeups whose expiry was not in the trace */
+	uint64_t unresolved;		/* wakeups whose switch-in was not in the trace (inferred) */
 	int      snapshots;		/* snapshots merged (flight recorder) */
 };
 
@@ -129,15 +132,21 @@ static void an_cw_consider(struct an_run *r, struct an_thread *th, int cpu, uint
 	cw->top[i] = (struct an_cw_worst){ .c = c };
 }
 
-int an_cw_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, int next_pid)
+int an_cw_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, int prev_prio, int next_pid)
 {
-	struct an_cw_thread *ct;
+	struct an_cw_thread *ct = NULL;
 	struct an_thread *th;
 	int64_t release_ns = 0;
 
+	/* found by their hrtimer_start, else (a trace without it) when one of them blocks */
+	if (prev_prio < 100 && prev_pid > 0 && !(ct = an_cw_find(r->cw, prev_pid)) && an_cw_is_measuring(r, prev_pid) &&
+	    !(ct = an_cw_add(r, prev_pid)))
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	if (!r->cw)
 		return 0;
-	if ((ct = an_cw_find(r->cw, prev_pid)) && (th = an_thread_find(r, prev_pid)) && !th->runnable) {
+	if ((ct || (ct = an_cw_find(r->cw, prev_pid))) && (th = an_thread_find(r, prev_pid)) && !th->runnable) {
+		if (ct->sleep_ns && th->last_waking_ns >= ct->sleep_ns)
+			r->cw->unresolved++;	/* it ran since it last slept, its switch-in unseen */
 		ct->sleep_until_ns = ct->armed_ns;	/* blocked: asleep until the expiry it armed */
 		ct->armed_ns = 0;
 		ct->sleep_ns = ts;
@@ -145,11 +154,13 @@ int an_cw_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, int nex
 	if (!(ct = an_cw_find(r->cw, next_pid)) || !ct->sleep_ns || !(th = an_thread_find(r, next_pid)))
 		return 0;
 	/* woken since it blocked, and switched in now (a switch-in inferred later is no sample) */
+	if (th->last_waking_ns >= ct->sleep_ns && (th->last_switch_in_ns != ts || th->last_inferred))
+		r->cw->unresolved++;
 	if (th->last_switch_in_ns == ts && !th->last_inferred && th->last_waking_ns >= ct->sleep_ns) {
 		if (ct->sleep_until_ns) {
 			release_ns = ct->sleep_until_ns;
 			r->cw->from_start++;
-		} else if (th->last_timer_ns >= ct->sleep_ns) {
+		} else if (!r->n_hrtimer_start && th->last_timer_ns >= ct->sleep_ns) {
 			release_ns = th->last_timer_ns;
 			r->cw->from_expiry++;
 		} else {
@@ -182,6 +193,7 @@ int an_cw_merge(struct an_run *r, struct an_run *s, const char *file)
 	r->cw->from_start += s->cw->from_start;
 	r->cw->from_expiry += s->cw->from_expiry;
 	r->cw->unmeasured += s->cw->unmeasured;
+	r->cw->unresolved += s->cw->unresolved;
 	for (i = 0; i < s->cw->nth; i++) {
 		t = &s->cw->th[i];
 		if (!(d = an_cw_find(r->cw, t->pid)) && !(d = an_cw_add(r, t->pid)))
@@ -274,6 +286,7 @@ void an_cw_fold(struct an_run *r, json_t *res)
 	json_object_set_new(o, "release_from", json_string(!cw->from_expiry ? "hrtimer_start" :
 							   !cw->from_start ? "hrtimer_expire_entry" : "mixed"));
 	json_object_set_new(o, "wakeups_unmeasured", json_integer((json_int_t)cw->unmeasured));
+	json_object_set_new(o, "wakeups_unresolved", json_integer((json_int_t)cw->unresolved));
 	for (i = 0; i < cw->nth; i++) {
 		struct an_cw_thread *ct = &cw->th[i];
 		json_t *t = json_object(), *rmax;
@@ -351,6 +364,9 @@ void an_cw_print(json_t *res, FILE *out)
 	}
 	json_array_foreach(json_object_get(cw, "worst"), i, o)
 		fprintf(out, "%s\n", json_string_value(json_object_get(o, "summary")));
+	if (json_integer_value(json_object_get(cw, "wakeups_unresolved")))
+		fprintf(out, "(%lld wakeups not measured: their switch-in is not in the trace, only inferred from "
+			"later events)\n", json_integer_value(json_object_get(cw, "wakeups_unresolved")));
 	if (json_integer_value(json_object_get(cw, "wakeups_unmeasured")))
 		fprintf(out, "(%lld wakeups not measured: neither their hrtimer_start nor the expiry that woke "
 			"them is in the trace)\n", json_integer_value(json_object_get(cw, "wakeups_unmeasured")));

@@ -21,7 +21,7 @@ void an_cw_on_hrtimer_start(struct an_run *r, int64_t ts, int pid, int64_t expir
  * waking is a wakeup, measured and, among the worst, explained; 0 or an exit
  * code (out of memory)
  */
-int  an_cw_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, int next_pid);
+int  an_cw_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, int prev_prio, int next_pid);
 
 /*
  * an_cw_merge - a flight-recorder snapshot's analysis s into r: its threads'

@@ -355,6 +355,7 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 			     an_comm(rd, &f[F_NEXT_COMM], rec),
 			     (int)an_sign(an_num(rd, &f[F_NEXT_PRIO], rec), f[F_NEXT_PRIO].size));
 		ret = an_cw_on_switch(r, cpu, ts, (int)an_sign(an_num(rd, &f[F_PREV_PID], rec), f[F_PREV_PID].size),
+				      (int)an_sign(an_num(rd, &f[F_PREV_PRIO], rec), f[F_PREV_PRIO].size),
 				      (int)an_sign(an_num(rd, &f[F_NEXT_PID], rec), f[F_NEXT_PID].size));
 		break;
 	case AN_EV_WAKING:
@@ -387,6 +388,7 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 		an_on_hrtimer(r, cpu, ts, rd->kind[type] == AN_EV_HRTIMER_ENTRY);
 		break;
 	case AN_EV_HRTIMER_START:
+		r->n_hrtimer_start++;
 		f = rd->fmt[AN_EV_HRTIMER_START].f;
 		if (f[F_EXPIRES].present)
 			an_cw_on_hrtimer_start(r, ts, pid, (int64_t)an_sign(an_num(rd, &f[F_EXPIRES], rec),

@@ -298,6 +298,7 @@ struct an_run {
 	int64_t  start_ns, end_ns;
 	uint64_t n_inferred;		/* switch-ins inferred from a thread's events */
 	uint64_t n_switch, n_waking, n_wakeup, n_migrate, n_irq, n_softirq, n_hrtimer, n_markers;
+	uint64_t n_hrtimer_start;	/* timer:hrtimer_start events (cyclictest_wakeups.c) */
 	/* threads: open hash pid -> index */
 	struct an_thread *thr;
 	size_t   nthr, thr_cap;
