@@ -11,6 +11,7 @@
  *   tasks.c   the app's markers and job-log rows -> per-task metrics and culprits
  *   jobs_csv.c  the per-job table, written as tasks.c closes each job
  *   results.c results.json, CSV tables and the text summary
+ *   cyclictest_wakeups.c  cyclictest's wakeups in a trace of it, the worst with culprits
  *   analyze.c the command: options, and the one coordinator of the passes
  *
  * Definitions follow docs/ARCHITECTURE.md; the output is docs/results.md.
