@@ -2,8 +2,9 @@
 # 0584-analyze-cyclictest-trace.t - cyclictest's own wakeups explained from a
 # trace (results.json cyclictest_wakeups, docs/results.md): cyclictest is
 # recorded here by 'preflight record' on one CPU beside a SCHED_FIFO hog of a
-# higher priority that spins 3 ms every 50 ms on that CPU, so its worst
-# wakeups wait for the hog. The hog must be named as the worst wakeup's
+# higher priority that spins 10 ms every 100 ms on that CPU, so its worst
+# wakeups wait for the hog (longer than what other realtime work on a shared
+# machine makes it wait). The hog must be named as the worst wakeup's
 # culprit with most of its lateness, the parts must add up, and cyclictest's
 # own max can only be later than the trace's switch-in. No time is asserted.
 . "$(dirname "$0")/lib/test-lib.sh"
@@ -17,7 +18,7 @@ cat > "$TMP/hog.pl" <<'EOF'
 use Time::HiRes qw(time sleep);
 $0 = "pfhog";
 my $end = time + $ARGV[0];
-while (time < $end) { my $t = time + 0.003; 1 while time < $t; sleep 0.05; }
+while (time < $end) { my $t = time + 0.010; 1 while time < $t; sleep 0.1; }
 EOF
 # rec EVENTS NAME - cyclictest (FIFO 80, 1 ms, 3 s) and the hog (FIFO 95) on $CPU under the recorder
 rec() {
@@ -42,7 +43,8 @@ is "$(json_get "$R" cyclictest_wakeups.threads.0.name):$(json_get "$R" cyclictes
 worst() {
 	perl -MJSON::PP -e '
 		local $/; open my $f, "<", $ARGV[0] or die; my $cw = decode_json(<$f>)->{cyclictest_wakeups};
-		my ($w, @rest) = @{$cw->{worst}}; my $c = $w->{contributors}[0]; my $sum = 0;
+		my ($w, @rest) = @{$cw->{worst} // []}; $w or do { print "no worst wakeup\n"; exit };
+		my $c = $w->{contributors}[0]; my $sum = 0;
 		$sum += $_->{duration_ns} for @{$w->{contributors}};
 		print "hog:", ($c->{kind} eq "thread" && $c->{pid} == $ARGV[1] && $c->{name} eq "pfhog" &&
 			2 * $c->{duration_ns} > $w->{latency_ns} ? "ok" : "$c->{kind} $c->{name} $c->{pid} $c->{duration_ns} of $w->{latency_ns}"),
@@ -57,9 +59,10 @@ like "$(json_get "$R" cyclictest_wakeups.worst.0.summary)" "^cyclictest T0 \\(ti
 	"cwk-1.6 its summary line names the thread, the wakeup and the hog"
 d=$(json_get "$R" cyclictest_wakeups.threads.0.reported_minus_max_ns)
 like "$d" '^[0-9]+$' "cwk-1.7 cyclictest's own max is not below the trace's (it reads its clock after the switch-in): $d ns more"
-n=$(json_get "$R" cyclictest_wakeups.threads.0.wakeups)
-un=$(($(json_get "$R" cyclictest_wakeups.wakeups_unresolved) + $(json_get "$R" cyclictest_wakeups.wakeups_unmeasured)))
-cycles=$(json_get "$R" cyclictest.threads.0.latency_ns.count)
+n=$(json_get "$R" cyclictest_wakeups.threads.0.wakeups 2>/dev/null)
+un=$(($(json_get "$R" cyclictest_wakeups.wakeups_unresolved 2>/dev/null || echo 0) + \
+	$(json_get "$R" cyclictest_wakeups.wakeups_unmeasured 2>/dev/null || echo 0)))
+n=${n:-0} cycles=$(json_get "$R" cyclictest.threads.0.latency_ns.count)
 ok "cwk-1.8 the wakeups measured ($n) and not ($un) account for most of cyclictest's cycles ($cycles), never more" \
 	test $((n + un)) -le $((cycles + 1)) -a $((2 * (n + un))) -gt "$cycles" -a "$n" -gt 0
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/full.dat" --cyclictest "$TMP/full.json" -o "$TMP/s.json"
