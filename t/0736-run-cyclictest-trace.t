@@ -10,7 +10,7 @@
 need TRACEFS
 need RT
 command -v cyclictest >/dev/null 2>&1 || skip_all "cyclictest not installed (rt-tests)"
-plan 14
+plan 15
 
 printf '[scenario]\nname = bad\n[phase b]\nduration = 2s\nmeasure = cyclictest\ncyclictest.trace = partial\n' > "$TMP/bad.ini"
 run_cmd "$PREFLIGHT" run --check "$TMP/bad.ini"
@@ -65,3 +65,6 @@ is "$(json_get "$R/02-flight/results.json" cyclictest_wakeups.source)" snapshots
 json_get "$R/03-plain/results.json" cyclictest_wakeups >/dev/null 2>&1
 is "$?:$(json_get "$R/03-plain/results.json" inputs.trace)" "1:null" "ctr-2.6 the untraced phase: no trace, no cyclictest_wakeups"
 like "$(cat "$R/report.txt")" "cyclictest's worst wakeups explained" "ctr-2.7 the run's summary explains the baseline's worst wakeups"
+n=$(json_get "$F" 'cyclictest_wakeups.worst' | grep -o '"summary"' | wc -l)
+is "$(grep -c '^<li>cyclictest T' "$R/report.html"):$(grep -c "cyclictest's worst wakeups explained (idle phase, from its trace)" "$R/report.html")" \
+	"$n:1" "ctr-2.8 the HTML report lists the traced baseline's worst wakeups (its first idle phase: 01-full)"
