@@ -20,7 +20,7 @@ gentrace_PKGS := libtracecmd libtraceevent libtracefs
 # analyze_test: the building blocks driven directly (t/0560)
 UNIT_TESTS += analyze_test
 analyze_test_SRCS := t/unit/analyze_test.c analysis/sched.c analysis/tasks.c analysis/joblog.c \
-		     analysis/jobs_csv.c analysis/results.c analysis/timeline.c
+		     analysis/jobs_csv.c analysis/results.c analysis/timeline.c analysis/cyclictest_wakeups.c
 analyze_test_PKGS := jansson
 analyze_test_LDLIBS := -lcsv
 

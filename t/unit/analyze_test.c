@@ -8,6 +8,7 @@
  */
 #include "analysis/sched.h"
 #include "analysis/tasks.h"
+#include "analysis/cyclictest_wakeups.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -233,6 +234,76 @@ static void test_culprit(void)
 	free_run(r);
 }
 
+/*
+ * cyclictest's wakeups: a measuring thread (FIFO 80) arms its timer for 1 ms
+ * and sleeps; a FIFO-95 hog runs from 0.9 ms, the timer's IRQ comes 40 us
+ * late, an IRQ takes 30 us, the hog blocks at 1.3 ms: 300 us late, the hog
+ * 270 us of it. The next cycle wakes an idle CPU 8 us after its expiry.
+ */
+static void test_cyclictest(void)
+{
+	struct an_run *r = new_run();
+	json_t *res = json_object();
+	char line[400];
+
+	an_on_switch(r, 1, 10 * US, 0, COMM("swapper/1"), 120, 0, 30, COMM("cyclictest"), 19);
+	an_cw_on_switch(r, 1, 10 * US, 0, 120, 30);
+	an_cw_on_hrtimer_start(r, 20 * US, 30, 1 * MS);
+	an_on_switch(r, 1, 30 * US, 30, COMM("cyclictest"), 19, 1, 0, COMM("swapper/1"), 120);
+	an_cw_on_switch(r, 1, 30 * US, 30, 19, 0);
+	an_on_switch(r, 1, 900 * US, 0, COMM("swapper/1"), 120, 0, 20, COMM("hog"), 4);
+	an_cw_on_switch(r, 1, 900 * US, 0, 120, 20);
+	an_on_hrtimer(r, 1, 1 * MS + 40 * US, true);
+	an_on_waking(r, 1, 1 * MS + 41 * US, 30, COMM("cyclictest"), 19, true);
+	an_on_hrtimer(r, 1, 1 * MS + 42 * US, false);
+	an_on_irq(r, 1, 1 * MS + 100 * US, true, 9, "virtio0", 7);
+	an_on_irq(r, 1, 1 * MS + 130 * US, false, 9, NULL, 0);
+	an_on_switch(r, 1, 1 * MS + 300 * US, 20, COMM("hog"), 4, 1, 30, COMM("cyclictest"), 19);
+	an_cw_on_switch(r, 1, 1 * MS + 300 * US, 20, 4, 30);
+	an_cw_on_hrtimer_start(r, 1 * MS + 305 * US, 30, 2 * MS);
+	an_on_switch(r, 1, 1 * MS + 310 * US, 30, COMM("cyclictest"), 19, 1, 0, COMM("swapper/1"), 120);
+	an_cw_on_switch(r, 1, 1 * MS + 310 * US, 30, 19, 0);
+	an_on_hrtimer(r, 1, 2 * MS + 5 * US, true);
+	an_on_waking(r, 1, 2 * MS + 6 * US, 30, COMM("cyclictest"), 19, true);
+	an_on_hrtimer(r, 1, 2 * MS + 7 * US, false);
+	an_on_switch(r, 1, 2 * MS + 8 * US, 0, COMM("swapper/1"), 120, 0, 30, COMM("cyclictest"), 19);
+	an_cw_on_switch(r, 1, 2 * MS + 8 * US, 0, 120, 30);
+	an_cw_fold(r, res);
+	check_str(json_string_value(json_object_get(json_object_get(res, "cyclictest_wakeups"), "release_from")),
+		  "hrtimer_start", "cw-1.1 measured from the expiry the thread armed");
+	check_int(json_integer_value(json_object_get(json_object_get(json_array_get(json_object_get(
+		  json_object_get(res, "cyclictest_wakeups"), "threads"), 0), "latency_ns"), "count")), ==, 2,
+		  "cw-1.2 both wakeups measured");
+	{
+		json_t *w = json_array_get(json_object_get(json_object_get(res, "cyclictest_wakeups"), "worst"), 0);
+		json_t *w2 = json_array_get(json_object_get(json_object_get(res, "cyclictest_wakeups"), "worst"), 1);
+		json_t *c0 = json_array_get(json_object_get(w, "contributors"), 0);
+		json_t *c1 = json_array_get(json_object_get(w, "contributors"), 1);
+
+		check_int(json_integer_value(json_object_get(w, "latency_ns")), ==, 300 * US, "cw-1.3 the worst: 300 us");
+		check_str(json_string_value(json_object_get(c0, "name")), "hog", "cw-1.4 the hog first");
+		check_int(json_integer_value(json_object_get(c0, "duration_ns")), ==, 270 * US,
+			  "cw-1.5 the hog's time without the IRQ inside it");
+		check_int(json_integer_value(json_object_get(c1, "duration_ns")), ==, 30 * US, "cw-1.6 the IRQ");
+		check_int(json_integer_value(json_object_get(w, "timer_expiry_delay_ns")), ==, 40 * US,
+			  "cw-1.7 the timer IRQ's delay");
+		check_int(json_integer_value(json_object_get(w, "runnable_ns")), ==, 259 * US,
+			  "cw-1.8 runnable from the waking to the switch-in");
+		check(json_is_true(json_object_get(w, "complete")) &&
+		      json_integer_value(json_object_get(w, "explained_ns")) == 300 * US, "cw-1.9 the parts add up");
+		snprintf(line, sizeof(line), "%s", json_string_value(json_object_get(w, "summary")));
+		check_str(line, "cyclictest thread (tid 30) wakeup 1 on CPU 1, timer expiry at 0.001000000 s: 300 µs late"
+			  " — hog (pid 20) 270 µs, irq 9 (virtio0) 30 µs, timer IRQ delay 40 µs [100 % explained]",
+			  "cw-1.10 the summary line");
+		check_int(json_integer_value(json_object_get(w2, "latency_ns")), ==, 8 * US, "cw-1.11 the next: 8 us");
+		check_str(json_string_value(json_object_get(json_array_get(json_object_get(w2, "contributors"), 0),
+							      "kind")), "idle", "cw-1.12 ... an idle CPU waking up");
+	}
+	json_decref(res);
+	an_cw_free(r);
+	free_run(r);
+}
+
 /* write a job log and read it: CRLF, quoted task names, blank lines, rows out of task order */
 static void test_joblog(void)
 {
@@ -275,13 +346,14 @@ static void test_joblog(void)
 int main(void)
 {
 	pf_set_prog("analyze_test");
-	tap_plan(62);
+	tap_plan(74);
 	test_windows();
 	test_mwindows();
 	test_lost();
 	test_sched();
 	test_tasks();
 	test_culprit();
+	test_cyclictest();
 	test_joblog();
 	return tap_done();
 }
