@@ -334,15 +334,16 @@ void an_cw_print(json_t *res, FILE *out)
 {
 	json_t *cw = json_object_get(res, "cyclictest_wakeups"), *o;
 	const char *from;
+	bool snaps;
 	size_t i;
 
 	if (!json_is_object(cw))
 		return;
 	from = json_string_value(json_object_get(cw, "release_from"));
+	snaps = !strcmp(json_string_value(json_object_get(cw, "source")), "snapshots");
 	fprintf(out, "\ncyclictest's worst wakeups explained (%s: %s to switch-in):\n",
-		!strcmp(json_string_value(json_object_get(cw, "source")), "snapshots") ? "from the flight-recorder "
-		"snapshots" : "from the trace", !strcmp(from, "hrtimer_start") ? "timer expiry" :
-		"hrtimer_expire_entry (the timer's own delay not counted: no hrtimer_start in the trace)");
+		snaps ? "from the flight-recorder snapshots" : "from the trace", !strcmp(from, "hrtimer_start") ?
+		"timer expiry" : "hrtimer_expire_entry (the timer's own delay not counted: no hrtimer_start in the trace)");
 	json_array_foreach(json_object_get(cw, "threads"), i, o) {
 		json_t *lat = json_object_get(o, "latency_ns"), *rmax = json_object_get(o, "reported_max_ns");
 		char b1[32] = "n/a", b2[32] = "", b3[32] = "";
@@ -353,13 +354,15 @@ void an_cw_print(json_t *res, FILE *out)
 			an_fmt_us(b2, sizeof(b2), json_integer_value(rmax));
 			an_fmt_us(b3, sizeof(b3), json_integer_value(json_object_get(o, "reported_minus_max_ns")));
 		}
-		fprintf(out, "%s (tid %lld, CPU %lld): %lld wakeups, max %s in the trace", json_is_string(
+		fprintf(out, "%s (tid %lld, CPU %lld): %lld wakeups, max %s in the %s", json_is_string(
 			json_object_get(o, "name")) ? json_string_value(json_object_get(o, "name")) : "thread",
 			json_integer_value(json_object_get(o, "tid")), json_integer_value(json_object_get(o, "cpu")),
-			json_integer_value(json_object_get(o, "wakeups")), b1);
-		if (b2[0])
-			fprintf(out, "; cyclictest reported max %s (%s more: it reads its clock after the return "
-				"to user space)", b2, b3);
+			json_integer_value(json_object_get(o, "wakeups")), b1, snaps ? "snapshots" : "trace");
+		if (b2[0] && snaps)
+			fprintf(out, "; cyclictest reported max %s over the whole phase, which the snapshots may not hold", b2);
+		else if (b2[0])
+			fprintf(out, "; cyclictest reported max %s, %s more (it reads its clock after the switch-in, "
+				"back in user space)", b2, b3);
 		fputc('\n', out);
 	}
 	json_array_foreach(json_object_get(cw, "worst"), i, o)
