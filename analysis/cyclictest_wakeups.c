@@ -29,31 +29,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* an_cw_thread - one measuring thread of cyclictest */
-struct an_cw_thread {
-	int      pid;
-	int      cpu;			/* of its last wakeup, -1 none */
-	int64_t  armed_ns;		/* expiry of the hrtimer it armed since it last ran, 0 none */
-	int64_t  sleep_until_ns;	/* expiry of the sleep it is in, 0 none known */
-	int64_t  sleep_ns;		/* when it blocked, 0 when not asleep */
-	uint64_t wakeups;		/* wakeups measured */
-	struct an_stat lat;		/* their latencies */
-};
-
 /* an_cw_worst - one of the worst wakeups, with its culprits */
 struct an_cw_worst {
 	struct an_culprit c;		/* seq: the thread's wakeup number */
 	const char *snapshot;		/* the flight-recorder snapshot that holds it, NULL in a full trace */
 };
 
+/* an_cw_thread - one measuring thread of cyclictest */
+struct an_cw_thread {
+	int      pid;
+	int      proc;			/* the thread that created it (cyclictest's main thread), 0 unknown */
+	int      cpu;			/* of its last wakeup, -1 none */
+	int64_t  armed_ns;		/* expiry of the hrtimer it armed since it last ran, 0 none */
+	int64_t  sleep_until_ns;	/* expiry of the sleep it is in, 0 none known */
+	int64_t  sleep_ns;		/* when it blocked, 0 when not asleep */
+	uint64_t wakeups;		/* wakeups measured */
+	uint64_t unmeasured;		/* wakeups whose expiry was not in the trace */
+	uint64_t unresolved;		/* wakeups whose switch-in was not in the trace (inferred) */
+	uint64_t from_start, from_expiry;	/* releases from hrtimer_start, from hrtimer_expire_entry */
+	struct an_stat lat;		/* their latencies */
+	struct an_cw_worst *top;	/* its worst, worst first, at most r->opt.top */
+	int      ntop;
+	bool     chosen;		/* of the cyclictest process reported (an_cw_choose) */
+};
+
+/* an_cw_born - a thread named cyclictest created in the trace, and by whom (sched_wakeup_new) */
+struct an_cw_born {
+	int pid, proc;
+};
+
 struct an_cw {
 	struct an_cw_thread *th;
 	size_t   nth, cap;
-	struct an_cw_worst *top;	/* worst first, at most r->opt.top */
-	int      ntop;
-	uint64_t from_start, from_expiry;	/* releases from hrtimer_start, from hrtimer_expire_entry */
-	uint64_t unmeasured;		/* wakeups whose expiry was not in the trace */
-	uint64_t unresolved;		/* wakeups whose switch-in was not in the trace (inferred) */
+	struct an_cw_born *born;
+	size_t   nborn, born_cap;
 	int      snapshots;		/* snapshots merged (flight recorder) */
 };
 
@@ -68,18 +77,29 @@ static struct an_cw_thread *an_cw_find(const struct an_cw *cw, int pid)
 	return NULL;
 }
 
-/* an_cw_add - a new measuring thread (r->cw made on the first); NULL when out of memory */
-static struct an_cw_thread *an_cw_add(struct an_run *r, int pid)
+/* an_cw_new - r->cw, made on first use; NULL when out of memory */
+static struct an_cw *an_cw_new(struct an_run *r)
+{
+	if (!r->cw)
+		r->cw = calloc(1, sizeof(*r->cw));
+	return r->cw;
+}
+
+/* an_cw_add - a new measuring thread, with its process when its creation was seen; NULL when out of memory */
+static struct an_cw_thread *an_cw_add(struct an_run *r, int pid, int proc)
 {
 	struct an_cw_thread *ct;
+	size_t i;
 
-	if (!r->cw && !(r->cw = calloc(1, sizeof(*r->cw))))
-		return NULL;
-	if (pf_grow(&r->cw->th, &r->cw->cap, r->cw->nth, sizeof(*r->cw->th), 8))
+	if (!an_cw_new(r) || pf_grow(&r->cw->th, &r->cw->cap, r->cw->nth, sizeof(*r->cw->th), 8))
 		return NULL;
 	ct = &r->cw->th[r->cw->nth++];
 	memset(ct, 0, sizeof(*ct));
 	ct->pid = pid;
+	ct->proc = proc;
+	for (i = 0; !proc && i < r->cw->nborn; i++)
+		if (r->cw->born[i].pid == pid)
+			ct->proc = r->cw->born[i].proc;
 	ct->cpu = -1;
 	an_stat_init(&ct->lat, AN_LAT_BIN_NS, AN_LAT_NBINS, "ns");
 	return ct;
@@ -93,43 +113,62 @@ static bool an_cw_is_measuring(struct an_run *r, int pid)
 	return t && t->nprios && t->prio < 100 && !strcmp(t->comm, "cyclictest");
 }
 
+int an_cw_on_new_thread(struct an_run *r, int creator, int pid, const char *comm)
+{
+	if (strncmp(comm, "cyclictest", 16) || creator <= 0)
+		return 0;
+	if (!an_cw_new(r) || pf_grow(&r->cw->born, &r->cw->born_cap, r->cw->nborn, sizeof(*r->cw->born), 8))
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	r->cw->born[r->cw->nborn++] = (struct an_cw_born){ pid, creator };
+	return 0;
+}
+
 void an_cw_on_hrtimer_start(struct an_run *r, int64_t ts, int pid, int64_t expires_ns)
 {
 	struct an_cw_thread *ct = an_cw_find(r->cw, pid);
 
 	(void)ts;
-	if (!ct && (pid <= 0 || !an_cw_is_measuring(r, pid) || !(ct = an_cw_add(r, pid))))
+	if (!ct && (pid <= 0 || !an_cw_is_measuring(r, pid) || !(ct = an_cw_add(r, pid, 0))))
 		return;	/* out of memory: the thread is not measured, nothing else is lost */
 	ct->armed_ns = expires_ns;
 }
 
-/* an_cw_consider - keep this wakeup if it is among the --top worst, with its culprits */
-static void an_cw_consider(struct an_run *r, struct an_thread *th, int cpu, uint32_t n, int64_t release_ns,
-			   int64_t ts)
+/* an_cw_keep - w into a worst-first list of at most 'top' (its count *n) if it is among them */
+static void an_cw_keep(struct an_cw_worst *list, int *n, int top, const struct an_cw_worst *w)
 {
-	struct an_cw *cw = r->cw;
-	struct an_culprit c = { 0 };
 	int i;
 
-	if (r->opt.top <= 0 || (cw->ntop == r->opt.top && ts - release_ns <= cw->top[cw->ntop - 1].c.latency_ns))
+	if (top <= 0 || (*n == top && w->c.latency_ns <= list[*n - 1].c.latency_ns))
 		return;
-	if (!cw->top && !(cw->top = calloc((size_t)r->opt.top, sizeof(*cw->top))))
-		return;
-	c.seq = n;
-	c.cpu = cpu;
-	c.pid = th->pid;
-	c.release_ns = c.from_ns = release_ns;
-	c.start_ns = c.switch_in_ns = ts;
-	c.latency_ns = ts - release_ns;
-	c.waking_ns = th->last_waking_ns;
-	c.timer_ns = th->last_timer_ns;
-	c.waker_pid = th->last_waker_pid;
-	an_culprit_fill(r, th, cpu, &c);
-	if (cw->ntop < r->opt.top)
-		cw->ntop++;
-	for (i = cw->ntop - 1; i > 0 && cw->top[i - 1].c.latency_ns < c.latency_ns; i--)
-		cw->top[i] = cw->top[i - 1];
-	cw->top[i] = (struct an_cw_worst){ .c = c };
+	if (*n < top)
+		(*n)++;
+	for (i = *n - 1; i > 0 && list[i - 1].c.latency_ns < w->c.latency_ns; i--)
+		list[i] = list[i - 1];
+	list[i] = *w;
+}
+
+/* an_cw_consider - keep this wakeup if it is among its thread's --top worst, with its culprits */
+static int an_cw_consider(struct an_run *r, struct an_cw_thread *ct, struct an_thread *th, int cpu,
+			  int64_t release_ns, int64_t ts)
+{
+	struct an_cw_worst w = { .c = { 0 } };
+
+	if (r->opt.top <= 0 || (ct->ntop == r->opt.top && ts - release_ns <= ct->top[ct->ntop - 1].c.latency_ns))
+		return 0;
+	if (!ct->top && !(ct->top = calloc((size_t)r->opt.top, sizeof(*ct->top))))
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	w.c.seq = (uint32_t)ct->wakeups;
+	w.c.cpu = cpu;
+	w.c.pid = th->pid;
+	w.c.release_ns = w.c.from_ns = release_ns;
+	w.c.start_ns = w.c.switch_in_ns = ts;
+	w.c.latency_ns = ts - release_ns;
+	w.c.waking_ns = th->last_waking_ns;
+	w.c.timer_ns = th->last_timer_ns;
+	w.c.waker_pid = th->last_waker_pid;
+	an_culprit_fill(r, th, cpu, &w.c);
+	an_cw_keep(ct->top, &ct->ntop, r->opt.top, &w);
+	return 0;
 }
 
 int an_cw_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, int prev_prio, int next_pid)
@@ -140,13 +179,13 @@ int an_cw_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, int pre
 
 	/* found by their hrtimer_start, else (a trace without it) when one of them blocks */
 	if (prev_prio < 100 && prev_pid > 0 && !(ct = an_cw_find(r->cw, prev_pid)) && an_cw_is_measuring(r, prev_pid) &&
-	    !(ct = an_cw_add(r, prev_pid)))
+	    !(ct = an_cw_add(r, prev_pid, 0)))
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	if (!r->cw)
 		return 0;
 	if ((ct || (ct = an_cw_find(r->cw, prev_pid))) && (th = an_thread_find(r, prev_pid)) && !th->runnable) {
 		if (ct->sleep_ns && th->last_waking_ns >= ct->sleep_ns)
-			r->cw->unresolved++;	/* it ran since it last slept, its switch-in unseen */
+			ct->unresolved++;	/* it ran since it last slept, its switch-in unseen */
 		ct->sleep_until_ns = ct->armed_ns;	/* blocked: asleep until the expiry it armed */
 		ct->armed_ns = 0;
 		ct->sleep_ns = ts;
@@ -155,73 +194,68 @@ int an_cw_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, int pre
 		return 0;
 	/* woken since it blocked, and switched in now (a switch-in inferred later is no sample) */
 	if (th->last_waking_ns >= ct->sleep_ns && (th->last_switch_in_ns != ts || th->last_inferred))
-		r->cw->unresolved++;
+		ct->unresolved++;
 	if (th->last_switch_in_ns == ts && !th->last_inferred && th->last_waking_ns >= ct->sleep_ns) {
 		if (ct->sleep_until_ns) {
 			release_ns = ct->sleep_until_ns;
-			r->cw->from_start++;
+			ct->from_start++;
 		} else if (!r->n_hrtimer_start && th->last_timer_ns >= ct->sleep_ns) {
 			release_ns = th->last_timer_ns;
-			r->cw->from_expiry++;
+			ct->from_expiry++;
 		} else {
-			r->cw->unmeasured++;
+			ct->unmeasured++;
 		}
 	}
-	/* a waking before the expiry is no timer wakeup (a signal: cyclictest is ending) */
-	if (release_ns && release_ns <= th->last_waking_ns && release_ns <= ts) {
-		ct->wakeups++;
-		ct->cpu = cpu;
-		if (an_stat_add(&ct->lat, ts - release_ns, ts, ct->pid))
-			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-		an_cw_consider(r, th, cpu, (uint32_t)ct->wakeups, release_ns, ts);
-	}
 	ct->sleep_ns = ct->sleep_until_ns = 0;
-	return 0;
+	/* a waking before the expiry is no timer wakeup (a signal: cyclictest is ending) */
+	if (!release_ns || release_ns > th->last_waking_ns || release_ns > ts)
+		return 0;
+	ct->wakeups++;
+	ct->cpu = cpu;
+	if (an_stat_add(&ct->lat, ts - release_ns, ts, ct->pid))
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	return an_cw_consider(r, ct, th, cpu, release_ns, ts);
 }
 
 int an_cw_merge(struct an_run *r, struct an_run *s, const char *file)
 {
 	struct an_cw_thread *d, *t;
 	size_t i;
-	int k, j;
+	int k;
 
-	if (!s->cw)
+	if (!s->cw || !s->cw->nth)
 		return 0;
-	if (!r->cw && !(r->cw = calloc(1, sizeof(*r->cw))))
+	if (!an_cw_new(r))
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	r->cw->snapshots++;
-	r->cw->from_start += s->cw->from_start;
-	r->cw->from_expiry += s->cw->from_expiry;
-	r->cw->unmeasured += s->cw->unmeasured;
-	r->cw->unresolved += s->cw->unresolved;
 	for (i = 0; i < s->cw->nth; i++) {
 		t = &s->cw->th[i];
-		if (!(d = an_cw_find(r->cw, t->pid)) && !(d = an_cw_add(r, t->pid)))
+		if (!(d = an_cw_find(r->cw, t->pid)) && !(d = an_cw_add(r, t->pid, t->proc)))
 			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 		if (pf_hist_merge(&d->lat.h, &t->lat.h))
 			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 		d->wakeups += t->wakeups;
+		d->unmeasured += t->unmeasured;
+		d->unresolved += t->unresolved;
+		d->from_start += t->from_start;
+		d->from_expiry += t->from_expiry;
 		if (t->cpu >= 0)
 			d->cpu = t->cpu;
-	}
-	if (r->opt.top > 0 && !r->cw->top && !(r->cw->top = calloc((size_t)r->opt.top, sizeof(*r->cw->top))))
-		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-	for (k = 0; k < s->cw->ntop; k++) {
-		struct an_cw_worst w = s->cw->top[k];
-		struct an_cw *cw = r->cw;
+		if (!d->proc)
+			d->proc = t->proc;
+		if (r->opt.top > 0 && !d->top && !(d->top = calloc((size_t)r->opt.top, sizeof(*d->top))))
+			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+		for (k = 0; k < t->ntop; k++) {
+			struct an_cw_worst w = t->top[k];
+			int j;
 
-		for (j = 0; j < cw->ntop; j++)	/* overlapping snapshots: the earlier file's */
-			if (cw->top[j].c.pid == w.c.pid && cw->top[j].c.release_ns == w.c.release_ns)
-				break;
-		if (j < cw->ntop || r->opt.top <= 0 ||
-		    (cw->ntop == r->opt.top && w.c.latency_ns <= cw->top[cw->ntop - 1].c.latency_ns))
-			continue;
-		w.snapshot = file;
-		if (cw->ntop < r->opt.top)
-			cw->ntop++;
-		for (j = cw->ntop - 1; j > 0 && cw->top[j - 1].c.latency_ns < w.c.latency_ns; j--)
-			cw->top[j] = cw->top[j - 1];
-		cw->top[j] = w;
+			for (j = 0; j < d->ntop && d->top[j].c.release_ns != w.c.release_ns; j++)
+				;
+			if (j < d->ntop)
+				continue;	/* overlapping snapshots: the earlier file's */
+			w.snapshot = file;
+			an_cw_keep(d->top, &d->ntop, r->opt.top, &w);
+		}
 	}
 	return 0;
 }
@@ -233,26 +267,99 @@ static int an_cw_pid_cmp(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/* an_cw_named - a worst wakeup of a chosen thread, with the thread's name in cyclictest's results */
+struct an_cw_named {
+	const struct an_cw_worst *w;
+	const char *name;		/* "T0", NULL unknown */
+};
+
+static int an_cw_named_cmp(const void *a, const void *b)
+{
+	const struct an_cw_named *x = a, *y = b;
+
+	return (x->w->c.latency_ns < y->w->c.latency_ns) - (x->w->c.latency_ns > y->w->c.latency_ns);
+}
+
 /*
  * an_cw_reported - cyclictest's own entry (threads[] of the import) for the
- * measuring thread at index k of nth (sorted by tid): the one on the same CPU
- * when only one is, else the k-th when the counts agree (cyclictest makes its
- * threads in order); NULL when it cannot be told
+ * chosen measuring thread at index k of n (sorted by tid): the one on the same
+ * CPU when only one is, else the k-th when the counts agree (cyclictest makes
+ * its threads in order); NULL when it cannot be told
  */
-static json_t *an_cw_reported(const struct an_run *r, const struct an_cw_thread *ct, size_t k, size_t nth)
+static json_t *an_cw_reported(const struct an_run *r, const struct an_cw_thread *ct, size_t k, size_t n)
 {
 	json_t *arr = json_object_get(r->cyclictest, "threads"), *o, *found = NULL;
 	size_t i, same = 0;
 
 	json_array_foreach(arr, i, o)
-		if (ct->cpu >= 0 && json_integer_value(json_object_get(o, "cpu")) == ct->cpu &&
-		    json_is_integer(json_object_get(o, "cpu"))) {
+		if (ct->cpu >= 0 && json_is_integer(json_object_get(o, "cpu")) &&
+		    json_integer_value(json_object_get(o, "cpu")) == ct->cpu) {
 			found = o;
 			same++;
 		}
 	if (same == 1)
 		return found;
-	return json_array_size(arr) == nth ? json_array_get(arr, k) : NULL;
+	return json_array_size(arr) == n ? json_array_get(arr, k) : NULL;
+}
+
+/*
+ * an_cw_mismatch - how far the measuring threads of process proc are from
+ * cyclictest's own results: the sum over its threads of |wakeups seen -
+ * cycles reported|, -1 when their number differs (a trace records the whole
+ * machine, so another cyclictest may be in it)
+ */
+static int64_t an_cw_mismatch(const struct an_run *r, int proc)
+{
+	json_t *arr = json_object_get(r->cyclictest, "threads");
+	size_t i, k = 0, n = 0;
+	int64_t d = 0, seen;
+
+	for (i = 0; i < r->cw->nth; i++)
+		n += r->cw->th[i].proc == proc;
+	if (n != json_array_size(arr))
+		return -1;
+	for (i = 0; i < r->cw->nth; i++) {
+		const struct an_cw_thread *ct = &r->cw->th[i];
+		json_t *rep;
+
+		if (ct->proc != proc)
+			continue;
+		rep = an_cw_reported(r, ct, k++, n);
+		seen = (int64_t)(ct->wakeups + ct->unmeasured + ct->unresolved);
+		seen -= rep ? json_integer_value(json_object_get(json_object_get(rep, "latency_ns"), "count")) : 0;
+		d += seen < 0 ? -seen : seen;
+	}
+	return d;
+}
+
+/*
+ * an_cw_choose - which measuring threads are reported: those of the one
+ * cyclictest process in the trace; with several (their creator seen in
+ * sched_wakeup_new), the one whose threads match cyclictest's results best
+ * (--cyclictest), else all of them. Returns how many processes were seen,
+ * *proc the one chosen (0: unknown, or all)
+ */
+static int an_cw_choose(struct an_run *r, int *proc)
+{
+	int procs[64], nprocs = 0, j, best = -1;
+	int64_t d, best_d = INT64_MAX;
+	size_t i;
+
+	for (i = 0; i < r->cw->nth; i++) {
+		for (j = 0; j < nprocs && procs[j] != r->cw->th[i].proc; j++)
+			;
+		if (j == nprocs && nprocs < (int)PF_ARRAY_SIZE(procs))
+			procs[nprocs++] = r->cw->th[i].proc;
+	}
+	for (j = 0; nprocs > 1 && r->cyclictest && j < nprocs; j++)
+		if ((d = an_cw_mismatch(r, procs[j])) >= 0 && d < best_d) {
+			best_d = d;
+			best = j;
+		}
+	*proc = nprocs == 1 ? procs[0] : best >= 0 ? procs[best] : 0;
+	for (i = 0; i < r->cw->nth; i++)
+		r->cw->th[i].chosen = nprocs == 1 || best < 0 || r->cw->th[i].proc == procs[best];
+	return nprocs;
 }
 
 /* an_cw_head - the head of a worst wakeup's summary line: the thread, the wakeup, when its timer expired */
@@ -266,65 +373,89 @@ static void an_cw_head(const struct an_cw_worst *w, const char *name, char *buf,
 		 (long long)(w->c.release_ns % PF_NS_PER_SEC), d);
 }
 
+/* an_cw_thread_json - one chosen measuring thread beside cyclictest's own entry rep (NULL: none) */
+static json_t *an_cw_thread_json(struct an_cw_thread *ct, json_t *rep)
+{
+	json_t *t = json_object(), *lat = an_stat_json(&ct->lat), *max = json_object_get(lat, "max");
+	json_t *rmax = json_object_get(json_object_get(rep, "latency_ns"), "max");
+
+	json_object_set_new(t, "name", rep ? json_incref(json_object_get(rep, "name")) : json_null());
+	json_object_set_new(t, "tid", json_integer(ct->pid));
+	json_object_set_new(t, "cpu", ct->cpu >= 0 ? json_integer(ct->cpu) : json_null());
+	json_object_set_new(t, "wakeups", json_integer((json_int_t)ct->wakeups));
+	json_object_set_new(t, "latency_ns", lat);
+	json_object_set_new(t, "reported_max_ns", json_is_integer(rmax) ? json_incref(rmax) : json_null());
+	json_object_set_new(t, "reported_minus_max_ns", json_is_integer(rmax) && json_is_integer(max) ?
+			    json_integer(json_integer_value(rmax) - json_integer_value(max)) : json_null());
+	return t;
+}
+
 void an_cw_fold(struct an_run *r, json_t *res)
 {
 	struct an_cw *cw = r->cw;
+	struct an_cw_named *all = NULL;
 	json_t *o, *threads, *worst, *rep, *w;
-	char names[64][16], line[640];
-	size_t i, len;
-	int k;
+	uint64_t from_start = 0, from_expiry = 0, unmeasured = 0, unresolved = 0;
+	size_t i, n = 0, k = 0, nall = 0, left = 0, len;
+	char line[640];
+	int proc, nprocs, j;
 
 	if (!cw || !cw->nth) {
 		json_object_set_new(res, "cyclictest_wakeups", json_null());
 		return;
 	}
 	qsort(cw->th, cw->nth, sizeof(*cw->th), an_cw_pid_cmp);
+	nprocs = an_cw_choose(r, &proc);
+	for (i = 0; i < cw->nth; i++) {
+		n += cw->th[i].chosen;
+		left += !cw->th[i].chosen;
+		nall += cw->th[i].chosen ? (size_t)cw->th[i].ntop : 0;
+	}
+	all = calloc(nall ? nall : 1, sizeof(*all));
 	o = json_object();
 	threads = json_array();
 	worst = json_array();
-	json_object_set_new(o, "source", json_string(cw->snapshots ? "snapshots" : "trace"));
-	json_object_set_new(o, "release_from", json_string(!cw->from_expiry ? "hrtimer_start" :
-							   !cw->from_start ? "hrtimer_expire_entry" : "mixed"));
-	json_object_set_new(o, "wakeups_unmeasured", json_integer((json_int_t)cw->unmeasured));
-	json_object_set_new(o, "wakeups_unresolved", json_integer((json_int_t)cw->unresolved));
-	for (i = 0; i < cw->nth; i++) {
+	for (i = 0, nall = 0; i < cw->nth; i++) {
 		struct an_cw_thread *ct = &cw->th[i];
-		json_t *t = json_object(), *rmax;
-		json_t *lat = an_stat_json(&ct->lat), *max = json_object_get(lat, "max");
 
-		rep = an_cw_reported(r, ct, i, cw->nth);
-		rmax = json_object_get(json_object_get(rep, "latency_ns"), "max");
-		if (i < PF_ARRAY_SIZE(names))
-			snprintf(names[i], sizeof(names[i]), "%s", json_string_value(json_object_get(rep, "name")) ?: "");
-		json_object_set_new(t, "name", rep ? json_incref(json_object_get(rep, "name")) : json_null());
-		json_object_set_new(t, "tid", json_integer(ct->pid));
-		json_object_set_new(t, "cpu", ct->cpu >= 0 ? json_integer(ct->cpu) : json_null());
-		json_object_set_new(t, "wakeups", json_integer((json_int_t)ct->wakeups));
-		json_object_set_new(t, "latency_ns", lat);
-		json_object_set_new(t, "reported_max_ns", json_is_integer(rmax) ? json_incref(rmax) : json_null());
-		json_object_set_new(t, "reported_minus_max_ns", json_is_integer(rmax) && json_is_integer(max) ?
-				    json_integer(json_integer_value(rmax) - json_integer_value(max)) : json_null());
-		json_array_append_new(threads, t);
+		if (!ct->chosen)
+			continue;
+		from_start += ct->from_start;
+		from_expiry += ct->from_expiry;
+		unmeasured += ct->unmeasured;
+		unresolved += ct->unresolved;
+		rep = an_cw_reported(r, ct, k++, n);
+		for (j = 0; all && j < ct->ntop; j++)
+			all[nall++] = (struct an_cw_named){ &ct->top[j], json_string_value(json_object_get(rep, "name")) };
+		json_array_append_new(threads, an_cw_thread_json(ct, rep));
 	}
-	for (k = 0; k < cw->ntop; k++) {
-		const struct an_cw_worst *x = &cw->top[k];
-		const struct an_cw_thread *ct = an_cw_find(cw, x->c.pid);
-		size_t idx = ct ? (size_t)(ct - cw->th) : PF_ARRAY_SIZE(names);
-		const char *name = idx < PF_ARRAY_SIZE(names) && names[idx][0] ? names[idx] : "thread";
+	json_object_set_new(o, "source", json_string(cw->snapshots ? "snapshots" : "trace"));
+	json_object_set_new(o, "release_from", json_string(!from_expiry ? "hrtimer_start" :
+							   !from_start ? "hrtimer_expire_entry" : "mixed"));
+	json_object_set_new(o, "process_pid", proc > 0 ? json_integer(proc) : json_null());
+	json_object_set_new(o, "processes_seen", json_integer(nprocs));
+	json_object_set_new(o, "threads_left_out", json_integer((json_int_t)left));
+	json_object_set_new(o, "wakeups_unmeasured", json_integer((json_int_t)unmeasured));
+	json_object_set_new(o, "wakeups_unresolved", json_integer((json_int_t)unresolved));
+	if (all)
+		qsort(all, nall, sizeof(*all), an_cw_named_cmp);
+	for (i = 0; all && i < nall && (int)i < r->opt.top; i++) {
+		const struct an_cw_worst *x = all[i].w;
+		const char *name = all[i].name;
 
 		w = json_object();
-		json_object_set_new(w, "thread", idx < PF_ARRAY_SIZE(names) && names[idx][0] ? json_string(names[idx])
-											   : json_null());
+		json_object_set_new(w, "thread", name ? json_string(name) : json_null());
 		json_object_set_new(w, "tid", json_integer(x->c.pid));
 		json_object_set_new(w, "wakeup", json_integer(x->c.seq));
 		an_culprit_parts_json("cyclictest", &x->c, w);
 		json_object_set_new(w, "snapshot", x->snapshot ? json_string(x->snapshot) : json_null());
-		an_cw_head(x, name, line, sizeof(line));
+		an_cw_head(x, name ? name : "thread", line, sizeof(line));
 		len = strlen(line);
 		an_culprit_parts_text(r, "cyclictest", &x->c, line + len, sizeof(line) - len);
 		json_object_set_new(w, "summary", json_string(line));
 		json_array_append_new(worst, w);
 	}
+	free(all);
 	json_object_set_new(o, "threads", threads);
 	json_object_set_new(o, "worst", worst);
 	json_object_set_new(res, "cyclictest_wakeups", o);
@@ -381,10 +512,12 @@ void an_cw_free(struct an_run *r)
 
 	if (!r->cw)
 		return;
-	for (i = 0; i < r->cw->nth; i++)
+	for (i = 0; i < r->cw->nth; i++) {
 		an_stat_free(&r->cw->th[i].lat);
+		free(r->cw->th[i].top);
+	}
 	free(r->cw->th);
-	free(r->cw->top);
+	free(r->cw->born);
 	free(r->cw);
 	r->cw = NULL;
 }

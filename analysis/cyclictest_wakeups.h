@@ -12,6 +12,13 @@
 
 #include "types.h"
 
+/*
+ * an_cw_on_new_thread - a sched_wakeup_new in creator's context: a thread
+ * named cyclictest is one of the creator's process (the trace records the
+ * whole machine: another cyclictest may run beside); 0 or an exit code
+ */
+int  an_cw_on_new_thread(struct an_run *r, int creator, int pid, const char *comm);
+
 /* an_cw_on_hrtimer_start - a timer:hrtimer_start in pid's context: a cyclictest thread arming its sleep */
 void an_cw_on_hrtimer_start(struct an_run *r, int64_t ts, int pid, int64_t expires_ns);
 

@@ -41,6 +41,7 @@ enum an_ev {
 	AN_EV_NONE, AN_EV_SWITCH, AN_EV_WAKING, AN_EV_WAKEUP, AN_EV_MIGRATE,
 	AN_EV_IRQ_ENTRY, AN_EV_IRQ_EXIT, AN_EV_SOFTIRQ_ENTRY, AN_EV_SOFTIRQ_EXIT,
 	AN_EV_HRTIMER_ENTRY, AN_EV_HRTIMER_EXIT, AN_EV_PRINT, AN_EV_RAW, AN_EV_HRTIMER_START,
+	AN_EV_WAKEUP_NEW,
 	AN_EV_COUNT,
 	AN_EV_UNKNOWN = 0xff	/* an id without a format: corrupt data */
 };
@@ -59,6 +60,7 @@ static const struct { const char *sys, *name; } an_ev_names[AN_EV_COUNT] = {
 	[AN_EV_PRINT]         = { "ftrace", "print" },
 	[AN_EV_RAW]           = { "ftrace", "raw_data" },
 	[AN_EV_HRTIMER_START] = { "timer", "hrtimer_start" },
+	[AN_EV_WAKEUP_NEW]    = { "sched", "sched_wakeup_new" },
 };
 
 /* Fields read, by role; not every event has every role. */
@@ -164,6 +166,7 @@ static int an_reader_setup(struct an_reader *rd)
 		{ AN_EV_PRINT, F_BUF, "buf" },
 		{ AN_EV_RAW, F_ID, "id" }, { AN_EV_RAW, F_BUF, "buf" },
 		{ AN_EV_HRTIMER_START, F_EXPIRES, "expires" },
+		{ AN_EV_WAKEUP_NEW, F_PID, "pid" }, { AN_EV_WAKEUP_NEW, F_COMM, "comm" },
 	};
 	struct tep_event *ev, **all = tep_list_events(rd->tep, TEP_EVENT_SORT_ID);
 	int i, maxid = 0;
@@ -393,6 +396,12 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 		if (f[F_EXPIRES].present)
 			an_cw_on_hrtimer_start(r, ts, pid, (int64_t)an_sign(an_num(rd, &f[F_EXPIRES], rec),
 									  f[F_EXPIRES].size));
+		break;
+	case AN_EV_WAKEUP_NEW:
+		f = rd->fmt[AN_EV_WAKEUP_NEW].f;
+		if (f[F_PID].present && f[F_COMM].present)
+			ret = an_cw_on_new_thread(r, pid, (int)an_sign(an_num(rd, &f[F_PID], rec), f[F_PID].size),
+						  an_comm(rd, &f[F_COMM], rec));
 		break;
 	case AN_EV_PRINT:
 		s = an_str(rd, &rd->fmt[AN_EV_PRINT].f[F_BUF], rec, &len);

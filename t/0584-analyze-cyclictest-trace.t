@@ -11,7 +11,7 @@
 need TRACEFS
 need RT
 command -v cyclictest >/dev/null 2>&1 || skip_all "cyclictest not installed (rt-tests)"
-plan 13
+plan 14
 
 CPU=$(($(nproc) - 1))
 cat > "$TMP/hog.pl" <<'EOF'
@@ -20,13 +20,16 @@ $0 = "pfhog";
 my $end = time + $ARGV[0];
 while (time < $end) { my $t = time + 0.010; 1 while time < $t; sleep 0.1; }
 EOF
-# rec EVENTS NAME - cyclictest (FIFO 80, 1 ms, 3 s) and the hog (FIFO 95) on $CPU under the recorder
+# rec EVENTS NAME - cyclictest (FIFO 80, 1 ms, 3 s) and the hog (FIFO 95) on $CPU under the
+# recorder, beside another cyclictest (FIFO 70, 2 s) on that CPU: a trace records the whole machine
 rec() {
 	run_cmd "$PREFLIGHT" record -q -o "$TMP/$2.dat" -e "$1" -- sh -c '
 		chrt -f 95 taskset -c "$1" perl "$2/hog.pl" 3 & hog=$!
 		echo "$hog" > "$2/$3.hog"
-		cyclictest -m -q -p80 -i1000 -D3s -t1 -a"$1" --json="$2/$3.json" >/dev/null
-		wait "$hog"' sh "$CPU" "$TMP" "$2"
+		cyclictest -q -p70 -i1000 -D2s -t1 -a"$1" >/dev/null & other=$!
+		cyclictest -m -q -p80 -i1000 -D3s -t1 -a"$1" --json="$2/$3.json" >/dev/null & ct=$!
+		echo "$ct" > "$2/$3.ct"
+		wait "$ct" "$other" "$hog"' sh "$CPU" "$TMP" "$2"
 }
 
 rec default,timer:hrtimer_start full
@@ -38,6 +41,8 @@ is "$rc" 0 "cwk-1.2 analyze the trace with cyclictest's own results"
 is "$(json_get "$R" cyclictest_wakeups.release_from)" hrtimer_start "cwk-1.3 each wakeup measured from the expiry its thread armed"
 is "$(json_get "$R" cyclictest_wakeups.threads.0.name):$(json_get "$R" cyclictest_wakeups.threads.0.cpu)" "T0:$CPU" \
 	"cwk-1.4 the measuring thread found and matched with cyclictest's T0, on its CPU"
+is "$(json_get "$R" cyclictest_wakeups.processes_seen cyclictest_wakeups.threads_left_out cyclictest_wakeups.process_pid | tr '\n' ' ')" \
+	"2 1 $(cat "$TMP/full.ct") " "cwk-1.11 the other cyclictest's thread is left out: the process whose cycles match cyclictest.json"
 # worst - the worst wakeup's checks, one word each: hog (the largest part is the hog, by pid and
 # comm, with more than half the lateness), sum (the parts add up to the latency), order (worst first)
 worst() {
