@@ -65,6 +65,7 @@ static const char *const pf_results_keys[] = {
 	"cyclictest.all.overflows.threshold_ns", "cyclictest.all.overflows.exact",
 	"cyclictest.all.overflows.estimated",
 	"cyclictest_wakeups.wakeups_unmeasured", "cyclictest_wakeups.wakeups_unresolved",
+	"cyclictest_wakeups.process_pid", "cyclictest_wakeups.processes_seen", "cyclictest_wakeups.threads_left_out",
 	"cyclictest_wakeups.threads.*.tid", "cyclictest_wakeups.threads.*.cpu", "cyclictest_wakeups.threads.*.wakeups",
 	"cyclictest_wakeups.threads.*.latency_ns{stats}", "cyclictest_wakeups.threads.*.reported_max_ns",
 	"cyclictest_wakeups.threads.*.reported_minus_max_ns",
