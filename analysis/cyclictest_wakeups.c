@@ -48,6 +48,10 @@ struct an_cw_thread {
 	uint64_t unresolved;		/* wakeups whose switch-in was not in the trace (inferred) */
 	uint64_t from_start, from_expiry;	/* releases from hrtimer_start, from hrtimer_expire_entry */
 	struct an_stat lat;		/* their latencies */
+	int64_t  cur_release_ns;	/* the expiry of the wakeup it runs after, 0 when none measured */
+	bool     cur_preempted;		/* preempted since that wakeup's switch-in */
+	struct an_stat rearm;		/* expiry -> its next hrtimer_start: above what cyclictest measures */
+	uint64_t preempted;		/* wakeups after which it was preempted before it slept again */
 	struct an_cw_worst *top;	/* its worst, worst first, at most r->opt.top */
 	int      ntop;
 	bool     chosen;		/* of the cyclictest process reported (an_cw_choose) */
@@ -102,6 +106,7 @@ static struct an_cw_thread *an_cw_add(struct an_run *r, int pid, int proc)
 			ct->proc = r->cw->born[i].proc;
 	ct->cpu = -1;
 	an_stat_init(&ct->lat, AN_LAT_BIN_NS, AN_LAT_NBINS, "ns");
+	an_stat_init(&ct->rearm, AN_LAT_BIN_NS, AN_LAT_NBINS, "ns");
 	return ct;
 }
 
@@ -123,14 +128,23 @@ int an_cw_on_new_thread(struct an_run *r, int creator, int pid, const char *comm
 	return 0;
 }
 
-void an_cw_on_hrtimer_start(struct an_run *r, int64_t ts, int pid, int64_t expires_ns)
+int an_cw_on_hrtimer_start(struct an_run *r, int64_t ts, int pid, int64_t expires_ns)
 {
 	struct an_cw_thread *ct = an_cw_find(r->cw, pid);
 
-	(void)ts;
-	if (!ct && (pid <= 0 || !an_cw_is_measuring(r, pid) || !(ct = an_cw_add(r, pid, 0))))
-		return;	/* out of memory: the thread is not measured, nothing else is lost */
+	if (!ct && (pid <= 0 || !an_cw_is_measuring(r, pid)))
+		return 0;
+	if (!ct && !(ct = an_cw_add(r, pid, 0)))
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	/* the end of the cycle its last wakeup began: cyclictest read its clock before this */
+	if (ct->cur_release_ns && ts >= ct->cur_release_ns) {
+		if (an_stat_add(&ct->rearm, ts - ct->cur_release_ns, ts, ct->pid))
+			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+		ct->preempted += ct->cur_preempted;
+	}
+	ct->cur_release_ns = 0;
 	ct->armed_ns = expires_ns;
+	return 0;
 }
 
 /* an_cw_keep - w into a worst-first list of at most 'top' (its count *n) if it is among them */
@@ -174,7 +188,7 @@ static int an_cw_consider(struct an_run *r, struct an_cw_thread *ct, struct an_t
 int an_cw_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, int prev_prio, int next_pid)
 {
 	struct an_cw_thread *ct = NULL;
-	struct an_thread *th;
+	struct an_thread *th = NULL;
 	int64_t release_ns = 0;
 
 	/* found by their hrtimer_start, else (a trace without it) when one of them blocks */
@@ -183,7 +197,9 @@ int an_cw_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, int pre
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	if (!r->cw)
 		return 0;
-	if ((ct || (ct = an_cw_find(r->cw, prev_pid))) && (th = an_thread_find(r, prev_pid)) && !th->runnable) {
+	if ((ct || (ct = an_cw_find(r->cw, prev_pid))) && (th = an_thread_find(r, prev_pid)) && th->runnable)
+		ct->cur_preempted = ct->cur_release_ns != 0;	/* preempted before it slept again */
+	else if (ct && th && !th->runnable) {
 		if (ct->sleep_ns && th->last_waking_ns >= ct->sleep_ns)
 			ct->unresolved++;	/* it ran since it last slept, its switch-in unseen */
 		ct->sleep_until_ns = ct->armed_ns;	/* blocked: asleep until the expiry it armed */
@@ -212,6 +228,8 @@ int an_cw_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, int pre
 		return 0;
 	ct->wakeups++;
 	ct->cpu = cpu;
+	ct->cur_release_ns = release_ns;
+	ct->cur_preempted = false;
 	if (an_stat_add(&ct->lat, ts - release_ns, ts, ct->pid))
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	return an_cw_consider(r, ct, th, cpu, release_ns, ts);
@@ -232,9 +250,10 @@ int an_cw_merge(struct an_run *r, struct an_run *s, const char *file)
 		t = &s->cw->th[i];
 		if (!(d = an_cw_find(r->cw, t->pid)) && !(d = an_cw_add(r, t->pid, t->proc)))
 			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-		if (pf_hist_merge(&d->lat.h, &t->lat.h))
+		if (pf_hist_merge(&d->lat.h, &t->lat.h) || pf_hist_merge(&d->rearm.h, &t->rearm.h))
 			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 		d->wakeups += t->wakeups;
+		d->preempted += t->preempted;
 		d->unmeasured += t->unmeasured;
 		d->unresolved += t->unresolved;
 		d->from_start += t->from_start;
@@ -384,6 +403,8 @@ static json_t *an_cw_thread_json(struct an_cw_thread *ct, json_t *rep)
 	json_object_set_new(t, "cpu", ct->cpu >= 0 ? json_integer(ct->cpu) : json_null());
 	json_object_set_new(t, "wakeups", json_integer((json_int_t)ct->wakeups));
 	json_object_set_new(t, "latency_ns", lat);
+	json_object_set_new(t, "rearm_latency_ns", an_stat_json(&ct->rearm));
+	json_object_set_new(t, "preempted_wakeups", json_integer((json_int_t)ct->preempted));
 	json_object_set_new(t, "reported_max_ns", json_is_integer(rmax) ? json_incref(rmax) : json_null());
 	json_object_set_new(t, "reported_minus_max_ns", json_is_integer(rmax) && json_is_integer(max) ?
 			    json_integer(json_integer_value(rmax) - json_integer_value(max)) : json_null());
@@ -494,6 +515,17 @@ void an_cw_print(json_t *res, FILE *out)
 		else if (b2[0])
 			fprintf(out, "; cyclictest reported max %s, %s more (it reads its clock after the switch-in, "
 				"back in user space)", b2, b3);
+		if (json_is_integer(json_object_get(json_object_get(o, "rearm_latency_ns"), "max"))) {
+			json_int_t rearm = json_integer_value(json_object_get(json_object_get(o, "rearm_latency_ns"), "max"));
+			json_int_t pre = json_integer_value(json_object_get(o, "preempted_wakeups"));
+
+			an_fmt_us(b1, sizeof(b1), rearm);
+			fprintf(out, "; at most %s from an expiry to its next sleep", b1);
+			if (pre)
+				fprintf(out, " (preempted after its switch-in in %lld wakeups)", (long long)pre);
+			if (!snaps && json_is_integer(rmax) && json_integer_value(rmax) > rearm)
+				fprintf(out, ": cyclictest's max is a wakeup the trace could not measure");
+		}
 		fputc('\n', out);
 	}
 	json_array_foreach(json_object_get(cw, "worst"), i, o)
@@ -514,6 +546,7 @@ void an_cw_free(struct an_run *r)
 		return;
 	for (i = 0; i < r->cw->nth; i++) {
 		an_stat_free(&r->cw->th[i].lat);
+		an_stat_free(&r->cw->th[i].rearm);
 		free(r->cw->th[i].top);
 	}
 	free(r->cw->th);

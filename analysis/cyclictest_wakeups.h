@@ -19,8 +19,12 @@
  */
 int  an_cw_on_new_thread(struct an_run *r, int creator, int pid, const char *comm);
 
-/* an_cw_on_hrtimer_start - a timer:hrtimer_start in pid's context: a cyclictest thread arming its sleep */
-void an_cw_on_hrtimer_start(struct an_run *r, int64_t ts, int pid, int64_t expires_ns);
+/*
+ * an_cw_on_hrtimer_start - a timer:hrtimer_start in pid's context: a
+ * cyclictest thread arming its next sleep, the end of its cycle; 0 or an
+ * exit code
+ */
+int  an_cw_on_hrtimer_start(struct an_run *r, int64_t ts, int pid, int64_t expires_ns);
 
 /*
  * an_cw_on_switch - after sched.c took a sched_switch: a cyclictest thread

@@ -298,6 +298,9 @@ static void test_cyclictest(void)
 		check_int(json_integer_value(json_object_get(w2, "latency_ns")), ==, 8 * US, "cw-1.11 the next: 8 us");
 		check_str(json_string_value(json_object_get(json_array_get(json_object_get(w2, "contributors"), 0),
 							      "kind")), "idle", "cw-1.12 ... an idle CPU waking up");
+		check_int(json_integer_value(json_object_get(json_object_get(json_array_get(json_object_get(
+			  json_object_get(res, "cyclictest_wakeups"), "threads"), 0), "rearm_latency_ns"), "max")), ==,
+			  305 * US, "cw-1.13 the first wakeup's cycle: expiry to its next hrtimer_start");
 	}
 	json_decref(res);
 	an_cw_free(r);
@@ -346,7 +349,7 @@ static void test_joblog(void)
 int main(void)
 {
 	pf_set_prog("analyze_test");
-	tap_plan(74);
+	tap_plan(75);
 	test_windows();
 	test_mwindows();
 	test_lost();
