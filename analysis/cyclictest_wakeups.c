@@ -33,6 +33,7 @@
 struct an_cw_worst {
 	struct an_culprit c;		/* seq: the thread's wakeup number */
 	const char *snapshot;		/* the flight-recorder snapshot that holds it, NULL in a full trace */
+	bool     bound;			/* its switch-in not in the trace: c.start_ns is its next hrtimer_start */
 };
 
 /* an_cw_thread - one measuring thread of cyclictest */
@@ -128,25 +129,6 @@ int an_cw_on_new_thread(struct an_run *r, int creator, int pid, const char *comm
 	return 0;
 }
 
-int an_cw_on_hrtimer_start(struct an_run *r, int64_t ts, int pid, int64_t expires_ns)
-{
-	struct an_cw_thread *ct = an_cw_find(r->cw, pid);
-
-	if (!ct && (pid <= 0 || !an_cw_is_measuring(r, pid)))
-		return 0;
-	if (!ct && !(ct = an_cw_add(r, pid, 0)))
-		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-	/* the end of the cycle its last wakeup began: cyclictest read its clock before this */
-	if (ct->cur_release_ns && ts >= ct->cur_release_ns) {
-		if (an_stat_add(&ct->rearm, ts - ct->cur_release_ns, ts, ct->pid))
-			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-		ct->preempted += ct->cur_preempted;
-	}
-	ct->cur_release_ns = 0;
-	ct->armed_ns = expires_ns;
-	return 0;
-}
-
 /* an_cw_keep - w into a worst-first list of at most 'top' (its count *n) if it is among them */
 static void an_cw_keep(struct an_cw_worst *list, int *n, int top, const struct an_cw_worst *w)
 {
@@ -161,9 +143,13 @@ static void an_cw_keep(struct an_cw_worst *list, int *n, int top, const struct a
 	list[i] = *w;
 }
 
-/* an_cw_consider - keep this wakeup if it is among its thread's --top worst, with its culprits */
+/*
+ * an_cw_consider - keep wakeup number n (expiry release_ns, switch-in ts; with
+ * 'bound' ts is its next hrtimer_start, its switch-in unseen) if it is among
+ * its thread's --top worst, with its culprits; 0 or an exit code
+ */
 static int an_cw_consider(struct an_run *r, struct an_cw_thread *ct, struct an_thread *th, int cpu,
-			  int64_t release_ns, int64_t ts)
+			  uint64_t n, int64_t release_ns, int64_t ts, bool bound)
 {
 	struct an_cw_worst w = { .c = { 0 } };
 
@@ -171,17 +157,51 @@ static int an_cw_consider(struct an_run *r, struct an_cw_thread *ct, struct an_t
 		return 0;
 	if (!ct->top && !(ct->top = calloc((size_t)r->opt.top, sizeof(*ct->top))))
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-	w.c.seq = (uint32_t)ct->wakeups;
+	w.c.seq = (uint32_t)n;
+	w.bound = bound;
 	w.c.cpu = cpu;
 	w.c.pid = th->pid;
 	w.c.release_ns = w.c.from_ns = release_ns;
-	w.c.start_ns = w.c.switch_in_ns = ts;
+	w.c.start_ns = ts;
+	w.c.switch_in_ns = bound ? 0 : ts;
 	w.c.latency_ns = ts - release_ns;
 	w.c.waking_ns = th->last_waking_ns;
 	w.c.timer_ns = th->last_timer_ns;
 	w.c.waker_pid = th->last_waker_pid;
 	an_culprit_fill(r, th, cpu, &w.c);
 	an_cw_keep(ct->top, &ct->ntop, r->opt.top, &w);
+	return 0;
+}
+
+int an_cw_on_hrtimer_start(struct an_run *r, int cpu, int64_t ts, int pid, int64_t expires_ns)
+{
+	struct an_cw_thread *ct = an_cw_find(r->cw, pid);
+	struct an_thread *th;
+
+	if (!ct && (pid <= 0 || !an_cw_is_measuring(r, pid)))
+		return 0;
+	if (!ct && !(ct = an_cw_add(r, pid, 0)))
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	/*
+	 * a wakeup whose switch-in was not seen (inferred from the thread's
+	 * events) ends here too: expiry -> now is still a bound of it, and among
+	 * the worst it is explained up to now
+	 */
+	if (!ct->cur_release_ns && ct->sleep_ns && ct->sleep_until_ns && ts >= ct->sleep_until_ns &&
+	    (th = an_thread_find(r, pid)) && th->last_inferred && th->last_waking_ns >= ct->sleep_ns) {
+		ct->cur_release_ns = ct->sleep_until_ns;
+		if (an_cw_consider(r, ct, th, cpu, ct->wakeups + ct->unresolved + ct->unmeasured + 1,
+				   ct->sleep_until_ns, ts, true))
+			return PF_EXIT_INTERNAL;
+	}
+	/* the end of the cycle its last wakeup began: cyclictest read its clock before this */
+	if (ct->cur_release_ns && ts >= ct->cur_release_ns) {
+		if (an_stat_add(&ct->rearm, ts - ct->cur_release_ns, ts, ct->pid))
+			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+		ct->preempted += ct->cur_preempted;
+	}
+	ct->cur_release_ns = 0;
+	ct->armed_ns = expires_ns;
 	return 0;
 }
 
@@ -232,7 +252,7 @@ int an_cw_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, int pre
 	ct->cur_preempted = false;
 	if (an_stat_add(&ct->lat, ts - release_ns, ts, ct->pid))
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-	return an_cw_consider(r, ct, th, cpu, release_ns, ts);
+	return an_cw_consider(r, ct, th, cpu, ct->wakeups + ct->unresolved + ct->unmeasured, release_ns, ts, false);
 }
 
 int an_cw_merge(struct an_run *r, struct an_run *s, const char *file)
@@ -387,9 +407,10 @@ static void an_cw_head(const struct an_cw_worst *w, const char *name, char *buf,
 	char d[32];
 
 	an_fmt_us(d, sizeof(d), w->c.latency_ns);
-	snprintf(buf, size, "cyclictest %s (tid %d) wakeup %u on CPU %d, timer expiry at %lld.%09lld s: %s late",
+	snprintf(buf, size, "cyclictest %s (tid %d) wakeup %u on CPU %d, timer expiry at %lld.%09lld s: %s%s late%s",
 		 name, w->c.pid, w->c.seq, w->c.cpu, (long long)(w->c.release_ns / PF_NS_PER_SEC),
-		 (long long)(w->c.release_ns % PF_NS_PER_SEC), d);
+		 (long long)(w->c.release_ns % PF_NS_PER_SEC), w->bound ? "at most " : "", d,
+		 w->bound ? " (its switch-in is not in the trace: up to its next sleep)" : "");
 }
 
 /* an_cw_thread_json - one chosen measuring thread beside cyclictest's own entry rep (NULL: none) */
@@ -468,6 +489,7 @@ void an_cw_fold(struct an_run *r, json_t *res)
 		json_object_set_new(w, "thread", name ? json_string(name) : json_null());
 		json_object_set_new(w, "tid", json_integer(x->c.pid));
 		json_object_set_new(w, "wakeup", json_integer(x->c.seq));
+		json_object_set_new(w, "upper_bound", json_boolean(x->bound));
 		an_culprit_parts_json("cyclictest", &x->c, w);
 		json_object_set_new(w, "snapshot", x->snapshot ? json_string(x->snapshot) : json_null());
 		an_cw_head(x, name ? name : "thread", line, sizeof(line));

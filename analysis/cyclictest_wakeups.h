@@ -24,7 +24,7 @@ int  an_cw_on_new_thread(struct an_run *r, int creator, int pid, const char *com
  * cyclictest thread arming its next sleep, the end of its cycle; 0 or an
  * exit code
  */
-int  an_cw_on_hrtimer_start(struct an_run *r, int64_t ts, int pid, int64_t expires_ns);
+int  an_cw_on_hrtimer_start(struct an_run *r, int cpu, int64_t ts, int pid, int64_t expires_ns);
 
 /*
  * an_cw_on_switch - after sched.c took a sched_switch: a cyclictest thread

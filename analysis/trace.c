@@ -394,7 +394,7 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 		r->n_hrtimer_start++;
 		f = rd->fmt[AN_EV_HRTIMER_START].f;
 		if (f[F_EXPIRES].present)
-			ret = an_cw_on_hrtimer_start(r, ts, pid, (int64_t)an_sign(an_num(rd, &f[F_EXPIRES], rec),
+			ret = an_cw_on_hrtimer_start(r, cpu, ts, pid, (int64_t)an_sign(an_num(rd, &f[F_EXPIRES], rec),
 										f[F_EXPIRES].size));
 		break;
 	case AN_EV_WAKEUP_NEW:

@@ -70,7 +70,7 @@ static const char *const pf_results_keys[] = {
 	"cyclictest_wakeups.threads.*.latency_ns{stats}", "cyclictest_wakeups.threads.*.reported_max_ns",
 	"cyclictest_wakeups.threads.*.reported_minus_max_ns", "cyclictest_wakeups.threads.*.rearm_latency_ns{stats}",
 	"cyclictest_wakeups.threads.*.preempted_wakeups",
-	"cyclictest_wakeups.worst.*.tid", "cyclictest_wakeups.worst.*.wakeup", "cyclictest_wakeups.worst.*.release_ns",
+	"cyclictest_wakeups.worst.*.tid", "cyclictest_wakeups.worst.*.wakeup", "cyclictest_wakeups.worst.*.upper_bound", "cyclictest_wakeups.worst.*.release_ns",
 	"cyclictest_wakeups.worst.*.start_ns", "cyclictest_wakeups.worst.*.cpu", "cyclictest_wakeups.worst.*.latency_ns",
 	"cyclictest_wakeups.worst.*.not_woken_ns", "cyclictest_wakeups.worst.*.timer_expiry_delay_ns",
 	"cyclictest_wakeups.worst.*.runnable_ns", "cyclictest_wakeups.worst.*.app_delay_ns",

@@ -55,11 +55,11 @@ worst() {
 			2 * $c->{duration_ns} > $w->{latency_ns} ? "ok" : "$c->{kind} $c->{name} $c->{pid} $c->{duration_ns} of $w->{latency_ns}"),
 		      " sum:", ($w->{complete} && $sum == $w->{latency_ns} && $w->{explained_ns} == $w->{latency_ns} ? "ok" : "$sum $w->{explained_ns} $w->{latency_ns}"),
 		      " order:", ((grep { $_->{latency_ns} > $w->{latency_ns} } @rest) ? "no" : "ok"),
-		      " max:", ($w->{latency_ns} == $cw->{threads}[0]{latency_ns}{max} ? "ok" : "no"), "\n";
+		      " max:", ($w->{latency_ns} >= $cw->{threads}[0]{latency_ns}{max} ? "ok" : "no"), "\n";
 	' "$1" "$2"
 }
 is "$(worst "$R" "$HOG")" "hog:ok sum:ok order:ok max:ok" \
-	"cwk-1.5 the worst wakeup: the hog (pid $HOG) is its largest culprit with most of it, the parts add up, it is the thread's max"
+	"cwk-1.5 the worst wakeup: the hog (pid $HOG) is its largest culprit with most of it, the parts add up, no measured wakeup was worse"
 like "$(json_get "$R" cyclictest_wakeups.worst.0.summary)" "^cyclictest T0 \\(tid [0-9]+\\) wakeup [0-9]+ on CPU $CPU, timer expiry at [0-9.]+ s: [0-9.]+ µs late — pfhog \\(pid $HOG\\) " \
 	"cwk-1.6 its summary line names the thread, the wakeup and the hog"
 d=$(json_get "$R" cyclictest_wakeups.threads.0.reported_minus_max_ns)

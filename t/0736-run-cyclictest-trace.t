@@ -57,7 +57,7 @@ is "$(json_get "$F" 'cyclictest_wakeups.threads.*.name')" "$(seq 0 $((ncpu - 1))
 w=$(json_get "$F" cyclictest_wakeups.worst.0.latency_ns)
 m=$(perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0]; my $t = decode_json(<$f>)->{cyclictest_wakeups}{threads};
 	my ($m) = sort { $b <=> $a } map { $_->{latency_ns}{max} } @$t; print $m' "$F")
-is "$w" "$m" "ctr-2.3 the worst wakeup explained is the worst any thread had in the trace"
+ok "ctr-2.3 the worst wakeup explained ($w ns) is at least the worst any thread had measured ($m ns)" test "$w" -ge "$m"
 like "$(json_get "$F" cyclictest_wakeups.worst.0.summary)" "^cyclictest T[0-9]+ \\(tid [0-9]+\\) wakeup [0-9]+ on CPU [0-9]+, .* late( — |.* \\[)" \
 	"ctr-2.4 with its culprit line"
 is "$(json_get "$R/02-flight/results.json" cyclictest_wakeups.source)" snapshots \

@@ -248,7 +248,7 @@ static void test_cyclictest(void)
 
 	an_on_switch(r, 1, 10 * US, 0, COMM("swapper/1"), 120, 0, 30, COMM("cyclictest"), 19);
 	an_cw_on_switch(r, 1, 10 * US, 0, 120, 30);
-	an_cw_on_hrtimer_start(r, 20 * US, 30, 1 * MS);
+	an_cw_on_hrtimer_start(r, 1, 20 * US, 30, 1 * MS);
 	an_on_switch(r, 1, 30 * US, 30, COMM("cyclictest"), 19, 1, 0, COMM("swapper/1"), 120);
 	an_cw_on_switch(r, 1, 30 * US, 30, 19, 0);
 	an_on_switch(r, 1, 900 * US, 0, COMM("swapper/1"), 120, 0, 20, COMM("hog"), 4);
@@ -260,7 +260,7 @@ static void test_cyclictest(void)
 	an_on_irq(r, 1, 1 * MS + 130 * US, false, 9, NULL, 0);
 	an_on_switch(r, 1, 1 * MS + 300 * US, 20, COMM("hog"), 4, 1, 30, COMM("cyclictest"), 19);
 	an_cw_on_switch(r, 1, 1 * MS + 300 * US, 20, 4, 30);
-	an_cw_on_hrtimer_start(r, 1 * MS + 305 * US, 30, 2 * MS);
+	an_cw_on_hrtimer_start(r, 1, 1 * MS + 305 * US, 30, 2 * MS);
 	an_on_switch(r, 1, 1 * MS + 310 * US, 30, COMM("cyclictest"), 19, 1, 0, COMM("swapper/1"), 120);
 	an_cw_on_switch(r, 1, 1 * MS + 310 * US, 30, 19, 0);
 	an_on_hrtimer(r, 1, 2 * MS + 5 * US, true);
@@ -268,15 +268,25 @@ static void test_cyclictest(void)
 	an_on_hrtimer(r, 1, 2 * MS + 7 * US, false);
 	an_on_switch(r, 1, 2 * MS + 8 * US, 0, COMM("swapper/1"), 120, 0, 30, COMM("cyclictest"), 19);
 	an_cw_on_switch(r, 1, 2 * MS + 8 * US, 0, 120, 30);
+	/* the third: its switch-in from idle is not in the trace, its next hrtimer_start is */
+	an_cw_on_hrtimer_start(r, 1, 2 * MS + 12 * US, 30, 3 * MS);
+	an_on_switch(r, 1, 2 * MS + 14 * US, 30, COMM("cyclictest"), 19, 1, 0, COMM("swapper/1"), 120);
+	an_cw_on_switch(r, 1, 2 * MS + 14 * US, 30, 19, 0);
+	an_on_hrtimer(r, 1, 3 * MS + 4 * US, true);
+	an_on_waking(r, 1, 3 * MS + 5 * US, 30, COMM("cyclictest"), 19, true);
+	an_on_hrtimer(r, 1, 3 * MS + 6 * US, false);
+	an_on_running(r, 1, 3 * MS + 20 * US, 30);
+	an_cw_on_hrtimer_start(r, 1, 3 * MS + 20 * US, 30, 4 * MS);
 	an_cw_fold(r, res);
 	check_str(json_string_value(json_object_get(json_object_get(res, "cyclictest_wakeups"), "release_from")),
 		  "hrtimer_start", "cw-1.1 measured from the expiry the thread armed");
 	check_int(json_integer_value(json_object_get(json_object_get(json_array_get(json_object_get(
 		  json_object_get(res, "cyclictest_wakeups"), "threads"), 0), "latency_ns"), "count")), ==, 2,
-		  "cw-1.2 both wakeups measured");
+		  "cw-1.2 both wakeups with a switch-in measured");
 	{
 		json_t *w = json_array_get(json_object_get(json_object_get(res, "cyclictest_wakeups"), "worst"), 0);
-		json_t *w2 = json_array_get(json_object_get(json_object_get(res, "cyclictest_wakeups"), "worst"), 1);
+		json_t *w2 = json_array_get(json_object_get(json_object_get(res, "cyclictest_wakeups"), "worst"), 2);
+		json_t *wb = json_array_get(json_object_get(json_object_get(res, "cyclictest_wakeups"), "worst"), 1);
 		json_t *c0 = json_array_get(json_object_get(w, "contributors"), 0);
 		json_t *c1 = json_array_get(json_object_get(w, "contributors"), 1);
 
@@ -296,6 +306,10 @@ static void test_cyclictest(void)
 			  " — hog (pid 20) 270 µs, irq 9 (virtio0) 30 µs, timer IRQ delay 40 µs [100 % explained]",
 			  "cw-1.10 the summary line");
 		check_int(json_integer_value(json_object_get(w2, "latency_ns")), ==, 8 * US, "cw-1.11 the next: 8 us");
+		check(json_is_true(json_object_get(wb, "upper_bound")) &&
+		      json_integer_value(json_object_get(wb, "latency_ns")) == 20 * US &&
+		      json_integer_value(json_object_get(wb, "timer_expiry_delay_ns")) == 4 * US,
+		      "cw-1.14 a switch-in not in the trace: expiry to its next hrtimer_start, an upper bound, explained");
 		check_str(json_string_value(json_object_get(json_array_get(json_object_get(w2, "contributors"), 0),
 							      "kind")), "idle", "cw-1.12 ... an idle CPU waking up");
 		check_int(json_integer_value(json_object_get(json_object_get(json_array_get(json_object_get(
@@ -349,7 +363,7 @@ static void test_joblog(void)
 int main(void)
 {
 	pf_set_prog("analyze_test");
-	tap_plan(75);
+	tap_plan(76);
 	test_windows();
 	test_mwindows();
 	test_lost();
