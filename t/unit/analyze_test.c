@@ -234,6 +234,43 @@ static void test_culprit(void)
 	free_run(r);
 }
 
+/* ct_name, ct_prio - the threads of the cyclictest test on CPU 1: idle, the hog (FIFO 95), cyclictest (FIFO 80) */
+static const char *ct_name(int pid)
+{
+	return pid == 30 ? "cyclictest" : pid == 20 ? "hog" : "swapper/1";
+}
+
+static int ct_prio(int pid)
+{
+	return pid == 30 ? 19 : pid == 20 ? 4 : 120;
+}
+
+/* ct_switch - a sched_switch on CPU 1 as trace.c hands it to sched.c then cyclictest_wakeups.c */
+static void ct_switch(struct an_run *r, int64_t ts, int prev, long prev_state, int next)
+{
+	char pc[16] = { 0 }, nc[16] = { 0 };
+
+	snprintf(pc, sizeof(pc), "%s", ct_name(prev));
+	snprintf(nc, sizeof(nc), "%s", ct_name(next));
+	an_on_switch(r, 1, ts, prev, pc, ct_prio(prev), prev_state, next, nc, ct_prio(next));
+	an_cw_on_switch(r, 1, ts, prev, ct_prio(prev), next);
+}
+
+/* ct_sleep - cyclictest arms its timer for expires_ns at ts and blocks at block_ns */
+static void ct_sleep(struct an_run *r, int64_t ts, int64_t block_ns, int64_t expires_ns)
+{
+	an_cw_on_hrtimer_start(r, 1, ts, 30, expires_ns);
+	ct_switch(r, block_ns, 30, 1, 0);
+}
+
+/* ct_expire - its timer's IRQ on CPU 1 at ts wakes it */
+static void ct_expire(struct an_run *r, int64_t ts)
+{
+	an_on_hrtimer(r, 1, ts, true);
+	an_on_waking(r, 1, ts + 1 * US, 30, COMM("cyclictest"), 19, true);
+	an_on_hrtimer(r, 1, ts + 2 * US, false);
+}
+
 /*
  * cyclictest's wakeups: a measuring thread (FIFO 80) arms its timer for 1 ms
  * and sleeps; a FIFO-95 hog runs from 0.9 ms, the timer's IRQ comes 40 us
@@ -246,35 +283,19 @@ static void test_cyclictest(void)
 	json_t *res = json_object();
 	char line[400];
 
-	an_on_switch(r, 1, 10 * US, 0, COMM("swapper/1"), 120, 0, 30, COMM("cyclictest"), 19);
-	an_cw_on_switch(r, 1, 10 * US, 0, 120, 30);
-	an_cw_on_hrtimer_start(r, 1, 20 * US, 30, 1 * MS);
-	an_on_switch(r, 1, 30 * US, 30, COMM("cyclictest"), 19, 1, 0, COMM("swapper/1"), 120);
-	an_cw_on_switch(r, 1, 30 * US, 30, 19, 0);
-	an_on_switch(r, 1, 900 * US, 0, COMM("swapper/1"), 120, 0, 20, COMM("hog"), 4);
-	an_cw_on_switch(r, 1, 900 * US, 0, 120, 20);
-	an_on_hrtimer(r, 1, 1 * MS + 40 * US, true);
-	an_on_waking(r, 1, 1 * MS + 41 * US, 30, COMM("cyclictest"), 19, true);
-	an_on_hrtimer(r, 1, 1 * MS + 42 * US, false);
+	ct_switch(r, 10 * US, 0, 0, 30);
+	ct_sleep(r, 20 * US, 30 * US, 1 * MS);
+	ct_switch(r, 900 * US, 0, 0, 20);
+	ct_expire(r, 1 * MS + 40 * US);
 	an_on_irq(r, 1, 1 * MS + 100 * US, true, 9, "virtio0", 7);
 	an_on_irq(r, 1, 1 * MS + 130 * US, false, 9, NULL, 0);
-	an_on_switch(r, 1, 1 * MS + 300 * US, 20, COMM("hog"), 4, 1, 30, COMM("cyclictest"), 19);
-	an_cw_on_switch(r, 1, 1 * MS + 300 * US, 20, 4, 30);
-	an_cw_on_hrtimer_start(r, 1, 1 * MS + 305 * US, 30, 2 * MS);
-	an_on_switch(r, 1, 1 * MS + 310 * US, 30, COMM("cyclictest"), 19, 1, 0, COMM("swapper/1"), 120);
-	an_cw_on_switch(r, 1, 1 * MS + 310 * US, 30, 19, 0);
-	an_on_hrtimer(r, 1, 2 * MS + 5 * US, true);
-	an_on_waking(r, 1, 2 * MS + 6 * US, 30, COMM("cyclictest"), 19, true);
-	an_on_hrtimer(r, 1, 2 * MS + 7 * US, false);
-	an_on_switch(r, 1, 2 * MS + 8 * US, 0, COMM("swapper/1"), 120, 0, 30, COMM("cyclictest"), 19);
-	an_cw_on_switch(r, 1, 2 * MS + 8 * US, 0, 120, 30);
+	ct_switch(r, 1 * MS + 300 * US, 20, 1, 30);
+	ct_sleep(r, 1 * MS + 305 * US, 1 * MS + 310 * US, 2 * MS);
+	ct_expire(r, 2 * MS + 5 * US);
+	ct_switch(r, 2 * MS + 8 * US, 0, 0, 30);
 	/* the third: its switch-in from idle is not in the trace, its next hrtimer_start is */
-	an_cw_on_hrtimer_start(r, 1, 2 * MS + 12 * US, 30, 3 * MS);
-	an_on_switch(r, 1, 2 * MS + 14 * US, 30, COMM("cyclictest"), 19, 1, 0, COMM("swapper/1"), 120);
-	an_cw_on_switch(r, 1, 2 * MS + 14 * US, 30, 19, 0);
-	an_on_hrtimer(r, 1, 3 * MS + 4 * US, true);
-	an_on_waking(r, 1, 3 * MS + 5 * US, 30, COMM("cyclictest"), 19, true);
-	an_on_hrtimer(r, 1, 3 * MS + 6 * US, false);
+	ct_sleep(r, 2 * MS + 12 * US, 2 * MS + 14 * US, 3 * MS);
+	ct_expire(r, 3 * MS + 4 * US);
 	an_on_running(r, 1, 3 * MS + 20 * US, 30);
 	an_cw_on_hrtimer_start(r, 1, 3 * MS + 20 * US, 30, 4 * MS);
 	an_cw_fold(r, res);
