@@ -3,7 +3,8 @@
 # building blocks live in t/ but are built here, with the sources they test.
 AN_SRCS := analysis/analyze.c analysis/trace.c analysis/sched.c analysis/tasks.c \
 	   analysis/joblog.c analysis/jobs_csv.c analysis/results.c \
-	   analysis/cyclictest.c analysis/snapshots.c analysis/trace_cut.c analysis/timeline.c
+	   analysis/cyclictest.c analysis/snapshots.c analysis/trace_cut.c analysis/timeline.c \
+	   analysis/cyclictest_wakeups.c
 PREFLIGHT_SRCS += $(AN_SRCS)
 PREFLIGHT_CMDS += analyze
 PREFLIGHT_PKGS += libtracecmd libtraceevent libtracefs jansson
@@ -19,7 +20,7 @@ gentrace_PKGS := libtracecmd libtraceevent libtracefs
 # analyze_test: the building blocks driven directly (t/0560)
 UNIT_TESTS += analyze_test
 analyze_test_SRCS := t/unit/analyze_test.c analysis/sched.c analysis/tasks.c analysis/joblog.c \
-		     analysis/jobs_csv.c analysis/results.c analysis/timeline.c
+		     analysis/jobs_csv.c analysis/results.c analysis/timeline.c analysis/cyclictest_wakeups.c
 analyze_test_PKGS := jansson
 analyze_test_LDLIBS := -lcsv
 

@@ -13,6 +13,7 @@
 #include "jobs_csv.h"
 #include "results.h"
 #include "snapshots.h"
+#include "cyclictest_wakeups.h"
 #include "command.h"
 #include "outguard.h"
 #include "proc.h"
@@ -46,6 +47,9 @@ const struct pf_command cmd_analyze = {
 	"results.json (schema preflight-results/1, docs/results.md) and a summary on stdout.\n"
 	"Any one input is enough: the trace alone, the job log alone, or a cyclictest file alone;\n"
 	"with --run or --loads and none of them, results.json holds the run's facts and nulls.\n"
+	"A trace of cyclictest (a baseline recorded with cyclictest.trace, or preflight record\n"
+	"-e default,timer:hrtimer_start -- cyclictest ...) gets cyclictest_wakeups: each of its\n"
+	"wakeups from the timer's expiry to the switch-in, and the --top worst with their culprits.\n"
 	"\n"
 	"  RUN_DIR             a run directory: its trace.dat, jobs.csv and cyclictest.json are used\n"
 	"                      when present, and results.json is written there (default: none)\n"
@@ -70,7 +74,8 @@ const struct pf_command cmd_analyze = {
 	"                      else results.json)\n"
 	"      --csv DIR       also write the tables results-threads.csv, results-cpus.csv,\n"
 	"                      results-tasks.csv, results-jobs.csv, results-culprits.csv (default: none)\n"
-	"  -n, --top N         culprits of the N worst activations of each task (default: 5)\n"
+	"  -n, --top N         culprits of the N worst activations of each task (default: 5),\n"
+	"                      and of cyclictest's N worst wakeups\n"
 	"  -q, --quiet         no summary on stdout (default: the summary, unless -o -)\n"
 	"      --run FILE      a JSON object of the run's facts (preflight run: scenario, partial,\n"
 	"                      phases), written as 'run'; also writes 'partial' (default: none)\n"
@@ -533,12 +538,16 @@ static int an_pass(void *arg)
 		goto out;
 	}
 	an_snapshots_fold(r, res);
+	if (r->opt.trace || r->opt.nsnapshots)
+		an_cw_fold(r, res);
 	an_facts_fold(&r->opt, &facts, res);
 	ret = an_write_json(r, res, r->opt.out);
 	if (!ret && r->opt.csv)
 		ret = an_write_csv(r, res, r->opt.csv);
-	if (!ret && !r->opt.quiet && strcmp(r->opt.out, "-"))
+	if (!ret && !r->opt.quiet && strcmp(r->opt.out, "-")) {
 		an_print_summary(r, res, stdout);
+		an_cw_print(res, stdout);
+	}
 out:
 	json_decref(res);
 	json_decref(r->cyclictest);
@@ -550,6 +559,7 @@ out:
 		ret = csv;
 	an_tasks_joblog_close(r);
 	an_snapshots_free(r);
+	an_cw_free(r);
 	an_tasks_free(r);
 	an_sched_free(r);
 	return ret < 0 ? 0 : ret;

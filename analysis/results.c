@@ -408,14 +408,17 @@ static const char *an_waited(const struct an_culprit *c)
 	return not_woken > runnable ? "not yet woken" : "runnable, not chosen";
 }
 
-json_t *an_culprit_json(const struct an_run *r, const struct an_task *t, const struct an_culprit *c)
+/*
+ * an_culprit_parts_json - into o, what any culprit holds (a task's activation
+ * or a cyclictest wakeup): its times, its decomposition, the contributors and
+ * how much they explain; 'self' names the victim's own time
+ */
+void an_culprit_parts_json(const char *self, const struct an_culprit *c, json_t *o)
 {
 	static const char *const kinds[] = { "thread", "irq", "softirq", "idle", "self", "app", "others" };
-	json_t *o = json_object(), *cs = json_array(), *x;
-	char line[512];
+	json_t *cs = json_array(), *x;
 	int k;
 
-	json_object_set_new(o, "seq", json_integer(c->seq));
 	json_object_set_new(o, "release_ns", json_integer(c->release_ns));
 	json_object_set_new(o, "start_ns", json_integer(c->start_ns));
 	json_object_set_new(o, "cpu", json_integer(c->cpu));
@@ -430,13 +433,10 @@ json_t *an_culprit_json(const struct an_run *r, const struct an_task *t, const s
 	json_object_set_new(o, "waited", json_string(an_waited(c)));
 	json_object_set_new(o, "pid", json_integer(c->pid));
 	json_object_set_new(o, "waker_pid", c->waker_pid > 0 ? json_integer(c->waker_pid) : json_null());
-	json_object_set_new(o, "released_by", !c->releaser[0] ? json_null() :
-			    json_pack("{sssisIsI}", "task", c->releaser, "pid", c->waker_pid,
-				      "seq", (json_int_t)c->releaser_seq, "latency_ns", (json_int_t)c->releaser_late_ns));
 	for (k = 0; k < c->ncontrib; k++) {
 		x = json_object();
 		json_object_set_new(x, "kind", json_string(kinds[c->contrib[k].kind]));
-		json_object_set_new(x, "name", json_string(c->contrib[k].kind == AN_C_SELF ? t->name
+		json_object_set_new(x, "name", json_string(c->contrib[k].kind == AN_C_SELF ? self
 							  : c->contrib[k].name));
 		json_object_set_new(x, "id", json_integer(c->contrib[k].id));
 		json_object_set_new(x, "pid", c->contrib[k].kind == AN_C_THREAD || c->contrib[k].kind == AN_C_SELF ||
@@ -449,6 +449,18 @@ json_t *an_culprit_json(const struct an_run *r, const struct an_task *t, const s
 	json_object_set_new(o, "explained_ns", json_integer(c->explained_ns));
 	json_object_set_new(o, "explained", an_frac(c->explained_ns, c->latency_ns));
 	json_object_set_new(o, "complete", json_boolean(c->complete));
+}
+
+json_t *an_culprit_json(const struct an_run *r, const struct an_task *t, const struct an_culprit *c)
+{
+	json_t *o = json_object();
+	char line[512];
+
+	json_object_set_new(o, "seq", json_integer(c->seq));
+	an_culprit_parts_json(t->name, c, o);
+	json_object_set_new(o, "released_by", !c->releaser[0] ? json_null() :
+			    json_pack("{sssisIsI}", "task", c->releaser, "pid", c->waker_pid,
+				      "seq", (json_int_t)c->releaser_seq, "latency_ns", (json_int_t)c->releaser_late_ns));
 	an_culprit_line(r, t, c, line, sizeof(line));
 	json_object_set_new(o, "summary", json_string(line));
 	json_object_set_new(o, "timeline", an_tl_json((struct an_run *)r, t, c));

@@ -22,6 +22,8 @@ int  an_threads_each(struct an_run *r, int (*fn)(json_t *thread, void *arg), voi
 int  an_results_dump(struct an_run *r, json_t *res, FILE *f);
 /* an_culprit_json - one of a task's worst activations with what stood between its release and start */
 json_t *an_culprit_json(const struct an_run *r, const struct an_task *t, const struct an_culprit *c);
+/* an_culprit_parts_json - into o: what any culprit holds (times, decomposition, contributors); 'self' names the victim */
+void an_culprit_parts_json(const char *self, const struct an_culprit *c, json_t *o);
 
 int  an_write_csv(struct an_run *r, json_t *res, const char *dir);
 void an_print_summary(struct an_run *r, json_t *res, FILE *out);

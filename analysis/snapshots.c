@@ -19,6 +19,7 @@
 #include "tasks.h"
 #include "timeline.h"
 #include "trace.h"
+#include "cyclictest_wakeups.h"
 #include "common.h"
 
 #include <dirent.h>
@@ -140,7 +141,9 @@ static int an_snap_one(struct an_run *r, int idx)
 		for (k = 0; k < s->ntasks; k++)
 			if ((t = an_task_by_name(r, s->task[k]->name, false)))
 				an_snap_match(r, idx, t, s, s->task[k]);
+		ret = an_cw_merge(r, s, sn->file);	/* a cyclictest phase's snapshots */
 	}
+	an_cw_free(s);
 	an_tasks_free(s);
 	an_sched_free(s);
 	free(s);

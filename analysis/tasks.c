@@ -367,7 +367,7 @@ static void an_culprit_parts(struct an_culprit *c, struct an_contrib *cs, int n)
  * activation, from the CPU's recent history and what is open now; the parts'
  * sum, and whether they add up to the latency
  */
-static void an_culprit_fill(struct an_run *r, struct an_thread *th, int cpu, struct an_culprit *c)
+void an_culprit_fill(struct an_run *r, struct an_thread *th, int cpu, struct an_culprit *c)
 {
 	struct an_contrib cs[64];
 	struct an_cpu *cp = &r->cpu[cpu];
@@ -978,25 +978,42 @@ void an_fmt_us(char *buf, size_t size, int64_t ns)
 
 /*
  * an_culprit_line - the one-line summary of an activation: the job, its
- * thread and the trace time of its release (to find it in KernelShark), the
- * releaser when another app task woke it (and how late that one was itself),
- * the largest parts with their pids, the rest, and the share explained:
+ * thread and the trace time of its release (to find it in KernelShark), then
+ * what an_culprit_parts_text says:
  * "ctl100 job 3 (pid 100, released at 1000.030000000 s): 152 µs late — hog (pid 200) 150 µs,
  *  switch-in to start 2.0 µs, timer IRQ delay 5.0 µs [100 % explained]"
  */
 void an_culprit_line(const struct an_run *r, const struct an_task *t, const struct an_culprit *c,
 		     char *buf, size_t size)
 {
-	char d[32], e[32];
+	char d[32];
 	size_t len;
+
+	an_fmt_us(d, sizeof(d), c->latency_ns);
+	len = snprintf(buf, size, "%s job %u (pid %d, released at %lld.%09lld s): %s late", t->name, c->seq, c->pid,
+		       (long long)(c->release_ns / PF_NS_PER_SEC), (long long)(c->release_ns % PF_NS_PER_SEC), d);
+	if (len < size)
+		an_culprit_parts_text(r, t->name, c, buf + len, size - len);
+}
+
+/*
+ * an_culprit_parts_text - the tail of a culprit's summary line: the releaser
+ * when another app task woke it (and how late that one was itself), the
+ * largest parts with their pids, the rest, the timer IRQ's delay and the
+ * share explained; 'self' names the victim's own time
+ */
+void an_culprit_parts_text(const struct an_run *r, const char *self, const struct an_culprit *c,
+			   char *buf, size_t size)
+{
+	char d[32], e[32];
+	size_t len = 0;
 	int i, shown = 0;
 	int64_t rest = c->explained_ns - (c->from_ns - c->release_ns);
 	const char *sep = " — ";
 	int64_t delay_ns;
 
-	an_fmt_us(d, sizeof(d), c->latency_ns);
-	len = snprintf(buf, size, "%s job %u (pid %d, released at %lld.%09lld s): %s late", t->name, c->seq, c->pid,
-		       (long long)(c->release_ns / PF_NS_PER_SEC), (long long)(c->release_ns % PF_NS_PER_SEC), d);
+	(void)r;
+	buf[0] = '\0';
 	if (c->releaser[0] && len < size) {
 		an_fmt_us(d, sizeof(d), c->from_ns - c->release_ns);
 		an_fmt_us(e, sizeof(e), c->releaser_late_ns);
@@ -1016,7 +1033,7 @@ void an_culprit_line(const struct an_run *r, const struct an_task *t, const stru
 			snprintf(pid, sizeof(pid), " (pid %d)", x->id);
 		an_fmt_us(d, sizeof(d), x->dur_ns);
 		len += snprintf(buf + len, size - len, "%s%s%s%s %s", sep,
-				x->kind == AN_C_IDLE ? "CPU idle" : x->kind == AN_C_SELF ? t->name :
+				x->kind == AN_C_IDLE ? "CPU idle" : x->kind == AN_C_SELF ? self :
 				x->kind == AN_C_APP ? "switch-in to start" : x->name,
 				x->kind == AN_C_SELF ? " itself (previous job)" : "", pid, d);
 		rest -= x->dur_ns;

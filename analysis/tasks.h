@@ -31,6 +31,15 @@ void an_fmt_us(char *buf, size_t size, int64_t ns);
 
 void an_culprit_line(const struct an_run *r, const struct an_task *t, const struct an_culprit *c,
 		     char *buf, size_t size);
+/* an_culprit_parts_text - a culprit line's parts after its head (" — hog (pid 200) 150 µs, ... [100 % explained]") */
+void an_culprit_parts_text(const struct an_run *r, const char *self, const struct an_culprit *c,
+			   char *buf, size_t size);
+/*
+ * an_culprit_fill - what ran on 'cpu' between c->from_ns and c->start_ns
+ * (th the victim), from the CPU's history: c's contributors, explained_ns,
+ * history and complete. Called when the trace has reached c->start_ns.
+ */
+void an_culprit_fill(struct an_run *r, struct an_thread *th, int cpu, struct an_culprit *c);
 
 /* the job log: its metadata, its rows matched with the trace's jobs, or alone */
 int  an_tasks_joblog_open(struct an_run *r, const char *path);

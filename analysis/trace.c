@@ -14,6 +14,7 @@
 #include "trace.h"
 #include "trace_cut.h"
 #include "sched.h"
+#include "cyclictest_wakeups.h"
 #include "tasks.h"
 
 #include <errno.h>
@@ -39,7 +40,8 @@ const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 enum an_ev {
 	AN_EV_NONE, AN_EV_SWITCH, AN_EV_WAKING, AN_EV_WAKEUP, AN_EV_MIGRATE,
 	AN_EV_IRQ_ENTRY, AN_EV_IRQ_EXIT, AN_EV_SOFTIRQ_ENTRY, AN_EV_SOFTIRQ_EXIT,
-	AN_EV_HRTIMER_ENTRY, AN_EV_HRTIMER_EXIT, AN_EV_PRINT, AN_EV_RAW,
+	AN_EV_HRTIMER_ENTRY, AN_EV_HRTIMER_EXIT, AN_EV_PRINT, AN_EV_RAW, AN_EV_HRTIMER_START,
+	AN_EV_WAKEUP_NEW,
 	AN_EV_COUNT,
 	AN_EV_UNKNOWN = 0xff	/* an id without a format: corrupt data */
 };
@@ -57,6 +59,8 @@ static const struct { const char *sys, *name; } an_ev_names[AN_EV_COUNT] = {
 	[AN_EV_HRTIMER_EXIT]  = { "timer", "hrtimer_expire_exit" },
 	[AN_EV_PRINT]         = { "ftrace", "print" },
 	[AN_EV_RAW]           = { "ftrace", "raw_data" },
+	[AN_EV_HRTIMER_START] = { "timer", "hrtimer_start" },
+	[AN_EV_WAKEUP_NEW]    = { "sched", "sched_wakeup_new" },
 };
 
 /* Fields read, by role; not every event has every role. */
@@ -65,6 +69,7 @@ enum an_fld {
 	F_PREV_PID, F_PREV_COMM, F_PREV_PRIO, F_PREV_STATE,
 	F_NEXT_PID, F_NEXT_COMM, F_NEXT_PRIO,
 	F_IRQ, F_NAME, F_VEC, F_BUF, F_ID, F_NOW,
+	F_EXPIRES,					/* hrtimer_start */
 	F_COUNT
 };
 
@@ -162,6 +167,8 @@ static int an_reader_setup(struct an_reader *rd)
 		{ AN_EV_HRTIMER_ENTRY, F_NOW, "now" },
 		{ AN_EV_PRINT, F_BUF, "buf" },
 		{ AN_EV_RAW, F_ID, "id" }, { AN_EV_RAW, F_BUF, "buf" },
+		{ AN_EV_HRTIMER_START, F_EXPIRES, "expires" },
+		{ AN_EV_WAKEUP_NEW, F_PID, "pid" }, { AN_EV_WAKEUP_NEW, F_COMM, "comm" },
 	};
 	struct tep_event *ev, **all = tep_list_events(rd->tep, TEP_EVENT_SORT_ID);
 	int i, maxid = 0;
@@ -352,6 +359,9 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 			     (int)an_sign(an_num(rd, &f[F_NEXT_PID], rec), f[F_NEXT_PID].size),
 			     an_comm(rd, &f[F_NEXT_COMM], rec),
 			     (int)an_sign(an_num(rd, &f[F_NEXT_PRIO], rec), f[F_NEXT_PRIO].size));
+		ret = an_cw_on_switch(r, cpu, ts, (int)an_sign(an_num(rd, &f[F_PREV_PID], rec), f[F_PREV_PID].size),
+				      (int)an_sign(an_num(rd, &f[F_PREV_PRIO], rec), f[F_PREV_PRIO].size),
+				      (int)an_sign(an_num(rd, &f[F_NEXT_PID], rec), f[F_NEXT_PID].size));
 		break;
 	case AN_EV_WAKING:
 	case AN_EV_WAKEUP:
@@ -385,6 +395,19 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 		break;
 	case AN_EV_HRTIMER_EXIT:
 		an_on_hrtimer(r, cpu, ts, 0, false);
+		break;
+	case AN_EV_HRTIMER_START:
+		r->n_hrtimer_start++;
+		f = rd->fmt[AN_EV_HRTIMER_START].f;
+		if (f[F_EXPIRES].present)
+			ret = an_cw_on_hrtimer_start(r, cpu, ts, pid, (int64_t)an_sign(an_num(rd, &f[F_EXPIRES], rec),
+										f[F_EXPIRES].size));
+		break;
+	case AN_EV_WAKEUP_NEW:
+		f = rd->fmt[AN_EV_WAKEUP_NEW].f;
+		if (f[F_PID].present && f[F_COMM].present)
+			ret = an_cw_on_new_thread(r, pid, (int)an_sign(an_num(rd, &f[F_PID], rec), f[F_PID].size),
+						  an_comm(rd, &f[F_COMM], rec));
 		break;
 	case AN_EV_PRINT:
 		s = an_str(rd, &rd->fmt[AN_EV_PRINT].f[F_BUF], rec, &len);

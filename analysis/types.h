@@ -11,6 +11,7 @@
  *   tasks.c   the app's markers and job-log rows -> per-task metrics and culprits
  *   jobs_csv.c  the per-job table, written as tasks.c closes each job
  *   results.c results.json, CSV tables and the text summary
+ *   cyclictest_wakeups.c  cyclictest's wakeups in a trace of it, the worst with culprits
  *   analyze.c the command: options, and the one coordinator of the passes
  *
  * Definitions follow docs/ARCHITECTURE.md; the output is docs/results.md.
@@ -268,6 +269,7 @@ struct an_task {
 
 struct an_joblog;
 struct an_tl_set;
+struct an_cw;
 
 struct an_opts {
 	const char *trace, *joblog, *cyclictest, *threads, *out, *csv;
@@ -298,6 +300,7 @@ struct an_run {
 	int64_t  start_ns, end_ns;
 	uint64_t n_inferred;		/* switch-ins inferred from a thread's events */
 	uint64_t n_switch, n_waking, n_wakeup, n_migrate, n_irq, n_softirq, n_hrtimer, n_markers;
+	uint64_t n_hrtimer_start;	/* timer:hrtimer_start events (cyclictest_wakeups.c) */
 	/* threads: open hash pid -> index */
 	struct an_thread *thr;
 	size_t   nthr, thr_cap;
@@ -352,6 +355,8 @@ struct an_run {
 	/* flight-recorder snapshots, analysed one by one (snapshots.c) */
 	struct an_snap *snap;
 	int      nsnap;
+	/* cyclictest's measuring threads and worst wakeups (cyclictest_wakeups.c), NULL when none seen */
+	struct an_cw *cw;
 };
 
 #endif

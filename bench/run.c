@@ -85,7 +85,7 @@
  * it is stopped: cyclictest ends on time; the recorder still writes its
  * trace after the app ended (tens of seconds for minutes under load).
  */
-#define RUN_MEASURE_GRACE_NS(p) ((p)->measure == SCN_FLIGHTAPP ? \
+#define RUN_MEASURE_GRACE_NS(traced, p) ((traced) ? \
 	120 * PF_NS_PER_SEC + (p)->duration_ns / 2 : 20 * PF_NS_PER_SEC)
 
 /* how the runner starts the children that live through a phase: ended with it if it dies */
@@ -516,13 +516,90 @@ static void run_stop_load(struct run *r, struct run_load *rl)
 	rl->started = false;
 }
 
-/* run_cyclictest_argv - the cyclictest command line of a baseline phase */
+/* run_measure_owner - the section of phase p's measurement parameters: "cyclictest" or "flightapp" */
+static const char *run_measure_owner(const struct scn_phase *p)
+{
+	return p->measure == SCN_CYCLICTEST ? "cyclictest" : "flightapp";
+}
+
+/*
+ * run_trace_mode - how phase p is traced: "full", "flight" or "off" (its
+ * measurement's 'trace': the app's default is full, cyclictest's off, so a
+ * baseline records nothing unless asked)
+ */
+static const char *run_trace_mode(struct run *r, const struct scn_phase *p)
+{
+	if (p->measure == SCN_FLIGHTAPP)
+		return scn_param(&r->scn, p, "flightapp", "trace", "full");
+	if (p->measure == SCN_CYCLICTEST)
+		return scn_param(&r->scn, p, "cyclictest", "trace", "off");
+	return "off";
+}
+
+/* run_traced - phase p runs its measurement under the recorder */
+static bool run_traced(struct run *r, const struct scn_phase *p)
+{
+	return strcmp(run_trace_mode(r, p), "off") != 0;
+}
+
+/*
+ * run_record_argv - 'preflight record' wrapping a traced phase's measurement
+ * (argv from n on, up to its "--"): the phase's trace.dat (trace-NNN.dat
+ * snapshots with the flight recorder), this run's instance, the recorder on
+ * the housekeeping CPUs hk ("" none) with the runner as its observer; a
+ * cyclictest phase adds timer:hrtimer_start, the expiry each of cyclictest's
+ * wakeups is measured from (docs/results.md, cyclictest_wakeups); returns n
+ */
+static int run_record_argv(struct run *r, const struct scn_phase *p, const char *pdir, char **argv, int max,
+			      int n, char bufs[][PATH_MAX], const char *hk)
+{
+	const char *owner = run_measure_owner(p);
+
+	snprintf(bufs[0], PATH_MAX, "%s/trace.dat", pdir);
+	snprintf(bufs[1], PATH_MAX, "%d", (int)getpid());	/* the runner is preflight's too */
+	n = run_argv(argv, max, n, r->self);
+	n = run_argv(argv, max, n, "record");
+	n = run_argv(argv, max, n, "-q");
+	n = run_argv(argv, max, n, "-o");
+	n = run_argv(argv, max, n, bufs[0]);
+	n = run_argv(argv, max, n, "-i");
+	n = run_argv(argv, max, n, r->trace_instance);
+	if (p->measure == SCN_FLIGHTAPP) {
+		n = run_argv(argv, max, n, "--wakeups");
+		n = run_argv(argv, max, n, scn_param(&r->scn, p, "flightapp", "wakeups", "all"));
+		n = run_argv(argv, max, n, "--switches");
+		n = run_argv(argv, max, n, scn_param(&r->scn, p, "flightapp", "switches", "all"));
+	} else {
+		n = run_argv(argv, max, n, "-e");
+		n = run_argv(argv, max, n, "default,timer:hrtimer_start");
+	}
+	if (hk[0]) {	/* the observer off the measured CPUs */
+		n = run_argv(argv, max, n, "--cpus");
+		n = run_argv(argv, max, n, hk);
+	}
+	n = run_argv(argv, max, n, "--observer");
+	n = run_argv(argv, max, n, bufs[1]);
+	if (!strcmp(run_trace_mode(r, p), "flight")) {
+		n = run_argv(argv, max, n, "--flight-recorder");
+		n = run_argv(argv, max, n, "--max-snapshots");
+		n = run_argv(argv, max, n, scn_param(&r->scn, p, owner, "max_snapshots", RUN_MAX_SNAPSHOTS));
+	}
+	return run_argv(argv, max, n, "--");
+}
+
+/*
+ * run_cyclictest_argv - the cyclictest command line of a baseline phase,
+ * under the recorder when cyclictest.trace asks (bufs[7], bufs[8] its own)
+ */
 static void run_cyclictest_argv(struct run *r, const struct scn_phase *p, const char *pdir,
-				   char **argv, char bufs[][PATH_MAX])
+				   char **argv, int max, char bufs[][PATH_MAX], const char *hk)
 {
 	const char *threads = scn_param(&r->scn, p, "cyclictest", "threads", "smp");
 	int64_t interval_ns = 1000 * PF_NS_PER_US;
 	int n = 0;
+
+	if (run_traced(r, p))
+		n = run_record_argv(r, p, pdir, argv, max, n, bufs + 7, hk);
 
 	if (pf_parse_duration_ns(scn_param(&r->scn, p, "cyclictest", "interval", "1000us"),
 				 PF_NS_PER_US, &interval_ns))
@@ -534,22 +611,21 @@ static void run_cyclictest_argv(struct run *r, const struct scn_phase *p, const 
 	snprintf(bufs[4], PATH_MAX, "--json=%s/cyclictest.json", pdir);
 	snprintf(bufs[5], PATH_MAX, "--histfile=%s/cyclictest.hist", pdir);
 	snprintf(bufs[6], PATH_MAX, "-t%s", threads);
-	argv[n++] = "cyclictest";
-	argv[n++] = "-m";
-	argv[n++] = "--policy=fifo";
-	argv[n++] = bufs[0];
-	argv[n++] = bufs[1];
-	argv[n++] = bufs[2];
-	argv[n++] = bufs[3];
-	argv[n++] = bufs[4];
-	argv[n++] = bufs[5];
+	n = run_argv(argv, max, n, "cyclictest");
+	n = run_argv(argv, max, n, "-m");
+	n = run_argv(argv, max, n, "--policy=fifo");
+	n = run_argv(argv, max, n, bufs[0]);
+	n = run_argv(argv, max, n, bufs[1]);
+	n = run_argv(argv, max, n, bufs[2]);
+	n = run_argv(argv, max, n, bufs[3]);
+	n = run_argv(argv, max, n, bufs[4]);
+	n = run_argv(argv, max, n, bufs[5]);
 	if (!strcmp(threads, "smp")) {
-		argv[n++] = "-S";
+		run_argv(argv, max, n, "-S");
 	} else {
-		argv[n++] = bufs[6];
-		argv[n++] = "-a";
+		n = run_argv(argv, max, n, bufs[6]);
+		run_argv(argv, max, n, "-a");
 	}
-	argv[n] = NULL;
 }
 
 /* run_split - append the blank-separated words of 'text' (copied into buf) to argv */
@@ -667,64 +743,36 @@ static int run_sim_start(struct run *r, const struct scn_phase *p, const char *p
  */
 static void run_trace_facts(struct run *r, const struct scn_phase *p, json_t *o)
 {
-	const char *trace = scn_param(&r->scn, p, "flightapp", "trace", "full");
-	const char *trigger = scn_param(&r->scn, p, "flightapp", "trigger", NULL);
+	const char *trace = run_trace_mode(r, p), *owner = run_measure_owner(p);
+	const char *trigger = scn_param(&r->scn, p, owner, "trigger", NULL);
 	int64_t ns;
 
-	if (p->measure != SCN_FLIGHTAPP)
+	if (p->measure == SCN_NONE)
 		return;
 	json_object_set_new(o, "trace", json_string(trace));
 	if (strcmp(trace, "flight"))
 		return;
 	json_object_set_new(o, "trigger_ns", trigger && !pf_parse_duration_ns(trigger, PF_NS_PER_US, &ns) ?
 			    json_integer(ns) : json_null());
-	json_object_set_new(o, "max_snapshots", json_integer(atoll(scn_param(&r->scn, p, "flightapp", "max_snapshots",
+	json_object_set_new(o, "max_snapshots", json_integer(atoll(scn_param(&r->scn, p, owner, "max_snapshots",
 									      RUN_MAX_SNAPSHOTS))));
 }
 
-/* run_flightapp_argv - the recorder wrapping the app, for a flightapp phase */
+/* run_flightapp_argv - the app, under the recorder unless flightapp.trace = off (bufs[8], bufs[9] the recorder's) */
 static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const char *pdir,
 				 char **argv, int max, char bufs[][PATH_MAX], const char *hk)
 {
-	const char *trace = scn_param(&r->scn, p, "flightapp", "trace", "full");
-	const char *wakeups = scn_param(&r->scn, p, "flightapp", "wakeups", "all");
-	const char *switches = scn_param(&r->scn, p, "flightapp", "switches", "all");
+	const char *trace = run_trace_mode(r, p);
 	const char *config = scn_param(&r->scn, p, "flightapp", "config", NULL);
 	const char *profile = scn_param(&r->scn, p, "flightapp", "profile", NULL);
 	int n = 0;
 
-	snprintf(bufs[0], PATH_MAX, "%s/trace.dat", pdir);
 	snprintf(bufs[1], PATH_MAX, "%lldms", (long long)(p->duration_ns / PF_NS_PER_MS));
 	snprintf(bufs[2], PATH_MAX, "%s/flightapp", r->bindir);
 	snprintf(bufs[3], PATH_MAX, "%s/jobs.csv", pdir);
 	snprintf(bufs[4], PATH_MAX, "%s/app-stats.json", pdir);
-	if (strcmp(trace, "off")) {
-		n = run_argv(argv, max, n, r->self);
-		n = run_argv(argv, max, n, "record");
-		n = run_argv(argv, max, n, "-q");
-		n = run_argv(argv, max, n, "-o");
-		n = run_argv(argv, max, n, bufs[0]);
-		n = run_argv(argv, max, n, "-i");
-		n = run_argv(argv, max, n, r->trace_instance);
-		n = run_argv(argv, max, n, "--wakeups");
-		n = run_argv(argv, max, n, wakeups);
-		n = run_argv(argv, max, n, "--switches");
-		n = run_argv(argv, max, n, switches);
-		if (hk[0]) {	/* the observer off the app's CPUs */
-			n = run_argv(argv, max, n, "--cpus");
-			n = run_argv(argv, max, n, hk);
-		}
-		snprintf(bufs[7], PATH_MAX, "%d", (int)getpid());	/* the runner is preflight's too */
-		n = run_argv(argv, max, n, "--observer");
-		n = run_argv(argv, max, n, bufs[7]);
-		if (!strcmp(trace, "flight")) {
-			n = run_argv(argv, max, n, "--flight-recorder");
-			n = run_argv(argv, max, n, "--max-snapshots");
-			n = run_argv(argv, max, n, scn_param(&r->scn, p, "flightapp", "max_snapshots",
-							      RUN_MAX_SNAPSHOTS));
-		}
-		n = run_argv(argv, max, n, "--");
-	}
+	if (strcmp(trace, "off"))
+		n = run_record_argv(r, p, pdir, argv, max, n, bufs + 8, hk);
 	n = run_argv(argv, max, n, bufs[2]);
 	if (strcmp(trace, "off")) {
 		n = run_argv(argv, max, n, "--trace-instance");
@@ -807,17 +855,18 @@ static void run_live_read(const char *file, struct run_live *lv)
 static void run_trigger(struct run *r, const struct scn_phase *p, const char *pdir,
 			   struct pf_proc *recorder, double *worst_us, int64_t *last_ns)
 {
-	const char *text = scn_param(&r->scn, p, "flightapp", "trigger", NULL);
+	const char *text = scn_param(&r->scn, p, run_measure_owner(p), "trigger", NULL);
 	struct run_live lv = { 0 };
 	char path[PATH_MAX];
 	int64_t trigger_ns;
 	int i;
 
-	if (!text || strcmp(scn_param(&r->scn, p, "flightapp", "trace", "full"), "flight") ||
+	if (!text || strcmp(run_trace_mode(r, p), "flight") ||
 	    pf_parse_duration_ns(text, PF_NS_PER_US, &trigger_ns) ||
 	    (*last_ns && pf_now_ns() - *last_ns < RUN_TRIGGER_GAP_NS))
 		return;
-	run_live_read(run_path(path, sizeof(path), pdir, "flightapp.err"), &lv);
+	run_live_read(run_path(path, sizeof(path), pdir, p->measure == SCN_CYCLICTEST ? "cyclictest.out" :
+			       "flightapp.err"), &lv);
 	for (i = 0; i < lv.n; i++) {
 		if (!lv.rt[i] || lv.max_us[i] * 1000 <= (double)trigger_ns || lv.max_us[i] <= *worst_us)
 			continue;
@@ -1067,13 +1116,13 @@ static void run_housekeeping(struct run *r, const struct scn_phase *p, char *hk,
 		pf_cpus_format(&used, used_list, sizeof(used_list));
 	run_log(r, "phase %s: housekeeping CPUs: %s (measured tasks on %s)", p->name, hk[0] ? hk : "none",
 		   used_list);
-	if (!hk[0] && p->measure == SCN_FLIGHTAPP &&
-	    strcmp(scn_param(&r->scn, p, "flightapp", "trace", "full"), "off")) {
+	if (!hk[0] && run_traced(r, p)) {
 		char text[600];
 
-		snprintf(text, sizeof(text), "phase %s: no housekeeping CPU: the app may run on %s and no CPU is "
-			 "left outside it and isolcpus / nohz_full, so the recorder and the loads' helpers share the "
-			 "app's CPUs (what they cost the app is counted as observer_ns)", p->name, used_list);
+		snprintf(text, sizeof(text), "phase %s: no housekeeping CPU: %s may run on %s and no CPU is "
+			 "left outside it and isolcpus / nohz_full, so the recorder and the loads' helpers share "
+			 "its CPUs (what they cost it is counted as observer_ns)", p->name,
+			 p->measure == SCN_FLIGHTAPP ? "the app" : "cyclictest", used_list);
 		json_array_append_new(r->warnings, json_string(text));
 		run_log(r, "warning: %s", text);
 		pf_err("warning: %s", text);
@@ -1118,11 +1167,10 @@ static int run_phase(struct run *r, int idx)
 	const struct scn_phase *p = &r->scn.phases[idx];
 	struct run_load rl[SCN_MAX_LOADS] = { 0 };
 	char pdir[PATH_MAX], name[96], out[PATH_MAX], err[PATH_MAX];
-	char *argv[64], bufs[8][PATH_MAX];
+	char *argv[64], bufs[10][PATH_MAX];
 	struct pf_proc measure = { 0 }, sim = { 0 };
 	char hk[256], rec_cpus[256] = "";
-	bool traced = p->measure == SCN_FLIGHTAPP &&
-		      strcmp(scn_param(&r->scn, p, "flightapp", "trace", "full"), "off");
+	bool traced = run_traced(r, p);
 	double trigger_worst_us = 0;
 	int64_t trigger_ns = 0;
 	int64_t start_ns, now, end_ns;
@@ -1149,7 +1197,7 @@ static int run_phase(struct run *r, int idx)
 		goto stop;
 
 	if (p->measure == SCN_CYCLICTEST) {
-		run_cyclictest_argv(r, p, pdir, argv, bufs);
+		run_cyclictest_argv(r, p, pdir, argv, (int)PF_ARRAY_SIZE(argv), bufs, hk);
 		ret = pf_proc_spawn(&measure, argv, run_path(out, sizeof(out), pdir, "cyclictest.out"),
 				    run_path(err, sizeof(err), pdir, "cyclictest.err"), RUN_CHILD);
 	} else if (p->measure == SCN_FLIGHTAPP) {
@@ -1178,9 +1226,9 @@ static int run_phase(struct run *r, int idx)
 			break;
 		if (!measuring && now - start_ns >= p->duration_ns)
 			break;
-		if (measuring && now - start_ns >= p->duration_ns + RUN_MEASURE_GRACE_NS(p)) {
+		if (measuring && now - start_ns >= p->duration_ns + RUN_MEASURE_GRACE_NS(traced, p)) {
 			run_log(r, "phase %s: measurement still running %lld s past its duration: stopping it",
-				   p->name, (long long)(RUN_MEASURE_GRACE_NS(p) / PF_NS_PER_SEC));
+				   p->name, (long long)(RUN_MEASURE_GRACE_NS(traced, p) / PF_NS_PER_SEC));
 			break;
 		}
 		for (i = 0; i < p->nloads; i++) {
@@ -1210,7 +1258,7 @@ static int run_phase(struct run *r, int idx)
 			break;
 		}
 		run_progress(r, idx, p, now - start_ns, pdir);
-		if (p->measure == SCN_FLIGHTAPP)
+		if (measuring)
 			run_trigger(r, p, pdir, &measure, &trigger_worst_us, &trigger_ns);
 		pf_proc_sleep_ns(200 * PF_NS_PER_MS);
 	}
@@ -1246,7 +1294,7 @@ stop:
 		partial = true;
 	pf_proc_stop(&measure, SIGINT, 10 * PF_NS_PER_SEC, true);
 	pf_proc_stop(&sim, SIGTERM, 10 * PF_NS_PER_SEC, true);
-	if (p->measure == SCN_FLIGHTAPP && run_recover(r, pdir))
+	if (traced && run_recover(r, pdir))
 		partial = true;
 	for (i = p->nloads - 1; i >= 0; i--)
 		run_stop_load(r, &rl[i]);
@@ -1417,8 +1465,9 @@ static void run_pre_program(struct run *r, const struct scn_phase *p, const char
 static int64_t run_pre_bytes(struct run *r, const struct scn_phase *p)
 {
 	int64_t s = p->duration_ns / PF_NS_PER_SEC + 1, cpus = sysconf(_SC_NPROCESSORS_ONLN), bytes = 0;
-	const char *trace = scn_param(&r->scn, p, "flightapp", "trace", "full");
+	const char *trace = run_trace_mode(r, p);
 	uint64_t sd_bytes;
+	int64_t trace_bytes;
 	int i;
 
 	if (cpus < 1)
@@ -1427,14 +1476,14 @@ static int64_t run_pre_bytes(struct run *r, const struct scn_phase *p)
 		if (!strcmp(p->loads[i], "sd") && !scn_param(&r->scn, p, "sd", "dir", NULL) &&
 		    !load_parse_bytes(scn_param(&r->scn, p, "sd", "file_size", RUN_SD_FILE_SIZE), &sd_bytes))
 			bytes += (int64_t)sd_bytes;
+	trace_bytes = !strcmp(trace, "full") ? s * cpus * RUN_TRACE_BYTES_PER_CPU_S :
+		      !strcmp(trace, "flight") ? atoll(scn_param(&r->scn, p, run_measure_owner(p), "max_snapshots",
+								 RUN_MAX_SNAPSHOTS)) * cpus * RUN_RECORD_BUFFER_BYTES : 0;
 	if (p->measure == SCN_CYCLICTEST)
-		return bytes + s * RUN_CYCLICTEST_BYTES_PER_S;
+		return bytes + s * RUN_CYCLICTEST_BYTES_PER_S + trace_bytes;
 	if (p->measure != SCN_FLIGHTAPP)
 		return bytes;
-	return bytes + s * RUN_JOBLOG_BYTES_PER_S +
-	       (!strcmp(trace, "full") ? s * cpus * RUN_TRACE_BYTES_PER_CPU_S :
-		!strcmp(trace, "flight") ? atoll(scn_param(&r->scn, p, "flightapp", "max_snapshots", RUN_MAX_SNAPSHOTS)) *
-					   cpus * RUN_RECORD_BUFFER_BYTES : 0);
+	return bytes + s * RUN_JOBLOG_BYTES_PER_S + trace_bytes;
 }
 
 /*
@@ -1546,11 +1595,11 @@ static int run_precheck(struct run *r)
 				run_pre_error(r, PF_EXIT_ENV, "phase %s: %s: not built (the simulator)", p->name, path);
 			else if (sim)
 				run_pre_program(r, p, "sensorsim", sim_keys, 1);
-			if (strcmp(scn_param(&r->scn, p, "flightapp", "trace", "full"), "off")) {
-				traced = true;
-				if (!run_has_command(r, "record"))
-					run_pre_error(r, PF_EXIT_ENV, "phase %s: 'preflight record' is not in this build", p->name);
-			}
+		}
+		if (run_traced(r, p)) {
+			traced = true;
+			if (!run_has_command(r, "record"))
+				run_pre_error(r, PF_EXIT_ENV, "phase %s: 'preflight record' is not in this build", p->name);
 		}
 		if (root)
 			run_pre_loads(r, p);
@@ -1705,6 +1754,25 @@ out:
 }
 
 /*
+ * run_baseline_trace_argv - a traced cyclictest phase's trace for analyze:
+ * --trace its trace.dat (path into 'trace'), or --snapshots its directory
+ * with the flight recorder; returns the new count
+ */
+static int run_baseline_trace_argv(struct run *r, int idx, const char *pdir, char **argv, int n, char *trace)
+{
+	if (!run_traced(r, &r->scn.phases[idx]))
+		return n;
+	if (run_exists(run_path(trace, PATH_MAX, pdir, "trace.dat"))) {
+		argv[n++] = "--trace";
+		argv[n++] = trace;
+	} else {
+		argv[n++] = "--snapshots";
+		argv[n++] = strcpy(trace, pdir);
+	}
+	return n;
+}
+
+/*
  * run_analyze - results.json of each phase, and the top-level one (app beside
  * its baseline). The app phase the top-level one analyses is read once, there:
  * a second analysis of its trace in its directory would cost the same time
@@ -1744,9 +1812,10 @@ static int run_analyze(struct run *r)
 		argv[n++] = "analyze";
 		argv[n++] = pdir;
 		if (r->scn.phases[i].measure == SCN_CYCLICTEST) {
-			/* a baseline: its cyclictest alone, never a trace or job log left in the directory */
+			/* a baseline: its cyclictest, with the trace it asked for (cyclictest.trace), never a job log */
 			argv[n - 1] = "--cyclictest";
 			argv[n++] = run_path(ct, sizeof(ct), pdir, "cyclictest.json");
+			n = run_baseline_trace_argv(r, i, pdir, argv, n, trace);
 			argv[n++] = "-o";
 			argv[n++] = run_path(res, sizeof(res), pdir, "results.json");
 		}
@@ -1778,6 +1847,8 @@ static int run_analyze(struct run *r)
 			argv[n++] = "--cyclictest";
 			argv[n++] = ct;
 		}
+		if (r->app_phase < 0)	/* no app: the baseline's trace, if it has one, is the run's */
+			n = run_baseline_trace_argv(r, r->baseline_phase, pdir, argv, n, trace);
 	}
 	argv[n++] = "-o";
 	argv[n++] = run_path(res, sizeof(res), r->dir, "results.json");

@@ -29,7 +29,8 @@ struct scn_parser {
 static int scn_section(struct scn_parser *ps, const char *section);
 
 /* Keys of the measurement sections and "cyclictest." / "flightapp." phase overrides. */
-static const char *const scn_cyclictest_keys[] = { "interval", "priority", "histogram", "threads", NULL };
+static const char *const scn_cyclictest_keys[] = { "interval", "priority", "histogram", "threads", "trace", "trigger",
+						     "max_snapshots", NULL };
 static const char *const scn_flightapp_keys[] = { "profile", "config", "trace", "trigger", "max_snapshots", "wakeups",
 						    "switches", "sim", "args", "sim_args", NULL };
 
@@ -70,6 +71,28 @@ static bool scn_known(const char *const *keys, const char *key)
 	return false;
 }
 
+/*
+ * scn_trace_key - a measurement's tracing keys, the same for flightapp and
+ * cyclictest: trace (full, flight, off), trigger (a latency), max_snapshots;
+ * 1, or the error
+ */
+static int scn_trace_key(struct scn_parser *ps, const char *owner, const char *key, const char *value)
+{
+	int64_t ns;
+	long v;
+
+	if (!strcmp(key, "trace") && strcmp(value, "full") && strcmp(value, "flight") && strcmp(value, "off"))
+		return pf_ini_error(&ps->ini, ps->ini.line, "%s.trace: '%s': expected full, flight or off", owner,
+				    value);
+	if (!strcmp(key, "trigger") && (pf_parse_duration_ns(value, PF_NS_PER_US, &ns) || ns <= 0))
+		return pf_ini_error(&ps->ini, ps->ini.line, "%s.trigger: '%s': expected a latency (62us)", owner,
+				    value);
+	if (!strcmp(key, "max_snapshots") && pf_parse_long(value, 1, 10000, &v))
+		return pf_ini_error(&ps->ini, ps->ini.line, "%s.max_snapshots: '%s': expected 1..10000", owner,
+				    value);
+	return 1;
+}
+
 /* scn_check_param - validate owner.key = value: a load's own parser, or the measurement keys */
 static int scn_check_param(struct scn_parser *ps, const char *owner, const char *key,
 			      const char *value)
@@ -83,7 +106,9 @@ static int scn_check_param(struct scn_parser *ps, const char *owner, const char 
 	if (!strcmp(owner, "cyclictest")) {
 		if (!scn_known(scn_cyclictest_keys, key))
 			return pf_ini_error(&ps->ini, ps->ini.line, "cyclictest: '%s': unknown parameter (%s)", key,
-					    "interval, priority, histogram, threads");
+					    "interval, priority, histogram, threads, trace, trigger, max_snapshots");
+		if (!strcmp(key, "trace") || !strcmp(key, "trigger") || !strcmp(key, "max_snapshots"))
+			return scn_trace_key(ps, owner, key, value);
 		if (!strcmp(key, "interval") ? pf_parse_duration_ns(value, PF_NS_PER_US, &ns) || ns < 50000 :
 		    !strcmp(key, "priority") ? pf_parse_long(value, 1, 99, &v) :
 		    !strcmp(key, "histogram") ? pf_parse_long(value, 10, 1000000, &v) :
@@ -96,15 +121,8 @@ static int scn_check_param(struct scn_parser *ps, const char *owner, const char 
 			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp: '%s': unknown parameter (%s)", key,
 					    "profile, config, trace, trigger, max_snapshots, wakeups, switches, sim, args, "
 					    "sim_args");
-		if (!strcmp(key, "trace") && strcmp(value, "full") && strcmp(value, "flight") &&
-		    strcmp(value, "off"))
-			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp.trace: '%s': expected full, flight or off",
-					    value);
-		if (!strcmp(key, "trigger") && (pf_parse_duration_ns(value, PF_NS_PER_US, &ns) || ns <= 0))
-			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp.trigger: '%s': expected a latency (62us)", value);
-		if (!strcmp(key, "max_snapshots") && pf_parse_long(value, 1, 10000, &v))
-			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp.max_snapshots: '%s': expected 1..10000",
-					    value);
+		if (!strcmp(key, "trace") || !strcmp(key, "trigger") || !strcmp(key, "max_snapshots"))
+			return scn_trace_key(ps, owner, key, value);
 		if (!strcmp(key, "wakeups") && strcmp(value, "rt") && strcmp(value, "all"))
 			return pf_ini_error(&ps->ini, ps->ini.line, "flightapp.wakeups: '%s': expected rt or all", value);
 		if (!strcmp(key, "switches") && strcmp(value, "rt") && strcmp(value, "all"))

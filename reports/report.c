@@ -1050,6 +1050,28 @@ static void rpt_ct_rows(struct rpt *r, json_t *res, const char *what)
 	}
 }
 
+/*
+ * rpt_ct_worst - a traced baseline's worst wakeups with their culprits
+ * (cyclictest.trace, docs/results.md cyclictest_wakeups), their summary lines
+ */
+static void rpt_ct_worst(struct rpt *r, json_t *res, const char *what)
+{
+	json_t *worst = pf_jpath_get(res, "cyclictest_wakeups.worst"), *w;
+	size_t i;
+
+	if (!json_array_size(worst))
+		return;
+	fprintf(r->out, "<p>cyclictest's worst wakeups explained (%s phase, from its %s):</p>\n<ul>\n", what,
+		!strcmp(rpt_str(res, "cyclictest_wakeups.source", ""), "snapshots") ? "flight-recorder snapshots" :
+		"trace");
+	json_array_foreach(worst, i, w) {
+		fputs("<li>", r->out);
+		rpt_esc(r->out, rpt_str(w, "summary", "?"));
+		fputs("</li>\n", r->out);
+	}
+	fputs("</ul>\n", r->out);
+}
+
 /* rpt_s_baseline - 6: cyclictest idle and loaded, per CPU */
 static void rpt_s_baseline(struct rpt *r)
 {
@@ -1067,6 +1089,9 @@ static void rpt_s_baseline(struct rpt *r)
 		rpt_note_missing(r, "kernel baseline: no idle cyclictest phase");
 	if (!r->base_loaded)
 		rpt_note_missing(r, "kernel baseline: no loaded cyclictest phase");
+	rpt_ct_worst(r, r->base_idle, "idle");
+	if (r->base_loaded != r->base_idle)
+		rpt_ct_worst(r, r->base_loaded, "loaded");
 	if (rpt_str(r->base_loaded ? r->base_loaded : r->base_idle, "cyclictest.cmdline", NULL)) {
 		fputs("<p>cyclictest command: <code>", r->out);
 		rpt_esc(r->out, rpt_str(r->base_loaded ? r->base_loaded : r->base_idle, "cyclictest.cmdline", ""));

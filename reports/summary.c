@@ -268,6 +268,26 @@ static void summary_sim(const char *dir, const char *phase, json_t *fsw, bool sp
 	json_decref(sim);
 }
 
+/*
+ * summary_cyclictest_worst - a traced baseline phase (cyclictest.trace):
+ * its worst wakeups with their culprits, as analyze wrote them (docs/results.md,
+ * cyclictest_wakeups)
+ */
+static void summary_cyclictest_worst(json_t *res, FILE *out)
+{
+	json_t *worst = pf_jpath_get(res, "cyclictest_wakeups.worst"), *w;
+	size_t i;
+
+	if (!json_array_size(worst))
+		return;
+	fprintf(out, "    cyclictest's worst wakeups explained (from its %s):\n",
+		!strcmp(summary_str(res, "cyclictest_wakeups.source", ""), "snapshots") ? "flight-recorder snapshots" :
+		"trace");
+	json_array_foreach(worst, i, w)
+		if (i < 3)
+			fprintf(out, "      %s\n", summary_str(w, "summary", "?"));
+}
+
 /* summary_phases - every phase with its loads' achieved figures, and its cyclictest baseline */
 static void summary_phases(const char *dir, json_t *run, json_t *loads, FILE *out)
 {
@@ -296,6 +316,7 @@ static void summary_phases(const char *dir, json_t *run, json_t *loads, FILE *ou
 				summary_us(res, "cyclictest.all.latency_ns.max", b1, sizeof(b1)),
 				summary_pct(res, "cyclictest.all.latency_ns", "p99.99", b2, sizeof(b2)),
 				summary_num(res, "cyclictest.all.latency_ns.count", 0));
+			summary_cyclictest_worst(res, out);
 			json_decref(res);
 		}
 	}

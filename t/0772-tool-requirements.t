@@ -19,6 +19,7 @@ keys() {
 		else if ($0 ~ /`app`/) p = "app."
 		else if ($0 ~ /`slots`/) p = "slots."
 		else if ($0 ~ /`lost_events`/) p = "lost_events."
+		else if ($0 ~ /`cyclictest_wakeups`/) p = "cyclictest_wakeups."
 	}
 	/^### culprits/ { p = "tasks[].culprits[]." }
 	/^\| `/ && p != "-" { split($0, c, "|"); s = c[2]

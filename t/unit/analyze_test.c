@@ -8,6 +8,7 @@
  */
 #include "analysis/sched.h"
 #include "analysis/tasks.h"
+#include "analysis/cyclictest_wakeups.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -265,6 +266,114 @@ static void test_culprit(void)
 	free_run(r);
 }
 
+/* ct_name, ct_prio - the threads of the cyclictest test on CPU 1: idle, the hog (FIFO 95), cyclictest (FIFO 80) */
+static const char *ct_name(int pid)
+{
+	return pid == 30 ? "cyclictest" : pid == 20 ? "hog" : "swapper/1";
+}
+
+static int ct_prio(int pid)
+{
+	return pid == 30 ? 19 : pid == 20 ? 4 : 120;
+}
+
+/* ct_switch - a sched_switch on CPU 1 as trace.c hands it to sched.c then cyclictest_wakeups.c */
+static void ct_switch(struct an_run *r, int64_t ts, int prev, long prev_state, int next)
+{
+	char pc[16] = { 0 }, nc[16] = { 0 };
+
+	snprintf(pc, sizeof(pc), "%s", ct_name(prev));
+	snprintf(nc, sizeof(nc), "%s", ct_name(next));
+	an_on_switch(r, 1, ts, prev, pc, ct_prio(prev), prev_state, next, nc, ct_prio(next));
+	an_cw_on_switch(r, 1, ts, prev, ct_prio(prev), next);
+}
+
+/* ct_sleep - cyclictest arms its timer for expires_ns at ts and blocks at block_ns */
+static void ct_sleep(struct an_run *r, int64_t ts, int64_t block_ns, int64_t expires_ns)
+{
+	an_cw_on_hrtimer_start(r, 1, ts, 30, expires_ns);
+	ct_switch(r, block_ns, 30, 1, 0);
+}
+
+/* ct_expire - its timer's IRQ on CPU 1 at ts wakes it */
+static void ct_expire(struct an_run *r, int64_t ts)
+{
+	an_on_hrtimer(r, 1, ts, 0, true);
+	an_on_waking(r, 1, ts + 1 * US, 30, COMM("cyclictest"), 19, true);
+	an_on_hrtimer(r, 1, ts + 2 * US, 0, false);
+}
+
+/*
+ * cyclictest's wakeups: a measuring thread (FIFO 80) arms its timer for 1 ms
+ * and sleeps; a FIFO-95 hog runs from 0.9 ms, the timer's IRQ comes 40 us
+ * late, an IRQ takes 30 us, the hog blocks at 1.3 ms: 300 us late, the hog
+ * 270 us of it. The next cycle wakes an idle CPU 8 us after its expiry.
+ */
+static void test_cyclictest(void)
+{
+	struct an_run *r = new_run();
+	json_t *res = json_object();
+	char line[400];
+
+	ct_switch(r, 10 * US, 0, 0, 30);
+	ct_sleep(r, 20 * US, 30 * US, 1 * MS);
+	ct_switch(r, 900 * US, 0, 0, 20);
+	ct_expire(r, 1 * MS + 40 * US);
+	an_on_irq(r, 1, 1 * MS + 100 * US, true, 9, "virtio0", 7);
+	an_on_irq(r, 1, 1 * MS + 130 * US, false, 9, NULL, 0);
+	ct_switch(r, 1 * MS + 300 * US, 20, 1, 30);
+	ct_sleep(r, 1 * MS + 305 * US, 1 * MS + 310 * US, 2 * MS);
+	ct_expire(r, 2 * MS + 5 * US);
+	ct_switch(r, 2 * MS + 8 * US, 0, 0, 30);
+	/* the third: its switch-in from idle is not in the trace, its next hrtimer_start is */
+	ct_sleep(r, 2 * MS + 12 * US, 2 * MS + 14 * US, 3 * MS);
+	ct_expire(r, 3 * MS + 4 * US);
+	an_on_running(r, 1, 3 * MS + 20 * US, 30);
+	an_cw_on_hrtimer_start(r, 1, 3 * MS + 20 * US, 30, 4 * MS);
+	an_cw_fold(r, res);
+	check_str(json_string_value(json_object_get(json_object_get(res, "cyclictest_wakeups"), "release_from")),
+		  "hrtimer_start", "cw-1.1 measured from the expiry the thread armed");
+	check_int(json_integer_value(json_object_get(json_object_get(json_array_get(json_object_get(
+		  json_object_get(res, "cyclictest_wakeups"), "threads"), 0), "latency_ns"), "count")), ==, 2,
+		  "cw-1.2 both wakeups with a switch-in measured");
+	{
+		json_t *w = json_array_get(json_object_get(json_object_get(res, "cyclictest_wakeups"), "worst"), 0);
+		json_t *w2 = json_array_get(json_object_get(json_object_get(res, "cyclictest_wakeups"), "worst"), 2);
+		json_t *wb = json_array_get(json_object_get(json_object_get(res, "cyclictest_wakeups"), "worst"), 1);
+		json_t *c0 = json_array_get(json_object_get(w, "contributors"), 0);
+		json_t *c1 = json_array_get(json_object_get(w, "contributors"), 1);
+
+		check_int(json_integer_value(json_object_get(w, "latency_ns")), ==, 300 * US, "cw-1.3 the worst: 300 us");
+		check_str(json_string_value(json_object_get(c0, "name")), "hog", "cw-1.4 the hog first");
+		check_int(json_integer_value(json_object_get(c0, "duration_ns")), ==, 270 * US,
+			  "cw-1.5 the hog's time without the IRQ inside it");
+		check_int(json_integer_value(json_object_get(c1, "duration_ns")), ==, 30 * US, "cw-1.6 the IRQ");
+		check_int(json_integer_value(json_object_get(w, "timer_expiry_delay_ns")), ==, 40 * US,
+			  "cw-1.7 the timer IRQ's delay");
+		check_int(json_integer_value(json_object_get(w, "runnable_ns")), ==, 259 * US,
+			  "cw-1.8 runnable from the waking to the switch-in");
+		check(json_is_true(json_object_get(w, "complete")) &&
+		      json_integer_value(json_object_get(w, "explained_ns")) == 300 * US, "cw-1.9 the parts add up");
+		snprintf(line, sizeof(line), "%s", json_string_value(json_object_get(w, "summary")));
+		check_str(line, "cyclictest thread (tid 30) wakeup 1 on CPU 1, timer expiry at 0.001000000 s: 300 µs late"
+			  " — hog (pid 20) 270 µs, irq 9 (virtio0) 30 µs, timer IRQ delay 40 µs [100 % explained]",
+			  "cw-1.10 the summary line");
+		check_int(json_integer_value(json_object_get(w2, "latency_ns")), ==, 8 * US, "cw-1.11 the next: 8 us");
+		check(json_is_true(json_object_get(wb, "upper_bound")) &&
+		      json_integer_value(json_object_get(wb, "latency_ns")) == 20 * US &&
+		      json_integer_value(json_object_get(wb, "timer_expiry_delay_ns")) == 4 * US,
+		      "cw-1.14 a switch-in not in the trace: expiry to its next hrtimer_start, an upper bound, explained");
+		check_str(json_string_value(json_object_get(json_array_get(json_object_get(w2, "contributors"), 0),
+							      "kind")), "idle", "cw-1.12 ... an idle CPU waking up");
+		check_int(json_integer_value(json_object_get(json_object_get(json_array_get(json_object_get(
+			  json_object_get(res, "cyclictest_wakeups"), "threads"), 0), "rearm_latency_ns"), "max")), ==,
+			  305 * US, "cw-1.13 the first wakeup's cycle: expiry to its next hrtimer_start");
+	}
+	json_decref(res);
+	an_cw_free(r);
+	free_run(r);
+}
+
 /* write a job log and read it: CRLF, quoted task names, blank lines, rows out of task order */
 static void test_joblog(void)
 {
@@ -307,7 +416,7 @@ static void test_joblog(void)
 int main(void)
 {
 	pf_set_prog("analyze_test");
-	tap_plan(64);
+	tap_plan(78);
 	test_windows();
 	test_mwindows();
 	test_lost();
@@ -315,6 +424,7 @@ int main(void)
 	test_tasks();
 	test_culprit();
 	test_timer_now();
+	test_cyclictest();
 	test_joblog();
 	return tap_done();
 }
