@@ -56,9 +56,10 @@ name = t0772
 [flightapp]
 sim = yes
 [phase app]
-duration = 4s
+duration = 15s
 measure = flightapp
 INI
+# (15 s: the second run's refusal, slow on a loaded machine, comes while the first still records)
 audit_begin
 "$RUNPF" run "$TMP/two.ini" -o "$TMP/run-1" --no-report >"$TMP/run-1.out" 2>&1 &
 first=$!
