@@ -17,7 +17,8 @@
 # trace-cmd report > /dev/null (once). Times are the best of RUNS runs
 # (default 3): wall clock, and CPU time (user + system) beside it, steadier
 # on a loaded machine. Peak anonymous memory (RssAnon, t/tools/peak_anon) on
-# the whole trace and on its quarter. Allocation calls (LD_PRELOAD
+# the whole trace and on its quarter, summed over analyze and the child that
+# makes its pass (pf_isolate). Allocation calls (LD_PRELOAD
 # build/t/malloc_count.so) on both, so allocations per event after warm-up
 # are (whole - quarter) / (events whole - events quarter): the floor's
 # (libtracecmd's own: it allocates every record) and analyze's, and their
@@ -77,9 +78,11 @@ peak_anon() {
 # its first JSON object (analyze's output comes after its pass over the trace; the floor makes none)
 mallocs() {
 	f=$1; shift
+	rm -f "$TMP/mc"
 	LD_PRELOAD="$B/t/malloc_count.so" MALLOC_COUNT_OUT="$TMP/mc" "$@" "$f" >/dev/null 2>&1 ||
 		die "$* $f failed"
-	awk '$1 == "before_json" {print $2}' "$TMP/mc"
+	# one line per process (analyze's pass runs in a child): the largest is the pass'
+	awk '$1 == "before_json" && $2 > m {m = $2} END {print m + 0}' "$TMP/mc"
 }
 
 # record NAME ARGS... - record a trace into $PERF_TRACES/NAME.dat unless it is there
