@@ -521,9 +521,30 @@ void pf_hist_prefetch(const struct pf_hist *h, int64_t v)
 		__builtin_prefetch((const char *)side[r] + sub * ((size_t)2 << pf_hist_level(h, v < 0, r)), 1);
 }
 
+/*
+ * pf_hist_add - pf_hist_add_one for one copy: the same arithmetic (a product
+ * by n = 1 is exact, in the sum and in the moments), fewer operations
+ */
 int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id)
 {
-	return pf_hist_add_one(h, value, 1, at, id);
+	long double delta, before;
+	int ret;
+
+	if ((ret = pf_hist_place(h, value, 1)))
+		return ret;
+	if (value < h->min)
+		h->min = value;
+	if (value > h->max) {
+		h->max = value;
+		h->max_at = at;
+		h->max_id = id;
+	}
+	h->sum = pf_i128_add(h->sum, pf_i128_from(value));
+	delta = (long double)value - h->wmean;
+	before = (long double)h->count++;
+	h->wmean += delta / (long double)h->count;
+	h->m2 += delta * delta * before / (long double)h->count;
+	return 0;
 }
 
 int pf_hist_add_n(struct pf_hist *h, int64_t value, uint64_t n)
