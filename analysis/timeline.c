@@ -196,31 +196,63 @@ static inline bool an_tl_before(const struct an_tl *tl, bool keep, const struct 
 	return keep ? an_tl_keep_cmp(x, y, (void *)tl) < 0 : an_tl_cpu_cmp(x, y) < 0;
 }
 
+/* an_tl_reverse - reverse n segments in place */
+static void an_tl_reverse(struct an_tl_seg *a, size_t n)
+{
+	struct an_tl_seg t;
+	size_t i;
+
+	for (i = 0; i < n / 2; i++) {
+		t = a[i];
+		a[i] = a[n - 1 - i];
+		a[n - 1 - i] = t;
+	}
+}
+
 /*
  * an_tl_sort - sort the segments stably (glibc's qsort, a merge sort, is
- * stable too: the same order), bottom-up with the comparison inlined: a
- * window of a busy trace holds tens of thousands of segments, and qsort's
- * call per comparison was a tenth of the analysis of such a trace
+ * stable too: the same order) by a natural merge sort with the comparison
+ * inlined: a window of a busy trace holds tens of thousands of segments,
+ * collected CPU by CPU newest first, so by CPU and start they are a few
+ * runs (a strictly falling one is reversed, which keeps the sort stable),
+ * and qsort's call per comparison was a tenth of the analysis of such a trace
  */
 static void an_tl_sort(struct an_tl *tl, bool keep)
 {
 	struct an_tl_seg *a = tl->seg, *b, *t;
-	size_t n = tl->n, w, lo, mid, hi, i, j, k;
+	size_t n = tl->n, *run, nrun = 0, i, j, k, r, o, lo, mid, hi;
 
 	if (n < 2)
 		return;
 	b = malloc(n * sizeof(*b));
-	if (!b) {
+	run = malloc((n + 1) * sizeof(*run));
+	if (!b || !run) {
+		free(b);
+		free(run);
 		if (keep)
 			qsort_r(a, n, sizeof(*a), an_tl_keep_cmp, tl);
 		else
 			qsort(a, n, sizeof(*a), an_tl_cpu_cmp);
 		return;
 	}
-	for (w = 1; w < n; w *= 2) {
-		for (lo = 0; lo < n; lo += 2 * w) {
-			mid = lo + w < n ? lo + w : n;
-			hi = lo + 2 * w < n ? lo + 2 * w : n;
+	for (i = 0; i < n; i = j) {
+		run[nrun++] = i;
+		j = i + 1;
+		if (j < n && an_tl_before(tl, keep, &a[j], &a[i])) {
+			while (j < n && an_tl_before(tl, keep, &a[j], &a[j - 1]))
+				j++;
+			an_tl_reverse(a + i, j - i);
+		} else {
+			while (j < n && !an_tl_before(tl, keep, &a[j], &a[j - 1]))
+				j++;
+		}
+	}
+	run[nrun] = n;
+	while (nrun > 1) {
+		for (r = 0, o = 0; r < nrun; r += 2, o++) {
+			lo = run[r];
+			mid = r + 1 < nrun ? run[r + 1] : n;
+			hi = r + 2 <= nrun ? run[r + 2 < nrun ? r + 2 : nrun] : n;
 			/* the left run's element first unless the right one sorts strictly before it */
 			for (i = lo, j = mid, k = lo; i < mid && j < hi;)
 				b[k++] = an_tl_before(tl, keep, &a[j], &a[i]) ? a[j++] : a[i++];
@@ -228,7 +260,10 @@ static void an_tl_sort(struct an_tl *tl, bool keep)
 				b[k++] = a[i++];
 			while (j < hi)
 				b[k++] = a[j++];
+			run[o] = lo;
 		}
+		nrun = o;
+		run[nrun] = n;
 		t = a;
 		a = b;
 		b = t;
@@ -236,6 +271,83 @@ static void an_tl_sort(struct an_tl *tl, bool keep)
 	if (a != tl->seg)
 		memcpy(tl->seg, a, n * sizeof(*a));
 	free(a == tl->seg ? b : a);
+	free(run);
+}
+
+/* an_tl_worse - segment i goes after segment j in the keeping order (an_tl_keep_cmp, then position) */
+static inline bool an_tl_worse(const struct an_tl *tl, uint32_t i, uint32_t j)
+{
+	int c = an_tl_keep_cmp(&tl->seg[i], &tl->seg[j], (void *)tl);
+
+	return c > 0 || (c == 0 && i > j);
+}
+
+/* an_tl_sift - restore the heap of the worst kept segment at the top, from position k down */
+static void an_tl_sift(const struct an_tl *tl, uint32_t *h, size_t n, size_t k)
+{
+	size_t c;
+	uint32_t t;
+
+	for (; (c = 2 * k + 1) < n; k = c) {
+		if (c + 1 < n && an_tl_worse(tl, h[c + 1], h[c]))
+			c++;
+		if (!an_tl_worse(tl, h[c], h[k]))
+			break;
+		t = h[k];
+		h[k] = h[c];
+		h[c] = t;
+	}
+}
+
+/* an_tl_u32_cmp - ascending positions, for qsort */
+static int an_tl_u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * an_tl_keep - cut to the first 'keep' segments of a stable sort in the
+ * keeping order: those are chosen through a heap of the worst kept one (a
+ * segment most often loses to it at once), then only they are sorted -
+ * from their order in the timeline, so that equal ones stay in it, as in
+ * the stable sort of them all
+ */
+static void an_tl_keep(struct an_tl *tl, size_t keep)
+{
+	uint32_t *h = keep < tl->n ? malloc(keep * sizeof(*h)) : NULL;
+	struct an_tl_seg *kept;
+	size_t i;
+
+	if (!h || tl->n > UINT32_MAX) {
+		free(h);
+		an_tl_sort(tl, true);
+		return;
+	}
+	for (i = 0; i < keep; i++)
+		h[i] = (uint32_t)i;
+	for (i = keep / 2; i-- > 0;)
+		an_tl_sift(tl, h, keep, i);
+	for (i = keep; i < tl->n; i++)
+		if (an_tl_worse(tl, h[0], (uint32_t)i)) {
+			h[0] = (uint32_t)i;
+			an_tl_sift(tl, h, keep, 0);
+		}
+	qsort(h, keep, sizeof(*h), an_tl_u32_cmp);
+	kept = malloc(keep * sizeof(*kept));
+	if (!kept) {
+		free(h);
+		an_tl_sort(tl, true);
+		return;
+	}
+	for (i = 0; i < keep; i++)
+		kept[i] = tl->seg[h[i]];
+	memcpy(tl->seg, kept, keep * sizeof(*kept));
+	free(kept);
+	free(h);
+	tl->n = keep;
+	an_tl_sort(tl, true);
 }
 
 /*
@@ -280,8 +392,8 @@ static int an_tl_close(struct an_run *r, struct an_tl *tl, int64_t now_ns, bool 
 	an_tl_merge(tl);
 	if (tl->n <= AN_TL_MAX_SEGS)
 		return 0;
-	an_tl_sort(tl, true);
 	tl->dropped += tl->n - AN_TL_MAX_SEGS;
+	an_tl_keep(tl, AN_TL_MAX_SEGS);
 	tl->n = AN_TL_MAX_SEGS;
 	return 0;
 }
