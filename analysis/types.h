@@ -93,7 +93,7 @@ struct an_task;
 struct an_jlrow;
 
 #define AN_TOP_THREADS 10	/* threads[] by default: the 10 busiest and the 10 worst woken of the rest */
-#define AN_STAGE 8	/* a thread's wakeup-latency samples held before they go into its histograms */
+#define AN_STAGE 16	/* a thread's wakeup-latency samples held before they go into its histograms */
 
 /* an_stage - one switch-in's samples, held in the thread (INT64_MIN: none) */
 struct an_stage {
