@@ -135,10 +135,8 @@ static int an_tl_collect(struct an_run *r, struct an_tl *tl, int64_t after_ns, b
  * those during the wait (release to start), then the longer ones; the
  * shortest, which no figure could show anyway, are dropped
  */
-static int an_tl_keep_cmp(const void *a, const void *b, void *arg)
+static inline int an_tl_keep_order(const struct an_tl *tl, const struct an_tl_seg *x, const struct an_tl_seg *y)
 {
-	const struct an_tl *tl = arg;
-	const struct an_tl_seg *x = a, *y = b;
 	bool xv = x->kind == AN_SEG_THREAD && x->id == tl->task->tid;
 	bool yv = y->kind == AN_SEG_THREAD && y->id == tl->task->tid;
 	bool xw = x->end_ns > tl->release_ns && x->start_ns < tl->start_ns;
@@ -152,6 +150,12 @@ static int an_tl_keep_cmp(const void *a, const void *b, void *arg)
 	if (dx != dy)
 		return dx > dy ? -1 : 1;
 	return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
+}
+
+/* an_tl_keep_cmp - an_tl_keep_order for qsort_r */
+static int an_tl_keep_cmp(const void *a, const void *b, void *arg)
+{
+	return an_tl_keep_order(arg, a, b);
 }
 
 /* an_tl_jobs - the victim task's jobs in the window, from its ring of recent jobs (the worst one always) */
@@ -193,7 +197,7 @@ static int an_tl_cpu_cmp(const void *a, const void *b)
 static inline bool an_tl_before(const struct an_tl *tl, bool keep, const struct an_tl_seg *x,
 				const struct an_tl_seg *y)
 {
-	return keep ? an_tl_keep_cmp(x, y, (void *)tl) < 0 : an_tl_cpu_cmp(x, y) < 0;
+	return keep ? an_tl_keep_order(tl, x, y) < 0 : an_tl_cpu_cmp(x, y) < 0;
 }
 
 /* an_tl_reverse - reverse n segments in place */
@@ -274,10 +278,100 @@ static void an_tl_sort(struct an_tl *tl, bool keep)
 	free(run);
 }
 
+/* an_tl_key - a segment's place in the CPU order, and where it is now */
+struct an_tl_key {
+	uint64_t key;		/* start less the earliest start: the radix digits */
+	uint32_t idx;
+	uint16_t cpu;
+};
+
+/*
+ * an_tl_sort_cpu - sort the segments by CPU, then start: an LSD radix sort
+ * (stable, as qsort's merge sort is: the same order), a byte of the start
+ * per pass, as many as the window's span needs, then the CPU; the merge
+ * sort's comparisons were most of a close of a busy window
+ */
+static void an_tl_sort_cpu(struct an_tl *tl)
+{
+	struct an_tl_key *a, *b, *t;
+	struct an_tl_seg *seg;
+	size_t n = tl->n, i, cnt[256], sum, pass, npass, shift;
+	int64_t lo = INT64_MAX;
+	uint64_t span = 0;
+	uint16_t maxcpu = 0;
+
+	if (n < 2)
+		return;
+	a = malloc(n * sizeof(*a));
+	b = malloc(n * sizeof(*b));
+	seg = malloc(n * sizeof(*seg));
+	if (!a || !b || !seg || n > UINT32_MAX) {
+		free(a);
+		free(b);
+		free(seg);
+		an_tl_sort(tl, false);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (tl->seg[i].start_ns < lo)
+			lo = tl->seg[i].start_ns;
+	for (i = 0; i < n; i++) {
+		a[i].key = (uint64_t)tl->seg[i].start_ns - (uint64_t)lo;
+		a[i].idx = (uint32_t)i;
+		a[i].cpu = (uint16_t)tl->seg[i].cpu;	/* CPUs are never negative: the order is the same */
+		if (a[i].key > span)
+			span = a[i].key;
+		if (a[i].cpu > maxcpu)
+			maxcpu = a[i].cpu;
+	}
+	for (npass = 0; npass < 8 && span >> (8 * npass); npass++)
+		;
+	for (pass = 0; pass <= npass; pass++) {
+		/* the start's bytes, least significant first; the last pass, the CPU's low byte ... */
+		memset(cnt, 0, sizeof(cnt));
+		shift = 8 * pass;
+		for (i = 0; i < n; i++)
+			cnt[pass < npass ? (a[i].key >> shift) & 0xff : a[i].cpu & 0xff]++;
+		for (i = 0, sum = 0; i < 256; i++) {
+			size_t c = cnt[i];
+
+			cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[pass < npass ? (a[i].key >> shift) & 0xff : a[i].cpu & 0xff]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (maxcpu > 0xff) {	/* CPUs past 255: one more pass, on the high byte */
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[a[i].cpu >> 8]++;
+		for (i = 0, sum = 0; i < 256; i++) {
+			size_t c = cnt[i];
+
+			cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[a[i].cpu >> 8]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	for (i = 0; i < n; i++)
+		seg[i] = tl->seg[a[i].idx];
+	memcpy(tl->seg, seg, n * sizeof(*seg));
+	free(a);
+	free(b);
+	free(seg);
+}
+
 /* an_tl_worse - segment i goes after segment j in the keeping order (an_tl_keep_cmp, then position) */
 static inline bool an_tl_worse(const struct an_tl *tl, uint32_t i, uint32_t j)
 {
-	int c = an_tl_keep_cmp(&tl->seg[i], &tl->seg[j], (void *)tl);
+	int c = an_tl_keep_order(tl, &tl->seg[i], &tl->seg[j]);
 
 	return c > 0 || (c == 0 && i > j);
 }
@@ -360,7 +454,7 @@ static void an_tl_merge(struct an_tl *tl)
 	int64_t short_ns = (tl->to_ns - tl->from_ns) / AN_TL_SHORT;
 	size_t i, o = 0;
 
-	an_tl_sort(tl, false);
+	an_tl_sort_cpu(tl);
 	for (i = 0; i < tl->n; i++) {
 		struct an_tl_seg *x = &tl->seg[i], *p = o ? &tl->seg[o - 1] : NULL;
 		bool shrt = x->kind == AN_SEG_THREAD && x->id != tl->task->tid && x->end_ns - x->start_ns < short_ns;
@@ -582,7 +676,7 @@ json_t *an_tl_json(struct an_run *r, const struct an_task *t, const struct an_cu
 
 	if (!tl)
 		return json_null();
-	an_tl_sort(tl, false);
+	an_tl_sort_cpu(tl);
 	o = json_object();
 	json_object_set_new(o, "from_ns", json_integer(tl->from_ns));
 	json_object_set_new(o, "to_ns", json_integer(tl->to_ns));
