@@ -259,37 +259,42 @@ static inline size_t an_hash(int pid, size_t cap)
 /* an_thread_find - the thread of pid, or NULL */
 struct an_thread *an_thread_find(struct an_run *r, int pid)
 {
+	const struct an_slot *s;
 	size_t h;
 
 	/* the last thread asked for: a wakeup's sched_waking, sched_wakeup and migration name one thread */
 	if (r->last_idx < r->nthr && r->thr[r->last_idx].pid == pid)
 		return &r->thr[r->last_idx];
-	h = an_hash(pid, r->hash_cap);
-	while (r->thr_hash[h] >= 0) {
-		if (r->thr[r->thr_hash[h]].pid == pid) {
-			r->last_idx = (size_t)r->thr_hash[h];
+	for (h = an_hash(pid, r->hash_cap); (s = &r->thr_hash[h])->idx >= 0; h = (h + 1) & (r->hash_cap - 1))
+		if (s->pid == pid) {
+			r->last_idx = (size_t)s->idx;
 			return &r->thr[r->last_idx];
 		}
-		h = (h + 1) & (r->hash_cap - 1);
-	}
 	return NULL;
+}
+
+/* an_slot_put - the slot of a new pid (the table has room: it is kept at most half full) */
+static void an_slot_put(struct an_slot *tab, size_t cap, int pid, int32_t idx)
+{
+	size_t h = an_hash(pid, cap);
+
+	while (tab[h].idx >= 0)
+		h = (h + 1) & (cap - 1);
+	tab[h].pid = pid;
+	tab[h].idx = idx;
 }
 
 /* an_rehash - double the pid hash */
 static int an_rehash(struct an_run *r)
 {
-	size_t cap = r->hash_cap * 2, i, h;
-	int32_t *n = malloc(cap * sizeof(*n));
+	size_t cap = r->hash_cap * 2, i;
+	struct an_slot *n = malloc(cap * sizeof(*n));
 
 	if (!n)
 		return -ENOMEM;
 	memset(n, 0xff, cap * sizeof(*n));
-	for (i = 0; i < r->nthr; i++) {
-		h = an_hash(r->thr[i].pid, cap);
-		while (n[h] >= 0)
-			h = (h + 1) & (cap - 1);
-		n[h] = (int32_t)i;
-	}
+	for (i = 0; i < r->nthr; i++)
+		an_slot_put(n, cap, r->thr[i].pid, (int32_t)i);
 	free(r->thr_hash);
 	r->thr_hash = n;
 	r->hash_cap = cap;
@@ -304,7 +309,6 @@ static int an_rehash(struct an_run *r)
 struct an_thread *an_thread_get(struct an_run *r, int pid)
 {
 	struct an_thread *t = an_thread_find(r, pid);
-	size_t h;
 
 	if (t)
 		return t;
@@ -319,10 +323,7 @@ struct an_thread *an_thread_get(struct an_run *r, int pid)
 	t->prio = -1000;
 	an_mwin_init(&t->w10ms, 10 * PF_NS_PER_MS, r->start_ns);
 	an_mwin_init(&t->w1s, PF_NS_PER_SEC, r->start_ns);
-	h = an_hash(pid, r->hash_cap);
-	while (r->thr_hash[h] >= 0)
-		h = (h + 1) & (r->hash_cap - 1);
-	r->thr_hash[h] = (int32_t)r->nthr;
+	an_slot_put(r->thr_hash, r->hash_cap, pid, (int32_t)r->nthr);
 	r->last_idx = r->nthr++;
 	return t;
 }

@@ -135,10 +135,8 @@ static int an_tl_collect(struct an_run *r, struct an_tl *tl, int64_t after_ns, b
  * those during the wait (release to start), then the longer ones; the
  * shortest, which no figure could show anyway, are dropped
  */
-static int an_tl_keep_cmp(const void *a, const void *b, void *arg)
+static inline int an_tl_keep_order(const struct an_tl *tl, const struct an_tl_seg *x, const struct an_tl_seg *y)
 {
-	const struct an_tl *tl = arg;
-	const struct an_tl_seg *x = a, *y = b;
 	bool xv = x->kind == AN_SEG_THREAD && x->id == tl->task->tid;
 	bool yv = y->kind == AN_SEG_THREAD && y->id == tl->task->tid;
 	bool xw = x->end_ns > tl->release_ns && x->start_ns < tl->start_ns;
@@ -152,6 +150,12 @@ static int an_tl_keep_cmp(const void *a, const void *b, void *arg)
 	if (dx != dy)
 		return dx > dy ? -1 : 1;
 	return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
+}
+
+/* an_tl_keep_cmp - an_tl_keep_order for qsort_r */
+static int an_tl_keep_cmp(const void *a, const void *b, void *arg)
+{
+	return an_tl_keep_order(arg, a, b);
 }
 
 /* an_tl_jobs - the victim task's jobs in the window, from its ring of recent jobs (the worst one always) */
@@ -189,6 +193,257 @@ static int an_tl_cpu_cmp(const void *a, const void *b)
 	return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
 }
 
+/* an_tl_before - x sorts before y: by CPU then start, or (keep) in an_tl_keep_cmp's order */
+static inline bool an_tl_before(const struct an_tl *tl, bool keep, const struct an_tl_seg *x,
+				const struct an_tl_seg *y)
+{
+	return keep ? an_tl_keep_order(tl, x, y) < 0 : an_tl_cpu_cmp(x, y) < 0;
+}
+
+/* an_tl_reverse - reverse n segments in place */
+static void an_tl_reverse(struct an_tl_seg *a, size_t n)
+{
+	struct an_tl_seg t;
+	size_t i;
+
+	for (i = 0; i < n / 2; i++) {
+		t = a[i];
+		a[i] = a[n - 1 - i];
+		a[n - 1 - i] = t;
+	}
+}
+
+/*
+ * an_tl_sort - sort the segments stably (glibc's qsort, a merge sort, is
+ * stable too: the same order) by a natural merge sort with the comparison
+ * inlined: a window of a busy trace holds tens of thousands of segments,
+ * collected CPU by CPU newest first, so by CPU and start they are a few
+ * runs (a strictly falling one is reversed, which keeps the sort stable),
+ * and qsort's call per comparison was a tenth of the analysis of such a trace
+ */
+static void an_tl_sort(struct an_tl *tl, bool keep)
+{
+	struct an_tl_seg *a = tl->seg, *b, *t;
+	size_t n = tl->n, *run, nrun = 0, i, j, k, r, o, lo, mid, hi;
+
+	if (n < 2)
+		return;
+	b = malloc(n * sizeof(*b));
+	run = malloc((n + 1) * sizeof(*run));
+	if (!b || !run) {
+		free(b);
+		free(run);
+		if (keep)
+			qsort_r(a, n, sizeof(*a), an_tl_keep_cmp, tl);
+		else
+			qsort(a, n, sizeof(*a), an_tl_cpu_cmp);
+		return;
+	}
+	for (i = 0; i < n; i = j) {
+		run[nrun++] = i;
+		j = i + 1;
+		if (j < n && an_tl_before(tl, keep, &a[j], &a[i])) {
+			while (j < n && an_tl_before(tl, keep, &a[j], &a[j - 1]))
+				j++;
+			an_tl_reverse(a + i, j - i);
+		} else {
+			while (j < n && !an_tl_before(tl, keep, &a[j], &a[j - 1]))
+				j++;
+		}
+	}
+	run[nrun] = n;
+	while (nrun > 1) {
+		for (r = 0, o = 0; r < nrun; r += 2, o++) {
+			lo = run[r];
+			mid = r + 1 < nrun ? run[r + 1] : n;
+			hi = r + 2 <= nrun ? run[r + 2 < nrun ? r + 2 : nrun] : n;
+			/* the left run's element first unless the right one sorts strictly before it */
+			for (i = lo, j = mid, k = lo; i < mid && j < hi;)
+				b[k++] = an_tl_before(tl, keep, &a[j], &a[i]) ? a[j++] : a[i++];
+			while (i < mid)
+				b[k++] = a[i++];
+			while (j < hi)
+				b[k++] = a[j++];
+			run[o] = lo;
+		}
+		nrun = o;
+		run[nrun] = n;
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (a != tl->seg)
+		memcpy(tl->seg, a, n * sizeof(*a));
+	free(a == tl->seg ? b : a);
+	free(run);
+}
+
+/* an_tl_key - a segment's place in the CPU order, and where it is now */
+struct an_tl_key {
+	uint64_t key;		/* start less the earliest start: the radix digits */
+	uint32_t idx;
+	uint16_t cpu;
+};
+
+/*
+ * an_tl_sort_cpu - sort the segments by CPU, then start: an LSD radix sort
+ * (stable, as qsort's merge sort is: the same order), a byte of the start
+ * per pass, as many as the window's span needs, then the CPU; the merge
+ * sort's comparisons were most of a close of a busy window
+ */
+static void an_tl_sort_cpu(struct an_tl *tl)
+{
+	struct an_tl_key *a, *b, *t;
+	struct an_tl_seg *seg;
+	size_t n = tl->n, i, cnt[256], sum, pass, npass, shift;
+	int64_t lo = INT64_MAX;
+	uint64_t span = 0;
+	uint16_t maxcpu = 0;
+
+	if (n < 2)
+		return;
+	a = malloc(n * sizeof(*a));
+	b = malloc(n * sizeof(*b));
+	seg = malloc(n * sizeof(*seg));
+	if (!a || !b || !seg || n > UINT32_MAX) {
+		free(a);
+		free(b);
+		free(seg);
+		an_tl_sort(tl, false);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (tl->seg[i].start_ns < lo)
+			lo = tl->seg[i].start_ns;
+	for (i = 0; i < n; i++) {
+		a[i].key = (uint64_t)tl->seg[i].start_ns - (uint64_t)lo;
+		a[i].idx = (uint32_t)i;
+		a[i].cpu = (uint16_t)tl->seg[i].cpu;	/* CPUs are never negative: the order is the same */
+		if (a[i].key > span)
+			span = a[i].key;
+		if (a[i].cpu > maxcpu)
+			maxcpu = a[i].cpu;
+	}
+	for (npass = 0; npass < 8 && span >> (8 * npass); npass++)
+		;
+	for (pass = 0; pass <= npass; pass++) {
+		/* the start's bytes, least significant first; the last pass, the CPU's low byte ... */
+		memset(cnt, 0, sizeof(cnt));
+		shift = 8 * pass;
+		for (i = 0; i < n; i++)
+			cnt[pass < npass ? (a[i].key >> shift) & 0xff : a[i].cpu & 0xff]++;
+		for (i = 0, sum = 0; i < 256; i++) {
+			size_t c = cnt[i];
+
+			cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[pass < npass ? (a[i].key >> shift) & 0xff : a[i].cpu & 0xff]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (maxcpu > 0xff) {	/* CPUs past 255: one more pass, on the high byte */
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[a[i].cpu >> 8]++;
+		for (i = 0, sum = 0; i < 256; i++) {
+			size_t c = cnt[i];
+
+			cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[a[i].cpu >> 8]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	for (i = 0; i < n; i++)
+		seg[i] = tl->seg[a[i].idx];
+	memcpy(tl->seg, seg, n * sizeof(*seg));
+	free(a);
+	free(b);
+	free(seg);
+}
+
+/* an_tl_worse - segment i goes after segment j in the keeping order (an_tl_keep_cmp, then position) */
+static inline bool an_tl_worse(const struct an_tl *tl, uint32_t i, uint32_t j)
+{
+	int c = an_tl_keep_order(tl, &tl->seg[i], &tl->seg[j]);
+
+	return c > 0 || (c == 0 && i > j);
+}
+
+/* an_tl_sift - restore the heap of the worst kept segment at the top, from position k down */
+static void an_tl_sift(const struct an_tl *tl, uint32_t *h, size_t n, size_t k)
+{
+	size_t c;
+	uint32_t t;
+
+	for (; (c = 2 * k + 1) < n; k = c) {
+		if (c + 1 < n && an_tl_worse(tl, h[c + 1], h[c]))
+			c++;
+		if (!an_tl_worse(tl, h[c], h[k]))
+			break;
+		t = h[k];
+		h[k] = h[c];
+		h[c] = t;
+	}
+}
+
+/* an_tl_u32_cmp - ascending positions, for qsort */
+static int an_tl_u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * an_tl_keep - cut to the first 'keep' segments of a stable sort in the
+ * keeping order: those are chosen through a heap of the worst kept one (a
+ * segment most often loses to it at once), then only they are sorted -
+ * from their order in the timeline, so that equal ones stay in it, as in
+ * the stable sort of them all
+ */
+static void an_tl_keep(struct an_tl *tl, size_t keep)
+{
+	uint32_t *h = keep < tl->n ? malloc(keep * sizeof(*h)) : NULL;
+	struct an_tl_seg *kept;
+	size_t i;
+
+	if (!h || tl->n > UINT32_MAX) {
+		free(h);
+		an_tl_sort(tl, true);
+		return;
+	}
+	for (i = 0; i < keep; i++)
+		h[i] = (uint32_t)i;
+	for (i = keep / 2; i-- > 0;)
+		an_tl_sift(tl, h, keep, i);
+	for (i = keep; i < tl->n; i++)
+		if (an_tl_worse(tl, h[0], (uint32_t)i)) {
+			h[0] = (uint32_t)i;
+			an_tl_sift(tl, h, keep, 0);
+		}
+	qsort(h, keep, sizeof(*h), an_tl_u32_cmp);
+	kept = malloc(keep * sizeof(*kept));
+	if (!kept) {
+		free(h);
+		an_tl_sort(tl, true);
+		return;
+	}
+	for (i = 0; i < keep; i++)
+		kept[i] = tl->seg[h[i]];
+	memcpy(tl->seg, kept, keep * sizeof(*kept));
+	free(kept);
+	free(h);
+	tl->n = keep;
+	an_tl_sort(tl, true);
+}
+
 /*
  * an_tl_merge - join the runs of other threads shorter than 1/AN_TL_SHORT of
  * the window that follow one another on a CPU (less than that apart) into one
@@ -199,8 +454,7 @@ static void an_tl_merge(struct an_tl *tl)
 	int64_t short_ns = (tl->to_ns - tl->from_ns) / AN_TL_SHORT;
 	size_t i, o = 0;
 
-	if (tl->n)
-		qsort(tl->seg, tl->n, sizeof(*tl->seg), an_tl_cpu_cmp);
+	an_tl_sort_cpu(tl);
 	for (i = 0; i < tl->n; i++) {
 		struct an_tl_seg *x = &tl->seg[i], *p = o ? &tl->seg[o - 1] : NULL;
 		bool shrt = x->kind == AN_SEG_THREAD && x->id != tl->task->tid && x->end_ns - x->start_ns < short_ns;
@@ -232,8 +486,8 @@ static int an_tl_close(struct an_run *r, struct an_tl *tl, int64_t now_ns, bool 
 	an_tl_merge(tl);
 	if (tl->n <= AN_TL_MAX_SEGS)
 		return 0;
-	qsort_r(tl->seg, tl->n, sizeof(*tl->seg), an_tl_keep_cmp, tl);
 	tl->dropped += tl->n - AN_TL_MAX_SEGS;
+	an_tl_keep(tl, AN_TL_MAX_SEGS);
 	tl->n = AN_TL_MAX_SEGS;
 	return 0;
 }
@@ -422,8 +676,7 @@ json_t *an_tl_json(struct an_run *r, const struct an_task *t, const struct an_cu
 
 	if (!tl)
 		return json_null();
-	if (tl->n)
-		qsort(tl->seg, tl->n, sizeof(*tl->seg), an_tl_cpu_cmp);
+	an_tl_sort_cpu(tl);
 	o = json_object();
 	json_object_set_new(o, "from_ns", json_integer(tl->from_ns));
 	json_object_set_new(o, "to_ns", json_integer(tl->to_ns));

@@ -99,6 +99,8 @@ struct an_reader {
 	dev_t dev;			/* the file, to find libtracecmd's mappings of it */
 	const char *base;		/* its name without directories */
 	ino_t ino;
+	/* by enum an_ev: the record size from which every field is read directly, 0 never (an_fast_setup) */
+	int fast_min[AN_EV_COUNT];
 };
 
 /* What libtracecmd is doing while it reads records, for the report of a fault in it (pf_isolate). */
@@ -150,6 +152,60 @@ static void an_field_set(struct tep_event *ev, struct an_field *f, const char *n
 #endif
 }
 
+/* an_fast_field - the end of a field read directly: a number of 'size' bytes, or a comm[16]; -1 when it is not such a field */
+static int an_fast_field(const struct an_field *f, int size)
+{
+	if (!f->present || f->dynamic || f->size != size)
+		return -1;
+	return f->offset + size;
+}
+
+/*
+ * an_fast_setup - sched_switch, sched_waking and sched_wakeup in the
+ * kernel's usual layout (file in our byte order, 32-bit pids and
+ * priorities, comm[16], an 8- or 4-byte prev_state) are read without a
+ * check per field once the record holds them all: the same values as
+ * an_num / an_sign / an_comm give, fewer branches on the per-event path
+ */
+static void an_fast_setup(struct an_reader *rd)
+{
+	static const struct { int fld, size; } sw[] = {
+		{ F_PREV_PID, 4 }, { F_PREV_COMM, 16 }, { F_PREV_PRIO, 4 }, { F_NEXT_PID, 4 },
+		{ F_NEXT_COMM, 16 }, { F_NEXT_PRIO, 4 },
+	}, wk[] = { { F_PID, 4 }, { F_COMM, 16 }, { F_PRIO, 4 } };
+	const struct an_field *f;
+	int ev, end, min;
+	size_t k;
+
+	if (rd->swap)
+		return;
+	f = rd->fmt[AN_EV_SWITCH].f;
+	min = an_fast_field(&f[F_PREV_STATE], 8) >= 0 ? an_fast_field(&f[F_PREV_STATE], 8) :
+	      an_fast_field(&f[F_PREV_STATE], 4);
+	for (k = 0; k < PF_ARRAY_SIZE(sw) && min >= 0; k++) {
+		end = an_fast_field(&f[sw[k].fld], sw[k].size);
+		min = end < 0 ? -1 : end > min ? end : min;
+	}
+	rd->fast_min[AN_EV_SWITCH] = min > 0 ? min : 0;
+	for (ev = AN_EV_WAKING; ev <= AN_EV_WAKEUP; ev++) {
+		f = rd->fmt[ev].f;
+		for (k = 0, min = 0; k < PF_ARRAY_SIZE(wk) && min >= 0; k++) {
+			end = an_fast_field(&f[wk[k].fld], wk[k].size);
+			min = end < 0 ? -1 : end > min ? end : min;
+		}
+		rd->fast_min[ev] = min > 0 ? min : 0;
+	}
+}
+
+/* an_i32 - a 32-bit signed number at p (our byte order) */
+static inline int an_i32(const void *p)
+{
+	int32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 /* an_reader_setup - the dispatch table and field offsets for this file's formats */
 static int an_reader_setup(struct an_reader *rd)
 {
@@ -195,6 +251,7 @@ static int an_reader_setup(struct an_reader *rd)
 	for (i = 1; i < AN_EV_COUNT; i++)
 		if (ids[i] >= 0)
 			rd->kind[ids[i]] = (uint8_t)i;
+	an_fast_setup(rd);
 	/* an event whose needed fields are missing is not dispatched */
 	if (ids[AN_EV_SWITCH] >= 0 && !(rd->fmt[AN_EV_SWITCH].f[F_PREV_PID].present &&
 					rd->fmt[AN_EV_SWITCH].f[F_NEXT_PID].present &&
@@ -352,6 +409,22 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 	switch (rd->kind[type]) {
 	case AN_EV_SWITCH:
 		f = rd->fmt[AN_EV_SWITCH].f;
+		if (rd->fast_min[AN_EV_SWITCH] && (int)rec->size >= rd->fast_min[AN_EV_SWITCH]) {
+			const char *d = rec->data;
+			uint64_t st8;
+			uint32_t st4;
+
+			if (f[F_PREV_STATE].size == 8) {
+				memcpy(&st8, d + f[F_PREV_STATE].offset, 8);
+			} else {
+				memcpy(&st4, d + f[F_PREV_STATE].offset, 4);
+				st8 = st4;
+			}
+			an_on_switch(r, cpu, ts, an_i32(d + f[F_PREV_PID].offset), d + f[F_PREV_COMM].offset,
+				     an_i32(d + f[F_PREV_PRIO].offset), (long)st8, an_i32(d + f[F_NEXT_PID].offset),
+				     d + f[F_NEXT_COMM].offset, an_i32(d + f[F_NEXT_PRIO].offset));
+			break;
+		}
 		an_on_switch(r, cpu, ts, (int)an_sign(an_num(rd, &f[F_PREV_PID], rec), f[F_PREV_PID].size),
 			     an_comm(rd, &f[F_PREV_COMM], rec),
 			     (int)an_sign(an_num(rd, &f[F_PREV_PRIO], rec), f[F_PREV_PRIO].size),
@@ -366,6 +439,13 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 	case AN_EV_WAKING:
 	case AN_EV_WAKEUP:
 		f = rd->fmt[rd->kind[type]].f;
+		if (rd->fast_min[rd->kind[type]] && (int)rec->size >= rd->fast_min[rd->kind[type]]) {
+			const char *d = rec->data;
+
+			an_on_waking(r, cpu, ts, an_i32(d + f[F_PID].offset), d + f[F_COMM].offset,
+				     an_i32(d + f[F_PRIO].offset), rd->kind[type] == AN_EV_WAKING);
+			break;
+		}
 		an_on_waking(r, cpu, ts, (int)an_sign(an_num(rd, &f[F_PID], rec), f[F_PID].size),
 			     an_comm(rd, &f[F_COMM], rec),
 			     (int)an_sign(an_num(rd, &f[F_PRIO], rec), f[F_PRIO].size),

@@ -94,7 +94,7 @@ struct an_task;
 struct an_jlrow;
 
 #define AN_TOP_THREADS 10	/* threads[] by default: the 10 busiest and the 10 worst woken of the rest */
-#define AN_STAGE 8	/* a thread's wakeup-latency samples held before they go into its histograms */
+#define AN_STAGE 16	/* a thread's wakeup-latency samples held before they go into its histograms */
 
 /* an_stage - one switch-in's samples, held in the thread (INT64_MIN: none) */
 struct an_stage {
@@ -108,6 +108,7 @@ struct an_stage {
  * do not fit in a cache)
  */
 struct an_thread {
+	/* cache line 0: what every event of the thread reads */
 	int      pid;
 	int      cpu;			/* CPU it last ran on, -1 unknown */
 	int      prio, nprios;
@@ -121,23 +122,26 @@ struct an_thread {
 	int64_t  switch_in_ns;		/* of the current run */
 	int64_t  first_ns, last_ns;	/* life in the trace */
 	int64_t  waking_ns, wakeup_ns;	/* pending wakeup, 0 when none */
+	/* cache line 1: the rest of a wakeup (sched_waking, sched_wakeup) and of a switch-in */
 	int64_t  wake_timer_ns;		/* hrtimer expiry that woke it, 0 when none */
-	int64_t  runtime_ns;
-	uint64_t switches, preemptions, migrations, wakeups;
-	struct an_mwin w10ms, w1s;
-	char     comm[16];
-	struct an_stage stage[AN_STAGE];	/* samples not yet in the histograms (an_stage_flush) */
-	/* the last completed wakeup, for the app's latency decomposition */
-	int64_t  last_waking_ns, last_timer_ns, last_switch_in_ns;
 	int32_t  waker_pid, last_waker_pid;	/* whose context the (last completed) waking ran in; 0: timer, IRQ or unknown */
+	char     comm[16];
+	uint64_t wakeups;
+	uint64_t unresolved;		/* wakeups with no latency sample: switch-in inferred > a tick late, or never seen */
+	uint64_t switches, migrations;
+	/* then a switch-out, and the last completed wakeup, for the app's latency decomposition */
+	int64_t  runtime_ns;
+	uint64_t preemptions;
+	uint64_t inferred;		/* switch-ins inferred from its own events */
 	int64_t  block_ns;		/* last switch-out while not runnable */
 	uint64_t block_preempt, block_migr;	/* counters then */
-	uint64_t inferred;		/* switch-ins inferred from its own events */
-	uint64_t unresolved;		/* wakeups with no latency sample: switch-in inferred > a tick late, or never seen */
-	int      prios[AN_NPRIOS];
+	int64_t  last_waking_ns, last_timer_ns, last_switch_in_ns;
 	struct pf_hist *wake_lat, *wakeup_lat;	/* allocated on first sample */
 	struct pf_hist *wake_lat_inf;		/* upper bounds, to inferred switch-ins */
 	struct an_task *task;		/* the app task running on this thread */
+	int      prios[AN_NPRIOS];
+	struct an_mwin w10ms, w1s;
+	struct an_stage stage[AN_STAGE];	/* samples not yet in the histograms (an_stage_flush) */
 };
 
 struct an_cpu {
@@ -301,12 +305,12 @@ struct an_run {
 	uint64_t n_inferred;		/* switch-ins inferred from a thread's events */
 	uint64_t n_switch, n_waking, n_wakeup, n_migrate, n_irq, n_softirq, n_hrtimer, n_markers;
 	uint64_t n_hrtimer_start;	/* timer:hrtimer_start events (cyclictest_wakeups.c) */
-	/* threads: open hash pid -> index */
+	/* threads: open hash pid -> index; a slot holds the pid, so a probe touches no thread */
 	struct an_thread *thr;
 	size_t   nthr, thr_cap;
 	struct pf_hist_pool *hpool;	/* the threads' latency histograms */
 	size_t   last_idx;		/* the thread an_thread_find found last (a cache) */
-	int32_t *thr_hash;
+	struct an_slot { int32_t pid, idx; } *thr_hash;	/* idx -1: empty */
 	size_t   hash_cap;
 	struct an_cpu *cpu;
 	/* tasks */

@@ -285,10 +285,27 @@ static int pf_hist_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* pf_hist_few_samples - the exact samples (inline or on the heap) */
-static const int64_t *pf_hist_few_samples(const struct pf_hist *h)
+/* pf_hist_few_width - bytes of one exact sample as held now */
+static size_t pf_hist_few_width(const struct pf_hist *h)
 {
-	return h->few ? h->few : h->few_in;
+	return h->few64 ? sizeof(int64_t) : sizeof(uint32_t);
+}
+
+/* pf_hist_few_at - exact sample i (inline or on the heap, unsigned 32-bit or 64-bit) */
+static inline int64_t pf_hist_few_at(const struct pf_hist *h, uint32_t i)
+{
+	if (h->few64)
+		return ((const int64_t *)(h->few ? h->few : (const void *)h->few_in))[i];
+	return ((const uint32_t *)(h->few ? h->few : (const void *)h->few_in32))[i];
+}
+
+/* pf_hist_few_copy - the exact samples into v (room for nfew), as int64 */
+static void pf_hist_few_copy(const struct pf_hist *h, int64_t *v)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->nfew; i++)
+		v[i] = pf_hist_few_at(h, i);
 }
 
 /*
@@ -298,54 +315,78 @@ static const int64_t *pf_hist_few_samples(const struct pf_hist *h)
  */
 static int pf_hist_bin(struct pf_hist *h)
 {
-	int64_t inline_copy[PF_HIST_FEW_INLINE];
-	const int64_t *src = h->few;
-	uint32_t i, n = h->nfew, cap = h->few_cap;
+	int64_t v[PF_HIST_FEW_MAX];
+	void *heap = h->few;
+	size_t heap_bytes = h->few_cap * pf_hist_few_width(h);
+	uint32_t i, n = h->nfew;
 	int ret = 0;
 
 	if (h->binned)
 		return 0;
-	if (!src) {
-		memcpy(inline_copy, h->few_in, n * sizeof(*inline_copy));
-		src = inline_copy;
-	}
+	pf_hist_few_copy(h, v);
 	memset(h->pos, 0, sizeof(h->pos));
 	h->few = NULL;
 	h->nfew = h->few_cap = 0;
+	h->few64 = false;
 	h->binned = true;
 	for (i = 0; i < n && !ret; i++)
-		ret = pf_hist_bump(h, src[i], 1);
-	if (src != inline_copy)
-		pf_hist_unblock(h, (void *)src, cap * sizeof(*src));
+		ret = pf_hist_bump(h, v[i], 1);
+	if (heap)
+		pf_hist_unblock(h, heap, heap_bytes);
 	return ret;
+}
+
+/*
+ * pf_hist_few_move - hold the exact samples in a heap block of cap samples,
+ * 64-bit ones when 'wide' (or inline, cap 0: they fit); 0 or -ENOMEM
+ */
+static int pf_hist_few_move(struct pf_hist *h, uint32_t cap, bool wide)
+{
+	int64_t v[PF_HIST_FEW_MAX];
+	void *old = h->few, *n = NULL;
+	size_t old_bytes = h->few_cap * pf_hist_few_width(h);
+	uint32_t i;
+
+	if (cap && !(n = pf_hist_block(h, cap * (wide ? sizeof(int64_t) : sizeof(uint32_t)))))
+		return -ENOMEM;
+	pf_hist_few_copy(h, v);
+	h->few = n;
+	h->few_cap = cap;
+	h->few64 = wide;
+	for (i = 0; i < h->nfew; i++) {
+		if (wide)
+			((int64_t *)(n ? n : (void *)h->few_in))[i] = v[i];
+		else
+			((uint32_t *)(n ? n : (void *)h->few_in32))[i] = (uint32_t)v[i];
+	}
+	if (old)
+		pf_hist_unblock(h, old, old_bytes);
+	return 0;
 }
 
 /* pf_hist_keep - keep one sample exactly; 1 when the exact store is full (bin it), 0, or -ENOMEM */
 static int pf_hist_keep(struct pf_hist *h, int64_t v)
 {
-	uint32_t cap;
-	int64_t *n;
+	bool wide = h->few64 || v < 0 || v > UINT32_MAX;
+	uint32_t inline_cap = wide ? PF_HIST_FEW_INLINE : 2 * PF_HIST_FEW_INLINE, cap;
+	int ret;
 
-	if (!h->few && h->nfew < PF_HIST_FEW_INLINE) {
-		h->few_in[h->nfew++] = v;
-		return 0;
-	}
 	if (h->nfew >= PF_HIST_FEW_MAX)
 		return 1;
-	if (!h->few || h->nfew == h->few_cap) {
-		cap = h->few_cap ? h->few_cap * 2 : 128;
-		if (cap > PF_HIST_FEW_MAX)
-			cap = PF_HIST_FEW_MAX;
-		n = pf_hist_block(h, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		memcpy(n, pf_hist_few_samples(h), h->nfew * sizeof(*n));
-		if (h->few)
-			pf_hist_unblock(h, h->few, h->few_cap * sizeof(*n));
-		h->few = n;
-		h->few_cap = cap;
+	if (wide != h->few64 || (h->few ? h->nfew == h->few_cap : h->nfew >= inline_cap)) {
+		/* a sample that needs 64 bits among 32-bit ones, or the store is full: a new home */
+		if (!h->few && h->nfew < inline_cap)
+			cap = 0;
+		else
+			for (cap = 128; cap <= h->nfew && cap < PF_HIST_FEW_MAX; cap *= 2)
+				;
+		if ((ret = pf_hist_few_move(h, cap, wide)))
+			return ret;
 	}
-	h->few[h->nfew++] = v;
+	if (h->few64)
+		((int64_t *)(h->few ? h->few : (void *)h->few_in))[h->nfew++] = v;
+	else
+		((uint32_t *)(h->few ? h->few : (void *)h->few_in32))[h->nfew++] = (uint32_t)v;
 	return 0;
 }
 
@@ -407,7 +448,7 @@ void pf_hist_free(struct pf_hist *h)
 		}
 		pf_hist_unblock(h, h->neg, PF_HIST_NRANGES * sizeof(*h->neg));
 	} else if (h->few) {
-		pf_hist_unblock(h, h->few, h->few_cap * sizeof(*h->few));
+		pf_hist_unblock(h, h->few, h->few_cap * pf_hist_few_width(h));
 	}
 	pf_hist_init_pool(h, pool);
 }
@@ -511,7 +552,8 @@ void pf_hist_prefetch(const struct pf_hist *h, int64_t v)
 	unsigned r, sub;
 
 	if (!h->binned) {
-		__builtin_prefetch(&pf_hist_few_samples(h)[h->nfew < PF_HIST_FEW_MAX ? h->nfew : 0], 1);
+		__builtin_prefetch((const char *)(h->few ? h->few : (const void *)h->few_in) +
+				   (h->nfew < PF_HIST_FEW_MAX ? h->nfew : 0) * pf_hist_few_width(h), 1);
 		return;
 	}
 	if (!side)
@@ -521,9 +563,30 @@ void pf_hist_prefetch(const struct pf_hist *h, int64_t v)
 		__builtin_prefetch((const char *)side[r] + sub * ((size_t)2 << pf_hist_level(h, v < 0, r)), 1);
 }
 
+/*
+ * pf_hist_add - pf_hist_add_one for one copy: the same arithmetic (a product
+ * by n = 1 is exact, in the sum and in the moments), fewer operations
+ */
 int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id)
 {
-	return pf_hist_add_one(h, value, 1, at, id);
+	long double delta, before;
+	int ret;
+
+	if ((ret = pf_hist_place(h, value, 1)))
+		return ret;
+	if (value < h->min)
+		h->min = value;
+	if (value > h->max) {
+		h->max = value;
+		h->max_at = at;
+		h->max_id = id;
+	}
+	h->sum = pf_i128_add(h->sum, pf_i128_from(value));
+	delta = (long double)value - h->wmean;
+	before = (long double)h->count++;
+	h->wmean += delta / (long double)h->count;
+	h->m2 += delta * delta * before / (long double)h->count;
+	return 0;
 }
 
 int pf_hist_add_n(struct pf_hist *h, int64_t value, uint64_t n)
@@ -621,7 +684,7 @@ static int pf_hist_walk_few(const struct pf_hist *h, bool exact, pf_hist_visit_f
 	uint32_t i;
 	int ret;
 
-	memcpy(v, pf_hist_few_samples(h), h->nfew * sizeof(*v));
+	pf_hist_few_copy(h, v);
 	qsort(v, h->nfew, sizeof(*v), pf_hist_cmp);
 	for (i = 0; i < h->nfew; i++) {
 		if (exact)
@@ -679,7 +742,7 @@ int pf_hist_merge(struct pf_hist *dst, const struct pf_hist *src)
 		return 0;
 	if (!src->binned) {
 		for (i = 0; i < src->nfew; i++)
-			if ((ret = pf_hist_place(dst, pf_hist_few_samples(src)[i], 1)))
+			if ((ret = pf_hist_place(dst, pf_hist_few_at(src, i), 1)))
 				return ret;
 	} else if ((ret = pf_hist_bin(dst)) || (ret = pf_hist_walk(src, false, pf_hist_merge_bucket, dst))) {
 		return ret;
@@ -808,7 +871,7 @@ void pf_hist_stats(const struct pf_hist *h, struct pf_stats *s)
 		/* exact samples (no tails then): sorted once, every percentile is one of them */
 		int64_t v[PF_HIST_FEW_MAX];
 
-		memcpy(v, pf_hist_few_samples(h), h->nfew * sizeof(*v));
+		pf_hist_few_copy(h, v);
 		qsort(v, h->nfew, sizeof(*v), pf_hist_cmp);
 		for (i = 0; i < PF_HIST_NPCT; i++)
 			s->pct[i] = v[pf_hist_rank_of(h->nfew, pf_hist_pct[i]) - 1];

@@ -3,11 +3,12 @@
 # worst activation (tasks[].culprits[].timeline, docs/results.md), on the
 # synthetic 'basic' trace whose every segment is known by construction
 # (t/tools/gentrace.c): ±2 slots, every CPU, IRQs and softirqs, the victim's
-# runnable spans and releases; bounded by --top; absent without a trace.
+# runnable spans and releases; bounded by --top; absent without a trace; on
+# the storm, a window of thousands of segments cut to the first 1000 in order.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need BUILT:t/gentrace
-plan 17
+plan 19
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
 run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/b.dat" --joblog "$TMP/b.csv" -o "$TMP/r.json" --top 5
@@ -57,3 +58,19 @@ is "$(json_get "$R" tasks.name=ctl100.culprits.seq=9.timeline.segments.*.4)" \
 	"tl-2.2 the same timeline whatever else was a candidate meanwhile"
 run_cmd "$PREFLIGHT" analyze -q --joblog "$TMP/b.csv" -o "$TMP/j.json"
 is "$(json_get "$TMP/j.json" tasks.name=ctl100.culprits)" "[]" "tl-3.1 the job log alone: no culprits, no timeline"
+
+# the storm: a window holds thousands of segments; a timeline keeps 1000 of them (and the
+# victim's runnable spans), dropped counts the rest, and what is kept is in CPU, then start order
+"$GEN" storm "$TMP/s.dat" 1000000 > /dev/null
+run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/s.dat" -o "$TMP/s.json"
+C=tasks.name=task0.culprits.0.timeline
+states=$(json_get "$TMP/s.json" "$C.segments.*.5" | tr ' ' '\n')
+kept=$(printf '%s\n' "$states" | grep -cv '^runnable$')
+is "$rc $(json_get "$TMP/s.json" $C.dropped | awk '{print ($1 > 0)}') $kept" "0 1 1000" \
+	"tl-4.1 a full window: some segments dropped, 1000 kept besides the victim's runnable spans"
+json_get "$TMP/s.json" "$C.segments.*.0" | tr ' ' '\n' > "$TMP/cpu"
+json_get "$TMP/s.json" "$C.segments.*.1" | tr ' ' '\n' > "$TMP/start"
+printf '%s\n' "$states" > "$TMP/state"
+order=$(paste -d ' ' "$TMP/cpu" "$TMP/start" "$TMP/state" |
+	awk '$3 != "runnable" { if (n++ && ($1 < c || ($1 == c && $2 < s))) bad++; c = $1; s = $2 } END { print n, bad + 0 }')
+is "$order" "1000 0" "tl-4.2 the kept segments by CPU, then start"

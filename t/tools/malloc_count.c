@@ -4,7 +4,11 @@
  * the count at exit to the file named by $MALLOC_COUNT_OUT ("mallocs N"),
  * and the count when the process first called jansson's json_object()
  * ("before_json N"): 'preflight analyze' makes its output only after its
- * pass over the trace, so that is the count of the pass itself.
+ * pass over the trace, so that is the count of the pass itself. Lines are
+ * appended, one set per process: analyze's pass runs in a child that ends
+ * with _exit (pf_isolate), so its before_json line is written when it is
+ * noted, and the largest before_json of the file is the pass' (a child
+ * inherits its parent's count).
  * The perf scripts run the read floor and 'preflight analyze' under it on a
  * trace and on a quarter of it, so allocations per event after warm-up are
  * (whole - quarter) / (events whole - events quarter), the library's own
@@ -26,13 +30,26 @@ extern void *__libc_memalign(size_t align, size_t size);
 static atomic_ulong mc_calls;	/* allocation calls so far */
 static atomic_ulong mc_before_json;	/* ... when json_object() was first called, 0 before */
 
+/* mc_note - append "WHAT N" to $MALLOC_COUNT_OUT */
+static void mc_note(const char *what, unsigned long n)
+{
+	const char *path = getenv("MALLOC_COUNT_OUT");
+	FILE *f;
+
+	if (!path || !(f = fopen(path, "a")))
+		return;
+	fprintf(f, "%s %lu\n", what, n);
+	fclose(f);
+}
+
 /* json_object - jansson's, noting the count at its first call */
 void *json_object(void)
 {
 	static void *(*real)(void);
-	unsigned long zero = 0;
+	unsigned long zero = 0, now = atomic_load(&mc_calls);
 
-	atomic_compare_exchange_strong(&mc_before_json, &zero, atomic_load(&mc_calls));
+	if (atomic_compare_exchange_strong(&mc_before_json, &zero, now))
+		mc_note("before_json", now);
 	if (!real)
 		real = (void *(*)(void))dlsym(RTLD_NEXT, "json_object");
 	return real ? real() : NULL;
@@ -70,15 +87,12 @@ void *aligned_alloc(size_t align, size_t size)
 	return __libc_memalign(align, size);
 }
 
-/* mc_report - write the count where $MALLOC_COUNT_OUT says, at exit */
+/* mc_report - the total at exit, and before_json when json_object() was never called */
 __attribute__((destructor)) static void mc_report(void)
 {
-	const char *path = getenv("MALLOC_COUNT_OUT");
-	FILE *f;
+	unsigned long calls = atomic_load(&mc_calls);
 
-	if (!path || !(f = fopen(path, "w")))
-		return;
-	fprintf(f, "mallocs %lu\nbefore_json %lu\n", (unsigned long)atomic_load(&mc_calls),
-		(unsigned long)(atomic_load(&mc_before_json) ? atomic_load(&mc_before_json) : atomic_load(&mc_calls)));
-	fclose(f);
+	mc_note("mallocs", calls);
+	if (!atomic_load(&mc_before_json))
+		mc_note("before_json", calls);
 }

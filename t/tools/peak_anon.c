@@ -2,7 +2,10 @@
  * peak_anon.c - run a command and report its peak anonymous memory: the
  * largest RssAnon of /proc/PID/status seen while it runs, sampled every
  * millisecond (peak RSS from getrusage also counts the trace file's mapped
- * pages, which are not the analysis' own memory). Used by the perf scripts.
+ * pages, which are not the analysis' own memory). A sample is the sum over
+ * the command and its descendants ('preflight analyze' makes its pass in a
+ * child process, pf_isolate): an upper bound, since a child's RssAnon also
+ * counts the pages it still shares with its parent. Used by the perf scripts.
  *
  * usage: peak_anon OUT_FILE COMMAND [ARGS...]
  *   runs COMMAND with its output untouched; writes "peak_anon_kib N" to
@@ -38,6 +41,27 @@ static long peak_rss_anon_kib(pid_t pid)
 	return kib;
 }
 
+/* tree_anon_kib - RssAnon of pid and of its descendants (their children files), in KiB */
+static long tree_anon_kib(pid_t pid, int depth)
+{
+	char path[96];
+	long kib = peak_rss_anon_kib(pid), sub;
+	int child;
+	FILE *f;
+
+	if (kib < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	f = depth < 8 ? fopen(path, "re") : NULL;
+	if (!f)
+		return kib;
+	while (fscanf(f, "%d", &child) == 1)
+		if ((sub = tree_anon_kib(child, depth + 1)) > 0)
+			kib += sub;
+	fclose(f);
+	return kib;
+}
+
 int main(int argc, char **argv)
 {
 	struct timespec tick = { 0, 1000000 };
@@ -64,7 +88,7 @@ int main(int argc, char **argv)
 			break;
 		if (w < 0 && errno != EINTR)
 			return pf_fail(PF_EXIT_INTERNAL, "waitpid: %s", strerror(errno));
-		kib = peak_rss_anon_kib(pid);
+		kib = tree_anon_kib(pid, 0);
 		if (kib > peak)
 			peak = kib;
 		nanosleep(&tick, NULL);

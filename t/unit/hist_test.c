@@ -352,9 +352,52 @@ static void test_i128(void)
 	      "hist-8.5 10^20 past int64, as a long double either sign");
 }
 
+/*
+ * test_exact_store - hist-9.x: the exact samples, held in 32 bits while each
+ * is 0 .. 2^32-1, stay exact when one is not (negative, or past 2^32) at any
+ * point: inline, on the heap, at the inline store's edge; and cost less
+ */
+static void test_exact_store(void)
+{
+	static const int64_t odd[] = { -1, (int64_t)UINT32_MAX + 1, INT64_MIN, INT64_MAX };
+	static const int at[] = { 0, 57, 58, 115, 116, 127, 128, 200, 255 };
+	int64_t v[256], s[256];
+	struct pf_hist h;
+	size_t a, o, n;
+	int i, bad = 0, wrong = 0;
+
+	for (a = 0; a < PF_ARRAY_SIZE(at); a++)
+		for (o = 0; o < PF_ARRAY_SIZE(odd); o++) {
+			n = (size_t)at[a] + 1 + a * 13 % 40;
+			n = n > 256 ? 256 : n;
+			pf_hist_init(&h);
+			for (i = 0; i < (int)n; i++) {
+				v[i] = i == at[a] ? odd[o] : (int64_t)((i * 2654435761u) % 4000000000u);
+				bad += pf_hist_add(&h, v[i], i, i) != 0;
+			}
+			memcpy(s, v, n * sizeof(*s));
+			qsort(s, n, sizeof(*s), cmp_i64);
+			for (i = 1; i <= (int)n; i++)
+				wrong += pf_hist_percentile(&h, (double)i / (double)n) != exact_pct(s, n, (double)i / (double)n);
+			pf_hist_free(&h);
+		}
+	check_int(bad, ==, 0, "hist-9.1 samples added");
+	check_int(wrong, ==, 0, "hist-9.2 every rank exact, whichever sample needs 64 bits and wherever it comes");
+	pf_hist_init(&h);
+	for (i = 0; i < 116; i++)
+		bad += pf_hist_add(&h, 4000000000LL - i, 0, 0) != 0;
+	check(pf_hist_bytes(&h) == sizeof(h), "hist-9.3 116 samples below 2^32 held in the struct (%zu bytes)",
+	      pf_hist_bytes(&h));
+	for (; i < 256; i++)
+		bad += pf_hist_add(&h, i, 0, 0) != 0;
+	check(pf_hist_bytes(&h) == sizeof(h) + 256 * sizeof(uint32_t), "hist-9.4 256 of them: 4 bytes each on the heap "
+	      "(%zu bytes)", pf_hist_bytes(&h));
+	pf_hist_free(&h);
+}
+
 int main(void)
 {
-	tap_plan(59);
+	tap_plan(63);
 	test_exact_small();
 	test_random();
 	test_repr();
@@ -363,5 +406,6 @@ int main(void)
 	test_tails();
 	test_widen();
 	test_i128();
+	test_exact_store();
 	return tap_done();
 }
