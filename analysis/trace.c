@@ -407,7 +407,9 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 	if (pid != r->cpu[cpu].curr && pid >= 0)
 		an_on_running(r, cpu, ts, pid);
 	switch (rd->kind[type]) {
-	case AN_EV_SWITCH:
+	case AN_EV_SWITCH: {
+		int prev_pid, prev_prio, next_pid;
+
 		f = rd->fmt[AN_EV_SWITCH].f;
 		if (rd->fast_min[AN_EV_SWITCH] && (int)rec->size >= rd->fast_min[AN_EV_SWITCH]) {
 			const char *d = rec->data;
@@ -420,22 +422,22 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 				memcpy(&st4, d + f[F_PREV_STATE].offset, 4);
 				st8 = st4;
 			}
-			an_on_switch(r, cpu, ts, an_i32(d + f[F_PREV_PID].offset), d + f[F_PREV_COMM].offset,
-				     an_i32(d + f[F_PREV_PRIO].offset), (long)st8, an_i32(d + f[F_NEXT_PID].offset),
+			prev_pid = an_i32(d + f[F_PREV_PID].offset);
+			prev_prio = an_i32(d + f[F_PREV_PRIO].offset);
+			next_pid = an_i32(d + f[F_NEXT_PID].offset);
+			an_on_switch(r, cpu, ts, prev_pid, d + f[F_PREV_COMM].offset, prev_prio, (long)st8, next_pid,
 				     d + f[F_NEXT_COMM].offset, an_i32(d + f[F_NEXT_PRIO].offset));
-			break;
+		} else {
+			prev_pid = (int)an_sign(an_num(rd, &f[F_PREV_PID], rec), f[F_PREV_PID].size);
+			prev_prio = (int)an_sign(an_num(rd, &f[F_PREV_PRIO], rec), f[F_PREV_PRIO].size);
+			next_pid = (int)an_sign(an_num(rd, &f[F_NEXT_PID], rec), f[F_NEXT_PID].size);
+			an_on_switch(r, cpu, ts, prev_pid, an_comm(rd, &f[F_PREV_COMM], rec), prev_prio,
+				     (long)an_num(rd, &f[F_PREV_STATE], rec), next_pid, an_comm(rd, &f[F_NEXT_COMM], rec),
+				     (int)an_sign(an_num(rd, &f[F_NEXT_PRIO], rec), f[F_NEXT_PRIO].size));
 		}
-		an_on_switch(r, cpu, ts, (int)an_sign(an_num(rd, &f[F_PREV_PID], rec), f[F_PREV_PID].size),
-			     an_comm(rd, &f[F_PREV_COMM], rec),
-			     (int)an_sign(an_num(rd, &f[F_PREV_PRIO], rec), f[F_PREV_PRIO].size),
-			     (long)an_num(rd, &f[F_PREV_STATE], rec),
-			     (int)an_sign(an_num(rd, &f[F_NEXT_PID], rec), f[F_NEXT_PID].size),
-			     an_comm(rd, &f[F_NEXT_COMM], rec),
-			     (int)an_sign(an_num(rd, &f[F_NEXT_PRIO], rec), f[F_NEXT_PRIO].size));
-		ret = an_cw_on_switch(r, cpu, ts, (int)an_sign(an_num(rd, &f[F_PREV_PID], rec), f[F_PREV_PID].size),
-				      (int)an_sign(an_num(rd, &f[F_PREV_PRIO], rec), f[F_PREV_PRIO].size),
-				      (int)an_sign(an_num(rd, &f[F_NEXT_PID], rec), f[F_NEXT_PID].size));
+		ret = an_cw_on_switch(r, cpu, ts, prev_pid, prev_prio, next_pid);	/* cyclictest's wakeups */
 		break;
+	}
 	case AN_EV_WAKING:
 	case AN_EV_WAKEUP:
 		f = rd->fmt[rd->kind[type]].f;
