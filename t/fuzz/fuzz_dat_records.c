@@ -99,6 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(fuzz_rd.cpu_last_ns);
 	fuzz_rd.cpu_last_ns = NULL;
+	an_cw_free(r);
 	an_tasks_free(r);
 	an_sched_free(r);
 	return 0;
