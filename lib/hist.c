@@ -468,8 +468,8 @@ static void pf_hist_moments(struct pf_hist *h, long double v, uint64_t n)
 	h->m2 += delta * delta * before * (long double)n / (long double)h->count;
 }
 
-/* pf_hist_account - update count, sum, min, max and the running moments for n copies of value */
-static void pf_hist_account(struct pf_hist *h, int64_t value, uint64_t n, int64_t at, int64_t id)
+/* pf_hist_extremes - min, and max with where and of what it was seen */
+static inline void pf_hist_extremes(struct pf_hist *h, int64_t value, int64_t at, int64_t id)
 {
 	if (value < h->min)
 		h->min = value;
@@ -478,6 +478,12 @@ static void pf_hist_account(struct pf_hist *h, int64_t value, uint64_t n, int64_
 		h->max_at = at;
 		h->max_id = id;
 	}
+}
+
+/* pf_hist_account - update count, sum, min, max and the running moments for n copies of value */
+static void pf_hist_account(struct pf_hist *h, int64_t value, uint64_t n, int64_t at, int64_t id)
+{
+	pf_hist_extremes(h, value, at, id);
 	h->sum = pf_i128_add(h->sum, pf_i128_mul(value, n));
 	pf_hist_moments(h, (long double)value, n);
 }
@@ -574,13 +580,7 @@ int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id)
 
 	if ((ret = pf_hist_place(h, value, 1)))
 		return ret;
-	if (value < h->min)
-		h->min = value;
-	if (value > h->max) {
-		h->max = value;
-		h->max_at = at;
-		h->max_id = id;
-	}
+	pf_hist_extremes(h, value, at, id);
 	h->sum = pf_i128_add(h->sum, pf_i128_from(value));
 	delta = (long double)value - h->wmean;
 	before = (long double)h->count++;
