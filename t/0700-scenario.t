@@ -2,7 +2,7 @@
 # 0700-scenario.t - scenario files: every bad one is a usage error naming file:line;
 # 'preflight load' parameter checking; the shipped scenarios parse
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 36
+plan 37
 
 # bad SCENARIO-TEXT EXPECTED-REGEX ID - 'preflight run' on it exits 2 with file:line
 bad() {
@@ -42,7 +42,7 @@ run_cmd "$PREFLIGHT" run no-such-scenario -o "$TMP/run-none"
 is "$rc" 2 "scenario-2.1 unknown scenario name exits 2"
 like "$err" "scenario 'no-such-scenario': not found" "scenario-2.2 and says so"
 
-for s in quick seed soak; do
+for s in quick seed soak kernel-traced; do
 	# --help of load lists nothing of the scenario; parse by asking run with a bad budgets file,
 	# which fails after the scenario parsed (exit 2 naming the budgets, not the scenario)
 	run_cmd "$PREFLIGHT" run "$s" -o "$TMP/run-$s" --budgets "$TMP/none.ini"
