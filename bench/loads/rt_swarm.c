@@ -125,7 +125,7 @@ static void *swarm_task_main(void *arg)
 			atomic_fetch_add_explicit(&s->bins[lat / SWARM_BIN_NS], 1, memory_order_relaxed);
 		else
 			atomic_fetch_add_explicit(&s->over, 1, memory_order_relaxed);
-		t->jobs++;
+		__atomic_fetch_add(&t->jobs, 1, __ATOMIC_RELAXED);	/* read by swarm_sample */
 		while (pf_now_ns() - now < s->work_ns)
 			;
 		next += s->period_ns;
@@ -244,6 +244,8 @@ static int swarm_start(struct load *l)
 	pthread_attr_destroy(&attr);
 	s->start_ns = pf_now_ns() + 10 * PF_NS_PER_MS;
 	swarm_go(s);
+	/* below the band again while the swarm runs: the load's loop samples and prints */
+	swarm_set_self(SCHED_OTHER, 0);
 	return 0;
 }
 
@@ -255,7 +257,11 @@ static int swarm_poll(struct load *l)
 
 static void swarm_stop(struct load *l)
 {
-	swarm_join(l->priv);
+	struct swarm *s = l->priv;
+
+	/* above the band to tear it down, so that a busy swarm cannot starve us */
+	swarm_set_self(SCHED_FIFO, s->prio_hi < 99 ? (int)s->prio_hi + 1 : 99);
+	swarm_join(s);
 }
 
 static json_t *swarm_report(struct load *l)

@@ -192,7 +192,7 @@ static void *spi_main(void *arg)
 			if (ret != -EBADMSG)
 				break;	/* the link is gone */
 		} else {
-			s->bytes += 2 * (uint64_t)s->size;
+			__atomic_fetch_add(&s->bytes, 2 * (uint64_t)s->size, __ATOMIC_RELAXED);	/* sampled */
 			if (pf_hist_add(&s->hist, dt, t0, (int64_t)seq) < 0)
 				s->errors++;
 			if (dt > s->limit_ns)
