@@ -138,14 +138,27 @@ static int an_phase_dir(const struct dirent *d)
 	       d->d_name[1] <= '9' && d->d_name[2] == '-';
 }
 
-/* an_run_complete - run.json of DIR says the run completed (or ended) */
-static bool an_run_complete(const char *dir)
+/*
+ * an_run_complete - 1 when run.json of DIR says the run completed (or ended),
+ * 0 when it does not or there is none (a run killed before it wrote one),
+ * or an exit code (< 0, negated) when run.json is there but not JSON
+ */
+static int an_run_complete(const char *dir)
 {
-	char *path = an_run_path(dir, "run.json", false);
-	json_t *run = path ? json_load_file(path, 0, NULL) : NULL;
-	bool complete = json_is_true(json_object_get(run, "complete")) ||
-			json_object_get(run, "ended_utc") != NULL;
+	char *path = an_run_path(dir, "run.json", true);
+	json_error_t jerr;
+	json_t *run;
+	int complete;
 
+	if (!path)
+		return 0;
+	run = json_load_file(path, 0, &jerr);
+	if (!run)
+		complete = -pf_fail(PF_EXIT_USAGE, "%s:%d:%d: not a run manifest: %s", path, jerr.line,
+				    jerr.column, jerr.text);
+	else
+		complete = json_is_true(json_object_get(run, "complete")) ||
+			   json_object_get(run, "ended_utc") != NULL;
 	json_decref(run);
 	free(path);
 	return complete;
@@ -163,9 +176,11 @@ static int an_run_phases(struct an_run *r, const char *dir, char **owned, int *n
 	struct dirent **ents = NULL;
 	char *app = NULL, *base = NULL, *p;
 	bool was_partial = r->opt.partial;
-	int i, n;
+	int i, n, complete = an_run_complete(dir);
 
-	r->opt.partial = !an_run_complete(dir);	/* before the inputs: empty ones are left out */
+	if (complete < 0)
+		return -complete;
+	r->opt.partial = !complete;	/* before the inputs: empty ones are left out */
 	n = scandir(dir, &ents, an_phase_dir, alphasort);
 	for (i = 0; i < n; i++) {
 		if ((p = an_run_path(dir, ents[i]->d_name, false))) {
@@ -283,7 +298,7 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 	const char *dir = NULL;
 	int64_t ns;
 	long v;
-	int c;
+	int c, ret;
 
 	r->opt.top = 5;
 	r->opt.slot_ns = 10 * PF_NS_PER_MS;
@@ -350,13 +365,16 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 			(*nowned)++;
 		if (!r->opt.out && (r->opt.out = owned[*nowned] = an_run_path(dir, "results.json", false)))
 			(*nowned)++;
-		if (!r->opt.trace && !r->opt.joblog && !r->opt.cyclictest)
-			an_run_phases(r, dir, owned, nowned);
+		if (!r->opt.trace && !r->opt.joblog && !r->opt.cyclictest && (ret = an_run_phases(r, dir, owned, nowned)))
+			return ret;
 	}
 	if (!r->opt.out)
 		r->opt.out = "results.json";
 	if (r->opt.phase && !r->opt.loads)
 		return pf_usage_error(&cmd_analyze, "--phase: only with --loads");
+	if (dir && !r->opt.trace && !r->opt.joblog && !r->opt.cyclictest && !r->opt.nsnapshots)
+		return pf_fail(PF_EXIT_USAGE, "%s: nothing to analyze: no trace.dat, trace-NNN.dat, jobs.csv or "
+			       "cyclictest.json in it or in a phase directory (NN-<phase>/)", dir);
 	if (!r->opt.trace && !r->opt.joblog && !r->opt.cyclictest && !r->opt.run_info && !r->opt.loads &&
 	    !r->opt.nsnapshots)
 		return pf_usage_error(&cmd_analyze, "nothing to analyze: give RUN_DIR, --trace, --joblog or --cyclictest");

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need BUILT:t/gentrace
-plan 29
+plan 31
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
 size=$(stat -c %s "$TMP/b.dat")
@@ -107,6 +107,16 @@ one_line_error "bad-3.9 an empty file" "j\.csv: not a preflight job log"
 # options
 run_cmd "$PREFLIGHT" analyze
 one_line_error "bad-4.1 nothing to analyze" "nothing to analyze"
+mkdir "$TMP/emptyrun"
+run_cmd "$PREFLIGHT" analyze "$TMP/emptyrun"
+one_line_error "bad-4.1a a run directory with nothing in it: named, and what was looked for" \
+	"emptyrun: nothing to analyze: no trace.dat, trace-NNN.dat, jobs.csv or cyclictest.json in it"
+mkdir "$TMP/badrun" "$TMP/badrun/01-idle"
+cp "$TOP/t/fixtures/cyclictest/us.json" "$TMP/badrun/01-idle/cyclictest.json"
+printf '{"complete": tru' > "$TMP/badrun/run.json"
+run_cmd "$PREFLIGHT" analyze "$TMP/badrun"
+one_line_error "bad-4.1b a run directory whose run.json is not JSON: file:line:column, not a guess that it was killed" \
+	"badrun/run.json:1:[0-9]+: not a run manifest"
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" --top x
 one_line_error "bad-4.2 --top not a number" "--top: 'x'"
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" --slot-ms 0
