@@ -384,8 +384,8 @@ static json_t *an_cpus_json(struct an_run *r, json_t *affected)
 		json_object_set_new(o, "utilisation", an_frac(c->busy_ns, el));
 		json_object_set_new(o, "idle_ns", c->known ? json_integer(c->idle_ns) : json_null());
 		json_object_set_new(o, "idle", an_frac(c->idle_ns, el));
-		json_object_set_new(o, "hardirq_ns", r->n_irq ? json_integer(c->hardirq_ns) : json_null());
-		json_object_set_new(o, "hardirq", r->n_irq ? an_frac(c->hardirq_ns, el) : json_null());
+		json_object_set_new(o, "hardirq_ns", r->n_irq || r->n_vec ? json_integer(c->hardirq_ns) : json_null());
+		json_object_set_new(o, "hardirq", r->n_irq || r->n_vec ? an_frac(c->hardirq_ns, el) : json_null());
 		json_object_set_new(o, "softirq_ns", r->n_softirq ? json_integer(c->softirq_ns) : json_null());
 		json_object_set_new(o, "softirq", r->n_softirq ? an_frac(c->softirq_ns, el) : json_null());
 		json_object_set_new(o, "lost_events", json_integer(c->lost));
@@ -696,6 +696,7 @@ static json_t *an_trace_json(struct an_run *r)
 	json_object_set_new(seen, "sched_wakeup", json_integer((json_int_t)r->n_wakeup));
 	json_object_set_new(seen, "sched_migrate_task", json_integer((json_int_t)r->n_migrate));
 	json_object_set_new(seen, "irq_handler_entry", json_integer((json_int_t)r->n_irq));
+	json_object_set_new(seen, "irq_vectors_entry", json_integer((json_int_t)r->n_vec));
 	json_object_set_new(seen, "softirq_entry", json_integer((json_int_t)r->n_softirq));
 	json_object_set_new(seen, "hrtimer_expire_entry", json_integer((json_int_t)r->n_hrtimer));
 	json_object_set_new(seen, "markers", json_integer((json_int_t)r->n_markers));

@@ -334,6 +334,34 @@ int64_t an_thread_runtime_now(const struct an_thread *t, int64_t now_ns)
 	return t->runtime_ns + (t->running ? now_ns - t->switch_in_ns : 0);
 }
 
+int64_t an_thread_exec_now(const struct an_thread *t, int64_t now_ns)
+{
+	return an_thread_runtime_now(t, now_ns) - t->intr_ns;
+}
+
+void an_irq_label(char *buf, size_t size, int irq, const char *name)
+{
+	if (irq < 0)
+		snprintf(buf, size, "%s interrupt (vector %d)", name, -irq);
+	else
+		snprintf(buf, size, "irq %d (%s)", irq, name);
+}
+
+/*
+ * an_intr_charge - the CPU's interrupt context so far is the time of the
+ * thread on it (an_thread.intr_ns) up to ts; it goes on from ts while the
+ * CPU is still in an interrupt, else it has ended
+ */
+static void an_intr_charge(struct an_run *r, struct an_cpu *c, int64_t ts)
+{
+	if (!c->intr_since_ns)
+		return;
+	if (c->curr_idx >= 0 && (size_t)c->curr_idx < r->nthr && r->thr[c->curr_idx].pid == c->curr &&
+	    ts > c->intr_since_ns)
+		r->thr[c->curr_idx].intr_ns += ts - c->intr_since_ns;
+	c->intr_since_ns = c->irq_depth || c->in_softirq ? ts : 0;
+}
+
 /* an_seg_push - close a piece of CPU history */
 static void an_seg_push(struct an_cpu *c, int kind, int64_t start_ns, int64_t end_ns,
 			int32_t id, int32_t pid, uint16_t name)
@@ -555,6 +583,11 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 
 	r->n_switch++;
 	an_cpu_advance(c, ts);
+	if (c->irq_depth) {	/* no switch inside a hard IRQ: an exit was not seen, its time is unknown */
+		c->irq_depth = 0;
+		c->intr_since_ns = 0;
+	}
+	an_intr_charge(r, c, ts);
 	if (prev_pid) {
 		t = an_cpu_thread(r, c, prev_pid);
 		if (t) {
@@ -605,6 +638,7 @@ void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid)
 	 */
 	if (wake && wake >= c->curr_since_ns && wake <= ts)
 		at = wake;
+	an_intr_charge(r, c, at);
 	if (an_cpu_advance(c, at)) {
 		if (c->curr > 0 && (t = an_thread_find(r, c->curr)) && t->running && t->cpu == cpu)
 			an_switch_out(r, c, t, at, 1);	/* state unknown: not a preemption */
@@ -672,7 +706,12 @@ void an_on_irq(struct an_run *r, int cpu, int64_t ts, bool entry, int irq, const
 	int64_t d;
 
 	if (entry) {
-		r->n_irq++;
+		if (irq < 0)
+			r->n_vec++;
+		else
+			r->n_irq++;
+		if (!c->intr_since_ns)
+			c->intr_since_ns = ts;
 		if (c->irq_depth++ == 0) {
 			c->irq_start_ns = ts;
 			c->irq = irq;
@@ -687,6 +726,7 @@ void an_on_irq(struct an_run *r, int cpu, int64_t ts, bool entry, int irq, const
 	d = ts - c->irq_start_ns;
 	c->hardirq_ns += d;
 	an_seg_push(c, AN_SEG_IRQ, c->irq_start_ns, ts, c->irq, c->curr, c->irq_name);
+	an_intr_charge(r, c, ts);
 }
 
 void an_on_softirq(struct an_run *r, int cpu, int64_t ts, bool entry, int vec)
@@ -698,6 +738,8 @@ void an_on_softirq(struct an_run *r, int cpu, int64_t ts, bool entry, int vec)
 		c->in_softirq = true;
 		c->softirq_start_ns = ts;
 		c->vec = vec;
+		if (!c->intr_since_ns)
+			c->intr_since_ns = ts;
 		return;
 	}
 	if (!c->in_softirq)
@@ -705,6 +747,7 @@ void an_on_softirq(struct an_run *r, int cpu, int64_t ts, bool entry, int vec)
 	c->in_softirq = false;
 	c->softirq_ns += ts - c->softirq_start_ns;
 	an_seg_push(c, AN_SEG_SOFTIRQ, c->softirq_start_ns, ts, c->vec, c->curr, 0);
+	an_intr_charge(r, c, ts);
 }
 
 /*

@@ -301,7 +301,7 @@ static void an_seg_account(struct an_run *r, const struct an_seg *s, int self, i
 			an_contrib_add(cs, n, cap, AN_C_THREAD, s->id, an_thread_name(r, s->id, nb, sizeof(nb)), b - a);
 		return;
 	case AN_SEG_IRQ:
-		snprintf(buf, sizeof(buf), "irq %d (%s)", s->id, s->name < r->nnames ? r->names[s->name] : "?");
+		an_irq_label(buf, sizeof(buf), s->id, s->name < r->nnames ? r->names[s->name] : "?");
 		an_contrib_add(cs, n, cap, AN_C_IRQ, s->id, buf, b - a);
 		break;
 	case AN_SEG_SOFTIRQ:
@@ -484,7 +484,7 @@ int an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_
 	j->seq = seq;
 	j->release_ns = release_ns;
 	j->start_ns = ts;
-	j->run_at_start_ns = an_thread_runtime_now(th, ts);
+	j->run_at_start_ns = an_thread_exec_now(th, ts);
 	if (th->block_ns > t->prev_end_ns) {
 		j->preempt0 = th->block_preempt;
 		j->migr0 = th->block_migr;
@@ -590,7 +590,7 @@ int an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_id
 	}
 	t->job_open = false;
 	j->end_ns = ts;
-	exec_ns = an_thread_runtime_now(th, ts) - j->run_at_start_ns;
+	exec_ns = an_thread_exec_now(th, ts) - j->run_at_start_ns;
 	resp_ns = ts - j->release_ns;
 	npre = th->preemptions - j->preempt0;
 	nmig = th->migrations - j->migr0;

@@ -614,7 +614,7 @@ static json_t *an_tl_seg_json(struct an_run *r, int cpu, int64_t start_ns, int64
 		pid = json_integer(id);
 		break;
 	case AN_SEG_IRQ:
-		snprintf(comm, sizeof(comm), "irq %d (%s)", id, name < r->nnames ? r->names[name] : "?");
+		an_irq_label(comm, sizeof(comm), id, name < r->nnames ? r->names[name] : "?");
 		num = json_integer(id);
 		break;
 	default:

@@ -41,7 +41,7 @@ enum an_ev {
 	AN_EV_NONE, AN_EV_SWITCH, AN_EV_WAKING, AN_EV_WAKEUP, AN_EV_MIGRATE,
 	AN_EV_IRQ_ENTRY, AN_EV_IRQ_EXIT, AN_EV_SOFTIRQ_ENTRY, AN_EV_SOFTIRQ_EXIT,
 	AN_EV_HRTIMER_ENTRY, AN_EV_HRTIMER_EXIT, AN_EV_PRINT, AN_EV_RAW, AN_EV_HRTIMER_START,
-	AN_EV_WAKEUP_NEW,
+	AN_EV_WAKEUP_NEW, AN_EV_VEC_ENTRY, AN_EV_VEC_EXIT,
 	AN_EV_COUNT,
 	AN_EV_UNKNOWN = 0xff	/* an id without a format: corrupt data */
 };
@@ -61,7 +61,21 @@ static const struct { const char *sys, *name; } an_ev_names[AN_EV_COUNT] = {
 	[AN_EV_RAW]           = { "ftrace", "raw_data" },
 	[AN_EV_HRTIMER_START] = { "timer", "hrtimer_start" },
 	[AN_EV_WAKEUP_NEW]    = { "sched", "sched_wakeup_new" },
+	/* the first of an_vec_names, the field offsets of the others' common class */
+	[AN_EV_VEC_ENTRY]     = { "irq_vectors", "local_timer_entry" },
+	[AN_EV_VEC_EXIT]      = { "irq_vectors", "local_timer_exit" },
 };
+
+/*
+ * x86's system interrupts, which bypass irq_handler_entry / exit: each
+ * NAME_entry / NAME_exit pair of irq_vectors is a hard IRQ (AN_EV_VEC_ENTRY,
+ * AN_EV_VEC_EXIT), named NAME, its number the vector's negated (sched.c)
+ */
+static const char *const an_vec_names[] = {
+	"local_timer", "reschedule", "call_function", "call_function_single", "irq_work",
+	"x86_platform_ipi", "thermal_apic", "error_apic", "spurious_apic",
+};
+#define AN_NVEC PF_ARRAY_SIZE(an_vec_names)
 
 /* Fields read, by role; not every event has every role. */
 enum an_fld {
@@ -101,6 +115,7 @@ struct an_reader {
 	ino_t ino;
 	/* by enum an_ev: the record size from which every field is read directly, 0 never (an_fast_setup) */
 	int fast_min[AN_EV_COUNT];
+	int vec_id[AN_NVEC];		/* by an_vec_names: the entry event's id, -1 none */
 };
 
 /* What libtracecmd is doing while it reads records, for the report of a fault in it (pf_isolate). */
@@ -206,6 +221,45 @@ static inline int an_i32(const void *p)
 	return v;
 }
 
+/*
+ * an_vec_setup - every irq_vectors pair of an_vec_names whose 'vector' field
+ * lies where local_timer's does (the class the kernel declares them with)
+ */
+static void an_vec_setup(struct an_reader *rd)
+{
+	const struct an_field *want = &rd->fmt[AN_EV_VEC_ENTRY].f[F_VEC];
+	struct tep_format_field *ff;
+	struct tep_event *ev;
+	char name[48];
+	size_t k;
+	int side;
+
+	for (k = 0; k < AN_NVEC; k++) {
+		rd->vec_id[k] = -1;
+		for (side = 0; side < 2 && want->present; side++) {
+			snprintf(name, sizeof(name), "%s_%s", an_vec_names[k], side ? "exit" : "entry");
+			ev = tep_find_event_by_name(rd->tep, "irq_vectors", name);
+			ff = ev ? tep_find_field(ev, "vector") : NULL;
+			if (!ff || ff->offset != want->offset || ff->size != want->size || !rd->fmt[AN_EV_VEC_EXIT].f[F_VEC].present)
+				break;
+			rd->kind[ev->id] = side ? AN_EV_VEC_EXIT : AN_EV_VEC_ENTRY;
+			if (!side)
+				rd->vec_id[k] = ev->id;
+		}
+	}
+}
+
+/* an_vec_name - the name of irq_vectors entry event 'id' */
+static const char *an_vec_name(const struct an_reader *rd, int id)
+{
+	size_t k;
+
+	for (k = 0; k < AN_NVEC; k++)
+		if (rd->vec_id[k] == id)
+			return an_vec_names[k];
+	return "vector";
+}
+
 /* an_reader_setup - the dispatch table and field offsets for this file's formats */
 static int an_reader_setup(struct an_reader *rd)
 {
@@ -225,6 +279,7 @@ static int an_reader_setup(struct an_reader *rd)
 		{ AN_EV_RAW, F_ID, "id" }, { AN_EV_RAW, F_BUF, "buf" },
 		{ AN_EV_HRTIMER_START, F_EXPIRES, "expires" },
 		{ AN_EV_WAKEUP_NEW, F_PID, "pid" }, { AN_EV_WAKEUP_NEW, F_COMM, "comm" },
+		{ AN_EV_VEC_ENTRY, F_VEC, "vector" }, { AN_EV_VEC_EXIT, F_VEC, "vector" },
 	};
 	struct tep_event *ev, **all = tep_list_events(rd->tep, TEP_EVENT_SORT_ID);
 	int i, maxid = 0;
@@ -251,6 +306,7 @@ static int an_reader_setup(struct an_reader *rd)
 	for (i = 1; i < AN_EV_COUNT; i++)
 		if (ids[i] >= 0)
 			rd->kind[ids[i]] = (uint8_t)i;
+	an_vec_setup(rd);
 	an_fast_setup(rd);
 	/* an event whose needed fields are missing is not dispatched */
 	if (ids[AN_EV_SWITCH] >= 0 && !(rd->fmt[AN_EV_SWITCH].f[F_PREV_PID].present &&
@@ -464,6 +520,13 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 		break;
 	case AN_EV_IRQ_EXIT:
 		an_on_irq(r, cpu, ts, false, (int)an_num(rd, &rd->fmt[AN_EV_IRQ_EXIT].f[F_IRQ], rec), NULL, 0);
+		break;
+	case AN_EV_VEC_ENTRY:
+		s = an_vec_name(rd, type);
+		an_on_irq(r, cpu, ts, true, -(int)an_num(rd, &rd->fmt[AN_EV_VEC_ENTRY].f[F_VEC], rec), s, (int)strlen(s));
+		break;
+	case AN_EV_VEC_EXIT:
+		an_on_irq(r, cpu, ts, false, 0, NULL, 0);
 		break;
 	case AN_EV_SOFTIRQ_ENTRY:
 	case AN_EV_SOFTIRQ_EXIT:

@@ -131,6 +131,7 @@ struct an_thread {
 	uint64_t switches, migrations;
 	/* then a switch-out, and the last completed wakeup, for the app's latency decomposition */
 	int64_t  runtime_ns;
+	int64_t  intr_ns;		/* of runtime_ns: interrupts (hard, soft) taken on its CPU while it ran */
 	uint64_t preemptions;
 	uint64_t inferred;		/* switch-ins inferred from its own events */
 	int64_t  block_ns;		/* last switch-out while not runnable */
@@ -159,6 +160,7 @@ struct an_cpu {
 	int64_t  softirq_start_ns;
 	int32_t  vec;
 	int64_t  hrtimer_ns;		/* hrtimer_expire_entry running now, 0 none */
+	int64_t  intr_since_ns;		/* interrupt context (hard or soft IRQ) entered, 0: the thread's own */
 	int64_t  lost;			/* events lost: the larger of lost_stats and the records' missed_events */
 	int64_t  lost_stats;		/* the file's statistics for this CPU (overrun, dropped) */
 	struct an_seg *hist;		/* ring of AN_CPU_HISTORY segments */
@@ -216,7 +218,7 @@ struct an_snap {
 struct an_job {
 	uint32_t seq;
 	int64_t  release_ns, start_ns, end_ns;
-	int64_t  run_at_start_ns;		/* thread runtime at the start marker */
+	int64_t  run_at_start_ns;		/* thread runtime less interrupts at the start marker (an_thread_exec_now) */
 	uint64_t preempt0, migr0;		/* thread counters before the job */
 	bool     lost;
 	/* once ended: its jobs.csv row, written when it leaves the ring (a late loss still flags it) */
@@ -303,7 +305,7 @@ struct an_run {
 	uint64_t events;
 	int64_t  start_ns, end_ns;
 	uint64_t n_inferred;		/* switch-ins inferred from a thread's events */
-	uint64_t n_switch, n_waking, n_wakeup, n_migrate, n_irq, n_softirq, n_hrtimer, n_markers;
+	uint64_t n_switch, n_waking, n_wakeup, n_migrate, n_irq, n_vec, n_softirq, n_hrtimer, n_markers;
 	uint64_t n_hrtimer_start;	/* timer:hrtimer_start events (cyclictest_wakeups.c) */
 	/* threads: open hash pid -> index; a slot holds the pid, so a probe touches no thread */
 	struct an_thread *thr;

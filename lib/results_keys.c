@@ -19,7 +19,7 @@ static const char *const pf_results_keys[] = {
 	"trace.file", "trace.file_version", "trace.clock", "trace.cpus", "trace.events",
 	"trace.start_ns", "trace.end_ns", "trace.duration_ns", "trace.lost_events", "trace.lost_unknown",
 	"trace.events_seen.sched_switch", "trace.events_seen.sched_waking", "trace.events_seen.sched_wakeup",
-	"trace.events_seen.sched_migrate_task", "trace.events_seen.irq_handler_entry",
+	"trace.events_seen.sched_migrate_task", "trace.events_seen.irq_handler_entry", "trace.events_seen.irq_vectors_entry",
 	"trace.events_seen.softirq_entry", "trace.events_seen.hrtimer_expire_entry",
 	"trace.events_seen.markers", "trace.switches_inferred",
 	"threads.*.pid", "threads.*.prio", "threads.*.rtprio", "threads.*.runtime_ns",

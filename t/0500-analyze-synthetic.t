@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need BUILT:t/gentrace
-plan 68
+plan 75
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" --joblog "$TMP/b.csv" -o "$TMP/r.json" --top 5
@@ -91,4 +91,21 @@ is "$(json_get "$R" app.threads)" "[101,100]" "syn-6.3 the app's realtime thread
 is "$(json_get "$R" slots.count)" 12 "syn-6.4 slots"
 is "$(json_get "$R" slots.overruns)" 1 "syn-6.5 slot overruns"
 is "$(json_get "$R" slots.overrun_slots)" "[8]" "syn-6.6 the overrun slot"
+# interrupts: not the job's execution time, but its CPU's (t/tools/gentrace.c, 'irqs')
+"$GEN" irqs "$TMP/i.dat" "$TMP/i.csv"
+mkdir -p "$TMP/icsv"
+run_cmd "$PREFLIGHT" analyze --trace "$TMP/i.dat" --joblog "$TMP/i.csv" -o "$TMP/i.json" --top 20 --csv "$TMP/icsv"
+is "$rc" 0 "irq-1.1 analyze exits 0"
+I="$TMP/i.json"
+job_exec() { awk -F, -v s="$1" '$1 == "\"ctl100\"" && $2 == s { print $9 }' "$TMP/icsv/results-jobs.csv"; }
+is "$(job_exec 1)/$(job_exec 2)" 1958000/2000000 \
+	"irq-1.2 job 1's execution time is its 2000 us on the CPU less 42 us of IRQs, local timer and softirqs (nested counted once); job 2's is whole"
+is "$(json_get "$I" threads.comm=ctl100.runtime_ns)" 32151000 "irq-1.3 the thread's runtime still holds them (as in basic)"
+is "$(json_get "$I" trace.events_seen.irq_vectors_entry)/$(json_get "$I" trace.events_seen.irq_handler_entry)" 2/3 \
+	"irq-1.4 the local timer counted apart from irq_handler_entry"
+is "$(json_get "$I" cpus.1.hardirq_ns)" 56000 "irq-1.5 hard IRQ time on CPU 1: IRQ 24 and the local timer (20 + 5 + 20 + 9 + 2 us)"
+is "$(json_get "$I" tasks.name=ctl100.culprits.seq=1.contributors.name=local_timer\ interrupt\ \(vector\ 236\).duration_ns)" 5000 \
+	"irq-1.6 job 1's latency names the local timer interrupt, 5 us"
+is "$(json_get "$I" tasks.name=ctl100.cpu_time_ns.max)" 12000000 "irq-1.7 the job log's CPU time unchanged"
+
 done_testing

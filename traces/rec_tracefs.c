@@ -36,6 +36,20 @@ static const char *const rec_set_default[] = {
 	"irq:softirq_exit", "irq:softirq_raise", "timer:hrtimer_expire_entry",
 	"timer:hrtimer_expire_exit", NULL
 };
+/*
+ * x86's system interrupts (the local timer, IPIs), which irq_handler_entry
+ * does not see: the time a thread's CPU spent in them is not its execution
+ * time (analysis). Where there are none (other architectures), the set goes
+ * without them.
+ */
+static const char *const rec_set_default_vectors[] = {
+	"irq_vectors:local_timer_entry", "irq_vectors:local_timer_exit",
+	"irq_vectors:reschedule_entry", "irq_vectors:reschedule_exit",
+	"irq_vectors:call_function_entry", "irq_vectors:call_function_exit",
+	"irq_vectors:call_function_single_entry", "irq_vectors:call_function_single_exit",
+	"irq_vectors:irq_work_entry", "irq_vectors:irq_work_exit",
+	NULL
+};
 static const char *const rec_set_full[] = {
 	"sched:sched_process_fork", "sched:sched_process_exec",
 	"workqueue:workqueue_queue_work", "workqueue:workqueue_activate_work",
@@ -43,11 +57,6 @@ static const char *const rec_set_full[] = {
 	"timer:timer_start", "timer:timer_expire_entry", "timer:timer_expire_exit",
 	"timer:hrtimer_start", "timer:hrtimer_cancel",
 	"ipi:ipi_send_cpu", "ipi:ipi_send_cpumask",
-	"irq_vectors:local_timer_entry", "irq_vectors:local_timer_exit",
-	"irq_vectors:reschedule_entry", "irq_vectors:reschedule_exit",
-	"irq_vectors:call_function_entry", "irq_vectors:call_function_exit",
-	"irq_vectors:call_function_single_entry", "irq_vectors:call_function_single_exit",
-	"irq_vectors:irq_work_entry", "irq_vectors:irq_work_exit",
 	NULL
 };
 
@@ -132,10 +141,14 @@ int rec_events_parse(const char *spec, struct rec_events *out)
 			ret = rec_events_add_set(out, rec_set_sched, false);
 			if (!ret)
 				ret = rec_events_add_set(out, rec_set_default, false);
+			if (!ret)
+				ret = rec_events_add_set(out, rec_set_default_vectors, true);
 		} else if (!strcmp(item, "full")) {
 			ret = rec_events_add_set(out, rec_set_sched, false);
 			if (!ret)
 				ret = rec_events_add_set(out, rec_set_default, false);
+			if (!ret)
+				ret = rec_events_add_set(out, rec_set_default_vectors, true);
 			if (!ret)
 				ret = rec_events_add_set(out, rec_set_full, true);
 		} else {

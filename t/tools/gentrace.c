@@ -52,6 +52,15 @@
  *           IRQ 24 r+30..r+40 inside it; ctl100 woken r+6, runs r+90, starts r+92: observer
  *           time exactly 80 µs (r..r+90 less the IRQ), latency 92 µs
  *   ctl100's observer_ns: 11 jobs, max 80000 (job 4), one job non-zero; io's: all zero.
+ *
+ * The 'irqs' scenario is 'basic' with interrupts around and inside ctl100's job 1 (CPU 1):
+ *     r+4..r+9       x86 local timer (irq_vectors, vector 236) around the hrtimer that wakes it,
+ *                    on the idle CPU: 5 us of its latency (r+12) are "local_timer interrupt"
+ *     r+500..r+520   IRQ 24 (virtio0-input)
+ *     r+800..r+809   local timer, then softirq TIMER r+809..r+812
+ *     r+1000..r+1010 softirq NET_RX with IRQ 24 r+1002..r+1004 inside it
+ *   42 us of interrupts inside the job: its execution time is 1958 us (2000 on the CPU), its
+ *   job log cpu_ns stays 2000 (a kernel without IRQ time accounting charges them to it).
  */
 #define _GNU_SOURCE
 #include "common.h"
@@ -73,7 +82,7 @@
 
 enum { ID_PRINT = 5, ID_RAW = 19, ID_SWITCH = 316, ID_WAKEUP = 318, ID_WAKING = 319, ID_MIGRATE = 315,
        ID_IRQ_ENTRY = 200, ID_IRQ_EXIT = 199, ID_SOFTIRQ_ENTRY = 198, ID_SOFTIRQ_EXIT = 197,
-       ID_HRT_ENTRY = 400, ID_HRT_EXIT = 401 };
+       ID_HRT_ENTRY = 400, ID_HRT_EXIT = 401, ID_VEC_ENTRY = 500, ID_VEC_EXIT = 499 };
 
 #define G_COMMON \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
@@ -129,12 +138,13 @@ static const char g_fmt_irq_exit[] =
 	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:int ret;\toffset:12;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"irq=%d ret=%s\", REC->irq, REC->ret ? \"handled\" : \"unhandled\"\n";
-#define G_FMT_SOFTIRQ(NAME, ID) \
+/* an event of one 4-byte field: softirq's vec, irq_vectors' vector */
+#define G_FMT_INT(NAME, ID, TYPE, FIELD, SIGNED, CONV) \
 	"name: " NAME "\nID: " ID "\nformat:\n" G_COMMON \
-	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n" \
-	"print fmt: \"vec=%u\", REC->vec\n"
-static const char g_fmt_softirq_entry[] = G_FMT_SOFTIRQ("softirq_entry", "198");
-static const char g_fmt_softirq_exit[] = G_FMT_SOFTIRQ("softirq_exit", "197");
+	"\tfield:" TYPE " " FIELD ";\toffset:8;\tsize:4;\tsigned:" SIGNED ";\n\n" \
+	"print fmt: \"" FIELD "=" CONV "\", REC->" FIELD "\n"
+static const char g_fmt_softirq_entry[] = G_FMT_INT("softirq_entry", "198", "unsigned int", "vec", "0", "%u");
+static const char g_fmt_softirq_exit[] = G_FMT_INT("softirq_exit", "197", "unsigned int", "vec", "0", "%u");
 static const char g_fmt_hrt_entry[] =
 	"name: hrtimer_expire_entry\nID: 400\nformat:\n" G_COMMON
 	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
@@ -145,6 +155,9 @@ static const char g_fmt_hrt_exit[] =
 	"name: hrtimer_expire_exit\nID: 401\nformat:\n" G_COMMON
 	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n\n"
 	"print fmt: \"hrtimer=%p\", REC->hrtimer\n";
+
+static const char g_fmt_vec_entry[] = G_FMT_INT("local_timer_entry", "500", "int", "vector", "1", "%d");
+static const char g_fmt_vec_exit[] = G_FMT_INT("local_timer_exit", "499", "int", "vector", "1", "%d");
 
 static const char g_header_page[] =
 	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
@@ -367,6 +380,14 @@ static void g_irq(struct g_list *l, int cpu, int64_t ts, int pid, int irq, const
 	}
 }
 
+/* g_local_timer - an x86 local_timer_entry (entry) or _exit record (irq_vectors, vector 236) */
+static void g_local_timer(struct g_list *l, int cpu, int64_t ts, int pid, bool entry)
+{
+	struct g_event *e = g_new(l, cpu, ts, entry ? ID_VEC_ENTRY : ID_VEC_EXIT, pid, 12);
+
+	g_put32(e->data + 8, 236);
+}
+
 /* g_softirq - a softirq_entry (entry) or softirq_exit record of vector vec */
 static void g_softirq(struct g_list *l, int cpu, int64_t ts, int pid, int vec, bool entry)
 {
@@ -450,6 +471,7 @@ static void g_header(struct g_buf *b, const int64_t *dropped, bool observer)
 	static const char *const sched[] = { g_fmt_switch, g_fmt_waking, g_fmt_wakeup, g_fmt_migrate };
 	static const char *const irq[] = { g_fmt_irq_entry, g_fmt_irq_exit, g_fmt_softirq_entry, g_fmt_softirq_exit };
 	static const char *const timer[] = { g_fmt_hrt_entry, g_fmt_hrt_exit };
+	static const char *const vec[] = { g_fmt_vec_entry, g_fmt_vec_exit };
 	static const char clock[] = "local global counter uptime perf [mono] mono_raw boot\n";
 	static const char cmdlines[] = "100 ctl100\n101 io\n200 hog\n300 ksoftirqd/1\n";
 	char stats[256];
@@ -467,7 +489,7 @@ static void g_header(struct g_buf *b, const int64_t *dropped, bool observer)
 	g_add32(b, 2);
 	g_addfmt(b, g_fmt_print);
 	g_addfmt(b, g_fmt_raw);
-	g_add32(b, 3);
+	g_add32(b, 4);
 	g_add(b, "sched", 6);
 	g_add32(b, PF_ARRAY_SIZE(sched));
 	for (i = 0; i < (int)PF_ARRAY_SIZE(sched); i++)
@@ -480,6 +502,10 @@ static void g_header(struct g_buf *b, const int64_t *dropped, bool observer)
 	g_add32(b, PF_ARRAY_SIZE(timer));
 	for (i = 0; i < (int)PF_ARRAY_SIZE(timer); i++)
 		g_addfmt(b, timer[i]);
+	g_add(b, "irq_vectors", 12);
+	g_add32(b, PF_ARRAY_SIZE(vec));
+	for (i = 0; i < (int)PF_ARRAY_SIZE(vec); i++)
+		g_addfmt(b, vec[i]);
 	g_add32(b, 0);			/* kallsyms */
 	g_add32(b, 0);			/* printk formats */
 	if (observer) {
@@ -660,7 +686,7 @@ static void g_declare(struct g_list *l)
 }
 
 /* g_basic - the scenario described at the top of this file */
-static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost, bool observer)
+static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost, bool observer, bool irqs)
 {
 	int64_t r, s, e;
 	uint32_t seq = 0;
@@ -715,6 +741,23 @@ static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost, 
 			g_softirq(l, 1, r + 103 * G_US, G_KSOFT.pid, 3, false);
 			g_switch(l, 1, r + 110 * G_US, &G_KSOFT, G_PREEMPT, &G_CTL);
 			s = r + 112 * G_US;
+		} else if (irqs && k == 1) {
+			g_local_timer(l, 1, r + 4 * G_US, G_IDLE.pid, true);
+			g_timer_wake(l, 1, r, &G_IDLE, &G_CTL, 1);
+			g_local_timer(l, 1, r + 9 * G_US, G_IDLE.pid, false);
+			g_switch(l, 1, r + 10 * G_US, &G_IDLE, G_RUNNING, &G_CTL);
+			s = r + 12 * G_US;
+			/* inside the job: 42 us of interrupts, none of it the job's execution time */
+			g_irq(l, 1, r + 500 * G_US, G_CTL.pid, 24, "virtio0-input");
+			g_irq(l, 1, r + 520 * G_US, G_CTL.pid, 24, NULL);
+			g_local_timer(l, 1, r + 800 * G_US, G_CTL.pid, true);
+			g_local_timer(l, 1, r + 809 * G_US, G_CTL.pid, false);
+			g_softirq(l, 1, r + 809 * G_US, G_CTL.pid, 1, true);
+			g_softirq(l, 1, r + 812 * G_US, G_CTL.pid, 1, false);
+			g_softirq(l, 1, r + 1000 * G_US, G_CTL.pid, 3, true);
+			g_irq(l, 1, r + 1002 * G_US, G_CTL.pid, 24, "virtio0-input");
+			g_irq(l, 1, r + 1004 * G_US, G_CTL.pid, 24, NULL);
+			g_softirq(l, 1, r + 1010 * G_US, G_CTL.pid, 3, false);
 		} else {
 			g_timer_wake(l, 1, r, &G_IDLE, &G_CTL, 1);
 			g_switch(l, 1, r + 10 * G_US, &G_IDLE, G_RUNNING, &G_CTL);
@@ -957,10 +1000,10 @@ int main(int argc, char **argv)
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
 	if (argc >= 3 && (!strcmp(argv[1], "basic") || !strcmp(argv[1], "lost") || !strcmp(argv[1], "markers") ||
-			  !strcmp(argv[1], "observer"))) {
+			  !strcmp(argv[1], "observer") || !strcmp(argv[1], "irqs"))) {
 		lost = !strcmp(argv[1], "lost");
 		observer = !strcmp(argv[1], "observer");
-		g_basic(&l, jobs, &njobs, lost, observer);
+		g_basic(&l, jobs, &njobs, lost, observer, !strcmp(argv[1], "irqs"));
 		if (!strcmp(argv[1], "markers"))
 			g_only_markers(&l);
 		ret = g_write_list(argv[2], &l, lost ? dropped : none, observer);
@@ -975,7 +1018,7 @@ int main(int argc, char **argv)
 		if (pf_parse_long(argv[3], 0, 1000000, &from) || pf_parse_long(argv[4], from, 1000000, &to))
 			return pf_fail(PF_EXIT_USAGE, "window: '%s' '%s': not FROM <= TO in us after T0", argv[3],
 				       argv[4]);
-		g_basic(&l, jobs, &njobs, false, false);
+		g_basic(&l, jobs, &njobs, false, false, false);
 		g_window(&l, from, to);
 		ret = g_write_list(argv[2], &l, none, false);
 		free(l.ev);
@@ -989,7 +1032,7 @@ int main(int argc, char **argv)
 		free(l.ev);
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
-	fprintf(stderr, "usage: gentrace basic|lost|markers|observer OUT.dat [JOBLOG] | window OUT.dat FROM TO "
+	fprintf(stderr, "usage: gentrace basic|lost|markers|observer|irqs OUT.dat [JOBLOG] | window OUT.dat FROM TO "
 		"[JOBLOG] | chain OUT.dat | storm OUT.dat N | floor FILE.dat\n");
 	return PF_EXIT_USAGE;
 }
