@@ -6,7 +6,7 @@
 # this one recording; edited injector logs show that the comparison follows them.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight CMD:gzip
-plan 33
+plan 35
 
 F="$TOP/t/fixtures/selftest"
 # fixture - a copy of the recorded selftest in $1, job logs unpacked
@@ -35,7 +35,7 @@ is "$(json_get "$J" cases.name=block.error)" '{"count":20,"max":-151,"min":-702,
 like "$out" '#   ok  culprit line kept names the hog \(its pid among the contributors\): expected 20, measured 20' \
 	"st-1.11 blocking: every culprit line names the hog by its pid"
 is "$(json_get "$J" cases.name=timer.error.p50)" -551 "st-1.12 timer: the expiry pass's clock read vs the watcher's sight of the expiry"
-is "$(echo "$out" | grep -A4 '^not ok 2 ' | grep worst | cut -d' ' -f4-9)" "worst: st_victim slot 98 release_ns 22002016222819" \
+is "$(echo "$out" | grep -A6 '^not ok 2 ' | grep worst | cut -d' ' -f4-9)" "worst: st_victim slot 98 release_ns 22002016222819" \
 	"st-1.13 a failed case names its worst injection's time stamps"
 is "$(json_get "$J" cases.name=agree.checks.0.measured)" 1400 "st-1.14 trace vs job log: every job matched"
 is "$(json_get "$J" pass)" false "st-1.15 selftest.json: pass is false when a case failed"
@@ -43,10 +43,15 @@ is "$(json_get "$J" cases.name=event.error)" '{"count":20,"max":-90,"min":-499,"
 	"st-1.16 event: latency - (the job's own start stamp - the write time W)"
 like "$out" '#   ok  jobs released at the event.s time stamp: expected 20, measured 20' \
 	"st-1.17 event: every job released at the injector's write time W, not at its trigger"
-is "$(json_get "$J" cases.name=preempt.error)" '{"count":20,"max":2857,"min":-592,"p50":157,"p99":2857,"unit":"ns"}' \
-	"st-1.18 preemption: response - (latency + clean (run - lost) + the time the job lost)"
+is "$(json_get "$J" cases.name=preempt.error) $(json_get "$J" cases.name=preempt.figures.response_growth_error_ns.p50)" \
+	'{"count":20,"max":1893,"min":-394,"p50":240,"p99":1893,"unit":"ns"} 157' \
+	"st-1.18 preemption: response - (the job's own end stamp - release + the clean jobs' end marker - end stamp); its growth - what the job lost"
 is "$(json_get "$J" cases.name=block.figures.hog_end_to_switch_in_ns.p50) $(json_get "$J" cases.name=timer.figures.expiry_minus_interruption_ns.p50)" \
 	"2476 11354" "st-1.19 figures: the hog's last clock read to the victim's switch-in; the timer's expiry after the hog lost its CPU"
+is "$(json_get "$J" cases.name=preempt.figures.exec_time_error_ns.p50)" 9276 \
+	"st-1.20 this recording has no irq_vectors events: the local timer interrupt that woke the hog stays in the victim's execution time"
+like "$out" '#   NOT the hog.s run is in no job.s execution time \(error < the hog.s run\): expected 20, measured 19' \
+	"st-1.21 ... and the check counts the job whose error (29.8 us) exceeds its hog's run (20 us)"
 
 # the comparison follows the injector log, not the plan
 # edited NAME AWK - a copy of the fixture whose inject.csv AWK rewrote, compared again into $TMP/NAME.out
@@ -67,7 +72,8 @@ like "$out" '#   NOT jobs released at the event.s time stamp: expected 20, measu
 edited m5 '$1 == "timer" { $11 = sprintf("%.0f", $11 - 1000) } { print }'
 is "$(json_get "$TMP/m5.out/selftest.json" cases.name=timer.error.p50)" 449 "st-2.5 the watcher's sight 1 us earlier: every timer error 1 us larger"
 edited m6 '$1 == "preempt" && $10 != 0 { $11 = sprintf("%.0f", $11 + 1000) } { print }'
-is "$(json_get "$TMP/m6.out/selftest.json" cases.name=preempt.error.p50)" -843 "st-2.6 preempted jobs that lost 1 us more: every error 1 us smaller"
+is "$(json_get "$TMP/m6.out/selftest.json" cases.name=preempt.figures.response_growth_error_ns.p50)" -843 \
+	"st-2.6 preempted jobs that lost 1 us more: every growth error 1 us smaller"
 edited m7 '$1 == "block" && !done { $7 = 0; done = 1 } { print }'
 is "$(json_get "$TMP/m7.out/selftest.json" cases.name=block.invalid)" 1 "st-2.7 a hog that never saw the victim released: the injection is invalid"
 

@@ -85,16 +85,26 @@ static const char *st_path(const char *dir, const char *name)
 }
 
 /*
- * st_child - run a program to the end (argv NULL-terminated list), stdout to
+ * st_childv - run a program to the end (argv NULL-terminated), stdout to
  * out_path and stderr to err_path (NULL: /dev/null, "-": ours); its exit
  * code, or -errno when it could not start
  */
+static int st_childv(const char *out_path, const char *err_path, char **argv)
+{
+	struct pf_proc p;
+	int ret;
+
+	fflush(stdout);
+	ret = pf_proc_spawn(&p, argv, out_path, err_path, PF_PROC_PGRP);
+	return ret < 0 ? ret : pf_proc_wait(&p);
+}
+
+/* st_child - st_childv with the arguments listed, NULL-terminated */
 static int st_child(const char *out_path, const char *err_path, const char *arg0, ...)
 {
 	char *argv[40];
-	struct pf_proc p;
 	va_list ap;
-	int i = 0, ret;
+	int i = 0;
 
 	argv[i++] = (char *)arg0;
 	va_start(ap, arg0);
@@ -102,9 +112,7 @@ static int st_child(const char *out_path, const char *err_path, const char *arg0
 		i++;
 	va_end(ap);
 	argv[i] = NULL;
-	fflush(stdout);
-	ret = pf_proc_spawn(&p, argv, out_path, err_path, PF_PROC_PGRP);
-	return ret < 0 ? ret : pf_proc_wait(&p);
+	return st_childv(out_path, err_path, argv);
 }
 
 /* st_last_line - the last non-empty line of a file (for a child's reason), "" when none */
@@ -127,17 +135,41 @@ static const char *st_last_line(const char *path)
 static int st_record(struct st_dir *d, const char *dat, const char *joblog, const char *log,
 		     const char *cpu, bool quick, bool storm)
 {
-	char inst[64], inject[PATH_MAX], errlog[PATH_MAX];
+	char inst[64], inject[PATH_MAX], errlog[PATH_MAX], *argv[32];
 	const char *extra = storm ? "--storm" : quick ? "--quick" : NULL;
-	int ret;
+	int ret, n = 0;
 
 	snprintf(inst, sizeof(inst), "preflight-selftest-%d%s", (int)getpid(), storm ? "-storm" : "");
 	snprintf(inject, sizeof(inject), "%s/selftest-inject", d->bindir);
 	snprintf(errlog, sizeof(errlog), "%s", st_path(d->out, storm ? "lost-record.log" : "record.log"));
-	ret = st_child(NULL, errlog, d->self, "record", "-z", "--no-kallsyms", "-i", inst, "-o", st_path(d->out, dat),
-		       "-b", storm ? "4" : "16384", "--buffer-percent", storm ? "100" : "25", "--",
-		       inject, "--trace-instance", inst, "--joblog", st_path(d->out, joblog),
-		       "--log", st_path(d->out, log), "--cpu", cpu, extra, NULL);
+	argv[n++] = (char *)d->self;
+	argv[n++] = "record";
+	argv[n++] = "-z";
+	argv[n++] = "--no-kallsyms";
+	argv[n++] = "-i";
+	argv[n++] = inst;
+	argv[n++] = "-o";
+	argv[n++] = (char *)st_path(d->out, dat);
+	argv[n++] = "-b";
+	argv[n++] = storm ? "4" : "16384";
+	argv[n++] = "--buffer-percent";
+	argv[n++] = storm ? "100" : "25";
+	if (storm) {	/* the recorder is pinned under the storm (inject.c: st_storm_main) */
+		argv[n++] = "--cpus";
+		argv[n++] = (char *)cpu;
+	}
+	argv[n++] = "--";
+	argv[n++] = inject;
+	argv[n++] = "--trace-instance";
+	argv[n++] = inst;
+	argv[n++] = "--joblog";
+	argv[n++] = (char *)st_path(d->out, joblog);
+	argv[n++] = "--log";
+	argv[n++] = (char *)st_path(d->out, log);
+	argv[n++] = "--cpu";
+	argv[n++] = (char *)cpu;
+	argv[n++] = (char *)extra;
+	ret = st_childv(NULL, errlog, argv);
 	if (ret < 0)
 		return pf_fail(PF_EXIT_INTERNAL, "preflight record: cannot start: %s", strerror(-ret));
 	if (ret == PF_EXIT_ENV)

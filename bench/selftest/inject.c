@@ -100,7 +100,6 @@ static struct st {
 	int cpu_victim, cpu_tick;
 	int pipe_fd[2];
 	int timer_fd;				/* ST_TIMER: the tick CPU's hog arms it for r - 1 ns, the watcher polls it */
-	int storm_fd[2][2];
 	int64_t storm_end_ns;
 	bool quick, storm;
 	sem_t go;
@@ -437,21 +436,23 @@ static void *st_reader_main(void *arg)
 	return NULL;
 }
 
-/* st_storm_main - ping-pong over two pipes until the storm ends: a flood of scheduler events */
+/*
+ * st_storm_main - text markers written without pause until the storm ends, at
+ * SCHED_FIFO on the victims' CPU, where 'selftest' pins the recorder: the
+ * recorder cannot read while it runs, so the tiny ring buffer overflows
+ * whatever the machine's load; the app's tasks preempt it, its logger runs on
+ * the other CPU
+ */
 static void *st_storm_main(void *arg)
 {
-	int side = (int)(intptr_t)arg;
-	char b = 0;
+	static const char line[] = "st storm\n";
 
+	(void)arg;
 	if (!st_prologue())
 		return NULL;
-	if (side == 0 && write(st.storm_fd[0][1], &b, 1) != 1)
-		return NULL;
-	while (pf_now_ns() < st.storm_end_ns && !atomic_load(&st.stop)) {
-		if (read(st.storm_fd[side][0], &b, 1) != 1 || write(st.storm_fd[!side][1], &b, 1) != 1)
+	while (pf_now_ns() < st.storm_end_ns && !atomic_load_explicit(&st.stop, memory_order_relaxed))
+		if (write(st.app.marker.text_fd, line, sizeof(line) - 1) < 0 && errno != EINTR)
 			break;
-	}
-	close(st.storm_fd[!side][1]);
 	return NULL;
 }
 
@@ -592,7 +593,8 @@ static int64_t st_plan(void)
  * st_config - the selftest's task table over the executive's defaults; 0 or
  * an exit code. The logger's period is no multiple of the slot: its timer
  * would otherwise interrupt the victims' CPU at every fourth release, just
- * when a hog or the timer's watcher must not be interrupted.
+ * when a hog or the timer's watcher must not be interrupted. Under the storm
+ * the logger is pinned to the tick's CPU, away from the storm.
  */
 static int st_config(struct app_config *cfg)
 {
@@ -612,6 +614,8 @@ static int st_config(struct app_config *cfg)
 		 (long long)ST_SLOT_NS, (long long)ST_SLOT_NS, st.cpu_tick, (long long)ST_SLOT_NS, st.cpu_victim,
 		 (long long)ST_SLOT_NS, st.cpu_victim, (long long)ST_SLOT_NS, st.cpu_victim,
 		 (long long)ST_SLOT_NS, st.cpu_victim);
+	if (st.storm)	/* off the storm's CPU */
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "[task logger]\ncpus = %d\n", st.cpu_tick);
 	if (app_config_load_string(cfg, "selftest", text, err, sizeof(err)) ||
 	    app_config_check(cfg, err, sizeof(err)))
 		return pf_fail(PF_EXIT_INTERNAL, "the selftest's task table: %s", err);
@@ -727,10 +731,9 @@ static int st_threads(pthread_t *th, int *nth)
 		{ st_hog_main, &st.hog_tick, ST_INJ_PRIO, st.cpu_tick, "st_hog_t" },
 		{ st_writer_main, &st.writer, ST_INJ_PRIO, st.cpu_tick, "st_gps_w" },
 		{ st_reader_main, &st.reader, ST_READER_PRIO, st.cpu_victim, "st_gps_r" },
-		{ st_storm_main, (void *)0, 1, st.cpu_victim, "st_storm0" },
-		{ st_storm_main, (void *)1, 1, st.cpu_tick, "st_storm1" },
+		{ st_storm_main, NULL, 1, st.cpu_victim, "st_storm" },
 	};
-	size_t i, n = st.storm ? PF_ARRAY_SIZE(t) : PF_ARRAY_SIZE(t) - 2;
+	size_t i, n = st.storm ? PF_ARRAY_SIZE(t) : PF_ARRAY_SIZE(t) - 1;
 	int ret;
 
 	for (i = st.storm ? 4 : 0; i < n; i++) {
@@ -767,8 +770,7 @@ int main(int argc, char **argv)
 	if ((code = st_config(cfg)))
 		goto out_cfg;
 	st.timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (st.timer_fd < 0 || pipe2(st.pipe_fd, O_CLOEXEC) || pipe2(st.storm_fd[0], O_CLOEXEC) ||
-	    pipe2(st.storm_fd[1], O_CLOEXEC) ||
+	if (st.timer_fd < 0 || pipe2(st.pipe_fd, O_CLOEXEC) ||
 	    sem_init(&st.go, 0, 0)) {
 		code = pf_fail(PF_EXIT_INTERNAL, "pipe, timerfd: %s", strerror(errno));
 		goto out_cfg;
