@@ -324,7 +324,7 @@ struct an_run {
 	int64_t  slot_first_ns, slot_last_ns;	/* first and last base-rate release */
 	uint64_t slot_overruns;
 	int64_t  last_overrun_slot;
-	int64_t  overrun_slots[100];
+	int64_t  overrun_slots[1000];
 	int      n_overrun_slots;
 	/* app utilisation */
 	struct an_win app_w1s, app_wslot;
