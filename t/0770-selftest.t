@@ -6,7 +6,7 @@
 # this one recording; edited injector logs show that the comparison follows them.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight CMD:gzip
-plan 35
+plan 36
 
 F="$TOP/t/fixtures/selftest"
 # fixture - a copy of the recorded selftest in $1, job logs unpacked
@@ -91,6 +91,10 @@ like "$(echo "$out" | tr '\n' ' ')" '--output DIR .*default.*--quick .*default.*
 	"st-3.3 --help lists every option with its default"
 run_cmd "$PREFLIGHT" selftest --cpu 4096
 like "$rc:$err" "^2:.*--cpu '4096': not an online CPU" "st-3.4 --cpu outside the online CPUs: exit 2"
+fixture "$TMP/b3" && rm "$TMP/b3/jobs.csv"
+run_cmd "$PREFLIGHT" selftest --from "$TMP/b3" -o "$TMP/ob3"
+like "$rc:$err:$(echo "$err" | wc -l)" "^2:preflight: selftest: --from $TMP/b3: no readable jobs.csv \\(No such file or directory; .*\\):1\$" \
+	"st-3.5 a recorded selftest without its job log: exit 2, one line naming the missing file"
 
 # the qualification summary's "measurement validity" section
 cp -r "$TOP/t/fixtures/run" "$TMP/run" && mkdir "$TMP/run/selftest" && cp "$J" "$TMP/run/selftest/"

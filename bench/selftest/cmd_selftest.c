@@ -180,6 +180,21 @@ static int st_record(struct st_dir *d, const char *dat, const char *joblog, cons
 	return 0;
 }
 
+/* st_from_check - every input a 'selftest -o' directory holds is in d->in; 0 or exit 2 after saying which is not */
+static int st_from_check(const struct st_dir *d)
+{
+	static const char *const need[] = { "trace.dat", "jobs.csv", "inject.csv", "lost.dat", "lost-jobs.csv",
+					    "lost-summary.txt", "perf.txt" };
+	size_t i;
+
+	for (i = 0; i < PF_ARRAY_SIZE(need); i++)
+		if (access(st_path(d->in, need[i]), R_OK))
+			return pf_fail(PF_EXIT_USAGE, "--from %s: no readable %s (%s; a directory 'selftest -o' "
+				       "wrote holds trace.dat, jobs.csv, inject.csv, lost.dat, lost-jobs.csv, "
+				       "lost-summary.txt and perf.txt)", d->in, need[i], strerror(errno));
+	return 0;
+}
+
 /* st_analyze - preflight analyze of one recorded run into results / csv dir; 0 or an exit code */
 static int st_analyze(struct st_dir *d, const char *dat, const char *joblog, const char *results, const char *csv)
 {
@@ -354,7 +369,7 @@ static int cmd_selftest_run(int argc, char **argv)
 		snprintf(cpubuf, sizeof(cpubuf), "%ld", ncpu - 1);
 		cpu = cpubuf;
 	}
-	ret = from ? 0 : st_live(d, cpu, quick);
+	ret = from ? st_from_check(d) : st_live(d, cpu, quick);
 	if (!ret)
 		ret = st_finish(d);
 out:
