@@ -39,6 +39,7 @@ struct rec_event {
 	char system[48];
 	char event[64];
 	bool optional;			/* from a set: skipped with a note when this kernel lacks it */
+	const char *filter;		/* the kernel filter it is recorded with, NULL none */
 };
 
 struct rec_events {

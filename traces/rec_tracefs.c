@@ -40,8 +40,11 @@ static const char *const rec_set_default[] = {
  * x86's system interrupts (the local timer, IPIs), which irq_handler_entry
  * does not see: the time a thread's CPU spent in them is not its execution
  * time (analysis). Where there are none (other architectures), the set goes
- * without them.
+ * without them. 'default' records them only when they interrupt a thread
+ * (REC_VEC_FILTER): the timer interrupts of idle CPUs are most of them on a
+ * loaded machine's trace and nobody's execution time; 'full' records all.
  */
+#define REC_VEC_FILTER "common_pid != 0"
 static const char *const rec_set_default_vectors[] = {
 	"irq_vectors:local_timer_entry", "irq_vectors:local_timer_exit",
 	"irq_vectors:reschedule_entry", "irq_vectors:reschedule_exit",
@@ -104,14 +107,18 @@ static int rec_events_add(struct rec_events *out, const char *item, bool optiona
 	return 0;
 }
 
-/* rec_events_add_set - append a NULL-terminated set */
-static int rec_events_add_set(struct rec_events *out, const char *const *set, bool optional)
+/* rec_events_add_set - append a NULL-terminated set, each new one with the kernel filter 'filter' (NULL none) */
+static int rec_events_add_set(struct rec_events *out, const char *const *set, bool optional, const char *filter)
 {
-	int ret;
+	int ret, n;
 
-	for (; *set; set++)
+	for (; *set; set++) {
+		n = out->n;
 		if ((ret = rec_events_add(out, *set, optional)) < 0)
 			return ret;
+		if (out->n > n)
+			out->ev[n].filter = filter;
+	}
 	return 0;
 }
 
@@ -136,21 +143,21 @@ int rec_events_parse(const char *spec, struct rec_events *out)
 			if (!isalnum((unsigned char)*p) && !strchr("_:/*-", *p))
 				return -EINVAL;
 		if (!strcmp(item, "sched")) {
-			ret = rec_events_add_set(out, rec_set_sched, false);
+			ret = rec_events_add_set(out, rec_set_sched, false, NULL);
 		} else if (!strcmp(item, "default")) {
-			ret = rec_events_add_set(out, rec_set_sched, false);
+			ret = rec_events_add_set(out, rec_set_sched, false, NULL);
 			if (!ret)
-				ret = rec_events_add_set(out, rec_set_default, false);
+				ret = rec_events_add_set(out, rec_set_default, false, NULL);
 			if (!ret)
-				ret = rec_events_add_set(out, rec_set_default_vectors, true);
+				ret = rec_events_add_set(out, rec_set_default_vectors, true, REC_VEC_FILTER);
 		} else if (!strcmp(item, "full")) {
-			ret = rec_events_add_set(out, rec_set_sched, false);
+			ret = rec_events_add_set(out, rec_set_sched, false, NULL);
 			if (!ret)
-				ret = rec_events_add_set(out, rec_set_default, false);
+				ret = rec_events_add_set(out, rec_set_default, false, NULL);
 			if (!ret)
-				ret = rec_events_add_set(out, rec_set_default_vectors, true);
+				ret = rec_events_add_set(out, rec_set_default_vectors, true, NULL);
 			if (!ret)
-				ret = rec_events_add_set(out, rec_set_full, true);
+				ret = rec_events_add_set(out, rec_set_full, true, NULL);
 		} else {
 			ret = rec_events_add(out, item, false);
 		}
@@ -276,8 +283,12 @@ static int rec_events_enable(struct rec_session *s)
 			e->system[0] = '\0';	/* the markers: always on, formats always stored */
 			continue;
 		}
-		if (tracefs_event_enable(s->inst, e->system, ev) == 0)
+		if (tracefs_event_enable(s->inst, e->system, ev) == 0) {
+			if (e->filter && ev && tracefs_event_file_write(s->inst, e->system, ev, "filter", e->filter) < 0)
+				return pf_fail(-EIO, "%s:%s: cannot set the filter '%s': %s", e->system, ev, e->filter,
+					       strerror(errno));
 			continue;
+		}
 		if (e->optional) {
 			e->system[0] = '\0';	/* not recorded: no format in the file */
 			continue;

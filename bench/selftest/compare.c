@@ -18,6 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* a preempted job that lost this much more than the phase's usual unexplained time was stalled by the host */
+#define ST_STALL_NS (10 * PF_NS_PER_US)
+
 /* ---- reading ---- */
 
 /* st_split - split a CSV line in place (fields may be quoted, no embedded commas); the field count */
@@ -247,6 +250,19 @@ static const struct st_job *st_job_at(const struct st_jobs *jobs, const char *ta
 		if (jobs->v[i].release_ns == release_ns && !strcmp(jobs->v[i].task, task))
 			return &jobs->v[i];
 	return NULL;
+}
+
+/* st_job_after - the job of 'task' released first after release_ns, NULL when none */
+static const struct st_job *st_job_after(const struct st_jobs *jobs, const char *task, int64_t release_ns)
+{
+	const struct st_job *best = NULL;
+	int i;
+
+	for (i = 0; jobs && i < jobs->n; i++)
+		if (jobs->v[i].release_ns > release_ns && !strcmp(jobs->v[i].task, task) &&
+		    (!best || jobs->v[i].release_ns < best->release_ns))
+			best = &jobs->v[i];
+	return best;
 }
 
 /* st_task - the tasks[] object of results.json named 'name', NULL when absent */
@@ -505,6 +521,17 @@ static void st_median_clean(const struct st_inputs *in, int c, const char *task,
 	free(b);
 }
 
+/*
+ * st_unexplained - what a preempted job's spin lost (t3, by its own clock)
+ * that neither its thread's CPU clock (cpu_ns) nor the hog's run explains:
+ * the switches to and from the hog, and time the host took its vCPU (steal:
+ * out of the CPU clock, in no trace)
+ */
+static int64_t st_unexplained(const struct st_row *w)
+{
+	return w->t3_ns + ST_VICTIM_WORK_NS - w->cpu_ns - (w->t1_ns - w->t0_ns);
+}
+
 /* st_p50 - the median of n samples (a sorted copy; 0 when none), or -ENOMEM in *ret */
 static int64_t st_p50(const int64_t *v, int n, int *ret)
 {
@@ -533,16 +560,18 @@ static int64_t st_p50(const int64_t *v, int n, int *ret)
  * its spin (cpu_ns), so the clean jobs give the job's constant parts: the
  * response grows by t3 (latency + median(run - t3) + t3), the execution time
  * is median(exec - cpu_ns) + cpu_ns: the hog's run is in the first, not in
- * the second. Both are checked at their median, and the execution time per
- * job against the hog's run: stalls of the virtual machine that the job's
- * clocks and the trace count differently move single jobs by microseconds.
+ * the second. The growth is checked at its median, the execution time per
+ * job against the hog's run; its error against the CPU clock is a figure:
+ * the clock counts a tick or an IPI inside the job, the execution time does
+ * not, and where the ticks fall is fixed by the slots (half the jobs, or
+ * none, on this VM), so no statistic of it is a check.
  * Exactly these jobs have one preemption.
  */
 static int st_case_preempt(const struct st_inputs *in, struct st_result *r)
 {
 	const struct st_log *log = in->log;
-	int64_t resp0, exec0, base, cbase, ebase, *exec_err, *off_err, *grow_err, *b, *cb, *eb;
-	int nclean, clean_ok, one = 0, nexec = 0, nb = 0, not_hog = 0, i, ret = 0;
+	int64_t resp0, exec0, base, cbase, ebase, ubase, *exec_err, *off_err, *grow_err, *b, *cb, *eb, *u;
+	int nclean, clean_ok, one = 0, nexec = 0, nb = 0, nu = 0, not_hog = 0, stalled = 0, i, ret = 0;
 	const struct st_job *j, *jl;
 	size_t n = (size_t)log->nrows + 1;
 
@@ -552,7 +581,8 @@ static int st_case_preempt(const struct st_inputs *in, struct st_result *r)
 	b = calloc(n, sizeof(*b));
 	cb = calloc(n, sizeof(*cb));
 	eb = calloc(n, sizeof(*eb));
-	if (!exec_err || !off_err || !grow_err || !b || !cb || !eb) {
+	u = calloc(n, sizeof(*u));
+	if (!exec_err || !off_err || !grow_err || !b || !cb || !eb || !u) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -567,6 +597,10 @@ static int st_case_preempt(const struct st_inputs *in, struct st_result *r)
 		cb[nb] = j->exec_ns - w->cpu_ns;
 		eb[nb++] = j->end_ns - jl->end_ns;
 	}
+	for (i = 0; i < log->nrows; i++)
+		if (log->rows[i].c == ST_PREEMPT && st_injected(&log->rows[i]))
+			u[nu++] = st_unexplained(&log->rows[i]);
+	ubase = st_p50(u, nu, &ret);
 	base = st_p50(b, nb, &ret);
 	cbase = st_p50(cb, nb, &ret);
 	ebase = st_p50(eb, nb, &ret);
@@ -587,7 +621,10 @@ static int st_case_preempt(const struct st_inputs *in, struct st_result *r)
 			break;
 		grow_err[nexec] = j->response_ns - (j->latency_ns + base + w->t3_ns);
 		exec_err[nexec] = j->exec_ns - (cbase + w->cpu_ns);
-		not_hog += exec_err[nexec] < w->t1_ns - w->t0_ns;
+		if (st_unexplained(w) - ubase > ST_STALL_NS)
+			stalled++;	/* the host took the vCPU: not the job's, yet in its execution time */
+		else
+			not_hog += exec_err[nexec] < w->t1_ns - w->t0_ns;
 		/* the job's time off the CPU (trace) beyond the hog's own run (injector): the hog's switch paths */
 		off_err[nexec++] = (j->response_ns - j->latency_ns - j->exec_ns) - (w->t1_ns - w->t0_ns);
 		one += j->preemptions == 1;
@@ -597,11 +634,11 @@ static int st_case_preempt(const struct st_inputs *in, struct st_result *r)
 	if (nexec) {
 		st_check(r, "response time grows by what the job lost, the hog's run (|error| p50 within the goal)", 1,
 			 llabs(st_p50(grow_err, nexec, &ret)) <= r->goal_ns);
-		st_check(r, "execution time = the thread's CPU time (|error| p50 within the goal)", 1,
-			 llabs(st_p50(exec_err, nexec, &ret)) <= r->goal_ns);
-		st_check(r, "the hog's run is in no job's execution time (error < the hog's run)", nexec, not_hog);
+		st_check(r, "the hog's run is in no job's execution time (error < the hog's run; jobs the host did not stall)",
+			 nexec - stalled, not_hog);
 	}
-	r->extra = json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}", "clean_jobs_measured", nb,
+	r->extra = json_pack("{s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}", "clean_jobs_measured", nb,
+			     "jobs_stalled_by_the_host", stalled, "unexplained_loss_median_ns", (json_int_t)ubase,
 			     "clean_end_marker_less_end_stamp_median_ns", (json_int_t)ebase,
 			     "clean_run_less_lost_median_ns", (json_int_t)base,
 			     "clean_exec_less_cpu_median_ns", (json_int_t)cbase,
@@ -610,9 +647,9 @@ static int st_case_preempt(const struct st_inputs *in, struct st_result *r)
 			     "exec_time_error_ns", st_dist_json(exec_err, nexec, "ns"),
 			     "off_cpu_minus_hog_run_ns", st_dist_json(off_err, nexec, "ns"));
 	snprintf(r->note, sizeof(r->note), "expected response time = the job's own end stamp - release + the clean "
-		 "jobs' median of (end marker - end stamp); it grows by what the job lost (t3), and the execution time "
-		 "= the clean jobs' median of (exec - cpu) + the job's thread CPU time (cpu_ns), both at p50 (this VM's "
-		 "stalls move single jobs by up to 30 us); invalid: the hog did not wake inside the job");
+		 "jobs' median of (end marker - end stamp); it grows by what the job lost (t3, at p50); the execution "
+		 "time does not grow by the hog's run (per job; its error against the thread's CPU time is the figure "
+		 "exec_time_error_ns); invalid: the hog did not wake inside the job");
 out:
 	free(exec_err);
 	free(off_err);
@@ -620,6 +657,7 @@ out:
 	free(b);
 	free(cb);
 	free(eb);
+	free(u);
 	return ret;
 }
 
@@ -682,8 +720,8 @@ static int st_case_overrun(const struct st_inputs *in, struct st_result *r)
 {
 	const struct st_log *log = in->log;
 	int64_t exp_ovr = 0, exp_miss = 0, exp_skip = 0, ovr = 0, miss = 0, skip = 0, jl_skip = 0, slots = 0;
-	int64_t prev = 0, k, T = log->slot_ns, dl;
-	const struct st_job *j;
+	int64_t k, T = log->slot_ns, dl, end;
+	const struct st_job *j, *jl, *next;
 	json_t *t = st_task(in->results, ST_TASK_OVR), *v;
 	size_t n;
 	int i, ret = 0;
@@ -696,15 +734,23 @@ static int st_case_overrun(const struct st_inputs *in, struct st_result *r)
 			continue;
 		r->injections++;
 		j = st_job_at(in->jobs, w->task, w->release_ns);
+		jl = st_job_at(in->joblog, w->task, w->release_ns);
 		if (!j) {
 			r->invalid++;
 			continue;
 		}
-		exp_ovr += w->t1_ns > w->release_ns + T;
-		exp_miss += w->t1_ns - w->release_ns > dl;
-		exp_skip += (w->t1_ns - w->release_ns) / T;
-		if ((ret = st_err(r, j->overrun - (w->t1_ns > w->release_ns + T), i)))
+		/* the job's own end stamp (a stall after the extra work moves it on), else the work's end */
+		end = jl ? jl->end_ns : w->t1_ns;
+		exp_ovr += end > w->release_ns + T;
+		exp_miss += end - w->release_ns > dl;
+		exp_skip += (end - w->release_ns) / T;
+		if ((ret = st_err(r, j->overrun - (end > w->release_ns + T), i)))
 			return ret;
+		/* the releases the injection made the task miss: up to its next job (trace), on that job (job log) */
+		if ((next = st_job_after(in->jobs, w->task, w->release_ns)))
+			skip += (next->release_ns - w->release_ns + T / 2) / T - 1;
+		if ((next = st_job_after(in->joblog, w->task, w->release_ns)))
+			jl_skip += next->missed;
 	}
 	for (i = 0; i < in->jobs->n; i++) {
 		j = &in->jobs->v[i];
@@ -712,13 +758,7 @@ static int st_case_overrun(const struct st_inputs *in, struct st_result *r)
 			continue;
 		ovr += j->overrun > 0;
 		miss += j->deadline_miss > 0;
-		if (prev)
-			skip += (j->release_ns - prev + T / 2) / T - 1;
-		prev = j->release_ns;
 	}
-	for (i = 0; in->joblog && i < in->joblog->n; i++)
-		if (!strcmp(in->joblog->v[i].task, ST_TASK_OVR) && st_in_phase(log, ST_OVERRUN, in->joblog->v[i].release_ns, 3))
-			jl_skip += in->joblog->v[i].missed;
 	/*
 	 * slot overruns: the analysis's count, less those its list (slot 0 = the
 	 * first base-rate release, t0) places outside the case's slots
@@ -733,9 +773,9 @@ static int st_case_overrun(const struct st_inputs *in, struct st_result *r)
 	st_check(r, "missed activations (trace)", exp_skip, skip);
 	st_check(r, "missed activations (job log, none resynchronised silently)", exp_skip, jl_skip);
 	st_check(r, "slot overruns", exp_ovr, slots);
-	snprintf(r->note, sizeof(r->note), "expected from the injector's end of the extra work t1: overrun and "
-		 "slot overrun when t1 > r + T, miss when t1 - r > D, floor((t1 - r) / T) releases missed; "
-		 "counted over the case's slots");
+	snprintf(r->note, sizeof(r->note), "expected from the job's own end stamp e (job log; without it the "
+		 "injector's end of the extra work t1): overrun and slot overrun when e > r + T, miss when e - r > D, "
+		 "floor((e - r) / T) releases missed before the task's next job; counted over the case's slots");
 	return 0;
 }
 

@@ -63,7 +63,6 @@
 #define ST_TIMER_LEAD_NS (300 * PF_NS_PER_US)
 #define ST_POLL_LEAD_NS  (200 * PF_NS_PER_US)	/* the timer's watcher polls from r - this (its wake may be late) */
 #define ST_PREEMPT_AT_NS (200 * PF_NS_PER_US)	/* a preempting hog wakes this long after the release */
-#define ST_VICTIM_WORK_NS (400 * PF_NS_PER_US)	/* st_victim's own running time per job */
 #define ST_BLOCK_CAP_NS  (1 * PF_NS_PER_MS)	/* a blocking hog waits this long past r + D for a late tick */
 
 /* one injection: planned before the app goes, measured by the thread that does it */

@@ -46,6 +46,9 @@ enum st_case {
  */
 #define ST_WAKE_MARGIN_NS 30000
 
+/* st_victim's own running time per job (its spin) */
+#define ST_VICTIM_WORK_NS (400 * 1000)
+
 /* st_case_name - the short name of a case ("block"), NULL when out of range */
 const char *st_case_name(int c);
 

@@ -82,7 +82,15 @@ static void test_events(void)
 		found += !strcmp(ev.ev[i].system, "irq_vectors") && ev.ev[i].optional;
 	check_int(found, ==, 10, "rec-2.6b ... the irq_vectors optional (absent on other architectures)");
 	found = 0;
+	for (i = 0; i < ev.n; i++)
+		found += !strcmp(ev.ev[i].system, "irq_vectors") && ev.ev[i].filter && !strcmp(ev.ev[i].filter, "common_pid != 0");
+	check_int(found, ==, 10, "rec-2.6c ... recorded only when they interrupt a thread (not the idle task)");
+	found = 0;
 	check_int(rec_events_parse("full", &ev), ==, 0, "rec-2.7 'full' set");
+	for (i = 0; i < ev.n; i++)
+		found += !strcmp(ev.ev[i].system, "irq_vectors") && !ev.ev[i].filter;
+	check_int(found, ==, 10, "rec-2.7b ... with every irq_vectors event unfiltered");
+	found = 0;
 	for (i = 0; i < ev.n; i++)
 		found += !strcmp(ev.ev[i].system, "workqueue") && ev.ev[i].optional;
 	check(found >= 4, "rec-2.8 full adds workqueue events, optional per kernel");
@@ -163,7 +171,7 @@ static void test_ref_traces(void)
 
 int main(void)
 {
-	tap_plan(14 + 18 + 8 + 13 + 6);
+	tap_plan(14 + 20 + 8 + 13 + 6);
 	test_cpustats();
 	test_observers();
 	test_events();
