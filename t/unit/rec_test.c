@@ -77,14 +77,14 @@ static void test_events(void)
 	check_str(ev.ev[0].system, "sched", "rec-2.3 system split from event");
 	check_str(ev.ev[0].event, "sched_switch", "rec-2.4 event name");
 	check_int(rec_events_parse("default", &ev), ==, 0, "rec-2.5 'default' set");
-	check_int(ev.n, ==, sched_n + 17, "rec-2.6 default = sched + irq/softirq/hrtimer + x86's irq_vectors");
+	check_int(ev.n, ==, sched_n + 15, "rec-2.6 default = sched + irq/softirq/hrtimer + x86's irq_vectors");
 	for (i = 0; i < ev.n; i++)
 		found += !strcmp(ev.ev[i].system, "irq_vectors") && ev.ev[i].optional;
-	check_int(found, ==, 10, "rec-2.6b ... the irq_vectors optional (absent on other architectures)");
+	check_int(found, ==, 8, "rec-2.6b ... the irq_vectors optional (absent on other architectures)");
 	found = 0;
 	for (i = 0; i < ev.n; i++)
 		found += !strcmp(ev.ev[i].system, "irq_vectors") && ev.ev[i].filter && !strcmp(ev.ev[i].filter, "common_pid != 0");
-	check_int(found, ==, 10, "rec-2.6c ... recorded only when they interrupt a thread (not the idle task)");
+	check_int(found, ==, 8, "rec-2.6c ... recorded only when they interrupt a thread (not the idle task)");
 	found = 0;
 	check_int(rec_events_parse("full", &ev), ==, 0, "rec-2.7 'full' set");
 	for (i = 0; i < ev.n; i++)
