@@ -14,6 +14,7 @@
 #include "results.h"
 #include "snapshots.h"
 #include "cyclictest_wakeups.h"
+#include "state.h"
 #include "command.h"
 #include "outguard.h"
 #include "proc.h"
@@ -580,9 +581,7 @@ out:
 		ret = csv;
 	an_tasks_joblog_close(r);
 	an_snapshots_free(r);
-	an_cw_free(r);
-	an_tasks_free(r);
-	an_sched_free(r);
+	an_run_free(r);
 	return ret < 0 ? 0 : ret;
 }
 

@@ -20,6 +20,7 @@
 #include "timeline.h"
 #include "trace.h"
 #include "cyclictest_wakeups.h"
+#include "state.h"
 #include "common.h"
 
 #include <dirent.h>
@@ -143,9 +144,7 @@ static int an_snap_one(struct an_run *r, int idx)
 				an_snap_match(r, idx, t, s, s->task[k]);
 		ret = an_cw_merge(r, s, sn->file);	/* a cyclictest phase's snapshots */
 	}
-	an_cw_free(s);
-	an_tasks_free(s);
-	an_sched_free(s);
+	an_run_free(s);
 	free(s);
 	return ret;
 }

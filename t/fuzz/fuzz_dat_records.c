@@ -13,6 +13,7 @@
  */
 #include "analysis/trace.c"
 #include "analysis/results.h"
+#include "analysis/state.h"
 #include "fuzz.h"
 
 #define FUZZ_NCPUS 4
@@ -99,8 +100,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(fuzz_rd.cpu_last_ns);
 	fuzz_rd.cpu_last_ns = NULL;
-	an_cw_free(r);
-	an_tasks_free(r);
-	an_sched_free(r);
+	an_run_free(r);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include "analysis/sched.h"
 #include "analysis/tasks.h"
 #include "analysis/cyclictest_wakeups.h"
+#include "analysis/state.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -39,8 +40,7 @@ static struct an_run *new_run(void)
 
 static void free_run(struct an_run *r)
 {
-	an_tasks_free(r);
-	an_sched_free(r);
+	an_run_free(r);
 	free(r);
 }
 
@@ -370,7 +370,6 @@ static void test_cyclictest(void)
 			  305 * US, "cw-1.13 the first wakeup's cycle: expiry to its next hrtimer_start");
 	}
 	json_decref(res);
-	an_cw_free(r);
 	free_run(r);
 }
 
