@@ -626,16 +626,23 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid)
 {
 	struct an_cpu *c = &r->cpu[cpu];
-	struct an_thread *t = pid > 0 && c->known && c->curr == 0 ? an_thread_find(r, pid) : NULL;
-	int64_t wake = t && !t->running ? (t->wakeup_ns ? t->wakeup_ns : t->waking_ns) : 0;
-	int64_t at = ts;
+	struct an_thread *t = pid > 0 && c->known ? an_thread_find(r, pid) : NULL, *cur;
+	int64_t wake, at = ts;
 
 	/*
-	 * An idle CPU runs a thread woken for it at once: when the switch away
-	 * from idle is missing, the CPU's time is the thread's from its wakeup,
-	 * not from its first event (a spinning thread may have none until it
-	 * leaves the CPU). The wakeup-latency bound still ends at the event.
+	 * An idle CPU runs a thread woken for it at once, and so does one that
+	 * runs a thread of lower priority than the realtime thread woken for it
+	 * (the wakeup preempts it on its way back from the interrupt, or, on a
+	 * kernel without preemption, from the system call it is in): when that
+	 * switch is missing, the CPU's time is the woken thread's from its
+	 * wakeup, not from its first event (a spinning thread may have none
+	 * until it leaves the CPU). The wakeup-latency bound still ends at the
+	 * event.
 	 */
+	cur = t && c->curr != 0 ? an_thread_find(r, c->curr) : NULL;
+	if (t && c->curr != 0 && !(t->nprios && t->prio < 100 && (!cur || !cur->nprios || cur->prio > t->prio)))
+		t = NULL;	/* not woken for an idle CPU nor above its thread (whose priority may be unknown) */
+	wake = t && !t->running ? (t->wakeup_ns ? t->wakeup_ns : t->waking_ns) : 0;
 	if (wake && wake >= c->curr_since_ns && wake <= ts)
 		at = wake;
 	an_intr_charge(r, c, at);

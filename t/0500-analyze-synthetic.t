@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need BUILT:t/gentrace
-plan 75
+plan 76
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/b.dat" --joblog "$TMP/b.csv" -o "$TMP/r.json" --top 5
@@ -100,12 +100,15 @@ I="$TMP/i.json"
 job_exec() { awk -F, -v s="$1" '$1 == "\"ctl100\"" && $2 == s { print $9 }' "$TMP/icsv/results-jobs.csv"; }
 is "$(job_exec 1)/$(job_exec 2)" 1958000/2000000 \
 	"irq-1.2 job 1's execution time is its 2000 us on the CPU less 42 us of IRQs, local timer and softirqs (nested counted once); job 2's is whole"
-is "$(json_get "$I" threads.comm=ctl100.runtime_ns)" 32151000 "irq-1.3 the thread's runtime still holds them (as in basic)"
+is "$(json_get "$I" threads.comm=ctl100.runtime_ns)" 32194000 \
+	"irq-1.3 the thread's runtime still holds them (basic's, and job 2's 43 us more: in at its wakeup r+7, out at r+2055)"
 is "$(json_get "$I" trace.events_seen.irq_vectors_entry)/$(json_get "$I" trace.events_seen.irq_handler_entry)" 2/3 \
 	"irq-1.4 the local timer counted apart from irq_handler_entry"
 is "$(json_get "$I" cpus.1.hardirq_ns)" 56000 "irq-1.5 hard IRQ time on CPU 1: IRQ 24 and the local timer (20 + 5 + 20 + 9 + 2 us)"
 is "$(json_get "$I" tasks.name=ctl100.culprits.seq=1.contributors.name=local_timer\ interrupt\ \(vector\ 236\).duration_ns)" 5000 \
 	"irq-1.6 job 1's latency names the local timer interrupt, 5 us"
 is "$(json_get "$I" tasks.name=ctl100.cpu_time_ns.max)" 12000000 "irq-1.7 the job log's CPU time unchanged"
+is "$(json_get "$I" tasks.name=ctl100.culprits.seq=2.contributors.name=worker.duration_ns)" 7000 \
+	"irq-1.8 a realtime thread woken above a SCHED_OTHER one, its switch-in missing: it ran from its wakeup (worker 7 us, not 52)"
 
 done_testing

@@ -61,6 +61,9 @@
  *     r+1000..r+1010 softirq NET_RX with IRQ 24 r+1002..r+1004 inside it
  *   42 us of interrupts inside the job: its execution time is 1958 us (2000 on the CPU), its
  *   job log cpu_ns stays 2000 (a kernel without IRQ time accounting charges them to it).
+ *   And in job 2 a SCHED_OTHER thread, worker (pid 500), runs on CPU 1 from r-100; the timer
+ *   wakes ctl100 at r+6/r+7 in its context, the switch to ctl100 is missing, ctl100 starts at
+ *   r+52: the realtime thread preempted worker at its wakeup, so worker delayed it 7 us.
  */
 #define _GNU_SOURCE
 #include "common.h"
@@ -312,6 +315,7 @@ static const struct g_thread G_HOG = { 200, "hog", 95 };
 static const struct g_thread G_KSOFT = { 300, "ksoftirqd/1", 0 };
 static const struct g_thread G_REC = { 401, "preflight", 0 };	/* observer: in the list */
 static const struct g_thread G_LOADPF = { 402, "preflight", 0 };	/* same name, not listed */
+static const struct g_thread G_WORKER = { 500, "worker", 0 };	/* 'irqs': a SCHED_OTHER thread */
 
 #define G_RUNNING  0L
 #define G_SLEEPING 1L
@@ -741,6 +745,11 @@ static int g_basic(struct g_list *l, struct g_job *jobs, int *njobs, bool lost, 
 			g_softirq(l, 1, r + 103 * G_US, G_KSOFT.pid, 3, false);
 			g_switch(l, 1, r + 110 * G_US, &G_KSOFT, G_PREEMPT, &G_CTL);
 			s = r + 112 * G_US;
+		} else if (irqs && k == 2) {
+			/* the switch from worker to ctl100 is not in the trace (this VM loses some) */
+			g_switch(l, 1, r - 100 * G_US, &G_IDLE, G_RUNNING, &G_WORKER);
+			g_timer_wake(l, 1, r, &G_WORKER, &G_CTL, 1);
+			s = r + 52 * G_US;
 		} else if (irqs && k == 1) {
 			g_local_timer(l, 1, r + 4 * G_US, G_IDLE.pid, true);
 			g_timer_wake(l, 1, r, &G_IDLE, &G_CTL, 1);
