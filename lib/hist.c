@@ -17,18 +17,33 @@ const char *const pf_hist_pct_name[PF_HIST_NPCT] = {
 	"p50", "p90", "p99", "p99.9", "p99.99", "p99.999",
 };
 
-/* pf_hist_range_bytes - size of a range's counters: level 0, 1, 2 are 16-, 32-, 64-bit */
+/*
+ * A range's counters have one width, its level: 0, 1, 2, 3 are 4-, 16-, 32-
+ * and 64-bit. Most ranges of most histograms hold a few samples in a few
+ * buckets (the thousands of threads of a busy system, the tails of every
+ * distribution), so a range starts with 4-bit counters, 64 bytes, and is
+ * widened when one of its counters would overflow.
+ */
+#define PF_HIST_LEVELS	4
+
+/* pf_hist_range_bytes - size of a range's counters at a level */
 static size_t pf_hist_range_bytes(unsigned level)
 {
-	return PF_HIST_SUB * ((size_t)2 << level);
+	return level ? PF_HIST_SUB << level : PF_HIST_SUB / 2;
 }
 
-/* pf_hist_level - the counter width level of range r on one side */
+/* pf_hist_offset - byte offset of counter sub in a range block of a level */
+static size_t pf_hist_offset(unsigned level, unsigned sub)
+{
+	return level ? (size_t)sub << level : sub / 2;
+}
+
+/* pf_hist_level - the counter width level of range r on one side: bit r of m[0] and of m[1] */
 static unsigned pf_hist_level(const struct pf_hist *h, bool neg, unsigned r)
 {
 	const uint64_t *m = neg ? h->lvl_neg : h->lvl_pos;
 
-	return (m[1] >> r) & 1 ? 2 : (m[0] >> r) & 1 ? 1 : 0;
+	return (unsigned)((m[0] >> r) & 1) | (unsigned)((m[1] >> r) & 1) << 1;
 }
 
 /* pf_hist_set_level - record the counter width level of range r on one side */
@@ -36,15 +51,44 @@ static void pf_hist_set_level(struct pf_hist *h, bool neg, unsigned r, unsigned 
 {
 	uint64_t *m = neg ? h->lvl_neg : h->lvl_pos, b = 1ull << r;
 
-	m[0] = level >= 1 ? m[0] | b : m[0] & ~b;
-	m[1] = level >= 2 ? m[1] | b : m[1] & ~b;
+	m[0] = level & 1 ? m[0] | b : m[0] & ~b;
+	m[1] = level & 2 ? m[1] | b : m[1] & ~b;
 }
 
 /* pf_hist_get - counter sub of a range block of the given level */
 static uint64_t pf_hist_get(const void *c, unsigned level, unsigned sub)
 {
-	return level == 2 ? ((const uint64_t *)c)[sub] : level == 1 ? ((const uint32_t *)c)[sub] :
-	       ((const uint16_t *)c)[sub];
+	switch (level) {
+	case 0:
+		return ((const uint8_t *)c)[sub / 2] >> (sub % 2 * 4) & 0xf;
+	case 1:
+		return ((const uint16_t *)c)[sub];
+	case 2:
+		return ((const uint32_t *)c)[sub];
+	default:
+		return ((const uint64_t *)c)[sub];
+	}
+}
+
+/* pf_hist_put - set counter sub of a range block of the given level to x (which fits) */
+static void pf_hist_put(void *c, unsigned level, unsigned sub, uint64_t x)
+{
+	uint8_t *b;
+
+	switch (level) {
+	case 0:
+		b = &((uint8_t *)c)[sub / 2];
+		*b = (uint8_t)((*b & ~(0xf << (sub % 2 * 4))) | x << (sub % 2 * 4));
+		break;
+	case 1:
+		((uint16_t *)c)[sub] = (uint16_t)x;
+		break;
+	case 2:
+		((uint32_t *)c)[sub] = (uint32_t)x;
+		break;
+	default:
+		((uint64_t *)c)[sub] = x;
+	}
 }
 
 /* pf_hist_index - range and bucket of a magnitude */
@@ -230,12 +274,12 @@ static void *pf_hist_range(struct pf_hist *h, bool neg, unsigned r, bool alloc, 
 
 /*
  * pf_hist_bump - add n to the bucket of v: its range allocated when needed
- * (never in a fixed histogram), its 16-bit counters widened to 32 or 64 bits when
- * one would overflow; 0, -ERANGE (fixed: v lies in no range) or -ENOMEM
+ * (never in a fixed histogram), its counters widened when one would
+ * overflow; 0, -ERANGE (fixed: v lies in no range) or -ENOMEM
  */
 static int pf_hist_bump(struct pf_hist *h, int64_t v, uint64_t n)
 {
-	static const uint64_t top[] = { UINT16_MAX, UINT32_MAX, UINT64_MAX };
+	static const uint64_t top[PF_HIST_LEVELS] = { 0xf, UINT16_MAX, UINT32_MAX, UINT64_MAX };
 	bool neg = v < 0;
 	unsigned r, sub, k, level, to;
 	uint64_t now;
@@ -248,28 +292,17 @@ static int pf_hist_bump(struct pf_hist *h, int64_t v, uint64_t n)
 	level = pf_hist_level(h, neg, r);
 	now = pf_hist_get(c, level, sub);
 	if (n <= top[level] - now) {
-		if (level == 0)
-			((uint16_t *)c)[sub] += (uint16_t)n;
-		else if (level == 1)
-			((uint32_t *)c)[sub] += (uint32_t)n;
-		else
-			((uint64_t *)c)[sub] += n;
+		pf_hist_put(c, level, sub, now + n);
 		return 0;
 	}
 	/* widen the range's counters to the narrowest that holds the sum */
-	for (to = level + 1; to < 2 && n > top[to] - now; to++)
+	for (to = level + 1; to < PF_HIST_LEVELS - 1 && n > top[to] - now; to++)
 		;
 	w = pf_hist_block(h, pf_hist_range_bytes(to));
 	if (!w)
 		return -ENOMEM;
-	for (k = 0; k < PF_HIST_SUB; k++) {
-		uint64_t x = pf_hist_get(c, level, k) + (k == sub ? n : 0);
-
-		if (to == 1)
-			((uint32_t *)w)[k] = (uint32_t)x;
-		else
-			((uint64_t *)w)[k] = x;
-	}
+	for (k = 0; k < PF_HIST_SUB; k++)
+		pf_hist_put(w, to, k, pf_hist_get(c, level, k) + (k == sub ? n : 0));
 	side = neg ? h->neg : h->pos;
 	side[r] = w;
 	pf_hist_set_level(h, neg, r, to);
@@ -418,14 +451,14 @@ int pf_hist_init_range(struct pf_hist *h, int64_t lo, int64_t hi)
 		pf_hist_index(pf_hist_mag(hi < 0 ? hi : -1), &rlo, &sub);
 		pf_hist_index(pf_hist_mag(lo), &rhi, &sub);
 		for (r = rlo; r <= rhi; r++)
-			if (!pf_hist_range(h, true, r, true, 2))
+			if (!pf_hist_range(h, true, r, true, PF_HIST_LEVELS - 1))
 				goto nomem;
 	}
 	if (hi >= 0) {
 		pf_hist_index((uint64_t)(lo > 0 ? lo : 0), &rlo, &sub);
 		pf_hist_index((uint64_t)hi, &rhi, &sub);
 		for (r = rlo; r <= rhi; r++)
-			if (!pf_hist_range(h, false, r, true, 2))
+			if (!pf_hist_range(h, false, r, true, PF_HIST_LEVELS - 1))
 				goto nomem;
 	}
 	h->fixed = true;
@@ -566,7 +599,7 @@ void pf_hist_prefetch(const struct pf_hist *h, int64_t v)
 		return;
 	pf_hist_index(pf_hist_mag(v), &r, &sub);
 	if (side[r])
-		__builtin_prefetch((const char *)side[r] + sub * ((size_t)2 << pf_hist_level(h, v < 0, r)), 1);
+		__builtin_prefetch((const char *)side[r] + pf_hist_offset(pf_hist_level(h, v < 0, r), sub), 1);
 }
 
 /*

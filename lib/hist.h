@@ -16,10 +16,10 @@
  * 4 or 8 bytes each): the thousands of threads of a busy
  * system that are woken a few dozen times each cost no buckets at all, and
  * their percentiles are exact. Past that the samples go into buckets:
- * memory is allocated per range (256 bytes of 16-bit counters, widened to
+ * memory is allocated per range (64 bytes of 4-bit counters, widened to 16,
  * 32 and 64 bits when one would overflow) when the first value lands in it: a
  * distribution spanning 1 us - 10 ms costs 15 ranges plus the struct, under
- * 16 KiB. Once its ranges exist, pf_hist_add never allocates; with a pool
+ * 16 KiB even with every counter 64-bit. Once its ranges exist, pf_hist_add never allocates; with a pool
  * (pf_hist_init_pool) the ranges come from slabs shared by many histograms.
  * pf_hist_init_range() preallocates the ranges of [lo, hi] and forbids any
  * later allocation: that is the mode for the realtime path (a value outside
@@ -69,7 +69,7 @@ struct pf_hist {
 	bool       m2_estimated;		/* tail samples of unknown value went into m2 */
 	bool       few64;			/* exact samples held as int64 (else as uint32: each is 0 .. 2^32-1) */
 	uint32_t   nfew, few_cap;		/* exact samples held, heap capacity (0: inline) */
-	uint64_t   lvl_pos[2];			/* by range bit: [0] counters >= 32-bit, [1] 64-bit (else 16-bit) */
+	uint64_t   lvl_pos[2];			/* by range, its counters' width: bit r of [0] + 2 x bit r of [1] (hist.c) */
 	uint64_t   count;			/* every sample, tails included */
 	int64_t    min, max;
 	struct pf_i128 sum;			/* exact sum of the samples */

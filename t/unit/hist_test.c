@@ -297,13 +297,32 @@ static void test_tails(void)
 	check_int(bad, ==, 0, "hist-6.15 added");
 }
 
-/* hist-7.x: counters widen from 16 to 32 to 64 bits without losing a sample */
+/* hist-7.x: counters widen from 4 to 16, 32 and 64 bits without losing a sample */
 static void test_widen(void)
 {
 	struct pf_hist h, back;
 	struct pf_stats st;
-	json_t *j;
+	json_t *j, *b;
 	int bad = 0;
+
+	/* two buckets sharing a byte of 4-bit counters: 20000 and 20128 (width 128) */
+	pf_hist_init(&h);
+	bad |= pf_hist_add_n(&h, 20000, 15) | pf_hist_add_n(&h, 20128, 15);
+	check(!bad && pf_hist_bytes(&h) == sizeof(h) + 64, "hist-7.0a 30 samples in one range: 64 bytes of 4-bit "
+	      "counters (%zu bytes)", pf_hist_bytes(&h) - sizeof(h));
+	bad |= pf_hist_add(&h, 20000, 0, 0);
+	check(!bad && pf_hist_bytes(&h) == sizeof(h) + 256, "hist-7.0b the 16th sample of a bucket widens the range "
+	      "to 16-bit counters (%zu bytes)", pf_hist_bytes(&h) - sizeof(h));
+	j = pf_hist_json(&h, "ns");
+	b = json_object_get(json_object_get(j, "hist"), "buckets");
+	check(json_array_size(b) == 2 &&
+	      json_integer_value(json_array_get(json_array_get(b, 0), 0)) == 19968 &&
+	      json_integer_value(json_array_get(json_array_get(b, 0), 1)) == 16 &&
+	      json_integer_value(json_array_get(json_array_get(b, 1), 0)) == 20096 &&
+	      json_integer_value(json_array_get(json_array_get(b, 1), 1)) == 15,
+	      "hist-7.0c ... both buckets' counts kept: [19968, 16], [20096, 15]");
+	json_decref(j);
+	pf_hist_free(&h);
 
 	pf_hist_init(&h);
 	bad |= pf_hist_add_n(&h, 1000, 300);	/* binned: more than the exact store */
@@ -397,7 +416,7 @@ static void test_exact_store(void)
 
 int main(void)
 {
-	tap_plan(63);
+	tap_plan(66);
 	test_exact_small();
 	test_random();
 	test_repr();
