@@ -90,6 +90,12 @@
 
 /* how the runner starts the children that live through a phase: ended with it if it dies */
 #define RUN_CHILD (PF_PROC_PGRP | PF_PROC_TERM_ON_DEATH)
+/*
+ * a traced measurement: the recorder holds the SIGTERM of the runner's death
+ * until it is set up (killed the moment it starts, it would die of it
+ * without a trace, or anything saying why), then ends the recording with it
+ */
+#define RUN_RECORDER (RUN_CHILD | PF_PROC_HOLD_STOP)
 
 static volatile sig_atomic_t run_signal;
 
@@ -1199,13 +1205,15 @@ static int run_phase(struct run *r, int idx)
 	if (p->measure == SCN_CYCLICTEST) {
 		run_cyclictest_argv(r, p, pdir, argv, (int)PF_ARRAY_SIZE(argv), bufs, hk);
 		ret = pf_proc_spawn(&measure, argv, run_path(out, sizeof(out), pdir, "cyclictest.out"),
-				    run_path(err, sizeof(err), pdir, "cyclictest.err"), RUN_CHILD);
+				    run_path(err, sizeof(err), pdir, "cyclictest.err"),
+				    traced ? RUN_RECORDER : RUN_CHILD);
 	} else if (p->measure == SCN_FLIGHTAPP) {
 		if (run_sim_start(r, p, pdir, &sim) < 0)
 			goto stop;
 		run_flightapp_argv(r, p, pdir, argv, (int)PF_ARRAY_SIZE(argv), bufs, hk);
 		ret = pf_proc_spawn(&measure, argv, run_path(out, sizeof(out), pdir, "flightapp.out"),
-				    run_path(err, sizeof(err), pdir, "flightapp.err"), RUN_CHILD);
+				    run_path(err, sizeof(err), pdir, "flightapp.err"),
+				    traced ? RUN_RECORDER : RUN_CHILD);
 	}
 	if (ret < 0) {
 		run_fail(r, PF_EXIT_ENV, "phase %s: %s: %s", p->name, argv[0], strerror(-ret));

@@ -47,7 +47,7 @@ static void pf_proc_redirect(const char *path, int fd, int oflags)
 pid_t pf_proc_fork(struct pf_proc *p, const char *name, int flags, int death_sig)
 {
 	pid_t parent = getpid(), pid;
-	sigset_t none;
+	sigset_t held;
 
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", name);
@@ -61,6 +61,15 @@ pid_t pf_proc_fork(struct pf_proc *p, const char *name, int flags, int death_sig
 		return pid;
 	}
 	/* the child: only async-signal-safe calls (the parent may have threads) */
+	sigemptyset(&held);
+	if (flags & PF_PROC_HOLD_STOP) {
+		/* before the death signal is set: from here on it waits, through the exec, until the
+		 * program takes it (neither the parent's handler nor the default action runs) */
+		sigaddset(&held, SIGINT);
+		sigaddset(&held, SIGTERM);
+		sigaddset(&held, SIGHUP);
+		sigprocmask(SIG_BLOCK, &held, NULL);
+	}
 	if (flags & PF_PROC_PGRP)
 		setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, death_sig ? death_sig : SIGKILL);
@@ -69,8 +78,7 @@ pid_t pf_proc_fork(struct pf_proc *p, const char *name, int flags, int death_sig
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);	/* an ignored signal would stay ignored across exec */
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	sigprocmask(SIG_SETMASK, &held, NULL);
 	return 0;
 }
 

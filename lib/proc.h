@@ -32,6 +32,9 @@ struct pf_proc {
 enum {
 	PF_PROC_PGRP = 1,	/* child leads a new process group */
 	PF_PROC_TERM_ON_DEATH = 2,	/* SIGTERM, not SIGKILL, when the parent dies: it cleans up */
+	PF_PROC_HOLD_STOP = 4,		/* starts with SIGINT / SIGTERM / SIGHUP blocked, from before the
+					 * death signal is set: a program of ours that waits for them once
+					 * set up (the recorder) gets one sent while it starts, not dies of it */
 };
 
 /* pf_proc_spec - what to start and how */

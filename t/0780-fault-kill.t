@@ -88,7 +88,15 @@ kill_run() {
 	"$RUNPF" run "$TMP/$ini" -o "$R" --no-report >"$R.out" 2>&1 &
 	pid=$!
 	audit_own "$pid"
-	wait_for 120 grep -Eq "$2" "$R/run.log"
+	case $2 in
+	*preflight:*)
+		# the moment the recorder started, before it set itself up (a few ms): looked for
+		# without a pause from the line just before it, while the runner lives
+		wait_for 120 grep -q "phase app: sensorsim: pid" "$R/run.log"
+		until grep -Eq "$2" "$R/run.log" || ! kill -0 "$pid" 2>/dev/null; do :; done ;;
+	*)
+		wait_for 120 grep -Eq "$2" "$R/run.log" ;;
+	esac
 	kill -"$3" "$pid"
 	wait "$pid"
 	rc=$?
@@ -120,7 +128,7 @@ for when in "phase idle: begin" "phase idle: cyclictest: pid" "phase idle: end" 
 		is "$rc" 2 "kill-2.$n.5 nothing measured yet: analyze RUN_DIR says so (exit 2)"
 	fi
 done
-ok "kill-2.7 a run killed in the app phase keeps its trace (the recorder ends it)" \
+ok "kill-2.7 a run killed in the app phase as its recorder starts keeps its trace (the recorder ends it)" \
 	trace-cmd report -i "$TMP/run-k5/02-app/trace.dat"
 
 # --- each child of a run killed, by SIGKILL and by SIGTERM --------------------------------

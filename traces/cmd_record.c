@@ -375,7 +375,12 @@ static int rec_record(const struct rec_opts *o)
 	if ((ret = rec_stale_cleanup(s.tracing_dir, o->quiet)) < 0)
 		pf_err("stale instances: cannot check: %s", strerror(-ret));
 
-	/* the stream threads inherit this mask; only the main loop takes these signals */
+	/*
+	 * the stream threads inherit this mask; only the main loop takes these
+	 * signals. 'preflight run' starts the recorder with them blocked already
+	 * (PF_PROC_HOLD_STOP): one sent while it sets up (the SIGTERM of the
+	 * runner's death) ends the recording once it runs, the trace written
+	 */
 	sigemptyset(&rec_run.sigs);
 	sigaddset(&rec_run.sigs, SIGINT);
 	sigaddset(&rec_run.sigs, SIGTERM);

@@ -212,7 +212,7 @@ static void test_datafile(void)
 	      "lib-6.11 ... it is not searched, the build tree's budgets/ is: %s", path);
 }
 
-/* test_proc - lib-7.x: the spawner reports exec failures, redirects, passes the environment */
+/* test_proc - lib-7.x: the spawner reports exec failures, redirects, passes the environment, holds signals */
 static void test_proc(void)
 {
 	char *missing[] = { "/nonexistent/program", NULL };
@@ -222,7 +222,7 @@ static void test_proc(void)
 	char *env_argv[] = { "sh", "-c", "echo \"$PF_LIB_TEST\"", NULL };
 	char *env[] = { "PF_LIB_TEST=seen", "PATH=/usr/bin:/bin", NULL };
 	char *sleeper[] = { "sleep", "30", NULL };
-	char out[512], buf[256];
+	char out[512], buf[4096];
 	struct pf_proc p;
 	pid_t pid;
 
@@ -260,6 +260,17 @@ static void test_proc(void)
 		;
 	p.reaped = true;
 	check_int(pf_proc_exit_code(&p), ==, 7, "lib-7.14 ... its exit code");
+
+	/* SigBlk / ShdPnd: SIGHUP, SIGINT, SIGTERM are bits 0, 1, 14 */
+	check_int(pf_proc_spawn(&p, sleeper, NULL, NULL, PF_PROC_TERM_ON_DEATH | PF_PROC_HOLD_STOP), ==, 0,
+		  "lib-7.15 a child that holds the stop signals");
+	snprintf(out, sizeof(out), "/proc/%d/status", (int)p.pid);
+	check(pf_read_file(out, buf, sizeof(buf) - 1) > 0 && strstr(buf, "\nSigBlk:\t0000000000004003\n"),
+	      "lib-7.16 ... runs its program with SIGINT, SIGTERM and SIGHUP blocked");
+	kill(p.pid, SIGTERM);
+	check(pf_read_file(out, buf, sizeof(buf) - 1) > 0 && strstr(buf, "\nShdPnd:\t0000000000004000\n") &&
+	      pf_proc_alive(&p), "lib-7.17 ... a SIGTERM waits for it, pending");
+	pf_proc_stop(&p, SIGKILL, 5 * PF_NS_PER_SEC, false);
 }
 
 /* test_cpus - lib-8.x: CPU lists parsed and formatted, housekeeping CPUs of a sysfs tree */
@@ -345,7 +356,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(21 + 21 + 11 + 14 + 15 + 7);
+	tap_plan(21 + 21 + 11 + 17 + 15 + 7);
 	test_parse();
 	test_grow();
 	test_ini();
