@@ -75,7 +75,9 @@ static int cpu_hb_start(struct load *l)
 
 	snprintf(groups, sizeof(groups), "%u", c->hb_groups);
 	snprintf(loops, sizeof(loops), "%u", c->hb_loops);
-	load_work_begin(l);
+	ret = load_work_begin(l);
+	if (ret < 0)
+		return ret;
 	/* its own group: its --process workers are stopped with it, even when the runner is gone;
 	 * its errors beside its "Time:" */
 	ret = pf_proc_spawn(&c->hb, argv, c->hb_out, c->hb_out, PF_PROC_PGRP);
@@ -134,7 +136,9 @@ static int cpu_start(struct load *l)
 		snprintf(pct, sizeof(pct), "%u", c->stress_load_pct);
 		snprintf(timeout, sizeof(timeout), "%llds",
 			 l->duration_ns ? (long long)(l->duration_ns / PF_NS_PER_SEC + 30) : 864000LL);
-		load_work_begin(l);	/* the CPU load itself: every CPU it was started with */
+		ret = load_work_begin(l);	/* the CPU load itself: every CPU it was started with */
+		if (ret < 0)
+			return ret;
 		ret = pf_proc_spawn(&c->stress, argv, "/dev/null", c->stress_err, 0);
 		load_work_end(l);
 		if (ret < 0)

@@ -96,11 +96,15 @@ int load_place_helpers(struct load *l)
 	return 0;
 }
 
-void load_work_begin(struct load *l)
+int load_work_begin(struct load *l)
 {
+	char list[256];
+
 	if (l->place && l->place->placed &&
 	    sched_setaffinity(0, sizeof(l->place->work_cpus), &l->place->work_cpus) < 0)
-		pf_err("load %s: cannot start its work on its own CPUs: %s", l->ops->name, strerror(errno));
+		return load_why(l, errno, "cannot start its work on the CPUs it was started with (%s): %s",
+				pf_cpus_format(&l->place->work_cpus, list, sizeof(list)), strerror(errno));
+	return 0;
 }
 
 void load_work_end(struct load *l)

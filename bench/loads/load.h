@@ -101,8 +101,12 @@ struct json_t *load_report(struct load *l);
  */
 /* load_place_helpers - move the calling (main) thread to helper_cpus, if given; 0 or -errno with l->why */
 int load_place_helpers(struct load *l);
-/* load_work_begin - threads and children started from now on run where the load was started */
-void load_work_begin(struct load *l);
+/*
+ * load_work_begin - threads and children started from now on run where the
+ * load was started; 0 or -errno with l->why (its work would run on the
+ * helpers' CPUs: the load does not start)
+ */
+int load_work_begin(struct load *l) __attribute__((warn_unused_result));
 /* load_work_end - back on helper_cpus */
 void load_work_end(struct load *l);
 

@@ -219,7 +219,11 @@ static int swarm_start(struct load *l)
 	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
 	band = s->prio_hi - s->prio_lo + 1;
-	load_work_begin(l);	/* the realtime tasks are the load: on the CPUs it was started with */
+	ret = load_work_begin(l);	/* the realtime tasks are the load: on the CPUs it was started with */
+	if (ret < 0) {
+		pthread_attr_destroy(&attr);
+		return ret;
+	}
 	for (i = 0; i < s->ntasks; i++) {
 		struct swarm_task *t = &s->tasks[i];
 		struct sched_param sp;

@@ -108,6 +108,7 @@ static int spi_open(struct load *l)
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int sv[2];
 	pid_t pid;
+	int ret;
 
 	if (s->link[0]) {
 		s->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
@@ -120,7 +121,12 @@ static int spi_open(struct load *l)
 	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		return load_why(l, errno, "socketpair: %s", strerror(errno));
-	load_work_begin(l);	/* the echo peer stands for hardware, as the exerciser */
+	ret = load_work_begin(l);	/* the echo peer stands for hardware, as the exerciser */
+	if (ret < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return ret;
+	}
 	pid = pf_proc_fork(&s->peer, "spi-echo", 0, SIGKILL);
 	if (pid != 0)
 		load_work_end(l);
@@ -245,7 +251,11 @@ static int spi_start(struct load *l)
 		pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
 		pthread_attr_setschedparam(&attr, &sp);
 	}
-	load_work_begin(l);	/* the exerciser stands for a driver: where the load was started */
+	ret = load_work_begin(l);	/* the exerciser stands for a driver: where the load was started */
+	if (ret < 0) {
+		pthread_attr_destroy(&attr);
+		return ret;
+	}
 	ret = -pthread_create(&s->thread, &attr, spi_main, s);
 	load_work_end(l);
 	pthread_attr_destroy(&attr);
