@@ -2,7 +2,7 @@
 # 0700-scenario.t - scenario files: every bad one is a usage error naming file:line;
 # 'preflight load' parameter checking; the shipped scenarios parse
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 37
+plan 38
 
 # bad SCENARIO-TEXT EXPECTED-REGEX ID - 'preflight run' on it exits 2 with file:line
 bad() {
@@ -61,4 +61,17 @@ run_cmd "$PREFLIGHT" load cpu colour=blue
 like "$rc:$err" "^2:.*cpu: 'colour': unknown parameter" "scenario-4.3 unknown parameter exits 2"
 run_cmd "$PREFLIGHT" load --list
 like "$out" "rt-swarm - " "scenario-4.4 --list names every load"
+
+# every key of docs/scenarios.md's Format example is named in 'run --help' (its summary of the
+# file); a load's own parameters are its own --help's
+keys=$(awk '/^## Format/ { on = 1 } on && /^```$/ { exit } /^\[/ { load = /^\[load / }
+	on && !load && /^[a-z_]+ *=/ { sub(/ *=.*/, ""); print }' \
+	"$TOP/docs/scenarios.md" | sort -u)
+run_cmd "$PREFLIGHT" run --help
+missing=""
+for k in $keys; do
+	printf '%s\n' "$out" | sed -n '/^scenario file/,/^$/p' | grep -qw -- "$k" || missing="$missing $k"
+done
+is "$(echo $keys | wc -w):$missing" "$(echo $keys | wc -w):" \
+	"scenario-4.5 run --help names every key of the scenario file ($(echo $keys | wc -w) in docs/scenarios.md)"
 done_testing
