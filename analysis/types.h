@@ -41,7 +41,6 @@
 #define AN_LAT_NBINS      10000	/* latencies: 0..10 ms binned */
 #define AN_DUR_NBINS      100000	/* durations: 0..100 ms binned */
 #define AN_CNT_NBINS      64	/* per-job counts: 0..63 binned */
-#define AN_FEW_SAMPLES    256	/* a thread's latencies kept exactly before binning */
 
 #define AN_TICK_NS        (4 * PF_NS_PER_MS)	/* default --tick: one tick at HZ=250 */
 

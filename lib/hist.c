@@ -410,6 +410,8 @@ static int pf_hist_keep(struct pf_hist *h, int64_t v)
 		/* a sample that needs 64 bits among 32-bit ones, or the store is full: a new home */
 		if (!h->few && h->nfew < inline_cap)
 			cap = 0;
+		else if (h->few_inline)
+			return 1;	/* one of many small histograms (pf_hist_init_pool): no heap block, binned */
 		else
 			for (cap = 128; cap <= h->nfew && cap < PF_HIST_FEW_MAX; cap *= 2)
 				;
@@ -436,6 +438,7 @@ void pf_hist_init_pool(struct pf_hist *h, struct pf_hist_pool *p)
 {
 	pf_hist_init(h);
 	h->pool = p;
+	h->few_inline = true;
 }
 
 int pf_hist_init_range(struct pf_hist *h, int64_t lo, int64_t hi)
@@ -471,6 +474,7 @@ nomem:
 void pf_hist_free(struct pf_hist *h)
 {
 	struct pf_hist_pool *pool = h->pool;
+	bool few_inline = h->few_inline;
 	unsigned r;
 
 	if (h->binned) {
@@ -483,7 +487,9 @@ void pf_hist_free(struct pf_hist *h)
 	} else if (h->few) {
 		pf_hist_unblock(h, h->few, h->few_cap * pf_hist_few_width(h));
 	}
-	pf_hist_init_pool(h, pool);
+	pf_hist_init(h);
+	h->pool = pool;
+	h->few_inline = few_inline;
 }
 
 size_t pf_hist_bytes(const struct pf_hist *h)

@@ -2,7 +2,8 @@
  * hist_test.c - unit tests of lib/hist.c, the log-linear histogram: exact
  * values below 256, the relative error of percentiles against exact sorted
  * samples, the representative value, moments, merge, tails and bounds, the
- * JSON round trip, memory and allocation after warm-up.
+ * JSON round trip, memory and allocation after warm-up, the exact store of
+ * a histogram of no pool and of one of a pool.
  */
 #include "common.h"
 #include "hist.h"
@@ -414,9 +415,70 @@ static void test_exact_store(void)
 	pf_hist_free(&h);
 }
 
+/*
+ * test_pool_exact - hist-10.x: a histogram of a pool keeps exactly only the
+ * samples its struct holds (116 of 32 bits, 58 when one needs 64), then bins:
+ * every percentile within 0.79 % of the exact one, exact below 256, and
+ * count, min, max and mean exact; pf_hist_free keeps the property
+ */
+static void test_pool_exact(void)
+{
+	struct pf_hist_pool *p = pf_hist_pool_new();
+	int64_t v[256], s[256], got, want;
+	struct pf_hist h;
+	uint64_t seed = 10;
+	int i, k, n, bad = 0, far = 0, inexact_small = 0;
+
+	pf_hist_init_pool(&h, p);
+	for (i = 0; i < 116; i++)
+		bad += pf_hist_add(&h, v[i] = log_uniform(&seed, 100, 3e6), 0, 0) != 0;
+	check(!h.binned && pf_hist_bytes(&h) == sizeof(h), "hist-10.1 116 samples held exactly in the struct "
+	      "(%zu bytes)", pf_hist_bytes(&h));
+	bad += pf_hist_add(&h, v[i++] = 2600000, 0, 0) != 0;
+	check(h.binned && h.few == NULL, "hist-10.2 the 117th sample bins them: no heap block of exact samples");
+	for (k = 0; k < 2; k++) {
+		for (; i < 256; i++)
+			bad += pf_hist_add(&h, v[i] = log_uniform(&seed, 100, 3e6), 0, 0) != 0;
+		n = i;
+		memcpy(s, v, (size_t)n * sizeof(*s));
+		qsort(s, (size_t)n, sizeof(*s), cmp_i64);
+		for (i = 1; i <= n; i++) {
+			want = exact_pct(s, (size_t)n, (double)i / n);
+			got = pf_hist_percentile(&h, (double)i / n);
+			far += fabs((double)(got - want)) > want / 128.0;
+			inexact_small += want < 256 && got != want;
+		}
+		check(h.count == (uint64_t)n && h.min == s[0] && h.max == s[n - 1], "hist-10.%d count, min and max "
+		      "exact (pass %d)", 3 + 2 * k, k);
+		pf_hist_free(&h);
+		i = 0;
+		for (; i < 117; i++)
+			bad += pf_hist_add(&h, v[i] = log_uniform(&seed, 100, 3e6), 0, 0) != 0;
+		check(h.binned, "hist-10.%d pf_hist_free keeps it a pool's histogram: 117 samples binned (pass %d)",
+		      4 + 2 * k, k);
+	}
+	check_int(far, ==, 0, "hist-10.7 every rank of 256 binned samples within 1/128 of the exact one");
+	check_int(inexact_small, ==, 0, "hist-10.8 ranks below 256 exact");
+	pf_hist_free(&h);
+	for (i = 0; i < 58; i++)
+		bad += pf_hist_add(&h, i == 3 ? -5 : i * 1000, 0, 0) != 0;
+	check(!h.binned, "hist-10.9 58 samples, one negative: exact in the struct as 64-bit samples");
+	bad += pf_hist_add(&h, 7, 0, 0) != 0;
+	check(h.binned && pf_hist_percentile(&h, 1.0 / 59) == -5 && pf_hist_percentile(&h, 2.0 / 59) == 0,
+	      "hist-10.10 the 59th bins them (min -5, next 0 exact)");
+	pf_hist_free(&h);
+	pf_hist_init(&h);
+	for (i = 0; i < 200; i++)
+		bad += pf_hist_add(&h, i * 1000, 0, 0) != 0;
+	check(!h.binned, "hist-10.11 a histogram of no pool still keeps 200 samples exactly");
+	pf_hist_free(&h);
+	pf_hist_pool_free(p);
+	check_int(bad, ==, 0, "hist-10.12 samples added");
+}
+
 int main(void)
 {
-	tap_plan(66);
+	tap_plan(78);
 	test_exact_small();
 	test_random();
 	test_repr();
@@ -426,5 +488,6 @@ int main(void)
 	test_widen();
 	test_i128();
 	test_exact_store();
+	test_pool_exact();
 	return tap_done();
 }
