@@ -87,18 +87,17 @@ static const char *an_policy(int prio, int pid)
 }
 
 /*
- * an_thread_stats_json - statistics of a thread's lazily allocated
- * histogram, null when none; without the buckets: thousands of threads'
- * histograms would make results.json tens of MB (tasks and the baseline keep
- * theirs)
+ * an_thread_stats_json - statistics of one of a thread's latency
+ * distributions (an_thread_lat: a dead thread kept only those), null when it
+ * has none; without the buckets: thousands of threads' histograms would make
+ * results.json tens of MB (tasks and the baseline keep theirs)
  */
-static json_t *an_thread_stats_json(struct pf_hist *h)
+static json_t *an_thread_stats_json(const struct an_thread *t, enum an_lat k)
 {
 	struct pf_stats st;
 
-	if (!h)
+	if (!an_thread_lat(t, k, &st))
 		return json_null();
-	pf_hist_stats(h, &st);
 	return pf_stats_json(&st, "ns");
 }
 
@@ -140,7 +139,7 @@ static bool an_thread_listed(const struct an_run *r, const struct an_thread *t)
 /* an_wake_max - a thread's worst wakeup latency, -1 when it has none */
 static int64_t an_wake_max(const struct an_thread *t)
 {
-	return t->wake_lat && t->wake_lat->count ? t->wake_lat->max : -1;
+	return an_thread_lat_max(t, AN_LAT_WAKE);
 }
 
 /*
@@ -244,7 +243,7 @@ static const char *const an_thread_runtime_keys[] = { "runtime_ns", "utilisation
 /* an_thread_json - one thread's entry of threads[] */
 static json_t *an_thread_json(struct an_run *r, struct an_thread *t)
 {
-	json_t *o = json_object(), *prios = json_array();
+	json_t *o = json_object(), *prios = json_array(), *lat;
 	int64_t dur = r->end_ns - r->start_ns;
 	int k;
 
@@ -272,19 +271,20 @@ static json_t *an_thread_json(struct an_run *r, struct an_thread *t)
 		json_object_set_new(o, "wakeup_latency_unavailable", json_string("wakeups recorded of realtime "
 				    "threads only (preflight record --wakeups rt)"));
 	} else if (r->n_waking) {
-		json_object_set_new(o, "wakeup_latency_ns", t->wake_lat ? an_thread_stats_json(t->wake_lat)
-				    : an_empty_stats("ns"));
+		lat = an_thread_stats_json(t, AN_LAT_WAKE);
+		json_object_set_new(o, "wakeup_latency_ns", json_is_null(lat) ? an_empty_stats("ns") : lat);
 	} else {
 		json_object_set_new(o, "wakeup_latency_ns", json_null());
 		json_object_set_new(o, "wakeup_latency_unavailable",
 				    json_string("no sched_waking events in the trace"));
 	}
-	json_object_set_new(o, "wakeup_latency_inferred_ns", an_thread_stats_json(t->wake_lat_inf));
+	json_object_set_new(o, "wakeup_latency_inferred_ns", an_thread_stats_json(t, AN_LAT_INF));
 	json_object_set_new(o, "switches_inferred", json_integer((json_int_t)t->inferred));
 	json_object_set_new(o, "wakeups_unresolved", json_integer((json_int_t)t->unresolved));
-	json_object_set_new(o, "wakeup_latency_from_wakeup_ns", r->n_wakeup && json_is_object(json_object_get(o,
-			    "wakeup_latency_ns")) ?
-			    (t->wakeup_lat ? an_thread_stats_json(t->wakeup_lat) : an_empty_stats("ns")) : json_null());
+	lat = r->n_wakeup && json_is_object(json_object_get(o, "wakeup_latency_ns")) ?
+	      an_thread_stats_json(t, AN_LAT_WAKEUP) : NULL;
+	json_object_set_new(o, "wakeup_latency_from_wakeup_ns", !lat ? json_null() :
+			    json_is_null(lat) ? an_empty_stats("ns") : lat);
 	json_object_set_new(o, "lost_events", json_boolean(an_thread_lost(r, t)));
 	if (!r->n_switch)
 		an_nullify(o, an_thread_runtime_keys, "no sched_switch events in the trace");

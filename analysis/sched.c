@@ -234,7 +234,7 @@ void an_sched_free(struct an_run *r)
 {
 	size_t i;
 
-	/* the threads' histograms live in the pool */
+	/* the threads' histograms, and what dead threads kept of theirs, live in the pool */
 	pf_hist_pool_free(r->hpool);
 	r->hpool = NULL;
 	free(r->thr);
@@ -256,21 +256,31 @@ static inline size_t an_hash(int pid, size_t cap)
 	return ((uint32_t)pid * 2654435761u) & (cap - 1);
 }
 
-/* an_thread_find - the thread of pid, or NULL */
+/* an_slot_of - the hash slot of pid, NULL when it has none */
+static struct an_slot *an_slot_of(const struct an_run *r, int pid)
+{
+	struct an_slot *s;
+	size_t h;
+
+	for (h = an_hash(pid, r->hash_cap); (s = &r->thr_hash[h])->idx >= 0; h = (h + 1) & (r->hash_cap - 1))
+		if (s->pid == pid)
+			return s;
+	return NULL;
+}
+
+/* an_thread_find - the thread of pid (its newest, if the pid was used again), or NULL */
 struct an_thread *an_thread_find(struct an_run *r, int pid)
 {
 	const struct an_slot *s;
-	size_t h;
 
 	/* the last thread asked for: a wakeup's sched_waking, sched_wakeup and migration name one thread */
 	if (r->last_idx < r->nthr && r->thr[r->last_idx].pid == pid)
 		return &r->thr[r->last_idx];
-	for (h = an_hash(pid, r->hash_cap); (s = &r->thr_hash[h])->idx >= 0; h = (h + 1) & (r->hash_cap - 1))
-		if (s->pid == pid) {
-			r->last_idx = (size_t)s->idx;
-			return &r->thr[r->last_idx];
-		}
-	return NULL;
+	s = an_slot_of(r, pid);
+	if (!s)
+		return NULL;
+	r->last_idx = (size_t)s->idx;
+	return &r->thr[r->last_idx];
 }
 
 /* an_slot_put - the slot of a new pid (the table has room: it is kept at most half full) */
@@ -284,7 +294,7 @@ static void an_slot_put(struct an_slot *tab, size_t cap, int pid, int32_t idx)
 	tab[h].idx = idx;
 }
 
-/* an_rehash - double the pid hash */
+/* an_rehash - double the pid hash (its slots moved: a dead thread whose pid came again has none) */
 static int an_rehash(struct an_run *r)
 {
 	size_t cap = r->hash_cap * 2, i;
@@ -293,8 +303,9 @@ static int an_rehash(struct an_run *r)
 	if (!n)
 		return -ENOMEM;
 	memset(n, 0xff, cap * sizeof(*n));
-	for (i = 0; i < r->nthr; i++)
-		an_slot_put(n, cap, r->thr[i].pid, (int32_t)i);
+	for (i = 0; i < r->hash_cap; i++)
+		if (r->thr_hash[i].idx >= 0)
+			an_slot_put(n, cap, r->thr_hash[i].pid, r->thr_hash[i].idx);
 	free(r->thr_hash);
 	r->thr_hash = n;
 	r->hash_cap = cap;
@@ -302,15 +313,18 @@ static int an_rehash(struct an_run *r)
 }
 
 /*
- * an_thread_get - the thread of pid, created on first sight; NULL only when
- * out of memory (the caller then ignores the event: the analysis is
- * incomplete, never wrong about what it reports).
+ * an_thread_get - the thread of pid, created on first sight, and again when
+ * the pid comes back after its thread died (the kernel reuses pids: the
+ * dead one keeps its entry, the pid's hash slot names the new one); NULL
+ * only when out of memory (the caller then ignores the event: the analysis
+ * is incomplete, never wrong about what it reports).
  */
 struct an_thread *an_thread_get(struct an_run *r, int pid)
 {
 	struct an_thread *t = an_thread_find(r, pid);
+	struct an_slot *s;
 
-	if (t)
+	if (t && t->life != AN_DEAD)
 		return t;
 	if ((r->nthr + 1) * 2 > r->hash_cap && an_rehash(r))
 		return NULL;
@@ -323,7 +337,11 @@ struct an_thread *an_thread_get(struct an_run *r, int pid)
 	t->prio = -1000;
 	an_mwin_init(&t->w10ms, 10 * PF_NS_PER_MS, r->start_ns);
 	an_mwin_init(&t->w1s, PF_NS_PER_SEC, r->start_ns);
-	an_slot_put(r->thr_hash, r->hash_cap, pid, (int32_t)r->nthr);
+	s = an_slot_of(r, pid);
+	if (s)
+		s->idx = (int32_t)r->nthr;
+	else
+		an_slot_put(r->thr_hash, r->hash_cap, pid, (int32_t)r->nthr);
 	r->last_idx = r->nthr++;
 	return t;
 }
@@ -430,6 +448,94 @@ void an_stage_flush(struct an_run *r, struct an_thread *t)
 			an_hist_sample(r, &t->wakeup_lat, e->wakeup_ns, e->at_ns, t->pid);
 	}
 	t->nstage = 0;
+}
+
+/* an_lat_hist - the histogram of one of a thread's latency distributions (enum an_lat) */
+static struct pf_hist **an_lat_hist(struct an_thread *t, enum an_lat k)
+{
+	return k == AN_LAT_WAKE ? &t->wake_lat : k == AN_LAT_WAKEUP ? &t->wakeup_lat : &t->wake_lat_inf;
+}
+
+/* an_lat_final - what a dead thread kept of one of its latency distributions, NULL when nothing */
+static const struct an_lat_stats *an_lat_final(const struct an_thread *t, enum an_lat k)
+{
+	return t->final && t->final->at[k] >= 0 ? &t->final->st[t->final->at[k]] : NULL;
+}
+
+bool an_thread_lat(const struct an_thread *t, enum an_lat k, struct pf_stats *s)
+{
+	const struct pf_hist *h = *an_lat_hist((struct an_thread *)t, k);
+	const struct an_lat_stats *f = an_lat_final(t, k);
+
+	if (h) {
+		pf_hist_stats(h, s);
+		return true;
+	}
+	if (!f)
+		return false;
+	*s = (struct pf_stats){ .count = f->count, .min = f->min, .max = f->max, .max_at = f->max_at,
+				.max_id = f->max_id, .mean = f->mean, .stddev = f->stddev, .bin_width = f->bin_width };
+	memcpy(s->pct, f->pct, sizeof(s->pct));
+	return true;
+}
+
+int64_t an_thread_lat_max(const struct an_thread *t, enum an_lat k)
+{
+	const struct pf_hist *h = *an_lat_hist((struct an_thread *)t, k);
+	const struct an_lat_stats *s = an_lat_final(t, k);
+
+	if (h)
+		return h->count ? h->max : -1;
+	return s && s->count ? s->max : -1;
+}
+
+/*
+ * an_thread_freeze - a thread died: its staged samples go into its
+ * histograms, which are then replaced by their statistics (an_final) and
+ * given back to the pool, for the threads that come after it (a busy system
+ * starts thousands: their histograms would otherwise add up). A histogram
+ * with tail samples (none today) and all of them when out of memory stay.
+ */
+static void an_thread_freeze(struct an_run *r, struct an_thread *t)
+{
+	struct pf_stats st[AN_NLAT];
+	struct an_lat_stats *c;
+	struct pf_hist **h;
+	struct an_final *f;
+	bool keep[AN_NLAT];
+	int k, i, n = 0;
+
+	an_stage_flush(r, t);
+	t->life = AN_DEAD;
+	for (k = 0; k < AN_NLAT; k++) {
+		h = an_lat_hist(t, k);
+		keep[k] = *h != NULL;
+		if (!*h)
+			continue;
+		pf_hist_stats(*h, &st[k]);
+		for (i = 0; i < PF_HIST_NPCT; i++)
+			keep[k] = keep[k] && !st[k].pct_bound[i];
+		keep[k] = keep[k] && !st[k].stddev_estimated;
+		n += keep[k];
+	}
+	if (!n || !(f = pf_hist_pool_alloc(r->hpool, sizeof(*f) + n * sizeof(f->st[0]))))
+		return;
+	for (k = 0; k < AN_NLAT; k++) {
+		h = an_lat_hist(t, k);
+		f->at[k] = -1;
+		if (!keep[k])
+			continue;
+		f->at[k] = (int8_t)f->n;
+		c = &f->st[f->n++];
+		*c = (struct an_lat_stats){ .count = st[k].count, .min = st[k].min, .max = st[k].max,
+					    .max_at = st[k].max_at, .max_id = st[k].max_id, .mean = st[k].mean,
+					    .stddev = st[k].stddev, .bin_width = st[k].bin_width };
+		memcpy(c->pct, st[k].pct, sizeof(c->pct));
+		pf_hist_free(*h);
+		pf_hist_pool_put(r->hpool, *h, sizeof(**h));
+		*h = NULL;
+	}
+	t->final = f;
 }
 
 /* an_note_prio - remember a priority seen; 'prio' keeps the highest (it is what latency depends on) */
@@ -575,6 +681,14 @@ static bool an_cpu_advance(struct an_cpu *c, int64_t ts)
 	return true;
 }
 
+/*
+ * The prev_state of a thread's last switch-out: X (EXIT_DEAD, 0x10) or Z
+ * (EXIT_ZOMBIE, 0x20) since Linux 4.14, TASK_DEAD (0x40) before. After its
+ * sched_process_exit a thread may still sleep (closing its files: S, D),
+ * be woken and run; none of these bits is set then.
+ */
+#define AN_STATE_DEAD 0x70
+
 void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const char *prev_comm,
 		  int prev_prio, long prev_state, int next_pid, const char *next_comm, int next_prio)
 {
@@ -597,6 +711,8 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 			if (!t->first_ns)
 				t->first_ns = ts;
 			an_switch_out(r, c, t, ts, prev_state);
+			if (t->life == AN_EXITING && (prev_state & AN_STATE_DEAD))
+				an_thread_freeze(r, t);
 		}
 	}
 	c->curr_idx = -1;
@@ -705,6 +821,14 @@ void an_on_waking(struct an_run *r, int cpu, int64_t ts, int pid, const char *co
 void an_on_migrate(struct an_run *r, int64_t ts, int pid, int dest_cpu)
 {
 	r->n_migrate++;
+}
+
+void an_on_exit(struct an_run *r, int pid)
+{
+	struct an_thread *t = pid > 0 ? an_thread_find(r, pid) : NULL;
+
+	if (t && t->life == AN_LIVE)
+		t->life = AN_EXITING;
 }
 
 void an_on_irq(struct an_run *r, int cpu, int64_t ts, bool entry, int irq, const char *name, int len)

@@ -24,6 +24,14 @@ void an_win_add(struct an_win *w, int64_t start_ns, int64_t end_ns);
 double an_win_max(const struct an_win *w, int64_t duration_ns);
 /* an_stage_flush - a thread's staged wakeup-latency samples into its histograms (before they are read) */
 void an_stage_flush(struct an_run *r, struct an_thread *t);
+/*
+ * an_thread_lat - the statistics of one of a thread's latency distributions
+ * (enum an_lat): from its histogram, or once the thread died from what was
+ * kept of it; false when the thread has none
+ */
+bool an_thread_lat(const struct an_thread *t, enum an_lat k, struct pf_stats *s);
+/* an_thread_lat_max - the largest sample of one of a thread's latency distributions, -1 when none */
+int64_t an_thread_lat_max(const struct an_thread *t, enum an_lat k);
 void an_mwin_init(struct an_mwin *w, int64_t width_ns, int64_t origin_ns);
 void an_mwin_add(struct an_mwin *w, int64_t start_ns, int64_t end_ns);
 double an_mwin_max(const struct an_mwin *w, int64_t duration_ns);
@@ -39,6 +47,8 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 		  int prev_prio, long prev_state, int next_pid, const char *next_comm, int next_prio);
 void an_on_waking(struct an_run *r, int cpu, int64_t ts, int pid, const char *comm, int prio, bool waking);
 void an_on_migrate(struct an_run *r, int64_t ts, int pid, int dest_cpu);
+/* an_on_exit - sched_process_exit of pid (the thread on the CPU): it dies at its last switch-out */
+void an_on_exit(struct an_run *r, int pid);
 void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid);
 void an_on_irq(struct an_run *r, int cpu, int64_t ts, bool entry, int irq, const char *name, int len);
 void an_on_softirq(struct an_run *r, int cpu, int64_t ts, bool entry, int vec);

@@ -41,7 +41,7 @@ enum an_ev {
 	AN_EV_NONE, AN_EV_SWITCH, AN_EV_WAKING, AN_EV_WAKEUP, AN_EV_MIGRATE,
 	AN_EV_IRQ_ENTRY, AN_EV_IRQ_EXIT, AN_EV_SOFTIRQ_ENTRY, AN_EV_SOFTIRQ_EXIT,
 	AN_EV_HRTIMER_ENTRY, AN_EV_HRTIMER_EXIT, AN_EV_PRINT, AN_EV_RAW, AN_EV_HRTIMER_START,
-	AN_EV_WAKEUP_NEW, AN_EV_VEC_ENTRY, AN_EV_VEC_EXIT,
+	AN_EV_WAKEUP_NEW, AN_EV_VEC_ENTRY, AN_EV_VEC_EXIT, AN_EV_EXIT,
 	AN_EV_COUNT,
 	AN_EV_UNKNOWN = 0xff	/* an id without a format: corrupt data */
 };
@@ -64,6 +64,7 @@ static const struct { const char *sys, *name; } an_ev_names[AN_EV_COUNT] = {
 	/* the first of an_vec_names, the field offsets of the others' common class */
 	[AN_EV_VEC_ENTRY]     = { "irq_vectors", "local_timer_entry" },
 	[AN_EV_VEC_EXIT]      = { "irq_vectors", "local_timer_exit" },
+	[AN_EV_EXIT]          = { "sched", "sched_process_exit" },
 };
 
 /*
@@ -553,6 +554,9 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 		if (f[F_PID].present && f[F_COMM].present)
 			ret = an_cw_on_new_thread(r, pid, (int)an_sign(an_num(rd, &f[F_PID], rec), f[F_PID].size),
 						  an_comm(rd, &f[F_COMM], rec));
+		break;
+	case AN_EV_EXIT:
+		an_on_exit(r, pid);	/* the exiting thread traces its own exit: common_pid is the one */
 		break;
 	case AN_EV_PRINT:
 		s = an_str(rd, &rd->fmt[AN_EV_PRINT].f[F_BUF], rec, &len);

@@ -95,6 +95,35 @@ struct an_jlrow;
 #define AN_TOP_THREADS 10	/* threads[] by default: the 10 busiest and the 10 worst woken of the rest */
 #define AN_STAGE 16	/* a thread's wakeup-latency samples held before they go into its histograms */
 
+/* a thread's latency distributions, in the order of an_final.at[] */
+enum an_lat { AN_LAT_WAKE, AN_LAT_WAKEUP, AN_LAT_INF, AN_NLAT };
+
+/*
+ * an_lat_stats - the statistics of a distribution with no tail sample (a
+ * thread's latencies): struct pf_stats without the bounds, half its size
+ */
+struct an_lat_stats {
+	uint64_t count;
+	int64_t  min, max, max_at, max_id;
+	double   mean, stddev;
+	int64_t  pct[PF_HIST_NPCT];
+	int64_t  bin_width;
+};
+
+/*
+ * an_final - what is left of a dead thread's latency distributions: their
+ * statistics, all that results.json prints of them (an_thread_freeze). The
+ * histograms' memory went back to the pool for the threads that come after.
+ */
+struct an_final {
+	int8_t   at[AN_NLAT];		/* by enum an_lat: its statistics in st[], -1 when not here */
+	uint8_t  n;
+	struct an_lat_stats st[];
+};
+
+/* a thread's life: an_on_exit, then its last switch-out (an_on_switch) */
+enum an_life { AN_LIVE, AN_EXITING, AN_DEAD };
+
 /* an_stage - one switch-in's samples, held in the thread (INT64_MIN: none) */
 struct an_stage {
 	int64_t  wake_ns, wakeup_ns;	/* switch-in - sched_waking, - sched_wakeup */
@@ -118,6 +147,7 @@ struct an_thread {
 	bool     app_rt;		/* counted in app utilisation */
 	bool     last_inferred;		/* the last completed wakeup's switch-in was inferred, not seen */
 	uint8_t  nstage;		/* samples in stage[] */
+	uint8_t  life;			/* enum an_life; a dead thread's pid may come again: another entry */
 	int64_t  switch_in_ns;		/* of the current run */
 	int64_t  first_ns, last_ns;	/* life in the trace */
 	int64_t  waking_ns, wakeup_ns;	/* pending wakeup, 0 when none */
@@ -138,6 +168,7 @@ struct an_thread {
 	int64_t  last_waking_ns, last_timer_ns, last_switch_in_ns;
 	struct pf_hist *wake_lat, *wakeup_lat;	/* allocated on first sample */
 	struct pf_hist *wake_lat_inf;		/* upper bounds, to inferred switch-ins */
+	struct an_final *final;			/* dead: the three's statistics, the three NULL (an_thread_lat) */
 	struct an_task *task;		/* the app task running on this thread */
 	int      prios[AN_NPRIOS];
 	struct an_mwin w10ms, w1s;

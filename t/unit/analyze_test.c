@@ -1,10 +1,10 @@
 /*
  * analyze_test.c - unit tests of the analysis' building blocks, driven
  * directly (no trace file): utilisation windows with late intervals, lost
- * windows, inferred switches, missed activations from release gaps,
- * per-job preemptions, nested IRQ time in culprits, and the job-log reader
- * (quoted fields, CRLF, blank lines, matching out of order). Run by
- * t/0560-analyze-unit.t.
+ * windows, inferred switches, a thread's death and its pid used again,
+ * missed activations from release gaps, per-job preemptions, nested IRQ
+ * time in culprits, and the job-log reader (quoted fields, CRLF, blank
+ * lines, matching out of order). Run by t/0560-analyze-unit.t.
  */
 #include "analysis/sched.h"
 #include "analysis/tasks.h"
@@ -412,14 +412,67 @@ static void test_joblog(void)
 	free_run(r);
 }
 
+/*
+ * thread 60 exits (sleeping once in its exit, then woken: still alive), dies
+ * at a switch-out in state X; its pid comes back as another thread
+ */
+static void test_exit(void)
+{
+	struct an_run *r = new_run();
+	struct an_thread *t;
+	struct pf_stats st;
+	size_t old, i;
+
+	an_on_switch(r, 0, 0, 0, COMM("swapper/0"), 120, 0, 50, COMM("other"), 120);
+	an_on_waking(r, 0, 1000 * US, 60, COMM("short"), 120, true);
+	an_on_waking(r, 0, 1001 * US, 60, COMM("short"), 120, false);
+	an_on_switch(r, 0, 1010 * US, 50, COMM("other"), 120, 1, 60, COMM("short"), 120);
+	an_on_switch(r, 0, 1100 * US, 60, COMM("short"), 120, 1, 50, COMM("other"), 120);
+	an_on_waking(r, 0, 1200 * US, 60, COMM("short"), 120, true);
+	an_on_switch(r, 0, 1230 * US, 50, COMM("other"), 120, 1, 60, COMM("short"), 120);
+	an_on_exit(r, 60);
+	an_on_switch(r, 0, 1310 * US, 60, COMM("short"), 120, 2, 50, COMM("other"), 120);	/* D, in its exit */
+	t = an_thread_find(r, 60);
+	check(t->life == AN_EXITING && !t->final, "sched-4.1 a thread asleep after its sched_process_exit "
+	      "still lives");
+	an_on_waking(r, 0, 1400 * US, 60, COMM("short"), 120, true);
+	an_on_switch(r, 0, 1405 * US, 50, COMM("other"), 120, 1, 60, COMM("short"), 120);
+	an_on_switch(r, 0, 1450 * US, 60, COMM("short"), 120, 0x10, 50, COMM("other"), 120);	/* X */
+	t = an_thread_find(r, 60);
+	old = (size_t)(t - r->thr);
+	check(t->life == AN_DEAD && t->final && !t->wake_lat && !t->wakeup_lat,
+	      "sched-4.2 its switch-out in state X: dead, its histograms given back for their statistics");
+	check(an_thread_lat(t, AN_LAT_WAKE, &st) && st.count == 3 && st.min == 5 * US && st.max == 30 * US &&
+	      st.pct[0] == 10 * US && st.max_at == 1230 * US && st.max_id == 60,
+	      "sched-4.3 the statistics of its 3 wakeups, the staged ones included (p50 10 us, max 30 us)");
+	check(an_thread_lat(t, AN_LAT_WAKEUP, &st) && st.count == 1 && st.max == 9 * US &&
+	      !an_thread_lat(t, AN_LAT_INF, &st), "sched-4.4 ... of its one sched_wakeup; none inferred");
+	check_int(an_thread_lat_max(t, AN_LAT_WAKE), ==, 30 * US, "sched-4.5 its worst wakeup");
+	/* pid 60 again: a new thread, then enough others that the pid hash grows */
+	an_on_waking(r, 1, 2000 * US, 60, COMM("reborn"), 120, true);
+	an_on_switch(r, 1, 2100 * US, 0, COMM("swapper/1"), 120, 0, 60, COMM("reborn"), 120);
+	for (i = 0; i < 600; i++)
+		an_thread_get(r, 1000 + (int)i);
+	t = an_thread_find(r, 60);
+	an_stage_flush(r, t);
+	check(t && (size_t)(t - r->thr) != old && !strcmp(t->comm, "reborn") && t->life == AN_LIVE &&
+	      an_thread_lat_max(t, AN_LAT_WAKE) == 100 * US && t->wake_lat->count == 1,
+	      "sched-4.6 the pid used again: another thread, its own histogram, found after the hash grew");
+	t = &r->thr[old];
+	check(an_thread_lat(t, AN_LAT_WAKE, &st) && st.count == 3 && !strcmp(t->comm, "short") && t->switches == 3,
+	      "sched-4.7 the dead thread keeps its entry and statistics");
+	free_run(r);
+}
+
 int main(void)
 {
 	pf_set_prog("analyze_test");
-	tap_plan(78);
+	tap_plan(85);
 	test_windows();
 	test_mwindows();
 	test_lost();
 	test_sched();
+	test_exit();
 	test_tasks();
 	test_culprit();
 	test_timer_now();
