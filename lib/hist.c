@@ -828,6 +828,34 @@ static int pf_hist_find_k(const struct pf_hist_bucket *b, void *arg)
 	return 1;
 }
 
+/* pf_hist_value - the representative value of a bucket, clamped to [min, max]; *width the bucket's */
+static int64_t pf_hist_value(const struct pf_hist *h, const struct pf_hist_bucket *b, int64_t *width)
+{
+	int64_t v = b->lo < 0 ? -(int64_t)pf_hist_repr(pf_hist_mag(b->hi), pf_hist_mag(b->lo)) :
+		    (int64_t)pf_hist_repr((uint64_t)b->lo, (uint64_t)b->hi);
+
+	*width = b->hi - b->lo + 1;
+	return v < h->min ? h->min : v > h->max ? h->max : v;
+}
+
+/* pf_hist_find_all - a walk's step finding the buckets of several ascending ranks at once */
+struct pf_hist_find_all {
+	uint64_t seen;
+	const uint64_t *k;		/* the ranks, ascending */
+	int n, i;			/* how many, found so far */
+	struct pf_hist_bucket *b;	/* the bucket of each */
+};
+
+static int pf_hist_find_all(const struct pf_hist_bucket *b, void *arg)
+{
+	struct pf_hist_find_all *f = arg;
+
+	f->seen += b->n;
+	while (f->i < f->n && f->seen >= f->k[f->i])
+		f->b[f->i++] = *b;
+	return f->i == f->n;
+}
+
 /*
  * pf_hist_rank - value (or bound) of the rank-th sample: min and max are
  * exact; a rank among the tails, or in a bucket whose values reach a tail's
@@ -839,7 +867,6 @@ static int64_t pf_hist_rank(const struct pf_hist *h, uint64_t rank, bool *bound,
 	uint64_t binned = h->count - h->below_n - h->above_n;
 	struct pf_hist_find f = { 0 };
 	bool found, lower;
-	int64_t v;
 
 	*bound = false;
 	*width = 1;
@@ -850,12 +877,8 @@ static int64_t pf_hist_rank(const struct pf_hist *h, uint64_t rank, bool *bound,
 	if (rank > h->below_n && rank <= h->below_n + binned) {
 		f.k = rank - h->below_n;
 		found = pf_hist_walk(h, true, pf_hist_find_k, &f);
-		if (found && !(h->below_n && f.b.lo <= h->below_hi) && !(h->above_n && f.b.hi >= h->above_lo)) {
-			v = f.b.lo < 0 ? -(int64_t)pf_hist_repr(pf_hist_mag(f.b.hi), pf_hist_mag(f.b.lo)) :
-				(int64_t)pf_hist_repr((uint64_t)f.b.lo, (uint64_t)f.b.hi);
-			*width = f.b.hi - f.b.lo + 1;
-			return v < h->min ? h->min : v > h->max ? h->max : v;
-		}
+		if (found && !(h->below_n && f.b.lo <= h->below_hi) && !(h->above_n && f.b.hi >= h->above_lo))
+			return pf_hist_value(h, &f.b, width);
 		lower = found && h->below_n && f.b.lo <= h->below_hi;	/* mixed with a tail */
 	} else {
 		lower = rank <= h->below_n;
@@ -915,6 +938,30 @@ void pf_hist_stats(const struct pf_hist *h, struct pf_stats *s)
 		for (i = 0; i < PF_HIST_NPCT; i++)
 			s->pct[i] = v[pf_hist_rank_of(h->nfew, pf_hist_pct[i]) - 1];
 		return;
+	}
+	if (!h->below_n && !h->above_n) {
+		/* no tails (the usual case): one walk finds the bucket of every percentile, as pf_hist_rank would */
+		uint64_t k[PF_HIST_NPCT];
+		struct pf_hist_bucket b[PF_HIST_NPCT];
+		struct pf_hist_find_all f = { .k = k, .b = b };
+		int at[PF_HIST_NPCT];
+
+		for (i = 0; i < PF_HIST_NPCT; i++) {
+			k[f.n] = pf_hist_rank_of(h->count, pf_hist_pct[i]);
+			s->pct[i] = k[f.n] >= h->count ? h->max : h->min;
+			at[i] = k[f.n] > 1 && k[f.n] < h->count ? f.n++ : -1;
+		}
+		if (f.n && pf_hist_walk(h, true, pf_hist_find_all, &f))
+			for (i = 0; i < PF_HIST_NPCT; i++) {
+				if (at[i] < 0)
+					continue;
+				s->pct[i] = pf_hist_value(h, &b[at[i]], &w);
+				if (w > s->bin_width)
+					s->bin_width = w;
+			}
+		if (f.i == f.n)
+			return;
+		s->bin_width = 1;	/* counters short of count (out of memory): the general way */
 	}
 	for (i = 0; i < PF_HIST_NPCT; i++) {
 		s->pct[i] = pf_hist_rank(h, pf_hist_rank_of(h->count, pf_hist_pct[i]), &s->pct_bound[i],
