@@ -458,14 +458,6 @@ void an_stage_flush(struct an_run *r, struct an_thread *t)
 	const struct an_stage *e;
 	uint8_t i;
 
-	/* every counter first requested, then updated: the misses overlap */
-	for (i = 0; i < t->nstage; i++) {
-		e = &t->stage[i];
-		if (t->wake_lat && e->wake_ns != INT64_MIN)
-			pf_hist_prefetch(t->wake_lat, e->wake_ns);
-		if (t->wakeup_lat && e->wakeup_ns != INT64_MIN)
-			pf_hist_prefetch(t->wakeup_lat, e->wakeup_ns);
-	}
 	for (i = 0; i < t->nstage; i++) {
 		e = &t->stage[i];
 		if (e->wake_ns != INT64_MIN)

@@ -32,12 +32,6 @@ static size_t pf_hist_range_bytes(unsigned level)
 	return level ? PF_HIST_SUB << level : PF_HIST_SUB / 2;
 }
 
-/* pf_hist_offset - byte offset of counter sub in a range block of a level */
-static size_t pf_hist_offset(unsigned level, unsigned sub)
-{
-	return level ? (size_t)sub << level : sub / 2;
-}
-
 /* pf_hist_level - the counter width level of range r on one side: bit r of m[0] and of m[1] */
 static unsigned pf_hist_level(const struct pf_hist *h, bool neg, unsigned r)
 {
@@ -589,23 +583,6 @@ static int pf_hist_add_one(struct pf_hist *h, int64_t value, uint64_t n, int64_t
 		return ret;
 	pf_hist_account(h, value, n, at, id);
 	return 0;
-}
-
-void pf_hist_prefetch(const struct pf_hist *h, int64_t v)
-{
-	void *const *side = v < 0 ? (void *const *)h->neg : h->pos;
-	unsigned r, sub;
-
-	if (!h->binned) {
-		__builtin_prefetch((const char *)(h->few ? h->few : (const void *)h->few_in) +
-				   (h->nfew < PF_HIST_FEW_MAX ? h->nfew : 0) * pf_hist_few_width(h), 1);
-		return;
-	}
-	if (!side)
-		return;
-	pf_hist_index(pf_hist_mag(v), &r, &sub);
-	if (side[r])
-		__builtin_prefetch((const char *)side[r] + pf_hist_offset(pf_hist_level(h, v < 0, r), sub), 1);
 }
 
 /*

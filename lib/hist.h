@@ -156,13 +156,6 @@ void pf_hist_free(struct pf_hist *h);
 int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id) __attribute__((warn_unused_result));
 
 /*
- * pf_hist_prefetch - ask the CPU to load the counter v would go to: adding
- * many samples to many histograms, prefetching them all first overlaps their
- * cache misses instead of paying them one after the other
- */
-void pf_hist_prefetch(const struct pf_hist *h, int64_t v);
-
-/*
  * pf_hist_add_n - add n copies of one value (a bin of a histogram imported
  * from another tool or a fixed-bin counter): such values are quantized, so the
  * histogram is binned from then on, never reported as exact; 0 or -errno
