@@ -319,24 +319,7 @@ json_t *pf_json_load_at_brace(const char *path)
 	return root;
 }
 
-/* pf_isolate_state - what an isolated child is doing, in memory its parent shares */
-struct pf_isolate_state {
-	const char *step;
-	unsigned long long at, count;
-};
-
-static struct pf_isolate_state *pf_isolate_now;	/* set in an isolated child only */
-
-void pf_isolate_step(const char *what, unsigned long long at, unsigned long long count)
-{
-	struct pf_isolate_state *s = pf_isolate_now;
-
-	if (!s)
-		return;
-	s->step = what;
-	s->at = at;
-	s->count = count;
-}
+struct pf_isolate_state *pf_isolate_now;	/* set in an isolated child only */
 
 /* pf_isolate_fault - true for the signals a fault raises (not those sent from outside) */
 static bool pf_isolate_fault(int sig)

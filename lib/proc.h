@@ -118,6 +118,14 @@ void pf_proc_sleep_ns(int64_t ns);
  * faults.
  */
 
+/* pf_isolate_state - what an isolated child is doing, in memory its parent shares */
+struct pf_isolate_state {
+	const char *step;
+	unsigned long long at, count;
+};
+
+extern struct pf_isolate_state *pf_isolate_now;	/* set in an isolated child only (pf_isolate_step) */
+
 /* pf_isolated - how an isolated call ended when a fault signal ended it */
 struct pf_isolated {
 	int signal;		/* SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS or SIGTRAP */
@@ -140,10 +148,20 @@ int pf_isolate(const char *name, int (*fn)(void *arg), void *arg, struct pf_isol
 /*
  * pf_isolate_step - inside pf_isolate: the library call starting now ('what',
  * a string literal, or NULL when back in our own code), with a position and
- * a count to report if it faults. Three stores; cheap enough per record.
+ * a count to report if it faults. Three stores, inline: it runs twice per record
+ * of a trace (analysis/trace.c).
  * Outside pf_isolate it does nothing.
  */
-void pf_isolate_step(const char *what, unsigned long long at, unsigned long long count);
+static inline void pf_isolate_step(const char *what, unsigned long long at, unsigned long long count)
+{
+	struct pf_isolate_state *s = pf_isolate_now;
+
+	if (!s)
+		return;
+	s->step = what;
+	s->at = at;
+	s->count = count;
+}
 
 /* pf_isolate_signame - "SIGSEGV (Segmentation fault)" style name of a signal, for messages */
 const char *pf_isolate_signame(int sig, char *buf, size_t size);
