@@ -50,7 +50,7 @@ static void pf_hist_set_level(struct pf_hist *h, bool neg, unsigned r, unsigned 
 }
 
 /* pf_hist_get - counter sub of a range block of the given level */
-static uint64_t pf_hist_get(const void *c, unsigned level, unsigned sub)
+static inline uint64_t pf_hist_get(const void *c, unsigned level, unsigned sub)
 {
 	switch (level) {
 	case 0:
@@ -65,7 +65,7 @@ static uint64_t pf_hist_get(const void *c, unsigned level, unsigned sub)
 }
 
 /* pf_hist_put - set counter sub of a range block of the given level to x (which fits) */
-static void pf_hist_put(void *c, unsigned level, unsigned sub, uint64_t x)
+static inline void pf_hist_put(void *c, unsigned level, unsigned sub, uint64_t x)
 {
 	uint8_t *b;
 
@@ -280,10 +280,21 @@ static int pf_hist_bump(struct pf_hist *h, int64_t v, uint64_t n)
 	void **side, *c, *w;
 
 	pf_hist_index(pf_hist_mag(v), &r, &sub);
-	c = pf_hist_range(h, neg, r, !h->fixed, 0);
-	if (!c)
+	side = neg ? h->neg : h->pos;
+	c = side ? side[r] : NULL;
+	if (!c && !(c = pf_hist_range(h, neg, r, !h->fixed, 0)))
 		return h->fixed ? -ERANGE : -ENOMEM;
 	level = pf_hist_level(h, neg, r);
+	if (level == 0 && n == 1) {
+		/* the common case, a sample into a range of 4-bit counters: one byte, no call */
+		uint8_t *b = (uint8_t *)c + sub / 2;
+		unsigned shift = sub % 2 * 4;
+
+		if ((*b >> shift & 0xf) != 0xf) {
+			*b = (uint8_t)(*b + (1u << shift));
+			return 0;
+		}
+	}
 	now = pf_hist_get(c, level, sub);
 	if (n <= top[level] - now) {
 		pf_hist_put(c, level, sub, now + n);
