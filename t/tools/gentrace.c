@@ -9,6 +9,7 @@
  *                                        (µs): a flight-recorder snapshot of it, without the
  *                                        declarations written before T0 (the job log has them)
  *   gentrace chain OUT.dat            a task released by another late task (g_chain)
+ *   gentrace exits OUT.dat            a thread exits, its pid comes back as another (g_exits)
  *   gentrace storm OUT.dat N          about N events of a busy 2-CPU system, for the benchmark
  *   gentrace floor FILE.dat           read a trace decoding only event ids: the floor of
  *                                        reading a file with libtracecmd (prints events, seconds)
@@ -83,7 +84,7 @@
 #define G_US        1000LL
 #define G_SLOT      (10 * PF_NS_PER_MS)
 
-enum { ID_PRINT = 5, ID_RAW = 19, ID_SWITCH = 316, ID_WAKEUP = 318, ID_WAKING = 319, ID_MIGRATE = 315,
+enum { ID_PRINT = 5, ID_RAW = 19, ID_SWITCH = 316, ID_EXIT = 317, ID_WAKEUP = 318, ID_WAKING = 319, ID_MIGRATE = 315,
        ID_IRQ_ENTRY = 200, ID_IRQ_EXIT = 199, ID_SOFTIRQ_ENTRY = 198, ID_SOFTIRQ_EXIT = 197,
        ID_HRT_ENTRY = 400, ID_HRT_EXIT = 401, ID_VEC_ENTRY = 500, ID_VEC_EXIT = 499 };
 
@@ -122,6 +123,12 @@ static const char g_fmt_switch[] =
 	"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n\n" \
 	"print fmt: \"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, REC->target_cpu\n"
 static const char g_fmt_waking[] = G_FMT_WAKE("sched_waking", "319");
+static const char g_fmt_exit[] =
+	"name: sched_process_exit\nID: 317\nformat:\n" G_COMMON
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"comm=%s pid=%d prio=%d\", REC->comm, REC->pid, REC->prio\n";
 static const char g_fmt_wakeup[] = G_FMT_WAKE("sched_wakeup", "318");
 static const char g_fmt_migrate[] =
 	"name: sched_migrate_task\nID: 315\nformat:\n" G_COMMON
@@ -320,6 +327,7 @@ static const struct g_thread G_WORKER = { 500, "worker", 0 };	/* 'irqs': a SCHED
 #define G_RUNNING  0L
 #define G_SLEEPING 1L
 #define G_PREEMPT  0x100L
+#define G_DEAD     0x10L	/* EXIT_DEAD, "X": a thread's last switch-out */
 
 /* g_switch - a sched_switch record: prev (in 'state') leaves the CPU to next */
 static void g_switch(struct g_list *l, int cpu, int64_t ts, const struct g_thread *prev, long state,
@@ -345,6 +353,16 @@ static void g_wake(struct g_list *l, int cpu, int64_t ts, int waker, const struc
 	g_put32(e->data + 24, (uint32_t)t->pid);
 	g_put32(e->data + 28, (uint32_t)g_kprio(t->fifo));
 	g_put32(e->data + 32, (uint32_t)target);
+}
+
+/* g_exit - a sched_process_exit record: t, on its way out, traces its own exit */
+static void g_exit(struct g_list *l, int cpu, int64_t ts, const struct g_thread *t)
+{
+	struct g_event *e = g_new(l, cpu, ts, ID_EXIT, t->pid, 32);
+
+	g_comm(e->data + 8, t->comm);
+	g_put32(e->data + 24, (uint32_t)t->pid);
+	g_put32(e->data + 28, (uint32_t)g_kprio(t->fifo));
 }
 
 /* g_migrate - a sched_migrate_task record: t moves from CPU 'from' to 'to' */
@@ -472,7 +490,7 @@ static void g_header(struct g_buf *b, const int64_t *dropped, bool observer)
 				       "Observer pids: 400 401\n\n";
 	static const char obs_cmdlines[] = "100 ctl100\n101 io\n200 hog\n300 ksoftirqd/1\n"
 					   "400 preflight\n401 preflight\n402 preflight\n";
-	static const char *const sched[] = { g_fmt_switch, g_fmt_waking, g_fmt_wakeup, g_fmt_migrate };
+	static const char *const sched[] = { g_fmt_switch, g_fmt_waking, g_fmt_wakeup, g_fmt_migrate, g_fmt_exit };
 	static const char *const irq[] = { g_fmt_irq_entry, g_fmt_irq_exit, g_fmt_softirq_entry, g_fmt_softirq_exit };
 	static const char *const timer[] = { g_fmt_hrt_entry, g_fmt_hrt_exit };
 	static const char *const vec[] = { g_fmt_vec_entry, g_fmt_vec_exit };
@@ -840,6 +858,35 @@ static int g_chain(struct g_list *l)
 	return 0;
 }
 
+/*
+ * g_exits - a realtime thread woken three times (10, 20, 30 us from its
+ * sched_waking, 1 us less from its sched_wakeup) exits after its third run;
+ * its pid comes back as another realtime thread, woken once (50 us). The
+ * analysis must list two threads of pid 600, each with its own latencies.
+ */
+static int g_exits(struct g_list *l)
+{
+	static const struct g_thread first = { 600, "shortlived", 50 }, again = { 600, "reborn", 40 };
+	int64_t w;
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		w = G_T0 + k * 1000 * G_US;
+		g_wake(l, 0, w, 0, &first, 0, ID_WAKING);
+		g_wake(l, 0, w + G_US, 0, &first, 0, ID_WAKEUP);
+		g_switch(l, 0, w + (k + 1) * 10 * G_US, &G_IDLE, G_RUNNING, &first);
+		if (k == 2)
+			g_exit(l, 0, w + 90 * G_US, &first);
+		g_switch(l, 0, w + 100 * G_US, &first, k == 2 ? G_DEAD : G_SLEEPING, &G_IDLE);
+	}
+	w = G_T0 + 4000 * G_US;
+	g_wake(l, 1, w, 0, &again, 1, ID_WAKING);
+	g_wake(l, 1, w + G_US, 0, &again, 1, ID_WAKEUP);
+	g_switch(l, 1, w + 50 * G_US, &G_IDLE, G_RUNNING, &again);
+	g_switch(l, 1, w + 150 * G_US, &again, G_SLEEPING, &G_IDLE);
+	return 0;
+}
+
 /* g_only_markers - keep the app's markers only (a trace of ftrace:print / raw_data alone) */
 static void g_only_markers(struct g_list *l)
 {
@@ -1035,13 +1082,16 @@ int main(int argc, char **argv)
 			ret = g_write_joblog(argv[5], jobs, njobs);
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
-	if (argc == 3 && !strcmp(argv[1], "chain")) {
-		g_chain(&l);
+	if (argc == 3 && (!strcmp(argv[1], "chain") || !strcmp(argv[1], "exits"))) {
+		if (!strcmp(argv[1], "chain"))
+			g_chain(&l);
+		else
+			g_exits(&l);
 		ret = g_write_list(argv[2], &l, none, false);
 		free(l.ev);
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
 	fprintf(stderr, "usage: gentrace basic|lost|markers|observer|irqs OUT.dat [JOBLOG] | window OUT.dat FROM TO "
-		"[JOBLOG] | chain OUT.dat | storm OUT.dat N | floor FILE.dat\n");
+		"[JOBLOG] | chain|exits OUT.dat | storm OUT.dat N | floor FILE.dat\n");
 	return PF_EXIT_USAGE;
 }
