@@ -484,13 +484,14 @@ static void g_add16(struct g_buf *b, uint16_t v) { g_add(b, &v, 2); }
 static void g_addfmt(struct g_buf *b, const char *fmt) { g_add64(b, strlen(fmt)); g_add(b, fmt, strlen(fmt)); }
 
 /* g_header - everything before the CPU data, with room for the CPU offsets */
-static void g_header(struct g_buf *b, const int64_t *dropped, bool observer)
+static void g_header(struct g_buf *b, const int64_t *dropped, bool observer, bool exits)
 {
 	static const char obs_head[] = "\nBuffer: gentrace (preflight record, streaming)\n"
 				       "Observer pids: 400 401\n\n";
 	static const char obs_cmdlines[] = "100 ctl100\n101 io\n200 hog\n300 ksoftirqd/1\n"
 					   "400 preflight\n401 preflight\n402 preflight\n";
 	static const char *const sched[] = { g_fmt_switch, g_fmt_waking, g_fmt_wakeup, g_fmt_migrate, g_fmt_exit };
+	int nsched = (int)PF_ARRAY_SIZE(sched) - !exits;	/* sched_process_exit only in a trace that has one */
 	static const char *const irq[] = { g_fmt_irq_entry, g_fmt_irq_exit, g_fmt_softirq_entry, g_fmt_softirq_exit };
 	static const char *const timer[] = { g_fmt_hrt_entry, g_fmt_hrt_exit };
 	static const char *const vec[] = { g_fmt_vec_entry, g_fmt_vec_exit };
@@ -513,8 +514,8 @@ static void g_header(struct g_buf *b, const int64_t *dropped, bool observer)
 	g_addfmt(b, g_fmt_raw);
 	g_add32(b, 4);
 	g_add(b, "sched", 6);
-	g_add32(b, PF_ARRAY_SIZE(sched));
-	for (i = 0; i < (int)PF_ARRAY_SIZE(sched); i++)
+	g_add32(b, (uint32_t)nsched);
+	for (i = 0; i < nsched; i++)
 		g_addfmt(b, sched[i]);
 	g_add(b, "irq", 4);
 	g_add32(b, PF_ARRAY_SIZE(irq));
@@ -573,7 +574,7 @@ struct g_writer {
 };
 
 /* g_open - start the hand-built .dat: its headers (with the per-CPU dropped counts), padded to a page; 0 or -errno */
-static int g_open(struct g_writer *w, const char *path, const int64_t *dropped, bool observer)
+static int g_open(struct g_writer *w, const char *path, const int64_t *dropped, bool observer, bool exits)
 {
 	struct g_buf b = { 0 };
 	long pad;
@@ -582,7 +583,7 @@ static int g_open(struct g_writer *w, const char *path, const int64_t *dropped, 
 	w->f = fopen(path, "w");
 	if (!w->f)
 		return -errno;
-	g_header(&b, dropped, observer);
+	g_header(&b, dropped, observer, exits);
 	w->table = b.n - G_NCPUS * 16;
 	pad = (G_PAGE - (long)(b.n % G_PAGE)) % G_PAGE;
 	while (pad--)
@@ -645,6 +646,7 @@ static int g_cmp_event(const void *a, const void *b)
 static int g_write_list(const char *path, struct g_list *l, const int64_t *dropped, bool observer)
 {
 	struct g_writer w;
+	bool exits = false;
 	size_t i;
 	int ret, cpu = -1;
 
@@ -652,7 +654,9 @@ static int g_write_list(const char *path, struct g_list *l, const int64_t *dropp
 	for (i = 0; i < l->n; i++)
 		l->ev[i].ts = l->ev[i].ts * 1;
 	qsort(l->ev, l->n, sizeof(*l->ev), g_cmp_event);
-	ret = g_open(&w, path, dropped, observer);
+	for (i = 0; i < l->n; i++)
+		exits |= (l->ev[i].data[0] | l->ev[i].data[1] << 8) == ID_EXIT;
+	ret = g_open(&w, path, dropped, observer, exits);
 	if (ret)
 		return ret;
 	for (i = 0; i < l->n && !ret; i++) {
@@ -943,7 +947,7 @@ static int g_storm(const char *path, long n)
 	int cpu, i, curr, next, ret;
 	size_t k;
 
-	ret = g_open(&w, path, none, false);
+	ret = g_open(&w, path, none, false, false);
 	if (ret)
 		return ret;
 	for (cpu = 0; cpu < G_NCPUS && !ret; cpu++) {
