@@ -122,6 +122,20 @@ static void test_random(void)
 	check_dbl(s.mean, mean, mean * 1e-15, "hist-2.5 mean exact");
 	check_dbl(s.stddev, sd, sd * 1e-9, "hist-2.6 stddev from the running moments");
 	check(!s.stddev_estimated, "hist-2.7 stddev not estimated");
+	for (i = 0; i < PF_HIST_NPCT; i++)
+		bad += s.pct[i] != pf_hist_percentile(&h, pf_hist_pct[i]);
+	check_int(bad, ==, 0, "hist-2.8 pf_hist_stats' six percentiles, found in one walk, are those of a walk each "
+		  "(pf_hist_percentile)");
+	pf_hist_free(&h);
+	/* few samples, binned: the top ranks are the max, without a walk */
+	pf_hist_init(&h);
+	for (i = 0; i < 300; i++)
+		bad += pf_hist_add(&h, log_uniform(&seed, 1000, 1e7), 0, 0) != 0;
+	pf_hist_stats(&h, &s);
+	for (i = 0; i < PF_HIST_NPCT; i++)
+		bad += s.pct[i] != pf_hist_percentile(&h, pf_hist_pct[i]);
+	check(h.binned && !bad && s.pct[PF_HIST_NPCT - 1] == s.max, "hist-2.9 ... and of 300 binned samples, "
+	      "p99.999 the max (%lld)", (long long)s.pct[PF_HIST_NPCT - 1]);
 	pf_hist_free(&h);
 	free(v);
 }
@@ -478,7 +492,7 @@ static void test_pool_exact(void)
 
 int main(void)
 {
-	tap_plan(78);
+	tap_plan(80);
 	test_exact_small();
 	test_random();
 	test_repr();
