@@ -91,9 +91,14 @@ kill_run() {
 	case $2 in
 	*preflight:*)
 		# the moment the recorder started, before it set itself up (a few ms): looked for
-		# without a pause from the line just before it, while the runner lives
+		# without a pause from the line just before it, while the runner lives, for at most
+		# 120 s (the clock read every 200 looks, not to slow them)
 		wait_for 120 grep -q "phase app: sensorsim: pid" "$R/run.log"
-		until grep -Eq "$2" "$R/run.log" || ! kill -0 "$pid" 2>/dev/null; do :; done ;;
+		deadline=$(($(date +%s) + 120)) i=0
+		until grep -Eq "$2" "$R/run.log" || ! kill -0 "$pid" 2>/dev/null; do
+			i=$((i + 1))
+			[ $((i % 200)) -ne 0 ] || [ "$(date +%s)" -lt "$deadline" ] || break
+		done ;;
 	*)
 		wait_for 120 grep -Eq "$2" "$R/run.log" ;;
 	esac
