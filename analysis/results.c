@@ -304,6 +304,25 @@ static int an_dump_thread(json_t *o, void *arg)
 	return json_dumpf(o, d->f, JSON_COMPACT | JSON_REAL_PRECISION(9)) ? -1 : 0;
 }
 
+/*
+ * an_dump_indented - json_dump_callback's writer: a value indented one level
+ * deeper (after each of its newlines, one space), written as jansson makes it
+ * rather than whole into a string first (tasks' culprit timelines make a value
+ * of megabytes)
+ */
+static int an_dump_indented(const char *buf, size_t size, void *data)
+{
+	FILE *f = data;
+	const char *p = buf, *nl, *end = buf + size;
+
+	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+		if (fwrite(p, 1, (size_t)(nl - p + 1), f) != (size_t)(nl - p + 1) || fputc(' ', f) == EOF)
+			return -1;
+		p = nl + 1;
+	}
+	return p < end && fwrite(p, 1, (size_t)(end - p), f) != (size_t)(end - p) ? -1 : 0;
+}
+
 int an_results_dump(struct an_run *r, json_t *res, FILE *f)
 {
 	struct { FILE *f; size_t n; } d = { f, 0 };
@@ -320,18 +339,9 @@ int an_results_dump(struct an_run *r, json_t *res, FILE *f)
 			if (an_threads_each(r, an_dump_thread, &d))
 				return -1;
 			fputs(d.n ? "\n ]" : "]", f);
-		} else {
-			/* the value indented one level deeper: after each of its newlines, one space */
-			char *text = json_dumps(v, JSON_INDENT(1) | JSON_REAL_PRECISION(9) | JSON_ENCODE_ANY), *p;
-
-			if (!text)
-				return -1;
-			for (p = text; *p; p++) {
-				fputc(*p, f);
-				if (*p == '\n')
-					fputc(' ', f);
-			}
-			free(text);
+		} else if (json_dump_callback(v, an_dump_indented, f,
+					      JSON_INDENT(1) | JSON_REAL_PRECISION(9) | JSON_ENCODE_ANY)) {
+			return -1;
 		}
 	}
 	fputs("\n}\n", f);
