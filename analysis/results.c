@@ -124,10 +124,10 @@ static void an_affected(json_t *list, const char *fmt, ...)
 
 static void an_nullify(json_t *x, const char *const *keys, const char *why);
 
-/* an_thread_active - whether the trace saw the thread do anything */
+/* an_thread_active - whether the trace saw the thread do anything (a gone one is counted in gone_active) */
 static bool an_thread_active(const struct an_thread *t)
 {
-	return t->sw_seen || t->wakeups || t->switches;
+	return t->life != AN_GONE && (t->sw_seen || t->wakeups || t->switches);
 }
 
 /* an_thread_listed - whether a thread has an entry in threads[] (an_threads_select) */
@@ -161,10 +161,9 @@ static void an_top_insert(size_t *top, int64_t *key, int *n, size_t i, int64_t k
 	key[j] = k;
 }
 
-/* an_mark_culprits - select every thread named in a task's worst activations */
-static void an_mark_culprits(struct an_run *r)
+/* an_culprits_each - fn on the pid of every thread named in a task's worst activations, until it returns true */
+static bool an_culprits_each(struct an_run *r, bool (*fn)(struct an_run *r, int pid, void *arg), void *arg)
 {
-	struct an_thread *t;
 	int k, i, c;
 
 	for (k = 0; k < r->ntasks; k++)
@@ -172,9 +171,81 @@ static void an_mark_culprits(struct an_run *r)
 			for (c = 0; c < r->task[k]->top[i].ncontrib; c++) {
 				const struct an_contrib *x = &r->task[k]->top[i].contrib[c];
 
-				if (x->kind == AN_C_THREAD && (t = an_thread_find(r, x->id)))
-					t->selected = true;
+				if (x->kind == AN_C_THREAD && fn(r, x->id, arg))
+					return true;
 			}
+	return false;
+}
+
+/* an_select_pid - an_culprits_each step: select the thread of pid */
+static bool an_select_pid(struct an_run *r, int pid, void *arg)
+{
+	struct an_thread *t = an_thread_find(r, pid);
+
+	if (t)
+		t->selected = true;
+	return false;
+}
+
+/* an_is_pid - an_culprits_each step: is it *(int *)arg */
+static bool an_is_pid(struct an_run *r, int pid, void *arg)
+{
+	return pid == *(int *)arg;
+}
+
+/* an_mark_culprits - select every thread named in a task's worst activations */
+static void an_mark_culprits(struct an_run *r)
+{
+	an_culprits_each(r, an_select_pid, NULL);
+}
+
+/* an_may_list - whether threads[] may list a dead thread whatever happens later, but for the top lists */
+static bool an_may_list(struct an_run *r, struct an_thread *t)
+{
+	int k;
+
+	if (t->app_rt || (t->nprios && t->prio < 100) || t->task)
+		return true;
+	for (k = 0; k < r->ntasks; k++)
+		if (r->task[k]->tid == t->pid)
+			return true;
+	return an_culprits_each(r, an_is_pid, &t->pid);
+}
+
+void an_threads_sweep(struct an_run *r)
+{
+	size_t top[AN_TOP_THREADS] = { 0 }, i;
+	struct an_thread *t;
+	int64_t wake;
+
+	if (r->opt.all_threads)
+		return;
+	for (i = 0; i < r->nthr; i++) {
+		t = &r->thr[i];
+		if (t->swept || !an_thread_settled(r, t))
+			continue;
+		t->swept = true;
+		if (r->opt.threads) {
+			if (!an_thread_matches(r, t))
+				an_thread_drop(r, t);
+			continue;
+		}
+		if (an_may_list(r, t))
+			continue;
+		t->competes = true;
+		an_top_insert(top, r->pool_run, &r->npool_run, i, t->runtime_ns);
+		an_top_insert(top, r->pool_wake, &r->npool_wake, i, an_wake_max(t));
+	}
+	if (r->npool_run < AN_TOP_THREADS)
+		return;
+	for (i = 0; i < r->nthr; i++) {
+		t = &r->thr[i];
+		if (!t->competes || t->life == AN_GONE || t->runtime_ns >= r->pool_run[AN_TOP_THREADS - 1])
+			continue;
+		wake = an_wake_max(t);
+		if (wake < 0 || (r->npool_wake == AN_TOP_THREADS && wake < r->pool_wake[AN_TOP_THREADS - 1]))
+			an_thread_drop(r, t);
+	}
 }
 
 /*
@@ -220,6 +291,7 @@ static json_t *an_threads_select(struct an_run *r)
 		for (k = 0; k < n_wake; k++)
 			r->thr[top_wake[k]].selected = true;
 	}
+	active = r->gone_active;
 	for (i = 0; i < r->nthr; i++) {
 		active += an_thread_active(&r->thr[i]);
 		listed += an_thread_listed(r, &r->thr[i]);
@@ -1235,8 +1307,8 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 		if (r->n_inferred)
 			fprintf(out, "note: %llu context switches were not in the trace and were inferred from the "
 				"threads' events\n", (unsigned long long)r->n_inferred);
-		for (i = 0, k = 0; i < r->nthr; i++)
-			k += r->thr[i].unresolved;
+		for (i = 0, k = r->gone_unresolved; i < r->nthr; i++)
+			k += r->thr[i].life == AN_GONE ? 0 : r->thr[i].unresolved;
 		if (k)
 			fprintf(out, "note: %zu wakeups are no latency sample: their switch-in was inferred more than "
 				"a tick later or never seen (threads.*.wakeups_unresolved)\n", k);

@@ -25,6 +25,18 @@ json_t *an_culprit_json(const struct an_run *r, const struct an_task *t, const s
 /* an_culprit_parts_json - into o: what any culprit holds (times, decomposition, contributors); 'self' names the victim */
 void an_culprit_parts_json(const char *self, const struct an_culprit *c, json_t *o);
 
+/*
+ * an_threads_sweep - drop the dead threads threads[] can no longer list
+ * (an_threads_select's rules, on what is final once a thread died and left
+ * every CPU's history): with --all-threads none; with --threads those not
+ * matching; by default those neither realtime, nor the app's, nor a task's,
+ * nor named in a worst activation, whose runtime and worst wakeup are below
+ * the tenth of the dead threads that compete for the top lists to the end
+ * (pool_run, pool_wake). A busy system starts and ends thousands of
+ * threads: memory then follows the threads alive, not the trace's length.
+ */
+void an_threads_sweep(struct an_run *r);
+
 int  an_write_csv(struct an_run *r, json_t *res, const char *dir);
 void an_print_summary(struct an_run *r, json_t *res, FILE *out);
 

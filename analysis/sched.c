@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 /* an_win_init - windows of width_ns aligned to origin_ns */
 void an_win_init(struct an_win *w, int64_t width_ns, int64_t origin_ns)
@@ -243,6 +244,7 @@ void an_sched_free(struct an_run *r)
 		munmap(r->thr, r->thr_cap * sizeof(*r->thr));
 	r->thr = NULL;
 	free(r->thr_hash);
+	free(r->tomb);
 	for (i = 0; r->cpu && i < (size_t)r->ncpus; i++)
 		free(r->cpu[i].hist);
 	free(r->cpu);
@@ -266,7 +268,7 @@ static struct an_slot *an_slot_of(const struct an_run *r, int pid)
 	struct an_slot *s;
 	size_t h;
 
-	for (h = an_hash(pid, r->hash_cap); (s = &r->thr_hash[h])->idx >= 0; h = (h + 1) & (r->hash_cap - 1))
+	for (h = an_hash(pid, r->hash_cap); (s = &r->thr_hash[h])->idx != -1; h = (h + 1) & (r->hash_cap - 1))
 		if (s->pid == pid)
 			return s;
 	return NULL;
@@ -281,8 +283,8 @@ struct an_thread *an_thread_find(struct an_run *r, int pid)
 	if (r->last_idx < r->nthr && r->thr[r->last_idx].pid == pid)
 		return &r->thr[r->last_idx];
 	s = an_slot_of(r, pid);
-	if (!s)
-		return NULL;
+	if (!s || s->idx < 0)
+		return NULL;	/* none, or its last thread is gone */
 	r->last_idx = (size_t)s->idx;
 	return &r->thr[r->last_idx];
 }
@@ -292,7 +294,7 @@ static void an_slot_put(struct an_slot *tab, size_t cap, int pid, int32_t idx)
 {
 	size_t h = an_hash(pid, cap);
 
-	while (tab[h].idx >= 0)
+	while (tab[h].idx != -1)
 		h = (h + 1) & (cap - 1);
 	tab[h].pid = pid;
 	tab[h].idx = idx;
@@ -308,7 +310,7 @@ static int an_rehash(struct an_run *r)
 		return -ENOMEM;
 	memset(n, 0xff, cap * sizeof(*n));
 	for (i = 0; i < r->hash_cap; i++)
-		if (r->thr_hash[i].idx >= 0)
+		if (r->thr_hash[i].idx != -1)
 			an_slot_put(n, cap, r->thr_hash[i].pid, r->thr_hash[i].idx);
 	free(r->thr_hash);
 	r->thr_hash = n;
@@ -317,11 +319,53 @@ static int an_rehash(struct an_run *r)
 }
 
 /*
- * an_thr_grow - room in the thread table for one more: the table is a
- * mapping of its own, doubled by mremap, which moves its pages instead of
- * copying them. realloc copied it into a new block and kept the old one's
- * pages in the heap: rt-swarm-2000's table of 4 909 threads left 3.1 MiB
- * behind when it doubled. 0 or -ENOMEM.
+ * an_thr_compact - the gone threads' entries out of the table, the others
+ * moved down in their order (which results.c lists them in): the pid hash,
+ * the CPUs' and an_thread_find's caches follow. 0 or -ENOMEM (nothing moved).
+ */
+static int an_thr_compact(struct an_run *r)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, end;
+	int32_t *to;
+	size_t i, n = 0;
+	int k;
+
+	if (!r->ngone)
+		return 0;
+	to = malloc(r->nthr * sizeof(*to));
+	if (!to)
+		return -ENOMEM;
+	for (i = 0; i < r->nthr; i++) {
+		to[i] = r->thr[i].life == AN_GONE ? -1 : (int32_t)n;
+		if (to[i] >= 0 && n != i)
+			r->thr[n] = r->thr[i];
+		n += to[i] >= 0;
+	}
+	for (i = 0; i < r->hash_cap; i++)
+		if (r->thr_hash[i].idx >= 0)
+			r->thr_hash[i].idx = to[r->thr_hash[i].idx];	/* a gone thread holds no slot */
+	for (k = 0; k < r->ncpus; k++)
+		if (r->cpu[k].curr_idx >= 0 && (size_t)r->cpu[k].curr_idx < r->nthr)
+			r->cpu[k].curr_idx = to[r->cpu[k].curr_idx];
+	r->last_idx = r->last_idx < r->nthr && to[r->last_idx] >= 0 ? (size_t)to[r->last_idx] : SIZE_MAX;
+	/* the whole pages left behind go back: the table's memory is what it holds */
+	from = ((uintptr_t)(r->thr + n) + page - 1) & ~(page - 1);
+	end = (uintptr_t)(r->thr + r->nthr);
+	if (from < end)
+		madvise((void *)from, end - from, MADV_DONTNEED);
+	r->nthr = n;
+	r->ngone = 0;
+	free(to);
+	return 0;
+}
+
+/*
+ * an_thr_grow - room in the thread table for one more: the gone threads'
+ * entries, when they are a quarter of it, else a table twice the size. The
+ * table is a mapping of its own, doubled by mremap, which moves its pages
+ * instead of copying them. realloc copied it into a new block and kept the
+ * old one's pages in the heap: rt-swarm-2000's table of 4 909 threads left
+ * 3.1 MiB behind when it doubled. 0 or -ENOMEM.
  */
 static int an_thr_grow(struct an_run *r)
 {
@@ -329,6 +373,8 @@ static int an_thr_grow(struct an_run *r)
 	void *p;
 
 	if (r->nthr < r->thr_cap)
+		return 0;
+	if (r->ngone && r->ngone >= r->nthr / 4 && !an_thr_compact(r))
 		return 0;
 	if (r->thr)
 		p = mremap(r->thr, r->thr_cap * sizeof(*r->thr), cap * sizeof(*r->thr), MREMAP_MAYMOVE);
@@ -559,6 +605,86 @@ static void an_thread_freeze(struct an_run *r, struct an_thread *t)
 	t->final = f;
 }
 
+/*
+ * an_thread_settled - whether a dead thread is out of every CPU's history
+ * (the ring an_seg_push fills): no culprit nor timeline can name it from
+ * now on. Its segments were all closed by its last switch-out (last_ns), so
+ * a full ring whose oldest segment closed after that holds none of them.
+ */
+bool an_thread_settled(const struct an_run *r, const struct an_thread *t)
+{
+	const struct an_cpu *c;
+	int k;
+
+	if (t->life != AN_DEAD)
+		return false;
+	for (k = 0; k < r->ncpus; k++) {
+		if (!(t->cpus_ran & 1ull << (k < 63 ? k : 63)))
+			continue;
+		c = &r->cpu[k];
+		if (c->hist_n < AN_CPU_HISTORY || c->hist[c->hist_head].end_ns <= t->last_ns)
+			return false;
+	}
+	return true;
+}
+
+/* an_final_bytes - the size of a dead thread's an_final block */
+static size_t an_final_bytes(const struct an_final *f)
+{
+	return sizeof(*f) + f->n * sizeof(f->st[0]);
+}
+
+int an_thread_drop(struct an_run *r, struct an_thread *t)
+{
+	size_t idx = (size_t)(t - r->thr);
+	struct an_slot *s = an_slot_of(r, t->pid);
+	struct pf_hist **h;
+	void *grown;
+	int k;
+
+	if (s && s->idx == (int32_t)idx) {
+		/* the pid's last thread: its comm stays for the timelines that show it */
+		if (r->ntomb == r->tomb_cap) {
+			grown = realloc(r->tomb, (r->tomb_cap ? r->tomb_cap * 2 : 64) * sizeof(*r->tomb));
+			if (!grown)
+				return -ENOMEM;
+			r->tomb = grown;
+			r->tomb_cap = r->tomb_cap ? r->tomb_cap * 2 : 64;
+		}
+		memcpy(r->tomb[r->ntomb], t->comm, sizeof(t->comm));
+		s->idx = -2 - (int32_t)r->ntomb++;
+	}
+	for (k = 0; k < AN_NLAT; k++) {
+		h = an_lat_hist(t, k);
+		if (*h) {
+			pf_hist_free(*h);
+			pf_hist_pool_put(r->hpool, *h, sizeof(**h));
+			*h = NULL;
+		}
+	}
+	if (t->final)
+		pf_hist_pool_put(r->hpool, t->final, an_final_bytes(t->final));
+	t->final = NULL;
+	r->gone_active++;
+	r->gone_unresolved += t->unresolved;
+	if (r->last_idx == idx)
+		r->last_idx = SIZE_MAX;
+	t->life = AN_GONE;
+	r->ngone++;
+	return 0;
+}
+
+const char *an_thread_comm(struct an_run *r, int pid)
+{
+	const struct an_thread *t = an_thread_find(r, pid);
+	const struct an_slot *s;
+
+	if (t)
+		return t->comm;
+	s = an_slot_of(r, pid);
+	return s && s->idx <= -2 ? r->tomb[-2 - s->idx] : NULL;
+}
+
 /* an_note_prio - remember a priority seen; 'prio' keeps the highest (it is what latency depends on) */
 static void an_note_prio(struct an_thread *t, int prio)
 {
@@ -620,6 +746,7 @@ static void an_switch_in(struct an_run *r, struct an_thread *t, int cpu, int64_t
 	if (t->cpu >= 0 && t->cpu != cpu)
 		t->migrations++;
 	t->cpu = cpu;
+	t->cpus_ran |= 1ull << (cpu < 63 ? cpu : 63);
 	t->running = true;
 	t->runnable = false;
 	t->switch_in_ns = ts;
@@ -1037,9 +1164,12 @@ void an_sched_finish(struct an_run *r)
 		if (c->in_softirq)
 			c->softirq_ns += r->end_ns - c->softirq_start_ns;
 	}
+	an_thr_compact(r);	/* out of memory: the gone stay, results.c skips them */
 	for (i = 0; i < r->nthr; i++) {
 		struct an_thread *t = &r->thr[i];
 
+		if (t->life == AN_GONE)
+			continue;
 		an_stage_flush(r, t);
 		if (t->running && t->cpu >= 0) {
 			an_switch_out(r, &r->cpu[t->cpu], t, r->end_ns, 1);	/* not a preemption */

@@ -10,6 +10,16 @@
 
 struct an_thread *an_thread_get(struct an_run *r, int pid);
 struct an_thread *an_thread_find(struct an_run *r, int pid);
+/* an_thread_comm - the comm of pid's last thread, gone or not; NULL when the pid was never seen */
+const char *an_thread_comm(struct an_run *r, int pid);
+/* an_thread_settled - a dead thread out of every CPU's history: no culprit nor timeline can name it any more */
+bool an_thread_settled(const struct an_run *r, const struct an_thread *t);
+/*
+ * an_thread_drop - a dead thread no output can list leaves the table (its
+ * entry is reused): counted in gone_active and gone_unresolved, its comm
+ * kept by pid; 0 or -ENOMEM (it stays)
+ */
+int  an_thread_drop(struct an_run *r, struct an_thread *t);
 int  an_sched_init(struct an_run *r, int ncpus);
 void an_sched_free(struct an_run *r);
 void an_sched_finish(struct an_run *r);

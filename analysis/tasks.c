@@ -272,10 +272,10 @@ static int an_contrib_cmp(const void *a, const void *b)
 /* an_thread_name - comm of a pid for a culprit line */
 static const char *an_thread_name(struct an_run *r, int pid, char *buf, size_t size)
 {
-	struct an_thread *t = an_thread_find(r, pid);
+	const char *comm = an_thread_comm(r, pid);
 
-	if (t && t->comm[0])
-		return t->comm;
+	if (comm && comm[0])
+		return comm;
 	snprintf(buf, size, "pid %d", pid);
 	return buf;
 }

@@ -599,7 +599,7 @@ int an_tl_finish(struct an_run *r)
 static json_t *an_tl_seg_json(struct an_run *r, int cpu, int64_t start_ns, int64_t end_ns, int kind, int32_t id,
 			      uint16_t name, const char *state, int runs)
 {
-	struct an_thread *th;
+	const char *name_s;
 	char comm[48];
 	json_t *pid = json_null(), *num = json_null();
 
@@ -609,8 +609,8 @@ static json_t *an_tl_seg_json(struct an_run *r, int cpu, int64_t start_ns, int64
 		num = json_integer(runs);
 		break;
 	case AN_SEG_THREAD:
-		th = an_thread_find(r, id);
-		snprintf(comm, sizeof(comm), "%s", th && th->comm[0] ? th->comm : "?");
+		name_s = an_thread_comm(r, id);
+		snprintf(comm, sizeof(comm), "%s", name_s && name_s[0] ? name_s : "?");
 		pid = json_integer(id);
 		break;
 	case AN_SEG_IRQ:

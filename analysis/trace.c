@@ -16,6 +16,7 @@
 #include "sched.h"
 #include "cyclictest_wakeups.h"
 #include "tasks.h"
+#include "results.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -123,6 +124,7 @@ struct an_reader {
 #define AN_STEP_ITERATE "libtracecmd (tracecmd_iterate_events_multi, kbuffer) reading the CPU data"
 
 #define AN_TRIM_EVENTS (1 << 20)	/* records between two trims of the file mappings */
+#define AN_SWEEP_EVENTS (1 << 16)	/* records between two sweeps of the dead threads (an_threads_sweep) */
 
 /*
  * an_trim_maps - keep memory independent of the trace length: libtracecmd
@@ -433,8 +435,11 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 	pf_isolate_step(NULL, 0, 0);	/* our code from here to the return */
 	if (cpu < 0 || cpu >= r->ncpus || rec->size < 8)
 		goto out;
-	if (!(r->events & (AN_TRIM_EVENTS - 1)) && r->events)
-		an_trim_maps(rd);
+	if (!(r->events & (AN_SWEEP_EVENTS - 1)) && r->events) {
+		an_threads_sweep(r);
+		if (!(r->events & (AN_TRIM_EVENTS - 1)))
+			an_trim_maps(rd);
+	}
 	if (!r->events++) {
 		r->start_ns = ts;
 		an_win_init(&r->app_w1s, PF_NS_PER_SEC, ts);

@@ -121,8 +121,11 @@ struct an_final {
 	struct an_lat_stats st[];
 };
 
-/* a thread's life: an_on_exit, then its last switch-out (an_on_switch) */
-enum an_life { AN_LIVE, AN_EXITING, AN_DEAD };
+/*
+ * a thread's life: an_on_exit, then its last switch-out (an_on_switch);
+ * gone: dead and dropped, as no output could list it (an_thread_drop)
+ */
+enum an_life { AN_LIVE, AN_EXITING, AN_DEAD, AN_GONE };
 
 /* an_stage - one switch-in's samples, held in the thread (INT64_MIN: none) */
 struct an_stage {
@@ -158,6 +161,7 @@ struct an_thread {
 	uint64_t wakeups;
 	uint64_t unresolved;		/* wakeups with no latency sample: switch-in inferred > a tick late, or never seen */
 	uint64_t switches, migrations;
+	uint64_t cpus_ran;		/* bit k: it ran on CPU k (bit 63: on 63 or above) */
 	/* then a switch-out, and the last completed wakeup, for the app's latency decomposition */
 	int64_t  runtime_ns;
 	int64_t  intr_ns;		/* of runtime_ns: interrupts (hard, soft) taken on its CPU while it ran */
@@ -171,6 +175,8 @@ struct an_thread {
 	struct an_final *final;			/* dead: the three's statistics, the three NULL (an_thread_lat) */
 	struct an_task *task;		/* the app task running on this thread */
 	int      prios[AN_NPRIOS];
+	bool     swept;			/* dead, out of every CPU's history, and judged (an_threads_sweep) */
+	bool     competes;		/* ... for threads[]'s top lists only: in pool_run, pool_wake */
 	struct an_mwin w10ms, w1s;
 	struct an_stage stage[AN_STAGE];	/* samples not yet in the histograms (an_stage_flush) */
 };
@@ -342,8 +348,21 @@ struct an_run {
 	size_t   nthr, thr_cap;
 	struct pf_hist_pool *hpool;	/* the threads' latency histograms */
 	size_t   last_idx;		/* the thread an_thread_find found last (a cache) */
-	struct an_slot { int32_t pid, idx; } *thr_hash;	/* idx -1: empty */
+	struct an_slot { int32_t pid, idx; } *thr_hash;	/* idx -1: empty; <= -2: gone, its comm tomb[-2 - idx] */
 	size_t   hash_cap;
+	/*
+	 * dead threads no output could list, dropped (an_thread_drop): marked
+	 * AN_GONE until the table is compacted; what threads_listing and the
+	 * summary count of them; the comm of a pid whose last thread went, for
+	 * the timelines that still show it
+	 */
+	size_t   ngone;
+	uint64_t gone_active, gone_unresolved;
+	char   (*tomb)[16];
+	size_t   ntomb, tomb_cap;
+	/* the runtimes and worst wakeups of the dead threads that compete for threads[] to the end */
+	int64_t  pool_run[AN_TOP_THREADS], pool_wake[AN_TOP_THREADS];
+	int      npool_run, npool_wake;
 	struct an_cpu *cpu;
 	/* tasks */
 	struct an_task *task[AN_MAX_TASKS * 2];	/* by declaration order */

@@ -10,6 +10,7 @@
 #include "analysis/tasks.h"
 #include "analysis/cyclictest_wakeups.h"
 #include "analysis/state.h"
+#include "analysis/results.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -464,15 +465,122 @@ static void test_exit(void)
 	free_run(r);
 }
 
+/*
+ * dies - thread pid runs on cpu from ts for run_ns after 'busy' (pid 50 or
+ * 51), exits, and leaves the CPU in state 'state' (0x10: X, dead; 2: D, not
+ * yet); the CPU goes back to busy. The time after it.
+ */
+static int64_t dies(struct an_run *r, int cpu, int64_t ts, int pid, int prio, int64_t run_ns, long state)
+{
+	char comm[16] = { 0 };
+	int busy = 50 + cpu;
+
+	snprintf(comm, sizeof(comm), "t%d", pid);
+	an_on_switch(r, cpu, ts, busy, COMM("busy"), 120, 0, pid, comm, prio);
+	an_on_exit(r, pid);
+	an_on_switch(r, cpu, ts + run_ns, pid, comm, prio, state, busy, COMM("busy"), 120);
+	return ts + run_ns + US;
+}
+
+/*
+ * the dead threads threads[] can no longer list leave the table: twelve
+ * normal ones die on CPU 0 (runtimes 10 .. 120 us), beside a realtime one, one
+ * that ran on CPU 1 (whose history still holds it) and one still in its exit;
+ * then CPU 0's history turns over
+ */
+static void test_sweep(void)
+{
+	struct an_run *r = new_run();
+	struct an_thread *t;
+	const char *comm;
+	json_t *res;
+	int64_t ts = 0;
+	size_t before, i;
+	bool ordered = true;
+	int k, pids[64];
+
+	an_on_switch(r, 0, ts, 0, COMM("swapper/0"), 120, 0, 50, COMM("busy"), 120);
+	an_on_switch(r, 1, ts, 0, COMM("swapper/1"), 120, 0, 51, COMM("busy"), 120);
+	for (k = 0; k < 12; k++)
+		ts = dies(r, 0, ts + US, 100 + k, 120, (k + 1) * 10 * US, 0x10);
+	ts = dies(r, 0, ts, 200, 49, 5 * US, 0x10);
+	ts = dies(r, 1, ts, 300, 120, 5 * US, 0x10);
+	ts = dies(r, 0, ts, 400, 120, 5 * US, 2);
+	an_threads_sweep(r);
+	check_int(r->gone_active, ==, 0, "sweep-1.1 nothing dropped while CPU 0's history still holds them");
+	for (i = 0; i < AN_CPU_HISTORY; i++, ts += US)
+		an_on_switch(r, 0, ts, 50 + (int)(i % 2) * 2, COMM("busy"), 120, 0, 52 - (int)(i % 2) * 2,
+			     COMM("busy"), 120);
+	an_threads_sweep(r);
+	check(r->gone_active == 2 && !an_thread_find(r, 100) && !an_thread_find(r, 101) && an_thread_find(r, 102),
+	      "sweep-1.2 the two of the twelve below the tenth runtime are dropped");
+	check(r->npool_run == AN_TOP_THREADS && r->pool_run[AN_TOP_THREADS - 1] == 30 * US && !r->npool_wake,
+	      "sweep-1.3 the ten that compete for the busiest to the end (none was woken)");
+	check(an_thread_find(r, 200) && an_thread_find(r, 300) && an_thread_find(r, 400),
+	      "sweep-1.4 the realtime one, the one CPU 1 still shows and the one in its exit stay");
+	comm = an_thread_comm(r, 101);
+	check(comm && !strcmp(comm, "t101"), "sweep-1.5 a dropped thread's comm by its pid (for a timeline)");
+	an_on_switch(r, 0, ts, 50, COMM("busy"), 120, 0, 100, COMM("again"), 120);
+	t = an_thread_find(r, 100);
+	comm = an_thread_comm(r, 100);
+	check(t && t->life == AN_LIVE && t->switches == 1 && comm && !strcmp(comm, "again"),
+	      "sweep-1.6 its pid used again: a new thread");
+	for (i = 0, before = 0; i < r->nthr && before < 64; i++)
+		if (r->thr[i].life != AN_GONE)
+			pids[before++] = r->thr[i].pid;
+	an_sched_finish(r);
+	for (i = 0; i < r->nthr; i++)
+		ordered = ordered && r->thr[i].life != AN_GONE && i < before && r->thr[i].pid == pids[i];
+	t = r->cpu[0].curr_idx >= 0 ? &r->thr[r->cpu[0].curr_idx] : NULL;
+	check(r->nthr == before && before == 17 && ordered && t && t->pid == 100 && !r->ngone,
+	      "sweep-1.7 at the end the table is compacted: in order, the CPU's thread found again");
+	res = an_results_json(r);
+	check_int(json_integer_value(json_object_get(json_object_get(res, "threads_listing"), "threads_seen")), ==,
+		  (json_int_t)r->nthr + 2, "sweep-1.8 threads_seen counts the dropped");
+	json_decref(res);
+	free_run(r);
+
+	r = new_run();
+	r->opt.all_threads = true;
+	for (k = 0, ts = 0; k < 12; k++)
+		ts = dies(r, 0, ts + US, 100 + k, 120, (k + 1) * 10 * US, 0x10);
+	for (i = 0; i < AN_CPU_HISTORY; i++, ts += US)
+		an_on_switch(r, 0, ts, 50 + (int)(i % 2) * 2, COMM("busy"), 120, 0, 52 - (int)(i % 2) * 2,
+			     COMM("busy"), 120);
+	an_threads_sweep(r);
+	check(!r->gone_active && an_thread_find(r, 100), "sweep-1.9 --all-threads lists every thread: none dropped");
+	free_run(r);
+
+	/* 300 die and 290 are dropped: the next 300 threads take their entries, the table does not grow */
+	r = new_run();
+	for (k = 0, ts = 0; k < 300; k++)
+		ts = dies(r, 0, ts + US, 1000 + k, 120, (k + 1) * US, 0x10);
+	for (i = 0; i < AN_CPU_HISTORY; i++, ts += US)
+		an_on_switch(r, 0, ts, 50 + (int)(i % 2) * 2, COMM("busy"), 120, 0, 52 - (int)(i % 2) * 2,
+			     COMM("busy"), 120);
+	an_threads_sweep(r);
+	before = r->thr_cap;
+	for (k = 0; k < 300; k++)
+		an_thread_get(r, 5000 + k);
+	ordered = r->gone_active == 290 && r->thr_cap == before && an_thread_find(r, 52) &&
+		  r->thr[r->cpu[0].curr_idx].pid == r->cpu[0].curr;
+	for (k = 0; k < 300; k++)
+		ordered = ordered && an_thread_find(r, 5000 + k) && an_thread_find(r, 5000 + k)->pid == 5000 + k &&
+			  !an_thread_find(r, 1000 + k) == (k < 290);
+	check(ordered, "sweep-1.10 the dropped entries are reused (table of %zu), every thread found again", r->thr_cap);
+	free_run(r);
+}
+
 int main(void)
 {
 	pf_set_prog("analyze_test");
-	tap_plan(85);
+	tap_plan(95);
 	test_windows();
 	test_mwindows();
 	test_lost();
 	test_sched();
 	test_exit();
+	test_sweep();
 	test_tasks();
 	test_culprit();
 	test_timer_now();
