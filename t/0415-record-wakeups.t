@@ -4,11 +4,12 @@
 # (its CPU statistics header), and analyze then gives no wakeup latency
 # (null, with the reason) for the other threads instead of a zero, while the
 # realtime ones keep theirs. The same for --switches rt: sched_switch to or
-# from a realtime thread or idle only; the other threads have no run time.
+# from a realtime thread or idle only (and a thread's last switch, so that
+# analyze knows it died); the other threads have no run time.
 . "$(dirname "$0")/lib/test-lib.sh"
 need TRACEFS CMD:chrt CMD:trace-cmd
 . "$TOP/t/lib/rec-lib.sh"
-plan 17
+plan 18
 
 # realtime sleepers (chrt -f 50) and normal ones, woken by their timers
 cat > "$TMP/sleepers.sh" <<'SH'
@@ -56,8 +57,8 @@ SH
 run_cmd "$PREFLIGHT" record -q --switches rt -o "$TMP/sw.dat" -- sh "$TMP/storm.sh"
 is "$rc" 0 "rec-wk-4.1 record --switches rt exits 0"
 sw=$(trace-cmd report -i "$TMP/sw.dat" 2>/dev/null | grep 'sched_switch:')
-# kept: a realtime priority (0-99) or the idle task (pid 0) on one side
-kept=' \[[0-9]{1,2}\] |\[[0-9]{1,2}\]$|:0 \['
+# kept: a realtime priority (0-99) or the idle task (pid 0) on one side, or a thread's last (X, Z)
+kept=' \[[0-9]{1,2}\] |\[[0-9]{1,2}\]$|:0 \[|\] [XZ] ==>'
 ok "rec-wk-4.2 switches of realtime threads are recorded ($(printf '%s\n' "$sw" | grep -cE "$kept"))" \
 	[ "$(printf '%s\n' "$sw" | grep -cE "$kept")" -gt 0 ]
 is "$(printf '%s\n' "$sw" | grep -cvE "$kept")" 0 "rec-wk-4.3 and no switch between two other threads"
@@ -73,4 +74,17 @@ is "$(json_get "$TMP/sw.json" 'threads.comm=sh.runtime_ns')|$(json_get "$TMP/sw.
 rtrun=$(perl -MJSON::PP -0e '
 	my $n = 0; for (@{decode_json(<>)->{threads}}) { $n++ if ($_->{policy} // "") eq "rt" && ($_->{runtime_ns} // 0) > 0 } print $n' "$TMP/sw.json")
 ok "rec-wk-4.7 the realtime sleepers keep their run times ($rtrun threads)" [ "$rtrun" -gt 0 ]
+
+# a normal thread's last switch to another normal one is kept: 20 short processes beside a busy loop on CPU 0
+cat > "$TMP/deaths.sh" <<SH
+taskset -c 0 sh -c 'while [ ! -e "$TMP/stop" ]; do :; done' &
+j=0
+while [ \$j -lt 20 ]; do taskset -c 0 true; j=\$((j + 1)); done
+touch "$TMP/stop"
+wait
+SH
+run_cmd "$PREFLIGHT" record -q --switches rt -o "$TMP/deaths.dat" -- sh "$TMP/deaths.sh"
+last=$(trace-cmd report -i "$TMP/deaths.dat" 2>/dev/null | grep 'sched_switch:' | grep -E '\[1[0-3][0-9]\] [XZ] ==>' |
+	grep -cvE ':0 \[[0-9]+\]$')
+ok "rec-wk-4.8 a normal thread's last switch (X, Z) to another normal thread is kept ($last)" [ "$rc:$((last > 0))" = 0:1 ]
 done_testing

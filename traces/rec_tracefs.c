@@ -257,7 +257,10 @@ static int rec_sched_filter(struct rec_session *s, const char *event, const char
  * runnable takes its CPU before any other thread, so while one waits no
  * switch between two other threads happens on that CPU: every switch that
  * bounds a realtime thread's wait or run, and every idle period, is kept;
- * what a load's threads did among themselves (most of a switch storm) is not.
+ * what a load's threads did among themselves (most of a switch storm) is not,
+ * but for a thread's last switch, in state X or Z (0x10, 0x20; TASK_DEAD,
+ * 0x40, before Linux 4.14): analyze then knows it died, and a busy system's
+ * thousands of short-lived threads do not add up in its memory.
  * 0 or -errno with the message printed.
  */
 static int rec_filters(struct rec_session *s)
@@ -268,7 +271,7 @@ static int rec_filters(struct rec_session *s)
 		ret = rec_sched_filter(s, "sched_wakeup", "prio < 100");
 	if (!ret && s->opts->rt_switches)
 		ret = rec_sched_filter(s, "sched_switch", "prev_prio < 100 || next_prio < 100 || "
-				       "prev_pid == 0 || next_pid == 0");
+				       "prev_pid == 0 || next_pid == 0 || prev_state & 112");
 	return ret;
 }
 
