@@ -236,6 +236,11 @@ void an_threads_sweep(struct an_run *r)
 		an_top_insert(top, r->pool_run, &r->npool_run, i, t->runtime_ns);
 		an_top_insert(top, r->pool_wake, &r->npool_wake, i, an_wake_max(t));
 	}
+	/* the comms of gone pids: those no timeline shows go when they have doubled */
+	if (r->ntomb >= 2 * r->ntomb_pruned + 1024) {
+		an_tl_pids(r, an_tomb_keep);
+		an_tombs_prune(r);
+	}
 	if (r->npool_run < AN_TOP_THREADS)
 		return;
 	for (i = 0; i < r->nthr; i++) {

@@ -401,7 +401,7 @@ struct an_thread *an_thread_get(struct an_run *r, int pid)
 
 	if (t && t->life != AN_DEAD)
 		return t;
-	if ((r->nthr + 1) * 2 > r->hash_cap && an_rehash(r))
+	if ((r->hash_used + 1) * 2 > r->hash_cap && an_rehash(r))
 		return NULL;
 	if (an_thr_grow(r))
 		return NULL;
@@ -413,10 +413,12 @@ struct an_thread *an_thread_get(struct an_run *r, int pid)
 	an_mwin_init(&t->w10ms, 10 * PF_NS_PER_MS, r->start_ns);
 	an_mwin_init(&t->w1s, PF_NS_PER_SEC, r->start_ns);
 	s = an_slot_of(r, pid);
-	if (s)
+	if (s) {
 		s->idx = (int32_t)r->nthr;
-	else
+	} else {
 		an_slot_put(r->thr_hash, r->hash_cap, pid, (int32_t)r->nthr);
+		r->hash_used++;
+	}
 	r->last_idx = r->nthr++;
 	return t;
 }
@@ -651,7 +653,8 @@ int an_thread_drop(struct an_run *r, struct an_thread *t)
 			r->tomb = grown;
 			r->tomb_cap = r->tomb_cap ? r->tomb_cap * 2 : 64;
 		}
-		memcpy(r->tomb[r->ntomb], t->comm, sizeof(t->comm));
+		memcpy(r->tomb[r->ntomb].comm, t->comm, sizeof(t->comm));
+		r->tomb[r->ntomb].to = -1;
 		s->idx = -2 - (int32_t)r->ntomb++;
 	}
 	for (k = 0; k < AN_NLAT; k++) {
@@ -682,7 +685,45 @@ const char *an_thread_comm(struct an_run *r, int pid)
 	if (t)
 		return t->comm;
 	s = an_slot_of(r, pid);
-	return s && s->idx <= -2 ? r->tomb[-2 - s->idx] : NULL;
+	return s && s->idx <= -2 ? r->tomb[-2 - s->idx].comm : NULL;
+}
+
+void an_tomb_keep(struct an_run *r, int pid)
+{
+	struct an_slot *s = an_thread_find(r, pid) ? NULL : an_slot_of(r, pid);
+
+	if (s && s->idx <= -2)
+		r->tomb[-2 - s->idx].to = 0;
+}
+
+int an_tombs_prune(struct an_run *r)
+{
+	struct an_slot *n = malloc(r->hash_cap * sizeof(*n)), *s;
+	size_t i, kept = 0;
+
+	if (!n)
+		return -ENOMEM;
+	for (i = 0; i < r->ntomb; i++)
+		if (r->tomb[i].to >= 0)
+			r->tomb[i].to = (int32_t)kept++;
+	memset(n, 0xff, r->hash_cap * sizeof(*n));
+	r->hash_used = 0;
+	for (i = 0; i < r->hash_cap; i++) {
+		s = &r->thr_hash[i];
+		if (s->idx == -1 || (s->idx <= -2 && r->tomb[-2 - s->idx].to < 0))
+			continue;
+		an_slot_put(n, r->hash_cap, s->pid, s->idx >= 0 ? s->idx : -2 - r->tomb[-2 - s->idx].to);
+		r->hash_used++;
+	}
+	free(r->thr_hash);
+	r->thr_hash = n;
+	for (i = 0; i < r->ntomb; i++)
+		if (r->tomb[i].to >= 0) {
+			r->tomb[r->tomb[i].to] = r->tomb[i];
+			r->tomb[r->tomb[i].to].to = -1;
+		}
+	r->ntomb = r->ntomb_pruned = kept;
+	return 0;
 }
 
 /* an_note_prio - remember a priority seen; 'prio' keeps the highest (it is what latency depends on) */

@@ -20,6 +20,13 @@ bool an_thread_settled(const struct an_run *r, const struct an_thread *t);
  * kept by pid; 0 or -ENOMEM (it stays)
  */
 int  an_thread_drop(struct an_run *r, struct an_thread *t);
+/*
+ * an_tomb_keep, an_tombs_prune - the comms of gone pids are kept for the
+ * timelines that show them: those an_tomb_keep marked stay, the others go
+ * (and their pids from the hash); 0 or -ENOMEM (all stay)
+ */
+void an_tomb_keep(struct an_run *r, int pid);
+int  an_tombs_prune(struct an_run *r);
 int  an_sched_init(struct an_run *r, int ncpus);
 void an_sched_free(struct an_run *r);
 void an_sched_finish(struct an_run *r);

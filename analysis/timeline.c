@@ -591,6 +591,17 @@ int an_tl_finish(struct an_run *r)
 	return 0;
 }
 
+void an_tl_pids(struct an_run *r, void (*fn)(struct an_run *r, int pid))
+{
+	struct an_tl_set *set = r->tl;
+	size_t i, k;
+
+	for (i = 0; set && i < set->n; i++)
+		for (k = 0; k < set->tl[i].n; k++)
+			if (set->tl[i].seg[k].kind == AN_SEG_THREAD && set->tl[i].seg[k].runs <= 1)
+				fn(r, set->tl[i].seg[k].id);
+}
+
 /*
  * an_tl_seg_json - one segment as a row of AN_TL_COLUMNS: cpu, start_ns,
  * end_ns, pid (null for IRQ, softirq and merged runs), comm, state, id (the

@@ -19,6 +19,8 @@ int  an_tl_step(struct an_run *r, struct an_task *t, int64_t now_ns);
 int  an_tl_finish(struct an_run *r);
 /* an_tl_json - the timeline of activation c of task t (new reference), JSON null when none was captured */
 json_t *an_tl_json(struct an_run *r, const struct an_task *t, const struct an_culprit *c);
+/* an_tl_pids - fn on the pid of every thread a timeline shows (an_tl_seg_json names them by pid at the end) */
+void an_tl_pids(struct an_run *r, void (*fn)(struct an_run *r, int pid));
 void an_tl_free(struct an_run *r);
 
 #endif

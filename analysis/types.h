@@ -349,7 +349,7 @@ struct an_run {
 	struct pf_hist_pool *hpool;	/* the threads' latency histograms */
 	size_t   last_idx;		/* the thread an_thread_find found last (a cache) */
 	struct an_slot { int32_t pid, idx; } *thr_hash;	/* idx -1: empty; <= -2: gone, its comm tomb[-2 - idx] */
-	size_t   hash_cap;
+	size_t   hash_cap, hash_used;
 	/*
 	 * dead threads no output could list, dropped (an_thread_drop): marked
 	 * AN_GONE until the table is compacted; what threads_listing and the
@@ -358,8 +358,8 @@ struct an_run {
 	 */
 	size_t   ngone;
 	uint64_t gone_active, gone_unresolved;
-	char   (*tomb)[16];
-	size_t   ntomb, tomb_cap;
+	struct an_tomb { char comm[16]; int32_t to; } *tomb;	/* to: kept (>= 0) at the next an_tombs_prune */
+	size_t   ntomb, tomb_cap, ntomb_pruned;
 	/* the runtimes and worst wakeups of the dead threads that compete for threads[] to the end */
 	int64_t  pool_run[AN_TOP_THREADS], pool_wake[AN_TOP_THREADS];
 	int      npool_run, npool_wake;

@@ -568,13 +568,43 @@ static void test_sweep(void)
 		ordered = ordered && an_thread_find(r, 5000 + k) && an_thread_find(r, 5000 + k)->pid == 5000 + k &&
 			  !an_thread_find(r, 1000 + k) == (k < 290);
 	check(ordered, "sweep-1.10 the dropped entries are reused (table of %zu), every thread found again", r->thr_cap);
+	before = r->hash_used;
+	an_tomb_keep(r, 1005);
+	an_tomb_keep(r, 5005);	/* a live thread's: nothing to keep */
+	an_tombs_prune(r);
+	comm = an_thread_comm(r, 1005);
+	ordered = comm && !strcmp(comm, "t1005") && !an_thread_comm(r, 1006) && r->ntomb == 1 &&
+		  r->hash_used == before - 289;
+	for (k = 0; k < 300; k++)
+		ordered = ordered && an_thread_find(r, 5000 + k) && (k < 290 || an_thread_find(r, 1000 + k));
+	check(ordered, "sweep-1.11 the comms no timeline shows are pruned with their pids, the rest found again");
+	free_run(r);
+
+	/* thousands die, a sweep after each hundred: the hash grows with the pids it holds, not the threads */
+	r = new_run();
+	r->opt.threads = "t1001,t4999";
+	for (k = 0, ts = 0; k < 4000; k++) {
+		ts = dies(r, 0, ts + US, 1000 + k, 120, US, 0x10);
+		if (k % 100 == 99) {
+			for (i = 0; i < AN_CPU_HISTORY; i++, ts += US)
+				an_on_switch(r, 0, ts, 50 + (int)(i % 2) * 2, COMM("busy"), 120, 0,
+					     52 - (int)(i % 2) * 2, COMM("busy"), 120);
+			an_threads_sweep(r);
+		}
+	}
+	ordered = r->gone_active == 3998 && an_thread_find(r, 1001) && an_thread_find(r, 4999) &&
+		  r->hash_used * 2 <= r->hash_cap && r->thr_cap <= 512;
+	for (k = 0; k < 1000; k++)
+		ordered = ordered && an_thread_get(r, 9000 + k) && an_thread_find(r, 9000 + k)->pid == 9000 + k;
+	check(ordered, "sweep-1.12 --threads: the 3 998 that do not match dropped; the pid hash (%zu of %zu) and the "
+	      "table (%zu) stay small", r->hash_used, r->hash_cap, r->thr_cap);
 	free_run(r);
 }
 
 int main(void)
 {
 	pf_set_prog("analyze_test");
-	tap_plan(95);
+	tap_plan(97);
 	test_windows();
 	test_mwindows();
 	test_lost();
