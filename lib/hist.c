@@ -85,6 +85,34 @@ static inline void pf_hist_put(void *c, unsigned level, unsigned sub, uint64_t x
 	}
 }
 
+/* pf_hist_inc - add one to counter sub of a range block of the given level; false when it would overflow */
+static inline bool pf_hist_inc(void *c, unsigned level, unsigned sub)
+{
+	uint8_t *b;
+
+	switch (level) {
+	case 0:
+		b = (uint8_t *)c + sub / 2;
+		if ((*b >> (sub % 2 * 4) & 0xf) == 0xf)
+			return false;
+		*b = (uint8_t)(*b + (1u << (sub % 2 * 4)));
+		return true;
+	case 1:
+		if (((uint16_t *)c)[sub] == UINT16_MAX)
+			return false;
+		((uint16_t *)c)[sub]++;
+		return true;
+	case 2:
+		if (((uint32_t *)c)[sub] == UINT32_MAX)
+			return false;
+		((uint32_t *)c)[sub]++;
+		return true;
+	default:
+		((uint64_t *)c)[sub]++;
+		return true;
+	}
+}
+
 /* pf_hist_index - range and bucket of a magnitude */
 static void pf_hist_index(uint64_t u, unsigned *r, unsigned *sub)
 {
@@ -285,16 +313,8 @@ static int pf_hist_bump(struct pf_hist *h, int64_t v, uint64_t n)
 	if (!c && !(c = pf_hist_range(h, neg, r, !h->fixed, 0)))
 		return h->fixed ? -ERANGE : -ENOMEM;
 	level = pf_hist_level(h, neg, r);
-	if (level == 0 && n == 1) {
-		/* the common case, a sample into a range of 4-bit counters: one byte, no call */
-		uint8_t *b = (uint8_t *)c + sub / 2;
-		unsigned shift = sub % 2 * 4;
-
-		if ((*b >> shift & 0xf) != 0xf) {
-			*b = (uint8_t)(*b + (1u << shift));
-			return 0;
-		}
-	}
+	if (n == 1 && pf_hist_inc(c, level, sub))
+		return 0;
 	now = pf_hist_get(c, level, sub);
 	if (n <= top[level] - now) {
 		pf_hist_put(c, level, sub, now + n);
@@ -597,6 +617,21 @@ static int pf_hist_add_one(struct pf_hist *h, int64_t value, uint64_t n, int64_t
 }
 
 /*
+ * pf_hist_bump_fast - one sample >= 0 into a binned histogram's existing
+ * range whose counter does not overflow: the usual case, without a call;
+ * false when the general path (pf_hist_place) is needed
+ */
+static inline bool pf_hist_bump_fast(struct pf_hist *h, int64_t v)
+{
+	unsigned r, sub;
+
+	if (!h->binned || v < 0)
+		return false;
+	pf_hist_index((uint64_t)v, &r, &sub);
+	return h->pos[r] && pf_hist_inc(h->pos[r], pf_hist_level(h, false, r), sub);
+}
+
+/*
  * pf_hist_add - pf_hist_add_one for one copy: the same arithmetic (a product
  * by n = 1 is exact, in the sum and in the moments), fewer operations
  */
@@ -605,7 +640,7 @@ int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id)
 	long double delta, before;
 	int ret;
 
-	if ((ret = pf_hist_place(h, value, 1)))
+	if (!pf_hist_bump_fast(h, value) && (ret = pf_hist_place(h, value, 1)))
 		return ret;
 	pf_hist_extremes(h, value, at, id);
 	h->sum = pf_i128_add(h->sum, pf_i128_from(value));
@@ -699,6 +734,18 @@ static void pf_hist_bucket_of(int64_t v, struct pf_hist_bucket *b)
 	b->hi = v < 0 ? -(int64_t)lo : (int64_t)(lo + w - 1);
 }
 
+/* counters of a range at a level held in one 8-byte word: 16 of 4 bits, 4 of 16, 2 of 32, 1 of 64 */
+#define PF_HIST_PER_WORD(level) (64u >> ((level) == 0 ? 2 : (level) + 3))
+
+/* pf_hist_word_empty - whether the k-th 8-byte word of a range's counters is all zero: buckets a walk skips */
+static inline bool pf_hist_word_empty(const void *c, unsigned k)
+{
+	uint64_t w;
+
+	memcpy(&w, (const char *)c + 8 * k, sizeof(w));
+	return !w;
+}
+
 /*
  * pf_hist_walk_few - pf_hist_walk of an exact histogram: its sorted samples,
  * each distinct value a bucket of its own when 'exact', else grouped into
@@ -739,17 +786,32 @@ static int pf_hist_walk_few(const struct pf_hist *h, bool exact, pf_hist_visit_f
 static int pf_hist_walk(const struct pf_hist *h, bool exact, pf_hist_visit_fn fn, void *arg)
 {
 	int r, sub, ret;
+	unsigned per;
 
 	if (!h->binned)
 		return pf_hist_walk_few(h, exact, fn, arg);
-	for (r = PF_HIST_NRANGES - 1; h->neg && r >= 0; r--)
-		for (sub = PF_HIST_SUB - 1; h->neg[r] && sub >= 0; sub--)
+	for (r = PF_HIST_NRANGES - 1; h->neg && r >= 0; r--) {
+		per = PF_HIST_PER_WORD(pf_hist_level(h, true, r));
+		for (sub = PF_HIST_SUB - 1; h->neg[r] && sub >= 0; sub--) {
+			if ((unsigned)sub % per == per - 1 && pf_hist_word_empty(h->neg[r], (unsigned)sub / per)) {
+				sub -= (int)per - 1;
+				continue;
+			}
 			if ((ret = pf_hist_visit(h, (unsigned)r, (unsigned)sub, true, fn, arg)))
 				return ret;
-	for (r = 0; r < PF_HIST_NRANGES; r++)
-		for (sub = 0; h->pos[r] && sub < PF_HIST_SUB; sub++)
+		}
+	}
+	for (r = 0; r < PF_HIST_NRANGES; r++) {
+		per = PF_HIST_PER_WORD(pf_hist_level(h, false, r));
+		for (sub = 0; h->pos[r] && sub < PF_HIST_SUB; sub++) {
+			if ((unsigned)sub % per == 0 && pf_hist_word_empty(h->pos[r], (unsigned)sub / per)) {
+				sub += (int)per - 1;
+				continue;
+			}
 			if ((ret = pf_hist_visit(h, (unsigned)r, (unsigned)sub, false, fn, arg)))
 				return ret;
+		}
+	}
 	return 0;
 }
 
