@@ -90,6 +90,7 @@ LIB_SRCS       :=   # lib/*.c, linked into every program
 PREFLIGHT_SRCS :=   # sources of the preflight command
 PREFLIGHT_CMDS :=   # subcommand names: each defines 'const struct pf_command cmd_<name>'
 PREFLIGHT_PKGS :=   # pkg-config packages preflight links with
+DLOPEN_PKGS    :=   # pkg-config packages compiled against but loaded when used (dlopen: libpq)
 PROGRAMS       :=   # other programs: <name>_SRCS, <name>_PKGS, <name>_LDLIBS, <name>_LIBS (archives)
 UNIT_TESTS     :=   # C unit tests and test tools (build/t/): <name>_SRCS, <name>_PKGS, linked with lib
 PLUGINS        :=   # libtraceevent plugins (build/plugins/*.so), for trace-cmd and KernelShark
@@ -109,7 +110,7 @@ preflight_PKGS := $(PREFLIGHT_PKGS)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 LIB_OBJS := $(call obj,$(LIB_SRCS))
-ALL_PKGS := $(sort $(LIB_PKGS) $(foreach p,$(PROGRAMS) $(UNIT_TESTS),$($(p)_PKGS)))
+ALL_PKGS := $(sort $(LIB_PKGS) $(DLOPEN_PKGS) $(foreach p,$(PROGRAMS) $(UNIT_TESTS),$($(p)_PKGS)))
 pkg_libs  = $(if $(strip $(1)),$(shell $(PKG_CONFIG) --libs $(1)))
 
 # USDT probes (app/marker.h): on unless NO_USDT=1.

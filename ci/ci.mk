@@ -5,7 +5,8 @@
 # export), docs/ci.md. The pipeline templates beside this file are data.
 PREFLIGHT_SRCS += ci/stats.c ci/runs.c ci/baseline.c ci/compare.c ci/report.c ci/histdb.c ci/history.c
 PREFLIGHT_CMDS += baseline compare history
-PREFLIGHT_PKGS += jansson sqlite3 libpq
+PREFLIGHT_PKGS += jansson sqlite3
+DLOPEN_PKGS    += libpq
 
 # unit test of the rank statistics against hand-computed values (t/0900)
 UNIT_TESTS += ci_stats_test
