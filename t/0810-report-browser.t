@@ -28,7 +28,8 @@ chrome() {
 
 : > "$TMP/chromium.err"
 chrome --log-net-log="$TMP/net.json" --enable-logging=stderr --dump-dom "file://$H" > "$TMP/dom.html"
-is "$(grep -c ':CONSOLE' "$TMP/chromium.err")" 0 "browser-1.7 no console message while loading"
+# (on failure the messages show as 'got': once in a full make check, never alone)
+is "$(grep ':CONSOLE' "$TMP/chromium.err" | head -5)" "" "browser-1.7 no console message while loading"
 # the check can see one: a page that logs an error
 printf '<!DOCTYPE html><html><body><script>console.error("boom")</script></body></html>\n' > "$TMP/console.html"
 : > "$TMP/chromium.err"
