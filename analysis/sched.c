@@ -476,6 +476,14 @@ static void an_seg_push(struct an_cpu *c, int kind, int64_t start_ns, int64_t en
 		c->hist_n++;
 }
 
+/* an_hist_get - a thread's histogram *hp, allocated from the pool if it has none yet; NULL when out of memory */
+static struct pf_hist *an_hist_get(struct an_run *r, struct pf_hist **hp)
+{
+	if (!*hp && (*hp = pf_hist_pool_alloc(r->hpool, sizeof(**hp))))
+		pf_hist_init_pool(*hp, r->hpool);
+	return *hp;
+}
+
 /*
  * an_hist_sample - add a latency sample to a thread's histogram, allocated on
  * first use (the histogram itself allocates per power-of-two range, so the
@@ -483,16 +491,7 @@ static void an_seg_push(struct an_cpu *c, int kind, int64_t start_ns, int64_t en
  */
 static void an_hist_sample(struct an_run *r, struct pf_hist **hp, int64_t v, int64_t at, int64_t id)
 {
-	struct pf_hist *h = *hp;
-
-	if (!h) {
-		h = pf_hist_pool_alloc(r->hpool, sizeof(*h));
-		if (!h)
-			return;
-		pf_hist_init_pool(h, r->hpool);
-		*hp = h;
-	}
-	if (pf_hist_add(h, v, at, id))
+	if (an_hist_get(r, hp) && pf_hist_add(*hp, v, at, id))
 		return;
 }
 
@@ -503,20 +502,22 @@ static void an_hist_sample(struct an_run *r, struct pf_hist **hp, int64_t v, int
  */
 void an_stage_flush(struct an_run *r, struct an_thread *t)
 {
-	const struct an_stage *e;
+	const size_t stride = sizeof(t->stage[0]) / sizeof(int64_t);
+	bool wake = false, wakeup = false;
 	uint8_t i;
+	int ret = 0;
 
+	/* a histogram exists once it has a sample: an empty one would be a distribution of none */
 	for (i = 0; i < t->nstage; i++) {
-		e = &t->stage[i];
-		if (e->wake_ns != INT64_MIN)
-			an_hist_sample(r, &t->wake_lat, e->wake_ns, e->at_ns, t->pid);
+		wake = wake || t->stage[i].wake_ns != INT64_MIN;
+		wakeup = wakeup || t->stage[i].wakeup_ns != INT64_MIN;
 	}
-	for (i = 0; i < t->nstage; i++) {
-		e = &t->stage[i];
-		if (e->wakeup_ns != INT64_MIN)
-			an_hist_sample(r, &t->wakeup_lat, e->wakeup_ns, e->at_ns, t->pid);
-	}
-	t->nstage = 0;
+	if (wake && an_hist_get(r, &t->wake_lat))
+		ret = pf_hist_add_batch(t->wake_lat, &t->stage[0].wake_ns, &t->stage[0].at_ns, t->nstage, stride, t->pid);
+	if (!ret && wakeup && an_hist_get(r, &t->wakeup_lat))
+		ret = pf_hist_add_batch(t->wakeup_lat, &t->stage[0].wakeup_ns, &t->stage[0].at_ns, t->nstage, stride,
+					t->pid);
+	t->nstage = 0;	/* out of memory (ret): the rest is left out, as an_hist_sample leaves a sample */
 }
 
 /* an_lat_hist - the histogram of one of a thread's latency distributions (enum an_lat) */

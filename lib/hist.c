@@ -651,6 +651,32 @@ int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id)
 	return 0;
 }
 
+int pf_hist_add_batch(struct pf_hist *h, const int64_t *v, const int64_t *at, size_t n, size_t stride, int64_t id)
+{
+	long double wmean = h->wmean, m2 = h->m2, delta, before;
+	uint64_t count = h->count;
+	size_t i;
+	int ret = 0;
+
+	/* pf_hist_add's arithmetic in the same order, the moments held in registers between samples */
+	for (i = 0; i < n * stride; i += stride) {
+		if (v[i] == INT64_MIN)
+			continue;
+		if (!pf_hist_bump_fast(h, v[i]) && (ret = pf_hist_place(h, v[i], 1)))
+			break;
+		pf_hist_extremes(h, v[i], at[i], id);
+		h->sum = pf_i128_add(h->sum, pf_i128_from(v[i]));
+		delta = (long double)v[i] - wmean;
+		before = (long double)count++;
+		wmean += delta / (long double)count;
+		m2 += delta * delta * before / (long double)count;
+	}
+	h->wmean = wmean;
+	h->m2 = m2;
+	h->count = count;
+	return ret;
+}
+
 int pf_hist_add_n(struct pf_hist *h, int64_t value, uint64_t n)
 {
 	int ret;

@@ -154,6 +154,14 @@ void pf_hist_free(struct pf_hist *h);
 
 /* pf_hist_add - add one value with the time and id reported if it is the max; 0 or -ENOMEM */
 int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id) __attribute__((warn_unused_result));
+/*
+ * pf_hist_add_batch - pf_hist_add of v[0], v[stride], ... (n of them, each
+ * with its time at[k * stride]), skipping those equal to INT64_MIN (none
+ * there): the same histogram, bit for bit, in one call; 0 or -ENOMEM
+ * (the samples from the one that failed on are left out)
+ */
+int pf_hist_add_batch(struct pf_hist *h, const int64_t *v, const int64_t *at, size_t n, size_t stride, int64_t id)
+	__attribute__((warn_unused_result));
 
 /*
  * pf_hist_add_n - add n copies of one value (a bin of a histogram imported

@@ -490,9 +490,50 @@ static void test_pool_exact(void)
 	check_int(bad, ==, 0, "hist-10.12 samples added");
 }
 
+/*
+ * test_batch - hist-11.x: pf_hist_add_batch is pf_hist_add bit for bit: the
+ * same samples (negative ones, the exact store, binning, widening, the
+ * INT64_MIN entries skipped) one by one and 16 at a time, strided as the
+ * analysis stages them
+ */
+static void test_batch(void)
+{
+	struct pf_hist_pool *p = pf_hist_pool_new();
+	struct pf_hist one, many;
+	struct pf_stats a, b;
+	int64_t stage[16][3];
+	uint64_t seed = 11;
+	int i, k, bad = 0, same_pct = 1;
+
+	pf_hist_init_pool(&one, p);
+	pf_hist_init_pool(&many, p);
+	for (i = 0; i < 20000; i += 16) {
+		for (k = 0; k < 16; k++) {
+			stage[k][0] = (i + k) % 7 == 3 ? INT64_MIN : (i + k) % 101 == 5 ? -(int64_t)(i + k) :
+				      log_uniform(&seed, 1, 5e9);
+			stage[k][1] = (i + k) * 1000;	/* the time */
+			if (stage[k][0] != INT64_MIN)
+				bad += pf_hist_add(&one, stage[k][0], stage[k][1], 42) != 0;
+		}
+		bad += pf_hist_add_batch(&many, &stage[0][0], &stage[0][1], 16, 3, 42) != 0;
+	}
+	pf_hist_stats(&one, &a);
+	pf_hist_stats(&many, &b);
+	for (k = 0; k < PF_HIST_NPCT; k++)
+		same_pct = same_pct && a.pct[k] == b.pct[k];
+	check(bad == 0 && a.count == b.count && a.count == 17143 && a.min == b.min && a.max == b.max &&
+	      a.max_at == b.max_at && b.max_id == 42 && same_pct,
+	      "hist-11.1 the same count (%llu), min, max with its time, percentiles", (unsigned long long)b.count);
+	check(!memcmp(&one.wmean, &many.wmean, 10) && !memcmp(&one.m2, &many.m2, 10) && a.mean == b.mean &&
+	      a.stddev == b.stddev, "hist-11.2 the same running moments, bit for bit (stddev %.6g)", b.stddev);
+	pf_hist_free(&one);
+	pf_hist_free(&many);
+	pf_hist_pool_free(p);
+}
+
 int main(void)
 {
-	tap_plan(80);
+	tap_plan(82);
 	test_exact_small();
 	test_random();
 	test_repr();
@@ -503,5 +544,6 @@ int main(void)
 	test_i128();
 	test_exact_store();
 	test_pool_exact();
+	test_batch();
 	return tap_done();
 }
