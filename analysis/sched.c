@@ -99,19 +99,15 @@ static void an_mwin_open(struct an_mwin *w, int64_t idx)
 }
 
 /*
- * an_mwin_add - add busy time [start_ns, end_ns) that starts no earlier than
- * the open window (a part that does is added to it: no time is lost, that
- * window is overstated by at most the part); windows wholly inside the
- * interval are full and skipped in one step
+ * an_mwin_add_slow - an_mwin_add of an interval not inside the open window
+ * (a part before it is added to it: no time is lost, that window is
+ * overstated by at most the part); windows wholly inside the interval are
+ * full and skipped in one step
  */
-void an_mwin_add(struct an_mwin *w, int64_t start_ns, int64_t end_ns)
+void an_mwin_add_slow(struct an_mwin *w, int64_t start_ns, int64_t end_ns)
 {
 	int64_t idx, rem, last;
 
-	if (start_ns >= w->open_ns && end_ns <= w->close_ns && start_ns < end_ns) {
-		w->acc_ns += end_ns - start_ns;		/* the usual case: no division */
-		return;
-	}
 	if (start_ns < w->origin_ns)
 		start_ns = w->origin_ns;
 	if (start_ns >= end_ns)

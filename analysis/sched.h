@@ -50,7 +50,20 @@ bool an_thread_lat(const struct an_thread *t, enum an_lat k, struct pf_stats *s)
 /* an_thread_lat_max - the largest sample of one of a thread's latency distributions, -1 when none */
 int64_t an_thread_lat_max(const struct an_thread *t, enum an_lat k);
 void an_mwin_init(struct an_mwin *w, int64_t width_ns, int64_t origin_ns);
-void an_mwin_add(struct an_mwin *w, int64_t start_ns, int64_t end_ns);
+void an_mwin_add_slow(struct an_mwin *w, int64_t start_ns, int64_t end_ns);
+
+/*
+ * an_mwin_add - add busy time [start_ns, end_ns) that starts no earlier than
+ * the open window; inline for the usual case, inside the open window (no
+ * division), else an_mwin_add_slow
+ */
+static inline void an_mwin_add(struct an_mwin *w, int64_t start_ns, int64_t end_ns)
+{
+	if (start_ns >= w->open_ns && end_ns <= w->close_ns && start_ns < end_ns)
+		w->acc_ns += end_ns - start_ns;
+	else
+		an_mwin_add_slow(w, start_ns, end_ns);
+}
 double an_mwin_max(const struct an_mwin *w, int64_t duration_ns);
 const char *an_softirq_name(int vec);
 int  an_lost_add(struct an_run *r, int cpu, int64_t start_ns, int64_t end_ns, int64_t events);
