@@ -454,7 +454,7 @@ static void an_intr_charge(struct an_run *r, struct an_cpu *c, int64_t ts)
 }
 
 /* an_seg_push - close a piece of CPU history */
-static void an_seg_push(struct an_cpu *c, int kind, int64_t start_ns, int64_t end_ns,
+static inline void an_seg_push(struct an_cpu *c, int kind, int64_t start_ns, int64_t end_ns,
 			int32_t id, int32_t pid, uint16_t name)
 {
 	struct an_seg *s = &c->hist[c->hist_head];
@@ -850,7 +850,7 @@ static inline struct an_thread *an_cpu_thread(struct an_run *r, const struct an_
  * goes to busy or idle and into the CPU history; false when this is the
  * CPU's first event (nothing was known before it)
  */
-static bool an_cpu_advance(struct an_cpu *c, int64_t ts)
+static inline bool an_cpu_advance(struct an_cpu *c, int64_t ts)
 {
 	int64_t d = ts - c->curr_since_ns;
 
