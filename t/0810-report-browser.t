@@ -28,13 +28,18 @@ chrome() {
 
 : > "$TMP/chromium.err"
 chrome --log-net-log="$TMP/net.json" --enable-logging=stderr --dump-dom "file://$H" > "$TMP/dom.html"
-# (on failure the messages show as 'got': once in a full make check, never alone)
-is "$(grep ':CONSOLE' "$TMP/chromium.err" | head -5)" "" "browser-1.7 no console message while loading"
+# the page's own messages (source: the report); Chromium's about itself (its extensions, chrome://)
+# are not the report's, and are shown: in two full make check runs of 4 December a console message
+# appeared once each (never in runs of this test alone), and was not kept
+grep ':CONSOLE' "$TMP/chromium.err" | grep -v "source: file://$H " | sed 's/^/#   not the page'"'"'s: /' | head -5
+is "$(grep ':CONSOLE' "$TMP/chromium.err" | grep "source: file://$H " | head -5)" "" \
+	"browser-1.7 no console message of the page while loading"
 # the check can see one: a page that logs an error
 printf '<!DOCTYPE html><html><body><script>console.error("boom")</script></body></html>\n' > "$TMP/console.html"
 : > "$TMP/chromium.err"
 chrome --enable-logging=stderr --dump-dom "file://$TMP/console.html" >/dev/null
-like "$(grep ':CONSOLE' "$TMP/chromium.err")" 'boom' "browser-1.8 (control: a console error is seen)"
+like "$(grep ':CONSOLE' "$TMP/chromium.err" | grep "source: file://$TMP/console.html ")" 'boom' \
+	"browser-1.8 (control: a console error of the page is seen)"
 like "$(grep -c '<section id=' "$TMP/dom.html")" '^14$' "browser-1.1 Chromium loads the file: every section is in the DOM"
 is "$(grep -o '<figure id="fig-[A-Z0-9.]*"' "$TMP/dom.html" | wc -l)" 13 "browser-1.2 every figure is in the DOM"
 is "$(grep -o '<img [^>]*>' "$TMP/dom.html" | grep -v 'width="[1-9][0-9]*" height="[1-9][0-9]*"' | wc -l)" 0 \
