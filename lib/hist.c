@@ -635,25 +635,30 @@ static inline bool pf_hist_bump_fast(struct pf_hist *h, int64_t v)
  * pf_hist_add - pf_hist_add_one for one copy: the same arithmetic (a product
  * by n = 1 is exact, in the sum and in the moments), fewer operations
  */
+/* pf_hist_welford - one sample into a running count, mean and sum of squared deviations */
+static inline void pf_hist_welford(uint64_t *count, long double *wmean, long double *m2, int64_t value)
+{
+	long double delta = (long double)value - *wmean, before = (long double)(*count)++;
+
+	*wmean += delta / (long double)*count;
+	*m2 += delta * delta * before / (long double)*count;
+}
+
 int pf_hist_add(struct pf_hist *h, int64_t value, int64_t at, int64_t id)
 {
-	long double delta, before;
 	int ret;
 
 	if (!pf_hist_bump_fast(h, value) && (ret = pf_hist_place(h, value, 1)))
 		return ret;
 	pf_hist_extremes(h, value, at, id);
 	h->sum = pf_i128_add(h->sum, pf_i128_from(value));
-	delta = (long double)value - h->wmean;
-	before = (long double)h->count++;
-	h->wmean += delta / (long double)h->count;
-	h->m2 += delta * delta * before / (long double)h->count;
+	pf_hist_welford(&h->count, &h->wmean, &h->m2, value);
 	return 0;
 }
 
 int pf_hist_add_batch(struct pf_hist *h, const int64_t *v, const int64_t *at, size_t n, size_t stride, int64_t id)
 {
-	long double wmean = h->wmean, m2 = h->m2, delta, before;
+	long double wmean = h->wmean, m2 = h->m2;
 	uint64_t count = h->count;
 	size_t i;
 	int ret = 0;
@@ -666,10 +671,7 @@ int pf_hist_add_batch(struct pf_hist *h, const int64_t *v, const int64_t *at, si
 			break;
 		pf_hist_extremes(h, v[i], at[i], id);
 		h->sum = pf_i128_add(h->sum, pf_i128_from(v[i]));
-		delta = (long double)v[i] - wmean;
-		before = (long double)count++;
-		wmean += delta / (long double)count;
-		m2 += delta * delta * before / (long double)count;
+		pf_hist_welford(&count, &wmean, &m2, v[i]);
 	}
 	h->wmean = wmean;
 	h->m2 = m2;
