@@ -7,7 +7,7 @@ need BUILT:preflight BUILT:t/ci_genruns
 need CMD:sqlite3
 need CMD:gnuplot
 need CMD:xmllint
-plan 18
+plan 19
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -80,4 +80,16 @@ is "$(perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0]; my $t = decode_js
 	"preflight/REQ-LAT-001 io activation_latency max=pass preflight/REQ-SPI-001 fsw spi_transfer max=skip" \
 	"ci-hist-5.2 tests.json: the verdicts by their stable names"
 like "$(cat "$TMP/squad/metrics.json")" '"preflight/io.activation_latency.p99": [0-9.]+' "ci-hist-5.3 metrics.json: the run-level metrics"
+
+# libpq is loaded when a PostgreSQL URL is opened (ci/histdb.c): without it, one line and exit 3,
+# here with libpq.so.5 hidden (an empty file over it) in a mount namespace of the command's own
+libpq=$(ldconfig -p | awk '$1 == "libpq.so.5" {print $NF; exit}')
+if test_have_prereq ROOT && [ -n "$libpq" ] && unshare -m true 2>/dev/null; then
+	run_cmd unshare -m sh -c "mount --bind /dev/null '$libpq' && exec '$PREFLIGHT' history list --db postgresql://nobody@127.0.0.1:1/none"
+	like "$rc:$(printf '%s\n' "$err" | wc -l):$err" \
+		'^3:1:preflight: history: postgresql://nobody@127.0.0.1:1/none: cannot connect: libpq cannot be loaded \(.*apt install libpq5\)$' \
+		"ci-hist-6.1 libpq missing: one line saying so, exit 3"
+else
+	skip "ci-hist-6.1" "${prereq_why:-no libpq.so.5, or no mount namespace}"
+fi
 done_testing
