@@ -714,6 +714,12 @@ static void rpt_head(struct rpt *r)
 		      "the verdicts below rest on measurements it could not validate (see "
 		      "<a href=\"#validity\">Measurement validity</a>).</p>\n", r->out);
 	json_decref(st);
+	if (json_is_true(pf_jpath_get(r->sysinfo, "virtualization.emulated"))) {
+		fputs("<p class=\"partial\">EMULATED CPU: this run's CPU was emulated (", r->out);
+		rpt_esc(r->out, rpt_str(r->sysinfo, "virtualization.emulation_evidence", "?"));
+		fputs("): every timing in this report is functional evidence only, not evidence of the board's "
+		      "latency.</p>\n", r->out);
+	}
 	fputs("<table>", r->out);
 	rpt_kv(r, "scenario", rpt_str(r->run, "scenario.name", rpt_str(r->results, "run.scenario", NULL)));
 	rpt_kv(r, "started (UTC)", rpt_str(r->run, "started_utc", NULL));

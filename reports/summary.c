@@ -555,6 +555,9 @@ static void summary_write(const char *dir, FILE *out)
 	if (st && !json_is_true(pf_jpath_get(st, "pass")))
 		fprintf(out, "WARNING: the selftest failed on this machine: the verdicts below rest on measurements "
 			"it could not validate (measurement validity)\n");
+	if (json_is_true(pf_jpath_get(si, "virtualization.emulated")))
+		fprintf(out, "WARNING: the CPU is emulated (%s): every timing below is functional evidence only, "
+			"not evidence of the board's latency\n", summary_str(si, "virtualization.emulation_evidence", "?"));
 	if (st)
 		summary_selftest(st, out);
 	summary_machine(si, run, out);

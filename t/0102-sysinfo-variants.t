@@ -3,7 +3,7 @@
 # on and off by changing one thing in a copy of a fixture tree.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$TOP/t/lib/sysinfo-lib.sh"
-plan 35
+plan 40
 
 CPU=sys/devices/system/cpu
 
@@ -161,4 +161,22 @@ rm -r "$T/sys/kernel/debug/sched/fair_server"
 survey "$T" d15
 like "$(json_get "$TMP/d15.json" notes)" "rt_throttle.fair_server: debugfs sched/fair_server/cpu0/runtime: No such file" \
 	"sysinfo-7.34 a 6.12+ kernel whose fair server cannot be read gets a note"
+# --- sysinfo-7.35: an emulated CPU: scripts/target-boot's mark on the command line, an ARM virt board
+T=$(tree_copy rt-board r9)
+printf 'linux,dummy-virt\0' > "$T/proc/device-tree/compatible"
+echo "console=ttyAMA0 root=/dev/vda rw preflight.emulated=tcg" > "$T/proc/cmdline"
+survey "$T" r9
+is "$(json_get "$TMP/r9.json" virtualization.virtualized)/$(json_get "$TMP/r9.json" virtualization.evidence)" \
+	"true/device tree: linux,dummy-virt (qemu's virt board)" "sysinfo-7.35 qemu's virt board: virtualized, from its device tree"
+is "$(json_get "$TMP/r9.json" virtualization.emulated)/$(json_get "$TMP/r9.json" virtualization.emulation_evidence)" \
+	"true/kernel command line: preflight.emulated=tcg" "sysinfo-7.36 preflight.emulated=tcg: emulated, the command line as evidence"
+like "$(json_get "$TMP/r9.json" warnings.id=emulated_cpu.message)" "^the CPU is emulated .*functional evidence only, not evidence of the board's latency" \
+	"sysinfo-7.37 ... and the high emulated_cpu warning says timings are functional evidence only"
+echo "console=ttyAMA0 root=/dev/vda rw" > "$T/proc/cmdline"
+survey "$T" r10
+is "$(json_get "$TMP/r10.json" virtualization.emulated)/$(json_get "$TMP/r10.json" 'warnings.*.id')" "null/rt_throttling virtualized" \
+	"sysinfo-7.38 the virt board without the mark: emulated unknown (KVM or TCG), no emulated_cpu warning"
+rm "$T/proc/device-tree/compatible"
+survey "$T" r11
+is "$(json_get "$TMP/r11.json" virtualization.emulated)" "false" "sysinfo-7.39 a board, not virtualized: not emulated"
 done_testing

@@ -28,6 +28,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <zlib.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 /* The state of one survey. */
 struct si {
@@ -1005,14 +1008,75 @@ static const char *si_container(struct si *s, char *buf, size_t size)
 	return NULL;
 }
 
+/*
+ * si_cpuid_signature - the hypervisor's CPUID signature (leaf 0x40000000:
+ * "KVMKVMKVM", "TCGTCGTCGTCG" for qemu's emulation, ...), read live on x86
+ * only; "" elsewhere
+ */
+static void si_cpuid_signature(const struct si *s, bool hypervisor, char sig[13])
+{
+	sig[0] = '\0';
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int eax, ebx, ecx, edx;
+
+	if (!s->live || !hypervisor)	/* without the flag the leaf is not a hypervisor's */
+		return;
+	__cpuid(0x40000000, eax, ebx, ecx, edx);
+	(void)eax;
+	memcpy(sig, &ebx, 4);
+	memcpy(sig + 4, &ecx, 4);
+	memcpy(sig + 8, &edx, 4);
+	sig[12] = '\0';
+	for (int i = 0; i < 12; i++)
+		if (sig[i] && !isprint((unsigned char)sig[i]))
+			sig[0] = '\0';
+#else
+	(void)s;
+	(void)hypervisor;
+#endif
+}
+
+/*
+ * si_emulated - is the CPU emulated (qemu's TCG) rather than run by the
+ * hardware: 1, 0, or -1 when nothing tells. The evidence: a guest that
+ * preflight's scripts/target-boot started says so on its kernel command line
+ * (preflight.emulated=tcg), which is the only word an ARM 'virt' guest has;
+ * on x86 the hypervisor's CPUID signature; bare metal is not emulated.
+ */
+static int si_emulated(struct si *s, int virt, const char *sig, char *evidence, size_t size)
+{
+	char cmdline[4096], *p;
+
+	if (si_read(s, "/proc/cmdline", cmdline, sizeof(cmdline), NULL) >= 0 &&
+	    (p = strstr(cmdline, "preflight.emulated=")) && (p == cmdline || isspace((unsigned char)p[-1]))) {
+		p[strcspn(p, " \t\n")] = '\0';
+		snprintf(evidence, size, "kernel command line: %s", p);
+		return strcmp(p, "preflight.emulated=0") != 0;
+	}
+	if (!strcmp(sig, "TCGTCGTCGTCG")) {
+		snprintf(evidence, size, "CPUID hypervisor signature %s (qemu's TCG)", sig);
+		return 1;
+	}
+	if (sig[0]) {
+		snprintf(evidence, size, "CPUID hypervisor signature %s: hardware virtualisation", sig);
+		return 0;
+	}
+	if (virt == 0) {
+		snprintf(evidence, size, "not virtualized");
+		return 0;
+	}
+	return -1;
+}
+
 /* si_virt - the "virtualization" object */
 static json_t *si_virt(struct si *s, const struct si_cpuinfo *ci)
 {
-	char vendor[256], product[256], hyp[64], evidence[600] = "", text[64];
+	char vendor[256], product[256], hyp[64], evidence[600] = "", text[64], dt[256], sig[13];
+	char emu_evidence[300] = "";
 	json_t *v = json_object();
 	const char *dmi;
 	bool dmi_known, dt_hyp, known;
-	int virt;
+	int virt, emulated;
 
 	dmi_known = si_read(s, "/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor), NULL) >= 0;
 	dmi_known |= si_read(s, "/sys/class/dmi/id/product_name", product, sizeof(product), NULL) >= 0;
@@ -1029,6 +1093,10 @@ static json_t *si_virt(struct si *s, const struct si_cpuinfo *ci)
 		 si_exists(s, "/sys/firmware/devicetree/base/hypervisor");
 	if (!evidence[0] && dt_hyp)
 		snprintf(evidence, sizeof(evidence), "device-tree hypervisor node");
+	/* qemu's ARM 'virt' board, emulated or under KVM: its device tree's only compatible */
+	if (!evidence[0] && si_read(s, "/proc/device-tree/compatible", dt, sizeof(dt), NULL) >= 0 &&
+	    !strcmp(dt, "linux,dummy-virt"))
+		snprintf(evidence, sizeof(evidence), "device tree: linux,dummy-virt (qemu's virt board)");
 	known = ci->flags_seen || dmi_known || hyp[0] || si_exists(s, "/proc/device-tree") ||
 		si_exists(s, "/sys/firmware/devicetree/base");
 	virt = evidence[0] ? 1 : known ? 0 : -1;
@@ -1039,6 +1107,11 @@ static json_t *si_virt(struct si *s, const struct si_cpuinfo *ci)
 	si_str(v, "product_name", product);
 	si_str(v, "hypervisor_type", hyp);
 	si_str(v, "container", si_container(s, text, sizeof(text)));
+	si_cpuid_signature(s, ci->hypervisor, sig);
+	si_str(v, "hypervisor_signature", sig);
+	emulated = si_emulated(s, virt, sig, emu_evidence, sizeof(emu_evidence));
+	si_bool3(v, "emulated", emulated);
+	si_str(v, "emulation_evidence", emu_evidence);
 	if (virt < 0)
 		si_note(s, "virtualization: no cpu flags, DMI, /sys/hypervisor or device tree to tell");
 	return v;

@@ -311,6 +311,14 @@ void sysinfo_judge(json_t *info)
 			"running under a hypervisor (%s): the host can deschedule a virtual CPU for "
 			"milliseconds", si_or(si_gets(info, "virtualization.evidence")));
 
+	if (si_getb(info, "virtualization.emulated") == 1)
+		si_warn(w, "emulated_cpu", "high",
+			"run the qualification on the board itself; an emulated target proves that "
+			"preflight records, analyses and judges on its kernel and architecture",
+			"the CPU is emulated (%s): instructions are translated in software, so every "
+			"timing here is functional evidence only, not evidence of the board's latency",
+			si_or(si_gets(info, "virtualization.emulation_evidence")));
+
 	if (si_getb(info, "tracefs.usable") == 0)
 		si_warn(w, "tracefs_unavailable", "high",
 			"run as root with tracefs mounted (mount -t tracefs nodev /sys/kernel/tracing); "
@@ -518,6 +526,10 @@ void sysinfo_print_human(const json_t *info, FILE *out)
 	       si_gets(info, "virtualization.evidence") ? " (" : "",
 	       si_gets(info, "virtualization.evidence") ? si_gets(info, "virtualization.evidence") : "",
 	       si_gets(info, "virtualization.evidence") ? ")" : "");
+	si_row(out, "emulated CPU", "%s%s%s%s", si_yesno(info, "virtualization.emulated"),
+	       si_gets(info, "virtualization.emulation_evidence") ? " (" : "",
+	       si_gets(info, "virtualization.emulation_evidence") ? si_gets(info, "virtualization.emulation_evidence") : "",
+	       si_gets(info, "virtualization.emulation_evidence") ? ")" : "");
 
 	note = si_get(info, "notes");
 	if (json_array_size(note)) {
