@@ -26,6 +26,8 @@ cross_qemu_arm64    := qemu-aarch64-static
 cross_qemu_armhf    := qemu-arm-static
 
 NATIVE_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+# the guest of make check-target (scripts/target.mk), this machine's own included
+GUEST_ARCH := $(ARCH)
 ifeq ($(ARCH),$(NATIVE_ARCH))
 override ARCH :=
 endif
@@ -52,7 +54,7 @@ PKG_CONFIG ?= env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
 	pkg-config
 LDFLAGS += -Wl,-rpath-link,$(SYSROOT)/lib/$(CROSS_TRIPLET):$(SYSROOT)/usr/lib/$(CROSS_TRIPLET)
 # a build that needs the sysroot says how to make it, rather than naming each package missing
-cross_req_goals := $(if $(MAKECMDGOALS),$(filter-out clean sysroot check-cross,$(MAKECMDGOALS)),all)
+cross_req_goals := $(if $(MAKECMDGOALS),$(filter-out clean sysroot check-cross target-deps target-image check-target check-target-all,$(MAKECMDGOALS)),all)
 ifneq ($(and $(cross_req_goals),$(if $(wildcard $(SYSROOT)/usr/include),,missing)),)
 $(error preflight: build: no sysroot at $(SYSROOT): run scripts/make-sysroot $(or $(ARCH),<arch>) $(SYSROOT) (or make sysroot ARCH=<arch>))
 endif
