@@ -393,7 +393,8 @@ static void st_verdict(struct st_result *r)
 {
 	int i;
 
-	r->pass = r->run && r->injections > 0 && r->nerr * 2 >= r->injections;
+	/* half the injections valid; the lost case's 'injections' are loss windows, its samples the jobs overlapping one */
+	r->pass = r->run && r->injections > 0 && (r->c == ST_LOST || r->nerr * 2 >= r->injections);
 	if (r->goal_ns && r->nerr)
 		r->pass = r->pass && st_abs_p99(r->err, r->nerr) <= r->goal_ns;
 	for (i = 0; i < r->nchecks; i++)
@@ -1017,38 +1018,22 @@ static int st_case_agree(const struct st_inputs *in, struct st_result *r)
 }
 
 /*
- * The analysis's names for a job blocked on a lock and for a priority
- * inversion (docs/results.md of the analysis that reports them). Assumed
- * until that page names them: in the culprit entry of the victim's job, an
- * object ST_KEY_LOCK with the holder's pid, the SCHED_FIFO priority the
- * holder was boosted to (PI only) and how long it ran boosted, and how long
- * the job was blocked; in the document, the list ST_KEY_INVERSIONS, one entry
- * per inversion with the blocked task's pid, the lower-priority thread's pid
- * and the inversion's start and end.
+ * The analysis's names for a job's wait on a lock (docs/results.md, culprits:
+ * PREEMPT_RT fields): in the culprit entry of the victim's job, `pi` (a
+ * priority-inheritance lock: holder, the kernel priority it was boosted to,
+ * its CPU time while boosted, how long the task was blocked) and `inversion`
+ * (non-null: the job was woken by a lower-priority thread, its waker and how
+ * long it waited); per task, `inversion_count`. Priorities are the kernel's
+ * (99 - the SCHED_FIFO priority).
  */
-#define ST_KEY_LOCK        "lock"
+#define ST_KEY_PI          "pi"
 #define ST_KEY_HOLDER_PID  "holder_pid"
 #define ST_KEY_BOOST_PRIO  "boost_prio"
 #define ST_KEY_BOOSTED_NS  "boosted_ns"
 #define ST_KEY_BLOCKED_NS  "blocked_ns"
-#define ST_KEY_INVERSIONS  "inversions"
-#define ST_KEY_INV_VICTIM  "victim_pid"
-#define ST_KEY_INV_HOLDER  "holder_pid"
-#define ST_KEY_INV_START   "start_ns"
-#define ST_KEY_INV_END     "end_ns"
-
-/* st_inversion - the inversion of results.json whose victim is 'pid' and that overlaps [from, to], NULL when none */
-static json_t *st_inversion(json_t *results, int pid, int64_t from, int64_t to)
-{
-	json_t *v;
-	size_t i;
-
-	json_array_foreach(json_object_get(results, ST_KEY_INVERSIONS), i, v)
-		if (st_int(v, ST_KEY_INV_VICTIM, -1) == pid && st_int(v, ST_KEY_INV_START, INT64_MAX) <= to &&
-		    st_int(v, ST_KEY_INV_END, INT64_MIN) >= from)
-			return v;
-	return NULL;
-}
+#define ST_KEY_INVERSION   "inversion"
+#define ST_KEY_WAKER_PID   "waker_pid"
+#define ST_KEY_INV_COUNT   "inversion_count"
 
 /*
  * st_case_pi - st_pi's job (the victim) blocked on a mutex the low-priority
@@ -1057,37 +1042,37 @@ static json_t *st_inversion(json_t *results, int pid, int64_t from, int64_t to)
  * before its lock (t3) to its read after it (t4); the holder (pid) let go
  * between t1 and t2; with PTHREAD_PRIO_INHERIT (param 1) the kernel boosts
  * the holder to the victim's priority from the victim's block to the unlock
- * (t1 - t3) and the hog (t5..t6) runs only after the victim had the mutex;
- * with PTHREAD_PRIO_NONE (param 0) the hog runs inside the block: an
- * inversion. Error: blocked time - (t4 - t3).
+ * (t1 - t3, the holder spinning all along) and the hog (t5..t6) runs only
+ * after the victim had the mutex; with PTHREAD_PRIO_NONE (param 0) the hog
+ * runs inside the block and the holder's unlock wakes the victim: an
+ * inversion. Error: the blocked time (`pi` or `inversion`) - (t4 - t3), on
+ * the jobs with a culprit line (the task's --top worst).
  */
 static int st_case_pi(const struct st_inputs *in, struct st_result *r)
 {
 	const struct st_log *log = in->log;
-	int64_t *boost_err, *hog_in, blocked, boosted;
-	int nboost = 0, npi = 0, nnone = 0, holder = 0, prio = 0, held_off = 0, pi_inv = 0, inv = 0, inv_holder = 0;
-	int nhog = 0, vpid, i, ret = 0;
-	json_t *c, *lock, *v;
+	int64_t *boost_err, boosted, blocked, inv_expected = 0;
+	int nboost = 0, npi = 0, nnone = 0, holder = 0, prio = 0, held_off = 0, pi_inv = 0, inv = 0, waker = 0;
+	int kept = 0, vpi = 0, i, ret = 0;
+	json_t *task = st_task(in->results, ST_TASK_PI), *c, *pi, *iv;
 
-	if (!json_object_get(in->results, ST_KEY_INVERSIONS)) {
-		r->skip = "the analysis of this build reports no locks or inversions (results.json has no '"
-			  ST_KEY_INVERSIONS "')";
+	if (!json_object_get(task, ST_KEY_INV_COUNT)) {
+		r->skip = "the analysis of this build reports no locks or inversions (results.json: no "
+			  "tasks[]." ST_KEY_INV_COUNT ")";
 		r->run = false;
 		return 0;
 	}
 	boost_err = calloc((size_t)log->nrows + 1, sizeof(*boost_err));
-	hog_in = calloc((size_t)log->nrows + 1, sizeof(*hog_in));
-	if (!boost_err || !hog_in) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	vpid = (int)st_int(st_task(in->results, ST_TASK_PI), "tid", -1);
+	if (!boost_err)
+		return -ENOMEM;
 	for (i = 0; i < log->nrows; i++) {
 		const struct st_row *w = &log->rows[i];
 
 		if (w->c != ST_PI)
 			continue;
 		r->injections++;
+		/* without PI the holder's unlock woke the victim whenever it blocked: an inversion, valid or not */
+		inv_expected += !w->param && w->t3_ns && w->t0_ns < w->t3_ns && w->t3_ns < w->t1_ns;
 		/*
 		 * valid: the holder had the mutex when the victim asked (t0 < t3 < t1), the
 		 * victim got it after the holder's unlock began (t4 > t1); without PI the
@@ -1098,52 +1083,50 @@ static int st_case_pi(const struct st_inputs *in, struct st_result *r)
 			r->invalid++;
 			continue;
 		}
-		c = st_culprit(in->results, w->task, w->release_ns);
-		lock = json_object_get(c, ST_KEY_LOCK);
-		blocked = st_int(lock, ST_KEY_BLOCKED_NS, INT64_MIN);
-		if (blocked == INT64_MIN) {
-			v = st_inversion(in->results, vpid, w->t3_ns, w->t4_ns);
-			blocked = v ? st_int(v, ST_KEY_INV_END, 0) - st_int(v, ST_KEY_INV_START, 0) : 0;
+		if (w->param) {
+			vpi++;
+			held_off += w->t5_ns > w->t4_ns;
 		}
-		if ((ret = st_err(r, blocked - (w->t4_ns - w->t3_ns), i)))
-			break;
+		if (!(c = st_culprit(in->results, w->task, w->release_ns)))
+			continue;	/* not among the task's --top worst: no culprit line */
+		kept++;
+		pi = json_object_get(c, ST_KEY_PI);
+		iv = json_object_get(c, ST_KEY_INVERSION);
 		if (w->param) {
 			npi++;
-			holder += st_int(lock, ST_KEY_HOLDER_PID, -1) == w->pid;
-			prio += st_int(lock, ST_KEY_BOOST_PRIO, -1) == ST_PI_VICTIM_PRIO;
-			boosted = st_int(lock, ST_KEY_BOOSTED_NS, INT64_MIN);
+			holder += st_int(pi, ST_KEY_HOLDER_PID, -1) == w->pid;
+			prio += st_int(pi, ST_KEY_BOOST_PRIO, -1) == 99 - ST_PI_VICTIM_PRIO;
+			pi_inv += json_is_object(iv);
+			boosted = st_int(pi, ST_KEY_BOOSTED_NS, INT64_MIN);
 			if (boosted != INT64_MIN)
 				boost_err[nboost++] = boosted - (w->t1_ns - w->t3_ns);
-			held_off += w->t5_ns > w->t4_ns;
-			pi_inv += st_inversion(in->results, vpid, w->t3_ns, w->t4_ns) != NULL;
+			blocked = st_int(pi, ST_KEY_BLOCKED_NS, INT64_MIN);
 		} else {
 			nnone++;
-			v = st_inversion(in->results, vpid, w->t3_ns, w->t4_ns);
-			inv += v != NULL;
-			inv_holder += v && st_int(v, ST_KEY_INV_HOLDER, -1) == w->pid;
-			hog_in[nhog++] = w->t6_ns - w->t5_ns;
+			inv += json_is_object(iv);
+			waker += st_int(iv, ST_KEY_WAKER_PID, -1) == w->pid;
+			blocked = st_int(iv, ST_KEY_BLOCKED_NS, INT64_MIN);
 		}
+		if (blocked != INT64_MIN && (ret = st_err(r, blocked - (w->t4_ns - w->t3_ns), i)))
+			break;
 	}
+	st_check(r, "PI: the medium hog held off until the victim had the mutex (the kernel boosted the holder)",
+		 vpi, held_off);
 	st_check(r, "PI: the culprit names the holder", npi, holder);
-	st_check(r, "PI: the holder boosted to the victim's priority", npi, prio);
-	st_check(r, "PI: boosted time known for every block", npi, nboost);
-	if (nboost)
-		st_check(r, "PI: boosted time - (unlock - the victim's lock) |error| p99 within the goal", 1,
-			 st_abs_p99(boost_err, nboost) <= r->goal_ns);
-	st_check(r, "PI: the medium hog held off until the victim had the mutex", npi, held_off);
-	st_check(r, "PI: no inversion reported", 0, pi_inv);
-	st_check(r, "none: the block reported as an inversion", nnone, inv);
-	st_check(r, "none: the inversion names the holder", nnone, inv_holder);
-	r->extra = json_pack("{s:i, s:i, s:o, s:o}", "inherit_valid", npi, "none_valid", nnone,
-			     "boosted_error_ns", st_dist_json(boost_err, nboost, "ns"),
-			     "none_medium_hog_run_ns", st_dist_json(hog_in, nhog, "ns"));
+	st_check(r, "PI: the holder boosted to the victim's kernel priority", npi, prio);
+	st_check(r, "PI: boosted time known", npi, nboost);
+	st_check(r, "PI: no inversion flagged", 0, pi_inv);
+	st_check(r, "none: the block flagged as an inversion", nnone, inv);
+	st_check(r, "none: the inversion names the holder as the waker", nnone, waker);
+	st_check(r, "inversions of the task (inversion_count)", inv_expected, st_int(task, ST_KEY_INV_COUNT, -1));
+	r->extra = json_pack("{s:i, s:i, s:i, s:o}", "culprit_lines", kept, "inherit_compared", npi,
+			     "none_compared", nnone, "boosted_error_ns", st_dist_json(boost_err, nboost, "ns"));
 	snprintf(r->note, sizeof(r->note), "expected blocked time = the victim's clock after its lock - before it "
-		 "(t4 - t3); PI: holder = the holder's pid, boost to priority %d for unlock - the victim's lock (t1 - "
-		 "t3), no inversion; none: an inversion naming the holder; invalid: the holder did not hold the mutex "
-		 "when the victim asked, or (none) the medium hog did not begin inside the block", ST_PI_VICTIM_PRIO);
-out:
+		 "(t4 - t3); PI: holder = the holder's pid, boost to kernel priority %d, boosted about unlock - the "
+		 "victim's lock (t1 - t3, figure), no inversion; none: an inversion woken by the holder; compared on "
+		 "the jobs with a culprit line (%d); invalid: the holder did not hold the mutex when the victim asked, "
+		 "or (none) the medium hog did not begin inside the block", 99 - ST_PI_VICTIM_PRIO, kept);
 	free(boost_err);
-	free(hog_in);
 	return ret;
 }
 
