@@ -6,7 +6,7 @@
 # this one recording; edited injector logs show that the comparison follows them.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight CMD:gzip
-plan 40
+plan 45
 
 F="$TOP/t/fixtures/selftest"
 # fixture - a copy of the recorded selftest in $1, job logs unpacked
@@ -15,53 +15,58 @@ fixture() {
 }
 fixture "$TMP/in"
 run_cmd "$PREFLIGHT" selftest --from "$TMP/in" -o "$TMP/out"
-is "$rc" 0 "st-1.1 the recorded selftest passes every case: exit 0" || echo "$err" | sed 's/^/#   /'
-is "$(echo "$out" | head -2 | tr '\n' ' ')" "TAP version 13 1..9 " "st-1.2 TAP with a plan of nine cases"
+# a quick run on this project's 2-vCPU VM while other builds ran: the host's stalls put block, preempt,
+# timer and event beyond the 2 us goal at p99, and a marker cost 1.52 us (probe): those verdicts are the
+# machine's; what is asserted is the comparison's arithmetic on this one recording
+is "$rc" 1 "st-1.1 the recorded selftest: exit 1 (cases failed on a noisy host)" || echo "$err" | sed 's/^/#   /'
+is "$(echo "$out" | head -2 | tr '\n' ' ')" "TAP version 13 1..10 " "st-1.2 TAP with a plan of ten cases"
 J="$TMP/out/selftest.json"
 is "$(json_get "$J" schema)" preflight-selftest/1 "st-1.3 selftest.json names its schema"
-like "$out" '^ok 4 - selftest-4 overrun: 20 injections, 20 valid$' "st-1.4 overruns: every count exact"
+like "$out" '^ok 4 - selftest-4 overrun: 120 injections, 120 valid$' "st-1.4 overruns: every count exact"
 is "$(json_get "$J" cases.name=overrun.checks)" \
-	'[{"expected":20,"measured":20,"name":"overruns","ok":true},{"expected":20,"measured":20,"name":"deadline misses","ok":true},{"expected":20,"measured":20,"name":"missed activations (trace)","ok":true},{"expected":20,"measured":20,"name":"missed activations (job log, none resynchronised silently)","ok":true},{"expected":20,"measured":20,"name":"slot overruns","ok":true}]' \
+	'[{"expected":120,"measured":120,"name":"overruns","ok":true},{"expected":120,"measured":120,"name":"deadline misses","ok":true},{"expected":120,"measured":120,"name":"missed activations (trace)","ok":true},{"expected":120,"measured":120,"name":"missed activations (job log, none resynchronised silently)","ok":true},{"expected":120,"measured":120,"name":"slot overruns","ok":true}]' \
 	"st-1.5 overruns, misses, missed activations (trace and job log), slot overruns"
-like "$out" '^ok 5 - selftest-5 migrate: 20 injections, 20 valid$' "st-1.6 migrations counted exactly"
-like "$out" '#   ok  lost events \(analysis = recorder\): expected 1475, measured 1475' \
+like "$out" '^ok 5 - selftest-5 migrate: 120 injections, 120 valid$' "st-1.6 migrations counted exactly"
+like "$out" '#   ok  lost events \(analysis = recorder\): expected 253435, measured 253435' \
 	"st-1.7 lost events: the analysis counts what the recorder counted"
-like "$out" '#   ok  jobs overlapping a loss flagged: expected 12, measured 12' \
+like "$out" '#   ok  jobs overlapping a loss flagged: expected 69, measured 69' \
 	"st-1.8 every job that overlaps a loss is flagged in jobs.csv"
-is "$(json_get "$J" cases.name=block.valid) $(json_get "$J" cases.name=block.invalid)" "20 0" \
-	"st-1.9 blocking: 20 valid injections (each hog saw the victim's semaphore posted and outlasted its wakeup)"
-is "$(json_get "$J" cases.name=block.error)" '{"count":20,"max":-151,"min":-702,"p50":-277,"p99":-151,"unit":"ns"}' \
+is "$(json_get "$J" cases.name=block.valid) $(json_get "$J" cases.name=block.invalid)" "116 4" \
+	"st-1.9 blocking: 116 valid injections of 120 (a quick run has 120 per case: its p99 is not its maximum)"
+is "$(json_get "$J" cases.name=block.error)" '{"count":116,"max":-761,"min":-2515,"p50":-1433,"p99":-891,"unit":"ns"}' \
 	"st-1.10 blocking: the error distribution (activation latency - (the job's own start stamp - release))"
-like "$out" '#   ok  culprit line kept names the hog \(its pid among the contributors\): expected 20, measured 20' \
+like "$out" '#   ok  culprit line kept names the hog \(its pid among the contributors\): expected 55, measured 55' \
 	"st-1.11 blocking: every culprit line names the hog by its pid"
-is "$(json_get "$J" cases.name=timer.error.p50)" -551 "st-1.12 timer: the expiry pass's clock read vs the watcher's sight of the expiry"
-is "$(json_get "$J" cases.name=agree.checks.0.measured)" 1400 "st-1.14 trace vs job log: every job matched"
-is "$(json_get "$J" pass)" true "st-1.15 selftest.json: pass is true when every case passed"
-is "$(json_get "$J" cases.name=event.error)" '{"count":20,"max":-90,"min":-499,"p50":-320,"p99":-90,"unit":"ns"}' \
+is "$(json_get "$J" cases.name=timer.valid) $(json_get "$J" cases.name=timer.error.p50) $(json_get "$J" cases.name=timer.error.p99)" "115 0 0" \
+	"st-1.12 timer: the expiry pass's clock read inside the hog's interruption at the release (error 0) in 99 % of 115"
+is "$(json_get "$J" cases.name=agree.checks.0.measured)" 11042 "st-1.14 trace vs job log: every job matched"
+is "$(json_get "$J" pass)" false "st-1.15 selftest.json: pass is false when a case failed"
+is "$(json_get "$J" cases.name=event.error)" '{"count":120,"max":-682,"min":-23083,"p50":-933,"p99":-712,"unit":"ns"}' \
 	"st-1.16 event: latency - (the job's own start stamp - the write time W)"
-like "$out" '#   ok  jobs released at the event.s time stamp: expected 20, measured 20' \
+like "$out" '#   ok  jobs released at the event.s time stamp: expected 120, measured 120' \
 	"st-1.17 event: every job released at the injector's write time W, not at its trigger"
 is "$(json_get "$J" cases.name=preempt.error) $(json_get "$J" cases.name=preempt.figures.response_growth_error_ns.p50)" \
-	'{"count":20,"max":1893,"min":-394,"p50":240,"p99":1893,"unit":"ns"} 157' \
+	'{"count":94,"max":14578,"min":-1443,"p50":-49,"p99":14578,"unit":"ns"} 232' \
 	"st-1.18 preemption: response - (the job's own end stamp - release + the clean jobs' end marker - end stamp); its growth - what the job lost"
-is "$(json_get "$J" cases.name=block.figures.hog_end_to_switch_in_ns.p50) $(json_get "$J" cases.name=timer.figures.expiry_minus_interruption_ns.p50)" \
-	"2476 11354" "st-1.19 figures: the hog's last clock read to the victim's switch-in; the timer's expiry after the hog lost its CPU"
-is "$(json_get "$J" cases.name=preempt.figures.exec_time_error_ns.p50)" 9276 \
-	"st-1.20 this recording has no irq_vectors events: the local timer interrupt that woke the hog stays in the victim's execution time"
-is "$(json_get "$J" cases.name=preempt.figures.jobs_stalled_by_the_host)" 4 \
-	"st-1.21 ... jobs whose spin lost 10 us more than the CPU clock, the hog and the phase's usual switches explain: the host took the vCPU"
-like "$out" '#   ok  the hog.s run is in no job.s execution time \(error < the hog.s run; jobs the host did not stall\): expected 16, measured 16' \
-	"st-1.22 ... left out of the check whether the hog's run is in a job's execution time (one exceeds its 20 us hog by 9.8 us)"
+is "$(json_get "$J" cases.name=block.figures.hog_end_to_switch_in_ns.p50) $(json_get "$J" cases.name=timer.figures.interruption_ns.p50) $(json_get "$J" cases.name=timer.figures.expiry_minus_interruption_ns.p50)" \
+	"8747 34074 21050" "st-1.19 figures: the hog's last clock read to the victim's switch-in; the timer's interruption as the hog saw it, and the expiry in it"
+is "$(json_get "$J" cases.name=preempt.figures.jobs_stalled_by_the_host)" 7 \
+	"st-1.21 preemption: jobs whose spin lost 10 us more than the CPU clock, the hog and the phase's usual switches explain: the host took the vCPU"
+like "$out" '#   ok  the hog.s run is in no job.s execution time \(error < the hog.s run; jobs the host did not stall\): expected 87, measured 87' \
+	"st-1.22 ... left out of the check whether the hog's run is in a job's execution time"
+like "$out" '^ok 10 - selftest-10 pi # SKIP not run on this platform: the analysis of this build reports no locks' \
+	"st-1.20 pi: an analysis without lock fields: the case is not run, and not failed"
+is "$(json_get "$J" cases.name=pi.pass) $(json_get "$J" cases.name=pi.run)" "true false" "st-1.26 ... selftest.json: run false, pass true, the reason in not_run"
 
-# a failed case: a job whose thread CPU time (and loss) were 100 us less, its 20 us hog's run counted in
+# a failed check: a job whose thread CPU time (and loss) were 100 us less, its 20 us hog's run counted in
 fixture "$TMP/f"
-awk -F, -v OFS=, '$1 == "preempt" && $3 == 84 { $11 -= 100000; $12 -= 100000 } { print }' "$F/inject.csv" > "$TMP/f/inject.csv"
+awk -F, -v OFS=, '$1 == "preempt" && $3 == 292 { $11 -= 100000; $12 -= 100000 } { print }' "$F/inject.csv" > "$TMP/f/inject.csv"
 run_cmd "$PREFLIGHT" selftest --from "$TMP/f" -o "$TMP/f.out"
 JF="$TMP/f.out/selftest.json"
-like "$rc $out" '#   NOT the hog.s run is in no job.s execution time \(error < the hog.s run; jobs the host did not stall\): expected 16, measured 15' \
-	"st-1.13 a job whose execution time holds its hog's run: the case fails"
+like "$rc $out" '#   NOT the hog.s run is in no job.s execution time \(error < the hog.s run; jobs the host did not stall\): expected 87, measured 86' \
+	"st-1.13 a job whose execution time holds its hog's run: the check fails"
 is "$rc" 1 "st-1.25 ... exit 1"
-is "$(echo "$out" | grep -A7 '^not ok 2 ' | grep worst | cut -d' ' -f4-9)" "worst: st_victim slot 98 release_ns 22002016222819" \
+is "$(echo "$out" | grep -A7 '^not ok 2 ' | grep worst | cut -d' ' -f4-9)" "worst: st_victim slot 490 release_ns 5034796807823" \
 	"st-1.23 a failed case names its worst injection's time stamps"
 is "$(json_get "$JF" pass)" false "st-1.24 selftest.json: pass is false when a case failed"
 
@@ -76,21 +81,35 @@ fixture "$TMP/m1"
 awk -F, -v OFS=, -v r="$(awk -F, '$1 == "overrun" { print $4; exit }' "$F/inject.csv")" \
 	'$1 == "st_ovr" && $3 == r { $5 = sprintf("%.0f", r + 1000000); $6 = 400000 } { print }' "$TMP/in/jobs.csv" > "$TMP/m1/jobs.csv"
 run_cmd "$PREFLIGHT" selftest --from "$TMP/m1" -o "$TMP/m1.out"
-like "$out" '#   NOT overruns: expected 19, measured 20' "st-2.1 a job that ended inside its period by its own end stamp is not expected to overrun"
+like "$out" '#   NOT overruns: expected 119, measured 120' "st-2.1 a job that ended inside its period by its own end stamp is not expected to overrun"
 edited m2 '$1 == "block" { $11 = sprintf("%.0f", $11 - 500) } { print }'
-is "$(json_get "$TMP/m2.out/selftest.json" cases.name=block.error.p50)" 223 "st-2.2 a start stamp 500 ns earlier: every blocking error 500 ns larger"
+is "$(json_get "$TMP/m2.out/selftest.json" cases.name=block.error.p50)" -933 "st-2.2 a start stamp 500 ns earlier: every blocking error 500 ns larger"
 edited m3 '$1 == "migrate" && !done { $10 = $7; done = 1 } { print }'
-like "$out" '#   NOT migrations: expected 19, measured 20' "st-2.3 a move the injector did not see change CPU is not expected"
+like "$out" '#   NOT migrations: expected 119, measured 120' "st-2.3 a move the injector did not see change CPU is not expected"
 edited m4 '$1 == "event" && !done { $4 = sprintf("%.0f", $4 + 1); done = 1 } { print }'
-like "$out" '#   NOT jobs released at the event.s time stamp: expected 20, measured 19' \
+like "$out" '#   NOT jobs released at the event.s time stamp: expected 120, measured 119' \
 	"st-2.4 an event whose job the analysis has at another release: the check fails"
-edited m5 '$1 == "timer" { $11 = sprintf("%.0f", $11 - 1000) } { print }'
-is "$(json_get "$TMP/m5.out/selftest.json" cases.name=timer.error.p50)" 449 "st-2.5 the watcher's sight 1 us earlier: every timer error 1 us larger"
+edited m5 '$1 == "timer" { $13 = sprintf("%.0f", $7 + 1) } { print }'
+is "$(json_get "$TMP/m5.out/selftest.json" cases.name=timer.error.p50)" 21049 \
+	"st-2.5 an interruption 1 ns long: each expiry is measured against its end (21.05 us into the real one at p50)"
 edited m6 '$1 == "preempt" && $10 != 0 { $11 = sprintf("%.0f", $11 + 1000) } { print }'
-is "$(json_get "$TMP/m6.out/selftest.json" cases.name=preempt.figures.response_growth_error_ns.p50)" -843 \
+is "$(json_get "$TMP/m6.out/selftest.json" cases.name=preempt.figures.response_growth_error_ns.p50)" -768 \
 	"st-2.6 preempted jobs that lost 1 us more: every growth error 1 us smaller"
 edited m7 '$1 == "block" && !done { $7 = 0; done = 1 } { print }'
-is "$(json_get "$TMP/m7.out/selftest.json" cases.name=block.invalid)" 1 "st-2.7 a hog that never saw the victim released: the injection is invalid"
+is "$(json_get "$TMP/m7.out/selftest.json" cases.name=block.invalid)" 5 "st-2.7 a hog that never saw the victim released: the injection is invalid"
+edited m8 '$1 == "timer" && !done { $13 = 0; done = 1 } { print }'
+is "$(json_get "$TMP/m8.out/selftest.json" cases.name=timer.invalid)" 6 "st-2.8 a timer hog that saw no interruption end at or after the release: invalid"
+
+# one CPU: the injector logs why a case could not run; it is reported so, and not failed
+fixture "$TMP/one"
+awk -F, -v OFS=, '/^# skip|^# ncpus/ { next } $1 == "migrate" { next } /^# storm=/ { print; print "# skip.migrate=one CPU: a job has no other CPU to move to"; next } { print }' \
+	"$F/inject.csv" > "$TMP/one/inject.csv"
+run_cmd "$PREFLIGHT" selftest --from "$TMP/one" -o "$TMP/one.out"
+like "$out" '^ok 5 - selftest-5 migrate # SKIP not run on this platform: one CPU: a job has no other CPU to move to$' \
+	"st-2.9 a case the platform cannot run: TAP ok with SKIP and the reason"
+is "$(json_get "$TMP/one.out/selftest.json" cases.name=migrate.not_run) $(json_get "$TMP/one.out/selftest.json" cases.name=migrate.pass)" \
+	"one CPU: a job has no other CPU to move to true" "st-2.10 ... selftest.json: the reason in not_run, pass true"
+like "$out" '# selftest: 3 of 8 cases passed, 2 not run on this platform' "st-2.11 ... the last line counts it apart"
 
 # bad input
 fixture "$TMP/b1"
@@ -116,7 +135,7 @@ cp -r "$TOP/t/fixtures/run" "$TMP/run" && mkdir "$TMP/run/selftest" && cp "$JF" 
 run_cmd "$PREFLIGHT" summary "$TMP/run"
 like "$out" '^WARNING: the selftest failed on this machine: the verdicts below rest on measurements it could not validate' \
 	"st-4.1 a failed selftest: the summary says so at the top"
-like "$out" '^  4   overrun     20    20      counts                          pass$' \
+like "$out" '^  4   overrun    120   120      counts                          pass$' \
 	"st-4.2 the summary's measurement validity table: one line per case"
 run_cmd "$PREFLIGHT" report "$TMP/run" -o "$TMP/run/report.html"
 like "$(grep -c 'SELFTEST FAILED\|<h3>Selftest (preflight selftest --quick' "$TMP/run/report.html")" '^2$' \

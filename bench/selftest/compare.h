@@ -24,16 +24,18 @@
 struct st_row {
 	int      c;			/* enum st_case */
 	char     task[ST_TASK_MAX];
-	int64_t  slot, release_ns, t0_ns, t1_ns, t2_ns, t3_ns, gaps_ns, param, cpu_ns;
-	int      pid;
+	int64_t  slot, release_ns, t0_ns, t1_ns, t2_ns, t3_ns, gaps_ns, param, cpu_ns, t4_ns, t5_ns, t6_ns;
+	int      pid, pid2;
 };
 
 /* the injector log */
 struct st_log {
 	int64_t  slot_ns, t0_ns;
-	int      cpu_victim, cpu_tick;
+	int      cpu_victim, cpu_tick, ncpus;
+	int64_t  gap_ns;			/* the hole in a spin that counted as an interruption */
 	bool     quick, storm;
 	int64_t  first_slot[ST_NCASES + 1], last_slot[ST_NCASES + 1];	/* -1: case not run */
+	char     skip[ST_NCASES + 1][160];	/* why a case could not run on this platform ("": it could) */
 	struct st_row *rows;
 	int      nrows;
 };
@@ -70,6 +72,7 @@ struct st_result {
 	int      worst;			/* row index of the worst |error|, -1 */
 	int64_t  worst_err;
 	bool     run;			/* false: the case was not part of this selftest */
+	const char *skip;		/* not run on this platform, and why (not counted as failed) */
 	bool     pass;
 	char     note[512];
 	json_t  *extra;			/* case-specific figures (case 8, 9), owned */

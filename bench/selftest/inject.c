@@ -13,19 +13,33 @@
  * st_mig (move to the other CPU), st_victim (its work spun on the clock, so
  * that the job measures what it lost, and hands its injection its own start
  * stamp) and st_ekf (hands its event its start stamp). The injector threads
- * run SCHED_FIFO 97 above everything of the app: hogs that spin over a
- * release or into a job (the victims' CPU's one also watches the timer case's
- * timerfd), the writer of GPS-like events into a pipe, and the reader (94)
- * that takes them and releases st_ekf at the event's own time stamp.
+ * run SCHED_FIFO: hogs that spin over a release or into a job (92 on the
+ * victims' CPU, between the tick and the victims, so that on one CPU the tick
+ * still releases the job a hog blocks; 97 over the tick's own release), the
+ * writer of GPS-like events into a pipe (97), the reader (94) that takes them
+ * and releases st_ekf at the event's own time stamp, and for the pi case a
+ * low-priority holder of a mutex st_pi's jobs lock (10) and a medium hog (50).
+ *
+ * Nothing here may freeze its machine (on PREEMPT_RT, timers of timerfds and
+ * RCU callbacks run in ktimers/N and rcuc/N at SCHED_FIFO 1, below every
+ * thread of the selftest): every spin ends by the wall clock, whatever the
+ * clock reads cost (the gap that counts as an interruption is calibrated),
+ * the storm leaves its CPU 1 ms in 10; a canary at SCHED_FIFO 1 on each CPU
+ * the selftest uses shows that such threads still run, and a watchdog at
+ * SCHED_FIFO 99 ends the run and puts every thread of it back to
+ * SCHED_OTHER when a canary starves or the run overstays its plan; the
+ * kernel's RLIMIT_RTTIME kills the program if a realtime thread runs 0.5 s
+ * without blocking. With one CPU everything shares it and the migrate case
+ * is not run (the reason goes into the log).
  *
  * Each ground truth is a time stamp of the instant its metric denotes, taken
  * by the thread that is there (docs/selftest.md has the table).
  *
  * Realtime rules (docs/ARCHITECTURE.md): memory locked, every plan and
  * result preallocated before the threads go and prefaulted, stacks
- * prefaulted; the injecting paths only read the clock, spin, wait on or poll
- * a timerfd, write / read the pipe and set the affinity they were made to
- * set. A priority that cannot be set ends the program (exit 3) before the
+ * prefaulted; the injecting paths only read the clock, spin, wait on a
+ * timerfd or sleep, write / read the pipe, take and release the pi case's
+ * mutex and set the affinity they were made to set. A priority that cannot be set ends the program (exit 3) before the
  * app starts. The cases are laid out in phases of slots, one after the other,
  * so that one injection never overlaps another.
  */
@@ -42,26 +56,44 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
 #define ST_SLOT_NS       (5 * PF_NS_PER_MS)	/* not a multiple of a 4 ms kernel tick */
 #define ST_MAX_INJ       4096
+#define ST_QUICK_N       120			/* injections per case of a quick run */
+#define ST_FULL_N        200			/* of a full run */
+#define ST_FULL_BLOCK_N  500			/* blocking, full */
 #define ST_MAX_SLOTS     8192
 #define ST_WARM_SLOTS    40			/* the first injection after 200 ms */
 #define ST_PHASE_GAP     4			/* clean slots between two phases */
-#define ST_INJ_PRIO      97			/* above every thread of the app */
+#define ST_INJ_PRIO      97			/* above every thread of the app (the tick's hog, the writer) */
+#define ST_HOG_V_PRIO    92			/* the victims' CPU's hog: below the tick (93), above the victims */
 #define ST_READER_PRIO   94			/* the event reader: above the victims, below the hogs */
-#define ST_GAP_NS        500			/* a hole this long in a spin is an interruption (a fast timer IRQ takes ~1 us) */
+#define ST_WATCHDOG_PRIO 99			/* the watchdog: above everything */
+#define ST_CANARY_PRIO   1			/* the canaries: ktimers/N's and rcuc/N's priority */
+#define ST_GAP_MIN_NS    500			/* a hole this long in a spin is an interruption (a fast timer IRQ takes ~1 us) */
 #define ST_WATCH_NS      (5 * PF_NS_PER_US)	/* a timer's interrupt may take the CPU this early (KVM's timer advance) */
+#define ST_SPIN_CAP_NS   (4 * PF_NS_PER_MS)	/* no spin of the injector or of a victim's body runs longer (wall time) */
+#define ST_VICTIM_CAP_NS (1 * PF_NS_PER_MS)	/* st_victim's 400 us of own work end by then (wall): room left under emulation */
+#define ST_CANARY_NS     (2 * PF_NS_PER_MS)	/* a canary's period */
+#define ST_STARVE_NS     (250 * PF_NS_PER_MS)	/* a canary this late: SCHED_FIFO 1 starved, the watchdog ends the run */
+#define ST_OVERSTAY_NS   (10000 * PF_NS_PER_MS)	/* the watchdog ends a run this long past its plan */
+#define ST_RTTIME_US     (500 * 1000)		/* RLIMIT_RTTIME: SIGXCPU after this much realtime CPU without blocking */
+#define ST_STORM_BURST_NS (10 * PF_NS_PER_MS)	/* the storm writes this long, then sleeps 1 ms */
+#define ST_PI_LEAD_NS    (100 * PF_NS_PER_US)	/* the holder takes the mutex this long before the release */
+#define ST_PI_HOLD_NS    (400 * PF_NS_PER_US)	/* and holds it for this much of its own running time */
+#define ST_PI_MID_AT_NS  (150 * PF_NS_PER_US)	/* the medium hog wakes this long after the release */
+#define ST_PI_MID_NS     (300 * PF_NS_PER_US)	/* and spins this long */
 #define ST_PREFAULT      (64 * 1024)
 #define ST_BLOCK_LEAD_NS (300 * PF_NS_PER_US)	/* a blocking hog starts this long before the release */
 #define ST_TIMER_LEAD_NS (300 * PF_NS_PER_US)
-#define ST_POLL_LEAD_NS  (200 * PF_NS_PER_US)	/* the timer's watcher polls from r - this (its wake may be late) */
 #define ST_PREEMPT_AT_NS (200 * PF_NS_PER_US)	/* a preempting hog wakes this long after the release */
 #define ST_BLOCK_CAP_NS  (1 * PF_NS_PER_MS)	/* a blocking hog waits this long past r + D for a late tick */
 
@@ -74,10 +106,10 @@ struct st_inj {
 	int64_t  wake_ns;	/* when the injecting thread acts */
 	int64_t  until_ns;	/* hogs: spin until (0: wake + param) */
 	int64_t  param;		/* nominal size in ns (ST_MIGRATE: the CPU after) */
-	int64_t  t0_ns, t1_ns, t2_ns, t3_ns;	/* measured, docs/selftest.md */
+	int64_t  t0_ns, t1_ns, t2_ns, t3_ns, t4_ns, t5_ns, t6_ns;	/* measured, docs/selftest.md */
 	int64_t  gaps_ns;	/* hogs: time the spin lost to interruptions after the release */
 	int64_t  cpu_ns;	/* ST_PREEMPT: the victim job's thread CPU time over its spin */
-	int      pid;
+	int      pid, pid2;
 	int      target_cpu;	/* ST_MIGRATE: where to go */
 	struct app_task *victim;	/* ST_BLOCK: the task whose release the hog waits to see */
 	bool     done;
@@ -94,15 +126,21 @@ static struct st {
 	struct st_inj inj[ST_MAX_INJ];
 	int ninj;
 	int16_t by_slot[ST_MAX_SLOTS];		/* the body's injection of a slot, -1 none */
-	struct st_list hog_victim, hog_tick, writer, reader;
+	struct st_list hog_victim, hog_tick, writer, reader, holder, mid;
 	int64_t first_slot[ST_NCASES + 1], last_slot[ST_NCASES + 1];
-	int cpu_victim, cpu_tick;
+	const char *skip[ST_NCASES + 1];	/* why a case cannot run on this platform */
+	int cpu_victim, cpu_tick, ncpus;	/* ncpus: the CPUs the selftest may use (its affinity) */
+	int64_t gap_ns;				/* a hole this long in a spin is an interruption (calibrated) */
 	int pipe_fd[2];
-	int timer_fd;				/* ST_TIMER: the tick CPU's hog arms it for r - 1 ns, the watcher polls it */
-	int64_t storm_end_ns;
+	pthread_mutex_t pi_mutex[2];		/* ST_PI: [0] PTHREAD_PRIO_NONE, [1] PTHREAD_PRIO_INHERIT */
+	int64_t storm_end_ns, end_by_ns;	/* end_by_ns: the watchdog ends the run after this */
 	bool quick, storm;
 	sem_t go;
 	_Atomic bool stop;
+	_Atomic int64_t canary_ns[2];		/* last run of the canary of cpu_victim [0], cpu_tick [1] */
+	_Atomic int tids[16];			/* the injector's threads, for the watchdog */
+	_Atomic int ntids;
+	const char *_Atomic watchdog_why;	/* set when the watchdog ended the run */
 } st;
 
 /* ---- the bodies of the selftest's tasks (realtime path) ---- */
@@ -116,6 +154,36 @@ static struct st_inj *st_slot_inj(const struct app_job *job, int c)
 		return NULL;
 	e = &st.inj[st.by_slot[job->slot]];
 	return e->c == c ? e : NULL;
+}
+
+/* st_stopping - has the run been asked to end (the watchdog, a signal) */
+static bool st_stopping(void)
+{
+	return atomic_load_explicit(&st.stop, memory_order_relaxed);
+}
+
+/*
+ * st_spin_own - spin on the clock until this thread has run 'own_ns' of its
+ * own time (holes longer than st.gap_ns not counted), at most until 'cap_ns'
+ * (wall) or a stop; *prev_ns gets the last read, *lost_ns (may be NULL) the
+ * holes. Returns the own time run.
+ */
+static int64_t st_spin_own(int64_t own_ns, int64_t cap_ns, int64_t *prev_ns, int64_t *lost_ns)
+{
+	int64_t prev = pf_now_ns(), now, own = 0, lost = 0;
+
+	while (own < own_ns && prev < cap_ns && !st_stopping()) {
+		now = pf_now_ns();
+		if (now - prev <= st.gap_ns)
+			own += now - prev;
+		else
+			lost += now - prev;
+		prev = now;
+	}
+	*prev_ns = prev;
+	if (lost_ns)
+		*lost_ns = lost;
+	return own;
 }
 
 /* st_ovr_job - an overrun: the planned extra CPU work, timed */
@@ -151,31 +219,29 @@ static void st_mig_job(struct app_task *t, const struct app_job *job)
 }
 
 /*
- * st_victim_job - the work of st_victim's jobs: ST_VICTIM_WORK_NS of its own
- * running time, spun on the clock. A blocked job hands its injection its
- * start as the job read it right after its start marker (app/exec.c: the
- * instant the trace stamps the marker with). A job of the preemption phase,
- * preempted or clean, hands its row what it lost (t3: from that start stamp
- * to the end of its spin, all but its own spinning; the spin's holes and the
- * executive's few microseconds before the body) and the CPU time the kernel
- * accounted to its thread over the spin (cpu_ns: interrupts that hit it
- * count, time off the CPU does not).
+ * st_victim_job - the work of st_victim's jobs in the block and preemption
+ * phases (none elsewhere, so that it does not stand in the later cases' way):
+ * ST_VICTIM_WORK_NS of its own running time, spun on the clock. A blocked job
+ * hands its injection its start as the job read it right after its start
+ * marker (app/exec.c: the instant the trace stamps the marker with). A job of
+ * the preemption phase, preempted or clean, hands its row what it lost (t3:
+ * from that start stamp to the end of its spin, all but its own spinning; the
+ * spin's holes and the executive's few microseconds before the body) and the
+ * CPU time the kernel accounted to its thread over the spin (cpu_ns:
+ * interrupts that hit it count, time off the CPU does not).
  */
 static void st_victim_job(struct app_task *t, const struct app_job *job)
 {
 	struct st_inj *e = st_slot_inj(job, ST_BLOCK) ?: st_slot_inj(job, ST_PREEMPT);
-	int64_t cpu0 = e && e->c == ST_PREEMPT ? pf_clock_ns(CLOCK_THREAD_CPUTIME_ID) : 0;
-	int64_t prev = pf_now_ns(), now, own = 0;
+	int64_t cpu0, prev, own;
 
+	if (job->slot < 0 || job->slot > st.last_slot[ST_PREEMPT] + 1)
+		return;
+	cpu0 = e && e->c == ST_PREEMPT ? pf_clock_ns(CLOCK_THREAD_CPUTIME_ID) : 0;
 	if (e && e->c == ST_BLOCK)
 		e->t3_ns = job->start_ns;
-	while (own < ST_VICTIM_WORK_NS) {
-		now = pf_now_ns();
-		if (now - prev <= ST_GAP_NS)
-			own += now - prev;
-		prev = now;
-	}
-	if (e && e->c == ST_PREEMPT) {
+	own = st_spin_own(ST_VICTIM_WORK_NS, pf_now_ns() + ST_VICTIM_CAP_NS, &prev, NULL);
+	if (e && e->c == ST_PREEMPT && own >= ST_VICTIM_WORK_NS) {
 		e->cpu_ns = pf_clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 		e->t3_ns = prev - job->start_ns - own;
 		if (!e->param)
@@ -199,11 +265,32 @@ static void st_ekf_job(struct app_task *t, const struct app_job *job)
 		}
 }
 
+/*
+ * st_pi_job - the pi case's victim: a job of an injection takes the mutex the
+ * holder took before the release (t3 its clock before the lock, t4 after it
+ * got it) and gives it back at once
+ */
+static void st_pi_job(struct app_task *t, const struct app_job *job)
+{
+	struct st_inj *e = st_slot_inj(job, ST_PI);
+	pthread_mutex_t *m;
+
+	if (!e)
+		return;
+	m = &st.pi_mutex[e->param ? 1 : 0];
+	e->t3_ns = pf_now_ns();
+	if (pthread_mutex_lock(m))
+		return;
+	e->t4_ns = pf_now_ns();
+	pthread_mutex_unlock(m);
+}
+
 static const struct app_task_body st_bodies[] = {
 	{ ST_TASK_OVR, NULL, st_ovr_job, NULL },
 	{ ST_TASK_MIG, NULL, st_mig_job, NULL },
 	{ ST_TASK_EKF, NULL, st_ekf_job, NULL },
 	{ ST_TASK_VICTIM, NULL, st_victim_job, NULL },
+	{ ST_TASK_PI, NULL, st_pi_job, NULL },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -222,7 +309,7 @@ static bool st_sleep_until(int64_t ns)
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
-	return !atomic_load_explicit(&st.stop, memory_order_relaxed);
+	return !st_stopping();
 }
 
 /* st_posted - has the victim's semaphore been posted: its job released, its wakeup under way */
@@ -235,37 +322,42 @@ static bool st_posted(struct app_task *victim)
 
 /*
  * st_spin - spin on CLOCK_MONOTONIC until 'until_ns'. Interruptions (holes
- * of more than ST_GAP_NS between two reads) that begin at or after
- * 'watch_ns': the start of the first goes to *first_ns (0 when none), their
- * total to *gaps_ns. With a 'victim' (a blocking hog), the spin goes on until
- * it has also run ST_WAKE_MARGIN_NS of its own time (holes not counted) after
- * *seen_ns, the first read taken after a look at the victim's semaphore found
- * it posted (0 when none; the look comes first, so the read is never earlier
- * than the post), at most until 'cap_ns' (then *seen_ns is 0). Returns the
- * last read.
+ * of more than st.gap_ns between two reads) that begin at or after
+ * 'watch_ns' and end at or after 'watch_end_ns': the first one's last read
+ * before it goes to *first_ns and its first read after it to *first_end_ns
+ * (0 when none), their total to *gaps_ns. With a 'victim' (a blocking hog),
+ * the spin goes on until it has also run ST_WAKE_MARGIN_NS of its own time
+ * (holes not counted) after *seen_ns, the first read taken after a look at
+ * the victim's semaphore found it posted (0 when none; the look comes first,
+ * so the read is never earlier than the post), at most until 'cap_ns' (then
+ * *seen_ns is 0). Whatever the plan, a spin ends ST_SPIN_CAP_NS after it
+ * began or when the run stops. Returns the last read.
  */
-static int64_t st_spin(int64_t until_ns, int64_t watch_ns, struct app_task *victim, int64_t cap_ns,
-		       int64_t *first_ns, int64_t *gaps_ns, int64_t *seen_ns)
+static int64_t st_spin(int64_t until_ns, int64_t watch_ns, int64_t watch_end_ns, struct app_task *victim,
+		       int64_t cap_ns, int64_t *first_ns, int64_t *first_end_ns, int64_t *gaps_ns, int64_t *seen_ns)
 {
-	int64_t prev = pf_now_ns(), now, after = 0;
+	int64_t prev = pf_now_ns(), now, after = 0, hard_end = prev + ST_SPIN_CAP_NS;
 	bool posted;
 
-	*first_ns = 0;
+	*first_ns = *first_end_ns = 0;
 	*gaps_ns = 0;
 	*seen_ns = 0;
 	for (;;) {
 		posted = victim && !*seen_ns && st_posted(victim);
 		now = pf_now_ns();
-		if (now - prev > ST_GAP_NS && prev >= watch_ns) {
-			if (!*first_ns)
+		if (now - prev > st.gap_ns && prev >= watch_ns && now >= watch_end_ns) {
+			if (!*first_ns) {
 				*first_ns = prev;
+				*first_end_ns = now;
+			}
 			*gaps_ns += now - prev;
 		} else if (*seen_ns) {
 			after += now - prev;
 		}
 		if (posted && prev >= watch_ns)
 			*seen_ns = now;
-		if (now >= until_ns && (!victim || after >= ST_WAKE_MARGIN_NS || now >= cap_ns)) {
+		if ((now >= until_ns && (!victim || after >= ST_WAKE_MARGIN_NS || now >= cap_ns)) ||
+		    now >= hard_end || st_stopping()) {
 			if (victim && after < ST_WAKE_MARGIN_NS)
 				*seen_ns = 0;	/* it could not block the woken victim: not as planned */
 			return now;
@@ -288,97 +380,115 @@ static int st_timer_at(int fd, int64_t ns)
 	return timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL) ? -errno : 0;
 }
 
-/* st_prologue - a thread's prefaulted stack, then wait for the plan; false when stopping */
+/* st_prologue - note this thread for the watchdog, prefault its stack, wait for the plan; false when stopping */
 static bool st_prologue(void)
 {
 	volatile char stack[ST_PREFAULT];
+	int i = atomic_fetch_add(&st.ntids, 1);
 
+	if (i < (int)PF_ARRAY_SIZE(st.tids))
+		atomic_store(&st.tids[i], st_tid());
 	memset((char *)stack, 0, sizeof(stack));
 	while (sem_wait(&st.go) && errno == EINTR)
 		;
-	return !atomic_load(&st.stop);
-}
-
-/*
- * st_watch_timer - ST_TIMER on the victims' CPU: poll the timerfd the tick
- * CPU's hog armed for r - 1 ns, which expires in the same timer interrupt as
- * the tick's own timer and just before it. The expiry lies between the start
- * of the last read() that found it not expired and the end of the first that
- * found it expired: t3 = the clock read before that first one, when the two
- * reads took at most 2 ST_GAP_NS in all; 0 when the watcher could not time
- * the expiry so (it came late, or was interrupted around the expiry) or saw
- * none within ST_BLOCK_CAP_NS.
- */
-static void st_watch_timer(struct st_inj *e)
-{
-	int64_t before, prev = 0;
-	uint64_t n;
-
-	do {
-		before = pf_now_ns();
-		if (read(st.timer_fd, &n, sizeof(n)) == (ssize_t)sizeof(n)) {
-			e->t3_ns = prev && pf_now_ns() - prev <= 2 * ST_GAP_NS ? before : 0;
-			return;
-		}
-		prev = before;
-	} while (before < e->release_ns + ST_BLOCK_CAP_NS);
-}
-
-/* st_hog_wake - when a hog thread acts on an injection: the plan's time, or the timer watcher's */
-static int64_t st_hog_wake(const struct st_list *l, const struct st_inj *e)
-{
-	return l == &st.hog_victim && e->c == ST_TIMER ? e->release_ns - ST_POLL_LEAD_NS : e->wake_ns;
+	return !st_stopping();
 }
 
 /*
  * st_hog_main - a hog: at each planned time, spin over a release or into a
  * job; t0 is its first clock read after the wake, t1 its last before it
- * blocks again (docs/selftest.md). The victims' CPU's hog also watches the
- * timer of the ST_TIMER injections.
+ * blocks again (docs/selftest.md). Over the tick's release (ST_TIMER) it
+ * notes the first interruption of its spin that ends at or after the release,
+ * wherever it began:
+ * the tick's timer expires inside it (t2: the last read before, t4: the first
+ * after), whether the interrupt runs the timer itself or, on PREEMPT_RT, the
+ * tick's timer is a hard one (a realtime task's sleep).
  */
 static void *st_hog_main(void *arg)
 {
 	struct st_list *l = arg;
-	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
 	struct st_inj *e;
 	int i, tid = st_tid(), fd;
 	uint64_t expirations;
-	int64_t first, seen;
+	int64_t first, first_end, seen;
 
 	fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
 	if (!st_prologue() || fd < 0)
 		goto out;
-	if (l->n && st_timer_at(fd, st_hog_wake(l, &st.inj[l->idx[0]])))
+	if (l->n && st_timer_at(fd, st.inj[l->idx[0]].wake_ns))
 		goto out;
 	for (i = 0; i < l->n; i++) {
 		e = &st.inj[l->idx[i]];
 		while (read(fd, &expirations, sizeof(expirations)) < 0 && errno == EINTR)
 			;
-		first = pf_now_ns();
-		if (atomic_load_explicit(&st.stop, memory_order_relaxed))
+		e->t0_ns = pf_now_ns();
+		if (st_stopping())
 			break;
-		if (i + 1 < l->n && st_timer_at(fd, st_hog_wake(l, &st.inj[l->idx[i + 1]])))
+		if (i + 1 < l->n && st_timer_at(fd, st.inj[l->idx[i + 1]].wake_ns))
 			break;
-		if (l == &st.hog_victim && e->c == ST_TIMER) {
-			st_watch_timer(e);
-			continue;
-		}
-		e->t0_ns = first;
-		if (e->c == ST_TIMER) {
-			its.it_value = pf_ns_to_ts(e->release_ns - 1);
-			if (timerfd_settime(st.timer_fd, TFD_TIMER_ABSTIME, &its, NULL))
-				break;
-		}
 		e->t1_ns = st_spin(e->until_ns ? e->until_ns : e->t0_ns + e->param,
-				   e->until_ns ? e->release_ns - ST_WATCH_NS : e->t0_ns, e->victim,
-				   e->until_ns + ST_BLOCK_CAP_NS, &first, &e->gaps_ns, &seen);
+				   e->c == ST_TIMER ? 0 : e->until_ns ? e->release_ns - ST_WATCH_NS : e->t0_ns,
+				   e->c == ST_TIMER ? e->release_ns : 0, e->victim,
+				   e->until_ns + ST_BLOCK_CAP_NS, &first, &first_end, &e->gaps_ns, &seen);
 		e->t2_ns = e->victim ? seen : first;
+		e->t4_ns = e->c == ST_TIMER ? first_end : 0;
 		e->pid = tid;
 		e->done = true;
 	}
 out:
 	if (fd >= 0)
 		close(fd);
+	return NULL;
+}
+
+/*
+ * st_holder_main - the pi case's low-priority holder: before each release it
+ * takes the injection's mutex (t0 after it got it), runs ST_PI_HOLD_NS of its
+ * own time, and gives it back (t1 the clock before the unlock, t2 after);
+ * gaps: what its spin lost, the victim's block among it
+ */
+static void *st_holder_main(void *arg)
+{
+	struct st_list *l = arg;
+	pthread_mutex_t *m;
+	struct st_inj *e;
+	int i, tid = st_tid();
+
+	if (!st_prologue())
+		return NULL;
+	for (i = 0; i < l->n; i++) {
+		e = &st.inj[l->idx[i]];
+		m = &st.pi_mutex[e->param ? 1 : 0];
+		if (!st_sleep_until(e->wake_ns) || pthread_mutex_lock(m))
+			break;
+		e->t0_ns = pf_now_ns();
+		st_spin_own(ST_PI_HOLD_NS, e->t0_ns + ST_SPIN_CAP_NS, &e->t1_ns, &e->gaps_ns);
+		pthread_mutex_unlock(m);
+		e->t2_ns = pf_now_ns();
+		e->pid = tid;
+		e->done = true;
+	}
+	return NULL;
+}
+
+/* st_mid_main - the pi case's medium hog: after each release it spins ST_PI_MID_NS (t5 its first read, t6 its last) */
+static void *st_mid_main(void *arg)
+{
+	struct st_list *l = arg;
+	struct st_inj *e;
+	int64_t first, first_end, gaps, seen;
+	int i, tid = st_tid();
+
+	if (!st_prologue())
+		return NULL;
+	for (i = 0; i < l->n; i++) {
+		e = &st.inj[l->idx[i]];
+		if (!st_sleep_until(e->release_ns + ST_PI_MID_AT_NS))
+			break;
+		e->t5_ns = pf_now_ns();
+		e->t6_ns = st_spin(e->t5_ns + ST_PI_MID_NS, e->t5_ns, 0, NULL, 0, &first, &first_end, &gaps, &seen);
+		e->pid2 = tid;
+	}
 	return NULL;
 }
 
@@ -436,22 +546,102 @@ static void *st_reader_main(void *arg)
 }
 
 /*
- * st_storm_main - text markers written without pause until the storm ends, at
- * SCHED_FIFO on the victims' CPU, where 'selftest' pins the recorder: the
- * recorder cannot read while it runs, so the tiny ring buffer overflows
+ * st_storm_main - text markers written in bursts until the storm ends, at
+ * SCHED_FIFO 1 on the victims' CPU, where 'selftest' pins the recorder: the
+ * recorder cannot read during a burst, so the tiny ring buffer overflows
  * whatever the machine's load; the app's tasks preempt it, its logger runs on
- * the other CPU
+ * the other CPU (with one CPU, between the bursts). After each burst of
+ * ST_STORM_BURST_NS it sleeps 1 ms: the kernel's own threads of its priority
+ * (ktimers/N, rcuc/N on PREEMPT_RT) run then.
  */
 static void *st_storm_main(void *arg)
 {
 	static const char line[] = "st storm\n";
+	int64_t burst_end;
 
 	(void)arg;
 	if (!st_prologue())
 		return NULL;
-	while (pf_now_ns() < st.storm_end_ns && !atomic_load_explicit(&st.stop, memory_order_relaxed))
-		if (write(st.app.marker.text_fd, line, sizeof(line) - 1) < 0 && errno != EINTR)
+	while (pf_now_ns() < st.storm_end_ns && !st_stopping()) {
+		burst_end = pf_now_ns() + ST_STORM_BURST_NS;
+		while (pf_now_ns() < burst_end && !st_stopping())
+			if (write(st.app.marker.text_fd, line, sizeof(line) - 1) < 0 && errno != EINTR)
+				return NULL;
+		st_sleep_until(pf_now_ns() + PF_NS_PER_MS);
+	}
+	return NULL;
+}
+
+/* st_canary_main - SCHED_FIFO 1 on one CPU, the priority of ktimers/N and rcuc/N: its clock read every ST_CANARY_NS shows they can run */
+static void *st_canary_main(void *arg)
+{
+	_Atomic int64_t *stamp = arg;
+	int64_t next = pf_now_ns();
+
+	atomic_store(stamp, next);
+	if (!st_prologue())
+		return NULL;
+	while (!st_stopping()) {
+		atomic_store(stamp, pf_now_ns());
+		next += ST_CANARY_NS;
+		st_sleep_until(next);
+	}
+	return NULL;
+}
+
+/*
+ * st_watchdog_end - the watchdog's stop: say why, ask every thread to end,
+ * and put every realtime thread of the run back to SCHED_OTHER (the app's
+ * tasks and the injector's), so that what starved the machine stops at once
+ */
+static void st_watchdog_end(const char *why)
+{
+	struct sched_param other = { .sched_priority = 0 };
+	int i, n = atomic_load(&st.ntids), tid;
+
+	atomic_store(&st.watchdog_why, why);
+	atomic_store(&st.stop, true);
+	app_request_stop(&st.app);
+	for (i = 0; i < n && i < (int)PF_ARRAY_SIZE(st.tids); i++)
+		if ((tid = atomic_load(&st.tids[i])) > 0 && tid != st_tid())
+			sched_setscheduler(tid, SCHED_OTHER, &other);
+	for (i = 0; i < st.app.ntasks; i++)
+		if ((tid = atomic_load(&st.app.task[i].tid)) > 0)
+			sched_setscheduler(tid, SCHED_OTHER, &other);
+}
+
+/*
+ * st_watchdog_main - SCHED_FIFO 99 on the tick's CPU (the victims' other
+ * CPU; with one CPU, the only one): every 10 ms, by a sleep whose timer is a
+ * hard one on PREEMPT_RT (a realtime task's), it checks that each canary ran
+ * within ST_STARVE_NS and that the run is within its plan plus
+ * ST_OVERSTAY_NS, and otherwise ends it (st_watchdog_end)
+ */
+static void *st_watchdog_main(void *arg)
+{
+	int64_t now, next;
+	int i;
+
+	(void)arg;
+	if (!st_prologue())
+		return NULL;
+	next = pf_now_ns();
+	while (!st_stopping()) {
+		next += 10 * PF_NS_PER_MS;
+		if (!st_sleep_until(next))
 			break;
+		now = pf_now_ns();
+		for (i = 0; i < (st.cpu_tick == st.cpu_victim ? 1 : 2); i++)
+			if (now - atomic_load(&st.canary_ns[i]) > ST_STARVE_NS) {
+				st_watchdog_end("a SCHED_FIFO 1 canary did not run for 250 ms: the kernel's own "
+						"threads of that priority (ktimers, rcuc) were starved");
+				return NULL;
+			}
+		if (st.end_by_ns && now > st.end_by_ns) {
+			st_watchdog_end("the run went on 10 s past its plan");
+			return NULL;
+		}
+	}
 	return NULL;
 }
 
@@ -478,6 +668,63 @@ static int st_thread(pthread_t *th, void *(*fn)(void *), void *arg, int prio, in
 	if (!ret)
 		pthread_setname_np(*th, name);
 	return ret;
+}
+
+static int st_cmp64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * st_calibrate_gap - the hole in a spin that counts as an interruption: 4
+ * times the median step between two clock reads, at least ST_GAP_MIN_NS (a
+ * read takes 20-40 ns on hardware, microseconds under emulation, where a
+ * fixed 500 ns would see every step as an interruption and a spin counting
+ * its own time would never end)
+ */
+static int64_t st_calibrate_gap(void)
+{
+	static int64_t step[2001];
+	int64_t prev = pf_now_ns(), now;
+	int i;
+
+	for (i = 0; i < (int)PF_ARRAY_SIZE(step); i++) {
+		now = pf_now_ns();
+		step[i] = now - prev;
+		prev = now;
+	}
+	qsort(step, PF_ARRAY_SIZE(step), sizeof(step[0]), st_cmp64);
+	return 4 * step[PF_ARRAY_SIZE(step) / 2] > ST_GAP_MIN_NS ? 4 * step[PF_ARRAY_SIZE(step) / 2] : ST_GAP_MIN_NS;
+}
+
+/* st_pi_mutexes - the pi case's two mutexes: [0] PTHREAD_PRIO_NONE, [1] PTHREAD_PRIO_INHERIT; 0 or -errno */
+static int st_pi_mutexes(void)
+{
+	pthread_mutexattr_t a;
+	int i, ret = 0;
+
+	for (i = 0; i < 2 && !ret; i++) {
+		pthread_mutexattr_init(&a);
+		ret = -pthread_mutexattr_setprotocol(&a, i ? PTHREAD_PRIO_INHERIT : PTHREAD_PRIO_NONE);
+		if (!ret)
+			ret = -pthread_mutex_init(&st.pi_mutex[i], &a);
+		pthread_mutexattr_destroy(&a);
+	}
+	return ret;
+}
+
+/*
+ * st_rt_limits - the kernel's own backstop: RLIMIT_RTTIME makes a realtime
+ * thread that runs ST_RTTIME_US without blocking raise SIGXCPU (the main
+ * thread takes it and ends the run), twice that kills the program; 0 or -errno
+ */
+static int st_rt_limits(void)
+{
+	struct rlimit rl = { .rlim_cur = ST_RTTIME_US, .rlim_max = 2 * ST_RTTIME_US };
+
+	return setrlimit(RLIMIT_RTTIME, &rl) ? -errno : 0;
 }
 
 /* st_add - plan one injection; its index, or -1 when the plan is full */
@@ -533,8 +780,6 @@ static int64_t st_plan_hogs(struct st_list *l, int c, const char *task, int64_t 
 		if (idx >= 0 && c == ST_BLOCK)
 			st.inj[idx].victim = app_find_task(&st.app, task);
 		st_push(l, idx);
-		if (c == ST_TIMER)
-			st_push(&st.hog_victim, idx);	/* the victims' CPU's hog watches the timer */
 		/* the clean job after a preempted one: a row of param 0, the baseline its body fills in */
 		if (c == ST_PREEMPT && (idx = st_add(c, task, k + 1, 0, 0, 0)) >= 0)
 			st.by_slot[k + 1] = (int16_t)idx;
@@ -545,14 +790,17 @@ static int64_t st_plan_hogs(struct st_list *l, int c, const char *task, int64_t 
 /*
  * st_plan - lay the cases out in slots after t0: each injection every
  * 'every' slots, ST_PHASE_GAP clean slots between cases; returns the first
- * slot after the last case
+ * slot after the last case. A quick run has ST_QUICK_N injections per case
+ * (a p99 of 100 valid ones or more is not the maximum), a full one ST_FULL_N
+ * (ST_FULL_BLOCK_N blocking); the pi case has that many of each protocol.
  */
 static int64_t st_plan(void)
 {
 	static const int64_t block_us[] = { 20, 50, 100, 500, 2000 };
 	static const int64_t hog_us[] = { 20, 50, 100, 200 };
-	int64_t k = ST_WARM_SLOTS, n = st.quick ? 20 : 100, i;
-	int64_t nblock = st.quick ? 20 : 100 * (int64_t)PF_ARRAY_SIZE(block_us);
+	static const int64_t timer_us[] = { 100, 150, 200, 300 };
+	int64_t k = ST_WARM_SLOTS, n = st.quick ? ST_QUICK_N : ST_FULL_N, i;
+	int64_t nblock = st.quick ? ST_QUICK_N : ST_FULL_BLOCK_N;
 	int idx;
 
 	memset(st.by_slot, 0xff, sizeof(st.by_slot));
@@ -562,7 +810,8 @@ static int64_t st_plan(void)
 		return k + (int64_t)(250 * PF_NS_PER_MS / ST_SLOT_NS);
 	k = st_plan_hogs(&st.hog_victim, ST_BLOCK, ST_TASK_VICTIM, k, nblock, block_us, PF_ARRAY_SIZE(block_us));
 	k = st_plan_hogs(&st.hog_victim, ST_PREEMPT, ST_TASK_VICTIM, k, n, hog_us, PF_ARRAY_SIZE(hog_us));
-	k = st_plan_hogs(&st.hog_tick, ST_TIMER, ST_TASK_TICK, k, n, hog_us, PF_ARRAY_SIZE(hog_us));
+	/* the tick's hogs 100 us or more: its injected jobs among the 1000 worst (culprit lines) above the tick's noise */
+	k = st_plan_hogs(&st.hog_tick, ST_TIMER, ST_TASK_TICK, k, n, timer_us, PF_ARRAY_SIZE(timer_us));
 	/* overruns: 1.2 slots of extra CPU work (about 1.5 slots of wall time), then clean slots to catch up */
 	for (i = 0; i < n; i++, k += 4) {
 		idx = st_add(ST_OVERRUN, ST_TASK_OVR, k, 0, 0, ST_SLOT_NS * 6 / 5);
@@ -570,8 +819,9 @@ static int64_t st_plan(void)
 			st.by_slot[k] = (int16_t)idx;
 	}
 	k += ST_PHASE_GAP;
-	/* migrations: every other job moves to the other CPU and back */
-	for (i = 0; i < n; i++, k += 2) {
+	/* migrations: every other job moves to the other CPU and back (with one CPU, none) */
+	st.skip[ST_MIGRATE] = st.cpu_tick == st.cpu_victim ? "one CPU: a job has no other CPU to move to" : NULL;
+	for (i = 0; i < n && !st.skip[ST_MIGRATE]; i++, k += 2) {
 		idx = st_add(ST_MIGRATE, ST_TASK_MIG, k, 0, 0, 0);
 		if (idx < 0)
 			continue;
@@ -584,6 +834,16 @@ static int64_t st_plan(void)
 		idx = st_add(ST_EVENT, ST_TASK_EKF, k, st.app.t0_ns + k * ST_SLOT_NS + ST_SLOT_NS / 2, 0, 0);
 		st_push(&st.writer, idx);
 		st_push(&st.reader, idx);
+	}
+	k += ST_PHASE_GAP;
+	/* pi: the holder takes the mutex before the release, the victim's job blocks on it; inherit and none in turn */
+	for (i = 0; i < 2 * n; i++, k += 2) {
+		idx = st_add(ST_PI, ST_TASK_PI, k, st.app.t0_ns + k * ST_SLOT_NS - ST_PI_LEAD_NS, 0, i % 2 == 0);
+		if (idx < 0)
+			continue;
+		st.by_slot[k] = (int16_t)idx;
+		st_push(&st.holder, idx);
+		st_push(&st.mid, idx);
 	}
 	return k + 10;
 }
@@ -609,10 +869,11 @@ static int st_config(struct app_config *cfg)
 		 "[task " ST_TASK_MIG "]\nkind = periodic\npriority = 89\nperiod = %lldns\nwork = 50us\ncpus = %d\n"
 		 "[task " ST_TASK_OVR "]\nkind = periodic\npriority = 88\nperiod = %lldns\nwork = 20us\ncpus = %d\n"
 		 "[task " ST_TASK_EKF "]\nkind = event\npriority = 91\nevent_period = 0ns\ndeadline = %lldns\n"
-		 "work = 50us\ncpus = %d\n",
+		 "work = 50us\ncpus = %d\n"
+		 "[task " ST_TASK_PI "]\nkind = periodic\npriority = %d\nperiod = %lldns\nwork = 0us\ncpus = %d\n",
 		 (long long)ST_SLOT_NS, (long long)ST_SLOT_NS, st.cpu_tick, (long long)ST_SLOT_NS, st.cpu_victim,
 		 (long long)ST_SLOT_NS, st.cpu_victim, (long long)ST_SLOT_NS, st.cpu_victim,
-		 (long long)ST_SLOT_NS, st.cpu_victim);
+		 (long long)ST_SLOT_NS, st.cpu_victim, ST_PI_VICTIM_PRIO, (long long)ST_SLOT_NS, st.cpu_victim);
 	if (st.storm)	/* off the storm's CPU */
 		snprintf(text + strlen(text), sizeof(text) - strlen(text), "[task logger]\ncpus = %d\n", st.cpu_tick);
 	if (app_config_load_string(cfg, "selftest", text, err, sizeof(err)) ||
@@ -631,13 +892,16 @@ static int st_write_log(const char *path)
 
 	if (!f)
 		return -errno;
-	fprintf(f, "%s\n# slot_ns=%lld\n# t0_ns=%lld\n# cpu_victim=%d\n# cpu_tick=%d\n# quick=%d\n# storm=%d\n",
-		ST_LOG_HEADER, (long long)ST_SLOT_NS, (long long)st.app.t0_ns, st.cpu_victim, st.cpu_tick,
-		st.quick, st.storm);
-	for (i = 1; i <= ST_NCASES; i++)
+	fprintf(f, "%s\n# slot_ns=%lld\n# t0_ns=%lld\n# cpu_victim=%d\n# cpu_tick=%d\n# ncpus=%d\n# gap_ns=%lld\n"
+		"# quick=%d\n# storm=%d\n", ST_LOG_HEADER, (long long)ST_SLOT_NS, (long long)st.app.t0_ns,
+		st.cpu_victim, st.cpu_tick, st.ncpus, (long long)st.gap_ns, st.quick, st.storm);
+	for (i = 1; i <= ST_NCASES; i++) {
 		if (st.first_slot[i] >= 0)
 			fprintf(f, "# first_slot.%s=%lld\n# last_slot.%s=%lld\n", st_case_name(i),
 				(long long)st.first_slot[i], st_case_name(i), (long long)st.last_slot[i]);
+		if (st.skip[i])
+			fprintf(f, "# skip.%s=%s\n", st_case_name(i), st.skip[i]);
+	}
 	fprintf(f, "%s\n", ST_LOG_COLUMNS);
 	for (i = 0; i < st.ninj; i++) {
 		e = &st.inj[i];
@@ -645,10 +909,10 @@ static int st_write_log(const char *path)
 			continue;
 		if (e->c == ST_OVERRUN || e->c == ST_MIGRATE)
 			e->pid = atomic_load(&app_find_task(&st.app, e->task)->tid);
-		fprintf(f, "%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%d,%lld,%lld,%lld\n", st_case_name(e->c), e->task,
-			(long long)e->slot, (long long)e->release_ns, (long long)e->t0_ns, (long long)e->t1_ns,
+		fprintf(f, "%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%d,%lld,%lld,%lld,%lld,%lld,%lld,%d\n", st_case_name(e->c),
+			e->task, (long long)e->slot, (long long)e->release_ns, (long long)e->t0_ns, (long long)e->t1_ns,
 			(long long)e->t2_ns, (long long)e->gaps_ns, e->pid, (long long)e->param, (long long)e->t3_ns,
-			(long long)e->cpu_ns);
+			(long long)e->cpu_ns, (long long)e->t4_ns, (long long)e->t5_ns, (long long)e->t6_ns, e->pid2);
 	}
 	if (ferror(f))
 		ret = -EIO;
@@ -667,9 +931,10 @@ static const char st_usage[] =
 	"  -t, --trace-instance NAME  write the app's markers into this tracefs instance (required)\n"
 	"  -j, --joblog PATH          the executive's job log (required)\n"
 	"  -l, --log PATH             the injector log (required)\n"
-	"  -Q, --quick                20 injections per case (default: 100, 500 for blocking)\n"
-	"  -c, --cpu N                the victims' CPU (default: the last online CPU); the tick\n"
-	"                             and the tick's hog run on another one\n"
+	"  -Q, --quick                120 injections per case (default: 200, 500 for blocking)\n"
+	"  -c, --cpu N                the victims' CPU (default: the last CPU of its affinity);\n"
+	"                             the tick and the tick's hog run on another one of its\n"
+	"                             affinity (with one CPU, on the same)\n"
 	"      --storm                no injections: 0.25 s of the app under a storm of\n"
 	"                             scheduler events (the lost-events case; default: off)\n"
 	"  -h, --help                 this text\n"
@@ -691,9 +956,15 @@ static int st_parse(int argc, char **argv, const char **inst, const char **joblo
 		{ NULL, 0, NULL, 0 },
 	};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), v;
-	int c;
+	cpu_set_t set;
+	int c, i;
 
-	st.cpu_victim = (int)ncpu - 1;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return pf_fail(PF_EXIT_ENV, "sched_getaffinity: %s", strerror(errno));
+	st.ncpus = CPU_COUNT(&set);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &set))
+			st.cpu_victim = i;	/* the last one */
 	while ((c = getopt_long(argc, argv, "t:j:l:Qc:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': *inst = optarg; break;
@@ -716,26 +987,38 @@ static int st_parse(int argc, char **argv, const char **inst, const char **joblo
 	}
 	if (optind < argc || !*inst || !*joblog || !*log)
 		return pf_fail(PF_EXIT_USAGE, "--trace-instance, --joblog and --log are required (try --help)");
-	if (ncpu < 2)
-		return pf_fail(PF_EXIT_ENV, "needs 2 CPUs (the tick and the victims on different ones), %ld online", ncpu);
-	st.cpu_tick = st.cpu_victim ? 0 : 1;
+	/* the tick's CPU: the first other CPU of the affinity; with one CPU, the victims' */
+	st.cpu_tick = st.cpu_victim;
+	for (i = CPU_SETSIZE - 1; i >= 0; i--)
+		if (CPU_ISSET(i, &set) && i != st.cpu_victim)
+			st.cpu_tick = i;
 	return -1;
 }
 
 /* st_threads - the injector's threads, before the app's (a priority refused stops everything); 0 or an exit code */
 static int st_threads(pthread_t *th, int *nth)
 {
-	struct { void *(*fn)(void *); void *arg; int prio, cpu; const char *name; } t[] = {
-		{ st_hog_main, &st.hog_victim, ST_INJ_PRIO, st.cpu_victim, "st_hog_v" },
-		{ st_hog_main, &st.hog_tick, ST_INJ_PRIO, st.cpu_tick, "st_hog_t" },
-		{ st_writer_main, &st.writer, ST_INJ_PRIO, st.cpu_tick, "st_gps_w" },
-		{ st_reader_main, &st.reader, ST_READER_PRIO, st.cpu_victim, "st_gps_r" },
-		{ st_storm_main, NULL, 1, st.cpu_victim, "st_storm" },
+	enum { BOTH, RUN, STORM };
+	struct { void *(*fn)(void *); void *arg; int prio, cpu; const char *name; int when; } t[] = {
+		{ st_watchdog_main, NULL, ST_WATCHDOG_PRIO, st.cpu_tick, "st_watchdog", BOTH },
+		{ st_canary_main, &st.canary_ns[0], ST_CANARY_PRIO, st.cpu_victim, "st_canary_v", BOTH },
+		{ st_canary_main, &st.canary_ns[1], ST_CANARY_PRIO, st.cpu_tick, "st_canary_t", BOTH },
+		{ st_hog_main, &st.hog_victim, ST_HOG_V_PRIO, st.cpu_victim, "st_hog_v", RUN },
+		{ st_hog_main, &st.hog_tick, ST_INJ_PRIO, st.cpu_tick, "st_hog_t", RUN },
+		{ st_writer_main, &st.writer, ST_INJ_PRIO, st.cpu_tick, "st_gps_w", RUN },
+		{ st_reader_main, &st.reader, ST_READER_PRIO, st.cpu_victim, "st_gps_r", RUN },
+		{ st_holder_main, &st.holder, ST_PI_HOLDER_PRIO, st.cpu_victim, "st_pi_holder", RUN },
+		{ st_mid_main, &st.mid, ST_PI_MID_PRIO, st.cpu_victim, "st_pi_mid", RUN },
+		{ st_storm_main, NULL, 1, st.cpu_victim, "st_storm", STORM },
 	};
-	size_t i, n = st.storm ? PF_ARRAY_SIZE(t) : PF_ARRAY_SIZE(t) - 1;
+	size_t i;
 	int ret;
 
-	for (i = st.storm ? 4 : 0; i < n; i++) {
+	for (i = 0; i < PF_ARRAY_SIZE(t); i++) {
+		if (t[i].when != BOTH && (t[i].when == STORM) != st.storm)
+			continue;
+		if (t[i].fn == st_canary_main && t[i].arg == &st.canary_ns[1] && st.cpu_tick == st.cpu_victim)
+			continue;	/* one CPU, one canary */
 		ret = st_thread(&th[*nth], t[i].fn, t[i].arg, t[i].prio, t[i].cpu, t[i].name);
 		if (ret == -EPERM)
 			return pf_fail(PF_EXIT_ENV, "%s: SCHED_FIFO priority %d: not permitted (run as root)",
@@ -751,7 +1034,7 @@ int main(int argc, char **argv)
 {
 	const char *inst = NULL, *joblog = NULL, *log = NULL;
 	struct app_config *cfg = NULL;
-	pthread_t th[8];
+	pthread_t th[16];
 	int nth = 0, i, ret, code, dma_fd = -1;
 	bool interrupted;
 	struct timespec ts;
@@ -768,12 +1051,19 @@ int main(int argc, char **argv)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	if ((code = st_config(cfg)))
 		goto out_cfg;
-	st.timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (st.timer_fd < 0 || pipe2(st.pipe_fd, O_CLOEXEC) ||
-	    sem_init(&st.go, 0, 0)) {
-		code = pf_fail(PF_EXIT_INTERNAL, "pipe, timerfd: %s", strerror(errno));
+	if (pipe2(st.pipe_fd, O_CLOEXEC) || sem_init(&st.go, 0, 0)) {
+		code = pf_fail(PF_EXIT_INTERNAL, "pipe: %s", strerror(errno));
 		goto out_cfg;
 	}
+	if ((ret = st_pi_mutexes())) {
+		code = pf_fail(PF_EXIT_ENV, "a priority-inheritance mutex: %s", strerror(-ret));
+		goto out_cfg;
+	}
+	if ((ret = st_rt_limits())) {
+		code = pf_fail(PF_EXIT_ENV, "RLIMIT_RTTIME: %s", strerror(-ret));
+		goto out_cfg;
+	}
+	st.gap_ns = st_calibrate_gap();
 	ret = app_init(&st.app, cfg, err, sizeof(err));
 	if (ret) {
 		code = pf_fail(PF_EXIT_INTERNAL, "setup: %s", err);
@@ -803,6 +1093,8 @@ int main(int argc, char **argv)
 		goto out_app;
 	}
 	app_signals_to_main(&sigs);
+	sigaddset(&sigs, SIGXCPU);	/* RLIMIT_RTTIME's first word, to the main thread */
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	if ((code = st_threads(th, &nth)))
 		goto out_threads;
 	/* the run's length is the plan's, and the plan needs t0: plan with a provisional t0, then again */
@@ -812,24 +1104,30 @@ int main(int argc, char **argv)
 		code = pf_fail(ret == -EPERM || ret == -EINVAL ? PF_EXIT_ENV : PF_EXIT_INTERNAL, "%s", err);
 		goto out_threads;
 	}
-	st.ninj = st.hog_victim.n = st.hog_tick.n = st.writer.n = st.reader.n = 0;
+	st.ninj = st.hog_victim.n = st.hog_tick.n = st.writer.n = st.reader.n = st.holder.n = st.mid.n = 0;
 	st_plan();
 	st.storm_end_ns = st.app.t0_ns + st.app.duration_ns;
+	st.end_by_ns = st.storm_end_ns + ST_OVERSTAY_NS;
 	app_declare_tasks(&st.app);
 	if (app_joblog_header(&st.app))
 		code = PF_EXIT_ENV;
 	for (i = 0; i < nth; i++)
 		sem_post(&st.go);
 	app_go(&st.app);
-	while (!atomic_load(&st.app.tick_done)) {
+	while (!atomic_load(&st.app.tick_done) && !st_stopping()) {
 		ts = pf_ns_to_ts(100 * PF_NS_PER_MS);
 		ret = sigtimedwait(&sigs, NULL, &ts);
+		if (ret == SIGXCPU)
+			st_watchdog_end("a realtime thread ran 0.5 s without blocking (RLIMIT_RTTIME)");
 		if (ret == SIGINT || ret == SIGTERM) {
 			app_request_stop(&st.app);
 			break;
 		}
 	}
 	app_join(&st.app);
+	if (atomic_load(&st.watchdog_why))
+		code = pf_fail(PF_EXIT_ENV, "watchdog: %s: the run was ended, its threads put back to SCHED_OTHER",
+			       atomic_load(&st.watchdog_why));
 out_threads:
 	/* a normal end finds every injector thread done; an interrupted or failed one cancels them */
 	interrupted = code || app_stopping(&st.app);

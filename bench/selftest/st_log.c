@@ -9,7 +9,7 @@
 const char *st_case_name(int c)
 {
 	static const char *const names[] = {
-		NULL, "block", "preempt", "timer", "overrun", "migrate", "event", "lost", "probe", "agree",
+		NULL, "block", "preempt", "timer", "overrun", "migrate", "event", "lost", "probe", "agree", "pi",
 	};
 
 	return c >= 1 && c <= ST_NCASES ? names[c] : NULL;

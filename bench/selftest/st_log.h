@@ -4,19 +4,21 @@
  * injector's own CLOCK_MONOTONIC time stamps. Written by selftest-inject
  * (bench/selftest/inject.c), read by the comparison (bench/selftest/compare.c).
  *
- * File: "# preflight-selftest-inject/2", then "# key=value" lines (slot_ns,
- * t0_ns, cpu_victim, cpu_tick, quick, first_slot.CASE, last_slot.CASE), then
- * the column row and one row per injection:
+ * File: "# preflight-selftest-inject/3", then "# key=value" lines (slot_ns,
+ * t0_ns, cpu_victim, cpu_tick, ncpus, gap_ns, quick, storm, first_slot.CASE,
+ * last_slot.CASE, skip.CASE: why the case could not run on this platform),
+ * then the column row and one row per injection:
  *
- *   case,task,slot,release_ns,t0_ns,t1_ns,t2_ns,gaps_ns,pid,param,t3_ns,cpu_ns
+ *   case,task,slot,release_ns,t0_ns,t1_ns,t2_ns,gaps_ns,pid,param,t3_ns,cpu_ns,t4_ns,t5_ns,t6_ns,pid2
  *
- * The meaning of t0 / t1 / t2 / gaps / param / t3 / cpu per case is in docs/selftest.md.
+ * The meaning of the columns per case is in docs/selftest.md.
  */
 #ifndef ST_LOG_H
 #define ST_LOG_H
 
-#define ST_LOG_HEADER  "# preflight-selftest-inject/2"
-#define ST_LOG_COLUMNS "case,task,slot,release_ns,t0_ns,t1_ns,t2_ns,gaps_ns,pid,param,t3_ns,cpu_ns"
+#define ST_LOG_HEADER  "# preflight-selftest-inject/3"
+#define ST_LOG_COLUMNS "case,task,slot,release_ns,t0_ns,t1_ns,t2_ns,gaps_ns,pid,param,t3_ns,cpu_ns,t4_ns,t5_ns,t6_ns,pid2"
+#define ST_LOG_NCOLS   16
 
 /* The cases, numbered as in docs/selftest.md. */
 enum st_case {
@@ -29,7 +31,8 @@ enum st_case {
 	ST_LOST,		/* a storm under a tiny ring buffer */
 	ST_PROBE,		/* the instrumentation's cost */
 	ST_AGREE,		/* trace against job log */
-	ST_NCASES = ST_AGREE,
+	ST_PI,			/* a victim blocked on a mutex a low-priority thread holds, a medium hog beside */
+	ST_NCASES = ST_PI,
 };
 
 /* The app's tasks of the selftest (the executive's own threads) and the injector's threads. */
@@ -38,6 +41,12 @@ enum st_case {
 #define ST_TASK_OVR     "st_ovr"	/* periodic, victim CPU: ST_OVERRUN */
 #define ST_TASK_MIG     "st_mig"	/* periodic, victim CPU: ST_MIGRATE */
 #define ST_TASK_EKF     "st_ekf"	/* event-triggered, victim CPU: ST_EVENT */
+#define ST_TASK_PI      "st_pi"		/* periodic, victim CPU: ST_PI (blocks on the holder's mutex) */
+
+/* ST_PI: the priorities of the holder and the medium hog (the victim's is its task's) */
+#define ST_PI_HOLDER_PRIO 10
+#define ST_PI_MID_PRIO    50
+#define ST_PI_VICTIM_PRIO 87
 
 /*
  * a blocking hog spins on this long (its own running time) after it saw the
