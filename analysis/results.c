@@ -13,6 +13,7 @@
 #include "jobs_csv.h"
 #include "joblog.h"
 #include "timeline.h"
+#include "rt.h"
 
 #include <csv.h>
 #include <ctype.h>
@@ -363,6 +364,7 @@ static json_t *an_thread_json(struct an_run *r, struct an_thread *t)
 	json_object_set_new(o, "wakeup_latency_from_wakeup_ns", !lat ? json_null() :
 			    json_is_null(lat) ? an_empty_stats("ns") : lat);
 	json_object_set_new(o, "lost_events", json_boolean(an_thread_lost(r, t)));
+	json_object_set_new(o, "inversions", json_integer((json_int_t)(t->rt ? t->rt->inversions : 0)));
 	if (!r->n_switch)
 		an_nullify(o, an_thread_runtime_keys, "no sched_switch events in the trace");
 	else if (r->rt_switches && !(t->nprios && t->prio < 100))
@@ -530,6 +532,7 @@ void an_culprit_parts_json(const char *self, const struct an_culprit *c, json_t 
 				    c->contrib[k].kind == AN_C_APP ? json_integer(c->contrib[k].id) : json_null());
 		json_object_set_new(x, "duration_ns", json_integer(c->contrib[k].dur_ns));
 		json_object_set_new(x, "share", an_frac(c->contrib[k].dur_ns, c->latency_ns));
+		an_rt_contrib_json(&c->contrib[k], x);
 		json_array_append_new(cs, x);
 	}
 	json_object_set_new(o, "contributors", cs);
@@ -545,6 +548,7 @@ json_t *an_culprit_json(const struct an_run *r, const struct an_task *t, const s
 
 	json_object_set_new(o, "seq", json_integer(c->seq));
 	an_culprit_parts_json(t->name, c, o);
+	an_rt_culprit_json((struct an_run *)r, c, o);
 	json_object_set_new(o, "released_by", !c->releaser[0] ? json_null() :
 			    json_pack("{sssisIsI}", "task", c->releaser, "pid", c->waker_pid,
 				      "seq", (json_int_t)c->releaser_seq, "latency_ns", (json_int_t)c->releaser_late_ns));
@@ -637,6 +641,7 @@ static json_t *an_task_json(struct an_run *r, struct an_task *t, json_t *affecte
 	json_object_set_new(o, "lost_events_jobs", json_integer((json_int_t)t->lost_jobs));
 	if (t->lost_jobs)
 		an_affected(affected, "tasks.%s (%ld jobs)", t->name, (long)t->lost_jobs);
+	an_rt_task_json(r, t, o);
 	json_object_set_new(o, "culprits", primary_jl ? json_array() : an_culprits_json(r, t));
 	return o;
 }

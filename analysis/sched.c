@@ -236,6 +236,8 @@ void an_sched_free(struct an_run *r)
 	/* the threads' histograms, and what dead threads kept of theirs, live in the pool */
 	pf_hist_pool_free(r->hpool);
 	r->hpool = NULL;
+	for (i = 0; i < r->nthr; i++)
+		free(r->thr[i].rt);
 	if (r->thr)
 		munmap(r->thr, r->thr_cap * sizeof(*r->thr));
 	r->thr = NULL;
@@ -665,6 +667,8 @@ int an_thread_drop(struct an_run *r, struct an_thread *t)
 	if (t->final)
 		pf_hist_pool_put(r->hpool, t->final, an_final_bytes(t->final));
 	t->final = NULL;
+	free(t->rt);
+	t->rt = NULL;
 	r->gone_active++;
 	r->gone_unresolved += t->unresolved;
 	if (r->last_idx == idx)
@@ -892,7 +896,10 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 		t = an_cpu_thread(r, c, prev_pid);
 		if (t) {
 			an_copy_comm(t, prev_comm);
-			an_note_prio(t, prev_prio);
+			if (!t->rt || !t->rt->boost_since_ns)	/* a PI boost is not its priority (rt.c) */
+				an_note_prio(t, prev_prio);
+			t->eprio = prev_prio;
+			t->eprio_known = true;
 			t->sw_seen = true;
 			if (!t->first_ns)
 				t->first_ns = ts;
@@ -906,7 +913,10 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 		t = an_thread_get(r, next_pid);
 		if (t) {
 			an_copy_comm(t, next_comm);
-			an_note_prio(t, next_prio);
+			if (!t->rt || !t->rt->boost_since_ns)
+				an_note_prio(t, next_prio);
+			t->eprio = next_prio;
+			t->eprio_known = true;
 			t->sw_seen = true;
 			an_switch_in(r, t, cpu, ts, false);
 			c->curr_idx = (int32_t)(t - r->thr);

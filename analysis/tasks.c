@@ -15,6 +15,7 @@
 #include "sched.h"
 #include "jobs_csv.h"
 #include "timeline.h"
+#include "rt.h"
 
 #include <errno.h>
 #include <math.h>
@@ -306,7 +307,7 @@ static void an_seg_account(struct an_run *r, const struct an_seg *s, int self, i
 		break;
 	case AN_SEG_SOFTIRQ:
 		tn = s->pid > 0 ? an_thread_name(r, s->pid, nb, sizeof(nb)) : "";
-		if (!strncmp(tn, "ksoftirqd", 9))
+		if (!strncmp(tn, "ksoftirqd/", 10) || !strncmp(tn, "ktimers/", 8))
 			snprintf(buf, sizeof(buf), "%s (%s)", tn, an_softirq_name(s->id));
 		else
 			snprintf(buf, sizeof(buf), "softirq %s", an_softirq_name(s->id));
@@ -332,6 +333,49 @@ static void an_seg_account(struct an_run *r, const struct an_seg *s, int self, i
 static int64_t an_clock_res_ns(const struct an_run *r)
 {
 	return !strcmp(r->clock, "uptime") ? r->opt.tick_ns : 1;
+}
+
+/*
+ * an_cpu_history - the closed history of a CPU overlapping [from, to] into
+ * the contributors ('self' the thread whose own time it is); the oldest
+ * start the history holds
+ */
+static int64_t an_cpu_history(struct an_run *r, const struct an_cpu *cp, int self, int64_t from, int64_t to,
+			      struct an_contrib *cs, int *n, int cap)
+{
+	int64_t oldest = INT64_MAX;
+	uint32_t i, k;
+
+	for (i = 0; i < cp->hist_n; i++) {
+		k = (cp->hist_head + AN_CPU_HISTORY - 1 - i) % AN_CPU_HISTORY;
+		if (cp->hist[k].start_ns < oldest)
+			oldest = cp->hist[k].start_ns;
+		if (cp->hist[k].end_ns <= from && cp->hist[k].kind == AN_SEG_THREAD)
+			break;
+		an_seg_account(r, &cp->hist[k], self, from, to, cs, n, cap);
+	}
+	return oldest;
+}
+
+/*
+ * an_cpu_account - what ran on a CPU in [from, to], its open run included,
+ * as contributors largest first ('self' the thread whose own time it is);
+ * their number (an_rt_woken_by: what kept a waker from running)
+ */
+static int an_cpu_account(struct an_run *r, int cpu, int self, int64_t from, int64_t to,
+			  struct an_contrib *cs, int cap)
+{
+	const struct an_cpu *cp = &r->cpu[cpu];
+	struct an_seg open;
+	int n = 0;
+
+	an_cpu_history(r, cp, self, from, to, cs, &n, cap);
+	if (cp->known) {
+		open = (struct an_seg){ cp->curr_since_ns, to, cp->curr, cp->curr, 0, AN_SEG_THREAD, 0, 0 };
+		an_seg_account(r, &open, self, from, to, cs, &n, cap);
+	}
+	qsort(cs, n, sizeof(cs[0]), an_contrib_cmp);
+	return n;
 }
 
 /*
@@ -372,18 +416,10 @@ void an_culprit_fill(struct an_run *r, struct an_thread *th, int cpu, struct an_
 	struct an_contrib cs[64];
 	struct an_cpu *cp = &r->cpu[cpu];
 	struct an_seg open;
-	uint32_t i, k;
 	int n = 0, j;
-	int64_t oldest = INT64_MAX, from = c->from_ns;
+	int64_t oldest, from = c->from_ns;
 
-	for (i = 0; i < cp->hist_n; i++) {
-		k = (cp->hist_head + AN_CPU_HISTORY - 1 - i) % AN_CPU_HISTORY;
-		if (cp->hist[k].start_ns < oldest)
-			oldest = cp->hist[k].start_ns;
-		if (cp->hist[k].end_ns <= from && cp->hist[k].kind == AN_SEG_THREAD)
-			break;
-		an_seg_account(r, &cp->hist[k], th->pid, from, c->start_ns, cs, &n, PF_ARRAY_SIZE(cs));
-	}
+	oldest = an_cpu_history(r, cp, th->pid, from, c->start_ns, cs, &n, PF_ARRAY_SIZE(cs));
 	if (cp->known && cp->curr == th->pid && cp->curr_since_ns >= from) {
 		/* switched in for this job: the rest is the app's own delay */
 		an_contrib_add(cs, &n, PF_ARRAY_SIZE(cs), AN_C_APP, th->pid, "app delay", c->start_ns - cp->curr_since_ns);
@@ -424,6 +460,17 @@ static void an_culprit_releaser(struct an_run *r, const struct an_task *t, struc
 	c->from_ns = c->waking_ns;
 }
 
+/* an_culprit_of - the task's culprit of job seq released at release_ns, NULL when not among its worst */
+static struct an_culprit *an_culprit_of(struct an_task *t, uint32_t seq, int64_t release_ns)
+{
+	int i;
+
+	for (i = 0; i < t->ntop; i++)
+		if (t->top[i].seq == seq && t->top[i].release_ns == release_ns)
+			return &t->top[i];
+	return NULL;
+}
+
 /* an_culprit_consider - keep this activation if it is among the task's worst --top */
 static void an_culprit_consider(struct an_run *r, struct an_task *t, struct an_thread *th, int cpu,
 				uint32_t seq, int64_t release_ns, int64_t start_ns)
@@ -449,6 +496,7 @@ static void an_culprit_consider(struct an_run *r, struct an_task *t, struct an_t
 		c.switch_in_ns = th->last_inferred ? 0 : th->last_switch_in_ns;
 		c.waker_pid = th->last_waker_pid;
 		an_culprit_releaser(r, t, &c);
+		an_rt_woken_by(r, th, &c, an_cpu_account);
 	} else if (th->running && th->switch_in_ns >= release_ns) {
 		c.switch_in_ns = th->switch_in_ns;
 	}
@@ -610,6 +658,7 @@ int an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_id
 	    an_stat_add(&t->nmig, (int64_t)nmig, j->release_ns, seq))
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	t->prev_end_ns = ts;
+	an_rt_job_end(t, th, an_culprit_of(t, seq, j->release_ns), seq, j->release_ns, ts);
 	an_slot_job(r, t, j->release_ns, ts, &slot);
 	*j = (struct an_job){ .seq = j->seq, .release_ns = j->release_ns, .start_ns = j->start_ns, .end_ns = ts,
 			      .lost = j->lost, .slot = slot, .exec_ns = exec_ns, .npre = npre, .nmig = nmig,
@@ -997,6 +1046,76 @@ void an_culprit_line(const struct an_run *r, const struct an_task *t, const stru
 }
 
 /*
+ * an_woken_text - a culprit line's waker part, when a kernel service thread
+ * of lower priority woke the task (an_rt_woken_by): " — woken by ktimers/1
+ * (timers, pid 17) at RT 1 after 6900 µs, which waited behind rcuc/1 (RCU
+ * callbacks, pid 20) 6800 µs"
+ */
+static size_t an_woken_text(const struct an_run *r, const struct an_culprit *c, char *buf, size_t size)
+{
+	char who[64], d[32], pr[16], nb[24], e[64];
+	const char *sep = ", which waited behind ", *comm;
+	size_t len, n;
+	int k;
+
+	len = (size_t)snprintf(buf, size, " — woken by ");
+	comm = an_thread_name((struct an_run *)r, c->woken_by.pid, nb, sizeof(nb));
+	n = strlen(comm);
+	an_rt_label(who, sizeof(who), comm, c->woken_by.pid);
+	an_fmt_us(d, sizeof(d), c->waking_ns - c->release_ns);
+	an_prio_text(pr, sizeof(pr), c->woken_by.prio);
+	if (len < size)
+		len += (size_t)snprintf(buf + len, size - len, "%s at %s after %s", who, pr, d);
+	for (k = 0; k < c->woken_by.ndelay && len < size; k++) {
+		const struct an_contrib *x = &c->woken_by.delay[k];
+
+		if (x->kind == AN_C_SELF || x->dur_ns < 100 || (x->kind == AN_C_SOFTIRQ && !strncmp(x->name, comm, n) &&
+								  !strncmp(x->name + n, " (", 2)))
+			continue;	/* its own work before the waking: its softirqs too */
+		if (x->kind == AN_C_THREAD)
+			an_rt_label(e, sizeof(e), x->name, x->id);
+		else
+			snprintf(e, sizeof(e), "%s", x->kind == AN_C_IDLE ? "CPU idle" : x->name);
+		an_fmt_us(d, sizeof(d), x->dur_ns);
+		len += (size_t)snprintf(buf + len, size - len, "%s%s %s", sep, e, d);
+		sep = ", ";
+	}
+	return len < size ? len : size - 1;
+}
+
+/*
+ * an_rt_tail - a culprit line's PI wait and inversion: "; PI: blocked 800 µs
+ * on a lock held by low (pid 300), boosted to RT 90, ran 780 µs boosted;
+ * priority inversion: woken by low (pid 300, nice 0) below its RT 90 after
+ * 800 µs blocked"
+ */
+static void an_rt_tail(const struct an_run *r, const struct an_culprit *c, char *buf, size_t size)
+{
+	char d[32], b[32], pr[16], pw[16], nb[24];
+	size_t len = 0;
+
+	if (c->pi.holder_pid && len < size) {
+		an_fmt_us(d, sizeof(d), c->pi.blocked_ns);
+		an_fmt_us(b, sizeof(b), c->pi.boosted_ns);
+		an_prio_text(pr, sizeof(pr), c->pi.boost_prio);
+		len += (size_t)snprintf(buf + len, size - len, "; PI: blocked %s on a lock held by %s (pid %d), "
+					"boosted to %s, ran %s boosted", d,
+					an_thread_name((struct an_run *)r, c->pi.holder_pid, nb, sizeof(nb)), c->pi.holder_pid, pr, b);
+	}
+	if (c->inv.waker_pid && len < size) {
+		an_prio_text(pr, sizeof(pr), c->inv.waker_prio);
+		an_prio_text(pw, sizeof(pw), c->inv.prio);
+		len += (size_t)snprintf(buf + len, size - len, "; priority inversion: woken by %s (pid %d, %s) "
+					"below its %s", an_thread_name((struct an_run *)r, c->inv.waker_pid, nb, sizeof(nb)),
+					c->inv.waker_pid, pr, pw);
+		if (c->inv.blocked_ns >= 0 && len < size) {
+			an_fmt_us(d, sizeof(d), c->inv.blocked_ns);
+			snprintf(buf + len, size - len, " after %s blocked", d);
+		}
+	}
+}
+
+/*
  * an_culprit_parts_text - the tail of a culprit's summary line: the releaser
  * when another app task woke it (and how late that one was itself), the
  * largest parts with their pids, the rest, the timer IRQ's delay and the
@@ -1012,7 +1131,6 @@ void an_culprit_parts_text(const struct an_run *r, const char *self, const struc
 	const char *sep = " — ";
 	int64_t delay_ns;
 
-	(void)r;
 	buf[0] = '\0';
 	if (c->releaser[0] && len < size) {
 		an_fmt_us(d, sizeof(d), c->from_ns - c->release_ns);
@@ -1022,20 +1140,25 @@ void an_culprit_parts_text(const struct an_run *r, const char *self, const struc
 		shown++;
 		sep = "; ";
 	}
+	if (c->woken_by.pid && len < size) {
+		len += an_woken_text(r, c, buf + len, size - len);
+		shown++;
+		sep = "; ";
+	}
 	for (i = 0; i < c->ncontrib && shown < 5 && len < size; i++) {
 		const struct an_contrib *x = &c->contrib[i];
-		char pid[24] = "";
+		char label[64] = "";
 
 		/* the task itself only when it mattered: its previous job still running */
 		if (x->dur_ns < 100 || (x->kind == AN_C_SELF && (double)x->dur_ns * 10 < (double)c->latency_ns))
 			continue;
 		if (x->kind == AN_C_THREAD && strncmp(x->name, "pid ", 4))	/* a thread never named is "pid N" already */
-			snprintf(pid, sizeof(pid), " (pid %d)", x->id);
+			an_rt_label(label, sizeof(label), x->name, x->id);
 		an_fmt_us(d, sizeof(d), x->dur_ns);
-		len += snprintf(buf + len, size - len, "%s%s%s%s %s", sep,
+		len += snprintf(buf + len, size - len, "%s%s%s %s", sep,
 				x->kind == AN_C_IDLE ? "CPU idle" : x->kind == AN_C_SELF ? self :
-				x->kind == AN_C_APP ? "switch-in to start" : x->name,
-				x->kind == AN_C_SELF ? " itself (previous job)" : "", pid, d);
+				x->kind == AN_C_APP ? "switch-in to start" : label[0] ? label : x->name,
+				x->kind == AN_C_SELF ? " itself (previous job)" : "", d);
 		rest -= x->dur_ns;
 		shown++;
 		sep = ", ";
@@ -1056,7 +1179,9 @@ void an_culprit_parts_text(const struct an_run *r, const char *self, const struc
 	if (!shown && len < size)
 		len += snprintf(buf + len, size - len, " — nothing else ran on CPU %d", c->cpu);
 	if (len < size)
-		snprintf(buf + len, size - len, " [%.0f %% explained%s]",
-			 c->latency_ns ? 100.0 * (double)c->explained_ns / (double)c->latency_ns : 100.0,
-			 !c->history ? ": history incomplete" : !c->complete ? ": the parts do not add up" : "");
+		len += snprintf(buf + len, size - len, " [%.0f %% explained%s]",
+				c->latency_ns ? 100.0 * (double)c->explained_ns / (double)c->latency_ns : 100.0,
+				!c->history ? ": history incomplete" : !c->complete ? ": the parts do not add up" : "");
+	if (len < size)
+		an_rt_tail(r, c, buf + len, size - len);
 }

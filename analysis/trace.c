@@ -17,6 +17,7 @@
 #include "cyclictest_wakeups.h"
 #include "tasks.h"
 #include "results.h"
+#include "rt.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -42,7 +43,7 @@ enum an_ev {
 	AN_EV_NONE, AN_EV_SWITCH, AN_EV_WAKING, AN_EV_WAKEUP, AN_EV_MIGRATE,
 	AN_EV_IRQ_ENTRY, AN_EV_IRQ_EXIT, AN_EV_SOFTIRQ_ENTRY, AN_EV_SOFTIRQ_EXIT,
 	AN_EV_HRTIMER_ENTRY, AN_EV_HRTIMER_EXIT, AN_EV_PRINT, AN_EV_RAW, AN_EV_HRTIMER_START,
-	AN_EV_WAKEUP_NEW, AN_EV_VEC_ENTRY, AN_EV_VEC_EXIT, AN_EV_EXIT,
+	AN_EV_WAKEUP_NEW, AN_EV_VEC_ENTRY, AN_EV_VEC_EXIT, AN_EV_EXIT, AN_EV_PI_SETPRIO,
 	AN_EV_COUNT,
 	AN_EV_UNKNOWN = 0xff	/* an id without a format: corrupt data */
 };
@@ -66,6 +67,7 @@ static const struct { const char *sys, *name; } an_ev_names[AN_EV_COUNT] = {
 	[AN_EV_VEC_ENTRY]     = { "irq_vectors", "local_timer_entry" },
 	[AN_EV_VEC_EXIT]      = { "irq_vectors", "local_timer_exit" },
 	[AN_EV_EXIT]          = { "sched", "sched_process_exit" },
+	[AN_EV_PI_SETPRIO]    = { "sched", "sched_pi_setprio" },	/* priority inheritance (rt.c) */
 };
 
 /*
@@ -86,6 +88,7 @@ enum an_fld {
 	F_NEXT_PID, F_NEXT_COMM, F_NEXT_PRIO,
 	F_IRQ, F_NAME, F_VEC, F_BUF, F_ID, F_NOW,
 	F_EXPIRES,					/* hrtimer_start */
+	F_OLDPRIO, F_NEWPRIO,				/* sched_pi_setprio (and F_PID) */
 	F_COUNT
 };
 
@@ -283,6 +286,8 @@ static int an_reader_setup(struct an_reader *rd)
 		{ AN_EV_HRTIMER_START, F_EXPIRES, "expires" },
 		{ AN_EV_WAKEUP_NEW, F_PID, "pid" }, { AN_EV_WAKEUP_NEW, F_COMM, "comm" },
 		{ AN_EV_VEC_ENTRY, F_VEC, "vector" }, { AN_EV_VEC_EXIT, F_VEC, "vector" },
+		{ AN_EV_PI_SETPRIO, F_PID, "pid" }, { AN_EV_PI_SETPRIO, F_OLDPRIO, "oldprio" },
+		{ AN_EV_PI_SETPRIO, F_NEWPRIO, "newprio" },
 	};
 	struct tep_event *ev, **all = tep_list_events(rd->tep, TEP_EVENT_SORT_ID);
 	int i, maxid = 0;
@@ -508,12 +513,26 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 
 			an_on_waking(r, cpu, ts, an_i32(d + f[F_PID].offset), d + f[F_COMM].offset,
 				     an_i32(d + f[F_PRIO].offset), rd->kind[type] == AN_EV_WAKING);
+			if (rd->kind[type] == AN_EV_WAKING)
+				an_rt_on_waking(r, cpu, ts, an_i32(d + f[F_PID].offset), an_i32(d + f[F_PRIO].offset),
+						pid, ((const uint8_t *)rec->data)[2]);
 			break;
 		}
 		an_on_waking(r, cpu, ts, (int)an_sign(an_num(rd, &f[F_PID], rec), f[F_PID].size),
 			     an_comm(rd, &f[F_COMM], rec),
 			     (int)an_sign(an_num(rd, &f[F_PRIO], rec), f[F_PRIO].size),
 			     rd->kind[type] == AN_EV_WAKING);
+		if (rd->kind[type] == AN_EV_WAKING)
+			an_rt_on_waking(r, cpu, ts, (int)an_sign(an_num(rd, &f[F_PID], rec), f[F_PID].size),
+					(int)an_sign(an_num(rd, &f[F_PRIO], rec), f[F_PRIO].size), pid,
+					((const uint8_t *)rec->data)[2]);
+		break;
+	case AN_EV_PI_SETPRIO:
+		f = rd->fmt[AN_EV_PI_SETPRIO].f;
+		if (f[F_PID].present && f[F_OLDPRIO].present && f[F_NEWPRIO].present)
+			an_rt_on_pi_setprio(r, ts, pid, (int)an_sign(an_num(rd, &f[F_PID], rec), f[F_PID].size),
+					    (int)an_sign(an_num(rd, &f[F_OLDPRIO], rec), f[F_OLDPRIO].size),
+					    (int)an_sign(an_num(rd, &f[F_NEWPRIO], rec), f[F_NEWPRIO].size));
 		break;
 	case AN_EV_MIGRATE:
 		f = rd->fmt[AN_EV_MIGRATE].f;

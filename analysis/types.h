@@ -33,6 +33,7 @@
 #define AN_MAX_TASKS      256	/* marker task ids are a u8 */
 #define AN_CPU_HISTORY    8192	/* segments of CPU history kept per CPU for culprits and timelines */
 #define AN_MAX_CONTRIB    8	/* contributors kept per culprit */
+#define AN_MAX_INV        16	/* a task's inversions listed in results.json */
 #define AN_MAX_LOST_WIN   1000	/* lost-event windows listed in results.json */
 #define AN_JOB_RING       64	/* recent jobs per task, re-checked when a loss is found */
 #define AN_NPRIOS         8
@@ -91,6 +92,50 @@ struct an_seg {
 
 struct an_task;
 struct an_jlrow;
+
+/* an_pi - a realtime thread's wait on a priority-inheritance lock (rt.c; docs/results.md: pi) */
+struct an_pi {
+	int32_t  holder_pid;		/* 0: none */
+	int      boost_prio;		/* the holder's kernel priority while boosted */
+	int64_t  boosted_ns;		/* the holder's CPU time while boosted */
+	int64_t  blocked_ns;		/* the waiter's switch-out to its waking by the holder */
+	int64_t  wake_ns;		/* that waking */
+};
+
+/* an_inv - a realtime thread woken by a thread of lower priority (rt.c; docs/results.md: inversions) */
+struct an_inv {
+	int32_t  waker_pid;		/* 0: none */
+	int      waker_prio, prio;	/* kernel priorities: the waker's then, the woken thread's */
+	int64_t  wake_ns;
+	int64_t  blocked_ns;		/* its switch-out to that waking, -1 unknown */
+	int64_t  release_ns;		/* tasks.c: the job it fell in (its release), -1 between jobs */
+	uint32_t seq;
+};
+
+/*
+ * an_rt_thr - a thread's PREEMPT_RT state (rt.c): the context of its last
+ * waking, a lock wait's priority inheritance, a holder's boost; allocated
+ * for the threads these concern only
+ */
+struct an_rt_thr {
+	int64_t  wake_ns;		/* the last sched_waking */
+	int32_t  ctx_pid;		/* the thread whose priority it ran at, 0: a hard IRQ (or a softirq above threads) */
+	int      ctx_prio, prio, cpu;	/* that thread's priority, the woken thread's, the waking's CPU */
+	/* a waiter: the holder it boosted (sched_pi_setprio in its context) */
+	int32_t  pi_holder;
+	int      pi_prio;
+	int64_t  pi_set_ns;
+	/* a holder: boosted now since boost_since_ns (0: not), its runtime then; the last boost that ended */
+	int64_t  boost_since_ns, boost_run0_ns;
+	int      boost_prio, normal_prio;
+	int64_t  boost_end_ns, boost_run_ns;
+	int32_t  boost_by;
+	/* since the task code last took them (tasks.c, at each job's end) */
+	struct an_pi pi;		/* the longest PI wait */
+	struct an_inv inv;		/* the first inversion */
+	uint32_t ninv;
+	uint64_t inversions;		/* in the whole trace */
+};
 
 #define AN_TOP_THREADS 10	/* threads[] by default: the 10 busiest and the 10 worst woken of the rest */
 #define AN_STAGE 16	/* a thread's wakeup-latency samples held before they go into its histograms */
@@ -179,6 +224,9 @@ struct an_thread {
 	bool     competes;		/* ... for threads[]'s top lists only: in pool_run, pool_wake */
 	struct an_mwin w10ms, w1s;
 	struct an_stage stage[AN_STAGE];	/* samples not yet in the histograms (an_stage_flush) */
+	int      eprio;			/* effective priority now (switch, sched_pi_setprio), with eprio_known */
+	bool     eprio_known;
+	struct an_rt_thr *rt;		/* PREEMPT_RT state (rt.c), NULL until it concerns the thread */
 };
 
 struct an_cpu {
@@ -210,6 +258,19 @@ struct an_contrib {
 	int64_t  dur_ns;
 };
 
+/*
+ * an_woken_by - a realtime activation woken by a kernel service thread of
+ * lower priority (ktimers/N, ksoftirqd/N, irq/N-name, rcuc/N): the release
+ * to the waking is that thread's part, and what kept it from running
+ */
+struct an_woken_by {
+	int32_t  pid;			/* 0: none */
+	int      prio;			/* its kernel priority at the waking */
+	int      cpu;			/* where it woke the task */
+	int      ndelay;
+	struct an_contrib delay[3];	/* what ran on that CPU from the release to the waking, largest first */
+};
+
 enum an_contrib_kind { AN_C_THREAD, AN_C_IRQ, AN_C_SOFTIRQ, AN_C_IDLE, AN_C_SELF, AN_C_APP, AN_C_OTHERS };
 
 /* an_culprit - what stood between release and start of one activation */
@@ -229,6 +290,10 @@ struct an_culprit {
 	bool     complete;			/* history, and the parts add up to latency_ns within the clock resolution */
 	int      ncontrib;
 	struct an_contrib contrib[AN_MAX_CONTRIB];
+	/* PREEMPT_RT semantics (rt.c) */
+	struct an_woken_by woken_by;
+	struct an_pi pi;			/* the job's longest wait on a PI lock */
+	struct an_inv inv;			/* the job's first inversion */
 };
 
 /* an_worst - one of a task's worst activations by the job log, and the snapshot that explains it */
@@ -301,6 +366,10 @@ struct an_task {
 	/* pending job-log rows of this task, in seq order */
 	struct an_jlrow *q;
 	size_t   q_head, q_n, q_cap;
+	/* priority inversions of its thread (rt.c): how many, the first AN_MAX_INV */
+	uint64_t ninv;
+	struct an_inv inv[AN_MAX_INV];
+	int      ninv_kept;
 	/* worst activations */
 	struct an_culprit *top;
 	int      ntop;

@@ -384,6 +384,14 @@ static void summary_tasks(json_t *res, FILE *out)
 				"jobs, max %s\n", summary_str(t, "name", "?"), (int)summary_num(t, "observer_jobs", 0),
 				(int)summary_num(t, "decomposition.observer_ns.count", 0),
 				summary_us(t, "decomposition.observer_ns.max", b1, sizeof(b1)));
+	/* PREEMPT_RT: a realtime task woken by a lower-priority thread (docs/results.md, inversions) */
+	json_array_foreach(pf_jpath_get(res, "tasks"), i, t)
+		if (summary_num(t, "inversion_count", 0) > 0)
+			fprintf(out, "  priority inversion: %s woken by a lower-priority thread %d times, first by %s "
+				"(pid %d, kernel prio %d > %d)\n", summary_str(t, "name", "?"),
+				(int)summary_num(t, "inversion_count", 0), summary_str(t, "inversions.0.waker_comm", "?"),
+				(int)summary_num(t, "inversions.0.waker_pid", 0), (int)summary_num(t, "inversions.0.waker_prio", 0),
+				(int)summary_num(t, "inversions.0.prio", 0));
 }
 
 /* summary_file - copy a text file of the run directory, indented, skipping '#' lines if asked */

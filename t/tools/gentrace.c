@@ -10,6 +10,8 @@
  *                                        declarations written before T0 (the job log has them)
  *   gentrace chain OUT.dat            a task released by another late task (g_chain)
  *   gentrace exits OUT.dat            a thread exits, its pid comes back as another (g_exits)
+ *   gentrace rt OUT.dat               a PREEMPT_RT kernel's layout and semantics: a threaded IRQ,
+ *                                        ktimers/rcuc, priority inheritance, an inversion (g_rt)
  *   gentrace storm OUT.dat N          about N events of a busy 2-CPU system, for the benchmark
  *   gentrace floor FILE.dat           read a trace decoding only event ids: the floor of
  *                                        reading a file with libtracecmd (prints events, seconds)
@@ -86,7 +88,7 @@
 
 enum { ID_PRINT = 5, ID_RAW = 19, ID_SWITCH = 316, ID_EXIT = 317, ID_WAKEUP = 318, ID_WAKING = 319, ID_MIGRATE = 315,
        ID_IRQ_ENTRY = 200, ID_IRQ_EXIT = 199, ID_SOFTIRQ_ENTRY = 198, ID_SOFTIRQ_EXIT = 197,
-       ID_HRT_ENTRY = 400, ID_HRT_EXIT = 401, ID_VEC_ENTRY = 500, ID_VEC_EXIT = 499 };
+       ID_HRT_ENTRY = 400, ID_HRT_EXIT = 401, ID_VEC_ENTRY = 500, ID_VEC_EXIT = 499, ID_PI_SETPRIO = 320 };
 
 #define G_COMMON \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
@@ -130,6 +132,13 @@ static const char g_fmt_exit[] =
 	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"comm=%s pid=%d prio=%d\", REC->comm, REC->pid, REC->prio\n";
 static const char g_fmt_wakeup[] = G_FMT_WAKE("sched_wakeup", "318");
+static const char g_fmt_pi_setprio[] =
+	"name: sched_pi_setprio\nID: 320\nformat:\n" G_COMMON
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int oldprio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:int newprio;\toffset:32;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"comm=%s pid=%d oldprio=%d newprio=%d\", REC->comm, REC->pid, REC->oldprio, REC->newprio\n";
 static const char g_fmt_migrate[] =
 	"name: sched_migrate_task\nID: 315\nformat:\n" G_COMMON
 	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
@@ -480,18 +489,80 @@ static void g_add(struct g_buf *b, const void *p, size_t n)
 static void g_add32(struct g_buf *b, uint32_t v) { g_add(b, &v, 4); }
 static void g_add64(struct g_buf *b, uint64_t v) { g_add(b, &v, 8); }
 static void g_add16(struct g_buf *b, uint16_t v) { g_add(b, &v, 2); }
+/*
+ * g_rt_layout - the trace is written as a PREEMPT_RT 6.1 kernel writes it:
+ * its common fields end with common_preempt_lazy_count (offset 8), so every
+ * event's own fields are 4 bytes further on (sched_switch's prev_comm at 12)
+ */
+static bool g_rt_layout;
+
+/* g_rt_fmt - a format in the RT layout: the lazy count added, the event's fields 4 bytes on; malloc'd */
+static char *g_rt_fmt(const char *fmt)
+{
+	static const char lazy[] = "\tfield:unsigned char common_preempt_lazy_count;\toffset:8;\tsize:1;\tsigned:0;\n";
+	const char *common_end = strstr(fmt, "common_pid;"), *p;
+	char *out = malloc(strlen(fmt) * 2 + sizeof(lazy)), *o = out;
+	int off, n;
+
+	if (!out) {
+		perror("gentrace");
+		exit(PF_EXIT_INTERNAL);
+	}
+	if (!common_end)	/* the headers: no event */
+		return strcpy(out, fmt);
+	common_end = strchr(common_end, '\n') + 1;
+	memcpy(o, fmt, (size_t)(common_end - fmt));
+	o += common_end - fmt;
+	memcpy(o, lazy, sizeof(lazy) - 1);
+	o += sizeof(lazy) - 1;
+	for (p = common_end; *p;) {
+		if (!strncmp(p, "offset:", 7) && sscanf(p + 7, "%d;%n", &off, &n) == 1) {
+			o += sprintf(o, "offset:%d;", off + 4);
+			p += 7 + n;
+		} else {
+			*o++ = *p++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
 /* g_addfmt - an event format as the .dat stores it: its length, then its text */
-static void g_addfmt(struct g_buf *b, const char *fmt) { g_add64(b, strlen(fmt)); g_add(b, fmt, strlen(fmt)); }
+static void g_addfmt(struct g_buf *b, const char *fmt)
+{
+	char *rt = g_rt_layout ? g_rt_fmt(fmt) : NULL;
+
+	if (rt)
+		fmt = rt;
+	g_add64(b, strlen(fmt));
+	g_add(b, fmt, strlen(fmt));
+	free(rt);
+}
+
+/* g_rt_event - an event's data in the RT layout: 4 bytes (the lazy count, padding) after common_pid */
+static void g_rt_event(struct g_event *e)
+{
+	uint32_t loc;
+
+	memmove(e->data + 12, e->data + 8, (size_t)e->len - 8);
+	memset(e->data + 8, 0, 4);
+	e->len += 4;
+	if ((e->data[0] | e->data[1] << 8) == ID_IRQ_ENTRY) {	/* its name's __data_loc offset */
+		memcpy(&loc, e->data + 16, 4);
+		loc += 4;
+		memcpy(e->data + 16, &loc, 4);
+	}
+}
 
 /* g_header - everything before the CPU data, with room for the CPU offsets */
-static void g_header(struct g_buf *b, const int64_t *dropped, bool observer, bool exits)
+static void g_header(struct g_buf *b, const int64_t *dropped, bool observer, bool exits, bool pi)
 {
 	static const char obs_head[] = "\nBuffer: gentrace (preflight record, streaming)\n"
 				       "Observer pids: 400 401\n\n";
 	static const char obs_cmdlines[] = "100 ctl100\n101 io\n200 hog\n300 ksoftirqd/1\n"
 					   "400 preflight\n401 preflight\n402 preflight\n";
-	static const char *const sched[] = { g_fmt_switch, g_fmt_waking, g_fmt_wakeup, g_fmt_migrate, g_fmt_exit };
-	int nsched = (int)PF_ARRAY_SIZE(sched) - !exits;	/* sched_process_exit only in a trace that has one */
+	const char *sched[] = { g_fmt_switch, g_fmt_waking, g_fmt_wakeup, g_fmt_migrate, g_fmt_exit, NULL };
+	int nsched = (int)PF_ARRAY_SIZE(sched) - 2 + exits;	/* sched_process_exit only in a trace that has one */
 	static const char *const irq[] = { g_fmt_irq_entry, g_fmt_irq_exit, g_fmt_softirq_entry, g_fmt_softirq_exit };
 	static const char *const timer[] = { g_fmt_hrt_entry, g_fmt_hrt_exit };
 	static const char *const vec[] = { g_fmt_vec_entry, g_fmt_vec_exit };
@@ -513,6 +584,8 @@ static void g_header(struct g_buf *b, const int64_t *dropped, bool observer, boo
 	g_addfmt(b, g_fmt_print);
 	g_addfmt(b, g_fmt_raw);
 	g_add32(b, 4);
+	if (pi)		/* ... and sched_pi_setprio */
+		sched[nsched++] = g_fmt_pi_setprio;
 	g_add(b, "sched", 6);
 	g_add32(b, (uint32_t)nsched);
 	for (i = 0; i < nsched; i++)
@@ -574,7 +647,7 @@ struct g_writer {
 };
 
 /* g_open - start the hand-built .dat: its headers (with the per-CPU dropped counts), padded to a page; 0 or -errno */
-static int g_open(struct g_writer *w, const char *path, const int64_t *dropped, bool observer, bool exits)
+static int g_open(struct g_writer *w, const char *path, const int64_t *dropped, bool observer, bool exits, bool pi)
 {
 	struct g_buf b = { 0 };
 	long pad;
@@ -583,7 +656,7 @@ static int g_open(struct g_writer *w, const char *path, const int64_t *dropped, 
 	w->f = fopen(path, "w");
 	if (!w->f)
 		return -errno;
-	g_header(&b, dropped, observer, exits);
+	g_header(&b, dropped, observer, exits, pi);
 	w->table = b.n - G_NCPUS * 16;
 	pad = (G_PAGE - (long)(b.n % G_PAGE)) % G_PAGE;
 	while (pad--)
@@ -646,7 +719,7 @@ static int g_cmp_event(const void *a, const void *b)
 static int g_write_list(const char *path, struct g_list *l, const int64_t *dropped, bool observer)
 {
 	struct g_writer w;
-	bool exits = false;
+	bool exits = false, pi = false;
 	size_t i;
 	int ret, cpu = -1;
 
@@ -654,9 +727,13 @@ static int g_write_list(const char *path, struct g_list *l, const int64_t *dropp
 	for (i = 0; i < l->n; i++)
 		l->ev[i].ts = l->ev[i].ts * 1;
 	qsort(l->ev, l->n, sizeof(*l->ev), g_cmp_event);
-	for (i = 0; i < l->n; i++)
+	for (i = 0; i < l->n; i++) {
 		exits |= (l->ev[i].data[0] | l->ev[i].data[1] << 8) == ID_EXIT;
-	ret = g_open(&w, path, dropped, observer, exits);
+		pi |= (l->ev[i].data[0] | l->ev[i].data[1] << 8) == ID_PI_SETPRIO;
+		if (g_rt_layout)
+			g_rt_event(&l->ev[i]);
+	}
+	ret = g_open(&w, path, dropped, observer, exits, pi);
 	if (ret)
 		return ret;
 	for (i = 0; i < l->n && !ret; i++) {
@@ -699,16 +776,24 @@ static void g_timer_wake(struct g_list *l, int cpu, int64_t r, const struct g_th
 	g_hrtimer(l, cpu, r + 8 * G_US, curr->pid, false);
 }
 
-/* g_declare - io and ctl100 declared by their threads at T0-1000 µs, both CPUs idle from T0-900 µs */
+/* g_declare_on - two tasks declared by their threads (t0 on CPU 0, t1 on CPU 1) at T0-1000 µs, both CPUs idle from T0-900 µs */
+static void g_declare_on(struct g_list *l, const struct g_thread *t0, const char *decl0, const struct g_thread *t1,
+			 const char *decl1)
+{
+	g_text(l, 0, G_T0 - 1000 * G_US, t0->pid, decl0);
+	g_text(l, 1, G_T0 - 1000 * G_US, t1->pid, decl1);
+	/* both CPUs idle at the start */
+	g_switch(l, 0, G_T0 - 900 * G_US, t0, G_SLEEPING, &G_IDLE);
+	g_switch(l, 1, G_T0 - 900 * G_US, t1, G_SLEEPING, &G_IDLE);
+}
+
+#define G_DECL_IO "pf1 T 0 io tid=101 period_ns=10000000 deadline_ns=10000000 prio=90 policy=fifo\n"
+
+/* g_declare - io (CPU 0) and ctl100 (CPU 1) declared */
 static void g_declare(struct g_list *l)
 {
-	g_text(l, 0, G_T0 - 1000 * G_US, G_IO.pid,
-	       "pf1 T 0 io tid=101 period_ns=10000000 deadline_ns=10000000 prio=90 policy=fifo\n");
-	g_text(l, 1, G_T0 - 1000 * G_US, G_CTL.pid,
-	       "pf1 T 1 ctl100 tid=100 period_ns=10000000 deadline_ns=0 prio=80 policy=fifo\n");
-	/* both CPUs idle at the start */
-	g_switch(l, 0, G_T0 - 900 * G_US, &G_IO, G_SLEEPING, &G_IDLE);
-	g_switch(l, 1, G_T0 - 900 * G_US, &G_CTL, G_SLEEPING, &G_IDLE);
+	g_declare_on(l, &G_IO, G_DECL_IO, &G_CTL,
+		     "pf1 T 1 ctl100 tid=100 period_ns=10000000 deadline_ns=0 prio=80 policy=fifo\n");
 }
 
 /* g_basic - the scenario described at the top of this file */
@@ -862,6 +947,141 @@ static int g_chain(struct g_list *l)
 	return 0;
 }
 
+/* g_pi_setprio - a sched_pi_setprio record in ctx's context: t's priority oldprio -> newprio (kernel priorities) */
+static void g_pi_setprio(struct g_list *l, int cpu, int64_t ts, int ctx, const struct g_thread *t, int oldprio,
+			 int newprio)
+{
+	struct g_event *e = g_new(l, cpu, ts, ID_PI_SETPRIO, ctx, 36);
+
+	g_comm(e->data + 8, t->comm);
+	g_put32(e->data + 24, (uint32_t)t->pid);
+	g_put32(e->data + 28, (uint32_t)oldprio);
+	g_put32(e->data + 32, (uint32_t)newprio);
+}
+
+/* g_flags - the common_flags of the event written last (G_HARDIRQ, G_SOFTIRQ: where it ran) */
+#define G_HARDIRQ 0x08
+#define G_SOFTIRQ 0x10
+static void g_flags(struct g_list *l, unsigned flags) { l->ev[l->n - 1].data[2] = (unsigned char)flags; }
+
+/* g_hard_timer_wake - a hard hrtimer expiring at 'at' on 'cpu' (in a hard IRQ, over curr) wakes t 1 us later */
+static void g_hard_timer_wake(struct g_list *l, int cpu, int64_t at, int curr, const struct g_thread *t)
+{
+	g_hrtimer(l, cpu, at, curr, true);
+	g_flags(l, G_HARDIRQ);
+	g_wake(l, cpu, at + G_US, curr, t, cpu, ID_WAKING);
+	g_flags(l, G_HARDIRQ);
+	g_hrtimer(l, cpu, at + 3 * G_US, curr, false);
+	g_flags(l, G_HARDIRQ);
+}
+
+/* g_switch_prio - g_switch with the priorities the kernel reports (a boosted thread's) */
+static void g_switch_prio(struct g_list *l, int cpu, int64_t ts, const struct g_thread *prev, int prev_prio,
+			  long state, const struct g_thread *next, int next_prio)
+{
+	g_switch(l, cpu, ts, prev, state, next);
+	g_put32(l->ev[l->n - 1].data + 28, (uint32_t)prev_prio);
+	g_put32(l->ev[l->n - 1].data + 60, (uint32_t)next_prio);
+}
+
+/*
+ * g_rt - a PREEMPT_RT 6.1 kernel's trace (g_rt_layout), 2 CPUs, T0 = 1000 s:
+ *   nav (pid 102, task 2, FIFO 40) on CPU 0, job 0 released at T0 = r:
+ *     r+2..r+4   IRQ 45 (spi0), its hard part, on the idle CPU: wakes irq/45-spi0 (pid 150, FIFO 50)
+ *     r+4        irq/45-spi0 runs, to r+124; the hrtimer at r+5 wakes nav at r+6 (hard IRQ)
+ *     r+124      nav runs, starts r+126: 126 us late - irq/45-spi0 (IRQ 45) 120 us, irq 45 2 us,
+ *                idle 2 us, switch-in to start 2 us
+ *   io (pid 101, task 0, FIFO 90) on CPU 1, jobs 0..2 released at r = T0 + k * 10 ms:
+ *     k=0  rcuc/1 (pid 20, FIFO 1) runs from r-100; the hard IRQ at r+5 wakes ktimers/1 (pid 17,
+ *          FIFO 1), which runs only when rcuc/1 sleeps at r+6900; its HRTIMER softirq
+ *          r+6902..r+6906 expires io's timer (now r+6903) and wakes io at r+6904; io runs at
+ *          r+6910, starts r+6912: woken by ktimers/1 after 6904 us, which waited behind rcuc/1
+ *          6900 us; from the waking: HRTIMER softirq 2 us, ktimers/1 4 us, switch-in 2 us.
+ *          ktimers/1 (RT 1) woke io (RT 90): an inversion by the rtapp rules (a timerfd on RT).
+ *     k=1  lowprio (pid 600, SCHED_OTHER) runs from r-200 holding a PI lock; the timer wakes
+ *          io at r+6, it runs at r+10, starts r+12, blocks on the lock at r+20 (boosting lowprio
+ *          to prio 9, RT 90) and sleeps at r+22; lowprio runs boosted to r+822, deboosts, wakes
+ *          io at r+823 (no inversion: the PI holder); io runs r+825, ends r+1012.
+ *          pi: holder 600, boost_prio 9, boosted_ns 800000, blocked_ns 801000
+ *     k=2  the same with a non-PI lock: io sleeps at r+22; medhog (pid 601, FIFO 50) preempts
+ *          lowprio r+100..r+600; lowprio unlocks and wakes io at r+700: an inversion, 678 us
+ *          blocked; io runs r+702, ends r+1012.
+ */
+static int g_rt(struct g_list *l)
+{
+	static const struct g_thread nav = { 102, "nav", 40 }, irqt = { 150, "irq/45-spi0", 50 },
+		ktimers = { 17, "ktimers/1", 1 }, rcuc = { 20, "rcuc/1", 1 }, low = { 600, "lowprio", 0 },
+		med = { 601, "medhog", 50 };
+	int64_t r = G_T0;
+	int k;
+
+	g_rt_layout = true;
+	g_declare_on(l, &nav, "pf1 T 2 nav tid=102 period_ns=10000000 deadline_ns=0 prio=40 policy=fifo\n", &G_IO,
+		     G_DECL_IO);
+
+	/* nav: a threaded IRQ handler above it */
+	g_irq(l, 0, r + 2 * G_US, 0, 45, "spi0");
+	g_flags(l, G_HARDIRQ);
+	g_wake(l, 0, r + 3 * G_US, 0, &irqt, 0, ID_WAKING);
+	g_flags(l, G_HARDIRQ);
+	g_irq(l, 0, r + 4 * G_US, 0, 45, NULL);
+	g_flags(l, G_HARDIRQ);
+	g_switch(l, 0, r + 4 * G_US, &G_IDLE, G_RUNNING, &irqt);
+	g_hard_timer_wake(l, 0, r + 5 * G_US, irqt.pid, &nav);
+	g_switch(l, 0, r + 124 * G_US, &irqt, G_SLEEPING, &nav);
+	g_marker(l, 0, r + 126 * G_US, nav.pid, true, 'S', 2, 0, r, 0);
+	g_marker(l, 0, r + 500 * G_US, nav.pid, true, 'E', 2, 0, r, 0);
+	g_switch(l, 0, r + 502 * G_US, &nav, G_SLEEPING, &G_IDLE);
+
+	/* io job 0: its timer expires in ktimers/1, which rcuc/1 keeps waiting */
+	g_switch(l, 1, r - 100 * G_US, &G_IDLE, G_RUNNING, &rcuc);
+	g_wake(l, 1, r + 5 * G_US, rcuc.pid, &ktimers, 1, ID_WAKING);
+	g_flags(l, G_HARDIRQ);
+	g_switch(l, 1, r + 6900 * G_US, &rcuc, G_SLEEPING, &ktimers);
+	g_softirq(l, 1, r + 6902 * G_US, ktimers.pid, 8, true);
+	g_flags(l, G_SOFTIRQ);
+	g_hrtimer(l, 1, r + 6903 * G_US, ktimers.pid, true);
+	g_flags(l, G_SOFTIRQ);
+	g_wake(l, 1, r + 6904 * G_US, ktimers.pid, &G_IO, 1, ID_WAKING);
+	g_flags(l, G_SOFTIRQ);
+	g_hrtimer(l, 1, r + 6905 * G_US, ktimers.pid, false);
+	g_flags(l, G_SOFTIRQ);
+	g_softirq(l, 1, r + 6906 * G_US, ktimers.pid, 8, false);
+	g_flags(l, G_SOFTIRQ);
+	g_switch(l, 1, r + 6910 * G_US, &ktimers, G_PREEMPT, &G_IO);
+	g_marker(l, 1, r + 6912 * G_US, G_IO.pid, true, 'S', 0, 0, r, 0);
+	g_marker(l, 1, r + 7000 * G_US, G_IO.pid, true, 'E', 0, 0, r, 0);
+	g_switch(l, 1, r + 7002 * G_US, &G_IO, G_SLEEPING, &ktimers);
+	g_switch(l, 1, r + 7004 * G_US, &ktimers, G_SLEEPING, &G_IDLE);
+
+	/* io jobs 1 and 2: a lock held by lowprio, with priority inheritance, then without */
+	for (k = 1; k <= 2; k++) {
+		r = G_T0 + k * G_SLOT;
+		g_switch(l, 1, r - 200 * G_US, &G_IDLE, G_RUNNING, &low);
+		g_hard_timer_wake(l, 1, r + 5 * G_US, low.pid, &G_IO);
+		g_switch(l, 1, r + 10 * G_US, &low, G_PREEMPT, &G_IO);
+		g_marker(l, 1, r + 12 * G_US, G_IO.pid, true, 'S', 0, (uint32_t)k, r, 0);
+		if (k == 1) {
+			g_pi_setprio(l, 1, r + 20 * G_US, G_IO.pid, &low, 120, 9);
+			g_switch_prio(l, 1, r + 22 * G_US, &G_IO, 9, 2 /* D */, &low, 9);
+			g_pi_setprio(l, 1, r + 822 * G_US, low.pid, &low, 9, 120);
+			g_wake(l, 1, r + 823 * G_US, low.pid, &G_IO, 1, ID_WAKING);
+			g_switch(l, 1, r + 825 * G_US, &low, G_PREEMPT, &G_IO);
+		} else {
+			g_switch(l, 1, r + 22 * G_US, &G_IO, G_SLEEPING, &low);
+			g_hard_timer_wake(l, 1, r + 96 * G_US, low.pid, &med);
+			g_switch(l, 1, r + 100 * G_US, &low, G_PREEMPT, &med);
+			g_switch(l, 1, r + 600 * G_US, &med, G_SLEEPING, &low);
+			g_wake(l, 1, r + 700 * G_US, low.pid, &G_IO, 1, ID_WAKING);
+			g_switch(l, 1, r + 702 * G_US, &low, G_PREEMPT, &G_IO);
+		}
+		g_marker(l, 1, r + 1012 * G_US, G_IO.pid, true, 'E', 0, (uint32_t)k, r, 0);
+		g_switch(l, 1, r + 1015 * G_US, &G_IO, G_SLEEPING, &low);
+		g_switch(l, 1, r + 1100 * G_US, &low, G_SLEEPING, &G_IDLE);
+	}
+	return 0;
+}
+
 /*
  * g_exits - a realtime thread woken three times (10, 20, 30 us from its
  * sched_waking, 1 us less from its sched_wakeup) exits after its third run;
@@ -947,7 +1167,7 @@ static int g_storm(const char *path, long n)
 	int cpu, i, curr, next, ret;
 	size_t k;
 
-	ret = g_open(&w, path, none, false, false);
+	ret = g_open(&w, path, none, false, false, false);
 	if (ret)
 		return ret;
 	for (cpu = 0; cpu < G_NCPUS && !ret; cpu++) {
@@ -1086,9 +1306,11 @@ int main(int argc, char **argv)
 			ret = g_write_joblog(argv[5], jobs, njobs);
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
-	if (argc == 3 && (!strcmp(argv[1], "chain") || !strcmp(argv[1], "exits"))) {
+	if (argc == 3 && (!strcmp(argv[1], "chain") || !strcmp(argv[1], "exits") || !strcmp(argv[1], "rt"))) {
 		if (!strcmp(argv[1], "chain"))
 			g_chain(&l);
+		else if (!strcmp(argv[1], "rt"))
+			g_rt(&l);
 		else
 			g_exits(&l);
 		ret = g_write_list(argv[2], &l, none, false);
@@ -1096,6 +1318,6 @@ int main(int argc, char **argv)
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
 	fprintf(stderr, "usage: gentrace basic|lost|markers|observer|irqs OUT.dat [JOBLOG] | window OUT.dat FROM TO "
-		"[JOBLOG] | chain|exits OUT.dat | storm OUT.dat N | floor FILE.dat\n");
+		"[JOBLOG] | chain|exits|rt OUT.dat | storm OUT.dat N | floor FILE.dat\n");
 	return PF_EXIT_USAGE;
 }
