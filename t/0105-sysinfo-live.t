@@ -37,7 +37,7 @@ like "$model" "$want" "sysinfo-10.9 preemption model '$model' fits the version s
 unknown=
 for id in $(json_get "$J" 'warnings.*.id'); do
 	case " not_preempt_rt rt_throttling governor_not_performance smt_enabled no_isolated_cpus swap_enabled
-		deep_idle_states virtualized tracefs_unavailable unstable_clocksource " in
+		deep_idle_states virtualized emulated_cpu tracefs_unavailable unstable_clocksource " in
 	*[[:space:]]"$id"[[:space:]]*) ;;
 	*) unknown="$unknown $id" ;;
 	esac

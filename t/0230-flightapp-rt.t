@@ -13,7 +13,10 @@ if test_have_prereq CPUS2; then
 	printf '[app]\ncpus = 1\n[task ctl100]\ncpus = 0\n' > "$TMP/affinity.ini"
 	cfg="--config $TMP/affinity.ini"
 fi
-"$FLIGHTAPP" --duration 2 --joblog "$TMP/jobs.csv" --stats-json "$TMP/stats.json" $cfg \
+# a run long enough to be read while it lasts, however slow the machine (an emulated
+# target took longer than a 2 s run between its first status line and the reading),
+# then ended as an operator ends it: SIGINT, exit 0
+"$FLIGHTAPP" --duration 120 --joblog "$TMP/jobs.csv" --stats-json "$TMP/stats.json" $cfg \
 	> "$TMP/out" 2> "$TMP/err" &
 pid=$!
 # read the threads once the first live status block says every task has been running
@@ -27,6 +30,7 @@ dma=$(ls -l /proc/$pid/fd 2>/dev/null | grep -c 'cpu_dma_latency')
 for t in /proc/$pid/task/*; do
 	echo "$(cat "$t/comm") $(awk '/^Cpus_allowed_list:/ { print $2 }' "$t/status")"
 done | sort > "$TMP/cpus"
+kill -INT "$pid"
 wait "$pid"
 rc=$?
 is "$rc" 0 "app-4.1 realtime run exits 0"
