@@ -1181,7 +1181,7 @@ static int run_phase(struct run *r, int idx)
 	int64_t trigger_ns = 0;
 	int64_t start_ns, now, end_ns;
 	int i, ret = 0, code = -1;
-	bool partial = false, measuring = p->measure != SCN_NONE;
+	bool partial = false, measuring = p->measure != SCN_NONE, sim_done = false, app_ended = false;
 
 	snprintf(name, sizeof(name), "%02d-%s", idx + 1, p->name);
 	run_path(pdir, sizeof(pdir), r->dir, name);
@@ -1239,7 +1239,20 @@ static int run_phase(struct run *r, int idx)
 				   p->name, (long long)(RUN_MEASURE_GRACE_NS(traced, p) / PF_NS_PER_SEC));
 			break;
 		}
-		for (i = 0; i < p->nloads; i++) {
+		if (measuring && !app_ended && p->measure == SCN_FLIGHTAPP && run_app_ran_ns(pdir) >= 0) {
+			/*
+			 * The app has flown its duration (its job log is closed): what
+			 * is left is the recorder writing the trace, which the loads
+			 * would starve on one CPU or an emulated one (minutes there)
+			 */
+			run_log(r, "phase %s: the app has ended: stopping the simulator and the loads while "
+				   "the recorder writes the trace", p->name);
+			app_ended = true;
+			pf_proc_stop(&sim, SIGTERM, 10 * PF_NS_PER_SEC, true);
+			for (i = p->nloads - 1; i >= 0; i--)
+				run_stop_load(r, &rl[i]);
+		}
+		for (i = 0; i < p->nloads && !app_ended; i++) {
 			if (pf_proc_alive(&rl[i].proc))
 				continue;
 			run_fail(r, PF_EXIT_ENV, "phase %s: load %s stopped early (exit %d): "
@@ -1259,11 +1272,21 @@ static int run_phase(struct run *r, int idx)
 			partial = true;
 			break;
 		}
-		if (sim.pid && !pf_proc_alive(&sim)) {
-			run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim stopped early (exit %d): the app "
-				 "would fly without its sensors", p->name, pf_proc_exit_code(&sim));
-			partial = true;
-			break;
+		if (sim.pid && !sim_done && !app_ended && !pf_proc_alive(&sim)) {
+			/*
+			 * exit 0 is its planned end, a minute past the phase's: the app
+			 * has flown its duration and the recorder is still writing the
+			 * trace (minutes on an emulated CPU)
+			 */
+			if (pf_proc_exit_code(&sim) == 0) {
+				run_log(r, "phase %s: sensorsim: ended on time (exit 0)", p->name);
+				sim_done = true;
+			} else {
+				run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim stopped early (exit %d): the app "
+					 "would fly without its sensors", p->name, pf_proc_exit_code(&sim));
+				partial = true;
+				break;
+			}
 		}
 		run_progress(r, idx, p, now - start_ns, pdir);
 		if (measuring)
