@@ -16,11 +16,14 @@
  * expiry (thread entry's time stamp - its latency) to the thread entry: the
  * IRQs, softirqs and threads that ran, idle. Beside them, the osnoise events
  * the tracer wrote between the two entries of that cycle, read the way rtla's
- * auto-analysis reads them: the first irq_noise after the IRQ entry is the
- * timer's own interrupt; a thread_noise that began before it is the blocking
- * thread (its part: from the interrupt to its end); the other irq_noise,
- * softirq_noise and thread_noise are interference. Memory is per CPU, never
- * per event.
+ * auto-analysis (timerlat_aa.c, Linux 6.3) reads them: the first irq_noise
+ * after the IRQ entry is the timer's own interrupt; the first thread_noise of
+ * the thread the IRQ entry was written in (the thread the timer interrupted)
+ * is the blocking thread, whatever its start; the other irq_noise,
+ * softirq_noise and thread_noise (the blocking thread's later runs too) are
+ * interference. So that preflight's part can be set beside them, the culprit
+ * code runs a second time over rtla's window, from the IRQ entry to the
+ * thread entry (after_irq). Memory is per CPU, never per event.
  */
 #define _GNU_SOURCE
 #include "timerlat.h"
@@ -38,15 +41,15 @@ struct an_tlat_acct {
 	char     timer_irq_name[32];
 	int64_t  timer_irq_start;	/* tracer clock */
 	int64_t  timer_irq_ns;
-	char     blocking[24];		/* the thread that ran when the timer fired, "" none seen */
+	int      run_pid;		/* the IRQ entry's context: the thread the timer interrupted, 0 idle */
+	char     blocking[24];		/* its first thread_noise after the IRQ entry, "" none seen */
 	int      blocking_pid;
-	int64_t  blocking_ns;		/* from the interrupt to its end */
-	int64_t  blocking_total_ns;	/* its whole run (thread_noise duration) */
+	int64_t  blocking_ns;		/* that thread_noise's duration (the tracer's, net of interrupts) */
 	int64_t  irq_ns, softirq_ns, thread_ns;	/* interference */
 	int      nirq, nsoftirq, nthread;
 	char     top_irq[32];		/* the longest interfering IRQ */
 	int64_t  top_irq_ns;
-	char     top_thread[24];	/* the longest interfering thread */
+	char     top_thread[24];	/* the longest interfering thread_noise */
 	int      top_thread_pid;
 	int64_t  top_thread_ns;
 };
@@ -57,7 +60,8 @@ struct an_tlat_worst {
 	int64_t  thread_ns, irq_ns;	/* irq_ns -1: its IRQ entry not in the trace */
 	int64_t  irq_entry_ns;		/* time stamp of the IRQ entry, 0 none */
 	struct an_tlat_acct acct;
-	struct an_culprit c;
+	struct an_culprit c;		/* expiry to thread entry */
+	struct an_culprit after_irq;	/* IRQ entry to thread entry: rtla's window */
 };
 
 /* an_tlat_cpu - one CPU's samples */
@@ -118,7 +122,6 @@ void an_tlat_on_noise(struct an_run *r, int cpu, enum an_tlat_noise kind, const 
 {
 	struct an_tlat_cpu *c = r->tlat && cpu >= 0 && cpu < r->tlat->ncpus ? &r->tlat->cpu[cpu] : NULL;
 	struct an_tlat_acct *a;
-	int64_t part;
 
 	if (!c || !c->open)
 		return;
@@ -144,12 +147,10 @@ void an_tlat_on_noise(struct an_run *r, int cpu, enum an_tlat_noise kind, const 
 		a->nsoftirq++;
 		break;
 	case AN_TLAT_NOISE_THREAD:
-		if (a->timer_irq && start < a->timer_irq_start && !a->blocking[0]) {
-			part = start + duration_ns - a->timer_irq_start;
+		if (a->run_pid && id == a->run_pid && !a->blocking[0]) {
 			an_tlat_copy(a->blocking, sizeof(a->blocking), name, len);
 			a->blocking_pid = id;
-			a->blocking_ns = part > 0 ? part : 0;
-			a->blocking_total_ns = duration_ns;
+			a->blocking_ns = duration_ns;
 			break;
 		}
 		a->thread_ns += duration_ns;
@@ -161,6 +162,16 @@ void an_tlat_on_noise(struct an_run *r, int cpu, enum an_tlat_noise kind, const 
 		}
 		break;
 	}
+}
+
+/* an_tlat_fill - c's contributors from c->release_ns, with th's switch-in, waking and timer of this cycle */
+static void an_tlat_fill(struct an_run *r, struct an_thread *th, int cpu, struct an_culprit *c)
+{
+	c->switch_in_ns = th->switch_in_ns >= c->release_ns ? th->switch_in_ns : 0;
+	c->waking_ns = th->last_waking_ns >= c->release_ns ? th->last_waking_ns : 0;
+	c->timer_ns = th->last_timer_ns >= c->release_ns ? th->last_timer_ns : 0;
+	c->waker_pid = th->last_waker_pid;
+	an_culprit_fill(r, th, cpu, c);
 }
 
 /* an_tlat_explain - the thread entry of cycle seq at ts, the CPU's worst so far: kept with its culprits */
@@ -186,12 +197,13 @@ static void an_tlat_explain(struct an_run *r, struct an_tlat_cpu *c, int cpu, in
 	w->c.latency_ns = latency_ns;
 	if (!th)
 		return;
-	/* the switch-in of the run the entry is written in; a waking of this cycle */
-	w->c.switch_in_ns = th->switch_in_ns >= w->c.release_ns ? th->switch_in_ns : 0;
-	w->c.waking_ns = th->last_waking_ns >= w->c.release_ns ? th->last_waking_ns : 0;
-	w->c.timer_ns = th->last_timer_ns >= w->c.release_ns ? th->last_timer_ns : 0;
-	w->c.waker_pid = th->last_waker_pid;
-	an_culprit_fill(r, th, cpu, &w->c);
+	an_tlat_fill(r, th, cpu, &w->c);
+	if (!paired)
+		return;
+	w->after_irq = (struct an_culprit){ .seq = seq, .cpu = cpu, .pid = pid, .release_ns = w->irq_entry_ns,
+					    .from_ns = w->irq_entry_ns, .start_ns = ts,
+					    .latency_ns = ts - w->irq_entry_ns };
+	an_tlat_fill(r, th, cpu, &w->after_irq);
 }
 
 int an_tlat_on_sample(struct an_run *r, int cpu, int64_t ts, int pid, uint32_t seq, int context,
@@ -210,6 +222,7 @@ int an_tlat_on_sample(struct an_run *r, int cpu, int64_t ts, int pid, uint32_t s
 		c->irq_lat_ns = latency_ns;
 		c->irq_entry_ns = ts;
 		memset(&c->acct, 0, sizeof(c->acct));
+		c->acct.run_pid = pid;
 		return 0;
 	}
 	if (context != AN_TLAT_THREAD)
@@ -228,38 +241,45 @@ int an_tlat_on_sample(struct an_run *r, int cpu, int64_t ts, int pid, uint32_t s
 	return 0;
 }
 
+/* an_tlat_thread_json - a thread of the osnoise account: name, pid, duration; null none */
+static json_t *an_tlat_thread_json(const char *name, int pid, int64_t duration_ns)
+{
+	json_t *b;
+
+	if (!name[0])
+		return json_null();
+	b = json_object();
+	json_object_set_new(b, "name", json_string(name));
+	json_object_set_new(b, "pid", json_integer(pid));
+	json_object_set_new(b, "duration_ns", json_integer(duration_ns));
+	return b;
+}
+
 /* an_tlat_acct_json - the tracer's own accounting of the worst cycle (osnoise events) */
 static json_t *an_tlat_acct_json(const struct an_tlat_worst *w)
 {
 	const struct an_tlat_acct *a = &w->acct;
-	json_t *o = json_object(), *b;
+	json_t *o = json_object();
 
 	json_object_set_new(o, "timer_irq", a->timer_irq ? json_string(a->timer_irq_name) : json_null());
 	json_object_set_new(o, "timer_irq_duration_ns", a->timer_irq ? json_integer(a->timer_irq_ns) : json_null());
-	if (a->blocking[0]) {
-		b = json_object();
-		json_object_set_new(b, "name", json_string(a->blocking));
-		json_object_set_new(b, "pid", json_integer(a->blocking_pid));
-		json_object_set_new(b, "duration_ns", json_integer(a->blocking_ns));
-		json_object_set_new(b, "run_ns", json_integer(a->blocking_total_ns));
-		json_object_set_new(o, "blocking_thread", b);
-	} else {
-		json_object_set_new(o, "blocking_thread", json_null());
-	}
+	json_object_set_new(o, "interrupted_pid", json_integer(a->run_pid));
+	json_object_set_new(o, "blocking_thread", an_tlat_thread_json(a->blocking, a->blocking_pid, a->blocking_ns));
 	json_object_set_new(o, "irq_interference_ns", json_integer(a->irq_ns));
 	json_object_set_new(o, "irq_interference_count", json_integer(a->nirq));
 	json_object_set_new(o, "irq_interference_top", a->top_irq[0] ? json_string(a->top_irq) : json_null());
 	json_object_set_new(o, "softirq_interference_ns", json_integer(a->softirq_ns));
 	json_object_set_new(o, "thread_interference_ns", json_integer(a->thread_ns));
 	json_object_set_new(o, "thread_interference_count", json_integer(a->nthread));
-	json_object_set_new(o, "thread_interference_top", a->top_thread[0] ? json_string(a->top_thread) : json_null());
+	json_object_set_new(o, "thread_interference_top",
+			    an_tlat_thread_json(a->top_thread, a->top_thread_pid, a->top_thread_ns));
 	return o;
 }
 
 /* an_tlat_worst_json - a CPU's worst thread sample with both explanations */
 static json_t *an_tlat_worst_json(struct an_run *r, const struct an_tlat_worst *w)
 {
-	json_t *o = json_object();
+	json_t *o = json_object(), *after;
 	char line[640], us[32];
 	size_t len;
 
@@ -271,6 +291,13 @@ static json_t *an_tlat_worst_json(struct an_run *r, const struct an_tlat_worst *
 	json_object_set_new(o, "irq_to_thread_ns", w->irq_entry_ns ? json_integer(w->c.start_ns - w->irq_entry_ns)
 			    : json_null());
 	an_culprit_parts_json("timerlat", &w->c, o);
+	if (w->irq_ns >= 0) {
+		after = json_object();
+		an_culprit_parts_json("timerlat", &w->after_irq, after);
+		json_object_set_new(o, "after_irq", after);
+	} else {
+		json_object_set_new(o, "after_irq", json_null());
+	}
 	json_object_set_new(o, "osnoise", w->irq_ns >= 0 ? an_tlat_acct_json(w) : json_null());
 	an_fmt_us(us, sizeof(us), w->thread_ns);
 	snprintf(line, sizeof(line), "CPU %d cycle %u: thread latency %s", w->c.cpu, w->seq, us);

@@ -90,11 +90,16 @@ static const char *const pf_results_keys[] = {
 	"timerlat.cpus.*.worst.release_ns", "timerlat.cpus.*.worst.start_ns", "timerlat.cpus.*.worst.latency_ns",
 	"timerlat.cpus.*.worst.not_woken_ns", "timerlat.cpus.*.worst.runnable_ns", "timerlat.cpus.*.worst.app_delay_ns",
 	"timerlat.cpus.*.worst.contributors.*.duration_ns", "timerlat.cpus.*.worst.explained_ns",
-	"timerlat.cpus.*.worst.osnoise.timer_irq_duration_ns", "timerlat.cpus.*.worst.osnoise.blocking_thread.duration_ns",
-	"timerlat.cpus.*.worst.osnoise.blocking_thread.run_ns", "timerlat.cpus.*.worst.osnoise.blocking_thread.pid",
+	"timerlat.cpus.*.worst.after_irq.release_ns", "timerlat.cpus.*.worst.after_irq.start_ns",
+	"timerlat.cpus.*.worst.after_irq.latency_ns", "timerlat.cpus.*.worst.after_irq.contributors.*.duration_ns",
+	"timerlat.cpus.*.worst.after_irq.explained_ns",
+	"timerlat.cpus.*.worst.osnoise.timer_irq_duration_ns", "timerlat.cpus.*.worst.osnoise.interrupted_pid",
+	"timerlat.cpus.*.worst.osnoise.blocking_thread.duration_ns", "timerlat.cpus.*.worst.osnoise.blocking_thread.pid",
 	"timerlat.cpus.*.worst.osnoise.irq_interference_ns", "timerlat.cpus.*.worst.osnoise.irq_interference_count",
 	"timerlat.cpus.*.worst.osnoise.softirq_interference_ns", "timerlat.cpus.*.worst.osnoise.thread_interference_ns",
 	"timerlat.cpus.*.worst.osnoise.thread_interference_count",
+	"timerlat.cpus.*.worst.osnoise.thread_interference_top.pid",
+	"timerlat.cpus.*.worst.osnoise.thread_interference_top.duration_ns",
 	"fsw.**", "loads.**", "run.**",
 };
 
