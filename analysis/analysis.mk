@@ -4,7 +4,7 @@
 AN_SRCS := analysis/analyze.c analysis/trace.c analysis/sched.c analysis/tasks.c \
 	   analysis/joblog.c analysis/jobs_csv.c analysis/results.c \
 	   analysis/cyclictest.c analysis/snapshots.c analysis/trace_cut.c analysis/timeline.c \
-	   analysis/cyclictest_wakeups.c analysis/state.c analysis/rt.c
+	   analysis/cyclictest_wakeups.c analysis/state.c analysis/rt.c analysis/timerlat.c
 PREFLIGHT_SRCS += $(AN_SRCS)
 PREFLIGHT_CMDS += analyze
 PREFLIGHT_PKGS += libtracecmd libtraceevent libtracefs jansson
@@ -21,7 +21,7 @@ gentrace_PKGS := libtracecmd libtraceevent libtracefs
 UNIT_TESTS += analyze_test
 analyze_test_SRCS := t/unit/analyze_test.c analysis/sched.c analysis/tasks.c analysis/joblog.c \
 		     analysis/jobs_csv.c analysis/results.c analysis/timeline.c analysis/cyclictest_wakeups.c \
-		     analysis/state.c analysis/rt.c
+		     analysis/state.c analysis/rt.c analysis/timerlat.c
 analyze_test_PKGS := jansson
 analyze_test_LDLIBS := -lcsv
 

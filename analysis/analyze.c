@@ -14,6 +14,7 @@
 #include "results.h"
 #include "snapshots.h"
 #include "cyclictest_wakeups.h"
+#include "timerlat.h"
 #include "state.h"
 #include "command.h"
 #include "outguard.h"
@@ -562,6 +563,8 @@ static int an_pass(void *arg)
 	an_snapshots_fold(r, res);
 	if (r->opt.trace || r->opt.nsnapshots)
 		an_cw_fold(r, res);
+	if (r->opt.trace)
+		an_tlat_fold(r, res);	/* the timerlat tracer's samples, when the trace has them */
 	an_facts_fold(&r->opt, &facts, res);
 	ret = an_write_json(r, res, r->opt.out);
 	if (!ret && r->opt.csv)

@@ -2,7 +2,8 @@
  * trace.c - streaming a trace-cmd .dat file (v6 or v7, compressed or not,
  * with every buffer instance it holds) through libtracecmd, in time order,
  * decoding only the fields the analysis needs and handing them to sched.c
- * (scheduler, IRQ, timer events) and tasks.c (the app's markers).
+ * (scheduler, IRQ, timer events), tasks.c (the app's markers) and timerlat.c
+ * (the timerlat tracer's samples and osnoise events).
  *
  * Speed: tracecmd_iterate_events_multi merges the CPUs of every buffer; each
  * record is dispatched by its event id through a table built once, and fields
@@ -18,6 +19,7 @@
 #include "tasks.h"
 #include "results.h"
 #include "rt.h"
+#include "timerlat.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -44,6 +46,7 @@ enum an_ev {
 	AN_EV_IRQ_ENTRY, AN_EV_IRQ_EXIT, AN_EV_SOFTIRQ_ENTRY, AN_EV_SOFTIRQ_EXIT,
 	AN_EV_HRTIMER_ENTRY, AN_EV_HRTIMER_EXIT, AN_EV_PRINT, AN_EV_RAW, AN_EV_HRTIMER_START,
 	AN_EV_WAKEUP_NEW, AN_EV_VEC_ENTRY, AN_EV_VEC_EXIT, AN_EV_EXIT, AN_EV_PI_SETPRIO,
+	AN_EV_TIMERLAT, AN_EV_IRQ_NOISE, AN_EV_SOFTIRQ_NOISE, AN_EV_THREAD_NOISE,
 	AN_EV_COUNT,
 	AN_EV_UNKNOWN = 0xff	/* an id without a format: corrupt data */
 };
@@ -68,6 +71,11 @@ static const struct { const char *sys, *name; } an_ev_names[AN_EV_COUNT] = {
 	[AN_EV_VEC_EXIT]      = { "irq_vectors", "local_timer_exit" },
 	[AN_EV_EXIT]          = { "sched", "sched_process_exit" },
 	[AN_EV_PI_SETPRIO]    = { "sched", "sched_pi_setprio" },	/* priority inheritance (rt.c) */
+	/* the timerlat tracer's samples and its osnoise accounting (timerlat.c) */
+	[AN_EV_TIMERLAT]      = { "ftrace", "timerlat" },
+	[AN_EV_IRQ_NOISE]     = { "osnoise", "irq_noise" },
+	[AN_EV_SOFTIRQ_NOISE] = { "osnoise", "softirq_noise" },
+	[AN_EV_THREAD_NOISE]  = { "osnoise", "thread_noise" },
 };
 
 /*
@@ -89,6 +97,8 @@ enum an_fld {
 	F_IRQ, F_NAME, F_VEC, F_BUF, F_ID, F_NOW,
 	F_EXPIRES,					/* hrtimer_start */
 	F_OLDPRIO, F_NEWPRIO,				/* sched_pi_setprio (and F_PID) */
+	F_SEQ, F_CONTEXT, F_LATENCY,			/* timerlat */
+	F_START, F_DURATION,				/* osnoise (and F_NAME, F_VEC, F_COMM, F_PID) */
 	F_COUNT
 };
 
@@ -288,6 +298,14 @@ static int an_reader_setup(struct an_reader *rd)
 		{ AN_EV_VEC_ENTRY, F_VEC, "vector" }, { AN_EV_VEC_EXIT, F_VEC, "vector" },
 		{ AN_EV_PI_SETPRIO, F_PID, "pid" }, { AN_EV_PI_SETPRIO, F_OLDPRIO, "oldprio" },
 		{ AN_EV_PI_SETPRIO, F_NEWPRIO, "newprio" },
+		{ AN_EV_TIMERLAT, F_SEQ, "seqnum" }, { AN_EV_TIMERLAT, F_CONTEXT, "context" },
+		{ AN_EV_TIMERLAT, F_LATENCY, "timer_latency" },
+		{ AN_EV_IRQ_NOISE, F_NAME, "desc" }, { AN_EV_IRQ_NOISE, F_VEC, "vector" },
+		{ AN_EV_IRQ_NOISE, F_START, "start" }, { AN_EV_IRQ_NOISE, F_DURATION, "duration" },
+		{ AN_EV_SOFTIRQ_NOISE, F_VEC, "vector" }, { AN_EV_SOFTIRQ_NOISE, F_START, "start" },
+		{ AN_EV_SOFTIRQ_NOISE, F_DURATION, "duration" },
+		{ AN_EV_THREAD_NOISE, F_COMM, "comm" }, { AN_EV_THREAD_NOISE, F_PID, "pid" },
+		{ AN_EV_THREAD_NOISE, F_START, "start" }, { AN_EV_THREAD_NOISE, F_DURATION, "duration" },
 	};
 	struct tep_event *ev, **all = tep_list_events(rd->tep, TEP_EVENT_SORT_ID);
 	int i, maxid = 0;
@@ -592,6 +610,31 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 	case AN_EV_RAW:
 		ret = an_raw_marker(rd, rec, pid);
 		break;
+	case AN_EV_TIMERLAT:
+		f = rd->fmt[AN_EV_TIMERLAT].f;
+		if (f[F_SEQ].present && f[F_CONTEXT].present && f[F_LATENCY].present)
+			ret = an_tlat_on_sample(r, cpu, ts, pid, (uint32_t)an_num(rd, &f[F_SEQ], rec),
+					      (int)an_sign(an_num(rd, &f[F_CONTEXT], rec), f[F_CONTEXT].size),
+					      an_num(rd, &f[F_LATENCY], rec));
+		break;
+	case AN_EV_IRQ_NOISE:
+	case AN_EV_SOFTIRQ_NOISE:
+	case AN_EV_THREAD_NOISE: {
+		static const enum an_tlat_noise kinds[] = { AN_TLAT_NOISE_IRQ, AN_TLAT_NOISE_SOFTIRQ, AN_TLAT_NOISE_THREAD };
+		int k = rd->kind[type] - AN_EV_IRQ_NOISE;
+
+		f = rd->fmt[rd->kind[type]].f;
+		s = NULL;
+		len = 0;
+		if (kinds[k] == AN_TLAT_NOISE_IRQ)
+			s = an_str(rd, &f[F_NAME], rec, &len);
+		else if (kinds[k] == AN_TLAT_NOISE_THREAD)
+			len = (int)strnlen(s = an_comm(rd, &f[F_COMM], rec), 16);
+		an_tlat_on_noise(r, cpu, kinds[k], s, len,
+			       (int)an_sign(an_num(rd, &f[kinds[k] == AN_TLAT_NOISE_THREAD ? F_PID : F_VEC], rec), 4),
+			       an_num(rd, &f[F_START], rec), an_num(rd, &f[F_DURATION], rec));
+		break;
+	}
 	default:
 		break;
 	}

@@ -381,6 +381,7 @@ struct an_task {
 struct an_joblog;
 struct an_tl_set;
 struct an_cw;
+struct an_tlat;
 
 struct an_opts {
 	const char *trace, *joblog, *cyclictest, *threads, *out, *csv;
@@ -481,6 +482,8 @@ struct an_run {
 	int      nsnap;
 	/* cyclictest's measuring threads and worst wakeups (cyclictest_wakeups.c), NULL when none seen */
 	struct an_cw *cw;
+	/* the timerlat tracer's samples (timerlat.c), NULL when none seen */
+	struct an_tlat *tlat;
 };
 
 #endif
