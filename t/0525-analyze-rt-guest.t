@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need CMD:trace-cmd PERL:JSON::PP
-plan 24
+plan 25
 
 F="$TOP/t/fixtures/rt"
 # oracle FILE WHAT [ARG] - the independent reading of a fixture
@@ -66,17 +66,26 @@ is "$(json_get "$TMP/nopi.json" threads.pid=230.inversions)/$(json_get "$TMP/nop
 # ktimers/1 (FIFO 1, pid 28); rt-fifo1 (FIFO 1, pid 235) spins and keeps ktimers/1 waiting. On
 # PREEMPT_RT the timerfd's wait-queue lock is a sleeping lock that ktimers/1 still holds when it
 # wakes tfd: tfd runs, blocks on it and boosts ktimers/1 (a real PI wait in every job), and is
-# woken again by the unlock; the first waking, by ktimers/1 at prio 98, is an inversion.
+# woken again by the unlock; the first waking, by ktimers/1 at prio 98, is an inversion, and
+# what delayed ktimers/1 is what ran before it (never tfd itself, which ran after it).
 fixture timerfd --top 25
 is "$rc" 0 "rtg-3.1 the guest's timerfd trace is analysed"
-W=$(worst "$TMP/timerfd.json" tfd 'my $w = $c->{woken_by}; my ($d) = grep { $_->{pid} && $_->{pid} != $w->{pid} } @{$w->{delayed_by}};
-	($c->{seq}, $c->{latency_ns}, $w->{pid}, $w->{prio}, $w->{after_ns}, $d->{pid}, $d->{duration_ns})')
-E="11/20506166/28/98/20407298/235/12024791"
-is "$(oracle timerfd.dat worst)" "$E" "rtg-3.2 oracle: worst job 11, 20506 us late, woken by pid 28 (prio 98) after 20407 us, which pid 235 kept off CPU 1 for 12025 us"
-is "$W" "$E" "rtg-3.3 the analysis: its woken_by and delayed_by the same"
+W=$(perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $j = decode_json(<$f>);
+	my ($t) = grep { $_->{name} eq "tfd" } @{$j->{tasks}};
+	print join(",", map { my $w = $_->{woken_by} || {}; my ($d) = grep { $_->{pid} && $_->{pid} != $w->{pid} } @{$w->{delayed_by}};
+		join("/", $_->{seq}, $_->{latency_ns}, $w->{pid} // "-", $w->{prio} // "-", $w->{after_ns} // "-",
+		     $_ == $t->{culprits}[0] ? ($d->{pid}, $d->{duration_ns}) : ()) } sort { $a->{seq} <=> $b->{seq} } @{$t->{culprits}})' "$TMP/timerfd.json")
+oracle timerfd.dat woken > "$TMP/tfd.woken"
+is "$(tr , '\n' < "$TMP/tfd.woken" | sed -n 12p)" "11/20506166/28/98/20294393/235/12024791" \
+	"rtg-3.2 oracle: worst job 11, 20506 us late, woken by pid 28 (prio 98) after 20294 us, which pid 235 kept off CPU 1 for 12025 us"
+is "$W" "$(cat "$TMP/tfd.woken")" "rtg-3.3 the analysis: every job's waker and after_ns, and the worst's delayed_by, the same"
+is "$(perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $j = decode_json(<$f>);
+	my ($t) = grep { $_->{name} eq "tfd" } @{$j->{tasks}};
+	print scalar grep { ($_->{pid} // 0) == 234 } map { @{$_->{woken_by}{delayed_by}} } @{$t->{culprits}}' "$TMP/timerfd.json")" 0 \
+	"rtg-3.3b no job names tfd itself among what delayed ktimers/1 (it ran after the first waking)"
 is "$(json_get "$TMP/timerfd.json" tasks.name=tfd.culprits.0.woken_by.comm)/$(json_get "$TMP/timerfd.json" tasks.name=tfd.culprits.0.woken_by.thread_kind)/$(json_get "$TMP/timerfd.json" tasks.name=tfd.culprits.0.woken_by.service)/$(json_get "$TMP/timerfd.json" tasks.name=tfd.culprits.0.woken_by.delayed_by.0.name)" \
 	"ktimers/1/softirq_thread/timers/rt-fifo1" "rtg-3.4 the waker is ktimers/1, a softirq_thread doing timers; rt-fifo1 what delayed it"
-like "$(printf '%s\n' "$out" | grep '^tfd job 11 ')" " 20506 µs late — woken by ktimers/1 \(timers, pid 28\) at RT 1 after 20407 µs, which waited behind rt-fifo1 \(pid 235\) 12025 µs, " \
+like "$(printf '%s\n' "$out" | grep '^tfd job 11 ')" " 20506 µs late — woken by ktimers/1 \(timers, pid 28\) at RT 1 after 20294 µs, which waited behind rt-fifo1 \(pid 235\) 12025 µs, " \
 	"rtg-3.5 job 11's summary line: the waker and what delayed it, not rt-fifo1 as the FIFO 80 task's culprit"
 oracle timerfd.dat jobs > "$TMP/tfd.oracle"
 pi_inv "$TMP/timerfd.json" tfd > "$TMP/tfd.analysis"
