@@ -198,7 +198,7 @@ static int an_rt_ctx(struct an_run *r, int ctx_pid, unsigned flags)
 void an_rt_on_waking(struct an_run *r, int cpu, int64_t ts, int pid, int prio, int ctx_pid, unsigned flags)
 {
 	struct an_thread *t = an_thread_find(r, pid), *w;
-	struct an_rt_thr *x;
+	struct an_rt_thr *x, prev;
 	int ctx = an_rt_ctx(r, ctx_pid, flags);
 	bool pi = false;
 
@@ -211,6 +211,9 @@ void an_rt_on_waking(struct an_run *r, int cpu, int64_t ts, int pid, int prio, i
 	x = an_rt_get(t);
 	if (!x)
 		return;
+	prev = (struct an_rt_thr){ .first_wake_ns = x->wake_ns, .first_ctx_pid = x->ctx_pid,
+				   .first_ctx_prio = x->ctx_prio, .first_cpu = x->cpu };
+	x->first_wake_ns = 0;
 	x->wake_ns = ts;
 	x->ctx_pid = w && w->eprio_known ? ctx : 0;
 	x->ctx_prio = w ? w->eprio : 0;
@@ -229,6 +232,10 @@ void an_rt_on_waking(struct an_run *r, int cpu, int64_t ts, int pid, int prio, i
 							.blocked_ns = blocked, .wake_ns = ts };
 			if (h && h->rt && h->rt->boost_prio < x->pi.boost_prio && h->rt->boost_end_ns >= x->pi_set_ns)
 				x->pi.boost_prio = h->rt->boost_prio;
+			x->first_wake_ns = prev.first_wake_ns;
+			x->first_ctx_pid = prev.first_ctx_pid;
+			x->first_ctx_prio = prev.first_ctx_prio;
+			x->first_cpu = prev.first_cpu;
 		}
 		x->pi_holder = 0;
 	}
@@ -250,18 +257,36 @@ void an_rt_woken_by(struct an_run *r, const struct an_thread *th, struct an_culp
 	const struct an_rt_thr *x = th->rt;
 	struct an_contrib cs[16];
 	struct an_service s;
-	int n, k;
+	int64_t wake_ns;
+	int n, k, prio, cpu;
 
+	if (!x || x->wake_ns != c->waking_ns)
+		return;
+	wake_ns = x->wake_ns;
+	prio = x->ctx_prio;
+	cpu = x->cpu;
+	/*
+	 * PREEMPT_RT: a waker that still holds a sleeping lock the task takes
+	 * next (a timerfd's wait queue, expired in ktimers/N) wakes it twice:
+	 * the task runs, blocks on the lock, boosts the waker (pi) and is woken
+	 * again by its unlock. It was woken at the first; what delayed the
+	 * waker is what ran until then (the task's own run after it is not)
+	 */
+	if (x->first_wake_ns && x->first_ctx_pid == x->ctx_pid && x->first_wake_ns >= c->release_ns) {
+		wake_ns = x->first_wake_ns;
+		prio = x->first_ctx_prio;
+		cpu = x->first_cpu;
+	}
 	/* a service thread at a realtime priority below the task's: PREEMPT_RT's ktimers, rcuc, IRQ threads */
-	if (!x || x->wake_ns != c->waking_ns || !x->ctx_pid || x->ctx_prio <= x->prio || x->ctx_prio >= 100 ||
-	    c->releaser[0] ||
-	    !an_service_of(an_thread_comm(r, x->ctx_pid), &s) || c->waking_ns < c->release_ns)
+	if (!x->ctx_pid || prio <= x->prio || prio >= 100 || c->releaser[0] ||
+	    !an_service_of(an_thread_comm(r, x->ctx_pid), &s) || wake_ns < c->release_ns)
 		return;
 	c->woken_by.pid = x->ctx_pid;
-	c->woken_by.prio = x->ctx_prio;
-	c->woken_by.cpu = x->cpu;
+	c->woken_by.prio = prio;
+	c->woken_by.cpu = cpu;
+	c->woken_by.wake_ns = wake_ns;
 	c->from_ns = c->waking_ns;
-	n = account(r, x->cpu, x->ctx_pid, c->release_ns, c->waking_ns, cs, (int)PF_ARRAY_SIZE(cs));
+	n = account(r, cpu, x->ctx_pid, c->release_ns, wake_ns, cs, (int)PF_ARRAY_SIZE(cs));
 	for (k = 0; k < n && c->woken_by.ndelay < (int)PF_ARRAY_SIZE(c->woken_by.delay); k++)
 		if (cs[k].dur_ns > 0)
 			c->woken_by.delay[c->woken_by.ndelay++] = cs[k];
@@ -350,7 +375,7 @@ void an_rt_culprit_json(struct an_run *r, const struct an_culprit *c, json_t *o)
 		json_object_set_new(w, "service", s.service ? json_string(s.service) : json_null());
 		json_object_set_new(w, "prio", json_integer(c->woken_by.prio));
 		json_object_set_new(w, "cpu", json_integer(c->woken_by.cpu));
-		json_object_set_new(w, "after_ns", json_integer(c->waking_ns - c->release_ns));
+		json_object_set_new(w, "after_ns", json_integer(c->woken_by.wake_ns - c->release_ns));
 		json_object_set_new(w, "delayed_by", an_rt_contrib_list(c->woken_by.delay, c->woken_by.ndelay,
 									comm ? comm : "?"));
 		json_object_set_new(o, "woken_by", w);

@@ -1062,7 +1062,7 @@ static size_t an_woken_text(const struct an_run *r, const struct an_culprit *c, 
 	comm = an_thread_name((struct an_run *)r, c->woken_by.pid, nb, sizeof(nb));
 	n = strlen(comm);
 	an_rt_label(who, sizeof(who), comm, c->woken_by.pid);
-	an_fmt_us(d, sizeof(d), c->waking_ns - c->release_ns);
+	an_fmt_us(d, sizeof(d), c->woken_by.wake_ns - c->release_ns);
 	an_prio_text(pr, sizeof(pr), c->woken_by.prio);
 	if (len < size)
 		len += (size_t)snprintf(buf + len, size - len, "%s at %s after %s", who, pr, d);

@@ -121,6 +121,10 @@ struct an_rt_thr {
 	int64_t  wake_ns;		/* the last sched_waking */
 	int32_t  ctx_pid;		/* the thread whose priority it ran at, 0: a hard IRQ (or a softirq above threads) */
 	int      ctx_prio, prio, cpu;	/* that thread's priority, the woken thread's, the waking's CPU */
+	/* when the last waking was a PI holder's unlock: the waking before it (first_wake_ns 0: not) */
+	int64_t  first_wake_ns;
+	int32_t  first_ctx_pid;
+	int      first_ctx_prio, first_cpu;
 	/* a waiter: the holder it boosted (sched_pi_setprio in its context) */
 	int32_t  pi_holder;
 	int      pi_prio;
@@ -267,6 +271,7 @@ struct an_woken_by {
 	int32_t  pid;			/* 0: none */
 	int      prio;			/* its kernel priority at the waking */
 	int      cpu;			/* where it woke the task */
+	int64_t  wake_ns;		/* that waking: the culprit's, or the first of two around a PI wait on its lock */
 	int      ndelay;
 	struct an_contrib delay[3];	/* what ran on that CPU from the release to the waking, largest first */
 };

@@ -9,3 +9,7 @@ hist_test_PKGS := jansson
 UNIT_TESTS += jpath_test
 jpath_test_SRCS := t/unit/jpath_test.c
 jpath_test_PKGS := jansson
+
+# rtwork: the PREEMPT_RT situations of t/fixtures/rt/, staged in the RT guest under preflight record (t/0525)
+UNIT_TESTS += rtwork
+rtwork_SRCS := t/tools/rtwork.c

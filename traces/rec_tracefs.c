@@ -31,6 +31,12 @@ static const char *const rec_set_sched[] = {
 	"sched:sched_wakeup_new", "sched:sched_migrate_task", "sched:sched_process_exit",
 	NULL
 };
+/*
+ * a priority-inheritance boost and its end (analysis/rt.c: the holder, its
+ * boost, how long it ran boosted); where the kernel has no such event the
+ * set goes without it
+ */
+static const char *const rec_set_sched_optional[] = { "sched:sched_pi_setprio", NULL };
 static const char *const rec_set_default[] = {
 	"irq:irq_handler_entry", "irq:irq_handler_exit", "irq:softirq_entry",
 	"irq:softirq_exit", "irq:softirq_raise", "timer:hrtimer_expire_entry",
@@ -96,8 +102,10 @@ static int rec_events_add(struct rec_events *out, const char *item, bool optiona
 		ev = "";
 	for (i = 0; i < out->n; i++)
 		if (!strncmp(out->ev[i].system, item, sys_len) && !out->ev[i].system[sys_len] &&
-		    !strcmp(out->ev[i].event, ev))
+		    !strcmp(out->ev[i].event, ev)) {
+			out->ev[i].optional &= optional;	/* named on its own: required */
 			return 0;
+		}
 	if (out->n >= REC_MAX_EVENTS)
 		return -E2BIG;
 	e = &out->ev[out->n++];
@@ -123,6 +131,14 @@ static int rec_events_add_set(struct rec_events *out, const char *const *set, bo
 	return 0;
 }
 
+/* rec_events_add_sched - the 'sched' set: its events, and sched_pi_setprio where the kernel has it */
+static int rec_events_add_sched(struct rec_events *out)
+{
+	int ret = rec_events_add_set(out, rec_set_sched, false, NULL);
+
+	return ret ? ret : rec_events_add_set(out, rec_set_sched_optional, true, NULL);
+}
+
 /*
  * rec_events_parse - expand "sched", "default", "full" or a comma-separated
  * list of sets, systems ("workqueue") and events ("irq:irq_handler_entry");
@@ -144,15 +160,15 @@ int rec_events_parse(const char *spec, struct rec_events *out)
 			if (!isalnum((unsigned char)*p) && !strchr("_:/*-", *p))
 				return -EINVAL;
 		if (!strcmp(item, "sched")) {
-			ret = rec_events_add_set(out, rec_set_sched, false, NULL);
+			ret = rec_events_add_sched(out);
 		} else if (!strcmp(item, "default")) {
-			ret = rec_events_add_set(out, rec_set_sched, false, NULL);
+			ret = rec_events_add_sched(out);
 			if (!ret)
 				ret = rec_events_add_set(out, rec_set_default, false, NULL);
 			if (!ret)
 				ret = rec_events_add_set(out, rec_set_default_vectors, true, REC_VEC_FILTER);
 		} else if (!strcmp(item, "full")) {
-			ret = rec_events_add_set(out, rec_set_sched, false, NULL);
+			ret = rec_events_add_sched(out);
 			if (!ret)
 				ret = rec_events_add_set(out, rec_set_default, false, NULL);
 			if (!ret)

@@ -73,9 +73,16 @@ static void test_events(void)
 
 	check_int(rec_events_parse("sched", &ev), ==, 0, "rec-2.1 'sched' set");
 	sched_n = ev.n;
-	check_int(sched_n, ==, 6, "rec-2.2 sched set has the six documented events");
+	check_int(sched_n, ==, 7, "rec-2.2 sched set has the seven documented events");
 	check_str(ev.ev[0].system, "sched", "rec-2.3 system split from event");
 	check_str(ev.ev[0].event, "sched_switch", "rec-2.4 event name");
+	for (i = 0; i < ev.n; i++)
+		found += ev.ev[i].optional;
+	check(found == 1 && !strcmp(ev.ev[6].event, "sched_pi_setprio") && ev.ev[6].optional,
+	      "rec-2.4b ... sched_pi_setprio the one optional (a kernel without it still records)");
+	found = 0;
+	check_int(rec_events_parse("default,sched:sched_pi_setprio", &ev), ==, 0, "rec-2.4c a set's event named again");
+	check(!ev.ev[6].optional, "rec-2.4d ... is required: named on its own, its absence is an error");
 	check_int(rec_events_parse("default", &ev), ==, 0, "rec-2.5 'default' set");
 	check_int(ev.n, ==, sched_n + 15, "rec-2.6 default = sched + irq/softirq/hrtimer + x86's irq_vectors");
 	for (i = 0; i < ev.n; i++)
@@ -171,7 +178,7 @@ static void test_ref_traces(void)
 
 int main(void)
 {
-	tap_plan(14 + 20 + 8 + 13 + 6);
+	tap_plan(14 + 23 + 8 + 13 + 6);
 	test_cpustats();
 	test_observers();
 	test_events();
