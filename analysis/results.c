@@ -309,6 +309,20 @@ static json_t *an_threads_select(struct an_run *r)
 	return o;
 }
 
+/*
+ * an_thread_always_rt - every priority the thread was seen at is realtime, so
+ * the recorder's rt filters (--wakeups rt, --switches rt) kept all of its
+ * events. A thread seen at a normal priority too is not: a normal thread
+ * PI-boosted on PREEMPT_RT (a threaded IRQ handler blocked on a sleeping
+ * spinlock it holds: its switches carry the boosted priority, and the record
+ * has no sched_pi_setprio by default), or one that became realtime (chrt's
+ * child), has a life partly among threads whose switches were not kept.
+ */
+static bool an_thread_always_rt(const struct an_thread *t)
+{
+	return t->nprios && t->prio < 100 && !t->normal_seen;
+}
+
 /* an_thread_lost - whether lost events touch a thread's life in the trace */
 static bool an_thread_lost(const struct an_run *r, const struct an_thread *t)
 {
@@ -342,7 +356,7 @@ static json_t *an_thread_json(struct an_run *r, struct an_thread *t)
 	json_object_set_new(o, "preemptions", json_integer((json_int_t)t->preemptions));
 	json_object_set_new(o, "migrations", json_integer((json_int_t)t->migrations));
 	json_object_set_new(o, "wakeups", json_integer((json_int_t)t->wakeups));
-	if (r->rt_wakeups && !(t->nprios && t->prio < 100)) {
+	if (r->rt_wakeups && !an_thread_always_rt(t)) {
 		/* the kernel did not record this thread's wakeups: no number, not a zero */
 		json_object_set_new(o, "wakeups", json_null());
 		json_object_set_new(o, "wakeup_latency_ns", json_null());
@@ -367,8 +381,8 @@ static json_t *an_thread_json(struct an_run *r, struct an_thread *t)
 	json_object_set_new(o, "inversions", json_integer((json_int_t)(t->rt ? t->rt->inversions : 0)));
 	if (!r->n_switch)
 		an_nullify(o, an_thread_runtime_keys, "no sched_switch events in the trace");
-	else if (r->rt_switches && !(t->nprios && t->prio < 100))
-		/* its switches with other such threads were not recorded: its run time is unknown */
+	else if (r->rt_switches && !an_thread_always_rt(t))
+		/* its switches with normal threads were not recorded: its run time is unknown */
 		an_nullify(o, an_thread_runtime_keys, "switches recorded to or from realtime threads "
 			   "and idle only (preflight record --switches rt)");
 	return o;

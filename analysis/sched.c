@@ -727,13 +727,18 @@ int an_tombs_prune(struct an_run *r)
 	return 0;
 }
 
-/* an_note_prio - remember a priority seen; 'prio' keeps the highest (it is what latency depends on) */
+/*
+ * an_note_prio - remember a priority seen; 'prio' keeps the highest (it is
+ * what latency depends on), 'normal_seen' whether it was ever not realtime
+ */
 static void an_note_prio(struct an_thread *t, int prio)
 {
 	int i;
 
 	if (!t->nprios || prio < t->prio)
 		t->prio = prio;
+	if (prio >= 100)
+		t->normal_seen = true;
 	for (i = 0; i < t->nprios; i++)
 		if (t->prios[i] == prio)
 			return;

@@ -226,6 +226,7 @@ struct an_thread {
 	int      prios[AN_NPRIOS];
 	bool     swept;			/* dead, out of every CPU's history, and judged (an_threads_sweep) */
 	bool     competes;		/* ... for threads[]'s top lists only: in pool_run, pool_wake */
+	bool     normal_seen;		/* seen at a priority of 100 or above (SCHED_OTHER, or a PI boost's end) */
 	struct an_mwin w10ms, w1s;
 	struct an_stage stage[AN_STAGE];	/* samples not yet in the histograms (an_stage_flush) */
 	int      eprio;			/* effective priority now (switch, sched_pi_setprio), with eprio_known */

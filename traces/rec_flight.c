@@ -162,7 +162,12 @@ static int rec_trigger_set(struct rec_session *s, bool on)
 	return 0;
 }
 
-/* rec_flight_arm - install the marker trigger and start recording into the overwrite buffer */
+/*
+ * rec_flight_arm - install the marker trigger and start recording into the
+ * overwrite buffer. A kernel without options/copy_trace_marker (Linux 6.1,
+ * the Debian RT kernel) keeps top-level markers in the top-level buffer:
+ * cyclictest --tracemark's cannot trigger then, which a note says.
+ */
 int rec_flight_arm(struct rec_session *s)
 {
 	int ret = rec_trigger_set(s, true);
@@ -172,6 +177,12 @@ int rec_flight_arm(struct rec_session *s)
 		       s->opts->trigger);
 		return ret;
 	}
+	if (s->opts->trigger && *s->opts->trigger && s->opts->copy_markers && !s->opts->quiet &&
+	    !tracefs_file_exists(s->inst, "options/copy_trace_marker"))
+		fprintf(stderr, "preflight: record: note: this kernel has no options/copy_trace_marker: "
+			"markers written to the top-level trace_marker (cyclictest --tracemark) stay "
+			"there and cannot trigger a snapshot, only those written to %s/trace_marker\n",
+			tracefs_instance_get_dir(s->inst) ? tracefs_instance_get_dir(s->inst) : "the instance");
 	return rec_tracing_on(s, true);
 }
 

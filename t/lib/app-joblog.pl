@@ -12,6 +12,7 @@
 #   cpu_under.T           rows with cpu_ns below the configured work
 #   cpu_over.T            rows with cpu_ns above work * (1 + tolerance)
 #   cpu_mean_ok.T         1 when the mean cpu_ns is within work * (1 +- tolerance), else 0
+#   cpu_min.T             smallest cpu_ns (ns)
 #   overrun.T / missed.T / deadline.T   flagged rows / sum of missed / flagged rows
 #   deadline_bad.T        rows whose deadline flag disagrees with end - release > deadline
 #   overrun_bad.T         rows whose overrun flag disagrees with the next row's missed > 0
@@ -52,13 +53,14 @@ for my $t (sort keys %rows) {
 	my $work = $c->{work_ns} // 0;
 	my $dl = $c->{deadline_ns} // 0;
 	my %n = map { $_ => 0 } qw(seq_bad order_bad gap_bad cpu_under cpu_over overrun missed deadline deadline_bad overrun_bad);
-	my ($gmin, $gmax, $resp_max, $span_min, $cpu_sum) = (undef, undef, 0, undef, 0);
+	my ($gmin, $gmax, $resp_max, $span_min, $cpu_sum, $cpu_min) = (undef, undef, 0, undef, 0, undef);
 	for my $i (0 .. $#r) {
 		my ($seq, $rel, $start, $end, $cpu, $cpun, $flags, $missed) = @{$r[$i]};
 		$n{seq_bad}++ if $seq != $i;
 		$n{order_bad}++ if $start < $rel || $end < $start;
 		$n{cpu_under}++ if $cpu < $work;
 		$cpu_sum += $cpu;
+		$cpu_min = $cpu if !defined $cpu_min || $cpu < $cpu_min;
 		$n{cpu_over}++ if $cpu > $work * (1 + $tol) && $work > 0;
 		$n{overrun}++ if $flags & 1;
 		$n{deadline}++ if $flags & 2;
@@ -77,6 +79,7 @@ for my $t (sort keys %rows) {
 	print "jobs.$t=", scalar @r, "\n";
 	my $mean = @r ? $cpu_sum / @r : 0;
 	print "cpu_mean_ok.$t=", (abs($mean - $work) <= $work * $tol ? 1 : 0), "\n";
+	print "cpu_min.$t=", $cpu_min // 0, "\n";
 	print "$_.$t=$n{$_}\n" for sort keys %n;
 	print "gap_min.$t=", $gmin // 0, "\ngap_max.$t=", $gmax // 0, "\nresp_max.$t=$resp_max\nspan_min.$t=", $span_min // 0, "\n";
 }
