@@ -802,9 +802,15 @@ static int st_case_overrun(const struct st_inputs *in, struct st_result *r)
 			continue;
 		exp_ovr += jl->end_ns > jl->release_ns + T;
 		exp_miss += jl->end_ns - jl->release_ns > dl;
-		exp_skip += (jl->end_ns - jl->release_ns) / T;
-		if ((next = st_job_after(in->joblog, jl->task, jl->release_ns)))
+		/*
+		 * the releases the executive did not make before the task's next job:
+		 * those its overrun took (floor((e - r) / T)) and any slot a late tick
+		 * skipped (under emulation the tick stalls for slots on end)
+		 */
+		if ((next = st_job_after(in->joblog, jl->task, jl->release_ns))) {
+			exp_skip += (next->release_ns - jl->release_ns + T / 2) / T - 1;
 			jl_skip += next->missed;
+		}
 	}
 	for (i = 0; i < in->jobs->n; i++) {
 		j = &in->jobs->v[i];
@@ -832,8 +838,9 @@ static int st_case_overrun(const struct st_inputs *in, struct st_result *r)
 	st_check(r, "slot overruns", exp_slots, slots);
 	snprintf(r->note, sizeof(r->note), "expected from each job's own end stamp e in the case's slots (job log; "
 		 "the injected ones and any the machine made late): overrun when e > r + T, miss when e - r > D, "
-		 "floor((e - r) / T) releases missed before the task's next job, a slot overrun where a base-rate "
-		 "job ended after its slot; an injection's error: its job's overrun (trace) - (e > r + T)");
+		 "releases missed before the task's next job: the job log's release gap (its overrun's floor((e - r) "
+		 "/ T) and any slot a late tick skipped), a slot overrun where a base-rate job ended after its slot; "
+		 "an injection's error: its job's overrun (trace) - (e > r + T)");
 	free(late);
 	return 0;
 }
