@@ -149,6 +149,8 @@ static int st_record(struct st_dir *d, const char *dat, const char *joblog, cons
 	argv[n++] = "record";
 	argv[n++] = "-z";
 	argv[n++] = "--no-kallsyms";
+	argv[n++] = "-e";
+	argv[n++] = "default,sched:sched_pi_setprio";	/* the pi case: the holder's boost (docs/results.md) */
 	argv[n++] = "-i";
 	argv[n++] = inst;
 	argv[n++] = "-o";
