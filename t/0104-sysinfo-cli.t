@@ -52,10 +52,10 @@ run_cmd "$PREFLIGHT" sysinfo --root "$FIX/desktop" -o "$TMP/no/such/dir/x.json"
 is "$rc" 3 "sysinfo-9.18 unwritable -o FILE: exit 3"
 is "$(printf '%s\n' "$err" | wc -l)" 1 "sysinfo-9.19 ... with one line"
 
-# Every id the judge can emit is documented, and the ten warnings of docs/sysinfo.md are all there.
+# Every id the judge can emit is documented, and the eleven warnings of docs/sysinfo.md are all there.
 ids=$(grep -o 'si_warn(w, "[a-z_]*"' "$TOP/bench/survey/sysinfo_judge.c" | sed 's/.*"\(.*\)"/\1/' | sort | tr '\n' ' ')
-is "$ids" "deep_idle_states governor_not_performance no_isolated_cpus not_preempt_rt rt_throttling smt_enabled swap_enabled tracefs_unavailable unstable_clocksource virtualized " \
-	"sysinfo-9.20 the judge emits the ten warning ids"
+is "$ids" "deep_idle_states emulated_cpu governor_not_performance no_isolated_cpus not_preempt_rt rt_throttling smt_enabled swap_enabled tracefs_unavailable unstable_clocksource virtualized " \
+	"sysinfo-9.20 the judge emits the eleven warning ids"
 missing=""
 for id in $ids; do grep -q "^### \`$id\`" "$TOP/docs/sysinfo.md" || missing="$missing $id"; done
 is "$missing" "" "sysinfo-9.21 docs/sysinfo.md has a section for each warning id"
