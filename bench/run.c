@@ -1181,7 +1181,8 @@ static int run_phase(struct run *r, int idx)
 	int64_t trigger_ns = 0;
 	int64_t start_ns, now, end_ns;
 	int i, ret = 0, code = -1;
-	bool partial = false, measuring = p->measure != SCN_NONE, sim_done = false, app_ended = false;
+	bool partial = false, measuring = p->measure != SCN_NONE, sim_done = false;
+	bool app_ended = false;		/* the measurement is ending: its loads are stopped */
 
 	snprintf(name, sizeof(name), "%02d-%s", idx + 1, p->name);
 	run_path(pdir, sizeof(pdir), r->dir, name);
@@ -1249,6 +1250,17 @@ static int run_phase(struct run *r, int idx)
 				   "the recorder writes the trace", p->name);
 			app_ended = true;
 			pf_proc_stop(&sim, SIGTERM, 10 * PF_NS_PER_SEC, true);
+			for (i = p->nloads - 1; i >= 0; i--)
+				run_stop_load(r, &rl[i]);
+		}
+		if (measuring && !app_ended && p->measure == SCN_CYCLICTEST && now - start_ns >= p->duration_ns) {
+			/*
+			 * cyclictest's own duration is the phase's: past it, what is
+			 * left is its end (threads joined, histogram written), which
+			 * the loads starved past the grace on a one-CPU emulated board
+			 */
+			run_log(r, "phase %s: its time is up: stopping the loads while cyclictest ends", p->name);
+			app_ended = true;
 			for (i = p->nloads - 1; i >= 0; i--)
 				run_stop_load(r, &rl[i]);
 		}
