@@ -1286,11 +1286,12 @@ static int run_phase(struct run *r, int idx)
 		}
 		if (sim.pid && !sim_done && !app_ended && !pf_proc_alive(&sim)) {
 			/*
-			 * exit 0 is its planned end, a minute past the phase's: the app
-			 * has flown its duration and the recorder is still writing the
-			 * trace (minutes on an emulated CPU)
+			 * exit 0 past the phase's time is its planned end (a minute
+			 * after the phase's): the app has flown its duration and the
+			 * recorder is still writing the trace (minutes on an emulated
+			 * CPU); before, it was stopped (a SIGTERM it handles)
 			 */
-			if (pf_proc_exit_code(&sim) == 0) {
+			if (pf_proc_exit_code(&sim) == 0 && now - start_ns >= p->duration_ns) {
 				run_log(r, "phase %s: sensorsim: ended on time (exit 0)", p->name);
 				sim_done = true;
 			} else {
