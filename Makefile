@@ -43,6 +43,8 @@ PLUGINDIR ?= $(if $(or $(DESTDIR),$(filter 0,$(shell id -u))),$(shell $(PKG_CONF
 	libtraceevent)/traceevent/plugins,$(HOME)/.local/lib/traceevent/plugins)
 B         := build
 comma     := ,
+empty     :=
+space     := $(empty) $(empty)
 ifneq ($(SANITIZE),)
 B         := build-san
 SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -220,6 +222,13 @@ unit-tests: $(addprefix $(B)/t/,$(UNIT_TESTS))
 PROVE_FLAGS ?=
 # the tests make check runs (TESTS="t/0010-lib.t t/0522-*.t": only those)
 TESTS ?= t/
+# prove runs PROVE_JOBS test files at once (default: one per CPU). A test that needs
+# this machine's realtime CPUs or its tracefs says so ('need ... RT' or TRACEFS, see
+# t/lib/test-lib.sh): those run one after another in a single slot, so two live runs
+# never share the CPUs, and every other file runs beside them.
+PROVE_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+SERIAL_TESTS := $(shell grep -lE '^[[:space:]]*(need|test_have_prereq)[[:space:]].*\<(RT|TRACEFS)\>' t/*.t 2>/dev/null)
+PROVE_RULES := -j$(PROVE_JOBS) $(if $(SERIAL_TESTS),--rules='seq={$(subst $(space),$(comma),$(strip $(SERIAL_TESTS)))}') --rules='par=**'
 
 # With JUNIT=path.xml the run is the usual one (same console output and exit
 # status) and its TAP, saved by prove, is then replayed into JUnit XML.
@@ -227,11 +236,12 @@ check: deps
 	@$(MAKE) --no-print-directory all unit-tests
 ifdef JUNIT
 	@tap=$$(mktemp -d) && trap 'rm -rf "$$tap"' EXIT; \
-	PERL_TEST_HARNESS_DUMP_TAP="$$tap" prove $(PROVE_FLAGS) $(strip $(TESTS)); rc=$$?; \
+	PERL_TEST_HARNESS_DUMP_TAP="$$tap" prove $(PROVE_RULES) $(PROVE_FLAGS) $(strip $(TESTS)); rc=$$?; \
 	(cd "$$tap" && prove --exec cat --formatter TAP::Formatter::JUnit t/) > $(abspath $(JUNIT)); \
 	echo "JUnit XML: $(JUNIT)"; exit $$rc
 else
-	prove $(PROVE_FLAGS) $(strip $(TESTS))
+	@echo "prove -j$(PROVE_JOBS) $(PROVE_FLAGS) $(strip $(TESTS)) ($(words $(SERIAL_TESTS)) files that need the realtime CPUs or tracefs run one at a time)"
+	@prove $(PROVE_RULES) $(PROVE_FLAGS) $(strip $(TESTS))
 endif
 
 qualify: deps
