@@ -81,7 +81,6 @@ static int ci_pq_load(char *why, size_t size)
 struct ci_db {
 	sqlite3 *lite;		/* one of the two */
 	PGconn  *pg;
-	int      version;
 };
 
 /* the migrations: ci_migrations[v] takes a database from version v to v + 1 */
@@ -229,7 +228,6 @@ static int ci_migrate(struct ci_db *db)
 		if (ci_db_exec(db, bump, 0, NULL, NULL, NULL))
 			goto fail;
 	}
-	db->version = v;
 	return ci_db_exec(db, "COMMIT", 0, NULL, NULL, NULL);
 fail:
 	ci_db_exec(db, "ROLLBACK", 0, NULL, NULL, NULL);
@@ -284,9 +282,4 @@ void ci_db_close(struct ci_db *db)
 	if (db->pg)
 		ci_pq.finish(db->pg);
 	free(db);
-}
-
-int ci_db_version(struct ci_db *db)
-{
-	return db->version;
 }

@@ -30,7 +30,5 @@ void ci_db_close(struct ci_db *db);
 /* ci_db_exec - run one statement with n text parameters; rows to fn (may be NULL); 0 or -1 after an error line */
 int ci_db_exec(struct ci_db *db, const char *sql, int n, const char *const *params, ci_db_row fn, void *ctx);
 
-/* ci_db_version - the schema version of an open database (after migration) */
-int ci_db_version(struct ci_db *db);
 
 #endif

@@ -22,11 +22,6 @@ void pf_set_prog(const char *prefix)
 	pf_prefix = prefix;
 }
 
-const char *pf_prog(void)
-{
-	return pf_prefix;
-}
-
 /* pf_verr - print one error line with the program prefix */
 static void pf_verr(const char *fmt, va_list ap)
 {

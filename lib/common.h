@@ -38,8 +38,6 @@ enum pf_exit {
 /* pf_set_prog - set the prefix of error messages, e.g. "preflight: sysinfo" */
 void pf_set_prog(const char *prefix);
 
-/* pf_prog - the current error-message prefix */
-const char *pf_prog(void);
 
 /* pf_err - print "<prefix>: <message>" as one line on stderr */
 void pf_err(const char *fmt, ...) PF_PRINTF(1, 2);

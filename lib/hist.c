@@ -161,7 +161,6 @@ struct pf_hist_pool {
 	char    *cur;			/* the slab being carved */
 	size_t   left;			/* bytes left in it */
 	struct pf_pool_slab *slabs;	/* every slab, for pf_hist_pool_free */
-	uint64_t mallocs;
 };
 
 struct pf_hist_pool *pf_hist_pool_new(void)
@@ -180,11 +179,6 @@ void pf_hist_pool_free(struct pf_hist_pool *p)
 		free(s);
 	}
 	free(p);
-}
-
-uint64_t pf_hist_pool_mallocs(const struct pf_hist_pool *p)
-{
-	return p ? p->mallocs : 0;
 }
 
 void *pf_hist_pool_alloc(struct pf_hist_pool *p, size_t size)
@@ -214,7 +208,6 @@ void *pf_hist_pool_alloc(struct pf_hist_pool *p, size_t size)
 		s = malloc(sizeof(*s) + PF_POOL_SLAB);
 		if (!s)
 			return NULL;
-		p->mallocs++;
 		s->next = p->slabs;
 		p->slabs = s;
 		p->cur = (char *)s->align;

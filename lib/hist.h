@@ -129,8 +129,6 @@ void *pf_hist_pool_alloc(struct pf_hist_pool *p, size_t size);
 /* pf_hist_pool_put - give a block of size bytes back (free() when p is NULL) */
 void pf_hist_pool_put(struct pf_hist_pool *p, void *block, size_t size);
 
-/* pf_hist_pool_mallocs - the slabs the pool asked malloc for so far */
-uint64_t pf_hist_pool_mallocs(const struct pf_hist_pool *p);
 
 /*
  * pf_hist_init_pool - pf_hist_init for one of many histograms: its memory

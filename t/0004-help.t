@@ -1,8 +1,6 @@
 #!/bin/sh
 # 0004-help.t - every subcommand's --help lists each option with its default
-# (docs/ARCHITECTURE.md / STYLE.md), and 'preflight help CMD' prints the same text.
-# Commands still missing a default are TAP TODO tests naming the options, so
-# the gap stays visible without failing the suite.
+# (docs/ARCHITECTURE.md), and 'preflight help CMD' prints the same text.
 . "$(dirname "$0")/lib/test-lib.sh"
 
 cmds=$("$PREFLIGHT" help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
@@ -24,8 +22,6 @@ nodefault() {
 		$flush->(); print join(" ", @bad);'
 }
 
-# commands whose --help still lacks a default are listed here as TODO (none now)
-todo=""
 i=1
 for c in $cmds; do
 	[ "$c" = help ] && continue
@@ -35,10 +31,6 @@ for c in $cmds; do
 	run_cmd "$PREFLIGHT" help "$c"
 	is "$out" "$h1" "help-$i.1 'preflight help $c' is '$c --help'"
 	bad=$(printf '%s\n' "$h1" | nodefault)
-	case " $todo " in
-	*" $c "*) is "$bad" "" "help-$i.2 $c --help: every option with its default # TODO $c: no default for $bad" ||
-		_failed=$((_failed - 1)) ;;	# a TODO failure does not fail the script
-	*) is "$bad" "" "help-$i.2 $c --help: every option with its default" ;;
-	esac
+	is "$bad" "" "help-$i.2 $c --help: every option with its default"
 done
 done_testing

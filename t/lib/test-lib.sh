@@ -150,11 +150,6 @@ skip() {
 	return 0
 }
 
-# need_root, need_tracefs, need_rt, need_built PROGRAM... - the older spellings of need
-need_root() { need ROOT; }
-need_tracefs() { need TRACEFS; }
-need_rt() { need RT; }
-need_built() { for _p in "$@"; do need "BUILT:$_p"; done; }
 
 # wait_for SECONDS CMD... - poll until CMD succeeds; SECONDS only guards against a hang (never
 # a timing assertion): on timeout say so as a diagnostic and fail
