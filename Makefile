@@ -162,6 +162,12 @@ req_hint := run scripts/install-deps as root, or apt-get install -y $(req_debs)
 req_hint += $(if $(filter sys/sdt.h,$(REQ_MISSING)),(or build without USDT probes: make NO_USDT=1))
 $(error preflight: build: missing $(foreach m,$(REQ_MISSING),$(if $(deb_$(m)),$(deb_$(m)) ($(m)),$(m))): $(strip $(req_hint)))
 endif
+ifdef REC_TRACECMD_VERSIONS
+tracecmd_version := $(shell $(PKG_CONFIG) --modversion libtracecmd 2>/dev/null)
+ifeq ($(filter $(REC_TRACECMD_VERSIONS),$(tracecmd_version)),)
+$(error preflight: build: libtracecmd $(tracecmd_version): traces/rec_tracecmd.h declares the private output API of libtracecmd $(subst %,x,$(REC_TRACECMD_VERSIONS)) only; check its declarations against this version's trace-cmd-private.h, then add it to REC_TRACECMD_VERSIONS in traces/traces.mk)
+endif
+endif
 endif
 
 all: $(addprefix $(B)/,$(PROGRAMS)) $(PLUGINS) $(GENERATED)

@@ -7,9 +7,10 @@
 # required packages are checked before anything is built (a missing pkg-config
 # module or sys/sdt.h stops make with one line naming scripts/install-deps),
 # NO_USDT=1 builds without probes and switching it rebuilds the users of
-# app/marker.h, and a no-op make calls pkg-config once.
+# app/marker.h, a no-op make calls pkg-config once, and a libtracecmd other than the
+# one traces/rec_tracecmd.h declares the private API of stops the build.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 30
+plan 32
 
 S="$TMP/src"
 mkdir -p "$S/t" "$S/app" "$TMP/x"
@@ -131,4 +132,11 @@ mk all >/dev/null 2>&1
 rm -f "$TMP/x/pc.log"
 run_cmd mk PKG_CONFIG="$TMP/x/log-pkg-config" all
 is "$rc:$(wc -l < "$TMP/x/pc.log")" "0:1" "build-7.4 a no-op make calls pkg-config once"
+# a libtracecmd other than the one traces/rec_tracecmd.h declares the private API of
+printf 'REC_TRACECMD_VERSIONS := 0.9.%%\n' > "$S/t/tcmd.mk"
+run_cmd mk all
+is "$rc:$(printf '%s\n' "$err" | wc -l)" "2:1" "build-8.1 an unknown libtracecmd version: make stops at once, with one line on stderr"
+like "$err" "libtracecmd [0-9.]*: traces/rec_tracecmd.h declares the private output API of libtracecmd 0.9.x only" \
+	"build-8.2 ... naming the version found and the one the declarations match"
+rm "$S/t/tcmd.mk"
 done_testing

@@ -5,6 +5,10 @@ PREFLIGHT_SRCS += traces/cmd_record.c traces/rec_tracefs.c traces/rec_stream.c \
 		  traces/rec_flight.c traces/rec_observer.c traces/rec_recover.c
 PREFLIGHT_CMDS += record
 PREFLIGHT_PKGS += libtracefs libtraceevent libtracecmd
+# rec_tracecmd.h declares libtracecmd's private output API as trace-cmd 3.1 has it (libtracecmd
+# 1.3, Debian 12): with another version the build stops at once (Makefile), before a recorder
+# that would call a changed function with the old arguments at run time.
+REC_TRACECMD_VERSIONS := 1.3.%
 
 UNIT_TESTS += rec_test
 rec_test_SRCS := t/unit/rec_test.c traces/rec_read.c traces/rec_tracefs.c traces/rec_comm.c
