@@ -1,10 +1,12 @@
 # analysis/analysis.mk - 'preflight analyze' (trace + job log analysis, the
 # cyclictest import); the synthetic trace generator and the unit test of the
 # building blocks live in t/ but are built here, with the sources they test.
-AN_SRCS := analysis/analyze.c analysis/trace.c analysis/sched.c analysis/tasks.c \
-	   analysis/joblog.c analysis/jobs_csv.c analysis/results.c \
-	   analysis/cyclictest.c analysis/snapshots.c analysis/trace_cut.c analysis/timeline.c \
-	   analysis/cyclictest_wakeups.c analysis/state.c analysis/rt.c analysis/timerlat.c
+# the building blocks below the readers and the coordinator, which analyze_test drives directly
+AN_CORE_SRCS := analysis/sched.c analysis/tasks.c analysis/joblog.c analysis/jobs_csv.c \
+	   analysis/results.c analysis/timeline.c analysis/cyclictest_wakeups.c analysis/state.c \
+	   analysis/rt.c analysis/timerlat.c
+AN_SRCS := analysis/analyze.c analysis/trace.c analysis/cyclictest.c analysis/snapshots.c \
+	   analysis/trace_cut.c $(AN_CORE_SRCS)
 PREFLIGHT_SRCS += $(AN_SRCS)
 PREFLIGHT_CMDS += analyze
 PREFLIGHT_PKGS += libtracecmd libtraceevent libtracefs jansson
@@ -19,9 +21,7 @@ gentrace_PKGS := libtracecmd libtraceevent libtracefs
 
 # analyze_test: the building blocks driven directly (t/0560)
 UNIT_TESTS += analyze_test
-analyze_test_SRCS := t/unit/analyze_test.c analysis/sched.c analysis/tasks.c analysis/joblog.c \
-		     analysis/jobs_csv.c analysis/results.c analysis/timeline.c analysis/cyclictest_wakeups.c \
-		     analysis/state.c analysis/rt.c analysis/timerlat.c
+analyze_test_SRCS := t/unit/analyze_test.c $(AN_CORE_SRCS)
 analyze_test_PKGS := jansson
 analyze_test_LDLIBS := -lcsv
 

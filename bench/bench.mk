@@ -1,22 +1,21 @@
 # bench/bench.mk - the synthetic loads, scenarios and the run / qualify / load commands.
-PREFLIGHT_SRCS += bench/loads/load.c bench/loads/cmd_load.c \
-	bench/loads/wifi.c bench/loads/sd.c bench/loads/spi.c bench/loads/cpu.c \
-	bench/loads/rt_swarm.c bench/loads/tlm_rx.c
+# the loads: their table (load.c) and each load, which the unit tests link too
+LOAD_SRCS := bench/loads/load.c bench/loads/wifi.c bench/loads/sd.c bench/loads/spi.c \
+	bench/loads/cpu.c bench/loads/rt_swarm.c bench/loads/tlm_rx.c
+PREFLIGHT_SRCS += $(LOAD_SRCS) bench/loads/cmd_load.c
 PREFLIGHT_CMDS += load
 PREFLIGHT_PKGS += jansson
 PREFLIGHT_SRCS += bench/scenario.c bench/run.c bench/run_cpus.c bench/qualify.c bench/run_identity.c
 PREFLIGHT_CMDS += run qualify
 PREFLIGHT_PKGS += inih
 UNIT_TESTS += bench_test
-bench_test_SRCS := t/unit/bench_test.c bench/scenario.c bench/loads/load.c \
-	bench/loads/wifi.c bench/loads/sd.c bench/loads/spi.c bench/loads/cpu.c bench/loads/rt_swarm.c bench/loads/tlm_rx.c
+bench_test_SRCS := t/unit/bench_test.c bench/scenario.c $(LOAD_SRCS)
 bench_test_LIBS = $(FSW_LIB)
 bench_test_PKGS := jansson inih
 
 # unit test: the telemetry receiver's accounting (gaps, duplicates, reorders, late, rejected)
 UNIT_TESTS += tlm_rx_test
-tlm_rx_test_SRCS := t/unit/tlm_rx_test.c bench/loads/tlm_rx.c bench/loads/load.c \
-	bench/loads/wifi.c bench/loads/sd.c bench/loads/spi.c bench/loads/cpu.c bench/loads/rt_swarm.c
+tlm_rx_test_SRCS := t/unit/tlm_rx_test.c $(LOAD_SRCS)
 tlm_rx_test_LIBS = $(FSW_LIB)
 tlm_rx_test_PKGS := jansson
 
