@@ -684,7 +684,8 @@ static void rpt_css_string(FILE *out, const char *text)
 static void rpt_head(struct rpt *r)
 {
 	const char *epoch = getenv("SOURCE_DATE_EPOCH");
-	json_t *st;
+	json_t *st, *w;
+	size_t i;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>preflight report ", r->out);
 	rpt_esc(r->out, r->run_id);
@@ -719,6 +720,12 @@ static void rpt_head(struct rpt *r)
 		rpt_esc(r->out, rpt_str(r->sysinfo, "virtualization.emulation_evidence", "?"));
 		fputs("): every timing in this report is functional evidence only, not evidence of the board's "
 		      "latency.</p>\n", r->out);
+	}
+	/* the run's own warnings (run.json), as qualification.txt gives them */
+	json_array_foreach(pf_jpath_get(r->run, "warnings"), i, w) {
+		fputs("<p class=\"partial\">WARNING: ", r->out);
+		rpt_esc(r->out, json_is_string(w) ? json_string_value(w) : "?");
+		fputs("</p>\n", r->out);
 	}
 	fputs("<table>", r->out);
 	rpt_kv(r, "scenario", rpt_str(r->run, "scenario.name", rpt_str(r->results, "run.scenario", NULL)));
