@@ -14,6 +14,7 @@
 #include "command.h"
 #include "common.h"
 #include "jpath.h"
+#include "markup.h"
 #include "outguard.h"
 #include "report.h"
 
@@ -100,15 +101,12 @@ const char *rpt_str(json_t *root, const char *path, const char *dflt)
 
 void rpt_esc(FILE *out, const char *text)
 {
-	for (const char *p = text ? text : ""; *p; p++) {
-		switch (*p) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*p, out);
-		}
-	}
+	pf_markup_esc(out, text);
+}
+
+const char *rpt_esc_str(const char *text, char *buf, size_t size)
+{
+	return pf_markup_esc_str(text, buf, size);
 }
 
 void rpt_note_missing(struct rpt *r, const char *fmt, ...)
@@ -753,7 +751,7 @@ static void rpt_head(struct rpt *r)
 static void rpt_s_verdicts(struct rpt *r)
 {
 	int pass = 0, fail = 0, skip = 0;
-	char text[512], anchor[160], n[32];
+	char text[512], anchor[160], attr[960], n[32];
 
 	rpt_section(r, 1, "verdicts", "Verdicts");
 	fputs("<p class=\"basis\">Basis: each observed value is the <b>measured high-water mark under the declared load</b> "
@@ -794,7 +792,8 @@ static void rpt_s_verdicts(struct rpt *r)
 		fprintf(r->out, "</td><td class=\"n\">%s</td><td class=\"v\">%s</td><td>", isnan(nn) ? "—" : n,
 			v->skip ? "NOT MEASURED" : v->ok ? "PASS" : "FAIL");
 		if (v->path[0])
-			fprintf(r->out, "<a href=\"#%s\">§</a>", rpt_evidence(v->path, anchor, sizeof(anchor)));
+			fprintf(r->out, "<a href=\"#%s\">§</a>",
+				rpt_esc_str(rpt_evidence(v->path, anchor, sizeof(anchor)), attr, sizeof(attr)));
 		if (v->skip) {
 			fputs(" ", r->out);
 			rpt_esc(r->out, v->why);
@@ -945,7 +944,7 @@ static void rpt_s_config(struct rpt *r)
 /* rpt_s_trace - 3: requirement -> metric path -> data file -> figure -> verdict */
 static void rpt_s_trace(struct rpt *r)
 {
-	char anchor[160];
+	char anchor[160], attr[960];
 
 	rpt_section(r, 3, "trace", "Traceability matrix");
 	if (!r->nverdicts) {
@@ -974,7 +973,7 @@ static void rpt_s_trace(struct rpt *r)
 		rpt_esc(r->out, file);
 		fputs("</td><td>", r->out);
 		if (ev)
-			fprintf(r->out, "<a href=\"#%s\">%s</a>", ev, fig);
+			fprintf(r->out, "<a href=\"#%s\">%s</a>", rpt_esc_str(ev, attr, sizeof(attr)), fig);
 		else
 			fputs("—", r->out);
 		fprintf(r->out, "</td><td>%s</td></tr>\n", v->skip ? "NOT MEASURED" : v->ok ? "PASS" : "FAIL");
@@ -1130,6 +1129,7 @@ static void rpt_s_tasks(struct rpt *r)
 		{ "activation_latency_ns", "activation latency" }, { "response_time_ns", "response time" },
 		{ "exec_time_ns", "execution time" }, { "cpu_time_ns", "CPU time (job log)" },
 	};
+	char attr[960];
 	json_t *t;
 	size_t i;
 
@@ -1149,9 +1149,9 @@ static void rpt_s_tasks(struct rpt *r)
 
 			if (!json_is_object(d))
 				continue;
+			rpt_esc_str(rpt_str(t, "name", "?"), attr, sizeof(attr));
 			fprintf(r->out, "<tr data-task=\"%s\" data-metric=\"%s\"><td id=\"%s%s\" style=\"border-left:6px solid %s\">",
-				rpt_str(t, "name", "?"), metrics[m][0], m ? "" : "task-", m ? "" : rpt_str(t, "name", "?"),
-				rpt_task_colour(i));
+				attr, metrics[m][0], m ? "" : "task-", m ? "" : attr, rpt_task_colour(i));
 			rpt_esc(r->out, rpt_str(t, "name", "?"));
 			fputs("</td><td>", r->out);
 			rpt_esc(r->out, metrics[m][1]);
@@ -1169,7 +1169,7 @@ static void rpt_s_tasks(struct rpt *r)
 	      "<th>deadline misses</th><th>missed activations</th><th>preemptions</th><th>migrations</th>"
 	      "<th>source</th></tr>\n", r->out);
 	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
-		fprintf(r->out, "<tr data-task=\"%s\"><td>", rpt_str(t, "name", "?"));
+		fprintf(r->out, "<tr data-task=\"%s\"><td>", rpt_esc_str(rpt_str(t, "name", "?"), attr, sizeof(attr)));
 		rpt_esc(r->out, rpt_str(t, "name", "?"));
 		fputs("</td>", r->out);
 		rpt_td_int(r, pf_jpath_get(t, "jobs"));

@@ -1,14 +1,14 @@
 #!/bin/sh
 # 0907-ci-unsafe-input.t - compare and history on hostile or mistaken input
 # (issue 27): a results.json given as a baseline (the schema named after the
-# file was freed), history commands that read never create a database, an add
+# file was freed), a board that is markup in the JUnit XML, history commands that read never create a database, an add
 # that fails adds nothing, no output lands in a run's evidence directory,
 # options of another subcommand are refused, and a --plot name or a kernel
 # release is never code for gnuplot.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight BUILT:t/ci_genruns
 need CMD:sqlite3
-plan 19
+plan 20
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -19,6 +19,17 @@ cd "$TMP" || exit 1
 run_cmd "$PREFLIGHT" compare --baseline "$D/run-01/results.json" "$D/run-02"
 is "$rc:$err" "2:preflight: compare: $D/run-01/results.json: not a baseline (schema preflight-results/1, expected preflight-baseline/1)" \
 	"ci-unsafe-1.1 a results.json is not a baseline: its schema named, exit 2"
+
+# --- ci-unsafe-1.2: compare's JUnit XML escapes the board in its attributes as in its text
+if test_have_prereq CMD:xmllint; then
+	"$G" "$TMP/jb" --runs 10 --seed 33 --board 'b"<x>'"'" >/dev/null &&
+	"$G" "$TMP/jn" --runs 3 --seed 34 --first 11 --board 'b"<x>'"'" >/dev/null || exit 1
+	"$PREFLIGHT" baseline create "$TMP"/jb/run-* -o "$TMP/jb.json" >/dev/null
+	run_cmd "$PREFLIGHT" compare --baseline "$TMP/jb.json" "$TMP"/jn/run-* --junit "$TMP/j.xml" --tap /dev/null
+	ok "ci-unsafe-1.2 a board with quotes and markup: the JUnit XML is well-formed" xmllint --noout "$TMP/j.xml"
+else
+	skip "ci-unsafe-1.2" "$prereq_why"
+fi
 
 # --- ci-unsafe-2: read commands never create a database
 run_cmd "$PREFLIGHT" history list --db typo.sqlite
