@@ -152,6 +152,25 @@ static json_t *rpt_load_json(struct rpt *r, const char *rel)
 	return json_load_file(rpt_path(path, sizeof(path), r->dir, rel), 0, NULL);
 }
 
+/*
+ * rpt_load_must - results.json or run.json of the run directory into *out:
+ * NULL when missing; a file there that does not parse is an error naming it
+ * (not a missing file). 0 or PF_EXIT_USAGE after one line.
+ */
+static int rpt_load_must(struct rpt *r, const char *rel, json_t **out)
+{
+	char path[PATH_MAX];
+	json_error_t je;
+
+	rpt_path(path, sizeof(path), r->dir, rel);
+	*out = json_load_file(path, 0, &je);
+	if (*out || access(path, F_OK))
+		return 0;
+	if (je.line < 1)
+		return pf_fail(PF_EXIT_USAGE, "%s: cannot read: %s", path, je.text);
+	return pf_fail(PF_EXIT_USAGE, "%s:%d: not valid JSON: %s", path, je.line, je.text);
+}
+
 /* rpt_text - a text file of the run directory, or NULL */
 static char *rpt_text(struct rpt *r, const char *rel)
 {
@@ -450,8 +469,17 @@ static int rpt_load(struct rpt *r)
 		path[strlen(path) - 1] = '\0';
 	slash = strrchr(path, '/');
 	snprintf(r->run_id, sizeof(r->run_id), "%.255s", slash ? slash + 1 : path);
-	r->results = rpt_load_json(r, "results.json");
-	r->run = rpt_load_json(r, "run.json");
+	if (rpt_load_must(r, "results.json", &r->results) || rpt_load_must(r, "run.json", &r->run))
+		return PF_EXIT_USAGE;
+	/* a run copied or renamed keeps its id: the directory 'run' made (run.json), not the copy's name */
+	if (json_is_string(pf_jpath_get(r->run, "dir"))) {
+		snprintf(path, sizeof(path), "%s", rpt_str(r->run, "dir", ""));
+		while (strlen(path) > 1 && path[strlen(path) - 1] == '/')
+			path[strlen(path) - 1] = '\0';
+		slash = strrchr(path, '/');
+		if (*(slash ? slash + 1 : path))
+			snprintf(r->run_id, sizeof(r->run_id), "%.255s", slash ? slash + 1 : path);
+	}
 	if (!r->results && !r->run)
 		return pf_fail(PF_EXIT_USAGE, "%s: no results.json and no run.json: nothing to report", r->dir);
 	if (r->results && strcmp(rpt_str(r->results, "schema", ""), RPT_RESULTS_SCHEMA))

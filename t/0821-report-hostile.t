@@ -3,12 +3,13 @@
 # are hostile (issue 27): a task name with quotes, markup and a newline is
 # text in every HTML attribute and cell (one escape, lib/markup.c) and data in
 # every gnuplot script (lib/gnuplot.c: no command of it runs, every figure is
-# still drawn); the run's own warnings (run.json) are at the top.
+# still drawn); the run's own warnings (run.json) are at the top; a copied
+# run keeps its id; an invalid results.json is named as such.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 8
+plan 11
 
 "$TOP/t/fixtures/report/make-rundir.sh" full "$TMP/run" >"$TMP/mk.log" 2>&1 || { sed 's/^/# /' "$TMP/mk.log"; exit 1; }
 cd "$TMP" || exit 1
@@ -26,6 +27,7 @@ NAME="$NAME" perl -MJSON::PP -0777 -i -pe '$j = JSON::PP->new->canonical; $r = $
 perl -MJSON::PP -0777 -i -pe '$j = JSON::PP->new->canonical; $r = $j->decode($_);
 	$r->{warnings} = ["phase app: no housekeeping CPU <i>shared</i>"];
 	$r->{phases}[0]{name} = "idle'"'"'; system('"'"'touch PWNED3'"'"') #";
+	$r->{dir} = "runs/20260102T030405Z-board/";
 	$_ = $j->encode($r)' "$TMP/run/run.json"
 run_cmd "$PREFLIGHT" report "$TMP/run" -o "$TMP/h.html"
 is "$rc" 0 "report-hostile-1.1 exit 0" || printf '%s\n' "$err" | sed 's/^/#   /'
@@ -38,4 +40,13 @@ is "$(grep -c '<tr data-task="io&quot;&gt;&lt;b id=x&gt;&#39;); system(&#39;touc
 like "$(grep -c 'id="task-io&quot;&gt;' "$TMP/h.html")" '^[1-9]' "report-hostile-1.7 ... and so is the task's anchor"
 like "$(grep -o '<p class="partial">WARNING: [^<]*' "$TMP/h.html")" \
 	'WARNING: phase app: no housekeeping CPU &lt;i&gt;shared&lt;/i&gt;' "report-hostile-2.1 run.json's warnings at the top"
+# the run's id is the directory 'run' made (run.json), not the name of a copy
+like "$(grep -o '<h1>Timing evidence: run [^<]*' "$TMP/h.html")" 'run 20260102T030405Z-board$' \
+	"report-hostile-3.1 a copied run is titled by its id from run.json"
+# a results.json that does not parse is named, not 'missing'
+cp -r "$TMP/run" "$TMP/bad"
+printf '{"schema": "preflight-results/1",\n "tasks": [' > "$TMP/bad/results.json"
+run_cmd "$PREFLIGHT" report "$TMP/bad" -o "$TMP/bad.html"
+is "$rc" 2 "report-hostile-4.1 an invalid results.json: exit 2"
+like "$err" "^preflight: report: $TMP/bad/results.json:2: not valid JSON: " "report-hostile-4.2 ... the file and line named"
 done_testing
