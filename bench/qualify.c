@@ -165,6 +165,28 @@ static void qualify_selftest(const char *out_dir, char *st_dir, size_t size)
 		st_dir[0] = '\0';
 }
 
+/*
+ * qualify_report - the reviewer report of the run again, now that selftest/
+ * is in its directory: 'run' rendered it before, without the selftest, and
+ * the document a reviewer files must carry its verdict (a failed selftest
+ * first of all). As run does: report.html and report.pdf, its output in
+ * report.log; a report that cannot be written is said and changes no verdict.
+ */
+static void qualify_report(const char *dir)
+{
+	char html[PATH_MAX], pdf[PATH_MAX], log[PATH_MAX];
+	int code;
+
+	snprintf(html, sizeof(html), "%.4000s/report.html", dir);
+	snprintf(pdf, sizeof(pdf), "%.4000s/report.pdf", dir);
+	snprintf(log, sizeof(log), "%.4000s/report.log", dir);
+	if (access(html, F_OK))
+		return;	/* run wrote none (not in this build, or it failed and said so) */
+	code = qualify_child(log, "report", dir, "-o", html, "--pdf", pdf, NULL);
+	if (code)
+		pf_err("preflight report (with the selftest) exited with %d (see %s)", code, log);
+}
+
 static int cmd_qualify_run(int argc, char **argv)
 {
 	enum { OPT_SUMMARY = 300, OPT_NO_SELFTEST };
@@ -220,6 +242,8 @@ static int cmd_qualify_run(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/selftest", dir);
 		if (rename(st_dir, path))
 			pf_err("%s: not moved to %s: %s", st_dir, path, strerror(errno));
+		else if (!o.no_report)
+			qualify_report(dir);
 	}
 	if (repeats > 1)
 		qualify_repeats(dir, (int)repeats);

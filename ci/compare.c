@@ -239,8 +239,8 @@ static void cmp_names(struct ci_verdict *v, const char *key, const json_t *o)
 		  !strcmp(unit, "fraction") ? "fraction" : "";
 }
 
-/* cmp_load_baseline - read and check a baseline file; 0 or an exit code after one error line */
-static int cmp_load_baseline(const char *path, json_t **out)
+/* ci_baseline_load - read and check a baseline file; 0 or an exit code after one error line */
+int ci_baseline_load(const char *path, json_t **out)
 {
 	json_error_t je;
 	json_t *b = json_load_file(path, 0, &je);
@@ -250,9 +250,12 @@ static int cmp_load_baseline(const char *path, json_t **out)
 		return pf_fail(PF_EXIT_USAGE, "%s: %s", path, je.text);
 	schema = json_string_value(json_object_get(b, "schema"));
 	if (!schema || strcmp(schema, CI_BASELINE_SCHEMA) || !json_is_object(json_object_get(b, "metrics"))) {
+		/* the message before the decref: schema points into b */
+		int rc = pf_fail(PF_EXIT_USAGE, "%s: not a baseline (schema %s, expected %s)", path,
+				 schema ? schema : "(none)", CI_BASELINE_SCHEMA);
+
 		json_decref(b);
-		return pf_fail(PF_EXIT_USAGE, "%s: not a baseline (schema %s, expected %s)", path,
-			       schema ? schema : "(none)", CI_BASELINE_SCHEMA);
+		return rc;
 	}
 	*out = b;
 	return 0;
@@ -516,7 +519,7 @@ static int cmp_run(int argc, char **argv)
 				return ret;
 		}
 	}
-	ret = cmp_load_baseline(bpath, &bl);
+	ret = ci_baseline_load(bpath, &bl);
 	if (ret)
 		return ret;
 	if (self) {

@@ -62,6 +62,9 @@ struct ci_report {
 /* ci_fmt - a value with its unit for people: "21.3 us", "3", "58.8 %" */
 void ci_fmt(char *buf, size_t size, double value, const char *unit);
 
+/* ci_baseline_load - read and check a baseline file into *out; 0 or an exit code after one error line */
+int ci_baseline_load(const char *path, struct json_t **out);
+
 /* the writers: 0 or -errno */
 int ci_write_tap(FILE *f, const struct ci_report *r);
 int ci_write_junit(FILE *f, const struct ci_report *r);

@@ -19,11 +19,13 @@
 #include "common.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <libpq-fe.h>
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* the libpq calls used here, from libpq.so.5 (ci_pq_load) */
 static struct {
@@ -234,7 +236,7 @@ fail:
 	return -1;
 }
 
-int ci_db_open(const char *url, struct ci_db **out)
+int ci_db_open(const char *url, int create, struct ci_db **out)
 {
 	struct ci_db *db = calloc(1, sizeof(*db));
 
@@ -256,7 +258,12 @@ int ci_db_open(const char *url, struct ci_db **out)
 		}
 		/* notices (CREATE TABLE IF NOT EXISTS ... skipping) are not for the user */
 		ci_db_exec(db, "SET client_min_messages = warning", 0, NULL, NULL, NULL);
-	} else if (sqlite3_open_v2(url, &db->lite, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+	} else if (!create && access(url, F_OK)) {
+		ci_db_close(db);
+		return pf_fail(PF_EXIT_USAGE, "%s: no such history database (history add creates one): %s", url,
+			       strerror(errno));
+	} else if (sqlite3_open_v2(url, &db->lite, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
+				   NULL) != SQLITE_OK) {
 		pf_err("%s: %s", url, db->lite ? sqlite3_errmsg(db->lite) : "cannot open");
 		ci_db_close(db);
 		return PF_EXIT_USAGE;
@@ -282,4 +289,9 @@ void ci_db_close(struct ci_db *db)
 	if (db->pg)
 		ci_pq.finish(db->pg);
 	free(db);
+}
+
+int ci_db_begin(struct ci_db *db)
+{
+	return ci_db_exec(db, db->pg ? "BEGIN" : "BEGIN IMMEDIATE", 0, NULL, NULL, NULL);
 }

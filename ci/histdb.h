@@ -18,11 +18,12 @@ struct ci_db;
 typedef int (*ci_db_row)(void *ctx, int ncols, const char *const *cols);
 
 /*
- * ci_db_open - open (creating when needed) and migrate the database 'url':
- * postgresql://... or postgres://... for a server, else a SQLite file path.
- * 0 and *db, or an exit code after one error line.
+ * ci_db_open - open and migrate the database 'url': postgresql://... or
+ * postgres://... for a server, else a SQLite file path, created when missing
+ * only if 'create' (a command that adds; one that reads never leaves a new
+ * file behind). 0 and *db, or an exit code after one error line.
  */
-int ci_db_open(const char *url, struct ci_db **db);
+int ci_db_open(const char *url, int create, struct ci_db **db);
 
 /* ci_db_close - close it */
 void ci_db_close(struct ci_db *db);
@@ -30,5 +31,11 @@ void ci_db_close(struct ci_db *db);
 /* ci_db_exec - run one statement with n text parameters; rows to fn (may be NULL); 0 or -1 after an error line */
 int ci_db_exec(struct ci_db *db, const char *sql, int n, const char *const *params, ci_db_row fn, void *ctx);
 
+/*
+ * ci_db_begin - start a write transaction, the write lock taken at once
+ * (SQLite: BEGIN IMMEDIATE, so that two writers wait for each other instead
+ * of one failing on a lock it cannot upgrade); 0 or -1 after an error line
+ */
+int ci_db_begin(struct ci_db *db);
 
 #endif

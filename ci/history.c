@@ -12,14 +12,20 @@
 #include "ci/runs.h"
 #include "command.h"
 #include "common.h"
+#include "gnuplot.h"
 #include "outguard.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
+#include <libgen.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int hist_run(int argc, char **argv);
 
@@ -56,7 +62,9 @@ const struct pf_command cmd_history = {
 	"  -h, --help           this text\n"
 	"\n"
 	"exit: 0 done, 2 bad input (or --csv / --plot naming the database, a run or a\n"
-	"file a run's SHA256SUMS lists: never written over), 3 environment (database\n"
+	"file a run's SHA256SUMS lists: never written over; an output into a run\n"
+	"directory; list / trend / export on a database that does not exist: only add\n"
+	"creates one; add adds all its runs or none), 3 environment (database\n"
 	"server, gnuplot),\n"
 	"4 internal error\n",
 	.run = hist_run,
@@ -66,6 +74,7 @@ struct hist_opts {
 	const char *db, *metric, *by, *csv, *plot, *squad, *run;
 	double      budget;
 	int         has_budget;
+	int         by_given;
 };
 
 /* hist_count - row callback: the first column as a count */
@@ -110,22 +119,50 @@ static int hist_verdicts(struct ci_db *db, const char *dir, const char *uuid)
 	return ret;
 }
 
-/* hist_add_one - one run into the database; 1 added, 0 already there, or an exit code (< 0 negated) */
+/* hist_run_dir - the directory holding a run's files: the run directory, or that of the results.json given */
+static void hist_run_dir(const char *path, char *dir, size_t size)
+{
+	struct stat st;
+	char *copy = strdup(path);
+
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		snprintf(dir, size, "%s", path);
+	else
+		snprintf(dir, size, "%s", copy ? dirname(copy) : ".");
+	free(copy);
+}
+
+/* hist_check_one - a run 'add' may store: it reads, and it says which run it is; 0 or an exit code */
+static int hist_check_one(const char *path)
+{
+	struct ci_run run;
+	char dir[1100], rpath[1200], spath[1200];
+	int ret = ci_run_load(path, &run);
+
+	if (ret)
+		return ret;
+	ci_run_free(&run);
+	hist_run_dir(path, dir, sizeof(dir));
+	snprintf(rpath, sizeof(rpath), "%s/run.json", dir);
+	snprintf(spath, sizeof(spath), "%s/sysinfo.json", dir);
+	if (access(rpath, F_OK) && access(spath, F_OK))
+		return pf_fail(PF_EXIT_USAGE, "add: %s: no run.json or sysinfo.json beside its results.json: "
+			       "a run that does not say which run it is (board, kernel, scenario) is not added; "
+			       "give its run directory", path);
+	return 0;
+}
+
+/* hist_add_one - one run into the database, inside the caller's transaction; 1 added, 0 already there, or -1 */
 static int hist_add_one(struct ci_db *db, const char *path)
 {
 	struct ci_run run;
 	char dir[1100], rpath[1200], uuid[64], started[40] = "", code[16] = "", now[32], samples[32], value[40];
 	json_t *rj;
-	struct stat st;
 	long have = 0;
-	int ret;
 
-	ret = ci_run_load(path, &run);
-	if (ret)
-		return -ret;
-	snprintf(dir, sizeof(dir), "%s", path);
-	if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
-		snprintf(dir, sizeof(dir), ".");
+	if (ci_run_load(path, &run))
+		return -1;
+	hist_run_dir(path, dir, sizeof(dir));
 	snprintf(rpath, sizeof(rpath), "%s/run.json", dir);
 	rj = json_load_file(rpath, 0, NULL);
 	if (json_string_value(json_object_get(rj, "started_utc")))
@@ -154,8 +191,6 @@ static int hist_add_one(struct ci_db *db, const char *path)
 		return 0;
 	}
 	ci_now_utc(now, sizeof(now));
-	if (ci_db_exec(db, "BEGIN", 0, NULL, NULL, NULL))
-		goto fail;
 	{
 		const char *p[] = { uuid, run.path, started[0] ? started : NULL, run.ident[CI_ID_BOARD],
 				    run.ident[CI_ID_KERNEL], run.ident[CI_ID_CONFIG], run.ident[CI_ID_ISOLATION],
@@ -166,7 +201,7 @@ static int hist_add_one(struct ci_db *db, const char *path)
 			       " isolation, scenario, scenario_hash, preflight_version, exit_code, added_utc)"
 			       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS INTEGER), ?) ON CONFLICT DO NOTHING",
 			       12, p, NULL, NULL))
-			goto rollback;
+			goto fail;
 	}
 	for (size_t i = 0; i < run.n; i++) {
 		const struct ci_metric *m = &run.m[i];
@@ -178,32 +213,41 @@ static int hist_add_one(struct ci_db *db, const char *path)
 		if (ci_db_exec(db, "INSERT INTO metrics (uuid, key, subject, metric, stat, kind, unit, value, samples)"
 			       " VALUES (?, ?, ?, ?, ?, ?, ?, CAST(? AS DOUBLE PRECISION), CAST(? AS BIGINT))"
 			       " ON CONFLICT DO NOTHING", 9, p, NULL, NULL))
-			goto rollback;
+			goto fail;
 	}
-	if (hist_verdicts(db, dir, uuid) || ci_db_exec(db, "COMMIT", 0, NULL, NULL, NULL))
-		goto rollback;
+	if (hist_verdicts(db, dir, uuid))
+		goto fail;
 	ci_run_free(&run);
 	return 1;
-rollback:
-	ci_db_exec(db, "ROLLBACK", 0, NULL, NULL, NULL);
 fail:
 	ci_run_free(&run);
-	return -PF_EXIT_USAGE;
+	return -1;
 }
 
-/* hist_add - 'history add RUN...' */
+/*
+ * hist_add - 'history add RUN...', once hist_check_one passed every run: all
+ * stored in one transaction, so that a command that fails adds nothing
+ */
 static int hist_add(struct ci_db *db, char **paths, int n)
 {
 	int added = 0, present = 0;
 
+	if (ci_db_begin(db))
+		return PF_EXIT_USAGE;
 	for (int i = 0; i < n; i++) {
 		int r = hist_add_one(db, paths[i]);
 
-		if (r < 0)
-			return -r;
+		if (r < 0) {
+			ci_db_exec(db, "ROLLBACK", 0, NULL, NULL, NULL);
+			return PF_EXIT_USAGE;
+		}
 		r ? added++ : present++;
 	}
-	printf("history: %d runs added, %d already there\n", added, present);
+	if (ci_db_exec(db, "COMMIT", 0, NULL, NULL, NULL)) {
+		ci_db_exec(db, "ROLLBACK", 0, NULL, NULL, NULL);
+		return PF_EXIT_USAGE;
+	}
+	printf("history: %d run%s added, %d already there\n", added, added == 1 ? "" : "s", present);
 	return 0;
 }
 
@@ -228,9 +272,7 @@ static int hist_list(struct ci_db *db)
 /* the trend's rows as they come */
 struct hist_trend {
 	FILE   *csv;
-	char   *data;		/* the same rows for gnuplot: index, value, label */
-	size_t  len;
-	FILE   *mem;
+	FILE   *data;		/* the same rows for gnuplot: index, value, label */
 	int     n;
 	const char *unit;
 	char    last_kernel[128];	/* a point is labelled only when the kernel changes */
@@ -241,47 +283,110 @@ static int hist_trend_row(void *ctx, int ncols, const char *const *cols)
 {
 	struct hist_trend *t = ctx;
 	double v = cols[3] ? strtod(cols[3], NULL) : 0;
+	char label[160];
 
 	if (cols[4] && !strcmp(cols[4], "ns")) {
 		v /= 1000;
 		t->unit = "us";
 	} else if (cols[4]) {
-		t->unit = !strcmp(cols[4], "fraction") ? "fraction" : cols[4];
+		t->unit = !strcmp(cols[4], "fraction") ? "fraction" : !strcmp(cols[4], "count") ? "count" : "";
 	}
 	fprintf(t->csv, "%s,%s,%s,%.3f\n", cols[0] ? cols[0] : "", cols[1] ? cols[1] : "", cols[2] ? cols[2] : "", v);
-	fprintf(t->mem, "%d %.3f \"%s\"\n", t->n++, v,
-		strcmp(t->last_kernel, cols[1] ? cols[1] : "?") ? (cols[1] ? cols[1] : "?") : "");
+	/* the kernel release is a run's word, not ours: data, quoted as data */
+	if (t->data)
+		fprintf(t->data, "%d %.3f \"%s\"\n", t->n, v,
+			pf_gp_quote(strcmp(t->last_kernel, cols[1] ? cols[1] : "?") ? (cols[1] ? cols[1] : "?") : "",
+				    '"', label, sizeof(label)));
+	t->n++;
 	snprintf(t->last_kernel, sizeof(t->last_kernel), "%s", cols[1] ? cols[1] : "?");
 	return 0;
 }
 
-/* hist_plot - the trend through gnuplot into an SVG or PNG file */
-static int hist_plot(const struct hist_opts *o, struct hist_trend *t)
+/* hist_copy - the file 'from' into 'to' (written in place: a new file, a device or a pipe); 0 or an exit code */
+static int hist_copy(const char *from, const char *to)
 {
-	const char *ext = strrchr(o->plot, '.');
-	FILE *gp;
+	char buf[65536];
+	FILE *in = fopen(from, "re"), *out;
+	size_t got;
+	int ret = 0;
+
+	if (!in)
+		return pf_fail(PF_EXIT_INTERNAL, "%s: %s", from, strerror(errno));
+	out = fopen(to, "we");
+	if (!out) {
+		ret = pf_fail(PF_EXIT_USAGE, "--plot %s: %s", to, strerror(errno));
+		fclose(in);
+		return ret;
+	}
+	while ((got = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, got, out) != got)
+			break;
+	if (ferror(in) || ferror(out) | fclose(out))
+		ret = pf_fail(PF_EXIT_ENV, "--plot %s: cannot write: %s", to, strerror(errno ? errno : EIO));
+	fclose(in);
+	return ret;
+}
+
+/*
+ * hist_plot - the trend through gnuplot into an SVG or PNG file. gnuplot
+ * gets a script, its data and an output of our own naming, in a directory
+ * of our own; no string of the user's or of a run becomes code (the metric
+ * in the titles is quoted by pf_gp_quote, the kernels are data). The figure
+ * is then copied to --plot.
+ */
+static int hist_plot(const struct hist_opts *o, struct hist_trend *t, const char *tmp)
+{
+	const char *ext = strrchr(o->plot, '.'), *svg = !strcmp(ext, ".svg") ? "svg" : "png";
+	char gp[PATH_MAX], out[PATH_MAX], err[PATH_MAX], data[PATH_MAX], metric[512], why[300] = "";
+	char *argv[] = { "gnuplot", gp, NULL };
+	struct pf_proc p;
+	FILE *f, *e;
 	int rc;
 
-	if (!ext || (strcmp(ext, ".svg") && strcmp(ext, ".png")))
-		return pf_fail(PF_EXIT_USAGE, "%s: the plot is .svg or .png", o->plot);
-	gp = popen("gnuplot", "w");
-	if (!gp)
-		return pf_fail(PF_EXIT_ENV, "gnuplot: %s", strerror(errno));
-	fprintf(gp, "set terminal %s size 1000,560\n", !strcmp(ext, ".svg") ? "svg dynamic" : "pngcairo");
-	fprintf(gp, "set output '%s'\n", o->plot);
-	fprintf(gp, "set title '%s %s' noenhanced\n", o->metric, !strcmp(o->by, "kernel") ? "(maximum per kernel)" : "per run");
-	fprintf(gp, "set ylabel '%s'\nset xlabel '%s'\nset grid\nset key below\nset yrange [0:*]\n",
+	snprintf(gp, sizeof(gp), "%s/trend.gp", tmp);
+	snprintf(out, sizeof(out), "%s/trend.%s", tmp, svg);
+	snprintf(err, sizeof(err), "%s/gnuplot.err", tmp);
+	snprintf(data, sizeof(data), "%s/trend.dat", tmp);
+	pf_gp_quote(o->metric, '\'', metric, sizeof(metric));
+	f = fopen(gp, "we");
+	if (!f)
+		return pf_fail(PF_EXIT_ENV, "%s: %s", gp, strerror(errno));
+	/* the paths are ours (mkdtemp), but TMPDIR is not: quoted all the same */
+	fprintf(f, "set terminal %s size 1000,560\n", !strcmp(svg, "svg") ? "svg dynamic" : "pngcairo");
+	fprintf(f, "set output '%s'\n", pf_gp_quote(out, '\'', why, sizeof(why)));
+	fprintf(f, "set title '%s %s' noenhanced\n", metric, !strcmp(o->by, "kernel") ? "(maximum per kernel)" : "per run");
+	fprintf(f, "set ylabel '%s'\nset xlabel '%s'\nset grid\nset key below\nset yrange [0:*]\n",
 		t->unit ? t->unit : "", !strcmp(o->by, "kernel") ? "kernel" : "run (time order), kernel");
-	fprintf(gp, "set xtics rotate by 30 right noenhanced\nset offsets 0.5, 0.5, 0, 0\n");
-	fprintf(gp, "$data << EOD\n%sEOD\n", t->data ? t->data : "");
-	fprintf(gp, "plot $data using 1:2:xtic(3) with linespoints pt 7 title '%s' noenhanced", o->metric);
+	fprintf(f, "set xtics rotate by 30 right noenhanced\nset offsets 0.5, 0.5, 0, 0\n");
+	/* one point has no x range of its own */
+	if (t->n == 1)
+		fprintf(f, "set xrange [-1:1]\n");
+	fprintf(f, "plot '%s' using 1:2:xtic(3) with linespoints pt 7 title '%s' noenhanced",
+		pf_gp_quote(data, '\'', why, sizeof(why)), metric);
 	if (o->has_budget)
-		fprintf(gp, ", %g with lines lw 2 dt 2 title 'budget %g %s'", o->budget, o->budget, t->unit ? t->unit : "");
-	fprintf(gp, "\n");
-	rc = pclose(gp);
-	if (rc)
-		return pf_fail(PF_EXIT_ENV, "gnuplot failed (exit status %d; is gnuplot installed?)", rc);
-	return 0;
+		fprintf(f, ", %g with lines lw 2 dt 2 title 'budget %g %s'", o->budget, o->budget, t->unit ? t->unit : "");
+	fprintf(f, "\n");
+	if (ferror(f) | fclose(f))
+		return pf_fail(PF_EXIT_ENV, "%s: cannot write", gp);
+	why[0] = '\0';
+	rc = pf_proc_spawn(&p, argv, NULL, err, 0);
+	if (rc == -ENOENT)
+		return pf_fail(PF_EXIT_ENV, "trend: --plot needs gnuplot, which is not installed (Debian: apt install gnuplot-nox)");
+	if (rc < 0)
+		return pf_fail(PF_EXIT_ENV, "trend: cannot start gnuplot: %s", strerror(-rc));
+	rc = pf_proc_wait(&p);
+	e = fopen(err, "re");
+	if (e) {
+		char line[sizeof(why)];
+
+		while (fgets(line, sizeof(line), e))	/* gnuplot's message is its last line */
+			if (line[strspn(line, " \n")])
+				snprintf(why, sizeof(why), "%.*s", (int)strcspn(line, "\n"), line);
+		fclose(e);
+	}
+	if (rc || access(out, F_OK))
+		return pf_fail(PF_EXIT_ENV, "trend: gnuplot failed (exit %d: %s)", rc, why[0] ? why : "no message");
+	return hist_copy(out, o->plot);
 }
 
 /* hist_trend - 'history trend' */
@@ -295,30 +400,61 @@ static int hist_trend(struct ci_db *db, const struct hist_opts *o)
 		" JOIN runs r ON r.uuid = m.uuid WHERE m.key = ? GROUP BY r.kernel_release ORDER BY 1";
 	struct hist_trend t = { 0 };
 	const char *p[] = { o->metric };
+	char tmp[PATH_MAX] = "", data[PATH_MAX + 32];
 	int ret = 0;
 
 	if (!o->metric)
 		return pf_fail(PF_EXIT_USAGE, "trend: no --metric KEY");
 	if (strcmp(o->by, "run") && strcmp(o->by, "kernel"))
 		return pf_fail(PF_EXIT_USAGE, "trend: --by '%s': run or kernel", o->by);
+	if (o->plot && (!strrchr(o->plot, '.') || (strcmp(strrchr(o->plot, '.'), ".svg") &&
+						    strcmp(strrchr(o->plot, '.'), ".png"))))
+		return pf_fail(PF_EXIT_USAGE, "%s: the plot is .svg or .png", o->plot);
 	t.csv = o->csv ? fopen(o->csv, "w") : stdout;
 	if (!t.csv)
 		return pf_fail(PF_EXIT_USAGE, "%s: %s", o->csv, strerror(errno));
-	t.mem = open_memstream(&t.data, &t.len);
-	if (!t.mem)
-		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	if (o->plot) {
+		snprintf(tmp, sizeof(tmp), "%s/preflight-trend.XXXXXX", getenv("TMPDIR") ?: "/tmp");
+		if (!mkdtemp(tmp)) {
+			ret = pf_fail(PF_EXIT_ENV, "%s: %s", tmp, strerror(errno));
+			tmp[0] = '\0';
+			goto out;
+		}
+		snprintf(data, sizeof(data), "%s/trend.dat", tmp);
+		t.data = fopen(data, "we");
+		if (!t.data) {
+			ret = pf_fail(PF_EXIT_ENV, "%s: %s", data, strerror(errno));
+			goto out;
+		}
+	}
 	fprintf(t.csv, !strcmp(o->by, "run") ? "started_utc,kernel_release,uuid,value\n" :
 		"first_started_utc,kernel_release,runs,max_value\n");
 	if (ci_db_exec(db, !strcmp(o->by, "run") ? by_run : by_kernel, 1, p, hist_trend_row, &t))
 		ret = PF_EXIT_USAGE;
-	fclose(t.mem);
+	if (t.data && (ferror(t.data) | fclose(t.data)) && !ret)
+		ret = pf_fail(PF_EXIT_ENV, "%s: cannot write", data);
+	t.data = NULL;
 	if (o->csv && fclose(t.csv))
 		ret = pf_fail(PF_EXIT_USAGE, "%s: %s", o->csv, strerror(errno));
+	t.csv = NULL;
 	if (!ret && !t.n)
 		ret = pf_fail(PF_EXIT_USAGE, "trend: no run has metric '%s'", o->metric);
 	if (!ret && o->plot)
-		ret = hist_plot(o, &t);
-	free(t.data);
+		ret = hist_plot(o, &t, tmp);
+out:
+	if (t.data)
+		fclose(t.data);
+	if (o->csv && t.csv)
+		fclose(t.csv);
+	if (tmp[0]) {
+		static const char *const names[] = { "trend.gp", "trend.dat", "trend.svg", "trend.png", "gnuplot.err" };
+
+		for (size_t i = 0; i < PF_ARRAY_SIZE(names); i++) {
+			snprintf(data, sizeof(data), "%s/%s", tmp, names[i]);
+			unlink(data);
+		}
+		rmdir(tmp);
+	}
 	return ret;
 }
 
@@ -422,6 +558,38 @@ out:
 	return ret;
 }
 
+/* hist_check_options - every option given belongs to the subcommand; 0 or an exit code after one line */
+static int hist_check_options(const char *sub, const struct hist_opts *o)
+{
+	const struct { const char *name, *sub; bool given; } opt[] = {
+		{ "--metric", "trend", o->metric }, { "--by", "trend", o->by_given }, { "--csv", "trend", o->csv },
+		{ "--plot", "trend", o->plot }, { "--budget", "trend", o->has_budget },
+		{ "--squad", "export", o->squad }, { "--run", "export", o->run },
+	};
+
+	for (size_t i = 0; i < PF_ARRAY_SIZE(opt); i++)
+		if (opt[i].given && strcmp(sub, opt[i].sub))
+			return pf_usage_error(&cmd_history, "%s: %s is an option of %s only", sub, opt[i].name,
+					      opt[i].sub);
+	return 0;
+}
+
+/* hist_guard_parent - a new file 'path' (NULL: none) is not written into a run's evidence directory */
+static int hist_guard_parent(const char *path)
+{
+	char *copy;
+	int ret;
+
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	copy = strdup(path);
+	if (!copy)
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	ret = pf_out_guard_dir(dirname(copy));
+	free(copy);
+	return ret;
+}
+
 static int hist_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -447,7 +615,7 @@ static int hist_run(int argc, char **argv)
 		switch (c) {
 		case 'd': o.db = optarg; break;
 		case 'm': o.metric = optarg; break;
-		case 'B': o.by = optarg; break;
+		case 'B': o.by = optarg; o.by_given = 1; break;
 		case 'c': o.csv = optarg; break;
 		case 'p': o.plot = optarg; break;
 		case 's': o.squad = optarg; break;
@@ -469,16 +637,26 @@ static int hist_run(int argc, char **argv)
 		return pf_usage_error(&cmd_history, "unknown subcommand '%s' (add, list, trend, export)", sub);
 	if (!strcmp(sub, "add") && optind >= argc)
 		return pf_usage_error(&cmd_history, "add: no RUN given");
+	if (strcmp(sub, "add") && optind < argc)
+		return pf_usage_error(&cmd_history, "%s: unexpected argument '%s' (only add takes runs)", sub, argv[optind]);
+	if ((ret = hist_check_options(sub, &o)))
+		return ret;
 	{
 		const char *in[1] = { o.db };
 
-		/* the database and the runs are read; what is written never replaces them */
+		/* the database and the runs are read; what is written never replaces them, nor lands in a run */
 		if ((ret = pf_out_guard(o.csv, in, 1)) || (ret = pf_out_guard(o.plot, in, 1)) ||
 		    (ret = pf_out_guard(o.csv, (const char *const *)argv + optind, (size_t)(argc - optind))) ||
-		    (ret = pf_out_guard(o.plot, (const char *const *)argv + optind, (size_t)(argc - optind))))
+		    (ret = pf_out_guard(o.plot, (const char *const *)argv + optind, (size_t)(argc - optind))) ||
+		    (ret = hist_guard_parent(o.csv)) || (ret = hist_guard_parent(o.plot)) ||
+		    (o.squad && (ret = pf_out_guard_dir(o.squad))))
 			return ret;
 	}
-	ret = ci_db_open(o.db, &db);
+	/* every run is checked before the database is opened (or created) */
+	for (int i = optind; !strcmp(sub, "add") && i < argc; i++)
+		if ((ret = hist_check_one(argv[i])))
+			return ret;
+	ret = ci_db_open(o.db, !strcmp(sub, "add"), &db);
 	if (ret)
 		return ret;
 	if (!strcmp(sub, "add"))

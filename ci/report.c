@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "ci/compare.h"
 #include "common.h"
+#include "markup.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -135,20 +136,6 @@ int ci_write_tap(FILE *f, const struct ci_report *r)
 	return ferror(f) ? -EIO : 0;
 }
 
-/* ci_xml - text with the five XML entities escaped */
-static void ci_xml(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		default: fputc(*s, f);
-		}
-}
-
 /* ci_dotless - a name for a JUnit classname part: dots would make a package level */
 static void ci_dotless(char *out, size_t size, const char *s)
 {
@@ -161,15 +148,17 @@ static void ci_dotless(char *out, size_t size, const char *s)
 int ci_write_junit(FILE *f, const struct ci_report *r)
 {
 	size_t failures = r->count[CI_REGRESSED] + (r->strict ? r->count[CI_UNKNOWN] : 0);
-	char board[128], scenario[128], msg[1024];
+	char board[128], scenario[128], msg[1024], b_xml[800], s_xml[800], sub_xml[600];
 
 	ci_dotless(board, sizeof(board), r->board);
 	ci_dotless(scenario, sizeof(scenario), r->scenario);
+	pf_markup_esc_str(board, b_xml, sizeof(b_xml));
+	pf_markup_esc_str(scenario, s_xml, sizeof(s_xml));
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<testsuites name=\"preflight compare\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n",
 		r->n, failures, r->count[CI_SKIP]);
 	fprintf(f, "  <testsuite name=\"%s.%s\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"0\">\n",
-		board, scenario, r->n, failures, r->count[CI_SKIP]);
+		b_xml, s_xml, r->n, failures, r->count[CI_SKIP]);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ci_verdict *v = &r->v[i];
 		int bad = v->state == CI_REGRESSED || (r->strict && v->state == CI_UNKNOWN);
@@ -177,24 +166,25 @@ int ci_write_junit(FILE *f, const struct ci_report *r)
 
 		ci_dotless(subject, sizeof(subject), v->subject);
 		ci_message(msg, sizeof(msg), v);
-		fprintf(f, "    <testcase classname=\"%s.%s.%s\" name=\"", board, scenario, subject);
-		ci_xml(f, v->metric);
+		fprintf(f, "    <testcase classname=\"%s.%s.%s\" name=\"", b_xml, s_xml,
+			pf_markup_esc_str(subject, sub_xml, sizeof(sub_xml)));
+		pf_markup_esc(f, v->metric);
 		fputc('.', f);
-		ci_xml(f, v->stat);
+		pf_markup_esc(f, v->stat);
 		fputs("\" time=\"0\">\n", f);
 		if (bad || v->state == CI_SKIP) {
 			fprintf(f, "      <%s message=\"", bad ? "failure" : "skipped");
-			ci_xml(f, msg);
+			pf_markup_esc(f, msg);
 			if (bad) {
 				fprintf(f, "\" type=\"%s\">", ci_state_name[v->state]);
-				ci_xml(f, msg);
+				pf_markup_esc(f, msg);
 				fputs("</failure>\n", f);
 			} else {
 				fputs("\"/>\n", f);
 			}
 		}
 		fputs("      <system-out>", f);
-		ci_xml(f, msg);
+		pf_markup_esc(f, msg);
 		fputs("</system-out>\n    </testcase>\n", f);
 	}
 	fputs("  </testsuite>\n</testsuites>\n", f);

@@ -3,4 +3,5 @@
 # JSON-path getter.
 LIB_SRCS += lib/common.c lib/hist.c lib/ini.c lib/command.c lib/proc.c lib/datafile.c lib/jpath.c lib/cpuset.c lib/outguard.c lib/results_keys.c
 LIB_SRCS += lib/stale.c
+LIB_SRCS += lib/gnuplot.c lib/markup.c
 LIB_PKGS := jansson inih

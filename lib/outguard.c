@@ -121,3 +121,23 @@ int pf_out_guard(const char *path, const char *const *inputs, size_t ninputs)
 	}
 	return 0;
 }
+
+int pf_out_guard_dir(const char *path)
+{
+	char dir[PATH_MAX], sums[PATH_MAX + 16];
+	char *slash;
+
+	if (pf_out_canon(path, dir))
+		return 0;	/* its parent does not exist: making it will say so */
+	for (;;) {
+		snprintf(sums, sizeof(sums), "%s%sSHA256SUMS", dir, strcmp(dir, "/") ? "/" : "");
+		if (!access(sums, F_OK))
+			return pf_fail(PF_EXIT_USAGE, "%s: refusing to write into a run's evidence directory (%s)",
+				       path, sums);
+		slash = strrchr(dir, '/');
+		if (!slash || !strcmp(dir, "/"))
+			break;
+		slash[slash == dir] = '\0';	/* keep "/" itself */
+	}
+	return 0;
+}

@@ -20,4 +20,12 @@
 int pf_out_guard(const char *path, const char *const *inputs, size_t ninputs)
 	__attribute__((warn_unused_result));
 
+/*
+ * pf_out_guard_dir - may new files be written into directory 'dir': not when
+ * it, or a directory above it, holds a SHA256SUMS (a run directory or one of
+ * its phases: evidence, written once by 'preflight run'); a directory not
+ * made yet is judged by its parent. 0, or PF_EXIT_USAGE after one line.
+ */
+int pf_out_guard_dir(const char *dir) __attribute__((warn_unused_result));
+
 #endif

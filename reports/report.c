@@ -14,6 +14,7 @@
 #include "command.h"
 #include "common.h"
 #include "jpath.h"
+#include "markup.h"
 #include "outguard.h"
 #include "report.h"
 
@@ -100,15 +101,12 @@ const char *rpt_str(json_t *root, const char *path, const char *dflt)
 
 void rpt_esc(FILE *out, const char *text)
 {
-	for (const char *p = text ? text : ""; *p; p++) {
-		switch (*p) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*p, out);
-		}
-	}
+	pf_markup_esc(out, text);
+}
+
+const char *rpt_esc_str(const char *text, char *buf, size_t size)
+{
+	return pf_markup_esc_str(text, buf, size);
 }
 
 void rpt_note_missing(struct rpt *r, const char *fmt, ...)
@@ -152,6 +150,25 @@ static json_t *rpt_load_json(struct rpt *r, const char *rel)
 	char path[PATH_MAX];
 
 	return json_load_file(rpt_path(path, sizeof(path), r->dir, rel), 0, NULL);
+}
+
+/*
+ * rpt_load_must - results.json or run.json of the run directory into *out:
+ * NULL when missing; a file there that does not parse is an error naming it
+ * (not a missing file). 0 or PF_EXIT_USAGE after one line.
+ */
+static int rpt_load_must(struct rpt *r, const char *rel, json_t **out)
+{
+	char path[PATH_MAX];
+	json_error_t je;
+
+	rpt_path(path, sizeof(path), r->dir, rel);
+	*out = json_load_file(path, 0, &je);
+	if (*out || access(path, F_OK))
+		return 0;
+	if (je.line < 1)
+		return pf_fail(PF_EXIT_USAGE, "%s: cannot read: %s", path, je.text);
+	return pf_fail(PF_EXIT_USAGE, "%s:%d: not valid JSON: %s", path, je.line, je.text);
 }
 
 /* rpt_text - a text file of the run directory, or NULL */
@@ -452,8 +469,17 @@ static int rpt_load(struct rpt *r)
 		path[strlen(path) - 1] = '\0';
 	slash = strrchr(path, '/');
 	snprintf(r->run_id, sizeof(r->run_id), "%.255s", slash ? slash + 1 : path);
-	r->results = rpt_load_json(r, "results.json");
-	r->run = rpt_load_json(r, "run.json");
+	if (rpt_load_must(r, "results.json", &r->results) || rpt_load_must(r, "run.json", &r->run))
+		return PF_EXIT_USAGE;
+	/* a run copied or renamed keeps its id: the directory 'run' made (run.json), not the copy's name */
+	if (json_is_string(pf_jpath_get(r->run, "dir"))) {
+		snprintf(path, sizeof(path), "%s", rpt_str(r->run, "dir", ""));
+		while (strlen(path) > 1 && path[strlen(path) - 1] == '/')
+			path[strlen(path) - 1] = '\0';
+		slash = strrchr(path, '/');
+		if (*(slash ? slash + 1 : path))
+			snprintf(r->run_id, sizeof(r->run_id), "%.255s", slash ? slash + 1 : path);
+	}
 	if (!r->results && !r->run)
 		return pf_fail(PF_EXIT_USAGE, "%s: no results.json and no run.json: nothing to report", r->dir);
 	if (r->results && strcmp(rpt_str(r->results, "schema", ""), RPT_RESULTS_SCHEMA))
@@ -684,7 +710,8 @@ static void rpt_css_string(FILE *out, const char *text)
 static void rpt_head(struct rpt *r)
 {
 	const char *epoch = getenv("SOURCE_DATE_EPOCH");
-	json_t *st;
+	json_t *st, *w;
+	size_t i;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>preflight report ", r->out);
 	rpt_esc(r->out, r->run_id);
@@ -720,6 +747,12 @@ static void rpt_head(struct rpt *r)
 		fputs("): every timing in this report is functional evidence only, not evidence of the board's "
 		      "latency.</p>\n", r->out);
 	}
+	/* the run's own warnings (run.json), as qualification.txt gives them */
+	json_array_foreach(pf_jpath_get(r->run, "warnings"), i, w) {
+		fputs("<p class=\"partial\">WARNING: ", r->out);
+		rpt_esc(r->out, json_is_string(w) ? json_string_value(w) : "?");
+		fputs("</p>\n", r->out);
+	}
 	fputs("<table>", r->out);
 	rpt_kv(r, "scenario", rpt_str(r->run, "scenario.name", rpt_str(r->results, "run.scenario", NULL)));
 	rpt_kv(r, "started (UTC)", rpt_str(r->run, "started_utc", NULL));
@@ -746,7 +779,7 @@ static void rpt_head(struct rpt *r)
 static void rpt_s_verdicts(struct rpt *r)
 {
 	int pass = 0, fail = 0, skip = 0;
-	char text[512], anchor[160], n[32];
+	char text[512], anchor[160], attr[960], n[32];
 
 	rpt_section(r, 1, "verdicts", "Verdicts");
 	fputs("<p class=\"basis\">Basis: each observed value is the <b>measured high-water mark under the declared load</b> "
@@ -787,7 +820,8 @@ static void rpt_s_verdicts(struct rpt *r)
 		fprintf(r->out, "</td><td class=\"n\">%s</td><td class=\"v\">%s</td><td>", isnan(nn) ? "—" : n,
 			v->skip ? "NOT MEASURED" : v->ok ? "PASS" : "FAIL");
 		if (v->path[0])
-			fprintf(r->out, "<a href=\"#%s\">§</a>", rpt_evidence(v->path, anchor, sizeof(anchor)));
+			fprintf(r->out, "<a href=\"#%s\">§</a>",
+				rpt_esc_str(rpt_evidence(v->path, anchor, sizeof(anchor)), attr, sizeof(attr)));
 		if (v->skip) {
 			fputs(" ", r->out);
 			rpt_esc(r->out, v->why);
@@ -938,7 +972,7 @@ static void rpt_s_config(struct rpt *r)
 /* rpt_s_trace - 3: requirement -> metric path -> data file -> figure -> verdict */
 static void rpt_s_trace(struct rpt *r)
 {
-	char anchor[160];
+	char anchor[160], attr[960];
 
 	rpt_section(r, 3, "trace", "Traceability matrix");
 	if (!r->nverdicts) {
@@ -967,7 +1001,7 @@ static void rpt_s_trace(struct rpt *r)
 		rpt_esc(r->out, file);
 		fputs("</td><td>", r->out);
 		if (ev)
-			fprintf(r->out, "<a href=\"#%s\">%s</a>", ev, fig);
+			fprintf(r->out, "<a href=\"#%s\">%s</a>", rpt_esc_str(ev, attr, sizeof(attr)), fig);
 		else
 			fputs("—", r->out);
 		fprintf(r->out, "</td><td>%s</td></tr>\n", v->skip ? "NOT MEASURED" : v->ok ? "PASS" : "FAIL");
@@ -1123,6 +1157,7 @@ static void rpt_s_tasks(struct rpt *r)
 		{ "activation_latency_ns", "activation latency" }, { "response_time_ns", "response time" },
 		{ "exec_time_ns", "execution time" }, { "cpu_time_ns", "CPU time (job log)" },
 	};
+	char attr[960];
 	json_t *t;
 	size_t i;
 
@@ -1142,9 +1177,9 @@ static void rpt_s_tasks(struct rpt *r)
 
 			if (!json_is_object(d))
 				continue;
+			rpt_esc_str(rpt_str(t, "name", "?"), attr, sizeof(attr));
 			fprintf(r->out, "<tr data-task=\"%s\" data-metric=\"%s\"><td id=\"%s%s\" style=\"border-left:6px solid %s\">",
-				rpt_str(t, "name", "?"), metrics[m][0], m ? "" : "task-", m ? "" : rpt_str(t, "name", "?"),
-				rpt_task_colour(i));
+				attr, metrics[m][0], m ? "" : "task-", m ? "" : attr, rpt_task_colour(i));
 			rpt_esc(r->out, rpt_str(t, "name", "?"));
 			fputs("</td><td>", r->out);
 			rpt_esc(r->out, metrics[m][1]);
@@ -1162,7 +1197,7 @@ static void rpt_s_tasks(struct rpt *r)
 	      "<th>deadline misses</th><th>missed activations</th><th>preemptions</th><th>migrations</th>"
 	      "<th>source</th></tr>\n", r->out);
 	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
-		fprintf(r->out, "<tr data-task=\"%s\"><td>", rpt_str(t, "name", "?"));
+		fprintf(r->out, "<tr data-task=\"%s\"><td>", rpt_esc_str(rpt_str(t, "name", "?"), attr, sizeof(attr)));
 		rpt_esc(r->out, rpt_str(t, "name", "?"));
 		fputs("</td>", r->out);
 		rpt_td_int(r, pf_jpath_get(t, "jobs"));

@@ -73,8 +73,14 @@ int64_t rpt_int(json_t *root, const char *path, int64_t dflt);
 /* rpt_free - what rpt_load and rpt_write allocated in r (not its temporary directory) */
 void rpt_free(struct rpt *r);
 
-/* rpt_esc - write text HTML-escaped */
+/*
+ * rpt_esc - write text HTML-escaped (lib/markup.h, the one escape), for every
+ * string the report writes: safe as element text and as an attribute value
+ */
 void rpt_esc(FILE *out, const char *text);
+
+/* rpt_esc_str - rpt_esc into buf (truncated to fit, NUL-terminated); returns buf */
+const char *rpt_esc_str(const char *text, char *buf, size_t size);
 
 /* rpt_note_missing - remember that something could not be shown, and say so where it is missing */
 void rpt_note_missing(struct rpt *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -5,7 +5,10 @@
  * Each figure's data goes into its script as a data block; the SVG is
  * stripped of gnuplot's version line so that the same run directory gives
  * the same bytes. One fixed colour-blind-safe colour per task (Okabe-Ito)
- * in every figure; names are printed literally (noenhanced).
+ * in every figure; names are printed literally (noenhanced). Every string
+ * of a run's (task, thread and phase names) and every path goes into a script
+ * quoted by lib/gnuplot.c, as data, never as code; data blocks are named by
+ * number, never by a task.
  *
  *   H1  latency histogram per task, log y     E1  exceedance 1 - CDF, log y
  *   T1  activation latency over time          U1  utilisation over time, stacked
@@ -13,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include "common.h"
+#include "gnuplot.h"
 #include "jpath.h"
 #include "proc.h"
 #include "report.h"
@@ -122,7 +126,7 @@ static void rpt_strip_desc(char *svg, size_t *len)
 
 int rpt_plot(struct rpt *r, const char *id, const char *title, const char *caption, const char *script)
 {
-	char gp[PATH_MAX], svg[PATH_MAX], err[PATH_MAX];
+	char gp[PATH_MAX], svg[PATH_MAX], err[PATH_MAX], svg_q[PATH_MAX * 2], title_q[1024];
 	char *argv[] = { "gnuplot", gp, NULL };
 	char *data;
 	size_t len;
@@ -139,7 +143,8 @@ int rpt_plot(struct rpt *r, const char *id, const char *title, const char *capti
 		   "set output '%s'\nset encoding utf8\nset termoption noenhanced\n"
 		   "set grid lc rgb '#dddddd'\nset key top right opaque box lc rgb '#bbbbbb'\n"
 		   "set style textbox opaque noborder\n"
-		   "set title '%s'\n%s\n", RPT_PLOT_W, RPT_PLOT_H, svg, title, script);
+		   "set title '%s'\n%s\n", RPT_PLOT_W, RPT_PLOT_H, pf_gp_quote(svg, '\'', svg_q, sizeof(svg_q)),
+		pf_gp_quote(title, '\'', title_q, sizeof(title_q)), script);
 	fclose(f);
 	ret = rpt_exec(argv, "/dev/null", err);
 	data = ret == 0 ? rpt_slurp(svg, &len) : NULL;
@@ -324,6 +329,7 @@ static void rpt_script_plot(struct rpt *r, struct rpt_script *sc, int n, const c
 
 void rpt_plot_h1(struct rpt *r)
 {
+	char name_q[512];
 	struct rpt_script sc;
 	double lo = INFINITY, hi = 0;
 	bool drawn[RPT_MAX_TASKS] = { false };
@@ -339,7 +345,8 @@ void rpt_plot_h1(struct rpt *r)
 
 		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns", r->task_names[i]);
 		d = pf_jpath_get(r->results, path);
-		drawn[i] = rpt_hist_block(s, r->task_names[i], d);
+		snprintf(key, sizeof(key), "H%d", i);
+		drawn[i] = rpt_hist_block(s, key, d);
 		if (drawn[i])
 			rpt_span_us(d, &lo, &hi);
 	}
@@ -354,8 +361,8 @@ void rpt_plot_h1(struct rpt *r)
 			continue;
 		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns.max", r->task_names[i]);
 		snprintf(key, sizeof(key), "%s  max %.1f µs", r->task_names[i], rpt_num(r->results, path) / 1e3);
-		fprintf(s, "%s$%s using 1:2 with histeps lw 1.5 lc rgb '%s' title '%s'", n++ ? ", " : "",
-			r->task_names[i], rpt_task_colour(i), key);
+		fprintf(s, "%s$H%d using 1:2 with histeps lw 1.5 lc rgb '%s' title '%s'", n++ ? ", " : "",
+			i, rpt_task_colour(i), pf_gp_quote(key, '\'', name_q, sizeof(name_q)));
 	}
 	rpt_script_plot(r, &sc, n, "H1", "H1 activation latency histogram per task (release to start)",
 			"Jobs per latency bin, log scales, y from 0.8 so that a single job shows; the key gives each "
@@ -364,6 +371,7 @@ void rpt_plot_h1(struct rpt *r)
 
 void rpt_plot_e1(struct rpt *r)
 {
+	char name_q[512];
 	struct rpt_script sc;
 	double min_p = 1, lo = INFINITY, hi = 0;
 	bool drawn[RPT_MAX_TASKS] = { false };
@@ -407,7 +415,8 @@ void rpt_plot_e1(struct rpt *r)
 			continue;
 		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns.count", r->task_names[i]);
 		fprintf(s, "%s$E%d using 1:2 with steps lw 1.5 lc rgb '%s' title '%s  N %.0f'", n++ ? ", " : "",
-			i, rpt_task_colour(i), r->task_names[i], rpt_num(r->results, path));
+			i, rpt_task_colour(i), pf_gp_quote(r->task_names[i], '\'', name_q, sizeof(name_q)),
+			rpt_num(r->results, path));
 	}
 	rpt_script_plot(r, &sc, n, "E1", "E1 exceedance: share of jobs at or above a latency",
 			"1 − CDF from the exact bucket counts (not smoothed), down to 1/N: the last step of each "
@@ -481,6 +490,7 @@ static bool rpt_series(FILE *s, struct rpt *r, int i, rpt_job_value val, double 
 static void rpt_over_time(struct rpt *r, const char *id, const char *title, const char *what, rpt_job_value val,
 			  const char *metric, double threshold, const char *setup)
 {
+	char name_q[512];
 	struct rpt_script sc;
 	int64_t t0 = INT64_MAX;
 	bool all, has[RPT_MAX_TASKS];
@@ -516,7 +526,8 @@ static void rpt_over_time(struct rpt *r, const char *id, const char *title, cons
 		if (has[i])
 			fprintf(s, "%s$D%d using 1:2 with points pt 7 ps 0.4 lc rgb '%s' title '%s', "
 				   "$M%d using 1:2 with lines lw 1.2 lc rgb '%s' notitle", n++ ? ", " : "",
-				i, rpt_task_colour(i), r->task_names[i], i, rpt_task_colour(i));
+				i, rpt_task_colour(i), pf_gp_quote(r->task_names[i], '\'', name_q, sizeof(name_q)), i,
+				rpt_task_colour(i));
 	snprintf(caption, sizeof(caption), all ?
 		 "Every job of the job log (dots; jobs that would cover one another drawn once) and each task's "
 		 "maximum per second (line)." :
@@ -636,6 +647,7 @@ void rpt_plot_m1(struct rpt *r)
 
 void rpt_plot_u1(struct rpt *r)
 {
+	char name_q[512];
 	struct rpt_script sc;
 	int64_t t0 = INT64_MAX, t1 = INT64_MIN, win_ns;
 	double *u, top = 0;
@@ -692,7 +704,7 @@ void rpt_plot_u1(struct rpt *r)
 		if (i)
 			snprintf(lower, sizeof(lower), "%d", i + 1);
 		fprintf(s, "%s$U using 1:%s:%d with filledcurves lc rgb '%s' title '%s'", w++ ? ", " : "",
-			lower, i + 2, rpt_task_colour(i), r->task_names[i]);
+			lower, i + 2, rpt_task_colour(i), pf_gp_quote(r->task_names[i], '\'', name_q, sizeof(name_q)));
 	}
 	fprintf(s, "\n");
 	fclose(s);
@@ -1019,6 +1031,7 @@ static int rpt_load_samples(const char *path, FILE *s, int64_t t0_ns, double *su
  */
 static void rpt_plot_l1_time(struct rpt *r)
 {
+	char name_q[512];
 	json_t *ph, *ln, *first = json_array_get(pf_jpath_get(r->run, "phases"), 0);
 	int64_t t0 = (int64_t)rpt_num(first, "start_ns");
 	char path[PATH_MAX], unit[32], rows[8192] = "";
@@ -1049,11 +1062,14 @@ static void rpt_plot_l1_time(struct rpt *r)
 				unit[0] = '\0';
 				c = rpt_load_samples(path, s, t0, &sum, &lo, unit, sizeof(unit));
 				if (c) {
+					char name[256], unit_html[200];
+
 					fprintf(s, "\n");	/* a gap between phases */
 					snprintf(rows + strlen(rows), sizeof(rows) - strlen(rows),
-						 "<tr><td>%.40s</td><td>%s</td><td>%.30s</td><td class=\"n\" data-v=\"%d\">%d</td>"
+						 "<tr><td>%s</td><td>%s</td><td>%s</td><td class=\"n\" data-v=\"%d\">%d</td>"
 						 "<td class=\"n\">%.1f %%</td><td class=\"n\">%.1f %%</td></tr>\n",
-						 rpt_str(ph, "name", "?"), rpt_load_names[k], unit, c, c, sum / c, lo);
+						 rpt_esc_str(rpt_str(ph, "name", "?"), name, sizeof(name)),
+						 rpt_load_names[k], rpt_esc_str(unit, unit_html, sizeof(unit_html)), c, c, sum / c, lo);
 				}
 				m += c;
 			}
@@ -1074,8 +1090,8 @@ static void rpt_plot_l1_time(struct rpt *r)
 		double x = (rpt_num(ph, "start_ns") - t0) / 1e9;
 
 		fprintf(s, "set arrow from %.3f, graph 0 to %.3f, graph 1 nohead lc rgb '#7f7f7f' dt 3 back\n"
-			   "set label '%.40s' at %.3f, graph 0.97 left offset 0.3,0 tc rgb '#555555' front\n",
-			x, x, rpt_str(ph, "name", "?"), x);
+			   "set label '%s' at %.3f, graph 0.97 left offset 0.3,0 tc rgb '#555555' front\n",
+			x, x, pf_gp_quote(rpt_str(ph, "name", "?"), '\'', name_q, 41), x);	/* 40 characters at most */
 	}
 	fprintf(s, "set xrange [0:*]\nset xlabel 'time from the start of the run (s)'\nset ylabel 'achieved (%% of the target)'\n"
 		   "set yrange [0:*]\nset offsets 0, 0, graph 0.05, 0\nset key outside right top vertical\n"
@@ -1095,6 +1111,7 @@ static void rpt_plot_l1_time(struct rpt *r)
 
 void rpt_plot_l1(struct rpt *r)
 {
+	char name_q[512], load_q[256];
 	struct rpt_script sc;
 	json_t *ph, *load;
 	const char *name, *what;
@@ -1113,7 +1130,8 @@ void rpt_plot_l1(struct rpt *r)
 
 			if (isnan(pct))
 				continue;
-			fprintf(s, "%d %.2f \"%s: %s\"\n", n++, pct, rpt_str(ph, "phase", "?"), name);
+			fprintf(s, "%d %.2f \"%s: %s\"\n", n++, pct, pf_gp_quote(rpt_str(ph, "phase", "?"), '"', name_q, sizeof(name_q)),
+				pf_gp_quote(name, '"', load_q, sizeof(load_q)));
 		}
 	fprintf(s, "EOD\nset style fill solid 0.8 noborder\nset boxwidth 0.6\nunset key\n"
 		   "set xtics rotate by -30 nomirror\nset yrange [0:*]\nset offsets 0, 0, graph 0.12, 0\nset xrange [-0.7:%d.7]\n"
@@ -1207,6 +1225,7 @@ static void rpt_box_put(FILE *s, struct rpt_box *p, double a, double b, double y
  */
 void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 {
+	char name_q[512];
 	json_t *tl = pf_jpath_get(culprit, "timeline"), *seg, *rel, *t;
 	int64_t release = rpt_int(culprit, "release_ns", -1), seq = rpt_int(culprit, "seq", -1);
 	double lat_ms = rpt_num(culprit, "latency_ns") / 1e6, from, to, eps;
@@ -1311,7 +1330,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 			json_t *kk = json_array_get(pf_jpath_get(culprit, "contributors"), k);
 
 			fprintf(s, "%.4f %.2f \"%s %.0f µs\"\n", lab_x[k], lab_cpu[k] + 0.33 + 0.13 * nlab++,
-				rpt_str(kk, "name", "?"), rpt_num(kk, "duration_ns") / 1e3);
+				pf_gp_quote(rpt_str(kk, "name", "?"), '"', name_q, sizeof(name_q)), rpt_num(kk, "duration_ns") / 1e3);
 		}
 	/* $N released but not yet woken: release to sched_waking */
 	fprintf(s, "EOD\n$N << EOD\n");
@@ -1324,7 +1343,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	for (int c = 0; c < ncpus; c++)
 		fprintf(s, "'CPU%d' %d, ", c, c);
 	fprintf(s, "'%s' %d)\nset grid noytics\nset bmargin 8\nset key at screen 0.5, screen 0.01 center bottom horizontal maxrows 2 samplen 1.5\n",
-		vname, ncpus);
+		pf_gp_quote(vname, '\'', name_q, sizeof(name_q)), ncpus);
 	json_array_foreach(pf_jpath_get(tl, "releases_ns"), i, rel) {
 		double x = ((double)json_integer_value(rel) - release) / 1e6;
 
@@ -1352,7 +1371,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 		   "keyentry with boxes fs solid 0.9 noborder lc rgb '#c8c8c8' title 'other thread', "
 		   "keyentry with boxes fs solid 1 noborder lc rgb '#000000' title 'hard IRQ', "
 		   "keyentry with boxes fs solid 1 noborder lc rgb '#8c510a' title 'softirq'",
-		rpt_task_colour(task), r->task_names[task]);
+		rpt_task_colour(task), pf_gp_quote(r->task_names[task], '\'', name_q, sizeof(name_q)));
 	snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late, ±2 slots (trace)", id, r->task_names[task],
 		 (long long)seq, lat_ms * 1e3);
 	rpt_script_plot(r, &sc, n + 1, id, title,

@@ -6,7 +6,7 @@
 need TRACEFS
 need RT
 need BUILT:flightapp BUILT:sensorsim
-plan 20
+plan 21
 
 cat > "$TMP/t.ini" <<'INI'
 [scenario]
@@ -80,4 +80,12 @@ is "$left" "" "qualify-4.1 no namespace of its wifi loads left behind"
 is "$(json_get "$R/selftest/selftest.json" quick)" true "qualify-5.1 the quick selftest ran first, moved into the run directory"
 like "$(printf '%s\n' "$out" | grep -c '^== measurement validity\|^measurement validity (preflight selftest --quick')" '^[2-9]' \
 	"qualify-5.2 its TAP on stdout and its table in the summary's measurement validity section"
+# the reviewer report carries the selftest too ('run' renders it before qualify moves selftest/ in)
+if [ -e "$R/report.html" ]; then
+	st_failed=$(json_get "$R/selftest/selftest.json" pass | sed 's/false/SELFTEST FAILED/; s/true//')
+	is "$(grep -c 'Selftest (preflight selftest --quick, selftest/selftest.json)' "$R/report.html"):$(grep -o 'SELFTEST FAILED' "$R/report.html" | head -1)" \
+		"1:$st_failed" "qualify-5.3 report.html shows the selftest's table, and a failed selftest at its top"
+else
+	skip "qualify-5.3" "run wrote no report.html (gnuplot or chromium missing)"
+fi
 done_testing

@@ -7,6 +7,7 @@
 #include "common.h"
 #include "cpuset.h"
 #include "datafile.h"
+#include "gnuplot.h"
 #include "ini.h"
 #include "proc.h"
 #include "tap.h"
@@ -347,6 +348,20 @@ static void test_isolate(void)
 		  "lib-9.7 the signal's name for messages");
 }
 
+/* test_gp_quote - lib-10.x: strings for a gnuplot script are data, never code */
+static void test_gp_quote(void)
+{
+	char buf[64];
+
+	check_str(pf_gp_quote("a.svg'; system('touch PWNED'); set output 'b", '\'', buf, sizeof(buf)),
+		  "a.svg''; system(''touch PWNED''); set output ''b", "lib-10.1 a quote in a single-quoted string: doubled");
+	check_str(pf_gp_quote("io\nEOD\nsystem(\"x\")\r", '"', buf, sizeof(buf)), "io?EOD?system('x')?",
+		  "lib-10.2 in a data column: no newline (no line, no EOD of its own), no double quote");
+	check_str(pf_gp_quote("ab'c", '\'', buf, 4), "ab", "lib-10.3 truncated, never half a doubled quote");
+	check_str(pf_gp_quote("µs \\ ok", '\'', buf, sizeof(buf)), "µs \\ ok", "lib-10.4 UTF-8 and backslashes kept");
+	check_str(pf_gp_quote(NULL, '\'', buf, sizeof(buf)), "", "lib-10.5 NULL: empty");
+}
+
 int main(void)
 {
 	char cmd[600];
@@ -356,7 +371,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(21 + 21 + 11 + 17 + 15 + 7);
+	tap_plan(21 + 21 + 11 + 17 + 15 + 7 + 5);
 	test_parse();
 	test_grow();
 	test_ini();
@@ -364,6 +379,7 @@ int main(void)
 	test_proc();
 	test_cpus();
 	test_isolate();
+	test_gp_quote();
 	ret = tap_done();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", lib_tmp);
 	if (system(cmd) != 0)
