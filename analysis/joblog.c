@@ -138,9 +138,18 @@ static void an_jl_row(int ch, void *data)
 	for (c = C_SEQ; c < C_NCOLS; c++)
 		if (an_jl_int(jl, c, c == C_CPU ? -1 : 0, &v[c]))
 			goto out;
-	if (v[C_SEQ] > UINT32_MAX || v[C_START] < v[C_RELEASE] - PF_NS_PER_SEC || v[C_END] < v[C_START]) {
-		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: times out of order (release %lld, start %lld, end %lld)",
-				  jl->path, jl->lineno, v[C_RELEASE], v[C_START], v[C_END]);
+	if (v[C_SEQ] > UINT32_MAX) {
+		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: seq %lld is not a number < 2^32",
+				  jl->path, jl->lineno, v[C_SEQ]);
+		goto out;
+	}
+	/* a job starts at or after its release and ends after its start: a negative latency or
+	 * response time is a corrupt row (columns swapped), never a measurement */
+	if (v[C_START] < v[C_RELEASE] || v[C_END] < v[C_START]) {
+		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: times out of order (release %lld, start %lld, "
+				  "end %lld): a negative %s", jl->path, jl->lineno, v[C_RELEASE], v[C_START], v[C_END],
+				  v[C_START] < v[C_RELEASE] ? "activation latency (start_ns before release_ns)"
+							    : "run time (end_ns before start_ns)");
 		goto out;
 	}
 	if (v[C_END] - v[C_RELEASE] > AN_JL_MAX_JOB_NS) {
