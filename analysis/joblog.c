@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "joblog.h"
 #include "common.h"
+#include "text.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -113,6 +114,7 @@ static void an_jl_row(int ch, void *data)
 	struct an_joblog *jl = data;
 	struct an_jlrow *row = &jl->row;
 	long long v[C_NCOLS];
+	char quoted[4 * sizeof(jl->fields[0])];
 	int c;
 
 	if (jl->err)
@@ -129,10 +131,15 @@ static void an_jl_row(int ch, void *data)
 				  jl->path, jl->lineno, jl->nfields, jl->ncols);
 		goto out;
 	}
-	if (jl->field_long || !jl->fields[jl->col[C_TASK]][0] ||
-	    strlen(jl->fields[jl->col[C_TASK]]) >= sizeof(row->task)) {
-		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: a field is empty or too long",
+	if (jl->field_long) {
+		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: a field is too long",
 				  jl->path, jl->lineno);
+		goto out;
+	}
+	if (!pf_task_name_valid(jl->fields[jl->col[C_TASK]])) {
+		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: task name '%s' is not %s",
+				  jl->path, jl->lineno, pf_quote_bytes(jl->fields[jl->col[C_TASK]], quoted,
+				  sizeof(quoted)), PF_TASK_NAME_SYNTAX);
 		goto out;
 	}
 	for (c = C_SEQ; c < C_NCOLS; c++)
@@ -218,9 +225,12 @@ int an_joblog_open(const char *path, an_jl_meta_fn *head, void *ctx, struct an_j
 	}
 	*out = jl;
 	/* the metadata before the rows (slot length, tasks) is needed before the trace pass */
-	while (!ret && getline(&jl->line, &jl->line_cap, jl->f) > 0 && jl->line[0] == '#')
+	while (!ret && getline(&jl->line, &jl->line_cap, jl->f) > 0 && jl->line[0] == '#') {
+		jl->lineno++;
 		ret = head ? head(ctx, jl->line) : 0;
+	}
 	rewind(jl->f);
+	jl->lineno = 0;
 	return ret;
 }
 
@@ -248,6 +258,16 @@ static bool an_jl_at_end(struct an_joblog *jl)
 long an_joblog_cut_line(const struct an_joblog *jl)
 {
 	return jl ? jl->cut_line : 0;
+}
+
+const char *an_joblog_path(const struct an_joblog *jl)
+{
+	return jl->path;
+}
+
+long an_joblog_lineno(const struct an_joblog *jl)
+{
+	return jl->lineno;
 }
 
 /* an_joblog_next - read up to the next row: 1 row in *row, 0 end of file, or -exit code */
