@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "joblog.h"
 #include "common.h"
+#include "text.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -113,6 +114,7 @@ static void an_jl_row(int ch, void *data)
 	struct an_joblog *jl = data;
 	struct an_jlrow *row = &jl->row;
 	long long v[C_NCOLS];
+	char quoted[4 * sizeof(jl->fields[0])];
 	int c;
 
 	if (jl->err)
@@ -129,18 +131,32 @@ static void an_jl_row(int ch, void *data)
 				  jl->path, jl->lineno, jl->nfields, jl->ncols);
 		goto out;
 	}
-	if (jl->field_long || !jl->fields[jl->col[C_TASK]][0] ||
-	    strlen(jl->fields[jl->col[C_TASK]]) >= sizeof(row->task)) {
-		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: a field is empty or too long",
+	if (jl->field_long) {
+		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: a field is too long",
 				  jl->path, jl->lineno);
+		goto out;
+	}
+	if (!pf_task_name_valid(jl->fields[jl->col[C_TASK]])) {
+		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: task name '%s' is not %s",
+				  jl->path, jl->lineno, pf_quote_bytes(jl->fields[jl->col[C_TASK]], quoted,
+				  sizeof(quoted)), PF_TASK_NAME_SYNTAX);
 		goto out;
 	}
 	for (c = C_SEQ; c < C_NCOLS; c++)
 		if (an_jl_int(jl, c, c == C_CPU ? -1 : 0, &v[c]))
 			goto out;
-	if (v[C_SEQ] > UINT32_MAX || v[C_START] < v[C_RELEASE] - PF_NS_PER_SEC || v[C_END] < v[C_START]) {
-		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: times out of order (release %lld, start %lld, end %lld)",
-				  jl->path, jl->lineno, v[C_RELEASE], v[C_START], v[C_END]);
+	if (v[C_SEQ] > UINT32_MAX) {
+		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: seq %lld is not a number < 2^32",
+				  jl->path, jl->lineno, v[C_SEQ]);
+		goto out;
+	}
+	/* a job starts at or after its release and ends after its start: a negative latency or
+	 * response time is a corrupt row (columns swapped), never a measurement */
+	if (v[C_START] < v[C_RELEASE] || v[C_END] < v[C_START]) {
+		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: times out of order (release %lld, start %lld, "
+				  "end %lld): a negative %s", jl->path, jl->lineno, v[C_RELEASE], v[C_START], v[C_END],
+				  v[C_START] < v[C_RELEASE] ? "activation latency (start_ns before release_ns)"
+							    : "run time (end_ns before start_ns)");
 		goto out;
 	}
 	if (v[C_END] - v[C_RELEASE] > AN_JL_MAX_JOB_NS) {
@@ -209,9 +225,12 @@ int an_joblog_open(const char *path, an_jl_meta_fn *head, void *ctx, struct an_j
 	}
 	*out = jl;
 	/* the metadata before the rows (slot length, tasks) is needed before the trace pass */
-	while (!ret && getline(&jl->line, &jl->line_cap, jl->f) > 0 && jl->line[0] == '#')
+	while (!ret && getline(&jl->line, &jl->line_cap, jl->f) > 0 && jl->line[0] == '#') {
+		jl->lineno++;
 		ret = head ? head(ctx, jl->line) : 0;
+	}
 	rewind(jl->f);
+	jl->lineno = 0;
 	return ret;
 }
 
@@ -239,6 +258,16 @@ static bool an_jl_at_end(struct an_joblog *jl)
 long an_joblog_cut_line(const struct an_joblog *jl)
 {
 	return jl ? jl->cut_line : 0;
+}
+
+const char *an_joblog_path(const struct an_joblog *jl)
+{
+	return jl->path;
+}
+
+long an_joblog_lineno(const struct an_joblog *jl)
+{
+	return jl->lineno;
 }
 
 /* an_joblog_next - read up to the next row: 1 row in *row, 0 end of file, or -exit code */

@@ -37,5 +37,8 @@ void an_joblog_close(struct an_joblog *jl);
  * short by a full disk or a crash): that line was skipped, not read; else 0
  */
 long an_joblog_cut_line(const struct an_joblog *jl);
+/* the file's path and the number of the line read last (the one a metadata callback is given) */
+const char *an_joblog_path(const struct an_joblog *jl);
+long an_joblog_lineno(const struct an_joblog *jl);
 
 #endif

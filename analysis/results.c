@@ -14,6 +14,7 @@
 #include "joblog.h"
 #include "timeline.h"
 #include "rt.h"
+#include "text.h"
 
 #include <csv.h>
 #include <ctype.h>
@@ -342,7 +343,7 @@ static json_t *an_thread_json(struct an_run *r, struct an_thread *t)
 	for (k = 0; k < t->nprios; k++)
 		json_array_append_new(prios, json_integer(t->prios[k]));
 	json_object_set_new(o, "pid", json_integer(t->pid));
-	json_object_set_new(o, "comm", json_string(t->comm[0] ? t->comm : "?"));
+	json_object_set_new(o, "comm", pf_json_bytes(t->comm[0] ? t->comm : "?", NULL));
 	json_object_set_new(o, "prio", t->nprios ? json_integer(t->prio) : json_null());
 	json_object_set_new(o, "prios_seen", prios);
 	json_object_set_new(o, "policy", t->nprios ? json_string(an_policy(t->prio, t->pid)) : json_null());
@@ -774,7 +775,7 @@ static json_t *an_trace_json(struct an_run *r)
 
 	for (k = 0; k < r->ncpus; k++)
 		json_array_append_new(by, json_integer(r->cpu[k].lost));
-	json_object_set_new(o, "file", json_string(r->opt.trace));
+	json_object_set_new(o, "file", pf_json_bytes(r->opt.trace, NULL));
 	json_object_set_new(o, "file_version", json_integer((json_int_t)r->file_version));
 	json_object_set_new(o, "clock", json_string(r->clock));
 	json_object_set_new(o, "cpus", json_integer(r->ncpus));
@@ -928,6 +929,25 @@ static json_t *an_incomplete_json(struct an_run *r)
 	return a;
 }
 
+/*
+ * an_path_json - an input's path: jansson refuses a string that is not UTF-8
+ * (and a key set to it is silently left out), so such a path is written with
+ * \xNN for its other bytes, and said on stderr; null for no path
+ */
+static json_t *an_path_json(const char *path, const char *what)
+{
+	bool quoted;
+	json_t *j;
+
+	if (!path)
+		return json_null();
+	j = pf_json_bytes(path, &quoted);
+	if (quoted)
+		pf_err("note: the %s path is not UTF-8: results.json inputs.%s holds it as %s", what, what,
+		       json_string_value(j));
+	return j;
+}
+
 json_t *an_results_json(struct an_run *r)
 {
 	json_t *res = json_object(), *in = json_object(), *lost = json_object(), *wins = json_array();
@@ -939,9 +959,9 @@ json_t *an_results_json(struct an_run *r)
 	an_lost_reconcile(r);
 	json_object_set_new(res, "schema", json_string("preflight-results/1"));
 	json_object_set_new(res, "generator", json_string("preflight analyze " PF_VERSION));
-	json_object_set_new(in, "trace", r->opt.trace ? json_string(r->opt.trace) : json_null());
-	json_object_set_new(in, "joblog", r->opt.joblog ? json_string(r->opt.joblog) : json_null());
-	json_object_set_new(in, "cyclictest", r->opt.cyclictest ? json_string(r->opt.cyclictest) : json_null());
+	json_object_set_new(in, "trace", an_path_json(r->opt.trace, "trace"));
+	json_object_set_new(in, "joblog", an_path_json(r->opt.joblog, "joblog"));
+	json_object_set_new(in, "cyclictest", an_path_json(r->opt.cyclictest, "cyclictest"));
 	json_object_set_new(res, "inputs", in);
 	json_object_set_new(res, "trace", trace ? an_trace_json(r) : json_null());
 	w = an_threads_select(r);

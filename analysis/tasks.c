@@ -16,6 +16,7 @@
 #include "jobs_csv.h"
 #include "timeline.h"
 #include "rt.h"
+#include "text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -208,9 +209,10 @@ void an_app_resolve(struct an_run *r)
 	}
 }
 
-int an_on_marker_text(struct an_run *r, int cpu, int64_t ts, int pid, const char *s, int len)
+int an_on_marker_text(struct an_run *r, int cpu, int64_t ts, int pid, const char *s, int len,
+		      const char *path, unsigned long long offset)
 {
-	char line[256], kind, name[64];
+	char line[256], kind, name[64], quoted[4 * sizeof(line)];
 	unsigned long long seq, rel, flags = 0;
 	int id, n;
 	struct an_task *t;
@@ -225,6 +227,10 @@ int an_on_marker_text(struct an_run *r, int cpu, int64_t ts, int pid, const char
 	if (kind == 'T') {
 		if (sscanf(line + n, " %63s", name) != 1)
 			return 0;
+		if (!pf_task_name_valid(name))
+			return pf_fail(PF_EXIT_USAGE, "%s: offset %llu: bad task marker '%s': task name is not %s",
+				       path, offset, pf_quote_bytes(strtok(line, "\n"), quoted, sizeof(quoted)),
+				       PF_TASK_NAME_SYNTAX);
 		t = an_task_declare(r, name, id, line, true);
 		if (!t)
 			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
@@ -782,20 +788,50 @@ int an_jlrow_consume(struct an_run *r, struct an_task *t, const struct an_jlrow 
 
 #define AN_JL_MAXQ 200000	/* rows read ahead before a missing row is given up */
 
+/*
+ * an_jl_name - the task name of a '# PREFIX.NAME=' metadata line into name:
+ * 1 and the value after '=' in *value, 0 for another line, or -exit code for a
+ * name outside the task-name syntax (file:line)
+ */
+static int an_jl_name(struct an_run *r, const char *line, const char *prefix, char *name, size_t size,
+		      const char **value)
+{
+	size_t plen = strlen(prefix), n;
+	char quoted[256];
+
+	if (strncmp(line, prefix, plen))
+		return 0;
+	line += plen;
+	n = strcspn(line, "=\n");
+	if (line[n] != '=')
+		return 0;
+	snprintf(name, size, "%.*s", (int)(n < size ? n : size - 1), line);
+	if (n >= size || !pf_task_name_valid(name)) {
+		snprintf(name, size, "%.*s", (int)n, line);
+		return -pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log line: task name '%s' is not %s",
+				an_joblog_path(r->jl), an_joblog_lineno(r->jl),
+				pf_quote_bytes(name, quoted, sizeof(quoted)), PF_TASK_NAME_SYNTAX);
+	}
+	*value = line + n + 1;
+	return 1;
+}
+
 /* an_jl_head - a metadata line before the rows: slot length, run start, task declarations */
 static int an_jl_head(void *ctx, const char *line)
 {
 	struct an_run *r = ctx;
+	const char *kv;
 	long long v = 0;
 	char name[64];
-	int n = 0;
+	int ret;
 
 	if (sscanf(line, "# slot_ns=%lld", &v) == 1 && v > 0)
 		r->jl_slot_ns = v;
 	else if (sscanf(line, "# start_mono_ns=%lld", &v) == 1 && v > 0)
 		r->jl_start_ns = v;
-	else if (sscanf(line, "# task.%63[^=]=%n", name, &n) == 1 && n > 0 &&
-		 !an_task_declare(r, name, (int)an_kv_ll(line + n, "id", -1), line + n, false))
+	else if ((ret = an_jl_name(r, line, "# task.", name, sizeof(name), &kv)) < 0)
+		return -ret;
+	else if (ret && !an_task_declare(r, name, (int)an_kv_ll(kv, "id", -1), kv, false))
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	return 0;
 }
@@ -805,19 +841,25 @@ static int an_jl_meta(void *ctx, const char *line)
 {
 	struct an_run *r = ctx;
 	struct an_task *t;
+	const char *val;
 	char key[64];
 	long long v;
+	int ret;
 
 	if (sscanf(line, "# slot_ns=%lld", &v) == 1 && v > 0) {
 		r->jl_slot_ns = v;
 		return 0;
 	}
-	if (sscanf(line, "# dropped.%63[^=]=%lld", key, &v) == 2) {
-		t = an_task_by_name(r, key, true);
+	if ((ret = an_jl_name(r, line, "# dropped.", key, sizeof(key), &val))) {
+		if (ret < 0)
+			return -ret;
+		t = sscanf(val, "%lld", &v) == 1 ? an_task_by_name(r, key, true) : NULL;
 		if (t)
 			t->jl_dropped += v;
-	} else if (sscanf(line, "# missed_after_last.%63[^=]=%lld", key, &v) == 2) {
-		t = an_task_by_name(r, key, true);
+	} else if ((ret = an_jl_name(r, line, "# missed_after_last.", key, sizeof(key), &val))) {
+		if (ret < 0)
+			return -ret;
+		t = sscanf(val, "%lld", &v) == 1 ? an_task_by_name(r, key, true) : NULL;
 		if (t)
 			t->jl_missed += v;	/* releases skipped after the task's last job */
 	} else if (sscanf(line, "# end_mono_ns=%lld", &v) == 1) {

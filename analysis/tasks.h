@@ -19,7 +19,9 @@ struct an_task *an_task_declare(struct an_run *r, const char *name, int id, cons
 void an_app_resolve(struct an_run *r);
 
 /* the marker callbacks, called by the trace reader with decoded fields */
-int  an_on_marker_text(struct an_run *r, int cpu, int64_t ts, int pid, const char *s, int len);
+/* a text marker (docs/markers.md) of the trace file path at byte offset (for an error) */
+int  an_on_marker_text(struct an_run *r, int cpu, int64_t ts, int pid, const char *s, int len,
+		       const char *path, unsigned long long offset);
 int  an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_id, uint32_t seq, int64_t release_ns);
 int  an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_id, uint32_t seq,
 		      int64_t release_ns, unsigned flags);

@@ -604,7 +604,7 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 		s = an_str(rd, &rd->fmt[AN_EV_PRINT].f[F_BUF], rec, &len);
 		if (s && len > 4 && !memcmp(s, "pf1 ", 4)) {
 			r->n_markers++;
-			ret = an_on_marker_text(r, cpu, ts, pid, s, len);
+			ret = an_on_marker_text(r, cpu, ts, pid, s, len, rd->path, rec->offset);
 		}
 		break;
 	case AN_EV_RAW:

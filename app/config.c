@@ -14,6 +14,7 @@
 #include "config.h"
 #include "cpuset.h"
 #include "ini.h"
+#include "text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -175,19 +176,6 @@ static int app_parse_bool(const char *value, bool *out)
 	return -EINVAL;
 }
 
-/* app_valid_name - a task name: 1-15 of [A-Za-z0-9_] (fits a thread's comm) */
-static bool app_valid_name(const char *name)
-{
-	size_t n = strlen(name), i;
-
-	if (n == 0 || n > 15)
-		return false;
-	for (i = 0; i < n; i++)
-		if (!isalnum((unsigned char)name[i]) && name[i] != '_')
-			return false;
-	return true;
-}
-
 #define TIME_HINT "(a number with a unit: ns, us, ms, s)"
 
 /* app_app_key - one key of [app] */
@@ -238,7 +226,7 @@ static struct app_task_cfg *app_task_section(struct app_parse *ps, const char *n
 	struct app_config *cfg = ps->cfg;
 	struct app_task_cfg *t;
 
-	if (!app_valid_name(name)) {
+	if (!pf_task_name_valid(name)) {
 		pf_ini_error(&ps->ini, ps->section_line, "bad task name '%s' (1-15 of A-Z a-z 0-9 _)", name);
 		return NULL;
 	}

@@ -24,6 +24,7 @@
 #include "common.h"
 #include "ini.h"
 #include "jpath.h"
+#include "text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -1350,7 +1351,30 @@ static enum chk_result chk_verdict(FILE *out, json_t *root, size_t n, struct chk
 	return pass ? CHK_PASSED : CHK_FAILED;
 }
 
-/* chk_load_results - results.json, RUN_DIR/results.json or '-' (stdin); schema checked */
+/*
+ * chk_task_names - every tasks[] element is named by the task-name syntax:
+ * a task without one would give a verdict line that names nothing
+ */
+static int chk_task_names(json_t *root, const char *path)
+{
+	const char *name;
+	char quoted[256];
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(root, "tasks"), i, t) {
+		name = json_string_value(json_object_get(t, "name"));
+		if (!name)
+			return pf_fail(PF_EXIT_USAGE, "%s: tasks[%zu]: no 'name' (a task name, %s)", path, i,
+				       PF_TASK_NAME_SYNTAX);
+		if (!pf_task_name_valid(name))
+			return pf_fail(PF_EXIT_USAGE, "%s: tasks[%zu]: name '%s' is not a task name (%s)", path, i,
+				       pf_quote_bytes(name, quoted, sizeof(quoted)), PF_TASK_NAME_SYNTAX);
+	}
+	return 0;
+}
+
+/* chk_load_results - results.json, RUN_DIR/results.json or '-' (stdin); schema and task names checked */
 static int chk_load_results(const char *arg, json_t **root, char *path, size_t size)
 {
 	json_error_t jerr;
@@ -1377,6 +1401,11 @@ static int chk_load_results(const char *arg, json_t **root, char *path, size_t s
 	    (schema[strlen(CHK_RESULTS_SCHEMA)] && schema[strlen(CHK_RESULTS_SCHEMA)] != '.')) {
 		pf_err("%s: schema '%s' is not %s", path, schema ? schema : "(none)",
 		       CHK_RESULTS_SCHEMA);
+		json_decref(*root);
+		*root = NULL;
+		return PF_EXIT_USAGE;
+	}
+	if (chk_task_names(*root, path)) {
 		json_decref(*root);
 		*root = NULL;
 		return PF_EXIT_USAGE;

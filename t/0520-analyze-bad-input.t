@@ -89,7 +89,7 @@ jl() { run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/b.dat" --joblog "$TMP/j.csv
 one_line_error "bad-3.1 a row with too many fields" "j\.csv:$((n + 1)): bad job-log row: 10 fields, the header has 9"
 { cat "$H"; echo "ctl100,1,12x,1,2,3,1,0,0"; } > "$TMP/j.csv"; jl
 one_line_error "bad-3.2 a field that is not a number" "j\.csv:$((n + 1)): bad job-log row: release_ns '12x' is not a number"
-{ cat "$H"; echo "ctl100,1,100,50,60,3,1,0,0"; echo "ctl100,2,2000000000,1,0,3,1,0,0"; } > "$TMP/j.csv"; jl
+{ cat "$H"; echo "ctl100,1,50,100,110,3,1,0,0"; echo "ctl100,2,2000000000,1,0,3,1,0,0"; } > "$TMP/j.csv"; jl
 one_line_error "bad-3.3 times out of order" "j\.csv:$((n + 2)): bad job-log row: times out of order"
 tail -n +2 "$TMP/b.csv" > "$TMP/j.csv"; jl
 one_line_error "bad-3.4 no version header" "j\.csv:$((n - 1)): not a preflight job log"
