@@ -2,7 +2,7 @@
  * report.c - 'preflight report RUN_DIR': the evidence a reviewer signs, as one
  * self-contained HTML file (and, with --pdf, a PDF printed from it by
  * headless Chromium). It reads only the files of the run directory
- * (results.json, verdicts.tap, budgets.ini, run.json, sysinfo.json,
+ * (results.json, verdicts.json, budgets.ini, run.json, sysinfo.json,
  * loads.json, SHA256SUMS, the phases' results.json and the app phase's
  * jobs.csv) and writes the sections of docs/report.md in their order; what a
  * section cannot show is said there and again under Deviations. The same run
