@@ -44,7 +44,7 @@ const struct pf_command cmd_qualify = {
 	"(preflight run), checks the budgets and prints the qualification summary:\n"
 	"measurement validity (the selftest's cases), machine, phases with the\n"
 	"loads they achieved, per task activation latency / response / overruns, app\n"
-	"utilisation, cyclictest baseline, verdicts (TAP), worst culprits, evidence.\n"
+	"utilisation, cyclictest baseline, verdicts (verdicts.json), worst culprits, evidence.\n"
 	"The summary is also written to RUN_DIR/qualification.txt; the reviewer report\n"
 	"(preflight report) to RUN_DIR/report.html and report.pdf.\n"
 	"\n"

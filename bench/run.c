@@ -12,7 +12,7 @@
  * (`preflight check`), and writes the run directory of docs/ARCHITECTURE.md:
  * run.json (manifest), run.log (the runner's own log), scenario.ini,
  * budgets.ini, sysinfo.json / sysinfo.txt, loads.json, results.json,
- * verdicts.tap, SHA256SUMS and report.txt, with each phase's files
+ * verdicts.tap, verdicts.json, SHA256SUMS and report.txt, with each phase's files
  * (cyclictest.json, trace.dat, jobs.csv, load-*.json, results.json but for
  * the app phase the top-level results.json analyses) in NN-<phase>/. Ctrl-C (SIGINT), SIGTERM or SIGHUP stops everything, keeps
  * what was recorded, analyses it and marks it partial.
@@ -1920,13 +1920,18 @@ static int run_analyze(struct run *r)
 	return 0;
 }
 
-/* run_check - verdicts.tap from the budgets; the check's exit code (0 pass, 1 fail) or -1 */
+/*
+ * run_check - verdicts.json (what summary, report and history read,
+ * docs/verdicts.md) and verdicts.tap from the budgets; the check's exit code
+ * (0 pass or incomplete, 1 fail, not valid or no verdict) or -1
+ */
 static int run_check(struct run *r)
 {
-	char res[PATH_MAX], tap[PATH_MAX], log[PATH_MAX], budgets[PATH_MAX];
+	char res[PATH_MAX], tap[PATH_MAX], json[PATH_MAX], log[PATH_MAX], budgets[PATH_MAX];
 	char *argv[] = { r->self, "check", run_path(res, sizeof(res), r->dir, "results.json"),
 			 "--budgets", run_path(budgets, sizeof(budgets), r->dir, "budgets.ini"),
-			 "-o", run_path(tap, sizeof(tap), r->dir, "verdicts.tap"), NULL };
+			 "-o", run_path(tap, sizeof(tap), r->dir, "verdicts.tap"),
+			 "--json", run_path(json, sizeof(json), r->dir, "verdicts.json"), NULL };
 	int code;
 
 	if (!r->budgets[0]) {	/* found before the first phase: only a build without 'check' gets here */
@@ -2351,8 +2356,9 @@ const struct pf_command cmd_run = {
 	"Runs the phases of SCENARIO (a name in bench/scenarios/, or an .ini path; see\n"
 	"docs/scenarios.md), then analyses and checks what was recorded and writes the\n"
 	"run directory: run.json, run.log, scenario.ini, budgets.ini, sysinfo.json,\n"
-	"loads.json, results.json, verdicts.tap, report.txt, SHA256SUMS, report.html and\n"
-	"report.pdf (preflight report) and one NN-<phase>/ directory per phase. Progress\n"
+	"loads.json, results.json, verdicts.tap, verdicts.json, report.txt, SHA256SUMS,\n"
+	"report.html and report.pdf (preflight report) and one NN-<phase>/ directory per\n"
+	"phase. Progress\n"
 	"is redrawn in place on a terminal, else printed as a plain line every 10 s (CI\n"
 	"logs). Ctrl-C stops everything, keeps what was recorded, analyses it and marks\n"
 	"it partial. The recorder and the loads' helpers run on the housekeeping CPUs:\n"

@@ -84,38 +84,48 @@ static int hist_count(void *ctx, int ncols, const char *const *cols)
 	return 1;
 }
 
-/* hist_verdicts - the verdicts of the run's verdicts.tap (pass / fail / skip per test name) */
+/*
+ * hist_verdicts - the run's verdicts from its verdicts.json (docs/verdicts.md;
+ * the TAP is never read back): one row per record, named as check's TAP names
+ * it ("REQ-LAT-001 io activation_latency max": stable from run to run), its
+ * result pass, fail or skip (not measured) as SQUAD takes them; a pass that
+ * is not valid (a load short of its target) is stored as a fail
+ */
 static int hist_verdicts(struct ci_db *db, const char *dir, const char *uuid)
 {
-	char path[1200], line[1024];
-	FILE *f;
+	static const struct { const char *verdict, *result; } map[] = {
+		{ "pass", "pass" }, { "fail", "fail" }, { "not_measured", "skip" }, { "not_valid", "fail" },
+	};
+	char path[1200], name[512];
+	json_t *v, *rec;
+	size_t i, k;
 	int ret = 0;
 
-	snprintf(path, sizeof(path), "%s/verdicts.tap", dir);
-	f = fopen(path, "r");
-	if (!f)
+	snprintf(path, sizeof(path), "%s/verdicts.json", dir);
+	v = json_load_file(path, 0, NULL);
+	if (!v)
 		return 0;
-	while (!ret && fgets(line, sizeof(line), f)) {
-		const char *result = !strncmp(line, "ok ", 3) ? "pass" : !strncmp(line, "not ok ", 7) ? "fail" : NULL;
-		char *name = strstr(line, " - "), *skip;
+	json_array_foreach(json_object_get(v, "verdicts"), i, rec) {
+		const char *verdict = json_string_value(json_object_get(rec, "verdict")), *result = NULL;
+		const char *id = json_string_value(json_object_get(rec, "id"));
+		const char *label = json_string_value(json_object_get(rec, "label"));
 
-		if (!result || !name)
+		for (k = 0; verdict && k < PF_ARRAY_SIZE(map); k++)
+			if (!strcmp(verdict, map[k].verdict))
+				result = map[k].result;
+		if (!result || !id || !label)
 			continue;
-		name += 3;
-		name[strcspn(name, "\n")] = '\0';
-		skip = strstr(name, " # SKIP");
-		if (skip) {
-			*skip = '\0';
-			result = "skip";
-		}
+		snprintf(name, sizeof(name), "%s %s", id, label);
 		{
 			const char *p[] = { uuid, name, result };
 
 			ret = ci_db_exec(db, "INSERT INTO verdicts (uuid, name, result) VALUES (?, ?, ?) "
 					 "ON CONFLICT DO NOTHING", 3, p, NULL, NULL);
 		}
+		if (ret)
+			break;
 	}
-	fclose(f);
+	json_decref(v);
 	return ret;
 }
 

@@ -24,6 +24,7 @@
 #include "common.h"
 #include "ini.h"
 #include "jpath.h"
+#include "load_achieved.h"
 #include "text.h"
 
 #include <ctype.h>
@@ -38,6 +39,9 @@
 
 #define CHK_RESULTS_SCHEMA "preflight-results/1"
 #define CHK_MAX_SEGS 32
+#define CHK_VALIDITY "validity"		/* the budget file's section of the load gate, not a requirement */
+#define CHK_MIN_LOAD_PCT 90.0		/* the load gate's default: 90 % of each load's target */
+#define CHK_VERDICTS_SCHEMA "preflight-verdicts/1"
 
 enum chk_op { CHK_LT, CHK_LE, CHK_GT, CHK_GE, CHK_EQ, CHK_NE };
 static const char *const chk_op_text[] = { "<", "<=", ">", ">=", "==", "!=" };
@@ -70,13 +74,27 @@ struct chk_req {
 	int         has_names, has_filters;
 };
 
+/* [validity]: how much of its target a load must achieve for the verdicts under it to count */
+struct chk_gate {
+	double   min_pct;		/* min_load_achieved: every load (default 90 %) */
+	struct {
+		char   name[32];
+		double pct;
+	}        over[16];		/* min_load_achieved.NAME: one load's own */
+	size_t   nover;
+	unsigned line;			/* the [validity] section's line, 0 when none */
+};
+
 struct chk_budgets {
 	const char     *path;
+	struct chk_gate gate;
 	struct pf_ini   ini;	/* the reader: lines read so far, the first error it found */
 	struct chk_req *req;
 	size_t          nreq, cap;
 	int             err;	/* an error was printed */
 };
+
+enum chk_result { CHK_PASSED, CHK_FAILED, CHK_NOT_MEASURED, CHK_NOT_VALID, CHK_NRESULTS };
 
 /* one test: a requirement applied to one resolved value */
 struct chk_item {
@@ -88,10 +106,27 @@ struct chk_item {
 	json_t     *elem;	/* array element the value belongs to, or NULL */
 	json_t     *owned;	/* a bound made here (an estimated stddev's), released with the item */
 	json_t     *parent;	/* object holding the value */
-	char        why[256];	/* not measured: why */
+	char        why[512];	/* not measured or not valid: why */
 	bool        no_value;	/* not measured though results.json has the member: null, or a bound that cannot decide */
 	enum chk_kind kind;
 	double      unit_ns;	/* CHK_TIME: ns per metric unit */
+	/* the verdict (chk_judge): the TAP and verdicts.json are both written from these */
+	enum chk_result result;
+	bool        decided;	/* a value, or a bound, was compared with the limit */
+	double      shown;	/* the value (or the deciding bound) in 'unit' */
+	double      limit;	/* the bound in 'unit' */
+	const char *unit;	/* "us", "%", "ns", "" */
+	double      margin_pct;	/* NAN: none (==, !=, a zero bound) */
+	json_int_t  n;		/* samples behind the value (chk_n), -1 unknown */
+	char        n_key[16];	/* where n was read: "count", "jobs", ... */
+	char        line[768];	/* "41.2 us <= 62 us (margin 34 %)" */
+	char        known[256];	/* a value known only by a bound: ">= 20 us, <= 48939 us" */
+	char        measured[600];	/* "tasks.io.activation_latency_ns.max = 7582323" */
+	char        notes[4][600];	/* diagnostics: a percentile that is the max, an estimate, a load short */
+	int         nnotes;
+	bool        lost;	/* lost trace events overlap the element */
+	const char *worst;	/* a failure's worst case (culprit summary), borrowed */
+	unsigned    emulated;	/* the emulated interfaces it rests on (enum chk_em bits) */
 };
 
 struct chk_items {
@@ -105,21 +140,26 @@ const struct pf_command cmd_check = {
 	.name = "check",
 	.summary = "check results.json against budgets (requirements), print TAP",
 	.usage =
-	"usage: preflight check RESULTS [--budgets FILE] [-o FILE] [--strict]\n"
+	"usage: preflight check RESULTS [--budgets FILE] [-o FILE] [--json FILE] [--strict]\n"
 	"\n"
 	"Checks every requirement of a budget file against a results.json of\n"
 	"'preflight analyze' and prints TAP: one test per requirement and selected\n"
 	"element, with the measured value, the bound and the margin. A metric that\n"
 	"names no key of the results.json schema is an error in the budget file (exit 2);\n"
-	"one this results.json does not have, or has no value of, is 'not measured'\n"
-	"(a TAP SKIP), never passed: the summary counts those not in this run and those\n"
-	"without a value apart.\n"
+	"one this results.json does not have, or has no value of, or whose value rests\n"
+	"on no sample (n = 0), is 'not measured' (a TAP SKIP), never passed: the summary\n"
+	"counts those not in this run and those without a value apart. A pass under a\n"
+	"load that achieved less than the budget file's [validity] share of its target\n"
+	"(default 90 %) is 'not valid'. --json writes the same verdicts as records\n"
+	"(verdicts.json, docs/verdicts.md), which summary, report and history read.\n"
 	"RESULTS is a results.json, a run directory holding one, or - for stdin.\n"
 	"\n"
 	"options:\n"
 	"  -b, --budgets FILE   budget file (INI, docs/budgets.md); default: the run\n"
 	"                       directory's budgets.ini when RESULTS is a directory\n"
 	"  -o, --output FILE    write the TAP to FILE instead of stdout (default: stdout)\n"
+	"      --json FILE      also write the verdicts as JSON records (preflight-verdicts/1)\n"
+	"                       to FILE (default: none)\n"
 	"      --strict         a requirement not measured fails the check (default: off)\n"
 	"      --keys           print the metric paths results.json has (its schema) and exit\n"
 	"                       (default: off)\n"
@@ -127,8 +167,10 @@ const struct pf_command cmd_check = {
 	"\n"
 	"FILE is never an input nor a file a run's SHA256SUMS lists (refused, exit 2).\n"
 	"\n"
-	"exit: 0 every measured requirement met, 1 a requirement failed (or nothing\n"
-	"was measured; with --strict, one was not measured), 2 bad budgets or results\n",
+	"exit: 0 every requirement measured and met, or some not measured (result\n"
+	"'incomplete'); 1 a requirement failed, a pass was not valid, nothing was\n"
+	"measured (no verdict), or with --strict one was not measured; 2 bad budgets\n"
+	"or results; 3 an output cannot be written\n",
 	.run = chk_run,
 };
 
@@ -169,6 +211,13 @@ static void chk_on_line(void *user, char *str)
 		if (!end)
 			return;	/* inih reports it */
 		*end = '\0';
+		if (!strcmp(s + 1, CHK_VALIDITY)) {
+			if (b->gate.line)
+				chk_bad(b, b->ini.line, "[%s] again (first at line %u)", CHK_VALIDITY, b->gate.line);
+			b->gate.line = b->ini.line;
+			*end = ']';
+			return;
+		}
 		for (i = 0; i < b->nreq; i++)
 			if (!strcmp(b->req[i].id, s + 1)) {
 				chk_bad(b, b->ini.line, "requirement [%s] again (first at line %u)",
@@ -189,6 +238,46 @@ static void chk_on_line(void *user, char *str)
 	}
 }
 
+/*
+ * chk_validity_key - one key of [validity]: min_load_achieved = 90% (every
+ * load), min_load_achieved.NAME = 80% (load NAME's own); 1, or 0 after an error
+ */
+static int chk_validity_key(struct chk_budgets *b, const char *name, const char *value)
+{
+	static const char key[] = "min_load_achieved";
+	struct chk_gate *g = &b->gate;
+	const char *load = NULL;
+	double pct;
+	char *end;
+
+	if (!strncmp(name, key, sizeof(key) - 1) && name[sizeof(key) - 1] == '.' && name[sizeof(key)])
+		load = name + sizeof(key);
+	else if (strcmp(name, key)) {
+		chk_bad(b, b->ini.line, "unknown key '%s' in [%s] (min_load_achieved, min_load_achieved.LOAD)",
+			name, CHK_VALIDITY);
+		return 0;
+	}
+	errno = 0;
+	pct = strtod(value, &end);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (end == value || errno || strcmp(end, "%") || !(pct >= 0 && pct <= 100)) {
+		chk_bad(b, b->ini.line, "%s '%s' is not a share of the target from 0%% to 100%%", name, value);
+		return 0;
+	}
+	if (!load) {
+		g->min_pct = pct;
+		return 1;
+	}
+	if (g->nover == PF_ARRAY_SIZE(g->over) || strlen(load) >= sizeof(g->over[0].name)) {
+		chk_bad(b, b->ini.line, "%s: too many loads or too long a name", name);
+		return 0;
+	}
+	snprintf(g->over[g->nover].name, sizeof(g->over[0].name), "%s", load);
+	g->over[g->nover++].pct = pct;
+	return 1;
+}
+
 /* chk_handler - one "key = value" of the budget file */
 static int chk_handler(void *user, const char *section, const char *name, const char *value)
 {
@@ -199,6 +288,8 @@ static int chk_handler(void *user, const char *section, const char *name, const 
 
 	if (b->err)
 		return 0;
+	if (!strcmp(section, CHK_VALIDITY))
+		return chk_validity_key(b, name, value);
 	if (!b->nreq || strcmp(b->req[b->nreq - 1].id, section)) {
 		chk_bad(b, b->ini.line, "'%s' outside a [REQ-...] section", name);
 		return 0;
@@ -1218,21 +1309,119 @@ static const char *chk_ascii(const char *in, char *out, size_t size)
 	return out;
 }
 
-enum chk_result { CHK_PASSED, CHK_FAILED, CHK_NOT_MEASURED };
+/* ----------------------------------------------------------------------
+ * Emulated interfaces (issue 32.5): what this machine stood in for
+ */
 
-/* chk_estimate_note - the diagnostic of a value that is an estimate (its bound made by chk_estimated_item) */
-static void chk_estimate_note(FILE *out, const struct chk_item *it)
+enum chk_em { CHK_EM_WIFI, CHK_EM_SPI, CHK_EM_SD, CHK_EM_SIM, CHK_NEM };
+static const char *const chk_em_name[CHK_NEM] = { "wifi", "spi", "sd", "sensorsim" };
+
+/* the interfaces results.json shows were emulated, each with how */
+struct chk_emul {
+	unsigned mask;			/* bit per enum chk_em */
+	char     how[CHK_NEM][256];
+};
+
+/*
+ * chk_emulated_find - which interfaces of this run were stand-ins, read from
+ * what the loads and the app reported: the wifi load's ground station is a
+ * network namespace behind a veth pair (none with server=, a real link); the
+ * spi load talks over a UNIX seqpacket socket (its own echo peer, or a
+ * slave's socket); the sd load's fio writes a directory or a loop image of
+ * this machine's disk; the app's sensors are the simulator sensorsim, its SPI
+ * a seqpacket socket unless its backend is spidev
+ */
+static void chk_emulated_find(json_t *root, struct chk_emul *em)
+{
+	json_t *loads = json_object_get(root, "loads"), *fsw = json_object_get(root, "fsw");
+	const char *ns = json_string_value(pf_jpath_get(loads, "wifi.achieved.namespace"));
+	const char *link = json_string_value(pf_jpath_get(loads, "spi.achieved.link"));
+	const char *image = json_string_value(pf_jpath_get(loads, "sd.achieved.image"));
+	const char *backend = json_string_value(pf_jpath_get(fsw, "spi_transfer_ns.backend"));
+
+	memset(em, 0, sizeof(*em));
+	if (ns) {
+		em->mask |= 1u << CHK_EM_WIFI;
+		snprintf(em->how[CHK_EM_WIFI], sizeof(em->how[0]), "a veth pair into network namespace %s, "
+			 "shaped by tbf: no radio", ns);
+	}
+	if (json_is_object(json_object_get(loads, "spi"))) {
+		em->mask |= 1u << CHK_EM_SPI;
+		snprintf(em->how[CHK_EM_SPI], sizeof(em->how[0]), "the spi load's transfers over a UNIX "
+			 "seqpacket socket (%s): not a SPI bus", link ? link : "?");
+	}
+	if (json_is_object(json_object_get(loads, "sd"))) {
+		em->mask |= 1u << CHK_EM_SD;
+		snprintf(em->how[CHK_EM_SD], sizeof(em->how[0]), "fio writing %s on this machine's disk: "
+			 "not an SD card", image && strcmp(image, "none") ? "a loop-device image" : "a directory");
+	}
+	if (json_is_object(fsw) && (!backend || strcmp(backend, "spidev"))) {
+		em->mask |= 1u << CHK_EM_SIM;
+		snprintf(em->how[CHK_EM_SIM], sizeof(em->how[0]), "the app's sensors and SPI: the simulator "
+			 "sensorsim over a pseudo-terminal (UART) and a UNIX %s socket (SPI): not the board's devices",
+			 backend ? backend : "seqpacket");
+	}
+}
+
+/*
+ * chk_emulated_of - the emulated interfaces a verdict on 'path' rests on: a
+ * load's figures its own interface; the app's (tasks, slots, utilisation, its
+ * flight software's) the simulator's links it ran on
+ */
+static unsigned chk_emulated_of(const struct chk_emul *em, const char *path)
+{
+	static const struct { const char *prefix; enum chk_em em; } map[] = {
+		{ "loads.wifi.", CHK_EM_WIFI }, { "loads.spi.", CHK_EM_SPI }, { "loads.sd.", CHK_EM_SD },
+		{ "fsw.", CHK_EM_SIM }, { "tasks.", CHK_EM_SIM }, { "slots.", CHK_EM_SIM }, { "app.", CHK_EM_SIM },
+	};
+	size_t i;
+
+	for (i = 0; i < PF_ARRAY_SIZE(map); i++)
+		if (!strncmp(path, map[i].prefix, strlen(map[i].prefix)))
+			return em->mask & (1u << map[i].em);
+	return 0;
+}
+
+/* chk_emulated_text - the names of a set of interfaces, ", "-separated */
+static const char *chk_emulated_text(unsigned mask, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < CHK_NEM; i++)
+		if (mask & (1u << i))
+			n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? ", " : "", chk_em_name[i]);
+	return buf;
+}
+
+static const char *const chk_result_name[] = { "pass", "fail", "not_measured", "not_valid" };
+
+/* chk_note - add a diagnostic of the verdict (TAP '#   ' line, verdicts.json 'notes') */
+static void chk_note(struct chk_item *it, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void chk_note(struct chk_item *it, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (it->nnotes >= (int)PF_ARRAY_SIZE(it->notes))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(it->notes[it->nnotes++], sizeof(it->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* chk_estimate_note - the note of a value that is an estimate (its bound made by chk_estimated_item) */
+static void chk_estimate_note(struct chk_item *it)
 {
 	if (it->owned)
-		fprintf(out, "#   %s is estimated: it depends on values that were not recorded (cyclictest's "
-			"overflows); the estimate is the least spread they allow, a lower bound\n", it->path);
+		chk_note(it, "%s is estimated: it depends on values that were not recorded (cyclictest's "
+			 "overflows); the estimate is the least spread they allow, a lower bound", it->path);
 }
 
 /*
  * chk_small_n - a percentile whose rank is the top sample (results.json's
  * "is_max": fewer samples than it needs) is the max: say so, with n
  */
-static void chk_small_n(FILE *out, const struct chk_item *it)
+static void chk_small_n(struct chk_item *it)
 {
 	json_t *v;
 	const char *name;
@@ -1245,20 +1434,45 @@ static void chk_small_n(FILE *out, const struct chk_item *it)
 		if (!n || n >= len || strcmp(it->path + len - n, name) || it->path[len - n - 1] != '.')
 			continue;
 		q = strtod(name + 1, NULL) / 100;
-		fprintf(out, "#   %s = max, n = %" JSON_INTEGER_FORMAT ": too few samples for %s (it needs %.0f)\n",
-			name, json_integer_value(json_object_get(it->parent, "count")), name,
-			q < 1 ? ceil(1 / (1 - q) - 1e-6) : 1.0);
+		chk_note(it, "%s = max, n = %" JSON_INTEGER_FORMAT ": too few samples for %s (it needs %.0f)",
+			 name, json_integer_value(json_object_get(it->parent, "count")), name,
+			 q < 1 ? ceil(1 / (1 - q) - 1e-6) : 1.0);
 		return;
 	}
 }
 
 /*
- * chk_bound_verdict - a value known only to lie in [lo, hi] (either side may
+ * chk_n - how many samples the value rests on: the 'count' of its statistics
+ * object, the 'jobs' of its task or job log, the rows or transfers of a
+ * load's report; -1 unknown (a utilisation, a rate). The value's own key is
+ * never its n (tasks.*.jobs >= 100 is judged, not skipped, at 0 jobs).
+ */
+static json_int_t chk_n(struct chk_item *it)
+{
+	static const char *const keys[] = { "count", "jobs", "joblog_rows", "transfers" };
+	const char *own = strrchr(it->path, '.');
+	json_t *holders[2] = { it->parent, it->elem }, *v;
+	size_t h, k;
+
+	own = own ? own + 1 : it->path;
+	for (h = 0; h < PF_ARRAY_SIZE(holders); h++)
+		for (k = 0; k < PF_ARRAY_SIZE(keys); k++) {
+			v = json_object_get(holders[h], keys[k]);
+			if (!json_is_integer(v) || (holders[h] == it->parent && !strcmp(own, keys[k])))
+				continue;
+			snprintf(it->n_key, sizeof(it->n_key), "%s", keys[k]);
+			return json_integer_value(v);
+		}
+	return -1;
+}
+
+/*
+ * chk_judge_bound - a value known only to lie in [lo, hi] (either side may
  * be missing): the requirement fails when every value of it does, passes
  * when every value meets it, and is not measured, with the bound shown, when
  * the bound cannot decide
  */
-static enum chk_result chk_bound_verdict(FILE *out, size_t n, struct chk_item *it)
+static void chk_judge_bound(struct chk_item *it)
 {
 	const struct chk_req *r = it->req;
 	json_t *jlo = json_object_get(it->bound, ">="), *jhi = json_object_get(it->bound, "<=");
@@ -1266,7 +1480,7 @@ static enum chk_result chk_bound_verdict(FILE *out, size_t n, struct chk_item *i
 	double lo = has_lo ? chk_in_bound_unit(it, json_number_value(jlo)) : 0;
 	double hi = has_hi ? chk_in_bound_unit(it, json_number_value(jhi)) : 0;
 	const char *unit = r->kind != CHK_PLAIN ? r->unit : "";
-	char a[64], b[64], c[64], text[1024], shown[256];
+	char a[64], b[64], c[64];
 
 	switch (r->op) {
 	case CHK_LE: fail = has_lo && lo > r->limit; pass = has_hi && hi <= r->limit; break;
@@ -1275,80 +1489,334 @@ static enum chk_result chk_bound_verdict(FILE *out, size_t n, struct chk_item *i
 	case CHK_GT: fail = has_hi && hi <= r->limit; pass = has_lo && lo > r->limit; break;
 	default: break;
 	}
-	snprintf(shown, sizeof(shown), "%s%s%s%s%s%s%s%s", has_lo ? ">= " : "", has_lo ? chk_num(lo, a, sizeof(a)) : "",
-		 has_lo && *unit ? " " : "", has_lo ? unit : "", has_lo && has_hi ? ", " : "",
-		 has_hi ? "<= " : "", has_hi ? chk_num(hi, b, sizeof(b)) : "", has_hi && *unit ? " " : "");
+	snprintf(it->known, sizeof(it->known), "%s%s%s%s%s%s%s%s", has_lo ? ">= " : "",
+		 has_lo ? chk_num(lo, a, sizeof(a)) : "", has_lo && *unit ? " " : "", has_lo ? unit : "",
+		 has_lo && has_hi ? ", " : "", has_hi ? "<= " : "", has_hi ? chk_num(hi, b, sizeof(b)) : "",
+		 has_hi && *unit ? " " : "");
 	if (has_hi)
-		snprintf(shown + strlen(shown), sizeof(shown) - strlen(shown), "%s", unit);
+		snprintf(it->known + strlen(it->known), sizeof(it->known) - strlen(it->known), "%s", unit);
+	it->unit = unit;
+	it->limit = r->limit;
 	if (!fail && !pass) {
-		fprintf(out, "ok %zu - %s %s # SKIP not measured: only a bound is known (%s), which cannot decide\n",
-			n, r->id, it->label, shown);
-		chk_estimate_note(out, it);
-		return CHK_NOT_MEASURED;
+		it->result = CHK_NOT_MEASURED;
+		snprintf(it->why, sizeof(it->why), "only a bound is known (%s), which cannot decide", it->known);
+		chk_estimate_note(it);
+		return;
 	}
 	/* the bound that decides: below the limit, the upper one passes and the lower one fails */
-	fprintf(out, "%s %zu - %s %s\n", pass ? "ok" : "not ok", n, r->id, it->label);
-	fprintf(out, "#   %s%s%s %s %s%s%s (only a bound is known: %s)\n",
-		chk_num((r->op == CHK_LE || r->op == CHK_LT) == pass ? hi : lo, a, sizeof(a)),
-		*unit ? " " : "", unit, chk_op_text[r->op], chk_num(r->limit, c, sizeof(c)), *unit ? " " : "", unit, shown);
-	chk_estimate_note(out, it);
-	if (fail) {
-		fprintf(out, "#   requirement: %s\n", chk_ascii(r->text, text, sizeof(text)));
-		fprintf(out, "#   measured: %s = %s, known only as %s\n", it->path, it->owned ? "an estimate" : "null",
-			shown);
-	}
-	return pass ? CHK_PASSED : CHK_FAILED;
+	it->decided = true;
+	it->shown = (r->op == CHK_LE || r->op == CHK_LT) == pass ? hi : lo;
+	snprintf(it->line, sizeof(it->line), "%s%s%s %s %s%s%s (only a bound is known: %s)",
+		 chk_num(it->shown, a, sizeof(a)), *unit ? " " : "", unit, chk_op_text[r->op],
+		 chk_num(r->limit, c, sizeof(c)), *unit ? " " : "", unit, it->known);
+	chk_estimate_note(it);
+	snprintf(it->measured, sizeof(it->measured), "%s = %s, known only as %s", it->path,
+		 it->owned ? "an estimate" : "null", it->known);
+	it->result = pass ? CHK_PASSED : CHK_FAILED;
 }
 
-/* chk_verdict - print one TAP test */
-static enum chk_result chk_verdict(FILE *out, json_t *root, size_t n, struct chk_item *it)
+/* chk_judge_value - a measured value against the bound */
+static void chk_judge_value(struct chk_item *it)
 {
 	const struct chk_req *r = it->req;
-	char desc[768], v[64], l[64], margin[64] = "", text[1024];
-	const char *unit, *culprit;
-	double value, limit, m;
-	int pass;
+	char v[64], l[64], margin[64] = "";
+	double value, limit;
 
-	chk_clean(it->label);
-	if (!it->value && it->bound)
-		return chk_bound_verdict(out, n, it);
-	if (!it->value) {
-		chk_clean(it->why);
-		fprintf(out, "ok %zu - %s %s # SKIP not measured: %s\n", n, r->id, it->label, it->why);
-		return CHK_NOT_MEASURED;
-	}
 	value = json_is_boolean(it->value) ? json_is_true(it->value) : json_number_value(it->value);
 	value = chk_in_bound_unit(it, value);
 	limit = r->limit;
 	if (r->kind == CHK_PLAIN && it->kind == CHK_FRACTION)
 		limit = r->limit * 100;		/* "== 0" on a fraction */
-	unit = r->kind != CHK_PLAIN ? r->unit : it->kind == CHK_FRACTION ? "%" :
+	it->unit = r->kind != CHK_PLAIN ? r->unit : it->kind == CHK_FRACTION ? "%" :
 		it->kind == CHK_TIME ? "ns" : "";
 	if (it->kind == CHK_TIME && r->kind == CHK_PLAIN)
 		value = json_number_value(it->value) * it->unit_ns;	/* show in ns */
-	pass = chk_compare(value, r->op, limit);
+	it->decided = true;
+	it->shown = value;
+	it->limit = limit;
 	if ((r->op == CHK_LT || r->op == CHK_LE || r->op == CHK_GT || r->op == CHK_GE) && limit) {
-		m = (r->op == CHK_LT || r->op == CHK_LE ? limit - value : value - limit) / fabs(limit);
-		snprintf(margin, sizeof(margin), " (margin %.0f %%)", m * 100 + 0.0);
+		it->margin_pct = (r->op == CHK_LT || r->op == CHK_LE ? limit - value : value - limit) / fabs(limit) * 100;
+		snprintf(margin, sizeof(margin), " (margin %.0f %%)", it->margin_pct + 0.0);
 	}
-	/* the name stays the same from run to run (CI follows it); the numbers go on the next line */
-	fprintf(out, "%s %zu - %s %s\n", pass ? "ok" : "not ok", n, r->id, it->label);
-	snprintf(desc, sizeof(desc), "%s%s%s %s %s%s%s%s", chk_num(value, v, sizeof(v)), *unit ? " " : "", unit,
-		 chk_op_text[r->op], chk_num(limit, l, sizeof(l)), *unit ? " " : "", unit, margin);
-	chk_clean(desc);
-	fprintf(out, "#   %s\n", desc);
-	chk_small_n(out, it);
-	if (!pass) {
+	snprintf(it->line, sizeof(it->line), "%s%s%s %s %s%s%s%s", chk_num(value, v, sizeof(v)),
+		 *it->unit ? " " : "", it->unit, chk_op_text[r->op], chk_num(limit, l, sizeof(l)),
+		 *it->unit ? " " : "", it->unit, margin);
+	chk_clean(it->line);
+	chk_small_n(it);
+	snprintf(it->measured, sizeof(it->measured), "%s = %s", it->path,
+		 chk_num(json_number_value(it->value), v, sizeof(v)));
+	it->result = chk_compare(value, r->op, limit) ? CHK_PASSED : CHK_FAILED;
+}
+
+/* chk_gate_pct - the least share of its target load 'name' must achieve for verdicts under it (%) */
+static double chk_gate_pct(const struct chk_gate *g, const char *name)
+{
+	for (size_t i = 0; i < g->nover; i++)
+		if (!strcmp(g->over[i].name, name))
+			return g->over[i].pct;
+	return g->min_pct;
+}
+
+/*
+ * chk_gated_by - does the verdict of 'path' rest on load 'name' having
+ * loaded: every verdict of the phase results.json's loads come from, but a
+ * load's own figures (loads.spi.* measure the spi load, whatever it achieved)
+ * and, when results.json has an app phase, the cyclictest baseline (another
+ * phase, with its own loads)
+ */
+static bool chk_gated_by(json_t *root, const char *path, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!strncmp(path, "loads.", 6) && !strncmp(path + 6, name, n) && (path[6 + n] == '.' || !path[6 + n]))
+		return false;
+	if (!strncmp(path, "cyclictest", 10) && json_array_size(json_object_get(root, "tasks")))
+		return false;
+	return true;
+}
+
+/*
+ * chk_gate - a verdict under a load that did not load (docs/budgets.md,
+ * [validity]): a pass proves nothing and is not valid, with the load and its
+ * share named; a failure under less load than declared stands, with a note
+ */
+static void chk_gate(json_t *root, const struct chk_gate *g, struct chk_item *it)
+{
+	json_t *loads = json_object_get(root, "loads"), *load;
+	const char *name, *what;
+	char why[512] = "";
+	double pct, min;
+
+	if (it->result != CHK_PASSED && it->result != CHK_FAILED)
+		return;
+	json_object_foreach(loads, name, load) {
+		pct = pf_load_achieved_pct(name, load, &what);
+		min = chk_gate_pct(g, name);
+		if (isnan(pct) || pct >= min || !chk_gated_by(root, it->path, name))
+			continue;
+		snprintf(why + strlen(why), sizeof(why) - strlen(why), "%sthe %s load achieved %.1f %% of its "
+			 "target (%s), below the %.0f %% its verdicts need", *why ? "; " : "", name, pct, what, min);
+	}
+	if (!*why)
+		return;
+	if (it->result == CHK_FAILED) {
+		chk_note(it, "under less load than declared: %s; the failure stands", why);
+		return;
+	}
+	it->result = CHK_NOT_VALID;
+	snprintf(it->why, sizeof(it->why), "%s", why);
+}
+
+/* chk_judge - the verdict of one item, the same for the TAP and verdicts.json */
+static void chk_judge(json_t *root, const struct chk_gate *g, const struct chk_emul *em, struct chk_item *it)
+{
+	it->margin_pct = NAN;
+	it->n = chk_n(it);
+	chk_clean(it->label);
+	it->emulated = chk_emulated_of(em, it->path);
+	it->unit = it->req->unit;
+	it->limit = it->req->limit;
+	if (!it->value && !it->bound) {
+		it->result = CHK_NOT_MEASURED;
+		return;
+	}
+	if (it->n == 0) {
+		/* a verdict on nothing is no verdict (issue 32.2): '0 dropped of 0 jobs' passes nothing */
+		it->result = CHK_NOT_MEASURED;
+		snprintf(it->why, sizeof(it->why), "n = 0: no samples behind %s (its %s is 0)", it->path, it->n_key);
+		return;
+	}
+	if (it->value)
+		chk_judge_value(it);
+	else
+		chk_judge_bound(it);
+	if (it->result == CHK_FAILED && it->value)
+		it->worst = chk_culprit(it);
+	it->lost = it->decided && chk_lost(root, it);
+	chk_gate(root, g, it);
+}
+
+/* chk_tap - one TAP test of a judged item */
+static void chk_tap(FILE *out, size_t n, const struct chk_item *it)
+{
+	const struct chk_req *r = it->req;
+	char text[1024], why[sizeof(it->why)];
+	int i;
+
+	if (it->result == CHK_NOT_MEASURED) {
+		snprintf(why, sizeof(why), "%s", it->why);
+		chk_clean(why);
+		fprintf(out, "ok %zu - %s %s # SKIP not measured: %s\n", n, r->id, it->label, why);
+	} else {
+		/* the name stays the same from run to run (CI follows it); the numbers go on the next line */
+		fprintf(out, "%s %zu - %s %s\n", it->result == CHK_PASSED ? "ok" : "not ok", n, r->id, it->label);
+		fprintf(out, "#   %s\n", it->line);
+	}
+	for (i = 0; i < it->nnotes; i++)
+		fprintf(out, "#   %s\n", chk_ascii(it->notes[i], text, sizeof(text)));
+	if (it->result == CHK_FAILED) {
 		fprintf(out, "#   requirement: %s\n", chk_ascii(r->text, text, sizeof(text)));
-		fprintf(out, "#   measured: %s = %s\n", it->path,
-			chk_num(json_number_value(it->value), v, sizeof(v)));
-		culprit = chk_culprit(it);
-		if (culprit)
-			fprintf(out, "#   worst case: %s\n", chk_ascii(culprit, text, sizeof(text)));
+		fprintf(out, "#   measured: %s\n", it->measured);
+		if (it->worst)
+			fprintf(out, "#   worst case: %s\n", chk_ascii(it->worst, text, sizeof(text)));
 	}
-	if (chk_lost(root, it))
+	if (it->result == CHK_NOT_VALID)
+		fprintf(out, "#   not valid: %s\n", chk_ascii(it->why, text, sizeof(text)));
+	if (it->lost)
 		fprintf(out, "#   lost trace events overlap %s: the value may be wrong\n", it->path);
-	return pass ? CHK_PASSED : CHK_FAILED;
+	if (it->emulated)
+		fprintf(out, "#   emulated: %s\n", chk_emulated_text(it->emulated, text, sizeof(text)));
+}
+
+/* ----------------------------------------------------------------------
+ * verdicts.json (docs/verdicts.md): the records the TAP is written from
+ */
+
+/* chk_jnum - a number, null when not finite */
+static json_t *chk_jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* chk_jstr - a string, null when NULL or empty */
+static json_t *chk_jstr(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
+/*
+ * chk_evidence - where a verdict's value comes from: its path in
+ * results.json and the files of the run it was computed from
+ */
+static json_t *chk_evidence(json_t *root, const struct chk_item *it)
+{
+	static const char *const app[] = { "tasks.", "app.", "slots.", "threads.", "cpus.", "trace.", "lost_events" };
+	json_t *data = json_array(), *in = json_object_get(root, "inputs");
+	char file[128];
+	size_t i;
+
+	for (i = 0; i < PF_ARRAY_SIZE(app); i++)
+		if (!strncmp(it->path, app[i], strlen(app[i]))) {
+			if (json_is_string(json_object_get(in, "trace")))
+				json_array_append(data, json_object_get(in, "trace"));
+			if (json_is_string(json_object_get(in, "joblog")))
+				json_array_append(data, json_object_get(in, "joblog"));
+		}
+	if (!strncmp(it->path, "cyclictest", 10) && json_is_string(json_object_get(in, "cyclictest")))
+		json_array_append(data, json_object_get(in, "cyclictest"));
+	if (!strncmp(it->path, "fsw.", 4))
+		json_array_append_new(data, json_string("fsw.json of the app phase"));
+	if (!strncmp(it->path, "loads.", 6)) {
+		snprintf(file, sizeof(file), "load-%.*s.json (loads.json)", (int)strcspn(it->path + 6, "."), it->path + 6);
+		json_array_append_new(data, json_string(file));
+	}
+	if (!strncmp(it->path, "run.", 4))
+		json_array_append_new(data, json_string("run.json"));
+	return json_pack("{s:s, s:s, s:o}", "file", "results.json", "path", it->path, "data", data);
+}
+
+/* chk_record - one verdict of verdicts.json */
+static json_t *chk_record(json_t *root, size_t test, const struct chk_item *it)
+{
+	const struct chk_req *r = it->req;
+	json_t *rec, *notes = json_array(), *em = json_array();
+	char buf[32];
+	const char *elem = it->elem ? chk_elem_name(it->elem, buf, sizeof(buf)) : NULL;
+	int i;
+
+	for (i = 0; i < it->nnotes; i++)
+		json_array_append_new(notes, json_string(it->notes[i]));
+	if (it->lost)
+		json_array_append_new(notes, json_pack("s+", it->path, ": lost trace events overlap it, the value may be wrong"));
+	for (i = 0; i < CHK_NEM; i++)
+		if (it->emulated & (1u << i))
+			json_array_append_new(em, json_string(chk_em_name[i]));
+	rec = json_pack("{s:I, s:s, s:s, s:o, s:s, s:o, s:s, s:s, s:o, s:s}",
+			"test", (json_int_t)test, "id", r->id, "requirement", r->text, "text", chk_jstr(it->line),
+			"label", it->label, "element", chk_jstr(elem), "metric", it->path,
+			"comparison", chk_op_text[r->op], "bound", chk_jnum(it->limit), "unit", it->unit ? it->unit : "");
+	if (!rec)
+		return NULL;
+	json_object_set_new(rec, "value", it->decided ? chk_jnum(it->shown) : json_null());
+	json_object_set_new(rec, "raw_value", it->value ? json_incref(it->value) : json_null());
+	json_object_set_new(rec, "known_only_as", chk_jstr(it->known));
+	json_object_set_new(rec, "margin_pct", chk_jnum(it->margin_pct));
+	json_object_set_new(rec, "n", it->n >= 0 ? json_integer(it->n) : json_null());
+	json_object_set_new(rec, "n_from", it->n >= 0 ? json_string(it->n_key) : json_null());
+	json_object_set_new(rec, "verdict", json_string(chk_result_name[it->result]));
+	json_object_set_new(rec, "reason", chk_jstr(it->result == CHK_NOT_MEASURED || it->result == CHK_NOT_VALID ?
+						    it->why : NULL));
+	json_object_set_new(rec, "notes", notes);
+	json_object_set_new(rec, "worst_case", chk_jstr(it->worst));
+	json_object_set_new(rec, "evidence", chk_evidence(root, it));
+	json_object_set_new(rec, "emulated", em);
+	return rec;
+}
+
+/* chk_load_gate - the loads of results.json against [validity], for verdicts.json */
+static json_t *chk_load_gate(json_t *root, const struct chk_gate *g)
+{
+	json_t *loads = json_array(), *load;
+	const char *name, *what;
+	bool valid = true;
+	double pct;
+
+	json_object_foreach(json_object_get(root, "loads"), name, load) {
+		pct = pf_load_achieved_pct(name, load, &what);
+		valid &= isnan(pct) || pct >= chk_gate_pct(g, name);
+		json_array_append_new(loads, json_pack("{s:s, s:o, s:f, s:o, s:o}", "load", name,
+						       "achieved_pct", chk_jnum(pct), "min_pct", chk_gate_pct(g, name),
+						       "compared", chk_jstr(what),
+						       "ok", isnan(pct) ? json_null() : json_boolean(pct >= chk_gate_pct(g, name))));
+	}
+	return json_pack("{s:f, s:b, s:o}", "min_load_achieved_pct", g->min_pct, "valid", valid, "loads", loads);
+}
+
+/* chk_emulated_json - the emulated interfaces of the run: name, how, the verdicts resting on each */
+static json_t *chk_emulated_json(const struct chk_emul *em, const struct chk_items *items)
+{
+	json_t *a = json_array();
+	size_t k, n;
+
+	for (int i = 0; i < CHK_NEM; i++) {
+		if (!(em->mask & (1u << i)))
+			continue;
+		for (k = n = 0; k < items->n; k++)
+			n += !!(items->v[k].emulated & (1u << i));
+		json_array_append_new(a, json_pack("{s:s, s:s, s:I}", "interface", chk_em_name[i], "how", em->how[i],
+						   "verdicts", (json_int_t)n));
+	}
+	return a;
+}
+
+/* chk_write_json - verdicts.json; 0, or an exit code after one line */
+static int chk_write_json(const char *path, json_t *root, const char *results, const char *budgets,
+			  const struct chk_gate *g, const struct chk_emul *em, const struct chk_items *items,
+			  const size_t *count, const char *result, int code, int strict)
+{
+	json_t *doc, *recs = json_array(), *rec;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < items->n; i++) {
+		rec = chk_record(root, i + 1, &items->v[i]);
+		if (!rec || json_array_append_new(recs, rec)) {
+			json_decref(recs);
+			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+		}
+	}
+	doc = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:b, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:o}",
+			"schema", CHK_VERDICTS_SCHEMA, "generator", "preflight check " PF_VERSION,
+			"results", results, "budgets", budgets, "result", result, "exit_code", code, "strict", strict,
+			"counts", "pass", (json_int_t)count[CHK_PASSED], "fail", (json_int_t)count[CHK_FAILED],
+			"not_measured", (json_int_t)count[CHK_NOT_MEASURED], "not_valid", (json_int_t)count[CHK_NOT_VALID],
+			"load_gate", chk_load_gate(root, g), "emulated", chk_emulated_json(em, items), "verdicts", recs);
+	if (!doc)
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	ret = json_dump_file(doc, path, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) ?
+		pf_fail(PF_EXIT_ENV, "%s: write error: %s", path, strerror(errno)) : 0;
+	json_decref(doc);
+	return ret;
 }
 
 /*
@@ -1418,20 +1886,21 @@ static int chk_run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "budgets", required_argument, NULL, 'b' },
 		{ "output",  required_argument, NULL, 'o' },
+		{ "json",    required_argument, NULL, 'J' },
 		{ "strict",  no_argument,       NULL, 'S' },
 		{ "keys",    no_argument,       NULL, 'K' },
 		{ "help",    no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct chk_budgets b = { 0 };
+	struct chk_budgets b = { .gate.min_pct = CHK_MIN_LOAD_PCT };
 	struct chk_items items = { 0 };
-	const char *budgets = NULL, *output = NULL;
-	char results[4096], dflt[4096];
-	size_t i, k, count[3] = { 0 }, no_value = 0;
-	enum chk_result res;
-	json_t *root = NULL;
+	struct chk_emul em;
+	const char *budgets = NULL, *output = NULL, *json = NULL, *result;
+	char results[4096], dflt[4096], text[1024];
+	size_t i, k, count[CHK_NRESULTS] = { 0 }, no_value = 0;
+	json_t *root = NULL, *load;
 	FILE *out = stdout;
-	int c, strict = 0, ret;
+	int c, strict = 0, ret, code;
 	struct stat st;
 
 	optind = 1;
@@ -1439,6 +1908,7 @@ static int chk_run(int argc, char **argv)
 		switch (c) {
 		case 'b': budgets = optarg; break;
 		case 'o': output = optarg; break;
+		case 'J': json = optarg; break;
 		case 'S': strict = 1; break;
 		case 'K': pf_results_keys_print(stdout); return PF_EXIT_OK;
 		case 'h': pf_print_usage(&cmd_check); return PF_EXIT_OK;
@@ -1455,11 +1925,15 @@ static int chk_run(int argc, char **argv)
 					      "a run directory with budgets.ini)", argv[optind]);
 		budgets = dflt;
 	}
+	if (output && json && !strcmp(output, json))
+		return pf_usage_error(&cmd_check, "-o and --json name the same file '%s'", json);
 	snprintf(results, sizeof(results), "%s/results.json", argv[optind]);
 	{
 		const char *const in[] = { argv[optind], results, budgets };
 
 		ret = pf_out_guard(output, in, PF_ARRAY_SIZE(in));
+		if (!ret)
+			ret = pf_out_guard(json, in, PF_ARRAY_SIZE(in));
 		if (ret)
 			goto out;
 	}
@@ -1479,36 +1953,62 @@ static int chk_run(int argc, char **argv)
 	ret = chk_fit_units(&b, &items);
 	if (ret)
 		goto out;
-	if (output && !(out = fopen(output, "w"))) {
+	/* every verdict is decided before anything is written: the TAP and verdicts.json are the same records */
+	chk_emulated_find(root, &em);
+	for (i = 0; i < items.n; i++) {
+		chk_judge(root, &b.gate, &em, &items.v[i]);
+		count[items.v[i].result]++;
+		no_value += items.v[i].result == CHK_NOT_MEASURED &&
+			(items.v[i].no_value || items.v[i].bound || items.v[i].n == 0);
+	}
+	/* fail and not valid fail the check; nothing passed is no verdict; not measured alone is incomplete */
+	result = count[CHK_FAILED] ? "fail" : count[CHK_NOT_VALID] ? "not_valid" : !count[CHK_PASSED] ? "no_verdict" :
+		count[CHK_NOT_MEASURED] ? "incomplete" : "pass";
+	code = !strcmp(result, "pass") || (!strcmp(result, "incomplete") && !strict) ? PF_EXIT_OK : PF_EXIT_FAILED;
+	if (output && !(out = fopen(output, "we"))) {
 		ret = pf_fail(PF_EXIT_USAGE, "%s: cannot write: %s", output, strerror(errno));
 		out = stdout;
 		goto out;
 	}
 	fprintf(out, "1..%zu\n", items.n);
 	fprintf(out, "# preflight check: %s against %s\n", results, budgets);
-	for (i = 0; i < items.n; i++) {
-		res = chk_verdict(out, root, i + 1, &items.v[i]);
-		count[res]++;
-		no_value += res == CHK_NOT_MEASURED && (items.v[i].no_value || items.v[i].bound);
+	for (i = 0; i < CHK_NEM; i++)
+		if (em.mask & (1u << i))
+			fprintf(out, "# EMULATED: %s: %s\n", chk_em_name[i], chk_ascii(em.how[i], text, sizeof(text)));
+	{
+		const char *name, *what;
+		double pct;
+
+		json_object_foreach(json_object_get(root, "loads"), name, load)
+			if ((pct = pf_load_achieved_pct(name, load, &what)) < chk_gate_pct(&b.gate, name))
+				fprintf(out, "# LOAD SHORT: the %s load achieved %.1f %% of its target (%s), below %.0f %%: "
+					"the verdicts under it are not valid\n", name, pct, what, chk_gate_pct(&b.gate, name));
 	}
+	for (i = 0; i < items.n; i++)
+		chk_tap(out, i + 1, &items.v[i]);
 	fprintf(out, "# %zu passed, %zu failed, %zu not measured", count[CHK_PASSED],
 		count[CHK_FAILED], count[CHK_NOT_MEASURED]);
 	if (count[CHK_NOT_MEASURED])
 		fprintf(out, " (%zu not in this run, %zu without a value)", count[CHK_NOT_MEASURED] - no_value,
 			no_value);
+	if (count[CHK_NOT_VALID])
+		fprintf(out, ", %zu not valid", count[CHK_NOT_VALID]);
 	fputc('\n', out);
-	if (count[CHK_FAILED] || (strict && count[CHK_NOT_MEASURED]))
-		ret = PF_EXIT_FAILED;
-	else if (!count[CHK_PASSED]) {
+	if (!strcmp(result, "no_verdict"))
 		fprintf(out, "# nothing was measured: no verdict\n");
-		ret = PF_EXIT_FAILED;
-	}
+	ret = code;
 	if (fflush(out) || ferror(out))
 		ret = pf_fail(PF_EXIT_ENV, "%s: write error: %s", output ? output : "stdout",
 			      strerror(errno));
+	if (json && ret <= PF_EXIT_FAILED) {
+		int jret = chk_write_json(json, root, results, budgets, &b.gate, &em, &items, count, result, code, strict);
+
+		if (jret)
+			ret = jret;
+	}
 out:
-	if (out != stdout)
-		fclose(out);
+	if (out != stdout && fclose(out) && ret <= PF_EXIT_FAILED)
+		ret = pf_fail(PF_EXIT_ENV, "%s: write error: %s", output, strerror(errno));
 	for (i = 0; i < items.n; i++)
 		json_decref(items.v[i].owned);
 	free(items.v);

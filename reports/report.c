@@ -2,7 +2,7 @@
  * report.c - 'preflight report RUN_DIR': the evidence a reviewer signs, as one
  * self-contained HTML file (and, with --pdf, a PDF printed from it by
  * headless Chromium). It reads only the files of the run directory
- * (results.json, verdicts.tap, budgets.ini, run.json, sysinfo.json,
+ * (results.json, verdicts.json, budgets.ini, run.json, sysinfo.json,
  * loads.json, SHA256SUMS, the phases' results.json and the app phase's
  * jobs.csv) and writes the sections of docs/report.md in their order; what a
  * section cannot show is said there and again under Deviations. The same run
@@ -30,24 +30,27 @@
 #include <unistd.h>
 
 #define RPT_RESULTS_SCHEMA "preflight-results/1"
+#define RPT_VERDICTS_SCHEMA "preflight-verdicts/1"
 #define RPT_MAX_VERDICTS 512
 #define RPT_MAX_ARRAY_SHOWN 16	/* a longer array is shown as its length */
 
-/* one line of verdicts.tap with its diagnostics */
+/* one record of verdicts.json (docs/verdicts.md), as the tables show it */
 struct rpt_verdict {
-	bool  ok, skip;
+	char  verdict[16];	/* pass, fail, not_measured, not_valid */
 	char  id[64];		/* REQ-LAT-001 */
-	char  label[256];	/* "ctl100 activation latency max" */
+	char  requirement[512];	/* its text */
+	char  label[256];	/* "ctl100 activation_latency max" */
 	char  observed[64];	/* "41.2 us" */
 	char  op[4];
 	char  bound[64];	/* "62 us" */
 	char  margin[32];	/* "34 %" */
-	char  path[512];	/* tasks.ctl100.activation_latency_ns.max, "" when unknown */
-	char  why[256];		/* SKIP: why not measured */
+	char  path[512];	/* tasks.ctl100.activation_latency_ns.max */
+	char  why[512];		/* not measured or not valid: why */
 	char  worst[512];	/* the worst case's culprit line */
+	char  emulated[128];	/* "spi, sensorsim": the emulated interfaces it rests on */
+	long long n;		/* samples behind the value, -1 unknown */
 	double bound_ns;	/* the bound as time, NAN when not a time */
 };
-
 
 static int rpt_run(int argc, char **argv);
 
@@ -193,206 +196,66 @@ static double rpt_unit_ns(const char *u)
 	return 0;
 }
 
-/*
- * rpt_parse_measure - "VALUE OP BOUND (margin M)" into v's observed, op,
- * bound, bound_ns and margin; what precedes VALUE (a label, in the old form
- * of check's line) is left in p; false when p holds no comparison
- */
-static bool rpt_parse_measure(char *p, struct rpt_verdict *v)
+/* rpt_vnum - a number of a verdict record as text with its unit ("41.2 us"), "" when null */
+static void rpt_vnum(json_t *rec, const char *key, char *buf, size_t size)
 {
-	static const char *const ops[] = { " <= ", " >= ", " == ", " != ", " < ", " > " };
-	char *op = NULL, *sp, *last, *unit;
-	double num;
-	size_t k;
-
-	if ((sp = strstr(p, " (margin ")) && sp[strlen(sp) - 1] == ')') {
-		snprintf(v->margin, sizeof(v->margin), "%.*s", (int)strlen(sp + 9) - 1, sp + 9);
-		*sp = '\0';
-	} else if ((sp = strstr(p, " (only a bound is known: "))) {
-		snprintf(v->margin, sizeof(v->margin), "a bound");	/* check judged on a bound */
-		*sp = '\0';
-	}
-	for (k = 0; k < PF_ARRAY_SIZE(ops); k++) {
-		char *o = strstr(p, ops[k]);
-
-		if (o && (!op || o < op)) {
-			op = o;
-			snprintf(v->op, sizeof(v->op), "%.*s", (int)strlen(ops[k]) - 2, ops[k] + 1);
-		}
-	}
-	if (!op)
-		return false;
-	*op = '\0';
-	snprintf(v->bound, sizeof(v->bound), "%s", op + strlen(v->op) + 2);
-	/* the observed value: the last word, or the last two when the last is a unit */
-	last = strrchr(p, ' ');
-	if (last && (strtod(last + 1, &unit), *unit)) {
-		*last = '\0';
-		unit = last + 1;
-		last = strrchr(p, ' ');
-		*(unit - 1) = ' ';
-	}
-	snprintf(v->observed, sizeof(v->observed), "%s", last ? last + 1 : p);
-	if (last)
-		*last = '\0';
-	else
-		*p = '\0';
-	if (sscanf(v->bound, "%lf", &num) == 1) {
-		unit = strchr(v->bound, ' ');
-		if (unit && rpt_unit_ns(unit + 1) > 0)
-			v->bound_ns = num * rpt_unit_ns(unit + 1);
-	}
-	return true;
-}
-
-/*
- * rpt_parse_verdict - one "ok N - ..." line of verdicts.tap into v; false
- * when not a test line. check names the requirement, element and metric on
- * this line and puts the value, bound and margin on the next ("#   VALUE OP
- * BOUND (margin M)", rpt_parse_measure); older files had them on this line.
- */
-static bool rpt_parse_verdict(const char *line, struct rpt_verdict *v)
-{
-	char rest[1024], *p, *sp;
-
-	memset(v, 0, sizeof(*v));
-	v->bound_ns = NAN;
-	if (!strncmp(line, "ok ", 3))
-		v->ok = true;
-	else if (strncmp(line, "not ok ", 7))
-		return false;
-	p = strstr(line, " - ");
-	if (!p)
-		return false;
-	snprintf(rest, sizeof(rest), "%s", p + 3);
-	rest[strcspn(rest, "\n")] = '\0';
-	if ((p = strstr(rest, " # SKIP"))) {
-		v->skip = true;
-		snprintf(v->why, sizeof(v->why), "%s", p[7] == ' ' ? p + 8 : p + 7);
-		*p = '\0';
-	}
-	sp = strchr(rest, ' ');
-	if (sp)
-		*sp = '\0';
-	snprintf(v->id, sizeof(v->id), "%.63s", rest);
-	if (!sp)
-		return true;
-	p = sp + 1;
-	if (!v->skip)
-		rpt_parse_measure(p, v);
-	snprintf(v->label, sizeof(v->label), "%s", p);
-	return true;
-}
-
-/* rpt_budget_field - the value of 'key' in section [id] of budgets.ini, into buf; "" when absent */
-static const char *rpt_budget_field(struct rpt *r, const char *id, const char *key, char *buf, size_t size)
-{
-	const char *p = r->budgets;
-	bool in = false;
+	json_t *v = json_object_get(rec, key);
+	const char *unit = rpt_str(rec, "unit", "");
 
 	buf[0] = '\0';
-	while (p && *p) {
-		const char *eol = strchrnul(p, '\n'), *q = p;
-		size_t klen = strlen(key);
+	if (json_is_number(v))
+		snprintf(buf, size, "%.10g%s%s", json_number_value(v), *unit ? " " : "", unit);
+}
 
-		while (q < eol && (*q == ' ' || *q == '\t'))
-			q++;
-		if (*q == '[') {
-			const char *e = memchr(q, ']', eol - q);
-
-			in = e && (size_t)(e - q - 1) == strlen(id) && !strncmp(q + 1, id, e - q - 1);
-		} else if (in && !strncmp(q, key, klen) && (q[klen] == ' ' || q[klen] == '=' || q[klen] == '\t')) {
-			q = memchr(q, '=', eol - q);
-			if (q) {
-				for (q++; *q == ' ' || *q == '\t'; q++)
-					;
-				snprintf(buf, size, "%.*s", (int)(eol - q), q);
-				return buf;
-			}
-		}
-		p = *eol ? eol + 1 : eol;
-	}
-	return buf;
+/* rpt_vcopy - a string member of a verdict record into buf, "" when absent or null */
+static void rpt_vcopy(json_t *rec, const char *key, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", rpt_str(rec, key, ""));
 }
 
 /*
- * rpt_guess_path - the metric path of a verdict that the TAP did not give
- * (passes carry no diagnostics): the requirement's metric with '*' replaced
- * by the label's element, the one that exists in results.json
+ * rpt_read_verdicts - verdicts.json into r->verdict: the records 'check'
+ * wrote, the TAP printed from them never read back (issue 27.13)
  */
-static void rpt_guess_path(struct rpt *r, struct rpt_verdict *v)
-{
-	char metrics[512], elem[128], cand[512], *save = NULL, *m;
-
-	rpt_budget_field(r, v->id, "metric", metrics, sizeof(metrics));
-	sscanf(v->label, "%127s", elem);
-	for (m = strtok_r(metrics, ", ", &save); m; m = strtok_r(NULL, ", ", &save)) {
-		char *star = strchr(m, '*');
-		char last[128], *lp, words[128];
-
-		if (star)
-			snprintf(cand, sizeof(cand), "%.*s%s%s", (int)(star - m), m, elem, star + 1);
-		else
-			snprintf(cand, sizeof(cand), "%s", m);
-		if (!pf_jpath_get(r->results, cand))
-			continue;
-		/* the label ends with the metric's own words: "deadline misses" for deadline_misses */
-		lp = strrchr(m, '.');
-		snprintf(last, sizeof(last), "%s", lp ? lp + 1 : m);
-		if (lp && (!strcmp(last, "max") || !strncmp(last, "p9", 2) || !strcmp(last, "p50"))) {
-			const char *prev = lp;
-
-			while (prev > m && prev[-1] != '.')
-				prev--;
-			snprintf(last, sizeof(last), "%.*s", (int)(lp - prev), prev);
-		}
-		snprintf(words, sizeof(words), "%s", last);
-		for (char *w = words; *w; w++)
-			if (*w == '_')
-				*w = ' ';
-		if (strlen(words) > 3 && !strcmp(words + strlen(words) - 3, " ns"))
-			words[strlen(words) - 3] = '\0';
-		if (strstr(v->label, words)) {
-			snprintf(v->path, sizeof(v->path), "%s", cand);
-			return;
-		}
-	}
-}
-
-/* rpt_read_verdicts - verdicts.tap into r->verdict */
 static void rpt_read_verdicts(struct rpt *r)
 {
-	char *line, *save = NULL;
-	struct rpt_verdict *v = NULL;
+	json_t *rec, *e;
+	size_t i, k;
 
 	if (!r->verdicts)
 		return;
 	r->verdict = calloc(RPT_MAX_VERDICTS, sizeof(*r->verdict));
 	if (!r->verdict)
 		return;
-	for (line = strtok_r(r->verdicts, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (r->nverdicts < RPT_MAX_VERDICTS && rpt_parse_verdict(line, &r->verdict[r->nverdicts])) {
-			v = &r->verdict[r->nverdicts++];
-			continue;
-		}
-		if (v && !v->observed[0] && !v->skip && !strncmp(line, "#   ", 4) &&
-		    (isdigit((unsigned char)line[4]) || line[4] == '-')) {
-			/* check's value line: "#   6347.028 us <= 62 us (margin -10137 %)" */
-			char m[256];
+	json_array_foreach(pf_jpath_get(r->verdicts, "verdicts"), i, rec) {
+		struct rpt_verdict *v;
+		double ns = rpt_unit_ns(rpt_str(rec, "unit", ""));
 
-			snprintf(m, sizeof(m), "%s", line + 4);
-			m[strcspn(m, "\n")] = '\0';
-			rpt_parse_measure(m, v);
-		} else if (v && !strncmp(line, "#   measured: ", 14)) {
-			snprintf(v->path, sizeof(v->path), "%s", line + 14);
-			v->path[strcspn(v->path, " ")] = '\0';
-		} else if (v && !strncmp(line, "#   worst case: ", 16)) {
-			snprintf(v->worst, sizeof(v->worst), "%s", line + 16);
-		}
+		if (r->nverdicts == RPT_MAX_VERDICTS)
+			break;
+		v = &r->verdict[r->nverdicts++];
+		rpt_vcopy(rec, "verdict", v->verdict, sizeof(v->verdict));
+		rpt_vcopy(rec, "id", v->id, sizeof(v->id));
+		rpt_vcopy(rec, "requirement", v->requirement, sizeof(v->requirement));
+		rpt_vcopy(rec, "label", v->label, sizeof(v->label));
+		rpt_vcopy(rec, "comparison", v->op, sizeof(v->op));
+		rpt_vcopy(rec, "metric", v->path, sizeof(v->path));
+		rpt_vcopy(rec, "reason", v->why, sizeof(v->why));
+		rpt_vcopy(rec, "worst_case", v->worst, sizeof(v->worst));
+		rpt_vnum(rec, "value", v->observed, sizeof(v->observed));
+		rpt_vnum(rec, "bound", v->bound, sizeof(v->bound));
+		if (json_is_number(json_object_get(rec, "margin_pct")))
+			snprintf(v->margin, sizeof(v->margin), "%.0f %%",
+				 json_number_value(json_object_get(rec, "margin_pct")) + 0.0);
+		else if (json_is_string(json_object_get(rec, "known_only_as")) && v->observed[0])
+			snprintf(v->margin, sizeof(v->margin), "a bound");
+		v->n = json_is_integer(json_object_get(rec, "n")) ? json_integer_value(json_object_get(rec, "n")) : -1;
+		json_array_foreach(json_object_get(rec, "emulated"), k, e)
+			snprintf(v->emulated + strlen(v->emulated), sizeof(v->emulated) - strlen(v->emulated), "%s%s",
+				 k ? ", " : "", json_string_value(e) ? json_string_value(e) : "?");
+		v->bound_ns = ns > 0 && json_is_number(json_object_get(rec, "bound")) ?
+			json_number_value(json_object_get(rec, "bound")) * ns : NAN;
 	}
-	for (int i = 0; i < r->nverdicts; i++)
-		if (!r->verdict[i].path[0] && !r->verdict[i].skip)
-			rpt_guess_path(r, &r->verdict[i]);
 }
 
 /* rpt_find_joblog - the app phase's jobs.csv: from run.json's phases, else results.json's inputs */
@@ -487,7 +350,11 @@ static int rpt_load(struct rpt *r)
 			       rpt_str(r->results, "schema", "(none)"));
 	r->sysinfo = rpt_load_json(r, "sysinfo.json");
 	r->loads = rpt_load_json(r, "loads.json");
-	r->verdicts = rpt_text(r, "verdicts.tap");
+	r->verdicts = rpt_load_json(r, "verdicts.json");
+	if (r->verdicts && strcmp(rpt_str(r->verdicts, "schema", ""), RPT_VERDICTS_SCHEMA)) {
+		json_decref(r->verdicts);	/* not verdicts.json: the section says there are none */
+		r->verdicts = NULL;
+	}
 	r->sums = rpt_text(r, "SHA256SUMS");
 	r->budgets = rpt_text(r, "budgets.ini");
 	r->sysinfo_txt = rpt_text(r, "sysinfo.txt");
@@ -658,32 +525,15 @@ static const char *rpt_evidence(const char *path, char *buf, size_t size)
 	return "validity";
 }
 
-/* rpt_n_of - N behind a metric: the count of its distribution, else its task's jobs; NAN when none */
-static double rpt_n_of(struct rpt *r, const char *path)
-{
-	char parent[512], *dot;
-
-	snprintf(parent, sizeof(parent), "%s", path);
-	dot = strrchr(parent, '.');
-	if (dot) {
-		*dot = '\0';
-		if (json_is_number(json_object_get(pf_jpath_get(r->results, parent), "count")))
-			return json_number_value(json_object_get(pf_jpath_get(r->results, parent), "count"));
-	}
-	if (!strncmp(path, "tasks.", 6)) {
-		snprintf(parent, sizeof(parent), "tasks.%.*s.jobs", (int)strcspn(path + 6, "."), path + 6);
-		return rpt_num(r->results, parent);
-	}
-	return NAN;
-}
-
 static const char rpt_css[] =
 	"body{font-family:'DejaVu Sans',sans-serif;font-size:10.5pt;color:#111;max-width:1000px;margin:0 auto;padding:0 12px}\n"
 	"h1{font-size:18pt;margin:.3em 0}h2{font-size:14pt;border-bottom:2px solid #0072B2;padding-bottom:2px;margin-top:1.2em}\n"
 	"h3{font-size:11.5pt;margin:1em 0 .3em}\n"
 	"table{border-collapse:collapse;margin:.4em 0;font-size:9pt}th,td{border:1px solid #bbb;padding:2px 5px;text-align:left;vertical-align:top;overflow-wrap:break-word}\n"
 	"th{background:#eef3f8}td.n,td.v{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.na{color:#777}\n"
-	"tr.fail td{background:#fde2e2}tr.skip td{background:#f3f3f3;color:#555}tr.pass td.v{color:#0a6b2d;font-weight:bold}tr.fail td.v{color:#b00000;font-weight:bold}\n"
+	"tr.fail td{background:#fde2e2}tr.skip td{background:#f3f3f3;color:#555}tr.invalid td{background:#fff4e0}"
+	".result{font-size:13pt;font-weight:bold;border:2px solid #111;padding:4px 8px}.emulated{color:#8a4b00}\n"
+	"tr.pass td.v{color:#0a6b2d;font-weight:bold}tr.fail td.v{color:#b00000;font-weight:bold}\n"
 	"figure{margin:.6em 0;break-inside:avoid}figure img{max-width:100%;height:auto;border:1px solid #ddd}figcaption{font-size:9pt;color:#333}\n"
 	".runid{font-size:8.5pt;color:#444;border-bottom:1px solid #ccc;margin-bottom:4px}\n"
 	".partial{background:#b00000;color:#fff;font-weight:bold;padding:3px 6px}\n"
@@ -704,6 +554,44 @@ static void rpt_css_string(FILE *out, const char *text)
 		else
 			fputc(*p, out);
 	}
+}
+
+/*
+ * rpt_head_verdicts - page 1's lines from verdicts.json: the result, the
+ * loads that fell short of their [validity] threshold, and the interfaces
+ * this machine emulated (issue 32.4, 32.5)
+ */
+static void rpt_head_verdicts(struct rpt *r)
+{
+	json_t *e;
+	size_t i;
+
+	if (!r->verdicts)
+		return;
+	fprintf(r->out, "<p class=\"result\" id=\"result\">RESULT: %s — %d passed, %d failed, %d not measured, "
+		"%d not valid</p>\n", rpt_str(r->verdicts, "result", "?"), (int)rpt_num(r->verdicts, "counts.pass"),
+		(int)rpt_num(r->verdicts, "counts.fail"), (int)rpt_num(r->verdicts, "counts.not_measured"),
+		(int)rpt_num(r->verdicts, "counts.not_valid"));
+	json_array_foreach(pf_jpath_get(r->verdicts, "load_gate.loads"), i, e)
+		if (json_is_false(json_object_get(e, "ok"))) {
+			fputs("<p class=\"partial\">LOAD SHORT: the ", r->out);
+			rpt_esc(r->out, rpt_str(e, "load", "?"));
+			fprintf(r->out, " load achieved %.1f %% of its target (", rpt_num(e, "achieved_pct"));
+			rpt_esc(r->out, rpt_str(e, "compared", "?"));
+			fprintf(r->out, "), below the %.0f %% its verdicts need: their passes are not valid.</p>\n",
+				rpt_num(e, "min_pct"));
+		}
+	if (!json_array_size(pf_jpath_get(r->verdicts, "emulated")))
+		return;
+	fputs("<p class=\"emulated\" id=\"emulated\">EMULATED: ", r->out);
+	json_array_foreach(pf_jpath_get(r->verdicts, "emulated"), i, e) {
+		fputs(i ? "; <b>" : "<b>", r->out);
+		rpt_esc(r->out, rpt_str(e, "interface", "?"));
+		fputs("</b> ", r->out);
+		rpt_esc(r->out, rpt_str(e, "how", ""));
+		fprintf(r->out, " (%d verdicts)", (int)rpt_num(e, "verdicts"));
+	}
+	fputs(". The verdicts resting on them measure these stand-ins, not the board's interfaces.</p>\n", r->out);
 }
 
 /* rpt_head - the document head, the page header repeated on every printed page, the title block */
@@ -741,6 +629,7 @@ static void rpt_head(struct rpt *r)
 		      "the verdicts below rest on measurements it could not validate (see "
 		      "<a href=\"#validity\">Measurement validity</a>).</p>\n", r->out);
 	json_decref(st);
+	rpt_head_verdicts(r);
 	if (json_is_true(pf_jpath_get(r->sysinfo, "virtualization.emulated"))) {
 		fputs("<p class=\"partial\">EMULATED CPU: this run's CPU was emulated (", r->out);
 		rpt_esc(r->out, rpt_str(r->sysinfo, "virtualization.emulation_evidence", "?"));
@@ -775,54 +664,66 @@ static void rpt_head(struct rpt *r)
 	      "<li><a href=\"#appendix\">Appendix</a></li></ol></nav>\n", r->out);
 }
 
-/* rpt_s_verdicts - 1: one row per requirement and element */
+/* rpt_verdict_word - how a verdict is shown, and its row's class */
+static const char *rpt_verdict_word(const struct rpt_verdict *v, const char **cls)
+{
+	static const struct { const char *key, *word, *cls; } w[] = {
+		{ "pass", "PASS", "pass" }, { "fail", "FAIL", "fail" },
+		{ "not_measured", "NOT MEASURED", "skip" }, { "not_valid", "NOT VALID", "invalid" },
+	};
+
+	for (size_t i = 0; i < PF_ARRAY_SIZE(w); i++)
+		if (!strcmp(v->verdict, w[i].key)) {
+			*cls = w[i].cls;
+			return w[i].word;
+		}
+	*cls = "skip";
+	return "?";
+}
+
+/* rpt_s_verdicts - 1: one row per requirement and element, from verdicts.json */
 static void rpt_s_verdicts(struct rpt *r)
 {
-	int pass = 0, fail = 0, skip = 0;
-	char text[512], anchor[160], attr[960], n[32];
+	int count[4] = { 0 };
+	char anchor[160], attr[960], n[32];
+	const char *cls, *word;
 
 	rpt_section(r, 1, "verdicts", "Verdicts");
 	fputs("<p class=\"basis\">Basis: each observed value is the <b>measured high-water mark under the declared load</b> "
 	      "during this run; it is not a WCET and not a bound on what another run may see.</p>\n", r->out);
 	if (!r->verdicts) {
-		rpt_note_missing(r, "verdicts: no verdicts.tap in the run directory (no budgets were checked)");
+		rpt_note_missing(r, "verdicts: no verdicts.json in the run directory (no budgets were checked)");
 		return;
 	}
 	fputs("<table id=\"verdict-table\"><tr><th>id</th><th>requirement</th><th>metric</th><th>budget</th><th>observed</th>"
 	      "<th>margin</th><th>N</th><th>verdict</th><th>evidence</th></tr>\n", r->out);
 	for (int i = 0; i < r->nverdicts; i++) {
 		struct rpt_verdict *v = &r->verdict[i];
-		double nn = v->path[0] ? rpt_n_of(r, v->path) : NAN;
 
-		v->skip ? skip++ : v->ok ? pass++ : fail++;
-		fprintf(r->out, "<tr class=\"%s\"><td>", v->skip ? "skip" : v->ok ? "pass" : "fail");
+		word = rpt_verdict_word(v, &cls);
+		count[!strcmp(cls, "pass") ? 0 : !strcmp(cls, "fail") ? 1 : !strcmp(cls, "skip") ? 2 : 3]++;
+		fprintf(r->out, "<tr class=\"%s\"><td>", cls);
 		rpt_esc(r->out, v->id);
 		fputs("</td><td>", r->out);
-		rpt_esc(r->out, rpt_budget_field(r, v->id, "text", text, sizeof(text)));
+		rpt_esc(r->out, v->requirement);
 		fputs("</td><td>", r->out);
 		rpt_esc(r->out, v->label);
-		if (v->path[0]) {
-			fputs("<br><code>", r->out);
-			rpt_esc(r->out, v->path);
-			fputs("</code>", r->out);
-		}
-		fputs("</td><td>", r->out);
-		if (!v->skip) {
-			rpt_esc(r->out, v->op);
-			fputs(" ", r->out);
-		}
-		rpt_esc(r->out, v->skip ? rpt_budget_field(r, v->id, "bound", text, sizeof(text)) : v->bound);
+		fputs("<br><code>", r->out);
+		rpt_esc(r->out, v->path);
+		fputs("</code></td><td>", r->out);
+		rpt_esc(r->out, v->op);
+		fputs(" ", r->out);
+		rpt_esc(r->out, v->bound);
 		fputs("</td><td class=\"n\">", r->out);
-		rpt_esc(r->out, v->skip ? "not measured" : v->observed);
+		rpt_esc(r->out, v->observed[0] ? v->observed : "not measured");
 		fputs("</td><td class=\"n\">", r->out);
 		rpt_esc(r->out, v->margin);
-		snprintf(n, sizeof(n), "%.0f", nn);
-		fprintf(r->out, "</td><td class=\"n\">%s</td><td class=\"v\">%s</td><td>", isnan(nn) ? "—" : n,
-			v->skip ? "NOT MEASURED" : v->ok ? "PASS" : "FAIL");
+		snprintf(n, sizeof(n), "%lld", v->n);
+		fprintf(r->out, "</td><td class=\"n\">%s</td><td class=\"v\">%s</td><td>", v->n < 0 ? "—" : n, word);
 		if (v->path[0])
 			fprintf(r->out, "<a href=\"#%s\">§</a>",
 				rpt_esc_str(rpt_evidence(v->path, anchor, sizeof(anchor)), attr, sizeof(attr)));
-		if (v->skip) {
+		if (v->why[0]) {
 			fputs(" ", r->out);
 			rpt_esc(r->out, v->why);
 		}
@@ -830,10 +731,16 @@ static void rpt_s_verdicts(struct rpt *r)
 			fputs(" worst: ", r->out);
 			rpt_esc(r->out, v->worst);
 		}
+		if (v->emulated[0]) {
+			fputs(" <span class=\"emulated\">emulated: ", r->out);
+			rpt_esc(r->out, v->emulated);
+			fputs("</span>", r->out);
+		}
 		fputs("</td></tr>\n", r->out);
 	}
-	fprintf(r->out, "</table>\n<p id=\"verdict-summary\"><b>%d passed, %d failed, %d not measured.</b> "
-		"A requirement that was not measured is never counted as passed.</p>\n", pass, fail, skip);
+	fprintf(r->out, "</table>\n<p id=\"verdict-summary\"><b>%d passed, %d failed, %d not measured, %d not valid.</b> "
+		"A requirement that was not measured, or whose pass is not valid (a load short of its target), is never "
+		"counted as passed.</p>\n", count[0], count[1], count[2], count[3]);
 }
 
 /* rpt_s_config - 2: what was measured, on what, with what */
@@ -973,6 +880,7 @@ static void rpt_s_config(struct rpt *r)
 static void rpt_s_trace(struct rpt *r)
 {
 	char anchor[160], attr[960];
+	const char *cls;
 
 	rpt_section(r, 3, "trace", "Traceability matrix");
 	if (!r->nverdicts) {
@@ -1004,7 +912,7 @@ static void rpt_s_trace(struct rpt *r)
 			fprintf(r->out, "<a href=\"#%s\">%s</a>", rpt_esc_str(ev, attr, sizeof(attr)), fig);
 		else
 			fputs("—", r->out);
-		fprintf(r->out, "</td><td>%s</td></tr>\n", v->skip ? "NOT MEASURED" : v->ok ? "PASS" : "FAIL");
+		fprintf(r->out, "</td><td>%s</td></tr>\n", rpt_verdict_word(v, &cls));
 	}
 	fputs("</table>\n", r->out);
 }
@@ -1434,8 +1342,8 @@ static void rpt_s_deviations(struct rpt *r)
 		fputs("</li>", r->out);
 	}
 	for (int k = 0; k < r->nverdicts; k++)
-		if (r->verdict[k].skip) {
-			fputs("<li>not measured: ", r->out);
+		if (r->verdict[k].why[0]) {
+			fprintf(r->out, "<li>%s: ", !strcmp(r->verdict[k].verdict, "not_valid") ? "not valid" : "not measured");
 			rpt_esc(r->out, r->verdict[k].id);
 			fputs(" ", r->out);
 			rpt_esc(r->out, r->verdict[k].label);
@@ -1443,6 +1351,13 @@ static void rpt_s_deviations(struct rpt *r)
 			rpt_esc(r->out, r->verdict[k].why);
 			fputs("</li>", r->out);
 		}
+	json_array_foreach(pf_jpath_get(r->verdicts, "emulated"), i, w) {
+		fputs("<li>emulated interface: ", r->out);
+		rpt_esc(r->out, rpt_str(w, "interface", "?"));
+		fputs(" — ", r->out);
+		rpt_esc(r->out, rpt_str(w, "how", ""));
+		fprintf(r->out, " (%d verdicts rest on it)</li>", (int)rpt_num(w, "verdicts"));
+	}
 	if (!r->run)
 		fputs("<li>no run.json: an analyze-only directory; the run's phases, loads and manifest are not "
 		      "part of this evidence</li>", r->out);
@@ -1561,7 +1476,7 @@ void rpt_free(struct rpt *r)
 	json_decref(r->loads);
 	json_decref(r->base_idle);
 	json_decref(r->base_loaded);
-	free(r->verdicts);
+	json_decref(r->verdicts);
 	free(r->sums);
 	free(r->budgets);
 	free(r->sysinfo_txt);

@@ -37,7 +37,7 @@ struct rpt {
 	json_t     *loads;		/* loads.json, or NULL */
 	json_t     *base_idle;		/* results.json of the idle cyclictest phase, or NULL */
 	json_t     *base_loaded;	/* ... of the loaded one, or NULL */
-	char       *verdicts;		/* verdicts.tap, or NULL */
+	json_t     *verdicts;		/* verdicts.json, or NULL */
 	struct rpt_verdict *verdict;	/* its tests, parsed (report.c) */
 	int         nverdicts;
 	char       *sums;		/* SHA256SUMS, or NULL */

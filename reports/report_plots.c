@@ -18,6 +18,7 @@
 #include "common.h"
 #include "gnuplot.h"
 #include "jpath.h"
+#include "load_achieved.h"
 #include "proc.h"
 #include "report.h"
 
@@ -967,27 +968,6 @@ out:
 	fclose(f);
 }
 
-/* rpt_load_pct - a load's achieved share of its target (%), and what was compared; NAN when its report has no target */
-static double rpt_load_pct(const char *name, json_t *load, const char **what)
-{
-	json_t *a = pf_jpath_get(load, "achieved");
-
-	*what = NULL;
-	if (!strcmp(name, "wifi") && !isnan(rpt_num(a, "rate_achieved_pct"))) {
-		*what = "received / configured rate";
-		return rpt_num(a, "rate_achieved_pct");
-	}
-	if (!strcmp(name, "rt-swarm") && rpt_num(a, "planned_jobs_per_s") > 0) {
-		*what = "jobs / planned jobs per s";
-		return 100 * rpt_num(a, "jobs_per_s") / rpt_num(a, "planned_jobs_per_s");
-	}
-	if (!strcmp(name, "cpu") && rpt_num(a, "stress_ng.load_pct") > 0) {
-		*what = "stress-ng CPU use / configured load";
-		return 100 * rpt_num(a, "stress_ng.cpu_usage_per_instance_pct") / rpt_num(a, "stress_ng.load_pct");
-	}
-	return NAN;
-}
-
 /* the loads' fixed colours and dashes in L1.1 (Tol's muted palette: not the tasks' colours) */
 static const char *const rpt_load_names[] = { "wifi", "sd", "spi", "cpu", "rt-swarm" };
 static const char *const rpt_load_colours[] = { "#332288", "#117733", "#882255", "#999933", "#AA4499" };
@@ -1126,7 +1106,7 @@ void rpt_plot_l1(struct rpt *r)
 	fprintf(s, "$L << EOD\n");
 	json_array_foreach(pf_jpath_get(r->loads, "phases"), i, ph)
 		json_object_foreach(pf_jpath_get(ph, "loads"), name, load) {
-			double pct = rpt_load_pct(name, load, &what);
+			double pct = pf_load_achieved_pct(name, load, &what);
 
 			if (isnan(pct))
 				continue;
@@ -1142,8 +1122,10 @@ void rpt_plot_l1(struct rpt *r)
 		   "with labels offset 0,0.7 notitle", n - 1);
 	rpt_script_plot(r, &sc, n, "L1.2", "L1.2 loads: achieved against target, per phase",
 			"What each load achieved as a share of what was configured, from its own report: wifi the "
-			"received rate, rt-swarm the jobs per second, cpu stress-ng's CPU use. Loads whose report "
-			"carries no target (hackbench, sd, spi) are in the table only. Red dashed: the target.",
+			"received rate, rt-swarm the jobs per second, cpu stress-ng's CPU use, spi the transfers per "
+			"second, sd the bytes per second fio wrote (with a rate limit). Loads whose report carries no "
+			"target (hackbench, sd unlimited) are in the table only. Red dashed: the target; 'check' "
+			"takes a phase's verdicts as valid only above its [validity] threshold (docs/budgets.md).",
 			"no load of this run reports a target");
 }
 

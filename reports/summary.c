@@ -3,12 +3,12 @@
  * qualification summary of a run directory, for people: the machine and its
  * survey's warnings, every phase with the loads it achieved and its
  * cyclictest baseline, per task activation latency / response / overruns,
- * app utilisation, the worst culprits, the verdicts (TAP) and the evidence
+ * app utilisation, the worst culprits, the verdicts and the evidence
  * (SHA-256), ending with the result.
  *
  * It reads only files of the run directory (run.json, sysinfo.json,
  * loads.json, results.json, NN-<phase>/{fsw,sim,results}.json,
- * verdicts.tap, SHA256SUMS), so it can be rebuilt from a run directory
+ * verdicts.json, SHA256SUMS), so it can be rebuilt from a run directory
  * alone. `preflight run` writes it as report.txt and `preflight qualify` as
  * qualification.txt, each by running this command as a child process
  * (docs/ARCHITECTURE.md: the orchestrators reach the stages only through
@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #define SUMMARY_RUN_SCHEMA "preflight-run/"	/* run.json's schema, any version */
+#define SUMMARY_VERDICTS_SCHEMA "preflight-verdicts/1"	/* verdicts.json's (docs/verdicts.md) */
 
 /* summary_load - a JSON file of the run directory (of its phase directory 'phase' if not NULL), or NULL */
 static json_t *summary_load(const char *dir, const char *phase, const char *name)
@@ -394,8 +395,8 @@ static void summary_tasks(json_t *res, FILE *out)
 				(int)summary_num(t, "inversions.0.prio", 0));
 }
 
-/* summary_file - copy a text file of the run directory, indented, skipping '#' lines if asked */
-static int summary_file(const char *dir, const char *name, FILE *out, bool skip_comments, int *failed)
+/* summary_file - copy a text file of the run directory, indented; the lines copied, -1 when unreadable */
+static int summary_file(const char *dir, const char *name, FILE *out)
 {
 	char path[PATH_MAX], line[1024];
 	int n = 0;
@@ -406,15 +407,67 @@ static int summary_file(const char *dir, const char *name, FILE *out, bool skip_
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (skip_comments && line[0] == '#')
-			continue;
-		if (failed && !strncmp(line, "not ok", 6) && !strstr(line, "# TODO"))
-			(*failed)++;
 		fprintf(out, "  %s", line);
 		n++;
 	}
 	fclose(f);
 	return n;
+}
+
+/*
+ * summary_verdicts - the verdicts of verdicts.json (docs/verdicts.md), one
+ * line each: verdict, requirement and element, the value against the bound
+ * with n, then a failure's worst case or why it was not measured or is not
+ * valid
+ */
+static void summary_verdicts(json_t *v, FILE *out)
+{
+	static const struct { const char *key, *shown; } names[] = {
+		{ "pass", "PASS" }, { "fail", "FAIL" }, { "not_measured", "NOT MEASURED" }, { "not_valid", "NOT VALID" },
+	};
+	json_t *r;
+	size_t i, k;
+
+	fprintf(out, "  %d passed, %d failed, %d not measured, %d not valid: result %s\n",
+		(int)summary_num(v, "counts.pass", 0), (int)summary_num(v, "counts.fail", 0),
+		(int)summary_num(v, "counts.not_measured", 0), (int)summary_num(v, "counts.not_valid", 0),
+		summary_str(v, "result", "?"));
+	json_array_foreach(pf_jpath_get(v, "verdicts"), i, r) {
+		const char *verdict = summary_str(r, "verdict", "?"), *shown = verdict;
+
+		for (k = 0; k < PF_ARRAY_SIZE(names); k++)
+			if (!strcmp(verdict, names[k].key))
+				shown = names[k].shown;
+		fprintf(out, "  %-12s %s %s", shown, summary_str(r, "id", "?"), summary_str(r, "label", "?"));
+		if (json_is_string(pf_jpath_get(r, "text")))
+			fprintf(out, ": %s", summary_str(r, "text", ""));
+		if (json_is_integer(pf_jpath_get(r, "n")))
+			fprintf(out, ", n = %d", (int)summary_num(r, "n", 0));
+		fputc('\n', out);
+		if (json_is_string(pf_jpath_get(r, "reason")))
+			fprintf(out, "               %s: %s\n", !strcmp(verdict, "not_valid") ? "not valid" : "why",
+				summary_str(r, "reason", ""));
+		if (json_is_string(pf_jpath_get(r, "worst_case")))
+			fprintf(out, "               worst case: %s\n", summary_str(r, "worst_case", ""));
+	}
+}
+
+/* summary_emulated - the first lines' EMULATED: the interfaces this machine stood in for (verdicts.json) */
+static void summary_emulated(json_t *v, FILE *out)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(pf_jpath_get(v, "emulated"), i, e)
+		fprintf(out, "%s%s (%s, %d verdicts)", i ? "; " : "EMULATED: ", summary_str(e, "interface", "?"),
+			summary_str(e, "how", "?"), (int)summary_num(e, "verdicts", 0));
+	if (json_array_size(pf_jpath_get(v, "emulated")))
+		fputc('\n', out);
+	json_array_foreach(pf_jpath_get(v, "load_gate.loads"), i, e)
+		if (json_is_false(pf_jpath_get(e, "ok")))
+			fprintf(out, "WARNING: the %s load achieved %.1f %% of its target (%s), below the %.0f %% its "
+				"verdicts need: their passes are not valid\n", summary_str(e, "load", "?"),
+				summary_num(e, "achieved_pct", 0), summary_str(e, "compared", "?"), summary_num(e, "min_pct", 0));
 }
 
 /* summary_report_line - the reviewer report's path, when preflight report wrote it */
@@ -538,8 +591,8 @@ static void summary_write(const char *dir, FILE *out)
 {
 	json_t *si = summary_load(dir, NULL, "sysinfo.json"), *run = summary_load(dir, NULL, "run.json");
 	json_t *loads = summary_load(dir, NULL, "loads.json"), *res = summary_load(dir, NULL, "results.json");
-	json_t *st = summary_load(dir, "selftest", "selftest.json");
-	int failed = 0, code = (int)summary_num(run, "exit_code", -1);
+	json_t *st = summary_load(dir, "selftest", "selftest.json"), *v = summary_load(dir, NULL, "verdicts.json");
+	int code = (int)summary_num(run, "exit_code", -1);
 	bool partial = json_is_true(pf_jpath_get(run, "partial"));
 	const char *verdict;
 	bool interrupted;
@@ -547,7 +600,17 @@ static void summary_write(const char *dir, FILE *out)
 	if (!run && (run = summary_log_run(dir)))
 		partial = true;
 	interrupted = json_is_false(pf_jpath_get(run, "complete"));
-	verdict = code == 0 ? "PASS: every requirement met" : code == 1 ? "FAIL: requirements not met" :
+	if (strcmp(summary_str(v, "schema", ""), SUMMARY_VERDICTS_SCHEMA)) {
+		json_decref(v);
+		v = NULL;	/* not verdicts.json: said in its section */
+	}
+	verdict = code == 0 && !strcmp(summary_str(v, "result", ""), "incomplete") ?
+		  "INCOMPLETE: every measured requirement met, some not measured" :
+		  code == 0 ? "PASS: every requirement met" :
+		  code == 1 && !strcmp(summary_str(v, "result", ""), "not_valid") ?
+		  "NOT VALID: no requirement failed, but a load did not load" :
+		  code == 1 && !strcmp(summary_str(v, "result", ""), "no_verdict") ? "NO VERDICT: nothing was measured" :
+		  code == 1 ? "FAIL: requirements not met" :
 		  interrupted ? "NOT QUALIFIED: the run was interrupted before it finished" :
 		  "NOT QUALIFIED: the run could not be completed";
 	fprintf(out, "preflight qualification: scenario '%s'%s\n", summary_str(run, "scenario.name", "?"),
@@ -560,6 +623,7 @@ static void summary_write(const char *dir, FILE *out)
 			summary_str(run, "ended_utc", "?"));
 	if (json_is_string(pf_jpath_get(run, "failure")))
 		fprintf(out, "why: %s\n", summary_str(run, "failure", "?"));
+	summary_emulated(v, out);
 	if (st && !json_is_true(pf_jpath_get(st, "pass")))
 		fprintf(out, "WARNING: the selftest failed on this machine: the verdicts below rest on measurements "
 			"it could not validate (measurement validity)\n");
@@ -574,16 +638,19 @@ static void summary_write(const char *dir, FILE *out)
 		summary_tasks(res, out);
 	else
 		fprintf(out, "\nresults: no results.json (analysis did not run)\n");
-	fprintf(out, "\nverdicts (%s)\n", pf_jpath_get(run, "budgets") ? "budgets.ini" : "no budgets");
-	if (summary_file(dir, "verdicts.tap", out, false, &failed) < 0)
-		fprintf(out, "  (no verdicts.tap)\n");
+	fprintf(out, "\nverdicts (%s; verdicts.json)\n", pf_jpath_get(run, "budgets") ? "budgets.ini" : "no budgets");
+	if (v)
+		summary_verdicts(v, out);
+	else
+		fprintf(out, "  (no verdicts.json)\n");
 	fprintf(out, "\nevidence (SHA-256)\n");
-	if (summary_file(dir, "SHA256SUMS", out, false, NULL) < 0)
+	if (summary_file(dir, "SHA256SUMS", out) < 0)
 		fprintf(out, "  (no SHA256SUMS)\n");
 	summary_report_line(dir, out);
 	fprintf(out, "\nresult: %s", verdict);
-	if (code == 1)
-		fprintf(out, " (%d failed)", failed);
+	if (code == 1 && v)
+		fprintf(out, " (%d failed, %d not valid)", (int)summary_num(v, "counts.fail", 0),
+			(int)summary_num(v, "counts.not_valid", 0));
 	if (code == 1 && si && json_array_size(pf_jpath_get(si, "warnings")))
 		fprintf(out, "; the machine warnings above and the culprits explain why");
 	fprintf(out, "\n");
@@ -592,6 +659,7 @@ static void summary_write(const char *dir, FILE *out)
 	json_decref(loads);
 	json_decref(res);
 	json_decref(st);
+	json_decref(v);
 }
 
 static int summary_run(int argc, char **argv);
@@ -605,7 +673,7 @@ const struct pf_command cmd_summary = {
 	"Prints the qualification summary of a run directory of 'preflight run' or\n"
 	"'preflight qualify': machine and warnings, phases with the loads they\n"
 	"achieved, per task activation latency / response / overruns, app\n"
-	"utilisation, cyclictest baseline, worst culprits, verdicts (TAP), evidence\n"
+	"utilisation, cyclictest baseline, worst culprits, verdicts (verdicts.json), evidence\n"
 	"(SHA-256) and the result. It reads only the files of RUN_DIR; a file that is\n"
 	"missing is said so in its section. The runs write it as report.txt and\n"
 	"qualification.txt.\n"
@@ -656,7 +724,7 @@ static int summary_check_dir(const char *dir)
 static int summary_guard(const char *dir, const char *output)
 {
 	static const char *const names[] = { "run.json", "sysinfo.json", "loads.json", "results.json",
-					     "verdicts.tap", "SHA256SUMS" };
+					     "verdicts.json", "SHA256SUMS" };
 	char in[PF_ARRAY_SIZE(names)][PATH_MAX];
 	const char *inp[PF_ARRAY_SIZE(names)];
 	size_t i;

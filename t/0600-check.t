@@ -6,22 +6,34 @@
 . "$(dirname "$0")/lib/check-lib.sh"
 FX="$TOP/t/fixtures/results"
 SEED="$TOP/budgets/seed.ini"
-plan 51
+plan 55
 
 # --- check-1: everything measured passes
 run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$SEED"
 is "$rc" 0 "check-1.1 all measured requirements met: exit 0"
-is "$(printf '%s\n' "$out" | head -1)" "1..20" "check-1.2 TAP plan first: one test per requirement and element"
+is "$(printf '%s\n' "$out" | head -1)" "1..15" "check-1.2 TAP plan first: one test per requirement and element"
 like_verdict "^ok 2 - REQ-LAT-001 ctl100 activation_latency max$" "41.2 us <= 62 us \(margin 34 %\)" \
 	"check-1.3 value, bound and margin in the bound's unit"
 like_verdict "^ok 6 - REQ-CPU-001 app utilisation$" "52.1 % <= 60 % \(margin 13 %\)" "check-1.4 fraction shown in %"
 like_verdict "^ok 7 - REQ-OVR-001 slots overruns$" "0 == 0" "check-1.5 second metric of a requirement"
 is "$(printf '%s\n' "$out" | grep -c 'REQ-LAT-001 logger')" 0 "check-1.6 select=rt leaves out the SCHED_OTHER logger"
-is "$(printf '%s\n' "$out" | grep -c 'REQ-OVR-001 ekf')" 0 "check-1.7 select=periodic leaves out ekf (no period)"
+is "$(printf '%s\n' "$out" | grep -c 'REQ-OVR-001 ekf')" 0 "check-1.7 select=deadline_ns>0 leaves out a task without a deadline (ekf here)"
 like_line "ok 12 - REQ-SPI-001 loads spi achieved transfer_time max # SKIP not measured: no 'loads' in results.json" \
 	"check-1.8 absent metric: TAP SKIP 'not measured' with the reason"
-is "$(printf '%s\n' "$out" | tail -1)" "# 17 passed, 0 failed, 3 not measured (3 not in this run, 0 without a value)" \
+is "$(printf '%s\n' "$out" | tail -1)" "# 11 passed, 0 failed, 4 not measured (4 not in this run, 0 without a value)" \
 	"check-1.9 summary counts not measured apart from passed"
+
+# issue 32.3: REQ-LOG-001 is the app logger's dropped records (the sd load's report of the app's
+# stats), not preflight's job-log ring; REQ-OVR-001 takes every task with a deadline (ekf's 1 s)
+perl -MJSON::PP -e 'local $/; my $j = decode_json(<>); $j->{loads} = { sd => { achieved => { logger => { dropped => 3, joblog_rows => 1333 } } } };
+	$_->{name} eq "ekf" and $_->{deadline_ns} = 1000000000, $_->{deadline_misses} = 2 for @{$j->{tasks}}; print encode_json($j)' \
+	"$FX/pass.json" > "$TMP/log.json"
+run_cmd "$PREFLIGHT" check "$TMP/log.json" --budgets "$SEED"
+like_verdict "^not ok [0-9]+ - REQ-LOG-001 loads sd achieved logger dropped$" "3 == 0$" \
+	"check-1.10 REQ-LOG-001 judges the app logger's dropped records (loads.sd.achieved.logger.dropped)"
+is "$(printf '%s\n' "$out" | grep -c 'REQ-LOG-001 .*joblog')" 0 "check-1.11 ... not the job log's ring"
+like_verdict "^not ok [0-9]+ - REQ-OVR-001 ekf deadline_misses$" "2 == 0$" "check-1.12 REQ-OVR-001 takes ekf, whose deadline is 1 s"
+is "$(printf '%s\n' "$out" | grep -c 'REQ-OVR-001 logger')" 0 "check-1.13 ... and not the logger, which has none"
 
 # --- check-2: failures
 run_cmd "$PREFLIGHT" check "$FX/fail.json" --budgets "$SEED"
@@ -37,7 +49,7 @@ is "$(printf '%s\n' "$out" | sed -n '/^not ok 3 /,/^\(not \)*ok [0-9]/p' | grep 
 like_line "#   lost trace events overlap tasks.nav10.activation_latency_ns.max" "check-2.5 lost events flagged"
 like_verdict "^not ok 6 - REQ-CPU-001 app utilisation$" "65 % <= 60 % \(margin -8 %\)" "check-2.6 utilisation over budget"
 like_verdict "^not ok 10 - REQ-OVR-001 nav10 deadline_misses$" "2 == 0$" "check-2.7 count requirement fails, no margin"
-is "$(printf '%s\n' "$out" | tail -1)" "# 13 passed, 4 failed, 3 not measured (3 not in this run, 0 without a value)" "check-2.8 summary"
+is "$(printf '%s\n' "$out" | tail -1)" "# 7 passed, 4 failed, 4 not measured (4 not in this run, 0 without a value)" "check-2.8 summary"
 
 # --- check-3: not measured and the exit code
 run_cmd "$PREFLIGHT" check "$FX/units.json" --budgets "$SEED"
@@ -187,11 +199,11 @@ cp "$SEED" "$TMP/run/budgets.ini"
 run_cmd "$PREFLIGHT" check "$TMP/run" -o "$TMP/run/verdicts.tap"
 is "$rc" 0 "check-6.1 a run directory: its results.json and budgets.ini"
 is "$out" "" "check-6.2 -o: nothing on stdout"
-is "$(tail -1 "$TMP/run/verdicts.tap")" "# 17 passed, 0 failed, 3 not measured (3 not in this run, 0 without a value)" "check-6.3 -o: TAP in the file"
+is "$(tail -1 "$TMP/run/verdicts.tap")" "# 11 passed, 0 failed, 4 not measured (4 not in this run, 0 without a value)" "check-6.3 -o: TAP in the file"
 run_cmd "$PREFLIGHT" check "$FX/pass.json"
 is "$rc" 2 "check-6.4 no --budgets for a file: usage error"
 out=$("$PREFLIGHT" check - --budgets "$SEED" < "$FX/pass.json" | tail -1)
-is "$out" "# 17 passed, 0 failed, 3 not measured (3 not in this run, 0 without a value)" "check-6.7 results.json from stdin ('-')"
+is "$out" "# 11 passed, 0 failed, 4 not measured (4 not in this run, 0 without a value)" "check-6.7 results.json from stdin ('-')"
 run_cmd "$PREFLIGHT" check --help
 like_line "--budgets FILE" "check-6.5 --help lists the options"
 like_line "--strict .*default: off" "check-6.6 --help gives defaults"

@@ -5,7 +5,7 @@
 # prints (t/fixtures/run-summary.txt); missing files are said so;
 # bad input is one line, exit 2
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 29
+plan 35
 
 cd "$TOP" || exit 1
 FX=t/fixtures/run
@@ -24,14 +24,37 @@ like "$out" "  spi      .* max 50766\.5 us, p99\.99 50766\.5 us" "summary-1.7 a 
 
 # a run directory with files missing: each section says so
 cp -r "$FX" "$TMP/part"
-rm "$TMP/part/results.json" "$TMP/part/sysinfo.json" "$TMP/part/verdicts.tap" "$TMP/part/SHA256SUMS"
+rm "$TMP/part/results.json" "$TMP/part/sysinfo.json" "$TMP/part/verdicts.json" "$TMP/part/SHA256SUMS"
 run_cmd "$PREFLIGHT" summary "$TMP/part"
 is "$rc" 0 "summary-2.1 files missing: still a summary, exit 0"
 like "$out" "\(no sysinfo.json: 'preflight sysinfo' did not run\)" "summary-2.2 no sysinfo.json is said"
 like "$out" "results: no results.json \(analysis did not run\)" "summary-2.3 no results.json is said"
-like "$out" "\(no verdicts.tap\)" "summary-2.4 no verdicts.tap is said"
+like "$out" "\(no verdicts.json\)" "summary-2.4 no verdicts.json is said"
 like "$out" "\(no SHA256SUMS\)" "summary-2.5 no SHA256SUMS is said"
-like "$out" "result: FAIL: requirements not met \(0 failed\)$" "summary-2.6 the result is run.json's"
+like "$out" "result: FAIL: requirements not met$" "summary-2.6 the result is run.json's"
+
+# --- summary-4: the verdicts are verdicts.json's (issue 27.13), never the TAP's wording
+cp -r "$FX" "$TMP/v"
+sed 's/^not ok \([0-9]*\) - /not ok \1 - reworded: /; s/^ok /fine /' "$FX/verdicts.tap" > "$TMP/v/verdicts.tap"
+run_cmd "$PREFLIGHT" summary "$TMP/v"
+is "$(printf '%s\n' "$out" | sed -n '/^verdicts/,/^evidence/p')" "$(printf '%s\n' "$EXPECTED" | sed -n '/^verdicts/,/^evidence/p')" \
+	"summary-4.1 a reworded verdicts.tap changes nothing: the verdicts come from verdicts.json"
+like "$(printf '%s\n' "$out" | grep '^  FAIL ' | head -1)" "^  FAIL +REQ-LAT-001 io activation_latency max: 7582\.323 us <= 62 us \(margin -12130 %\), n = 600$" \
+	"summary-4.2 a verdict line: the value, the bound, the margin and n"
+like "$(printf '%s\n' "$out" | sed -n 3p)" "^EMULATED: wifi \(a veth pair into network namespace pfw23382.*\); spi \(.*seqpacket socket.*not a SPI bus, 1 verdicts\); sd .*; sensorsim .*" \
+	"summary-4.3 the third line names the emulated interfaces (issue 32.5)"
+perl -MJSON::PP -e 'local $/; my $j = decode_json(<>); my $v = $j->{verdicts}[7];
+	@$v{qw(verdict reason text)} = ("not_measured", "n = 0: no samples behind slots.overruns (its count is 0)", undef);
+	my $w = $j->{verdicts}[8]; @$w{qw(verdict reason)} = ("not_valid", "the cpu load achieved 39.5 % of its target");
+	$j->{load_gate}{loads} = [{ load => "cpu", achieved_pct => 39.5, min_pct => 90, compared => "stress-ng CPU use / configured load", ok => JSON::PP::false }];
+	print encode_json($j)' "$FX/verdicts.json" > "$TMP/v/verdicts.json"
+run_cmd "$PREFLIGHT" summary "$TMP/v"
+like "$out" "  NOT MEASURED REQ-OVR-001 slots overruns
+               why: n = 0: no samples behind slots.overruns" "summary-4.4 a verdict on nothing: NOT MEASURED with why (issue 32.2)"
+like "$out" "  NOT VALID    REQ-OVR-001 io deadline_misses: 0 == 0, n = 600
+               not valid: the cpu load achieved 39.5 % of its target" "summary-4.5 not valid, with the reason (issue 32.4)"
+like "$(printf '%s\n' "$out" | sed -n 4p)" "^WARNING: the cpu load achieved 39\.5 % of its target \(stress-ng CPU use / configured load\), below the 90 %" \
+	"summary-4.6 a load short of its threshold is said at the top"
 
 # bad ID REGEX DESC ARGS... - refused: one line on stderr matching REGEX, exit 2, nothing on stdout
 bad() {

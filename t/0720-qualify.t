@@ -6,7 +6,7 @@
 need TRACEFS
 need RT
 need BUILT:flightapp BUILT:sensorsim
-plan 21
+plan 25
 
 cat > "$TMP/t.ini" <<'INI'
 [scenario]
@@ -45,7 +45,7 @@ like "$(json_get "$R/03-app/sim.json" spi_transfers)" '^[1-9]' "qualify-1.5 the 
 
 missing_files=
 for f in run.json run.log scenario.ini budgets.ini sysinfo.json loads.json results.json \
-	verdicts.tap report.txt qualification.txt SHA256SUMS \
+	verdicts.tap verdicts.json report.txt qualification.txt SHA256SUMS \
 	01-idle/cyclictest.json 02-loaded/cyclictest.json 02-loaded/load-wifi.json \
 	03-app/trace.dat 03-app/jobs.csv 03-app/app-stats.json 03-app/load-sd.json \
 	03-app/sim.json 03-app/fsw.json; do
@@ -59,6 +59,12 @@ for f in $(cd "$R" && find . -name '*.json'); do
 done
 is "$bad_json" "" "qualify-2.2 every JSON file parses"
 like "$(head -1 "$R/verdicts.tap")" '^1\.\.[0-9]+' "qualify-2.3 verdicts.tap is TAP"
+is "$(json_get "$R/verdicts.json" schema)" "preflight-verdicts/1" "qualify-2.3a verdicts.json: the same verdicts as records ..."
+is "$(json_get "$R/verdicts.json" 'verdicts.*.verdict' | tr ' ' '\n' | grep -c .)" "$(grep -cE '^(not )?ok ' "$R/verdicts.tap")" \
+	"qualify-2.3b ... one per TAP test"
+like "$(json_get "$R/verdicts.json" 'emulated.*.interface')" "wifi spi sd sensorsim" \
+	"qualify-2.3c ... naming the emulated wifi, spi, sd and the simulator's links"
+like "$(head -4 "$R/qualification.txt")" "EMULATED: wifi" "qualify-2.3d qualification.txt says so in its first lines"
 ok "qualify-2.4 SHA256SUMS verifies" sh -c "cd '$R' && sha256sum --quiet -c SHA256SUMS"
 ok "qualify-2.5 the trace is a trace-cmd file" "$PREFLIGHT" record --summary "$R/03-app/trace.dat"
 

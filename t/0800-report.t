@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 54
+plan 62
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -34,20 +34,47 @@ is "$(grep -c 'class="partial"' "$H")" 0 "report-1.5 a complete run is not marke
 like "$(grep -o 'measured high-water mark under the declared load; not a WCET\|measured high-water mark under the declared load</b>[^<]*not a WCET' "$H")" . \
 	"report-1.6 the basis is stated plainly"
 
-# the verdict table: one row per TAP test, with the same verdicts
-tap_pass=$(grep -c '^ok [0-9]* - [^#]*$' "$TMP/full/verdicts.tap")
-tap_fail=$(grep -c '^not ok ' "$TMP/full/verdicts.tap")
-tap_skip=$(grep -c '# SKIP' "$TMP/full/verdicts.tap")
-is "$(grep -c '<tr class="pass">' "$H") $(grep -c '<tr class="fail">' "$H") $(grep -c '<tr class="skip">' "$H")" \
-	"$tap_pass $tap_fail $tap_skip" "report-1.7 verdict rows: $tap_pass pass, $tap_fail fail, $tap_skip not measured, as verdicts.tap"
-like "$(grep -o 'id="verdict-summary"><b>[^<]*' "$H")" "$tap_pass passed, $tap_fail failed, $tap_skip not measured" \
+# the verdict table: one row per record of verdicts.json, with the same verdicts (issue 27.13)
+V="$TMP/full/verdicts.json"
+cnt() { json_get "$V" "counts.$1"; }
+is "$(grep -c '<tr class="pass">' "$H") $(grep -c '<tr class="fail">' "$H") $(grep -c '<tr class="skip">' "$H") $(grep -c '<tr class="invalid">' "$H")" \
+	"$(cnt pass) $(cnt fail) $(cnt not_measured) $(cnt not_valid)" \
+	"report-1.7 verdict rows: $(cnt pass) pass, $(cnt fail) fail, $(cnt not_measured) not measured, as verdicts.json"
+like "$(grep -o 'id="verdict-summary"><b>[^<]*' "$H")" "$(cnt pass) passed, $(cnt fail) failed, $(cnt not_measured) not measured, $(cnt not_valid) not valid" \
 	"report-1.8 the verdict summary counts"
-# every measured verdict shows check's value line ("#   VALUE OP BOUND (margin M)"): budget, observed, margin
-first=$(grep -m1 -A1 '^\(not \)\?ok [0-9]* - [^#]*$' "$TMP/full/verdicts.tap" | sed -n 2p)
-obs=$(printf '%s' "$first" | sed -n 's/^#   \(.*\) \(<=\|>=\|==\|!=\|<\|>\) .*/\1/p')
+# every measured verdict shows its value, its bound and margin from the record
+obs="$(json_get "$V" verdicts.0.value | sed 's/\.0$//') $(json_get "$V" verdicts.0.unit)"
 empty=$(grep '<tr class="\(pass\|fail\)">' "$H" | grep -c '<td class="n"></td><td class="n"></td>')
 like "$empty:$(grep -o '<td class="n">[^<]*</td>' "$H" | head -1)" "^0:<td class=\"n\">$obs</td>" \
 	"report-1.8a measured verdicts show their observed value and margin (first: $obs)"
+like "$(grep -o '<tr class="fail"><td>REQ-LAT-001</td>.*' "$H" | head -1)" '<td class="n">11</td><td class="v">FAIL</td>' \
+	"report-1.8b N is the record's n (ctl100: 11 jobs)"
+like "$(grep -o '<p class="result" id="result">[^<]*' "$H")" "RESULT: fail — $(cnt pass) passed, $(cnt fail) failed" \
+	"report-1.8c page 1 states the result"
+like "$(grep -o '<p class="emulated" id="emulated">.*</p>' "$H")" "EMULATED: <b>sensorsim</b> the app&#39;s sensors and SPI: the simulator sensorsim" \
+	"report-1.8d page 1 names the emulated interfaces (issue 32.5) ..."
+like "$(grep -o '<tr class="[a-z]*"><td>REQ-LAT-001</td>.*' "$H" | head -1)" '<span class="emulated">emulated: sensorsim</span>' \
+	"report-1.8e ... and each verdict row resting on one"
+
+# a reworded verdicts.tap changes nothing: the report reads verdicts.json only
+cp -r "$TMP/full" "$TMP/tap"
+sed 's/^not ok/NOT OK/; s/^ok /fine /; s/^#   .*/#   reworded/' "$TMP/full/verdicts.tap" > "$TMP/tap/verdicts.tap"
+"$PREFLIGHT" report "$TMP/tap" -o "$TMP/tap.html" >/dev/null 2>&1
+is "$(grep -o '<table id="verdict-table">.*' "$TMP/tap.html" | head -c 20000)" "$(grep -o '<table id="verdict-table">.*' "$H" | head -c 20000)" \
+	"report-1.8f the verdict table does not come from the TAP's wording"
+# not measured (n = 0) and not valid records (issues 32.2, 32.4)
+perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>); my $v = $j->{verdicts};
+	@{$v->[0]}{qw(verdict reason value text)} = ("not_measured", "n = 0: no samples behind tasks.io.activation_latency_ns.max (its count is 0)", undef, undef);
+	@{$v->[2]}{qw(verdict reason)} = ("not_valid", "the cpu load achieved 39.5 % of its target");
+	$j->{load_gate}{loads} = [{ load => "cpu", achieved_pct => 39.5, min_pct => 90, compared => "stress-ng CPU use / configured load", ok => JSON::PP::false }];
+	print JSON::PP->new->encode($j)' "$V" > "$TMP/tap/verdicts.json"
+"$PREFLIGHT" report "$TMP/tap" -o "$TMP/nv.html" >/dev/null 2>&1
+like "$(grep -o '<tr class="skip"><td>REQ-LAT-001</td>.*' "$TMP/nv.html" | head -1)" \
+	'not measured</td>.*NOT MEASURED</td>.*n = 0: no samples' "report-1.8g a verdict on nothing: NOT MEASURED, with why"
+like "$(grep -o '<tr class="invalid">.*' "$TMP/nv.html" | head -1)" 'NOT VALID</td>.*the cpu load achieved 39.5 % of its target' \
+	"report-1.8h not valid, with the reason"
+like "$(grep -o '<p class="partial">LOAD SHORT[^<]*' "$TMP/nv.html")" 'the cpu load achieved 39.5 % of its target \(stress-ng CPU use / configured load\), below the 90 %' \
+	"report-1.8i page 1 says which load fell short"
 
 # numbers in the per-task table equal results.json (exact ns in data-ns)
 R="$TMP/full/results.json"
@@ -140,7 +167,7 @@ run_cmd "$PREFLIGHT" report "$TMP/analyze" -o "$TMP/analyze.html"
 is "$rc" 0 "report-4.1 an analyze-only directory: exit 0" || echo "$err" | sed 's/^/#   /'
 is "$(sections "$TMP/analyze.html")" "$ALL" "report-4.2 every section is there"
 is "$(figures "$TMP/analyze.html")" "H1 E1 T1 M1 R1 U1 G1.1 G1.2 " "report-4.3 the task figures, no baseline"
-like "$(cat "$TMP/analyze.html")" 'Not shown: verdicts: no verdicts.tap' "report-4.4 says there are no verdicts"
+like "$(cat "$TMP/analyze.html")" 'Not shown: verdicts: no verdicts.json' "report-4.4 says there are no verdicts"
 like "$(cat "$TMP/analyze.html")" 'no run.json: an analyze-only directory' "report-4.5 says it is analyze-only"
 like "$(cat "$TMP/analyze.html")" 'run.json does not record the preflight version and commit' \
 	"report-4.6 says the build identity is not recorded"

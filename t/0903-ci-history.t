@@ -15,8 +15,14 @@ DB="$TMP/h.sqlite"
 mkdir -p "$D"
 "$G" "$D/k1" --runs 4 --seed 21 --kernel 6.1.0 || exit 1
 "$G" "$D/k2" --runs 4 --seed 22 --first 5 --kernel 6.2.0 --scale 1.3 || exit 1
-printf '1..2\nok 1 - REQ-LAT-001 io activation_latency max\n#   21 us <= 62 us\nok 2 - REQ-SPI-001 fsw spi_transfer max # SKIP not measured: no fsw\n' \
-	> "$D/k2/run-08/verdicts.tap"
+# the verdicts of run-08 are its verdicts.json (docs/verdicts.md); its verdicts.tap, reworded, is never read
+cat > "$D/k2/run-08/verdicts.json" <<'JSON'
+{"schema": "preflight-verdicts/1", "result": "not_valid", "exit_code": 1, "verdicts": [
+ {"test": 1, "id": "REQ-LAT-001", "label": "io activation_latency max", "verdict": "pass", "value": 21, "unit": "us"},
+ {"test": 2, "id": "REQ-SPI-001", "label": "fsw spi_transfer max", "verdict": "not_measured", "reason": "no 'fsw' in results.json"},
+ {"test": 3, "id": "REQ-CPU-001", "label": "app utilisation", "verdict": "not_valid", "reason": "the cpu load achieved 39.5 % of its target"}]}
+JSON
+printf '1..1\nok 1 - reworded: the TAP is not what history reads\n' > "$D/k2/run-08/verdicts.tap"
 
 # --- ci-hist-1: add, idempotent
 run_cmd "$PREFLIGHT" history add --db "$DB" "$D"/k1/run-*
@@ -39,7 +45,7 @@ sqlite3 "$V1" "CREATE TABLE runs (uuid TEXT PRIMARY KEY, path TEXT, started_utc 
 	stat TEXT, kind TEXT, unit TEXT, value DOUBLE PRECISION, samples BIGINT, PRIMARY KEY (uuid, key));
 	INSERT INTO runs (uuid, board) VALUES ('old-run', 'b'); PRAGMA user_version = 1;"
 run_cmd "$PREFLIGHT" history add --db "$V1" "$D/k2/run-08"
-is "$rc:$(sqlite3 "$V1" 'PRAGMA user_version; SELECT count(*) FROM runs; SELECT count(*) FROM verdicts' | paste -sd/)" "0:2/2/2" \
+is "$rc:$(sqlite3 "$V1" 'PRAGMA user_version; SELECT count(*) FROM runs; SELECT count(*) FROM verdicts' | paste -sd/)" "0:2/2/3" \
 	"ci-hist-2.1 version 1 migrated to 2, its rows kept, verdicts stored"
 sqlite3 "$V1" 'PRAGMA user_version = 9'
 run_cmd "$PREFLIGHT" history list --db "$V1"
@@ -77,8 +83,8 @@ run_cmd "$PREFLIGHT" history export --db "$DB" --squad "$TMP/squad"
 is "$rc:$(json_get "$TMP/squad/metadata.json" job_id)" "0:$uuid" "ci-hist-5.1 the latest run, its UUID as job_id"
 is "$(perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0]; my $t = decode_json(<$f>);
 	print join " ", map { "$_=$t->{$_}" } sort keys %$t' "$TMP/squad/tests.json")" \
-	"preflight/REQ-LAT-001 io activation_latency max=pass preflight/REQ-SPI-001 fsw spi_transfer max=skip" \
-	"ci-hist-5.2 tests.json: the verdicts by their stable names"
+	"preflight/REQ-CPU-001 app utilisation=fail preflight/REQ-LAT-001 io activation_latency max=pass preflight/REQ-SPI-001 fsw spi_transfer max=skip" \
+	"ci-hist-5.2 tests.json: the verdicts of verdicts.json by their stable names (not measured: skip; not valid: fail), none of the TAP's"
 like "$(cat "$TMP/squad/metrics.json")" '"preflight/io.activation_latency.p99": [0-9.]+' "ci-hist-5.3 metrics.json: the run-level metrics"
 
 # libpq is loaded when a PostgreSQL URL is opened (ci/histdb.c): without it, one line and exit 3,

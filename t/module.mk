@@ -13,3 +13,7 @@ jpath_test_PKGS := jansson
 # rtwork: the PREEMPT_RT situations of t/fixtures/rt/, staged in the RT guest under preflight record (t/0525)
 UNIT_TESTS += rtwork
 rtwork_SRCS := t/tools/rtwork.c
+
+UNIT_TESTS += load_achieved_test
+load_achieved_test_SRCS := t/unit/load_achieved_test.c
+load_achieved_test_PKGS := jansson

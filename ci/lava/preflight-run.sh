@@ -5,7 +5,8 @@
 #
 #   <case> <pass|fail|skip|unknown> [<measurement> <units>]
 #
-# check verdicts as '<requirement>_<element>_<metric>' with the measured value,
+# check verdicts (each run's verdicts.json) as '<requirement>_<element>_<metric>' with the
+# measured value (not measured: skip, not valid: fail),
 # compare verdicts as 'compare_<subject.metric.stat>' with the new median.
 # result-to-lava.sh turns it into lava-test-case calls. Exit 0 unless the
 # runs could not be done: verdicts are results, not script failures.
@@ -42,15 +43,15 @@ rc=$?
 [ "$rc" -le 1 ] || { echo "preflight-run: preflight run exited $rc" >&2; echo "preflight-run fail" >> "$OUT/result.txt"; exit "$rc"; }
 i=1
 while [ "$i" -le "$REPEATS" ]; do
-	# the check's verdicts: name on the TAP line, value on the '#   ' line after it
-	perl -ne '
-		sub flush { print "$n $r" . (defined $v ? " $v" : "") . "\n" if defined $n; undef $n; undef $v }
-		if (/^(not )?ok \d+ - (.*?)(?: # SKIP.*)?$/) {
-			my ($not, $name, $skip) = ($1, $2, /# SKIP/);
-			flush(); ($n = "run'"$i"'_$name") =~ s/[^-_.A-Za-z0-9]+/_/g;
-			$r = $skip ? "skip" : $not ? "fail" : "pass"; next }
-		if (defined $n && !defined $v && /^#   (-?[0-9.]+) (us|ns|ms|s|%)? ?(?:<|<=|>|>=|==|!=)/) { $v = "$1 " . ($2 // "count") }
-		END { flush() }' "$(printf '%s/runs/run-%02d' "$OUT" "$i")/verdicts.tap" >> "$OUT/result.txt"
+	# the check's verdicts: the records of verdicts.json (docs/verdicts.md), never the TAP's wording
+	perl -MJSON::PP -e '
+		local $/; open my $f, "<", $ARGV[0] or exit 0; my $d = decode_json(<$f>);
+		my %r = (pass => "pass", fail => "fail", not_measured => "skip", not_valid => "fail");
+		for my $v (@{$d->{verdicts}}) {
+			(my $n = "run$ARGV[1]_$v->{id} $v->{label}") =~ s/[^-_.A-Za-z0-9]+/_/g;
+			my $u = $v->{unit} eq "" ? "count" : $v->{unit};
+			print "$n " . ($r{$v->{verdict}} // "unknown") . (defined $v->{value} ? " $v->{value} $u" : "") . "\n";
+		}' "$(printf '%s/runs/run-%02d' "$OUT" "$i")/verdicts.json" "$i" >> "$OUT/result.txt"
 	i=$((i + 1))
 done
 

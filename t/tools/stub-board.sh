@@ -4,7 +4,7 @@
 # directory, with '--repeats N' DIR/run-01 ... run-NN as 'preflight run' does
 # (build/t/ci_genruns, the seed from the directory, so reruns are the same;
 # STUB_SCALE=1.3 makes it a regression, STUB_KERNEL names the kernel) with a
-# verdicts.tap, all passed (STUB_FAIL=1: one failed, exit 1); every other
+# verdicts.json and verdicts.tap, all passed (STUB_FAIL=1: one failed, exit 1); every other
 # command is the real build/preflight.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,5 +38,12 @@ mv "$tmp/run-01" "$out" && rmdir "$tmp" || exit 4
 fail=${STUB_FAIL:-0}
 printf '1..2\nok 1 - REQ-LAT-001 io activation_latency max\n#   41.2 us <= 62 us (margin 34 %%)\n%s 2 - REQ-OVR-001 io overruns\n#   %s == 0\n' \
 	"$([ "$fail" = 1 ] && echo "not ok" || echo ok)" "$fail" > "$out/verdicts.tap"
+cat > "$out/verdicts.json" <<JSON
+{"schema": "preflight-verdicts/1", "result": "$([ "$fail" = 1 ] && echo fail || echo pass)", "exit_code": $fail,
+ "verdicts": [
+  {"test": 1, "id": "REQ-LAT-001", "label": "io activation_latency max", "verdict": "pass", "value": 41.2, "unit": "us"},
+  {"test": 2, "id": "REQ-OVR-001", "label": "io overruns", "verdict": "$([ "$fail" = 1 ] && echo fail || echo pass)",
+   "value": $fail, "unit": ""}]}
+JSON
 echo "stub-board: $out"
 exit "$fail"
