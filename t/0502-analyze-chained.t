@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need BUILT:t/gentrace
-plan 19
+plan 22
 
 SEED="$TOP/budgets/seed.ini"
 stat3() { printf '%s/%s/%s' "$(json_get "$1" "$2.min")" "$(json_get "$1" "$2.max")" "$(json_get "$1" "$2.count")"; }
@@ -90,3 +90,17 @@ is "$(stat3 "$TMP/i.json" $A.exec_time_diff_ns)|$(json_get "$TMP/i.json" $A.unce
 	"agree-5.1 ctl100: job log CPU time - trace execution time is 42 us in job 1 (its interrupts); the trace is authoritative"
 is "$(json_get "$TMP/i.json" tasks.name=io.agreement.uncertainty)" \
 	'{"activation_latency_ns":0,"authoritative":"trace","exec_time_ns":0}' "agree-5.2 io: the two clocks agree"
+
+# --- 6: the qualification summary (preflight summary) of a run whose results.json is the silent trace's
+cp -r "$TOP/t/fixtures/run" "$TMP/run"
+cp "$R" "$TMP/run/results.json"
+run_cmd "$PREFLIGHT" summary "$TMP/run"
+is "$(printf '%s\n' "$out" | grep -E '^  (io|ctl100) ' | head -2)" \
+"  io             3864.0 us     =max n=3    3864.0 us     3964.0 us     0         0       3     -
+  ctl100         3907.0 us     =max n=3    10.0 us       4407.0 us     0         0       3     -" \
+	"summary-6.1 the app tasks' table: the wake max REQ-LAT-001 judges beside the activation latency"
+is "$(printf '%s\n' "$out" | grep -c '^  1 event explains the worst case of 2 tasks: io job 1 ')" 1 \
+	"summary-6.2 the root event under the worst culprits"
+cp "$TMP/i.json" "$TMP/run/results.json"
+run_cmd "$PREFLIGHT" summary "$TMP/run"
+like "$(printf '%s\n' "$out" | grep -E '^  ctl100 ')" " 1\.0 us$" "summary-6.3 the clock diff column: the job log's largest difference from the trace"
