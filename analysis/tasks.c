@@ -478,15 +478,17 @@ void an_culprit_fill(struct an_run *r, struct an_thread *th, int cpu, struct an_
 
 /*
  * an_releaser_of - the app task whose thread woke one of task t at waking_ns
- * (the chain: ctl100 released by io), in a job of its own begun by then;
- * NULL when a timer, an IRQ or any other thread woke it
+ * (the chain: ctl100 released by io), in its job released by then and not
+ * ended (the tick wakes the tasks of its slot before or after its own start
+ * marker); NULL when a timer, an IRQ or any other thread woke it
  */
 static struct an_task *an_releaser_of(struct an_run *r, const struct an_task *t, int32_t waker_pid, int64_t waking_ns)
 {
 	struct an_thread *w = waker_pid > 0 ? an_thread_find(r, waker_pid) : NULL;
 	struct an_task *rt = w ? w->task : NULL;
 
-	if (!rt || rt == t || !rt->cur.start_ns || rt->cur.start_ns > waking_ns)
+	if (!rt || rt == t || !rt->cur.start_ns || rt->cur.release_ns > waking_ns ||
+	    (!rt->job_open && rt->cur.end_ns < waking_ns))
 		return NULL;
 	return rt;
 }
@@ -509,26 +511,52 @@ static void an_culprit_releaser(struct an_run *r, const struct an_task *t, struc
 }
 
 /*
- * an_job_chain - the wakeup latency of a job starting at ts (docs/results.md:
- * wakeup_latency_ns) and its root: woken for it by another app task's job
- * (chained), from that waking, and its root is that job's when the wait for
- * the waking is the larger part of the activation latency; else from the
- * release, and its root is itself
+ * an_app_above_ns - how long threads of the app's tasks of a higher priority
+ * than t ran on cpu in [from, to], less the interrupts they took: the app's
+ * own interference, by its design
  */
-static int64_t an_job_chain(struct an_run *r, struct an_task *t, struct an_thread *th, struct an_job *j, int64_t ts)
+static int64_t an_app_above_ns(struct an_run *r, const struct an_task *t, int self, int cpu, int64_t from, int64_t to)
 {
-	int64_t wake = th->last_waking_ns;
+	struct an_contrib cs[64];
+	struct an_thread *o;
+	int64_t sum = 0;
+	int k, n;
+
+	if (t->prio < 0 || to <= from)
+		return 0;
+	n = an_cpu_account(r, cpu, self, from, to, cs, PF_ARRAY_SIZE(cs));
+	for (k = 0; k < n; k++)
+		if (cs[k].kind == AN_C_THREAD && cs[k].dur_ns > 0 && (o = an_thread_find(r, cs[k].id)) && o->task &&
+		    o->task != t && o->task->app && o->task->prio > t->prio)
+			sum += cs[k].dur_ns;
+	return sum;
+}
+
+/*
+ * an_job_chain - the wakeup latency of a job starting at ts on cpu
+ * (docs/results.md: wakeup_latency_ns) and its root. Woken for it by another
+ * app task's job (chained): from that waking, else from the release; less
+ * the time the app's tasks of a higher priority ran on its CPU meanwhile.
+ * Its root is the releaser's job's when that wait and that interference are
+ * the larger part of the activation latency; else itself.
+ */
+static int64_t an_job_chain(struct an_run *r, struct an_task *t, struct an_thread *th, struct an_job *j, int cpu,
+			    int64_t ts)
+{
+	int64_t wake = th->last_waking_ns, from, lat;
 	struct an_task *rt = NULL;
 
 	j->root = (struct an_root){ t, j->seq, j->release_ns };
 	if (wake >= j->release_ns && wake <= ts && wake > t->prev_end_ns)
 		rt = an_releaser_of(r, t, th->last_waker_pid, wake);
+	from = rt ? wake : j->release_ns;
+	lat = ts - from - an_app_above_ns(r, t, th->pid, cpu, from, ts);
 	if (!rt)
-		return ts - j->release_ns;
+		return lat;
 	t->chained_jobs++;
-	if (2 * (wake - j->release_ns) >= ts - j->release_ns && rt->cur.root.task)
+	if (2 * (ts - j->release_ns - lat) >= ts - j->release_ns && rt->cur.root.task)
 		j->root = rt->cur.root;
-	return ts - wake;
+	return lat;
 }
 
 /* an_culprit_of - the task's culprit of job seq released at release_ns, NULL when not among its worst */
@@ -648,7 +676,7 @@ int an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_
 		if (gaps > 0)
 			t->missed += gaps;
 	}
-	if (an_stat_add(&t->wlat, an_job_chain(r, t, th, j, ts), release_ns, seq))
+	if (an_stat_add(&t->wlat, an_job_chain(r, t, th, j, cpu, ts), release_ns, seq))
 		goto oom;
 	t->prev_start_ns = ts;
 	t->prev_release_ns = release_ns;
@@ -737,6 +765,7 @@ int an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_id
 	an_rt_job_end(t, th, an_culprit_of(t, seq, j->release_ns), seq, j->release_ns, ts);
 	an_slot_job(r, t, j->release_ns, ts, &slot);
 	*j = (struct an_job){ .seq = j->seq, .release_ns = j->release_ns, .start_ns = j->start_ns, .end_ns = ts,
+			      .root = j->root,
 			      .lost = j->lost, .slot = slot, .exec_ns = exec_ns, .npre = npre, .nmig = nmig,
 			      .cpu = cpu, .overrun = overrun, .miss = miss };
 	if (r->jobs_csv && t->ring_n >= AN_JOB_RING)

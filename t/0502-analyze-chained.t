@@ -4,7 +4,9 @@
 # clocks of a job (issue 32 items 1, 6, 7, 8), on traces of t/tools/gentrace.c
 # whose answers are fixed by construction:
 #   chained  io starts 12 us after its release and runs 3500 us; it wakes
-#            ctl100 3000 us into its job, and ctl100 starts 10 us after that
+#            ctl100 3000 us into its job, and ctl100 starts 10 us after that;
+#            in slot 2 io wakes ctl100 for its own CPU before its start marker
+#            (as the tick does), and ctl100 starts 2 us after io sleeps
 #   silent   the same, but in slot 1 CPU 0 shows no event for 3955 us before
 #            the timer interrupt that wakes io, 3855 us after io's release
 #   irqs     a job log beside the 'basic' trace: ctl100's job 1 took 42 us of
@@ -12,7 +14,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need BUILT:t/gentrace
-plan 22
+plan 23
 
 SEED="$TOP/budgets/seed.ini"
 stat3() { printf '%s/%s/%s' "$(json_get "$1" "$2.min")" "$(json_get "$1" "$2.max")" "$(json_get "$1" "$2.count")"; }
@@ -21,23 +23,26 @@ stat3() { printf '%s/%s/%s' "$(json_get "$1" "$2.min")" "$(json_get "$1" "$2.max
 "$GEN" chained "$TMP/c.dat"
 R="$TMP/c.json"
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/c.dat" -o "$R"
+aout=$out
 is "$rc" 0 "chained-1.1 the chained trace is analysed"
 T=tasks.name=ctl100
 is "$(stat3 "$R" $T.activation_latency_ns)|$(stat3 "$R" $T.wakeup_latency_ns)|$(json_get "$R" $T.chained_jobs)" \
-	"3022000/3022000/3|10000/10000/3|3" \
-	"chained-1.2 ctl100: activation latency 3022 us (io's work inside), wakeup latency 10 us from io's waking, 3 chained jobs"
+	"3022000/3517000/3|2000/10000/3|3" \
+	"chained-1.2 ctl100: activation latency up to 3517 us (io's work inside), wakeup latency 10 us from io's waking (2 us when io's own 3504 us on its CPU are taken out), 3 chained jobs"
 T=tasks.name=io
 is "$(stat3 "$R" $T.activation_latency_ns)|$(stat3 "$R" $T.wakeup_latency_ns)|$(json_get "$R" $T.chained_jobs)" \
 	"12000/12000/3|12000/12000/3|0" "chained-1.3 io, woken by its timer: its wakeup latency is its activation latency"
-like "$(printf '%s\n' "$out" | grep '^ctl100 ')" "^ctl100 +trace +3 +=max +3022\.0 +10\.0 +3522\.0 +500\.0 " \
+like "$(printf '%s\n' "$out" | grep '^ctl100 ')" "^ctl100 +trace +3 +=max +3517\.0 +10\.0 +4017\.0 +500\.0 " \
 	"chained-1.4 the summary's task table shows the wake max beside the activation latency"
 run_cmd "$PREFLIGHT" check "$R" --budgets "$SEED"
 is "$(printf '%s\n' "$out" | grep -- '- REQ-LAT-001 ')" "ok 1 - REQ-LAT-001 io wakeup_latency max
 ok 2 - REQ-LAT-001 ctl100 wakeup_latency max" \
 	"chained-1.5 every wakeup is fast but io runs long: the seed's REQ-LAT-001 passes for both tasks"
 is "$(json_get "$R" tasks.name=ctl100.culprits.0.root)/$(json_get "$R" tasks.name=io.culprits.0.root)" \
-	'{"release_ns":1000000000000,"seq":0,"task":"io"}/{"release_ns":1000000000000,"seq":0,"task":"io"}' \
-	"chained-1.6 ctl100's lateness is io's job (3012 of its 3022 us), io's its own"
+	'{"release_ns":1000020000000,"seq":2,"task":"io"}/{"release_ns":1000000000000,"seq":0,"task":"io"}' \
+	"chained-1.6 ctl100's worst lateness is io's job 2 (3515 of its 3517 us), io's its own"
+like "$(printf '%s\n' "$aout" | grep '^ctl100 job 2 ')" "— released by io \(pid 101, job 2\) after 11 µs, io itself 12 µs late; io \(pid 101\) 3504 µs, switch-in to start 2\.0 µs \[100 % explained\]$" \
+	"chained-1.7 woken by io before io's own start marker: still released by io, its job 2"
 
 # --- 2: a timer held off by a CPU that shows no event
 "$GEN" silent "$TMP/s.dat"

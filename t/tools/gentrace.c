@@ -958,13 +958,17 @@ static void g_flags(struct g_list *l, unsigned flags) { l->ev[l->n - 1].data[2] 
 /*
  * g_chained - the 'chained' scenario: every wakeup is fast, but io runs long
  * and releases ctl100 late in the slot (docs/results.md: wakeup_latency_ns).
- * Slots k = 0 and 2 (r = T0 + k * 10 ms): io's timer on the idle CPU 0 wakes
+ * Slot k = 0 (r = T0 + k * 10 ms): io's timer on the idle CPU 0 wakes
  * it at r+6 (expiry r+5), it runs at r+10, starts at r+12; at r+3012 it wakes
  * ctl100 (in its context) for the idle CPU 1, and ends at r+3512 (switch-out
  * r+3515); ctl100 runs at r+3020, starts at r+3022 (activation latency 3022
  * us, wakeup latency 10 us: chained, its root io's job) and ends at r+3522.
- * Slot 1 is the same; with 'silent' (gentrace silent), it is a timer held off by a CPU that
- * shows no event: stress-ng-cpu (pid 600, SCHED_OTHER) runs on CPU 0 from
+ * Slot 2: as the tick does, io wakes ctl100 for its own CPU 0 at r+11, before
+ * its start marker; ctl100 waits behind io (FIFO 90 over its 80) and runs when
+ * io sleeps at r+3515, starts at r+3517 (activation latency 3517 us, wakeup
+ * latency 2 us: 3506 us less io's 3504 us on its CPU; its root io's job 2).
+ * Slot 1 is as slot 0; with 'silent' (gentrace silent), it is a timer held
+ * off by a CPU that shows no event: stress-ng-cpu (pid 600, SCHED_OTHER) runs on CPU 0 from
  * r-100; nothing happens there until the local timer interrupt r+3855 ..
  * r+3860, whose hrtimer (expiry r+3856) wakes io at r+3857; io preempts
  * stress-ng at r+3862 and starts at r+3864 (3864 us late: 3855 us silent,
@@ -1030,6 +1034,18 @@ static int g_chained(struct g_list *l, bool silent)
 			continue;
 		}
 		g_timer_wake(l, 0, r, &G_IDLE, &G_IO, 0);
+		if (k == 2) {
+			/* the tick's order: it wakes ctl100 for its own CPU before its start marker */
+			g_switch(l, 0, r + 10 * G_US, &G_IDLE, G_RUNNING, &G_IO);
+			g_wake(l, 0, r + 11 * G_US, G_IO.pid, &G_CTL, 0, ID_WAKING);
+			g_marker(l, 0, r + 12 * G_US, G_IO.pid, true, 'S', 0, k, r, 0);
+			g_marker(l, 0, r + 3512 * G_US, G_IO.pid, true, 'E', 0, k, r, 0);
+			g_switch(l, 0, r + 3515 * G_US, &G_IO, G_SLEEPING, &G_CTL);
+			g_marker(l, 0, r + 3517 * G_US, G_CTL.pid, false, 'S', 1, k, r, 0);
+			g_marker(l, 0, r + 4017 * G_US, G_CTL.pid, false, 'E', 1, k, r, 0);
+			g_switch(l, 0, r + 4020 * G_US, &G_CTL, G_SLEEPING, &G_IDLE);
+			continue;
+		}
 		g_chained_io(l, r, k, 10, &G_IDLE, G_RUNNING, 3000, 3500, 8);
 	}
 	return 0;
