@@ -103,9 +103,9 @@ run_cmd "$PREFLIGHT" summary "$TMP/run"
 is "$(printf '%s\n' "$out" | grep -E '^  (io|ctl100) ' | head -2)" \
 "  io             3864.0 us     =max n=3    3864.0 us     3964.0 us     0         0       3     -
   ctl100         3907.0 us     =max n=3    10.0 us       4407.0 us     0         0       3     -" \
-	"summary-6.1 the app tasks' table: the wake max REQ-LAT-001 judges beside the activation latency"
+	"wsum-6.1 the app tasks' table: the wake max REQ-LAT-001 judges beside the activation latency"
 is "$(printf '%s\n' "$out" | grep -c '^  1 event explains the worst case of 2 tasks: io job 1 ')" 1 \
-	"summary-6.2 the root event under the worst culprits"
+	"wsum-6.2 the root event under the worst culprits"
 cp "$TMP/i.json" "$TMP/run/results.json"
 run_cmd "$PREFLIGHT" summary "$TMP/run"
-like "$(printf '%s\n' "$out" | grep -E '^  ctl100 ')" " 1\.0 us$" "summary-6.3 the clock diff column: the job log's largest difference from the trace"
+like "$(printf '%s\n' "$out" | grep -E '^  ctl100 ')" " 1\.0 us$" "wsum-6.3 the clock diff column: the job log's largest difference from the trace"
