@@ -1214,11 +1214,12 @@ int an_write_csv(struct an_run *r, json_t *res, const char *dir)
 		"name", "tid", "source", "jobs", "activation_latency_ns.max", "activation_latency_ns.p99",
 		"activation_latency_ns.max_id", "response_time_ns.max", "exec_time_ns.max", "cpu_time_ns.max",
 		"overruns", "deadline_misses", "missed_activations", "preemptions", "migrations", "lost_events_jobs",
+		"wakeup_latency_ns.max", "chained_jobs",
 	};
 	static const char *const cul[] = {
 		"task", "seq", "cpu", "release_ns", "start_ns", "latency_ns", "not_woken_ns",
 		"timer_expiry_delay_ns", "runnable_ns", "app_delay_ns", "released_by.task", "released_by.latency_ns",
-		"explained", "complete", "summary",
+		"explained", "complete", "summary", "root.task", "root.seq",
 	};
 	json_t *tasks = json_object_get(res, "tasks"), *all = json_array(), *t, *c;
 	size_t i, k;

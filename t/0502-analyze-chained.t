@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need BUILT:t/gentrace
-plan 23
+plan 24
 
 SEED="$TOP/budgets/seed.ini"
 stat3() { printf '%s/%s/%s' "$(json_get "$1" "$2.min")" "$(json_get "$1" "$2.max")" "$(json_get "$1" "$2.count")"; }
@@ -43,6 +43,10 @@ is "$(json_get "$R" tasks.name=ctl100.culprits.0.root)/$(json_get "$R" tasks.nam
 	"chained-1.6 ctl100's worst lateness is io's job 2 (3515 of its 3517 us), io's its own"
 like "$(printf '%s\n' "$aout" | grep '^ctl100 job 2 ')" "— released by io \(pid 101, job 2\) after 11 µs, io itself 12 µs late; io \(pid 101\) 3504 µs, switch-in to start 2\.0 µs \[100 % explained\]$" \
 	"chained-1.7 woken by io before io's own start marker: still released by io, its job 2"
+
+"$PREFLIGHT" analyze -q --trace "$TMP/c.dat" -o "$TMP/c2.json" --csv "$TMP/csv"
+is "$(grep '^"ctl100"' "$TMP/csv/results-tasks.csv" | awk -F, '{ print $(NF - 1) "," $NF }')/$(sed -n 1p "$TMP/csv/results-culprits.csv" | awk -F, '{ print $(NF - 1) "," $NF }')/$(grep '^"ctl100","2"' "$TMP/csv/results-culprits.csv" | awk -F, '{ print $(NF - 1) "," $NF }')" \
+	'"10000","3"/"root_task","root_seq"/"io","2"' "chained-1.8 the CSV tables: the wakeup latency's max and the chained jobs, each culprit's root"
 
 # --- 2: a timer held off by a CPU that shows no event
 "$GEN" silent "$TMP/s.dat"
