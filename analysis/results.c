@@ -519,7 +519,7 @@ static const char *an_waited(const struct an_culprit *c)
  */
 void an_culprit_parts_json(const char *self, const struct an_culprit *c, json_t *o)
 {
-	static const char *const kinds[] = { "thread", "irq", "softirq", "idle", "self", "app", "others" };
+	static const char *const kinds[] = { "thread", "irq", "softirq", "idle", "self", "app", "others", "silent" };
 	json_t *cs = json_array(), *x;
 	int k;
 
@@ -540,8 +540,16 @@ void an_culprit_parts_json(const char *self, const struct an_culprit *c, json_t 
 	for (k = 0; k < c->ncontrib; k++) {
 		x = json_object();
 		json_object_set_new(x, "kind", json_string(kinds[c->contrib[k].kind]));
-		json_object_set_new(x, "name", json_string(c->contrib[k].kind == AN_C_SELF ? self
-							  : c->contrib[k].name));
+		if (c->contrib[k].kind == AN_C_SILENT) {
+			char name[128];
+
+			snprintf(name, sizeof(name), AN_SILENT_TEXT " (no event on CPU %d for %.1f µs)", c->contrib[k].id,
+				 (double)(c->silent_to_ns - c->silent_from_ns) / 1000.0);
+			json_object_set_new(x, "name", json_string(name));
+		} else {
+			json_object_set_new(x, "name", json_string(c->contrib[k].kind == AN_C_SELF ? self
+								  : c->contrib[k].name));
+		}
 		json_object_set_new(x, "id", json_integer(c->contrib[k].id));
 		json_object_set_new(x, "pid", c->contrib[k].kind == AN_C_THREAD || c->contrib[k].kind == AN_C_SELF ||
 				    c->contrib[k].kind == AN_C_APP ? json_integer(c->contrib[k].id) : json_null());
@@ -551,9 +559,22 @@ void an_culprit_parts_json(const char *self, const struct an_culprit *c, json_t 
 		json_array_append_new(cs, x);
 	}
 	json_object_set_new(o, "contributors", cs);
+	json_object_set_new(o, "silent", !c->silent_to_ns ? json_null() :
+			    json_pack("{sisIsIsI}", "cpu", c->cpu, "from_ns", (json_int_t)c->silent_from_ns,
+				      "to_ns", (json_int_t)c->silent_to_ns,
+				      "duration_ns", (json_int_t)(c->silent_to_ns - c->silent_from_ns)));
 	json_object_set_new(o, "explained_ns", json_integer(c->explained_ns));
 	json_object_set_new(o, "explained", an_frac(c->explained_ns, c->latency_ns));
 	json_object_set_new(o, "complete", json_boolean(c->complete));
+}
+
+/* an_root_json - the job a lateness comes from: {task, seq, release_ns}, null unknown */
+static json_t *an_root_json(const struct an_root *root)
+{
+	if (!root->task)
+		return json_null();
+	return json_pack("{sssIsI}", "task", root->task->name, "seq", (json_int_t)root->seq,
+			 "release_ns", (json_int_t)root->release_ns);
 }
 
 json_t *an_culprit_json(const struct an_run *r, const struct an_task *t, const struct an_culprit *c)
@@ -564,6 +585,7 @@ json_t *an_culprit_json(const struct an_run *r, const struct an_task *t, const s
 	json_object_set_new(o, "seq", json_integer(c->seq));
 	an_culprit_parts_json(t->name, c, o);
 	an_rt_culprit_json((struct an_run *)r, c, o);
+	json_object_set_new(o, "root", an_root_json(&c->root));
 	json_object_set_new(o, "released_by", !c->releaser[0] ? json_null() :
 			    json_pack("{sssisIsI}", "task", c->releaser, "pid", c->waker_pid,
 				      "seq", (json_int_t)c->releaser_seq, "latency_ns", (json_int_t)c->releaser_late_ns));
@@ -584,6 +606,24 @@ static json_t *an_culprits_json(struct an_run *r, struct an_task *t)
 	return arr;
 }
 
+/*
+ * an_uncertainty_json - which of the two clocks a task's verdicts read (the
+ * trace's: the job log's start is read after the switch-in, so it holds the
+ * app's own delay too, and its CPU time the interrupts taken in the job),
+ * and the largest difference the other shows (docs/results.md: agreement)
+ */
+static json_t *an_uncertainty_json(struct an_run *r, struct an_task *t)
+{
+	struct pf_stats d, e;
+
+	pf_hist_stats(&t->diff.h, &d);
+	pf_hist_stats(&t->ediff.h, &e);
+	return json_pack("{sssoso}", "authoritative", "trace",
+			 "activation_latency_ns", d.count ? json_integer(d.max) : json_null(),
+			 "exec_time_ns", e.count && r->n_switch ? json_integer(e.max > -e.min ? e.max : -e.min)
+			 : json_null());
+}
+
 static json_t *an_task_json(struct an_run *r, struct an_task *t, json_t *affected)
 {
 	bool tr = t->jobs > 0 || t->in_trace, jl = r->opt.joblog != NULL;
@@ -602,6 +642,8 @@ static json_t *an_task_json(struct an_run *r, struct an_task *t, json_t *affecte
 	json_object_set_new(o, "source", json_string(tr && jl ? "trace+joblog" : tr ? "trace" : "joblog"));
 	json_object_set_new(o, "jobs", json_integer((json_int_t)(primary_jl ? t->jl_jobs : t->jobs)));
 	json_object_set_new(o, "activation_latency_ns", an_stat_json(lat));
+	json_object_set_new(o, "wakeup_latency_ns", primary_jl ? json_null() : an_stat_json(&t->wlat));
+	json_object_set_new(o, "chained_jobs", primary_jl ? json_null() : json_integer((json_int_t)t->chained_jobs));
 	pf_hist_stats(&lat->h, &st);
 	json_object_set_new(o, "start_jitter_ns", st.count ? json_integer(st.max - st.min) : json_null());
 	json_object_set_new(o, "period_jitter_ns", primary_jl ? json_null() : an_stat_json(&t->pjit));
@@ -649,6 +691,8 @@ static json_t *an_task_json(struct an_run *r, struct an_task *t, json_t *affecte
 		json_object_set_new(a, "trace_only", json_integer((json_int_t)t->trace_only));
 		json_object_set_new(a, "joblog_only", json_integer((json_int_t)t->joblog_only));
 		json_object_set_new(a, "activation_latency_diff_ns", an_stat_json(&t->diff));
+		json_object_set_new(a, "exec_time_diff_ns", r->n_switch ? an_stat_json(&t->ediff) : json_null());
+		json_object_set_new(a, "uncertainty", an_uncertainty_json(r, t));
 		json_object_set_new(o, "agreement", a);
 	} else {
 		json_object_set_new(o, "agreement", json_null());
@@ -659,6 +703,63 @@ static json_t *an_task_json(struct an_run *r, struct an_task *t, json_t *affecte
 	an_rt_task_json(r, t, o);
 	json_object_set_new(o, "culprits", primary_jl ? json_array() : an_culprits_json(r, t));
 	return o;
+}
+
+/*
+ * an_root_events_json - the tasks' worst activations grouped by the job
+ * their lateness comes from (culprits[].root): one event that explains the
+ * worst case of several tasks is said once, the most tasks first
+ * (docs/results.md: root_events)
+ */
+static json_t *an_root_events_json(struct an_run *r)
+{
+	json_t *arr = json_array(), *ev, *names;
+	bool *done = calloc(r->ntasks ? r->ntasks : 1, sizeof(*done));
+	const struct an_culprit *rc;
+	char line[512], rel[32], d[32];
+	size_t len, n, i;
+	int k, j, m;
+
+	for (k = 0; done && k < r->ntasks; k++) {
+		const struct an_root *root = &r->task[k]->top[0].root;
+
+		if (done[k] || !r->task[k]->ntop || !root->task)
+			continue;
+		names = json_array();
+		for (j = k; j < r->ntasks; j++) {
+			const struct an_root *o = &r->task[j]->top[0].root;
+
+			if (!done[j] && r->task[j]->ntop && o->task == root->task && o->seq == root->seq &&
+			    o->release_ns == root->release_ns) {
+				done[j] = true;
+				json_array_append_new(names, json_string(r->task[j]->name));
+			}
+		}
+		for (m = 0, rc = NULL; m < root->task->ntop && !rc; m++)
+			if (root->task->top[m].seq == root->seq && root->task->top[m].release_ns == root->release_ns)
+				rc = &root->task->top[m];
+		n = json_array_size(names);
+		snprintf(rel, sizeof(rel), "%lld.%09lld s", (long long)(root->release_ns / PF_NS_PER_SEC),
+			 (long long)(root->release_ns % PF_NS_PER_SEC));
+		if (rc)
+			an_fmt_us(d, sizeof(d), rc->latency_ns);
+		len = (size_t)snprintf(line, sizeof(line), "1 event explains the worst case of %zu task%s: %s job %u "
+				       "(released at %s%s%s%s) —", n, n == 1 ? "" : "s", root->task->name, root->seq, rel,
+				       rc ? ", " : "", rc ? d : "", rc ? " late" : "");
+		for (i = 0; i < n && len < sizeof(line); i++)
+			len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s", i ? "," : "",
+						json_string_value(json_array_get(names, i)));
+		ev = json_pack("{sssIsIsososs}", "task", root->task->name, "seq", (json_int_t)root->seq,
+			       "release_ns", (json_int_t)root->release_ns,
+			       "latency_ns", rc ? json_integer(rc->latency_ns) : json_null(), "tasks", names,
+			       "summary", line);
+		for (i = json_array_size(arr); i > 0 &&
+		     json_array_size(json_object_get(json_array_get(arr, i - 1), "tasks")) < n; i--)
+			;
+		json_array_insert_new(arr, i, ev);
+	}
+	free(done);
+	return arr;
 }
 
 static json_t *an_app_json(struct an_run *r, json_t *affected)
@@ -976,6 +1077,7 @@ json_t *an_results_json(struct an_run *r)
 	for (k = 0; k < r->ntasks; k++)
 		json_array_append_new(tasks, an_task_json(r, r->task[k], affected));
 	json_object_set_new(res, "tasks", tasks);
+	json_object_set_new(res, "root_events", an_root_events_json(r));
 	json_object_set_new(res, "app", an_app_json(r, affected));
 	json_object_set_new(res, "slots", an_slots_json(r, affected));
 	json_object_set_new(res, "cyclictest", r->cyclictest ? json_incref(r->cyclictest) : json_null());
@@ -1132,11 +1234,12 @@ int an_write_csv(struct an_run *r, json_t *res, const char *dir)
 		"name", "tid", "source", "jobs", "activation_latency_ns.max", "activation_latency_ns.p99",
 		"activation_latency_ns.max_id", "response_time_ns.max", "exec_time_ns.max", "cpu_time_ns.max",
 		"overruns", "deadline_misses", "missed_activations", "preemptions", "migrations", "lost_events_jobs",
+		"wakeup_latency_ns.max", "chained_jobs",
 	};
 	static const char *const cul[] = {
 		"task", "seq", "cpu", "release_ns", "start_ns", "latency_ns", "not_woken_ns",
 		"timer_expiry_delay_ns", "runnable_ns", "app_delay_ns", "released_by.task", "released_by.latency_ns",
-		"explained", "complete", "summary",
+		"explained", "complete", "summary", "root.task", "root.seq",
 	};
 	json_t *tasks = json_object_get(res, "tasks"), *all = json_array(), *t, *c;
 	size_t i, k;
@@ -1331,7 +1434,7 @@ static void an_print_small_n(json_t *tasks, FILE *out)
 void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 {
 	json_t *tr = json_object_get(res, "trace"), *arr, *o, *c, *lat, *app, *slots;
-	char b1[32], b2[32], b3[32], b4[32];
+	char b1[32], b2[32], b3[32], b4[32], b5[32];
 	size_t i, k, shown;
 
 	if (json_is_object(tr)) {
@@ -1393,16 +1496,17 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 	}
 	arr = json_object_get(res, "tasks");
 	if (json_array_size(arr)) {
-		fprintf(out, "\n%-10s %-12s %7s %9s %9s %9s %9s %5s %5s %5s\n", "task", "source", "jobs", "lat p99",
-			"lat max", "resp max", "exec max", "ovr", "miss", "skip");
+		fprintf(out, "\n%-10s %-12s %7s %9s %9s %9s %9s %9s %5s %5s %5s\n", "task", "source", "jobs", "lat p99",
+			"lat max", "wake max", "resp max", "exec max", "ovr", "miss", "skip");
 		json_array_foreach(arr, i, o) {
 			lat = json_object_get(o, "activation_latency_ns");
-			fprintf(out, "%-10s %-12s %7lld %9s %9s %9s %9s %5lld %5lld %5lld%s\n",
+			fprintf(out, "%-10s %-12s %7lld %9s %9s %9s %9s %9s %5lld %5lld %5lld%s\n",
 				json_string_value(json_object_get(o, "name")),
 				json_string_value(json_object_get(o, "source")),
 				json_integer_value(json_object_get(o, "jobs")),
 				an_us_pct(lat, "p99", b1, sizeof(b1)),
 				an_us(json_object_get(lat, "max"), b2, sizeof(b2)),
+				an_us(json_object_get(json_object_get(o, "wakeup_latency_ns"), "max"), b5, sizeof(b5)),
 				an_us(json_object_get(json_object_get(o, "response_time_ns"), "max"), b3, sizeof(b3)),
 				an_us(json_object_get(json_object_get(o, "exec_time_ns"), "max"), b4, sizeof(b4)),
 				json_integer_value(json_object_get(o, "overruns")),
@@ -1410,7 +1514,8 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 				json_integer_value(json_object_get(o, "missed_activations")),
 				json_integer_value(json_object_get(o, "lost_events_jobs")) ? "  [lost events]" : "");
 		}
-		fprintf(out, "(times in µs)\n");
+		fprintf(out, "(times in µs; wake: from the waking by the releasing task for a chained job, else from the "
+			"release)\n");
 		an_print_small_n(arr, out);
 		app = json_object_get(res, "app");
 		if (json_is_object(app))
@@ -1430,6 +1535,9 @@ void an_print_summary(struct an_run *r, json_t *res, FILE *out)
 			json_array_foreach(json_object_get(o, "culprits"), k, c)
 				fprintf(out, "%s\n", json_string_value(json_object_get(c, "summary")));
 		}
+		json_array_foreach(json_object_get(res, "root_events"), i, o)
+			if (json_array_size(json_object_get(o, "tasks")) > 1)
+				fprintf(out, "%s\n", json_string_value(json_object_get(o, "summary")));
 		json_array_foreach(arr, i, o)
 			an_print_observer(o, out);
 	}

@@ -816,6 +816,8 @@ static void an_switch_in(struct an_run *r, struct an_thread *t, int cpu, int64_t
 		t->last_waking_ns = t->waking_ns;
 		t->last_timer_ns = t->wake_timer_ns;
 		t->last_waker_pid = t->waker_pid;
+		t->last_quiet_from_ns = t->wake_quiet_from_ns;
+		t->last_quiet_to_ns = t->wake_quiet_to_ns;
 		t->last_switch_in_ns = ts;
 		t->last_inferred = inferred;
 		t->waking_ns = 0;
@@ -1010,6 +1012,8 @@ void an_on_waking(struct an_run *r, int cpu, int64_t ts, int pid, const char *co
 			t->unresolved++;
 		t->waking_ns = ts;
 		t->wake_timer_ns = c->hrtimer_ns;
+		t->wake_quiet_from_ns = c->hrtimer_ns ? c->hrt_quiet_from_ns : 0;
+		t->wake_quiet_to_ns = c->hrtimer_ns ? c->hrt_quiet_to_ns : 0;
 		/* the thread on the CPU woke it, unless a timer, an IRQ or a softirq did */
 		t->waker_pid = c->hrtimer_ns || c->irq_depth || c->in_softirq || c->curr < 0 ? 0 : c->curr;
 		t->wakeup_ns = 0;
@@ -1045,6 +1049,7 @@ void an_on_irq(struct an_run *r, int cpu, int64_t ts, bool entry, int irq, const
 		if (!c->intr_since_ns)
 			c->intr_since_ns = ts;
 		if (c->irq_depth++ == 0) {
+			c->irq_quiet_ns = c->prev_ns;
 			c->irq_start_ns = ts;
 			c->irq = irq;
 			c->irq_name = name ? an_name(r, name, len) : 0;
@@ -1093,8 +1098,13 @@ void an_on_softirq(struct an_run *r, int cpu, int64_t ts, bool entry, int vec)
 
 void an_on_hrtimer(struct an_run *r, int cpu, int64_t ts, int64_t now_ns, bool entry)
 {
-	if (entry)
+	struct an_cpu *c = &r->cpu[cpu];
+
+	if (entry) {
 		r->n_hrtimer++;
+		c->hrt_quiet_from_ns = c->irq_depth ? c->irq_quiet_ns : c->in_softirq ? 0 : c->prev_ns;
+		c->hrt_quiet_to_ns = c->irq_depth ? c->irq_start_ns : c->in_softirq ? 0 : ts;
+	}
 	if (entry && now_ns > 0 && now_ns <= ts && ts - now_ns <= AN_HRTIMER_NOW_MAX_NS)
 		ts = now_ns;
 	r->cpu[cpu].hrtimer_ns = entry ? ts : 0;

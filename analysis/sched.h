@@ -86,7 +86,11 @@ void an_on_softirq(struct an_run *r, int cpu, int64_t ts, bool entry, int vec);
  * an_on_hrtimer - hrtimer_expire_entry (entry, with its 'now': the clock the
  * expiry pass read) or _exit; the timer's expiry is 'now' when it is a
  * CLOCK_MONOTONIC time at most 1 ms before the event (now_ns 0: the trace
- * is of another clock), else the event's time stamp
+ * is of another clock), else the event's time stamp; at the entry, the
+ * silence the timer's interrupt ended: from the CPU's last event before the
+ * hard IRQ it runs in (before the entry when the IRQ is not traced) to that
+ * IRQ's entry, none for a timer expiring in a softirq (docs/results.md:
+ * contributors of kind silent)
  */
 void an_on_hrtimer(struct an_run *r, int cpu, int64_t ts, int64_t now_ns, bool entry);
 

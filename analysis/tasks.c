@@ -57,9 +57,10 @@ static int an_task_stats(struct an_task *t)
 		{ &t->d_timer, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->d_rel2wake, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" },
 		{ &t->d_wake2run, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->d_app, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" },
 		{ &t->d_wake2start, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" },
-		{ &t->d_observer, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" },
+		{ &t->d_observer, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->wlat, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" },
 		{ &t->jl_lat, AN_LAT_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->jl_resp, AN_DUR_NBINS, AN_LAT_BIN_NS, "ns" },
 		{ &t->jl_cpu, AN_DUR_NBINS, AN_LAT_BIN_NS, "ns" }, { &t->diff, AN_LAT_NBINS, 100, "ns" },
+		{ &t->ediff, AN_LAT_NBINS, 100, "ns" },
 	};
 	size_t i;
 
@@ -411,6 +412,38 @@ static void an_culprit_parts(struct an_culprit *c, struct an_contrib *cs, int n)
 	}
 }
 
+#define AN_SILENT_MIN_NS (10 * 1000)	/* less silence before a timer interrupt is its entry's own latency */
+
+/*
+ * an_culprit_silent - the part of the wait for a late timer interrupt in
+ * which the CPU showed no event at all (c->silent_from_ns .. _to_ns, as
+ * sched.c saw it end): no thread, idle or not, held the timer off then, so
+ * that time is taken back from what ran and becomes one contributor of kind
+ * silent - interrupts off or the CPU not running (a host's steal) - which
+ * explains nothing. Only in a trace of interrupts without lost events there,
+ * and when it is AN_SILENT_MIN_NS or more; its length (0: none, and the
+ * window is cleared)
+ */
+static int64_t an_culprit_silent(struct an_run *r, int cpu, int self, struct an_culprit *c,
+				 struct an_contrib *cs, int *n, int cap)
+{
+	struct an_contrib quiet[64];
+	int64_t a = c->silent_from_ns > c->from_ns ? c->silent_from_ns : c->from_ns;
+	int64_t b = c->silent_to_ns < c->start_ns ? c->silent_to_ns : c->start_ns;
+	int k, nq;
+
+	if (!c->timer_ns || !c->silent_from_ns || b - a < AN_SILENT_MIN_NS || !(r->n_irq || r->n_vec) ||
+	    an_lost_overlaps(r, c->silent_from_ns, c->silent_to_ns)) {
+		c->silent_from_ns = c->silent_to_ns = 0;
+		return 0;
+	}
+	nq = an_cpu_account(r, cpu, self, a, b, quiet, PF_ARRAY_SIZE(quiet));
+	for (k = 0; k < nq; k++)
+		an_contrib_add(cs, n, cap, quiet[k].kind, quiet[k].id, quiet[k].name, -quiet[k].dur_ns);
+	an_contrib_add(cs, n, cap, AN_C_SILENT, cpu, "silent", b - a);
+	return b - a;
+}
+
 /*
  * an_culprit_fill - what ran on the CPU between c->from_ns (the release, or
  * the waking when another app task released it) and the start of this
@@ -423,7 +456,7 @@ void an_culprit_fill(struct an_run *r, struct an_thread *th, int cpu, struct an_
 	struct an_cpu *cp = &r->cpu[cpu];
 	struct an_seg open;
 	int n = 0, j;
-	int64_t oldest, from = c->from_ns;
+	int64_t oldest, from = c->from_ns, silent;
 
 	oldest = an_cpu_history(r, cp, th->pid, from, c->start_ns, cs, &n, PF_ARRAY_SIZE(cs));
 	if (cp->known && cp->curr == th->pid && cp->curr_since_ns >= from) {
@@ -441,29 +474,95 @@ void an_culprit_fill(struct an_run *r, struct an_thread *th, int cpu, struct an_
 	/* ... nor one whose history begins after it (a flight-recorder window that starts late) */
 	c->history = r->n_switch && cp->known && cp->first_ns <= from &&
 		     (oldest <= from || cp->hist_n < AN_CPU_HISTORY);
+	silent = an_culprit_silent(r, cpu, th->pid, c, cs, &n, PF_ARRAY_SIZE(cs));
 	c->explained_ns = from - c->release_ns;
 	for (j = 0; j < n; j++)
-		c->explained_ns += cs[j].dur_ns;
-	c->complete = c->history && llabs(c->latency_ns - c->explained_ns) <= an_clock_res_ns(r);
+		c->explained_ns += cs[j].kind == AN_C_SILENT ? 0 : cs[j].dur_ns;
+	c->complete = c->history && llabs(c->latency_ns - c->explained_ns - silent) <= an_clock_res_ns(r);
 	an_culprit_parts(c, cs, n);
 }
 
 /*
- * an_culprit_releaser - when an app task's thread woke this one (the chain:
- * ctl100 released by io), that task and its job then, with the job's own
- * lateness; the contributors then start at the waking
+ * an_releaser_of - the app task whose thread woke one of task t at waking_ns
+ * (the chain: ctl100 released by io), in its job released by then and not
+ * ended (the tick wakes the tasks of its slot before or after its own start
+ * marker); NULL when a timer, an IRQ or any other thread woke it
+ */
+static struct an_task *an_releaser_of(struct an_run *r, const struct an_task *t, int32_t waker_pid, int64_t waking_ns)
+{
+	struct an_thread *w = waker_pid > 0 ? an_thread_find(r, waker_pid) : NULL;
+	struct an_task *rt = w ? w->task : NULL;
+
+	if (!rt || rt == t || !rt->cur.start_ns || rt->cur.release_ns > waking_ns ||
+	    (!rt->job_open && rt->cur.end_ns < waking_ns))
+		return NULL;
+	return rt;
+}
+
+/*
+ * an_culprit_releaser - when an app task's thread woke this one, that task
+ * and its job then, with the job's own lateness; the contributors then start
+ * at the waking
  */
 static void an_culprit_releaser(struct an_run *r, const struct an_task *t, struct an_culprit *c)
 {
-	struct an_thread *w = c->waker_pid > 0 ? an_thread_find(r, c->waker_pid) : NULL;
-	const struct an_task *rt = w ? w->task : NULL;
+	const struct an_task *rt = an_releaser_of(r, t, c->waker_pid, c->waking_ns);
 
-	if (!rt || rt == t || !rt->cur.start_ns || rt->cur.start_ns > c->waking_ns)
+	if (!rt)
 		return;
 	snprintf(c->releaser, sizeof(c->releaser), "%s", rt->name);
 	c->releaser_seq = rt->cur.seq;
 	c->releaser_late_ns = rt->cur.start_ns - rt->cur.release_ns;
 	c->from_ns = c->waking_ns;
+}
+
+/*
+ * an_app_above_ns - how long threads of the app's tasks of a higher priority
+ * than t ran on cpu in [from, to], less the interrupts they took: the app's
+ * own interference, by its design
+ */
+static int64_t an_app_above_ns(struct an_run *r, const struct an_task *t, int self, int cpu, int64_t from, int64_t to)
+{
+	struct an_contrib cs[64];
+	struct an_thread *o;
+	int64_t sum = 0;
+	int k, n;
+
+	if (t->prio < 0 || to <= from)
+		return 0;
+	n = an_cpu_account(r, cpu, self, from, to, cs, PF_ARRAY_SIZE(cs));
+	for (k = 0; k < n; k++)
+		if (cs[k].kind == AN_C_THREAD && cs[k].dur_ns > 0 && (o = an_thread_find(r, cs[k].id)) && o->task &&
+		    o->task != t && o->task->app && o->task->prio > t->prio)
+			sum += cs[k].dur_ns;
+	return sum;
+}
+
+/*
+ * an_job_chain - the wakeup latency of a job starting at ts on cpu
+ * (docs/results.md: wakeup_latency_ns) and its root. Woken for it by another
+ * app task's job (chained): from that waking, else from the release; less
+ * the time the app's tasks of a higher priority ran on its CPU meanwhile.
+ * Its root is the releaser's job's when that wait and that interference are
+ * the larger part of the activation latency; else itself.
+ */
+static int64_t an_job_chain(struct an_run *r, struct an_task *t, struct an_thread *th, struct an_job *j, int cpu,
+			    int64_t ts)
+{
+	int64_t wake = th->last_waking_ns, from, lat;
+	struct an_task *rt = NULL;
+
+	j->root = (struct an_root){ t, j->seq, j->release_ns };
+	if (wake >= j->release_ns && wake <= ts && wake > t->prev_end_ns)
+		rt = an_releaser_of(r, t, th->last_waker_pid, wake);
+	from = rt ? wake : j->release_ns;
+	lat = ts - from - an_app_above_ns(r, t, th->pid, cpu, from, ts);
+	if (!rt)
+		return lat;
+	t->chained_jobs++;
+	if (2 * (ts - j->release_ns - lat) >= ts - j->release_ns && rt->cur.root.task)
+		j->root = rt->cur.root;
+	return lat;
 }
 
 /* an_culprit_of - the task's culprit of job seq released at release_ns, NULL when not among its worst */
@@ -499,6 +598,8 @@ static void an_culprit_consider(struct an_run *r, struct an_task *t, struct an_t
 	if (th->last_waking_ns >= release_ns && th->last_waking_ns <= start_ns) {
 		c.waking_ns = th->last_waking_ns;
 		c.timer_ns = th->last_timer_ns;
+		c.silent_from_ns = th->last_quiet_from_ns;
+		c.silent_to_ns = th->last_quiet_to_ns;
 		c.switch_in_ns = th->last_inferred ? 0 : th->last_switch_in_ns;
 		c.waker_pid = th->last_waker_pid;
 		an_culprit_releaser(r, t, &c);
@@ -506,6 +607,7 @@ static void an_culprit_consider(struct an_run *r, struct an_task *t, struct an_t
 	} else if (th->running && th->switch_in_ns >= release_ns) {
 		c.switch_in_ns = th->switch_in_ns;
 	}
+	c.root = t->cur.root;
 	an_culprit_fill(r, th, cpu, &c);
 	if (t->ntop < r->opt.top)
 		t->ntop++;
@@ -580,6 +682,8 @@ int an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_
 		if (gaps > 0)
 			t->missed += gaps;
 	}
+	if (an_stat_add(&t->wlat, an_job_chain(r, t, th, j, cpu, ts), release_ns, seq))
+		goto oom;
 	t->prev_start_ns = ts;
 	t->prev_release_ns = release_ns;
 	an_culprit_consider(r, t, th, cpu, seq, release_ns, ts);
@@ -667,6 +771,7 @@ int an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_id
 	an_rt_job_end(t, th, an_culprit_of(t, seq, j->release_ns), seq, j->release_ns, ts);
 	an_slot_job(r, t, j->release_ns, ts, &slot);
 	*j = (struct an_job){ .seq = j->seq, .release_ns = j->release_ns, .start_ns = j->start_ns, .end_ns = ts,
+			      .root = j->root,
 			      .lost = j->lost, .slot = slot, .exec_ns = exec_ns, .npre = npre, .nmig = nmig,
 			      .cpu = cpu, .overrun = overrun, .miss = miss };
 	if (r->jobs_csv && t->ring_n >= AN_JOB_RING)
@@ -771,6 +876,7 @@ int an_jlrow_consume(struct an_run *r, struct an_task *t, const struct an_jlrow 
 	t->matched++;
 	d = (job->start_ns - job->release_ns) - lat;
 	if (an_stat_add(&t->diff, d < 0 ? -d : d, job->release_ns, job->seq) ||
+	    an_stat_add(&t->ediff, row->cpu_ns - job->exec_ns, job->release_ns, job->seq) ||
 	    an_stat_add(&t->cpu, row->cpu_ns, job->release_ns, job->seq))
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	return 0;
@@ -1050,6 +1156,7 @@ void an_tasks_free(struct an_run *r)
 		an_stat_free(&t->d_wake2run); an_stat_free(&t->d_app); an_stat_free(&t->jl_lat);
 		an_stat_free(&t->d_wake2start); an_stat_free(&t->d_observer);
 		an_stat_free(&t->jl_resp); an_stat_free(&t->jl_cpu); an_stat_free(&t->diff);
+		an_stat_free(&t->wlat); an_stat_free(&t->ediff);
 		free(t->q);
 		free(t->top);
 		free(t->worst);
@@ -1194,6 +1301,15 @@ void an_culprit_parts_text(const struct an_run *r, const char *self, const struc
 		/* the task itself only when it mattered: its previous job still running */
 		if (x->dur_ns < 100 || (x->kind == AN_C_SELF && (double)x->dur_ns * 10 < (double)c->latency_ns))
 			continue;
+		if (x->kind == AN_C_SILENT) {
+			an_fmt_us(d, sizeof(d), c->silent_to_ns - c->silent_from_ns);
+			an_fmt_us(e, sizeof(e), x->dur_ns);
+			len += snprintf(buf + len, size - len, "%s%s (no event on CPU %d for %s) %s", sep, AN_SILENT_TEXT,
+					x->id, d, e);
+			shown++;
+			sep = ", ";
+			continue;
+		}
 		if (x->kind == AN_C_THREAD && strncmp(x->name, "pid ", 4))	/* a thread never named is "pid N" already */
 			an_rt_label(label, sizeof(label), x->name, x->id);
 		an_fmt_us(d, sizeof(d), x->dur_ns);

@@ -480,6 +480,7 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 	}
 	rd->cpu_last_ns[cpu] = ts;
 	rd->last_offset = rec->offset;
+	r->cpu[cpu].prev_ns = r->cpu[cpu].last_ns;
 	r->cpu[cpu].last_ns = ts;
 
 	type = (int)an_read(rd, rec->data, 2);

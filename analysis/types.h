@@ -219,6 +219,8 @@ struct an_thread {
 	int64_t  block_ns;		/* last switch-out while not runnable */
 	uint64_t block_preempt, block_migr;	/* counters then */
 	int64_t  last_waking_ns, last_timer_ns, last_switch_in_ns;
+	int64_t  wake_quiet_from_ns, wake_quiet_to_ns;	/* a timer's waking: the silence its interrupt ended (0 none) */
+	int64_t  last_quiet_from_ns, last_quiet_to_ns;	/* ... of the last completed wakeup */
 	struct pf_hist *wake_lat, *wakeup_lat;	/* allocated on first sample */
 	struct pf_hist *wake_lat_inf;		/* upper bounds, to inferred switch-ins */
 	struct an_final *final;			/* dead: the three's statistics, the three NULL (an_thread_lat) */
@@ -249,11 +251,25 @@ struct an_cpu {
 	int64_t  softirq_start_ns;
 	int32_t  vec;
 	int64_t  hrtimer_ns;		/* hrtimer_expire_entry running now, 0 none */
+	int64_t  prev_ns;		/* the event before the one read now (trace.c) */
+	int64_t  irq_quiet_ns;		/* the last event before the hard IRQ running now entered */
+	int64_t  hrt_quiet_from_ns, hrt_quiet_to_ns;	/* the silence the timer interrupt running now ended, 0 none */
 	int64_t  intr_since_ns;		/* interrupt context (hard or soft IRQ) entered, 0: the thread's own */
 	int64_t  lost;			/* events lost: the larger of lost_stats and the records' missed_events */
 	int64_t  lost_stats;		/* the file's statistics for this CPU (overrun, dropped) */
 	struct an_seg *hist;		/* ring of AN_CPU_HISTORY segments */
 	uint32_t hist_head, hist_n;
+};
+
+/*
+ * an_root - the job an activation's lateness comes from (docs/results.md:
+ * root): itself, or the root of the job of the app task that released it when
+ * the wait for that release was the larger part of its latency
+ */
+struct an_root {
+	const struct an_task *task;	/* NULL: unknown */
+	uint32_t seq;
+	int64_t  release_ns;
 };
 
 struct an_contrib {
@@ -277,7 +293,10 @@ struct an_woken_by {
 	struct an_contrib delay[3];	/* what ran on that CPU from the release to the waking, largest first */
 };
 
-enum an_contrib_kind { AN_C_THREAD, AN_C_IRQ, AN_C_SOFTIRQ, AN_C_IDLE, AN_C_SELF, AN_C_APP, AN_C_OTHERS };
+enum an_contrib_kind { AN_C_THREAD, AN_C_IRQ, AN_C_SOFTIRQ, AN_C_IDLE, AN_C_SELF, AN_C_APP, AN_C_OTHERS, AN_C_SILENT };
+
+/* what a contributor of kind silent (AN_C_SILENT, id the CPU) stands for */
+#define AN_SILENT_TEXT "timer interrupt late: interrupts off or CPU not running"
 
 /* an_culprit - what stood between release and start of one activation */
 struct an_culprit {
@@ -291,6 +310,8 @@ struct an_culprit {
 	uint32_t releaser_seq;			/* ... its job then */
 	int64_t  releaser_late_ns;		/* ... and that job's own activation latency */
 	int64_t  from_ns;			/* contributors from here: the release, or the waking by a releaser */
+	struct an_root root;			/* the job its lateness comes from */
+	int64_t  silent_from_ns, silent_to_ns;	/* the CPU's silence the late timer interrupt ended (0: none) */
 	int64_t  explained_ns;			/* the parts' sum: release to waking by a releaser, every contributor */
 	bool     history;			/* the CPU history kept reached back to from_ns */
 	bool     complete;			/* history, and the parts add up to latency_ns within the clock resolution */
@@ -325,6 +346,7 @@ struct an_snap {
 struct an_job {
 	uint32_t seq;
 	int64_t  release_ns, start_ns, end_ns;
+	struct an_root root;
 	int64_t  run_at_start_ns;		/* thread runtime less interrupts at the start marker (an_thread_exec_now) */
 	uint64_t preempt0, migr0;		/* thread counters before the job */
 	bool     lost;
@@ -359,6 +381,8 @@ struct an_task {
 	struct an_stat lat, resp, exec, cpu, pjit, npre, nmig;
 	struct an_stat d_timer, d_rel2wake, d_wake2run, d_app, d_wake2start;
 	struct an_stat d_observer;	/* preflight's own threads on the start CPU in [r_k, s_k] */
+	struct an_stat wlat;		/* wakeup latency: s_k - the waking by its releaser (chained), else s_k - r_k */
+	uint64_t chained_jobs;		/* jobs woken by another app task's thread */
 	uint64_t observer_jobs;		/* jobs with a non-zero d_observer sample */
 	struct an_job ring[AN_JOB_RING];	/* recent jobs, for late lost windows */
 	uint32_t ring_n;
@@ -368,6 +392,7 @@ struct an_task {
 	int64_t  jl_first_release_ns, jl_first_end_ns;	/* ... and the first job's slot, once it is known */
 	struct an_stat jl_lat, jl_resp, jl_cpu;
 	struct an_stat diff;		/* |trace - joblog| activation latency */
+	struct an_stat ediff;		/* job-log CPU time - trace execution time, signed */
 	uint64_t matched, trace_only, joblog_only;
 	/* pending job-log rows of this task, in seq order */
 	struct an_jlrow *q;

@@ -12,7 +12,7 @@ plan 55
 run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$SEED"
 is "$rc" 0 "check-1.1 all measured requirements met: exit 0"
 is "$(printf '%s\n' "$out" | head -1)" "1..15" "check-1.2 TAP plan first: one test per requirement and element"
-like_verdict "^ok 2 - REQ-LAT-001 ctl100 activation_latency max$" "41.2 us <= 62 us \(margin 34 %\)" \
+like_verdict "^ok 2 - REQ-LAT-001 ctl100 wakeup_latency max$" "41.2 us <= 62 us \(margin 34 %\)" \
 	"check-1.3 value, bound and margin in the bound's unit"
 like_verdict "^ok 6 - REQ-CPU-001 app utilisation$" "52.1 % <= 60 % \(margin 13 %\)" "check-1.4 fraction shown in %"
 like_verdict "^ok 7 - REQ-OVR-001 slots overruns$" "0 == 0" "check-1.5 second metric of a requirement"
@@ -38,7 +38,7 @@ is "$(printf '%s\n' "$out" | grep -c 'REQ-OVR-001 logger')" 0 "check-1.13 ... an
 # --- check-2: failures
 run_cmd "$PREFLIGHT" check "$FX/fail.json" --budgets "$SEED"
 is "$rc" 1 "check-2.1 a requirement failed: exit 1"
-like_verdict "^not ok 2 - REQ-LAT-001 ctl100 activation_latency max$" "188 us <= 62 us \(margin -203 %\)" \
+like_verdict "^not ok 2 - REQ-LAT-001 ctl100 wakeup_latency max$" "188 us <= 62 us \(margin -203 %\)" \
 	"check-2.2 not ok with the value, bound and negative margin"
 is "$(printf '%s\n' "$out" | sed -n '/^not ok 2 /,/^\(not \)*ok [0-9]/p' | grep '^#   worst case')" \
 	"#   worst case: ctl100 job 4711: 188 us late - ksoftirqd/1 (NET_RX) 120 us, iperf3 40 us, timer IRQ delay 20 us" \
@@ -46,7 +46,7 @@ is "$(printf '%s\n' "$out" | sed -n '/^not ok 2 /,/^\(not \)*ok [0-9]/p' | grep 
 is "$(printf '%s\n' "$out" | sed -n '/^not ok 3 /,/^\(not \)*ok [0-9]/p' | grep '^#   worst case')" \
 	"#   worst case: nav10 job 99: 70 us late - kworker/1:2 66 us" \
 	"check-2.4 the culprit of the job holding the max (max_id), not just the first listed"
-like_line "#   lost trace events overlap tasks.nav10.activation_latency_ns.max" "check-2.5 lost events flagged"
+like_line "#   lost trace events overlap tasks.nav10.wakeup_latency_ns.max" "check-2.5 lost events flagged"
 like_verdict "^not ok 6 - REQ-CPU-001 app utilisation$" "65 % <= 60 % \(margin -8 %\)" "check-2.6 utilisation over budget"
 like_verdict "^not ok 10 - REQ-OVR-001 nav10 deadline_misses$" "2 == 0$" "check-2.7 count requirement fails, no margin"
 is "$(printf '%s\n' "$out" | tail -1)" "# 7 passed, 4 failed, 4 not measured (4 not in this run, 0 without a value)" "check-2.8 summary"

@@ -87,7 +87,7 @@ done
 run_cmd "$PREFLIGHT" summary "$TMP/run"
 like "$out" "^    baseline cyclictest max 7037\.0 us, p99\.99 = max, n = 5986, 5986 samples$" \
 	"small-2.1 summary: the baseline's p99.99 of 5986 samples is the max, said with n"
-like "$out" "^  ctl100 +7618\.6 us +=max n=600 +8126\.8 us " "small-2.2 summary: a task's p99.99 column says =max with n"
+like "$out" "^  ctl100 +7618\.6 us +=max n=600 +- +8126\.8 us " "small-2.2 summary: a task's p99.99 column says =max with n"
 run_cmd "$PREFLIGHT" report "$TMP/run" -o "$TMP/r.html"
 is "$rc:$(grep -o 'class="n at-max" data-ns="7618642">[^<]*' "$TMP/r.html" | head -1)" \
 	'0:class="n at-max" data-ns="7618642">7618.6 (= max, n = 600)' \

@@ -50,7 +50,7 @@ perl -MJSON::PP -MB -e '
 	my %stats = map { $_ => 1 } qw(count min mean stddev max max_at max_id bin_width p50 p90 p99 p99.9 p99.99 p99.999);
 	sub walk { my ($v, $p) = @_;
 		if (ref $v eq "HASH") {
-			return if $p =~ /\.hist$|\.bounds$|^run$|^fsw$|^loads$|\.reported$|\.culprits/;
+			return if $p =~ /\.hist$|\.bounds$|^run$|^fsw$|^loads$|\.reported$|\.culprits|^root_events/;
 			walk($v->{$_}, $p eq "" ? $_ : "$p.$_") for keys %$v;
 		} elsif (ref $v eq "ARRAY") {
 			walk($_, "$p.*") for grep { ref $_ eq "HASH" } @$v;

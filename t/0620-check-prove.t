@@ -38,7 +38,7 @@ run_cmd prove --formatter TAP::Formatter::JUnit --exec "$PREFLIGHT check --budge
 printf '%s\n' "$out" > "$TMP/junit.xml"
 is "$(grep -c '<testcase ' "$TMP/junit.xml")" 15 "prove-4.1 JUnit: one testcase per requirement and element"
 is "$(grep -c '<failure ' "$TMP/junit.xml")" 4 "prove-4.2 JUnit: the four failed requirements are failures"
-like_line '<testcase name="2 - REQ-LAT-001 ctl100 activation_latency max">' \
+like_line '<testcase name="2 - REQ-LAT-001 ctl100 wakeup_latency max">' \
 	"prove-4.3 JUnit testcase named by requirement, element and metric only: stable from run to run"
 like_line "#   188 us <= 62 us \(margin -203 %\)" \
 	"prove-4.3b JUnit failure carries the value, the bound and the margin"

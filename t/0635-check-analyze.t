@@ -27,9 +27,9 @@ is "$parse" ok "e2e-1.4 TAP::Parser reads the verdicts without a parse error"
 bad=$(perl -ne 'if (/^(not )?ok /) { print "test: $_" unless /^(not )?ok [0-9]+ - REQ-[A-Z]+-[0-9]+ [^ ]+( [^ #]+)*( # SKIP not measured: .+)?$/; $want = !/# SKIP/; next }
 	if ($want) { print "value: $_" unless /^#   -?[0-9.]+( (us|ns|ms|s|%))? (<|<=|>|>=|==|!=) -?[0-9.]+( (us|ns|ms|s|%))?( \(margin -?[0-9]+ %\))?$/; $want = 0 }' verdicts.tap)
 is "$bad" "" "e2e-1.5 every verdict: id, element and metric as its name, then value, bound, margin (or SKIP not measured)"
-max=$(json_get results.json tasks.1.activation_latency_ns.max)
+max=$(json_get results.json tasks.1.wakeup_latency_ns.max)
 name=$(json_get results.json tasks.1.name)
-like_verdict "^(not )?ok [0-9]+ - REQ-LAT-001 $name activation_latency max$" "$(perl -e 'my $v = sprintf("%.3f", $ARGV[0] / 1000); $v =~ s/\.?0+$//; print $v' "$max") us <= 62 us" \
-	"e2e-1.6 the task's activation latency max is results.json's, in us"
+like_verdict "^(not )?ok [0-9]+ - REQ-LAT-001 $name wakeup_latency max$" "$(perl -e 'my $v = sprintf("%.3f", $ARGV[0] / 1000); $v =~ s/\.?0+$//; print $v' "$max") us <= 62 us" \
+	"e2e-1.6 the task's wakeup latency max is results.json's, in us"
 like_line "^# [0-9]+ passed, [0-9]+ failed, [0-9]+ not measured( \\([0-9]+ not in this run, [0-9]+ without a value\\))?$" "e2e-1.7 summary line"
 done_testing

@@ -9,6 +9,9 @@
  *                                        (µs): a flight-recorder snapshot of it, without the
  *                                        declarations written before T0 (the job log has them)
  *   gentrace chain OUT.dat            a task released by another late task (g_chain)
+ *   gentrace chained OUT.dat          every wakeup fast, io running long before it releases
+ *                                        ctl100 (g_chained)
+ *   gentrace silent OUT.dat           'chained' with a timer held off by a CPU with no event
  *   gentrace exits OUT.dat            a thread exits, its pid comes back as another (g_exits)
  *   gentrace rt OUT.dat               a PREEMPT_RT kernel's layout and semantics: a threaded IRQ,
  *                                        ktimers/rcuc, priority inheritance, an inversion (g_rt)
@@ -947,6 +950,107 @@ static int g_chain(struct g_list *l)
 	return 0;
 }
 
+/* g_flags - the common_flags of the event written last (G_HARDIRQ, G_SOFTIRQ: where it ran) */
+#define G_HARDIRQ 0x08
+#define G_SOFTIRQ 0x10
+static void g_flags(struct g_list *l, unsigned flags) { l->ev[l->n - 1].data[2] = (unsigned char)flags; }
+
+/*
+ * g_chained - the 'chained' scenario: every wakeup is fast, but io runs long
+ * and releases ctl100 late in the slot (docs/results.md: wakeup_latency_ns).
+ * Slot k = 0 (r = T0 + k * 10 ms): io's timer on the idle CPU 0 wakes
+ * it at r+6 (expiry r+5), it runs at r+10, starts at r+12; at r+3012 it wakes
+ * ctl100 (in its context) for the idle CPU 1, and ends at r+3512 (switch-out
+ * r+3515); ctl100 runs at r+3020, starts at r+3022 (activation latency 3022
+ * us, wakeup latency 10 us: chained, its root io's job) and ends at r+3522.
+ * Slot 2: as the tick does, io wakes ctl100 for its own CPU 0 at r+11, before
+ * its start marker; ctl100 waits behind io (FIFO 90 over its 80) and runs when
+ * io sleeps at r+3515, starts at r+3517 (activation latency 3517 us, wakeup
+ * latency 2 us: 3506 us less io's 3504 us on its CPU; its root io's job 2).
+ * Slot 1 is as slot 0; with 'silent' (gentrace silent), it is a timer held
+ * off by a CPU that shows no event: stress-ng-cpu (pid 600, SCHED_OTHER) runs on CPU 0 from
+ * r-100; nothing happens there until the local timer interrupt r+3855 ..
+ * r+3860, whose hrtimer (expiry r+3856) wakes io at r+3857; io preempts
+ * stress-ng at r+3862 and starts at r+3864 (3864 us late: 3855 us silent,
+ * no event on CPU 0 for 3955 us; local timer 5 us, stress-ng 2 us, 2 us to
+ * the start marker), wakes ctl100 at r+3900 (CPU 1 idle: runs r+3905, starts
+ * r+3907, wakeup latency 7 us, root io's job 1), ends at r+3964.
+ */
+/* g_chained_ctl - ctl100's job k on the idle CPU 1: switch-in at r + in_us, start 2 us later, 500 us of work */
+static void g_chained_ctl(struct g_list *l, int64_t r, int64_t in_us, int k)
+{
+	int64_t in = r + in_us * G_US;
+
+	g_switch(l, 1, in, &G_IDLE, G_RUNNING, &G_CTL);
+	g_marker(l, 1, in + 2 * G_US, G_CTL.pid, false, 'S', 1, k, r, 0);
+	g_marker(l, 1, in + 502 * G_US, G_CTL.pid, false, 'E', 1, k, r, 0);
+	g_switch(l, 1, in + 505 * G_US, &G_CTL, G_SLEEPING, &G_IDLE);
+}
+
+/*
+ * g_chained_io - io's job k: it preempts 'prev' (left in 'state', and back on
+ * CPU 0 after io) at r + in_us, starts 2 us later, wakes ctl100 wake_us after
+ * its start and ends work_us after it; ctl100 runs ctl_us after the waking
+ */
+static void g_chained_io(struct g_list *l, int64_t r, int k, int64_t in_us, const struct g_thread *prev, long state,
+			 int64_t wake_us, int64_t work_us, int64_t ctl_us)
+{
+	int64_t s = r + (in_us + 2) * G_US;
+
+	g_switch(l, 0, s - 2 * G_US, prev, state, &G_IO);
+	g_marker(l, 0, s, G_IO.pid, true, 'S', 0, k, r, 0);
+	g_wake(l, 0, s + wake_us * G_US, G_IO.pid, &G_CTL, 1, ID_WAKING);
+	g_wake(l, 0, s + (wake_us + 1) * G_US, G_IO.pid, &G_CTL, 1, ID_WAKEUP);
+	g_marker(l, 0, s + work_us * G_US, G_IO.pid, true, 'E', 0, k, r, 0);
+	g_switch(l, 0, s + (work_us + 3) * G_US, &G_IO, G_SLEEPING, prev);
+	g_chained_ctl(l, r, in_us + 2 + wake_us + ctl_us, k);
+}
+
+static int g_chained(struct g_list *l, bool silent)
+{
+	static const struct g_thread stress = { 600, "stress-ng-cpu", 0 };
+	int64_t r;
+	int k;
+
+	g_declare(l);
+	for (k = 0; k < 3; k++) {
+		r = G_T0 + k * G_SLOT;
+		if (k == 1 && silent) {
+			g_switch(l, 0, r - 100 * G_US, &G_IDLE, G_RUNNING, &stress);
+			g_local_timer(l, 0, r + 3855 * G_US, stress.pid, true);
+			g_flags(l, G_HARDIRQ);
+			g_hrtimer(l, 0, r + 3856 * G_US, stress.pid, true);
+			g_flags(l, G_HARDIRQ);
+			g_wake(l, 0, r + 3857 * G_US, stress.pid, &G_IO, 0, ID_WAKING);
+			g_flags(l, G_HARDIRQ);
+			g_wake(l, 0, r + 3858 * G_US, stress.pid, &G_IO, 0, ID_WAKEUP);
+			g_flags(l, G_HARDIRQ);
+			g_hrtimer(l, 0, r + 3859 * G_US, stress.pid, false);
+			g_flags(l, G_HARDIRQ);
+			g_local_timer(l, 0, r + 3860 * G_US, stress.pid, false);
+			g_flags(l, G_HARDIRQ);
+			g_chained_io(l, r, k, 3862, &stress, G_RUNNING, 36, 100, 5);
+			g_switch(l, 0, r + 4000 * G_US, &stress, G_SLEEPING, &G_IDLE);
+			continue;
+		}
+		g_timer_wake(l, 0, r, &G_IDLE, &G_IO, 0);
+		if (k == 2) {
+			/* the tick's order: it wakes ctl100 for its own CPU before its start marker */
+			g_switch(l, 0, r + 10 * G_US, &G_IDLE, G_RUNNING, &G_IO);
+			g_wake(l, 0, r + 11 * G_US, G_IO.pid, &G_CTL, 0, ID_WAKING);
+			g_marker(l, 0, r + 12 * G_US, G_IO.pid, true, 'S', 0, k, r, 0);
+			g_marker(l, 0, r + 3512 * G_US, G_IO.pid, true, 'E', 0, k, r, 0);
+			g_switch(l, 0, r + 3515 * G_US, &G_IO, G_SLEEPING, &G_CTL);
+			g_marker(l, 0, r + 3517 * G_US, G_CTL.pid, false, 'S', 1, k, r, 0);
+			g_marker(l, 0, r + 4017 * G_US, G_CTL.pid, false, 'E', 1, k, r, 0);
+			g_switch(l, 0, r + 4020 * G_US, &G_CTL, G_SLEEPING, &G_IDLE);
+			continue;
+		}
+		g_chained_io(l, r, k, 10, &G_IDLE, G_RUNNING, 3000, 3500, 8);
+	}
+	return 0;
+}
+
 /* g_pi_setprio - a sched_pi_setprio record in ctx's context: t's priority oldprio -> newprio (kernel priorities) */
 static void g_pi_setprio(struct g_list *l, int cpu, int64_t ts, int ctx, const struct g_thread *t, int oldprio,
 			 int newprio)
@@ -958,11 +1062,6 @@ static void g_pi_setprio(struct g_list *l, int cpu, int64_t ts, int ctx, const s
 	g_put32(e->data + 28, (uint32_t)oldprio);
 	g_put32(e->data + 32, (uint32_t)newprio);
 }
-
-/* g_flags - the common_flags of the event written last (G_HARDIRQ, G_SOFTIRQ: where it ran) */
-#define G_HARDIRQ 0x08
-#define G_SOFTIRQ 0x10
-static void g_flags(struct g_list *l, unsigned flags) { l->ev[l->n - 1].data[2] = (unsigned char)flags; }
 
 /* g_hard_timer_wake - a hard hrtimer expiring at 'at' on 'cpu' (in a hard IRQ, over curr) wakes t 1 us later */
 static void g_hard_timer_wake(struct g_list *l, int cpu, int64_t at, int curr, const struct g_thread *t)
@@ -1306,9 +1405,12 @@ int main(int argc, char **argv)
 			ret = g_write_joblog(argv[5], jobs, njobs);
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
-	if (argc == 3 && (!strcmp(argv[1], "chain") || !strcmp(argv[1], "exits") || !strcmp(argv[1], "rt"))) {
+	if (argc == 3 && (!strcmp(argv[1], "chain") || !strcmp(argv[1], "exits") || !strcmp(argv[1], "rt") ||
+			  !strcmp(argv[1], "chained") || !strcmp(argv[1], "silent"))) {
 		if (!strcmp(argv[1], "chain"))
 			g_chain(&l);
+		else if (!strcmp(argv[1], "chained") || !strcmp(argv[1], "silent"))
+			g_chained(&l, !strcmp(argv[1], "silent"));
 		else if (!strcmp(argv[1], "rt"))
 			g_rt(&l);
 		else
@@ -1318,6 +1420,6 @@ int main(int argc, char **argv)
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
 	fprintf(stderr, "usage: gentrace basic|lost|markers|observer|irqs OUT.dat [JOBLOG] | window OUT.dat FROM TO "
-		"[JOBLOG] | chain|exits|rt OUT.dat | storm OUT.dat N | floor FILE.dat\n");
+		"[JOBLOG] | chain|chained|silent|exits|rt OUT.dat | storm OUT.dat N | floor FILE.dat\n");
 	return PF_EXIT_USAGE;
 }
