@@ -82,6 +82,7 @@ struct chk_gate {
 		double pct;
 	}        over[16];		/* min_load_achieved.NAME: one load's own */
 	size_t   nover;
+	bool     min_set;		/* min_load_achieved was given */
 	unsigned line;			/* the [validity] section's line, 0 when none */
 };
 
@@ -247,6 +248,7 @@ static int chk_validity_key(struct chk_budgets *b, const char *name, const char 
 	static const char key[] = "min_load_achieved";
 	struct chk_gate *g = &b->gate;
 	const char *load = NULL;
+	bool twice;
 	double pct;
 	char *end;
 
@@ -265,8 +267,16 @@ static int chk_validity_key(struct chk_budgets *b, const char *name, const char 
 		chk_bad(b, b->ini.line, "%s '%s' is not a share of the target from 0%% to 100%%", name, value);
 		return 0;
 	}
+	twice = !load && g->min_set;
+	for (size_t i = 0; load && i < g->nover; i++)
+		twice |= !strcmp(g->over[i].name, load);
+	if (twice) {
+		chk_bad(b, b->ini.line, "'%s' given twice in [%s]", name, CHK_VALIDITY);
+		return 0;
+	}
 	if (!load) {
 		g->min_pct = pct;
+		g->min_set = true;
 		return 1;
 	}
 	if (g->nover == PF_ARRAY_SIZE(g->over) || strlen(load) >= sizeof(g->over[0].name)) {

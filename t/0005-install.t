@@ -15,7 +15,7 @@
 need TRACEFS
 need RT
 need BUILT:preflight BUILT:flightapp
-plan 23
+plan 24
 
 P="$TMP/p"
 D="$P/share/preflight"
@@ -91,6 +91,7 @@ INI
 run_cmd "$P/bin/preflight" run "$TMP/tiny.ini" -o run1
 like "$rc" "^[01]$" "install-4.1 the installed preflight runs a scenario to its verdicts (exit 0 or 1)"
 ok "install-4.2 ... with verdicts.tap" test -s run1/verdicts.tap
+is "$(json_get run1/verdicts.json schema)" "preflight-verdicts/1" "install-4.2a ... and verdicts.json, the same verdicts as records"
 ok "install-4.3 ... from the installed budgets/seed.ini" cmp -s run1/budgets.ini "$D/budgets/seed.ini"
 like "$(head -1 run1/verdicts.tap)" "^1\\.\\.[1-9]" "install-4.4 ... which is TAP with a plan"
 is "$(json_get run1/02-app/app-stats.json .config)" "$D/profiles/omap3-60.ini" \

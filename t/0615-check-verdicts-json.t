@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib/check-lib.sh"
 FX="$TOP/t/fixtures/results"
 SEED="$TOP/budgets/seed.ini"
-plan 39
+plan 40
 
 # edit IN OUT PERL - a copy of results.json IN with the Perl code applied to $j
 edit() {
@@ -115,6 +115,11 @@ printf '[validity]\nmin_load_achived = 90%%\n' > "$TMP/bad2.ini"
 grep -v '^\[validity\]\|^min_load' "$SEED" >> "$TMP/bad2.ini"
 run_cmd "$PREFLIGHT" check "$TMP/ld.json" --budgets "$TMP/bad2.ini"
 like "$rc:$err" "^2:preflight: check: $TMP/bad2.ini:2: unknown key 'min_load_achived' in \[validity\]" "verdicts-3.13 an unknown key: exit 2"
+
+printf '[validity]\nmin_load_achieved.cpu = 50%%\nmin_load_achieved.cpu = 60%%\n' > "$TMP/bad3.ini"
+grep -v '^\[validity\]\|^min_load' "$SEED" >> "$TMP/bad3.ini"
+run_cmd "$PREFLIGHT" check "$TMP/ld.json" --budgets "$TMP/bad3.ini"
+is "$rc:$err" "2:preflight: check: $TMP/bad3.ini:3: 'min_load_achieved.cpu' given twice in [validity]" "verdicts-3.14 a threshold given twice: exit 2"
 
 # --- verdicts-4 (issue 32.5): emulated interfaces, per verdict and at the top
 run_cmd "$PREFLIGHT" check "$TMP/ld.json" --budgets "$TMP/v30.ini" --json "$TMP/em.json"
