@@ -6,7 +6,7 @@
 # brings a command's exit status and files back. The guests' suite itself is
 # make check-target.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 14
+plan 15
 
 rt=$("$TOP/scripts/install-deps" --target-runtime | tr '\n' ' ')
 like " $rt" " libtracecmd1 .* rt-tests rtla trace-cmd .* perl " \
@@ -35,6 +35,11 @@ mkdir -p "$TMP/done"
 run_cmd "$TOP/scripts/target-check" -o "$TMP/done" amd64 rt
 like "$rc:$err" "^2:target-check: -o '$TMP/done': exists: a results directory is never written over" \
 	"target-0.10 target-check never writes into an existing results directory"
+
+# on a fresh machine the sysroot does not exist yet: the goals that make it must not check for it
+run_cmd make -n -C "$TOP" --no-print-directory target-image ARCH=arm64 SYSROOT="$TMP/nosysroot"
+like "$rc:$(printf "%s" "$out" | tr "\n" " ")" "^0:.*scripts/target-image arm64 rt " \
+	"target-0.11 make target-image ARCH=arm64 without a sysroot: no build check, the image script runs (it makes the sysroot)"
 
 image=${PREFLIGHT_CACHE:-/var/cache/preflight}/target/amd64-rt
 if [ "$(id -u)" -eq 0 ] && [ -f "$image/image.env" ] && command -v qemu-system-x86_64 >/dev/null; then
