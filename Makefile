@@ -136,11 +136,12 @@ deb_cc            := build-essential
 
 # The required packages, checked at parse time (so that nothing is built when one
 # is missing), except for goals that build nothing here: clean, deps, and those
-# that run scripts/install-deps first and then make again (check, qualify, perf).
+# that run scripts/install-deps first and then make again (check, qualify, perf), and
+# the target guests' (a fresh machine has no sysroot yet: scripts/target-image makes it).
 # One pkg-config call gives the cflags of every package; one preprocessor run
 # checks the headers; the per-item look-ups (and whether the compiler works at
 # all: 'cc') run only when something is missing.
-NO_REQ_GOALS := clean deps check qualify perf bench check-cross sysroot
+NO_REQ_GOALS := clean deps check qualify perf bench check-cross sysroot target-deps target-image check-target check-target-all
 REQ_MISSING  :=
 REQUIRED_HEADERS := $(sort $(REQUIRED_HEADERS))
 ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NO_REQ_GOALS),$(MAKECMDGOALS)),all),)

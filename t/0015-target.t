@@ -6,7 +6,7 @@
 # brings a command's exit status and files back. The guests' suite itself is
 # make check-target.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 14
+plan 19
 
 rt=$("$TOP/scripts/install-deps" --target-runtime | tr '\n' ' ')
 like " $rt" " libtracecmd1 .* rt-tests rtla trace-cmd .* perl " \
@@ -35,6 +35,51 @@ mkdir -p "$TMP/done"
 run_cmd "$TOP/scripts/target-check" -o "$TMP/done" amd64 rt
 like "$rc:$err" "^2:target-check: -o '$TMP/done': exists: a results directory is never written over" \
 	"target-0.10 target-check never writes into an existing results directory"
+
+# on a fresh machine the sysroot does not exist yet: the goals that make it must not check for it
+run_cmd make -n -C "$TOP" --no-print-directory target-image ARCH=arm64 SYSROOT="$TMP/nosysroot"
+like "$rc:$(printf "%s" "$out" | tr "\n" " ")" "^0:.*scripts/target-image arm64 rt " \
+	"target-0.11 make target-image ARCH=arm64 without a sysroot: no build check, the image script runs (it makes the sysroot)"
+
+# an index of the registry that does not match its Release file (bookworm-security's armhf
+# Packages.xz on 2026-12-06): the base is made again without that suite
+cat > "$TMP/mmdebstrap.log" <<'LOG'
+Err:6 http://deb.debian.org/debian-security bookworm-security/main armhf Packages
+  File has unexpected size (356624 != 356976). Mirror sync in progress? [IP: 203.0.113.80 80]
+E: Failed to fetch http://deb.debian.org/debian-security/dists/bookworm-security/main/binary-armhf/Packages.xz  File has unexpected size (356624 != 356976). Mirror sync in progress? [IP: 203.0.113.80 80]
+E: Some index files failed to download. They have been ignored, or old ones used instead.
+E: apt-get update --error-on=any -oAPT::Status-Fd=<$fd> -oDpkg::Use-Pty=false failed
+E: mmdebstrap failed to run
+LOG
+is "$("$TOP/scripts/apt-sources" failed "$TMP/mmdebstrap.log")" "http://deb.debian.org/debian-security bookworm-security" \
+	"target-0.12 apt-sources failed: the URI and suite of the index apt-get update could not fetch"
+printf 'E: dpkg: error processing package foo\nE: mmdebstrap failed to run\n' > "$TMP/other.log"
+is "$("$TOP/scripts/apt-sources" failed "$TMP/other.log")" "" "target-0.13 ... nothing when apt-get update did not fail (no retry)"
+cat > "$TMP/sources" <<'SRC'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+
+Types: deb
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+
+Types: deb
+URIs: http://deb.debian.org/debian-security
+Suites: bullseye-security bookworm-security
+Components: main
+deb [arch=armhf signed-by=/k.gpg] http://deb.debian.org/debian-security bookworm-security main
+deb http://deb.debian.org/debian bookworm-backports main
+SRC
+got=$("$TOP/scripts/apt-sources" without "http://deb.debian.org/debian-security bookworm-security" < "$TMP/sources" | tr '\n' '|')
+is "$got" "Types: deb|URIs: http://deb.debian.org/debian|Suites: bookworm bookworm-updates|Components: main||\
+|deb http://deb.debian.org/debian bookworm-backports main|Types: deb|URIs: http://deb.debian.org/debian-security|\
+Suites: bullseye-security|Components: main|" \
+	"target-0.14 apt-sources without: the suite gone from deb822 and one-line entries, the others kept"
+run_cmd "$TOP/scripts/apt-sources" failed
+is "$rc" 2 "target-0.15 apt-sources failed without its log: usage, exit 2"
 
 image=${PREFLIGHT_CACHE:-/var/cache/preflight}/target/amd64-rt
 if [ "$(id -u)" -eq 0 ] && [ -f "$image/image.env" ] && command -v qemu-system-x86_64 >/dev/null; then
