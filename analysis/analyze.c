@@ -57,7 +57,10 @@ const struct pf_command cmd_analyze = {
 	"trace.switches_recorded); every realtime thread's figures stay whole.\n"
 	"\n"
 	"  RUN_DIR             a run directory: its trace.dat, jobs.csv and cyclictest.json are used\n"
-	"                      when present, and results.json is written there (default: none)\n"
+	"                      when present (else its app phase's and baseline's), with the run's\n"
+	"                      facts as preflight run gives them: run.json for --run, loads.json\n"
+	"                      for --loads of the analysed phase, that phase's fsw.json; an option\n"
+	"                      given wins; results.json is written there (default: none)\n"
 	"  -t, --trace FILE    trace file (default: RUN_DIR/trace.dat)\n"
 	"  -j, --joblog FILE   job log, docs/joblog.md (default: RUN_DIR/jobs.csv)\n"
 	"  -c, --cyclictest FILE  cyclictest --json or -h/-H histogram file to import\n"
@@ -176,7 +179,7 @@ static int an_run_complete(const char *dir)
  * last with a cyclictest.json (the baseline); partial unless run.json says
  * the run completed. Fills what the options left empty; 0, or an exit code.
  */
-static int an_run_phases(struct an_run *r, const char *dir, char **owned, int *nowned)
+static int an_run_phases(struct an_run *r, const char *dir, char **owned, int *nowned, char **chosen)
 {
 	struct dirent **ents = NULL;
 	char *app = NULL, *base = NULL, *p;
@@ -224,8 +227,56 @@ static int an_run_phases(struct an_run *r, const char *dir, char **owned, int *n
 		       "what its phases recorded%s%s%s%s, marked partial", dir,
 		       app ? ": " : "", app ? strrchr(app, '/') + 1 : "",
 		       base ? ", baseline " : "", base ? strrchr(base, '/') + 1 : "");
+	/* the phase whose facts run gives its analysis: the app's, else the baseline's */
+	if (app || base)
+		*chosen = strdup(strrchr(app ? app : base, '/') + 1);
 	free(app);
 	free(base);
+	return 0;
+}
+
+/*
+ * an_run_facts - RUN_DIR's own facts, taken the way `preflight run` gives them
+ * to its analysis (bench/run.c run_facts_argv): run.json for --run (its
+ * scenario name, partial and phases; partial also marks the inputs),
+ * loads.json for --loads with --phase the analysed phase (phase_dir, NN-<name>,
+ * named by run.json), fsw.json of that phase (an_run_phases). What an
+ * option gives wins. 0, or an exit code.
+ */
+static int an_run_facts(struct an_run *r, const char *dir, const char *phase_dir, char **owned, int *nowned)
+{
+	char *manifest = an_run_path(dir, "run.json", true);
+	json_t *run = NULL, *p;
+	json_error_t jerr;
+	const char *name = NULL;
+	size_t i;
+
+	if (manifest) {
+		run = json_load_file(manifest, JSON_REJECT_DUPLICATES, &jerr);
+		if (!json_is_object(run)) {
+			json_decref(run);
+			pf_fail(PF_EXIT_USAGE, "%s:%d: not a run manifest: %s", manifest, jerr.line, run ?
+				"not a JSON object" : jerr.text);
+			free(manifest);
+			return PF_EXIT_USAGE;
+		}
+		owned[(*nowned)++] = manifest;
+		if (!r->opt.run_info)
+			r->opt.run_manifest = manifest;
+		if (!r->opt.run_info && json_is_true(json_object_get(run, "partial")))
+			r->opt.partial = true;
+	}
+	if (!r->opt.loads && (r->opt.loads = owned[*nowned] = an_run_path(dir, "loads.json", true))) {
+		(*nowned)++;
+		json_array_foreach(json_object_get(run, "phases"), i, p)
+			if (phase_dir && !strcmp(json_string_value(json_object_get(p, "dir")) ?: "", phase_dir))
+				name = json_string_value(json_object_get(p, "name"));
+		if (!name && phase_dir && strlen(phase_dir) > 3)
+			name = phase_dir + 3;	/* NN-<name> */
+		if (name && !r->opt.phase && (r->opt.phase = owned[*nowned] = strdup(name)))
+			(*nowned)++;
+	}
+	json_decref(run);
 	return 0;
 }
 
@@ -301,6 +352,7 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = NULL;
+	char *phase_dir = NULL;
 	int64_t ns;
 	long v;
 	int c, ret;
@@ -370,7 +422,12 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 			(*nowned)++;
 		if (!r->opt.out && (r->opt.out = owned[*nowned] = an_run_path(dir, "results.json", false)))
 			(*nowned)++;
-		if (!r->opt.trace && !r->opt.joblog && !r->opt.cyclictest && (ret = an_run_phases(r, dir, owned, nowned)))
+		if (!r->opt.trace && !r->opt.joblog && !r->opt.cyclictest &&
+		    (ret = an_run_phases(r, dir, owned, nowned, &phase_dir)))
+			return ret;
+		ret = an_run_facts(r, dir, phase_dir, owned, nowned);
+		free(phase_dir);
+		if (ret)
 			return ret;
 	}
 	if (!r->opt.out)
@@ -389,7 +446,7 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 /* an_outputs_guard - every file the analysis will write may be written (lib/outguard.h); 0 or an exit code */
 static int an_outputs_guard(const struct an_opts *o)
 {
-	const char *const in[] = { o->trace, o->joblog, o->cyclictest, o->run_info, o->loads, o->fsw };
+	const char *const in[] = { o->trace, o->joblog, o->cyclictest, o->run_info, o->loads, o->fsw, o->run_manifest };
 	char path[4096];
 	int i, ret;
 
@@ -458,6 +515,19 @@ static int an_facts_load(const struct an_opts *o, struct an_facts *f)
 
 	if (o->run_info && (ret = an_load_object("--run", o->run_info, &f->run)))
 		return ret;
+	if (!o->run_info && o->run_manifest) {
+		/* the facts preflight run gives (bench/run.c run_facts_write), from its manifest */
+		ret = an_load_object("run.json", o->run_manifest, &doc);
+		if (ret)
+			return ret;
+		f->run = json_pack("{s:O?, s:O?, s:O?}", "scenario", json_object_get(json_object_get(doc, "scenario"),
+				   "name"), "partial", json_object_get(doc, "partial"), "phases",
+				   json_object_get(doc, "phases"));
+		json_decref(doc);
+		doc = NULL;
+		if (!f->run)
+			return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	}
 	if (o->fsw && (ret = an_load_object("--fsw", o->fsw, &f->fsw)))
 		return ret;
 	if (o->loads) {
@@ -617,7 +687,7 @@ static int an_cmd_run(int argc, char **argv)
 {
 	struct an_run run = { 0 }, *r = &run;
 	struct pf_isolated fault;
-	char *owned[8] = { NULL };
+	char *owned[12] = { NULL };
 	int nowned = 0, ret, i;
 
 	pf_set_prog("preflight: analyze");

@@ -788,6 +788,7 @@ int an_trace_read(struct an_run *r, const char *path)
 	struct an_reader rd = { .r = r, .path = path };
 	char *real = NULL;
 	int ret, nbuf, i, nh = 0, cut_fd = -1;
+	int64_t have, missing;
 	off_t size;
 	struct stat st;
 
@@ -798,6 +799,11 @@ int an_trace_read(struct an_run *r, const char *path)
 	pf_isolate_step("libtracecmd (tracecmd_open_head, libtraceevent tep_parse_event) reading the headers "
 			"and event formats", 0, 0);
 	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!h && an_trace_cut_v7(path, &have, &missing) == 1)
+		return pf_fail(PF_EXIT_USAGE, "%s: offset %lld: a trace-cmd v7 (compressed) file cut short: its options "
+			       "section at byte %lld, and with it the index of its CPU data (written last), is not "
+			       "all there; a v7 file cut short is not read (a v6 one is, as far as it goes)",
+			       path, (long long)have, (long long)missing);
 	if (!h)
 		return pf_fail(PF_EXIT_USAGE, "%s: corrupt or truncated trace-cmd headers (libtracecmd cannot open it)", path);
 	pf_isolate_step("libtracecmd (tracecmd_init_data) loading the CPU data sections", 0, 0);

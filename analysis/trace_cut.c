@@ -52,6 +52,52 @@ static long long an_cut_pairs(const unsigned char *map, size_t len, int ncpus, u
 	return -1;
 }
 
+#define AN_CUT_MAGIC7 "\027\010Dtracing7"
+
+int an_trace_cut_v7(const char *path, int64_t *have, int64_t *missing)
+{
+	unsigned char *map = MAP_FAILED;
+	uint64_t off, size, next;
+	struct stat st;
+	size_t at;
+	int fd, ret = 0, n;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || st.st_size < 64)
+		goto out;
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED || memcmp(map, AN_CUT_MAGIC7, 11) || map[11] != '\0' || map[12] != 0)
+		goto out;	/* v7, little-endian only */
+	/* after the page size: the compression's name and version, then the first options section */
+	for (at = 18, n = 0; n < 2 && at < (size_t)st.st_size; at++)
+		n += !map[at];
+	if (n < 2 || at + 8 > (size_t)st.st_size)
+		goto out;
+	memcpy(&off, map + at, 8);
+	for (off = le64toh(off), n = 0; off && n < 1000; n++) {
+		/* a section: u16 id (0: options), u16 flags, u32 name, u64 size; its last option DONE holds the next */
+		if (off + 16 > (uint64_t)st.st_size)
+			break;
+		memcpy(&size, map + off + 8, 8);
+		size = le64toh(size);
+		if (size < 14 || size > (uint64_t)st.st_size || off + 16 + size > (uint64_t)st.st_size)
+			break;
+		memcpy(&next, map + off + 16 + size - 8, 8);
+		off = le64toh(next);
+	}
+	if (off && n < 1000) {	/* the section at off starts past the end, or ends past it */
+		*have = st.st_size;
+		*missing = (int64_t)off;
+		ret = 1;
+	}
+out:
+	if (map != MAP_FAILED)
+		munmap(map, (size_t)st.st_size);
+	close(fd);
+	return ret;
+}
+
 int an_trace_cut_copy(const char *path, int ncpus, char *copy_path, size_t size,
 		      int64_t *have, int64_t *declared)
 {

@@ -20,4 +20,13 @@
 int an_trace_cut_copy(const char *path, int ncpus, char *copy_path, size_t size,
 		      int64_t *have, int64_t *declared);
 
+/*
+ * an_trace_cut_v7 - a v7 (compressed) file cut short: its chain of options
+ * sections, which trace-cmd writes last with the index of the CPU data
+ * (option BUFFER), leads past its end. 1 with the file's size in *have and
+ * the first byte of the chain it lacks in *missing, 0 when the file is no
+ * such file (another fault), or -errno
+ */
+int an_trace_cut_v7(const char *path, int64_t *have, int64_t *missing);
+
 #endif

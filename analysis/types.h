@@ -417,6 +417,7 @@ struct an_tlat;
 struct an_opts {
 	const char *trace, *joblog, *cyclictest, *threads, *out, *csv;
 	const char *run_info, *loads, *phase, *fsw;	/* a run's facts, folded in as they are */
+	const char *run_manifest;	/* RUN_DIR/run.json: the run's facts when no --run is given */
 	bool    partial;
 	bool    all_threads;	/* every thread in threads[], not only the ones that matter */
 	char  **snapshots;	/* flight-recorder snapshots of RUN_DIR (trace-NNN.dat), with no trace.dat */

@@ -48,7 +48,8 @@ const struct pf_command cmd_baseline = {
 	"                           (default: none, every metric has the default)\n"
 	"  -h, --help               this text\n"
 	"\n"
-	"exit: 0 written, 2 bad input (too few runs, runs of different identity), or FILE\n"
+	"exit: 0 written, 2 bad input (too few runs, runs of different identity, a run\n"
+	"given twice: by run.json uuid, a copy is the same run), or FILE\n"
 	"is one of the runs or a file a run's SHA256SUMS lists (never written over),\n"
 	"4 internal error\n",
 	.run = bl_run,
@@ -235,6 +236,9 @@ static int bl_create(char **paths, size_t n, const char *out, int allow_small, c
 		if (ret)
 			goto out;
 	}
+	ret = ci_runs_distinct(runs, n);	/* ten copies of one run are one run, not ten */
+	if (ret)
+		goto out;
 	ci_now_utc(now, sizeof(now));
 	root = json_pack("{s:s, s:s, s:s, s:o, s:[], s:{s:o, s:O}, s:{}, s:{}}",
 			 "schema", CI_BASELINE_SCHEMA, "generator", "preflight baseline " PF_VERSION,
@@ -250,11 +254,14 @@ static int bl_create(char **paths, size_t n, const char *out, int allow_small, c
 	ret = bl_identity(runs, n, ident);
 	if (ret)
 		goto out;
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(jruns, json_pack("{s:s, s:s, s:s, s:s}", "path", runs[i].path,
-						       "uuid", runs[i].uuid,
+	for (size_t i = 0; i < n; i++) {
+		char key[64];
+
+		ci_run_key(&runs[i], key);
+		json_array_append_new(jruns, json_pack("{s:s, s:s, s:s, s:s}", "path", runs[i].path, "uuid", key,
 						       "kernel_release", runs[i].ident[CI_ID_KERNEL],
 						       "config_hash", runs[i].ident[CI_ID_CONFIG]));
+	}
 	ret = PF_EXIT_INTERNAL;
 	if (bl_metrics(runs, n, metrics, hists))
 		goto out;

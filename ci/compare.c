@@ -65,7 +65,8 @@ const struct pf_command cmd_compare = {
 	"  -h, --help                 this text\n"
 	"\n"
 	"exit: 0 nothing regressed, 1 a metric regressed (with --strict: or is\n"
-	"UNKNOWN), 2 bad input or identity mismatch, or an output naming an input or a\n"
+	"UNKNOWN), 2 bad input, identity mismatch, a run given twice (by run.json uuid)\n"
+	"or one the baseline holds, or an output naming an input or a\n"
 	"file a run's SHA256SUMS lists (refused before writing), 4 internal error\n",
 	.run = cmp_run,
 };
@@ -258,6 +259,30 @@ int ci_baseline_load(const char *path, json_t **out)
 		return rc;
 	}
 	*out = b;
+	return 0;
+}
+
+/*
+ * cmp_in_baseline - a run the baseline was made of is no new run: judged
+ * against itself it would pass whatever it holds; exit 2 naming it
+ */
+static int cmp_in_baseline(const json_t *bl, const char *bpath, const struct ci_run *runs, size_t n)
+{
+	const char *have;
+	char key[64];
+	json_t *b;
+	size_t k;
+
+	for (size_t i = 0; i < n; i++) {
+		ci_run_key(&runs[i], key);
+		json_array_foreach(json_object_get(bl, "runs"), k, b) {
+			have = json_string_value(json_object_get(b, "uuid"));
+			if (have && !strcmp(have, key))
+				return pf_fail(PF_EXIT_USAGE, "%s: run %s is in the baseline %s (runs[%zu], %s): "
+					       "compare judges new runs only", runs[i].path, key, bpath, k,
+					       json_string_value(json_object_get(b, "path")) ?: "?");
+		}
+	}
 	return 0;
 }
 
@@ -531,7 +556,11 @@ static int cmp_run(int argc, char **argv)
 		if (ret)
 			goto out;
 	}
-	ret = cmp_identity(bl, runs, nruns, ignore);
+	ret = ci_runs_distinct(runs, nruns);
+	if (!ret)
+		ret = cmp_in_baseline(bl, bpath, runs, nruns);
+	if (!ret)
+		ret = cmp_identity(bl, runs, nruns, ignore);
 	if (ret)
 		goto out;
 	if (cmp_judge_all(bl, runs, nruns, &r)) {

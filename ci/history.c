@@ -180,16 +180,7 @@ static int hist_add_one(struct ci_db *db, const char *path)
 	if (json_is_integer(json_object_get(rj, "exit_code")))
 		snprintf(code, sizeof(code), "%lld", (long long)json_integer_value(json_object_get(rj, "exit_code")));
 	json_decref(rj);
-	if (run.uuid[0]) {
-		snprintf(uuid, sizeof(uuid), "%s", run.uuid);
-	} else {
-		/* a run of an older preflight: its results' hash is a stable key */
-		char *text = json_dumps(run.results, JSON_SORT_KEYS | JSON_COMPACT), hex[17];
-
-		ci_hash_hex(text ? text : "", text ? strlen(text) : 0, hex);
-		free(text);
-		snprintf(uuid, sizeof(uuid), "results-%s", hex);
-	}
+	ci_run_key(&run, uuid);
 	{
 		const char *p[] = { uuid };
 

@@ -62,6 +62,36 @@ void ci_hash_hex(const void *data, size_t len, char out[17])
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
+void ci_run_key(const struct ci_run *run, char out[64])
+{
+	char *text, hex[17];
+
+	if (run->uuid[0]) {
+		snprintf(out, 64, "%s", run->uuid);
+		return;
+	}
+	text = json_dumps(run->results, JSON_SORT_KEYS | JSON_COMPACT);
+	ci_hash_hex(text ? text : "", text ? strlen(text) : 0, hex);
+	free(text);
+	snprintf(out, 64, "results-%s", hex);
+}
+
+int ci_runs_distinct(const struct ci_run *runs, size_t n)
+{
+	char a[64], b[64];
+
+	for (size_t i = 1; i < n; i++) {
+		ci_run_key(&runs[i], a);
+		for (size_t k = 0; k < i; k++) {
+			ci_run_key(&runs[k], b);
+			if (!strcmp(a, b))
+				return pf_fail(PF_EXIT_USAGE, "%s: the same run as %s (%s): a run counts once",
+					       runs[i].path, runs[k].path, a);
+		}
+	}
+	return 0;
+}
+
 int ci_ident_index(const char *name)
 {
 	for (int i = 0; i < CI_NIDENT; i++)

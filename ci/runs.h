@@ -77,4 +77,15 @@ void ci_now_utc(char *buf, size_t size);
 /* ci_hash_hex - FNV-1a 64 of bytes as 16 hex digits into out[17] */
 void ci_hash_hex(const void *data, size_t len, char out[17]);
 
+/*
+ * ci_run_key - what tells one run from another: run.json's uuid, or for a
+ * run of an older preflight without one "results-" and the hash of its
+ * results; a copy of a run has its key (history, baseline and compare count
+ * it once)
+ */
+void ci_run_key(const struct ci_run *run, char out[64]);
+
+/* ci_runs_distinct - no run is given twice (by key): 0, or PF_EXIT_USAGE after one error line naming both */
+int ci_runs_distinct(const struct ci_run *runs, size_t n);
+
 #endif
