@@ -39,7 +39,7 @@ sed 's/^not ok \([0-9]*\) - /not ok \1 - reworded: /; s/^ok /fine /' "$FX/verdic
 run_cmd "$PREFLIGHT" summary "$TMP/v"
 is "$(printf '%s\n' "$out" | sed -n '/^verdicts/,/^evidence/p')" "$(printf '%s\n' "$EXPECTED" | sed -n '/^verdicts/,/^evidence/p')" \
 	"summary-4.1 a reworded verdicts.tap changes nothing: the verdicts come from verdicts.json"
-like "$(printf '%s\n' "$out" | grep '^  FAIL ' | head -1)" "^  FAIL +REQ-LAT-001 io activation_latency max: 7582\.323 us <= 62 us \(margin -12130 %\), n = 600$" \
+like "$(printf '%s\n' "$out" | grep '^  FAIL ' | head -1)" "^  FAIL +REQ-SPI-001 loads spi achieved transfer_time max: 5\.427 ms < 1 ms \(margin -443 %\), n = 6793$" \
 	"summary-4.2 a verdict line: the value, the bound, the margin and n"
 like "$(printf '%s\n' "$out" | sed -n 3p)" "^EMULATED: wifi \(a veth pair into network namespace pfw23382.*\); spi \(.*seqpacket socket.*not a SPI bus, 1 verdicts\); sd .*; sensorsim .*" \
 	"summary-4.3 the third line names the emulated interfaces (issue 32.5)"
