@@ -46,14 +46,14 @@ tap_verdicts=$(grep -E '^(not )?ok ' "$TMP/v.tap" | sed 's/^not ok .*/fail/; s/^
 is "$(json_get "$V" 'verdicts.*.verdict')" "${tap_verdicts% }" "verdicts-1.4 one record per TAP test, the same verdicts in order"
 is "$(json_get "$V" verdicts.1.id verdicts.1.element verdicts.1.metric verdicts.1.comparison verdicts.1.bound verdicts.1.unit \
 	verdicts.1.value verdicts.1.raw_value verdicts.1.n verdicts.1.verdict | tr '\n' ' ')" \
-	"REQ-LAT-001 ctl100 tasks.ctl100.activation_latency_ns.max <= 62.0 us 188.0 188000 1000 fail " \
+	"REQ-LAT-001 ctl100 tasks.ctl100.wakeup_latency_ns.max <= 62.0 us 188.0 188000 1000 fail " \
 	"verdicts-1.5 a record: id, element, metric path, comparison, bound, unit, value, raw value, n, verdict"
 like "$(json_get "$V" verdicts.1.margin_pct)" "^-203\.2" "verdicts-1.6 the margin in % (the TAP's -203 %, unrounded)"
 is "$(json_get "$V" verdicts.1.worst_case)" "ctl100 job 4711: 188 µs late — ksoftirqd/1 (NET_RX) 120 µs, iperf3 40 µs, timer IRQ delay 20 µs" \
 	"verdicts-1.7 the worst case, as results.json writes it"
 is "$(json_get "$V" verdicts.1.text)" "188 us <= 62 us (margin -203 %)" "verdicts-1.8 the TAP's value line"
 is "$(json_get "$V" verdicts.1.evidence.path verdicts.1.evidence.data | tr '\n' ' ')" \
-	'tasks.ctl100.activation_latency_ns.max ["trace.dat","jobs.csv"] ' "verdicts-1.9 evidence: the path and the data files"
+	'tasks.ctl100.wakeup_latency_ns.max ["trace.dat","jobs.csv"] ' "verdicts-1.9 evidence: the path and the data files"
 is "$(json_get "$V" verdicts.11.reason)" "no 'loads' in results.json" "verdicts-1.10 not measured: the reason"
 run_cmd "$PREFLIGHT" check "$FX/fail.json" --budgets "$SEED" --json "$FX/fail.json"
 is "$rc" 2 "verdicts-1.11 --json naming the input: refused, exit 2"
@@ -87,7 +87,7 @@ is "$(json_get "$TMP/ld.v.json" verdicts.0.verdict)" "not_valid" "verdicts-3.2 a
 is "$(json_get "$TMP/ld.v.json" verdicts.0.reason)" \
 	"the cpu load achieved 39.5 % of its target (stress-ng CPU use / configured load), below the 90 % its verdicts need" \
 	"verdicts-3.3 the reason names the load and what it achieved"
-like_line "^not ok 1 - REQ-LAT-001 io activation_latency max$" "verdicts-3.4 the TAP: not ok ..."
+like_line "^not ok 1 - REQ-LAT-001 io wakeup_latency max$" "verdicts-3.4 the TAP: not ok ..."
 like_line "^#   not valid: the cpu load achieved 39.5 % of its target" "verdicts-3.5 ... with the reason"
 like_line "^# LOAD SHORT: the cpu load achieved 39.5 % of its target .*below 90 %" "verdicts-3.6 ... and at the top"
 is "$(json_get "$TMP/ld.v.json" load_gate.loads | perl -MJSON::PP -e 'print join " ", map { "$_->{load}=" . ($_->{ok} ? "ok" : "short") } sort { $a->{load} cmp $b->{load} } @{decode_json(<STDIN>)}')" \
