@@ -65,6 +65,7 @@ void ci_fmt(char *buf, size_t size, double value, const char *unit);
 /* the writers: 0 or -errno */
 int ci_write_tap(FILE *f, const struct ci_report *r);
 int ci_write_junit(FILE *f, const struct ci_report *r);
+/* ci_write_json - compare.json through lib/outfile.h: 0, -ENOMEM, or an exit code after one line */
 int ci_write_json(const char *path, const struct ci_report *r);
 int ci_write_md(FILE *f, const struct ci_report *r);
 

@@ -12,6 +12,7 @@
 #include "ci/runs.h"
 #include "command.h"
 #include "common.h"
+#include "outfile.h"
 #include "outguard.h"
 
 #include <errno.h>
@@ -301,19 +302,23 @@ static int hist_trend(struct ci_db *db, const struct hist_opts *o)
 		return pf_fail(PF_EXIT_USAGE, "trend: no --metric KEY");
 	if (strcmp(o->by, "run") && strcmp(o->by, "kernel"))
 		return pf_fail(PF_EXIT_USAGE, "trend: --by '%s': run or kernel", o->by);
-	t.csv = o->csv ? fopen(o->csv, "w") : stdout;
-	if (!t.csv)
-		return pf_fail(PF_EXIT_USAGE, "%s: %s", o->csv, strerror(errno));
 	t.mem = open_memstream(&t.data, &t.len);
 	if (!t.mem)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	if ((ret = pf_outfile_open(o->csv ? o->csv : "-", &t.csv))) {
+		fclose(t.mem);
+		free(t.data);
+		return ret;
+	}
 	fprintf(t.csv, !strcmp(o->by, "run") ? "started_utc,kernel_release,uuid,value\n" :
 		"first_started_utc,kernel_release,runs,max_value\n");
 	if (ci_db_exec(db, !strcmp(o->by, "run") ? by_run : by_kernel, 1, p, hist_trend_row, &t))
 		ret = PF_EXIT_USAGE;
 	fclose(t.mem);
-	if (o->csv && fclose(t.csv))
-		ret = pf_fail(PF_EXIT_USAGE, "%s: %s", o->csv, strerror(errno));
+	if (ret)
+		pf_outfile_abort(t.csv);
+	else
+		ret = pf_outfile_commit(t.csv);
 	if (!ret && !t.n)
 		ret = pf_fail(PF_EXIT_USAGE, "trend: no run has metric '%s'", o->metric);
 	if (!ret && o->plot)
@@ -406,10 +411,8 @@ static int hist_export(struct ci_db *db, const struct hist_opts *o)
 
 		for (size_t i = 0; i < PF_ARRAY_SIZE(files); i++) {
 			snprintf(path, sizeof(path), "%s/%s", o->squad, files[i].name);
-			if (json_dump_file(files[i].o, path, JSON_INDENT(1) | JSON_SORT_KEYS)) {
-				ret = pf_fail(PF_EXIT_USAGE, "%s: cannot write", path);
+			if ((ret = pf_outfile_json(path, files[i].o, JSON_INDENT(1) | JSON_SORT_KEYS)))
 				goto out;
-			}
 		}
 	}
 	printf("history: run %s exported for SQUAD to %s (%zu tests, %zu metrics)\n", sel.uuid, o->squad,

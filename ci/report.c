@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "ci/compare.h"
 #include "common.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -242,9 +243,9 @@ int ci_write_json(const char *path, const struct ci_report *r)
 			return -ENOMEM;
 		}
 	}
-	ret = json_dump_file(root, path, JSON_INDENT(1));
+	ret = pf_outfile_json(path, root, JSON_INDENT(1));
 	json_decref(root);
-	return ret ? -EIO : 0;
+	return ret;
 }
 
 int ci_write_md(FILE *f, const struct ci_report *r)

@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include "command.h"
+#include "outfile.h"
 #include "outguard.h"
 #include "results_keys.h"
 #include "common.h"
@@ -1450,8 +1451,7 @@ static int chk_run(int argc, char **argv)
 	ret = chk_fit_units(&b, &items);
 	if (ret)
 		goto out;
-	if (output && !(out = fopen(output, "w"))) {
-		ret = pf_fail(PF_EXIT_USAGE, "%s: cannot write: %s", output, strerror(errno));
+	if (output && (ret = pf_outfile_open(output, &out))) {
 		out = stdout;
 		goto out;
 	}
@@ -1474,12 +1474,13 @@ static int chk_run(int argc, char **argv)
 		fprintf(out, "# nothing was measured: no verdict\n");
 		ret = PF_EXIT_FAILED;
 	}
-	if (fflush(out) || ferror(out))
-		ret = pf_fail(PF_EXIT_ENV, "%s: write error: %s", output ? output : "stdout",
-			      strerror(errno));
+	c = output ? pf_outfile_commit(out) : 0;	/* stdout is checked at exit */
+	out = stdout;
+	if (c)
+		ret = c;
 out:
 	if (out != stdout)
-		fclose(out);
+		pf_outfile_abort(out);
 	for (i = 0; i < items.n; i++)
 		json_decref(items.v[i].owned);
 	free(items.v);
