@@ -64,7 +64,8 @@ static void main_usage(FILE *out)
 		"\n"
 		"'preflight help <command>' or 'preflight <command> --help' shows a command's options.\n"
 		"exit codes: 0 ok, 1 a requirement failed, 2 usage or bad input,\n"
-		"            3 environment (privilege, tracefs, missing tool), 4 internal error\n");
+		"            3 environment (privilege, tracefs, missing tool, a failed write),\n"
+		"            4 internal error\n");
 }
 
 /* cmd_help_run - 'preflight help [command]' */
