@@ -236,9 +236,9 @@ int main(int argc, char **argv)
 		code = pf_fail(PF_EXIT_USAGE, "--joblog: %s: %s", o.joblog, strerror(-ret));
 		goto out_app;
 	}
-	/* opened now: a path that cannot be written is bad input, found before the run, not after it */
-	if (o.stats_json && (code = pf_outfile_open(o.stats_json, &stats_f)))
-		goto out_app;	/* lib/outfile.h: replaced whole at the end, or a device written in place */
+	/* checked now: a path that cannot be written is bad input, found before the run, not after it */
+	if (o.stats_json && (code = pf_outfile_check(o.stats_json)))
+		goto out_app;	/* written at the end (lib/outfile.h): a killed app leaves no NAME.tmp */
 	if (o.trace_instance) {
 		ret = app_marker_open(&app.marker, o.trace_instance, o.trace_text, err, sizeof(err));
 		if (ret) {
@@ -296,6 +296,8 @@ int main(int argc, char **argv)
 		code = PF_EXIT_ENV;
 	}
 	app_report_table(&app, stdout);
+	if (o.stats_json && (ret = pf_outfile_open(o.stats_json, &stats_f)))
+		code = ret;
 	if (stats_f) {
 		ret = app_report_json(&app, stats_f);
 		if (ret) {

@@ -125,10 +125,23 @@ static int pf_out_kind(const char *path, enum pf_out_kind *kind, char *resolved)
 
 int pf_outfile_check(const char *path)
 {
-	char resolved[PATH_MAX];
+	char resolved[PATH_MAX], *slash;
 	enum pf_out_kind kind;
+	struct stat st;
+	int ret = pf_out_kind(path, &kind, resolved);
 
-	return pf_out_kind(path, &kind, resolved);
+	if (ret || kind != PF_OUT_REPLACE)
+		return ret;
+	/* the directory it goes in must be one: found now, not after the work */
+	slash = strrchr(resolved, '/');
+	if (!slash)
+		return 0;
+	slash[slash == resolved] = '\0';
+	if (stat(resolved, &st) < 0)
+		return pf_fail(PF_EXIT_USAGE, "%s: cannot write: %s", path, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return pf_fail(PF_EXIT_USAGE, "%s: cannot write: %s", path, strerror(ENOTDIR));
+	return 0;
 }
 
 /* pf_out_fail - one line for a write that failed, PF_EXIT_ENV */

@@ -26,7 +26,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* pf_outfile_check - may 'path' be written at all (by its kind); 0, or PF_EXIT_USAGE after one line */
+/* pf_outfile_check - may 'path' be written at all (its kind; a file's directory exists); 0, or PF_EXIT_USAGE after one line */
 int pf_outfile_check(const char *path) __attribute__((warn_unused_result));
 
 /*
