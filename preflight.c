@@ -7,6 +7,7 @@
  */
 #include "command.h"
 #include "common.h"
+#include "outfile.h"
 #include "stale.h"
 
 #include <getopt.h>
@@ -63,7 +64,8 @@ static void main_usage(FILE *out)
 		"\n"
 		"'preflight help <command>' or 'preflight <command> --help' shows a command's options.\n"
 		"exit codes: 0 ok, 1 a requirement failed, 2 usage or bad input,\n"
-		"            3 environment (privilege, tracefs, missing tool), 4 internal error\n");
+		"            3 environment (privilege, tracefs, missing tool, a failed write),\n"
+		"            4 internal error\n");
 }
 
 /* cmd_help_run - 'preflight help [command]' */
@@ -82,7 +84,8 @@ static int cmd_help_run(int argc, char **argv)
 	return PF_EXIT_OK;
 }
 
-int main(int argc, char **argv)
+/* main_run - run the command argv names; its exit code */
+static int main_run(int argc, char **argv)
 {
 	const struct pf_command *cmd;
 	int i;
@@ -117,4 +120,13 @@ int main(int argc, char **argv)
 	}
 	opterr = 0;	/* a bad option is one line, the command's own (pf_option_error) */
 	return cmd->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	int ret = main_run(argc, argv), out;
+
+	/* what went to stdout is output too: a write that failed there is an environment error */
+	out = pf_stdout_close();
+	return out && ret < PF_EXIT_USAGE ? out : ret;
 }

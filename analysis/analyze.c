@@ -17,6 +17,7 @@
 #include "timerlat.h"
 #include "state.h"
 #include "command.h"
+#include "outfile.h"
 #include "outguard.h"
 #include "proc.h"
 
@@ -280,51 +281,19 @@ static int an_run_facts(struct an_run *r, const char *dir, const char *phase_dir
 	return 0;
 }
 
-static char *volatile an_tmp_path;	/* results.json.tmp while it is written */
-
-/* an_on_signal - SIGINT / SIGTERM: leave no temporary file, then die of the signal */
-static void an_on_signal(int sig)
-{
-	if (an_tmp_path)
-		unlink(an_tmp_path);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* an_write_json - results.json, written whole then renamed */
+/* an_write_json - results.json, through lib/outfile.h (replaced whole, or a device written in place) */
 static int an_write_json(struct an_run *r, json_t *res, const char *path)
 {
-	struct sigaction sa = { .sa_handler = an_on_signal };
-	struct stat st;
-	char *tmp;
 	FILE *f;
-	int ret;
+	int ret = pf_outfile_open(path, &f);
 
-	if (!strcmp(path, "-")) {
-		ret = an_results_dump(r, res, stdout);
-		return ret || fflush(stdout) ? pf_fail(PF_EXIT_ENV, "stdout: write failed") : 0;
+	if (ret)
+		return ret;
+	if (an_results_dump(r, res, f)) {
+		pf_outfile_abort(f);
+		return pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
 	}
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		/* a device or a pipe (/dev/null, a FIFO): written in place, never replaced */
-		f = fopen(path, "w");
-		if (!f || an_results_dump(r, res, f) | fclose(f))
-			return pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", path, strerror(errno));
-		return 0;
-	}
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
-		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-	an_tmp_path = tmp;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	ret = 0;
-	f = fopen(tmp, "w");
-	if (!f || (an_results_dump(r, res, f) | fclose(f)) || rename(tmp, path)) {
-		ret = pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", path, strerror(errno));
-		unlink(tmp);
-	}
-	an_tmp_path = NULL;
-	free(tmp);
-	return ret;
+	return pf_outfile_commit(f);
 }
 
 /* an_options - parse the command line into r->opt; 0 or an exit code */

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "jobs_csv.h"
+#include "outfile.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -18,15 +19,15 @@ const char *const an_csv_tables[AN_CSV_NTABLES] = {
 	AN_CSV_THREADS, AN_CSV_CPUS, AN_CSV_TASKS, AN_CSV_JOBS, AN_CSV_CULPRITS,
 };
 
-/* an_jobs_csv_open - DIR/results-jobs.csv with its header line (written as .tmp, renamed at close) */
+/* an_jobs_csv_open - DIR/results-jobs.csv with its header line (lib/outfile.h; committed at close) */
 int an_jobs_csv_open(struct an_run *r, const char *dir)
 {
 	char path[4096];
+	int ret;
 
-	snprintf(path, sizeof(path), "%s/" AN_CSV_JOBS ".tmp", dir);
-	r->jobs_csv = fopen(path, "w");
-	if (!r->jobs_csv)
-		return pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/" AN_CSV_JOBS, dir);
+	if ((ret = pf_outfile_open(path, &r->jobs_csv)))
+		return ret;
 	fputs("task,seq,slot,release_ns,start_ns,end_ns,latency_ns,response_ns,exec_ns,cpu,"
 	      "preemptions,migrations,overrun,deadline_miss,lost\n", r->jobs_csv);
 	return 0;
@@ -45,7 +46,6 @@ void an_jobs_csv_row(struct an_run *r, const struct an_task *t, const struct an_
 
 int an_jobs_csv_close(struct an_run *r, bool keep)
 {
-	char tmp[4096 + 8], path[4096];
 	struct an_task *t;
 	uint32_t k, n;
 	int i, ret = 0;
@@ -58,15 +58,10 @@ int an_jobs_csv_close(struct an_run *r, bool keep)
 		for (k = t->ring_n - n; k < t->ring_n; k++)
 			an_jobs_csv_row(r, t, &t->ring[k % AN_JOB_RING]);
 	}
-	snprintf(path, sizeof(path), "%s/" AN_CSV_JOBS, r->opt.csv);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	errno = 0;
-	if ((fflush(r->jobs_csv) || ferror(r->jobs_csv) | fclose(r->jobs_csv)) && keep)
-		ret = pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno ? errno : EIO));
+	if (keep)
+		ret = pf_outfile_commit(r->jobs_csv);
+	else
+		pf_outfile_abort(r->jobs_csv);
 	r->jobs_csv = NULL;
-	if (keep && !ret && rename(tmp, path))
-		ret = pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));
-	if (!keep || ret)
-		unlink(tmp);
 	return ret;
 }

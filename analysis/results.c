@@ -14,6 +14,7 @@
 #include "joblog.h"
 #include "timeline.h"
 #include "rt.h"
+#include "outfile.h"
 #include "text.h"
 
 #include <csv.h>
@@ -1136,12 +1137,9 @@ static FILE *an_csv_open(const char *dir, const char *name, const char *const *c
 	FILE *f;
 	int c;
 
-	snprintf(path, sizeof(path), "%s/%s.tmp", dir, name);	/* renamed by an_csv_close */
-	f = fopen(path, "w");
-	if (!f) {
-		pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/%s", dir, name);	/* lib/outfile.h: committed by pf_outfile_commit */
+	if (pf_outfile_open(path, &f))
 		return NULL;
-	}
 	for (c = 0; c < ncols; c++) {
 		snprintf(key, sizeof(key), "%s", cols[c]);
 		for (dot = key; (dot = strchr(dot, '.')); )
@@ -1171,31 +1169,6 @@ static void an_csv_row(FILE *f, json_t *row, const char *const *cols, int ncols)
 	fputc('\n', f);
 }
 
-/*
- * an_csv_close - finish a table: written whole, then renamed from its .tmp
- * name (a full disk never leaves a table cut short); 0 or an exit code
- * after printing why
- */
-static int an_csv_close(FILE *f, const char *dir, const char *name)
-{
-	char tmp[4096], path[4096];
-	int err;
-
-	snprintf(tmp, sizeof(tmp), "%s/%s.tmp", dir, name);
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	errno = 0;
-	err = fflush(f) || ferror(f) ? (errno ? errno : EIO) : 0;
-	if (fclose(f) && !err)
-		err = errno;
-	if (!err && rename(tmp, path))
-		err = errno;
-	if (err) {
-		unlink(tmp);
-		return pf_fail(PF_EXIT_ENV, "%s: %s", path, strerror(err));
-	}
-	return 0;
-}
-
 /* an_csv_table - a CSV table of the objects of arr */
 static int an_csv_table(const char *dir, const char *name, json_t *arr, const char *const *cols, int ncols)
 {
@@ -1207,7 +1180,7 @@ static int an_csv_table(const char *dir, const char *name, json_t *arr, const ch
 		return PF_EXIT_ENV;
 	json_array_foreach(arr, i, row)
 		an_csv_row(f, row, cols, ncols);
-	return an_csv_close(f, dir, name);
+	return pf_outfile_commit(f);
 }
 
 /* the columns of results-threads.csv */
@@ -1250,7 +1223,7 @@ int an_write_csv(struct an_run *r, json_t *res, const char *dir)
 	if (!f)
 		return PF_EXIT_ENV;
 	an_threads_each(r, an_csv_thread, f);
-	ret = an_csv_close(f, dir, AN_CSV_THREADS);
+	ret = pf_outfile_commit(f);
 	if (!ret)
 		ret = an_csv_table(dir, AN_CSV_CPUS, json_object_get(res, "cpus"), cpu, PF_ARRAY_SIZE(cpu));
 	if (!ret)

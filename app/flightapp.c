@@ -15,6 +15,7 @@
 #include "command.h"
 #include "common.h"
 #include "datafile.h"
+#include "outfile.h"
 #include "exec.h"
 #include "joblog.h"
 #include "report.h"
@@ -242,11 +243,9 @@ int main(int argc, char **argv)
 		code = pf_fail(PF_EXIT_USAGE, "--joblog: %s: %s", o.joblog, strerror(-ret));
 		goto out_app;
 	}
-	/* opened now: a path that cannot be written is bad input, found before the run, not after it */
-	if (o.stats_json && !(stats_f = fopen(o.stats_json, "we"))) {
-		code = pf_fail(PF_EXIT_USAGE, "--stats-json: %s: %s", o.stats_json, strerror(errno));
-		goto out_app;
-	}
+	/* checked now: a path that cannot be written is bad input, found before the run, not after it */
+	if (o.stats_json && (code = pf_outfile_check(o.stats_json)))
+		goto out_app;	/* written at the end (lib/outfile.h): a killed app leaves no NAME.tmp */
 	if (o.trace_instance) {
 		ret = app_marker_open(&app.marker, o.trace_instance, o.trace_text, err, sizeof(err));
 		if (ret) {
@@ -304,21 +303,24 @@ int main(int argc, char **argv)
 		code = PF_EXIT_ENV;
 	}
 	app_report_table(&app, stdout);
+	if (o.stats_json && (ret = pf_outfile_open(o.stats_json, &stats_f)))
+		code = ret;
 	if (stats_f) {
 		ret = app_report_json(&app, stats_f);
-		if (fclose(stats_f) && !ret)
-			ret = -errno;
-		stats_f = NULL;
 		if (ret) {
+			pf_outfile_abort(stats_f);
 			pf_err("--stats-json: %s: %s", o.stats_json, strerror(-ret));
 			code = PF_EXIT_ENV;
+		} else if ((ret = pf_outfile_commit(stats_f))) {
+			code = ret;
 		}
+		stats_f = NULL;
 	}
 out_app:
 	if (app.joblog)
 		fclose(app.joblog);
 	if (stats_f)
-		fclose(stats_f);
+		pf_outfile_abort(stats_f);
 	app_fini(&app);
 	app_rt_dma_latency_release(dma_fd);
 out_cfg:

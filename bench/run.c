@@ -35,6 +35,7 @@
 #include "common.h"
 #include "cpuset.h"
 #include "datafile.h"
+#include "outfile.h"
 #include "loads/load.h"
 #include "run.h"
 #include "run_cpus.h"
@@ -2004,17 +2005,16 @@ static int run_dat_version(const char *path)
  */
 static int run_compress_dat(struct run *r, const char *path, const char *log)
 {
-	char tmp[PATH_MAX];
+	const char *tmp;
 	char *argv[] = { "trace-cmd", "convert", "--file-version", "7", "--compression", "zstd",
-			 "-i", (char *)path, "-o", tmp, NULL };
+			 "-i", (char *)path, "-o", NULL, NULL };
+	bool ok;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.v7.tmp", path) >= (int)sizeof(tmp))
+	if (pf_outfile_begin(path, &tmp))
 		return -1;
-	if (run_exec(r, argv, "/dev/null", log) || run_dat_version(tmp) != 7 || rename(tmp, path)) {
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	argv[9] = (char *)tmp;
+	ok = !run_exec(r, argv, "/dev/null", log) && run_dat_version(tmp) == 7;
+	return pf_outfile_end(path, ok) || !ok ? -1 : 0;
 }
 
 /*
@@ -2076,7 +2076,7 @@ static void run_keep_traces(struct run *r, int check)
  */
 static void run_manifest(struct run *r, bool complete)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 8], ended[32], uuid[40];
+	char path[PATH_MAX], ended[32], uuid[40];
 	const char *started_utc = r->started_utc;
 	json_t *m;
 
@@ -2114,12 +2114,10 @@ static void run_manifest(struct run *r, bool complete)
 	if (m && r->disk_full)
 		json_object_set_new(m, "disk_full", json_true());
 	run_path(path, sizeof(path), r->dir, "run.json");
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (!m || json_dump_file(m, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 ||
-	    rename(tmp, path) < 0) {
-		pf_err("%s: cannot write: %s", path, strerror(errno));
-		unlink(tmp);
-	}
+	if (!m)
+		pf_err("%s: cannot write: %s", path, strerror(ENOMEM));
+	else
+		(void)!pf_outfile_json(path, m, JSON_INDENT(2) | JSON_REAL_PRECISION(10));	/* said why */
 	json_decref(m);
 }
 
@@ -2150,9 +2148,9 @@ static int run_finish(struct run *r)
 	}
 	loads = json_pack("{s:s, s:s, s:b, s:O}", "schema", "preflight-loads/1", "scenario", r->scn.name,
 			  "partial", r->partial, "phases", r->load_phases);
-	if (json_dump_file(loads, run_path(path, sizeof(path), r->dir, "loads.json"),
-			   JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
-		run_fail(r, PF_EXIT_ENV, "%s: cannot write", path);
+	if (pf_outfile_json(run_path(path, sizeof(path), r->dir, "loads.json"), loads,
+			    JSON_INDENT(2) | JSON_REAL_PRECISION(10)))
+		run_fail(r, PF_EXIT_ENV, "%s: not written", path);
 	json_decref(loads);
 	if (json_array_size(r->phases) && run_analyze(r) == 0)
 		check = run_check(r);

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include "run.h"
 #include "common.h"
+#include "outfile.h"
 #include "proc.h"
 
 #include <errno.h>
@@ -111,20 +112,22 @@ static json_t *run_id_kernel_config(const char *dir)
 		goto out;
 	}
 	snprintf(dst, sizeof(dst), "%s/kernel.config", dir);
-	out = fopen(dst, "w");
-	if (!out) {
-		snprintf(why, sizeof(why), "%s: %s", dst, strerror(errno));
+	if (pf_outfile_open(dst, &out)) {
+		snprintf(why, sizeof(why), "%s: cannot write", dst);
 		goto out;
 	}
 	while ((n = gzread(gz, buf, sizeof(buf))) > 0)
 		fwrite(buf, 1, (size_t)n, out);
-	if (n < 0 || fclose(out)) {
-		snprintf(why, sizeof(why), "%s: read or write failed", src);
-		out = NULL;
-		unlink(dst);
+	if (n < 0) {
+		snprintf(why, sizeof(why), "%s: cannot read", src);
 		goto out;
 	}
+	n = pf_outfile_commit(out);
 	out = NULL;
+	if (n) {
+		snprintf(why, sizeof(why), "%s: cannot write", dst);
+		goto out;
+	}
 	run_id_capture(sum, line, sizeof(line));
 	line[strcspn(line, " ")] = '\0';
 	json_object_set_new(o, "source", json_string(src));
@@ -134,7 +137,7 @@ out:
 	if (gz)
 		gzclose(gz);
 	if (out)
-		fclose(out);
+		pf_outfile_abort(out);
 	if (why[0])
 		json_object_set_new(o, "error", json_string(why));
 	return o;

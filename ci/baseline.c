@@ -11,6 +11,7 @@
 #include "ci/runs.h"
 #include "command.h"
 #include "common.h"
+#include "outfile.h"
 #include "outguard.h"
 #include "hist.h"
 
@@ -265,10 +266,8 @@ static int bl_create(char **paths, size_t n, const char *out, int allow_small, c
 	ret = PF_EXIT_INTERNAL;
 	if (bl_metrics(runs, n, metrics, hists))
 		goto out;
-	if (json_dump_file(root, out, JSON_INDENT(1) | JSON_SORT_KEYS)) {
-		ret = pf_fail(PF_EXIT_USAGE, "%s: cannot write: %s", out, strerror(errno));
+	if ((ret = pf_outfile_json(out, root, JSON_INDENT(1) | JSON_SORT_KEYS)))
 		goto out;
-	}
 	printf("baseline: %s: %zu runs, %zu metrics, board %s, kernel %s\n", out, n,
 	       json_object_size(metrics), runs[0].ident[CI_ID_BOARD], json_string_value(json_object_get(ident, "kernel_release")));
 	ret = 0;

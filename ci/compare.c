@@ -19,6 +19,7 @@
 #include "ci/stats.h"
 #include "command.h"
 #include "common.h"
+#include "outfile.h"
 #include "outguard.h"
 
 #include <errno.h>
@@ -445,16 +446,6 @@ static int cmp_self_check(const json_t *bl, const char *path)
 	return 0;
 }
 
-/* cmp_open - a writer's output file; NULL after an error line */
-static FILE *cmp_open(const char *path)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		pf_err("%s: cannot write: %s", path, strerror(errno));
-	return f;
-}
-
 /* cmp_write - every requested output; 0 or an exit code */
 static int cmp_write(const struct ci_report *r, const char *tap, const char *junit, const char *json,
 		     const char *md)
@@ -462,26 +453,24 @@ static int cmp_write(const struct ci_report *r, const char *tap, const char *jun
 	struct { const char *path; int (*fn)(FILE *, const struct ci_report *); } w[] = {
 		{ tap, ci_write_tap }, { junit, ci_write_junit }, { md, ci_write_md },
 	};
+	int ret;
 
 	for (size_t i = 0; i < PF_ARRAY_SIZE(w); i++) {
 		FILE *f;
-		int bad;
 
 		if (!w[i].path)
 			continue;
-		f = strcmp(w[i].path, "-") ? cmp_open(w[i].path) : stdout;
-		if (!f)
-			return PF_EXIT_USAGE;
-		bad = w[i].fn(f, r);
-		if (f != stdout)
-			bad |= fclose(f);
-		else
-			fflush(stdout);
-		if (bad)
-			return pf_fail(PF_EXIT_USAGE, "%s: write failed", w[i].path);
+		if ((ret = pf_outfile_open(w[i].path, &f)))
+			return ret;
+		if (w[i].fn(f, r)) {
+			pf_outfile_abort(f);
+			return pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", w[i].path, strerror(errno ? errno : EIO));
+		}
+		if ((ret = pf_outfile_commit(f)))
+			return ret;
 	}
-	if (json && ci_write_json(json, r))
-		return pf_fail(PF_EXIT_USAGE, "%s: cannot write: %s", json, strerror(errno));
+	if (json && (ret = ci_write_json(json, r)))
+		return ret < 0 ? pf_fail(PF_EXIT_INTERNAL, "out of memory") : ret;
 	return 0;
 }
 

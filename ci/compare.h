@@ -68,6 +68,7 @@ int ci_baseline_load(const char *path, struct json_t **out);
 /* the writers: 0 or -errno */
 int ci_write_tap(FILE *f, const struct ci_report *r);
 int ci_write_junit(FILE *f, const struct ci_report *r);
+/* ci_write_json - compare.json through lib/outfile.h: 0, -ENOMEM, or an exit code after one line */
 int ci_write_json(const char *path, const struct ci_report *r);
 int ci_write_md(FILE *f, const struct ci_report *r);
 

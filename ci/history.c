@@ -13,6 +13,7 @@
 #include "command.h"
 #include "common.h"
 #include "gnuplot.h"
+#include "outfile.h"
 #include "outguard.h"
 #include "proc.h"
 
@@ -303,37 +304,12 @@ static int hist_trend_row(void *ctx, int ncols, const char *const *cols)
 	return 0;
 }
 
-/* hist_copy - the file 'from' into 'to' (written in place: a new file, a device or a pipe); 0 or an exit code */
-static int hist_copy(const char *from, const char *to)
-{
-	char buf[65536];
-	FILE *in = fopen(from, "re"), *out;
-	size_t got;
-	int ret = 0;
-
-	if (!in)
-		return pf_fail(PF_EXIT_INTERNAL, "%s: %s", from, strerror(errno));
-	out = fopen(to, "we");
-	if (!out) {
-		ret = pf_fail(PF_EXIT_USAGE, "--plot %s: %s", to, strerror(errno));
-		fclose(in);
-		return ret;
-	}
-	while ((got = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, got, out) != got)
-			break;
-	if (ferror(in) || ferror(out) | fclose(out))
-		ret = pf_fail(PF_EXIT_ENV, "--plot %s: cannot write: %s", to, strerror(errno ? errno : EIO));
-	fclose(in);
-	return ret;
-}
-
 /*
  * hist_plot - the trend through gnuplot into an SVG or PNG file. gnuplot
  * gets a script, its data and an output of our own naming, in a directory
  * of our own; no string of the user's or of a run becomes code (the metric
  * in the titles is quoted by pf_gp_quote, the kernels are data). The figure
- * is then copied to --plot.
+ * is then copied to --plot (lib/outfile: a file replaced whole, a device written in place).
  */
 static int hist_plot(const struct hist_opts *o, struct hist_trend *t, const char *tmp)
 {
@@ -387,7 +363,7 @@ static int hist_plot(const struct hist_opts *o, struct hist_trend *t, const char
 	}
 	if (rc || access(out, F_OK))
 		return pf_fail(PF_EXIT_ENV, "trend: gnuplot failed (exit %d: %s)", rc, why[0] ? why : "no message");
-	return hist_copy(out, o->plot);
+	return pf_outfile_copy(out, o->plot);
 }
 
 /* hist_trend - 'history trend' */
@@ -411,9 +387,10 @@ static int hist_trend(struct ci_db *db, const struct hist_opts *o)
 	if (o->plot && (!strrchr(o->plot, '.') || (strcmp(strrchr(o->plot, '.'), ".svg") &&
 						    strcmp(strrchr(o->plot, '.'), ".png"))))
 		return pf_fail(PF_EXIT_USAGE, "%s: the plot is .svg or .png", o->plot);
-	t.csv = o->csv ? fopen(o->csv, "w") : stdout;
-	if (!t.csv)
-		return pf_fail(PF_EXIT_USAGE, "%s: %s", o->csv, strerror(errno));
+	if (o->plot && (ret = pf_outfile_check(o->plot)))
+		return ret;
+	if ((ret = pf_outfile_open(o->csv ? o->csv : "-", &t.csv)))
+		return ret;
 	if (o->plot) {
 		snprintf(tmp, sizeof(tmp), "%s/preflight-trend.XXXXXX", getenv("TMPDIR") ?: "/tmp");
 		if (!mkdtemp(tmp)) {
@@ -435,8 +412,10 @@ static int hist_trend(struct ci_db *db, const struct hist_opts *o)
 	if (t.data && (ferror(t.data) | fclose(t.data)) && !ret)
 		ret = pf_fail(PF_EXIT_ENV, "%s: cannot write", data);
 	t.data = NULL;
-	if (o->csv && fclose(t.csv))
-		ret = pf_fail(PF_EXIT_USAGE, "%s: %s", o->csv, strerror(errno));
+	if (ret)
+		pf_outfile_abort(t.csv);
+	else
+		ret = pf_outfile_commit(t.csv);
 	t.csv = NULL;
 	if (!ret && !t.n)
 		ret = pf_fail(PF_EXIT_USAGE, "trend: no run has metric '%s'", o->metric);
@@ -445,8 +424,8 @@ static int hist_trend(struct ci_db *db, const struct hist_opts *o)
 out:
 	if (t.data)
 		fclose(t.data);
-	if (o->csv && t.csv)
-		fclose(t.csv);
+	if (t.csv)
+		pf_outfile_abort(t.csv);
 	if (tmp[0]) {
 		static const char *const names[] = { "trend.gp", "trend.dat", "trend.svg", "trend.png", "gnuplot.err" };
 
@@ -543,10 +522,8 @@ static int hist_export(struct ci_db *db, const struct hist_opts *o)
 
 		for (size_t i = 0; i < PF_ARRAY_SIZE(files); i++) {
 			snprintf(path, sizeof(path), "%s/%s", o->squad, files[i].name);
-			if (json_dump_file(files[i].o, path, JSON_INDENT(1) | JSON_SORT_KEYS)) {
-				ret = pf_fail(PF_EXIT_USAGE, "%s: cannot write", path);
+			if ((ret = pf_outfile_json(path, files[i].o, JSON_INDENT(1) | JSON_SORT_KEYS)))
 				goto out;
-			}
 		}
 	}
 	printf("history: run %s exported for SQUAD to %s (%zu tests, %zu metrics)\n", sel.uuid, o->squad,

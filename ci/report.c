@@ -9,6 +9,7 @@
 #include "ci/compare.h"
 #include "common.h"
 #include "markup.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -232,9 +233,9 @@ int ci_write_json(const char *path, const struct ci_report *r)
 			return -ENOMEM;
 		}
 	}
-	ret = json_dump_file(root, path, JSON_INDENT(1));
+	ret = pf_outfile_json(path, root, JSON_INDENT(1));
 	json_decref(root);
-	return ret ? -EIO : 0;
+	return ret;
 }
 
 int ci_write_md(FILE *f, const struct ci_report *r)

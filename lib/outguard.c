@@ -3,7 +3,8 @@
  * command that writes a file (analyze -o / --csv, check -o, summary -o,
  * report -o / --pdf, compare --tap / --junit / --json / --md, baseline -o,
  * history --csv / --plot) asks pf_out_guard first, for every path it will
- * write, before it writes anything. See outguard.h.
+ * write, before it writes anything; what can be written at all (a file, a
+ * device, a FIFO, not a directory) is lib/outfile.c's rule. See outguard.h.
  *
  * Paths are compared in their canonical form (realpath: links and "..",
  * resolved; a file that does not exist yet by its directory's), and an
@@ -16,6 +17,7 @@
 #define _GNU_SOURCE
 #include "outguard.h"
 #include "common.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -92,9 +94,12 @@ int pf_out_guard(const char *path, const char *const *inputs, size_t ninputs)
 	struct stat st;
 	size_t i;
 	char *slash;
+	int ret;
 
 	if (!path || !strcmp(path, "-"))
 		return 0;
+	if ((ret = pf_outfile_check(path)))
+		return ret;	/* a directory, a block device, a socket: refused before anything is done */
 	if (pf_out_canon(path, canon))
 		return 0;	/* its directory does not exist: opening it will say so; nothing there to lose */
 	if (!stat(canon, &st) && !S_ISREG(st.st_mode))

@@ -15,7 +15,8 @@
  * same file by any name: a link, a symlink, another spelling; NULL entries
  * are skipped), not listed in the SHA256SUMS of its directory or of any
  * directory above it, not a SHA256SUMS that exists. NULL and "-" (stdout)
- * pass. 0, or PF_EXIT_USAGE after one line naming the path and why.
+ * pass; a path lib/outfile.c would refuse (a directory) is refused here
+ * already. 0, or PF_EXIT_USAGE after one line naming the path and why.
  */
 int pf_out_guard(const char *path, const char *const *inputs, size_t ninputs)
 	__attribute__((warn_unused_result));

@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include "command.h"
+#include "outfile.h"
 #include "outguard.h"
 #include "results_keys.h"
 #include "common.h"
@@ -1823,8 +1824,7 @@ static int chk_write_json(const char *path, json_t *root, const char *results, c
 			"load_gate", chk_load_gate(root, g), "emulated", chk_emulated_json(em, items), "verdicts", recs);
 	if (!doc)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-	ret = json_dump_file(doc, path, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) ?
-		pf_fail(PF_EXIT_ENV, "%s: write error: %s", path, strerror(errno)) : 0;
+	ret = pf_outfile_json(path, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
 	json_decref(doc);
 	return ret;
 }
@@ -1975,8 +1975,7 @@ static int chk_run(int argc, char **argv)
 	result = count[CHK_FAILED] ? "fail" : count[CHK_NOT_VALID] ? "not_valid" : !count[CHK_PASSED] ? "no_verdict" :
 		count[CHK_NOT_MEASURED] ? "incomplete" : "pass";
 	code = !strcmp(result, "pass") || (!strcmp(result, "incomplete") && !strict) ? PF_EXIT_OK : PF_EXIT_FAILED;
-	if (output && !(out = fopen(output, "we"))) {
-		ret = pf_fail(PF_EXIT_USAGE, "%s: cannot write: %s", output, strerror(errno));
+	if (output && (ret = pf_outfile_open(output, &out))) {
 		out = stdout;
 		goto out;
 	}
@@ -2007,9 +2006,10 @@ static int chk_run(int argc, char **argv)
 	if (!strcmp(result, "no_verdict"))
 		fprintf(out, "# nothing was measured: no verdict\n");
 	ret = code;
-	if (fflush(out) || ferror(out))
-		ret = pf_fail(PF_EXIT_ENV, "%s: write error: %s", output ? output : "stdout",
-			      strerror(errno));
+	c = output ? pf_outfile_commit(out) : 0;	/* stdout is checked at exit */
+	out = stdout;
+	if (c)
+		ret = c;
 	if (json && ret <= PF_EXIT_FAILED) {
 		int jret = chk_write_json(json, root, results, budgets, &b.gate, &em, &items, count, result, code, strict);
 
@@ -2017,8 +2017,8 @@ static int chk_run(int argc, char **argv)
 			ret = jret;
 	}
 out:
-	if (out != stdout && fclose(out) && ret <= PF_EXIT_FAILED)
-		ret = pf_fail(PF_EXIT_ENV, "%s: write error: %s", output, strerror(errno));
+	if (out != stdout)
+		pf_outfile_abort(out);
 	for (i = 0; i < items.n; i++)
 		json_decref(items.v[i].owned);
 	free(items.v);

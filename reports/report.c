@@ -15,6 +15,7 @@
 #include "common.h"
 #include "jpath.h"
 #include "markup.h"
+#include "outfile.h"
 #include "outguard.h"
 #include "report.h"
 
@@ -1429,16 +1430,18 @@ static int rpt_gnuplot_version(struct rpt *r)
 }
 
 /* rpt_pdf - print the HTML to a PDF with headless Chromium; an exit code */
-static int rpt_pdf(struct rpt *r, const char *html, const char *pdf)
+static int rpt_pdf(struct rpt *r, const char *pdf)
 {
 	char url[PATH_MAX + 8], abs_html[PATH_MAX], print[PATH_MAX + 32], prof[PATH_MAX + 32];
-	char out[PATH_MAX], err[PATH_MAX], profdir[PATH_MAX];
+	char out[PATH_MAX], err[PATH_MAX], profdir[PATH_MAX], html[PATH_MAX + 16], printed[PATH_MAX + 16];
 	char *argv[] = { "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
 			 "--disable-background-networking", "--disable-component-update", "--disable-sync",
 			 "--no-pdf-header-footer", prof, print, url, NULL };
 	struct stat st;
 	int ret;
 
+	snprintf(html, sizeof(html), "%s/report.html", r->tmpdir);	/* rpt_write's copy */
+	snprintf(printed, sizeof(printed), "%s/report.pdf", r->tmpdir);
 	if (!realpath(html, abs_html))
 		return pf_fail(PF_EXIT_ENV, "%s: %s", html, strerror(errno));
 	snprintf(url, sizeof(url), "file://%s", abs_html);
@@ -1446,17 +1449,16 @@ static int rpt_pdf(struct rpt *r, const char *html, const char *pdf)
 	if (mkdir(profdir, 0700) < 0)
 		return pf_fail(PF_EXIT_ENV, "%s: %s", profdir, strerror(errno));
 	snprintf(prof, sizeof(prof), "--user-data-dir=%s", profdir);
-	snprintf(print, sizeof(print), "--print-to-pdf=%s", pdf);
+	snprintf(print, sizeof(print), "--print-to-pdf=%s", printed);
 	snprintf(out, sizeof(out), "%s/chromium.out", r->tmpdir);
 	snprintf(err, sizeof(err), "%s/chromium.err", r->tmpdir);
-	unlink(pdf);
 	ret = rpt_exec(argv, out, err);
 	if (ret == 127)
 		return pf_fail(PF_EXIT_ENV, "chromium: not found: install the Debian package 'chromium' "
 			       "(scripts/install-deps)");
-	if (ret != 0 || stat(pdf, &st) < 0 || st.st_size == 0)
+	if (ret != 0 || stat(printed, &st) < 0 || st.st_size == 0)
 		return pf_fail(PF_EXIT_ENV, "%s: chromium could not print it (exit %d)", pdf, ret);
-	return 0;
+	return pf_outfile_copy(printed, pdf);
 }
 
 /* rpt_rmtree - remove the temporary directory (kept when PREFLIGHT_REPORT_KEEP_TMP is set, to debug a figure) */
@@ -1489,9 +1491,9 @@ void rpt_free(struct rpt *r)
 /* rpt_write - render the whole report into 'html'; an exit code */
 static int rpt_write(struct rpt *r, const char *html)
 {
-	char *text = NULL, tmp[PATH_MAX + 8];
+	char *text = NULL, copy[PATH_MAX + 16];
 	size_t len = 0;
-	FILE *f;
+	int ret;
 
 	r->out = open_memstream(&text, &len);
 	if (!r->out)
@@ -1513,17 +1515,13 @@ static int rpt_write(struct rpt *r, const char *html)
 	fputs("</section>\n</body></html>\n", r->out);
 	fclose(r->out);
 	r->out = NULL;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", html);
-	f = fopen(tmp, "we");
-	if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0 || rename(tmp, html) < 0) {
-		int e = errno;
-
-		free(text);
-		unlink(tmp);
-		return pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", html, strerror(e));
-	}
+	/* the PDF is printed from a copy in the scratch directory: the target may be a device or a FIFO */
+	snprintf(copy, sizeof(copy), "%s/report.html", r->tmpdir);
+	ret = pf_outfile_data(copy, text, len);
+	if (!ret)
+		ret = pf_outfile_data(html, text, len);
 	free(text);
-	return 0;
+	return ret;
 }
 
 static int rpt_run(int argc, char **argv)
@@ -1585,7 +1583,7 @@ static int rpt_run(int argc, char **argv)
 		ret = pf_fail(PF_EXIT_ENV, "%s: %d figure(s) could not be drawn (said in the report)", html,
 			      r.plot_failures);
 	if (!ret && pdf)
-		ret = rpt_pdf(&r, html, pdf);
+		ret = rpt_pdf(&r, pdf);
 out:
 	rpt_rmtree(r.tmpdir);
 	rpt_free(&r);

@@ -15,6 +15,7 @@
  * child processes and files).
  */
 #include "command.h"
+#include "outfile.h"
 #include "outguard.h"
 #include "common.h"
 #include "jpath.h"
@@ -778,13 +779,8 @@ static int summary_run(int argc, char **argv)
 	ret = summary_guard(argv[optind], output);
 	if (ret)
 		return ret;
-	if (output && !(out = fopen(output, "we")))
-		return pf_fail(PF_EXIT_USAGE, "%s: cannot write: %s", output, strerror(errno));
+	if (output && (ret = pf_outfile_open(output, &out)))
+		return ret;
 	summary_write(argv[optind], out);
-	ret = PF_EXIT_OK;
-	if (fflush(out) || ferror(out))
-		ret = pf_fail(PF_EXIT_ENV, "%s: write error: %s", output ? output : "stdout", strerror(errno));
-	if (out != stdout && fclose(out) && !ret)
-		ret = pf_fail(PF_EXIT_ENV, "%s: write error: %s", output, strerror(errno));
-	return ret;
+	return output ? pf_outfile_commit(out) : PF_EXIT_OK;	/* stdout is checked at exit */
 }

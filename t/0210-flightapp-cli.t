@@ -95,7 +95,7 @@ run_cmd "$FLIGHTAPP" --no-rt --duration 1 --joblog /nonexistent-dir/x.csv
 is "$rc:$err" "2:flightapp: --joblog: /nonexistent-dir/x.csv: No such file or directory" \
 	"app-2.16 unwritable job log: exit 2"
 run_cmd "$FLIGHTAPP" --no-rt --duration 2 --stats-json /nonexistent-dir/s.json
-is "$rc:$err" "2:flightapp: --stats-json: /nonexistent-dir/s.json: No such file or directory" \
+is "$rc:$err" "2:flightapp: /nonexistent-dir/s.json: cannot write: No such file or directory" \
 	"app-2.16a unwritable --stats-json: exit 2 before the run, one line"
 run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.05 --stats-json /dev/stdout
 is "$rc:$(printf '%s\n' "$out" | sed -n '/^{/,/^}/p' | json_get - schema)" \

@@ -20,6 +20,7 @@
 #include "rec.h"
 #include "rec_tracecmd.h"
 #include "common.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -165,8 +166,9 @@ static bool rec_disk_full(const char *path)
 /* rec_dat_write - write the .dat file 'path' from the session's raw files; 0 or -errno */
 int rec_dat_write(struct rec_session *s, const char *path)
 {
-	char dir[PATH_MAX], kallsyms[PATH_MAX + 16], tmp[PATH_MAX + 8];
+	char dir[PATH_MAX], kallsyms[PATH_MAX + 16];
 	char (*globs)[128] = NULL;
+	const char *tmp = NULL;
 	struct tracecmd_event_list *items = NULL, *list;
 	struct tracecmd_output *out = NULL;
 	char **files = NULL;
@@ -175,7 +177,6 @@ int rec_dat_write(struct rec_session *s, const char *path)
 	if ((ret = rec_shadow_dir(s, dir, sizeof(dir))) < 0)
 		return ret == -EIO && rec_disk_full(s->tmpdir) ? -ENOSPC : ret;
 	snprintf(kallsyms, sizeof(kallsyms), "%s/kallsyms", dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	globs = calloc(s->events.n + 1, sizeof(*globs));
 	items = calloc(s->events.n + 1, sizeof(*items));
 	files = calloc(s->ncpus, sizeof(*files));
@@ -188,6 +189,10 @@ int rec_dat_write(struct rec_session *s, const char *path)
 		files[cpu] = s->cpus[cpu].path;
 
 	ret = -EIO;
+	if (pf_outfile_begin(path, &tmp)) {	/* lib/outfile.h: path.tmp, said why when it cannot be */
+		tmp = NULL;
+		goto out;
+	}
 	out = tracecmd_output_create(tmp);
 	if (!out) {
 		ret = errno ? -errno : -EIO;
@@ -207,14 +212,15 @@ int rec_dat_write(struct rec_session *s, const char *path)
 		goto out;
 	tracecmd_output_close(out);
 	out = NULL;
-	ret = rename(tmp, path) < 0 ? -errno : 0;
+	ret = pf_outfile_end(path, true) ? -EIO : 0;	/* fsync, rename, fsync the directory */
+	tmp = NULL;
 out:
 	if (out)
 		tracecmd_output_close(out);
 	if (ret == -EIO && (errno == ENOSPC || errno == EDQUOT || rec_disk_full(s->tmpdir)))
 		ret = -ENOSPC;	/* libtracecmd says only that a write failed */
-	if (ret < 0)
-		unlink(tmp);
+	if (ret < 0 && tmp)
+		(void)!pf_outfile_end(path, false);
 	free(items);
 	free(globs);
 	free(files);

@@ -22,6 +22,7 @@
 #include "fsw.h"
 #include "fsw_task.h"
 #include "hist.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -263,8 +264,10 @@ static void fsw_task_dump(json_t *o, const char *path)
 {
 	if (o)
 		json_object_set_new(o, "telemetry", fsw_task_tlm_json());
-	if (!o || json_dump_file(o, path, JSON_INDENT(2)) < 0)
+	if (!o)
 		fprintf(stderr, "flightapp: fsw: cannot write '%s'\n", path);
+	else
+		(void)!pf_outfile_json(path, o, JSON_INDENT(2));	/* lib/outfile.h; said why */
 	json_decref(o);
 }
 

@@ -10,6 +10,7 @@
 #include "command.h"
 #include "common.h"
 #include "datafile.h"
+#include "outfile.h"
 #include "load.h"
 #include "proc.h"
 
@@ -43,19 +44,6 @@ static void load_tell(int fd, const char *status, const char *why)
 	if (write(fd, line, n > (int)sizeof(line) - 1 ? (int)sizeof(line) - 1 : n) < 0)
 		return;
 	close(fd);
-}
-
-/* load_write_report - the report on stdout or into 'path' */
-static int load_write_report(json_t *report, const char *path)
-{
-	int ret;
-
-	if (!path || !strcmp(path, "-")) {
-		ret = json_dumpf(report, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		fputc('\n', stdout);
-		return ret;
-	}
-	return json_dump_file(report, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 }
 
 /* load_samples - the samples file: what the load achieved per second, over time */
@@ -307,9 +295,11 @@ static int cmd_load_run(int argc, char **argv)
 		report = load_report(&l);
 		if (ret != PF_EXIT_OK)
 			json_object_set_new(report, "error", json_string(l.why));
-		if (!report || load_write_report(report, output) < 0)
-			ret = pf_fail(PF_EXIT_INTERNAL, "%s: cannot write the report to '%s'", ops->name,
-				      output ? output : "stdout");
+		if (!report)
+			ret = pf_fail(PF_EXIT_INTERNAL, "%s: out of memory", ops->name);
+		else if ((c = pf_outfile_json(output ? output : "-", report,
+						 JSON_INDENT(2) | JSON_REAL_PRECISION(10))))
+			ret = c;
 		json_decref(report);
 	}
 out:

@@ -18,6 +18,7 @@
 #include "common.h"
 #include "compare.h"
 #include "datafile.h"
+#include "outfile.h"
 #include "proc.h"
 
 #include <errno.h>
@@ -345,9 +346,9 @@ static int st_finish(struct st_dir *d)
 		goto out;
 	}
 	doc = st_json(&in, res);
-	if (!doc || json_dump_file(doc, st_path(d->out, "selftest.json"), JSON_INDENT(2) | JSON_SORT_KEYS)) {
-		code = pf_fail(PF_EXIT_ENV, "%s: cannot write", st_path(d->out, "selftest.json"));
-	} else {
+	code = doc ? pf_outfile_json(st_path(d->out, "selftest.json"), doc, JSON_INDENT(2) | JSON_SORT_KEYS) :
+		     pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	if (!code) {
 		failed = st_tap(stdout, &in, res);
 		for (c = 1; c <= ST_NCASES; c++)
 			skipped += res[c].skip != NULL;

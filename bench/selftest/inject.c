@@ -45,6 +45,7 @@
  */
 #define _GNU_SOURCE
 #include "common.h"
+#include "outfile.h"
 #include "app/exec.h"
 #include "app/joblog.h"
 #include "app/rt.h"
@@ -1037,15 +1038,15 @@ static int st_config(struct app_config *cfg)
 	return 0;
 }
 
-/* st_write_log - the injector log (st_log.h); 0 or -errno */
+/* st_write_log - the injector log (st_log.h) through lib/outfile.h; 0 or an exit code after one line */
 static int st_write_log(const char *path)
 {
-	FILE *f = fopen(path, "we");
 	struct st_inj *e;
-	int i, ret = 0;
+	FILE *f;
+	int i, ret = pf_outfile_open(path, &f);
 
-	if (!f)
-		return -errno;
+	if (ret)
+		return ret;
 	fprintf(f, "%s\n# slot_ns=%lld\n# t0_ns=%lld\n# cpu_victim=%d\n# cpu_tick=%d\n# ncpus=%d\n# gap_ns=%lld\n"
 		"# step_p999_ns=%lld\n# wake_late_ns=%lld\n# quick=%d\n# storm=%d\n", ST_LOG_HEADER, (long long)ST_SLOT_NS,
 		(long long)st.app.t0_ns, st.cpu_victim, st.cpu_tick, st.ncpus, (long long)st.gap_ns,
@@ -1069,11 +1070,7 @@ static int st_write_log(const char *path)
 			(long long)e->t2_ns, (long long)e->gaps_ns, e->pid, (long long)e->param, (long long)e->t3_ns,
 			(long long)e->cpu_ns, (long long)e->t4_ns, (long long)e->t5_ns, (long long)e->t6_ns, e->pid2);
 	}
-	if (ferror(f))
-		ret = -EIO;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	return ret;
+	return pf_outfile_commit(f);
 }
 
 static const char st_usage[] =
@@ -1299,8 +1296,8 @@ out_threads:
 	ret = app_joblog_close(&st.app);
 	if (ret && !code)
 		code = pf_fail(PF_EXIT_ENV, "--joblog: %s: %s", joblog, strerror(-ret));
-	if (!code && (ret = st_write_log(log)))
-		code = pf_fail(PF_EXIT_ENV, "--log: %s: %s", log, strerror(-ret));
+	if (!code)
+		code = st_write_log(log);
 out_app:
 	app_fini(&st.app);
 	app_rt_dma_latency_release(dma_fd);

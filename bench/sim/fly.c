@@ -15,6 +15,7 @@
 #include "command.h"
 #include "common.h"
 #include "datafile.h"
+#include "outfile.h"
 #include "proc.h"
 
 #include <errno.h>
@@ -71,16 +72,10 @@ static void jset_f(json_t *o, const char *k, double v) { json_object_set_new(o, 
 /* fly_emit - print (or write) the summary; an exit code */
 static int fly_emit(json_t *o, const char *output)
 {
-	int rc;
+	int rc = pf_outfile_json(output ? output : "-", o, JSON_INDENT(2));
 
-	if (output)
-		rc = json_dump_file(o, output, JSON_INDENT(2));
-	else
-		rc = json_dumpf(o, stdout, JSON_INDENT(2)) || fputc('\n', stdout) == EOF;
 	json_decref(o);
-	if (rc)
-		return pf_fail(PF_EXIT_ENV, "%s: cannot write the summary", output ? output : "stdout");
-	return PF_EXIT_OK;
+	return rc;
 }
 
 /* fly_harness - the closed loop in simulation time */

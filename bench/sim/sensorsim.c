@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include "command.h"
 #include "common.h"
+#include "outfile.h"
 #include "sim_harness.h"
 #include "sim_truthlog.h"
 
@@ -323,14 +324,9 @@ static int sensorsim_summary(struct sensorsim *s, const char *path, double wall_
 	jset_f(o, "min_airspeed_mps", d->model.min_airspeed_mps);
 	jset_f(o, "failsafe_s", s->failsafe_ms / 1000.0);
 	json_object_set_new(o, "pty", json_string(s->pty_name));
-	if (!strcmp(path, "-"))
-		rc = json_dumpf(o, stdout, JSON_INDENT(2)) || fputc('\n', stdout) == EOF;
-	else
-		rc = json_dump_file(o, path, JSON_INDENT(2));
+	rc = pf_outfile_json(path, o, JSON_INDENT(2));
 	json_decref(o);
-	if (rc)
-		return pf_fail(PF_EXIT_ENV, "summary: %s: cannot write", path);
-	return 0;
+	return rc;
 }
 
 int main(int argc, char **argv)

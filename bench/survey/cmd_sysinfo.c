@@ -82,7 +82,5 @@ static int sysinfo_run(int argc, char **argv)
 		return pf_fail(PF_EXIT_INTERNAL, "survey of '%s': %s", root, strerror(-ret));
 	ret = sysinfo_write(info, output, as_json);
 	json_decref(info);
-	if (ret)
-		return pf_fail(PF_EXIT_ENV, "'%s': %s", output ? output : "stdout", strerror(-ret));
-	return PF_EXIT_OK;
+	return ret;
 }

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include "sysinfo.h"
 #include "common.h"
+#include "outfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -1225,31 +1226,16 @@ int sysinfo_collect(const char *root, json_t **out)
 
 int sysinfo_write(const json_t *info, const char *path, bool as_json)
 {
-	char tmp[PATH_MAX];
-	FILE *f = stdout;
-	int ret = 0;
+	FILE *f;
+	int ret = pf_outfile_open(path ? path : "-", &f);
 
-	if (path && strcmp(path, "-")) {
-		snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-		f = fopen(tmp, "we");
-		if (!f)
-			return -errno;
-	}
+	if (ret)
+		return ret;
 	if (as_json) {
 		if (json_dumpf(info, f, JSON_INDENT(2)) == 0)
 			fputc('\n', f);
 	} else {
 		sysinfo_print_human(info, f);
 	}
-	if (fflush(f) || ferror(f))
-		ret = -(errno ? errno : EIO);
-	if (f == stdout)
-		return ret;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	return pf_outfile_commit(f);
 }

@@ -46,8 +46,8 @@ void sysinfo_print_human(const json_t *info, FILE *out);
 
 /*
  * sysinfo_write - write a survey to 'path' (NULL or "-": stdout) as indented
- * JSON or as the human table; a file is written to a temp file and renamed
- * into place. 0 or -errno
+ * JSON or as the human table, through lib/outfile.h (a file replaced whole,
+ * a device written in place). 0, or an exit code after one line
  */
 int sysinfo_write(const json_t *info, const char *path, bool as_json) __attribute__((warn_unused_result));
 

@@ -9,10 +9,12 @@
 #include "datafile.h"
 #include "gnuplot.h"
 #include "ini.h"
+#include "outfile.h"
 #include "proc.h"
 #include "tap.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <jansson.h>
 #include <signal.h>
@@ -348,18 +350,204 @@ static void test_isolate(void)
 		  "lib-9.7 the signal's name for messages");
 }
 
-/* test_gp_quote - lib-10.x: strings for a gnuplot script are data, never code */
+/* test_gp_quote - lib-11.x: strings for a gnuplot script are data, never code */
 static void test_gp_quote(void)
 {
 	char buf[64];
 
 	check_str(pf_gp_quote("a.svg'; system('touch PWNED'); set output 'b", '\'', buf, sizeof(buf)),
-		  "a.svg''; system(''touch PWNED''); set output ''b", "lib-10.1 a quote in a single-quoted string: doubled");
+		  "a.svg''; system(''touch PWNED''); set output ''b", "lib-11.1 a quote in a single-quoted string: doubled");
 	check_str(pf_gp_quote("io\nEOD\nsystem(\"x\")\r", '"', buf, sizeof(buf)), "io?EOD?system('x')?",
-		  "lib-10.2 in a data column: no newline (no line, no EOD of its own), no double quote");
-	check_str(pf_gp_quote("ab'c", '\'', buf, 4), "ab", "lib-10.3 truncated, never half a doubled quote");
-	check_str(pf_gp_quote("µs \\ ok", '\'', buf, sizeof(buf)), "µs \\ ok", "lib-10.4 UTF-8 and backslashes kept");
-	check_str(pf_gp_quote(NULL, '\'', buf, sizeof(buf)), "", "lib-10.5 NULL: empty");
+		  "lib-11.2 in a data column: no newline (no line, no EOD of its own), no double quote");
+	check_str(pf_gp_quote("ab'c", '\'', buf, 4), "ab", "lib-11.3 truncated, never half a doubled quote");
+	check_str(pf_gp_quote("µs \\ ok", '\'', buf, sizeof(buf)), "µs \\ ok", "lib-11.4 UTF-8 and backslashes kept");
+	check_str(pf_gp_quote(NULL, '\'', buf, sizeof(buf)), "", "lib-11.5 NULL: empty");
+}
+
+/* lib_slurp - a small file's text ("" when it cannot be read) */
+static const char *lib_slurp(const char *path)
+{
+	static char buf[256];
+
+	if (pf_read_file(path, buf, sizeof(buf)) < 0)
+		buf[0] = '\0';
+	return buf;
+}
+
+/* lib_out - LIB_TMP/out/NAME (a rotation of buffers) */
+static const char *lib_out(const char *name)
+{
+	static char path[4][PATH_MAX];
+	static int n;
+	char *p = path[n++ % 4];
+
+	snprintf(p, PATH_MAX, "%s/out/%s", lib_tmp, name);
+	return p;
+}
+
+/* lib_kind - 'r' regular, 'c' character device, 'p' FIFO, 'l' symbolic link, '-' missing, '?' */
+static char lib_kind(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return '-';
+	return S_ISREG(st.st_mode) ? 'r' : S_ISCHR(st.st_mode) ? 'c' : S_ISFIFO(st.st_mode) ? 'p' :
+	       S_ISLNK(st.st_mode) ? 'l' : '?';
+}
+
+/* lib_out_write - pf_outfile_open, fputs, pf_outfile_commit; an exit code */
+static int lib_out_write(const char *path, const char *text)
+{
+	FILE *f;
+	int ret = pf_outfile_open(path, &f);
+
+	if (ret)
+		return ret;
+	fputs(text, f);
+	return pf_outfile_commit(f);
+}
+
+/* lib_child - run fn in a child with PREFLIGHT_TEST_OUTFILE_KILL set to 'kill' (NULL: unset); its wait status */
+static int lib_child(const char *kill_env, void (*fn)(void))
+{
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (kill_env)
+			setenv("PREFLIGHT_TEST_OUTFILE_KILL", kill_env, 1);
+		fn();
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	return status;
+}
+
+/* lib_child_write - in a child: write "new\n" to out/killed (PREFLIGHT_TEST_OUTFILE_KILL kills it before the rename) */
+static void lib_child_write(void)
+{
+	_exit(lib_out_write(lib_out("killed"), "new\n"));
+}
+
+/* lib_child_term - in a child: start writing out/termed, then SIGTERM */
+static void lib_child_term(void)
+{
+	FILE *f;
+
+	if (pf_outfile_open(lib_out("termed"), &f))
+		_exit(9);
+	fputs("partial\n", f);
+	fflush(f);
+	raise(SIGTERM);
+	_exit(8);
+}
+
+/* test_outfile - lib-10.x: lib/outfile.h by the kind of target, write errors, kills and signals */
+static void test_outfile(void)
+{
+	char cmd[PATH_MAX + 64], tmp[PATH_MAX + 8], buf[64];
+	const char *name = NULL;
+	json_t *doc;
+	FILE *f = NULL;
+	int status, fd;
+
+	snprintf(cmd, sizeof(cmd), "%s/out", lib_tmp);
+	mkdir(cmd, 0755);
+	pf_set_prog("lib_test");
+
+	/* a new name, then an existing file: replaced whole, atomically */
+	check_int(lib_out_write(lib_out("new.txt"), "one\n"), ==, 0, "lib-10.1 a new name is written: 0");
+	check_str(lib_slurp(lib_out("new.txt")), "one", "lib-10.2 ... with the text");
+	check_int(lib_kind(lib_out("new.txt.tmp")), ==, '-', "lib-10.3 ... and no temporary file left");
+	check_int(pf_outfile_open(lib_out("new.txt"), &f), ==, 0, "lib-10.4 an existing file opens");
+	fputs("two\n", f);
+	fflush(f);
+	check_str(lib_slurp(lib_out("new.txt")), "one", "lib-10.5 ... while it is written the old text stays");
+	check_int(lib_kind(lib_out("new.txt.tmp")), ==, 'r', "lib-10.6 ... the new text goes to NAME.tmp");
+	check_int(pf_outfile_commit(f), ==, 0, "lib-10.7 ... commit: 0");
+	check_str(lib_slurp(lib_out("new.txt")), "two", "lib-10.8 ... then the new text is there whole");
+	check_int(pf_outfile_open(lib_out("new.txt"), &f), ==, 0, "lib-10.9 abort: opens");
+	fputs("three\n", f);
+	pf_outfile_abort(f);
+	check(!strcmp(lib_slurp(lib_out("new.txt")), "two") && lib_kind(lib_out("new.txt.tmp")) == '-',
+	      "lib-10.10 ... abort leaves the target as it was and no temporary file");
+
+	/* devices and FIFOs: written in place, never replaced */
+	snprintf(cmd, sizeof(cmd), "mknod '%s' c 1 7 && mknod '%s' c 1 3", lib_out("full"), lib_out("null"));
+	if (system(cmd) != 0)
+		tap_diag("mknod failed (not root?): the device cases fail");
+	check_int(lib_out_write(lib_out("full"), "x\n"), ==, PF_EXIT_ENV, "lib-10.11 a full device: the write fails, exit 3");
+	check_int(lib_kind(lib_out("full")), ==, 'c', "lib-10.12 ... and the node is still a character device");
+	check_int(lib_out_write(lib_out("null"), "x\n"), ==, 0, "lib-10.13 a null device: written, 0");
+	check_int(lib_kind(lib_out("null")), ==, 'c', "lib-10.14 ... and the node is still a character device");
+	mkfifo(lib_out("fifo"), 0600);
+	fd = open(lib_out("fifo"), O_RDONLY | O_NONBLOCK);
+	check_int(lib_out_write(lib_out("fifo"), "through\n"), ==, 0, "lib-10.15 a FIFO: written, 0");
+	memset(buf, 0, sizeof(buf));
+	check(fd >= 0 && read(fd, buf, sizeof(buf) - 1) == 8 && !strcmp(buf, "through\n"),
+	      "lib-10.16 ... the reader gets the text");
+	if (fd >= 0)
+		close(fd);
+	check_int(lib_kind(lib_out("fifo")), ==, 'p', "lib-10.17 ... and it is still a FIFO");
+
+	/* refused before anything is written */
+	check_int(pf_outfile_open(lib_out(""), &f), ==, PF_EXIT_USAGE, "lib-10.18 a directory is refused: exit 2");
+	check(f == NULL, "lib-10.19 ... with no stream");
+	check_int(pf_outfile_check(lib_out("")), ==, PF_EXIT_USAGE, "lib-10.20 pf_outfile_check says so too");
+	check_int(pf_outfile_open(lib_out("none/x"), &f), ==, PF_EXIT_USAGE,
+		  "lib-10.21 a name in a missing directory: exit 2");
+	check_int(pf_outfile_check(lib_out("new.txt")) | pf_outfile_check(lib_out("fresh")) |
+		  pf_outfile_check(lib_out("null")) | pf_outfile_check("-"), ==, 0,
+		  "lib-10.22 a file, a new name, a device and '-' may be written");
+
+	/* stdout */
+	check_int(pf_outfile_open("/dev/stdout", &f), ==, 0, "lib-10.23 /dev/stdout opens");
+	check(f == stdout, "lib-10.24 ... as stdout itself, never a file renamed over it");
+	pf_outfile_abort(f);
+
+	/* a symbolic link to a file: the file is replaced, the link stays */
+	symlink("new.txt", lib_out("link"));
+	check_int(lib_out_write(lib_out("link"), "four\n"), ==, 0, "lib-10.25 through a symbolic link: 0");
+	check(lib_kind(lib_out("link")) == 'l' && !strcmp(lib_slurp(lib_out("new.txt")), "four"),
+	      "lib-10.26 ... the link stays a link, the file it names has the text");
+
+	/* a writer killed between the last write and the rename */
+	check_int(lib_out_write(lib_out("killed"), "old\n"), ==, 0, "lib-10.27 the file a killed writer replaces");
+	status = lib_child("killed", lib_child_write);
+	check(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "lib-10.28 PREFLIGHT_TEST_OUTFILE_KILL: killed");
+	check_str(lib_slurp(lib_out("killed")), "old", "lib-10.29 ... the target keeps its old text whole");
+	snprintf(tmp, sizeof(tmp), "%s.tmp", lib_out("killed"));
+	check_str(lib_slurp(tmp), "new", "lib-10.30 ... the new text is only in NAME.tmp");
+	check_int(lib_out_write(lib_out("killed"), "next\n"), ==, 0, "lib-10.31 the next write over a leftover NAME.tmp: 0");
+	check(!strcmp(lib_slurp(lib_out("killed")), "next") && lib_kind(tmp) == '-',
+	      "lib-10.32 ... its text, and the leftover is gone");
+
+	/* SIGTERM while a file is written */
+	check_int(lib_out_write(lib_out("termed"), "old\n"), ==, 0, "lib-10.33 the file a terminated writer replaces");
+	status = lib_child(NULL, lib_child_term);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", lib_out("termed"));
+	check(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "lib-10.34 SIGTERM: the writer dies of it");
+	check(!strcmp(lib_slurp(lib_out("termed")), "old") && lib_kind(tmp) == '-',
+	      "lib-10.35 ... the target as it was and no temporary file left");
+
+	/* by name (a writer that opens the file itself), JSON, copy */
+	check_int(pf_outfile_begin(lib_out("byname"), &name), ==, 0, "lib-10.36 pf_outfile_begin: 0");
+	snprintf(tmp, sizeof(tmp), "%s.tmp", lib_out("byname"));
+	check_str(name ? name : "", tmp, "lib-10.37 ... the name to write is NAME.tmp");
+	check_int(pf_write_file(tmp, "named\n"), ==, 0, "lib-10.38 ... written by name");
+	check_int(pf_outfile_end(lib_out("byname"), true), ==, 0, "lib-10.39 pf_outfile_end: 0");
+	check(!strcmp(lib_slurp(lib_out("byname")), "named") && lib_kind(tmp) == '-',
+	      "lib-10.40 ... renamed into place");
+	doc = json_pack("{s:i}", "a", 1);
+	check_int(pf_outfile_json(lib_out("doc.json"), doc, JSON_COMPACT), ==, 0, "lib-10.41 pf_outfile_json: 0");
+	json_decref(doc);
+	check_str(lib_slurp(lib_out("doc.json")), "{\"a\":1}", "lib-10.42 ... the document");
+	check_int(pf_outfile_json(lib_out("full"), json_object(), 0), ==, PF_EXIT_ENV,
+		  "lib-10.43 ... on a full device: exit 3");
+	check_int(pf_outfile_copy(lib_out("doc.json"), lib_out("copy.json")), ==, 0, "lib-10.44 pf_outfile_copy: 0");
+	check_str(lib_slurp(lib_out("copy.json")), "{\"a\":1}", "lib-10.45 ... the same text");
 }
 
 int main(void)
@@ -371,7 +559,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(21 + 21 + 11 + 17 + 15 + 7 + 5);
+	tap_plan(21 + 21 + 11 + 17 + 15 + 7 + 5 + 45);
 	test_parse();
 	test_grow();
 	test_ini();
@@ -380,6 +568,7 @@ int main(void)
 	test_cpus();
 	test_isolate();
 	test_gp_quote();
+	test_outfile();
 	ret = tap_done();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", lib_tmp);
 	if (system(cmd) != 0)
