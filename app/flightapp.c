@@ -244,7 +244,7 @@ int main(int argc, char **argv)
 		goto out_app;
 	}
 	/* checked now: a path that cannot be written is bad input, found before the run, not after it */
-	if (o.stats_json && (code = pf_outfile_check(o.stats_json)))
+	if (o.stats_json && (code = pf_outfile_check(o.stats_json, true)))
 		goto out_app;	/* written at the end (lib/outfile.h): a killed app leaves no NAME.tmp */
 	if (o.trace_instance) {
 		ret = app_marker_open(&app.marker, o.trace_instance, o.trace_text, err, sizeof(err));

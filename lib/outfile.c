@@ -123,14 +123,14 @@ static int pf_out_kind(const char *path, enum pf_out_kind *kind, char *resolved)
 		       "device, a FIFO or '-' for stdout)", path, why);
 }
 
-int pf_outfile_check(const char *path)
+int pf_outfile_check(const char *path, bool need_dir)
 {
 	char resolved[PATH_MAX], *slash;
 	enum pf_out_kind kind;
 	struct stat st;
 	int ret = pf_out_kind(path, &kind, resolved);
 
-	if (ret || kind != PF_OUT_REPLACE)
+	if (ret || kind != PF_OUT_REPLACE || !need_dir)
 		return ret;
 	/* the directory it goes in must be one: found now, not after the work */
 	slash = strrchr(resolved, '/');

@@ -26,8 +26,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* pf_outfile_check - may 'path' be written at all (its kind; a file's directory exists); 0, or PF_EXIT_USAGE after one line */
-int pf_outfile_check(const char *path) __attribute__((warn_unused_result));
+/*
+ * pf_outfile_check - may 'path' be written at all: its kind, and with
+ * need_dir the directory a file goes in exists (without: it may be made
+ * later, as analyze --csv DIR is); 0, or PF_EXIT_USAGE after one line
+ */
+int pf_outfile_check(const char *path, bool need_dir) __attribute__((warn_unused_result));
 
 /*
  * pf_outfile_open - a stream that writes 'path' by its kind (see above);

@@ -98,7 +98,7 @@ int pf_out_guard(const char *path, const char *const *inputs, size_t ninputs)
 
 	if (!path || !strcmp(path, "-"))
 		return 0;
-	if ((ret = pf_outfile_check(path)))
+	if ((ret = pf_outfile_check(path, false)))
 		return ret;	/* a directory, a block device, a socket: refused before anything is done */
 	if (pf_out_canon(path, canon))
 		return 0;	/* its directory does not exist: opening it will say so; nothing there to lose */

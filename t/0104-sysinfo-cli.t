@@ -49,7 +49,7 @@ is "$(ls "$TMP" | grep -c 'out.json.tmp')" 0 "sysinfo-9.16 no temp file left bes
 run_cmd "$PREFLIGHT" sysinfo --root "$FIX/desktop" -o "$TMP/out.txt"
 like "$(head -n 1 "$TMP/out.txt")" "^host +devlaptop" "sysinfo-9.17 -o FILE without --json writes the table"
 run_cmd "$PREFLIGHT" sysinfo --root "$FIX/desktop" -o "$TMP/no/such/dir/x.json"
-is "$rc" 3 "sysinfo-9.18 unwritable -o FILE: exit 3"
+is "$rc" 2 "sysinfo-9.18 -o FILE in no directory: exit 2 (a wrong name; README exit codes)"
 is "$(printf '%s\n' "$err" | wc -l)" 1 "sysinfo-9.19 ... with one line"
 
 # Every id the judge can emit is documented, and the eleven warnings of docs/sysinfo.md are all there.

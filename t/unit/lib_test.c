@@ -495,11 +495,13 @@ static void test_outfile(void)
 	/* refused before anything is written */
 	check_int(pf_outfile_open(lib_out(""), &f), ==, PF_EXIT_USAGE, "lib-10.18 a directory is refused: exit 2");
 	check(f == NULL, "lib-10.19 ... with no stream");
-	check_int(pf_outfile_check(lib_out("")), ==, PF_EXIT_USAGE, "lib-10.20 pf_outfile_check says so too");
+	check_int(pf_outfile_check(lib_out(""), true), ==, PF_EXIT_USAGE, "lib-10.20 pf_outfile_check says so too");
 	check_int(pf_outfile_open(lib_out("none/x"), &f), ==, PF_EXIT_USAGE,
 		  "lib-10.21 a name in a missing directory: exit 2");
-	check_int(pf_outfile_check(lib_out("new.txt")) | pf_outfile_check(lib_out("fresh")) |
-		  pf_outfile_check(lib_out("null")) | pf_outfile_check("-"), ==, 0,
+	check_int(pf_outfile_check(lib_out("none/x"), true) * 10 + pf_outfile_check(lib_out("none/x"), false), ==,
+		  PF_EXIT_USAGE * 10, "lib-10.46 pf_outfile_check: a missing directory only with need_dir");
+	check_int(pf_outfile_check(lib_out("new.txt"), true) | pf_outfile_check(lib_out("fresh"), true) |
+		  pf_outfile_check(lib_out("null"), true) | pf_outfile_check("-", true), ==, 0,
 		  "lib-10.22 a file, a new name, a device and '-' may be written");
 
 	/* stdout */
@@ -559,7 +561,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(21 + 21 + 11 + 17 + 15 + 7 + 5 + 45);
+	tap_plan(21 + 21 + 11 + 17 + 15 + 7 + 5 + 46);
 	test_parse();
 	test_grow();
 	test_ini();
