@@ -226,8 +226,8 @@ static int bl_create(char **paths, size_t n, const char *out, int allow_small, c
 	if (!runs)
 		return pf_fail(PF_EXIT_INTERNAL, "%s", strerror(ENOMEM));
 	if (n < CI_MIN_RUNS && !allow_small) {
-		ret = pf_fail(PF_EXIT_USAGE, "%zu runs given, a baseline needs at least %d "
-			      "(--allow-small to accept fewer)", n, CI_MIN_RUNS);
+		ret = pf_fail(PF_EXIT_USAGE, "%zu run%s given, a baseline needs at least %d "
+			      "(--allow-small to accept fewer)", n, n == 1 ? "" : "s", CI_MIN_RUNS);
 		goto out;
 	}
 	for (; loaded < n; loaded++) {
@@ -262,7 +262,7 @@ static int bl_create(char **paths, size_t n, const char *out, int allow_small, c
 		ret = pf_fail(PF_EXIT_USAGE, "%s: cannot write: %s", out, strerror(errno));
 		goto out;
 	}
-	printf("baseline: %s: %zu runs, %zu metrics, board %s, kernel %s\n", out, n,
+	printf("baseline: %s: %zu run%s, %zu metrics, board %s, kernel %s\n", out, n, n == 1 ? "" : "s",
 	       json_object_size(metrics), runs[0].ident[CI_ID_BOARD], json_string_value(json_object_get(ident, "kernel_release")));
 	ret = 0;
 out:
