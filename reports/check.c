@@ -22,6 +22,7 @@
 #include "outguard.h"
 #include "results_keys.h"
 #include "common.h"
+#include "datafile.h"
 #include "ini.h"
 #include "jpath.h"
 
@@ -31,9 +32,11 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define CHK_RESULTS_SCHEMA "preflight-results/1"
 #define CHK_MAX_SEGS 32
@@ -116,7 +119,8 @@ const struct pf_command cmd_check = {
 	"RESULTS is a results.json, a run directory holding one, or - for stdin.\n"
 	"\n"
 	"options:\n"
-	"  -b, --budgets FILE   budget file (INI, docs/budgets.md); default: the run\n"
+	"  -b, --budgets FILE   budget file (INI, docs/budgets.md), or a data file's\n"
+	"                       name (seed: budgets/seed.ini); default: the run\n"
 	"                       directory's budgets.ini when RESULTS is a directory\n"
 	"  -o, --output FILE    write the TAP to FILE instead of stdout (default: stdout)\n"
 	"      --strict         a requirement not measured fails the check (default: off)\n"
@@ -283,8 +287,10 @@ static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
 		s++;
 	errno = 0;
 	r->limit = strtod(s, &end);
+	/* decimal only: strtod also takes 0x10 and 1p3, which no budget means */
 	if (end == s || errno || !isfinite(r->limit) || !(isdigit((unsigned char)*s) ||
-							 *s == '-' || *s == '.')) {
+							 *s == '-' || *s == '.') ||
+	    memchr(s, 'x', (size_t)(end - s)) || memchr(s, 'X', (size_t)(end - s))) {
 		chk_bad(b, r->line_bound, "bound '%s' is not [<|<=|>|>=|==|!=] NUMBER [UNIT]",
 			r->bound);
 		return -EINVAL;
@@ -299,6 +305,10 @@ static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
 	if (!strcmp(s, "%")) {
 		r->kind = CHK_PERCENT;
 		r->unit = "%";
+		if (r->limit < 0) {
+			chk_bad(b, r->line_bound, "bound '%s': a share is never negative", r->bound);
+			return -EINVAL;
+		}
 		return 0;
 	}
 	for (i = 0; i < PF_ARRAY_SIZE(units); i++)
@@ -306,6 +316,10 @@ static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
 			r->kind = CHK_TIME;
 			r->unit = i == 2 ? "us" : units[i].name;
 			r->unit_ns = units[i].ns;
+			if (r->limit < 0) {
+				chk_bad(b, r->line_bound, "bound '%s': a time is never negative", r->bound);
+				return -EINVAL;
+			}
 			return 0;
 		}
 	chk_bad(b, r->line_bound, "bound '%s': unknown unit '%s' (ns, us, ms, s, %%, or none "
@@ -355,6 +369,25 @@ fail:
 	return -EINVAL;
 }
 
+/* chk_near - a and b differ by at most one edit (a letter left out, added, changed or two swapped) */
+static bool chk_near(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i = 0;
+
+	if (!strcmp(a, b))
+		return true;
+	if (la < lb)
+		return chk_near(b, a);
+	if (la - lb > 1)
+		return false;
+	while (i < lb && a[i] == b[i])
+		i++;
+	if (la == lb)
+		return !strcmp(a + i + 1, b + i + 1) ||
+		       (a[i + 1] == b[i] && b[i + 1] == a[i] && !strcmp(a + i + 2, b + i + 2));
+	return !strcmp(a + i + 1, b + i);
+}
+
 /* chk_is_name - is a selector term an element name (not a keyword or predicate) */
 static int chk_is_name(const struct chk_term *t)
 {
@@ -401,6 +434,12 @@ static int chk_parse_select(struct chk_budgets *b, struct chk_req *r)
 			t->value = strdup(tok);
 			if (!t->value)
 				goto fail;
+			/* a keyword misspelt would silently become a name: 'rt periodc' */
+			if (chk_is_name(t) && chk_near(tok, "periodic")) {
+				chk_bad(b, r->line_select, "select term '%s' is the keyword 'periodic' misspelt (all, rt, "
+					"periodic); an element of that name is 'name=%s'", tok, tok);
+				goto fail;
+			}
 			if (chk_is_name(t))
 				r->has_names = 1;
 			else
@@ -435,6 +474,27 @@ static int chk_parse_select(struct chk_budgets *b, struct chk_req *r)
 fail:
 	free(copy);
 	return -EINVAL;
+}
+
+/*
+ * chk_find_budgets - a --budgets that is no file here, as a data file (lib/datafile.h):
+ * "seed" is budgets/seed.ini, "budgets/seed.ini" is itself, wherever preflight's data
+ * is. 0 with its path in 'path', or PF_EXIT_USAGE after one line naming every place searched.
+ */
+static int chk_find_budgets(const char *name, char *path, size_t size)
+{
+	char rel[512];
+	size_t n = strlen(name);
+
+	if (name[0] == '/')
+		return pf_fail(PF_EXIT_USAGE, "--budgets %s: %s", name, strerror(ENOENT));
+	if (!strchr(name, '/') && (n < 4 || strcmp(name + n - 4, ".ini")))
+		snprintf(rel, sizeof(rel), "budgets/%.400s.ini", name);
+	else
+		snprintf(rel, sizeof(rel), "%.500s", name);
+	if (pf_datafile(rel, path, size) < 0)
+		return pf_fail(PF_EXIT_USAGE, "--budgets %s: no such file here, nor as %s: %s", name, rel, path);
+	return 0;
 }
 
 /* chk_load_budgets - read and check the whole budget file; 0 or PF_EXIT_USAGE */
@@ -1397,7 +1457,7 @@ static int chk_run(int argc, char **argv)
 	struct chk_budgets b = { 0 };
 	struct chk_items items = { 0 };
 	const char *budgets = NULL, *output = NULL;
-	char results[4096], dflt[4096];
+	char results[4096], dflt[4096], found[4096];
 	size_t i, k, count[3] = { 0 }, no_value = 0;
 	enum chk_result res;
 	json_t *root = NULL;
@@ -1425,6 +1485,12 @@ static int chk_run(int argc, char **argv)
 			return pf_usage_error(&cmd_check, "no --budgets given (and '%s' is not "
 					      "a run directory with budgets.ini)", argv[optind]);
 		budgets = dflt;
+	}
+	/* a name that is no file here: a data file ("seed", "budgets/seed.ini") */
+	if (access(budgets, F_OK)) {
+		if ((ret = chk_find_budgets(budgets, found, sizeof(found))))
+			return ret;
+		budgets = found;
 	}
 	snprintf(results, sizeof(results), "%s/results.json", argv[optind]);
 	{

@@ -1,0 +1,52 @@
+#!/bin/sh
+# 0615-check-input.t - 'preflight check' on mistaken budgets (issue 27): a
+# --budgets name that is no file here is looked for as a data file (as the
+# README says), a byte order mark is no text, a negative time or share and a
+# hexadecimal bound are refused, a misspelt keyword in select is no task name.
+. "$(dirname "$0")/lib/test-lib.sh"
+need BUILT:preflight BUILT:t/ci_genruns
+plan 10
+
+"$B/t/ci_genruns" "$TMP/runs" --runs 1 --seed 41 >/dev/null || exit 1
+R="$TMP/runs/run-01"
+cd "$TMP" || exit 1
+
+# --- check-input-1: --budgets as a data file, outside the source tree
+run_cmd "$PREFLIGHT" check "$R" --budgets seed
+like "$rc:$(printf '%s\n' "$out" | sed -n 2p)" "^[01]:# preflight check: .* against $TOP/budgets/seed.ini$" \
+	"check-input-1.1 --budgets seed: budgets/seed.ini of the data directory"
+run_cmd "$PREFLIGHT" check "$R" --budgets budgets/seed.ini
+like "$rc" "^[01]$" "check-input-1.2 --budgets budgets/seed.ini outside the source tree"
+run_cmd "$PREFLIGHT" check "$R" --budgets nonesuch
+like "$rc:$err" "^2:preflight: check: --budgets nonesuch: no such file here, nor as budgets/nonesuch.ini: searched .*nonesuch.ini \(build tree\)" \
+	"check-input-1.3 a name found nowhere: every place searched"
+
+# budget FILE SELECT BOUND - one requirement over every task
+budget() { printf '[REQ-X]\ntext = t\nmetric = tasks.*.activation_latency_ns.max\nselect = %s\nbound = %s\n' "$2" "$3" > "$1"; }
+
+# --- check-input-2: a UTF-8 byte order mark
+budget b.ini rt '<= 62us'
+printf '\357\273\277' > bom.ini && cat b.ini >> bom.ini
+run_cmd "$PREFLIGHT" check "$R" --budgets bom.ini
+is "$rc:$err" "0:" "check-input-2.1 a budget file with a byte order mark reads as without"
+
+# --- check-input-3: bounds no budget means
+for b in '<= -62us:a time is never negative' '<= -5%:a share is never negative' \
+	"<= 0x10us:is not \\[<\\|<=\\|>\\|>=\\|==\\|!=\\] NUMBER \\[UNIT\\]"; do
+	budget b.ini rt "${b%%:*}"
+	run_cmd "$PREFLIGHT" check "$R" --budgets b.ini
+	like "$rc:$err" "^2:preflight: check: b.ini:5: bound '${b%%:*}'.*${b#*:}" "check-input-3 '${b%%:*}' refused at its line"
+done
+
+# --- check-input-4: select
+budget b.ini 'rt periodc' '<= 62us'
+run_cmd "$PREFLIGHT" check "$R" --budgets b.ini
+like "$rc:$err" "^2:.*b.ini:4: select term 'periodc' is the keyword 'periodic' misspelt .* 'name=periodc'" \
+	"check-input-4.1 a misspelt keyword is refused, not taken for a task name"
+budget b.ini 'rt periodic io' '<= 62us'
+run_cmd "$PREFLIGHT" check "$R" --budgets b.ini
+is "$rc:$err" "0:" "check-input-4.2 the keywords and a name"
+budget b.ini 'name=periodc' '<= 62us'
+run_cmd "$PREFLIGHT" check "$R" --budgets b.ini
+like "$out" "# SKIP not measured: no element of tasks\[\] selected by name=periodc" "check-input-4.3 name=periodc: such a task, if there were one (not measured here)"
+done_testing
