@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
@@ -213,6 +214,27 @@ static int bl_metrics(struct ci_run *runs, size_t n, json_t *metrics, json_t *hi
 	return 0;
 }
 
+/* bl_check_globs - every --tolerance-for KEY names at least one metric of the runs; 0 or an exit code */
+static int bl_check_globs(json_t *per_metric, json_t *metrics)
+{
+	const char *glob, *key;
+	json_t *v, *m;
+
+	json_object_foreach(per_metric, glob, v) {
+		bool hit = false;
+
+		json_object_foreach(metrics, key, m)
+			if (!fnmatch(glob, key, 0)) {
+				hit = true;
+				break;
+			}
+		if (!hit)
+			return pf_fail(PF_EXIT_USAGE, "--tolerance-for '%s' matches no metric of the runs "
+				       "(subject.metric.stat, e.g. io.activation_latency.p99; '*' for any part)", glob);
+	}
+	return 0;
+}
+
 /* bl_create - 'baseline create' after its options */
 static int bl_create(char **paths, size_t n, const char *out, int allow_small, const struct ci_tol *dflt,
 		     json_t *per_metric)
@@ -257,6 +279,8 @@ static int bl_create(char **paths, size_t n, const char *out, int allow_small, c
 						       "config_hash", runs[i].ident[CI_ID_CONFIG]));
 	ret = PF_EXIT_INTERNAL;
 	if (bl_metrics(runs, n, metrics, hists))
+		goto out;
+	if ((ret = bl_check_globs(per_metric, metrics)))
 		goto out;
 	if (json_dump_file(root, out, JSON_INDENT(1) | JSON_SORT_KEYS)) {
 		ret = pf_fail(PF_EXIT_USAGE, "%s: cannot write: %s", out, strerror(errno));

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight BUILT:t/ci_genruns
 need CMD:sqlite3
-plan 25
+plan 26
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -30,6 +30,12 @@ if test_have_prereq CMD:xmllint; then
 else
 	skip "ci-unsafe-1.2" "$prereq_why"
 fi
+
+# --- ci-unsafe-1.4: a --tolerance-for that matches no metric is a mistake, said
+run_cmd "$PREFLIGHT" baseline create "$TMP"/jb/run-* -o "$TMP/jt.json" --tolerance-for '*.exec-time.*=5%'
+is "$rc:$(test -e "$TMP/jt.json" && echo written):$err" \
+	"2::preflight: baseline: --tolerance-for '*.exec-time.*' matches no metric of the runs (subject.metric.stat, e.g. io.activation_latency.p99; '*' for any part)" \
+	"ci-unsafe-1.4 --tolerance-for matching nothing: exit 2, no baseline"
 
 # --- ci-unsafe-1.3: one run is "1 run"
 run_cmd "$PREFLIGHT" compare --baseline "$TMP/jb.json" "$TMP/jn/run-11" --tap /dev/null
