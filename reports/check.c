@@ -1165,16 +1165,22 @@ static int chk_fit_units(struct chk_budgets *b, struct chk_items *items)
  * Verdicts
  */
 
-/* chk_num - a number without trailing zeros, at most 3 decimals */
+/*
+ * chk_num - a number without trailing zeros: 3 decimals, or as many as show 3
+ * significant digits of a small one (62 us as seconds: 0.000062, not 0)
+ */
 static const char *chk_num(double v, char *buf, size_t size)
 {
+	int decimals = 3;
 	char *p;
 
-	if (fabs(v) >= 1e15) {
+	if (fabs(v) >= 1e15 || (v != 0 && fabs(v) < 1e-9)) {
 		snprintf(buf, size, "%g", v);
 		return buf;
 	}
-	snprintf(buf, size, "%.3f", v);
+	if (v != 0 && fabs(v) < 0.1)
+		decimals = 2 - (int)floor(log10(fabs(v)));
+	snprintf(buf, size, "%.*f", decimals, v);
 	p = buf + strlen(buf) - 1;
 	while (*p == '0')
 		*p-- = '\0';
@@ -1388,7 +1394,9 @@ static enum chk_result chk_verdict(FILE *out, json_t *root, size_t n, struct chk
 	pass = chk_compare(value, r->op, limit);
 	if ((r->op == CHK_LT || r->op == CHK_LE || r->op == CHK_GT || r->op == CHK_GE) && limit) {
 		m = (r->op == CHK_LT || r->op == CHK_LE ? limit - value : value - limit) / fabs(limit);
-		snprintf(margin, sizeof(margin), " (margin %.0f %%)", m * 100 + 0.0);
+		/* an absurd value has an absurd margin, but a short one */
+		snprintf(margin, sizeof(margin), fabs(m * 100) < 1e6 ? " (margin %.0f %%)" : " (margin %.3g %%)",
+			 m * 100 + 0.0);
 	}
 	/* the name stays the same from run to run (CI follows it); the numbers go on the next line */
 	fprintf(out, "%s %zu - %s %s\n", pass ? "ok" : "not ok", n, r->id, it->label);

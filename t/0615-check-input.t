@@ -2,10 +2,11 @@
 # 0615-check-input.t - 'preflight check' on mistaken budgets (issue 27): a
 # --budgets name that is no file here is looked for as a data file (as the
 # README says), a byte order mark is no text, a negative time or share and a
-# hexadecimal bound are refused, a misspelt keyword in select is no task name.
+# hexadecimal bound are refused, a misspelt keyword in select is no task name;
+# small bounds and absurd values print readably.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight BUILT:t/ci_genruns
-plan 10
+plan 12
 
 "$B/t/ci_genruns" "$TMP/runs" --runs 1 --seed 41 >/dev/null || exit 1
 R="$TMP/runs/run-01"
@@ -49,4 +50,15 @@ is "$rc:$err" "0:" "check-input-4.2 the keywords and a name"
 budget b.ini 'name=periodc' '<= 62us'
 run_cmd "$PREFLIGHT" check "$R" --budgets b.ini
 like "$out" "# SKIP not measured: no element of tasks\[\] selected by name=periodc" "check-input-4.3 name=periodc: such a task, if there were one (not measured here)"
+# --- check-input-5: numbers as people read them
+printf '[REQ-X]\ntext = t\nmetric = tasks.io.activation_latency_ns.max\nbound = <= 0.000062s\n' > s.ini
+run_cmd "$PREFLIGHT" check "$R" --budgets s.ini
+like "$(printf '%s\n' "$out" | sed -n 4p)" '^#   0\.0000[0-9]+ s <= 0\.000062 s \(margin [0-9]+ %\)$' \
+	"check-input-5.1 a bound of 0.000062 s shows as such (it was '0 s')"
+cp -r "$R" "$TMP/huge"
+perl -MJSON::PP -0777 -i -pe '$j = JSON::PP->new->canonical; $r = $j->decode($_);
+	$_->{activation_latency_ns}{max} = 1e308 for grep { $_->{name} eq "io" } @{$r->{tasks}}; $_ = $j->encode($r)' "$TMP/huge/results.json"
+printf '[REQ-X]\ntext = t\nmetric = tasks.io.activation_latency_ns.max\nbound = <= 62us\n' > u.ini
+run_cmd "$PREFLIGHT" check "$TMP/huge" --budgets u.ini
+is "$(printf '%s\n' "$out" | sed -n 4p)" '#   1e+305 us <= 62 us (margin -1.61e+305 %)' "check-input-5.2 an absurd value: a short margin"
 done_testing
