@@ -1125,8 +1125,12 @@ static enum chk_kind chk_metric_kind(const struct chk_item *it, double *unit_ns)
 	return CHK_PLAIN;
 }
 
-/* chk_fit_units - every measured item's metric must fit its bound's unit */
-static int chk_fit_units(struct chk_budgets *b, struct chk_items *items)
+/*
+ * chk_fit_units - every measured item's metric must fit its bound's unit; a
+ * string where results.json's schema has a number is the results' fault,
+ * named as such (results: its path), an object or array the budget's
+ */
+static int chk_fit_units(struct chk_budgets *b, struct chk_items *items, const char *results)
 {
 	static const char *const kind_name[] = { "a count", "a time", "a fraction", "a percentage" };
 	struct chk_item *it;
@@ -1141,6 +1145,12 @@ static int chk_fit_units(struct chk_budgets *b, struct chk_items *items)
 		if (it->value && !json_is_number(it->value)) {
 			if (json_is_boolean(it->value))
 				continue;
+			if (json_is_string(it->value)) {
+				b->err = 1;
+				pf_err("%s: '%s' is a string, not a number: a corrupt or hand-edited results.json "
+				       "(read for %s:%u)", results, it->path, b->path, r->line_metric);
+				return PF_EXIT_USAGE;
+			}
 			chk_bad(b, r->line_metric, "metric '%s' is %s, not a number (add .max, "
 				".p99, ... for a statistics object)", it->path,
 				json_is_object(it->value) ? "an object" : json_is_array(it->value) ?
@@ -1521,7 +1531,7 @@ static int chk_run(int argc, char **argv)
 				ret = pf_fail(PF_EXIT_INTERNAL, "out of memory");
 				goto out;
 			}
-	ret = chk_fit_units(&b, &items);
+	ret = chk_fit_units(&b, &items, results);
 	if (ret)
 		goto out;
 	if (output && !(out = fopen(output, "w"))) {

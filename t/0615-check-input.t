@@ -6,7 +6,7 @@
 # small bounds and absurd values print readably.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight BUILT:t/ci_genruns
-plan 12
+plan 13
 
 "$B/t/ci_genruns" "$TMP/runs" --runs 1 --seed 41 >/dev/null || exit 1
 R="$TMP/runs/run-01"
@@ -61,4 +61,11 @@ perl -MJSON::PP -0777 -i -pe '$j = JSON::PP->new->canonical; $r = $j->decode($_)
 printf '[REQ-X]\ntext = t\nmetric = tasks.io.activation_latency_ns.max\nbound = <= 62us\n' > u.ini
 run_cmd "$PREFLIGHT" check "$TMP/huge" --budgets u.ini
 is "$(printf '%s\n' "$out" | sed -n 4p)" '#   1e+305 us <= 62 us (margin -1.61e+305 %)' "check-input-5.2 an absurd value: a short margin"
+# --- check-input-6: a string in results.json is results.json's fault, not the budget's
+cp -r "$R" "$TMP/str"
+perl -MJSON::PP -0777 -i -pe '$j = JSON::PP->new->canonical; $r = $j->decode($_);
+	$_->{activation_latency_ns}{max} = "abc" for grep { $_->{name} eq "io" } @{$r->{tasks}}; $_ = $j->encode($r)' "$TMP/str/results.json"
+run_cmd "$PREFLIGHT" check "$TMP/str" --budgets u.ini
+is "$rc:$err" "2:preflight: check: $TMP/str/results.json: 'tasks.io.activation_latency_ns.max' is a string, not a number: a corrupt or hand-edited results.json (read for u.ini:3)" \
+	"check-input-6.1 a string where results.json has a number: results.json named"
 done_testing
