@@ -93,7 +93,8 @@ const struct pf_command cmd_analyze = {
 	"      --loads FILE    the run's loads.json (preflight-loads/1): its phases' load reports,\n"
 	"                      merged by load name, written as 'loads' (default: none)\n"
 	"      --phase NAME    only this phase's loads of --loads (default: every phase's)\n"
-	"      --fsw FILE      the flight software's statistics (fsw.json, preflight-fsw-stats/1),\n"
+	"      --fsw FILE      the flight software's statistics (fsw.json, preflight-fsw-stats/1;\n"
+	"                      a file of another schema is refused),\n"
 	"                      written as 'fsw' (default: none)\n"
 	"  -h, --help          this help\n"
 	"\n"
@@ -499,6 +500,12 @@ static int an_facts_load(const struct an_opts *o, struct an_facts *f)
 	}
 	if (o->fsw && (ret = an_load_object("--fsw", o->fsw, &f->fsw)))
 		return ret;
+	/* any JSON object is no flight software's statistics: its schema says what it is */
+	if (f->fsw && strncmp(json_string_value(json_object_get(f->fsw, "schema")) ?: "", "preflight-fsw-stats",
+			      strlen("preflight-fsw-stats")))
+		return pf_fail(PF_EXIT_USAGE, "--fsw: %s: not the flight software's statistics (schema %s, "
+			       "expected preflight-fsw-stats/1)", o->fsw,
+			       json_string_value(json_object_get(f->fsw, "schema")) ?: "(none)");
 	if (o->loads) {
 		ret = an_load_object("--loads", o->loads, &doc);
 		if (!ret)

@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
@@ -215,6 +216,27 @@ static int bl_metrics(struct ci_run *runs, size_t n, json_t *metrics, json_t *hi
 	return 0;
 }
 
+/* bl_check_globs - every --tolerance-for KEY names at least one metric of the runs; 0 or an exit code */
+static int bl_check_globs(json_t *per_metric, json_t *metrics)
+{
+	const char *glob, *key;
+	json_t *v, *m;
+
+	json_object_foreach(per_metric, glob, v) {
+		bool hit = false;
+
+		json_object_foreach(metrics, key, m)
+			if (!fnmatch(glob, key, 0)) {
+				hit = true;
+				break;
+			}
+		if (!hit)
+			return pf_fail(PF_EXIT_USAGE, "--tolerance-for '%s' matches no metric of the runs "
+				       "(subject.metric.stat, e.g. io.activation_latency.p99; '*' for any part)", glob);
+	}
+	return 0;
+}
+
 /* bl_create - 'baseline create' after its options */
 static int bl_create(char **paths, size_t n, const char *out, int allow_small, const struct ci_tol *dflt,
 		     json_t *per_metric)
@@ -228,8 +250,8 @@ static int bl_create(char **paths, size_t n, const char *out, int allow_small, c
 	if (!runs)
 		return pf_fail(PF_EXIT_INTERNAL, "%s", strerror(ENOMEM));
 	if (n < CI_MIN_RUNS && !allow_small) {
-		ret = pf_fail(PF_EXIT_USAGE, "%zu runs given, a baseline needs at least %d "
-			      "(--allow-small to accept fewer)", n, CI_MIN_RUNS);
+		ret = pf_fail(PF_EXIT_USAGE, "%zu run%s given, a baseline needs at least %d "
+			      "(--allow-small to accept fewer)", n, n == 1 ? "" : "s", CI_MIN_RUNS);
 		goto out;
 	}
 	for (; loaded < n; loaded++) {
@@ -266,9 +288,11 @@ static int bl_create(char **paths, size_t n, const char *out, int allow_small, c
 	ret = PF_EXIT_INTERNAL;
 	if (bl_metrics(runs, n, metrics, hists))
 		goto out;
+	if ((ret = bl_check_globs(per_metric, metrics)))
+		goto out;
 	if ((ret = pf_outfile_json(out, root, JSON_INDENT(1) | JSON_SORT_KEYS)))
 		goto out;
-	printf("baseline: %s: %zu runs, %zu metrics, board %s, kernel %s\n", out, n,
+	printf("baseline: %s: %zu run%s, %zu metrics, board %s, kernel %s\n", out, n, n == 1 ? "" : "s",
 	       json_object_size(metrics), runs[0].ident[CI_ID_BOARD], json_string_value(json_object_get(ident, "kernel_release")));
 	ret = 0;
 out:

@@ -566,8 +566,9 @@ static int cmp_run(int argc, char **argv)
 	if (ret)
 		goto out;
 	if (tap)
-		printf("compare: %zu REGRESSED, %zu UNKNOWN, %zu SAME, %zu SKIP (%zu runs against %s)\n",
-		       r.count[CI_REGRESSED], r.count[CI_UNKNOWN], r.count[CI_SAME], r.count[CI_SKIP], nruns, bpath);
+		printf("compare: %zu REGRESSED, %zu UNKNOWN, %zu SAME, %zu SKIP (%zu run%s against %s)\n",
+		       r.count[CI_REGRESSED], r.count[CI_UNKNOWN], r.count[CI_SAME], r.count[CI_SKIP], nruns,
+		       nruns == 1 ? "" : "s", bpath);
 	ret = r.count[CI_REGRESSED] || (r.strict && r.count[CI_UNKNOWN]) ? PF_EXIT_FAILED : PF_EXIT_OK;
 out:
 	for (size_t i = 0; i < nruns; i++)

@@ -17,6 +17,7 @@
 #include "outguard.h"
 #include "proc.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -57,7 +58,8 @@ const struct pf_command cmd_history = {
 	"      --csv FILE       trend: write the CSV there (default: stdout)\n"
 	"      --plot FILE      trend: gnuplot plot, .svg or .png (default: none)\n"
 	"      --budget VALUE   trend: draw the budget line (the metric's unit shown: us\n"
-	"                       for times, e.g. 62; default: no line)\n"
+	"                       for times, e.g. 62, or a time with its unit as in\n"
+	"                       budgets: 62us; default: no line)\n"
 	"      --squad DIR      export: the directory to write (no default)\n"
 	"      --run UUID       export: that run (default: the latest)\n"
 	"  -h, --help           this text\n"
@@ -75,8 +77,16 @@ struct hist_opts {
 	const char *db, *metric, *by, *csv, *plot, *squad, *run;
 	double      budget;
 	int         has_budget;
+	int         budget_is_time;	/* given with a time unit: o.budget is in us */
 	int         by_given;
 };
+
+/* hist_unit - row callback: the first column into a char[16] */
+static int hist_unit(void *ctx, int ncols, const char *const *cols)
+{
+	snprintf(ctx, 16, "%s", ncols && cols[0] ? cols[0] : "");
+	return 1;
+}
 
 /* hist_count - row callback: the first column as a count */
 static int hist_count(void *ctx, int ncols, const char *const *cols)
@@ -366,6 +376,51 @@ static int hist_plot(const struct hist_opts *o, struct hist_trend *t, const char
 	return pf_outfile_copy(out, o->plot);
 }
 
+/* hist_key_list - row callback: the keys, comma-separated, into a memstream */
+static int hist_key_list(void *ctx, int ncols, const char *const *cols)
+{
+	FILE *f = ctx;
+
+	fprintf(f, "%s%s", ftell(f) ? ", " : "", ncols && cols[0] ? cols[0] : "?");
+	return 0;
+}
+
+/*
+ * hist_check_metric - the trend's metric is one the history holds, and a
+ * budget with a time unit goes with a time; 0, or an exit code after one line
+ * naming the metrics there are (before any output)
+ */
+static int hist_check_metric(struct ci_db *db, const struct hist_opts *o)
+{
+	const char *p[] = { o->metric };
+	char unit[16] = "";
+	long have = 0;
+	char *keys = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	if (ci_db_exec(db, "SELECT count(*) FROM metrics WHERE key = ?", 1, p, hist_count, &have))
+		return PF_EXIT_USAGE;
+	if (have) {
+		if (!o->budget_is_time)
+			return 0;
+		if (ci_db_exec(db, "SELECT min(unit) FROM metrics WHERE key = ?", 1, p, hist_unit, unit))
+			return PF_EXIT_USAGE;
+		return strcmp(unit, "ns") ? pf_fail(PF_EXIT_USAGE, "trend: --budget is a time, metric '%s' is not "
+						    "(its unit: %s): give a number", o->metric, unit) : 0;
+	}
+	f = open_memstream(&keys, &len);
+	if (!f)
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	ret = ci_db_exec(db, "SELECT DISTINCT key FROM metrics ORDER BY key", 0, NULL, hist_key_list, f);
+	fclose(f);
+	ret = ret ? PF_EXIT_USAGE : pf_fail(PF_EXIT_USAGE, "trend: no run has metric '%s'; the history's metrics: %s",
+					    o->metric, keys && *keys ? keys : "none (history add RUN...)");
+	free(keys);
+	return ret;
+}
+
 /* hist_trend - 'history trend' */
 static int hist_trend(struct ci_db *db, const struct hist_opts *o)
 {
@@ -384,10 +439,12 @@ static int hist_trend(struct ci_db *db, const struct hist_opts *o)
 		return pf_fail(PF_EXIT_USAGE, "trend: no --metric KEY");
 	if (strcmp(o->by, "run") && strcmp(o->by, "kernel"))
 		return pf_fail(PF_EXIT_USAGE, "trend: --by '%s': run or kernel", o->by);
+	if ((ret = hist_check_metric(db, o)))
+		return ret;
 	if (o->plot && (!strrchr(o->plot, '.') || (strcmp(strrchr(o->plot, '.'), ".svg") &&
 						    strcmp(strrchr(o->plot, '.'), ".png"))))
 		return pf_fail(PF_EXIT_USAGE, "%s: the plot is .svg or .png", o->plot);
-	if (o->plot && (ret = pf_outfile_check(o->plot)))
+	if (o->plot && (ret = pf_outfile_check(o->plot, true)))
 		return ret;
 	if ((ret = pf_outfile_open(o->csv ? o->csv : "-", &t.csv)))
 		return ret;
@@ -417,8 +474,6 @@ static int hist_trend(struct ci_db *db, const struct hist_opts *o)
 	else
 		ret = pf_outfile_commit(t.csv);
 	t.csv = NULL;
-	if (!ret && !t.n)
-		ret = pf_fail(PF_EXIT_USAGE, "trend: no run has metric '%s'", o->metric);
 	if (!ret && o->plot)
 		ret = hist_plot(o, &t, tmp);
 out:
@@ -600,8 +655,19 @@ static int hist_run(int argc, char **argv)
 		case 'r': o.run = optarg; break;
 		case 'b':
 			o.budget = strtod(optarg, &end);
-			if (end == optarg || *end)
-				return pf_usage_error(&cmd_history, "bad --budget '%s' (a number)", optarg);
+			if (end != optarg && *end && !isspace((unsigned char)*end)) {
+				/* a time with its unit, as budgets are written for check: "62us" */
+				int64_t ns;
+
+				if (pf_parse_duration_ns(optarg, PF_NS_PER_SEC, &ns))
+					return pf_usage_error(&cmd_history, "bad --budget '%s' (a number in the metric's "
+							      "unit, or a time with its unit: 62us)", optarg);
+				o.budget = (double)ns / 1e3;
+				o.budget_is_time = 1;
+			} else if (end == optarg || *end) {
+				return pf_usage_error(&cmd_history, "bad --budget '%s' (a number in the metric's unit, "
+						      "or a time with its unit: 62us)", optarg);
+			}
 			o.has_budget = 1;
 			break;
 		case 'h': pf_print_usage(&cmd_history); return 0;

@@ -48,9 +48,10 @@ static void ci_message(char *buf, size_t size, const struct ci_verdict *v)
 		snprintf(p, sizeof(p), "-");
 	else
 		snprintf(p, sizeof(p), "%.4f", v->p);
-	snprintf(buf, size, "%s: new median %s (%zu runs), baseline median %s (%s..%s, %zu runs), "
-		 "shift %s, tolerance %s, p %s, rule %s: %s", ci_state_name[v->state], nm, v->nnew, med, lo,
-		 hi, v->base_runs, sh, tol, p, v->rule, v->reason);
+	snprintf(buf, size, "%s: new median %s (%zu run%s), baseline median %s (%s..%s, %zu run%s), "
+		 "shift %s, tolerance %s, p %s, rule %s: %s", ci_state_name[v->state], nm, v->nnew,
+		 v->nnew == 1 ? "" : "s", med, lo, hi, v->base_runs, v->base_runs == 1 ? "" : "s", sh, tol, p,
+		 v->rule, v->reason);
 }
 
 /* ci_yaml_num - a number in YAML: null for NaN, .inf for infinity */

@@ -103,6 +103,9 @@ static char *pf_ini_reader(char *str, int num, void *stream)
 		pf_ini_error(p, p->line, "line too long (at most %d characters)", num - 1);
 		return NULL;
 	}
+	/* a UTF-8 byte order mark (an editor's) is no part of the first line, for every reader */
+	if (p->line == 1 && !strncmp(str, "\xef\xbb\xbf", 3))
+		memmove(str, str + 3, strlen(str + 3) + 1);
 	if (p->on_line)
 		p->on_line(s->user, str);
 	return str;

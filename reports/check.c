@@ -23,6 +23,7 @@
 #include "outguard.h"
 #include "results_keys.h"
 #include "common.h"
+#include "datafile.h"
 #include "ini.h"
 #include "jpath.h"
 #include "load_achieved.h"
@@ -34,9 +35,11 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define CHK_RESULTS_SCHEMA "preflight-results/1"
 #define CHK_MAX_SEGS 32
@@ -157,7 +160,8 @@ const struct pf_command cmd_check = {
 	"RESULTS is a results.json, a run directory holding one, or - for stdin.\n"
 	"\n"
 	"options:\n"
-	"  -b, --budgets FILE   budget file (INI, docs/budgets.md); default: the run\n"
+	"  -b, --budgets FILE   budget file (INI, docs/budgets.md), or a data file's\n"
+	"                       name (seed: budgets/seed.ini); default: the run\n"
 	"                       directory's budgets.ini when RESULTS is a directory\n"
 	"  -o, --output FILE    write the TAP to FILE instead of stdout (default: stdout)\n"
 	"      --json FILE      also write the verdicts as JSON records (preflight-verdicts/1)\n"
@@ -386,8 +390,10 @@ static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
 		s++;
 	errno = 0;
 	r->limit = strtod(s, &end);
+	/* decimal only: strtod also takes 0x10 and 1p3, which no budget means */
 	if (end == s || errno || !isfinite(r->limit) || !(isdigit((unsigned char)*s) ||
-							 *s == '-' || *s == '.')) {
+							 *s == '-' || *s == '.') ||
+	    memchr(s, 'x', (size_t)(end - s)) || memchr(s, 'X', (size_t)(end - s))) {
 		chk_bad(b, r->line_bound, "bound '%s' is not [<|<=|>|>=|==|!=] NUMBER [UNIT]",
 			r->bound);
 		return -EINVAL;
@@ -402,6 +408,10 @@ static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
 	if (!strcmp(s, "%")) {
 		r->kind = CHK_PERCENT;
 		r->unit = "%";
+		if (r->limit < 0) {
+			chk_bad(b, r->line_bound, "bound '%s': a share is never negative", r->bound);
+			return -EINVAL;
+		}
 		return 0;
 	}
 	for (i = 0; i < PF_ARRAY_SIZE(units); i++)
@@ -409,6 +419,10 @@ static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
 			r->kind = CHK_TIME;
 			r->unit = i == 2 ? "us" : units[i].name;
 			r->unit_ns = units[i].ns;
+			if (r->limit < 0) {
+				chk_bad(b, r->line_bound, "bound '%s': a time is never negative", r->bound);
+				return -EINVAL;
+			}
 			return 0;
 		}
 	chk_bad(b, r->line_bound, "bound '%s': unknown unit '%s' (ns, us, ms, s, %%, or none "
@@ -458,6 +472,25 @@ fail:
 	return -EINVAL;
 }
 
+/* chk_near - a and b differ by at most one edit (a letter left out, added, changed or two swapped) */
+static bool chk_near(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i = 0;
+
+	if (!strcmp(a, b))
+		return true;
+	if (la < lb)
+		return chk_near(b, a);
+	if (la - lb > 1)
+		return false;
+	while (i < lb && a[i] == b[i])
+		i++;
+	if (la == lb)
+		return !strcmp(a + i + 1, b + i + 1) ||
+		       (a[i + 1] == b[i] && b[i + 1] == a[i] && !strcmp(a + i + 2, b + i + 2));
+	return !strcmp(a + i + 1, b + i);
+}
+
 /* chk_is_name - is a selector term an element name (not a keyword or predicate) */
 static int chk_is_name(const struct chk_term *t)
 {
@@ -504,6 +537,12 @@ static int chk_parse_select(struct chk_budgets *b, struct chk_req *r)
 			t->value = strdup(tok);
 			if (!t->value)
 				goto fail;
+			/* a keyword misspelt would silently become a name: 'rt periodc' */
+			if (chk_is_name(t) && chk_near(tok, "periodic")) {
+				chk_bad(b, r->line_select, "select term '%s' is the keyword 'periodic' misspelt (all, rt, "
+					"periodic); an element of that name is 'name=%s'", tok, tok);
+				goto fail;
+			}
 			if (chk_is_name(t))
 				r->has_names = 1;
 			else
@@ -538,6 +577,27 @@ static int chk_parse_select(struct chk_budgets *b, struct chk_req *r)
 fail:
 	free(copy);
 	return -EINVAL;
+}
+
+/*
+ * chk_find_budgets - a --budgets that is no file here, as a data file (lib/datafile.h):
+ * "seed" is budgets/seed.ini, "budgets/seed.ini" is itself, wherever preflight's data
+ * is. 0 with its path in 'path', or PF_EXIT_USAGE after one line naming every place searched.
+ */
+static int chk_find_budgets(const char *name, char *path, size_t size)
+{
+	char rel[512];
+	size_t n = strlen(name);
+
+	if (name[0] == '/')
+		return pf_fail(PF_EXIT_USAGE, "--budgets %s: %s", name, strerror(ENOENT));
+	if (!strchr(name, '/') && (n < 4 || strcmp(name + n - 4, ".ini")))
+		snprintf(rel, sizeof(rel), "budgets/%.400s.ini", name);
+	else
+		snprintf(rel, sizeof(rel), "%.500s", name);
+	if (pf_datafile(rel, path, size) < 0)
+		return pf_fail(PF_EXIT_USAGE, "--budgets %s: no such file here, nor as %s: %s", name, rel, path);
+	return 0;
 }
 
 /* chk_load_budgets - read and check the whole budget file; 0 or PF_EXIT_USAGE */
@@ -1168,8 +1228,12 @@ static enum chk_kind chk_metric_kind(const struct chk_item *it, double *unit_ns)
 	return CHK_PLAIN;
 }
 
-/* chk_fit_units - every measured item's metric must fit its bound's unit */
-static int chk_fit_units(struct chk_budgets *b, struct chk_items *items)
+/*
+ * chk_fit_units - every measured item's metric must fit its bound's unit; a
+ * string where results.json's schema has a number is the results' fault,
+ * named as such (results: its path), an object or array the budget's
+ */
+static int chk_fit_units(struct chk_budgets *b, struct chk_items *items, const char *results)
 {
 	static const char *const kind_name[] = { "a count", "a time", "a fraction", "a percentage" };
 	struct chk_item *it;
@@ -1184,6 +1248,12 @@ static int chk_fit_units(struct chk_budgets *b, struct chk_items *items)
 		if (it->value && !json_is_number(it->value)) {
 			if (json_is_boolean(it->value))
 				continue;
+			if (json_is_string(it->value)) {
+				b->err = 1;
+				pf_err("%s: '%s' is a string, not a number: a corrupt or hand-edited results.json "
+				       "(read for %s:%u)", results, it->path, b->path, r->line_metric);
+				return PF_EXIT_USAGE;
+			}
 			chk_bad(b, r->line_metric, "metric '%s' is %s, not a number (add .max, "
 				".p99, ... for a statistics object)", it->path,
 				json_is_object(it->value) ? "an object" : json_is_array(it->value) ?
@@ -1208,16 +1278,22 @@ static int chk_fit_units(struct chk_budgets *b, struct chk_items *items)
  * Verdicts
  */
 
-/* chk_num - a number without trailing zeros, at most 3 decimals */
+/*
+ * chk_num - a number without trailing zeros: 3 decimals, or as many as show 3
+ * significant digits of a small one (62 us as seconds: 0.000062, not 0)
+ */
 static const char *chk_num(double v, char *buf, size_t size)
 {
+	int decimals = 3;
 	char *p;
 
-	if (fabs(v) >= 1e15) {
+	if (fabs(v) >= 1e15 || (v != 0 && fabs(v) < 1e-9)) {
 		snprintf(buf, size, "%g", v);
 		return buf;
 	}
-	snprintf(buf, size, "%.3f", v);
+	if (v != 0 && fabs(v) < 0.1)
+		decimals = 2 - (int)floor(log10(fabs(v)));
+	snprintf(buf, size, "%.*f", decimals, v);
 	p = buf + strlen(buf) - 1;
 	while (*p == '0')
 		*p-- = '\0';
@@ -1547,7 +1623,9 @@ static void chk_judge_value(struct chk_item *it)
 	it->limit = limit;
 	if ((r->op == CHK_LT || r->op == CHK_LE || r->op == CHK_GT || r->op == CHK_GE) && limit) {
 		it->margin_pct = (r->op == CHK_LT || r->op == CHK_LE ? limit - value : value - limit) / fabs(limit) * 100;
-		snprintf(margin, sizeof(margin), " (margin %.0f %%)", it->margin_pct + 0.0);
+		/* an absurd value has an absurd margin, but a short one */
+		snprintf(margin, sizeof(margin), fabs(it->margin_pct) < 1e6 ? " (margin %.0f %%)" : " (margin %.3g %%)",
+			 it->margin_pct + 0.0);
 	}
 	snprintf(it->line, sizeof(it->line), "%s%s%s %s %s%s%s%s", chk_num(value, v, sizeof(v)),
 		 *it->unit ? " " : "", it->unit, chk_op_text[r->op], chk_num(limit, l, sizeof(l)),
@@ -1906,7 +1984,7 @@ static int chk_run(int argc, char **argv)
 	struct chk_items items = { 0 };
 	struct chk_emul em;
 	const char *budgets = NULL, *output = NULL, *json = NULL, *result;
-	char results[4096], dflt[4096], text[1024];
+	char results[4096], dflt[4096], text[1024], found[4096];
 	size_t i, k, count[CHK_NRESULTS] = { 0 }, no_value = 0;
 	json_t *root = NULL, *load;
 	FILE *out = stdout;
@@ -1937,6 +2015,12 @@ static int chk_run(int argc, char **argv)
 	}
 	if (output && json && !strcmp(output, json))
 		return pf_usage_error(&cmd_check, "-o and --json name the same file '%s'", json);
+	/* a name that is no file here: a data file ("seed", "budgets/seed.ini") */
+	if (access(budgets, F_OK)) {
+		if ((ret = chk_find_budgets(budgets, found, sizeof(found))))
+			return ret;
+		budgets = found;
+	}
 	snprintf(results, sizeof(results), "%s/results.json", argv[optind]);
 	{
 		const char *const in[] = { argv[optind], results, budgets };
@@ -1960,7 +2044,7 @@ static int chk_run(int argc, char **argv)
 				ret = pf_fail(PF_EXIT_INTERNAL, "out of memory");
 				goto out;
 			}
-	ret = chk_fit_units(&b, &items);
+	ret = chk_fit_units(&b, &items, results);
 	if (ret)
 		goto out;
 	/* every verdict is decided before anything is written: the TAP and verdicts.json are the same records */

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 FX="$TOP/t/fixtures/cyclictest"
-plan 12
+plan 13
 
 cat > "$TMP/loads.json" <<'J'
 {"schema": "preflight-loads/1", "scenario": "s", "partial": false, "phases": [
@@ -40,5 +40,8 @@ run_cmd "$PREFLIGHT" analyze --fsw "$TMP/bad.json" --run "$TMP/run.json" -o "$R"
 like "$rc:$err" "^2:preflight: analyze: --fsw: $TMP/bad.json:[0-9]+: not valid JSON" "facts-3.3 --fsw not JSON"
 run_cmd "$PREFLIGHT" analyze --loads "$TMP/run.json" -o "$R"
 like "$rc:$err" "^2:.*not a loads report" "facts-3.4 --loads of another schema"
+run_cmd "$PREFLIGHT" analyze --fsw "$TMP/run.json" --run "$TMP/run.json" -o "$R"
+like "$rc:$err" "^2:preflight: analyze: --fsw: $TMP/run.json: not the flight software's statistics \(schema " \
+	"facts-3.4a --fsw of another schema: refused, not written into results.json as 'fsw'"
 run_cmd "$PREFLIGHT" analyze --phase app -c "$FX/us.json" -o "$R"
 like "$rc:$err" "^2:.*--phase: only with --loads" "facts-3.5 --phase without --loads"

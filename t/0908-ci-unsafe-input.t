@@ -1,5 +1,5 @@
 #!/bin/sh
-# 0907-ci-unsafe-input.t - compare and history on hostile or mistaken input
+# 0908-ci-unsafe-input.t - compare and history on hostile or mistaken input
 # (issue 27): a results.json given as a baseline (the schema named after the
 # file was freed), a board that is markup in the JUnit XML, history commands that read never create a database, an add
 # that fails adds nothing, no output lands in a run's evidence directory,
@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight BUILT:t/ci_genruns
 need CMD:sqlite3
-plan 20
+plan 26
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -21,15 +21,25 @@ is "$rc:$err" "2:preflight: compare: $D/run-01/results.json: not a baseline (sch
 	"ci-unsafe-1.1 a results.json is not a baseline: its schema named, exit 2"
 
 # --- ci-unsafe-1.2: compare's JUnit XML escapes the board in its attributes as in its text
+"$G" "$TMP/jb" --runs 10 --seed 33 --board 'b"<x>'"'" >/dev/null &&
+"$G" "$TMP/jn" --runs 3 --seed 34 --first 11 --board 'b"<x>'"'" >/dev/null || exit 1
+"$PREFLIGHT" baseline create "$TMP"/jb/run-* -o "$TMP/jb.json" >/dev/null
 if test_have_prereq CMD:xmllint; then
-	"$G" "$TMP/jb" --runs 10 --seed 33 --board 'b"<x>'"'" >/dev/null &&
-	"$G" "$TMP/jn" --runs 3 --seed 34 --first 11 --board 'b"<x>'"'" >/dev/null || exit 1
-	"$PREFLIGHT" baseline create "$TMP"/jb/run-* -o "$TMP/jb.json" >/dev/null
 	run_cmd "$PREFLIGHT" compare --baseline "$TMP/jb.json" "$TMP"/jn/run-* --junit "$TMP/j.xml" --tap /dev/null
 	ok "ci-unsafe-1.2 a board with quotes and markup: the JUnit XML is well-formed" xmllint --noout "$TMP/j.xml"
 else
 	skip "ci-unsafe-1.2" "$prereq_why"
 fi
+
+# --- ci-unsafe-1.4: a --tolerance-for that matches no metric is a mistake, said
+run_cmd "$PREFLIGHT" baseline create "$TMP"/jb/run-* -o "$TMP/jt.json" --tolerance-for '*.exec-time.*=5%'
+is "$rc:$(test -e "$TMP/jt.json" && echo written):$err" \
+	"2::preflight: baseline: --tolerance-for '*.exec-time.*' matches no metric of the runs (subject.metric.stat, e.g. io.activation_latency.p99; '*' for any part)" \
+	"ci-unsafe-1.4 --tolerance-for matching nothing: exit 2, no baseline"
+
+# --- ci-unsafe-1.3: one run is "1 run"
+run_cmd "$PREFLIGHT" compare --baseline "$TMP/jb.json" "$TMP/jn/run-11" --tap /dev/null
+like "$out" "^compare: .* \(1 run against $TMP/jb.json\)$" "ci-unsafe-1.3 compare of one run: '1 run', not '1 runs'"
 
 # --- ci-unsafe-2: read commands never create a database
 run_cmd "$PREFLIGHT" history list --db typo.sqlite
@@ -68,6 +78,17 @@ is "$rc:$err" "2:preflight: history: trend: --squad is an option of export only 
 	"ci-unsafe-5.1 trend --squad: exit 2"
 run_cmd "$PREFLIGHT" history list --db h.sqlite "$D/run-01"
 is "$rc" 2 "ci-unsafe-5.2 list RUN: exit 2"
+
+# --- ci-unsafe-5.3: a metric the history lacks: nothing on stdout, the metrics there are named
+run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric io.activation_latency.maximum
+is "$rc:$out" "2:" "ci-unsafe-5.3 a wrong trend metric: exit 2, no CSV header first"
+like "$err" "no run has metric 'io.activation_latency.maximum'; the history's metrics: .*io\.activation_latency\.max, " \
+	"ci-unsafe-5.4 ... and the error lists the valid names"
+# --budget as check writes budgets: with its unit
+run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric io.activation_latency.max --budget 62us --csv /dev/null
+is "$rc:$err" "0:" "ci-unsafe-5.5 --budget 62us: a time with its unit is accepted"
+run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric io.overruns.count --budget 62us --csv /dev/null
+like "$rc:$err" "^2:.*--budget is a time, metric 'io.overruns.count' is not" "ci-unsafe-5.6 ... but not for a count"
 
 # --- ci-unsafe-6: gnuplot gets data, never code
 if test_have_prereq CMD:gnuplot; then
