@@ -17,7 +17,6 @@
  */
 #define _GNU_SOURCE
 #include "exec.h"
-#include "rt.h"
 #include "work.h"
 
 #include <errno.h>
@@ -636,12 +635,8 @@ void app_join(struct app *app)
 		}
 	}
 	atomic_store(&app->logger_stop, true);
-	if (app->logger && app->logger->started) {
-		/* its last drain is the app's end, bounded: not left to what the loads leave (rt.h) */
-		if (!app->no_rt)
-			(void)app_rt_own_priority(app->logger->thread);
+	if (app->logger && app->logger->started)
 		pthread_join(app->logger->thread, NULL);
-	}
 	else if (app->drain)
 		app->drain(app);
 	for (i = 0; i < app->ntasks; i++)

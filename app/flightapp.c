@@ -227,13 +227,6 @@ int main(int argc, char **argv)
 		goto out_app;
 	}
 	app.no_rt = o.no_rt;
-	/*
-	 * the app's own bounded work (set-up to the job log's header, waiting, the
-	 * end) above every SCHED_OTHER load (rt.h); unprivileged, the first task's
-	 * priority says what is missing
-	 */
-	if (!o.no_rt)
-		(void)app_rt_own_priority(pthread_self());
 	app.quiet = o.quiet;
 	app.duration_ns = o.duration_ns;
 	app.drain = app_logger_drain;	/* the logger's job: the rings into the job log */

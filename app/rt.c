@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -30,13 +29,6 @@ int app_rt_dma_latency_hold(int32_t latency_us)
 		return ret ? ret : -EIO;
 	}
 	return fd;
-}
-
-int app_rt_own_priority(pthread_t th)
-{
-	struct sched_param sp = { .sched_priority = APP_RT_OWN_PRIO };
-
-	return -pthread_setschedparam(th, SCHED_FIFO, &sp);
 }
 
 void app_rt_dma_latency_release(int fd)
