@@ -104,7 +104,7 @@ system(\"touch PWNED2\")
 	is "$rc:$(test -e "$TMP/PWNED2" && echo PWNED2)" "0:" "ci-unsafe-6.2 a kernel release with a newline and EOD: data, no command run"
 	run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric io.activation_latency.max --csv /dev/null \
 		--plot /nonexistent/x.svg
-	is "$rc:$out:$err" "2::preflight: history: --plot /nonexistent/x.svg: No such file or directory" \
+	is "$rc:$out:$err" "2::preflight: history: /nonexistent/x.svg: cannot write: No such file or directory" \
 		"ci-unsafe-6.3 --plot in a missing directory: one line naming it, nothing on stdout"
 	"$G" "$TMP/one" --runs 1 --seed 32 --first 9 >/dev/null || exit 1
 	"$PREFLIGHT" history add --db one.sqlite "$TMP/one/run-09" >/dev/null || exit 1
