@@ -708,7 +708,8 @@ static int run_sim_start(struct run *r, const struct scn_phase *p, const char *p
 			    struct pf_proc *sim)
 {
 	char exe[PATH_MAX], dur[32], summary[PATH_MAX], truth[PATH_MAX], out[PATH_MAX], words[512];
-	char uart[PATH_MAX], spi[PATH_MAX];
+	char uart[PATH_MAX], spi[PATH_MAX], why[2 * PATH_MAX + 100];
+	const char *links[2];
 	char *argv[48];
 	int n = 0, ret;
 
@@ -736,10 +737,14 @@ static int run_sim_start(struct run *r, const struct scn_phase *p, const char *p
 	if (ret < 0)
 		return run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim: %s", p->name, strerror(-ret)), -1;
 	run_log(r, "phase %s: sensorsim: pid %d", p->name, (int)sim->pid);
-	pf_proc_sleep_ns(300 * PF_NS_PER_MS);	/* its pty and socket exist before the app looks */
-	if (!pf_proc_alive(sim))
-		return run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim exited at start (%d, see %s)", p->name,
-				   pf_proc_exit_code(sim), out), -1;
+	/* the app opens them at its set-up: started once they exist (seconds on an emulated CPU) */
+	links[0] = uart;
+	links[1] = spi;
+	ret = pf_proc_await_paths(sim, links, 2, PF_PROC_AWAIT_NS, why, sizeof(why));
+	if (ret < 0)
+		return run_fail(r, PF_EXIT_ENV, "phase %s: waiting for the simulator's links: %s; see %s",
+				p->name, why, out), -1;
+	run_log(r, "phase %s: sensorsim: its links are there", p->name);
 	return 0;
 }
 
