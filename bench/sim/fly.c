@@ -168,6 +168,7 @@ static double fly_json_num(json_t *o, const char *k)
 }
 
 #define FLY_FILES 9	/* the files of a --realtime run, names[] below */
+
 /* fly_realtime - sensorsim and flightapp for real; an exit code */
 static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 {
