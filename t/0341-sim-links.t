@@ -18,11 +18,11 @@ cp "$B/preflight" "$S/preflight"
 ln -s "$B/flightapp" "$S/flightapp"
 cat > "$S/sensorsim" <<EOF2
 #!/bin/sh
-# stand-in: STANDIN=late:N (links after N s), never (no links, stays), exit:N (dies at once)
+# stand-in: STANDIN=late:N (links after N s), never (no links, stays: sleep 6341), exit:N (dies at once)
 case " \$* " in *" --pty-link "*)
 	case "\$STANDIN" in
 	late:*) sleep "\${STANDIN#late:}" ;;
-	never) exec sleep 600 ;;
+	never) exec sleep 6341 ;;
 	exit:*) exit "\${STANDIN#exit:}" ;;
 	esac ;;
 esac
@@ -38,7 +38,7 @@ run_cmd env STANDIN=never PREFLIGHT_TEST_AWAIT_MS=1500 "$S/preflight" fly --real
 like "$rc:$err" "^3:preflight: fly: waiting for the simulator's links: '$TMP/f2/uart' not there after 1500 ms, sensorsim still running \\(pid [0-9]+\\); see $TMP/f2/sensorsim.log\$" \
 	"links-1.2 fly: links that never come: exit 3, one line naming the link and the running simulator"
 ok "links-1.3 fly: ... the app never started, the simulator stopped" \
-	test ! -e "$TMP/f2/flightapp.log" -a -z "$(ps -eo args | grep -F 'sleep 600' | grep -v grep)"
+	test ! -e "$TMP/f2/flightapp.log" -a -z "$(ps -eo args | grep -F 'sleep 6341' | grep -v grep)"
 run_cmd env STANDIN=exit:4 "$S/preflight" fly --realtime --duration 3 --keep "$TMP/f3"
 like "$rc:$err" "^3:preflight: fly: waiting for the simulator's links: sensorsim exited with 4 before '$TMP/f3/uart' appeared; see " \
 	"links-1.4 fly: a simulator that dies first: exit 3, its exit named"
@@ -64,7 +64,7 @@ like "$rc:$(printf '%s\n' "$err" | grep -v '^preflight: warning' | head -1)" \
 	"^3:preflight: run: phase app: waiting for the simulator's links: '$TMP/r2/01-app/uart' not there after 1500 ms, sensorsim still running \\(pid [0-9]+\\); see $TMP/r2/01-app/sensorsim.err\$" \
 	"links-2.3 run: links that never come: exit 3, one line naming the link and the running simulator"
 ok "links-2.4 run: ... the app never started, the simulator stopped" \
-	test ! -e "$TMP/r2/01-app/flightapp.err" -a -z "$(ps -eo args | grep -F 'sleep 600' | grep -v grep)"
+	test ! -e "$TMP/r2/01-app/flightapp.err" -a -z "$(ps -eo args | grep -F 'sleep 6341' | grep -v grep)"
 run_cmd env STANDIN=exit:4 "$S/preflight" run "$TMP/t.ini" -o "$TMP/r3" --no-report
 like "$rc:$(printf '%s\n' "$err" | grep -v '^preflight: warning' | head -1)" \
 	"^3:preflight: run: phase app: waiting for the simulator's links: sensorsim exited with 4 before '$TMP/r3/01-app/uart' appeared; see " \
