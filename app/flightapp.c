@@ -43,7 +43,9 @@ static const char app_usage[] =
 	"      --stats-json PATH      write the final statistics as JSON here (default: none)\n"
 	"  -t, --trace-instance NAME  write job markers into this existing tracefs instance (default: no markers)\n"
 	"      --trace-text           text markers to trace_marker instead of binary trace_marker_raw (default: binary)\n"
-	"      --no-dma-latency       do not hold /dev/cpu_dma_latency at 0 (default: held, unless [app] dma_latency = false)\n"
+	"      --no-dma-latency       do not hold /dev/cpu_dma_latency at 0 (default: held, unless [app] dma_latency = false;\n"
+	"                             a kernel without it: one warning, the run goes on)\n"
+	"      --require-dma-latency  exit 3 when /dev/cpu_dma_latency cannot be held (default: warn and go on)\n"
 	"  -q, --quiet                no live status on stderr (default: one line per task every second)\n"
 	"      --check                check the options, profile and configuration, then exit\n"
 	"                             (nothing is opened, started or written; default: run)\n"
@@ -53,12 +55,12 @@ static const char app_usage[] =
 	"(the source tree), then the installed <DATADIR>/profiles. Keys: docs/flightapp.md.\n"
 	"Exit: 0 ok, 2 bad option or configuration, 3 environment (privilege, tracefs), 4 internal.\n";
 
-enum { OPT_NO_RT = 256, OPT_STATS_JSON, OPT_TRACE_TEXT, OPT_NO_DMA, OPT_CHECK };
+enum { OPT_NO_RT = 256, OPT_STATS_JSON, OPT_TRACE_TEXT, OPT_NO_DMA, OPT_NEED_DMA, OPT_CHECK };
 
 struct app_opts {
 	const char *config, *profile, *joblog, *stats_json, *trace_instance;
 	int64_t duration_ns;
-	bool no_rt, quiet, trace_text, no_dma, check;
+	bool no_rt, quiet, trace_text, no_dma, need_dma, check;
 };
 
 /*
@@ -93,6 +95,7 @@ static int app_parse_opts(int argc, char **argv, struct app_opts *o)
 		{ "trace-instance", required_argument, NULL, 't' },
 		{ "trace-text", no_argument, NULL, OPT_TRACE_TEXT },
 		{ "no-dma-latency", no_argument, NULL, OPT_NO_DMA },
+		{ "require-dma-latency", no_argument, NULL, OPT_NEED_DMA },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "help", no_argument, NULL, 'h' },
@@ -121,6 +124,7 @@ static int app_parse_opts(int argc, char **argv, struct app_opts *o)
 			break;
 		case OPT_TRACE_TEXT: o->trace_text = true; break;
 		case OPT_NO_DMA: o->no_dma = true; break;
+		case OPT_NEED_DMA: o->need_dma = true; break;
 		case 'q': o->quiet = true; break;
 		case OPT_CHECK: o->check = true; break;
 		case 'h':
@@ -135,6 +139,8 @@ static int app_parse_opts(int argc, char **argv, struct app_opts *o)
 		return pf_fail(PF_EXIT_USAGE, "unexpected argument '%s' (try --help)", argv[optind]);
 	if (o->trace_text && !o->trace_instance)
 		return pf_fail(PF_EXIT_USAGE, "--trace-text: needs --trace-instance");
+	if (o->no_dma && o->need_dma)
+		return pf_fail(PF_EXIT_USAGE, "--require-dma-latency: contradicts --no-dma-latency");
 	return -1;
 }
 
@@ -247,16 +253,23 @@ int main(int argc, char **argv)
 		}
 		snprintf(app.trace_instance, sizeof(app.trace_instance), "%s", o.trace_instance);
 	}
-	if (cfg->dma_latency && !o.no_dma) {
+	/*
+	 * Like cyclictest: a kernel without the device (or a user who may not
+	 * open it) gets one warning and the run; the job log and the
+	 * statistics say "unavailable", and 'preflight run' makes that a
+	 * warning of the run. --require-dma-latency refuses instead.
+	 */
+	if ((cfg->dma_latency && !o.no_dma) || o.need_dma) {
 		dma_fd = app_rt_dma_latency_hold(0);
-		if (dma_fd < 0 && !o.no_rt) {
-			code = pf_fail(PF_EXIT_ENV, "/dev/cpu_dma_latency: %s (use --no-dma-latency to run without)",
+		if (dma_fd < 0 && o.need_dma) {
+			code = pf_fail(PF_EXIT_ENV, "%s: %s (--require-dma-latency)", app_rt_dma_latency_path(),
 				       strerror(-dma_fd));
 			goto out_app;
 		}
 		snprintf(app.dma_state, sizeof(app.dma_state), dma_fd >= 0 ? "held" : "unavailable");
-		if (dma_fd < 0 && !o.quiet)
-			pf_err("warning: /dev/cpu_dma_latency: %s (--no-rt: going on)", strerror(-dma_fd));
+		if (dma_fd < 0)
+			pf_err("warning: %s: %s: going on without it (idle states not held shallow; "
+			       "--require-dma-latency to refuse)", app_rt_dma_latency_path(), strerror(-dma_fd));
 	}
 	/*
 	 * Locked memory. Unprivileged --no-rt runs skip it: under RLIMIT_MEMLOCK,

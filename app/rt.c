@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -16,9 +17,16 @@ int app_rt_lock_memory(void)
 	return mlockall(MCL_CURRENT | MCL_FUTURE) ? -errno : 0;
 }
 
+const char *app_rt_dma_latency_path(void)
+{
+	const char *test = getenv("PREFLIGHT_TEST_DMA_LATENCY");
+
+	return test && *test ? test : "/dev/cpu_dma_latency";
+}
+
 int app_rt_dma_latency_hold(int32_t latency_us)
 {
-	int fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+	int fd = open(app_rt_dma_latency_path(), O_WRONLY | O_CLOEXEC);
 	int ret;
 
 	if (fd < 0)

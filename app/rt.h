@@ -10,7 +10,13 @@
 /* app_rt_lock_memory - mlockall(current and future); 0 or -errno */
 int app_rt_lock_memory(void);
 
-/* app_rt_dma_latency_hold - request 'latency_us' from /dev/cpu_dma_latency; the fd to keep open, or -errno */
+/*
+ * app_rt_dma_latency_path - /dev/cpu_dma_latency, or PREFLIGHT_TEST_DMA_LATENCY
+ * (tests only: a kernel without the device, or a file standing in for it)
+ */
+const char *app_rt_dma_latency_path(void);
+
+/* app_rt_dma_latency_hold - request 'latency_us' from app_rt_dma_latency_path(); the fd to keep open, or -errno */
 int app_rt_dma_latency_hold(int32_t latency_us);
 
 /* app_rt_dma_latency_release - drop the request */

@@ -191,6 +191,21 @@ static int run_fail(struct run *r, int code, const char *fmt, ...)
 	return code;
 }
 
+/* run_warn - what made the run less than it should be: run.json's warnings (the summary and report show them), run.log, stderr */
+static void run_warn(struct run *r, const char *fmt, ...) PF_PRINTF(2, 3);
+static void run_warn(struct run *r, const char *fmt, ...)
+{
+	char text[700];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	json_array_append_new(r->warnings, json_string(text));
+	run_log(r, "warning: %s", text);
+	pf_err("warning: %s", text);
+}
+
 #define RUN_RESERVE_BYTES (4 << 20)	/* held back for run.json, the analysis and the summary */
 #define RUN_FULL_BYTES    (64 << 10)	/* less free than this: the disk is full */
 
@@ -708,7 +723,8 @@ static int run_sim_start(struct run *r, const struct scn_phase *p, const char *p
 			    struct pf_proc *sim)
 {
 	char exe[PATH_MAX], dur[32], summary[PATH_MAX], truth[PATH_MAX], out[PATH_MAX], words[512];
-	char uart[PATH_MAX], spi[PATH_MAX];
+	char uart[PATH_MAX], spi[PATH_MAX], why[2 * PATH_MAX + 100];
+	const char *links[2];
 	char *argv[48];
 	int n = 0, ret;
 
@@ -736,10 +752,14 @@ static int run_sim_start(struct run *r, const struct scn_phase *p, const char *p
 	if (ret < 0)
 		return run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim: %s", p->name, strerror(-ret)), -1;
 	run_log(r, "phase %s: sensorsim: pid %d", p->name, (int)sim->pid);
-	pf_proc_sleep_ns(300 * PF_NS_PER_MS);	/* its pty and socket exist before the app looks */
-	if (!pf_proc_alive(sim))
-		return run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim exited at start (%d, see %s)", p->name,
-				   pf_proc_exit_code(sim), out), -1;
+	/* the app opens them at its set-up: started once they exist (seconds on an emulated CPU) */
+	links[0] = uart;
+	links[1] = spi;
+	ret = pf_proc_await_paths(sim, links, 2, PF_PROC_AWAIT_NS, why, sizeof(why));
+	if (ret < 0)
+		return run_fail(r, PF_EXIT_ENV, "phase %s: waiting for the simulator's links: %s; see %s",
+				p->name, why, out), -1;
+	run_log(r, "phase %s: sensorsim: its links are there", p->name);
 	return 0;
 }
 
@@ -1051,6 +1071,28 @@ static int64_t run_app_ran_ns(const char *pdir)
 	return start > 0 && end >= start ? end - start : -1;
 }
 
+/*
+ * run_app_dma_warning - a warning of the run when the app could not hold
+ * /dev/cpu_dma_latency (a kernel without it: it went on, its job log says
+ * dma_latency=unavailable): the CPUs' idle states were not held shallow
+ */
+static void run_app_dma_warning(struct run *r, const struct scn_phase *p, const char *pdir)
+{
+	char path[PATH_MAX], head[4096];
+	size_t n = 0;
+	FILE *f;
+
+	if (!(f = fopen(run_path(path, sizeof(path), pdir, "jobs.csv"), "re")))
+		return;
+	n = fread(head, 1, sizeof(head) - 1, f);
+	head[n] = '\0';
+	fclose(f);
+	if (strstr(head, "\n# dma_latency=unavailable\n"))
+		run_warn(r, "phase %s: the app could not hold /dev/cpu_dma_latency (its job log: dma_latency="
+			 "unavailable; why in flightapp.err): the CPUs' idle states were not held shallow, so its "
+			 "wake-up latencies may include idle exits", p->name);
+}
+
 /* run_phase_json - the phase's entry in run.json and loads.json */
 static void run_phase_json(struct run *r, const struct scn_phase *p, const char *pdir,
 			      struct run_load *rl, int nl, int64_t start_ns, int64_t end_ns,
@@ -1123,17 +1165,11 @@ static void run_housekeeping(struct run *r, const struct scn_phase *p, char *hk,
 		pf_cpus_format(&used, used_list, sizeof(used_list));
 	run_log(r, "phase %s: housekeeping CPUs: %s (measured tasks on %s)", p->name, hk[0] ? hk : "none",
 		   used_list);
-	if (!hk[0] && run_traced(r, p)) {
-		char text[600];
-
-		snprintf(text, sizeof(text), "phase %s: no housekeeping CPU: %s may run on %s and no CPU is "
-			 "left outside it and isolcpus / nohz_full, so the recorder and the loads' helpers share "
-			 "its CPUs (what they cost it is counted as observer_ns)", p->name,
+	if (!hk[0] && run_traced(r, p))
+		run_warn(r, "phase %s: no housekeeping CPU: %s may run on %s and no CPU is left outside it "
+			 "and isolcpus / nohz_full, so the recorder and the loads' helpers share its CPUs (what "
+			 "they cost it is counted as observer_ns)", p->name,
 			 p->measure == SCN_FLIGHTAPP ? "the app" : "cyclictest", used_list);
-		json_array_append_new(r->warnings, json_string(text));
-		run_log(r, "warning: %s", text);
-		pf_err("warning: %s", text);
-	}
 }
 
 /*
@@ -1326,6 +1362,8 @@ static int run_phase(struct run *r, int idx)
 			ran_ns = run_app_ran_ns(pdir);	/* the app's own time: the recorder adds its writing */
 		code = pf_proc_exit_code(&measure);
 		run_log(r, "phase %s: %s: exit %d", p->name, argv[0], code);
+		if (p->measure == SCN_FLIGHTAPP)
+			run_app_dma_warning(r, p, pdir);
 		snprintf(name, sizeof(name), "phase %s", p->name);
 		if (run_disk_check(r, name)) {
 			partial = true;

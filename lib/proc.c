@@ -50,7 +50,7 @@ pid_t pf_proc_fork(struct pf_proc *p, const char *name, int flags, int death_sig
 	sigset_t held;
 
 	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name);
+	snprintf(p->name, sizeof(p->name), "%s", strrchr(name, '/') ? strrchr(name, '/') + 1 : name);
 	pid = fork();
 	if (pid < 0)
 		return -errno;
@@ -296,6 +296,35 @@ void pf_proc_sleep_ns(int64_t ns)
 	struct timespec ts = pf_ns_to_ts(ns > 0 ? ns : 0);
 
 	nanosleep(&ts, NULL);
+}
+
+int pf_proc_await_paths(struct pf_proc *p, const char *const paths[], int n, int64_t timeout_ns,
+			char *why, size_t why_size)
+{
+	const char *cap = getenv("PREFLIGHT_TEST_AWAIT_MS");
+	int64_t end;
+	int i = 0;
+
+	if (cap && *cap)
+		timeout_ns = atoll(cap) * PF_NS_PER_MS;
+	end = pf_now_ns() + timeout_ns;
+	for (;;) {
+		while (i < n && access(paths[i], F_OK) == 0)
+			i++;
+		if (i == n)
+			return 0;
+		if (!pf_proc_alive(p)) {
+			snprintf(why, why_size, "%s exited with %d before '%s' appeared", p->name,
+				 pf_proc_exit_code(p), paths[i]);
+			return -ECHILD;
+		}
+		if (pf_now_ns() >= end) {
+			snprintf(why, why_size, "'%s' not there after %lld ms, %s still running (pid %d)",
+				 paths[i], (long long)(timeout_ns / PF_NS_PER_MS), p->name, (int)p->pid);
+			return -ETIMEDOUT;
+		}
+		pf_proc_sleep_ns(20 * PF_NS_PER_MS);	/* a poll of the condition, not a guess of its time */
+	}
 }
 
 json_t *pf_json_load_at_brace(const char *path)

@@ -23,7 +23,7 @@ struct json_t;
 /* pf_proc - one child */
 struct pf_proc {
 	pid_t pid;		/* 0 when not running */
-	char name[32];		/* program name, for messages */
+	char name[32];		/* program name (no directory), for messages */
 	int status;		/* wait status once reaped */
 	bool reaped;
 	int exec_errno;		/* the exec failed with this errno (the child is reaped), or 0 */
@@ -109,6 +109,18 @@ bool pf_proc_pid_alive(pid_t pid);
 
 /* pf_proc_sleep_ns - sleep, returning early (never negative) on a signal */
 void pf_proc_sleep_ns(int64_t ns);
+
+/*
+ * pf_proc_await_paths - wait, up to timeout_ns, until each of the n paths
+ * exists while child p runs (a program that makes files, links or sockets
+ * another is started against: the simulator's UART link and SPI socket).
+ * 0 when all exist; -ETIMEDOUT when one is still missing, -ECHILD when the
+ * child ended first (reaped); either way 'why' says which path and the
+ * child's state or exit. PREFLIGHT_TEST_AWAIT_MS (tests only) caps the wait.
+ */
+#define PF_PROC_AWAIT_NS (60 * PF_NS_PER_SEC)	/* its usual bound: a program's start on an emulated CPU */
+int pf_proc_await_paths(struct pf_proc *p, const char *const paths[], int n, int64_t timeout_ns,
+			char *why, size_t why_size) __attribute__((warn_unused_result));
 
 /*
  * Isolation: code that hands a file to a library which may fault on corrupt

@@ -22,8 +22,9 @@ TARGET_ARCH_LIST := amd64 arm64 armhf
 # The tests that need a target kernel (tracefs, realtime priorities, runs): the
 # ones check-cross cannot run under qemu-user; run as root in the guest.
 TARGET_TESTS := \
-	t/0105-sysinfo-live.t t/0220-flightapp-run.t t/0230-flightapp-rt.t t/0240-flightapp-overrun.t \
-	t/0250-flightapp-util.t t/0260-flightapp-markers.t t/0270-flightapp-ring.t t/0340-fly-realtime.t \
+	t/0105-sysinfo-live.t t/0220-flightapp-run.t t/0230-flightapp-rt.t t/0235-flightapp-dma-latency.t \
+	t/0240-flightapp-overrun.t t/0250-flightapp-util.t t/0260-flightapp-markers.t \
+	t/0270-flightapp-ring.t t/0340-fly-realtime.t t/0341-sim-links.t \
 	t/0410-record-sleep.t t/0415-record-wakeups.t t/0420-record-flightapp.t t/0430-record-lost.t \
 	t/0440-record-signals.t t/0450-record-flight.t t/0470-record-cpus.t \
 	t/0513-analyze-lost-count.t t/0550-analyze-live.t t/0584-analyze-cyclictest-trace.t \

@@ -10,11 +10,11 @@ run_cmd "$FLIGHTAPP" --help
 is "$rc" 0 "app-1.1 --help exits 0"
 missing_opts=""
 for o in --config --profile --duration --no-rt --joblog --stats-json --trace-instance --trace-text \
-	--no-dma-latency --quiet --help; do
+	--no-dma-latency --require-dma-latency --quiet --help; do
 	printf '%s' "$out" | grep -q -- "$o" || missing_opts="$missing_opts $o"
 done
 is "$missing_opts" "" "app-1.2 --help lists every option"
-is "$(printf '%s\n' "$out" | grep -c '^  .*--.*default')" 10 "app-1.3 every option line states its default"
+is "$(printf '%s\n' "$out" | grep -c '^  .*--.*default')" 11 "app-1.3 every option line states its default"
 
 run_cmd "$FLIGHTAPP" --bogus
 is "$rc" 2 "app-1.4 unknown option: exit 2"

@@ -176,7 +176,9 @@ static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 	char bindir[PATH_MAX], dir[PATH_MAX], path[FLY_FILES][PATH_MAX + 32], dur[32], simdur[32];
 	const char *names[FLY_FILES] = { "uart", "spi", "app.ini", "sim.json", "fsw.json", "sensorsim.log",
 					 "flightapp.log", "truth.csv", "jobs.csv" };
-	char *sim_argv[24], *app_argv[16], seed[32];
+	char *sim_argv[24], *app_argv[16], seed[32], why[2 * PATH_MAX + 200];
+	const char *links[2];
+	struct pf_proc simproc;
 	pid_t sim_pid = -1, app_pid = -1;
 	json_t *sim = NULL, *fsw = NULL, *out;
 	struct sigaction sa;
@@ -246,18 +248,20 @@ static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 		sim_argv[argc++] = "95";	/* the DAQ is hardware: it must keep its 1 kHz */
 	}
 	sim_argv[argc] = NULL;
-	sim_pid = fly_spawn(sim_argv, path[5]);
-	if (sim_pid < 0) {
-		code = pf_fail(PF_EXIT_ENV, "%s: %s (run make)", sim_exe, strerror((int)-sim_pid));
+	i = pf_proc_spawn(&simproc, sim_argv, path[5], path[5], 0);
+	if (i < 0) {
+		code = pf_fail(PF_EXIT_ENV, "%s: %s (run make)", sim_exe, strerror(-i));
 		goto out;
 	}
-	for (i = 0; i < 100 && (access(path[0], F_OK) || access(path[1], F_OK)); i++) {
-		if (waitpid(sim_pid, &sim_rc, WNOHANG) == sim_pid) {
-			sim_pid = -1;
-			code = pf_fail(PF_EXIT_ENV, "sensorsim exited at start (see %s)", path[5]);
-			goto out;
-		}
-		usleep(50000);
+	sim_pid = simproc.pid;
+	/* flightapp opens the UART link and the SPI socket at its set-up: started once both exist */
+	links[0] = path[0];
+	links[1] = path[1];
+	if (pf_proc_await_paths(&simproc, links, 2, PF_PROC_AWAIT_NS, why, sizeof(why)) < 0) {
+		if (!pf_proc_alive(&simproc))
+			sim_pid = -1;	/* reaped */
+		code = pf_fail(PF_EXIT_ENV, "waiting for the simulator's links: %s; see %s", why, path[5]);
+		goto out;
 	}
 	{
 		static char app_exe[PATH_MAX + 16];
