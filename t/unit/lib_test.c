@@ -544,10 +544,10 @@ static void test_outfile(void)
 	      "lib-10.40 ... renamed into place");
 	doc = json_pack("{s:i}", "a", 1);
 	check_int(pf_outfile_json(lib_out("doc.json"), doc, JSON_COMPACT), ==, 0, "lib-10.41 pf_outfile_json: 0");
-	json_decref(doc);
 	check_str(lib_slurp(lib_out("doc.json")), "{\"a\":1}", "lib-10.42 ... the document");
-	check_int(pf_outfile_json(lib_out("full"), json_object(), 0), ==, PF_EXIT_ENV,
+	check_int(pf_outfile_json(lib_out("full"), doc, 0), ==, PF_EXIT_ENV,
 		  "lib-10.43 ... on a full device: exit 3");
+	json_decref(doc);
 	check_int(pf_outfile_copy(lib_out("doc.json"), lib_out("copy.json")), ==, 0, "lib-10.44 pf_outfile_copy: 0");
 	check_str(lib_slurp(lib_out("copy.json")), "{\"a\":1}", "lib-10.45 ... the same text");
 }
