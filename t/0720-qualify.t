@@ -6,7 +6,7 @@
 need TRACEFS
 need RT
 need BUILT:flightapp BUILT:sensorsim
-plan 25
+plan 28
 
 cat > "$TMP/t.ini" <<'INI'
 [scenario]
@@ -94,4 +94,25 @@ if [ -e "$R/report.html" ]; then
 else
 	skip "qualify-5.3" "run wrote no report.html (gnuplot or chromium missing)"
 fi
+
+# values a wrong analysis or check would get wrong, whatever this machine's latency: the trace
+# and the job log are two readings of the same releases; 6 s of a 10 ms task are 600 releases;
+# each verdict is its comparison of its value with its bound
+io="$(json_get "$R/results.json" 'tasks.name=io.jobs') $(json_get "$R/results.json" 'tasks.name=io.missed_activations')"
+log="$(json_get "$R/results.json" 'tasks.name=io.joblog.jobs') $(json_get "$R/results.json" 'tasks.name=io.joblog.missed_activations')"
+is "$(echo $io | awk '{ print $1 + $2 }')" "$(echo $log | awk '{ print $1 + $2 }')" \
+	"qualify-6.1 io's releases (jobs + missed): the trace's count is the job log's ($io / $log)"
+like "$(echo $io | awk '{ n = $1 + $2; print (n >= 588 && n <= 612) ? "near 600" : n }')" "^near 600$" \
+	"qualify-6.2 ... and 6 s of a 10 ms task: 600 releases (within 2 %)"
+bad=$(perl -MJSON::PP -e '
+	local $/; open my $h, "<", $ARGV[0] or die; my $d = decode_json(<$h>); my @bad;
+	my %op = ("<=" => sub { $_[0] <= $_[1] }, "<" => sub { $_[0] < $_[1] }, ">=" => sub { $_[0] >= $_[1] },
+		  ">" => sub { $_[0] > $_[1] }, "==" => sub { $_[0] == $_[1] });
+	for my $v (@{ $d->{verdicts} }) {
+		next unless defined $v->{value} && $op{ $v->{comparison} } && $v->{verdict} =~ /^(pass|fail)$/;
+		my $holds = $op{ $v->{comparison} }->($v->{value}, $v->{bound}) ? "pass" : "fail";
+		push @bad, "$v->{id} $v->{element}: $v->{value} $v->{comparison} $v->{bound} is $v->{verdict}" if $holds ne $v->{verdict};
+	}
+	print join("; ", @bad);' "$R/verdicts.json")
+is "$bad" "" "qualify-6.3 every verdict of verdicts.json is its value compared with its bound"
 done_testing
