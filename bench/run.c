@@ -1,10 +1,11 @@
 /*
  * run.c - `preflight run SCENARIO [-o RUN_DIR]`: the scenario runner. It
- * runs the phases of a scenario one after another; in each phase it starts
- * the phase's loads (each a `preflight load` child in its own process group,
- * which says "ready" or why it could not start), runs what the phase
- * measures (a cyclictest baseline, or the flight app with its simulator
- * under `preflight record`), waits for the duration while showing progress
+ * runs the phases of a scenario one after another; in each phase it sets up
+ * the recorder of a traced measurement (`preflight record`, which says
+ * "ready" and waits for "go"), starts the phase's loads (each a `preflight
+ * load` child in its own process group, which says "ready" or why it could
+ * not start), then runs what the phase measures (a cyclictest baseline, or
+ * the flight app with its simulator), waits for the duration while showing progress
  * on a terminal, then stops everything by pid / process group and collects
  * what each load achieved.
  *
@@ -57,6 +58,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
 #include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -64,6 +66,7 @@
 #include <unistd.h>
 
 #define RUN_LOAD_READY_NS  (60 * PF_NS_PER_SEC)	/* a load must be ready by then */
+#define RUN_RECORDER_READY_NS (180 * PF_NS_PER_SEC)	/* the recorder set up by then (an emulated CPU) */
 #define RUN_LOAD_STOP_NS   (30 * PF_NS_PER_SEC)	/* and stopped, report written, by then */
 #define RUN_LOAD_SAFETY_NS (120 * PF_NS_PER_SEC)	/* a load ends itself this long after its phase */
 #define RUN_TRIGGER_GAP_NS (11 * PF_NS_PER_SEC)	/* flight recorder: one snapshot per window */
@@ -412,11 +415,14 @@ static int run_load_args(struct run *r, const struct scn_phase *p, const char *n
 	return n;
 }
 
-/* run_wait_ready - read the load's "ready" / "error <why>" line; 0 or -1 with why */
-static int run_wait_ready(struct run_load *rl, int fd, char *why, size_t size)
+/*
+ * run_wait_ready - read a child's "ready" / "error <why>" line (a load's, the
+ * recorder's) within limit_ns; 0 or -1 with why
+ */
+static int run_wait_ready(struct pf_proc *proc, int fd, int64_t limit_ns, char *why, size_t size)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	int64_t end = pf_now_ns() + RUN_LOAD_READY_NS;
+	int64_t end = pf_now_ns() + limit_ns;
 	char line[600];
 	size_t len = 0;
 	ssize_t n;
@@ -425,7 +431,7 @@ static int run_wait_ready(struct run_load *rl, int fd, char *why, size_t size)
 		int left_ms = (int)((end - pf_now_ns()) / PF_NS_PER_MS);
 
 		if (left_ms <= 0) {
-			snprintf(why, size, "not ready after %lld s", (long long)(RUN_LOAD_READY_NS / PF_NS_PER_SEC));
+			snprintf(why, size, "not ready after %lld s", (long long)(limit_ns / PF_NS_PER_SEC));
 			return -1;
 		}
 		if (poll(&pfd, 1, left_ms < 200 ? left_ms : 200) <= 0) {
@@ -451,8 +457,8 @@ static int run_wait_ready(struct run_load *rl, int fd, char *why, size_t size)
 	if (!strncmp(line, "error ", 6)) {
 		snprintf(why, size, "%s", line + 6);
 	} else {
-		pf_proc_alive(&rl->proc);
-		snprintf(why, size, "exited (%d) before it was ready", pf_proc_exit_code(&rl->proc));
+		pf_proc_alive(proc);
+		snprintf(why, size, "exited (%d) before it was ready", pf_proc_exit_code(proc));
 	}
 	return -1;
 }
@@ -485,7 +491,7 @@ static int run_start_load(struct run *r, const struct scn_phase *p, const char *
 	rl->started = true;
 	run_log(r, "phase %s: load %s: pid %d (process group %d)", p->name, rl->name,
 		   (int)rl->proc.pid, (int)rl->proc.pid);
-	ret = run_wait_ready(rl, pipefd[0], why, sizeof(why));
+	ret = run_wait_ready(&rl->proc, pipefd[0], RUN_LOAD_READY_NS, why, sizeof(why));
 	close(pipefd[0]);
 	if (ret < 0) {
 		if (run_signal)
@@ -601,6 +607,10 @@ static int run_record_argv(struct run *r, const struct scn_phase *p, const char 
 	}
 	n = run_argv(argv, max, n, "--observer");
 	n = run_argv(argv, max, n, bufs[1]);
+	n = run_argv(argv, max, n, "--ready-fd");	/* set up before the loads: run_recorder_setup */
+	n = run_argv(argv, max, n, "3");
+	n = run_argv(argv, max, n, "--go-fd");
+	n = run_argv(argv, max, n, "3");
 	if (!strcmp(run_trace_mode(r, p), "flight")) {
 		n = run_argv(argv, max, n, "--flight-recorder");
 		n = run_argv(argv, max, n, "--max-snapshots");
@@ -715,9 +725,10 @@ static int run_app_config(struct run *r, const struct scn_phase *p, const char *
 }
 
 /*
- * run_sim_start - the simulator of a flightapp phase with flightapp.sim =
- * yes: sensorsim on its default UART pty link and SPI socket, which the
- * app's links use, for the phase plus a margin (it is stopped with the app)
+ * run_sim_start - the app's flightapp.ini (run_app_config), and with
+ * flightapp.sim = yes the simulator: sensorsim on its default UART pty link
+ * and SPI socket, which the app's links use, for the phase plus a margin (it
+ * is stopped with the app)
  */
 static int run_sim_start(struct run *r, const struct scn_phase *p, const char *pdir,
 			    struct pf_proc *sim)
@@ -729,8 +740,7 @@ static int run_sim_start(struct run *r, const struct scn_phase *p, const char *p
 	int n = 0, ret;
 
 	if (strcmp(scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes"))
-		return run_exists(run_path(out, sizeof(out), pdir, "telemetry.dest")) ?
-		       run_app_config(r, p, pdir, false, out, sizeof(out)) : 0;
+		return run_app_config(r, p, pdir, false, out, sizeof(out));
 	if (run_app_config(r, p, pdir, true, out, sizeof(out)) < 0)
 		return -1;
 	/*
@@ -795,7 +805,6 @@ static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const ch
 				 char **argv, int max, char bufs[][PATH_MAX], const char *hk)
 {
 	const char *trace = run_trace_mode(r, p);
-	const char *config = scn_param(&r->scn, p, "flightapp", "config", NULL);
 	const char *profile = scn_param(&r->scn, p, "flightapp", "profile", NULL);
 	int n = 0;
 
@@ -816,13 +825,9 @@ static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const ch
 	n = run_argv(argv, max, n, bufs[3]);
 	n = run_argv(argv, max, n, "--stats-json");
 	n = run_argv(argv, max, n, bufs[4]);
-	if (run_exists(run_path(bufs[6], PATH_MAX, pdir, "flightapp.ini"))) {	/* run_app_config */
-		n = run_argv(argv, max, n, "--config");
-		n = run_argv(argv, max, n, bufs[6]);
-	} else if (config) {
-		n = run_argv(argv, max, n, "--config");
-		n = run_argv(argv, max, n, config);
-	}
+	/* written by run_sim_start (run_app_config: the scenario's config and the run's lines) before the app starts */
+	n = run_argv(argv, max, n, "--config");
+	n = run_argv(argv, max, n, run_path(bufs[6], PATH_MAX, pdir, "flightapp.ini"));
 	if (profile) {
 		n = run_argv(argv, max, n, "--profile");
 		n = run_argv(argv, max, n, profile);
@@ -1209,6 +1214,42 @@ static void run_recorder_cpus(struct run *r, pid_t pid, char *list, size_t size)
 		pf_cpus_format(&all, list, size);
 }
 
+/*
+ * run_recorder_setup - start the recorder of a traced measurement (argv,
+ * its output in out / err) and wait until its instance is set up: it says
+ * "ready" on a socket, then waits there for "go" (*go_fd, the runner's end)
+ * before it records and starts the measurement; 0 or -1 (r->failure set)
+ */
+static int run_recorder_setup(struct run *r, const struct scn_phase *p, struct pf_proc *measure,
+				 char **argv, const char *out, const char *err, int *go_fd)
+{
+	int64_t t0 = pf_now_ns();
+	char why[600], line[300] = "";
+	int sv[2], ret;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return run_fail(r, PF_EXIT_INTERNAL, "socketpair: %s", strerror(errno)), -1;
+	ret = pf_proc_spawn_fd(measure, argv, out, err, RUN_RECORDER, sv[1]);
+	close(sv[1]);
+	if (ret < 0) {
+		close(sv[0]);
+		return run_fail(r, PF_EXIT_ENV, "phase %s: %s: %s", p->name, argv[0], strerror(-ret)), -1;
+	}
+	run_log(r, "phase %s: %s: pid %d", p->name, argv[0], (int)measure->pid);
+	if (run_wait_ready(measure, sv[0], RUN_RECORDER_READY_NS, why, sizeof(why)) < 0) {
+		close(sv[0]);
+		if (run_signal)
+			return -1;
+		run_last_line(err, line, sizeof(line));
+		return run_fail(r, PF_EXIT_ENV, "phase %s: the recorder could not set up: %s%s%s", p->name,
+				why, line[0] ? ": " : "", line), -1;
+	}
+	*go_fd = sv[0];
+	run_log(r, "phase %s: recorder: set up in %.1f s; starting the loads", p->name,
+		(double)(pf_now_ns() - t0) / PF_NS_PER_SEC);
+	return 0;
+}
+
 /* run_phase - run phase idx; 0 done (maybe interrupted: r->partial), else the exit code */
 static int run_phase(struct run *r, int idx)
 {
@@ -1222,7 +1263,7 @@ static int run_phase(struct run *r, int idx)
 	double trigger_worst_us = 0;
 	int64_t trigger_ns = 0;
 	int64_t start_ns, now, end_ns;
-	int i, ret = 0, code = -1;
+	int i, ret = 0, code = -1, go_fd = -1;
 	bool partial = false, measuring = p->measure != SCN_NONE, sim_done = false;
 	bool app_ended = false;		/* the measurement is ending: its loads are stopped */
 
@@ -1240,30 +1281,45 @@ static int run_phase(struct run *r, int idx)
 	run_housekeeping(r, p, hk, sizeof(hk));
 
 	start_ns = pf_now_ns();
+	if (measuring) {
+		const char *what = p->measure == SCN_CYCLICTEST ? "cyclictest" : "flightapp";
+
+		if (p->measure == SCN_CYCLICTEST)
+			run_cyclictest_argv(r, p, pdir, argv, (int)PF_ARRAY_SIZE(argv), bufs, hk);
+		else
+			run_flightapp_argv(r, p, pdir, argv, (int)PF_ARRAY_SIZE(argv), bufs, hk);
+		snprintf(name, sizeof(name), "%s.out", what);
+		run_path(out, sizeof(out), pdir, name);
+		snprintf(name, sizeof(name), "%s.err", what);
+		run_path(err, sizeof(err), pdir, name);
+	}
+	/*
+	 * the recorder sets up first, on the machine the last phase left quiet:
+	 * on one emulated CPU the loads starved its set-up for minutes; it
+	 * records and starts the measurement on "go", once they run
+	 */
+	if (measuring && traced && (ret = run_recorder_setup(r, p, &measure, argv, out, err, &go_fd)) < 0)
+		goto stop;
 	for (i = 0; i < p->nloads && !ret && !run_signal; i++)
 		ret = run_start_load(r, p, pdir, &rl[i], hk);
 	if (ret < 0 || run_signal)
 		goto stop;
-
-	if (p->measure == SCN_CYCLICTEST) {
-		run_cyclictest_argv(r, p, pdir, argv, (int)PF_ARRAY_SIZE(argv), bufs, hk);
-		ret = pf_proc_spawn(&measure, argv, run_path(out, sizeof(out), pdir, "cyclictest.out"),
-				    run_path(err, sizeof(err), pdir, "cyclictest.err"),
-				    traced ? RUN_RECORDER : RUN_CHILD);
-	} else if (p->measure == SCN_FLIGHTAPP) {
-		if (run_sim_start(r, p, pdir, &sim) < 0)
-			goto stop;
-		run_flightapp_argv(r, p, pdir, argv, (int)PF_ARRAY_SIZE(argv), bufs, hk);
-		ret = pf_proc_spawn(&measure, argv, run_path(out, sizeof(out), pdir, "flightapp.out"),
-				    run_path(err, sizeof(err), pdir, "flightapp.err"),
-				    traced ? RUN_RECORDER : RUN_CHILD);
-	}
-	if (ret < 0) {
-		run_fail(r, PF_EXIT_ENV, "phase %s: %s: %s", p->name, argv[0], strerror(-ret));
+	if (p->measure == SCN_FLIGHTAPP && run_sim_start(r, p, pdir, &sim) < 0)
 		goto stop;
-	}
-	if (measuring)
+
+	if (measuring && traced) {
+		if (write(go_fd, "go\n", 3) != 3)	/* it died: its exit is the measurement's, below */
+			run_log(r, "phase %s: recorder: cannot say go: %s", p->name, strerror(errno));
+		close(go_fd);
+		go_fd = -1;
+	} else if (measuring) {
+		ret = pf_proc_spawn(&measure, argv, out, err, RUN_CHILD);
+		if (ret < 0) {
+			run_fail(r, PF_EXIT_ENV, "phase %s: %s: %s", p->name, argv[0], strerror(-ret));
+			goto stop;
+		}
 		run_log(r, "phase %s: %s: pid %d", p->name, argv[0], (int)measure.pid);
+	}
 
 	start_ns = pf_now_ns();
 	for (;;) {
@@ -1391,6 +1447,8 @@ stop:
 	end_ns = pf_now_ns();
 	if (run_signal || ret < 0)
 		partial = true;
+	if (go_fd >= 0)
+		close(go_fd);	/* never said go: the recorder ends, nothing recorded */
 	pf_proc_stop(&measure, SIGINT, 10 * PF_NS_PER_SEC, true);
 	pf_proc_stop(&sim, SIGTERM, 10 * PF_NS_PER_SEC, true);
 	if (traced && run_recover(r, pdir))

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need TRACEFS RT CPUS2
 need BUILT:flightapp
-plan 15
+plan 16
 
 last=$(($(nproc) - 1))
 orig=$(grep Cpus_allowed_list /proc/self/status | cut -f2)
@@ -26,6 +26,10 @@ run_cmd "$PREFLIGHT" run "$TMP/pinned-scn.ini" -o "$TMP/pinned" --no-report
 like "$rc" "^[01]$" "run-obs-1.1 the run with the app pinned to CPU $last is done (exit 0 or 1)" ||
 	sed 's/^/#   /' "$TMP/pinned/run.log"
 R="$TMP/pinned/run.json"
+ok "run-obs-1.7 the recorder is set up before the phase's load starts, the app after both (run.log)" \
+	perl -ne '$r = $. if /phase app: recorder: set up in [0-9.]+ s/; $l = $. if /phase app: load spi: pid/;
+		$a = $. if /phase app: recorder \(pid/; END { exit !($r && $l && $a && $r < $l && $l < $a) }' \
+	"$TMP/pinned/run.log"
 like "$(cat "$TMP/pinned/report.txt")" "recorder +on CPUs [0-9]" "run-obs-1.6 the summary says where the recorder ran"
 # the housekeeping CPUs of an app pinned to the last CPU: every other online CPU, not isolated
 want=$(perl -e '

@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,14 @@ const struct pf_command cmd_record = {
 	"      --cpus LIST          pin every thread of the recorder to these CPUs (1,\n"
 	"                           0-3,6); COMMAND keeps the recorder's original affinity\n"
 	"                           (default: not pinned)\n"
+	"      --ready-fd FD        write \"ready\" to FD once the instance is set up, before\n"
+	"                           the recording and COMMAND start (an error before that\n"
+	"                           exits, the why on stderr; default: none)\n"
+	"      --go-fd FD           once set up, wait for the line \"go\" on FD before the\n"
+	"                           recording and COMMAND start: a caller sets the recorder\n"
+	"                           up on a quiet machine, then starts its loads (FD closed\n"
+	"                           or a signal first: nothing recorded, exit 3; default:\n"
+	"                           start at once)\n"
 	"      --observer PID       the threads of process PID are preflight's too (the\n"
 	"                           runner): listed with the recorder's own in the file, so\n"
 	"                           analysis counts them as the observer; repeatable, at\n"
@@ -179,6 +188,47 @@ static enum rec_wake rec_wait(struct rec_session *s)
 		rec_run.next_scan_ns = now_ns + 500 * PF_NS_PER_MS;
 	}
 	return sig == SIGUSR1 ? REC_WAKE_SNAPSHOT : REC_WAKE_TICK;
+}
+
+/*
+ * rec_ready_go - the instance is set up: say "ready" on --ready-fd, then wait
+ * for the line "go" on --go-fd (signals still end the wait); 0, -ECANCELED
+ * (SIGINT / SIGTERM / SIGHUP: rec_run.stop_signal), -EPIPE (closed first),
+ * -EPROTO (another line) or -errno
+ */
+static int rec_ready_go(const struct rec_opts *o)
+{
+	struct pollfd pfd = { .fd = o->go_fd, .events = POLLIN };
+	struct timespec now = { 0, 0 };
+	char line[16];
+	size_t len = 0;
+	ssize_t n;
+	int sig;
+
+	if (o->ready_fd >= 0 && write(o->ready_fd, "ready\n", 6) != 6)
+		return errno == EPIPE ? -EPIPE : errno ? -errno : -EIO;
+	if (o->go_fd < 0)
+		return 0;
+	for (;;) {
+		sig = sigtimedwait(&rec_run.sigs, NULL, &now);
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+			rec_run.stop_signal = sig;
+			return -ECANCELED;
+		}
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		n = read(o->go_fd, line + len, sizeof(line) - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EPIPE;
+		len += (size_t)n;
+		line[len] = '\0';
+		if (strchr(line, '\n'))
+			return strcmp(line, "go\n") ? -EPROTO : 0;
+		if (len == sizeof(line) - 1)
+			return -EPROTO;
+	}
 }
 
 /* rec_env - environ plus the instance variables, for the command */
@@ -415,6 +465,13 @@ static int rec_record(const struct rec_opts *o)
 		code = pf_fail(PF_EXIT_ENV, "per-CPU files in '%s': %s", s.tmpdir, strerror(-ret));
 		goto out;
 	}
+	if ((ret = rec_ready_go(o)) < 0) {
+		code = pf_fail(PF_EXIT_ENV, "%s: nothing recorded", ret == -ECANCELED ?
+			       strsignal(rec_run.stop_signal) : ret == -EPIPE ? "--ready-fd / --go-fd closed "
+			       "before \"go\"" : ret == -EPROTO ? "--go-fd: a line other than \"go\"" :
+			       strerror(-ret));
+		goto out;
+	}
 	ret = o->flight ? rec_flight_arm(&s) : rec_stream_start(&s);
 	if (!ret && !o->flight)
 		ret = rec_tracing_on(&s, true);
@@ -524,6 +581,8 @@ enum {
 	REC_OPT_OBSERVER,
 	REC_OPT_RECOVER,
 	REC_OPT_STALE,
+	REC_OPT_READY_FD,
+	REC_OPT_GO_FD,
 };
 
 /* rec_recover_cmd - --recover DIR (or every stale session when dir is NULL); an exit code */
@@ -577,6 +636,8 @@ static int rec_cmd_run(int argc, char **argv)
 		{ "observer", required_argument, NULL, REC_OPT_OBSERVER },
 		{ "recover", required_argument, NULL, REC_OPT_RECOVER },
 		{ "cleanup-stale", no_argument, NULL, REC_OPT_STALE },
+		{ "ready-fd", required_argument, NULL, REC_OPT_READY_FD },
+		{ "go-fd", required_argument, NULL, REC_OPT_GO_FD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -589,11 +650,13 @@ static int rec_cmd_run(int argc, char **argv)
 		.window_ns = 10 * PF_NS_PER_SEC,
 		.max_snapshots = 10,
 		.trigger = "hit latency threshold",
+		.ready_fd = -1,
+		.go_fd = -1,
 	};
 	struct rec_events check;
 	const char *summary = NULL, *recover = NULL;
 	bool stale = false;
-	long pid;
+	long pid, fd;
 	struct stat st;
 	int c, ret;
 
@@ -684,6 +747,14 @@ static int rec_cmd_run(int argc, char **argv)
 			break;
 		case REC_OPT_STALE:
 			stale = true;
+			break;
+		case REC_OPT_READY_FD:
+		case REC_OPT_GO_FD:
+			/* the command must not inherit them: it would hold the caller's pipe open */
+			if (pf_parse_long(optarg, 0, INT32_MAX, &fd) < 0 || fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0)
+				return pf_usage_error(&cmd_record, "--%s '%s': not an open file descriptor",
+						      c == REC_OPT_GO_FD ? "go-fd" : "ready-fd", optarg);
+			*(c == REC_OPT_GO_FD ? &o.go_fd : &o.ready_fd) = (int)fd;
 			break;
 		case 'h':
 			pf_print_usage(&cmd_record);

@@ -69,6 +69,8 @@ struct rec_opts {
 	cpu_set_t cpu_set;		/* ... parsed */
 	int observe[16];		/* --observer PID: more preflight processes, by pid */
 	int nobserve;
+	int ready_fd;			/* --ready-fd: "ready" once set up, or -1 */
+	int go_fd;			/* --go-fd: wait for "go" before starting, or -1 */
 };
 
 /* one entry of the pid -> comm table; the newest observation wins */
