@@ -114,6 +114,8 @@ int pf_proc_start(struct pf_proc *p, const struct pf_proc_spec *spec)
 			_exit(127);
 		if (spec->cpus && sched_setaffinity(0, sizeof(*spec->cpus), spec->cpus) < 0)
 			_exit(127);
+		if (spec->set_nice && setpriority(PRIO_PROCESS, 0, spec->nice) < 0)
+			_exit(127);
 		execvpe(argv[0], argv, spec->envp ? spec->envp : environ);
 		err = errno;
 		if (write(pipefd[1], &err, sizeof(err)) < 0)

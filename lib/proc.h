@@ -48,6 +48,8 @@ struct pf_proc_spec {
 	int pass_fd;		/* > 0: handed to the child as PF_PROC_PASS_FD */
 	int death_sig;		/* sent to the child when the parent dies (0: SIGKILL) */
 	const cpu_set_t *cpus;	/* the child's CPU affinity, set before exec (NULL: ours) */
+	bool set_nice;		/* the child's nice value is 'nice', set before exec (false: ours) */
+	int nice;
 };
 
 #define PF_PROC_PASS_FD 3

@@ -90,6 +90,10 @@ const struct pf_command cmd_record = {
 	"      --cpus LIST          pin every thread of the recorder to these CPUs (1,\n"
 	"                           0-3,6); COMMAND keeps the recorder's original affinity\n"
 	"                           (default: not pinned)\n"
+	"      --nice N             the recorder's threads at nice N (-20..19), so that busy\n"
+	"                           normal threads (a load) cannot starve it on a shared CPU;\n"
+	"                           COMMAND keeps the recorder's original nice value; fails\n"
+	"                           when it cannot be set (default: unchanged)\n"
 	"      --ready-fd FD        write \"ready\" to FD once the instance is set up, before\n"
 	"                           the recording and COMMAND start (an error before that\n"
 	"                           exits, the why on stderr; default: none)\n"
@@ -272,6 +276,7 @@ static int rec_start_command(struct rec_session *s, char **argv)
 		/* the command runs where the recorder was started, not on --cpus; set in the child, so
 		 * the recorder itself never leaves its CPUs */
 		.cpus = s->pinned ? &s->orig_cpus : NULL,
+		.set_nice = s->opts->set_nice, .nice = s->orig_nice,	/* --nice is the recorder's only */
 	};
 	int ret;
 
@@ -447,6 +452,15 @@ static int rec_record(const struct rec_opts *o)
 			       "online here" : strerror(-ret));
 		goto out;
 	}
+	if (o->set_nice) {	/* this thread's, which the stream threads inherit (Linux: nice is per thread) */
+		errno = 0;
+		s.orig_nice = getpriority(PRIO_PROCESS, 0);
+		if ((s.orig_nice == -1 && errno) || setpriority(PRIO_PROCESS, 0, o->nice) < 0) {
+			code = pf_fail(PF_EXIT_ENV, "--nice %d: cannot set the recorder's nice value: %s",
+				       o->nice, strerror(errno));
+			goto out;
+		}
+	}
 	if ((ret = rec_tmpdir_make(&s, o->output)) < 0) {
 		code = pf_fail(ret == -ENOENT || ret == -ENOTDIR ? PF_EXIT_USAGE : PF_EXIT_ENV,
 			       "'%s': cannot create a temporary directory beside it: %s",
@@ -583,6 +597,7 @@ enum {
 	REC_OPT_STALE,
 	REC_OPT_READY_FD,
 	REC_OPT_GO_FD,
+	REC_OPT_NICE,
 };
 
 /* rec_recover_cmd - --recover DIR (or every stale session when dir is NULL); an exit code */
@@ -638,6 +653,7 @@ static int rec_cmd_run(int argc, char **argv)
 		{ "cleanup-stale", no_argument, NULL, REC_OPT_STALE },
 		{ "ready-fd", required_argument, NULL, REC_OPT_READY_FD },
 		{ "go-fd", required_argument, NULL, REC_OPT_GO_FD },
+		{ "nice", required_argument, NULL, REC_OPT_NICE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -747,6 +763,12 @@ static int rec_cmd_run(int argc, char **argv)
 			break;
 		case REC_OPT_STALE:
 			stale = true;
+			break;
+		case REC_OPT_NICE:
+			if (pf_parse_long(optarg, -20, 19, &fd) < 0)
+				return pf_usage_error(&cmd_record, "--nice '%s': not in -20..19", optarg);
+			o.set_nice = true;
+			o.nice = (int)fd;
 			break;
 		case REC_OPT_READY_FD:
 		case REC_OPT_GO_FD:

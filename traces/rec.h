@@ -69,6 +69,8 @@ struct rec_opts {
 	cpu_set_t cpu_set;		/* ... parsed */
 	int observe[16];		/* --observer PID: more preflight processes, by pid */
 	int nobserve;
+	bool set_nice;			/* --nice given: the recorder's threads at 'nice', the command not */
+	int nice;
 	int ready_fd;			/* --ready-fd: "ready" once set up, or -1 */
 	int go_fd;			/* --go-fd: wait for "go" before starting, or -1 */
 };
@@ -108,6 +110,7 @@ struct rec_count {
 struct rec_session {
 	const struct rec_opts *opts;
 	struct tracefs_instance *inst;
+	int orig_nice;			/* the nice value before --nice: the command's */
 	char name[64];
 	char tracing_dir[256];		/* the tracefs mount */
 	char tmpdir[1024];		/* private, next to the output */

@@ -1,12 +1,13 @@
 #!/bin/sh
-# 0445-record-ready-go.t - preflight record --ready-fd / --go-fd: set up first, say "ready",
-# record and start the command only on "go"; closed, a signal or another line first:
-# nothing recorded, nothing left behind, exit 3 (what 'preflight run' uses to set the
-# recorder up before a phase's loads start, docs/run.md)
+# 0445-record-start.t - how preflight record starts, as 'preflight run' starts it
+# (docs/scenarios.md): --ready-fd / --go-fd: set up first, say "ready", record and start the
+# command only on "go"; closed, a signal or another line first: nothing recorded, nothing
+# left behind, exit 3. --nice N: the recorder's threads at nice N, the command at the
+# recorder's own nice value; a nice value that cannot be set is refused
 . "$(dirname "$0")/lib/test-lib.sh"
 need TRACEFS
 . "$TOP/t/lib/rec-lib.sh"
-plan 22
+plan 28
 
 inst=$PFT-ready
 idir=/sys/kernel/tracing/instances/$inst
@@ -78,3 +79,18 @@ exec 5>&-
 # 5: bad input
 run_cmd "$PREFLIGHT" record -o "$TMP/bad.dat" --go-fd 97 -- true
 like "$rc:$err" "^2:.*--go-fd '97': not an open file descriptor" "ready-5.1 a closed --go-fd is a usage error"
+
+# 6: --nice: the recorder's threads (the stream threads included: they exist once the command
+# runs) at N, the command at the recorder's original nice value
+nice_cmd='awk "{ print \$19 }" /proc/$PPID/task/*/stat | sort -u > "$0.rec"; awk "{ print \$19 }" /proc/$$/stat > "$0.cmd"'
+run_cmd "$PREFLIGHT" record -q -o "$TMP/nice.dat" --nice 7 -- sh -c "$nice_cmd" "$TMP/nice"
+is "$rc" 0 "ready-6.1 record --nice 7 exits 0"
+is "$(cat "$TMP/nice.rec")" 7 "ready-6.2 every thread of the recorder runs at nice 7"
+is "$(cat "$TMP/nice.cmd")" "$(awk '{ print $19 }' /proc/$$/stat)" "ready-6.3 the command keeps the original nice value"
+run_cmd "$PREFLIGHT" record -o "$TMP/bad.dat" --nice 20 -- true
+like "$rc:$err" "^2:.*--nice '20': not in -20..19" "ready-6.4 a nice value out of range is a usage error"
+# root without CAP_SYS_NICE: tracefs works, a negative nice value cannot be set
+run_cmd setpriv --bounding-set=-sys_nice "$PREFLIGHT" record -o "$TMP/nonice.dat" --nice -5 -- true
+like "$rc:$err" "^3:.*--nice -5: cannot set the recorder's nice value: Permission denied" \
+	"ready-6.5 a nice value that cannot be set is refused loudly (exit 3)"
+ok "ready-6.6 ... before anything is recorded" test ! -e "$TMP/nonice.dat"
