@@ -26,7 +26,7 @@ TARGET_TESTS := \
 	t/0240-flightapp-overrun.t t/0250-flightapp-util.t t/0260-flightapp-markers.t \
 	t/0270-flightapp-ring.t t/0340-fly-realtime.t t/0341-sim-links.t \
 	t/0410-record-sleep.t t/0415-record-wakeups.t t/0420-record-flightapp.t t/0430-record-lost.t \
-	t/0440-record-signals.t t/0450-record-flight.t t/0470-record-cpus.t \
+	t/0440-record-signals.t t/0445-record-start.t t/0450-record-flight.t t/0470-record-cpus.t \
 	t/0513-analyze-lost-count.t t/0550-analyze-live.t t/0584-analyze-cyclictest-trace.t \
 	t/0710-loads.t t/0711-load-samples.t t/0725-run-precheck.t t/0730-interrupt.t \
 	t/0736-run-cyclictest-trace.t t/0752-run-telemetry.t t/0760-run-observer.t \
