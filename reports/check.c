@@ -130,7 +130,7 @@ struct chk_item {
 	char        notes[4][600];	/* diagnostics: a percentile that is the max, an estimate, a load short */
 	int         nnotes;
 	bool        lost;	/* lost trace events overlap the element */
-	const char *worst;	/* a failure's worst case (culprit summary), borrowed */
+	char        worst[1400];	/* a failure's worst case (chk_worst: its culprit line), "" none */
 	unsigned    emulated;	/* the emulated interfaces it rests on (enum chk_em bits) */
 };
 
@@ -1316,21 +1316,44 @@ static double chk_in_bound_unit(const struct chk_item *it, double v)
 	return v;
 }
 
-/* chk_culprit - the culprit summary of the worst case of the item's element */
-static const char *chk_culprit(const struct chk_item *it)
+/*
+ * chk_worst - the worst case of a failed item: the culprit line of the job
+ * that holds its max, said for what it is. Culprit lines explain a job from
+ * its release (its activation): a wakeup latency of the same job, counted
+ * from its waking less the higher-priority tasks' runs, is smaller, and says
+ * so; a job without a line of its own never lends it another job's
+ */
+static void chk_worst(struct chk_item *it)
 {
-	json_t *c = json_object_get(it->elem, "culprits"), *e;
+	json_t *c = json_object_get(it->elem, "culprits"), *e, *hit = NULL;
 	json_t *max_id = json_object_get(it->parent, "max_id");
+	const char *summary;
+	double late_us;
 	size_t i;
 
 	if (!json_is_array(c) || !json_array_size(c))
-		return NULL;
-	/* the culprit of the very job that holds the max, when it is among them */
+		return;
 	if (json_is_integer(max_id))
 		json_array_foreach(c, i, e)
-			if (json_equal(json_object_get(e, "seq"), max_id))
-				return json_string_value(json_object_get(e, "summary"));
-	return json_string_value(json_object_get(json_array_get(c, 0), "summary"));
+			if (json_equal(json_object_get(e, "seq"), max_id)) {
+				hit = e;
+				break;
+			}
+	summary = json_string_value(json_object_get(hit ? hit : json_array_get(c, 0), "summary"));
+	if (!summary)
+		return;
+	late_us = json_number_value(json_object_get(hit, "latency_ns")) / 1000.0;
+	if (json_is_integer(max_id) && !hit)
+		snprintf(it->worst, sizeof(it->worst), "not the job that holds the value (job %lld has no "
+			 "culprit line: not among the worst activations explained); the worst explained: %s",
+			 (long long)json_integer_value(max_id), summary);
+	else if (hit && strstr(it->path, ".wakeup_latency_ns.") && json_is_number(json_object_get(hit, "latency_ns")) &&
+		 fabs(late_us - it->shown) >= 0.05)
+		snprintf(it->worst, sizeof(it->worst), "its activation, %.1f %s from its release (the wakeup "
+			 "latency, %.1f %s, counts from its waking, less the higher-priority tasks' runs): %s",
+			 late_us, it->unit, it->shown, it->unit, summary);
+	else
+		snprintf(it->worst, sizeof(it->worst), "%s", summary);
 }
 
 /*
@@ -1720,7 +1743,7 @@ static void chk_judge(json_t *root, const struct chk_gate *g, const struct chk_e
 	else
 		chk_judge_bound(it);
 	if (it->result == CHK_FAILED && it->value)
-		it->worst = chk_culprit(it);
+		chk_worst(it);
 	it->lost = it->decided && chk_lost(root, it);
 	chk_gate(root, g, it);
 }
@@ -1746,7 +1769,7 @@ static void chk_tap(FILE *out, size_t n, const struct chk_item *it)
 	if (it->result == CHK_FAILED) {
 		fprintf(out, "#   requirement: %s\n", chk_ascii(r->text, text, sizeof(text)));
 		fprintf(out, "#   measured: %s\n", it->measured);
-		if (it->worst)
+		if (it->worst[0])
 			fprintf(out, "#   worst case: %s\n", chk_ascii(it->worst, text, sizeof(text)));
 	}
 	if (it->result == CHK_NOT_VALID)
@@ -1836,7 +1859,7 @@ static json_t *chk_record(json_t *root, size_t test, const struct chk_item *it)
 	json_object_set_new(rec, "reason", chk_jstr(it->result == CHK_NOT_MEASURED || it->result == CHK_NOT_VALID ?
 						    it->why : NULL));
 	json_object_set_new(rec, "notes", notes);
-	json_object_set_new(rec, "worst_case", chk_jstr(it->worst));
+	json_object_set_new(rec, "worst_case", chk_jstr(it->worst[0] ? it->worst : NULL));
 	json_object_set_new(rec, "evidence", chk_evidence(root, it));
 	json_object_set_new(rec, "emulated", em);
 	return rec;

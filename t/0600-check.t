@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib/check-lib.sh"
 FX="$TOP/t/fixtures/results"
 SEED="$TOP/budgets/seed.ini"
-plan 55
+plan 57
 
 # --- check-1: everything measured passes
 run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$SEED"
@@ -50,6 +50,20 @@ like_line "#   lost trace events overlap tasks.nav10.wakeup_latency_ns.max" "che
 like_verdict "^not ok 6 - REQ-CPU-001 app utilisation$" "65 % <= 60 % \(margin -8 %\)" "check-2.6 utilisation over budget"
 like_verdict "^not ok 10 - REQ-OVR-001 nav10 deadline_misses$" "2 == 0$" "check-2.7 count requirement fails, no margin"
 is "$(printf '%s\n' "$out" | tail -1)" "# 7 passed, 4 failed, 4 not measured (4 not in this run, 0 without a value)" "check-2.8 summary"
+# issue 32: a wakeup latency's worst case is its job's activation, explained from the release
+# (188 us here), while the wakeup latency (150 us) counts from the waking: the line says which;
+# a max whose job has no culprit line never borrows another job's as its own
+perl -MJSON::PP -e 'local $/; my $j = decode_json(<>); for (@{$j->{tasks}}) {
+	$_->{wakeup_latency_ns}{max} = 150000 if $_->{name} eq "ctl100";
+	$_->{wakeup_latency_ns}{max_id} = 555 if $_->{name} eq "nav10" } print encode_json($j)' \
+	"$FX/fail.json" > "$TMP/wake.json"
+run_cmd "$PREFLIGHT" check "$TMP/wake.json" --budgets "$SEED"
+is "$(printf '%s\n' "$out" | sed -n '/^not ok 2 /,/^\(not \)*ok [0-9]/p' | grep '^#   worst case')" \
+	"#   worst case: its activation, 188.0 us from its release (the wakeup latency, 150.0 us, counts from its waking, less the higher-priority tasks' runs): ctl100 job 4711: 188 us late - ksoftirqd/1 (NET_RX) 120 us, iperf3 40 us, timer IRQ delay 20 us" \
+	"check-2.9 a wakeup verdict's worst case says it is the job's activation, with both figures"
+is "$(printf '%s\n' "$out" | sed -n '/^not ok 3 /,/^\(not \)*ok [0-9]/p' | grep '^#   worst case')" \
+	"#   worst case: not the job that holds the value (job 555 has no culprit line: not among the worst activations explained); the worst explained: nav10 job 12: 65 us late - fio 60 us" \
+	"check-2.10 a max whose job has no culprit line: said, and the line shown is named as another job's"
 
 # --- check-3: not measured and the exit code
 run_cmd "$PREFLIGHT" check "$FX/units.json" --budgets "$SEED"
