@@ -37,9 +37,12 @@ R="$TMP/app.json"
 run_cmd "$PREFLIGHT" analyze --trace "$TMP/app.dat" --joblog "$TMP/jobs.csv" -o "$R"
 is "$rc" 0 "live-2.2 analyze the recording with the job log"
 is "$(json_get "$R" tasks.name=ctl100.source)" trace+joblog "live-2.3 ctl100 from both"
-jobs=$(json_get "$R" tasks.name=ctl100.jobs)
-[ "$jobs" -ge 150 ] 2>/dev/null
-is "$?" 0 "live-2.4 ctl100 ran its jobs ($jobs in 2 s)"
+# 2 s are 200 releases of ctl100: each one ran or was counted missed (the job log's count, with
+# those after its last job), however late the CPU (an emulated one ran 146 of them), never lost
+jobs=$(json_get "$R" tasks.name=ctl100.joblog.jobs)
+missed=$(json_get "$R" tasks.name=ctl100.joblog.missed_activations)
+is "$((jobs + missed)):$([ "$jobs" -gt 0 ] && echo ran)" "200:ran" \
+	"live-2.4 ctl100's 200 releases in 2 s: $jobs jobs ran, $missed missed"
 unmatched=$(json_get "$R" 'tasks.*.agreement.trace_only' 'tasks.*.agreement.joblog_only' | awk '{ for (i = 1; i <= NF; i++) n += $i } END { print n + 0 }')
 lost=$(( $(json_get "$R" trace.lost_events) + $(json_get "$R" trace.lost_unknown) ))
 if [ "$lost" = 0 ]; then
