@@ -29,11 +29,9 @@ INI
 R="$TMP/run"
 "$PREFLIGHT" run "$TMP/i.ini" -o "$R" >"$TMP/run.out" 2>"$TMP/run.err" &
 pid=$!
-for i in $(seq 1 60); do
-	grep -q "phase app: .*/preflight: pid" "$R/run.log" 2>/dev/null && break
-	sleep 0.25
-done
-sleep 3
+# the app flying (its job log has rows), not only its recorder started: the recorder sets up
+# before the loads and starts the app after them (an emulated CPU takes seconds)
+wait_for 120 sh -c '[ "$(grep -c -v "^#" "$0"/0*-app/jobs.csv 2>/dev/null)" -gt 10 ]' "$R"
 pgids=$(sed -n 's/.*process group \([0-9]*\)).*/\1/p; s/.*: pid \([0-9]*\)$/\1/p' "$R/run.log")
 kill -INT "$pid"
 wait "$pid"
