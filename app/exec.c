@@ -79,8 +79,14 @@ int app_release(struct app_task *t, int64_t release_ns, int64_t slot)
 							 memory_order_acq_rel, memory_order_relaxed));
 	if (old & APP_STATE_BUSY)
 		return -EBUSY;
-	/* this releaser owns the job now: publish its release, then wake the task */
+	/*
+	 * this releaser owns the job now: publish its release, then wake the
+	 * task. The slots the tick skipped since the last granted release go with
+	 * this one: taken at the job's start, they could include slots the tick
+	 * skipped after this release, while the job still waited for its CPU
+	 */
 	t->rel_slot = slot;
+	t->rel_skipped = (uint32_t)atomic_exchange_explicit(&t->skipped, 0, memory_order_relaxed);
 	atomic_store_explicit(&t->rel_ns, release_ns, memory_order_release);
 	sem_post(&t->sem);
 	return 0;
@@ -225,7 +231,9 @@ uint64_t app_missed_after_last(struct app_task *t)
 static void app_job_begin(struct app_task *t, struct app_job *job)
 {
 	job->seq = t->seq;
-	job->missed = t->missed_next + (uint32_t)atomic_exchange_explicit(&t->skipped, 0, memory_order_relaxed);
+	/* the tick skips and starts its own jobs in one thread; a released job's skips came with its release */
+	job->missed = t->missed_next + (t == t->app->tick ?
+		(uint32_t)atomic_exchange_explicit(&t->skipped, 0, memory_order_relaxed) : t->rel_skipped);
 	job->deadline_ns = t->deadline_ns ? job->release_ns + t->deadline_ns : INT64_MAX;
 	DTRACE_PROBE3(preflight, job_start, t->id, job->seq, job->release_ns);
 	if (app_marker_job(&t->app->marker, APP_MARKER_START, (uint8_t)t->id, 0, job->seq, job->release_ns) < 0)

@@ -15,7 +15,9 @@
  * task clears the word in one exchange at the end of its job and so learns
  * whether the job overran and how many releases the next job follows.
  * Slots the tick itself skipped (it woke more than a slot late) are added to
- * 'skipped', which the next job of the task takes at its start.
+ * 'skipped'; the next granted release takes them ('rel_skipped'), and its job
+ * counts them missed: the job of an earlier release, which may start only
+ * after those slots, never does (the amd64 guest's t/0220 app-3.6 caught that).
  */
 #ifndef APP_EXEC_H
 #define APP_EXEC_H
@@ -44,6 +46,7 @@ struct app_task {
 	_Atomic uint64_t skipped;	/* slots the tick skipped at this task's releases */
 	_Atomic int64_t rel_ns;		/* release of the granted job (its releaser writes, the task takes) */
 	int64_t  rel_slot;
+	uint32_t rel_skipped;		/* slots skipped before the granted release (written with rel_ns) */
 	sem_t    sem;
 	/* the task's own (written by its thread) */
 	uint32_t seq __attribute__((aligned(APP_CACHELINE)));
