@@ -2,7 +2,7 @@
 # cyclictest import); the synthetic trace generator and the unit test of the
 # building blocks live in t/ but are built here, with the sources they test.
 # the building blocks below the readers and the coordinator, which analyze_test drives directly
-AN_CORE_SRCS := analysis/sched.c analysis/tasks.c analysis/joblog.c analysis/jobs_csv.c \
+AN_CORE_SRCS := analysis/sched.c analysis/tasks.c analysis/jobs_csv.c \
 	   analysis/results.c analysis/timeline.c analysis/cyclictest_wakeups.c analysis/state.c \
 	   analysis/rt.c analysis/timerlat.c
 AN_SRCS := analysis/analyze.c analysis/trace.c analysis/cyclictest.c analysis/snapshots.c \

@@ -2,7 +2,7 @@
  * analyze.c - 'preflight analyze': turns a run's trace (.dat) and job log
  * into results.json (docs/results.md), a text summary and optional CSV
  * tables. One streaming pass over the trace; the job log is read alongside
- * it and matched job by job (joblog.c), or alone when there is no trace.
+ * it and matched job by job (tasks.c, through lib/joblog_read.c), or alone when there is no trace.
  *
  * usage: preflight analyze [RUN_DIR] [--trace FILE] [--joblog FILE] ...
  */

@@ -11,7 +11,7 @@
 #include "sched.h"
 #include "tasks.h"
 #include "jobs_csv.h"
-#include "joblog.h"
+#include "joblog_read.h"
 #include "timeline.h"
 #include "rt.h"
 #include "outfile.h"
@@ -1009,7 +1009,7 @@ static void an_lost_unplaced(struct an_run *r, json_t *affected)
 static json_t *an_incomplete_json(struct an_run *r)
 {
 	json_t *a = json_array();
-	long cut = an_joblog_cut_line(r->jl);
+	long cut = pf_joblog_cut_line(r->jl);
 	char note[600];
 
 	if (r->trace_incomplete[0]) {

@@ -752,8 +752,8 @@ int an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_id
 	resp_ns = ts - j->release_ns;
 	npre = th->preemptions - j->preempt0;
 	nmig = th->migrations - j->migr0;
-	overrun = (t->period_ns > 0 && ts > j->release_ns + t->period_ns) || (flags & AN_JL_OVERRUN);
-	miss = (t->deadline_ns > 0 && resp_ns > t->deadline_ns) || (flags & AN_JL_DEADLINE);
+	overrun = (t->period_ns > 0 && ts > j->release_ns + t->period_ns) || (flags & PF_JL_OVERRUN);
+	miss = (t->deadline_ns > 0 && resp_ns > t->deadline_ns) || (flags & PF_JL_DEADLINE);
 	j->lost = an_lost_overlaps(r, j->release_ns, ts);
 	t->jobs++;
 	t->overruns += overrun;
@@ -810,7 +810,7 @@ void an_tasks_lost_window(struct an_run *r, int64_t start_ns, int64_t end_ns)
  * gaps are exact multiples of it). The first job's slot is accounted once the
  * period is known.
  */
-static void an_jl_period(struct an_run *r, struct an_task *t, const struct an_jlrow *row)
+static void an_jl_period(struct an_run *r, struct an_task *t, const struct pf_jlrow *row)
 {
 	int64_t gap = row->release_ns - t->jl_prev_release_ns, slot;
 
@@ -833,13 +833,13 @@ static void an_jl_period(struct an_run *r, struct an_task *t, const struct an_jl
  * an_jlrow_consume - account one job-log row, matched with the trace's job
  * (job) or alone (job NULL)
  */
-int an_jlrow_consume(struct an_run *r, struct an_task *t, const struct an_jlrow *row, const struct an_job *job)
+int an_jlrow_consume(struct an_run *r, struct an_task *t, const struct pf_jlrow *row, const struct an_job *job)
 {
 	int64_t lat = row->start_ns - row->release_ns, d;
 
 	t->jl_jobs++;
-	t->jl_overruns += !!(row->flags & AN_JL_OVERRUN);
-	t->jl_misses += !!(row->flags & AN_JL_DEADLINE);
+	t->jl_overruns += !!(row->flags & PF_JL_OVERRUN);
+	t->jl_misses += !!(row->flags & PF_JL_DEADLINE);
 	t->jl_missed += row->missed;
 	if (an_stat_add(&t->jl_lat, lat, row->release_ns, row->seq) ||
 	    an_stat_add(&t->jl_resp, row->end_ns - row->release_ns, row->release_ns, row->seq) ||
@@ -883,7 +883,7 @@ int an_jlrow_consume(struct an_run *r, struct an_task *t, const struct an_jlrow 
 }
 
 /*
- * The job log (docs/joblog.md), read by joblog.c. The logger drains per-task
+ * The job log (docs/joblog.md), read by lib/joblog_read.c. The logger drains per-task
  * rings, so rows are in sequence order per task but interleaved between
  * tasks. Matching keeps a small queue of read-ahead rows per task: a trace
  * job (task, seq) pops the rows of that task up to its seq (earlier rows had
@@ -915,7 +915,7 @@ static int an_jl_name(struct an_run *r, const char *line, const char *prefix, ch
 	if (n >= size || !pf_task_name_valid(name)) {
 		snprintf(name, size, "%.*s", (int)n, line);
 		return -pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log line: task name '%s' is not %s",
-				an_joblog_path(r->jl), an_joblog_lineno(r->jl),
+				pf_joblog_path(r->jl), pf_joblog_lineno(r->jl),
 				pf_quote_bytes(name, quoted, sizeof(quoted)), PF_TASK_NAME_SYNTAX);
 	}
 	*value = line + n + 1;
@@ -980,17 +980,17 @@ static int an_jl_meta(void *ctx, const char *line)
 /* an_tasks_joblog_open - open the job log and take its metadata (slot length, tasks) */
 int an_tasks_joblog_open(struct an_run *r, const char *path)
 {
-	return an_joblog_open(path, an_jl_head, r, &r->jl);
+	return pf_joblog_open(path, an_jl_head, r, &r->jl);
 }
 
 void an_tasks_joblog_close(struct an_run *r)
 {
-	an_joblog_close(r->jl);
+	pf_joblog_close(r->jl);
 	r->jl = NULL;
 }
 
 /* an_q_push - queue a read-ahead row on its task */
-static int an_q_push(struct an_run *r, struct an_task *t, const struct an_jlrow *row)
+static int an_q_push(struct an_run *r, struct an_task *t, const struct pf_jlrow *row)
 {
 	if (t->q_head && t->q_head == t->q_n) {
 		t->q_head = t->q_n = 0;
@@ -1012,9 +1012,9 @@ static int an_q_push(struct an_run *r, struct an_task *t, const struct an_jlrow 
 /* an_jl_read_one - read a row into its task's queue: 1, 0 at the end, or -exit code */
 static int an_jl_read_one(struct an_run *r)
 {
-	struct an_jlrow *row;
+	struct pf_jlrow *row;
 	struct an_task *t;
-	int ret = an_joblog_next(r->jl, an_jl_meta, r, &row);
+	int ret = pf_joblog_next(r->jl, an_jl_meta, r, &row);
 
 	if (ret <= 0)
 		return ret;
@@ -1032,7 +1032,7 @@ static int an_jl_read_one(struct an_run *r)
  */
 int an_tasks_joblog_match(struct an_run *r, struct an_task *t, const struct an_job *job)
 {
-	struct an_jlrow *row;
+	struct pf_jlrow *row;
 	int ret;
 
 	for (;;) {
@@ -1108,12 +1108,12 @@ static void an_worst_consider(struct an_run *r, struct an_task *t, uint32_t seq,
 /* an_tasks_joblog_alone - read a job log without a trace, in one pass */
 int an_tasks_joblog_alone(struct an_run *r)
 {
-	struct an_jlrow *row;
+	struct pf_jlrow *row;
 	struct an_task *t;
 	int ret;
 
 	for (;;) {
-		ret = an_joblog_next(r->jl, an_jl_meta, r, &row);
+		ret = pf_joblog_next(r->jl, an_jl_meta, r, &row);
 		if (ret <= 0)
 			return -ret;
 		t = an_task_by_name(r, row->task, true);

@@ -8,7 +8,7 @@
 #define AN_TASKS_H
 
 #include "types.h"
-#include "joblog.h"
+#include "joblog_read.h"
 
 int  an_stat_init(struct an_stat *s, int64_t width, uint32_t nbins, const char *unit);
 void an_stat_free(struct an_stat *s);
@@ -45,7 +45,7 @@ void an_culprit_fill(struct an_run *r, struct an_thread *th, int cpu, struct an_
 
 /* the job log: its metadata, its rows matched with the trace's jobs, or alone */
 int  an_tasks_joblog_open(struct an_run *r, const char *path);
-int  an_jlrow_consume(struct an_run *r, struct an_task *t, const struct an_jlrow *row, const struct an_job *job);
+int  an_jlrow_consume(struct an_run *r, struct an_task *t, const struct pf_jlrow *row, const struct an_job *job);
 int  an_tasks_joblog_match(struct an_run *r, struct an_task *t, const struct an_job *job);
 int  an_tasks_joblog_drain(struct an_run *r);
 int  an_tasks_joblog_alone(struct an_run *r);

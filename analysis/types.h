@@ -6,7 +6,7 @@
  * docs/ARCHITECTURE.md):
  *
  *   trace.c   reads the .dat file and feeds its events to sched.c and tasks.c
- *   joblog.c  reads the job log, one row at a time (knows nothing of tasks)
+ *   lib/joblog_read.c  reads the job log, one row at a time (knows nothing of tasks)
  *   sched.c   scheduler, IRQ and timer events -> thread / CPU metrics
  *   tasks.c   the app's markers and job-log rows -> per-task metrics and culprits
  *   jobs_csv.c  the per-job table, written as tasks.c closes each job
@@ -91,7 +91,7 @@ struct an_seg {
 };
 
 struct an_task;
-struct an_jlrow;
+struct pf_jlrow;
 
 /* an_pi - a realtime thread's wait on a priority-inheritance lock (rt.c; docs/results.md: pi) */
 struct an_pi {
@@ -395,7 +395,7 @@ struct an_task {
 	struct an_stat ediff;		/* job-log CPU time - trace execution time, signed */
 	uint64_t matched, trace_only, joblog_only;
 	/* pending job-log rows of this task, in seq order */
-	struct an_jlrow *q;
+	struct pf_jlrow *q;
 	size_t   q_head, q_n, q_cap;
 	/* priority inversions of its thread (rt.c): how many, the first AN_MAX_INV */
 	uint64_t ninv;
@@ -409,7 +409,7 @@ struct an_task {
 	int      nworst;
 };
 
-struct an_joblog;
+struct pf_joblog;
 struct an_tl_set;
 struct an_cw;
 struct an_tlat;
@@ -489,7 +489,7 @@ struct an_run {
 	int64_t  lost_total, lost_unknown, lost_stats;
 	bool     lost_reconciled;	/* an_lost_reconcile done */
 	/* job log */
-	struct an_joblog *jl;		/* the reader, joblog.c */
+	struct pf_joblog *jl;		/* the reader, lib/joblog_read.c */
 	size_t   jl_queued;		/* rows read ahead into every task's queue */
 	int64_t  jl_first_release_ns, jl_last_end_ns, jl_cpu_ns;
 	int64_t  jl_start_ns, jl_end_ns;	/* the app's run, from the job log's metadata */

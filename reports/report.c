@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "command.h"
 #include "common.h"
+#include "joblog_read.h"
 #include "jpath.h"
 #include "markup.h"
 #include "outfile.h"
@@ -290,34 +291,31 @@ static void rpt_find_joblog(struct rpt *r)
 
 int rpt_read_jobs(struct rpt *r)
 {
-	char line[1024], name[128];
-	FILE *f;
+	struct pf_joblog *jl;
+	struct pf_jlrow *row;
+	int t, ret;
 
 	if (r->jobs_read)
 		return 0;
 	r->jobs_read = true;
 	if (!r->joblog[0])
-		return -ENOENT;
-	f = fopen(r->joblog, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		long long seq, rel, start, end, cpu_ns;
-		int t, cpu = -1;
-
-		if (line[0] == '#' || sscanf(line, "%127[^,],%lld,%lld,%lld,%lld,%lld,%d", name, &seq, &rel, &start,
-					     &end, &cpu_ns, &cpu) < 6 || start <= 0)
-			continue;
-		for (t = 0; t < r->ntasks && strcmp(r->task_names[t], name); t++)
+		return 0;
+	if ((ret = pf_joblog_open(r->joblog, NULL, NULL, &jl)))
+		return ret;
+	while ((ret = pf_joblog_next(jl, NULL, NULL, &row)) > 0) {
+		for (t = 0; t < r->ntasks && strcmp(r->task_names[t], row->task); t++)
 			;
 		if (t == r->ntasks)
 			continue;
-		if (pf_grow(&r->jobs, &r->jobs_cap, r->njobs, sizeof(*r->jobs), 4096) < 0)
+		if (pf_grow(&r->jobs, &r->jobs_cap, r->njobs, sizeof(*r->jobs), 4096) < 0) {
+			ret = -pf_fail(PF_EXIT_INTERNAL, "out of memory");
 			break;
-		r->jobs[r->njobs++] = (struct rpt_job){ t, rel, start - rel, cpu_ns, end > 0 ? end - rel : -1, seq, cpu };
+		}
+		r->jobs[r->njobs++] = (struct rpt_job){ t, row->release_ns, row->start_ns - row->release_ns, row->cpu_ns,
+							row->end_ns - row->release_ns, row->seq, row->cpu };
 	}
-	fclose(f);
-	return 0;
+	pf_joblog_close(jl);
+	return -ret;
 }
 
 /* rpt_load - read what the run directory has; PF_EXIT_USAGE when it has nothing to report */
@@ -388,7 +386,7 @@ static int rpt_load(struct rpt *r)
 	}
 	rpt_find_joblog(r);
 	rpt_read_verdicts(r);
-	return 0;
+	return rpt_read_jobs(r);	/* a job log of another format or with a bad row is refused, not misread */
 }
 
 /* rpt_us - nanoseconds (a JSON number) as µs text with one decimal, "—" when null */

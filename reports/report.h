@@ -94,7 +94,7 @@ const char *rpt_task_colour(int i);
 /* rpt_budget_ns - the budget bound (ns) of a metric path from the verdicts, or NAN */
 double rpt_budget_ns(struct rpt *r, const char *path);
 
-/* rpt_read_jobs - read the job log once into r->jobs; 0, or -errno */
+/* rpt_read_jobs - read the job log once into r->jobs (lib/joblog_read.c); 0 (none: no jobs), or an exit code, said */
 int rpt_read_jobs(struct rpt *r);
 
 /* rpt_exec - run argv to completion, stdout and stderr to files; its exit status, or -errno */

@@ -6,7 +6,7 @@
 # this one recording; edited injector logs show that the comparison follows them.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight CMD:gzip
-plan 46
+plan 48
 
 F="$TOP/t/fixtures/selftest"
 # fixture - a copy of the recorded selftest in $1, job logs unpacked
@@ -138,6 +138,13 @@ fixture "$TMP/b3" && rm "$TMP/b3/jobs.csv"
 run_cmd "$PREFLIGHT" selftest --from "$TMP/b3" -o "$TMP/ob3"
 like "$rc:$err:$(echo "$err" | wc -l)" "^2:preflight: selftest: --from $TMP/b3: no readable jobs.csv \\(No such file or directory; .*\\):1\$" \
 	"st-3.5 a recorded selftest without its job log: exit 2, one line naming the missing file"
+# a job log of another format version: refused by the one job-log reader (lib/joblog_read.c) that
+# analyze and the comparison share, in one line naming file and line, never compared
+fixture "$TMP/b4" && sed -i '1s|.*|# preflight-joblog/2|' "$TMP/b4/jobs.csv"
+run_cmd "$PREFLIGHT" selftest --from "$TMP/b4" -o "$TMP/ob4"
+like "$rc:$(echo "$err" | wc -l):$err" "^2:1:preflight: selftest: .*$TMP/b4/jobs.csv:1: job-log format v2 is not supported \\(v1 is\\)\$" \
+	"st-3.6 a job log of format v2: exit 2, one line naming file and line"
+ok "st-3.7 ... no selftest.json" test ! -e "$TMP/ob4/selftest.json"
 
 # the qualification summary's "measurement validity" section
 cp -r "$TOP/t/fixtures/run" "$TMP/run" && mkdir "$TMP/run/selftest" && cp "$JF" "$TMP/run/selftest/"

@@ -2,6 +2,7 @@
 UNIT_TESTS += lib_test
 lib_test_SRCS := t/unit/lib_test.c
 lib_test_PKGS := jansson
+lib_test_LDLIBS := -lcsv
 UNIT_TESTS += hist_test
 hist_test_SRCS := t/unit/hist_test.c
 hist_test_PKGS := jansson

@@ -326,11 +326,12 @@ static int st_finish(struct st_dir *d)
 		return code;
 	if (st_log_read(st_path(d->in, "inject.csv"), &log, err, sizeof(err)) ||
 	    st_jobs_read(st_path(d->out, "analysis/results-jobs.csv"), &jobs, err, sizeof(err)) ||
-	    st_jobs_read(st_path(d->in, "jobs.csv"), &joblog, err, sizeof(err)) ||
 	    st_jobs_read(st_path(d->out, "lost-analysis/results-jobs.csv"), &lost_jobs, err, sizeof(err))) {
 		code = pf_fail(PF_EXIT_USAGE, "%s", err);
 		goto out;
 	}
+	if ((code = st_joblog_read(st_path(d->in, "jobs.csv"), &joblog)))
+		goto out;
 	results = json_load_file(st_path(d->out, "results.json"), 0, NULL);
 	lost_results = json_load_file(st_path(d->out, "lost-results.json"), 0, NULL);
 	if (!results || !lost_results) {

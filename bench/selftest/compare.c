@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "compare.h"
 #include "common.h"
+#include "joblog_read.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -236,6 +237,35 @@ out:
 	}
 	fclose(f);
 	return ret;
+}
+
+int st_joblog_read(const char *path, struct st_jobs *jobs)
+{
+	struct pf_joblog *jl;
+	struct pf_jlrow *row;
+	struct st_job *j;
+	size_t cap = 0;
+	int ret;
+
+	memset(jobs, 0, sizeof(*jobs));
+	if ((ret = pf_joblog_open(path, NULL, NULL, &jl)))
+		return ret;
+	while ((ret = pf_joblog_next(jl, NULL, NULL, &row)) > 0) {
+		if (pf_grow(&jobs->v, &cap, (size_t)jobs->n + 1, sizeof(*jobs->v), 1024)) {
+			ret = -pf_fail(PF_EXIT_INTERNAL, "out of memory");
+			break;
+		}
+		j = &jobs->v[jobs->n++];
+		/* what the job log has; the analysis's columns it lacks are -1 */
+		*j = (struct st_job){ .seq = row->seq, .release_ns = row->release_ns, .start_ns = row->start_ns,
+				      .end_ns = row->end_ns, .latency_ns = row->start_ns - row->release_ns,
+				      .response_ns = row->end_ns - row->release_ns, .exec_ns = -1, .cpu = row->cpu,
+				      .preemptions = -1, .migrations = -1, .overrun = -1, .deadline_miss = -1,
+				      .lost = -1, .missed = (int)row->missed };
+		snprintf(j->task, sizeof(j->task), "%.*s", (int)sizeof(j->task) - 1, row->task);	/* names are 15 bytes at most */
+	}
+	pf_joblog_close(jl);
+	return -ret;
 }
 
 void st_jobs_free(struct st_jobs *jobs)

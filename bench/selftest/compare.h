@@ -40,7 +40,7 @@ struct st_log {
 	int      nrows;
 };
 
-/* one job, from analyze's jobs.csv or the executive's job log (fields it lacks are -1) */
+/* one job, from analyze's results-jobs.csv or the executive's job log (fields it lacks are -1) */
 struct st_job {
 	char     task[ST_TASK_MAX];
 	int64_t  seq, release_ns, start_ns, end_ns, latency_ns, response_ns, exec_ns;
@@ -82,11 +82,13 @@ struct st_result {
 int st_log_read(const char *path, struct st_log *log, char *err, size_t err_size);
 void st_log_free(struct st_log *log);
 
-/*
- * st_jobs_read - read analyze's jobs.csv or the executive's job log (by its
- * column row); 0, or -EINVAL / -errno with "file:line: why" in err
- */
+/* st_jobs_read - read analyze's results-jobs.csv; 0, or -EINVAL / -errno with "file:line: why" in err */
 int st_jobs_read(const char *path, struct st_jobs *jobs, char *err, size_t err_size);
+/*
+ * st_joblog_read - read the executive's job log (lib/joblog_read.c: its
+ * format version and rows checked); 0, or an exit code, said
+ */
+int st_joblog_read(const char *path, struct st_jobs *jobs);
 void st_jobs_free(struct st_jobs *jobs);
 
 /* the inputs of a comparison: NULL members are cases not run */

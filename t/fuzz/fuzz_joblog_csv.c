@@ -1,6 +1,6 @@
 /*
  * fuzz_joblog_csv.c - the app's job log (docs/joblog.md) as 'preflight
- * analyze --joblog' reads it alone: the reader (analysis/joblog.c), the
+ * analyze --joblog' reads it alone: the reader (lib/joblog_read.c), the
  * per-task statistics (analysis/tasks.c) and results.json
  */
 #include "fuzz.h"

@@ -1,7 +1,7 @@
 /*
  * lib_test.c - unit tests of lib/: duration and number parsing, the growing
  * array, the INI line reader, the data-file resolver, the process spawner and
- * CPU lists (the histogram has its own, t/unit/hist_test.c).
+ * CPU lists, the job-log reader (the histogram has its own, t/unit/hist_test.c).
  */
 #define _GNU_SOURCE
 #include "common.h"
@@ -9,6 +9,7 @@
 #include "datafile.h"
 #include "gnuplot.h"
 #include "ini.h"
+#include "joblog_read.h"
 #include "outfile.h"
 #include "proc.h"
 #include "tap.h"
@@ -552,6 +553,61 @@ static void test_outfile(void)
 	check_str(lib_slurp(lib_out("copy.json")), "{\"a\":1}", "lib-10.45 ... the same text");
 }
 
+/* lib_jl_meta - a metadata callback: counts the lines it is given */
+static int lib_jl_meta(void *ctx, const char *line)
+{
+	(void)line;
+	++*(int *)ctx;
+	return 0;
+}
+
+/* lib_jl_read - read a job log to its end: the last pf_joblog_next result, the rows in *nrows, the line in *lineno */
+static int lib_jl_read(const char *path, int *nrows, long *lineno, long *cut, struct pf_jlrow *first)
+{
+	struct pf_joblog *jl;
+	struct pf_jlrow *row;
+	int ret, nmeta = 0;
+
+	*nrows = 0;
+	if ((ret = pf_joblog_open(path, lib_jl_meta, &nmeta, &jl)))
+		return ret;
+	while ((ret = pf_joblog_next(jl, lib_jl_meta, &nmeta, &row)) > 0)
+		if (!(*nrows)++ && first)
+			*first = *row;
+	*lineno = pf_joblog_lineno(jl);
+	*cut = pf_joblog_cut_line(jl);
+	pf_joblog_close(jl);
+	return ret;
+}
+
+/* test_joblog - lib-12.x: the one job-log reader (docs/joblog.md): rows, its version line, a bad row, a cut line */
+static void test_joblog(void)
+{
+	static const char head[] = "# preflight-joblog/1\n# slot_ns=10000000\n"
+				   "task,seq,release_ns,start_ns,end_ns,cpu_ns,cpu,flags,missed\n";
+	char text[1024];
+	struct pf_jlrow row = { 0 };
+	long lineno, cut;
+	int n;
+
+	snprintf(text, sizeof(text), "%sio,7,1000,1200,3000,1500,1,3,2\nio,8,11000,11100,12000,800,1,0,0\n# rows=2\n", head);
+	check_int(lib_jl_read(lib_write("jl1.csv", text), &n, &lineno, &cut, &row), ==, 0, "lib-12.1 a job log: read to its end");
+	check_int(n, ==, 2, "lib-12.2 ... both rows");
+	check(!strcmp(row.task, "io") && row.seq == 7 && row.release_ns == 1000 && row.start_ns == 1200 &&
+	      row.end_ns == 3000 && row.cpu_ns == 1500 && row.cpu == 1 && row.flags == (PF_JL_OVERRUN | PF_JL_DEADLINE) &&
+	      row.missed == 2, "lib-12.3 ... every column of the first row");
+	check_int(lib_jl_read(lib_write("jl2.csv", "# preflight-joblog/2\ntask,seq,release_ns,start_ns,end_ns,cpu_ns\n"),
+			      &n, &lineno, &cut, NULL), ==, -PF_EXIT_USAGE, "lib-12.4 format v2: refused (exit 2)");
+	check_int(lineno, ==, 1, "lib-12.5 ... at its line, 1");
+	snprintf(text, sizeof(text), "%sio,7,1200,1000,3000,1500,1,0,0\n", head);
+	check_int(lib_jl_read(lib_write("jl3.csv", text), &n, &lineno, &cut, NULL), ==, -PF_EXIT_USAGE,
+		  "lib-12.6 start before release (columns swapped): refused");
+	check_int(lineno * 10 + n, ==, 40, "lib-12.7 ... at line 4, no row given");
+	snprintf(text, sizeof(text), "%sio,7,1000,1200,3000,1500,1,0,0\nio,8,110", head);
+	check_int(lib_jl_read(lib_write("jl4.csv", text), &n, &lineno, &cut, NULL), ==, 0, "lib-12.8 a last line cut short: read");
+	check_int(cut * 10 + n, ==, 51, "lib-12.9 ... line 5 skipped, the row before it read");
+}
+
 int main(void)
 {
 	char cmd[600];
@@ -561,7 +617,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(21 + 21 + 11 + 17 + 15 + 7 + 5 + 46);
+	tap_plan(21 + 21 + 11 + 17 + 15 + 7 + 5 + 46 + 9);
 	test_parse();
 	test_grow();
 	test_ini();
@@ -571,6 +627,7 @@ int main(void)
 	test_isolate();
 	test_gp_quote();
 	test_outfile();
+	test_joblog();
 	ret = tap_done();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", lib_tmp);
 	if (system(cmd) != 0)

@@ -1,11 +1,14 @@
 /*
- * joblog.c - reading the app's job log (docs/joblog.md) with libcsv, one row
- * at a time: its version line and columns are checked here, every other '#'
- * line is handed to the caller as metadata. A plain row reader: what the rows
- * and the metadata mean (tasks, slots, matching with the trace) is tasks.c's.
+ * joblog_read.c - the one reader of the app's job log (docs/joblog.md; the
+ * writer is app/joblog.c), with libcsv, one row at a time: its version line,
+ * columns and rows are checked here (a bad one is one line naming the file and
+ * line), every other '#' line is handed to the caller as metadata. A plain row
+ * reader for every command that reads jobs.csv (analyze, report, selftest):
+ * what the rows and the metadata mean is the caller's (analysis/tasks.c:
+ * tasks, slots, matching with the trace).
  */
 #define _GNU_SOURCE
-#include "joblog.h"
+#include "joblog_read.h"
 #include "common.h"
 #include "text.h"
 
@@ -21,16 +24,16 @@
  * is 8 h), and one thread uses no more CPU than the time that passed (1 ms
  * of slack for two clocks read one after the other).
  */
-#define AN_JL_MAX_JOB_NS    (86400LL * PF_NS_PER_SEC)
-#define AN_JL_CPU_SLACK_NS  PF_NS_PER_MS
+#define PF_JL_MAX_JOB_NS    (86400LL * PF_NS_PER_SEC)
+#define PF_JL_CPU_SLACK_NS  PF_NS_PER_MS
 
-enum an_jlcol { C_TASK, C_SEQ, C_RELEASE, C_START, C_END, C_CPU_NS, C_CPU, C_FLAGS, C_MISSED, C_NCOLS };
+enum pf_jlcol { C_TASK, C_SEQ, C_RELEASE, C_START, C_END, C_CPU_NS, C_CPU, C_FLAGS, C_MISSED, C_NCOLS };
 
-static const char *const an_jlcol_name[C_NCOLS] = {
+static const char *const pf_jlcol_name[C_NCOLS] = {
 	"task", "seq", "release_ns", "start_ns", "end_ns", "cpu_ns", "cpu", "flags", "missed",
 };
 
-struct an_joblog {
+struct pf_joblog {
 	const char *path;
 	FILE    *f;
 	struct csv_parser p;
@@ -44,15 +47,15 @@ struct an_joblog {
 	char     fields[16][64];
 	bool     field_long;
 	bool     row_ready;
-	struct an_jlrow row;
+	struct pf_jlrow row;
 	int      err;
 	long     cut_line;		/* the last line, cut before its end (a full disk): skipped */
 };
 
-/* an_jl_field - libcsv: one field of the current row */
-static void an_jl_field(void *s, size_t len, void *data)
+/* pf_jl_field - libcsv: one field of the current row */
+static void pf_jl_field(void *s, size_t len, void *data)
 {
-	struct an_joblog *jl = data;
+	struct pf_joblog *jl = data;
 
 	if (jl->nfields >= (int)PF_ARRAY_SIZE(jl->fields)) {
 		jl->nfields++;
@@ -67,8 +70,8 @@ static void an_jl_field(void *s, size_t len, void *data)
 	jl->nfields++;
 }
 
-/* an_jl_int - a whole decimal field; 0 or -1 */
-static int an_jl_int(struct an_joblog *jl, int c, long long min, long long *out)
+/* pf_jl_int - a whole decimal field; 0 or -1 */
+static int pf_jl_int(struct pf_joblog *jl, int c, long long min, long long *out)
 {
 	char *end;
 	const char *s;
@@ -82,14 +85,14 @@ static int an_jl_int(struct an_joblog *jl, int c, long long min, long long *out)
 	*out = strtoll(s, &end, 0);
 	if (!*s || *end || errno || *out < min) {
 		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: %s '%s' is not a number >= %lld",
-				  jl->path, jl->lineno, an_jlcol_name[c], s, min);
+				  jl->path, jl->lineno, pf_jlcol_name[c], s, min);
 		return -1;
 	}
 	return 0;
 }
 
-/* an_jl_header - map the column names */
-static void an_jl_header(struct an_joblog *jl)
+/* pf_jl_header - map the column names */
+static void pf_jl_header(struct pf_joblog *jl)
 {
 	int i, c;
 
@@ -97,22 +100,22 @@ static void an_jl_header(struct an_joblog *jl)
 		jl->col[c] = -1;
 	for (i = 0; i < jl->nfields && i < (int)PF_ARRAY_SIZE(jl->fields); i++)
 		for (c = 0; c < C_NCOLS; c++)
-			if (!strcmp(jl->fields[i], an_jlcol_name[c]))
+			if (!strcmp(jl->fields[i], pf_jlcol_name[c]))
 				jl->col[c] = i;
 	for (c = 0; c <= C_CPU_NS; c++)
 		if (jl->col[c] < 0) {
 			jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log header: no '%s' column",
-					  jl->path, jl->lineno, an_jlcol_name[c]);
+					  jl->path, jl->lineno, pf_jlcol_name[c]);
 			return;
 		}
 	jl->header_seen = true;
 }
 
-/* an_jl_row - libcsv: end of a row */
-static void an_jl_row(int ch, void *data)
+/* pf_jl_row - libcsv: end of a row */
+static void pf_jl_row(int ch, void *data)
 {
-	struct an_joblog *jl = data;
-	struct an_jlrow *row = &jl->row;
+	struct pf_joblog *jl = data;
+	struct pf_jlrow *row = &jl->row;
 	long long v[C_NCOLS];
 	char quoted[4 * sizeof(jl->fields[0])];
 	int c;
@@ -123,7 +126,7 @@ static void an_jl_row(int ch, void *data)
 		goto out;	/* blank line */
 	if (!jl->header_seen) {
 		jl->ncols = jl->nfields;
-		an_jl_header(jl);
+		pf_jl_header(jl);
 		goto out;
 	}
 	if (jl->nfields != jl->ncols) {
@@ -143,7 +146,7 @@ static void an_jl_row(int ch, void *data)
 		goto out;
 	}
 	for (c = C_SEQ; c < C_NCOLS; c++)
-		if (an_jl_int(jl, c, c == C_CPU ? -1 : 0, &v[c]))
+		if (pf_jl_int(jl, c, c == C_CPU ? -1 : 0, &v[c]))
 			goto out;
 	if (v[C_SEQ] > UINT32_MAX) {
 		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: seq %lld is not a number < 2^32",
@@ -159,13 +162,13 @@ static void an_jl_row(int ch, void *data)
 							    : "run time (end_ns before start_ns)");
 		goto out;
 	}
-	if (v[C_END] - v[C_RELEASE] > AN_JL_MAX_JOB_NS) {
+	if (v[C_END] - v[C_RELEASE] > PF_JL_MAX_JOB_NS) {
 		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: a job of %lld s (release %lld, end %lld) "
 				  "is not possible", jl->path, jl->lineno,
 				  (v[C_END] - v[C_RELEASE]) / PF_NS_PER_SEC, v[C_RELEASE], v[C_END]);
 		goto out;
 	}
-	if (v[C_CPU_NS] > v[C_END] - v[C_START] + AN_JL_CPU_SLACK_NS) {
+	if (v[C_CPU_NS] > v[C_END] - v[C_START] + PF_JL_CPU_SLACK_NS) {
 		jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: cpu_ns %lld exceeds the job's wall time "
 				  "(end - start = %lld ns): one thread cannot use more CPU than time passed",
 				  jl->path, jl->lineno, v[C_CPU_NS], v[C_END] - v[C_START]);
@@ -186,8 +189,8 @@ out:
 	jl->field_long = false;
 }
 
-/* an_jl_comment - a '#' line: the version header checked here, anything else to meta */
-static void an_jl_comment(struct an_joblog *jl, const char *line, an_jl_meta_fn *meta, void *ctx)
+/* pf_jl_comment - a '#' line: the version header checked here, anything else to meta */
+static void pf_jl_comment(struct pf_joblog *jl, const char *line, pf_jl_meta_fn *meta, void *ctx)
 {
 	int ver, ret;
 
@@ -204,9 +207,9 @@ static void an_jl_comment(struct an_joblog *jl, const char *line, an_jl_meta_fn 
 		jl->err = ret;
 }
 
-int an_joblog_open(const char *path, an_jl_meta_fn *head, void *ctx, struct an_joblog **out)
+int pf_joblog_open(const char *path, pf_jl_meta_fn *head, void *ctx, struct pf_joblog **out)
 {
-	struct an_joblog *jl = calloc(1, sizeof(*jl));
+	struct pf_joblog *jl = calloc(1, sizeof(*jl));
 	int ret = 0;
 
 	*out = NULL;
@@ -234,7 +237,7 @@ int an_joblog_open(const char *path, an_jl_meta_fn *head, void *ctx, struct an_j
 	return ret;
 }
 
-void an_joblog_close(struct an_joblog *jl)
+void pf_joblog_close(struct pf_joblog *jl)
 {
 	if (!jl)
 		return;
@@ -244,8 +247,8 @@ void an_joblog_close(struct an_joblog *jl)
 	free(jl);
 }
 
-/* an_jl_at_end - nothing follows in the file (the line just read was its last) */
-static bool an_jl_at_end(struct an_joblog *jl)
+/* pf_jl_at_end - nothing follows in the file (the line just read was its last) */
+static bool pf_jl_at_end(struct pf_joblog *jl)
 {
 	int c = getc(jl->f);
 
@@ -255,23 +258,23 @@ static bool an_jl_at_end(struct an_joblog *jl)
 	return false;
 }
 
-long an_joblog_cut_line(const struct an_joblog *jl)
+long pf_joblog_cut_line(const struct pf_joblog *jl)
 {
 	return jl ? jl->cut_line : 0;
 }
 
-const char *an_joblog_path(const struct an_joblog *jl)
+const char *pf_joblog_path(const struct pf_joblog *jl)
 {
 	return jl->path;
 }
 
-long an_joblog_lineno(const struct an_joblog *jl)
+long pf_joblog_lineno(const struct pf_joblog *jl)
 {
 	return jl->lineno;
 }
 
-/* an_joblog_next - read up to the next row: 1 row in *row, 0 end of file, or -exit code */
-int an_joblog_next(struct an_joblog *jl, an_jl_meta_fn *meta, void *ctx, struct an_jlrow **row)
+/* pf_joblog_next - read up to the next row: 1 row in *row, 0 end of file, or -exit code */
+int pf_joblog_next(struct pf_joblog *jl, pf_jl_meta_fn *meta, void *ctx, struct pf_jlrow **row)
 {
 	ssize_t n;
 	const char *p;
@@ -279,7 +282,7 @@ int an_joblog_next(struct an_joblog *jl, an_jl_meta_fn *meta, void *ctx, struct 
 	while (!jl->err) {
 		n = getline(&jl->line, &jl->line_cap, jl->f);
 		if (n < 0) {
-			if (csv_fini(&jl->p, an_jl_field, an_jl_row, jl) && !jl->err)
+			if (csv_fini(&jl->p, pf_jl_field, pf_jl_row, jl) && !jl->err)
 				jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: %s", jl->path,
 						  jl->lineno, csv_strerror(csv_error(&jl->p)));
 			if (jl->err)
@@ -295,12 +298,12 @@ int an_joblog_next(struct an_joblog *jl, an_jl_meta_fn *meta, void *ctx, struct 
 			return 0;
 		}
 		jl->lineno++;
-		if (jl->line[n - 1] != '\n' && !jl->in_quotes && an_jl_at_end(jl)) {
+		if (jl->line[n - 1] != '\n' && !jl->in_quotes && pf_jl_at_end(jl)) {
 			jl->cut_line = jl->lineno;	/* a row or trailer line cut short: never half a row */
 			continue;
 		}
 		if (!jl->in_quotes && jl->line[0] == '#') {
-			an_jl_comment(jl, jl->line, meta, ctx);
+			pf_jl_comment(jl, jl->line, meta, ctx);
 			continue;
 		}
 		if (!jl->version_seen)
@@ -309,7 +312,7 @@ int an_joblog_next(struct an_joblog *jl, an_jl_meta_fn *meta, void *ctx, struct 
 		for (p = jl->line; *p; p++)
 			if (*p == '"')
 				jl->in_quotes = !jl->in_quotes;
-		if (csv_parse(&jl->p, jl->line, n, an_jl_field, an_jl_row, jl) != (size_t)n && !jl->err)
+		if (csv_parse(&jl->p, jl->line, n, pf_jl_field, pf_jl_row, jl) != (size_t)n && !jl->err)
 			jl->err = pf_fail(PF_EXIT_USAGE, "%s:%ld: bad job-log row: %s", jl->path, jl->lineno,
 					  csv_strerror(csv_error(&jl->p)));
 		if (jl->row_ready && !jl->err) {
