@@ -249,9 +249,11 @@ struct rec_v7 {
 	struct rec_v7_block blk[REC_MAX_CPUS];
 };
 
-/* rec_v7_at_least - the headers declare bytes up to 'end' */
-static void rec_v7_at_least(struct rec_v7 *v, uint64_t end)
+/* rec_v7_at_least - the headers declare bytes up to at+len (len: as read, any value) */
+static void rec_v7_at_least(struct rec_v7 *v, uint64_t at, uint64_t len)
 {
+	uint64_t end = at > UINT64_MAX / 2 || len > UINT64_MAX / 2 - at ? UINT64_MAX / 2 : at + len;
+
 	if (end > v->declared)
 		v->declared = end;
 }
@@ -320,7 +322,8 @@ static void rec_v7_blocks(const struct rec_cut_map *m, struct rec_v7 *v)
 			if (!rec_v7_chunk_ok(zsize, usize, v->page))
 				break;
 			if (p + 8 + zsize > limit) {
-				rec_v7_at_least(v, p + 8 + zsize);
+				if (limit == m->size)	/* else the section is whole: no cut here */
+					rec_v7_at_least(v, p + 8, zsize);
 				break;
 			}
 			b->whole++;
@@ -328,13 +331,14 @@ static void rec_v7_blocks(const struct rec_cut_map *m, struct rec_v7 *v)
 		b->len = b->whole ? p - pos - 4 : 0;
 		v->chunks += b->whole;
 		if (!b->count || b->whole < b->count) {	/* cut inside it (or never counted) */
-			rec_v7_at_least(v, p + 8);
+			if (limit == m->size)
+				rec_v7_at_least(v, p, 8);
 			v->data_whole = false;
 			return;
 		}
 	}
 	if (v->nblocks < max && v->ncpus && size && pos + 4 > limit && limit < v->fly + 16 + size) {
-		rec_v7_at_least(v, pos + 4);	/* the next CPU's block is not there */
+		rec_v7_at_least(v, pos, 4);	/* the next CPU's block is not there */
 		v->data_whole = false;
 	}
 }
@@ -354,7 +358,7 @@ static int rec_v7_scan(const struct rec_cut_map *m, struct rec_v7 *v)
 		return -EINVAL;
 	v->chain_cut = true;	/* until the first options section is found whole */
 	if (m->size < 18) {
-		rec_v7_at_least(v, 18);
+		rec_v7_at_least(v, 18, 0);
 		return 0;
 	}
 	v->page = rec_rd32(m, 14);
@@ -364,15 +368,15 @@ static int rec_v7_scan(const struct rec_cut_map *m, struct rec_v7 *v)
 		n += !m->p[at];
 	if (n < 2 || at + 8 > m->size) {
 		if (at < 4096)
-			rec_v7_at_least(v, (n < 2 ? at + 1 : at) + 8);
+			rec_v7_at_least(v, n < 2 ? at + 1 : at, 8);
 		return at < 4096 ? 0 : -EINVAL;
 	}
 	v->chain_cut = false;
 	first = rec_rd64(m, at);
 	/* the options chain from the first section */
 	for (off = first, n = 0; off && n < 1000; n++) {
-		if (off + 16 > m->size || off + 16 + rec_rd64(m, off + 8) > m->size) {
-			rec_v7_at_least(v, off + 16 + (off + 16 > m->size ? 0 : rec_rd64(m, off + 8)));
+		if (off > m->size || off + 16 > m->size || rec_rd64(m, off + 8) > m->size - off - 16) {
+			rec_v7_at_least(v, off, 16 + (off + 16 > m->size ? 0 : rec_rd64(m, off + 8)));
 			v->chain_cut = true;
 			v->patch = prev_done;
 			break;
@@ -391,15 +395,15 @@ static int rec_v7_scan(const struct rec_cut_map *m, struct rec_v7 *v)
 			v->fly = off;
 			v->fly_z = rec_rd16(m, off + 2) & 1;
 		}
-		if (ssize > m->size || off + 16 + ssize > m->size) {
-			rec_v7_at_least(v, off + 16 + ssize);
+		if (ssize > m->size - off - 16) {
+			rec_v7_at_least(v, off + 16, ssize);
 			break;
 		}
 		if (!ssize && off == v->fly)
 			break;	/* its size is written once its data is all there */
 	}
 	if (off < m->size && off + 16 > m->size)
-		rec_v7_at_least(v, off + 16);
+		rec_v7_at_least(v, off, 16);
 	if (v->fly && v->fly_z && v->page)
 		rec_v7_blocks(m, v);
 	return 0;
