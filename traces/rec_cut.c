@@ -598,6 +598,7 @@ enum rec_open_result rec_cut_open(const char *path, int flags, struct tracecmd_i
 	if (fd >= 0) {
 		cut->fd = fd;
 		if (!(*h = rec_cut_open_copy(cut, flags))) {
+			rec_cut_close(cut);
 			snprintf(cut->note, sizeof(cut->note), "a trace-cmd v7 file cut short (at least %lld "
 				 "bytes declared): what it holds cannot be read", (long long)cut->declared);
 			return REC_OPEN_CUT_HEADERS;
@@ -617,8 +618,10 @@ enum rec_open_result rec_cut_open(const char *path, int flags, struct tracecmd_i
 		if (fd < 0)
 			return REC_OPEN_BAD_DATA;
 		cut->fd = fd;
-		*h = rec_cut_open_copy(cut, flags);
-		return *h ? REC_OPEN_OK : REC_OPEN_BAD_DATA;
+		if ((*h = rec_cut_open_copy(cut, flags)))
+			return REC_OPEN_OK;
+		rec_cut_close(cut);
+		return REC_OPEN_BAD_DATA;
 	}
 	return REC_OPEN_OK;
 }

@@ -33,9 +33,9 @@ struct rec_cut {
  * past its end is read in whole pages as far as it goes; a v7 (compressed)
  * one cut anywhere after its headers in every whole compressed chunk before
  * the cut; cut->note then says where it ends. A result; close *h, then
- * rec_cut_close(cut), when done. On failure *h is NULL and a failed handle is
- * left open on purpose: libtracecmd 3.1 faults when closing a handle whose
- * data failed to initialise.
+ * rec_cut_close(cut), when done. On failure *h is NULL, no copy is left, and
+ * a failed handle is left open on purpose: libtracecmd 3.1 faults when
+ * closing a handle whose data failed to initialise.
  */
 enum rec_open_result rec_cut_open(const char *path, int flags, struct tracecmd_input **h,
 				  struct rec_cut *cut) __attribute__((warn_unused_result));
