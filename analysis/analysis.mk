@@ -6,7 +6,7 @@ AN_CORE_SRCS := analysis/sched.c analysis/tasks.c analysis/jobs_csv.c \
 	   analysis/results.c analysis/timeline.c analysis/cyclictest_wakeups.c analysis/state.c \
 	   analysis/rt.c analysis/timerlat.c
 AN_SRCS := analysis/analyze.c analysis/trace.c analysis/cyclictest.c analysis/snapshots.c \
-	   analysis/trace_cut.c $(AN_CORE_SRCS)
+	   $(AN_CORE_SRCS)
 PREFLIGHT_SRCS += $(AN_SRCS)
 PREFLIGHT_CMDS += analyze
 PREFLIGHT_PKGS += libtracecmd libtraceevent libtracefs jansson

@@ -13,7 +13,6 @@
  */
 #define _GNU_SOURCE
 #include "trace.h"
-#include "trace_cut.h"
 #include "sched.h"
 #include "cyclictest_wakeups.h"
 #include "tasks.h"
@@ -32,6 +31,7 @@
 
 #include <trace-cmd/trace-cmd.h>
 
+#include "traces/rec_cut.h"
 #include "traces/rec_read.h"
 #include "proc.h"
 
@@ -683,7 +683,7 @@ static void an_cpustats(struct an_run *r, struct an_reader *rd, struct tracecmd_
 	an_cpustats_observers(r, s);
 	rec_parse_cpustats(s, l);
 	/* the recorder's note that the file ends early (recovered, disk full) */
-	if (l->incomplete[0])	/* after a cut (an_trace_open_cut), if any */
+	if (l->incomplete[0])	/* after a cut (rec_cut_open), if any */
 		snprintf(r->trace_incomplete + strlen(r->trace_incomplete),
 			 sizeof(r->trace_incomplete) - strlen(r->trace_incomplete), "%s%s",
 			 r->trace_incomplete[0] ? "; and " : "", l->incomplete);
@@ -726,60 +726,10 @@ static int an_check_file(const char *path)
 	return 0;
 }
 
-/*
- * an_init_data_quiet - tracecmd_init_data, whose size check prints to stdout
- * (not through its log level): errors here are ours, one line on stderr
- */
-static int an_init_data_quiet(struct tracecmd_input *h)
-{
-	int saved, devnull, ret;
-
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	devnull = open("/dev/null", O_WRONLY);
-	if (saved >= 0 && devnull >= 0)
-		dup2(devnull, STDOUT_FILENO);
-	ret = tracecmd_init_data(h);
-	fflush(stdout);
-	if (saved >= 0) {
-		dup2(saved, STDOUT_FILENO);
-		close(saved);
-	}
-	if (devnull >= 0)
-		close(devnull);
-	return ret;
-}
-
 /* an_quiet_libs - libtracecmd / libtraceevent warnings are not ours to print */
 static void an_quiet_libs(void)
 {
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-}
-
-/*
- * an_trace_open_cut - the file's CPU data is not all there: when it was cut
- * short (an_trace_cut_copy), open what it holds instead, and note in
- * r->trace_incomplete where it ends; the new handle (its copy's fd in
- * *cut_fd), or NULL. The failed handle is left open on purpose: libtracecmd
- * 3.1 faults when closing a handle whose data failed to initialise.
- */
-static struct tracecmd_input *an_trace_open_cut(struct an_run *r, const char *path,
-						struct tracecmd_input *failed, int *cut_fd)
-{
-	char copy[64];
-	int64_t have, declared;
-	struct tracecmd_input *h;
-
-	*cut_fd = an_trace_cut_copy(path, tracecmd_cpus(failed), copy, sizeof(copy), &have, &declared);
-	if (*cut_fd < 0)
-		return NULL;
-	h = tracecmd_open_head(copy, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!h || an_init_data_quiet(h) < 0)
-		return NULL;
-	snprintf(r->trace_incomplete, sizeof(r->trace_incomplete), "truncated: the file ends at byte "
-		 "%lld of the %lld its headers declare (cut short: power loss or a full disk); read as "
-		 "far as it goes", (long long)have, (long long)declared);
-	return h;
 }
 
 int an_trace_read(struct an_run *r, const char *path)
@@ -787,8 +737,8 @@ int an_trace_read(struct an_run *r, const char *path)
 	struct tracecmd_input **hs = NULL, *h;
 	struct an_reader rd = { .r = r, .path = path };
 	char *real = NULL;
-	int ret, nbuf, i, nh = 0, cut_fd = -1;
-	int64_t have, missing;
+	struct rec_cut cut;
+	int ret, nbuf, i, nh = 0;
 	off_t size;
 	struct stat st;
 
@@ -796,22 +746,22 @@ int an_trace_read(struct an_run *r, const char *path)
 	if (ret)
 		return ret;
 	an_quiet_libs();
-	pf_isolate_step("libtracecmd (tracecmd_open_head, libtraceevent tep_parse_event) reading the headers "
-			"and event formats", 0, 0);
-	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!h && an_trace_cut_v7(path, &have, &missing) == 1)
-		return pf_fail(PF_EXIT_USAGE, "%s: offset %lld: a trace-cmd v7 (compressed) file cut short: its options "
-			       "section at byte %lld, and with it the index of its CPU data (written last), is not "
-			       "all there; a v7 file cut short is not read (a v6 one is, as far as it goes)",
-			       path, (long long)have, (long long)missing);
-	if (!h)
+	pf_isolate_step("libtracecmd (tracecmd_open_head, libtraceevent tep_parse_event, tracecmd_init_data) "
+			"reading the headers, event formats and CPU data sections", 0, 0);
+	switch (rec_cut_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS, &h, &cut)) {
+	case REC_OPEN_OK:
+		break;
+	case REC_OPEN_CUT_HEADERS:
+		return pf_fail(PF_EXIT_USAGE, "%s: offset %lld: %s", path, (long long)cut.have, cut.note);
+	case REC_OPEN_BAD_HEADERS:
 		return pf_fail(PF_EXIT_USAGE, "%s: corrupt or truncated trace-cmd headers (libtracecmd cannot open it)", path);
-	pf_isolate_step("libtracecmd (tracecmd_init_data) loading the CPU data sections", 0, 0);
-	if (an_init_data_quiet(h) < 0 && !(h = an_trace_open_cut(r, path, h, &cut_fd))) {
+	default:
 		size = stat(path, &st) ? 0 : st.st_size;
 		return pf_fail(PF_EXIT_USAGE, "%s: offset %lld: truncated or corrupt: the CPU data is not all in the file",
 			       path, (long long)size);
 	}
+	/* cut short: where it ends, before the recorder's own note (an_cpustats) */
+	snprintf(r->trace_incomplete, sizeof(r->trace_incomplete), "%s", cut.note);
 	pf_isolate_step("libtracecmd reading the file's options and buffer instances", 0, 0);
 	r->file_version = tracecmd_get_in_file_version(h);
 	snprintf(r->clock, sizeof(r->clock), "%s",
@@ -864,8 +814,7 @@ out:
 		tracecmd_close(hs[i]);
 	if (h)
 		tracecmd_close(h);
-	if (cut_fd >= 0)
-		close(cut_fd);
+	rec_cut_close(&cut);
 	free(hs);
 	free(real);
 	free(rd.kind);

@@ -3,10 +3,12 @@
  * counts that analysis needs (rec_read_lost_events, see rec_read.h) and the
  * summary that 'preflight record --summary FILE' prints (events per type,
  * markers, missed events, pid -> comm coverage). Works on any .dat that
- * libtracecmd opens: preflight record, trace-cmd record / extract, v6 or v7.
+ * libtracecmd opens: preflight record, trace-cmd record / extract, v6 or v7,
+ * and what a file cut short holds (rec_cut.h).
  */
 #define _GNU_SOURCE
 #include "rec.h"
+#include "rec_cut.h"
 #include "rec_read.h"
 #include "rec_tracecmd.h"
 #include "common.h"
@@ -230,22 +232,25 @@ int rec_summary_print(const char *path, FILE *out)
 {
 	struct rec_summary sum = { 0 };
 	struct tracecmd_input *in;
+	struct rec_cut cut;
 	struct rec_lost lost;
 	const char *clock;
 	size_t i, ntypes;
 	int b, ret, unnamed = 0;
 
-	in = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!in)
+	switch (rec_cut_open(path, TRACECMD_FL_LOAD_NO_PLUGINS, &in, &cut)) {
+	case REC_OPEN_OK:
+		break;
+	case REC_OPEN_BAD_HEADERS:
 		return pf_fail(PF_EXIT_USAGE, "'%s': not a readable trace-cmd file", path);
-	/*
-	 * Not tracecmd_open(): on a truncated file its failing data set-up ends
-	 * in tracecmd_close(), which faults in libtracecmd 3.1. The handle is
-	 * left open on that path on purpose (the command exits right after).
-	 */
-	if (tracecmd_init_data(in) < 0)
+	case REC_OPEN_CUT_HEADERS:
+		return pf_fail(PF_EXIT_USAGE, "'%s': offset %lld: %s", path, (long long)cut.have, cut.note);
+	default:
 		return pf_fail(PF_EXIT_USAGE, "'%s': not a readable trace-cmd file (truncated or corrupt: "
 			       "the CPU data is not all there)", path);
+	}
+	if (cut.note[0])
+		pf_err("note: INCOMPLETE: '%s': %s", path, cut.note);
 	/* the top buffer, then any instance buffers (trace-cmd record -B / extract -B) */
 	for (b = -1; b < tracecmd_buffer_instances(in); b++) {
 		struct tracecmd_input *h = b < 0 ? in : tracecmd_buffer_instance_handle(in, b);
@@ -278,8 +283,9 @@ int rec_summary_print(const char *path, FILE *out)
 		fprintf(out, "lost %" PRIu64 "\n", lost.lost);
 	else
 		fprintf(out, "lost unknown\n");
-	if (lost.incomplete[0])
-		fprintf(out, "incomplete %s\n", lost.incomplete);
+	if (cut.note[0] || lost.incomplete[0])
+		fprintf(out, "incomplete %s%s%s\n", cut.note, cut.note[0] && lost.incomplete[0] ? "; and " : "",
+			lost.incomplete);
 	fprintf(out, "markers.print %" PRIu64 "\n", sum.print);
 	fprintf(out, "markers.pf1 %" PRIu64 "\n", sum.pf1);
 	fprintf(out, "markers.pfm1 %" PRIu64 "\n", sum.pfm1);
@@ -306,5 +312,6 @@ out:
 	free(sum.types);
 	free(sum.pids);
 	tracecmd_close(in);
+	rec_cut_close(&cut);
 	return ret;
 }

@@ -53,5 +53,6 @@ void tracecmd_output_close(struct tracecmd_output *handle);
 const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 int tracecmd_cpus(struct tracecmd_input *handle);
+unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 
 #endif
