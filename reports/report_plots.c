@@ -328,8 +328,49 @@ static void rpt_script_plot(struct rpt *r, struct rpt_script *sc, int n, const c
 	free(sc->text);
 }
 
+/* a task latency the histograms can draw: its results.json key and its words */
+struct rpt_latency {
+	const char *metric;	/* tasks[].<metric>: activation_latency_ns, wakeup_latency_ns */
+	const char *words;	/* "wakeup latency" */
+	const char *span;	/* from what to what */
+};
+
+/*
+ * rpt_judged_latency - the latency H1 and E1 draw: the one the budgets judge, so that its budget
+ * is the line on the figure (REQ-LAT-001 judges the wakeup latency: docs/budgets.md "Which latency
+ * is which"); the activation latency when no task's wakeup latency has a budget and a histogram
+ */
+static struct rpt_latency rpt_judged_latency(struct rpt *r)
+{
+	static const struct rpt_latency wakeup = { "wakeup_latency_ns", "wakeup latency", "release signal to start" };
+	static const struct rpt_latency activation = { "activation_latency_ns", "activation latency", "release to start" };
+	char path[256];
+	bool budget = false, hist = false;
+
+	for (int i = 0; i < r->ntasks; i++) {
+		snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], wakeup.metric);
+		budget = budget || !isnan(rpt_budget_ns(r, path));
+		snprintf(path, sizeof(path), "tasks.%s.%s.hist.buckets", r->task_names[i], wakeup.metric);
+		hist = hist || json_array_size(pf_jpath_get(r->results, path)) > 0;
+	}
+	return budget && hist ? wakeup : activation;
+}
+
+/* rpt_latency_caption - a histogram's caption: what it shows, then what its budget line is */
+static const char *rpt_latency_caption(struct rpt_latency lat, char *buf, size_t size, const char *what)
+{
+	snprintf(buf, size, "%s Red dashed: the budget of the requirement judging the %s.%s", what, lat.words,
+		 strcmp(lat.metric, "wakeup_latency_ns") ? "" :
+		 " It runs from the task's release signal: its timer's release, or its waking by the task that "
+		 "releases it; the activation latency from the slot start, which holds the releaser's own work, "
+		 "is in the per-task table and T1 (docs/budgets.md).");
+	return buf;
+}
+
 void rpt_plot_h1(struct rpt *r)
 {
+	struct rpt_latency lat = rpt_judged_latency(r);
+	char title[256], xlabel[256], caption[768];
 	char name_q[512];
 	struct rpt_script sc;
 	double lo = INFINITY, hi = 0;
@@ -344,34 +385,38 @@ void rpt_plot_h1(struct rpt *r)
 	for (i = 0; i < r->ntasks; i++) {
 		json_t *d;
 
-		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns", r->task_names[i]);
+		snprintf(path, sizeof(path), "tasks.%s.%s", r->task_names[i], lat.metric);
 		d = pf_jpath_get(r->results, path);
 		snprintf(key, sizeof(key), "H%d", i);
 		drawn[i] = rpt_hist_block(s, key, d);
 		if (drawn[i])
 			rpt_span_us(d, &lo, &hi);
 	}
-	rpt_xrange(s, r, "activation_latency_ns", lo, hi);
-	fprintf(s, "set logscale y\nset yrange [0.8:*]\n"
-		   "set xlabel 'activation latency (µs, log; bins of 1/%d octave)'\nset ylabel 'jobs (log)'\n",
-		RPT_BINS_PER_OCTAVE);
-	rpt_budget_marks(s, r, "activation_latency_ns", 'x');
+	rpt_xrange(s, r, lat.metric, lo, hi);
+	snprintf(xlabel, sizeof(xlabel), "%s (µs, log; bins of 1/%d octave)", lat.words, RPT_BINS_PER_OCTAVE);
+	fprintf(s, "set logscale y\nset yrange [0.8:*]\nset xlabel '%s'\nset ylabel 'jobs (log)'\n",
+		pf_gp_quote(xlabel, '\'', name_q, sizeof(name_q)));
+	rpt_budget_marks(s, r, lat.metric, 'x');
 	fprintf(s, "plot ");
 	for (i = 0; i < r->ntasks; i++) {
 		if (!drawn[i])
 			continue;
-		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns.max", r->task_names[i]);
+		snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], lat.metric);
 		snprintf(key, sizeof(key), "%s  max %.1f µs", r->task_names[i], rpt_num(r->results, path) / 1e3);
 		fprintf(s, "%s$H%d using 1:2 with histeps lw 1.5 lc rgb '%s' title '%s'", n++ ? ", " : "",
 			i, rpt_task_colour(i), pf_gp_quote(key, '\'', name_q, sizeof(name_q)));
 	}
-	rpt_script_plot(r, &sc, n, "H1", "H1 activation latency histogram per task (release to start)",
-			"Jobs per latency bin, log scales, y from 0.8 so that a single job shows; the key gives each "
-			"task's exact maximum. Red dashed: the budget.", "no task has a latency histogram in results.json");
+	snprintf(title, sizeof(title), "H1 %s histogram per task (%s)", lat.words, lat.span);
+	rpt_script_plot(r, &sc, n, "H1", title,
+			rpt_latency_caption(lat, caption, sizeof(caption), "Jobs per latency bin, log scales, y from 0.8 so that a "
+					    "single job shows; the key gives each task's exact maximum."),
+			"no task has a latency histogram in results.json");
 }
 
 void rpt_plot_e1(struct rpt *r)
 {
+	struct rpt_latency lat = rpt_judged_latency(r);
+	char xlabel[256], caption[768];
 	char name_q[512];
 	struct rpt_script sc;
 	double min_p = 1, lo = INFINITY, hi = 0;
@@ -388,7 +433,7 @@ void rpt_plot_e1(struct rpt *r)
 		double count, cum = 0;
 		size_t k;
 
-		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns", r->task_names[i]);
+		snprintf(path, sizeof(path), "tasks.%s.%s", r->task_names[i], lat.metric);
 		d = pf_jpath_get(r->results, path);
 		buckets = pf_jpath_get(d, "hist.buckets");
 		count = rpt_num(d, "count");
@@ -405,23 +450,25 @@ void rpt_plot_e1(struct rpt *r)
 		fprintf(s, "%.3f %.10g\nEOD\n", rpt_num(d, "max") / 1e3, 1 / count);
 		drawn[i] = true;
 	}
-	rpt_xrange(s, r, "activation_latency_ns", lo, hi);
+	rpt_xrange(s, r, lat.metric, lo, hi);
+	snprintf(xlabel, sizeof(xlabel), "%s x (µs, log)", lat.words);
 	fprintf(s, "set logscale y\nset yrange [%g:1.5]\nset format y '%%g'\nset key outside right top\n"
-		   "set xlabel 'activation latency x (µs, log)'\nset ylabel 'share of jobs with latency ≥ x (log)'\n",
-		min_p / 2);
-	rpt_budget_marks(s, r, "activation_latency_ns", 'x');
+		   "set xlabel '%s'\nset ylabel 'share of jobs with latency ≥ x (log)'\n",
+		min_p / 2, pf_gp_quote(xlabel, '\'', name_q, sizeof(name_q)));
+	rpt_budget_marks(s, r, lat.metric, 'x');
 	fprintf(s, "plot ");
 	for (i = 0; i < r->ntasks; i++) {
 		if (!drawn[i])
 			continue;
-		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns.count", r->task_names[i]);
+		snprintf(path, sizeof(path), "tasks.%s.%s.count", r->task_names[i], lat.metric);
 		fprintf(s, "%s$E%d using 1:2 with steps lw 1.5 lc rgb '%s' title '%s  N %.0f'", n++ ? ", " : "",
 			i, rpt_task_colour(i), pf_gp_quote(r->task_names[i], '\'', name_q, sizeof(name_q)),
 			rpt_num(r->results, path));
 	}
 	rpt_script_plot(r, &sc, n, "E1", "E1 exceedance: share of jobs at or above a latency",
-			"1 − CDF from the exact bucket counts (not smoothed), down to 1/N: the last step of each "
-			"task is its single worst job. Red dashed: the budget.", "no task has a latency histogram in results.json");
+			rpt_latency_caption(lat, caption, sizeof(caption), "1 − CDF from the exact bucket counts (not "
+					    "smoothed), down to 1/N: the last step of each task is its single worst job."),
+			"no task has a latency histogram in results.json");
 }
 
 /* a value of a job drawn over time: T1's latency (µs), R1's response as % of the deadline */

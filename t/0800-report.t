@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 62
+plan 65
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -161,6 +161,19 @@ like "$(grep -o '<tr><th>libtracecmd</th><td>[^<]*\|<tr><th>compiler</th><td>[^<
 like "$(grep -o '<tr><th>kernel config SHA-256</th><td>[^<]*' "$H")" "$(sha256sum "$TMP/full/kernel.config" | cut -c1-64)\$" \
 	"report-9.10 the kernel config's hash"
 like "$(grep -A3 'Kernel configuration (kernel.config)' "$H" | tr '\n' '|')" 'CONFIG_PREEMPT_RT=y' "report-9.11 the kernel config in the appendix"
+
+# H1 and E1 draw the latency the budgets judge, with its budget (issue 32.14): REQ-LAT-001 judges the
+# wakeup latency (tasks.*.wakeup_latency_ns.max, budgets/seed.ini), so its 62 µs is their red line
+for f in H1 E1; do
+	is "$(svg "$H" $f | sort -u | grep -c '^wakeup latency .*µs, log\|^budget 62 µs$')" 2 \
+		"report-10.1 $f draws the wakeup latency, the metric REQ-LAT-001 judges, with its budget line (62 µs)"
+done
+# a profile that judges the activation latency: its budget on the activation latency's histogram
+cp -r "$TMP/full" "$TMP/act"
+sed 's/wakeup_latency_ns/activation_latency_ns/g' "$TMP/full/verdicts.json" > "$TMP/act/verdicts.json"
+"$PREFLIGHT" report "$TMP/act" -o "$TMP/act.html" >/dev/null 2>&1
+is "$(svg "$TMP/act.html" H1 | sort -u | grep -c '^activation latency .*µs, log\|^budget 62 µs$')" 2 \
+	"report-10.2 budgets on the activation latency: H1 draws it, with their budget"
 
 # --- analyze-only
 run_cmd "$PREFLIGHT" report "$TMP/analyze" -o "$TMP/analyze.html"
