@@ -21,6 +21,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -155,6 +156,16 @@ double rpt_budget_ns(struct rpt *r, const char *path)
 	for (int i = 0; i < r->nverdicts; i++)
 		if (!strcmp(r->verdict[i].path, path) && !isnan(r->verdict[i].bound_ns))
 			return r->verdict[i].bound_ns;
+	return NAN;
+}
+
+double rpt_budget_match_ns(struct rpt *r, const char *pattern, const char **id)
+{
+	for (int i = 0; i < r->nverdicts; i++)
+		if (!fnmatch(pattern, r->verdict[i].path, 0) && !isnan(r->verdict[i].bound_ns)) {
+			*id = r->verdict[i].id;
+			return r->verdict[i].bound_ns;
+		}
 	return NAN;
 }
 

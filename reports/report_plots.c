@@ -264,8 +264,25 @@ static void rpt_xrange(FILE *s, struct rpt *r, const char *metric, double lo, do
 }
 
 /*
- * rpt_budget_marks - a red dashed vertical (x) or horizontal (y; 'l': y in
- * log10 µs) line with its label at each distinct budget
+ * rpt_budget_mark - a red dashed vertical (x) or horizontal (y; 'l': y in log10 µs) line at a
+ * budget of b_ns, labelled with its value and 'what' (already quoted for gnuplot, "" for nothing)
+ */
+static void rpt_budget_mark(FILE *s, double b_ns, char axis, const char *what)
+{
+	double b = b_ns / 1e3, at = axis == 'l' ? log10(b) : b;
+
+	if (axis == 'x')
+		fprintf(s, "set arrow from %g, graph 0 to %g, graph 1 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
+			   "set label 'budget %g µs%s' at %g, graph 0.04 left offset 0.5,0 tc rgb '#D00000' boxed front\n",
+			at, at, b, what, at);
+	else
+		fprintf(s, "set arrow from graph 0, first %g to graph 1, first %g nohead lc rgb '#D00000' dt 2 lw 2 front\n"
+			   "set label 'budget %g µs%s' at graph 0.99, first %g right offset 0,0.8 tc rgb '#D00000' boxed front\n",
+			at, at, b, what, at);
+}
+
+/*
+ * rpt_budget_marks - rpt_budget_mark at each distinct budget of the tasks' 'metric'
  */
 static void rpt_budget_marks(FILE *s, struct rpt *r, const char *metric, char axis)
 {
@@ -286,18 +303,7 @@ static void rpt_budget_marks(FILE *s, struct rpt *r, const char *metric, char ax
 		if (j < nseen)
 			continue;
 		seen[nseen++] = b;
-		if (axis == 'l')
-			fprintf(s, "set arrow from graph 0, first %g to graph 1, first %g nohead lc rgb '#D00000' dt 2 lw 2 front\n"
-				   "set label 'budget %g µs' at graph 0.99, first %g right offset 0,0.8 tc rgb '#D00000' boxed front\n",
-				log10(b / 1e3), log10(b / 1e3), b / 1e3, log10(b / 1e3));
-		else if (axis == 'x')
-			fprintf(s, "set arrow from %g, graph 0 to %g, graph 1 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
-				   "set label 'budget %g µs' at %g, graph 0.04 left offset 0.5,0 tc rgb '#D00000' boxed front\n",
-				b / 1e3, b / 1e3, b / 1e3, b / 1e3);
-		else
-			fprintf(s, "set arrow from graph 0, first %g to graph 1, first %g nohead lc rgb '#D00000' dt 2 lw 2 front\n"
-				   "set label 'budget %g µs' at graph 0.99, first %g right offset 0,0.8 tc rgb '#D00000' boxed front\n",
-				b / 1e3, b / 1e3, b / 1e3, b / 1e3);
+		rpt_budget_mark(s, b, axis, "");
 	}
 }
 
@@ -770,8 +776,9 @@ void rpt_plot_b1(struct rpt *r)
 		{ r->base_idle, "idle", "1" }, { r->base_loaded, "loaded", "2" },
 	};
 	struct rpt_script sc;
-	double lo = INFINITY, hi = 0;
-	char key[256];
+	double lo = INFINITY, hi = 0, budget;
+	char key[256], what[160] = "", what_q[400];
+	const char *req;
 	FILE *s;
 	int n = 0;
 
@@ -787,6 +794,15 @@ void rpt_plot_b1(struct rpt *r)
 			if (rpt_hist_block(s, key, pf_jpath_get(t, "latency_ns")))
 				rpt_span_us(pf_jpath_get(t, "latency_ns"), &lo, &hi);
 		}
+	}
+	/* the profile's own cyclictest budget, else the wakeup latency's the app is judged by: the same delay */
+	budget = rpt_budget_match_ns(r, "cyclictest.*latency_ns.max", &req);
+	if (isnan(budget) && !isnan(budget = rpt_budget_match_ns(r, "tasks.*.wakeup_latency_ns.max", &req)))
+		snprintf(what, sizeof(what), " (%s, the tasks' wakeup latency)", req);
+	if (!isnan(budget)) {
+		lo = budget / 1e3 < lo ? budget / 1e3 : lo;
+		hi = budget / 1e3 > hi ? budget / 1e3 : hi;
+		rpt_budget_mark(s, budget, 'x', pf_gp_quote(what, '\'', what_q, sizeof(what_q)));
 	}
 	rpt_xrange(s, r, NULL, lo, hi);
 	fprintf(s, "set logscale y\nset yrange [0.8:*]\n"
@@ -808,7 +824,9 @@ void rpt_plot_b1(struct rpt *r)
 	}
 	rpt_script_plot(r, &sc, n, "B1", "B1 kernel baseline: cyclictest per CPU, idle and loaded",
 			"Samples per latency bin, log scales; solid: idle, dashed: under the phase's loads. One colour "
-			"per CPU; the key gives each CPU's exact maximum.", "no cyclictest baseline with a histogram in this run");
+			"per CPU; the key gives each CPU's exact maximum. Red dashed: the budget of a requirement on "
+			"cyclictest's maximum, else that of the app tasks' wakeup latency (the same kernel wakeup delay).",
+			"no cyclictest baseline with a histogram in this run");
 }
 
 /* the truth log's columns F1 reads (docs/sim.md) */

@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 65
+plan 66
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -174,6 +174,9 @@ sed 's/wakeup_latency_ns/activation_latency_ns/g' "$TMP/full/verdicts.json" > "$
 "$PREFLIGHT" report "$TMP/act" -o "$TMP/act.html" >/dev/null 2>&1
 is "$(svg "$TMP/act.html" H1 | sort -u | grep -c '^activation latency .*µs, log\|^budget 62 µs$')" 2 \
 	"report-10.2 budgets on the activation latency: H1 draws it, with their budget"
+# B1 (issue 32.14): without a cyclictest requirement, the app tasks' wakeup-latency budget, named
+is "$(svg "$H" B1 | sort -u | grep -c "^budget 62 µs (REQ-LAT-001, the tasks' wakeup latency)\$")" 1 \
+	"report-10.3 B1 draws the wakeup latency's budget, naming its requirement"
 
 # --- analyze-only
 run_cmd "$PREFLIGHT" report "$TMP/analyze" -o "$TMP/analyze.html"
