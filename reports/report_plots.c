@@ -48,6 +48,27 @@ const char *rpt_task_colour(int i)
 	return rpt_palette[(unsigned)i % PF_ARRAY_SIZE(rpt_palette)];
 }
 
+/*
+ * Each task also has its own dash and point shape, so that its series are told apart printed in
+ * grey: solid and the long dashes first; never gnuplot's dash type 2, the budgets' line.
+ */
+static const char *const rpt_dashes[] = {
+	"1", "(10,4)", "(3,3)", "(12,4,3,4)", "(12,4,3,4,3,4)", "(20,6)", "(1,4)", "(6,3,1,3)",
+};
+static const int rpt_points[] = { 7, 5, 9, 11, 13, 6, 4, 8 };
+
+/* rpt_task_dash - task i's gnuplot dash type (dt) */
+static const char *rpt_task_dash(int i)
+{
+	return rpt_dashes[(unsigned)i % PF_ARRAY_SIZE(rpt_dashes)];
+}
+
+/* rpt_task_point - task i's gnuplot point type (pt) */
+static int rpt_task_point(int i)
+{
+	return rpt_points[(unsigned)i % PF_ARRAY_SIZE(rpt_points)];
+}
+
 /* rpt_exec - run argv to completion, stdout and stderr to files; its exit status, or -errno */
 int rpt_exec(char *const argv[], const char *out_path, const char *err_path)
 {
@@ -409,8 +430,8 @@ void rpt_plot_h1(struct rpt *r)
 			continue;
 		snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], lat.metric);
 		snprintf(key, sizeof(key), "%s  max %.1f µs", r->task_names[i], rpt_num(r->results, path) / 1e3);
-		fprintf(s, "%s$H%d using 1:2 with histeps lw 1.5 lc rgb '%s' title '%s'", n++ ? ", " : "",
-			i, rpt_task_colour(i), pf_gp_quote(key, '\'', name_q, sizeof(name_q)));
+		fprintf(s, "%s$H%d using 1:2 with histeps lw 1.5 dt %s lc rgb '%s' title '%s'", n++ ? ", " : "",
+			i, rpt_task_dash(i), rpt_task_colour(i), pf_gp_quote(key, '\'', name_q, sizeof(name_q)));
 	}
 	snprintf(title, sizeof(title), "H1 %s histogram per task (%s)", lat.words, lat.span);
 	rpt_script_plot(r, &sc, n, "H1", title,
@@ -467,8 +488,8 @@ void rpt_plot_e1(struct rpt *r)
 		if (!drawn[i])
 			continue;
 		snprintf(path, sizeof(path), "tasks.%s.%s.count", r->task_names[i], lat.metric);
-		fprintf(s, "%s$E%d using 1:2 with steps lw 1.5 lc rgb '%s' title '%s  N %.0f'", n++ ? ", " : "",
-			i, rpt_task_colour(i), pf_gp_quote(r->task_names[i], '\'', name_q, sizeof(name_q)),
+		fprintf(s, "%s$E%d using 1:2 with steps lw 1.5 dt %s lc rgb '%s' title '%s  N %.0f'", n++ ? ", " : "",
+			i, rpt_task_dash(i), rpt_task_colour(i), pf_gp_quote(r->task_names[i], '\'', name_q, sizeof(name_q)),
 			rpt_num(r->results, path));
 	}
 	rpt_script_plot(r, &sc, n, "E1", "E1 exceedance: share of jobs at or above a latency",
@@ -578,10 +599,10 @@ static void rpt_over_time(struct rpt *r, const char *id, const char *title, cons
 	fprintf(s, "plot ");
 	for (i = 0; i < r->ntasks; i++)
 		if (has[i])
-			fprintf(s, "%s$D%d using 1:2 with points pt 7 ps 0.4 lc rgb '%s' title '%s', "
-				   "$M%d using 1:2 with lines lw 1.2 lc rgb '%s' notitle", n++ ? ", " : "",
-				i, rpt_task_colour(i), pf_gp_quote(r->task_names[i], '\'', name_q, sizeof(name_q)), i,
-				rpt_task_colour(i));
+			fprintf(s, "%s$D%d using 1:2 with points pt %d ps 0.5 lc rgb '%s' title '%s', "
+				   "$M%d using 1:2 with lines lw 1.2 dt %s lc rgb '%s' notitle", n++ ? ", " : "",
+				i, rpt_task_point(i), rpt_task_colour(i), pf_gp_quote(r->task_names[i], '\'', name_q, sizeof(name_q)),
+				i, rpt_task_dash(i), rpt_task_colour(i));
 	snprintf(caption, sizeof(caption), all ?
 		 "Every job of the job log (dots; jobs that would cover one another drawn once) and each task's "
 		 "maximum per second (line)." :

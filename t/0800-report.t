@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 66
+plan 68
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -125,10 +125,9 @@ SOURCE_DATE_EPOCH=1767225600 "$PREFLIGHT" report "$TMP/full" -o "$TMP/dated.html
 like "$(grep -o '2026-01-01T00:00:00Z' "$TMP/dated.html")" . "report-3.3 SOURCE_DATE_EPOCH is the report's date"
 
 # svg FILE ID - the texts of a figure's embedded SVG, one a line
-svg() {
-	perl -MMIME::Base64 -ne 'print decode_base64($1) if /<figure id="fig-\Q'"$2"'\E"><img [^>]*src="data:image\/svg\+xml;base64,([^"]+)"/' "$1" |
-		perl -ne 'print "$1\n" while /<text[^>]*>([^<]*)<\/text>/g'
-}
+svg() { svg_raw "$1" "$2" | perl -ne 'print "$1\n" while /<text[^>]*>([^<]*)<\/text>/g'; }
+# svg_raw FILE ID - a figure's embedded SVG
+svg_raw() { perl -MMIME::Base64 -ne 'print decode_base64($1) if /<figure id="fig-\Q'"$2"'\E"><img [^>]*src="data:image\/svg\+xml;base64,([^"]+)"/' "$1"; }
 # L1.1: the loads' samples, over time and per phase (made-up samples: loaded 80, 100, 120 %; app 100, 100, 40 %)
 is "$(grep -o '<tr><td>[a-z]*</td><td>cpu</td><td>%</td><td class="n" data-v="3">3</td><td class="n">[0-9.]* %</td><td class="n">[0-9.]* %</td>' "$H" |
 	sed 's/<[^>]*>/ /g; s/  */ /g')" " loaded cpu % 3 100.0 % 80.0 % 
@@ -177,6 +176,12 @@ is "$(svg "$TMP/act.html" H1 | sort -u | grep -c '^activation latency .*µs, log
 # B1 (issue 32.14): without a cyclictest requirement, the app tasks' wakeup-latency budget, named
 is "$(svg "$H" B1 | sort -u | grep -c "^budget 62 µs (REQ-LAT-001, the tasks' wakeup latency)\$")" 1 \
 	"report-10.3 B1 draws the wakeup latency's budget, naming its requirement"
+# series told apart in grey too (issue 32.14): each task its own dash (H1) and point shape (T1)
+dashes=$(svg_raw "$H" H1 | perl -ne 'next if /gridline/ || !/<path stroke=.rgb\(([^)]*)\)/; my $c = $1; next if $c =~ /^(208|187),/;
+	print /stroke-dasharray=.([0-9.,]*)/ ? "$1\n" : "solid\n"' | sort -u | tr '\n' ' ')
+is "$dashes" "7.5,3.0 solid " "report-10.4 H1: each task's line has its own dash (io solid, ctl100 dashed)"
+is "$(svg_raw "$H" T1 | grep -o "<use xlink:href='#gpPt[0-9]*' [^>]* color=" | sed 's/.*#\(gpPt[0-9]*\).*/\1/' | sort -u | wc -l)" 2 \
+	"report-10.5 T1: each task's dots have their own shape"
 
 # --- analyze-only
 run_cmd "$PREFLIGHT" report "$TMP/analyze" -o "$TMP/analyze.html"
