@@ -161,7 +161,7 @@ int rpt_plot(struct rpt *r, const char *id, const char *title, const char *capti
 	f = fopen(gp, "we");
 	if (!f)
 		return -errno;
-	fprintf(f, "set terminal svg size %d,%d font 'DejaVu Sans,12' background '#ffffff'\n"
+	fprintf(f, "set terminal svg size %d,%d font 'DejaVu Sans,14' background '#ffffff'\n"
 		   "set output '%s'\nset encoding utf8\nset termoption noenhanced\n"
 		   "set grid lc rgb '#dddddd'\nset key top right opaque box lc rgb '#bbbbbb'\n"
 		   "set style textbox opaque noborder\n"

@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 68
+plan 69
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -182,6 +182,13 @@ dashes=$(svg_raw "$H" H1 | perl -ne 'next if /gridline/ || !/<path stroke=.rgb\(
 is "$dashes" "7.5,3.0 solid " "report-10.4 H1: each task's line has its own dash (io solid, ctl100 dashed)"
 is "$(svg_raw "$H" T1 | grep -o "<use xlink:href='#gpPt[0-9]*' [^>]* color=" | sed 's/.*#\(gpPt[0-9]*\).*/\1/' | sort -u | wc -l)" 2 \
 	"report-10.5 T1: each task's dots have their own shape"
+# figure text legible printed (issue 32.14): a figure is drawn 900 px wide and printed at most the
+# A4 page's 703 px (186 mm), so its smallest text is font-size x 703/900 x 0.75 pt (G1's culprit
+# names aside: still 10 px, they would overlap larger)
+small=$(perl -MMIME::Base64 -ne 'while (/<figure id="fig-([^"]+)"><img [^>]*width="(\d+)"[^>]*src="data:image\/svg\+xml;base64,([^"]*)"/g) {
+	my ($id, $w, $s) = ($1, $2, decode_base64($3)); next if $id =~ /^G1/;
+	while ($s =~ /font-size="([0-9.]+)"/g) { my $pt = $1 * ($w > 703 ? 703 / $w : 1) * 0.75; print "$id $pt\n" if $pt < 8 } }' "$H" | sort -u | head -3)
+is "$small" "" "report-10.6 every figure's text is 8 pt or more printed on A4"
 
 # --- analyze-only
 run_cmd "$PREFLIGHT" report "$TMP/analyze" -o "$TMP/analyze.html"
