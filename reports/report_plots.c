@@ -725,7 +725,7 @@ void rpt_plot_u1(struct rpt *r)
 	char name_q[512];
 	struct rpt_script sc;
 	int64_t t0 = INT64_MAX, t1 = INT64_MIN, win_ns;
-	double *u, top = 0;
+	double *u, top = 0, ymax;
 	size_t top_k = 0;
 	size_t k, nwin;
 	FILE *s;
@@ -763,15 +763,20 @@ void rpt_plot_u1(struct rpt *r)
 		if (cum > top)
 			top = cum, top_k = k;
 	}
-	fprintf(s, "EOD\nset xlabel 'time since the first release (s), windows of %g ms'\n"
+	/* the axes fitted to the data: the run's windows, and a quarter above the worst one */
+	ymax = top > 0 ? top * 1.25 : 1;
+	fprintf(s, "EOD\nset xlabel 'time since the first release (s), windows of %g ms'\nset xrange [0:%g]\n"
 		   "set ylabel 'CPU time of the app (%% of one CPU)'\nset yrange [0:%g]\nset key outside right top\n"
-		   "set arrow from graph 0, first 60 to graph 1, first 60 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
-		   "set label '60 %% line' at graph 0.01, first 60 offset 0,0.7 tc rgb '#D00000' front\n"
-		   "set style fill solid 0.7 noborder\n", win_ns / 1e6, top * 1.1 > 70 ? top * 1.1 : 70);
+		   "set style fill solid 0.7 noborder\n", win_ns / 1e6, nwin * win_ns / 1e9, ymax);
+	if (60 <= ymax)
+		fprintf(s, "set arrow from graph 0, first 60 to graph 1, first 60 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
+			   "set label '60 %% line' at graph 0.01, first 60 offset 0,0.7 tc rgb '#D00000' front\n");
+	else
+		fprintf(s, "set label '60 %% line: above this axis' at graph 0.99, graph 0.94 right tc rgb '#D00000' front\n");
 	fprintf(s, "set arrow from %.3f, first %.3f to %.3f, first %.3f head filled lc rgb '#000000' front\n"
 		   "set label 'worst window %.1f %%' at %.3f, first %.3f %s offset %s,0.6 front\nplot ",
-		(top_k + 0.5) * win_ns / 1e9, top + 12, (top_k + 0.5) * win_ns / 1e9, top + 1, top,
-		(top_k + 0.5) * win_ns / 1e9, top + 12, top_k < nwin / 2 ? "left" : "right",
+		(top_k + 0.5) * win_ns / 1e9, top + 0.12 * ymax, (top_k + 0.5) * win_ns / 1e9, top + 0.01 * ymax, top,
+		(top_k + 0.5) * win_ns / 1e9, top + 0.12 * ymax, top_k < nwin / 2 ? "left" : "right",
 		top_k < nwin / 2 ? "-0.5" : "0.5");
 	for (w = 0, i = r->ntasks - 1; i >= 0; i--) {
 		char lower[16] = "(0)";	/* a band lies between the sum below it and its own */

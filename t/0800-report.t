@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 69
+plan 71
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -189,6 +189,11 @@ small=$(perl -MMIME::Base64 -ne 'while (/<figure id="fig-([^"]+)"><img [^>]*widt
 	my ($id, $w, $s) = ($1, $2, decode_base64($3)); next if $id =~ /^G1/;
 	while ($s =~ /font-size="([0-9.]+)"/g) { my $pt = $1 * ($w > 703 ? 703 / $w : 1) * 0.75; print "$id $pt\n" if $pt < 8 } }' "$H" | sort -u | head -3)
 is "$small" "" "report-10.6 every figure's text is 8 pt or more printed on A4"
+# U1's axes fitted to the data (issue 32.14): the fixture's two 100 ms windows (0 to 0.2 s), its worst
+# window 40 % and a quarter above it; the 60 % line, off the axis, is said (it was 0.04 to 0.15 s, 0 to 70 %)
+is "$(svg "$H" U1 | grep -x ' *[0-9.]*' | sort -g | tr -d ' ' | tr '\n' ' ')" "0 0 0.05 0.1 0.15 0.2 10 20 30 40 50 " \
+	"report-10.7 U1: the time axis is the job log's windows, the utilisation axis a quarter above the worst window"
+like "$(svg "$H" U1 | tr '\n' '|')" '60 % line: above this axis\|worst window 40\.0 %' "report-10.8 ... and the 60 % line above it is said"
 
 # --- analyze-only
 run_cmd "$PREFLIGHT" report "$TMP/analyze" -o "$TMP/analyze.html"
