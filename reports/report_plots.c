@@ -386,7 +386,8 @@ static struct rpt_latency rpt_judged_latency(struct rpt *r)
 /* rpt_latency_caption - a histogram's caption: what it shows, then what its budget line is */
 static const char *rpt_latency_caption(struct rpt_latency lat, char *buf, size_t size, const char *what)
 {
-	snprintf(buf, size, "%s Red dashed: the budget of the requirement judging the %s.%s", what, lat.words,
+	snprintf(buf, size, "%s Red dashed: the budget of the requirement judging the %s; a task marked (info) has "
+		 "none, and the axes are those of the tasks that have one.%s", what, lat.words,
 		 strcmp(lat.metric, "wakeup_latency_ns") ? "" :
 		 " It runs from the task's release signal: its timer's release, or its waking by the task that "
 		 "releases it; the activation latency from the slot start, which holds the releaser's own work, "
@@ -394,10 +395,41 @@ static const char *rpt_latency_caption(struct rpt_latency lat, char *buf, size_t
 	return buf;
 }
 
+/*
+ * rpt_latency_judged - which tasks' latency a budget judges (their wakeup or activation latency's
+ * maximum) into judged[]; how many. When some are, those without (telemetry, the logger) are drawn
+ * on the axes of those with one, not stretching them, and marked in the key.
+ */
+static int rpt_latency_judged(struct rpt *r, bool *judged)
+{
+	static const char *const metrics[] = { "wakeup_latency_ns", "activation_latency_ns" };
+	char path[256];
+	int n = 0;
+
+	for (int i = 0; i < r->ntasks; i++) {
+		judged[i] = false;
+		for (size_t m = 0; m < PF_ARRAY_SIZE(metrics) && !judged[i]; m++) {
+			snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], metrics[m]);
+			judged[i] = !isnan(rpt_budget_ns(r, path));
+		}
+		n += judged[i];
+	}
+	return n;
+}
+
+/* rpt_key_name - task i's name in a figure's key, "(info)" when no requirement judges it but others are judged */
+static const char *rpt_key_name(struct rpt *r, int i, const bool *judged, int njudged, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s", r->task_names[i], njudged && !judged[i] ? " (info)" : "");
+	return buf;
+}
+
 void rpt_plot_h1(struct rpt *r)
 {
 	struct rpt_latency lat = rpt_judged_latency(r);
-	char title[256], xlabel[256], caption[768];
+	char title[256], xlabel[256], caption[768], name[160];
+	bool judged[RPT_MAX_TASKS];
+	int njudged = rpt_latency_judged(r, judged);
 	char name_q[512];
 	struct rpt_script sc;
 	double lo = INFINITY, hi = 0;
@@ -416,7 +448,7 @@ void rpt_plot_h1(struct rpt *r)
 		d = pf_jpath_get(r->results, path);
 		snprintf(key, sizeof(key), "H%d", i);
 		drawn[i] = rpt_hist_block(s, key, d);
-		if (drawn[i])
+		if (drawn[i] && (!njudged || judged[i]))
 			rpt_span_us(d, &lo, &hi);
 	}
 	rpt_xrange(s, r, lat.metric, lo, hi);
@@ -429,7 +461,8 @@ void rpt_plot_h1(struct rpt *r)
 		if (!drawn[i])
 			continue;
 		snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], lat.metric);
-		snprintf(key, sizeof(key), "%s  max %.1f µs", r->task_names[i], rpt_num(r->results, path) / 1e3);
+		snprintf(key, sizeof(key), "%s  max %.1f µs", rpt_key_name(r, i, judged, njudged, name, sizeof(name)),
+			 rpt_num(r->results, path) / 1e3);
 		fprintf(s, "%s$H%d using 1:2 with histeps lw 1.5 dt %s lc rgb '%s' title '%s'", n++ ? ", " : "",
 			i, rpt_task_dash(i), rpt_task_colour(i), pf_gp_quote(key, '\'', name_q, sizeof(name_q)));
 	}
@@ -443,8 +476,10 @@ void rpt_plot_h1(struct rpt *r)
 void rpt_plot_e1(struct rpt *r)
 {
 	struct rpt_latency lat = rpt_judged_latency(r);
-	char xlabel[256], caption[768];
+	char xlabel[256], caption[768], name[160];
 	char name_q[512];
+	bool judged[RPT_MAX_TASKS];
+	int njudged = rpt_latency_judged(r, judged);
 	struct rpt_script sc;
 	double min_p = 1, lo = INFINITY, hi = 0;
 	bool drawn[RPT_MAX_TASKS] = { false };
@@ -468,7 +503,8 @@ void rpt_plot_e1(struct rpt *r)
 			continue;
 		if (1 / count < min_p)
 			min_p = 1 / count;
-		rpt_span_us(d, &lo, &hi);
+		if (!njudged || judged[i])
+			rpt_span_us(d, &lo, &hi);
 		fprintf(s, "$E%d << EOD\n", i);
 		json_array_foreach(buckets, k, b) {
 			fprintf(s, "%.3f %.10g\n", json_number_value(json_array_get(b, 0)) / 1e3, (count - cum) / count);
@@ -489,7 +525,8 @@ void rpt_plot_e1(struct rpt *r)
 			continue;
 		snprintf(path, sizeof(path), "tasks.%s.%s.count", r->task_names[i], lat.metric);
 		fprintf(s, "%s$E%d using 1:2 with steps lw 1.5 dt %s lc rgb '%s' title '%s  N %.0f'", n++ ? ", " : "",
-			i, rpt_task_dash(i), rpt_task_colour(i), pf_gp_quote(r->task_names[i], '\'', name_q, sizeof(name_q)),
+			i, rpt_task_dash(i), rpt_task_colour(i),
+			pf_gp_quote(rpt_key_name(r, i, judged, njudged, name, sizeof(name)), '\'', name_q, sizeof(name_q)),
 			rpt_num(r->results, path));
 	}
 	rpt_script_plot(r, &sc, n, "E1", "E1 exceedance: share of jobs at or above a latency",
@@ -565,11 +602,14 @@ static bool rpt_series(FILE *s, struct rpt *r, int i, rpt_job_value val, double 
 static void rpt_over_time(struct rpt *r, const char *id, const char *title, const char *what, rpt_job_value val,
 			  const char *metric, double threshold, const char *setup)
 {
-	char name_q[512];
+	char name_q[512], name[160];
 	struct rpt_script sc;
 	int64_t t0 = INT64_MAX;
-	bool all, has[RPT_MAX_TASKS];
+	bool all, has[RPT_MAX_TASKS], judged[RPT_MAX_TASKS];
 	char path[256], caption[512];
+	double lo = INFINITY, hi = -INFINITY;
+	int njudged = metric ? rpt_latency_judged(r, judged) : 0;
+	bool fit = njudged && njudged < r->ntasks;
 	FILE *s;
 	int i, n = 0;
 
@@ -592,7 +632,18 @@ static void rpt_over_time(struct rpt *r, const char *id, const char *title, cons
 			th = rpt_budget_ns(r, path) / 1e3;
 		}
 		has[i] = rpt_series(s, r, i, val, th, all, t0);
+		if (fit && judged[i] && th > 0)
+			lo = fmin(lo, th), hi = fmax(hi, th);
 	}
+	/* the tasks with a latency requirement set the latency axis; the others are drawn on it */
+	for (size_t k = 0; k < r->njobs && fit; k++) {
+		double v = judged[r->jobs[k].task] ? val(r, &r->jobs[k]) : NAN;
+
+		if (v > 0)
+			lo = fmin(lo, v), hi = fmax(hi, v);
+	}
+	if (lo <= hi)
+		fprintf(s, "set yrange [%g:%g]\n", lo / 1.5, hi * 1.5);
 	fprintf(s, "set logscale y\nset xlabel 'time since the first release (s)'\nset key outside right top\n%s", setup);
 	if (metric)
 		rpt_budget_marks(s, r, metric, 'y');
@@ -601,13 +652,18 @@ static void rpt_over_time(struct rpt *r, const char *id, const char *title, cons
 		if (has[i])
 			fprintf(s, "%s$D%d using 1:2 with points pt %d ps 0.5 lc rgb '%s' title '%s', "
 				   "$M%d using 1:2 with lines lw 1.2 dt %s lc rgb '%s' notitle", n++ ? ", " : "",
-				i, rpt_task_point(i), rpt_task_colour(i), pf_gp_quote(r->task_names[i], '\'', name_q, sizeof(name_q)),
+				i, rpt_task_point(i), rpt_task_colour(i),
+				pf_gp_quote(rpt_key_name(r, i, judged, njudged, name, sizeof(name)), '\'', name_q, sizeof(name_q)),
 				i, rpt_task_dash(i), rpt_task_colour(i));
-	snprintf(caption, sizeof(caption), all ?
+	snprintf(caption, sizeof(caption), "%s%s", all ?
 		 "Every job of the job log (dots; jobs that would cover one another drawn once) and each task's "
-		 "maximum per second (line)." :
+		 "maximum per second (line)." : metric ?
 		 "Too many jobs to draw each: each task's maximum per second (line), and as dots every job "
-		 "above the %s and each task's worst (never dropped).", metric ? "budget" : "deadline");
+		 "above the budget and each task's worst (never dropped)." :
+		 "Too many jobs to draw each: each task's maximum per second (line), and as dots every job "
+		 "above the deadline and each task's worst (never dropped).",
+		 fit ? " A task marked (info) has no latency requirement: the latency axis is that of the tasks that "
+		 "have one." : "");
 	rpt_script_plot(r, &sc, n, id, title, caption, "no task has jobs in the job log");
 }
 

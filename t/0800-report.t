@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 71
+plan 77
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -194,6 +194,19 @@ is "$small" "" "report-10.6 every figure's text is 8 pt or more printed on A4"
 is "$(svg "$H" U1 | grep -x ' *[0-9.]*' | sort -g | tr -d ' ' | tr '\n' ' ')" "0 0 0.05 0.1 0.15 0.2 10 20 30 40 50 " \
 	"report-10.7 U1: the time axis is the job log's windows, the utilisation axis a quarter above the worst window"
 like "$(svg "$H" U1 | tr '\n' '|')" '60 % line: above this axis\|worst window 40\.0 %' "report-10.8 ... and the 60 % line above it is said"
+# a task whose latency no requirement judges (telemetry of the seed) does not stretch the latency axes of
+# those judged (issue 32.14): ctl100's requirement dropped, its 2013 µs stay off io's axis (12 µs, budget 62 µs)
+cp -r "$TMP/full" "$TMP/info"
+perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>);
+	$j->{verdicts} = [grep { $_->{metric} !~ /^tasks\.ctl100\..*latency/ } @{$j->{verdicts}}]; print JSON::PP->new->encode($j)' \
+	"$TMP/full/verdicts.json" > "$TMP/info/verdicts.json"
+"$PREFLIGHT" report "$TMP/info" -o "$TMP/info.html" >/dev/null 2>&1
+for f in H1 E1 T1; do
+	ticks=$(svg "$TMP/info.html" $f | grep -x ' *[0-9.]*' | sort -g | tail -1 | tr -d ' ')
+	like "$ticks:$(svg "$TMP/info.html" $f | grep -c '^ctl100 (info)')" '^[0-9.]+:1$' "report-10.9 $f: ctl100, not judged, is marked (info)"
+	ok "report-10.10 $f: ... and its 2013 µs do not stretch the latency axis of io (its largest tick $ticks)" \
+		perl -e 'exit !($ARGV[0] < 1000)' "$ticks"
+done
 
 # --- analyze-only
 run_cmd "$PREFLIGHT" report "$TMP/analyze" -o "$TMP/analyze.html"
