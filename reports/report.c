@@ -22,6 +22,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -114,6 +115,23 @@ const char *rpt_esc_str(const char *text, char *buf, size_t size)
 	return pf_markup_esc_str(text, buf, size);
 }
 
+/* rpt_esc_path - a metric path, escaped, that may break after each dot or underscore in a narrow column */
+static void rpt_esc_path(FILE *out, const char *path)
+{
+	for (const char *p = path; *p; ) {
+		size_t n = strcspn(p, "._");
+		char *seg = strndup(p, n);
+
+		rpt_esc(out, seg ? seg : "?");
+		free(seg);
+		p += n;
+		if (*p) {
+			fprintf(out, "%c<wbr>", *p);
+			p++;
+		}
+	}
+}
+
 void rpt_note_missing(struct rpt *r, const char *fmt, ...)
 {
 	va_list ap;
@@ -139,6 +157,16 @@ double rpt_budget_ns(struct rpt *r, const char *path)
 	for (int i = 0; i < r->nverdicts; i++)
 		if (!strcmp(r->verdict[i].path, path) && !isnan(r->verdict[i].bound_ns))
 			return r->verdict[i].bound_ns;
+	return NAN;
+}
+
+double rpt_budget_match_ns(struct rpt *r, const char *pattern, const char **id)
+{
+	for (int i = 0; i < r->nverdicts; i++)
+		if (!fnmatch(pattern, r->verdict[i].path, 0) && !isnan(r->verdict[i].bound_ns)) {
+			*id = r->verdict[i].id;
+			return r->verdict[i].bound_ns;
+		}
 	return NAN;
 }
 
@@ -539,7 +567,20 @@ static const char rpt_css[] =
 	".missing{color:#8a4b00;background:#fff4e0;padding:2px 6px;border-left:3px solid #e69f00}\n"
 	".basis{background:#eef3f8;padding:4px 8px;border-left:3px solid #0072B2}\n"
 	"pre{font-size:8pt;white-space:pre-wrap;word-break:break-all;background:#f7f7f7;padding:4px}\n"
-	"nav ol{columns:2}#verdict-table td:first-child{white-space:nowrap}\n"
+	"nav ol{columns:2}\n"
+	/*
+	 * Chromium prints a page whose content is wider than A4 shrunk to fit (9 pt came out 6.4 pt):
+	 * nothing may be wider than the page. The verdict table has fixed column widths and breaks long
+	 * tokens (paths, ids, numbers with their unit) inside its cells; a percentile known by its
+	 * maximum or its bounds wraps in the task table.
+	 */
+	"figure img{box-sizing:border-box}td.at-max,td.bound{white-space:normal}\n"
+	"#verdict-table{table-layout:fixed;width:100%;font-size:8pt}#verdict-table td{overflow-wrap:anywhere}"
+	"#verdict-table th,#verdict-table td{padding:2px 3px}#verdict-table th,#verdict-table td:first-child{overflow-wrap:normal}"
+	"#verdict-table td.n,#verdict-table td.v{white-space:normal}\n"
+	"#verdict-table th:nth-child(1){width:12%}#verdict-table th:nth-child(2){width:18%}#verdict-table th:nth-child(3){width:15%}"
+	"#verdict-table th:nth-child(4){width:7%}#verdict-table th:nth-child(5){width:11%}#verdict-table th:nth-child(6){width:7%}"
+	"#verdict-table th:nth-child(7){width:6%}#verdict-table th:nth-child(8){width:10%}#verdict-table th:nth-child(9){width:14%}\n"
 	"@page{size:A4;margin:16mm 12mm 14mm 12mm}\n"
 	"@media print{body{max-width:none;padding:0}section{break-before:page}section#top,section#verdicts{break-before:auto}"
 	"h2,h3{break-after:avoid}tr{break-inside:avoid}}\n";
@@ -694,8 +735,8 @@ static void rpt_s_verdicts(struct rpt *r)
 		rpt_note_missing(r, "verdicts: no verdicts.json in the run directory (no budgets were checked)");
 		return;
 	}
-	fputs("<table id=\"verdict-table\"><tr><th>id</th><th>requirement</th><th>metric</th><th>budget</th><th>observed</th>"
-	      "<th>margin</th><th>N</th><th>verdict</th><th>evidence</th></tr>\n", r->out);
+	fputs("<table id=\"verdict-table\"><thead><tr><th>id</th><th>requirement</th><th>metric</th><th>budget</th><th>observed</th>"
+	      "<th>margin</th><th>N</th><th>verdict</th><th>evidence</th></tr></thead>\n", r->out);
 	for (int i = 0; i < r->nverdicts; i++) {
 		struct rpt_verdict *v = &r->verdict[i];
 
@@ -708,7 +749,7 @@ static void rpt_s_verdicts(struct rpt *r)
 		fputs("</td><td>", r->out);
 		rpt_esc(r->out, v->label);
 		fputs("<br><code>", r->out);
-		rpt_esc(r->out, v->path);
+		rpt_esc_path(r->out, v->path);
 		fputs("</code></td><td>", r->out);
 		rpt_esc(r->out, v->op);
 		fputs(" ", r->out);

@@ -94,6 +94,12 @@ const char *rpt_task_colour(int i);
 /* rpt_budget_ns - the budget bound (ns) of a metric path from the verdicts, or NAN */
 double rpt_budget_ns(struct rpt *r, const char *path);
 
+/*
+ * rpt_budget_match_ns - the time bound (ns) of the first verdict whose metric path matches an
+ * fnmatch(3) pattern ("cyclictest.*latency_ns.max"), its requirement's id in *id; NAN when none
+ */
+double rpt_budget_match_ns(struct rpt *r, const char *pattern, const char **id);
+
 /* rpt_read_jobs - read the job log once into r->jobs (lib/joblog_read.c); 0 (none: no jobs), or an exit code, said */
 int rpt_read_jobs(struct rpt *r);
 

@@ -48,6 +48,27 @@ const char *rpt_task_colour(int i)
 	return rpt_palette[(unsigned)i % PF_ARRAY_SIZE(rpt_palette)];
 }
 
+/*
+ * Each task also has its own dash and point shape, so that its series are told apart printed in
+ * grey: solid and the long dashes first; never gnuplot's dash type 2, the budgets' line.
+ */
+static const char *const rpt_dashes[] = {
+	"1", "(10,4)", "(3,3)", "(12,4,3,4)", "(12,4,3,4,3,4)", "(20,6)", "(1,4)", "(6,3,1,3)",
+};
+static const int rpt_points[] = { 7, 5, 9, 11, 13, 6, 4, 8 };
+
+/* rpt_task_dash - task i's gnuplot dash type (dt) */
+static const char *rpt_task_dash(int i)
+{
+	return rpt_dashes[(unsigned)i % PF_ARRAY_SIZE(rpt_dashes)];
+}
+
+/* rpt_task_point - task i's gnuplot point type (pt) */
+static int rpt_task_point(int i)
+{
+	return rpt_points[(unsigned)i % PF_ARRAY_SIZE(rpt_points)];
+}
+
 /* rpt_exec - run argv to completion, stdout and stderr to files; its exit status, or -errno */
 int rpt_exec(char *const argv[], const char *out_path, const char *err_path)
 {
@@ -140,7 +161,7 @@ int rpt_plot(struct rpt *r, const char *id, const char *title, const char *capti
 	f = fopen(gp, "we");
 	if (!f)
 		return -errno;
-	fprintf(f, "set terminal svg size %d,%d font 'DejaVu Sans,12' background '#ffffff'\n"
+	fprintf(f, "set terminal svg size %d,%d font 'DejaVu Sans,14' background '#ffffff'\n"
 		   "set output '%s'\nset encoding utf8\nset termoption noenhanced\n"
 		   "set grid lc rgb '#dddddd'\nset key top right opaque box lc rgb '#bbbbbb'\n"
 		   "set style textbox opaque noborder\n"
@@ -264,8 +285,25 @@ static void rpt_xrange(FILE *s, struct rpt *r, const char *metric, double lo, do
 }
 
 /*
- * rpt_budget_marks - a red dashed vertical (x) or horizontal (y; 'l': y in
- * log10 µs) line with its label at each distinct budget
+ * rpt_budget_mark - a red dashed vertical (x) or horizontal (y; 'l': y in log10 µs) line at a
+ * budget of b_ns, labelled with its value and 'what' (already quoted for gnuplot, "" for nothing)
+ */
+static void rpt_budget_mark(FILE *s, double b_ns, char axis, const char *what)
+{
+	double b = b_ns / 1e3, at = axis == 'l' ? log10(b) : b;
+
+	if (axis == 'x')
+		fprintf(s, "set arrow from %g, graph 0 to %g, graph 1 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
+			   "set label 'budget %g µs%s' at %g, graph 0.04 left offset 0.5,0 tc rgb '#D00000' boxed front\n",
+			at, at, b, what, at);
+	else
+		fprintf(s, "set arrow from graph 0, first %g to graph 1, first %g nohead lc rgb '#D00000' dt 2 lw 2 front\n"
+			   "set label 'budget %g µs%s' at graph 0.99, first %g right offset 0,0.8 tc rgb '#D00000' boxed front\n",
+			at, at, b, what, at);
+}
+
+/*
+ * rpt_budget_marks - rpt_budget_mark at each distinct budget of the tasks' 'metric'
  */
 static void rpt_budget_marks(FILE *s, struct rpt *r, const char *metric, char axis)
 {
@@ -286,18 +324,7 @@ static void rpt_budget_marks(FILE *s, struct rpt *r, const char *metric, char ax
 		if (j < nseen)
 			continue;
 		seen[nseen++] = b;
-		if (axis == 'l')
-			fprintf(s, "set arrow from graph 0, first %g to graph 1, first %g nohead lc rgb '#D00000' dt 2 lw 2 front\n"
-				   "set label 'budget %g µs' at graph 0.99, first %g right offset 0,0.8 tc rgb '#D00000' boxed front\n",
-				log10(b / 1e3), log10(b / 1e3), b / 1e3, log10(b / 1e3));
-		else if (axis == 'x')
-			fprintf(s, "set arrow from %g, graph 0 to %g, graph 1 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
-				   "set label 'budget %g µs' at %g, graph 0.04 left offset 0.5,0 tc rgb '#D00000' boxed front\n",
-				b / 1e3, b / 1e3, b / 1e3, b / 1e3);
-		else
-			fprintf(s, "set arrow from graph 0, first %g to graph 1, first %g nohead lc rgb '#D00000' dt 2 lw 2 front\n"
-				   "set label 'budget %g µs' at graph 0.99, first %g right offset 0,0.8 tc rgb '#D00000' boxed front\n",
-				b / 1e3, b / 1e3, b / 1e3, b / 1e3);
+		rpt_budget_mark(s, b, axis, "");
 	}
 }
 
@@ -328,8 +355,81 @@ static void rpt_script_plot(struct rpt *r, struct rpt_script *sc, int n, const c
 	free(sc->text);
 }
 
+/* a task latency the histograms can draw: its results.json key and its words */
+struct rpt_latency {
+	const char *metric;	/* tasks[].<metric>: activation_latency_ns, wakeup_latency_ns */
+	const char *words;	/* "wakeup latency" */
+	const char *span;	/* from what to what */
+};
+
+/*
+ * rpt_judged_latency - the latency H1 and E1 draw: the one the budgets judge, so that its budget
+ * is the line on the figure (REQ-LAT-001 judges the wakeup latency: docs/budgets.md "Which latency
+ * is which"); the activation latency when no task's wakeup latency has a budget and a histogram
+ */
+static struct rpt_latency rpt_judged_latency(struct rpt *r)
+{
+	static const struct rpt_latency wakeup = { "wakeup_latency_ns", "wakeup latency", "release signal to start" };
+	static const struct rpt_latency activation = { "activation_latency_ns", "activation latency", "release to start" };
+	char path[256];
+	bool budget = false, hist = false;
+
+	for (int i = 0; i < r->ntasks; i++) {
+		snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], wakeup.metric);
+		budget = budget || !isnan(rpt_budget_ns(r, path));
+		snprintf(path, sizeof(path), "tasks.%s.%s.hist.buckets", r->task_names[i], wakeup.metric);
+		hist = hist || json_array_size(pf_jpath_get(r->results, path)) > 0;
+	}
+	return budget && hist ? wakeup : activation;
+}
+
+/* rpt_latency_caption - a histogram's caption: what it shows, then what its budget line is */
+static const char *rpt_latency_caption(struct rpt_latency lat, char *buf, size_t size, const char *what)
+{
+	snprintf(buf, size, "%s Red dashed: the budget of the requirement judging the %s; a task marked (info) has "
+		 "none, and the axes are those of the tasks that have one.%s", what, lat.words,
+		 strcmp(lat.metric, "wakeup_latency_ns") ? "" :
+		 " It runs from the task's release signal: its timer's release, or its waking by the task that "
+		 "releases it; the activation latency from the slot start, which holds the releaser's own work, "
+		 "is in the per-task table and T1 (docs/budgets.md).");
+	return buf;
+}
+
+/*
+ * rpt_latency_judged - which tasks' latency a budget judges (their wakeup or activation latency's
+ * maximum) into judged[]; how many. When some are, those without (telemetry, the logger) are drawn
+ * on the axes of those with one, not stretching them, and marked in the key.
+ */
+static int rpt_latency_judged(struct rpt *r, bool *judged)
+{
+	static const char *const metrics[] = { "wakeup_latency_ns", "activation_latency_ns" };
+	char path[256];
+	int n = 0;
+
+	for (int i = 0; i < r->ntasks; i++) {
+		judged[i] = false;
+		for (size_t m = 0; m < PF_ARRAY_SIZE(metrics) && !judged[i]; m++) {
+			snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], metrics[m]);
+			judged[i] = !isnan(rpt_budget_ns(r, path));
+		}
+		n += judged[i];
+	}
+	return n;
+}
+
+/* rpt_key_name - task i's name in a figure's key, "(info)" when no requirement judges it but others are judged */
+static const char *rpt_key_name(struct rpt *r, int i, const bool *judged, int njudged, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s", r->task_names[i], njudged && !judged[i] ? " (info)" : "");
+	return buf;
+}
+
 void rpt_plot_h1(struct rpt *r)
 {
+	struct rpt_latency lat = rpt_judged_latency(r);
+	char title[256], xlabel[256], caption[768], name[160];
+	bool judged[RPT_MAX_TASKS];
+	int njudged = rpt_latency_judged(r, judged);
 	char name_q[512];
 	struct rpt_script sc;
 	double lo = INFINITY, hi = 0;
@@ -344,35 +444,42 @@ void rpt_plot_h1(struct rpt *r)
 	for (i = 0; i < r->ntasks; i++) {
 		json_t *d;
 
-		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns", r->task_names[i]);
+		snprintf(path, sizeof(path), "tasks.%s.%s", r->task_names[i], lat.metric);
 		d = pf_jpath_get(r->results, path);
 		snprintf(key, sizeof(key), "H%d", i);
 		drawn[i] = rpt_hist_block(s, key, d);
-		if (drawn[i])
+		if (drawn[i] && (!njudged || judged[i]))
 			rpt_span_us(d, &lo, &hi);
 	}
-	rpt_xrange(s, r, "activation_latency_ns", lo, hi);
-	fprintf(s, "set logscale y\nset yrange [0.8:*]\n"
-		   "set xlabel 'activation latency (µs, log; bins of 1/%d octave)'\nset ylabel 'jobs (log)'\n",
-		RPT_BINS_PER_OCTAVE);
-	rpt_budget_marks(s, r, "activation_latency_ns", 'x');
+	rpt_xrange(s, r, lat.metric, lo, hi);
+	snprintf(xlabel, sizeof(xlabel), "%s (µs, log; bins of 1/%d octave)", lat.words, RPT_BINS_PER_OCTAVE);
+	fprintf(s, "set logscale y\nset yrange [0.8:*]\nset xlabel '%s'\nset ylabel 'jobs (log)'\n",
+		pf_gp_quote(xlabel, '\'', name_q, sizeof(name_q)));
+	rpt_budget_marks(s, r, lat.metric, 'x');
 	fprintf(s, "plot ");
 	for (i = 0; i < r->ntasks; i++) {
 		if (!drawn[i])
 			continue;
-		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns.max", r->task_names[i]);
-		snprintf(key, sizeof(key), "%s  max %.1f µs", r->task_names[i], rpt_num(r->results, path) / 1e3);
-		fprintf(s, "%s$H%d using 1:2 with histeps lw 1.5 lc rgb '%s' title '%s'", n++ ? ", " : "",
-			i, rpt_task_colour(i), pf_gp_quote(key, '\'', name_q, sizeof(name_q)));
+		snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], lat.metric);
+		snprintf(key, sizeof(key), "%s  max %.1f µs", rpt_key_name(r, i, judged, njudged, name, sizeof(name)),
+			 rpt_num(r->results, path) / 1e3);
+		fprintf(s, "%s$H%d using 1:2 with histeps lw 1.5 dt %s lc rgb '%s' title '%s'", n++ ? ", " : "",
+			i, rpt_task_dash(i), rpt_task_colour(i), pf_gp_quote(key, '\'', name_q, sizeof(name_q)));
 	}
-	rpt_script_plot(r, &sc, n, "H1", "H1 activation latency histogram per task (release to start)",
-			"Jobs per latency bin, log scales, y from 0.8 so that a single job shows; the key gives each "
-			"task's exact maximum. Red dashed: the budget.", "no task has a latency histogram in results.json");
+	snprintf(title, sizeof(title), "H1 %s histogram per task (%s)", lat.words, lat.span);
+	rpt_script_plot(r, &sc, n, "H1", title,
+			rpt_latency_caption(lat, caption, sizeof(caption), "Jobs per latency bin, log scales, y from 0.8 so that a "
+					    "single job shows; the key gives each task's exact maximum."),
+			"no task has a latency histogram in results.json");
 }
 
 void rpt_plot_e1(struct rpt *r)
 {
+	struct rpt_latency lat = rpt_judged_latency(r);
+	char xlabel[256], caption[768], name[160];
 	char name_q[512];
+	bool judged[RPT_MAX_TASKS];
+	int njudged = rpt_latency_judged(r, judged);
 	struct rpt_script sc;
 	double min_p = 1, lo = INFINITY, hi = 0;
 	bool drawn[RPT_MAX_TASKS] = { false };
@@ -388,7 +495,7 @@ void rpt_plot_e1(struct rpt *r)
 		double count, cum = 0;
 		size_t k;
 
-		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns", r->task_names[i]);
+		snprintf(path, sizeof(path), "tasks.%s.%s", r->task_names[i], lat.metric);
 		d = pf_jpath_get(r->results, path);
 		buckets = pf_jpath_get(d, "hist.buckets");
 		count = rpt_num(d, "count");
@@ -396,7 +503,8 @@ void rpt_plot_e1(struct rpt *r)
 			continue;
 		if (1 / count < min_p)
 			min_p = 1 / count;
-		rpt_span_us(d, &lo, &hi);
+		if (!njudged || judged[i])
+			rpt_span_us(d, &lo, &hi);
 		fprintf(s, "$E%d << EOD\n", i);
 		json_array_foreach(buckets, k, b) {
 			fprintf(s, "%.3f %.10g\n", json_number_value(json_array_get(b, 0)) / 1e3, (count - cum) / count);
@@ -405,23 +513,26 @@ void rpt_plot_e1(struct rpt *r)
 		fprintf(s, "%.3f %.10g\nEOD\n", rpt_num(d, "max") / 1e3, 1 / count);
 		drawn[i] = true;
 	}
-	rpt_xrange(s, r, "activation_latency_ns", lo, hi);
+	rpt_xrange(s, r, lat.metric, lo, hi);
+	snprintf(xlabel, sizeof(xlabel), "%s x (µs, log)", lat.words);
 	fprintf(s, "set logscale y\nset yrange [%g:1.5]\nset format y '%%g'\nset key outside right top\n"
-		   "set xlabel 'activation latency x (µs, log)'\nset ylabel 'share of jobs with latency ≥ x (log)'\n",
-		min_p / 2);
-	rpt_budget_marks(s, r, "activation_latency_ns", 'x');
+		   "set xlabel '%s'\nset ylabel 'share of jobs with latency ≥ x (log)'\n",
+		min_p / 2, pf_gp_quote(xlabel, '\'', name_q, sizeof(name_q)));
+	rpt_budget_marks(s, r, lat.metric, 'x');
 	fprintf(s, "plot ");
 	for (i = 0; i < r->ntasks; i++) {
 		if (!drawn[i])
 			continue;
-		snprintf(path, sizeof(path), "tasks.%s.activation_latency_ns.count", r->task_names[i]);
-		fprintf(s, "%s$E%d using 1:2 with steps lw 1.5 lc rgb '%s' title '%s  N %.0f'", n++ ? ", " : "",
-			i, rpt_task_colour(i), pf_gp_quote(r->task_names[i], '\'', name_q, sizeof(name_q)),
+		snprintf(path, sizeof(path), "tasks.%s.%s.count", r->task_names[i], lat.metric);
+		fprintf(s, "%s$E%d using 1:2 with steps lw 1.5 dt %s lc rgb '%s' title '%s  N %.0f'", n++ ? ", " : "",
+			i, rpt_task_dash(i), rpt_task_colour(i),
+			pf_gp_quote(rpt_key_name(r, i, judged, njudged, name, sizeof(name)), '\'', name_q, sizeof(name_q)),
 			rpt_num(r->results, path));
 	}
 	rpt_script_plot(r, &sc, n, "E1", "E1 exceedance: share of jobs at or above a latency",
-			"1 − CDF from the exact bucket counts (not smoothed), down to 1/N: the last step of each "
-			"task is its single worst job. Red dashed: the budget.", "no task has a latency histogram in results.json");
+			rpt_latency_caption(lat, caption, sizeof(caption), "1 − CDF from the exact bucket counts (not "
+					    "smoothed), down to 1/N: the last step of each task is its single worst job."),
+			"no task has a latency histogram in results.json");
 }
 
 /* a value of a job drawn over time: T1's latency (µs), R1's response as % of the deadline */
@@ -491,11 +602,14 @@ static bool rpt_series(FILE *s, struct rpt *r, int i, rpt_job_value val, double 
 static void rpt_over_time(struct rpt *r, const char *id, const char *title, const char *what, rpt_job_value val,
 			  const char *metric, double threshold, const char *setup)
 {
-	char name_q[512];
+	char name_q[512], name[160];
 	struct rpt_script sc;
 	int64_t t0 = INT64_MAX;
-	bool all, has[RPT_MAX_TASKS];
+	bool all, has[RPT_MAX_TASKS], judged[RPT_MAX_TASKS];
 	char path[256], caption[512];
+	double lo = INFINITY, hi = -INFINITY;
+	int njudged = metric ? rpt_latency_judged(r, judged) : 0;
+	bool fit = njudged && njudged < r->ntasks;
 	FILE *s;
 	int i, n = 0;
 
@@ -518,22 +632,38 @@ static void rpt_over_time(struct rpt *r, const char *id, const char *title, cons
 			th = rpt_budget_ns(r, path) / 1e3;
 		}
 		has[i] = rpt_series(s, r, i, val, th, all, t0);
+		if (fit && judged[i] && th > 0)
+			lo = fmin(lo, th), hi = fmax(hi, th);
 	}
+	/* the tasks with a latency requirement set the latency axis; the others are drawn on it */
+	for (size_t k = 0; k < r->njobs && fit; k++) {
+		double v = judged[r->jobs[k].task] ? val(r, &r->jobs[k]) : NAN;
+
+		if (v > 0)
+			lo = fmin(lo, v), hi = fmax(hi, v);
+	}
+	if (lo <= hi)
+		fprintf(s, "set yrange [%g:%g]\n", lo / 1.5, hi * 1.5);
 	fprintf(s, "set logscale y\nset xlabel 'time since the first release (s)'\nset key outside right top\n%s", setup);
 	if (metric)
 		rpt_budget_marks(s, r, metric, 'y');
 	fprintf(s, "plot ");
 	for (i = 0; i < r->ntasks; i++)
 		if (has[i])
-			fprintf(s, "%s$D%d using 1:2 with points pt 7 ps 0.4 lc rgb '%s' title '%s', "
-				   "$M%d using 1:2 with lines lw 1.2 lc rgb '%s' notitle", n++ ? ", " : "",
-				i, rpt_task_colour(i), pf_gp_quote(r->task_names[i], '\'', name_q, sizeof(name_q)), i,
-				rpt_task_colour(i));
-	snprintf(caption, sizeof(caption), all ?
+			fprintf(s, "%s$D%d using 1:2 with points pt %d ps 0.5 lc rgb '%s' title '%s', "
+				   "$M%d using 1:2 with lines lw 1.2 dt %s lc rgb '%s' notitle", n++ ? ", " : "",
+				i, rpt_task_point(i), rpt_task_colour(i),
+				pf_gp_quote(rpt_key_name(r, i, judged, njudged, name, sizeof(name)), '\'', name_q, sizeof(name_q)),
+				i, rpt_task_dash(i), rpt_task_colour(i));
+	snprintf(caption, sizeof(caption), "%s%s", all ?
 		 "Every job of the job log (dots; jobs that would cover one another drawn once) and each task's "
-		 "maximum per second (line)." :
+		 "maximum per second (line)." : metric ?
 		 "Too many jobs to draw each: each task's maximum per second (line), and as dots every job "
-		 "above the %s and each task's worst (never dropped).", metric ? "budget" : "deadline");
+		 "above the budget and each task's worst (never dropped)." :
+		 "Too many jobs to draw each: each task's maximum per second (line), and as dots every job "
+		 "above the deadline and each task's worst (never dropped).",
+		 fit ? " A task marked (info) has no latency requirement: the latency axis is that of the tasks that "
+		 "have one." : "");
 	rpt_script_plot(r, &sc, n, id, title, caption, "no task has jobs in the job log");
 }
 
@@ -651,7 +781,7 @@ void rpt_plot_u1(struct rpt *r)
 	char name_q[512];
 	struct rpt_script sc;
 	int64_t t0 = INT64_MAX, t1 = INT64_MIN, win_ns;
-	double *u, top = 0;
+	double *u, top = 0, ymax;
 	size_t top_k = 0;
 	size_t k, nwin;
 	FILE *s;
@@ -689,15 +819,20 @@ void rpt_plot_u1(struct rpt *r)
 		if (cum > top)
 			top = cum, top_k = k;
 	}
-	fprintf(s, "EOD\nset xlabel 'time since the first release (s), windows of %g ms'\n"
+	/* the axes fitted to the data: the run's windows, and a quarter above the worst one */
+	ymax = top > 0 ? top * 1.25 : 1;
+	fprintf(s, "EOD\nset xlabel 'time since the first release (s), windows of %g ms'\nset xrange [0:%g]\n"
 		   "set ylabel 'CPU time of the app (%% of one CPU)'\nset yrange [0:%g]\nset key outside right top\n"
-		   "set arrow from graph 0, first 60 to graph 1, first 60 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
-		   "set label '60 %% line' at graph 0.01, first 60 offset 0,0.7 tc rgb '#D00000' front\n"
-		   "set style fill solid 0.7 noborder\n", win_ns / 1e6, top * 1.1 > 70 ? top * 1.1 : 70);
+		   "set style fill solid 0.7 noborder\n", win_ns / 1e6, nwin * win_ns / 1e9, ymax);
+	if (60 <= ymax)
+		fprintf(s, "set arrow from graph 0, first 60 to graph 1, first 60 nohead lc rgb '#D00000' dt 2 lw 2 front\n"
+			   "set label '60 %% line' at graph 0.01, first 60 offset 0,0.7 tc rgb '#D00000' front\n");
+	else
+		fprintf(s, "set label '60 %% line: above this axis' at graph 0.99, graph 0.94 right tc rgb '#D00000' front\n");
 	fprintf(s, "set arrow from %.3f, first %.3f to %.3f, first %.3f head filled lc rgb '#000000' front\n"
 		   "set label 'worst window %.1f %%' at %.3f, first %.3f %s offset %s,0.6 front\nplot ",
-		(top_k + 0.5) * win_ns / 1e9, top + 12, (top_k + 0.5) * win_ns / 1e9, top + 1, top,
-		(top_k + 0.5) * win_ns / 1e9, top + 12, top_k < nwin / 2 ? "left" : "right",
+		(top_k + 0.5) * win_ns / 1e9, top + 0.12 * ymax, (top_k + 0.5) * win_ns / 1e9, top + 0.01 * ymax, top,
+		(top_k + 0.5) * win_ns / 1e9, top + 0.12 * ymax, top_k < nwin / 2 ? "left" : "right",
 		top_k < nwin / 2 ? "-0.5" : "0.5");
 	for (w = 0, i = r->ntasks - 1; i >= 0; i--) {
 		char lower[16] = "(0)";	/* a band lies between the sum below it and its own */
@@ -723,8 +858,9 @@ void rpt_plot_b1(struct rpt *r)
 		{ r->base_idle, "idle", "1" }, { r->base_loaded, "loaded", "2" },
 	};
 	struct rpt_script sc;
-	double lo = INFINITY, hi = 0;
-	char key[256];
+	double lo = INFINITY, hi = 0, budget;
+	char key[256], what[160] = "", what_q[400];
+	const char *req;
 	FILE *s;
 	int n = 0;
 
@@ -740,6 +876,15 @@ void rpt_plot_b1(struct rpt *r)
 			if (rpt_hist_block(s, key, pf_jpath_get(t, "latency_ns")))
 				rpt_span_us(pf_jpath_get(t, "latency_ns"), &lo, &hi);
 		}
+	}
+	/* the profile's own cyclictest budget, else the wakeup latency's the app is judged by: the same delay */
+	budget = rpt_budget_match_ns(r, "cyclictest.*latency_ns.max", &req);
+	if (isnan(budget) && !isnan(budget = rpt_budget_match_ns(r, "tasks.*.wakeup_latency_ns.max", &req)))
+		snprintf(what, sizeof(what), " (%s, the tasks' wakeup latency)", req);
+	if (!isnan(budget)) {
+		lo = budget / 1e3 < lo ? budget / 1e3 : lo;
+		hi = budget / 1e3 > hi ? budget / 1e3 : hi;
+		rpt_budget_mark(s, budget, 'x', pf_gp_quote(what, '\'', what_q, sizeof(what_q)));
 	}
 	rpt_xrange(s, r, NULL, lo, hi);
 	fprintf(s, "set logscale y\nset yrange [0.8:*]\n"
@@ -761,7 +906,9 @@ void rpt_plot_b1(struct rpt *r)
 	}
 	rpt_script_plot(r, &sc, n, "B1", "B1 kernel baseline: cyclictest per CPU, idle and loaded",
 			"Samples per latency bin, log scales; solid: idle, dashed: under the phase's loads. One colour "
-			"per CPU; the key gives each CPU's exact maximum.", "no cyclictest baseline with a histogram in this run");
+			"per CPU; the key gives each CPU's exact maximum. Red dashed: the budget of a requirement on "
+			"cyclictest's maximum, else that of the app tasks' wakeup latency (the same kernel wakeup delay).",
+			"no cyclictest baseline with a histogram in this run");
 }
 
 /* the truth log's columns F1 reads (docs/sim.md) */

@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 62
+plan 77
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -125,10 +125,9 @@ SOURCE_DATE_EPOCH=1767225600 "$PREFLIGHT" report "$TMP/full" -o "$TMP/dated.html
 like "$(grep -o '2026-01-01T00:00:00Z' "$TMP/dated.html")" . "report-3.3 SOURCE_DATE_EPOCH is the report's date"
 
 # svg FILE ID - the texts of a figure's embedded SVG, one a line
-svg() {
-	perl -MMIME::Base64 -ne 'print decode_base64($1) if /<figure id="fig-\Q'"$2"'\E"><img [^>]*src="data:image\/svg\+xml;base64,([^"]+)"/' "$1" |
-		perl -ne 'print "$1\n" while /<text[^>]*>([^<]*)<\/text>/g'
-}
+svg() { svg_raw "$1" "$2" | perl -ne 'print "$1\n" while /<text[^>]*>([^<]*)<\/text>/g'; }
+# svg_raw FILE ID - a figure's embedded SVG
+svg_raw() { perl -MMIME::Base64 -ne 'print decode_base64($1) if /<figure id="fig-\Q'"$2"'\E"><img [^>]*src="data:image\/svg\+xml;base64,([^"]+)"/' "$1"; }
 # L1.1: the loads' samples, over time and per phase (made-up samples: loaded 80, 100, 120 %; app 100, 100, 40 %)
 is "$(grep -o '<tr><td>[a-z]*</td><td>cpu</td><td>%</td><td class="n" data-v="3">3</td><td class="n">[0-9.]* %</td><td class="n">[0-9.]* %</td>' "$H" |
 	sed 's/<[^>]*>/ /g; s/  */ /g')" " loaded cpu % 3 100.0 % 80.0 % 
@@ -161,6 +160,53 @@ like "$(grep -o '<tr><th>libtracecmd</th><td>[^<]*\|<tr><th>compiler</th><td>[^<
 like "$(grep -o '<tr><th>kernel config SHA-256</th><td>[^<]*' "$H")" "$(sha256sum "$TMP/full/kernel.config" | cut -c1-64)\$" \
 	"report-9.10 the kernel config's hash"
 like "$(grep -A3 'Kernel configuration (kernel.config)' "$H" | tr '\n' '|')" 'CONFIG_PREEMPT_RT=y' "report-9.11 the kernel config in the appendix"
+
+# H1 and E1 draw the latency the budgets judge, with its budget (issue 32.14): REQ-LAT-001 judges the
+# wakeup latency (tasks.*.wakeup_latency_ns.max, budgets/seed.ini), so its 62 µs is their red line
+for f in H1 E1; do
+	is "$(svg "$H" $f | sort -u | grep -c '^wakeup latency .*µs, log\|^budget 62 µs$')" 2 \
+		"report-10.1 $f draws the wakeup latency, the metric REQ-LAT-001 judges, with its budget line (62 µs)"
+done
+# a profile that judges the activation latency: its budget on the activation latency's histogram
+cp -r "$TMP/full" "$TMP/act"
+sed 's/wakeup_latency_ns/activation_latency_ns/g' "$TMP/full/verdicts.json" > "$TMP/act/verdicts.json"
+"$PREFLIGHT" report "$TMP/act" -o "$TMP/act.html" >/dev/null 2>&1
+is "$(svg "$TMP/act.html" H1 | sort -u | grep -c '^activation latency .*µs, log\|^budget 62 µs$')" 2 \
+	"report-10.2 budgets on the activation latency: H1 draws it, with their budget"
+# B1 (issue 32.14): without a cyclictest requirement, the app tasks' wakeup-latency budget, named
+is "$(svg "$H" B1 | sort -u | grep -c "^budget 62 µs (REQ-LAT-001, the tasks' wakeup latency)\$")" 1 \
+	"report-10.3 B1 draws the wakeup latency's budget, naming its requirement"
+# series told apart in grey too (issue 32.14): each task its own dash (H1) and point shape (T1)
+dashes=$(svg_raw "$H" H1 | perl -ne 'next if /gridline/ || !/<path stroke=.rgb\(([^)]*)\)/; my $c = $1; next if $c =~ /^(208|187),/;
+	print /stroke-dasharray=.([0-9.,]*)/ ? "$1\n" : "solid\n"' | sort -u | tr '\n' ' ')
+is "$dashes" "7.5,3.0 solid " "report-10.4 H1: each task's line has its own dash (io solid, ctl100 dashed)"
+is "$(svg_raw "$H" T1 | grep -o "<use xlink:href='#gpPt[0-9]*' [^>]* color=" | sed 's/.*#\(gpPt[0-9]*\).*/\1/' | sort -u | wc -l)" 2 \
+	"report-10.5 T1: each task's dots have their own shape"
+# figure text legible printed (issue 32.14): a figure is drawn 900 px wide and printed at most the
+# A4 page's 703 px (186 mm), so its smallest text is font-size x 703/900 x 0.75 pt (G1's culprit
+# names aside: still 10 px, they would overlap larger)
+small=$(perl -MMIME::Base64 -ne 'while (/<figure id="fig-([^"]+)"><img [^>]*width="(\d+)"[^>]*src="data:image\/svg\+xml;base64,([^"]*)"/g) {
+	my ($id, $w, $s) = ($1, $2, decode_base64($3)); next if $id =~ /^G1/;
+	while ($s =~ /font-size="([0-9.]+)"/g) { my $pt = $1 * ($w > 703 ? 703 / $w : 1) * 0.75; print "$id $pt\n" if $pt < 8 } }' "$H" | sort -u | head -3)
+is "$small" "" "report-10.6 every figure's text is 8 pt or more printed on A4"
+# U1's axes fitted to the data (issue 32.14): the fixture's two 100 ms windows (0 to 0.2 s), its worst
+# window 40 % and a quarter above it; the 60 % line, off the axis, is said (it was 0.04 to 0.15 s, 0 to 70 %)
+is "$(svg "$H" U1 | grep -x ' *[0-9.]*' | sort -g | tr -d ' ' | tr '\n' ' ')" "0 0 0.05 0.1 0.15 0.2 10 20 30 40 50 " \
+	"report-10.7 U1: the time axis is the job log's windows, the utilisation axis a quarter above the worst window"
+like "$(svg "$H" U1 | tr '\n' '|')" '60 % line: above this axis\|worst window 40\.0 %' "report-10.8 ... and the 60 % line above it is said"
+# a task whose latency no requirement judges (telemetry of the seed) does not stretch the latency axes of
+# those judged (issue 32.14): ctl100's requirement dropped, its 2013 µs stay off io's axis (12 µs, budget 62 µs)
+cp -r "$TMP/full" "$TMP/info"
+perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>);
+	$j->{verdicts} = [grep { $_->{metric} !~ /^tasks\.ctl100\..*latency/ } @{$j->{verdicts}}]; print JSON::PP->new->encode($j)' \
+	"$TMP/full/verdicts.json" > "$TMP/info/verdicts.json"
+"$PREFLIGHT" report "$TMP/info" -o "$TMP/info.html" >/dev/null 2>&1
+for f in H1 E1 T1; do
+	ticks=$(svg "$TMP/info.html" $f | grep -x ' *[0-9.]*' | sort -g | tail -1 | tr -d ' ')
+	like "$ticks:$(svg "$TMP/info.html" $f | grep -c '^ctl100 (info)')" '^[0-9.]+:1$' "report-10.9 $f: ctl100, not judged, is marked (info)"
+	ok "report-10.10 $f: ... and its 2013 µs do not stretch the latency axis of io (its largest tick $ticks)" \
+		perl -e 'exit !($ARGV[0] < 1000)' "$ticks"
+done
 
 # --- analyze-only
 run_cmd "$PREFLIGHT" report "$TMP/analyze" -o "$TMP/analyze.html"

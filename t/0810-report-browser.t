@@ -3,7 +3,8 @@
 # loads it with no network and no console message (a fresh network namespace, and its network log
 # shows no request but the file itself and its data: figures), the DOM has
 # every figure with a size, a screenshot of the page and of each section is taken, and the PDF ('preflight
-# report --pdf') prints with a non-blank first page and the run id on every page
+# report --pdf') prints with a non-blank first page and the run id on every page; the pages are
+# printed at their size, nothing wider than A4 (Chromium's layout at the page's width, the PDF's words)
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need ROOT
@@ -13,7 +14,7 @@ need CMD:gnuplot
 need CMD:chromium
 need CMD:pdftoppm
 unshare -n true 2>/dev/null || skip_all "unshare -n (a network namespace) is not permitted here"
-plan 14
+plan 20
 
 "$TOP/t/fixtures/report/make-rundir.sh" partial "$TMP/run" >"$TMP/mk.log" 2>&1 || sed 's/^/#   /' "$TMP/mk.log"
 "$PREFLIGHT" report "$TMP/run" >/dev/null 2>&1
@@ -83,3 +84,40 @@ for i in $(seq 1 "$pages"); do
 	pdftotext -f "$i" -l "$i" "$TMP/r.pdf" - | grep -q 'preflight report — run run' && with_id=$((with_id + 1))
 done
 is "$with_id" "$pages" "browser-3.3 the run id is on every page ($pages pages)"
+
+# --- printed at size (issue 32.1): Chromium shrinks a page whose content is wider than A4 to fit,
+# and the verdict table's 9 pt came out 6.4 pt with the evidence column at the page's edge.
+# Chromium's own layout at the A4 page's content width (210 mm less 2 x 12 mm: 703 px) with the
+# print rules: nothing is wider than the page, the verdict table the first
+perl -0pe 's/\@media print\{/\@media all{/; s{</body>}{<script>
+	var w = document.documentElement.clientWidth, t = document.getElementById("verdict-table").getBoundingClientRect(), o = [];
+	document.querySelectorAll("body *").forEach(function (e) { if (e.getBoundingClientRect().right > w + 0.5) o.push(e.tagName + "#" + e.id) });
+	var req = document.querySelectorAll("#verdict-table td:nth-child(2)")[0], px = [];
+	document.querySelectorAll("#verdict-table td, #verdict-table th, #verdict-table code").forEach(function (e) {
+		px.push(parseFloat(getComputedStyle(e).fontSize)); if (e.scrollWidth > e.clientWidth + 1) o.push(e.tagName + ":" + e.textContent.slice(0, 20).replace(/\\s/g, "_")) });
+	function lines(e) { var g = document.createRange(), top = {}; g.selectNodeContents(e);
+		Array.prototype.forEach.call(g.getClientRects(), function (c) { top[Math.round(c.top)] = 1 }); return Object.keys(top).length }
+	var p = document.createElement("pre"); p.id = "layout";
+	p.textContent = "width " + w + " table " + Math.ceil(t.right) + " wider " + (o.slice(0, 3).join(",") || "none") +
+		" font_pt " + (Math.min.apply(null, px) * 0.75).toFixed(1) + " words_a_line " + (req.textContent.split(/\\s+/).length / lines(req)).toFixed(1);
+	document.body.appendChild(p) </script></body>}' "$H" > "$TMP/layout.html"
+chrome --window-size=703,1000 --dump-dom "file://$TMP/layout.html" > "$TMP/layout.dom"
+layout=$(perl -0ne 'print $1 if /<pre id="layout">(.*?)<\/pre>/s' "$TMP/layout.dom")
+echo "# Chromium's layout: $layout"
+set -- $layout
+ok "browser-4.1 at A4's width the verdict table fits (its right edge $4 px, the page $2 px)" test "${4:-9999}" -le "${2:-0}"
+is "$6" none "browser-4.2 ... and nothing else is wider than the page, nor wider than its cell in the verdict table"
+ok "browser-4.3 the verdict table's smallest text is 8 pt or more ($8 pt)" perl -e 'exit !($ARGV[0] >= 8)' "${8:-0}"
+ok "browser-4.4 the requirement column holds words, not one a line (${10:-?} words a line)" perl -e 'exit !($ARGV[0] >= 3)' "${10:-0}"
+# the PDF as printed: the 18 pt title is 18 pt against the 8 pt run id in the page's margin box
+# (margin boxes are never shrunk), and every word of the verdict pages is inside the page's margins
+# (12 mm = 34 pt each side; the top and bottom margins, 16 and 14 mm, hold the run id and the page number)
+pdftotext -bbox "$TMP/r.pdf" "$TMP/r.bbox.html"
+scale=$(perl -ne 'if (/<page width="([\d.]+)" height="([\d.]+)"/) { $p++; ($w, $h) = ($1, $2) }
+	next unless /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</;
+	$run //= ($4 - $2) if $5 eq "preflight" && $2 < 40; $title //= ($4 - $2) if $5 eq "Timing";
+	$last //= $p if $5 eq "counted";
+	if (!defined $last || $last == $p) { $out++ if $2 > 46 && $4 < $h - 40 && ($1 < 33 || $3 > $w - 33) }
+	END { printf "%.2f %d\n", ($title / 18) / ($run / 8), $out }' "$TMP/r.bbox.html")
+ok "browser-4.5 the PDF is printed at its size, not shrunk to fit (title to run id: ${scale% *})" perl -e 'exit !($ARGV[0] >= 0.98)' "${scale% *}"
+is "${scale#* }" 0 "browser-4.6 ... and no word of the verdict pages is outside the page's 12 mm margins"
