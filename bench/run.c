@@ -733,6 +733,24 @@ static int run_app_config(struct run *r, const struct scn_phase *p, const char *
 }
 
 /*
+ * run_app_configured - the phase's app runs with a flightapp.ini of the
+ * run's (run_app_config): with the simulator (its links) or the wifi load
+ * (its telemetry receiver); known before either starts, as the recorder's
+ * command line, made first, must be (else the scenario's config as it is)
+ */
+static bool run_app_configured(struct run *r, const struct scn_phase *p)
+{
+	int i;
+
+	if (!strcmp(scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes"))
+		return true;
+	for (i = 0; i < p->nloads; i++)
+		if (!strcmp(p->loads[i], "wifi"))
+			return true;
+	return false;
+}
+
+/*
  * run_sim_start - the app's flightapp.ini (run_app_config), and with
  * flightapp.sim = yes the simulator: sensorsim on its default UART pty link
  * and SPI socket, which the app's links use, for the phase plus a margin (it
@@ -748,7 +766,7 @@ static int run_sim_start(struct run *r, const struct scn_phase *p, const char *p
 	int n = 0, ret;
 
 	if (strcmp(scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes"))
-		return run_app_config(r, p, pdir, false, out, sizeof(out));
+		return run_app_configured(r, p) ? run_app_config(r, p, pdir, false, out, sizeof(out)) : 0;
 	if (run_app_config(r, p, pdir, true, out, sizeof(out)) < 0)
 		return -1;
 	/*
@@ -813,6 +831,7 @@ static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const ch
 				 char **argv, int max, char bufs[][PATH_MAX], const char *hk)
 {
 	const char *trace = run_trace_mode(r, p);
+	const char *config = scn_param(&r->scn, p, "flightapp", "config", NULL);
 	const char *profile = scn_param(&r->scn, p, "flightapp", "profile", NULL);
 	int n = 0;
 
@@ -833,9 +852,13 @@ static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const ch
 	n = run_argv(argv, max, n, bufs[3]);
 	n = run_argv(argv, max, n, "--stats-json");
 	n = run_argv(argv, max, n, bufs[4]);
-	/* written by run_sim_start (run_app_config: the scenario's config and the run's lines) before the app starts */
-	n = run_argv(argv, max, n, "--config");
-	n = run_argv(argv, max, n, run_path(bufs[6], PATH_MAX, pdir, "flightapp.ini"));
+	if (run_app_configured(r, p)) {	/* written by run_sim_start before the app starts */
+		n = run_argv(argv, max, n, "--config");
+		n = run_argv(argv, max, n, run_path(bufs[6], PATH_MAX, pdir, "flightapp.ini"));
+	} else if (config) {
+		n = run_argv(argv, max, n, "--config");
+		n = run_argv(argv, max, n, config);
+	}
 	if (profile) {
 		n = run_argv(argv, max, n, "--profile");
 		n = run_argv(argv, max, n, profile);
