@@ -61,12 +61,24 @@ audit_mine() {
 	fi
 }
 
-# audit_procs - this test's processes still alive (not the audit's own, nor kernel threads,
-# whose recycled pids may equal a dead child's)
+# Every process this test starts, and theirs, inherits this mark in its environment: a process
+# is this test's when its environment carries it, whatever its pid (pids recycle: with a
+# pid_max of 32768 a full 'make check' wraps them, and another test's process may get a pid
+# that one of this test's logged an hour ago).
+export PF_AUDIT_MARK="$TMP"
+AUDIT_SELF=$(ps -o args= -p $$)
+
+# audit_procs - this test's processes still alive: the marked ones but the test's own shell
+# and its subshells, and the audit's own tools
 audit_procs() {
-	ps -eo pid=,pgid=,stat=,args= | awk -v me=$$ '$3 !~ /^Z/ && $1 != me && $4 !~ /^\[/' | audit_mine |
-		grep -v -e 'audit_' -e ' ps -eo' -e ' grep ' -e ' awk ' -e ' sort ' -e ' find ' -e ' sed ' \
-			-e "$AUDIT_DIR" || true
+	_marked=$(grep -lzxF "PF_AUDIT_MARK=$TMP" /proc/[0-9]*/environ 2>/dev/null |
+		sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p' | paste -sd, -)
+	[ -n "$_marked" ] || return 0
+	ps -o pid=,pgid=,stat=,args= -p "$_marked" |
+		awk -v self="$AUDIT_SELF" '{ a = $0; sub(/^ *[0-9]+ +[0-9]+ +[^ ]+ /, "", a) }
+			$3 !~ /^Z/ && a != self' |
+		grep -v -e 'audit_' -e ' ps -o' -e ' grep ' -e ' awk ' -e ' sort ' -e ' find ' -e ' sed ' \
+			-e ' paste ' -e "$AUDIT_DIR" || true
 }
 
 # audit_left - what the test left: new state items of its own, and temporary files under $TMP
