@@ -16,6 +16,13 @@
 
 AUDIT_DIR="$TMP/.audit"
 
+# Every process this test starts, and theirs, inherits this mark in its environment: a process
+# is this test's when its environment carries it, whatever its pid (pids recycle: with a
+# pid_max of 32768 a full 'make check' wraps them, and another test's process may get a pid
+# that one of this test's logged an hour ago).
+export PF_AUDIT_MARK="$TMP"
+AUDIT_SELF=$(ps -o args= -p $$)
+
 # audit_state - the state, one "category item" per line, sorted
 audit_state() {
 	{
@@ -43,12 +50,18 @@ audit_own() {
 	for _p in "$@"; do echo "$_p"; done >> "$AUDIT_DIR/pids"
 }
 
-# audit_pids - every pid this test owns: audit_own's and those its runs logged
+# audit_pids - every pid this test owns: audit_own's and those its runs logged, but those a
+# process without the mark has now (recycled: another test's, a kernel thread's, or init's)
 audit_pids() {
 	{
 		cat "$AUDIT_DIR/pids"
 		find "$TMP" -name run.log -exec sed -n 's/.*pid \([0-9][0-9]*\).*/\1/p; s/.*process group \([0-9][0-9]*\).*/\1/p' {} + 2>/dev/null
-	} | sort -un
+	} | sort -un > "$AUDIT_DIR/logged"
+	sed 's|.*|/proc/&/environ|' "$AUDIT_DIR/logged" | xargs -r grep -lzxF "PF_AUDIT_MARK=$TMP" 2>/dev/null |
+		sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p' > "$AUDIT_DIR/marked"
+	while read -r _p; do
+		if [ ! -e "/proc/$_p" ] || grep -qxF "$_p" "$AUDIT_DIR/marked"; then echo "$_p"; fi
+	done < "$AUDIT_DIR/logged"
 }
 
 # audit_mine - the lines of stdin that belong to this test (a pid of audit_pids or $TMP)
@@ -60,13 +73,6 @@ audit_mine() {
 		grep -F -e "$TMP" || true
 	fi
 }
-
-# Every process this test starts, and theirs, inherits this mark in its environment: a process
-# is this test's when its environment carries it, whatever its pid (pids recycle: with a
-# pid_max of 32768 a full 'make check' wraps them, and another test's process may get a pid
-# that one of this test's logged an hour ago).
-export PF_AUDIT_MARK="$TMP"
-AUDIT_SELF=$(ps -o args= -p $$)
 
 # audit_procs - this test's processes still alive: the marked ones but the test's own shell
 # and its subshells, and the audit's own tools
