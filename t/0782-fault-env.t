@@ -12,7 +12,7 @@ need BUILT:flightapp BUILT:sensorsim
 . "$TOP/t/lib/rec-lib.sh"
 . "$TOP/t/lib/audit-lib.sh"
 RUNPF="$B/preflight"	# runs find flightapp and sensorsim beside the program
-plan 16
+plan 21
 
 # --- a tool missing from PATH ---------------------------------------------------------------
 mkdir "$TMP/bin"
@@ -85,4 +85,32 @@ run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/storm.dat" -o "$TMP/storm.json"
 like "$rc:$(json_get "$TMP/storm.json" lost_events.total):$(json_get "$TMP/storm.json" lost_events.affected.0)" \
 	"^0:[1-9][0-9]*:." "env-4.2 analyze counts them and flags the metrics they touch"
 audit_end env-4.3 "nothing left behind"
+
+# --- the recorder cannot set up (its instance is taken): the run stops before any load ----------
+cat > "$TMP/taken.ini" <<'INI'
+[scenario]
+name = t0772
+[flightapp]
+sim = yes
+[phase app]
+duration = 5s
+measure = flightapp
+loads = cpu
+INI
+audit_begin
+# the run's instance (preflight-run-PID) made before the run starts: the shell's pid is the run's
+run_cmd sh -c 'echo $$ > "$1/taken.pid" && mkdir "$2/instances/preflight-run-$$" && exec "$3" run "$1/taken.ini" -o "$1/run-taken" --no-report' \
+	sh "$TMP" "$TRACEFS" "$RUNPF"
+taken=$(cat "$TMP/taken.pid")
+audit_own "$taken"
+like "$rc:$(printf '%s\n' "$err" | grep -v warning: | head -1)" \
+	"^3:preflight: run: phase app: the recorder could not set up: exited \\(2\\) before it was ready: preflight: record: instance 'preflight-run-$taken': already exists" \
+	"env-5.1 the recorder could not set up: exit 3, one line with the recorder's own reason"
+is "$(grep -cE "phase app: (load cpu|sensorsim|recorder \\(pid)" "$TMP/run-taken/run.log")" 0 \
+	"env-5.2 neither the load nor the simulator nor the app was started"
+like "$(sed -n 3p "$TMP/run-taken/report.txt"):$(json_get "$TMP/run-taken/run.json" partial)" \
+	"^why: phase app: the recorder could not set up: .*:true$" "env-5.3 the summary says why, run.json that the run is partial"
+ok "env-5.4 the instance it did not make is left alone" test -d "$TRACEFS/instances/preflight-run-$taken"
+rmdir "$TRACEFS/instances/preflight-run-$taken"
+audit_end env-5.5 "nothing left behind"
 done_testing
