@@ -66,6 +66,7 @@
 #include <unistd.h>
 
 #define RUN_LOAD_READY_NS  (60 * PF_NS_PER_SEC)	/* a load must be ready by then */
+#define RUN_REAP_NS        (5 * PF_NS_PER_SEC)	/* a child that closed its ready channel has exited by then */
 #define RUN_RECORDER_READY_NS (180 * PF_NS_PER_SEC)	/* the recorder set up by then (an emulated CPU) */
 /*
  * the recorder's nice value: the normal threads of the loads (hackbench's
@@ -463,8 +464,15 @@ static int run_wait_ready(struct pf_proc *proc, int fd, int64_t limit_ns, char *
 	if (!strncmp(line, "error ", 6)) {
 		snprintf(why, size, "%s", line + 6);
 	} else {
-		pf_proc_alive(proc);
-		snprintf(why, size, "exited (%d) before it was ready", pf_proc_exit_code(proc));
+		/* its end closes as it exits, a moment before it can be reaped */
+		int64_t reap_end = pf_now_ns() + RUN_REAP_NS;
+
+		while (pf_proc_alive(proc) && pf_now_ns() < reap_end)
+			pf_proc_sleep_ns(10 * PF_NS_PER_MS);
+		if (pf_proc_alive(proc))
+			snprintf(why, size, "closed its ready channel without a word and still runs");
+		else
+			snprintf(why, size, "exited (%d) before it was ready", pf_proc_exit_code(proc));
 	}
 	return -1;
 }
