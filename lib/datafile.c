@@ -85,16 +85,21 @@ static bool pf_try(const char *dir, const char *name, const char *where, char *p
 int pf_datafile(const char *name, char *path, size_t size)
 {
 	const char *env = getenv("PREFLIGHT_DATA");
-	char tree[4096], src[1024], searched[3 * 4096 + 128] = "", *slash;
+	char tree[4096], rel[4096 + 32], src[1024], searched[4 * 4096 + 192] = "", *slash;
 
 	if (env && *env && pf_try(env, name, "$PREFLIGHT_DATA", path, size, searched, sizeof(searched)))
 		return 0;
 	if (!pf_self_dir(tree, sizeof(tree))) {
 		slash = strrchr(tree, '/');
 		if (slash)
-			*slash = '\0';	/* build/ -> the source tree ("" for a program in /bin) */
+			*slash = '\0';	/* build/ -> the source tree, PREFIX/bin -> PREFIX ("" for /bin) */
 		pf_source_name(name, src, sizeof(src));
 		if (pf_try(tree, src, "build tree", path, size, searched, sizeof(searched)))
+			return 0;
+		/* installed elsewhere than its DATADIR (DESTDIR, a moved prefix): PREFIX/share/preflight */
+		if (snprintf(rel, sizeof(rel), "%s/share/preflight", tree) < (int)sizeof(rel) &&
+		    strcmp(rel, PF_DATADIR) &&
+		    pf_try(rel, name, "installed beside the program", path, size, searched, sizeof(searched)))
 			return 0;
 	}
 	if (pf_try(PF_DATADIR, name, "installed", path, size, searched, sizeof(searched)))

@@ -10,7 +10,10 @@
  *   2. the build tree the program runs from: the source tree is the
  *      program's directory's parent (build/..), where profiles live in
  *      app/profiles/ and scenarios in bench/scenarios/;
- *   3. the installed data directory, $(DATADIR) of the Makefile, compiled
+ *   3. share/preflight beside the program's directory (PREFIX/bin ->
+ *      PREFIX/share/preflight): an installation staged with DESTDIR or
+ *      moved to another prefix, without a rebuild;
+ *   4. the installed data directory, $(DATADIR) of the Makefile, compiled
  *      in as PF_DATADIR (make install puts budgets/, profiles/ and
  *      scenarios/ there).
  */
@@ -26,7 +29,7 @@ int pf_self_exe(char *path, size_t size) __attribute__((warn_unused_result));
 int pf_self_dir(char *dir, size_t size) __attribute__((warn_unused_result));
 
 /*
- * pf_datafile - find data file 'name' ("scenarios/quick.ini") in the three
+ * pf_datafile - find data file 'name' ("scenarios/quick.ini") in the four
  * places above. 0 with its path in 'path'; -ENOENT with, in 'path', the one
  * line that says where it looked ("searched $PREFLIGHT_DATA/..., ...").
  */
