@@ -1332,7 +1332,8 @@ int st_tap(FILE *out, const struct st_inputs *in, struct st_result res[ST_NCASES
 				r->skip);
 			continue;
 		}
-		fprintf(out, "%s %d - selftest-%d %s: %d injections, %d valid", r->pass ? "ok" : "not ok", c, c,
+		fprintf(out, r->c == ST_LOST ? "%s %d - selftest-%d %s: %d loss windows, %d jobs overlapping one" :
+			"%s %d - selftest-%d %s: %d injections, %d valid", r->pass ? "ok" : "not ok", c, c,
 			st_case_name(c), r->injections, r->nerr);
 		v = malloc(sizeof(*v) * (size_t)(r->nerr ? r->nerr : 1));
 		if (v && r->nerr && strcmp(r->unit, "count")) {
