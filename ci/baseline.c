@@ -237,9 +237,7 @@ static int bl_check_globs(json_t *per_metric, json_t *metrics)
 	return 0;
 }
 
-/* bl_create - 'baseline create' after its options */
-static int bl_create(char **paths, size_t n, const char *out, int allow_small, const struct ci_tol *dflt,
-		     json_t *per_metric)
+int ci_baseline_build(char **paths, size_t n, const struct ci_tol *dflt, json_t *per_metric, json_t **out)
 {
 	struct ci_run *runs = calloc(n ? n : 1, sizeof(*runs));
 	json_t *root = NULL, *ident, *jruns, *metrics, *hists;
@@ -249,11 +247,6 @@ static int bl_create(char **paths, size_t n, const char *out, int allow_small, c
 
 	if (!runs)
 		return pf_fail(PF_EXIT_INTERNAL, "%s", strerror(ENOMEM));
-	if (n < CI_MIN_RUNS && !allow_small) {
-		ret = pf_fail(PF_EXIT_USAGE, "%zu run%s given, a baseline needs at least %d "
-			      "(--allow-small to accept fewer)", n, n == 1 ? "" : "s", CI_MIN_RUNS);
-		goto out;
-	}
 	for (; loaded < n; loaded++) {
 		ret = ci_run_load(paths[loaded], &runs[loaded]);
 		if (ret)
@@ -268,6 +261,7 @@ static int bl_create(char **paths, size_t n, const char *out, int allow_small, c
 			 "created_utc", now, "identity", json_object(), "runs",
 			 "tolerance", "default", bl_tol_json(dflt), "metrics", per_metric,
 			 "metrics", "histograms");
+	ret = PF_EXIT_INTERNAL;
 	if (!root)
 		goto out;
 	ident = json_object_get(root, "identity");
@@ -290,15 +284,37 @@ static int bl_create(char **paths, size_t n, const char *out, int allow_small, c
 		goto out;
 	if ((ret = bl_check_globs(per_metric, metrics)))
 		goto out;
-	if ((ret = pf_outfile_json(out, root, JSON_INDENT(1) | JSON_SORT_KEYS)))
-		goto out;
-	printf("baseline: %s: %zu run%s, %zu metrics, board %s, kernel %s\n", out, n, n == 1 ? "" : "s",
-	       json_object_size(metrics), runs[0].ident[CI_ID_BOARD], json_string_value(json_object_get(ident, "kernel_release")));
+	*out = root;
+	root = NULL;
 	ret = 0;
 out:
 	for (size_t i = 0; i < loaded; i++)
 		ci_run_free(&runs[i]);
 	free(runs);
+	json_decref(root);
+	return ret;
+}
+
+/* bl_create - 'baseline create' after its options */
+static int bl_create(char **paths, size_t n, const char *out, int allow_small, const struct ci_tol *dflt,
+		     json_t *per_metric)
+{
+	json_t *root = NULL, *ident;
+	int ret;
+
+	if (n < CI_MIN_RUNS && !allow_small)
+		return pf_fail(PF_EXIT_USAGE, "%zu run%s given, a baseline needs at least %d "
+			       "(--allow-small to accept fewer)", n, n == 1 ? "" : "s", CI_MIN_RUNS);
+	ret = ci_baseline_build(paths, n, dflt, per_metric, &root);
+	if (!ret)
+		ret = pf_outfile_json(out, root, JSON_INDENT(1) | JSON_SORT_KEYS);
+	if (!ret) {
+		ident = json_object_get(root, "identity");
+		printf("baseline: %s: %zu run%s, %zu metrics, board %s, kernel %s\n", out, n, n == 1 ? "" : "s",
+		       json_object_size(json_object_get(root, "metrics")),
+		       json_string_value(json_object_get(ident, "board")),
+		       json_string_value(json_object_get(ident, "kernel_release")));
+	}
 	json_decref(root);
 	return ret;
 }
@@ -313,7 +329,7 @@ static int bl_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct ci_tol dflt = { 10, 2000, 2 };
+	struct ci_tol dflt = CI_TOL_DEFAULT;
 	json_t *per = json_object();
 	const char *out = NULL;
 	int c, allow_small = 0, ret;

@@ -20,6 +20,7 @@ struct ci_tol {
 	double  abs;		/* in the metric's unit: ns for times (default 2000), else 0 */
 	double  bins;		/* widths of the baseline's histogram bucket */
 };
+#define CI_TOL_DEFAULT { 10, 2000, 2 }	/* 10 %, 2 us (2000 in ns), 2 bins: docs/ci.md */
 
 /*
  * ci_tol_parse - "10%,2us,2bins" (any subset, any order; a bare number is
@@ -32,5 +33,14 @@ struct ci_tol ci_tol_of(const struct json_t *baseline, const char *key);
 
 /* ci_tol_value - the tolerance in the metric's unit for a baseline median and bucket width */
 double ci_tol_value(const struct ci_tol *t, const char *unit, double median, double bin_width);
+
+/*
+ * ci_baseline_build - the baseline of the runs at paths (run directories, each
+ * distinct) with the default tolerance dflt and the per-metric ones (the
+ * caller keeps its reference) into *out, as 'baseline create' writes it; 0 or an exit
+ * code after one error line. No minimum count: the caller's rule.
+ */
+int ci_baseline_build(char **paths, size_t n, const struct ci_tol *dflt, struct json_t *per_metric,
+		      struct json_t **out);
 
 #endif

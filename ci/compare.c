@@ -28,6 +28,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define CMP_MAX_RUNS 64
 #define CMP_SELF_SPLITS 20
@@ -49,7 +50,8 @@ const struct pf_command cmd_compare = {
 	"Prints TAP13 on stdout unless --tap names a file.\n"
 	"\n"
 	"options:\n"
-	"  -b, --baseline FILE        a 'baseline create' file (required, no default)\n"
+	"  -b, --baseline FILE        a 'baseline create' file, or one run directory to\n"
+	"                             compare against directly (required, no default)\n"
 	"      --tap FILE             TAP13, a YAML block per test (default: stdout)\n"
 	"      --junit FILE           JUnit XML: classname board.scenario.subject, name\n"
 	"                             metric.stat (default: none written)\n"
@@ -261,6 +263,30 @@ int ci_baseline_load(const char *path, json_t **out)
 	}
 	*out = b;
 	return 0;
+}
+
+/*
+ * cmp_baseline_of - the baseline at path: a 'baseline create' file, or a run
+ * directory, one run made a baseline here (run against run: a shift needs
+ * more runs to be told, so most metrics are UNKNOWN; a new non-zero count and
+ * a maximum beyond the envelope are told from one run); 0 or an exit code
+ */
+static int cmp_baseline_of(const char *path, json_t **out)
+{
+	struct ci_tol dflt = CI_TOL_DEFAULT;
+	struct stat st;
+	json_t *per;
+	char *one[1] = { (char *)path };
+	int ret;
+
+	if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		return ci_baseline_load(path, out);
+	per = json_object();
+	if (!per)
+		return pf_fail(PF_EXIT_INTERNAL, "%s", strerror(ENOMEM));
+	ret = ci_baseline_build(one, 1, &dflt, per, out);
+	json_decref(per);
+	return ret;
 }
 
 /*
@@ -533,7 +559,7 @@ static int cmp_run(int argc, char **argv)
 				return ret;
 		}
 	}
-	ret = ci_baseline_load(bpath, &bl);
+	ret = cmp_baseline_of(bpath, &bl);
 	if (ret)
 		return ret;
 	if (self) {

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight BUILT:t/ci_genruns
 need CMD:xmllint
-plan 31
+plan 36
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -103,4 +103,16 @@ perl -MJSON::PP -i -0777 -pe 'my $j = decode_json($_); my %t = %{$j->{tasks}[0]}
 run_cmd "$PREFLIGHT" compare --baseline "$TMP/bl.json" "$D"/newtask/run-* --json "$TMP/nt.json" --tap "$TMP/nt.tap"
 is "$rc:$(jp "$TMP/nt.json" 'scalar @{$j->{not_in_baseline}}'):$(grep -c '^# 14 metrics of the new runs not in the baseline, not compared: newtask.activation_latency.p50' "$TMP/nt.tap")" \
 	"0:14:1" "ci-compare-10.1 a new task's metrics: listed in compare.json and the TAP, not compared"
+# --- ci-compare-11: run against run, no baseline file (--baseline RUN_DIR)
+run_cmd "$PREFLIGHT" compare --baseline "$D/base/run-01" "$D/spike/run-11" --json "$TMP/rr-spike.json" --tap /dev/null
+is "$rc:$(state io.activation_latency.max "$TMP/rr-spike.json")" "1:REGRESSED envelope-3x" \
+	"ci-compare-11.1 --baseline RUN_DIR: one run against another, a 4x maximum REGRESSED"
+like "$out" "^compare: 1 REGRESSED, .* \\(1 run against $D/base/run-01\\)$" "ci-compare-11.2 ... the summary names the run compared against"
+run_cmd "$PREFLIGHT" compare --baseline "$D/base/run-01" "$D/count/run-11" --json "$TMP/rr-count.json" --tap /dev/null
+is "$rc:$(state io.overruns.count "$TMP/rr-count.json")" "1:REGRESSED zero-count" "ci-compare-11.3 ... a count 0 -> 1 REGRESSED"
+run_cmd "$PREFLIGHT" compare --baseline "$D/base/run-01" "$D/same/run-11" --json "$TMP/rr-same.json" --tap /dev/null
+is "$rc:$(jp "$TMP/rr-same.json" 'scalar grep { $_->{state} eq "REGRESSED" } @{$j->{results}}')" "0:0" \
+	"ci-compare-11.4 ... a run like it: nothing REGRESSED (a shift needs more runs: UNKNOWN)"
+run_cmd "$PREFLIGHT" compare --baseline "$D/base/run-01" "$D/base/run-01"
+like "$rc:$err" "^2:.*is in the baseline" "ci-compare-11.5 ... a run against itself is refused (exit 2)"
 done_testing
