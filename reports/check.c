@@ -146,6 +146,7 @@ const struct pf_command cmd_check = {
 	.summary = "check results.json against budgets (requirements), print TAP",
 	.usage =
 	"usage: preflight check RESULTS [--budgets FILE] [-o FILE] [--json FILE] [--strict]\n"
+	"                       [--failures]\n"
 	"\n"
 	"Checks every requirement of a budget file against a results.json of\n"
 	"'preflight analyze' and prints TAP: one test per requirement and selected\n"
@@ -167,6 +168,9 @@ const struct pf_command cmd_check = {
 	"      --json FILE      also write the verdicts as JSON records (preflight-verdicts/1)\n"
 	"                       to FILE (default: none)\n"
 	"      --strict         a requirement not measured fails the check (default: off)\n"
+	"      --failures       a view for people, not TAP: only the verdicts that failed or\n"
+	"                       are not valid (with --strict: not measured too), then the\n"
+	"                       counts of all; the exit code is the same (default: off)\n"
 	"      --keys           print the metric paths results.json has (its schema) and exit\n"
 	"                       (default: off)\n"
 	"  -h, --help           this text\n"
@@ -1748,6 +1752,13 @@ static void chk_judge(json_t *root, const struct chk_gate *g, const struct chk_e
 	chk_gate(root, g, it);
 }
 
+/* chk_is_failure - a verdict --failures shows: failed, not valid, or (strict) not measured */
+static bool chk_is_failure(const struct chk_item *it, int strict)
+{
+	return it->result == CHK_FAILED || it->result == CHK_NOT_VALID ||
+	       (strict && it->result == CHK_NOT_MEASURED);
+}
+
 /* chk_tap - one TAP test of a judged item */
 static void chk_tap(FILE *out, size_t n, const struct chk_item *it)
 {
@@ -1999,6 +2010,7 @@ static int chk_run(int argc, char **argv)
 		{ "output",  required_argument, NULL, 'o' },
 		{ "json",    required_argument, NULL, 'J' },
 		{ "strict",  no_argument,       NULL, 'S' },
+		{ "failures", no_argument,      NULL, 'F' },
 		{ "keys",    no_argument,       NULL, 'K' },
 		{ "help",    no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -2011,7 +2023,7 @@ static int chk_run(int argc, char **argv)
 	size_t i, k, count[CHK_NRESULTS] = { 0 }, no_value = 0;
 	json_t *root = NULL, *load;
 	FILE *out = stdout;
-	int c, strict = 0, ret, code;
+	int c, strict = 0, failures = 0, ret, code;
 	struct stat st;
 
 	optind = 1;
@@ -2021,6 +2033,7 @@ static int chk_run(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case 'J': json = optarg; break;
 		case 'S': strict = 1; break;
+		case 'F': failures = 1; break;
 		case 'K': pf_results_keys_print(stdout); return PF_EXIT_OK;
 		case 'h': pf_print_usage(&cmd_check); return PF_EXIT_OK;
 		default: return pf_option_error(&cmd_check, argv, "b:o:h");
@@ -2086,7 +2099,11 @@ static int chk_run(int argc, char **argv)
 		out = stdout;
 		goto out;
 	}
-	fprintf(out, "1..%zu\n", items.n);
+	if (failures)	/* no plan: the view leaves tests out */
+		fprintf(out, "# failures only (not TAP): %zu of %zu verdicts\n", count[CHK_FAILED] +
+			count[CHK_NOT_VALID] + (strict ? count[CHK_NOT_MEASURED] : 0), items.n);
+	else
+		fprintf(out, "1..%zu\n", items.n);
 	fprintf(out, "# preflight check: %s against %s\n", results, budgets);
 	for (i = 0; i < CHK_NEM; i++)
 		if (em.mask & (1u << i))
@@ -2101,7 +2118,8 @@ static int chk_run(int argc, char **argv)
 					"the verdicts under it are not valid\n", name, pct, what, chk_gate_pct(&b.gate, name));
 	}
 	for (i = 0; i < items.n; i++)
-		chk_tap(out, i + 1, &items.v[i]);
+		if (!failures || chk_is_failure(&items.v[i], strict))
+			chk_tap(out, i + 1, &items.v[i]);
 	fprintf(out, "# %zu passed, %zu failed, %zu not measured", count[CHK_PASSED],
 		count[CHK_FAILED], count[CHK_NOT_MEASURED]);
 	if (count[CHK_NOT_MEASURED])

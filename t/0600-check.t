@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib/check-lib.sh"
 FX="$TOP/t/fixtures/results"
 SEED="$TOP/budgets/seed.ini"
-plan 57
+plan 60
 
 # --- check-1: everything measured passes
 run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$SEED"
@@ -50,6 +50,16 @@ like_line "#   lost trace events overlap tasks.nav10.wakeup_latency_ns.max" "che
 like_verdict "^not ok 6 - REQ-CPU-001 app utilisation$" "65 % <= 60 % \(margin -8 %\)" "check-2.6 utilisation over budget"
 like_verdict "^not ok 10 - REQ-OVR-001 nav10 deadline_misses$" "2 == 0$" "check-2.7 count requirement fails, no margin"
 is "$(printf '%s\n' "$out" | tail -1)" "# 7 passed, 4 failed, 4 not measured (4 not in this run, 0 without a value)" "check-2.8 summary"
+full=$out
+run_cmd "$PREFLIGHT" check "$FX/fail.json" --budgets "$SEED" --failures
+is "$rc:$(printf '%s\n' "$out" | grep -E '^(not )?ok ' | cut -d' ' -f1-4 | paste -sd,)" \
+	"1:not ok 2 -,not ok 3 -,not ok 6 -,not ok 10 -" \
+	"check-2.8a --failures: only the four failed verdicts, numbered as in the TAP, the same exit code"
+is "$(printf '%s\n' "$out" | head -1):$(printf '%s\n' "$out" | tail -1)" \
+	"# failures only (not TAP): 4 of 15 verdicts:# 7 passed, 4 failed, 4 not measured (4 not in this run, 0 without a value)" \
+	"check-2.8b ... says it is a view of 4 of 15 (no plan), and ends with the counts of all"
+is "$(printf '%s\n' "$out" | sed -n '/^not ok 2 /,/^not ok 3 /p')" "$(printf '%s\n' "$full" | sed -n '/^not ok 2 /,/^not ok 3 /p')" \
+	"check-2.8c ... each with the same lines as in the TAP"
 # issue 32: a wakeup latency's worst case is its job's activation, explained from the release
 # (188 us here), while the wakeup latency (150 us) counts from the waking: the line says which;
 # a max whose job has no culprit line never borrows another job's as its own
