@@ -35,7 +35,10 @@ ok "app-5.2 hog overran ($overruns of $jobs jobs) and missed releases ($missed)"
 hj=$(json_get "$TMP/hog.json" tasks.name=hog.overruns tasks.name=hog.missed tasks.name=hog.deadline_misses | paste -sd:)
 is "$hj" "$overruns:$missed:$(app_get deadline.hog)" "app-5.3 statistics (overruns:missed:deadline misses) match the job log"
 is "$(app_get gap_bad.hog)" 0 "app-5.4 each release follows the previous by (missed + 1) periods"
-is "$(app_get overrun_bad.hog)" 0 "app-5.5 a job is flagged overrun exactly when the next one follows missed releases"
+# (a late tick skips slots too: the next job misses them without an overrun before it; on an
+# emulated CPU it does, at most once per skipped slot)
+is "$(app_get overrun_bad.hog):$(($(app_get miss_unflagged.hog) <= $(app_get meta.skipped_slots)))" "0:1" \
+	"app-5.5 a job flagged overrun is followed by missed releases; misses without one are the tick's skipped slots"
 is "$(app_get deadline_bad.hog)" 0 "app-5.6 deadline flag exactly when end - release > deadline"
 # 2 s = 100 releases of a 20 ms task: each ran or was counted missed (before a job or after the last)
 is "$((jobs + missed + $(app_get meta.missed_after_last.hog)))" 100 "app-5.7 jobs + missed = all 100 releases"

@@ -69,6 +69,6 @@ run_cmd "$FLIGHTAPP" $rt --quiet --duration 0.3 --trace-instance "$inst" --joblo
 rows=$(grep -vc '^#' "$TMP/dat.csv")
 run_cmd trace-cmd extract -B "$inst" -o "$TMP/markers.dat"
 is "$rc" 0 "app-7.11 trace-cmd extract of the instance"
-is "$(trace-cmd report "$TMP/markers.dat" 2>/dev/null | grep -c 'raw_data: *# 50464d31 53 ')" "$((rows - 1))" \
+is "$(trace-cmd report "$TMP/markers.dat" 2>/dev/null | grep -cE 'raw_data: *(# 50464d31 53 |job_start )')" "$((rows - 1))" \
 	"app-7.12 trace-cmd report shows one start marker per job-log row"
 done_testing

@@ -10,8 +10,9 @@ plan 7
 REF="$TOP/traces/ref/app-alone.dat"
 report() { TRACEEVENT_PLUGIN_DIR="$B/plugins" trace-cmd report "$@" 2>/dev/null; }
 
-hex=$(trace-cmd report "$REF" 2>/dev/null | grep -c 'raw_data: *# 50464d31 53 ')
-like "$hex" '^[1-9]' "plugin-1.1 without the plugin: the start markers are hex ($hex)"
+# (no plugin at all, -N: an installed one, a guest's image, is not loaded)
+hex=$(trace-cmd report -N "$REF" 2>/dev/null | grep -c 'raw_data: *id:50464d31 00000053')
+like "$hex" '^[1-9]' "plugin-1.1 without the plugin: the start markers are their id and first word ($hex)"
 like "$(report "$REF" | grep -m1 'ctl100-.*raw_data')" "raw_data: +job_start ctl100 #0 release=1342\\.559286733$" \
 	"plugin-1.2 with it: ctl100's first job, its release time from the payload"
 is "$(report "$REF" | grep -c 'raw_data: *job_start ')" "$hex" "plugin-1.3 every start marker decoded"

@@ -15,7 +15,9 @@
 #   cpu_min.T             smallest cpu_ns (ns)
 #   overrun.T / missed.T / deadline.T   flagged rows / sum of missed / flagged rows
 #   deadline_bad.T        rows whose deadline flag disagrees with end - release > deadline
-#   overrun_bad.T         rows whose overrun flag disagrees with the next row's missed > 0
+#   overrun_bad.T         rows flagged overrun whose next row missed no release
+#   miss_unflagged.T      rows that missed releases after a row not flagged overrun: the slots
+#                         the tick skipped (late itself), at most the trailer's skipped_slots
 #   nort_bad              rows whose 0x4 flag disagrees with the no_rt header
 #   resp_max.T            largest end - release (ns)
 #   span_min.T            smallest end - start (ns)
@@ -52,7 +54,8 @@ for my $t (sort keys %rows) {
 	my $period = $c->{kind} && $c->{kind} eq 'event' ? $c->{event_period_ns} : $c->{period_ns};
 	my $work = $c->{work_ns} // 0;
 	my $dl = $c->{deadline_ns} // 0;
-	my %n = map { $_ => 0 } qw(seq_bad order_bad gap_bad cpu_under cpu_over overrun missed deadline deadline_bad overrun_bad);
+	my %n = map { $_ => 0 } qw(seq_bad order_bad gap_bad cpu_under cpu_over overrun missed deadline deadline_bad overrun_bad
+					  miss_unflagged);
 	my ($gmin, $gmax, $resp_max, $span_min, $cpu_sum, $cpu_min) = (undef, undef, 0, undef, 0, undef);
 	for my $i (0 .. $#r) {
 		my ($seq, $rel, $start, $end, $cpu, $cpun, $flags, $missed) = @{$r[$i]};
@@ -74,7 +77,8 @@ for my $t (sort keys %rows) {
 		$gmin = $gap if !defined $gmin || $gap < $gmin;
 		$gmax = $gap if !defined $gmax || $gap > $gmax;
 		$n{gap_bad}++ if $period && $gap != ($missed + 1) * $period;
-		$n{overrun_bad}++ if (($r[$i - 1][6] & 1) ? 1 : 0) != ($missed > 0 ? 1 : 0);
+		$n{overrun_bad}++ if ($r[$i - 1][6] & 1) && !$missed;
+		$n{miss_unflagged}++ if !($r[$i - 1][6] & 1) && $missed;
 	}
 	print "jobs.$t=", scalar @r, "\n";
 	my $mean = @r ? $cpu_sum / @r : 0;
