@@ -38,7 +38,7 @@ duration = 2s
 measure = flightapp
 INI
 R="$TMP/run"
-run_cmd env PREFLIGHT_TEST_DMA_LATENCY="$none" "$PREFLIGHT" run "$TMP/t.ini" -o "$R"
+run_cmd env PREFLIGHT_TEST_DMA_LATENCY="$none" "$PREFLIGHT" run "$TMP/t.ini" -o "$R" --no-report
 like "$rc" '^[01]$' "dma-2.1 run of the app without the device: the phase runs (exit $rc)" ||
 	printf '%s\n' "$err" | sed 's/^/#   /' | tail -5
 like "$(json_get "$R/run.json" warnings)" "phase app: the app could not hold /dev/cpu_dma_latency \\(its job log: dma_latency=unavailable" \

@@ -27,7 +27,7 @@ duration = 5s
 measure = cyclictest
 INI
 R="$TMP/run"
-"$PREFLIGHT" run "$TMP/i.ini" -o "$R" >"$TMP/run.out" 2>"$TMP/run.err" &
+"$PREFLIGHT" run "$TMP/i.ini" -o "$R" --no-report >"$TMP/run.out" 2>"$TMP/run.err" &
 pid=$!
 # the app flying (its job log has rows), not only its recorder started: the recorder sets up
 # before the loads and starts the app after them (an emulated CPU takes seconds)
@@ -62,7 +62,7 @@ measure = cyclictest
 loads = spi cpu
 INI
 R="$TMP/run-d"
-"$PREFLIGHT" run "$TMP/d.ini" -o "$R" >"$TMP/d.out" 2>"$TMP/d.err" &
+"$PREFLIGHT" run "$TMP/d.ini" -o "$R" --no-report >"$TMP/d.out" 2>"$TMP/d.err" &
 pid=$!
 for i in $(seq 1 60); do
 	grep -q "phase loaded: cyclictest: pid" "$R/run.log" 2>/dev/null && break
@@ -86,7 +86,7 @@ duration = 5s
 measure = cyclictest
 loads = spi wifi
 INI
-run_cmd env PATH="$TMP/bin" "$PREFLIGHT" run "$TMP/w.ini" -o "$TMP/run-w"
+run_cmd env PATH="$TMP/bin" "$PREFLIGHT" run "$TMP/w.ini" -o "$TMP/run-w" --no-report
 is "$rc" 3 "interrupt-2.1 a load that cannot start: exit 3"
 like "$err" "load wifi cannot start: iperf3: not found in PATH" "interrupt-2.2 naming the load and why"
 run_cmd env PATH="$TMP/bin" "$PREFLIGHT" load wifi -d 1s
