@@ -15,6 +15,7 @@
 #include "common.h"
 #include "joblog_read.h"
 #include "jpath.h"
+#include "kconfig.h"
 #include "markup.h"
 #include "outfile.h"
 #include "outguard.h"
@@ -783,6 +784,90 @@ static void rpt_s_verdicts(struct rpt *r)
 		"counted as passed.</p>\n", count[0], count[1], count[2], count[3]);
 }
 
+/* rpt_sha256 - the SHA-256 of a file of the run directory (sha256sum) into hex[65]; 0, or -1 */
+static int rpt_sha256(struct rpt *r, const char *rel, char hex[65])
+{
+	char path[PATH_MAX], out[PATH_MAX], *text;
+	char *argv[] = { "sha256sum", "--", path, NULL };
+
+	rpt_path(path, sizeof(path), r->dir, rel);
+	snprintf(out, sizeof(out), "%s/sha256", r->tmpdir);
+	text = rpt_exec(argv, out, "/dev/null") == 0 ? rpt_slurp(out, NULL) : NULL;
+	if (!text || strspn(text, "0123456789abcdef") != 64) {
+		free(text);
+		return -1;
+	}
+	snprintf(hex, 65, "%.64s", text);
+	free(text);
+	return 0;
+}
+
+/*
+ * rpt_kconfig_check - the SHA-256 of the run directory's kernel.config into r->kconfig_sha256
+ * ("" when there is none or it cannot be computed), checked against the one run.json recorded
+ */
+static void rpt_kconfig_check(struct rpt *r)
+{
+	const char *want = rpt_str(r->run, "preflight.kernel_config.sha256", NULL);
+	char path[PATH_MAX];
+
+	r->kconfig_sha256[0] = '\0';
+	if (access(rpt_path(path, sizeof(path), r->dir, "kernel.config"), F_OK))
+		return;
+	if (rpt_sha256(r, "kernel.config", r->kconfig_sha256) < 0)
+		rpt_note_missing(r, "kernel configuration: the SHA-256 of kernel.config could not be computed (sha256sum)");
+	else if (want && strcmp(want, r->kconfig_sha256))
+		rpt_note_missing(r, "kernel configuration: kernel.config's SHA-256 is not the one run.json recorded: "
+				 "the file was changed after the run");
+}
+
+/*
+ * rpt_kconfig - the kernel configuration as a file of the run directory: its size, lines and
+ * SHA-256 (against run.json's), and its realtime-relevant options (lib/kconfig.c), not its
+ * text: the whole of a distribution's .config was 138 of 177 printed pages (issue 32.13)
+ */
+static void rpt_kconfig(struct rpt *r)
+{
+	const char *want = rpt_str(r->run, "preflight.kernel_config.sha256", NULL);
+	char *text = rpt_text(r, "kernel.config"), *line, *save = NULL;
+	char val[PF_KCONFIG_RT_NOPTS][64] = { { 0 } };
+	size_t lines = 0, bytes = text ? strlen(text) : 0;
+
+	fputs("<h3 id=\"kconfig\">Kernel configuration (kernel.config)</h3>", r->out);
+	if (!text) {
+		fputs("<p>absent from the run directory</p>\n", r->out);
+		return;
+	}
+	for (const char *p = text; (p = strchr(p, '\n')); p++)
+		lines++;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		for (size_t i = 0; i < PF_KCONFIG_RT_NOPTS; i++)
+			pf_kconfig_line(line, pf_kconfig_rt_opts[i], val[i], sizeof(val[i]));
+	free(text);
+	fprintf(r->out, "<p>The file <code>kernel.config</code> of the run directory (%zu lines, %zu bytes; the "
+		"data manifest lists it) is the whole configuration; it is not printed here. ", lines, bytes);
+	if (!r->kconfig_sha256[0])
+		fputs("Its SHA-256 could not be computed (sha256sum).</p>\n", r->out);
+	else {
+		fprintf(r->out, "SHA-256 <code id=\"kconfig-sha256\">%s</code>", r->kconfig_sha256);
+		if (want && !strcmp(want, r->kconfig_sha256))
+			fputs(", as run.json recorded it.</p>\n", r->out);
+		else if (want) {
+			fputs(", <b>not</b> the ", r->out);
+			rpt_esc(r->out, want);
+			fputs(" run.json recorded: the file was changed after the run.</p>\n", r->out);
+		} else
+			fputs(" (run.json records none).</p>\n", r->out);
+	}
+	fputs("<table id=\"kconfig-rt\"><tr><th>realtime-relevant option</th><th>value</th></tr>\n", r->out);
+	for (size_t i = 0; i < PF_KCONFIG_RT_NOPTS; i++) {
+		fprintf(r->out, "<tr><td>%s</td><td>", pf_kconfig_rt_opts[i]);
+		rpt_esc(r->out, val[i][0] ? val[i] : "not in the file");
+		fputs("</td></tr>\n", r->out);
+	}
+	fputs("</table>\n", r->out);
+}
+
 /* rpt_s_config - 2: what was measured, on what, with what */
 static void rpt_s_config(struct rpt *r)
 {
@@ -791,6 +876,7 @@ static void rpt_s_config(struct rpt *r)
 	char buf[512];
 
 	rpt_section(r, 2, "config", "Configuration identification");
+	rpt_kconfig_check(r);
 	if (!r->sysinfo)
 		rpt_note_missing(r, "configuration: no sysinfo.json (the system was not surveyed with this run)");
 	else {
@@ -845,6 +931,9 @@ static void rpt_s_config(struct rpt *r)
 		rpt_kv_json(r, "cyclictest at run time", r->run, "preflight.tools.cyclictest");
 		rpt_kv_json(r, "kernel config SHA-256", r->run, "preflight.kernel_config.sha256");
 		rpt_kv_json(r, "kernel config copied from", r->run, "preflight.kernel_config.source");
+		rpt_kv(r, "kernel.config of the run directory", !r->kconfig_sha256[0] ? "absent, or its hash could not be computed" :
+		       !strcmp(r->kconfig_sha256, rpt_str(r->run, "preflight.kernel_config.sha256", "")) ?
+		       "the same SHA-256 (its realtime-relevant options in the Appendix)" : "a different SHA-256: changed after the run");
 		if (rpt_str(r->run, "preflight.kernel_config.error", NULL))
 			rpt_note_missing(r, "configuration: the kernel config was not recorded: %s",
 					 rpt_str(r->run, "preflight.kernel_config.error", ""));
@@ -1444,9 +1533,7 @@ static void rpt_s_appendix(struct rpt *r)
 	rpt_pre(r, "Scenario (scenario.ini)", scn);
 	free(scn);
 	rpt_pre(r, "Environment (sysinfo.txt)", r->sysinfo_txt);
-	scn = rpt_text(r, "kernel.config");
-	rpt_pre(r, "Kernel configuration (kernel.config)", scn);
-	free(scn);
+	rpt_kconfig(r);
 }
 
 /* rpt_gnuplot_version - "gnuplot 5.4 patchlevel 4", or why not */

@@ -52,6 +52,7 @@ struct rpt {
 	int         nplots;		/* figures drawn so far */
 	int         plot_failures;	/* figures gnuplot could not draw */
 	char        gnuplot_version[128];
+	char        kconfig_sha256[65];	/* of the run directory's kernel.config, "" when none */
 	/* what a section could not show: listed again under Deviations */
 	char       *missing[64];
 	int         nmissing;

@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 77
+plan 83
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -159,7 +159,26 @@ like "$(grep -o '<tr><th>libtracecmd</th><td>[^<]*\|<tr><th>compiler</th><td>[^<
 	"report-9.9 the compiler and the libraries"
 like "$(grep -o '<tr><th>kernel config SHA-256</th><td>[^<]*' "$H")" "$(sha256sum "$TMP/full/kernel.config" | cut -c1-64)\$" \
 	"report-9.10 the kernel config's hash"
-like "$(grep -A3 'Kernel configuration (kernel.config)' "$H" | tr '\n' '|')" 'CONFIG_PREEMPT_RT=y' "report-9.11 the kernel config in the appendix"
+# the kernel config as a file with its hash and its realtime-relevant options, not its text (issue 32.13:
+# a distribution's .config was 138 of 177 printed pages)
+is "$(grep -c '# fixture kernel config' "$H")" 0 "report-9.11 the kernel config's text is not printed"
+is "$(grep -o '<code id="kconfig-sha256">[0-9a-f]*</code>, as run.json recorded it' "$H" | sed 's/<[^>]*>//g')" \
+	"$(sha256sum "$TMP/full/kernel.config" | cut -c1-64), as run.json recorded it" \
+	"report-9.12 the appendix gives kernel.config's SHA-256, checked against run.json's"
+like "$(grep -o '<h3 id="kconfig">.*' "$H" | head -1)" '\(3 lines, 59 bytes;' "report-9.13 ... its lines and bytes"
+kc=$(sed -n '/<table id="kconfig-rt">/,/<\/table>/p' "$H")
+is "$(printf '%s' "$kc" | grep -o '<tr><td>CONFIG_[A-Z_]*</td><td>[^<]*' | sed 's/<tr><td>//; s/<\/td><td>/=/' | grep -c .) \
+$(printf '%s' "$kc" | grep -o '<tr><td>CONFIG_\(PREEMPT_RT\|HZ\|NO_HZ_FULL\)</td><td>[^<]*' | sed 's/<tr><td>//; s/<\/td><td>/=/' | tr '\n' ' ')" \
+	"16 CONFIG_PREEMPT_RT=y CONFIG_HZ=1000 CONFIG_NO_HZ_FULL=not in the file " \
+	"report-9.14 ... and the 16 realtime-relevant options the survey records, read from the file"
+cp -r "$TMP/full" "$TMP/kc"
+printf '# CONFIG_PREEMPT_RT is not set\n' >> "$TMP/kc/kernel.config"
+"$PREFLIGHT" report "$TMP/kc" -o "$TMP/kc.html" >/dev/null 2>&1
+like "$(grep -o '<h3 id="kconfig">.*' "$TMP/kc.html" | head -1)" '<b>not</b> the [0-9a-f]{64} run.json recorded: the file was changed after the run' \
+	"report-9.15 a kernel.config changed after the run: its hash is not run.json's, said"
+like "$(grep -o 'deviation-list">.*' "$TMP/kc.html")" "kernel.config&#39;s SHA-256 is not the one run.json recorded" \
+	"report-9.16 ... and listed under Deviations"
+like "$(grep -o '<tr><td>CONFIG_PREEMPT_RT</td><td>[^<]*' "$TMP/kc.html")" '<td>n$' "report-9.17 a '# ... is not set' line is n"
 
 # H1 and E1 draw the latency the budgets judge, with its budget (issue 32.14): REQ-LAT-001 judges the
 # wakeup latency (tasks.*.wakeup_latency_ns.max, budgets/seed.ini), so its 62 µs is their red line
@@ -266,7 +285,7 @@ like "$err" '^preflight: report: .*nothing to report' "report-7.2 ... with one l
 
 # --- no chromium for --pdf: exit 3 naming the package (the HTML is still written)
 mkdir "$TMP/bin"
-for t in gnuplot rm; do ln -s "$(command -v $t)" "$TMP/bin/$t"; done
+for t in gnuplot rm sha256sum; do ln -s "$(command -v $t)" "$TMP/bin/$t"; done
 run_cmd env PATH="$TMP/bin" "$PREFLIGHT" report "$TMP/full" -o "$TMP/nopdf.html" --pdf "$TMP/nopdf.pdf"
 is "$rc" 3 "report-8.1 --pdf without chromium: exit 3"
 like "$err" "^preflight: report: chromium: not found: install the Debian package 'chromium'" "report-8.2 ... naming the package"
