@@ -722,11 +722,36 @@ static const char *rpt_verdict_word(const struct rpt_verdict *v, const char **cl
 	return "?";
 }
 
+/*
+ * rpt_worst_short - a worst case's culprit line cut to the job and how late it was, "io job 1329:
+ * 19211 µs late" (a line that opens with what the latency counts from loses that too): the whole line, with its culprits, is under Worst cases, and in the verdict
+ * table's narrow column it made each row a third of a page (issue 32.10, 32.13)
+ */
+static const char *rpt_worst_short(const char *worst, char *buf, size_t size)
+{
+	const char *job = strstr(worst, " job "), *dash, *paren, *close;
+	size_t end;
+
+	/* from the task's name before " job " (a line may open with what its latency counts from) */
+	while (job && job > worst && job[-1] != ' ')
+		job--;
+	worst = job ? job : worst;
+	dash = strstr(worst, " \u2014 ");
+	paren = strstr(worst, " (pid ");
+	end = dash ? (size_t)(dash - worst) : strlen(worst);
+
+	if (paren && (size_t)(paren - worst) < end && (close = strstr(paren, "):")) && (size_t)(close - worst) < end)
+		snprintf(buf, size, "%.*s%.*s", (int)(paren - worst), worst, (int)(end - (close + 1 - worst)), close + 1);
+	else
+		snprintf(buf, size, "%.*s", (int)end, worst);
+	return buf;
+}
+
 /* rpt_s_verdicts - 1: one row per requirement and element, from verdicts.json */
 static void rpt_s_verdicts(struct rpt *r)
 {
 	int count[4] = { 0 };
-	char anchor[160], attr[960], n[32];
+	char anchor[160], attr[960], n[32], shortw[sizeof(r->verdict->worst)];
 	const char *cls, *word;
 
 	rpt_section(r, 1, "verdicts", "Verdicts");
@@ -769,8 +794,9 @@ static void rpt_s_verdicts(struct rpt *r)
 			rpt_esc(r->out, v->why);
 		}
 		if (v->worst[0]) {
-			fputs(" worst: ", r->out);
-			rpt_esc(r->out, v->worst);
+			fputs(" worst: <a href=\"#worst\">", r->out);
+			rpt_esc(r->out, rpt_worst_short(v->worst, shortw, sizeof(shortw)));
+			fputs("</a>", r->out);
 		}
 		if (v->emulated[0]) {
 			fputs(" <span class=\"emulated\">emulated: ", r->out);

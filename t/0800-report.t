@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 83
+plan 86
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -55,6 +55,20 @@ like "$(grep -o '<p class="emulated" id="emulated">.*</p>' "$H")" "EMULATED: <b>
 	"report-1.8d page 1 names the emulated interfaces (issue 32.5) ..."
 like "$(grep -o '<tr class="[a-z]*"><td>REQ-LAT-001</td>.*' "$H" | head -1)" '<span class="emulated">emulated: sensorsim</span>' \
 	"report-1.8e ... and each verdict row resting on one"
+
+# the worst case in the verdict table is the job and how late, linked to Worst cases, where its culprits are
+# (issue 32.13: the whole culprit line in the evidence column made each row a third of a page)
+vt=$(sed -n '/<table id="verdict-table">/,/<\/table>/p' "$H")
+like "$(printf '%s' "$vt" | grep -o '<tr class="fail"><td>REQ-LAT-001</td>.*' | head -1)" \
+	'worst: <a href="#worst">ctl100 job 9: 2013 µs late</a>' "report-1.8j the verdict row names its worst job, linked to Worst cases"
+is "$(printf '%s' "$vt" | grep -c 'explained\]\|(pid ')" 0 "report-1.8k ... and not its culprits"
+cp -r "$TMP/full" "$TMP/chained"
+perl -Mutf8 -MJSON::PP -e 'local $/; my $j = JSON::PP->new->utf8->decode(<>);
+	$j->{verdicts}[0]{worst_case} = "its activation, 45852.7 us from its release (the wakeup latency, 42305.7 us, counts from its waking): nav10 job 148 (pid 730, released at 1.0 s): 45853 µs late \x{2014} hackbench (pid 884) 7565 µs [100 % explained]";
+	print JSON::PP->new->utf8->encode($j)' "$TMP/full/verdicts.json" > "$TMP/chained/verdicts.json"
+"$PREFLIGHT" report "$TMP/chained" -o "$TMP/chained.html" >/dev/null 2>&1
+like "$(grep -o 'worst: <a href="#worst">[^<]*' "$TMP/chained.html" | head -1)" '>nav10 job 148: 45853 µs late$' \
+	"report-1.8l ... a chained task's line too, from its task's name"
 
 # a reworded verdicts.tap changes nothing: the report reads verdicts.json only
 cp -r "$TMP/full" "$TMP/tap"
