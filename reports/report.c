@@ -529,10 +529,13 @@ static void rpt_kv_json(struct rpt *r, const char *key, json_t *root, const char
 	free(text);
 }
 
-/* rpt_section - open section n with its title; every section starts a new printed page */
-static void rpt_section(struct rpt *r, int n, const char *id, const char *title)
+/*
+ * rpt_section - open section n ("7", "A1") with its title; a section starts a new printed page
+ * unless the print rules let it follow the one before (rpt_css)
+ */
+static void rpt_section(struct rpt *r, const char *n, const char *id, const char *title)
 {
-	fprintf(r->out, "</section>\n<section id=\"%s\"><h2>%d %s</h2>\n", id, n, title);
+	fprintf(r->out, "</section>\n<section id=\"%s\"><h2>%s %s</h2>\n", id, n, title);
 }
 
 /* rpt_evidence - the anchor of a metric path's evidence section */
@@ -568,7 +571,7 @@ static const char rpt_css[] =
 	".missing{color:#8a4b00;background:#fff4e0;padding:2px 6px;border-left:3px solid #e69f00}\n"
 	".basis{background:#eef3f8;padding:4px 8px;border-left:3px solid #0072B2}\n"
 	"pre{font-size:8pt;white-space:pre-wrap;word-break:break-all;background:#f7f7f7;padding:4px}\n"
-	"nav ol{columns:2}\n"
+	"nav ol{columns:2}.also{font-size:9pt;margin:.2em 0}td.same{color:#777}\n"
 	/*
 	 * Chromium prints a page whose content is wider than A4 shrunk to fit (9 pt came out 6.4 pt):
 	 * nothing may be wider than the page. The verdict table has fixed column widths and breaks long
@@ -583,7 +586,7 @@ static const char rpt_css[] =
 	"#verdict-table th:nth-child(4){width:7%}#verdict-table th:nth-child(5){width:11%}#verdict-table th:nth-child(6){width:7%}"
 	"#verdict-table th:nth-child(7){width:6%}#verdict-table th:nth-child(8){width:10%}#verdict-table th:nth-child(9){width:14%}\n"
 	"@page{size:A4;margin:16mm 12mm 14mm 12mm}\n"
-	"@media print{body{max-width:none;padding:0}section{break-before:page}section#top,section#verdicts{break-before:auto}"
+	"@media print{body{max-width:none;padding:0}section#config,section#tasks,section#worst,section#flight,section#worst-more,section#appendix{break-before:page}"
 	"h2,h3{break-after:avoid}tr{break-inside:avoid}}\n";
 
 /* rpt_css_string - text inside a CSS string: quotes, backslashes and control characters escaped, '<' too */
@@ -700,9 +703,10 @@ static void rpt_head(struct rpt *r)
 	      "<li><a href=\"#trace\">Traceability matrix</a></li><li><a href=\"#definitions\">Metric definitions</a></li>"
 	      "<li><a href=\"#loads\">Load proof</a></li><li><a href=\"#baseline\">Kernel baseline</a></li>"
 	      "<li><a href=\"#tasks\">Per task</a></li><li><a href=\"#utilisation\">Utilisation</a></li>"
-	      "<li><a href=\"#worst\">Worst cases</a></li><li><a href=\"#flight\">Flight</a></li>"
+	      "<li><a href=\"#worst\">Worst cases</a></li>"
 	      "<li><a href=\"#validity\">Measurement validity</a></li><li><a href=\"#deviations\">Deviations and limitations</a></li>"
-	      "<li><a href=\"#appendix\">Appendix</a></li></ol></nav>\n", r->out);
+	      "</ol><p>Appendix: <a href=\"#flight\">A1 Flight</a>, <a href=\"#worst-more\">A2 Further worst cases</a>, "
+	      "<a href=\"#load-reports\">A3 The loads' own reports</a>, <a href=\"#appendix\">A4 Files of the run</a></p></nav>\n", r->out);
 }
 
 /* rpt_verdict_word - how a verdict is shown, and its row's class */
@@ -754,7 +758,7 @@ static void rpt_s_verdicts(struct rpt *r)
 	char anchor[160], attr[960], n[32], shortw[sizeof(r->verdict->worst)];
 	const char *cls, *word;
 
-	rpt_section(r, 1, "verdicts", "Verdicts");
+	rpt_section(r, "1", "verdicts", "Verdicts");
 	fputs("<p class=\"basis\">Basis: each observed value is the <b>measured high-water mark under the declared load</b> "
 	      "during this run; it is not a WCET and not a bound on what another run may see.</p>\n", r->out);
 	if (!r->verdicts) {
@@ -770,8 +774,13 @@ static void rpt_s_verdicts(struct rpt *r)
 		count[!strcmp(cls, "pass") ? 0 : !strcmp(cls, "fail") ? 1 : !strcmp(cls, "skip") ? 2 : 3]++;
 		fprintf(r->out, "<tr class=\"%s\"><td>", cls);
 		rpt_esc(r->out, v->id);
-		fputs("</td><td>", r->out);
-		rpt_esc(r->out, v->requirement);
+		/* a requirement judged per element: its text once, in its first row */
+		if (i && !strcmp(v->id, v[-1].id) && !strcmp(v->requirement, v[-1].requirement))
+			fputs("</td><td class=\"same\">as above", r->out);
+		else {
+			fputs("</td><td>", r->out);
+			rpt_esc(r->out, v->requirement);
+		}
 		fputs("</td><td>", r->out);
 		rpt_esc(r->out, v->label);
 		fputs("<br><code>", r->out);
@@ -901,7 +910,7 @@ static void rpt_s_config(struct rpt *r)
 	size_t i;
 	char buf[512];
 
-	rpt_section(r, 2, "config", "Configuration identification");
+	rpt_section(r, "2", "config", "Configuration identification");
 	rpt_kconfig_check(r);
 	if (!r->sysinfo)
 		rpt_note_missing(r, "configuration: no sysinfo.json (the system was not surveyed with this run)");
@@ -1037,7 +1046,7 @@ static void rpt_s_trace(struct rpt *r)
 	char anchor[160], attr[960];
 	const char *cls;
 
-	rpt_section(r, 3, "trace", "Traceability matrix");
+	rpt_section(r, "3", "trace", "Traceability matrix");
 	if (!r->nverdicts) {
 		rpt_note_missing(r, "traceability: no verdicts to trace");
 		return;
@@ -1075,7 +1084,7 @@ static void rpt_s_trace(struct rpt *r)
 /* rpt_s_definitions - 4: what each number means */
 static void rpt_s_definitions(struct rpt *r)
 {
-	rpt_section(r, 4, "definitions", "Metric definitions");
+	rpt_section(r, "4", "definitions", "Metric definitions");
 	fputs("<table><tr><th>metric</th><th>definition</th></tr>\n", r->out);
 	rpt_kv(r, "activation latency", "start of the job (the app's start marker in the trace) − its release r_k "
 	       "(the absolute time the job was due); per task, every job");
@@ -1098,22 +1107,42 @@ static void rpt_s_definitions(struct rpt *r)
 	fputs("</table>\n<p>The full definitions are in docs/results.md of preflight.</p>\n", r->out);
 }
 
-/* rpt_s_loads - 5: each load's report per phase */
+/* rpt_s_loads - 5: what each load achieved against its target, each second and per phase */
 static void rpt_s_loads(struct rpt *r)
 {
-	json_t *ph, *load;
-	const char *name;
+	json_t *ph;
 	size_t i;
 	int n = 0;
 
-	rpt_section(r, 5, "loads", "Load proof");
+	rpt_section(r, "5", "loads", "Load proof");
 	if (!r->loads) {
 		rpt_note_missing(r, "load proof: no loads.json (no loads ran, or an analyze-only directory)");
 		return;
 	}
-	fputs("<p>What each load achieved, as its own report says (docs/loads.md). Targets are the scenario's "
-	      "(scenario.ini in the appendix).</p>\n<table><tr><th>phase</th><th>load</th><th>elapsed (s)</th>"
-	      "<th>achieved</th></tr>\n", r->out);
+	json_array_foreach(pf_jpath_get(r->loads, "phases"), i, ph)
+		n += json_object_size(pf_jpath_get(ph, "loads"));
+	if (!n)
+		fputs("<p>No phase of this run had a load.</p>\n", r->out);
+	else {
+		fputs("<p>What each load achieved against its target (the scenario's: scenario.ini in the appendix); "
+		      "each load's own report is in <a href=\"#load-reports\">the appendix</a>.</p>\n", r->out);
+		rpt_plot_l1(r);
+	}
+}
+
+/* rpt_s_load_reports - A3: what each load reported of itself, per phase (docs/loads.md) */
+static void rpt_s_load_reports(struct rpt *r)
+{
+	json_t *ph, *load;
+	const char *name;
+	size_t i;
+
+	rpt_section(r, "A3", "load-reports", "The loads' own reports");
+	if (!r->loads) {
+		fputs("<p>No loads.json in the run directory.</p>\n", r->out);
+		return;
+	}
+	fputs("<table><tr><th>phase</th><th>load</th><th>elapsed (s)</th><th>achieved</th></tr>\n", r->out);
 	json_array_foreach(pf_jpath_get(r->loads, "phases"), i, ph) {
 		json_object_foreach(pf_jpath_get(ph, "loads"), name, load) {
 			char *ach = rpt_json_text(pf_jpath_get(load, "achieved"));
@@ -1126,14 +1155,9 @@ static void rpt_s_loads(struct rpt *r)
 			rpt_esc(r->out, ach);
 			fputs("</code></td></tr>\n", r->out);
 			free(ach);
-			n++;
 		}
 	}
 	fputs("</table>\n", r->out);
-	if (!n)
-		fputs("<p>No phase of this run had a load.</p>\n", r->out);
-	else
-		rpt_plot_l1(r);
 }
 
 /* rpt_ct_rows - the per-CPU rows of one cyclictest baseline */
@@ -1178,7 +1202,7 @@ static void rpt_ct_worst(struct rpt *r, json_t *res, const char *what)
 /* rpt_s_baseline - 6: cyclictest idle and loaded, per CPU */
 static void rpt_s_baseline(struct rpt *r)
 {
-	rpt_section(r, 6, "baseline", "Kernel baseline");
+	rpt_section(r, "6", "baseline", "Kernel baseline");
 	if (!r->base_idle && !r->base_loaded) {
 		rpt_note_missing(r, "kernel baseline: no cyclictest phase in this run");
 		return;
@@ -1224,7 +1248,7 @@ static void rpt_s_tasks(struct rpt *r)
 	json_t *t;
 	size_t i;
 
-	rpt_section(r, 7, "tasks", "Per task");
+	rpt_section(r, "7", "tasks", "Per task");
 	if (!r->ntasks) {
 		rpt_note_missing(r, "per task: results.json has no app tasks (%s)",
 				 r->results ? "a cyclictest-only run, or the app was not traced" : "no results.json");
@@ -1277,7 +1301,6 @@ static void rpt_s_tasks(struct rpt *r)
 	rpt_plot_h1(r);
 	rpt_plot_e1(r);
 	rpt_plot_t1(r);
-	rpt_plot_m1(r);
 	rpt_plot_r1(r);
 }
 
@@ -1294,7 +1317,7 @@ static void rpt_s_utilisation(struct rpt *r)
 	json_t *app = pf_jpath_get(r->results, "app");
 	char buf[64];
 
-	rpt_section(r, 8, "utilisation", "Utilisation");
+	rpt_section(r, "8", "utilisation", "Utilisation");
 	if (!json_is_object(app)) {
 		rpt_note_missing(r, "utilisation: results.json has no app utilisation (no markers, no job log)");
 		return;
@@ -1313,46 +1336,83 @@ static void rpt_s_utilisation(struct rpt *r)
 	rpt_plot_u1(r);
 }
 
-/* rpt_s_worst - 9: the worst activations with what delayed them */
+/* rpt_culprit - one worst case: its summary, its contributors, where it waited */
+static void rpt_culprit(struct rpt *r, json_t *c)
+{
+	json_t *k;
+	size_t m;
+
+	fputs("<h3>", r->out);
+	rpt_esc(r->out, rpt_str(c, "summary", "?"));
+	fputs("</h3><table><tr><th>contributor</th><th>kind</th><th>µs</th><th>share</th></tr>\n", r->out);
+	json_array_foreach(pf_jpath_get(c, "contributors"), m, k) {
+		fputs("<tr><td>", r->out);
+		rpt_esc(r->out, rpt_str(k, "name", "?"));
+		fputs("</td><td>", r->out);
+		rpt_esc(r->out, rpt_str(k, "kind", "?"));
+		fputs("</td>", r->out);
+		rpt_td_ns(r, pf_jpath_get(k, "duration_ns"));
+		fprintf(r->out, "<td class=\"n\">%.1f %%</td></tr>\n", rpt_num(k, "share") * 100);
+	}
+	fprintf(r->out, "</table><p>job %.0f on CPU %.0f, waited: ", rpt_num(c, "seq"), rpt_num(c, "cpu"));
+	rpt_esc(r->out, rpt_str(c, "waited", "?"));
+	fprintf(r->out, "%s</p>\n", json_is_false(pf_jpath_get(c, "complete")) ?
+		" — <b>incomplete</b>: the parts do not add up to the delay (the CPU history kept did not reach back to the release)" : "");
+}
+
+/*
+ * rpt_s_worst - 9: each task's worst activation, what delayed it and G1; its next two worst by
+ * their summary line, their contributors in the appendix (A2, rpt_s_worst_more)
+ */
 static void rpt_s_worst(struct rpt *r)
 {
-	json_t *t, *c, *k;
-	size_t i, j, m;
+	json_t *t, *c;
+	size_t i, j;
 	int n = 0, ng = 0;
 
-	rpt_section(r, 9, "worst", "Worst cases");
+	rpt_section(r, "9", "worst", "Worst cases");
 	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
 		json_array_foreach(pf_jpath_get(t, "culprits"), j, c) {
 			if (j >= 3)
 				break;
 			if (!n++)
-				fputs("<p>The worst activations of each task (up to three) and what stood between release "
-				      "and start on the CPU where the job started.</p>\n", r->out);
-			fputs("<h3>", r->out);
-			rpt_esc(r->out, rpt_str(c, "summary", "?"));
-			fputs("</h3><table><tr><th>contributor</th><th>kind</th><th>µs</th><th>share</th></tr>\n", r->out);
-			json_array_foreach(pf_jpath_get(c, "contributors"), m, k) {
-				fputs("<tr><td>", r->out);
-				rpt_esc(r->out, rpt_str(k, "name", "?"));
-				fputs("</td><td>", r->out);
-				rpt_esc(r->out, rpt_str(k, "kind", "?"));
-				fputs("</td>", r->out);
-				rpt_td_ns(r, pf_jpath_get(k, "duration_ns"));
-				fprintf(r->out, "<td class=\"n\">%.1f %%</td></tr>\n", rpt_num(k, "share") * 100);
-			}
-			fprintf(r->out, "</table><p>job %.0f on CPU %.0f, waited: ", rpt_num(c, "seq"), rpt_num(c, "cpu"));
-			rpt_esc(r->out, rpt_str(c, "waited", "?"));
-			fprintf(r->out, "%s</p>\n", json_is_false(pf_jpath_get(c, "complete")) ?
-				" — <b>incomplete</b>: the parts do not add up to the delay (the CPU history kept did not reach back to the release)" : "");
-			if (j == 0)
+				fputs("<p>The worst activation of each task and what stood between release and start on "
+				      "the CPU where the job started; the next two of each task by their line, their "
+				      "contributors in <a href=\"#worst-more\">the appendix</a>.</p>\n", r->out);
+			if (j == 0) {
+				rpt_culprit(r, c);
 				rpt_plot_g1(r, (int)i, c, ++ng);
+				continue;
+			}
+			fputs("<p class=\"also\">also: ", r->out);
+			rpt_esc(r->out, rpt_str(c, "summary", "?"));
+			fputs("</p>\n", r->out);
 		}
 	}
 	if (!n)
 		rpt_note_missing(r, "worst cases: results.json has no culprit analysis (no trace of the app)");
 }
 
-/* rpt_s_flight - 10 */
+/* rpt_s_worst_more - A2: the second and third worst activation of each task, with their contributors */
+static void rpt_s_worst_more(struct rpt *r)
+{
+	json_t *t, *c;
+	size_t i, j;
+	int n = 0;
+
+	rpt_section(r, "A2", "worst-more", "Further worst cases");
+	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t)
+		json_array_foreach(pf_jpath_get(t, "culprits"), j, c) {
+			if (j < 1 || j >= 3)
+				continue;
+			rpt_culprit(r, c);
+			n++;
+		}
+	if (!n)
+		fputs("<p>No task has a second worst case with its culprits.</p>\n", r->out);
+}
+
+/* rpt_s_flight - A1: the flight, in the appendix (issue 32.13) */
 static void rpt_s_flight(struct rpt *r)
 {
 	json_t *fsw = pf_jpath_get(r->results, "fsw"), *sim = NULL;
@@ -1370,7 +1430,7 @@ static void rpt_s_flight(struct rpt *r)
 	};
 	char path[PATH_MAX];
 
-	rpt_section(r, 10, "flight", "Flight");
+	rpt_section(r, "A1", "flight", "Flight");
 	if (!json_is_object(fsw)) {
 		rpt_note_missing(r, "flight: this run did not fly the simulator (no fsw statistics in results.json)");
 		return;
@@ -1398,13 +1458,13 @@ static void rpt_s_flight(struct rpt *r)
 	rpt_plot_f1(r);
 }
 
-/* rpt_s_validity - 11 */
+/* rpt_s_validity - 10 */
 static void rpt_s_validity(struct rpt *r)
 {
 	json_t *t, *st;
 	size_t i;
 
-	rpt_section(r, 11, "validity", "Measurement validity");
+	rpt_section(r, "10", "validity", "Measurement validity");
 	st = rpt_load_json(r, "selftest/selftest.json");
 	if (!r->results) {
 		json_decref(st);
@@ -1466,13 +1526,13 @@ static void rpt_s_validity(struct rpt *r)
 	fputs("</table>\n", r->out);
 }
 
-/* rpt_s_deviations - 12: every warning, partial phase and "not measured", said openly */
+/* rpt_s_deviations - 11: every warning, partial phase and "not measured", said openly */
 static void rpt_s_deviations(struct rpt *r)
 {
 	json_t *w, *ph;
 	size_t i;
 
-	rpt_section(r, 12, "deviations", "Deviations and limitations");
+	rpt_section(r, "11", "deviations", "Deviations and limitations");
 	fputs("<ul id=\"deviation-list\">", r->out);
 	if (r->partial) {
 		fputs("<li><b>PARTIAL</b>: ", r->out);
@@ -1541,12 +1601,12 @@ static void rpt_pre(struct rpt *r, const char *title, const char *text)
 	fputs("</pre>\n", r->out);
 }
 
-/* rpt_s_appendix - 13: regenerate command, data manifest, environment */
+/* rpt_s_appendix - A4: regenerate command, data manifest, environment */
 static void rpt_s_appendix(struct rpt *r)
 {
 	char *scn, abs[PATH_MAX];
 
-	rpt_section(r, 13, "appendix", "Appendix");
+	rpt_section(r, "A4", "appendix", "Files of the run");
 	fputs("<h3>Regenerate this report</h3><pre>preflight report ", r->out);
 	rpt_esc(r->out, realpath(r->dir, abs) ? abs : r->dir);	/* the same however the directory was named */
 	fputs("</pre><p>The same run directory gives a byte-identical file (set SOURCE_DATE_EPOCH to print a date). "
@@ -1660,9 +1720,11 @@ static int rpt_write(struct rpt *r, const char *html)
 	rpt_s_tasks(r);
 	rpt_s_utilisation(r);
 	rpt_s_worst(r);
-	rpt_s_flight(r);
 	rpt_s_validity(r);
 	rpt_s_deviations(r);
+	rpt_s_flight(r);
+	rpt_s_worst_more(r);
+	rpt_s_load_reports(r);
 	rpt_s_appendix(r);
 	fputs("</section>\n</body></html>\n", r->out);
 	fclose(r->out);

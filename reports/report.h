@@ -118,7 +118,6 @@ void rpt_plot_h1(struct rpt *r);
 void rpt_plot_e1(struct rpt *r);
 void rpt_plot_t1(struct rpt *r);
 void rpt_plot_r1(struct rpt *r);
-void rpt_plot_m1(struct rpt *r);
 void rpt_plot_u1(struct rpt *r);
 void rpt_plot_b1(struct rpt *r);
 void rpt_plot_f1(struct rpt *r);

@@ -34,9 +34,9 @@
 #define RPT_PLOT_W 900
 #define RPT_PLOT_H 460
 #define RPT_MAX_BINS 600
-#define RPT_T1_ALL_DOTS 20000	/* up to this many jobs, T1 shows every activation */
-#define RPT_DOT_COLS 250	/* T1, R1: dots closer than 1/250 of the time axis (about a dot) ... */
-#define RPT_DOT_ROWS 500	/* ... and 1/50 of a decade (log10 -2 .. 8), about a dot, are drawn once */
+#define RPT_DOT_COLS 100	/* T1, R1: a task's lowest and highest job in each of this many time columns ... */
+#define RPT_DOT_WORST 10	/* ... and its this many worst jobs are its dots */
+#define RPT_U1_WINDOWS 300	/* U1: at most this many windows (a 1-hour run: 1 min windows) */
 #define RPT_LOG_FLOOR_US 0.0625	/* on a log axis, smaller latencies (0) are drawn here: the first bin */
 
 static const char *const rpt_palette[] = {
@@ -539,45 +539,60 @@ void rpt_plot_e1(struct rpt *r)
 typedef double (*rpt_job_value)(struct rpt *r, const struct rpt_job *j);
 
 /*
- * rpt_series - write task i's data blocks over time: $D<i> the dots (every
- * job when 'all', else those above 'threshold'; one per pixel; the worst is
- * never dropped) and $M<i> the maximum of each second; false when the task
- * has no job
+ * rpt_series - write task i's data blocks over time: $D<i> the dots, thinned to what can be told
+ * apart printed (issue 32.13: 8 938 dots made T1 1.3 MB): in each of RPT_DOT_COLS time columns
+ * the task's lowest and highest job, and its RPT_DOT_WORST worst jobs wherever they are; $M<i>
+ * the maximum of each second. False when the task has no job.
  */
-static bool rpt_series(FILE *s, struct rpt *r, int i, rpt_job_value val, double threshold, bool all, int64_t t0)
+static bool rpt_series(FILE *s, struct rpt *r, int i, rpt_job_value val, int64_t t0, int64_t t1)
 {
-	double worst_v = -INFINITY, sec_max = -INFINITY;
-	int64_t sec = -1, t1 = t0;
-	size_t k, worst = SIZE_MAX;
-	uint8_t *seen;
+	size_t lo[RPT_DOT_COLS], hi[RPT_DOT_COLS], worst[RPT_DOT_WORST], nworst = 0, k;
+	double sec_max = -INFINITY;
+	int64_t sec = -1;
+	uint8_t *pick;
+	bool any = false;
 
-	for (k = 0; k < r->njobs; k++)
-		if (r->jobs[k].task == i && !isnan(val(r, &r->jobs[k])) && val(r, &r->jobs[k]) > worst_v)
-			worst_v = val(r, &r->jobs[k]), worst = k;
-	if (worst == SIZE_MAX)
+	pick = calloc(r->njobs ? r->njobs : 1, 1);
+	if (!pick)
 		return false;
-	for (k = 0; k < r->njobs; k++)
-		t1 = r->jobs[k].task == i && r->jobs[k].release_ns > t1 ? r->jobs[k].release_ns : t1;
-	/* dots that would land on one another are drawn once */
-	seen = calloc(RPT_DOT_COLS * RPT_DOT_ROWS / 8, 1);
-	if (!seen)
-		return false;
-	fprintf(s, "$D%d << EOD\n", i);
+	for (k = 0; k < RPT_DOT_COLS; k++)
+		lo[k] = hi[k] = SIZE_MAX;
 	for (k = 0; k < r->njobs; k++) {
 		const struct rpt_job *j = &r->jobs[k];
-		double v = j->task == i ? fmax(val(r, j), RPT_LOG_FLOOR_US) : NAN;
-		long col = (long)((double)(j->release_ns - t0) / (t1 - t0 + 1) * RPT_DOT_COLS);
-		long row = (long)((log10(v) + 2) * RPT_DOT_ROWS / 10);
-		size_t bit = (size_t)col * RPT_DOT_ROWS + (row < 0 ? 0 : row >= RPT_DOT_ROWS ? RPT_DOT_ROWS - 1 : row);
+		double v = j->task == i ? val(r, j) : NAN;
+		size_t col = (size_t)((double)(j->release_ns - t0) / (t1 - t0 + 1) * RPT_DOT_COLS), w;
 
-		if (isnan(v) || !(all || k == worst || (!isnan(threshold) && v > threshold)))
+		if (isnan(v))
 			continue;
-		if (k != worst && (seen[bit / 8] & 1 << bit % 8))
-			continue;
-		seen[bit / 8] |= 1 << bit % 8;
-		fprintf(s, "%.6f %.4g\n", (j->release_ns - t0) / 1e9, v);
+		any = true;
+		if (lo[col] == SIZE_MAX || v < val(r, &r->jobs[lo[col]]))
+			lo[col] = k;
+		if (hi[col] == SIZE_MAX || v > val(r, &r->jobs[hi[col]]))
+			hi[col] = k;
+		/* the worst jobs, worst first: insert in place */
+		for (w = nworst; w > 0 && v > val(r, &r->jobs[worst[w - 1]]); w--)
+			if (w < RPT_DOT_WORST)
+				worst[w] = worst[w - 1];
+		if (w < RPT_DOT_WORST) {
+			worst[w] = k;
+			nworst += nworst < RPT_DOT_WORST;
+		}
 	}
-	free(seen);
+	if (!any) {
+		free(pick);
+		return false;
+	}
+	for (k = 0; k < RPT_DOT_COLS; k++)
+		if (lo[k] != SIZE_MAX)
+			pick[lo[k]] = pick[hi[k]] = 1;
+	for (k = 0; k < nworst; k++)
+		pick[worst[k]] = 1;
+	fprintf(s, "$D%d << EOD\n", i);
+	for (k = 0; k < r->njobs; k++)
+		if (pick[k])
+			fprintf(s, "%.6f %.4g\n", (r->jobs[k].release_ns - t0) / 1e9,
+				fmax(val(r, &r->jobs[k]), RPT_LOG_FLOOR_US));
+	free(pick);
 	fprintf(s, "EOD\n$M%d << EOD\n", i);
 	/* jobs are in release order per task */
 	for (k = 0; k <= r->njobs; k++) {
@@ -600,12 +615,12 @@ static bool rpt_series(FILE *s, struct rpt *r, int i, rpt_job_value val, double 
 
 /* rpt_over_time - a figure of a job value over time for every task, dots and per-second maxima */
 static void rpt_over_time(struct rpt *r, const char *id, const char *title, const char *what, rpt_job_value val,
-			  const char *metric, double threshold, const char *setup)
+			  const char *metric, const char *setup)
 {
 	char name_q[512], name[160];
 	struct rpt_script sc;
-	int64_t t0 = INT64_MAX;
-	bool all, has[RPT_MAX_TASKS], judged[RPT_MAX_TASKS];
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+	bool has[RPT_MAX_TASKS], judged[RPT_MAX_TASKS];
 	char path[256], caption[512];
 	double lo = INFINITY, hi = -INFINITY;
 	int njudged = metric ? rpt_latency_judged(r, judged) : 0;
@@ -617,21 +632,21 @@ static void rpt_over_time(struct rpt *r, const char *id, const char *title, cons
 		rpt_note_missing(r, "%s: no job log (jobs.csv) to draw %s over time from", id, what);
 		return;
 	}
-	all = r->njobs <= RPT_T1_ALL_DOTS;
-	for (size_t k = 0; k < r->njobs; k++)
-		if (r->jobs[k].release_ns < t0)
-			t0 = r->jobs[k].release_ns;
+	for (size_t k = 0; k < r->njobs; k++) {
+		t0 = r->jobs[k].release_ns < t0 ? r->jobs[k].release_ns : t0;
+		t1 = r->jobs[k].release_ns > t1 ? r->jobs[k].release_ns : t1;
+	}
 	s = rpt_script_open(&sc);
 	if (!s)
 		return;
 	for (i = 0; i < r->ntasks; i++) {
-		double th = threshold;
+		double th = NAN;
 
 		if (metric) {
 			snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], metric);
 			th = rpt_budget_ns(r, path) / 1e3;
 		}
-		has[i] = rpt_series(s, r, i, val, th, all, t0);
+		has[i] = rpt_series(s, r, i, val, t0, t1);
 		if (fit && judged[i] && th > 0)
 			lo = fmin(lo, th), hi = fmax(hi, th);
 	}
@@ -655,13 +670,9 @@ static void rpt_over_time(struct rpt *r, const char *id, const char *title, cons
 				i, rpt_task_point(i), rpt_task_colour(i),
 				pf_gp_quote(rpt_key_name(r, i, judged, njudged, name, sizeof(name)), '\'', name_q, sizeof(name_q)),
 				i, rpt_task_dash(i), rpt_task_colour(i));
-	snprintf(caption, sizeof(caption), "%s%s", all ?
-		 "Every job of the job log (dots; jobs that would cover one another drawn once) and each task's "
-		 "maximum per second (line)." : metric ?
-		 "Too many jobs to draw each: each task's maximum per second (line), and as dots every job "
-		 "above the budget and each task's worst (never dropped)." :
-		 "Too many jobs to draw each: each task's maximum per second (line), and as dots every job "
-		 "above the deadline and each task's worst (never dropped).",
+	snprintf(caption, sizeof(caption), "Dots: in each of %d time columns each task's lowest and highest job, "
+		 "and its %d worst jobs wherever they are (not every job: a peak or a trough is never dropped); line: "
+		 "each task's maximum per second.%s", RPT_DOT_COLS, RPT_DOT_WORST,
 		 fit ? " A task marked (info) has no latency requirement: the latency axis is that of the tasks that "
 		 "have one." : "");
 	rpt_script_plot(r, &sc, n, id, title, caption, "no task has jobs in the job log");
@@ -688,7 +699,7 @@ static double rpt_response_pct(struct rpt *r, const struct rpt_job *j)
 void rpt_plot_t1(struct rpt *r)
 {
 	rpt_over_time(r, "T1", "T1 activation latency over time (job log)", "activations", rpt_latency_us,
-		      "activation_latency_ns", NAN, "set ylabel 'activation latency (µs, log)'\n");
+		      "activation_latency_ns", "set ylabel 'activation latency (µs, log)'\n");
 }
 
 void rpt_plot_r1(struct rpt *r)
@@ -706,74 +717,8 @@ void rpt_plot_r1(struct rpt *r)
 		 "fs transparent solid 0.12 noborder behind\n"
 		 "set label 'deadline missed' at graph 0.01, first 100 offset 0,0.8 tc rgb '#D00000' front\n"
 		 "set arrow from graph 0, first 100 to graph 1, first 100 nohead lc rgb '#D00000' lw 1.5 front\n", top);
-	rpt_over_time(r, "R1", "R1 response time against deadline (job log)", "responses", rpt_response_pct, NULL, 100,
+	rpt_over_time(r, "R1", "R1 response time against deadline (job log)", "responses", rpt_response_pct, NULL,
 		      setup);
-}
-
-/*
- * rpt_plot_m1 - the heatmap: time bins x latency bins (1/8 octave), colour
- * the log of the number of activations of every task in the cell; only
- * the non-empty cells are drawn (as boxes), so the size follows the data
- */
-void rpt_plot_m1(struct rpt *r)
-{
-	enum { M1_TIME_BINS = 120 };
-	struct rpt_script sc;
-	int64_t t0 = INT64_MAX, t1 = INT64_MIN, dt_ns;
-	uint32_t *cells;
-	int lo = RPT_NBINS, hi = -1, n = 0;
-	FILE *s;
-
-	if (rpt_read_jobs(r) < 0 || !r->njobs) {
-		rpt_note_missing(r, "M1: no job log (jobs.csv) to draw the latency heatmap from");
-		return;
-	}
-	for (size_t k = 0; k < r->njobs; k++) {
-		int b = rpt_bin_of(r->jobs[k].latency_ns / 1e3);
-
-		t0 = r->jobs[k].release_ns < t0 ? r->jobs[k].release_ns : t0;
-		t1 = r->jobs[k].release_ns > t1 ? r->jobs[k].release_ns : t1;
-		lo = b < lo ? b : lo;
-		hi = b > hi ? b : hi;
-	}
-	dt_ns = (t1 - t0) / M1_TIME_BINS + 1;
-	cells = calloc((size_t)M1_TIME_BINS * RPT_NBINS, sizeof(*cells));
-	s = cells ? rpt_script_open(&sc) : NULL;
-	if (!s) {
-		free(cells);
-		return;
-	}
-	for (size_t k = 0; k < r->njobs; k++)
-		cells[(r->jobs[k].release_ns - t0) / dt_ns * RPT_NBINS + rpt_bin_of(r->jobs[k].latency_ns / 1e3)]++;
-	/* x centre, y centre (log10 µs), x half width, y half height, log10 count */
-	fprintf(s, "$C << EOD\n");
-	for (int t = 0; t < M1_TIME_BINS; t++)
-		for (int b = lo; b <= hi; b++) {
-			uint32_t c = cells[(size_t)t * RPT_NBINS + b];
-			double y0 = log10(rpt_bin_us(b)), y1 = log10(rpt_bin_us(b + 1));
-
-			if (!c)
-				continue;
-			fprintf(s, "%.4f %.4f %.4f %.4f %.3f\n", (t + 0.5) * dt_ns / 1e9, (y0 + y1) / 2,
-				dt_ns / 2e9, (y1 - y0) / 2, log10(c));
-			n++;
-		}
-	fprintf(s, "EOD\nset xlabel 'time since the first release (s), columns of %.3g s'\n"
-		   "set ylabel 'activation latency (µs, log; rows of 1/%d octave)'\n"
-		   "set ytics ('0.1' -1, '1' 0, '10' 1, '100' 2, '1000' 3, '10000' 4, '100000' 5, '1000000' 6)\n"
-		   "set cblabel 'activations in the cell'\nunset key\n"
-		   "set cbtics ('1' 0, '2' 0.301, '5' 0.699, '10' 1, '20' 1.301, '50' 1.699, '100' 2, '1000' 3, '10^4' 4, '10^5' 5)\n"
-		   "set palette defined (0 '#fde725', 1 '#5ec962', 2 '#21918c', 3 '#3b528b', 4 '#440154')\n"
-		   "set cbrange [0:*]\nset style fill solid noborder\nset grid front\n",
-		dt_ns / 1e9, RPT_BINS_PER_OCTAVE);
-	rpt_budget_marks(s, r, "activation_latency_ns", 'l');
-	fprintf(s, "plot $C using 1:2:3:4:5 with boxxyerror lc palette notitle");
-	rpt_script_plot(r, &sc, n, "M1", "M1 activation latency over time, all tasks: how often each latency occurred",
-			"Each cell counts the activations of every task released in that time column whose latency falls "
-			"in that row; colour from yellow (one) to dark violet (many), log scale. The 2-D answer to "
-			"OSADL's long-term plot: a drift or a burst shows as a change along time. Red dashed: the budget.",
-			"no activations");
-	free(cells);
 }
 
 void rpt_plot_u1(struct rpt *r)
@@ -797,7 +742,10 @@ void rpt_plot_u1(struct rpt *r)
 		if (r->jobs[k].release_ns > t1)
 			t1 = r->jobs[k].release_ns;
 	}
-	win_ns = t1 - t0 > 120 * PF_NS_PER_SEC ? PF_NS_PER_SEC : 100 * PF_NS_PER_MS;
+	/* the shortest of 100 ms, 1 s, 10 s, 1 min, 10 min that needs at most RPT_U1_WINDOWS windows */
+	for (win_ns = 100 * PF_NS_PER_MS; (t1 - t0) / win_ns + 1 > RPT_U1_WINDOWS && win_ns < 600 * PF_NS_PER_SEC;
+	     win_ns *= win_ns < 10 * PF_NS_PER_SEC ? 10 : win_ns < 60 * PF_NS_PER_SEC ? 6 : 10)
+		;
 	nwin = (t1 - t0) / win_ns + 1;
 	u = calloc(nwin * r->ntasks, sizeof(*u));
 	s = u ? rpt_script_open(&sc) : NULL;
