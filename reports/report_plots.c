@@ -453,8 +453,9 @@ void rpt_plot_h1(struct rpt *r)
 	}
 	rpt_xrange(s, r, lat.metric, lo, hi);
 	snprintf(xlabel, sizeof(xlabel), "%s (µs, log; bins of 1/%d octave)", lat.words, RPT_BINS_PER_OCTAVE);
-	fprintf(s, "set logscale y\nset yrange [0.8:*]\nset xlabel '%s'\nset ylabel 'jobs (log)'\n",
-		pf_gp_quote(xlabel, '\'', name_q, sizeof(name_q)));
+	/* the key below the plot: inside, its box hid the histograms' peaks (issue 32.14) */
+	fprintf(s, "set logscale y\nset yrange [0.8:*]\nset xlabel '%s'\nset ylabel 'jobs (log)'\n"
+		   "set key below center horizontal maxcols 3 noopaque height 1.5\n", pf_gp_quote(xlabel, '\'', name_q, sizeof(name_q)));
 	rpt_budget_marks(s, r, lat.metric, 'x');
 	fprintf(s, "plot ");
 	for (i = 0; i < r->ntasks; i++) {

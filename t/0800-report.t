@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 86
+plan 87
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -222,6 +222,12 @@ small=$(perl -MMIME::Base64 -ne 'while (/<figure id="fig-([^"]+)"><img [^>]*widt
 	my ($id, $w, $s) = ($1, $2, decode_base64($3)); next if $id =~ /^G1/;
 	while ($s =~ /font-size="([0-9.]+)"/g) { my $pt = $1 * ($w > 703 ? 703 / $w : 1) * 0.75; print "$id $pt\n" if $pt < 8 } }' "$H" | sort -u | head -3)
 is "$small" "" "report-10.6 every figure's text is 8 pt or more printed on A4"
+# H1's key below the plot, clear of its x label (issue 32.14: inside, its opaque box hid the peaks):
+# every key line's baseline at least a line (14 px) below the x label's
+keypos=$(svg_raw "$H" H1 | perl -ne '$y = $1 if /<g transform="translate\([0-9.]+,([0-9.]+)\)/;
+	$x = $y if /<text>wakeup latency \(/; push @k, $y if /<text[^>]*>[^<]* max [0-9.]+ µs</;
+	END { my ($lo) = sort { $a <=> $b } @k; printf "%d %s", scalar @k, defined $x && $lo >= $x + 14 ? "below" : "not below" }')
+is "$keypos" "2 below" "report-10.11 H1: the key (2 tasks) is below the plot and its x label"
 # U1's axes fitted to the data (issue 32.14): the fixture's two 100 ms windows (0 to 0.2 s), its worst
 # window 40 % and a quarter above it; the 60 % line, off the axis, is said (it was 0.04 to 0.15 s, 0 to 70 %)
 is "$(svg "$H" U1 | grep -x ' *[0-9.]*' | sort -g | tr -d ' ' | tr '\n' ' ')" "0 0 0.05 0.1 0.15 0.2 10 20 30 40 50 " \
