@@ -614,6 +614,55 @@ static bool rpt_series(FILE *s, struct rpt *r, int i, rpt_job_value val, int64_t
 	return true;
 }
 
+/*
+ * rpt_t1_budgets - T1's red lines, within [*lo, *hi]: the budgets of the activation latency
+ * ('metric'); without one, the wakeup latency's budget where the two latencies are one: a task
+ * released by its own timer (no job chained to another task's), as io of the seed (REQ-LAT-001
+ * judges the wakeup latency, docs/budgets.md). A sentence for the caption, "" for none.
+ */
+static const char *rpt_t1_budgets(FILE *s, struct rpt *r, const char *metric, double *lo, double *hi)
+{
+	static char note[512];
+	char path[256], what[256], what_q[512], names[160] = "";
+	const char *id = NULL, *first_id = NULL;
+	double b = NAN, seen = NAN;
+	bool any = false;
+
+	for (int i = 0; i < r->ntasks; i++) {
+		snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], metric);
+		b = rpt_budget_ns(r, path) / 1e3;
+		if (!isnan(b))
+			*lo = fmin(*lo, b), *hi = fmax(*hi, b), any = true;
+	}
+	if (any) {
+		rpt_budget_marks(s, r, metric, 'y');
+		return " Red dashed: the activation latency's budget.";
+	}
+	/* the wakeup latency's budget, for the tasks whose activation latency it is */
+	for (int i = 0; i < r->ntasks; i++) {
+		snprintf(path, sizeof(path), "tasks.%s.chained_jobs", r->task_names[i]);
+		if (rpt_int(r->results, path, -1) != 0)
+			continue;
+		snprintf(path, sizeof(path), "tasks.%s.wakeup_latency_ns.max", r->task_names[i]);
+		b = rpt_budget_match_ns(r, path, &id);
+		if (isnan(b) || (!isnan(seen) && b != seen))
+			continue;	/* one line: the first budget of the timer-released tasks */
+		seen = b;
+		first_id = first_id ? first_id : id;
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? ", " : "",
+			 r->task_names[i]);
+	}
+	if (isnan(seen))
+		return "";
+	*lo = fmin(*lo, seen / 1e3), *hi = fmax(*hi, seen / 1e3);
+	snprintf(what, sizeof(what), " (%s, wakeup latency: %s)", first_id ? first_id : "?", names);
+	rpt_budget_mark(s, seen, 'y', pf_gp_quote(what, '\'', what_q, sizeof(what_q)));
+	snprintf(note, sizeof(note), " Red dashed: the wakeup latency's budget (%s), drawn for the tasks released by their "
+		 "own timer (%s), whose activation latency is their wakeup latency; a chained task's activation latency "
+		 "also holds its releaser's work and is judged in H1 and E1.", first_id ? first_id : "?", names);
+	return note;
+}
+
 /* rpt_over_time - a figure of a job value over time for every task, dots and per-second maxima */
 static void rpt_over_time(struct rpt *r, const char *id, const char *title, const char *what, rpt_job_value val,
 			  const char *metric, const char *setup)
@@ -622,7 +671,8 @@ static void rpt_over_time(struct rpt *r, const char *id, const char *title, cons
 	struct rpt_script sc;
 	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
 	bool has[RPT_MAX_TASKS], judged[RPT_MAX_TASKS];
-	char path[256], caption[512];
+	char path[256], caption[1024];
+	const char *budget_note = "";
 	double lo = INFINITY, hi = -INFINITY;
 	int njudged = metric ? rpt_latency_judged(r, judged) : 0;
 	bool fit = njudged && njudged < r->ntasks;
@@ -652,17 +702,17 @@ static void rpt_over_time(struct rpt *r, const char *id, const char *title, cons
 			lo = fmin(lo, th), hi = fmax(hi, th);
 	}
 	/* the tasks with a latency requirement set the latency axis; the others are drawn on it */
-	for (size_t k = 0; k < r->njobs && fit; k++) {
-		double v = judged[r->jobs[k].task] ? val(r, &r->jobs[k]) : NAN;
+	for (size_t k = 0; k < r->njobs && metric; k++) {
+		double v = !fit || judged[r->jobs[k].task] ? val(r, &r->jobs[k]) : NAN;
 
 		if (v > 0)
 			lo = fmin(lo, v), hi = fmax(hi, v);
 	}
+	if (metric)
+		budget_note = rpt_t1_budgets(s, r, metric, &lo, &hi);
 	if (lo <= hi)
 		fprintf(s, "set yrange [%g:%g]\n", lo / 1.5, hi * 1.5);
 	fprintf(s, "set logscale y\nset xlabel 'time since the first release (s)'\nset key outside right top\n%s", setup);
-	if (metric)
-		rpt_budget_marks(s, r, metric, 'y');
 	fprintf(s, "plot ");
 	for (i = 0; i < r->ntasks; i++)
 		if (has[i])
@@ -673,7 +723,7 @@ static void rpt_over_time(struct rpt *r, const char *id, const char *title, cons
 				i, rpt_task_dash(i), rpt_task_colour(i));
 	snprintf(caption, sizeof(caption), "Dots: in each of %d time columns each task's lowest and highest job, "
 		 "and its %d worst jobs wherever they are (not every job: a peak or a trough is never dropped); line: "
-		 "each task's maximum per second.%s", RPT_DOT_COLS, RPT_DOT_WORST,
+		 "each task's maximum per second.%s%s", RPT_DOT_COLS, RPT_DOT_WORST, budget_note,
 		 fit ? " A task marked (info) has no latency requirement: the latency axis is that of the tasks that "
 		 "have one." : "");
 	rpt_script_plot(r, &sc, n, id, title, caption, "no task has jobs in the job log");

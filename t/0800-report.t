@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 87
+plan 90
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -228,6 +228,18 @@ keypos=$(svg_raw "$H" H1 | perl -ne '$y = $1 if /<g transform="translate\([0-9.]
 	$x = $y if /<text>wakeup latency \(/; push @k, $y if /<text[^>]*>[^<]* max [0-9.]+ µs</;
 	END { my ($lo) = sort { $a <=> $b } @k; printf "%d %s", scalar @k, defined $x && $lo >= $x + 14 ? "below" : "not below" }')
 is "$keypos" "2 below" "report-10.11 H1: the key (2 tasks) is below the plot and its x label"
+# T1's budget line (issue 32.14): REQ-LAT-001 judges the wakeup latency; for a task released by its own
+# timer (chained_jobs 0: both of the fixture's) that is its activation latency, so T1 draws it, named
+is "$(svg "$H" T1 | sort -u | grep -c "^budget 62 µs (REQ-LAT-001, wakeup latency: io, ctl100)\$")" 1 \
+	"report-10.12 T1 draws the wakeup latency's budget for the timer-released tasks, naming them"
+cp -r "$TMP/full" "$TMP/t1ch"
+perl -MJSON::PP -0777 -i -pe '$j = JSON::PP->new->canonical; $r = $j->decode($_);
+	$_->{chained_jobs} = 3 for grep { $_->{name} eq "ctl100" } @{$r->{tasks}}; $_ = $j->encode($r)' "$TMP/t1ch/results.json"
+"$PREFLIGHT" report "$TMP/t1ch" -o "$TMP/t1ch.html" >/dev/null 2>&1
+is "$(svg "$TMP/t1ch.html" T1 | sort -u | grep '^budget')" "budget 62 µs (REQ-LAT-001, wakeup latency: io)" \
+	"report-10.13 ... not for a chained task (ctl100 released by another: its activation latency holds the releaser's work)"
+like "$(grep -o '<figure id="fig-T1">.*' "$TMP/t1ch.html" | sed 's/<img[^>]*>//')" 'drawn for the tasks released by their own timer \(io\)' \
+	"report-10.14 ... and the caption says so"
 # U1's axes fitted to the data (issue 32.14): the fixture's two 100 ms windows (0 to 0.2 s), its worst
 # window 40 % and a quarter above it; the 60 % line, off the axis, is said (it was 0.04 to 0.15 s, 0 to 70 %)
 is "$(svg "$H" U1 | grep -x ' *[0-9.]*' | sort -g | tr -d ' ' | tr '\n' ' ')" "0 0 0.05 0.1 0.15 0.2 10 20 30 40 50 " \
