@@ -146,7 +146,15 @@ static void rpt_strip_desc(char *svg, size_t *len)
 	*len -= b - a;
 }
 
+/* rpt_plot_h - rpt_plot at a height of h px (the width is always RPT_PLOT_W) */
+static int rpt_plot_h(struct rpt *r, const char *id, const char *title, const char *caption, const char *script, int h);
+
 int rpt_plot(struct rpt *r, const char *id, const char *title, const char *caption, const char *script)
+{
+	return rpt_plot_h(r, id, title, caption, script, RPT_PLOT_H);
+}
+
+static int rpt_plot_h(struct rpt *r, const char *id, const char *title, const char *caption, const char *script, int h)
 {
 	char gp[PATH_MAX], svg[PATH_MAX], err[PATH_MAX], svg_q[PATH_MAX * 2], title_q[1024];
 	char *argv[] = { "gnuplot", gp, NULL };
@@ -165,7 +173,7 @@ int rpt_plot(struct rpt *r, const char *id, const char *title, const char *capti
 		   "set output '%s'\nset encoding utf8\nset termoption noenhanced\n"
 		   "set grid lc rgb '#dddddd'\nset key top right opaque box lc rgb '#bbbbbb'\n"
 		   "set style textbox opaque noborder\n"
-		   "set title '%s'\n%s\n", RPT_PLOT_W, RPT_PLOT_H, pf_gp_quote(svg, '\'', svg_q, sizeof(svg_q)),
+		   "set title '%s'\n%s\n", RPT_PLOT_W, h, pf_gp_quote(svg, '\'', svg_q, sizeof(svg_q)),
 		pf_gp_quote(title, '\'', title_q, sizeof(title_q)), script);
 	fclose(f);
 	ret = rpt_exec(argv, "/dev/null", err);
@@ -187,7 +195,7 @@ int rpt_plot(struct rpt *r, const char *id, const char *title, const char *capti
 	rpt_strip_desc(data, &len);
 	fprintf(r->out, "<figure id=\"fig-%s\"><img alt=\"", id);
 	rpt_esc(r->out, title);
-	fprintf(r->out, "\" width=\"%d\" height=\"%d\" src=\"data:image/svg+xml;base64,", RPT_PLOT_W, RPT_PLOT_H);
+	fprintf(r->out, "\" width=\"%d\" height=\"%d\" src=\"data:image/svg+xml;base64,", RPT_PLOT_W, h);
 	rpt_base64(r->out, (unsigned char *)data, len);
 	fprintf(r->out, "\"><figcaption><b>%s</b> ", id);
 	rpt_esc(r->out, caption);
@@ -1351,18 +1359,171 @@ static void rpt_box_put(FILE *s, struct rpt_box *p, double a, double b, double y
  * (ticks), runnable but waiting (hollow, red) and running (solid), KernelShark's
  * convention. Idle is a gap.
  */
+/* G1's layout: the zoomed view on top, the key and the whole window (the inset) below it */
+#define RPT_G1_H 620			/* px: taller than the others, for the inset */
+#define RPT_G1_SPLIT 0.32		/* screen share below the zoomed view */
+#define RPT_G1_MAIN_W 770.0		/* px of the zoomed view's time axis (about) */
+#define RPT_G1_MAIN_H 330.0		/* px of its rows (about) */
+#define RPT_G1_CHAR_PX 8.6		/* the mean width of a 14 px DejaVu Sans character */
+#define RPT_G1_LINE_PX 19.0		/* a line of 14 px text */
+
+/* rpt_chars - the characters of a UTF-8 string (its bytes that do not continue a character) */
+static size_t rpt_chars(const char *text)
+{
+	size_t n = 0;
+
+	for (; *text; text++)
+		n += ((unsigned char)*text & 0xc0) != 0x80;
+	return n;
+}
+
+/* the culprits named in G1: up to four, on the victim's CPU */
+struct rpt_g1_labels {
+	double x[4], len[4], y[4];	/* where (ms), the stretch it is on (ms), the line (row) */
+	int    cpu[4];
+};
+
+/* rpt_g1_label_take - a stretch [a, b] (ms) of culprit c on cpu: its label goes on the longest during the wait */
+static void rpt_g1_label_take(struct rpt_g1_labels *l, json_t *culprit, int c, int cpu, double a, double b,
+			      double lat_ms)
+{
+	if (c < 0 || cpu != (int)rpt_int(culprit, "cpu", -1) || b <= 0 || a >= lat_ms)
+		return;
+	if (fmin(b, lat_ms) - fmax(a, 0) > l->len[c]) {
+		l->len[c] = fmin(b, lat_ms) - fmax(a, 0);
+		l->x[c] = fmax(a, 0);
+		l->cpu[c] = cpu;
+	}
+}
+
+/*
+ * rpt_g1_label_lines - lines for the labels in the gap above their CPU's row, none overlapping
+ * another (issue 32.14: at 10 px they overlapped): each on the line where, moved right past the
+ * labels already there if need be, it has the most room; cut short with "…" when even that is
+ * too little. text: the labels (cut in place); ms_per_char: a character's width on the time
+ * axis; rows: the plot's rows.
+ */
+static void rpt_g1_label_lines(struct rpt_g1_labels *l, char text[][256], double ms_per_char, double rows,
+			       double lo, double hi)
+{
+	double row_px = RPT_G1_MAIN_H / rows, end[8];
+	int nlines = (int)floor(0.5 * row_px / RPT_G1_LINE_PX), order[4], n = 0;
+
+	nlines = nlines < 1 ? 1 : nlines > 8 ? 8 : nlines;
+	for (int k = 0; k < 4; k++)
+		if (l->len[k] >= 0)
+			order[n++] = k;
+	for (int a = 0; a < n; a++)	/* left to right */
+		for (int b = a + 1; b < n; b++)
+			if (l->x[order[b]] < l->x[order[a]]) {
+				int t = order[a];
+
+				order[a] = order[b];
+				order[b] = t;
+			}
+	for (int j = 0; j < nlines; j++)
+		end[j] = -INFINITY;
+	for (int a = 0; a < n; a++) {
+		int k = order[a], best = 0;
+		double x = fmax(l->x[k], lo), w = rpt_chars(text[k]) * ms_per_char;
+
+		if (x + w > hi)
+			x = fmax(lo, hi - w);	/* a label near the right edge ends at it */
+		for (int j = 1; j < nlines; j++)
+			if (fmax(x, end[j]) < fmax(x, end[best]))
+				best = j;
+		x = fmax(x, end[best]);
+		if (x + w > hi) {	/* no room for all of it: the name cut short ("…"), its µs kept */
+			char *us = strrchr(text[k], ' '), suffix[64];
+			size_t keep, cut = 0, c = 0;
+
+			while (us && us > text[k] && us[-1] != ' ')
+				us--;	/* " 18521 µs": the number before the unit */
+			us = us && us > text[k] ? us - 1 : text[k] + strlen(text[k]);
+			snprintf(suffix, sizeof(suffix), "%s", us);
+			keep = (size_t)fmax(1, (hi - x) / ms_per_char - 1 - rpt_chars(suffix));
+			while (text[k] + cut < us && c < keep)
+				c += ((unsigned char)text[k][++cut] & 0xc0) != 0x80;
+			snprintf(text[k] + cut, 256 - cut, "…%s", suffix);
+			w = rpt_chars(text[k]) * ms_per_char;
+		}
+		l->x[k] = x;
+		end[best] = x + w + 2 * ms_per_char;
+		l->y[k] = l->cpu[k] + 0.25 + (best + 0.6) * RPT_G1_LINE_PX / row_px;
+	}
+}
+
+/*
+ * rpt_g1_blocks - the timeline's data blocks for a view of [lo, hi] ms (suffix 'v'): $S<v> threads
+ * (x centre, row, half width, half height, colour), $I<v> IRQ and softirq time (thin bars at the
+ * bottom of a row), $W<v> the victim runnable; boxes clipped to the view, and those closer than
+ * eps of one colour joined. The number of thread boxes.
+ */
+static int rpt_g1_blocks(FILE *s, struct rpt *r, int task, json_t *culprit, const int *tids, int ncpus, char v,
+			 double lo, double hi, double eps)
+{
+	json_t *tl = pf_jpath_get(culprit, "timeline"), *seg;
+	int64_t release = rpt_int(culprit, "release_ns", -1);
+	int victim = (int)rpt_int(tl, "victim_pid", -1), n = 0;
+	struct rpt_box box = { 0 }, vbox = { 0 };
+	size_t i;
+
+	for (int pass = 0; pass < 3; pass++) {
+		fprintf(s, "$%c%c << EOD\n", "SIW"[pass], v);
+		json_array_foreach(pf_jpath_get(tl, "segments"), i, seg) {
+			const char *st = rpt_str(seg, RPT_TL_STATE, ""), *comm = rpt_str(seg, RPT_TL_COMM, "?");
+			double a = (rpt_num(seg, RPT_TL_START) - release) / 1e6, b = (rpt_num(seg, RPT_TL_END) - release) / 1e6;
+			int cpu = (int)rpt_int(seg, RPT_TL_CPU, -1), pid = (int)rpt_int(seg, RPT_TL_PID, -1), colour = 0xc8c8c8;
+
+			if (b < lo || a > hi)
+				continue;
+			a = fmax(a, lo), b = fmin(b, hi);
+			if (pass == 0 && (!strcmp(st, "running") || !strcmp(st, "busy"))) {
+				/* busy: short runs of several threads, merged by the analysis */
+				for (int k = 0; k < r->ntasks; k++)
+					if (tids[k] == pid)
+						colour = (int)strtol(rpt_task_colour(k) + 1, NULL, 16);
+				if (rpt_g1_culprit(culprit, comm, st) >= 0 && colour == 0xc8c8c8)
+					colour = 0x505050;
+				rpt_box_put(s, &box, a, b, cpu, 0.25, colour, eps);
+				if (pid == victim)
+					rpt_box_put(s, &vbox, a, b, ncpus, 0.25,
+						    (int)strtol(rpt_task_colour(task) + 1, NULL, 16), eps);
+				n++;
+			} else if (pass == 1 && (!strcmp(st, "irq") || !strcmp(st, "softirq")))
+				rpt_box_put(s, &box, a, b, cpu - 0.19, 0.06, !strcmp(st, "irq") ? 0x000000 : 0x8c510a, eps);
+			else if (pass == 2 && !strcmp(st, "runnable"))
+				fprintf(s, "%.4f %d %.4f 0.23\n", (a + b) / 2, ncpus, fmax((b - a) / 2, 0.002));
+		}
+		rpt_box_flush(s, &box);
+		rpt_box_flush(s, &vbox);
+		fprintf(s, "EOD\n");
+	}
+	return n;
+}
+
+/* rpt_g1_view - the plot command of one view's blocks (suffix v), with or without the labels */
+static void rpt_g1_view(FILE *s, char v, bool main)
+{
+	fprintf(s, "plot $S%c using 1:2:3:4:5 with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, "
+		   "$I%c using 1:2:3:4:5 with boxxyerror fs solid 1 noborder lc rgb variable notitle, "
+		   "$W%c using 1:2:3:4 with boxxyerror fs empty border lc rgb '#D00000' lw %d notitle", v, v, v, main ? 2 : 1);
+	if (main)
+		fprintf(s, ", $L using 1:2:3 with labels left notitle, "
+			   "$N using 1:2:3:4 with vectors nohead dt 2 lw 2 lc rgb '#D00000' notitle");
+}
+
 void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 {
 	char name_q[512];
 	json_t *tl = pf_jpath_get(culprit, "timeline"), *seg, *rel, *t;
 	int64_t release = rpt_int(culprit, "release_ns", -1), seq = rpt_int(culprit, "seq", -1);
-	double lat_ms = rpt_num(culprit, "latency_ns") / 1e6, from, to, eps;
-	struct rpt_box box = { 0 }, vbox = { 0 };
+	double lat_ms = rpt_num(culprit, "latency_ns") / 1e6, from, to, lo, hi;
 	int victim = (int)rpt_int(tl, "victim_pid", -1), ncpus = 0, n = 0, tids[RPT_MAX_TASKS];
-	double lab_x[4], lab_len[4];
-	int lab_cpu[4], nlab = 0;
-	char id[16], title[256], vname[64];
+	struct rpt_g1_labels lab;
+	char id[16], title[256], vname[64], text[4][256];
 	struct rpt_script sc;
+	bool inset;
 	size_t i;
 	FILE *s;
 
@@ -1374,7 +1535,10 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	}
 	from = (rpt_num(tl, "from_ns") - release) / 1e6;
 	to = (rpt_num(tl, "to_ns") - release) / 1e6;
-	eps = (to - from) / 800;	/* a pixel of the plot */
+	/* the view a reviewer reads: from 1 ms before the release to 1 ms after the start (issue 32.14) */
+	lo = fmax(from, -1.0);
+	hi = fmin(to, lat_ms + 1.0);
+	inset = hi - lo < 0.8 * (to - from);
 	ncpus = (int)rpt_int(r->results, "trace.cpus", -1);
 	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg)
 		if ((int)rpt_int(seg, RPT_TL_CPU, -1) + 1 > ncpus)
@@ -1388,129 +1552,113 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t)
 		if (i < RPT_MAX_TASKS && json_is_integer(pf_jpath_get(t, "tid")))
 			tids[i] = (int)rpt_int(t, "tid", -1);
+	/* the culprits' labels: each on its longest stretch on the victim's CPU during the wait */
 	for (int k = 0; k < 4; k++)
-		lab_len[k] = -1;
+		lab.len[k] = -1;
+	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg) {
+		const char *st = rpt_str(seg, RPT_TL_STATE, ""), *comm = rpt_str(seg, RPT_TL_COMM, "?");
+
+		if (strcmp(st, "running") && strcmp(st, "busy") && strcmp(st, "irq") && strcmp(st, "softirq"))
+			continue;
+		rpt_g1_label_take(&lab, culprit, rpt_g1_culprit(culprit, comm, st), (int)rpt_int(seg, RPT_TL_CPU, -1),
+				  (rpt_num(seg, RPT_TL_START) - release) / 1e6, (rpt_num(seg, RPT_TL_END) - release) / 1e6,
+				  lat_ms);
+	}
+	for (int k = 0; k < 4; k++)
+		if (lab.len[k] >= 0) {
+			json_t *kk = json_array_get(pf_jpath_get(culprit, "contributors"), k);
+
+			snprintf(text[k], sizeof(text[k]), "%s %.0f µs", rpt_str(kk, "name", "?"),
+				 rpt_num(kk, "duration_ns") / 1e3);
+		}
+	rpt_g1_label_lines(&lab, text, RPT_G1_CHAR_PX * (hi - lo) / RPT_G1_MAIN_W, ncpus + 1.35, lo, hi);
 	s = rpt_script_open(&sc);
 	if (!s)
 		return;
-	/* $S threads: x centre (ms from the release), row, half width, half height, colour */
-	fprintf(s, "$S << EOD\n");
-	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg) {
-		const char *st = rpt_str(seg, RPT_TL_STATE, ""), *comm = rpt_str(seg, RPT_TL_COMM, "?");
-		double a = (rpt_num(seg, RPT_TL_START) - release) / 1e6, b = (rpt_num(seg, RPT_TL_END) - release) / 1e6;
-		int cpu = (int)rpt_int(seg, RPT_TL_CPU, -1), pid = (int)rpt_int(seg, RPT_TL_PID, -1), k, colour = 0xc8c8c8, c;
-
-		if (strcmp(st, "running") && strcmp(st, "busy"))
-			continue;	/* busy: short runs of several threads, merged by the analysis */
-		for (k = 0; k < r->ntasks; k++)
-			if (tids[k] == pid)
-				colour = (int)strtol(rpt_task_colour(k) + 1, NULL, 16);
-		c = rpt_g1_culprit(culprit, comm, st);
-		if (c >= 0 && colour == 0xc8c8c8)
-			colour = 0x505050;
-		/* the culprit's label goes on its longest stretch on the victim's CPU during the wait */
-		if (c >= 0 && cpu == (int)rpt_int(culprit, "cpu", -1) && b > 0 && a < lat_ms) {
-			double len = fmin(b, lat_ms) - fmax(a, 0);
-
-			if (len > lab_len[c]) {
-				lab_len[c] = len;
-				lab_x[c] = fmax(a, 0);
-				lab_cpu[c] = cpu;
-			}
-		}
-		rpt_box_put(s, &box, a, b, cpu, 0.25, colour, eps);
-		if (pid == victim)
-			rpt_box_put(s, &vbox, a, b, ncpus, 0.25, (int)strtol(rpt_task_colour(task) + 1, NULL, 16), eps);
-		n++;
-	}
-	rpt_box_flush(s, &box);
-	rpt_box_flush(s, &vbox);
-	/* $I IRQ and softirq time: thin bars at the bottom of their row */
-	fprintf(s, "EOD\n$I << EOD\n");
-	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg) {
-		const char *st = rpt_str(seg, RPT_TL_STATE, ""), *comm = rpt_str(seg, RPT_TL_COMM, "?");
-		double a = (rpt_num(seg, RPT_TL_START) - release) / 1e6, b = (rpt_num(seg, RPT_TL_END) - release) / 1e6;
-		int cpu = (int)rpt_int(seg, RPT_TL_CPU, -1), c = rpt_g1_culprit(culprit, comm, st);
-
-		if (strcmp(st, "irq") && strcmp(st, "softirq"))
-			continue;
-		if (c >= 0 && cpu == (int)rpt_int(culprit, "cpu", -1) && b > 0 && a < lat_ms &&
-		    fmin(b, lat_ms) - fmax(a, 0) > lab_len[c]) {
-			lab_len[c] = fmin(b, lat_ms) - fmax(a, 0);
-			lab_x[c] = fmax(a, 0);
-			lab_cpu[c] = cpu;
-		}
-		rpt_box_put(s, &box, a, b, cpu - 0.19, 0.06, !strcmp(st, "irq") ? 0x000000 : 0x8c510a, eps);
-	}
-	rpt_box_flush(s, &box);
-	/* $W the victim runnable, waiting for a CPU */
-	fprintf(s, "EOD\n$W << EOD\n");
-	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg)
-		if (!strcmp(rpt_str(seg, RPT_TL_STATE, ""), "runnable")) {
-			double a = (rpt_num(seg, RPT_TL_START) - release) / 1e6, b = (rpt_num(seg, RPT_TL_END) - release) / 1e6;
-
-			fprintf(s, "%.4f %d %.4f 0.23\n", (a + b) / 2, ncpus, fmax((b - a) / 2, 0.002));
-		}
-	/* $L the culprits' names */
-	fprintf(s, "EOD\n$L << EOD\n");
+	n = rpt_g1_blocks(s, r, task, culprit, tids, ncpus, 'z', lo, hi, (hi - lo) / RPT_G1_MAIN_W);
+	if (inset)
+		rpt_g1_blocks(s, r, task, culprit, tids, ncpus, 'w', from, to, (to - from) / 250);
+	fprintf(s, "$L << EOD\n");
 	for (int k = 0; k < 4; k++)
-		if (lab_len[k] >= 0) {
-			json_t *kk = json_array_get(pf_jpath_get(culprit, "contributors"), k);
-
-			fprintf(s, "%.4f %.2f \"%s %.0f µs\"\n", lab_x[k], lab_cpu[k] + 0.33 + 0.13 * nlab++,
-				pf_gp_quote(rpt_str(kk, "name", "?"), '"', name_q, sizeof(name_q)), rpt_num(kk, "duration_ns") / 1e3);
-		}
+		if (lab.len[k] >= 0)
+			fprintf(s, "%.4f %.3f \"%s\"\n", lab.x[k], lab.y[k], pf_gp_quote(text[k], '"', name_q, sizeof(name_q)));
 	/* $N released but not yet woken: release to sched_waking */
 	fprintf(s, "EOD\n$N << EOD\n");
 	if (!isnan(rpt_num(culprit, "not_woken_ns")) && rpt_num(culprit, "not_woken_ns") > 0)
 		fprintf(s, "0 %d %.4f 0\n", ncpus, rpt_num(culprit, "not_woken_ns") / 1e6);
 	fprintf(s, "EOD\n");
 	snprintf(vname, sizeof(vname), "%s (pid %d)", r->task_names[task], victim);
-	fprintf(s, "set xrange [%.3f:%.3f]\nset yrange [-0.6:%d.75]\nset xlabel 'time from the release of job %lld (ms)'\n"
-		   "set ytics (", from, to, ncpus, (long long)seq);
+	fprintf(s, "set multiplot\nset origin 0, %g\nset size 1, %g\nset bmargin 3.2\n"
+		   "set xrange [%.3f:%.3f]\nset yrange [-0.6:%d.75]\nset xlabel 'time from the release of job %lld (ms)' offset 0,0.4\n"
+		   "set ytics (", RPT_G1_SPLIT, 1 - RPT_G1_SPLIT, lo, hi, ncpus, (long long)seq);
 	for (int c = 0; c < ncpus; c++)
 		fprintf(s, "'CPU%d' %d, ", c, c);
-	fprintf(s, "'%s' %d)\nset grid noytics\nset bmargin 8\nset key at screen 0.5, screen 0.01 center bottom horizontal maxrows 2 samplen 1.5\n",
-		pf_gp_quote(vname, '\'', name_q, sizeof(name_q)), ncpus);
+	fprintf(s, "'%s' %d)\nset grid noytics\n"
+		   "set key at screen 0.02, screen %g left top vertical maxrows 7 samplen 1.5 noopaque nobox\n",
+		pf_gp_quote(vname, '\'', name_q, sizeof(name_q)), ncpus, RPT_G1_SPLIT - 0.01);
 	json_array_foreach(pf_jpath_get(tl, "releases_ns"), i, rel) {
 		double x = ((double)json_integer_value(rel) - release) / 1e6;
 
+		if (x < lo || x > hi)
+			continue;	/* an arrow is not clipped to the view */
 		fprintf(s, "set arrow from %.4f, %g to %.4f, %g nohead lc rgb '#000000' lw %d front\n", x, ncpus - 0.45,
 			x, ncpus + 0.45, fabs(x) < 1e-9 ? 3 : 1);
 	}
 	fprintf(s, "set arrow from 0, graph 0 to 0, graph 1 nohead lc rgb '#000000' dt 3 lw 1 back\n"
 		   "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead lc rgb '#D00000' dt 3 lw 1 back\n"
-		   "set label 'release' at 0, %g right offset -0.3,0 front\n"
-		   "set label 'start (+%.3f ms)' at %.4f, %g %s tc rgb '#D00000' front\n",
+		   "set label 1 'release' at 0, %g right offset -0.3,0 front\n"
+		   "set label 2 'start (+%.3f ms)' at %.4f, %g %s tc rgb '#D00000' front\n",
 		lat_ms, lat_ms, ncpus + 0.6, lat_ms, lat_ms, ncpus + 0.6,
-		to - lat_ms < 0.25 * (to - from) ? "right offset -0.3,0" : "left offset 0.3,0");
+		hi - lat_ms < 0.25 * (hi - lo) ? "right offset -0.3,0" : "left offset 0.3,0");
 	if (json_is_false(pf_jpath_get(tl, "complete")))
-		fprintf(s, "set label 'incomplete: %lld short segments left out (a gap is not idle)' at graph 0.99, "
+		fprintf(s, "set label 3 'incomplete: %lld short segments left out (a gap is not idle)' at graph 0.99, "
 			   "graph 0.04 right tc rgb '#D00000' boxed front\n", (long long)rpt_num(tl, "dropped"));
-	fprintf(s, "plot $S using 1:2:3:4:5 with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, "
-		   "$I using 1:2:3:4:5 with boxxyerror fs solid 1 noborder lc rgb variable notitle, "
-		   "$W using 1:2:3:4 with boxxyerror fs empty border lc rgb '#D00000' lw 2 lc rgb '#D00000' notitle, "
-		   "$L using 1:2:3 with labels left font ',10' notitle, "
-		   "$N using 1:2:3:4 with vectors nohead dt 2 lw 2 lc rgb '#D00000' notitle, "
-		   "keyentry with boxes fs solid 0.9 noborder lc rgb '%s' title '%s running', "
+	rpt_g1_view(s, 'z', true);
+	fprintf(s, ", keyentry with boxes fs solid 0.9 noborder lc rgb '%s' title '%s running', "
 		   "keyentry with boxes fs empty border lc rgb '#D00000' lw 2 lc rgb '#D00000' title 'runnable, waiting', "
 		   "keyentry with lines dt 2 lw 2 lc rgb '#D00000' title 'released, not yet woken', "
 		   "keyentry with boxes fs solid 0.9 noborder lc rgb '#505050' title 'culprit thread', "
 		   "keyentry with boxes fs solid 0.9 noborder lc rgb '#c8c8c8' title 'other thread', "
 		   "keyentry with boxes fs solid 1 noborder lc rgb '#000000' title 'hard IRQ', "
-		   "keyentry with boxes fs solid 1 noborder lc rgb '#8c510a' title 'softirq'",
+		   "keyentry with boxes fs solid 1 noborder lc rgb '#8c510a' title 'softirq'\n",
 		rpt_task_colour(task), pf_gp_quote(r->task_names[task], '\'', name_q, sizeof(name_q)));
-	snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late, ±2 slots (trace)", id, r->task_names[task],
-		 (long long)seq, lat_ms * 1e3);
-	rpt_script_plot(r, &sc, n + 1, id, title,
-			"The trace around this activation, 2 slots either side: one row per CPU with every thread that "
-			"ran on it (the app's tasks in their colour as in the task table, the culprits of the table above "
-			"dark grey and named on the victim's CPU with their share of the wait, other threads light grey, "
-			"idle a gap; hard IRQ and softirq time as the thin bar at the bottom of a row); the top row is the "
-			"victim: its releases (ticks, this job's bold), released but not yet woken (red dashes: a late timer "
-			"or releaser), runnable but waiting for a CPU (hollow, red: from its wake-up, and when preempted) "
-			"and running (solid). Dotted: this job's release (black) and start "
-			"(red).", "");
+	/* the inset: the whole window kept, ±2 slots, the zoomed view framed */
+	if (inset)
+		fprintf(s, "unset title\nunset key\nunset label\nunset arrow\nset origin 0.46, 0\nset size 0.54, %g\n"
+			   "set tmargin 1.4\nset bmargin 1.6\nset lmargin 6\nset xlabel\nset xrange [%.3f:%.3f]\nset ytics (",
+			RPT_G1_SPLIT, from, to);
+	for (int c = 0; c < ncpus && inset; c++)
+		fprintf(s, "'CPU%d' %d, ", c, c);
+	if (inset) {
+		fprintf(s, "'' %d)\nset xtics format '%%g'\nset label 4 'whole window, ±2 slots (ms)' at graph 0, graph 1 left "
+			   "offset 0,0.6\nset object 1 rect from %.4f, graph 0 to %.4f, graph 1 fs empty border lc rgb '#D00000' "
+			   "lw 1.5 front\nset arrow from 0, graph 0 to 0, graph 1 nohead lc rgb '#000000' dt 3 lw 1 back\n",
+			ncpus, lo, hi);
+		rpt_g1_view(s, 'w', false);
+		fprintf(s, "\n");
+	}
+	fprintf(s, "unset multiplot\n");
+	fclose(s);
+	snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late (trace)", id, r->task_names[task], (long long)seq,
+		 lat_ms * 1e3);
+	if (n)
+		rpt_plot_h(r, id, title,
+			   inset ? "The trace from 1 ms before this job's release to 1 ms after its start, and (the inset, "
+			   "below right) the whole window kept, 2 slots either side, the zoomed view framed in red: one row per "
+			   "CPU with every thread that ran on it (the app's tasks in their colour as in the task table, the "
+			   "culprits of the table above dark grey and named on the victim's CPU with their share of the wait, "
+			   "other threads light grey, idle a gap; hard IRQ and softirq time as the thin bar at the bottom of a "
+			   "row); the top row is the victim: its releases (ticks, this job's bold), released but not yet woken "
+			   "(red dashes: a late timer or releaser), runnable but waiting for a CPU (hollow, red) and running "
+			   "(solid). Dotted: this job's release (black) and start (red)." :
+			   "The trace around this activation, 2 slots either side: one row per CPU with every thread that "
+			   "ran on it (the app's tasks in their colour as in the task table, the culprits of the table above "
+			   "dark grey and named on the victim's CPU with their share of the wait, other threads light grey, "
+			   "idle a gap; hard IRQ and softirq time as the thin bar at the bottom of a row); the top row is the "
+			   "victim: its releases (ticks, this job's bold), released but not yet woken (red dashes: a late timer "
+			   "or releaser), runnable but waiting for a CPU (hollow, red) and running (solid). Dotted: this job's "
+			   "release (black) and start (red).", sc.text, RPT_G1_H);
+	free(sc.text);
 	if (json_is_false(pf_jpath_get(tl, "complete")))
 		rpt_note_missing(r, "%s: the timeline is incomplete (%lld segments farthest from the release left out, "
 				 "or the trace's history or the trace itself ended inside the window)", id,

@@ -149,8 +149,8 @@ is "$(grep -o '<tr><td>[a-z]*</td><td>cpu</td><td>%</td><td class="n" data-v="3"
 is "$(svg "$H" L1.1 | grep -x 'idle\|loaded\|app\|cpu\|target' | sort | tr '\n' ' ')" "app cpu idle loaded target " \
 	"report-9.2 L1.1 marks the phases, the target and names the load"
 # G1 from the trace: a row per CPU and the victim's, KernelShark's states in the key
-is "$(svg "$H" G1.2 | grep -x 'G1.2 ctl100 job 9: 2013 µs late, ±2 slots (trace)\|CPU[0-9]\|ctl100 (pid 100)\|release\|start (+2.013 ms)' | sort | tr '\n' '|')" \
-	'CPU0|CPU1|G1.2 ctl100 job 9: 2013 µs late, ±2 slots (trace)|ctl100 (pid 100)|release|start (+2.013 ms)|' \
+is "$(svg "$H" G1.2 | grep -x 'G1.2 ctl100 job 9: 2013 µs late (trace)\|CPU[0-9]\|ctl100 (pid 100)\|release\|start (+2.013 ms)' | sort -u | tr '\n' '|')" \
+	'CPU0|CPU1|G1.2 ctl100 job 9: 2013 µs late (trace)|ctl100 (pid 100)|release|start (+2.013 ms)|' \
 	"report-9.3 G1 is drawn from the trace: a row per CPU and one for the victim, its release and start"
 like "$(svg "$H" G1.2 | tr '\n' '|')" 'ctl100 running\|.*runnable, waiting\|.*culprit thread\|.*other thread' \
 	"report-9.4 ... running solid, runnable hollow, culprits and others told apart"
@@ -216,12 +216,12 @@ is "$dashes" "7.5,3.0 solid " "report-10.4 H1: each task's line has its own dash
 is "$(svg_raw "$H" T1 | grep -o "<use xlink:href='#gpPt[0-9]*' [^>]* color=" | sed 's/.*#\(gpPt[0-9]*\).*/\1/' | sort -u | wc -l)" 2 \
 	"report-10.5 T1: each task's dots have their own shape"
 # figure text legible printed (issue 32.14): a figure is drawn 900 px wide and printed at most the
-# A4 page's 703 px (186 mm), so its smallest text is font-size x 703/900 x 0.75 pt (G1's culprit
-# names aside: still 10 px, they would overlap larger)
+# A4 page's 703 px (186 mm), so its smallest text is font-size x 703/900 x 0.75 pt; G1's culprit
+# names too (they were 10 px, 5.9 pt: larger, they overlapped; now placed so that they do not)
 small=$(perl -MMIME::Base64 -ne 'while (/<figure id="fig-([^"]+)"><img [^>]*width="(\d+)"[^>]*src="data:image\/svg\+xml;base64,([^"]*)"/g) {
-	my ($id, $w, $s) = ($1, $2, decode_base64($3)); next if $id =~ /^G1/;
+	my ($id, $w, $s) = ($1, $2, decode_base64($3));
 	while ($s =~ /font-size="([0-9.]+)"/g) { my $pt = $1 * ($w > 703 ? 703 / $w : 1) * 0.75; print "$id $pt\n" if $pt < 8 } }' "$H" | sort -u | head -3)
-is "$small" "" "report-10.6 every figure's text is 8 pt or more printed on A4"
+is "$small" "" "report-10.6 every figure's text, G1's culprit names too, is 8 pt or more printed on A4"
 # H1's key below the plot, clear of its x label (issue 32.14: inside, its opaque box hid the peaks):
 # every key line's baseline at least a line (14 px) below the x label's
 keypos=$(svg_raw "$H" H1 | perl -ne '$y = $1 if /<g transform="translate\([0-9.]+,([0-9.]+)\)/;

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight
 need CMD:gnuplot
-plan 12
+plan 16
 
 R="$TMP/run"
 cp -r "$TOP/t/fixtures/report-run" "$R"
@@ -54,6 +54,24 @@ for t in $tasks; do
 	[ "$got" = "$want" ] || bad="$bad $t:$got/$want"
 done
 is "$bad" "" "length-2.3 T1: each task's lowest activation latency is a dot (from jobs.csv)"
+
+# G1 (issue 32.14): zoomed to [release - 1 ms, start + 1 ms] with the whole window as an inset, the culprits'
+# names 14 px (8.2 pt printed) and none over another on its line (ctl100's four: they overlapped at 10 px)
+lat=$(json_get "$R/results.json" tasks.name=ctl100.culprits.0.latency_ns)
+is "$(grep -o '^set xrange \[[-0-9.]*:[-0-9.]*\]' "$G/G1.2.gp" | head -1)" \
+	"set xrange [-1.000:$(echo "$lat / 1000000 + 1" | bc -l | xargs printf '%.3f')]" \
+	"length-5.1 G1.2: the view is 1 ms before the release to 1 ms after the start ($lat ns late)"
+like "$(grep -c 'whole window, ±2 slots' "$G/G1.2.gp") $(grep -o '^set xrange \[[-0-9.]*:[-0-9.]*\]' "$G/G1.2.gp" | sed -n 2p)" \
+	'^1 set xrange \[-20\.[0-9]*:[0-9.]*\]$' "length-5.2 ... and an inset of the whole window, ±2 slots"
+# labels: x (ms), y (row), text; a character is at least 7 px of the ~670 px view (DejaVu Sans at 14 px)
+span=$(echo "$lat / 1000000 + 2" | bc -l)
+overlap=$(block "$G/G1.2.gp" L | perl -e 'my @l = map { /^(\S+) (\S+) "(.*)"$/ ? [$1, $2, length($3)] : () } <STDIN>;
+	my $ms = $ARGV[0] * 7 / 670; my $bad = "";
+	for my $a (@l) { for my $b (@l) { next if $a == $b || $a->[1] != $b->[1] || $b->[0] < $a->[0];
+		$bad .= "$a->[0]/$b->[0] " if $b->[0] < $a->[0] + $a->[2] * $ms } }
+	print scalar(@l), " $bad"' "$span")
+is "$overlap" "4 " "length-5.3 G1.2: 4 culprits named, none over another on its line"
+is "$(grep -c "with labels left font" "$G/G1.2.gp")" 0 "length-5.4 ... in the figures' 14 px (not 10 px)"
 
 # U1 over an hour: one task at 1 Hz for 3600 s, in windows of 1 min (60), not 3 600 of 1 s
 mkdir "$TMP/hour"
