@@ -62,7 +62,7 @@ const struct pf_command cmd_report = {
 	.name = "report",
 	.summary = "write the reviewer report of a run directory: one self-contained HTML (and PDF)",
 	.usage =
-	"usage: preflight report RUN_DIR [-o FILE.html] [--pdf FILE.pdf]\n"
+	"usage: preflight report RUN_DIR [-o FILE.html] [--pdf FILE.pdf] [--previous RUN_DIR]\n"
 	"\n"
 	"Writes the reviewer report of a run directory of 'preflight run' (or of a\n"
 	"directory with what 'preflight analyze' wrote: results.json and its inputs):\n"
@@ -76,6 +76,8 @@ const struct pf_command cmd_report = {
 	"  -o, --output FILE   the HTML file (default: RUN_DIR/report.html)\n"
 	"      --pdf FILE      also print it to FILE with headless Chromium (Debian\n"
 	"                      package 'chromium'; default: no PDF)\n"
+	"      --previous DIR  a previous run directory: its verdicts.json's values\n"
+	"                      beside this run's in V1 (default: none)\n"
 	"  -h, --help          this text\n"
 	"\n"
 	"exit: 0 written, 2 RUN_DIR has nothing to report or bad usage, or an output is a\n"
@@ -379,6 +381,17 @@ static int rpt_load(struct rpt *r)
 	r->sysinfo = rpt_load_json(r, "sysinfo.json");
 	r->loads = rpt_load_json(r, "loads.json");
 	r->verdicts = rpt_load_json(r, "verdicts.json");
+	if (r->previous_dir) {
+		char prev[PATH_MAX];
+		json_error_t je;
+
+		snprintf(prev, sizeof(prev), "%s/verdicts.json", r->previous_dir);
+		r->prev_verdicts = json_load_file(prev, 0, &je);
+		if (!r->prev_verdicts)
+			return pf_fail(PF_EXIT_USAGE, "--previous: %s: %s", prev, je.text);
+		if (strcmp(rpt_str(r->prev_verdicts, "schema", ""), RPT_VERDICTS_SCHEMA))
+			return pf_fail(PF_EXIT_USAGE, "--previous: %s: not %s", prev, RPT_VERDICTS_SCHEMA);
+	}
 	if (r->verdicts && strcmp(rpt_str(r->verdicts, "schema", ""), RPT_VERDICTS_SCHEMA)) {
 		json_decref(r->verdicts);	/* not verdicts.json: the section says there are none */
 		r->verdicts = NULL;
@@ -817,6 +830,7 @@ static void rpt_s_verdicts(struct rpt *r)
 	fprintf(r->out, "</table>\n<p id=\"verdict-summary\"><b>%d passed, %d failed, %d not measured, %d not valid.</b> "
 		"A requirement that was not measured, or whose pass is not valid (a load short of its target), is never "
 		"counted as passed.</p>\n", count[0], count[1], count[2], count[3]);
+	rpt_plot_v1(r);
 }
 
 /* rpt_sha256 - the SHA-256 of a file of the run directory (sha256sum) into hex[65]; 0, or -1 */
@@ -1691,6 +1705,7 @@ void rpt_free(struct rpt *r)
 	json_decref(r->base_idle);
 	json_decref(r->base_loaded);
 	json_decref(r->verdicts);
+	json_decref(r->prev_verdicts);
 	free(r->sums);
 	free(r->budgets);
 	free(r->sysinfo_txt);
@@ -1743,6 +1758,7 @@ static int rpt_run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "pdf", required_argument, NULL, 'P' },
+		{ "previous", required_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1758,6 +1774,9 @@ static int rpt_run(int argc, char **argv)
 			break;
 		case 'P':
 			pdf = optarg;
+			break;
+		case 'V':
+			r.previous_dir = optarg;
 			break;
 		case 'h':
 			pf_print_usage(&cmd_report);

@@ -38,6 +38,8 @@ struct rpt {
 	json_t     *base_idle;		/* results.json of the idle cyclictest phase, or NULL */
 	json_t     *base_loaded;	/* ... of the loaded one, or NULL */
 	json_t     *verdicts;		/* verdicts.json, or NULL */
+	const char *previous_dir;	/* --previous: a previous run directory, or NULL */
+	json_t     *prev_verdicts;	/* ... its verdicts.json */
 	struct rpt_verdict *verdict;	/* its tests, parsed (report.c) */
 	int         nverdicts;
 	char       *sums;		/* SHA256SUMS, or NULL */
@@ -114,6 +116,7 @@ char *rpt_slurp(const char *path, size_t *len);
 int rpt_plot(struct rpt *r, const char *id, const char *title, const char *caption, const char *script);
 
 /* The figures of the catalogue (docs/report.md); each says itself when it cannot be drawn. */
+void rpt_plot_v1(struct rpt *r);
 void rpt_plot_h1(struct rpt *r);
 void rpt_plot_e1(struct rpt *r);
 void rpt_plot_t1(struct rpt *r);

@@ -34,8 +34,9 @@
 #define RPT_PLOT_W 900
 #define RPT_PLOT_H 460
 #define RPT_MAX_BINS 600
-#define RPT_DOT_COLS 100	/* T1, R1: a task's lowest and highest job in each of this many time columns ... */
+#define RPT_DOT_COLS 80	/* T1, R1: a task's lowest and highest job in each of this many time columns ... */
 #define RPT_DOT_WORST 10	/* ... and its this many worst jobs are its dots */
+#define RPT_E1_STEP_DECADE 0.006	/* E1: steps closer than this (log10 of µs; a pixel is about 0.008) drawn as one */
 #define RPT_U1_WINDOWS 300	/* U1: at most this many windows (a 1-hour run: 1 min windows) */
 #define RPT_LOG_FLOOR_US 0.0625	/* on a log axis, smaller latencies (0) are drawn here: the first bin */
 
@@ -363,6 +364,144 @@ static void rpt_script_plot(struct rpt *r, struct rpt_script *sc, int n, const c
 	free(sc->text);
 }
 
+/*
+ * rpt_budget_use - how much of its budget a verdict record's value uses, in %: value / bound for
+ * "<=" and "<", bound / value for ">=" and ">" (above 100 %: the budget is exceeded either way);
+ * NAN when there is no value or the budget is no ratio (a count that must be == 0)
+ */
+static double rpt_budget_use(json_t *rec)
+{
+	double v = rpt_num(rec, "value"), b = rpt_num(rec, "bound");
+	const char *op = rpt_str(rec, "comparison", "");
+
+	if (isnan(v) || isnan(b) || b <= 0)
+		return NAN;
+	if (op[0] == '<')
+		return 100 * v / b;
+	if (op[0] == '>' && v > 0)
+		return 100 * b / v;
+	return NAN;
+}
+
+/* rpt_prev_record - the record of the previous run's verdicts with the same requirement and metric, or NULL */
+static json_t *rpt_prev_record(struct rpt *r, json_t *rec)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(pf_jpath_get(r->prev_verdicts, "verdicts"), i, p)
+		if (!strcmp(rpt_str(p, "id", "?"), rpt_str(rec, "id", "")) &&
+		    !strcmp(rpt_str(p, "metric", "?"), rpt_str(rec, "metric", "")))
+			return p;
+	return NULL;
+}
+
+/*
+ * rpt_plot_v1 - one row per verdict record: the share of its budget the measured value uses (log x;
+ * the budget at 100 %), coloured by its verdict; with --previous, the previous run's value on the
+ * same row (hollow) and a line to this run's. A record with no value, or a count that must be 0,
+ * has its value written at the row's end instead (issue 32.14).
+ */
+void rpt_plot_v1(struct rpt *r)
+{
+	static const struct { const char *verdict, *colour; } col[] = {
+		{ "pass", "#0a6b2d" }, { "fail", "#b00000" }, { "not_valid", "#e69f00" }, { "not_measured", "#7f7f7f" },
+	};
+	char name_q[512], row[256], prev_q[512];
+	json_t *recs = pf_jpath_get(r->verdicts, "verdicts"), *rec, *p;
+	double lo = 100, hi = 100;
+	struct rpt_script sc;
+	size_t i, n = json_array_size(recs);
+	int drawn = 0, prev = 0;
+	FILE *s;
+
+	if (!n)
+		return;
+	s = rpt_script_open(&sc);
+	if (!s)
+		return;
+	/* $V: row, this run's share, colour; $P: row, the previous run's share */
+	fprintf(s, "$V << EOD\n");
+	json_array_foreach(recs, i, rec) {
+		double u = rpt_budget_use(rec);
+		const char *c = "#7f7f7f";
+
+		for (size_t k = 0; k < PF_ARRAY_SIZE(col); k++)
+			if (!strcmp(rpt_str(rec, "verdict", ""), col[k].verdict))
+				c = col[k].colour;
+		if (isnan(u))
+			continue;
+		fprintf(s, "%zu %.6g 0x%s\n", n - 1 - i, u, c + 1);
+		lo = fmin(lo, u), hi = fmax(hi, u);
+		drawn++;
+	}
+	fprintf(s, "EOD\n$P << EOD\n");
+	json_array_foreach(recs, i, rec) {
+		double u = rpt_budget_use(rec), pu;
+
+		p = r->prev_verdicts ? rpt_prev_record(r, rec) : NULL;
+		pu = p ? rpt_budget_use(p) : NAN;
+		if (isnan(pu))
+			continue;
+		fprintf(s, "%zu %.6g %.6g\n", n - 1 - i, pu, isnan(u) ? pu : u);
+		lo = fmin(lo, pu), hi = fmax(hi, pu);
+		prev++;
+	}
+	fprintf(s, "EOD\nset logscale x\nset xrange [%g:%g]\nset yrange [-0.7:%zu.7]\nset format x '%%g %%%%'\n"
+		   "set xlabel 'measured value as a share of its budget (log; above 100 %%: exceeded)'\n"
+		   "set key below center horizontal maxcols 2 noopaque height 1.5\nset grid noytics\nset ytics (", lo / 2, hi * 2, n - 1);
+	json_array_foreach(recs, i, rec) {
+		const char *label = rpt_str(rec, "label", "?"), *sp = strchr(label, ' ');
+
+		/* the task, else the label's first two words ("loads wifi", "app utilisation") */
+		sp = sp ? strchr(sp + 1, ' ') : NULL;
+		if (rpt_str(rec, "element", NULL) && strncmp(label, "loads ", 6))
+			snprintf(row, sizeof(row), "%s %s", rpt_str(rec, "id", "?"), rpt_str(rec, "element", ""));
+		else
+			snprintf(row, sizeof(row), "%s %.*s", rpt_str(rec, "id", "?"), sp ? (int)(sp - label) : 60, label);
+		fprintf(s, "%s'%s' %zu", i ? ", " : "", pf_gp_quote(row, '\'', name_q, sizeof(name_q)), n - 1 - i);
+	}
+	fprintf(s, ")\nset arrow from 100, graph 0 to 100, graph 1 nohead lc rgb '#D00000' dt 2 lw 2 back\n");
+	/* a value that is no share of its budget: said at the row's end */
+	json_array_foreach(recs, i, rec)
+		if (isnan(rpt_budget_use(rec))) {
+			if (json_is_number(json_object_get(rec, "value")))
+				snprintf(row, sizeof(row), "%g %s %g: %s", rpt_num(rec, "value"), rpt_str(rec, "comparison", "?"),
+					 rpt_num(rec, "bound"), rpt_str(rec, "verdict", "?"));
+			else
+				snprintf(row, sizeof(row), "%s", rpt_str(rec, "verdict", "?"));
+			p = r->prev_verdicts ? rpt_prev_record(r, rec) : NULL;
+			if (p && json_is_number(json_object_get(p, "value")))
+				snprintf(row + strlen(row), sizeof(row) - strlen(row), " (previous %g)", rpt_num(p, "value"));
+			for (char *c = row; *c; c++)
+				*c = *c == '_' ? ' ' : *c;
+			fprintf(s, "set label '%s' at graph 0.97, first %zu right front\n",
+				pf_gp_quote(row, '\'', name_q, sizeof(name_q)), n - 1 - i);
+		}
+	snprintf(row, sizeof(row), "previous run (%s)", r->previous_dir ? (strrchr(r->previous_dir, '/') &&
+		 strrchr(r->previous_dir, '/')[1] ? strrchr(r->previous_dir, '/') + 1 : r->previous_dir) : "");
+	fprintf(s, "plot $V using 2:1:3 with points pt 7 ps 1.6 lc rgb variable notitle");
+	if (prev)
+		fprintf(s, ", $P using 2:1:($3 - $2):(0) with vectors nohead lc rgb '#7f7f7f' lw 1 notitle, "
+			   "$P using 2:1 with points pt 6 ps 1.6 lc rgb '#000000' title '%s'",
+			pf_gp_quote(row, '\'', prev_q, sizeof(prev_q)));
+	fprintf(s, ", keyentry with points pt 7 lc rgb '#0a6b2d' title 'pass', keyentry with points pt 7 lc rgb '#b00000' "
+		   "title 'fail', keyentry with points pt 7 lc rgb '#e69f00' title 'not valid', keyentry with lines dt 2 "
+		   "lw 2 lc rgb '#D00000' title 'budget (100 %%)'\n");
+	fclose(s);
+	if (drawn || prev)
+		rpt_plot_h(r, "V1", "V1 each requirement: the measured value against its budget",
+			   prev ? "One row per verdict: the value as a share of its budget (value / bound for a maximum, bound / "
+			   "value for a minimum; log scale), coloured by its verdict; the red dashed line is the budget. Hollow "
+			   "and joined to it: the previous run's value (--previous). A count that must be 0, or a verdict "
+			   "with no value, is written at its row's end." :
+			   "One row per verdict: the value as a share of its budget (value / bound for a maximum, bound / "
+			   "value for a minimum; log scale), coloured by its verdict; the red dashed line is the budget. A "
+			   "count that must be 0, or a verdict with no value, is written at its row's end.",
+			   sc.text, 140 + 24 * (int)n);
+	free(sc.text);
+}
+
 /* a task latency the histograms can draw: its results.json key and its words */
 struct rpt_latency {
 	const char *metric;	/* tasks[].<metric>: activation_latency_ns, wakeup_latency_ns */
@@ -501,7 +640,7 @@ void rpt_plot_e1(struct rpt *r)
 		return;
 	for (i = 0; i < r->ntasks; i++) {
 		json_t *d, *buckets, *b;
-		double count, cum = 0;
+		double count, cum = 0, last_x;
 		size_t k;
 
 		snprintf(path, sizeof(path), "tasks.%s.%s", r->task_names[i], lat.metric);
@@ -515,8 +654,15 @@ void rpt_plot_e1(struct rpt *r)
 		if (!njudged || judged[i])
 			rpt_span_us(d, &lo, &hi);
 		fprintf(s, "$E%d << EOD\n", i);
+		last_x = -INFINITY;
 		json_array_foreach(buckets, k, b) {
-			fprintf(s, "%.3f %.10g\n", json_number_value(json_array_get(b, 0)) / 1e3, (count - cum) / count);
+			double x = json_number_value(json_array_get(b, 0)) / 1e3;
+
+			/* a step less than a pixel from the last drawn is not drawn apart */
+			if (log10(fmax(x, 1e-9)) - last_x >= RPT_E1_STEP_DECADE) {
+				fprintf(s, "%.3f %.10g\n", x, (count - cum) / count);
+				last_x = log10(fmax(x, 1e-9));
+			}
 			cum += json_integer_value(json_array_get(b, 1));
 		}
 		fprintf(s, "%.3f %.10g\nEOD\n", rpt_num(d, "max") / 1e3, 1 / count);

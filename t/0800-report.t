@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 90
+plan 95
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -28,8 +28,8 @@ is "$rc" 0 "report-1.1 a full run directory: exit 0" || echo "$err" | sed 's/^/#
 H="$TMP/full/report.html"
 ok "report-1.2 default output RUN_DIR/report.html" test -s "$H"
 is "$(sections "$H")" "$ALL" "report-1.3 every section, in order: the body, then the appendix (flight, further worst cases, the loads' reports, files)"
-is "$(figures "$H")" "L1.1 L1.2 B1 H1 E1 T1 R1 U1 G1.1 G1.2 F1.1 F1.2 " \
-	"report-1.4 the figures L1 (over time, per phase) B1 H1 E1 T1 R1 U1 (no M1: it duplicated T1), G1 per worst case, F1 (trajectory, errors)"
+is "$(figures "$H")" "V1 L1.1 L1.2 B1 H1 E1 T1 R1 U1 G1.1 G1.2 F1.1 F1.2 " \
+	"report-1.4 the figures V1 (each requirement against its budget), L1 (over time, per phase) B1 H1 E1 T1 R1 U1 (no M1: it duplicated T1), G1 per worst case, F1 (trajectory, errors)"
 is "$(grep -c 'class="partial"' "$H")" 0 "report-1.5 a complete run is not marked partial"
 like "$(grep -o 'measured high-water mark under the declared load; not a WCET\|measured high-water mark under the declared load</b>[^<]*not a WCET' "$H")" . \
 	"report-1.6 the basis is stated plainly"
@@ -240,6 +240,29 @@ is "$(svg "$TMP/t1ch.html" T1 | sort -u | grep '^budget')" "budget 62 µs (REQ-L
 	"report-10.13 ... not for a chained task (ctl100 released by another: its activation latency holds the releaser's work)"
 like "$(grep -o '<figure id="fig-T1">.*' "$TMP/t1ch.html" | sed 's/<img[^>]*>//')" 'drawn for the tasks released by their own timer \(io\)' \
 	"report-10.14 ... and the caption says so"
+# V1 (issue 32.14): one row per verdict record, its value as a share of its budget, the budget at 100 %
+nv=$(perl -MJSON::PP -e 'local $/; print scalar @{decode_json(<>)->{verdicts}}' "$V")
+is "$(svg "$H" V1 | grep -c '^REQ-[A-Z]*-[0-9]* ')" "$nv" "report-11.1 V1: one row per verdict record ($nv)"
+rm -rf "$TMP"/preflight-report.*
+PREFLIGHT_REPORT_KEEP_TMP=1 TMPDIR="$TMP" "$PREFLIGHT" report "$TMP/full" -o "$TMP/v1.html" >/dev/null 2>&1
+GP=$(ls -d "$TMP"/preflight-report.* | head -1)
+share=$(perl -e 'printf "%.6g", 100 * $ARGV[0] / $ARGV[1]' "$(json_get "$V" verdicts.0.value)" "$(json_get "$V" verdicts.0.bound)")
+is "$(awk '/^\$V << EOD/ { on = 1; next } on { print; exit }' "$GP/V1.gp")" "$((nv - 1)) $share 0x$( [ "$(json_get "$V" verdicts.0.verdict)" = pass ] && echo 0a6b2d || echo b00000)" \
+	"report-11.2 ... the first record's value over its bound ($share %), coloured by its verdict"
+# --previous: the values of a previous run beside this run's (here: the same run with its values halved)
+mkdir "$TMP/prev"
+perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>);
+	for (@{$j->{verdicts}}) { $_->{value} /= 2 if defined $_->{value} && !ref $_->{value} } print JSON::PP->new->encode($j)' "$V" > "$TMP/prev/verdicts.json"
+rm -rf "$TMP"/preflight-report.*
+run_cmd env PREFLIGHT_REPORT_KEEP_TMP=1 TMPDIR="$TMP" "$PREFLIGHT" report "$TMP/full" -o "$TMP/prev.html" --previous "$TMP/prev"
+GP=$(ls -d "$TMP"/preflight-report.* | head -1)
+half=$(perl -e 'printf "%.6g", 100 * ($ARGV[0] / 2) / $ARGV[1]' "$(json_get "$V" verdicts.0.value)" "$(json_get "$V" verdicts.0.bound)")
+is "$rc $(awk '/^\$P << EOD/ { on = 1; next } on { print; exit }' "$GP/V1.gp")" "0 $((nv - 1)) $half $share" \
+	"report-11.3 --previous: the previous run's share ($half %) on the same row, joined to this run's"
+like "$(svg "$TMP/prev.html" V1 | tr '\n' '|')" '\|previous run \(prev\)\|' "report-11.4 ... named in the key"
+run_cmd "$PREFLIGHT" report "$TMP/full" -o "$TMP/noprev.html" --previous "$TMP/empty-nothing"
+like "$rc:$err" "^2:preflight: report: --previous: $TMP/empty-nothing/verdicts.json: " "report-11.5 --previous without verdicts.json: exit 2, said"
+
 # U1's axes fitted to the data (issue 32.14): the fixture's two 100 ms windows (0 to 0.2 s), its worst
 # window 40 % and a quarter above it; the 60 % line, off the axis, is said (it was 0.04 to 0.15 s, 0 to 70 %)
 is "$(svg "$H" U1 | grep -x ' *[0-9.]*' | sort -g | tr -d ' ' | tr '\n' ' ')" "0 0 0.05 0.1 0.15 0.2 10 20 30 40 50 " \
