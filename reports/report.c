@@ -15,6 +15,7 @@
 #include "common.h"
 #include "joblog_read.h"
 #include "jpath.h"
+#include "kconfig.h"
 #include "markup.h"
 #include "outfile.h"
 #include "outguard.h"
@@ -61,7 +62,7 @@ const struct pf_command cmd_report = {
 	.name = "report",
 	.summary = "write the reviewer report of a run directory: one self-contained HTML (and PDF)",
 	.usage =
-	"usage: preflight report RUN_DIR [-o FILE.html] [--pdf FILE.pdf]\n"
+	"usage: preflight report RUN_DIR [-o FILE.html] [--pdf FILE.pdf] [--previous RUN_DIR]\n"
 	"\n"
 	"Writes the reviewer report of a run directory of 'preflight run' (or of a\n"
 	"directory with what 'preflight analyze' wrote: results.json and its inputs):\n"
@@ -75,6 +76,8 @@ const struct pf_command cmd_report = {
 	"  -o, --output FILE   the HTML file (default: RUN_DIR/report.html)\n"
 	"      --pdf FILE      also print it to FILE with headless Chromium (Debian\n"
 	"                      package 'chromium'; default: no PDF)\n"
+	"      --previous DIR  a previous run directory: its verdicts.json's values\n"
+	"                      beside this run's in V1 (default: none)\n"
 	"  -h, --help          this text\n"
 	"\n"
 	"exit: 0 written, 2 RUN_DIR has nothing to report or bad usage, or an output is a\n"
@@ -378,6 +381,17 @@ static int rpt_load(struct rpt *r)
 	r->sysinfo = rpt_load_json(r, "sysinfo.json");
 	r->loads = rpt_load_json(r, "loads.json");
 	r->verdicts = rpt_load_json(r, "verdicts.json");
+	if (r->previous_dir) {
+		char prev[PATH_MAX];
+		json_error_t je;
+
+		snprintf(prev, sizeof(prev), "%s/verdicts.json", r->previous_dir);
+		r->prev_verdicts = json_load_file(prev, 0, &je);
+		if (!r->prev_verdicts)
+			return pf_fail(PF_EXIT_USAGE, "--previous: %s: %s", prev, je.text);
+		if (strcmp(rpt_str(r->prev_verdicts, "schema", ""), RPT_VERDICTS_SCHEMA))
+			return pf_fail(PF_EXIT_USAGE, "--previous: %s: not %s", prev, RPT_VERDICTS_SCHEMA);
+	}
 	if (r->verdicts && strcmp(rpt_str(r->verdicts, "schema", ""), RPT_VERDICTS_SCHEMA)) {
 		json_decref(r->verdicts);	/* not verdicts.json: the section says there are none */
 		r->verdicts = NULL;
@@ -528,10 +542,13 @@ static void rpt_kv_json(struct rpt *r, const char *key, json_t *root, const char
 	free(text);
 }
 
-/* rpt_section - open section n with its title; every section starts a new printed page */
-static void rpt_section(struct rpt *r, int n, const char *id, const char *title)
+/*
+ * rpt_section - open section n ("7", "A1") with its title; a section starts a new printed page
+ * unless the print rules let it follow the one before (rpt_css)
+ */
+static void rpt_section(struct rpt *r, const char *n, const char *id, const char *title)
 {
-	fprintf(r->out, "</section>\n<section id=\"%s\"><h2>%d %s</h2>\n", id, n, title);
+	fprintf(r->out, "</section>\n<section id=\"%s\"><h2>%s %s</h2>\n", id, n, title);
 }
 
 /* rpt_evidence - the anchor of a metric path's evidence section */
@@ -567,7 +584,7 @@ static const char rpt_css[] =
 	".missing{color:#8a4b00;background:#fff4e0;padding:2px 6px;border-left:3px solid #e69f00}\n"
 	".basis{background:#eef3f8;padding:4px 8px;border-left:3px solid #0072B2}\n"
 	"pre{font-size:8pt;white-space:pre-wrap;word-break:break-all;background:#f7f7f7;padding:4px}\n"
-	"nav ol{columns:2}\n"
+	"nav ol{columns:2}.also{font-size:9pt;margin:.2em 0}td.same{color:#777}\n"
 	/*
 	 * Chromium prints a page whose content is wider than A4 shrunk to fit (9 pt came out 6.4 pt):
 	 * nothing may be wider than the page. The verdict table has fixed column widths and breaks long
@@ -582,7 +599,7 @@ static const char rpt_css[] =
 	"#verdict-table th:nth-child(4){width:7%}#verdict-table th:nth-child(5){width:11%}#verdict-table th:nth-child(6){width:7%}"
 	"#verdict-table th:nth-child(7){width:6%}#verdict-table th:nth-child(8){width:10%}#verdict-table th:nth-child(9){width:14%}\n"
 	"@page{size:A4;margin:16mm 12mm 14mm 12mm}\n"
-	"@media print{body{max-width:none;padding:0}section{break-before:page}section#top,section#verdicts{break-before:auto}"
+	"@media print{body{max-width:none;padding:0}section#config,section#tasks,section#worst,section#flight,section#worst-more,section#appendix{break-before:page}"
 	"h2,h3{break-after:avoid}tr{break-inside:avoid}}\n";
 
 /* rpt_css_string - text inside a CSS string: quotes, backslashes and control characters escaped, '<' too */
@@ -699,9 +716,10 @@ static void rpt_head(struct rpt *r)
 	      "<li><a href=\"#trace\">Traceability matrix</a></li><li><a href=\"#definitions\">Metric definitions</a></li>"
 	      "<li><a href=\"#loads\">Load proof</a></li><li><a href=\"#baseline\">Kernel baseline</a></li>"
 	      "<li><a href=\"#tasks\">Per task</a></li><li><a href=\"#utilisation\">Utilisation</a></li>"
-	      "<li><a href=\"#worst\">Worst cases</a></li><li><a href=\"#flight\">Flight</a></li>"
+	      "<li><a href=\"#worst\">Worst cases</a></li>"
 	      "<li><a href=\"#validity\">Measurement validity</a></li><li><a href=\"#deviations\">Deviations and limitations</a></li>"
-	      "<li><a href=\"#appendix\">Appendix</a></li></ol></nav>\n", r->out);
+	      "</ol><p>Appendix: <a href=\"#flight\">A1 Flight</a>, <a href=\"#worst-more\">A2 Further worst cases</a>, "
+	      "<a href=\"#load-reports\">A3 The loads' own reports</a>, <a href=\"#appendix\">A4 Files of the run</a></p></nav>\n", r->out);
 }
 
 /* rpt_verdict_word - how a verdict is shown, and its row's class */
@@ -721,14 +739,39 @@ static const char *rpt_verdict_word(const struct rpt_verdict *v, const char **cl
 	return "?";
 }
 
+/*
+ * rpt_worst_short - a worst case's culprit line cut to the job and how late it was, "io job 1329:
+ * 19211 µs late" (a line that opens with what the latency counts from loses that too): the whole line, with its culprits, is under Worst cases, and in the verdict
+ * table's narrow column it made each row a third of a page (issue 32.10, 32.13)
+ */
+static const char *rpt_worst_short(const char *worst, char *buf, size_t size)
+{
+	const char *job = strstr(worst, " job "), *dash, *paren, *close;
+	size_t end;
+
+	/* from the task's name before " job " (a line may open with what its latency counts from) */
+	while (job && job > worst && job[-1] != ' ')
+		job--;
+	worst = job ? job : worst;
+	dash = strstr(worst, " \u2014 ");
+	paren = strstr(worst, " (pid ");
+	end = dash ? (size_t)(dash - worst) : strlen(worst);
+
+	if (paren && (size_t)(paren - worst) < end && (close = strstr(paren, "):")) && (size_t)(close - worst) < end)
+		snprintf(buf, size, "%.*s%.*s", (int)(paren - worst), worst, (int)(end - (close + 1 - worst)), close + 1);
+	else
+		snprintf(buf, size, "%.*s", (int)end, worst);
+	return buf;
+}
+
 /* rpt_s_verdicts - 1: one row per requirement and element, from verdicts.json */
 static void rpt_s_verdicts(struct rpt *r)
 {
 	int count[4] = { 0 };
-	char anchor[160], attr[960], n[32];
+	char anchor[160], attr[960], n[32], shortw[sizeof(r->verdict->worst)];
 	const char *cls, *word;
 
-	rpt_section(r, 1, "verdicts", "Verdicts");
+	rpt_section(r, "1", "verdicts", "Verdicts");
 	fputs("<p class=\"basis\">Basis: each observed value is the <b>measured high-water mark under the declared load</b> "
 	      "during this run; it is not a WCET and not a bound on what another run may see.</p>\n", r->out);
 	if (!r->verdicts) {
@@ -744,8 +787,13 @@ static void rpt_s_verdicts(struct rpt *r)
 		count[!strcmp(cls, "pass") ? 0 : !strcmp(cls, "fail") ? 1 : !strcmp(cls, "skip") ? 2 : 3]++;
 		fprintf(r->out, "<tr class=\"%s\"><td>", cls);
 		rpt_esc(r->out, v->id);
-		fputs("</td><td>", r->out);
-		rpt_esc(r->out, v->requirement);
+		/* a requirement judged per element: its text once, in its first row */
+		if (i && !strcmp(v->id, v[-1].id) && !strcmp(v->requirement, v[-1].requirement))
+			fputs("</td><td class=\"same\">as above", r->out);
+		else {
+			fputs("</td><td>", r->out);
+			rpt_esc(r->out, v->requirement);
+		}
 		fputs("</td><td>", r->out);
 		rpt_esc(r->out, v->label);
 		fputs("<br><code>", r->out);
@@ -768,8 +816,9 @@ static void rpt_s_verdicts(struct rpt *r)
 			rpt_esc(r->out, v->why);
 		}
 		if (v->worst[0]) {
-			fputs(" worst: ", r->out);
-			rpt_esc(r->out, v->worst);
+			fputs(" worst: <a href=\"#worst\">", r->out);
+			rpt_esc(r->out, rpt_worst_short(v->worst, shortw, sizeof(shortw)));
+			fputs("</a>", r->out);
 		}
 		if (v->emulated[0]) {
 			fputs(" <span class=\"emulated\">emulated: ", r->out);
@@ -781,6 +830,91 @@ static void rpt_s_verdicts(struct rpt *r)
 	fprintf(r->out, "</table>\n<p id=\"verdict-summary\"><b>%d passed, %d failed, %d not measured, %d not valid.</b> "
 		"A requirement that was not measured, or whose pass is not valid (a load short of its target), is never "
 		"counted as passed.</p>\n", count[0], count[1], count[2], count[3]);
+	rpt_plot_v1(r);
+}
+
+/* rpt_sha256 - the SHA-256 of a file of the run directory (sha256sum) into hex[65]; 0, or -1 */
+static int rpt_sha256(struct rpt *r, const char *rel, char hex[65])
+{
+	char path[PATH_MAX], out[PATH_MAX], *text;
+	char *argv[] = { "sha256sum", "--", path, NULL };
+
+	rpt_path(path, sizeof(path), r->dir, rel);
+	snprintf(out, sizeof(out), "%s/sha256", r->tmpdir);
+	text = rpt_exec(argv, out, "/dev/null") == 0 ? rpt_slurp(out, NULL) : NULL;
+	if (!text || strspn(text, "0123456789abcdef") != 64) {
+		free(text);
+		return -1;
+	}
+	snprintf(hex, 65, "%.64s", text);
+	free(text);
+	return 0;
+}
+
+/*
+ * rpt_kconfig_check - the SHA-256 of the run directory's kernel.config into r->kconfig_sha256
+ * ("" when there is none or it cannot be computed), checked against the one run.json recorded
+ */
+static void rpt_kconfig_check(struct rpt *r)
+{
+	const char *want = rpt_str(r->run, "preflight.kernel_config.sha256", NULL);
+	char path[PATH_MAX];
+
+	r->kconfig_sha256[0] = '\0';
+	if (access(rpt_path(path, sizeof(path), r->dir, "kernel.config"), F_OK))
+		return;
+	if (rpt_sha256(r, "kernel.config", r->kconfig_sha256) < 0)
+		rpt_note_missing(r, "kernel configuration: the SHA-256 of kernel.config could not be computed (sha256sum)");
+	else if (want && strcmp(want, r->kconfig_sha256))
+		rpt_note_missing(r, "kernel configuration: kernel.config's SHA-256 is not the one run.json recorded: "
+				 "the file was changed after the run");
+}
+
+/*
+ * rpt_kconfig - the kernel configuration as a file of the run directory: its size, lines and
+ * SHA-256 (against run.json's), and its realtime-relevant options (lib/kconfig.c), not its
+ * text: the whole of a distribution's .config was 138 of 177 printed pages (issue 32.13)
+ */
+static void rpt_kconfig(struct rpt *r)
+{
+	const char *want = rpt_str(r->run, "preflight.kernel_config.sha256", NULL);
+	char *text = rpt_text(r, "kernel.config"), *line, *save = NULL;
+	char val[PF_KCONFIG_RT_NOPTS][64] = { { 0 } };
+	size_t lines = 0, bytes = text ? strlen(text) : 0;
+
+	fputs("<h3 id=\"kconfig\">Kernel configuration (kernel.config)</h3>", r->out);
+	if (!text) {
+		fputs("<p>absent from the run directory</p>\n", r->out);
+		return;
+	}
+	for (const char *p = text; (p = strchr(p, '\n')); p++)
+		lines++;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		for (size_t i = 0; i < PF_KCONFIG_RT_NOPTS; i++)
+			pf_kconfig_line(line, pf_kconfig_rt_opts[i], val[i], sizeof(val[i]));
+	free(text);
+	fprintf(r->out, "<p>The file <code>kernel.config</code> of the run directory (%zu lines, %zu bytes; the "
+		"data manifest lists it) is the whole configuration; it is not printed here. ", lines, bytes);
+	if (!r->kconfig_sha256[0])
+		fputs("Its SHA-256 could not be computed (sha256sum).</p>\n", r->out);
+	else {
+		fprintf(r->out, "SHA-256 <code id=\"kconfig-sha256\">%s</code>", r->kconfig_sha256);
+		if (want && !strcmp(want, r->kconfig_sha256))
+			fputs(", as run.json recorded it.</p>\n", r->out);
+		else if (want) {
+			fputs(", <b>not</b> the ", r->out);
+			rpt_esc(r->out, want);
+			fputs(" run.json recorded: the file was changed after the run.</p>\n", r->out);
+		} else
+			fputs(" (run.json records none).</p>\n", r->out);
+	}
+	fputs("<table id=\"kconfig-rt\"><tr><th>realtime-relevant option</th><th>value</th></tr>\n", r->out);
+	for (size_t i = 0; i < PF_KCONFIG_RT_NOPTS; i++) {
+		fprintf(r->out, "<tr><td>%s</td><td>", pf_kconfig_rt_opts[i]);
+		rpt_esc(r->out, val[i][0] ? val[i] : "not in the file");
+		fputs("</td></tr>\n", r->out);
+	}
+	fputs("</table>\n", r->out);
 }
 
 /* rpt_s_config - 2: what was measured, on what, with what */
@@ -790,7 +924,8 @@ static void rpt_s_config(struct rpt *r)
 	size_t i;
 	char buf[512];
 
-	rpt_section(r, 2, "config", "Configuration identification");
+	rpt_section(r, "2", "config", "Configuration identification");
+	rpt_kconfig_check(r);
 	if (!r->sysinfo)
 		rpt_note_missing(r, "configuration: no sysinfo.json (the system was not surveyed with this run)");
 	else {
@@ -845,6 +980,9 @@ static void rpt_s_config(struct rpt *r)
 		rpt_kv_json(r, "cyclictest at run time", r->run, "preflight.tools.cyclictest");
 		rpt_kv_json(r, "kernel config SHA-256", r->run, "preflight.kernel_config.sha256");
 		rpt_kv_json(r, "kernel config copied from", r->run, "preflight.kernel_config.source");
+		rpt_kv(r, "kernel.config of the run directory", !r->kconfig_sha256[0] ? "absent, or its hash could not be computed" :
+		       !strcmp(r->kconfig_sha256, rpt_str(r->run, "preflight.kernel_config.sha256", "")) ?
+		       "the same SHA-256 (its realtime-relevant options in the Appendix)" : "a different SHA-256: changed after the run");
 		if (rpt_str(r->run, "preflight.kernel_config.error", NULL))
 			rpt_note_missing(r, "configuration: the kernel config was not recorded: %s",
 					 rpt_str(r->run, "preflight.kernel_config.error", ""));
@@ -922,7 +1060,7 @@ static void rpt_s_trace(struct rpt *r)
 	char anchor[160], attr[960];
 	const char *cls;
 
-	rpt_section(r, 3, "trace", "Traceability matrix");
+	rpt_section(r, "3", "trace", "Traceability matrix");
 	if (!r->nverdicts) {
 		rpt_note_missing(r, "traceability: no verdicts to trace");
 		return;
@@ -960,7 +1098,7 @@ static void rpt_s_trace(struct rpt *r)
 /* rpt_s_definitions - 4: what each number means */
 static void rpt_s_definitions(struct rpt *r)
 {
-	rpt_section(r, 4, "definitions", "Metric definitions");
+	rpt_section(r, "4", "definitions", "Metric definitions");
 	fputs("<table><tr><th>metric</th><th>definition</th></tr>\n", r->out);
 	rpt_kv(r, "activation latency", "start of the job (the app's start marker in the trace) − its release r_k "
 	       "(the absolute time the job was due); per task, every job");
@@ -983,22 +1121,42 @@ static void rpt_s_definitions(struct rpt *r)
 	fputs("</table>\n<p>The full definitions are in docs/results.md of preflight.</p>\n", r->out);
 }
 
-/* rpt_s_loads - 5: each load's report per phase */
+/* rpt_s_loads - 5: what each load achieved against its target, each second and per phase */
 static void rpt_s_loads(struct rpt *r)
 {
-	json_t *ph, *load;
-	const char *name;
+	json_t *ph;
 	size_t i;
 	int n = 0;
 
-	rpt_section(r, 5, "loads", "Load proof");
+	rpt_section(r, "5", "loads", "Load proof");
 	if (!r->loads) {
 		rpt_note_missing(r, "load proof: no loads.json (no loads ran, or an analyze-only directory)");
 		return;
 	}
-	fputs("<p>What each load achieved, as its own report says (docs/loads.md). Targets are the scenario's "
-	      "(scenario.ini in the appendix).</p>\n<table><tr><th>phase</th><th>load</th><th>elapsed (s)</th>"
-	      "<th>achieved</th></tr>\n", r->out);
+	json_array_foreach(pf_jpath_get(r->loads, "phases"), i, ph)
+		n += json_object_size(pf_jpath_get(ph, "loads"));
+	if (!n)
+		fputs("<p>No phase of this run had a load.</p>\n", r->out);
+	else {
+		fputs("<p>What each load achieved against its target (the scenario's: scenario.ini in the appendix); "
+		      "each load's own report is in <a href=\"#load-reports\">the appendix</a>.</p>\n", r->out);
+		rpt_plot_l1(r);
+	}
+}
+
+/* rpt_s_load_reports - A3: what each load reported of itself, per phase (docs/loads.md) */
+static void rpt_s_load_reports(struct rpt *r)
+{
+	json_t *ph, *load;
+	const char *name;
+	size_t i;
+
+	rpt_section(r, "A3", "load-reports", "The loads' own reports");
+	if (!r->loads) {
+		fputs("<p>No loads.json in the run directory.</p>\n", r->out);
+		return;
+	}
+	fputs("<table><tr><th>phase</th><th>load</th><th>elapsed (s)</th><th>achieved</th></tr>\n", r->out);
 	json_array_foreach(pf_jpath_get(r->loads, "phases"), i, ph) {
 		json_object_foreach(pf_jpath_get(ph, "loads"), name, load) {
 			char *ach = rpt_json_text(pf_jpath_get(load, "achieved"));
@@ -1011,14 +1169,9 @@ static void rpt_s_loads(struct rpt *r)
 			rpt_esc(r->out, ach);
 			fputs("</code></td></tr>\n", r->out);
 			free(ach);
-			n++;
 		}
 	}
 	fputs("</table>\n", r->out);
-	if (!n)
-		fputs("<p>No phase of this run had a load.</p>\n", r->out);
-	else
-		rpt_plot_l1(r);
 }
 
 /* rpt_ct_rows - the per-CPU rows of one cyclictest baseline */
@@ -1063,7 +1216,7 @@ static void rpt_ct_worst(struct rpt *r, json_t *res, const char *what)
 /* rpt_s_baseline - 6: cyclictest idle and loaded, per CPU */
 static void rpt_s_baseline(struct rpt *r)
 {
-	rpt_section(r, 6, "baseline", "Kernel baseline");
+	rpt_section(r, "6", "baseline", "Kernel baseline");
 	if (!r->base_idle && !r->base_loaded) {
 		rpt_note_missing(r, "kernel baseline: no cyclictest phase in this run");
 		return;
@@ -1109,7 +1262,7 @@ static void rpt_s_tasks(struct rpt *r)
 	json_t *t;
 	size_t i;
 
-	rpt_section(r, 7, "tasks", "Per task");
+	rpt_section(r, "7", "tasks", "Per task");
 	if (!r->ntasks) {
 		rpt_note_missing(r, "per task: results.json has no app tasks (%s)",
 				 r->results ? "a cyclictest-only run, or the app was not traced" : "no results.json");
@@ -1162,7 +1315,6 @@ static void rpt_s_tasks(struct rpt *r)
 	rpt_plot_h1(r);
 	rpt_plot_e1(r);
 	rpt_plot_t1(r);
-	rpt_plot_m1(r);
 	rpt_plot_r1(r);
 }
 
@@ -1179,7 +1331,7 @@ static void rpt_s_utilisation(struct rpt *r)
 	json_t *app = pf_jpath_get(r->results, "app");
 	char buf[64];
 
-	rpt_section(r, 8, "utilisation", "Utilisation");
+	rpt_section(r, "8", "utilisation", "Utilisation");
 	if (!json_is_object(app)) {
 		rpt_note_missing(r, "utilisation: results.json has no app utilisation (no markers, no job log)");
 		return;
@@ -1198,46 +1350,83 @@ static void rpt_s_utilisation(struct rpt *r)
 	rpt_plot_u1(r);
 }
 
-/* rpt_s_worst - 9: the worst activations with what delayed them */
+/* rpt_culprit - one worst case: its summary, its contributors, where it waited */
+static void rpt_culprit(struct rpt *r, json_t *c)
+{
+	json_t *k;
+	size_t m;
+
+	fputs("<h3>", r->out);
+	rpt_esc(r->out, rpt_str(c, "summary", "?"));
+	fputs("</h3><table><tr><th>contributor</th><th>kind</th><th>µs</th><th>share</th></tr>\n", r->out);
+	json_array_foreach(pf_jpath_get(c, "contributors"), m, k) {
+		fputs("<tr><td>", r->out);
+		rpt_esc(r->out, rpt_str(k, "name", "?"));
+		fputs("</td><td>", r->out);
+		rpt_esc(r->out, rpt_str(k, "kind", "?"));
+		fputs("</td>", r->out);
+		rpt_td_ns(r, pf_jpath_get(k, "duration_ns"));
+		fprintf(r->out, "<td class=\"n\">%.1f %%</td></tr>\n", rpt_num(k, "share") * 100);
+	}
+	fprintf(r->out, "</table><p>job %.0f on CPU %.0f, waited: ", rpt_num(c, "seq"), rpt_num(c, "cpu"));
+	rpt_esc(r->out, rpt_str(c, "waited", "?"));
+	fprintf(r->out, "%s</p>\n", json_is_false(pf_jpath_get(c, "complete")) ?
+		" — <b>incomplete</b>: the parts do not add up to the delay (the CPU history kept did not reach back to the release)" : "");
+}
+
+/*
+ * rpt_s_worst - 9: each task's worst activation, what delayed it and G1; its next two worst by
+ * their summary line, their contributors in the appendix (A2, rpt_s_worst_more)
+ */
 static void rpt_s_worst(struct rpt *r)
 {
-	json_t *t, *c, *k;
-	size_t i, j, m;
+	json_t *t, *c;
+	size_t i, j;
 	int n = 0, ng = 0;
 
-	rpt_section(r, 9, "worst", "Worst cases");
+	rpt_section(r, "9", "worst", "Worst cases");
 	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
 		json_array_foreach(pf_jpath_get(t, "culprits"), j, c) {
 			if (j >= 3)
 				break;
 			if (!n++)
-				fputs("<p>The worst activations of each task (up to three) and what stood between release "
-				      "and start on the CPU where the job started.</p>\n", r->out);
-			fputs("<h3>", r->out);
-			rpt_esc(r->out, rpt_str(c, "summary", "?"));
-			fputs("</h3><table><tr><th>contributor</th><th>kind</th><th>µs</th><th>share</th></tr>\n", r->out);
-			json_array_foreach(pf_jpath_get(c, "contributors"), m, k) {
-				fputs("<tr><td>", r->out);
-				rpt_esc(r->out, rpt_str(k, "name", "?"));
-				fputs("</td><td>", r->out);
-				rpt_esc(r->out, rpt_str(k, "kind", "?"));
-				fputs("</td>", r->out);
-				rpt_td_ns(r, pf_jpath_get(k, "duration_ns"));
-				fprintf(r->out, "<td class=\"n\">%.1f %%</td></tr>\n", rpt_num(k, "share") * 100);
-			}
-			fprintf(r->out, "</table><p>job %.0f on CPU %.0f, waited: ", rpt_num(c, "seq"), rpt_num(c, "cpu"));
-			rpt_esc(r->out, rpt_str(c, "waited", "?"));
-			fprintf(r->out, "%s</p>\n", json_is_false(pf_jpath_get(c, "complete")) ?
-				" — <b>incomplete</b>: the parts do not add up to the delay (the CPU history kept did not reach back to the release)" : "");
-			if (j == 0)
+				fputs("<p>The worst activation of each task and what stood between release and start on "
+				      "the CPU where the job started; the next two of each task by their line, their "
+				      "contributors in <a href=\"#worst-more\">the appendix</a>.</p>\n", r->out);
+			if (j == 0) {
+				rpt_culprit(r, c);
 				rpt_plot_g1(r, (int)i, c, ++ng);
+				continue;
+			}
+			fputs("<p class=\"also\">also: ", r->out);
+			rpt_esc(r->out, rpt_str(c, "summary", "?"));
+			fputs("</p>\n", r->out);
 		}
 	}
 	if (!n)
 		rpt_note_missing(r, "worst cases: results.json has no culprit analysis (no trace of the app)");
 }
 
-/* rpt_s_flight - 10 */
+/* rpt_s_worst_more - A2: the second and third worst activation of each task, with their contributors */
+static void rpt_s_worst_more(struct rpt *r)
+{
+	json_t *t, *c;
+	size_t i, j;
+	int n = 0;
+
+	rpt_section(r, "A2", "worst-more", "Further worst cases");
+	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t)
+		json_array_foreach(pf_jpath_get(t, "culprits"), j, c) {
+			if (j < 1 || j >= 3)
+				continue;
+			rpt_culprit(r, c);
+			n++;
+		}
+	if (!n)
+		fputs("<p>No task has a second worst case with its culprits.</p>\n", r->out);
+}
+
+/* rpt_s_flight - A1: the flight, in the appendix (issue 32.13) */
 static void rpt_s_flight(struct rpt *r)
 {
 	json_t *fsw = pf_jpath_get(r->results, "fsw"), *sim = NULL;
@@ -1255,7 +1444,7 @@ static void rpt_s_flight(struct rpt *r)
 	};
 	char path[PATH_MAX];
 
-	rpt_section(r, 10, "flight", "Flight");
+	rpt_section(r, "A1", "flight", "Flight");
 	if (!json_is_object(fsw)) {
 		rpt_note_missing(r, "flight: this run did not fly the simulator (no fsw statistics in results.json)");
 		return;
@@ -1283,13 +1472,13 @@ static void rpt_s_flight(struct rpt *r)
 	rpt_plot_f1(r);
 }
 
-/* rpt_s_validity - 11 */
+/* rpt_s_validity - 10 */
 static void rpt_s_validity(struct rpt *r)
 {
 	json_t *t, *st;
 	size_t i;
 
-	rpt_section(r, 11, "validity", "Measurement validity");
+	rpt_section(r, "10", "validity", "Measurement validity");
 	st = rpt_load_json(r, "selftest/selftest.json");
 	if (!r->results) {
 		json_decref(st);
@@ -1351,13 +1540,13 @@ static void rpt_s_validity(struct rpt *r)
 	fputs("</table>\n", r->out);
 }
 
-/* rpt_s_deviations - 12: every warning, partial phase and "not measured", said openly */
+/* rpt_s_deviations - 11: every warning, partial phase and "not measured", said openly */
 static void rpt_s_deviations(struct rpt *r)
 {
 	json_t *w, *ph;
 	size_t i;
 
-	rpt_section(r, 12, "deviations", "Deviations and limitations");
+	rpt_section(r, "11", "deviations", "Deviations and limitations");
 	fputs("<ul id=\"deviation-list\">", r->out);
 	if (r->partial) {
 		fputs("<li><b>PARTIAL</b>: ", r->out);
@@ -1426,12 +1615,12 @@ static void rpt_pre(struct rpt *r, const char *title, const char *text)
 	fputs("</pre>\n", r->out);
 }
 
-/* rpt_s_appendix - 13: regenerate command, data manifest, environment */
+/* rpt_s_appendix - A4: regenerate command, data manifest, environment */
 static void rpt_s_appendix(struct rpt *r)
 {
 	char *scn, abs[PATH_MAX];
 
-	rpt_section(r, 13, "appendix", "Appendix");
+	rpt_section(r, "A4", "appendix", "Files of the run");
 	fputs("<h3>Regenerate this report</h3><pre>preflight report ", r->out);
 	rpt_esc(r->out, realpath(r->dir, abs) ? abs : r->dir);	/* the same however the directory was named */
 	fputs("</pre><p>The same run directory gives a byte-identical file (set SOURCE_DATE_EPOCH to print a date). "
@@ -1444,9 +1633,7 @@ static void rpt_s_appendix(struct rpt *r)
 	rpt_pre(r, "Scenario (scenario.ini)", scn);
 	free(scn);
 	rpt_pre(r, "Environment (sysinfo.txt)", r->sysinfo_txt);
-	scn = rpt_text(r, "kernel.config");
-	rpt_pre(r, "Kernel configuration (kernel.config)", scn);
-	free(scn);
+	rpt_kconfig(r);
 }
 
 /* rpt_gnuplot_version - "gnuplot 5.4 patchlevel 4", or why not */
@@ -1518,6 +1705,7 @@ void rpt_free(struct rpt *r)
 	json_decref(r->base_idle);
 	json_decref(r->base_loaded);
 	json_decref(r->verdicts);
+	json_decref(r->prev_verdicts);
 	free(r->sums);
 	free(r->budgets);
 	free(r->sysinfo_txt);
@@ -1547,9 +1735,11 @@ static int rpt_write(struct rpt *r, const char *html)
 	rpt_s_tasks(r);
 	rpt_s_utilisation(r);
 	rpt_s_worst(r);
-	rpt_s_flight(r);
 	rpt_s_validity(r);
 	rpt_s_deviations(r);
+	rpt_s_flight(r);
+	rpt_s_worst_more(r);
+	rpt_s_load_reports(r);
 	rpt_s_appendix(r);
 	fputs("</section>\n</body></html>\n", r->out);
 	fclose(r->out);
@@ -1568,6 +1758,7 @@ static int rpt_run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "pdf", required_argument, NULL, 'P' },
+		{ "previous", required_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1583,6 +1774,9 @@ static int rpt_run(int argc, char **argv)
 			break;
 		case 'P':
 			pdf = optarg;
+			break;
+		case 'V':
+			r.previous_dir = optarg;
 			break;
 		case 'h':
 			pf_print_usage(&cmd_report);

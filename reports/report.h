@@ -38,6 +38,8 @@ struct rpt {
 	json_t     *base_idle;		/* results.json of the idle cyclictest phase, or NULL */
 	json_t     *base_loaded;	/* ... of the loaded one, or NULL */
 	json_t     *verdicts;		/* verdicts.json, or NULL */
+	const char *previous_dir;	/* --previous: a previous run directory, or NULL */
+	json_t     *prev_verdicts;	/* ... its verdicts.json */
 	struct rpt_verdict *verdict;	/* its tests, parsed (report.c) */
 	int         nverdicts;
 	char       *sums;		/* SHA256SUMS, or NULL */
@@ -52,6 +54,7 @@ struct rpt {
 	int         nplots;		/* figures drawn so far */
 	int         plot_failures;	/* figures gnuplot could not draw */
 	char        gnuplot_version[128];
+	char        kconfig_sha256[65];	/* of the run directory's kernel.config, "" when none */
 	/* what a section could not show: listed again under Deviations */
 	char       *missing[64];
 	int         nmissing;
@@ -113,11 +116,11 @@ char *rpt_slurp(const char *path, size_t *len);
 int rpt_plot(struct rpt *r, const char *id, const char *title, const char *caption, const char *script);
 
 /* The figures of the catalogue (docs/report.md); each says itself when it cannot be drawn. */
+void rpt_plot_v1(struct rpt *r);
 void rpt_plot_h1(struct rpt *r);
 void rpt_plot_e1(struct rpt *r);
 void rpt_plot_t1(struct rpt *r);
 void rpt_plot_r1(struct rpt *r);
-void rpt_plot_m1(struct rpt *r);
 void rpt_plot_u1(struct rpt *r);
 void rpt_plot_b1(struct rpt *r);
 void rpt_plot_f1(struct rpt *r);

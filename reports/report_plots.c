@@ -34,9 +34,10 @@
 #define RPT_PLOT_W 900
 #define RPT_PLOT_H 460
 #define RPT_MAX_BINS 600
-#define RPT_T1_ALL_DOTS 20000	/* up to this many jobs, T1 shows every activation */
-#define RPT_DOT_COLS 250	/* T1, R1: dots closer than 1/250 of the time axis (about a dot) ... */
-#define RPT_DOT_ROWS 500	/* ... and 1/50 of a decade (log10 -2 .. 8), about a dot, are drawn once */
+#define RPT_DOT_COLS 80	/* T1, R1: a task's lowest and highest job in each of this many time columns ... */
+#define RPT_DOT_WORST 10	/* ... and its this many worst jobs are its dots */
+#define RPT_E1_STEP_DECADE 0.006	/* E1: steps closer than this (log10 of µs; a pixel is about 0.008) drawn as one */
+#define RPT_U1_WINDOWS 300	/* U1: at most this many windows (a 1-hour run: 1 min windows) */
 #define RPT_LOG_FLOOR_US 0.0625	/* on a log axis, smaller latencies (0) are drawn here: the first bin */
 
 static const char *const rpt_palette[] = {
@@ -146,7 +147,15 @@ static void rpt_strip_desc(char *svg, size_t *len)
 	*len -= b - a;
 }
 
+/* rpt_plot_h - rpt_plot at a height of h px (the width is always RPT_PLOT_W) */
+static int rpt_plot_h(struct rpt *r, const char *id, const char *title, const char *caption, const char *script, int h);
+
 int rpt_plot(struct rpt *r, const char *id, const char *title, const char *caption, const char *script)
+{
+	return rpt_plot_h(r, id, title, caption, script, RPT_PLOT_H);
+}
+
+static int rpt_plot_h(struct rpt *r, const char *id, const char *title, const char *caption, const char *script, int h)
 {
 	char gp[PATH_MAX], svg[PATH_MAX], err[PATH_MAX], svg_q[PATH_MAX * 2], title_q[1024];
 	char *argv[] = { "gnuplot", gp, NULL };
@@ -165,7 +174,7 @@ int rpt_plot(struct rpt *r, const char *id, const char *title, const char *capti
 		   "set output '%s'\nset encoding utf8\nset termoption noenhanced\n"
 		   "set grid lc rgb '#dddddd'\nset key top right opaque box lc rgb '#bbbbbb'\n"
 		   "set style textbox opaque noborder\n"
-		   "set title '%s'\n%s\n", RPT_PLOT_W, RPT_PLOT_H, pf_gp_quote(svg, '\'', svg_q, sizeof(svg_q)),
+		   "set title '%s'\n%s\n", RPT_PLOT_W, h, pf_gp_quote(svg, '\'', svg_q, sizeof(svg_q)),
 		pf_gp_quote(title, '\'', title_q, sizeof(title_q)), script);
 	fclose(f);
 	ret = rpt_exec(argv, "/dev/null", err);
@@ -187,7 +196,7 @@ int rpt_plot(struct rpt *r, const char *id, const char *title, const char *capti
 	rpt_strip_desc(data, &len);
 	fprintf(r->out, "<figure id=\"fig-%s\"><img alt=\"", id);
 	rpt_esc(r->out, title);
-	fprintf(r->out, "\" width=\"%d\" height=\"%d\" src=\"data:image/svg+xml;base64,", RPT_PLOT_W, RPT_PLOT_H);
+	fprintf(r->out, "\" width=\"%d\" height=\"%d\" src=\"data:image/svg+xml;base64,", RPT_PLOT_W, h);
 	rpt_base64(r->out, (unsigned char *)data, len);
 	fprintf(r->out, "\"><figcaption><b>%s</b> ", id);
 	rpt_esc(r->out, caption);
@@ -355,6 +364,144 @@ static void rpt_script_plot(struct rpt *r, struct rpt_script *sc, int n, const c
 	free(sc->text);
 }
 
+/*
+ * rpt_budget_use - how much of its budget a verdict record's value uses, in %: value / bound for
+ * "<=" and "<", bound / value for ">=" and ">" (above 100 %: the budget is exceeded either way);
+ * NAN when there is no value or the budget is no ratio (a count that must be == 0)
+ */
+static double rpt_budget_use(json_t *rec)
+{
+	double v = rpt_num(rec, "value"), b = rpt_num(rec, "bound");
+	const char *op = rpt_str(rec, "comparison", "");
+
+	if (isnan(v) || isnan(b) || b <= 0)
+		return NAN;
+	if (op[0] == '<')
+		return 100 * v / b;
+	if (op[0] == '>' && v > 0)
+		return 100 * b / v;
+	return NAN;
+}
+
+/* rpt_prev_record - the record of the previous run's verdicts with the same requirement and metric, or NULL */
+static json_t *rpt_prev_record(struct rpt *r, json_t *rec)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(pf_jpath_get(r->prev_verdicts, "verdicts"), i, p)
+		if (!strcmp(rpt_str(p, "id", "?"), rpt_str(rec, "id", "")) &&
+		    !strcmp(rpt_str(p, "metric", "?"), rpt_str(rec, "metric", "")))
+			return p;
+	return NULL;
+}
+
+/*
+ * rpt_plot_v1 - one row per verdict record: the share of its budget the measured value uses (log x;
+ * the budget at 100 %), coloured by its verdict; with --previous, the previous run's value on the
+ * same row (hollow) and a line to this run's. A record with no value, or a count that must be 0,
+ * has its value written at the row's end instead (issue 32.14).
+ */
+void rpt_plot_v1(struct rpt *r)
+{
+	static const struct { const char *verdict, *colour; } col[] = {
+		{ "pass", "#0a6b2d" }, { "fail", "#b00000" }, { "not_valid", "#e69f00" }, { "not_measured", "#7f7f7f" },
+	};
+	char name_q[512], row[256], prev_q[512];
+	json_t *recs = pf_jpath_get(r->verdicts, "verdicts"), *rec, *p;
+	double lo = 100, hi = 100;
+	struct rpt_script sc;
+	size_t i, n = json_array_size(recs);
+	int drawn = 0, prev = 0;
+	FILE *s;
+
+	if (!n)
+		return;
+	s = rpt_script_open(&sc);
+	if (!s)
+		return;
+	/* $V: row, this run's share, colour; $P: row, the previous run's share */
+	fprintf(s, "$V << EOD\n");
+	json_array_foreach(recs, i, rec) {
+		double u = rpt_budget_use(rec);
+		const char *c = "#7f7f7f";
+
+		for (size_t k = 0; k < PF_ARRAY_SIZE(col); k++)
+			if (!strcmp(rpt_str(rec, "verdict", ""), col[k].verdict))
+				c = col[k].colour;
+		if (isnan(u))
+			continue;
+		fprintf(s, "%zu %.6g 0x%s\n", n - 1 - i, u, c + 1);
+		lo = fmin(lo, u), hi = fmax(hi, u);
+		drawn++;
+	}
+	fprintf(s, "EOD\n$P << EOD\n");
+	json_array_foreach(recs, i, rec) {
+		double u = rpt_budget_use(rec), pu;
+
+		p = r->prev_verdicts ? rpt_prev_record(r, rec) : NULL;
+		pu = p ? rpt_budget_use(p) : NAN;
+		if (isnan(pu))
+			continue;
+		fprintf(s, "%zu %.6g %.6g\n", n - 1 - i, pu, isnan(u) ? pu : u);
+		lo = fmin(lo, pu), hi = fmax(hi, pu);
+		prev++;
+	}
+	fprintf(s, "EOD\nset logscale x\nset xrange [%g:%g]\nset yrange [-0.7:%zu.7]\nset format x '%%g %%%%'\n"
+		   "set xlabel 'measured value as a share of its budget (log; above 100 %%: exceeded)'\n"
+		   "set key below center horizontal maxcols 2 noopaque height 1.5\nset grid noytics\nset ytics (", lo / 2, hi * 2, n - 1);
+	json_array_foreach(recs, i, rec) {
+		const char *label = rpt_str(rec, "label", "?"), *sp = strchr(label, ' ');
+
+		/* the task, else the label's first two words ("loads wifi", "app utilisation") */
+		sp = sp ? strchr(sp + 1, ' ') : NULL;
+		if (rpt_str(rec, "element", NULL) && strncmp(label, "loads ", 6))
+			snprintf(row, sizeof(row), "%s %s", rpt_str(rec, "id", "?"), rpt_str(rec, "element", ""));
+		else
+			snprintf(row, sizeof(row), "%s %.*s", rpt_str(rec, "id", "?"), sp ? (int)(sp - label) : 60, label);
+		fprintf(s, "%s'%s' %zu", i ? ", " : "", pf_gp_quote(row, '\'', name_q, sizeof(name_q)), n - 1 - i);
+	}
+	fprintf(s, ")\nset arrow from 100, graph 0 to 100, graph 1 nohead lc rgb '#D00000' dt 2 lw 2 back\n");
+	/* a value that is no share of its budget: said at the row's end */
+	json_array_foreach(recs, i, rec)
+		if (isnan(rpt_budget_use(rec))) {
+			if (json_is_number(json_object_get(rec, "value")))
+				snprintf(row, sizeof(row), "%g %s %g: %s", rpt_num(rec, "value"), rpt_str(rec, "comparison", "?"),
+					 rpt_num(rec, "bound"), rpt_str(rec, "verdict", "?"));
+			else
+				snprintf(row, sizeof(row), "%s", rpt_str(rec, "verdict", "?"));
+			p = r->prev_verdicts ? rpt_prev_record(r, rec) : NULL;
+			if (p && json_is_number(json_object_get(p, "value")))
+				snprintf(row + strlen(row), sizeof(row) - strlen(row), " (previous %g)", rpt_num(p, "value"));
+			for (char *c = row; *c; c++)
+				*c = *c == '_' ? ' ' : *c;
+			fprintf(s, "set label '%s' at graph 0.97, first %zu right front\n",
+				pf_gp_quote(row, '\'', name_q, sizeof(name_q)), n - 1 - i);
+		}
+	snprintf(row, sizeof(row), "previous run (%s)", r->previous_dir ? (strrchr(r->previous_dir, '/') &&
+		 strrchr(r->previous_dir, '/')[1] ? strrchr(r->previous_dir, '/') + 1 : r->previous_dir) : "");
+	fprintf(s, "plot $V using 2:1:3 with points pt 7 ps 1.6 lc rgb variable notitle");
+	if (prev)
+		fprintf(s, ", $P using 2:1:($3 - $2):(0) with vectors nohead lc rgb '#7f7f7f' lw 1 notitle, "
+			   "$P using 2:1 with points pt 6 ps 1.6 lc rgb '#000000' title '%s'",
+			pf_gp_quote(row, '\'', prev_q, sizeof(prev_q)));
+	fprintf(s, ", keyentry with points pt 7 lc rgb '#0a6b2d' title 'pass', keyentry with points pt 7 lc rgb '#b00000' "
+		   "title 'fail', keyentry with points pt 7 lc rgb '#e69f00' title 'not valid', keyentry with lines dt 2 "
+		   "lw 2 lc rgb '#D00000' title 'budget (100 %%)'\n");
+	fclose(s);
+	if (drawn || prev)
+		rpt_plot_h(r, "V1", "V1 each requirement: the measured value against its budget",
+			   prev ? "One row per verdict: the value as a share of its budget (value / bound for a maximum, bound / "
+			   "value for a minimum; log scale), coloured by its verdict; the red dashed line is the budget. Hollow "
+			   "and joined to it: the previous run's value (--previous). A count that must be 0, or a verdict "
+			   "with no value, is written at its row's end." :
+			   "One row per verdict: the value as a share of its budget (value / bound for a maximum, bound / "
+			   "value for a minimum; log scale), coloured by its verdict; the red dashed line is the budget. A "
+			   "count that must be 0, or a verdict with no value, is written at its row's end.",
+			   sc.text, 140 + 24 * (int)n);
+	free(sc.text);
+}
+
 /* a task latency the histograms can draw: its results.json key and its words */
 struct rpt_latency {
 	const char *metric;	/* tasks[].<metric>: activation_latency_ns, wakeup_latency_ns */
@@ -453,8 +600,9 @@ void rpt_plot_h1(struct rpt *r)
 	}
 	rpt_xrange(s, r, lat.metric, lo, hi);
 	snprintf(xlabel, sizeof(xlabel), "%s (µs, log; bins of 1/%d octave)", lat.words, RPT_BINS_PER_OCTAVE);
-	fprintf(s, "set logscale y\nset yrange [0.8:*]\nset xlabel '%s'\nset ylabel 'jobs (log)'\n",
-		pf_gp_quote(xlabel, '\'', name_q, sizeof(name_q)));
+	/* the key below the plot: inside, its box hid the histograms' peaks (issue 32.14) */
+	fprintf(s, "set logscale y\nset yrange [0.8:*]\nset xlabel '%s'\nset ylabel 'jobs (log)'\n"
+		   "set key below center horizontal maxcols 3 noopaque height 1.5\n", pf_gp_quote(xlabel, '\'', name_q, sizeof(name_q)));
 	rpt_budget_marks(s, r, lat.metric, 'x');
 	fprintf(s, "plot ");
 	for (i = 0; i < r->ntasks; i++) {
@@ -492,7 +640,7 @@ void rpt_plot_e1(struct rpt *r)
 		return;
 	for (i = 0; i < r->ntasks; i++) {
 		json_t *d, *buckets, *b;
-		double count, cum = 0;
+		double count, cum = 0, last_x;
 		size_t k;
 
 		snprintf(path, sizeof(path), "tasks.%s.%s", r->task_names[i], lat.metric);
@@ -506,8 +654,15 @@ void rpt_plot_e1(struct rpt *r)
 		if (!njudged || judged[i])
 			rpt_span_us(d, &lo, &hi);
 		fprintf(s, "$E%d << EOD\n", i);
+		last_x = -INFINITY;
 		json_array_foreach(buckets, k, b) {
-			fprintf(s, "%.3f %.10g\n", json_number_value(json_array_get(b, 0)) / 1e3, (count - cum) / count);
+			double x = json_number_value(json_array_get(b, 0)) / 1e3;
+
+			/* a step less than a pixel from the last drawn is not drawn apart */
+			if (log10(fmax(x, 1e-9)) - last_x >= RPT_E1_STEP_DECADE) {
+				fprintf(s, "%.3f %.10g\n", x, (count - cum) / count);
+				last_x = log10(fmax(x, 1e-9));
+			}
 			cum += json_integer_value(json_array_get(b, 1));
 		}
 		fprintf(s, "%.3f %.10g\nEOD\n", rpt_num(d, "max") / 1e3, 1 / count);
@@ -539,45 +694,60 @@ void rpt_plot_e1(struct rpt *r)
 typedef double (*rpt_job_value)(struct rpt *r, const struct rpt_job *j);
 
 /*
- * rpt_series - write task i's data blocks over time: $D<i> the dots (every
- * job when 'all', else those above 'threshold'; one per pixel; the worst is
- * never dropped) and $M<i> the maximum of each second; false when the task
- * has no job
+ * rpt_series - write task i's data blocks over time: $D<i> the dots, thinned to what can be told
+ * apart printed (issue 32.13: 8 938 dots made T1 1.3 MB): in each of RPT_DOT_COLS time columns
+ * the task's lowest and highest job, and its RPT_DOT_WORST worst jobs wherever they are; $M<i>
+ * the maximum of each second. False when the task has no job.
  */
-static bool rpt_series(FILE *s, struct rpt *r, int i, rpt_job_value val, double threshold, bool all, int64_t t0)
+static bool rpt_series(FILE *s, struct rpt *r, int i, rpt_job_value val, int64_t t0, int64_t t1)
 {
-	double worst_v = -INFINITY, sec_max = -INFINITY;
-	int64_t sec = -1, t1 = t0;
-	size_t k, worst = SIZE_MAX;
-	uint8_t *seen;
+	size_t lo[RPT_DOT_COLS], hi[RPT_DOT_COLS], worst[RPT_DOT_WORST], nworst = 0, k;
+	double sec_max = -INFINITY;
+	int64_t sec = -1;
+	uint8_t *pick;
+	bool any = false;
 
-	for (k = 0; k < r->njobs; k++)
-		if (r->jobs[k].task == i && !isnan(val(r, &r->jobs[k])) && val(r, &r->jobs[k]) > worst_v)
-			worst_v = val(r, &r->jobs[k]), worst = k;
-	if (worst == SIZE_MAX)
+	pick = calloc(r->njobs ? r->njobs : 1, 1);
+	if (!pick)
 		return false;
-	for (k = 0; k < r->njobs; k++)
-		t1 = r->jobs[k].task == i && r->jobs[k].release_ns > t1 ? r->jobs[k].release_ns : t1;
-	/* dots that would land on one another are drawn once */
-	seen = calloc(RPT_DOT_COLS * RPT_DOT_ROWS / 8, 1);
-	if (!seen)
-		return false;
-	fprintf(s, "$D%d << EOD\n", i);
+	for (k = 0; k < RPT_DOT_COLS; k++)
+		lo[k] = hi[k] = SIZE_MAX;
 	for (k = 0; k < r->njobs; k++) {
 		const struct rpt_job *j = &r->jobs[k];
-		double v = j->task == i ? fmax(val(r, j), RPT_LOG_FLOOR_US) : NAN;
-		long col = (long)((double)(j->release_ns - t0) / (t1 - t0 + 1) * RPT_DOT_COLS);
-		long row = (long)((log10(v) + 2) * RPT_DOT_ROWS / 10);
-		size_t bit = (size_t)col * RPT_DOT_ROWS + (row < 0 ? 0 : row >= RPT_DOT_ROWS ? RPT_DOT_ROWS - 1 : row);
+		double v = j->task == i ? val(r, j) : NAN;
+		size_t col = (size_t)((double)(j->release_ns - t0) / (t1 - t0 + 1) * RPT_DOT_COLS), w;
 
-		if (isnan(v) || !(all || k == worst || (!isnan(threshold) && v > threshold)))
+		if (isnan(v))
 			continue;
-		if (k != worst && (seen[bit / 8] & 1 << bit % 8))
-			continue;
-		seen[bit / 8] |= 1 << bit % 8;
-		fprintf(s, "%.6f %.4g\n", (j->release_ns - t0) / 1e9, v);
+		any = true;
+		if (lo[col] == SIZE_MAX || v < val(r, &r->jobs[lo[col]]))
+			lo[col] = k;
+		if (hi[col] == SIZE_MAX || v > val(r, &r->jobs[hi[col]]))
+			hi[col] = k;
+		/* the worst jobs, worst first: insert in place */
+		for (w = nworst; w > 0 && v > val(r, &r->jobs[worst[w - 1]]); w--)
+			if (w < RPT_DOT_WORST)
+				worst[w] = worst[w - 1];
+		if (w < RPT_DOT_WORST) {
+			worst[w] = k;
+			nworst += nworst < RPT_DOT_WORST;
+		}
 	}
-	free(seen);
+	if (!any) {
+		free(pick);
+		return false;
+	}
+	for (k = 0; k < RPT_DOT_COLS; k++)
+		if (lo[k] != SIZE_MAX)
+			pick[lo[k]] = pick[hi[k]] = 1;
+	for (k = 0; k < nworst; k++)
+		pick[worst[k]] = 1;
+	fprintf(s, "$D%d << EOD\n", i);
+	for (k = 0; k < r->njobs; k++)
+		if (pick[k])
+			fprintf(s, "%.6f %.4g\n", (r->jobs[k].release_ns - t0) / 1e9,
+				fmax(val(r, &r->jobs[k]), RPT_LOG_FLOOR_US));
+	free(pick);
 	fprintf(s, "EOD\n$M%d << EOD\n", i);
 	/* jobs are in release order per task */
 	for (k = 0; k <= r->njobs; k++) {
@@ -598,15 +768,65 @@ static bool rpt_series(FILE *s, struct rpt *r, int i, rpt_job_value val, double 
 	return true;
 }
 
+/*
+ * rpt_t1_budgets - T1's red lines, within [*lo, *hi]: the budgets of the activation latency
+ * ('metric'); without one, the wakeup latency's budget where the two latencies are one: a task
+ * released by its own timer (no job chained to another task's), as io of the seed (REQ-LAT-001
+ * judges the wakeup latency, docs/budgets.md). A sentence for the caption, "" for none.
+ */
+static const char *rpt_t1_budgets(FILE *s, struct rpt *r, const char *metric, double *lo, double *hi)
+{
+	static char note[512];
+	char path[256], what[256], what_q[512], names[160] = "";
+	const char *id = NULL, *first_id = NULL;
+	double b = NAN, seen = NAN;
+	bool any = false;
+
+	for (int i = 0; i < r->ntasks; i++) {
+		snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], metric);
+		b = rpt_budget_ns(r, path) / 1e3;
+		if (!isnan(b))
+			*lo = fmin(*lo, b), *hi = fmax(*hi, b), any = true;
+	}
+	if (any) {
+		rpt_budget_marks(s, r, metric, 'y');
+		return " Red dashed: the activation latency's budget.";
+	}
+	/* the wakeup latency's budget, for the tasks whose activation latency it is */
+	for (int i = 0; i < r->ntasks; i++) {
+		snprintf(path, sizeof(path), "tasks.%s.chained_jobs", r->task_names[i]);
+		if (rpt_int(r->results, path, -1) != 0)
+			continue;
+		snprintf(path, sizeof(path), "tasks.%s.wakeup_latency_ns.max", r->task_names[i]);
+		b = rpt_budget_match_ns(r, path, &id);
+		if (isnan(b) || (!isnan(seen) && b != seen))
+			continue;	/* one line: the first budget of the timer-released tasks */
+		seen = b;
+		first_id = first_id ? first_id : id;
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? ", " : "",
+			 r->task_names[i]);
+	}
+	if (isnan(seen))
+		return "";
+	*lo = fmin(*lo, seen / 1e3), *hi = fmax(*hi, seen / 1e3);
+	snprintf(what, sizeof(what), " (%s, wakeup latency: %s)", first_id ? first_id : "?", names);
+	rpt_budget_mark(s, seen, 'y', pf_gp_quote(what, '\'', what_q, sizeof(what_q)));
+	snprintf(note, sizeof(note), " Red dashed: the wakeup latency's budget (%s), drawn for the tasks released by their "
+		 "own timer (%s), whose activation latency is their wakeup latency; a chained task's activation latency "
+		 "also holds its releaser's work and is judged in H1 and E1.", first_id ? first_id : "?", names);
+	return note;
+}
+
 /* rpt_over_time - a figure of a job value over time for every task, dots and per-second maxima */
 static void rpt_over_time(struct rpt *r, const char *id, const char *title, const char *what, rpt_job_value val,
-			  const char *metric, double threshold, const char *setup)
+			  const char *metric, const char *setup)
 {
 	char name_q[512], name[160];
 	struct rpt_script sc;
-	int64_t t0 = INT64_MAX;
-	bool all, has[RPT_MAX_TASKS], judged[RPT_MAX_TASKS];
-	char path[256], caption[512];
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+	bool has[RPT_MAX_TASKS], judged[RPT_MAX_TASKS];
+	char path[256], caption[1024];
+	const char *budget_note = "";
 	double lo = INFINITY, hi = -INFINITY;
 	int njudged = metric ? rpt_latency_judged(r, judged) : 0;
 	bool fit = njudged && njudged < r->ntasks;
@@ -617,36 +837,36 @@ static void rpt_over_time(struct rpt *r, const char *id, const char *title, cons
 		rpt_note_missing(r, "%s: no job log (jobs.csv) to draw %s over time from", id, what);
 		return;
 	}
-	all = r->njobs <= RPT_T1_ALL_DOTS;
-	for (size_t k = 0; k < r->njobs; k++)
-		if (r->jobs[k].release_ns < t0)
-			t0 = r->jobs[k].release_ns;
+	for (size_t k = 0; k < r->njobs; k++) {
+		t0 = r->jobs[k].release_ns < t0 ? r->jobs[k].release_ns : t0;
+		t1 = r->jobs[k].release_ns > t1 ? r->jobs[k].release_ns : t1;
+	}
 	s = rpt_script_open(&sc);
 	if (!s)
 		return;
 	for (i = 0; i < r->ntasks; i++) {
-		double th = threshold;
+		double th = NAN;
 
 		if (metric) {
 			snprintf(path, sizeof(path), "tasks.%s.%s.max", r->task_names[i], metric);
 			th = rpt_budget_ns(r, path) / 1e3;
 		}
-		has[i] = rpt_series(s, r, i, val, th, all, t0);
+		has[i] = rpt_series(s, r, i, val, t0, t1);
 		if (fit && judged[i] && th > 0)
 			lo = fmin(lo, th), hi = fmax(hi, th);
 	}
 	/* the tasks with a latency requirement set the latency axis; the others are drawn on it */
-	for (size_t k = 0; k < r->njobs && fit; k++) {
-		double v = judged[r->jobs[k].task] ? val(r, &r->jobs[k]) : NAN;
+	for (size_t k = 0; k < r->njobs && metric; k++) {
+		double v = !fit || judged[r->jobs[k].task] ? val(r, &r->jobs[k]) : NAN;
 
 		if (v > 0)
 			lo = fmin(lo, v), hi = fmax(hi, v);
 	}
+	if (metric)
+		budget_note = rpt_t1_budgets(s, r, metric, &lo, &hi);
 	if (lo <= hi)
 		fprintf(s, "set yrange [%g:%g]\n", lo / 1.5, hi * 1.5);
 	fprintf(s, "set logscale y\nset xlabel 'time since the first release (s)'\nset key outside right top\n%s", setup);
-	if (metric)
-		rpt_budget_marks(s, r, metric, 'y');
 	fprintf(s, "plot ");
 	for (i = 0; i < r->ntasks; i++)
 		if (has[i])
@@ -655,13 +875,9 @@ static void rpt_over_time(struct rpt *r, const char *id, const char *title, cons
 				i, rpt_task_point(i), rpt_task_colour(i),
 				pf_gp_quote(rpt_key_name(r, i, judged, njudged, name, sizeof(name)), '\'', name_q, sizeof(name_q)),
 				i, rpt_task_dash(i), rpt_task_colour(i));
-	snprintf(caption, sizeof(caption), "%s%s", all ?
-		 "Every job of the job log (dots; jobs that would cover one another drawn once) and each task's "
-		 "maximum per second (line)." : metric ?
-		 "Too many jobs to draw each: each task's maximum per second (line), and as dots every job "
-		 "above the budget and each task's worst (never dropped)." :
-		 "Too many jobs to draw each: each task's maximum per second (line), and as dots every job "
-		 "above the deadline and each task's worst (never dropped).",
+	snprintf(caption, sizeof(caption), "Dots: in each of %d time columns each task's lowest and highest job, "
+		 "and its %d worst jobs wherever they are (not every job: a peak or a trough is never dropped); line: "
+		 "each task's maximum per second.%s%s", RPT_DOT_COLS, RPT_DOT_WORST, budget_note,
 		 fit ? " A task marked (info) has no latency requirement: the latency axis is that of the tasks that "
 		 "have one." : "");
 	rpt_script_plot(r, &sc, n, id, title, caption, "no task has jobs in the job log");
@@ -688,7 +904,7 @@ static double rpt_response_pct(struct rpt *r, const struct rpt_job *j)
 void rpt_plot_t1(struct rpt *r)
 {
 	rpt_over_time(r, "T1", "T1 activation latency over time (job log)", "activations", rpt_latency_us,
-		      "activation_latency_ns", NAN, "set ylabel 'activation latency (µs, log)'\n");
+		      "activation_latency_ns", "set ylabel 'activation latency (µs, log)'\n");
 }
 
 void rpt_plot_r1(struct rpt *r)
@@ -706,74 +922,8 @@ void rpt_plot_r1(struct rpt *r)
 		 "fs transparent solid 0.12 noborder behind\n"
 		 "set label 'deadline missed' at graph 0.01, first 100 offset 0,0.8 tc rgb '#D00000' front\n"
 		 "set arrow from graph 0, first 100 to graph 1, first 100 nohead lc rgb '#D00000' lw 1.5 front\n", top);
-	rpt_over_time(r, "R1", "R1 response time against deadline (job log)", "responses", rpt_response_pct, NULL, 100,
+	rpt_over_time(r, "R1", "R1 response time against deadline (job log)", "responses", rpt_response_pct, NULL,
 		      setup);
-}
-
-/*
- * rpt_plot_m1 - the heatmap: time bins x latency bins (1/8 octave), colour
- * the log of the number of activations of every task in the cell; only
- * the non-empty cells are drawn (as boxes), so the size follows the data
- */
-void rpt_plot_m1(struct rpt *r)
-{
-	enum { M1_TIME_BINS = 120 };
-	struct rpt_script sc;
-	int64_t t0 = INT64_MAX, t1 = INT64_MIN, dt_ns;
-	uint32_t *cells;
-	int lo = RPT_NBINS, hi = -1, n = 0;
-	FILE *s;
-
-	if (rpt_read_jobs(r) < 0 || !r->njobs) {
-		rpt_note_missing(r, "M1: no job log (jobs.csv) to draw the latency heatmap from");
-		return;
-	}
-	for (size_t k = 0; k < r->njobs; k++) {
-		int b = rpt_bin_of(r->jobs[k].latency_ns / 1e3);
-
-		t0 = r->jobs[k].release_ns < t0 ? r->jobs[k].release_ns : t0;
-		t1 = r->jobs[k].release_ns > t1 ? r->jobs[k].release_ns : t1;
-		lo = b < lo ? b : lo;
-		hi = b > hi ? b : hi;
-	}
-	dt_ns = (t1 - t0) / M1_TIME_BINS + 1;
-	cells = calloc((size_t)M1_TIME_BINS * RPT_NBINS, sizeof(*cells));
-	s = cells ? rpt_script_open(&sc) : NULL;
-	if (!s) {
-		free(cells);
-		return;
-	}
-	for (size_t k = 0; k < r->njobs; k++)
-		cells[(r->jobs[k].release_ns - t0) / dt_ns * RPT_NBINS + rpt_bin_of(r->jobs[k].latency_ns / 1e3)]++;
-	/* x centre, y centre (log10 µs), x half width, y half height, log10 count */
-	fprintf(s, "$C << EOD\n");
-	for (int t = 0; t < M1_TIME_BINS; t++)
-		for (int b = lo; b <= hi; b++) {
-			uint32_t c = cells[(size_t)t * RPT_NBINS + b];
-			double y0 = log10(rpt_bin_us(b)), y1 = log10(rpt_bin_us(b + 1));
-
-			if (!c)
-				continue;
-			fprintf(s, "%.4f %.4f %.4f %.4f %.3f\n", (t + 0.5) * dt_ns / 1e9, (y0 + y1) / 2,
-				dt_ns / 2e9, (y1 - y0) / 2, log10(c));
-			n++;
-		}
-	fprintf(s, "EOD\nset xlabel 'time since the first release (s), columns of %.3g s'\n"
-		   "set ylabel 'activation latency (µs, log; rows of 1/%d octave)'\n"
-		   "set ytics ('0.1' -1, '1' 0, '10' 1, '100' 2, '1000' 3, '10000' 4, '100000' 5, '1000000' 6)\n"
-		   "set cblabel 'activations in the cell'\nunset key\n"
-		   "set cbtics ('1' 0, '2' 0.301, '5' 0.699, '10' 1, '20' 1.301, '50' 1.699, '100' 2, '1000' 3, '10^4' 4, '10^5' 5)\n"
-		   "set palette defined (0 '#fde725', 1 '#5ec962', 2 '#21918c', 3 '#3b528b', 4 '#440154')\n"
-		   "set cbrange [0:*]\nset style fill solid noborder\nset grid front\n",
-		dt_ns / 1e9, RPT_BINS_PER_OCTAVE);
-	rpt_budget_marks(s, r, "activation_latency_ns", 'l');
-	fprintf(s, "plot $C using 1:2:3:4:5 with boxxyerror lc palette notitle");
-	rpt_script_plot(r, &sc, n, "M1", "M1 activation latency over time, all tasks: how often each latency occurred",
-			"Each cell counts the activations of every task released in that time column whose latency falls "
-			"in that row; colour from yellow (one) to dark violet (many), log scale. The 2-D answer to "
-			"OSADL's long-term plot: a drift or a burst shows as a change along time. Red dashed: the budget.",
-			"no activations");
-	free(cells);
 }
 
 void rpt_plot_u1(struct rpt *r)
@@ -797,7 +947,10 @@ void rpt_plot_u1(struct rpt *r)
 		if (r->jobs[k].release_ns > t1)
 			t1 = r->jobs[k].release_ns;
 	}
-	win_ns = t1 - t0 > 120 * PF_NS_PER_SEC ? PF_NS_PER_SEC : 100 * PF_NS_PER_MS;
+	/* the shortest of 100 ms, 1 s, 10 s, 1 min, 10 min that needs at most RPT_U1_WINDOWS windows */
+	for (win_ns = 100 * PF_NS_PER_MS; (t1 - t0) / win_ns + 1 > RPT_U1_WINDOWS && win_ns < 600 * PF_NS_PER_SEC;
+	     win_ns *= win_ns < 10 * PF_NS_PER_SEC ? 10 : win_ns < 60 * PF_NS_PER_SEC ? 6 : 10)
+		;
 	nwin = (t1 - t0) / win_ns + 1;
 	u = calloc(nwin * r->ntasks, sizeof(*u));
 	s = u ? rpt_script_open(&sc) : NULL;
@@ -1352,18 +1505,171 @@ static void rpt_box_put(FILE *s, struct rpt_box *p, double a, double b, double y
  * (ticks), runnable but waiting (hollow, red) and running (solid), KernelShark's
  * convention. Idle is a gap.
  */
+/* G1's layout: the zoomed view on top, the key and the whole window (the inset) below it */
+#define RPT_G1_H 620			/* px: taller than the others, for the inset */
+#define RPT_G1_SPLIT 0.32		/* screen share below the zoomed view */
+#define RPT_G1_MAIN_W 770.0		/* px of the zoomed view's time axis (about) */
+#define RPT_G1_MAIN_H 330.0		/* px of its rows (about) */
+#define RPT_G1_CHAR_PX 8.6		/* the mean width of a 14 px DejaVu Sans character */
+#define RPT_G1_LINE_PX 19.0		/* a line of 14 px text */
+
+/* rpt_chars - the characters of a UTF-8 string (its bytes that do not continue a character) */
+static size_t rpt_chars(const char *text)
+{
+	size_t n = 0;
+
+	for (; *text; text++)
+		n += ((unsigned char)*text & 0xc0) != 0x80;
+	return n;
+}
+
+/* the culprits named in G1: up to four, on the victim's CPU */
+struct rpt_g1_labels {
+	double x[4], len[4], y[4];	/* where (ms), the stretch it is on (ms), the line (row) */
+	int    cpu[4];
+};
+
+/* rpt_g1_label_take - a stretch [a, b] (ms) of culprit c on cpu: its label goes on the longest during the wait */
+static void rpt_g1_label_take(struct rpt_g1_labels *l, json_t *culprit, int c, int cpu, double a, double b,
+			      double lat_ms)
+{
+	if (c < 0 || cpu != (int)rpt_int(culprit, "cpu", -1) || b <= 0 || a >= lat_ms)
+		return;
+	if (fmin(b, lat_ms) - fmax(a, 0) > l->len[c]) {
+		l->len[c] = fmin(b, lat_ms) - fmax(a, 0);
+		l->x[c] = fmax(a, 0);
+		l->cpu[c] = cpu;
+	}
+}
+
+/*
+ * rpt_g1_label_lines - lines for the labels in the gap above their CPU's row, none overlapping
+ * another (issue 32.14: at 10 px they overlapped): each on the line where, moved right past the
+ * labels already there if need be, it has the most room; cut short with "…" when even that is
+ * too little. text: the labels (cut in place); ms_per_char: a character's width on the time
+ * axis; rows: the plot's rows.
+ */
+static void rpt_g1_label_lines(struct rpt_g1_labels *l, char text[][256], double ms_per_char, double rows,
+			       double lo, double hi)
+{
+	double row_px = RPT_G1_MAIN_H / rows, end[8];
+	int nlines = (int)floor(0.5 * row_px / RPT_G1_LINE_PX), order[4], n = 0;
+
+	nlines = nlines < 1 ? 1 : nlines > 8 ? 8 : nlines;
+	for (int k = 0; k < 4; k++)
+		if (l->len[k] >= 0)
+			order[n++] = k;
+	for (int a = 0; a < n; a++)	/* left to right */
+		for (int b = a + 1; b < n; b++)
+			if (l->x[order[b]] < l->x[order[a]]) {
+				int t = order[a];
+
+				order[a] = order[b];
+				order[b] = t;
+			}
+	for (int j = 0; j < nlines; j++)
+		end[j] = -INFINITY;
+	for (int a = 0; a < n; a++) {
+		int k = order[a], best = 0;
+		double x = fmax(l->x[k], lo), w = rpt_chars(text[k]) * ms_per_char;
+
+		if (x + w > hi)
+			x = fmax(lo, hi - w);	/* a label near the right edge ends at it */
+		for (int j = 1; j < nlines; j++)
+			if (fmax(x, end[j]) < fmax(x, end[best]))
+				best = j;
+		x = fmax(x, end[best]);
+		if (x + w > hi) {	/* no room for all of it: the name cut short ("…"), its µs kept */
+			char *us = strrchr(text[k], ' '), suffix[64];
+			size_t keep, cut = 0, c = 0;
+
+			while (us && us > text[k] && us[-1] != ' ')
+				us--;	/* " 18521 µs": the number before the unit */
+			us = us && us > text[k] ? us - 1 : text[k] + strlen(text[k]);
+			snprintf(suffix, sizeof(suffix), "%s", us);
+			keep = (size_t)fmax(1, (hi - x) / ms_per_char - 1 - rpt_chars(suffix));
+			while (text[k] + cut < us && c < keep)
+				c += ((unsigned char)text[k][++cut] & 0xc0) != 0x80;
+			snprintf(text[k] + cut, 256 - cut, "…%s", suffix);
+			w = rpt_chars(text[k]) * ms_per_char;
+		}
+		l->x[k] = x;
+		end[best] = x + w + 2 * ms_per_char;
+		l->y[k] = l->cpu[k] + 0.25 + (best + 0.6) * RPT_G1_LINE_PX / row_px;
+	}
+}
+
+/*
+ * rpt_g1_blocks - the timeline's data blocks for a view of [lo, hi] ms (suffix 'v'): $S<v> threads
+ * (x centre, row, half width, half height, colour), $I<v> IRQ and softirq time (thin bars at the
+ * bottom of a row), $W<v> the victim runnable; boxes clipped to the view, and those closer than
+ * eps of one colour joined. The number of thread boxes.
+ */
+static int rpt_g1_blocks(FILE *s, struct rpt *r, int task, json_t *culprit, const int *tids, int ncpus, char v,
+			 double lo, double hi, double eps)
+{
+	json_t *tl = pf_jpath_get(culprit, "timeline"), *seg;
+	int64_t release = rpt_int(culprit, "release_ns", -1);
+	int victim = (int)rpt_int(tl, "victim_pid", -1), n = 0;
+	struct rpt_box box = { 0 }, vbox = { 0 };
+	size_t i;
+
+	for (int pass = 0; pass < 3; pass++) {
+		fprintf(s, "$%c%c << EOD\n", "SIW"[pass], v);
+		json_array_foreach(pf_jpath_get(tl, "segments"), i, seg) {
+			const char *st = rpt_str(seg, RPT_TL_STATE, ""), *comm = rpt_str(seg, RPT_TL_COMM, "?");
+			double a = (rpt_num(seg, RPT_TL_START) - release) / 1e6, b = (rpt_num(seg, RPT_TL_END) - release) / 1e6;
+			int cpu = (int)rpt_int(seg, RPT_TL_CPU, -1), pid = (int)rpt_int(seg, RPT_TL_PID, -1), colour = 0xc8c8c8;
+
+			if (b < lo || a > hi)
+				continue;
+			a = fmax(a, lo), b = fmin(b, hi);
+			if (pass == 0 && (!strcmp(st, "running") || !strcmp(st, "busy"))) {
+				/* busy: short runs of several threads, merged by the analysis */
+				for (int k = 0; k < r->ntasks; k++)
+					if (tids[k] == pid)
+						colour = (int)strtol(rpt_task_colour(k) + 1, NULL, 16);
+				if (rpt_g1_culprit(culprit, comm, st) >= 0 && colour == 0xc8c8c8)
+					colour = 0x505050;
+				rpt_box_put(s, &box, a, b, cpu, 0.25, colour, eps);
+				if (pid == victim)
+					rpt_box_put(s, &vbox, a, b, ncpus, 0.25,
+						    (int)strtol(rpt_task_colour(task) + 1, NULL, 16), eps);
+				n++;
+			} else if (pass == 1 && (!strcmp(st, "irq") || !strcmp(st, "softirq")))
+				rpt_box_put(s, &box, a, b, cpu - 0.19, 0.06, !strcmp(st, "irq") ? 0x000000 : 0x8c510a, eps);
+			else if (pass == 2 && !strcmp(st, "runnable"))
+				fprintf(s, "%.4f %d %.4f 0.23\n", (a + b) / 2, ncpus, fmax((b - a) / 2, 0.002));
+		}
+		rpt_box_flush(s, &box);
+		rpt_box_flush(s, &vbox);
+		fprintf(s, "EOD\n");
+	}
+	return n;
+}
+
+/* rpt_g1_view - the plot command of one view's blocks (suffix v), with or without the labels */
+static void rpt_g1_view(FILE *s, char v, bool main)
+{
+	fprintf(s, "plot $S%c using 1:2:3:4:5 with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, "
+		   "$I%c using 1:2:3:4:5 with boxxyerror fs solid 1 noborder lc rgb variable notitle, "
+		   "$W%c using 1:2:3:4 with boxxyerror fs empty border lc rgb '#D00000' lw %d notitle", v, v, v, main ? 2 : 1);
+	if (main)
+		fprintf(s, ", $L using 1:2:3 with labels left notitle, "
+			   "$N using 1:2:3:4 with vectors nohead dt 2 lw 2 lc rgb '#D00000' notitle");
+}
+
 void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 {
 	char name_q[512];
 	json_t *tl = pf_jpath_get(culprit, "timeline"), *seg, *rel, *t;
 	int64_t release = rpt_int(culprit, "release_ns", -1), seq = rpt_int(culprit, "seq", -1);
-	double lat_ms = rpt_num(culprit, "latency_ns") / 1e6, from, to, eps;
-	struct rpt_box box = { 0 }, vbox = { 0 };
+	double lat_ms = rpt_num(culprit, "latency_ns") / 1e6, from, to, lo, hi;
 	int victim = (int)rpt_int(tl, "victim_pid", -1), ncpus = 0, n = 0, tids[RPT_MAX_TASKS];
-	double lab_x[4], lab_len[4];
-	int lab_cpu[4], nlab = 0;
-	char id[16], title[256], vname[64];
+	struct rpt_g1_labels lab;
+	char id[16], title[256], vname[64], text[4][256];
 	struct rpt_script sc;
+	bool inset;
 	size_t i;
 	FILE *s;
 
@@ -1375,7 +1681,10 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	}
 	from = (rpt_num(tl, "from_ns") - release) / 1e6;
 	to = (rpt_num(tl, "to_ns") - release) / 1e6;
-	eps = (to - from) / 800;	/* a pixel of the plot */
+	/* the view a reviewer reads: from 1 ms before the release to 1 ms after the start (issue 32.14) */
+	lo = fmax(from, -1.0);
+	hi = fmin(to, lat_ms + 1.0);
+	inset = hi - lo < 0.8 * (to - from);
 	ncpus = (int)rpt_int(r->results, "trace.cpus", -1);
 	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg)
 		if ((int)rpt_int(seg, RPT_TL_CPU, -1) + 1 > ncpus)
@@ -1389,129 +1698,113 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t)
 		if (i < RPT_MAX_TASKS && json_is_integer(pf_jpath_get(t, "tid")))
 			tids[i] = (int)rpt_int(t, "tid", -1);
+	/* the culprits' labels: each on its longest stretch on the victim's CPU during the wait */
 	for (int k = 0; k < 4; k++)
-		lab_len[k] = -1;
+		lab.len[k] = -1;
+	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg) {
+		const char *st = rpt_str(seg, RPT_TL_STATE, ""), *comm = rpt_str(seg, RPT_TL_COMM, "?");
+
+		if (strcmp(st, "running") && strcmp(st, "busy") && strcmp(st, "irq") && strcmp(st, "softirq"))
+			continue;
+		rpt_g1_label_take(&lab, culprit, rpt_g1_culprit(culprit, comm, st), (int)rpt_int(seg, RPT_TL_CPU, -1),
+				  (rpt_num(seg, RPT_TL_START) - release) / 1e6, (rpt_num(seg, RPT_TL_END) - release) / 1e6,
+				  lat_ms);
+	}
+	for (int k = 0; k < 4; k++)
+		if (lab.len[k] >= 0) {
+			json_t *kk = json_array_get(pf_jpath_get(culprit, "contributors"), k);
+
+			snprintf(text[k], sizeof(text[k]), "%s %.0f µs", rpt_str(kk, "name", "?"),
+				 rpt_num(kk, "duration_ns") / 1e3);
+		}
+	rpt_g1_label_lines(&lab, text, RPT_G1_CHAR_PX * (hi - lo) / RPT_G1_MAIN_W, ncpus + 1.35, lo, hi);
 	s = rpt_script_open(&sc);
 	if (!s)
 		return;
-	/* $S threads: x centre (ms from the release), row, half width, half height, colour */
-	fprintf(s, "$S << EOD\n");
-	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg) {
-		const char *st = rpt_str(seg, RPT_TL_STATE, ""), *comm = rpt_str(seg, RPT_TL_COMM, "?");
-		double a = (rpt_num(seg, RPT_TL_START) - release) / 1e6, b = (rpt_num(seg, RPT_TL_END) - release) / 1e6;
-		int cpu = (int)rpt_int(seg, RPT_TL_CPU, -1), pid = (int)rpt_int(seg, RPT_TL_PID, -1), k, colour = 0xc8c8c8, c;
-
-		if (strcmp(st, "running") && strcmp(st, "busy"))
-			continue;	/* busy: short runs of several threads, merged by the analysis */
-		for (k = 0; k < r->ntasks; k++)
-			if (tids[k] == pid)
-				colour = (int)strtol(rpt_task_colour(k) + 1, NULL, 16);
-		c = rpt_g1_culprit(culprit, comm, st);
-		if (c >= 0 && colour == 0xc8c8c8)
-			colour = 0x505050;
-		/* the culprit's label goes on its longest stretch on the victim's CPU during the wait */
-		if (c >= 0 && cpu == (int)rpt_int(culprit, "cpu", -1) && b > 0 && a < lat_ms) {
-			double len = fmin(b, lat_ms) - fmax(a, 0);
-
-			if (len > lab_len[c]) {
-				lab_len[c] = len;
-				lab_x[c] = fmax(a, 0);
-				lab_cpu[c] = cpu;
-			}
-		}
-		rpt_box_put(s, &box, a, b, cpu, 0.25, colour, eps);
-		if (pid == victim)
-			rpt_box_put(s, &vbox, a, b, ncpus, 0.25, (int)strtol(rpt_task_colour(task) + 1, NULL, 16), eps);
-		n++;
-	}
-	rpt_box_flush(s, &box);
-	rpt_box_flush(s, &vbox);
-	/* $I IRQ and softirq time: thin bars at the bottom of their row */
-	fprintf(s, "EOD\n$I << EOD\n");
-	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg) {
-		const char *st = rpt_str(seg, RPT_TL_STATE, ""), *comm = rpt_str(seg, RPT_TL_COMM, "?");
-		double a = (rpt_num(seg, RPT_TL_START) - release) / 1e6, b = (rpt_num(seg, RPT_TL_END) - release) / 1e6;
-		int cpu = (int)rpt_int(seg, RPT_TL_CPU, -1), c = rpt_g1_culprit(culprit, comm, st);
-
-		if (strcmp(st, "irq") && strcmp(st, "softirq"))
-			continue;
-		if (c >= 0 && cpu == (int)rpt_int(culprit, "cpu", -1) && b > 0 && a < lat_ms &&
-		    fmin(b, lat_ms) - fmax(a, 0) > lab_len[c]) {
-			lab_len[c] = fmin(b, lat_ms) - fmax(a, 0);
-			lab_x[c] = fmax(a, 0);
-			lab_cpu[c] = cpu;
-		}
-		rpt_box_put(s, &box, a, b, cpu - 0.19, 0.06, !strcmp(st, "irq") ? 0x000000 : 0x8c510a, eps);
-	}
-	rpt_box_flush(s, &box);
-	/* $W the victim runnable, waiting for a CPU */
-	fprintf(s, "EOD\n$W << EOD\n");
-	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg)
-		if (!strcmp(rpt_str(seg, RPT_TL_STATE, ""), "runnable")) {
-			double a = (rpt_num(seg, RPT_TL_START) - release) / 1e6, b = (rpt_num(seg, RPT_TL_END) - release) / 1e6;
-
-			fprintf(s, "%.4f %d %.4f 0.23\n", (a + b) / 2, ncpus, fmax((b - a) / 2, 0.002));
-		}
-	/* $L the culprits' names */
-	fprintf(s, "EOD\n$L << EOD\n");
+	n = rpt_g1_blocks(s, r, task, culprit, tids, ncpus, 'z', lo, hi, (hi - lo) / RPT_G1_MAIN_W);
+	if (inset)
+		rpt_g1_blocks(s, r, task, culprit, tids, ncpus, 'w', from, to, (to - from) / 250);
+	fprintf(s, "$L << EOD\n");
 	for (int k = 0; k < 4; k++)
-		if (lab_len[k] >= 0) {
-			json_t *kk = json_array_get(pf_jpath_get(culprit, "contributors"), k);
-
-			fprintf(s, "%.4f %.2f \"%s %.0f µs\"\n", lab_x[k], lab_cpu[k] + 0.33 + 0.13 * nlab++,
-				pf_gp_quote(rpt_str(kk, "name", "?"), '"', name_q, sizeof(name_q)), rpt_num(kk, "duration_ns") / 1e3);
-		}
+		if (lab.len[k] >= 0)
+			fprintf(s, "%.4f %.3f \"%s\"\n", lab.x[k], lab.y[k], pf_gp_quote(text[k], '"', name_q, sizeof(name_q)));
 	/* $N released but not yet woken: release to sched_waking */
 	fprintf(s, "EOD\n$N << EOD\n");
 	if (!isnan(rpt_num(culprit, "not_woken_ns")) && rpt_num(culprit, "not_woken_ns") > 0)
 		fprintf(s, "0 %d %.4f 0\n", ncpus, rpt_num(culprit, "not_woken_ns") / 1e6);
 	fprintf(s, "EOD\n");
 	snprintf(vname, sizeof(vname), "%s (pid %d)", r->task_names[task], victim);
-	fprintf(s, "set xrange [%.3f:%.3f]\nset yrange [-0.6:%d.75]\nset xlabel 'time from the release of job %lld (ms)'\n"
-		   "set ytics (", from, to, ncpus, (long long)seq);
+	fprintf(s, "set multiplot\nset origin 0, %g\nset size 1, %g\nset bmargin 3.2\n"
+		   "set xrange [%.3f:%.3f]\nset yrange [-0.6:%d.75]\nset xlabel 'time from the release of job %lld (ms)' offset 0,0.4\n"
+		   "set ytics (", RPT_G1_SPLIT, 1 - RPT_G1_SPLIT, lo, hi, ncpus, (long long)seq);
 	for (int c = 0; c < ncpus; c++)
 		fprintf(s, "'CPU%d' %d, ", c, c);
-	fprintf(s, "'%s' %d)\nset grid noytics\nset bmargin 8\nset key at screen 0.5, screen 0.01 center bottom horizontal maxrows 2 samplen 1.5\n",
-		pf_gp_quote(vname, '\'', name_q, sizeof(name_q)), ncpus);
+	fprintf(s, "'%s' %d)\nset grid noytics\n"
+		   "set key at screen 0.02, screen %g left top vertical maxrows 7 samplen 1.5 noopaque nobox\n",
+		pf_gp_quote(vname, '\'', name_q, sizeof(name_q)), ncpus, RPT_G1_SPLIT - 0.01);
 	json_array_foreach(pf_jpath_get(tl, "releases_ns"), i, rel) {
 		double x = ((double)json_integer_value(rel) - release) / 1e6;
 
+		if (x < lo || x > hi)
+			continue;	/* an arrow is not clipped to the view */
 		fprintf(s, "set arrow from %.4f, %g to %.4f, %g nohead lc rgb '#000000' lw %d front\n", x, ncpus - 0.45,
 			x, ncpus + 0.45, fabs(x) < 1e-9 ? 3 : 1);
 	}
 	fprintf(s, "set arrow from 0, graph 0 to 0, graph 1 nohead lc rgb '#000000' dt 3 lw 1 back\n"
 		   "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead lc rgb '#D00000' dt 3 lw 1 back\n"
-		   "set label 'release' at 0, %g right offset -0.3,0 front\n"
-		   "set label 'start (+%.3f ms)' at %.4f, %g %s tc rgb '#D00000' front\n",
+		   "set label 1 'release' at 0, %g right offset -0.3,0 front\n"
+		   "set label 2 'start (+%.3f ms)' at %.4f, %g %s tc rgb '#D00000' front\n",
 		lat_ms, lat_ms, ncpus + 0.6, lat_ms, lat_ms, ncpus + 0.6,
-		to - lat_ms < 0.25 * (to - from) ? "right offset -0.3,0" : "left offset 0.3,0");
+		hi - lat_ms < 0.25 * (hi - lo) ? "right offset -0.3,0" : "left offset 0.3,0");
 	if (json_is_false(pf_jpath_get(tl, "complete")))
-		fprintf(s, "set label 'incomplete: %lld short segments left out (a gap is not idle)' at graph 0.99, "
+		fprintf(s, "set label 3 'incomplete: %lld short segments left out (a gap is not idle)' at graph 0.99, "
 			   "graph 0.04 right tc rgb '#D00000' boxed front\n", (long long)rpt_num(tl, "dropped"));
-	fprintf(s, "plot $S using 1:2:3:4:5 with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, "
-		   "$I using 1:2:3:4:5 with boxxyerror fs solid 1 noborder lc rgb variable notitle, "
-		   "$W using 1:2:3:4 with boxxyerror fs empty border lc rgb '#D00000' lw 2 lc rgb '#D00000' notitle, "
-		   "$L using 1:2:3 with labels left font ',10' notitle, "
-		   "$N using 1:2:3:4 with vectors nohead dt 2 lw 2 lc rgb '#D00000' notitle, "
-		   "keyentry with boxes fs solid 0.9 noborder lc rgb '%s' title '%s running', "
+	rpt_g1_view(s, 'z', true);
+	fprintf(s, ", keyentry with boxes fs solid 0.9 noborder lc rgb '%s' title '%s running', "
 		   "keyentry with boxes fs empty border lc rgb '#D00000' lw 2 lc rgb '#D00000' title 'runnable, waiting', "
 		   "keyentry with lines dt 2 lw 2 lc rgb '#D00000' title 'released, not yet woken', "
 		   "keyentry with boxes fs solid 0.9 noborder lc rgb '#505050' title 'culprit thread', "
 		   "keyentry with boxes fs solid 0.9 noborder lc rgb '#c8c8c8' title 'other thread', "
 		   "keyentry with boxes fs solid 1 noborder lc rgb '#000000' title 'hard IRQ', "
-		   "keyentry with boxes fs solid 1 noborder lc rgb '#8c510a' title 'softirq'",
+		   "keyentry with boxes fs solid 1 noborder lc rgb '#8c510a' title 'softirq'\n",
 		rpt_task_colour(task), pf_gp_quote(r->task_names[task], '\'', name_q, sizeof(name_q)));
-	snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late, ±2 slots (trace)", id, r->task_names[task],
-		 (long long)seq, lat_ms * 1e3);
-	rpt_script_plot(r, &sc, n + 1, id, title,
-			"The trace around this activation, 2 slots either side: one row per CPU with every thread that "
-			"ran on it (the app's tasks in their colour as in the task table, the culprits of the table above "
-			"dark grey and named on the victim's CPU with their share of the wait, other threads light grey, "
-			"idle a gap; hard IRQ and softirq time as the thin bar at the bottom of a row); the top row is the "
-			"victim: its releases (ticks, this job's bold), released but not yet woken (red dashes: a late timer "
-			"or releaser), runnable but waiting for a CPU (hollow, red: from its wake-up, and when preempted) "
-			"and running (solid). Dotted: this job's release (black) and start "
-			"(red).", "");
+	/* the inset: the whole window kept, ±2 slots, the zoomed view framed */
+	if (inset)
+		fprintf(s, "unset title\nunset key\nunset label\nunset arrow\nset origin 0.46, 0\nset size 0.54, %g\n"
+			   "set tmargin 1.4\nset bmargin 1.6\nset lmargin 6\nset xlabel\nset xrange [%.3f:%.3f]\nset ytics (",
+			RPT_G1_SPLIT, from, to);
+	for (int c = 0; c < ncpus && inset; c++)
+		fprintf(s, "'CPU%d' %d, ", c, c);
+	if (inset) {
+		fprintf(s, "'' %d)\nset xtics format '%%g'\nset label 4 'whole window, ±2 slots (ms)' at graph 0, graph 1 left "
+			   "offset 0,0.6\nset object 1 rect from %.4f, graph 0 to %.4f, graph 1 fs empty border lc rgb '#D00000' "
+			   "lw 1.5 front\nset arrow from 0, graph 0 to 0, graph 1 nohead lc rgb '#000000' dt 3 lw 1 back\n",
+			ncpus, lo, hi);
+		rpt_g1_view(s, 'w', false);
+		fprintf(s, "\n");
+	}
+	fprintf(s, "unset multiplot\n");
+	fclose(s);
+	snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late (trace)", id, r->task_names[task], (long long)seq,
+		 lat_ms * 1e3);
+	if (n)
+		rpt_plot_h(r, id, title,
+			   inset ? "The trace from 1 ms before this job's release to 1 ms after its start, and (the inset, "
+			   "below right) the whole window kept, 2 slots either side, the zoomed view framed in red: one row per "
+			   "CPU with every thread that ran on it (the app's tasks in their colour as in the task table, the "
+			   "culprits of the table above dark grey and named on the victim's CPU with their share of the wait, "
+			   "other threads light grey, idle a gap; hard IRQ and softirq time as the thin bar at the bottom of a "
+			   "row); the top row is the victim: its releases (ticks, this job's bold), released but not yet woken "
+			   "(red dashes: a late timer or releaser), runnable but waiting for a CPU (hollow, red) and running "
+			   "(solid). Dotted: this job's release (black) and start (red)." :
+			   "The trace around this activation, 2 slots either side: one row per CPU with every thread that "
+			   "ran on it (the app's tasks in their colour as in the task table, the culprits of the table above "
+			   "dark grey and named on the victim's CPU with their share of the wait, other threads light grey, "
+			   "idle a gap; hard IRQ and softirq time as the thin bar at the bottom of a row); the top row is the "
+			   "victim: its releases (ticks, this job's bold), released but not yet woken (red dashes: a late timer "
+			   "or releaser), runnable but waiting for a CPU (hollow, red) and running (solid). Dotted: this job's "
+			   "release (black) and start (red).", sc.text, RPT_G1_H);
+	free(sc.text);
 	if (json_is_false(pf_jpath_get(tl, "complete")))
 		rpt_note_missing(r, "%s: the timeline is incomplete (%lld segments farthest from the release left out, "
 				 "or the trace's history or the trace itself ended inside the window)", id,

@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 77
+plan 95
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -17,19 +17,19 @@ for k in full analyze cyclictest partial; do
 done
 
 # sections FILE - the ids of the sections, in order
-sections() { grep -o '<section id="[a-z]*"' "$1" | sed 's/.*id="//; s/"//' | tr '\n' ' '; }
+sections() { grep -o '<section id="[a-z-]*"' "$1" | sed 's/.*id="//; s/"//' | tr '\n' ' '; }
 # figures FILE - the ids of the figures, in order
 figures() { grep -o '<figure id="fig-[A-Z0-9.]*"' "$1" | sed 's/.*fig-//; s/"//' | tr '\n' ' '; }
-ALL="top verdicts config trace definitions loads baseline tasks utilisation worst flight validity deviations appendix "
+ALL="top verdicts config trace definitions loads baseline tasks utilisation worst validity deviations flight worst-more load-reports appendix "
 
 # --- full
 run_cmd "$PREFLIGHT" report "$TMP/full"
 is "$rc" 0 "report-1.1 a full run directory: exit 0" || echo "$err" | sed 's/^/#   /'
 H="$TMP/full/report.html"
 ok "report-1.2 default output RUN_DIR/report.html" test -s "$H"
-is "$(sections "$H")" "$ALL" "report-1.3 every section, in order"
-is "$(figures "$H")" "L1.1 L1.2 B1 H1 E1 T1 M1 R1 U1 G1.1 G1.2 F1.1 F1.2 " \
-	"report-1.4 the figures L1 (over time, per phase) B1 H1 E1 T1 M1 R1 U1, G1 per worst case, F1 (trajectory, errors)"
+is "$(sections "$H")" "$ALL" "report-1.3 every section, in order: the body, then the appendix (flight, further worst cases, the loads' reports, files)"
+is "$(figures "$H")" "V1 L1.1 L1.2 B1 H1 E1 T1 R1 U1 G1.1 G1.2 F1.1 F1.2 " \
+	"report-1.4 the figures V1 (each requirement against its budget), L1 (over time, per phase) B1 H1 E1 T1 R1 U1 (no M1: it duplicated T1), G1 per worst case, F1 (trajectory, errors)"
 is "$(grep -c 'class="partial"' "$H")" 0 "report-1.5 a complete run is not marked partial"
 like "$(grep -o 'measured high-water mark under the declared load; not a WCET\|measured high-water mark under the declared load</b>[^<]*not a WCET' "$H")" . \
 	"report-1.6 the basis is stated plainly"
@@ -55,6 +55,20 @@ like "$(grep -o '<p class="emulated" id="emulated">.*</p>' "$H")" "EMULATED: <b>
 	"report-1.8d page 1 names the emulated interfaces (issue 32.5) ..."
 like "$(grep -o '<tr class="[a-z]*"><td>REQ-LAT-001</td>.*' "$H" | head -1)" '<span class="emulated">emulated: sensorsim</span>' \
 	"report-1.8e ... and each verdict row resting on one"
+
+# the worst case in the verdict table is the job and how late, linked to Worst cases, where its culprits are
+# (issue 32.13: the whole culprit line in the evidence column made each row a third of a page)
+vt=$(sed -n '/<table id="verdict-table">/,/<\/table>/p' "$H")
+like "$(printf '%s' "$vt" | grep -o '<tr class="fail"><td>REQ-LAT-001</td>.*' | head -1)" \
+	'worst: <a href="#worst">ctl100 job 9: 2013 µs late</a>' "report-1.8j the verdict row names its worst job, linked to Worst cases"
+is "$(printf '%s' "$vt" | grep -c 'explained\]\|(pid ')" 0 "report-1.8k ... and not its culprits"
+cp -r "$TMP/full" "$TMP/chained"
+perl -Mutf8 -MJSON::PP -e 'local $/; my $j = JSON::PP->new->utf8->decode(<>);
+	$j->{verdicts}[0]{worst_case} = "its activation, 45852.7 us from its release (the wakeup latency, 42305.7 us, counts from its waking): nav10 job 148 (pid 730, released at 1.0 s): 45853 µs late \x{2014} hackbench (pid 884) 7565 µs [100 % explained]";
+	print JSON::PP->new->utf8->encode($j)' "$TMP/full/verdicts.json" > "$TMP/chained/verdicts.json"
+"$PREFLIGHT" report "$TMP/chained" -o "$TMP/chained.html" >/dev/null 2>&1
+like "$(grep -o 'worst: <a href="#worst">[^<]*' "$TMP/chained.html" | head -1)" '>nav10 job 148: 45853 µs late$' \
+	"report-1.8l ... a chained task's line too, from its task's name"
 
 # a reworded verdicts.tap changes nothing: the report reads verdicts.json only
 cp -r "$TMP/full" "$TMP/tap"
@@ -135,8 +149,8 @@ is "$(grep -o '<tr><td>[a-z]*</td><td>cpu</td><td>%</td><td class="n" data-v="3"
 is "$(svg "$H" L1.1 | grep -x 'idle\|loaded\|app\|cpu\|target' | sort | tr '\n' ' ')" "app cpu idle loaded target " \
 	"report-9.2 L1.1 marks the phases, the target and names the load"
 # G1 from the trace: a row per CPU and the victim's, KernelShark's states in the key
-is "$(svg "$H" G1.2 | grep -x 'G1.2 ctl100 job 9: 2013 µs late, ±2 slots (trace)\|CPU[0-9]\|ctl100 (pid 100)\|release\|start (+2.013 ms)' | sort | tr '\n' '|')" \
-	'CPU0|CPU1|G1.2 ctl100 job 9: 2013 µs late, ±2 slots (trace)|ctl100 (pid 100)|release|start (+2.013 ms)|' \
+is "$(svg "$H" G1.2 | grep -x 'G1.2 ctl100 job 9: 2013 µs late (trace)\|CPU[0-9]\|ctl100 (pid 100)\|release\|start (+2.013 ms)' | sort -u | tr '\n' '|')" \
+	'CPU0|CPU1|G1.2 ctl100 job 9: 2013 µs late (trace)|ctl100 (pid 100)|release|start (+2.013 ms)|' \
 	"report-9.3 G1 is drawn from the trace: a row per CPU and one for the victim, its release and start"
 like "$(svg "$H" G1.2 | tr '\n' '|')" 'ctl100 running\|.*runnable, waiting\|.*culprit thread\|.*other thread' \
 	"report-9.4 ... running solid, runnable hollow, culprits and others told apart"
@@ -159,7 +173,26 @@ like "$(grep -o '<tr><th>libtracecmd</th><td>[^<]*\|<tr><th>compiler</th><td>[^<
 	"report-9.9 the compiler and the libraries"
 like "$(grep -o '<tr><th>kernel config SHA-256</th><td>[^<]*' "$H")" "$(sha256sum "$TMP/full/kernel.config" | cut -c1-64)\$" \
 	"report-9.10 the kernel config's hash"
-like "$(grep -A3 'Kernel configuration (kernel.config)' "$H" | tr '\n' '|')" 'CONFIG_PREEMPT_RT=y' "report-9.11 the kernel config in the appendix"
+# the kernel config as a file with its hash and its realtime-relevant options, not its text (issue 32.13:
+# a distribution's .config was 138 of 177 printed pages)
+is "$(grep -c '# fixture kernel config' "$H")" 0 "report-9.11 the kernel config's text is not printed"
+is "$(grep -o '<code id="kconfig-sha256">[0-9a-f]*</code>, as run.json recorded it' "$H" | sed 's/<[^>]*>//g')" \
+	"$(sha256sum "$TMP/full/kernel.config" | cut -c1-64), as run.json recorded it" \
+	"report-9.12 the appendix gives kernel.config's SHA-256, checked against run.json's"
+like "$(grep -o '<h3 id="kconfig">.*' "$H" | head -1)" '\(3 lines, 59 bytes;' "report-9.13 ... its lines and bytes"
+kc=$(sed -n '/<table id="kconfig-rt">/,/<\/table>/p' "$H")
+is "$(printf '%s' "$kc" | grep -o '<tr><td>CONFIG_[A-Z_]*</td><td>[^<]*' | sed 's/<tr><td>//; s/<\/td><td>/=/' | grep -c .) \
+$(printf '%s' "$kc" | grep -o '<tr><td>CONFIG_\(PREEMPT_RT\|HZ\|NO_HZ_FULL\)</td><td>[^<]*' | sed 's/<tr><td>//; s/<\/td><td>/=/' | tr '\n' ' ')" \
+	"16 CONFIG_PREEMPT_RT=y CONFIG_HZ=1000 CONFIG_NO_HZ_FULL=not in the file " \
+	"report-9.14 ... and the 16 realtime-relevant options the survey records, read from the file"
+cp -r "$TMP/full" "$TMP/kc"
+printf '# CONFIG_PREEMPT_RT is not set\n' >> "$TMP/kc/kernel.config"
+"$PREFLIGHT" report "$TMP/kc" -o "$TMP/kc.html" >/dev/null 2>&1
+like "$(grep -o '<h3 id="kconfig">.*' "$TMP/kc.html" | head -1)" '<b>not</b> the [0-9a-f]{64} run.json recorded: the file was changed after the run' \
+	"report-9.15 a kernel.config changed after the run: its hash is not run.json's, said"
+like "$(grep -o 'deviation-list">.*' "$TMP/kc.html")" "kernel.config&#39;s SHA-256 is not the one run.json recorded" \
+	"report-9.16 ... and listed under Deviations"
+like "$(grep -o '<tr><td>CONFIG_PREEMPT_RT</td><td>[^<]*' "$TMP/kc.html")" '<td>n$' "report-9.17 a '# ... is not set' line is n"
 
 # H1 and E1 draw the latency the budgets judge, with its budget (issue 32.14): REQ-LAT-001 judges the
 # wakeup latency (tasks.*.wakeup_latency_ns.max, budgets/seed.ini), so its 62 µs is their red line
@@ -183,12 +216,53 @@ is "$dashes" "7.5,3.0 solid " "report-10.4 H1: each task's line has its own dash
 is "$(svg_raw "$H" T1 | grep -o "<use xlink:href='#gpPt[0-9]*' [^>]* color=" | sed 's/.*#\(gpPt[0-9]*\).*/\1/' | sort -u | wc -l)" 2 \
 	"report-10.5 T1: each task's dots have their own shape"
 # figure text legible printed (issue 32.14): a figure is drawn 900 px wide and printed at most the
-# A4 page's 703 px (186 mm), so its smallest text is font-size x 703/900 x 0.75 pt (G1's culprit
-# names aside: still 10 px, they would overlap larger)
+# A4 page's 703 px (186 mm), so its smallest text is font-size x 703/900 x 0.75 pt; G1's culprit
+# names too (they were 10 px, 5.9 pt: larger, they overlapped; now placed so that they do not)
 small=$(perl -MMIME::Base64 -ne 'while (/<figure id="fig-([^"]+)"><img [^>]*width="(\d+)"[^>]*src="data:image\/svg\+xml;base64,([^"]*)"/g) {
-	my ($id, $w, $s) = ($1, $2, decode_base64($3)); next if $id =~ /^G1/;
+	my ($id, $w, $s) = ($1, $2, decode_base64($3));
 	while ($s =~ /font-size="([0-9.]+)"/g) { my $pt = $1 * ($w > 703 ? 703 / $w : 1) * 0.75; print "$id $pt\n" if $pt < 8 } }' "$H" | sort -u | head -3)
-is "$small" "" "report-10.6 every figure's text is 8 pt or more printed on A4"
+is "$small" "" "report-10.6 every figure's text, G1's culprit names too, is 8 pt or more printed on A4"
+# H1's key below the plot, clear of its x label (issue 32.14: inside, its opaque box hid the peaks):
+# every key line's baseline at least a line (14 px) below the x label's
+keypos=$(svg_raw "$H" H1 | perl -ne '$y = $1 if /<g transform="translate\([0-9.]+,([0-9.]+)\)/;
+	$x = $y if /<text>wakeup latency \(/; push @k, $y if /<text[^>]*>[^<]* max [0-9.]+ µs</;
+	END { my ($lo) = sort { $a <=> $b } @k; printf "%d %s", scalar @k, defined $x && $lo >= $x + 14 ? "below" : "not below" }')
+is "$keypos" "2 below" "report-10.11 H1: the key (2 tasks) is below the plot and its x label"
+# T1's budget line (issue 32.14): REQ-LAT-001 judges the wakeup latency; for a task released by its own
+# timer (chained_jobs 0: both of the fixture's) that is its activation latency, so T1 draws it, named
+is "$(svg "$H" T1 | sort -u | grep -c "^budget 62 µs (REQ-LAT-001, wakeup latency: io, ctl100)\$")" 1 \
+	"report-10.12 T1 draws the wakeup latency's budget for the timer-released tasks, naming them"
+cp -r "$TMP/full" "$TMP/t1ch"
+perl -MJSON::PP -0777 -i -pe '$j = JSON::PP->new->canonical; $r = $j->decode($_);
+	$_->{chained_jobs} = 3 for grep { $_->{name} eq "ctl100" } @{$r->{tasks}}; $_ = $j->encode($r)' "$TMP/t1ch/results.json"
+"$PREFLIGHT" report "$TMP/t1ch" -o "$TMP/t1ch.html" >/dev/null 2>&1
+is "$(svg "$TMP/t1ch.html" T1 | sort -u | grep '^budget')" "budget 62 µs (REQ-LAT-001, wakeup latency: io)" \
+	"report-10.13 ... not for a chained task (ctl100 released by another: its activation latency holds the releaser's work)"
+like "$(grep -o '<figure id="fig-T1">.*' "$TMP/t1ch.html" | sed 's/<img[^>]*>//')" 'drawn for the tasks released by their own timer \(io\)' \
+	"report-10.14 ... and the caption says so"
+# V1 (issue 32.14): one row per verdict record, its value as a share of its budget, the budget at 100 %
+nv=$(perl -MJSON::PP -e 'local $/; print scalar @{decode_json(<>)->{verdicts}}' "$V")
+is "$(svg "$H" V1 | grep -c '^REQ-[A-Z]*-[0-9]* ')" "$nv" "report-11.1 V1: one row per verdict record ($nv)"
+rm -rf "$TMP"/preflight-report.*
+PREFLIGHT_REPORT_KEEP_TMP=1 TMPDIR="$TMP" "$PREFLIGHT" report "$TMP/full" -o "$TMP/v1.html" >/dev/null 2>&1
+GP=$(ls -d "$TMP"/preflight-report.* | head -1)
+share=$(perl -e 'printf "%.6g", 100 * $ARGV[0] / $ARGV[1]' "$(json_get "$V" verdicts.0.value)" "$(json_get "$V" verdicts.0.bound)")
+is "$(awk '/^\$V << EOD/ { on = 1; next } on { print; exit }' "$GP/V1.gp")" "$((nv - 1)) $share 0x$( [ "$(json_get "$V" verdicts.0.verdict)" = pass ] && echo 0a6b2d || echo b00000)" \
+	"report-11.2 ... the first record's value over its bound ($share %), coloured by its verdict"
+# --previous: the values of a previous run beside this run's (here: the same run with its values halved)
+mkdir "$TMP/prev"
+perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>);
+	for (@{$j->{verdicts}}) { $_->{value} /= 2 if defined $_->{value} && !ref $_->{value} } print JSON::PP->new->encode($j)' "$V" > "$TMP/prev/verdicts.json"
+rm -rf "$TMP"/preflight-report.*
+run_cmd env PREFLIGHT_REPORT_KEEP_TMP=1 TMPDIR="$TMP" "$PREFLIGHT" report "$TMP/full" -o "$TMP/prev.html" --previous "$TMP/prev"
+GP=$(ls -d "$TMP"/preflight-report.* | head -1)
+half=$(perl -e 'printf "%.6g", 100 * ($ARGV[0] / 2) / $ARGV[1]' "$(json_get "$V" verdicts.0.value)" "$(json_get "$V" verdicts.0.bound)")
+is "$rc $(awk '/^\$P << EOD/ { on = 1; next } on { print; exit }' "$GP/V1.gp")" "0 $((nv - 1)) $half $share" \
+	"report-11.3 --previous: the previous run's share ($half %) on the same row, joined to this run's"
+like "$(svg "$TMP/prev.html" V1 | tr '\n' '|')" '\|previous run \(prev\)\|' "report-11.4 ... named in the key"
+run_cmd "$PREFLIGHT" report "$TMP/full" -o "$TMP/noprev.html" --previous "$TMP/empty-nothing"
+like "$rc:$err" "^2:preflight: report: --previous: $TMP/empty-nothing/verdicts.json: " "report-11.5 --previous without verdicts.json: exit 2, said"
+
 # U1's axes fitted to the data (issue 32.14): the fixture's two 100 ms windows (0 to 0.2 s), its worst
 # window 40 % and a quarter above it; the 60 % line, off the axis, is said (it was 0.04 to 0.15 s, 0 to 70 %)
 is "$(svg "$H" U1 | grep -x ' *[0-9.]*' | sort -g | tr -d ' ' | tr '\n' ' ')" "0 0 0.05 0.1 0.15 0.2 10 20 30 40 50 " \
@@ -212,7 +286,7 @@ done
 run_cmd "$PREFLIGHT" report "$TMP/analyze" -o "$TMP/analyze.html"
 is "$rc" 0 "report-4.1 an analyze-only directory: exit 0" || echo "$err" | sed 's/^/#   /'
 is "$(sections "$TMP/analyze.html")" "$ALL" "report-4.2 every section is there"
-is "$(figures "$TMP/analyze.html")" "H1 E1 T1 M1 R1 U1 G1.1 G1.2 " "report-4.3 the task figures, no baseline"
+is "$(figures "$TMP/analyze.html")" "H1 E1 T1 R1 U1 G1.1 G1.2 " "report-4.3 the task figures, no baseline"
 like "$(cat "$TMP/analyze.html")" 'Not shown: verdicts: no verdicts.json' "report-4.4 says there are no verdicts"
 like "$(cat "$TMP/analyze.html")" 'no run.json: an analyze-only directory' "report-4.5 says it is analyze-only"
 like "$(cat "$TMP/analyze.html")" 'run.json does not record the preflight version and commit' \
@@ -266,7 +340,7 @@ like "$err" '^preflight: report: .*nothing to report' "report-7.2 ... with one l
 
 # --- no chromium for --pdf: exit 3 naming the package (the HTML is still written)
 mkdir "$TMP/bin"
-for t in gnuplot rm; do ln -s "$(command -v $t)" "$TMP/bin/$t"; done
+for t in gnuplot rm sha256sum; do ln -s "$(command -v $t)" "$TMP/bin/$t"; done
 run_cmd env PATH="$TMP/bin" "$PREFLIGHT" report "$TMP/full" -o "$TMP/nopdf.html" --pdf "$TMP/nopdf.pdf"
 is "$rc" 3 "report-8.1 --pdf without chromium: exit 3"
 like "$err" "^preflight: report: chromium: not found: install the Debian package 'chromium'" "report-8.2 ... naming the package"

@@ -5,7 +5,7 @@
 # line, or with a row that cannot be is refused with one line naming the file
 # and the line (exit 2, no report written), never drawn from; the old and the
 # new version line, and metadata keys the report does not know, give the same
-# bytes (the figures T1, M1, R1, U1 are drawn from the rows alone).
+# bytes (the figures T1, R1, U1 are drawn from the rows alone).
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:t/gentrace
 need BUILT:preflight
@@ -22,7 +22,7 @@ line() { grep -n "$1" "$TMP/jobs.orig" | head -1 | cut -d: -f1; }
 
 run_cmd "$PREFLIGHT" report "$TMP/run" -o "$TMP/plain.html"
 is "$rc" 0 "report-jl-1.1 the fixture's job log: exit 0" || printf '%s\n' "$err" | sed 's/^/#   /'
-is "$(figures "$TMP/plain.html" | grep -o 'T1 M1 R1 U1')" "T1 M1 R1 U1" "report-jl-1.2 the figures of the job log are drawn"
+is "$(figures "$TMP/plain.html" | grep -o 'T1 R1 U1')" "T1 R1 U1" "report-jl-1.2 the figures of the job log are drawn"
 
 # refused ID EDIT WHY - the job log edited by the sed script EDIT is refused with one line WHY (a regex)
 refused() {

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include "sysinfo.h"
 #include "common.h"
+#include "kconfig.h"
 #include "outfile.h"
 
 #include <ctype.h>
@@ -50,15 +51,6 @@ struct si_cpuinfo {
 	bool hypervisor;	/* ... and holds "hypervisor" */
 };
 
-/* The kernel config options the survey records (docs/sysinfo.md). */
-static const char *const si_config_opts[] = {
-	"CONFIG_PREEMPT_RT", "CONFIG_PREEMPT_DYNAMIC", "CONFIG_PREEMPT_NONE",
-	"CONFIG_PREEMPT_VOLUNTARY", "CONFIG_PREEMPT", "CONFIG_PREEMPT_LAZY",
-	"CONFIG_HZ", "CONFIG_NO_HZ_FULL", "CONFIG_NO_HZ_IDLE", "CONFIG_HIGH_RES_TIMERS",
-	"CONFIG_RCU_NOCB_CPU", "CONFIG_CPU_ISOLATION", "CONFIG_RT_GROUP_SCHED",
-	"CONFIG_CPU_FREQ", "CONFIG_CPU_IDLE", "CONFIG_FTRACE",
-};
-#define SI_NCONFIG (sizeof(si_config_opts) / sizeof(si_config_opts[0]))
 
 /* si_note - add one line to "notes" */
 static void si_note(struct si *s, const char *fmt, ...) PF_PRINTF(2, 3);
@@ -332,16 +324,16 @@ static const char *si_arm_core(const char *implementer, const char *part)
 }
 
 /*
- * si_read_config - the options of si_config_opts from /proc/config.gz or
+ * si_read_config - the realtime-relevant options (lib/kconfig.c) from /proc/config.gz or
  * /boot/config-<release> (zlib reads both, compressed or not); the source
  * path in 'source', or "" when there is none
  */
 static void si_read_config(struct si *s, const char *release, char values[][24], char *source, size_t size)
 {
-	char path[PATH_MAX + 256], rel[128], line[512], *eq;
+	char path[PATH_MAX + 256], rel[128], line[512];
 	int tried = 0, err = ENOENT;
 	gzFile gz = NULL;
-	size_t i, len;
+	size_t i;
 
 	source[0] = '\0';
 	for (tried = 0; tried < 2 && !gz; tried++) {
@@ -364,16 +356,8 @@ static void si_read_config(struct si *s, const char *release, char values[][24],
 	snprintf(source, size, "%s", rel);
 	while (gzgets(gz, line, sizeof(line))) {
 		si_trim(line);
-		for (i = 0; i < SI_NCONFIG; i++) {
-			len = strlen(si_config_opts[i]);
-			if (!strncmp(line, "# ", 2) && !strncmp(line + 2, si_config_opts[i], len) &&
-			    !strcmp(line + 2 + len, " is not set"))
-				snprintf(values[i], 24, "n");
-			else if (!strncmp(line, si_config_opts[i], len) && line[len] == '=') {
-				eq = line + len + 1;
-				snprintf(values[i], 24, "%s", eq);
-			}
-		}
+		for (i = 0; i < PF_KCONFIG_RT_NOPTS; i++)
+			pf_kconfig_line(line, pf_kconfig_rt_opts[i], values[i], 24);
 	}
 	if (!gzeof(gz)) {
 		int zerr;
@@ -396,8 +380,8 @@ static const char *si_config_value(char values[][24], const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < SI_NCONFIG; i++)
-		if (!strcmp(si_config_opts[i], name))
+	for (i = 0; i < PF_KCONFIG_RT_NOPTS; i++)
+		if (!strcmp(pf_kconfig_rt_opts[i], name))
 			return values[i];
 	return "";
 }
@@ -521,7 +505,7 @@ static json_t *si_kernel(struct si *s, struct si_debugfs *dbg, struct sysinfo_cm
 {
 	char release[64] = "", version[512] = "", arch[sizeof(((struct utsname *)0)->machine)] = "";
 	char cmdline[4096], text[256];
-	char config[SI_NCONFIG][24], source[128];
+	char config[PF_KCONFIG_RT_NOPTS][24], source[128];
 	struct sysinfo_preempt_in in = { .realtime = -1, .config_rt = -1, .config_dynamic = -1 };
 	struct sysinfo_preempt_out po;
 	json_t *k = json_object(), *cfg;
@@ -560,8 +544,8 @@ static json_t *si_kernel(struct si *s, struct si_debugfs *dbg, struct sysinfo_cm
 	si_read_config(s, release, config, source, sizeof(source));
 	si_str(k, "config_source", source);
 	cfg = json_object();
-	for (i = 0; i < SI_NCONFIG; i++)
-		si_str(cfg, si_config_opts[i], *source ? (config[i][0] ? config[i] : "n") : NULL);
+	for (i = 0; i < PF_KCONFIG_RT_NOPTS; i++)
+		si_str(cfg, pf_kconfig_rt_opts[i], *source ? (config[i][0] ? config[i] : "n") : NULL);
 	json_object_set_new(k, "config", cfg);
 	if (si_int_text(k, "hz", si_config_value(config, "CONFIG_HZ"), &hz) && *source)
 		si_note(s, "kernel.hz: %s has no CONFIG_HZ", source);

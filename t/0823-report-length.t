@@ -1,0 +1,107 @@
+#!/bin/sh
+# 0823-report-length.t - the reviewer report's length and size (issue 32.13) on a recorded run
+# directory (t/fixtures/report-run: a target-smoke run, 6 tasks, 5 987 jobs, a distribution
+# kernel's .config): the HTML under 1.5 MB, no figure over 250 kB, T1 and R1 thinned to each task's
+# lowest and highest job per time column and its worst jobs (the extremes kept: the same maxima
+# as the per-second lines), U1 in at most 300 windows over an hour, and the PDF's body (before
+# the appendix) at most 24 pages. Values of the rendered files, never the time taken.
+. "$(dirname "$0")/lib/test-lib.sh"
+need BUILT:preflight
+need CMD:gnuplot
+plan 16
+
+R="$TMP/run"
+cp -r "$TOP/t/fixtures/report-run" "$R"
+find "$R" -name '*.gz' -exec gunzip {} +
+run_cmd env PREFLIGHT_REPORT_KEEP_TMP=1 TMPDIR="$TMP" "$PREFLIGHT" report "$R" -o "$TMP/r.html"
+is "$rc" 0 "length-1.1 the recorded run's report: exit 0" || echo "$err" | sed 's/^/#   /'
+size=$(stat -c %s "$TMP/r.html")
+ok "length-1.2 its HTML is under 1.5 MB ($size bytes; it was 3.5 MB)" test "$size" -lt 1500000
+big=$(perl -ne 'while (/<figure id="fig-([^"]+)"><img [^>]*src="data:image\/svg\+xml;base64,([^"]*)"/g) {
+	print "$1 ", length($2), "\n" if length($2) > 256000 }' "$TMP/r.html")
+is "$big" "" "length-1.3 no figure is over 250 kB (T1 was 0.8 MB, M1 0.55 MB)"
+is "$(grep -c 'CONFIG_NET_SCH_QFQ\|fig-M1' "$TMP/r.html")" 0 "length-1.4 neither the .config's text nor M1"
+
+# the gnuplot scripts of the figures, kept by PREFLIGHT_REPORT_KEEP_TMP
+G=$(ls -d "$TMP"/preflight-report.* | head -1)
+# block FILE NAME - the rows of a data block $NAME of a gnuplot script
+block() { awk -v b="\$$2 << EOD" '$0 == b { on = 1; next } on && $0 == "EOD" { exit } on' "$1"; }
+tasks=$(perl -MJSON::PP -e 'local $/; print join(" ", map { $_->{name} } @{decode_json(<>)->{tasks}})' "$R/results.json")
+ntasks=$(echo $tasks | wc -w)
+bad= dots=0
+for f in T1 R1; do
+	for i in $(seq 0 $((ntasks - 1))); do
+		n=$(block "$G/$f.gp" "D$i" | wc -l)
+		dots=$((dots + n))
+		[ "$n" -le 170 ] || bad="$bad $f.D$i:$n"
+		# the worst dot is the worst per-second maximum: the extremes are never thinned away
+		dmax=$(block "$G/$f.gp" "D$i" | sort -g -k2 | tail -1 | cut -d' ' -f2)
+		mmax=$(block "$G/$f.gp" "M$i" | sort -g -k2 | tail -1 | cut -d' ' -f2)
+		[ "$dmax" = "$mmax" ] || bad="$bad $f.$i:max:$dmax/$mmax"
+	done
+done
+is "$bad" "" "length-2.1 T1 and R1: at most 80 x 2 + 10 dots a task, the worst among them (its per-second maximum)"
+ok "length-2.2 ... fewer than the 5 987 jobs ($dots dots in both)" test "$dots" -lt 5987 -a "$dots" -gt 0
+# each task's lowest job is drawn too
+jobs="$R/03-app/jobs.csv"
+bad=
+i=0
+for t in $tasks; do
+	want=$(awk -F, -v t="$t" '$1 == t && $4 > 0 { l = ($4 - $3) / 1e3; if (m == "" || l < m) m = l } END { if (m != "") printf "%.4g\n", m }' "$jobs")
+	i=$((i + 1))
+	[ -n "$want" ] || continue	# no job in the job log (the logger of this run): no dots
+	got=$(block "$G/T1.gp" "D$((i - 1))" | sort -g -k2 | head -1 | cut -d' ' -f2)
+	[ "$got" = "$want" ] || bad="$bad $t:$got/$want"
+done
+is "$bad" "" "length-2.3 T1: each task's lowest activation latency is a dot (from jobs.csv)"
+
+# G1 (issue 32.14): zoomed to [release - 1 ms, start + 1 ms] with the whole window as an inset, the culprits'
+# names 14 px (8.2 pt printed) and none over another on its line (ctl100's four: they overlapped at 10 px)
+lat=$(json_get "$R/results.json" tasks.name=ctl100.culprits.0.latency_ns)
+is "$(grep -o '^set xrange \[[-0-9.]*:[-0-9.]*\]' "$G/G1.2.gp" | head -1)" \
+	"set xrange [-1.000:$(echo "$lat / 1000000 + 1" | bc -l | xargs printf '%.3f')]" \
+	"length-5.1 G1.2: the view is 1 ms before the release to 1 ms after the start ($lat ns late)"
+like "$(grep -c 'whole window, ±2 slots' "$G/G1.2.gp") $(grep -o '^set xrange \[[-0-9.]*:[-0-9.]*\]' "$G/G1.2.gp" | sed -n 2p)" \
+	'^1 set xrange \[-20\.[0-9]*:[0-9.]*\]$' "length-5.2 ... and an inset of the whole window, ±2 slots"
+# labels: x (ms), y (row), text; a character is at least 7 px of the ~670 px view (DejaVu Sans at 14 px)
+span=$(echo "$lat / 1000000 + 2" | bc -l)
+overlap=$(block "$G/G1.2.gp" L | perl -e 'my @l = map { /^(\S+) (\S+) "(.*)"$/ ? [$1, $2, length($3)] : () } <STDIN>;
+	my $ms = $ARGV[0] * 7 / 670; my $bad = "";
+	for my $a (@l) { for my $b (@l) { next if $a == $b || $a->[1] != $b->[1] || $b->[0] < $a->[0];
+		$bad .= "$a->[0]/$b->[0] " if $b->[0] < $a->[0] + $a->[2] * $ms } }
+	print scalar(@l), " $bad"' "$span")
+is "$overlap" "4 " "length-5.3 G1.2: 4 culprits named, none over another on its line"
+is "$(grep -c "with labels left font" "$G/G1.2.gp")" 0 "length-5.4 ... in the figures' 14 px (not 10 px)"
+
+# U1 over an hour: one task at 1 Hz for 3600 s, in windows of 1 min (60), not 3 600 of 1 s
+mkdir "$TMP/hour"
+awk 'BEGIN { print "# preflight-joblog/1"; print "# slot_ns=10000000"; print "# start_mono_ns=1000000000000"
+	print "# task.io=id=0 kind=tick period_ns=1000000000 deadline_ns=1000000000 policy=fifo prio=90"
+	print "task,seq,release_ns,start_ns,end_ns,cpu_ns,cpu,flags,missed"
+	for (k = 0; k < 3600; k++) { r = 1000000000000 + k * 1000000000; l = 20000 + (k * 7919) % 30000
+		printf "io,%d,%.0f,%.0f,%.0f,100000,0,0,0\n", k, r, r + l, r + l + 100000 } }' \
+	> "$TMP/hour/jobs.csv"
+"$PREFLIGHT" analyze -q --joblog "$TMP/hour/jobs.csv" -o "$TMP/hour/results.json"
+rm -rf "$TMP"/preflight-report.*
+PREFLIGHT_REPORT_KEEP_TMP=1 TMPDIR="$TMP" "$PREFLIGHT" report "$TMP/hour" -o "$TMP/hour.html" >/dev/null 2>&1
+G=$(ls -d "$TMP"/preflight-report.* | head -1)
+is "$(block "$G/U1.gp" U | wc -l) $(grep -o "windows of [0-9]* ms" "$G/U1.gp")" "60 windows of 60000 ms" \
+	"length-3.1 U1 of an hour: 60 windows of 1 min (at most 300)"
+n=$(block "$G/T1.gp" D0 | wc -l)
+ok "length-3.2 T1 of an hour's 3 600 jobs: a low and a high dot in each of 80 columns and the 10 worst ($n dots)" \
+	test "$n" -ge 160 -a "$n" -le 170
+
+# the printed length: the body (before the appendix) and the whole
+if test_have_prereq CMD:chromium && test_have_prereq CMD:pdfinfo; then
+	run_cmd "$PREFLIGHT" report "$R" -o "$TMP/p.html" --pdf "$TMP/p.pdf"
+	is "$rc" 0 "length-4.1 --pdf: exit 0" || echo "$err" | sed 's/^/#   /'
+	pages=$(pdfinfo "$TMP/p.pdf" | sed -n 's/^Pages: *//p')
+	body=0
+	for p in $(seq 1 "$pages"); do
+		pdftotext -f "$p" -l "$p" "$TMP/p.pdf" - | grep -q '^A1 Flight$' && { body=$((p - 1)); break; }
+	done
+	ok "length-4.2 the body is at most 24 pages ($body; it was 37)" test "$body" -ge 10 -a "$body" -le 24
+	ok "length-4.3 the whole PDF is at most 40 pages ($pages; it was 177)" test "$pages" -le 40
+else
+	skip "length-4.1 length-4.2 length-4.3"
+fi
