@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need RT
 need BUILT:preflight
-plan 12
+plan 13
 
 # samples ID NAME PARAMS... - run a load for 2.5 s with --samples; the file in $TMP/NAME.csv
 samples() {
@@ -31,6 +31,10 @@ ok "lsamp-1.6 the sampled transfers ($sum after the first second) are no more th
 samples lsamp-2.1 rt-swarm tasks=4 period=20ms work=10us
 is "$(sed -n 2p "$TMP/rt-swarm.csv")" "# load=rt-swarm unit=jobs/s" "lsamp-2.2 rt-swarm counts jobs per second"
 is "$(tail -n +4 "$TMP/rt-swarm.csv" | awk -F, '{ print $3 }' | sort -u)" "200" "lsamp-2.3 its target: 4 tasks / 20 ms"
+# a start that takes the whole duration (1 ns here; an emulated CPU's 2.5 s): still the row at the stop
+run_cmd "$PREFLIGHT" load rt-swarm -d 1ns -w "$TMP" -o "$TMP/short.json" --samples "$TMP/short.csv" tasks=4 period=20ms work=10us
+is "$rc:$(tail -n +4 "$TMP/short.csv" | awk -F, '{ print $3 }' | paste -sd' ')" "0:200" \
+	"lsamp-2.4 a load whose start took its whole duration: one row, at the stop, with its target"
 
 samples lsamp-3.1 cpu hackbench_groups=1 hackbench_loops=10 stress_cpus=0
 is "$(wc -l < "$TMP/cpu.csv")" 3 "lsamp-3.2 cpu without stress-ng workers: no target to sample, the header only"

@@ -176,6 +176,9 @@ static int load_drive(struct load *l, int ready_fd, const char *samples)
 	load_tell(ready_fd, "ready", NULL);
 	if (load_samples_open(&ls, l, samples) < 0)
 		pf_err("%s: --samples: '%s': %s (no samples written)", l->ops->name, samples, strerror(errno));
+	/* the count at ready: the row at the stop has it to count from even when a slow start (an
+	 * emulated CPU) used the whole duration and the loop below never ran */
+	load_samples_take(&ls, l, false);
 	while (!load_stop_signal) {
 		if (l->duration_ns && pf_now_ns() - l->start_ns >= l->duration_ns)
 			break;
