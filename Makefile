@@ -129,6 +129,7 @@ deb_libtracefs    := libtracefs-dev
 deb_libtraceevent := libtraceevent-dev
 deb_inih          := libinih-dev
 deb_zlib          := zlib1g-dev
+deb_gsl           := libgsl-dev
 deb_csv.h         := libcsv-dev
 deb_sys/sdt.h     := systemtap-sdt-dev
 deb_pkg-config    := pkg-config
