@@ -1,0 +1,56 @@
+/*
+ * tail_model.h - a fitted latency tail read and used: the generalised Pareto
+ * model of a series' tail above its threshold (analysis/tail.c fits it into
+ * results.json; docs/statistics.md), its exceedance probability and its
+ * quantiles with delta-method 95 % confidence intervals, and how many
+ * activations would show an exceedance probability below a target, by the
+ * model and model-free. Closed forms only: no numeric library, so check and
+ * summary use it as analyze does.
+ */
+#ifndef PF_TAIL_MODEL_H
+#define PF_TAIL_MODEL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+/* the two-sided 95 % normal quantile every interval of the model uses */
+#define PF_TAIL_Z95 1.959963984540054
+/* the zero-failure binomial's level: n >= ln(alpha) / ln(1 - p) */
+#define PF_TAIL_ALPHA 0.05
+
+/* pf_tail - one fitted tail: P(X > u + y) = zeta * (1 + xi y / sigma)^(-1/xi) */
+struct pf_tail {
+	double u_ns;		/* threshold */
+	double xi;		/* shape */
+	double sigma_ns;	/* scale */
+	double zeta;		/* P(X > u), the share of samples above the threshold */
+	double cov[2][2];	/* covariance of (xi, sigma_ns), observed information */
+	double n;		/* samples of the series */
+	double rate_hz;		/* activations per second (0 unknown) */
+};
+
+/*
+ * pf_tail_exceed - P(X > x_ns) per activation with its 95 % interval in ci
+ * (on the log scale); NAN when x_ns is at or below the threshold (the model
+ * says only that it is more than zeta); 0 with ci NAN beyond a bounded
+ * tail's end
+ */
+double pf_tail_exceed(const struct pf_tail *m, double x_ns, double ci[2]);
+/* pf_tail_quantile - the latency exceeded with probability p per activation, its 95 % interval in ci; NAN when p >= zeta */
+double pf_tail_quantile(const struct pf_tail *m, double p, double ci[2]);
+/*
+ * pf_tail_run_model - activations the model needs for the upper 95 % bound
+ * of P(X > x_ns) to come below p_target (the interval narrows as 1/sqrt(n));
+ * INFINITY when the estimate itself is not below it, NAN when it cannot say
+ */
+double pf_tail_run_model(const struct pf_tail *m, double x_ns, double p_target);
+/* pf_tail_run_binomial - activations with no exceedance that show P < p at 1 - alpha: ln(alpha) / ln(1 - p) */
+double pf_tail_run_binomial(double p, double alpha);
+/*
+ * pf_tail_from_json - the model of a tail object of results.json
+ * (docs/results.md: tasks.*.tail.*); 0, or -1 with *why when it has none
+ * (too few samples, an assumption rejected: its 'reason')
+ */
+int pf_tail_from_json(json_t *tail, struct pf_tail *m, const char **why);
+
+#endif
