@@ -613,7 +613,8 @@ json_t *an_tail_json(const double *x, size_t n, double rate_hz, const char *sour
 	json_object_set_new(o, "reason", f.have_model ? json_null() : json_string(f.reason));
 	b = json_object();
 	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
-		json_object_set_new(b, levels[i].key, an_tail_num(pf_tail_run_binomial(levels[i].p, PF_TAIL_ALPHA)));
+		json_object_set_new(b, levels[i].key, json_integer((json_int_t)pf_tail_run_binomial(levels[i].p,
+												      PF_TAIL_ALPHA)));
 	json_object_set_new(o, "run_needed_binomial", b);
 	if (!f.have_model) {
 		json_object_set_new(o, "model", json_null());

@@ -73,24 +73,6 @@ static double pf_tail_delta_sd(const struct pf_tail *m, pf_tail_fn *f, double ar
 	return var >= 0 ? sqrt(var) : NAN;
 }
 
-double pf_tail_exceed(const struct pf_tail *m, double x_ns, double ci[2])
-{
-	double l, sd;
-
-	ci[0] = ci[1] = NAN;
-	if (x_ns <= m->u_ns)
-		return NAN;
-	l = pf_tail_log_exceed(m, m->xi, m->sigma_ns, m->zeta, x_ns);
-	if (l == -INFINITY)
-		return 0;
-	sd = pf_tail_delta_sd(m, pf_tail_log_exceed, x_ns);
-	if (isfinite(sd)) {
-		ci[0] = exp(l - PF_TAIL_Z95 * sd);
-		ci[1] = exp(l + PF_TAIL_Z95 * sd);
-	}
-	return exp(l);
-}
-
 double pf_tail_quantile(const struct pf_tail *m, double p, double ci[2])
 {
 	double l, sd;
@@ -107,18 +89,55 @@ double pf_tail_quantile(const struct pf_tail *m, double p, double ci[2])
 	return m->u_ns + exp(l);
 }
 
+/*
+ * pf_tail_invert - the probability p at which one end (side 0 lower, 1
+ * upper) of the quantile's interval is x_ns, by bisection on log p: the
+ * interval of P(X > x) is the quantile's read the other way, so that
+ * exceedance(X) <= P and pwcet(P) <= X decide alike; the ends of the range
+ * searched (1e-300, zeta) when x lies beyond them
+ */
+static double pf_tail_invert(const struct pf_tail *m, double x_ns, int side)
+{
+	double lo = -300 * M_LN10, hi = log(m->zeta), mid, ci[2];
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		mid = (lo + hi) / 2;
+		pf_tail_quantile(m, exp(mid), ci);
+		if (!isfinite(ci[side]))
+			return NAN;
+		if (ci[side] > x_ns)
+			lo = mid;	/* the level at mid is above x: x is exceeded more often */
+		else
+			hi = mid;
+	}
+	return exp((lo + hi) / 2);
+}
+
+double pf_tail_exceed(const struct pf_tail *m, double x_ns, double ci[2])
+{
+	double l;
+
+	ci[0] = ci[1] = NAN;
+	if (x_ns <= m->u_ns)
+		return NAN;
+	ci[0] = pf_tail_invert(m, x_ns, 0);
+	ci[1] = pf_tail_invert(m, x_ns, 1);
+	l = pf_tail_log_exceed(m, m->xi, m->sigma_ns, m->zeta, x_ns);
+	return l == -INFINITY ? 0 : exp(l);
+}
+
 double pf_tail_run_model(const struct pf_tail *m, double x_ns, double p_target)
 {
 	double l, sd, room;
 
-	if (x_ns <= m->u_ns || !(p_target > 0))
+	if (x_ns <= m->u_ns || !(p_target > 0 && p_target < m->zeta))
 		return NAN;
-	l = pf_tail_log_exceed(m, m->xi, m->sigma_ns, m->zeta, x_ns);
-	if (l == -INFINITY)
-		return NAN;
-	sd = pf_tail_delta_sd(m, pf_tail_log_exceed, x_ns);
-	room = log(p_target) - l;
-	if (!isfinite(sd))
+	/* the upper end of the level at p_target comes to x_ns as its half-width narrows as 1/sqrt(n) */
+	l = pf_tail_log_excess(m, m->xi, m->sigma_ns, m->zeta, p_target);
+	sd = pf_tail_delta_sd(m, pf_tail_log_excess, p_target);
+	room = log(x_ns - m->u_ns) - l;
+	if (!isfinite(sd) || !isfinite(l))
 		return NAN;
 	if (room <= 0)
 		return INFINITY;

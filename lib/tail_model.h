@@ -30,18 +30,20 @@ struct pf_tail {
 };
 
 /*
- * pf_tail_exceed - P(X > x_ns) per activation with its 95 % interval in ci
- * (on the log scale); NAN when x_ns is at or below the threshold (the model
- * says only that it is more than zeta); 0 with ci NAN beyond a bounded
- * tail's end
+ * pf_tail_exceed - P(X > x_ns) per activation (0 beyond a bounded tail's
+ * fitted end) with its 95 % interval in ci: the probabilities at which the
+ * ends of pf_tail_quantile's interval are x_ns, so that exceedance(X) <= P
+ * and pwcet(P) <= X decide alike; NAN when x_ns is at or below the
+ * threshold (the model says only that it is more than zeta)
  */
 double pf_tail_exceed(const struct pf_tail *m, double x_ns, double ci[2]);
 /* pf_tail_quantile - the latency exceeded with probability p per activation, its 95 % interval in ci; NAN when p >= zeta */
 double pf_tail_quantile(const struct pf_tail *m, double p, double ci[2]);
 /*
- * pf_tail_run_model - activations the model needs for the upper 95 % bound
- * of P(X > x_ns) to come below p_target (the interval narrows as 1/sqrt(n));
- * INFINITY when the estimate itself is not below it, NAN when it cannot say
+ * pf_tail_run_model - activations the model needs for the upper end of the
+ * interval of the level at p_target to come down to x_ns (its half-width
+ * narrows as 1/sqrt(n)), that is for P(X > x_ns) <= p_target at 95 %;
+ * INFINITY when the estimate itself is not below x_ns, NAN when it cannot say
  */
 double pf_tail_run_model(const struct pf_tail *m, double x_ns, double p_target);
 /* pf_tail_run_binomial - activations with no exceedance that show P < p at 1 - alpha: ln(alpha) / ln(1 - p) */

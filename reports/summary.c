@@ -20,11 +20,13 @@
 #include "common.h"
 #include "jpath.h"
 #include "stale.h"
+#include "tail_model.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -429,13 +431,84 @@ static int summary_file(const char *dir, const char *name, FILE *out)
 	return n;
 }
 
+/* the exceedance probability the summary's run lengths are for (docs/statistics.md) */
+#define SUMMARY_TAIL_TARGET 1e-9
+
+/* summary_g - a number in %.2g, or "?" when not finite */
+static const char *summary_g(double v, char *buf, size_t size)
+{
+	if (!isfinite(v))
+		return isinf(v) ? "never" : "?";
+	snprintf(buf, size, "%.2g", v);
+	return buf;
+}
+
+/*
+ * summary_tail - under a latency requirement's verdict, one line of the
+ * task's tail (tasks.*.tail.activation_latency_ns, docs/statistics.md): the
+ * probability that one activation exceeds the bound, per hour at the task's
+ * rate, and how many activations would show P <= 1e-9 at 95 %, by the model
+ * and with none above it (zero-failure binomial); or why there is no model.
+ * Nothing for a results.json without tails.
+ */
+static void summary_tail(json_t *res, json_t *r, FILE *out)
+{
+	static const struct { const char *name; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	const char *metric = summary_str(r, "metric", ""), *unit = summary_str(r, "unit", ""), *why, *name;
+	double bound = summary_num(r, "bound", NAN), x_ns = NAN, p, ci[2], bin, run, hz;
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], task[64];
+	json_t *t, *tail = NULL;
+	struct pf_tail m;
+	size_t i, len;
+
+	if (strncmp(metric, "tasks.", 6) || !strstr(metric, "latency"))
+		return;
+	for (i = 0; i < PF_ARRAY_SIZE(units); i++)
+		if (!strcmp(unit, units[i].name))
+			x_ns = bound * units[i].ns;
+	len = strcspn(metric + 6, ".");
+	if (!isfinite(x_ns) || len >= sizeof(task))
+		return;
+	snprintf(task, sizeof(task), "%.*s", (int)len, metric + 6);
+	json_array_foreach(pf_jpath_get(res, "tasks"), i, t)
+		if ((name = json_string_value(json_object_get(t, "name"))) && !strcmp(name, task))
+			tail = json_object_get(json_object_get(t, "tail"), "activation_latency_ns");
+	if (!json_is_object(tail))
+		return;
+	bin = pf_tail_run_binomial(SUMMARY_TAIL_TARGET, PF_TAIL_ALPHA);
+	hz = summary_num(tail, "rate_hz", 0);
+	if (pf_tail_from_json(tail, &m, &why)) {
+		fprintf(out, "               tail (job log's activation latency): no model: %s; with none above "
+			"%g %s, P <= %g at 95 %% needs %s activations%s%s%s\n", why, bound, unit, SUMMARY_TAIL_TARGET,
+			summary_g(bin, b1, sizeof(b1)), hz > 0 ? " (" : "",
+			hz > 0 ? summary_g(bin / hz / 60, b2, sizeof(b2)) : "", hz > 0 ? " min)" : "");
+		return;
+	}
+	p = pf_tail_exceed(&m, x_ns, ci);
+	run = pf_tail_run_model(&m, x_ns, SUMMARY_TAIL_TARGET);
+	if (isnan(p))
+		fprintf(out, "               tail (job log's activation latency, n = %.0f): P(> %g %s) >= %s per "
+			"activation (the bound is below the model's threshold)", m.n, bound, unit,
+			summary_g(m.zeta, b1, sizeof(b1)));
+	else
+		fprintf(out, "               tail (job log's activation latency, n = %.0f): P(> %g %s) = %s per "
+			"activation [%s, %s], at most %s per hour at %.0f Hz", m.n, bound, unit, summary_g(p, b1, sizeof(b1)),
+			summary_g(ci[0] < 1e-299 ? 0 : ci[0], b2, sizeof(b2)), summary_g(ci[1], b3, sizeof(b3)),
+			summary_g(ci[1] * m.rate_hz * 3600, b4, sizeof(b4)), m.rate_hz);
+	fprintf(out, "; P <= %g at 95 %% needs %s activations by the model, %s with none above (%s min)\n",
+		SUMMARY_TAIL_TARGET, summary_g(run, b5, sizeof(b5)), summary_g(bin, b6, sizeof(b6)),
+		hz > 0 ? summary_g(bin / hz / 60, b1, sizeof(b1)) : "?");
+}
+
 /*
  * summary_verdicts - the verdicts of verdicts.json (docs/verdicts.md), one
  * line each: verdict, requirement and element, the value against the bound
  * with n, then a failure's worst case or why it was not measured or is not
  * valid
  */
-static void summary_verdicts(json_t *v, FILE *out)
+static void summary_verdicts(json_t *v, json_t *res, FILE *out)
 {
 	static const struct { const char *key, *shown; } names[] = {
 		{ "pass", "PASS" }, { "fail", "FAIL" }, { "not_measured", "NOT MEASURED" }, { "not_valid", "NOT VALID" },
@@ -464,6 +537,7 @@ static void summary_verdicts(json_t *v, FILE *out)
 				summary_str(r, "reason", ""));
 		if (json_is_string(pf_jpath_get(r, "worst_case")))
 			fprintf(out, "               worst case: %s\n", summary_str(r, "worst_case", ""));
+		summary_tail(res, r, out);
 	}
 }
 
@@ -655,7 +729,7 @@ static void summary_write(const char *dir, FILE *out)
 		fprintf(out, "\nresults: no results.json (analysis did not run)\n");
 	fprintf(out, "\nverdicts (%s; verdicts.json)\n", pf_jpath_get(run, "budgets") ? "budgets.ini" : "no budgets");
 	if (v)
-		summary_verdicts(v, out);
+		summary_verdicts(v, res, out);
 	else
 		fprintf(out, "  (no verdicts.json)\n");
 	fprintf(out, "\nevidence (SHA-256)\n");
