@@ -29,6 +29,10 @@ analyze_test_LDLIBS := -lcsv
 UNIT_TESTS += tail_test
 tail_test_SRCS := t/unit/tail_test.c analysis/tail.c
 tail_test_PKGS := gsl jansson
+# tail_fit: the statistics of a series on stdin, for the SciPy oracle (t/0591) and the benchmarks
+UNIT_TESTS += tail_fit
+tail_fit_SRCS := t/tools/tail_fit.c analysis/tail.c
+tail_fit_PKGS := gsl jansson
 
 # ct_dump: prints what cyclictest_load() makes of a file (tests 0580-0581)
 UNIT_TESTS += ct_dump
