@@ -33,6 +33,10 @@ tail_test_PKGS := gsl jansson
 UNIT_TESTS += tail_fit
 tail_fit_SRCS := t/tools/tail_fit.c analysis/tail.c
 tail_fit_PKGS := gsl jansson
+# tail_coverage: the intervals' coverage over many seeds (analysis/tail-coverage.sh, docs/statistics.md)
+UNIT_TESTS += tail_coverage
+tail_coverage_SRCS := t/tools/tail_coverage.c analysis/tail.c
+tail_coverage_PKGS := gsl jansson
 
 # ct_dump: prints what cyclictest_load() makes of a file (tests 0580-0581)
 UNIT_TESTS += ct_dump
