@@ -1161,6 +1161,7 @@ static void rpt_s_tasks(struct rpt *r)
 	fputs("</table>\n", r->out);
 	rpt_plot_h1(r);
 	rpt_plot_e1(r);
+	rpt_plot_x1(r);
 	rpt_plot_t1(r);
 	rpt_plot_m1(r);
 	rpt_plot_r1(r);

@@ -115,6 +115,7 @@ int rpt_plot(struct rpt *r, const char *id, const char *title, const char *capti
 /* The figures of the catalogue (docs/report.md); each says itself when it cannot be drawn. */
 void rpt_plot_h1(struct rpt *r);
 void rpt_plot_e1(struct rpt *r);
+void rpt_plot_x1(struct rpt *r);
 void rpt_plot_t1(struct rpt *r);
 void rpt_plot_r1(struct rpt *r);
 void rpt_plot_m1(struct rpt *r);

@@ -7,7 +7,7 @@
 # summary carries the tail under a latency requirement. The job logs are
 # t/lib/tail-joblog.pl's, the same bytes everywhere.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 24
+plan 26
 
 GEN="$TOP/t/lib/tail-joblog.pl"
 perl "$GEN" exp 20000 7 > "$TMP/exp.csv"
@@ -97,3 +97,16 @@ cp "$TMP/shift.json" "$TMP/run/results.json"
 run_cmd "$PREFLIGHT" summary "$TMP/run"
 like "$out" "               tail \(job log's activation latency\): no model: randomness \(runs test\) rejected \(p = [^)]*\); one distribution over the run \(KS between halves\) rejected \(p = [^)]*\); with none above 62 us, P <= 1e-09 at 95 % needs 3e\+09 activations \(5e\+05 min\)" \
 	"tail-sum-1.2 ... no model: the reason and the zero-failure run"
+
+# report: X1, the exceedance curve on log-log axes with the model and the budget
+cp "$TMP/exp.json" "$TMP/run/results.json"
+"$PREFLIGHT" check "$TMP/run/results.json" --budgets "$TMP/lat.ini" --json "$TMP/run/verdicts.json" > /dev/null
+if test_have_prereq CMD:gnuplot; then
+	"$PREFLIGHT" report "$TMP/run" -o "$TMP/r.html" > /dev/null 2>&1
+	x1=$(perl -MMIME::Base64 -ne 'print decode_base64($1) if /<figure id="fig-X1"><img [^>]*src="data:image\/svg\+xml;base64,([^"]+)"/' "$TMP/r.html" |
+		perl -ne 'print "$1\n" while /<text[^>]*>([^<]*)<\/text>/g')
+	like "$x1" "io: tail model" "tail-rep-1.1 X1: the io task's curve and its tail model"
+	like "$x1" "budget 62 µs" "tail-rep-1.2 ... and the budget"
+else
+	skip "tail-rep-1.1 tail-rep-1.2"
+fi
