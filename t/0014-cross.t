@@ -4,7 +4,7 @@
 # and make's answers to an unknown ARCH, a missing sysroot and the native ARCH
 # (docs/target.md). The cross builds themselves are tested by make check-cross.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 8
+plan 9
 
 libs=$("$TOP/scripts/install-deps" --target-libs | tr '\n' ' ')
 like "$libs" "^([a-z0-9.+-]+-dev )+$" "cross-0.1 install-deps --target-libs: only -dev packages ($libs)"
