@@ -350,9 +350,10 @@ static double an_tail_gev_f(const gsl_vector *v, void *arg)
 
 int an_tail_gev_fit(const double *m, size_t nb, double *loc, double *scale, double *shape)
 {
-	struct an_tail_data d = { m, nb };
-	double mean = 0, var = 0, x[3], step[3];
+	struct an_tail_data d;
+	double mean = 0, var = 0, sd, x[3], step[3] = { 0.25, 0.1, 0.1 }, *z;
 	size_t i;
+	int ret;
 
 	if (nb < 10)
 		return -1;
@@ -364,18 +365,25 @@ int an_tail_gev_fit(const double *m, size_t nb, double *loc, double *scale, doub
 	var /= (double)(nb - 1);
 	if (!(var > 0))
 		return -1;
+	/* fitted on the standardised maxima, so that the simplex's size test is in units of their spread */
+	sd = sqrt(var);
+	z = malloc(nb * sizeof(*z));
+	if (!z)
+		return -1;
+	for (i = 0; i < nb; i++)
+		z[i] = (m[i] - mean) / sd;
+	d = (struct an_tail_data){ z, nb };
 	/* Gumbel's moments to start from */
-	x[1] = sqrt(6 * var) / M_PI;
-	x[0] = mean - 0.5772156649 * x[1];
+	x[1] = sqrt(6.0) / M_PI;
+	x[0] = -0.5772156649 * x[1];
 	x[1] = log(x[1]);
 	x[2] = 0.05;
-	step[0] = sqrt(var) / 4;
-	step[1] = 0.1;
-	step[2] = 0.1;
-	if (an_tail_minimise(an_tail_gev_f, &d, x, step, 3))
+	ret = an_tail_minimise(an_tail_gev_f, &d, x, step, 3);
+	free(z);
+	if (ret)
 		return -1;
-	*loc = x[0];
-	*scale = exp(x[1]);
+	*loc = mean + sd * x[0];
+	*scale = sd * exp(x[1]);
 	*shape = x[2];
 	return 0;
 }
@@ -455,7 +463,8 @@ int an_tail_analyse(const double *x, size_t n, double rate_hz, const struct an_t
 		goto out;
 	}
 	f->ad.stat = an_tail_ad(y, k, xi, sigma);
-	if (o->ad_bootstrap > 0) {
+	/* the bootstrap's 199 fits only where its answer can still decide: no other test rejected */
+	if (o->ad_bootstrap > 0 && f->hold) {
 		f->ad.p = an_tail_ad_p(f->ad.stat, k, xi, sigma, o->ad_bootstrap, o->seed);
 		an_tail_reject(f, "the fit (Anderson-Darling)", &f->ad, level);
 	}
