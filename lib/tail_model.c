@@ -10,6 +10,7 @@
 #include "tail_model.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* pf_gpd_logsf - log P(Y > y) of the GPD (xi, sigma); -INFINITY beyond a bounded tail's end */
@@ -195,4 +196,45 @@ int pf_tail_from_json(json_t *tail, struct pf_tail *m, const char **why)
 	if (!isfinite(m->rate_hz))
 		m->rate_hz = 0;
 	return 0;
+}
+
+/* pf_tail_g - a number in %.2g, "never" for infinity, "?" when not a number */
+static const char *pf_tail_g(double v, char *buf, size_t size)
+{
+	if (!isfinite(v))
+		return isinf(v) ? "never" : "?";
+	snprintf(buf, size, "%.2g", v);
+	return buf;
+}
+
+const char *pf_tail_text(json_t *tail, double x_ns, const char *bound, char *buf, size_t size)
+{
+	double bin = pf_tail_run_binomial(PF_TAIL_TARGET, PF_TAIL_ALPHA), p, ci[2], run, hz;
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], head[160];
+	struct pf_tail m;
+	const char *why;
+	size_t len;
+
+	hz = pf_tail_num(tail, "rate_hz");
+	if (pf_tail_from_json(tail, &m, &why)) {
+		snprintf(buf, size, "no model: %s; with none above %s, P <= %g at 95 %% needs %s activations%s%s%s",
+			 why, bound, PF_TAIL_TARGET, pf_tail_g(bin, b1, sizeof(b1)), hz > 0 ? " (" : "",
+			 hz > 0 ? pf_tail_g(bin / hz / 60, b2, sizeof(b2)) : "", hz > 0 ? " min)" : "");
+		return buf;
+	}
+	p = pf_tail_exceed(&m, x_ns, ci);
+	run = pf_tail_run_model(&m, x_ns, PF_TAIL_TARGET);
+	snprintf(head, sizeof(head), "n = %.0f", m.n);
+	if (isnan(p))
+		snprintf(buf, size, "%s, P(> %s) >= %s per activation (the bound is below the model's threshold)",
+			 head, bound, pf_tail_g(m.zeta, b1, sizeof(b1)));
+	else
+		snprintf(buf, size, "%s, P(> %s) = %s per activation [%s, %s], at most %s per hour at %.0f Hz", head,
+			 bound, pf_tail_g(p, b1, sizeof(b1)), pf_tail_g(ci[0] < 1e-299 ? 0 : ci[0], b2, sizeof(b2)),
+			 pf_tail_g(ci[1], b3, sizeof(b3)), pf_tail_g(ci[1] * m.rate_hz * 3600, b4, sizeof(b4)), m.rate_hz);
+	len = strlen(buf);
+	snprintf(buf + len, size - len, "; P <= %g at 95 %% needs %s activations by the model, %s with none above (%s min)",
+		 PF_TAIL_TARGET, pf_tail_g(run, b5, sizeof(b5)), pf_tail_g(bin, b6, sizeof(b6)),
+		 m.rate_hz > 0 ? pf_tail_g(bin / m.rate_hz / 60, b1, sizeof(b1)) : "?");
+	return buf;
 }

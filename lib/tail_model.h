@@ -48,6 +48,18 @@ double pf_tail_quantile(const struct pf_tail *m, double p, double ci[2]);
 double pf_tail_run_model(const struct pf_tail *m, double x_ns, double p_target);
 /* pf_tail_run_binomial - activations with no exceedance that show P < p at 1 - alpha: ln(alpha) / ln(1 - p) */
 double pf_tail_run_binomial(double p, double alpha);
+/* the exceedance probability the summary's and the report's run lengths are for (docs/statistics.md) */
+#define PF_TAIL_TARGET 1e-9
+
+/*
+ * pf_tail_text - what a reviewer reads of a tail object at a latency bound
+ * (x_ns, written 'bound' as the budget writes it, "62 us"): P(X > bound) per
+ * activation with its interval and at most how many per hour, and the
+ * activations that would show P <= PF_TAIL_TARGET at 95 %, by the model and
+ * with none above the bound; or why there is no model. Into buf; buf.
+ */
+const char *pf_tail_text(json_t *tail, double x_ns, const char *bound, char *buf, size_t size);
+
 /*
  * pf_tail_from_json - the model of a tail object of results.json
  * (docs/results.md: tasks.*.tail.*); 0, or -1 with *why when it has none

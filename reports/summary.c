@@ -431,36 +431,21 @@ static int summary_file(const char *dir, const char *name, FILE *out)
 	return n;
 }
 
-/* the exceedance probability the summary's run lengths are for (docs/statistics.md) */
-#define SUMMARY_TAIL_TARGET 1e-9
-
-/* summary_g - a number in %.2g, or "?" when not finite */
-static const char *summary_g(double v, char *buf, size_t size)
-{
-	if (!isfinite(v))
-		return isinf(v) ? "never" : "?";
-	snprintf(buf, size, "%.2g", v);
-	return buf;
-}
-
 /*
  * summary_tail - under a latency requirement's verdict, one line of the
- * task's tail (tasks.*.tail.activation_latency_ns, docs/statistics.md): the
- * probability that one activation exceeds the bound, per hour at the task's
- * rate, and how many activations would show P <= 1e-9 at 95 %, by the model
- * and with none above it (zero-failure binomial); or why there is no model.
- * Nothing for a results.json without tails.
+ * task's tail (tasks.*.tail.activation_latency_ns, docs/statistics.md):
+ * pf_tail_text at the requirement's bound. Nothing for a results.json
+ * without tails.
  */
 static void summary_tail(json_t *res, json_t *r, FILE *out)
 {
 	static const struct { const char *name; double ns; } units[] = {
 		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
 	};
-	const char *metric = summary_str(r, "metric", ""), *unit = summary_str(r, "unit", ""), *why, *name;
-	double bound = summary_num(r, "bound", NAN), x_ns = NAN, p, ci[2], bin, run, hz;
-	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], task[64];
+	const char *metric = summary_str(r, "metric", ""), *unit = summary_str(r, "unit", ""), *name;
+	double bound = summary_num(r, "bound", NAN), x_ns = NAN;
+	char task[64], text[1024], b[64];
 	json_t *t, *tail = NULL;
-	struct pf_tail m;
 	size_t i, len;
 
 	if (strncmp(metric, "tasks.", 6) || !strstr(metric, "latency"))
@@ -477,29 +462,8 @@ static void summary_tail(json_t *res, json_t *r, FILE *out)
 			tail = json_object_get(json_object_get(t, "tail"), "activation_latency_ns");
 	if (!json_is_object(tail))
 		return;
-	bin = pf_tail_run_binomial(SUMMARY_TAIL_TARGET, PF_TAIL_ALPHA);
-	hz = summary_num(tail, "rate_hz", 0);
-	if (pf_tail_from_json(tail, &m, &why)) {
-		fprintf(out, "               tail (job log's activation latency): no model: %s; with none above "
-			"%g %s, P <= %g at 95 %% needs %s activations%s%s%s\n", why, bound, unit, SUMMARY_TAIL_TARGET,
-			summary_g(bin, b1, sizeof(b1)), hz > 0 ? " (" : "",
-			hz > 0 ? summary_g(bin / hz / 60, b2, sizeof(b2)) : "", hz > 0 ? " min)" : "");
-		return;
-	}
-	p = pf_tail_exceed(&m, x_ns, ci);
-	run = pf_tail_run_model(&m, x_ns, SUMMARY_TAIL_TARGET);
-	if (isnan(p))
-		fprintf(out, "               tail (job log's activation latency, n = %.0f): P(> %g %s) >= %s per "
-			"activation (the bound is below the model's threshold)", m.n, bound, unit,
-			summary_g(m.zeta, b1, sizeof(b1)));
-	else
-		fprintf(out, "               tail (job log's activation latency, n = %.0f): P(> %g %s) = %s per "
-			"activation [%s, %s], at most %s per hour at %.0f Hz", m.n, bound, unit, summary_g(p, b1, sizeof(b1)),
-			summary_g(ci[0] < 1e-299 ? 0 : ci[0], b2, sizeof(b2)), summary_g(ci[1], b3, sizeof(b3)),
-			summary_g(ci[1] * m.rate_hz * 3600, b4, sizeof(b4)), m.rate_hz);
-	fprintf(out, "; P <= %g at 95 %% needs %s activations by the model, %s with none above (%s min)\n",
-		SUMMARY_TAIL_TARGET, summary_g(run, b5, sizeof(b5)), summary_g(bin, b6, sizeof(b6)),
-		hz > 0 ? summary_g(bin / hz / 60, b1, sizeof(b1)) : "?");
+	snprintf(b, sizeof(b), "%g %s", bound, unit);
+	fprintf(out, "               tail (job log's activation latency): %s\n", pf_tail_text(tail, x_ns, b, text, sizeof(text)));
 }
 
 /*
