@@ -129,6 +129,7 @@ deb_libtracefs    := libtracefs-dev
 deb_libtraceevent := libtraceevent-dev
 deb_inih          := libinih-dev
 deb_zlib          := zlib1g-dev
+deb_gsl           := libgsl-dev
 deb_csv.h         := libcsv-dev
 deb_sys/sdt.h     := systemtap-sdt-dev
 deb_pkg-config    := pkg-config
@@ -159,7 +160,9 @@ REQ_MISSING += $(if $(REQUIRED_HEADERS),$(shell \
 	for h in $(REQUIRED_HEADERS); do printf '\043include <%s>\n' $$h | $(hdr_cpp) || echo $$h; done; fi))
 ifneq ($(strip $(REQ_MISSING)),)
 req_debs := $(sort $(foreach m,$(REQ_MISSING),$(or $(deb_$(m)),$(m))))
-req_hint := run scripts/install-deps as root, or apt-get install -y $(req_debs)
+req_hint := $(if $(SYSROOT),$(SYSROOT) lacks them: it was made from an older list of scripts/install-deps$(comma) \
+	run scripts/make-sysroot $(or $(ARCH),<arch>) $(SYSROOT) to make it again,run scripts/install-deps as root$(comma) \
+	or apt-get install -y $(req_debs))
 req_hint += $(if $(filter sys/sdt.h,$(REQ_MISSING)),(or build without USDT probes: make NO_USDT=1))
 $(error preflight: build: missing $(foreach m,$(REQ_MISSING),$(if $(deb_$(m)),$(deb_$(m)) ($(m)),$(m))): $(strip $(req_hint)))
 endif

@@ -12,6 +12,7 @@
 #include "tasks.h"
 #include "jobs_csv.h"
 #include "results.h"
+#include "series.h"
 #include "snapshots.h"
 #include "cyclictest_wakeups.h"
 #include "timerlat.h"
@@ -607,6 +608,9 @@ static int an_pass(void *arg)
 		goto out;
 	}
 	an_snapshots_fold(r, res);
+	ret = an_series_fold(r->opt.joblog, res);	/* the tail statistics, once per series */
+	if (ret)
+		goto out;
 	if (r->opt.trace || r->opt.nsnapshots)
 		an_cw_fold(r, res);
 	if (r->opt.trace)

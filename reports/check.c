@@ -22,6 +22,7 @@
 #include "outfile.h"
 #include "outguard.h"
 #include "results_keys.h"
+#include "tail_model.h"
 #include "common.h"
 #include "datafile.h"
 #include "ini.h"
@@ -132,6 +133,7 @@ struct chk_item {
 	bool        lost;	/* lost trace events overlap the element */
 	char        worst[1400];	/* a failure's worst case (chk_worst: its culprit line), "" none */
 	unsigned    emulated;	/* the emulated interfaces it rests on (enum chk_em bits) */
+	bool        tail;	/* a tail model's figure (exceedance(), pwcet()): owned is it, no estimate */
 };
 
 struct chk_items {
@@ -158,6 +160,10 @@ const struct pf_command cmd_check = {
 	"load that achieved less than the budget file's [validity] share of its target\n"
 	"(default 90 %) is 'not valid'. --json writes the same verdicts as records\n"
 	"(verdicts.json, docs/verdicts.md), which summary, report and history read.\n"
+	"A task's latency tail is judged through exceedance(DURATION) or\n"
+	"pwcet(PROBABILITY) after it (tasks.io.tail.activation_latency_ns.exceedance(62us)\n"
+	"<= 1e-9), on the upper end of its model's 95 % interval; not measured when\n"
+	"the model's assumptions were rejected (docs/statistics.md).\n"
 	"RESULTS is a results.json, a run directory holding one, or - for stdin.\n"
 	"\n"
 	"options:\n"
@@ -377,11 +383,13 @@ static int chk_parse_op(const char **s, enum chk_op *op)
  * chk_parse_bound - "<= 62us", "< 1 ms", "<= 60%", "== 0"; a bare limit
  * ("62us", as budgets/seed.ini writes it) is an upper bound, "<="
  */
+/* the time units a budget may write, and their length in ns */
+static const struct { const char *name; double ns; } chk_time_units[] = {
+	{ "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+};
+
 static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
 {
-	static const struct { const char *name; double ns; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-	};
 	const char *s = r->bound;
 	char *end;
 	size_t i;
@@ -418,11 +426,11 @@ static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
 		}
 		return 0;
 	}
-	for (i = 0; i < PF_ARRAY_SIZE(units); i++)
-		if (!strcmp(s, units[i].name)) {
+	for (i = 0; i < PF_ARRAY_SIZE(chk_time_units); i++)
+		if (!strcmp(s, chk_time_units[i].name)) {
 			r->kind = CHK_TIME;
-			r->unit = i == 2 ? "us" : units[i].name;
-			r->unit_ns = units[i].ns;
+			r->unit = i == 2 ? "us" : chk_time_units[i].name;
+			r->unit_ns = chk_time_units[i].ns;
 			if (r->limit < 0) {
 				chk_bad(b, r->line_bound, "bound '%s': a time is never negative", r->bound);
 				return -EINVAL;
@@ -432,6 +440,58 @@ static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
 	chk_bad(b, r->line_bound, "bound '%s': unknown unit '%s' (ns, us, ms, s, %%, or none "
 		"for a count)", r->bound, s);
 	return -EINVAL;
+}
+
+/* the functions of a tail object (docs/budgets.md: tail budgets) */
+enum chk_tail_fn { CHK_TAIL_NONE, CHK_TAIL_EXCEED, CHK_TAIL_PWCET };
+
+/*
+ * chk_tail_fn - a metric ending in ".exceedance(DURATION)" (P(X > DURATION)
+ * per activation) or ".pwcet(PROBABILITY)" (the latency exceeded with that
+ * probability) of a tasks.*.tail.* object: the function, its argument (ns or
+ * a probability) and the length of the path before it; CHK_TAIL_NONE for
+ * any other metric, -1 with why for a bad argument
+ */
+static int chk_tail_fn(const char *m, size_t *base, double *arg, char *why, size_t size)
+{
+	static const struct { const char *name; enum chk_tail_fn fn; } fns[] = {
+		{ ".exceedance(", CHK_TAIL_EXCEED }, { ".pwcet(", CHK_TAIL_PWCET },
+	};
+	const char *open = NULL, *a, *u;
+	char *end;
+	size_t i, len = strlen(m), k = 0;
+
+	*base = len;
+	for (i = 0; i < PF_ARRAY_SIZE(fns) && !open; i++)
+		if ((open = strstr(m, fns[i].name)))
+			k = i;
+	if (!open)
+		return CHK_TAIL_NONE;
+	a = open + strlen(fns[k].name);
+	errno = 0;
+	*arg = strtod(a, &end);
+	if (end == a || errno || !isfinite(*arg) || !isdigit((unsigned char)*a) || m[len - 1] != ')' ||
+	    memchr(a, 'x', (size_t)(end - a)) || memchr(a, 'X', (size_t)(end - a)))
+		goto bad;
+	if (fns[k].fn == CHK_TAIL_PWCET) {
+		if (end != m + len - 1 || !(*arg > 0 && *arg < 1))
+			goto bad;
+	} else {
+		u = end;
+		for (i = 0; i < PF_ARRAY_SIZE(chk_time_units); i++)
+			if (strlen(chk_time_units[i].name) == (size_t)(m + len - 1 - u) &&
+			    !strncmp(u, chk_time_units[i].name, (size_t)(m + len - 1 - u)))
+				break;
+		if (i == PF_ARRAY_SIZE(chk_time_units) || !(*arg > 0))
+			goto bad;
+		*arg *= chk_time_units[i].ns;
+	}
+	*base = (size_t)(open - m);
+	return fns[k].fn;
+bad:
+	snprintf(why, size, "'%s' is not exceedance(DURATION) with a unit (ns, us, ms, s) or pwcet(PROBABILITY) "
+		 "with 0 < PROBABILITY < 1", open + 1);
+	return -1;
 }
 
 /* chk_parse_metric - 'metric' split at commas, each a dotted path */
@@ -444,14 +504,28 @@ static int chk_parse_metric(struct chk_budgets *b, struct chk_req *r)
 	if (!copy)
 		return -ENOMEM;
 	for (tok = strtok_r(copy, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
-		for (p = tok; *p; p++)
+		size_t base;
+		double arg;
+		int fn = chk_tail_fn(tok, &base, &arg, why, sizeof(why));
+
+		if (fn < 0) {
+			chk_bad(b, r->line_metric, "metric '%s': %s", tok, why);
+			goto fail;
+		}
+		for (p = tok; p < tok + base; p++)
 			if (!isalnum((unsigned char)*p) && !strchr("._*-/", *p))
 				break;
-		if (*p || *tok == '.' || tok[strlen(tok) - 1] == '.' || strstr(tok, "..")) {
+		if (p < tok + base || *tok == '.' || tok[base - 1] == '.' || strstr(tok, "..")) {
 			chk_bad(b, r->line_metric, "metric '%s' is not a dotted path like "
 				"tasks.*.activation_latency_ns.max", tok);
 			goto fail;
 		}
+		if (fn && strncmp(tok, "tasks.", 6)) {
+			chk_bad(b, r->line_metric, "metric '%s': exceedance() and pwcet() apply to a tail "
+				"object, tasks.*.tail.activation_latency_ns or tasks.*.tail.response_time_ns", tok);
+			goto fail;
+		}
+		tok[base] = '\0';
 		if (!pf_results_key_known(tok, why, sizeof(why))) {
 			chk_bad(b, r->line_metric, "metric '%s' names no key of results.json (docs/results.md; "
 				"'preflight check --keys' lists them): %s", tok, why);
@@ -461,6 +535,8 @@ static int chk_parse_metric(struct chk_budgets *b, struct chk_req *r)
 		if (!m)
 			goto fail;
 		r->metrics = m;
+		if (fn)
+			tok[base] = '.';	/* the function back after the path's check */
 		r->metrics[r->nmetrics] = strdup(tok);
 		if (!r->metrics[r->nmetrics++])
 			goto fail;
@@ -1150,22 +1226,105 @@ static int chk_walk(struct chk_walk *w, json_t *node, size_t i, const char *labe
 	return chk_not_measured(w, l, p, "no '%s' in results.json", p);
 }
 
+static const char *chk_num(double v, char *buf, size_t size);
+static void chk_note(struct chk_item *it, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* chk_no_value - an item found not measured after all: its value dropped, why said */
+static void chk_no_value(struct chk_item *it, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void chk_no_value(struct chk_item *it, const char *fmt, ...)
+{
+	va_list ap;
+
+	it->value = it->bound = NULL;
+	it->no_value = true;	/* results.json has the tail, without a figure */
+	va_start(ap, fmt);
+	vsnprintf(it->why, sizeof(it->why), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * chk_tail_apply - one item resolved to a tail object, given the function
+ * of its metric: the upper end of the model's 95 % interval is the value
+ * judged, so a pass holds at that confidence; no model (too few samples, an
+ * assumption rejected) is not measured with the tail's reason, never a
+ * pass; 0 or -ENOMEM
+ */
+static int chk_tail_apply(struct chk_item *it, int fn, double arg, const char *fn_text)
+{
+	json_t *tail = it->value;
+	struct pf_tail m;
+	const char *why;
+	char a[64], b[64], c[64];
+	double v, ci[2];
+
+	chk_append(it->path, sizeof(it->path), ".", fn_text);
+	chk_append(it->label, sizeof(it->label), " ", fn_text);
+	it->tail = true;
+	if (!json_is_object(tail))
+		return 0;	/* not measured already, or a number the unit check refuses */
+	it->parent = tail;
+	if (pf_tail_from_json(tail, &m, &why)) {
+		chk_no_value(it, "no tail model: %s", why);
+		return 0;
+	}
+	if (fn == CHK_TAIL_EXCEED) {
+		v = pf_tail_exceed(&m, arg, ci);
+		if (isnan(v)) {
+			/* at or below the threshold the model says only that it is more than zeta */
+			it->owned = json_pack("{s:f}", ">=", m.zeta);
+			it->value = NULL;
+			it->bound = it->owned;
+			chk_note(it, "%s is at or below the tail model's threshold %s us: P(X > it) >= %s, "
+				 "the share above the threshold", fn_text, chk_num(m.u_ns / 1e3, a, sizeof(a)),
+				 chk_num(m.zeta, b, sizeof(b)));
+			return it->owned ? 0 : -ENOMEM;
+		}
+		if (!isfinite(ci[1])) {
+			chk_no_value(it, "%s: the model gives no interval there", fn_text);
+			return 0;
+		}
+		chk_note(it, "P(X > %s us) = %.3g per activation, 95 %% interval [%.3g, %.3g], judged on its upper "
+			 "end%s%s%s", chk_num(arg / 1e3, a, sizeof(a)), v, ci[0] < 1e-299 ? 0 : ci[0], ci[1],
+			 m.rate_hz > 0 ? "; " : "", m.rate_hz > 0 ? chk_num(ci[1] * m.rate_hz * 3600, c, sizeof(c)) : "",
+			 m.rate_hz > 0 ? " exceedances per hour at most" : "");
+	} else {
+		v = pf_tail_quantile(&m, arg, ci);
+		if (isnan(v) || !isfinite(ci[1])) {
+			chk_no_value(it, "%s: the probability is not below the share above the tail model's threshold "
+				     "(%s): the percentiles say it", fn_text, chk_num(m.zeta, a, sizeof(a)));
+			return 0;
+		}
+		chk_note(it, "the latency exceeded with probability %g per activation: %s us, 95 %% interval "
+			 "[%s, %s] us, judged on its upper end", arg, chk_num(v / 1e3, a, sizeof(a)),
+			 chk_num(ci[0] / 1e3, b, sizeof(b)), chk_num(ci[1] / 1e3, c, sizeof(c)));
+	}
+	it->owned = json_real(ci[1]);
+	it->value = it->owned;
+	return it->owned ? 0 : -ENOMEM;
+}
+
 /* chk_resolve - every item of one metric path of a requirement */
 static int chk_resolve(json_t *root, const struct chk_req *r, const char *metric,
 		       struct chk_items *items)
 {
 	struct chk_walk w = { root, r, items, NULL, 0 };
-	char *copy, *tok, *save = NULL, *seg[CHK_MAX_SEGS];
-	int ret;
+	char *copy, *tok, *save = NULL, *seg[CHK_MAX_SEGS], why[256];
+	size_t base, first = items->n, i;
+	double arg;
+	int ret, fn;
 
 	copy = strdup(metric);
 	if (!copy)
 		return -ENOMEM;
+	fn = chk_tail_fn(copy, &base, &arg, why, sizeof(why));
+	copy[base] = '\0';
 	for (tok = strtok_r(copy, ".", &save); tok && w.nseg < CHK_MAX_SEGS;
 	     tok = strtok_r(NULL, ".", &save))
 		seg[w.nseg++] = tok;
 	w.seg = seg;
 	ret = chk_walk(&w, root, 0, "", "", NULL, 0, NULL, NULL);
+	for (i = first; !ret && fn > 0 && i < items->n; i++)
+		ret = chk_tail_apply(&items->v[i], fn, arg, metric + base + 1);
 	free(copy);
 	return ret;
 }
@@ -1183,6 +1342,9 @@ static enum chk_kind chk_metric_kind(const struct chk_item *it, double *unit_ns)
 	size_t i, n;
 
 	*unit_ns = 1;
+	/* a tail's function: pwcet() is a time in ns, exceedance() a probability */
+	if ((dot = strrchr(it->path, '.')) && strchr(dot, '('))
+		return strncmp(dot, ".pwcet(", 7) ? CHK_PLAIN : CHK_TIME;
 	if (unit) {
 		for (i = 0; i < PF_ARRAY_SIZE(times); i++)
 			if (!strcmp(unit, times[i].sfx + 1)) {
@@ -1526,7 +1688,7 @@ static void chk_note(struct chk_item *it, const char *fmt, ...)
 /* chk_estimate_note - the note of a value that is an estimate (its bound made by chk_estimated_item) */
 static void chk_estimate_note(struct chk_item *it)
 {
-	if (it->owned)
+	if (it->owned && !it->tail)
 		chk_note(it, "%s is estimated: it depends on values that were not recorded (cyclictest's "
 			 "overflows); the estimate is the least spread they allow, a lower bound", it->path);
 }
@@ -1625,7 +1787,7 @@ static void chk_judge_bound(struct chk_item *it)
 		 chk_num(r->limit, c, sizeof(c)), *unit ? " " : "", unit, it->known);
 	chk_estimate_note(it);
 	snprintf(it->measured, sizeof(it->measured), "%s = %s, known only as %s", it->path,
-		 it->owned ? "an estimate" : "null", it->known);
+		 it->tail ? "below the tail model's threshold" : it->owned ? "an estimate" : "null", it->known);
 	it->result = pass ? CHK_PASSED : CHK_FAILED;
 }
 

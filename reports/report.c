@@ -16,6 +16,7 @@
 #include "joblog_read.h"
 #include "jpath.h"
 #include "kconfig.h"
+#include "tail_model.h"
 #include "markup.h"
 #include "outfile.h"
 #include "outguard.h"
@@ -764,6 +765,32 @@ static const char *rpt_worst_short(const char *worst, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * rpt_tail_cell - after a latency verdict's evidence, what its task's tail says at the
+ * bound (lib/tail_model.c's pf_tail_text: P per activation and per hour, the run that would
+ * show 1e-9; or why there is no model); nothing for a results.json without tails
+ */
+static void rpt_tail_cell(struct rpt *r, const struct rpt_verdict *v)
+{
+	char task[64], path[160], text[1024];
+	size_t len;
+	json_t *tail;
+
+	if (strncmp(v->path, "tasks.", 6) || !strstr(v->path, "latency") || isnan(v->bound_ns))
+		return;
+	len = strcspn(v->path + 6, ".");
+	if (len >= sizeof(task))
+		return;
+	snprintf(task, sizeof(task), "%.*s", (int)len, v->path + 6);
+	snprintf(path, sizeof(path), "tasks.%s.tail.activation_latency_ns", task);
+	tail = pf_jpath_get(r->results, path);
+	if (!json_is_object(tail))
+		return;
+	fputs("<br><span class=\"tail\">tail (job log's activation latency): ", r->out);
+	rpt_esc(r->out, pf_tail_text(tail, v->bound_ns, v->bound, text, sizeof(text)));
+	fputs("</span>", r->out);
+}
+
 /* rpt_s_verdicts - 1: one row per requirement and element, from verdicts.json */
 static void rpt_s_verdicts(struct rpt *r)
 {
@@ -825,6 +852,7 @@ static void rpt_s_verdicts(struct rpt *r)
 			rpt_esc(r->out, v->emulated);
 			fputs("</span>", r->out);
 		}
+		rpt_tail_cell(r, v);
 		fputs("</td></tr>\n", r->out);
 	}
 	fprintf(r->out, "</table>\n<p id=\"verdict-summary\"><b>%d passed, %d failed, %d not measured, %d not valid.</b> "
@@ -1314,6 +1342,7 @@ static void rpt_s_tasks(struct rpt *r)
 	fputs("</table>\n", r->out);
 	rpt_plot_h1(r);
 	rpt_plot_e1(r);
+	rpt_plot_x1(r);
 	rpt_plot_t1(r);
 	rpt_plot_r1(r);
 }

@@ -119,6 +119,7 @@ int rpt_plot(struct rpt *r, const char *id, const char *title, const char *capti
 void rpt_plot_v1(struct rpt *r);
 void rpt_plot_h1(struct rpt *r);
 void rpt_plot_e1(struct rpt *r);
+void rpt_plot_x1(struct rpt *r);
 void rpt_plot_t1(struct rpt *r);
 void rpt_plot_r1(struct rpt *r);
 void rpt_plot_u1(struct rpt *r);

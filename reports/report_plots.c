@@ -21,6 +21,7 @@
 #include "load_achieved.h"
 #include "proc.h"
 #include "report.h"
+#include "tail_model.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1809,4 +1810,95 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 		rpt_note_missing(r, "%s: the timeline is incomplete (%lld segments farthest from the release left out, "
 				 "or the trace's history or the trace itself ended inside the window)", id,
 				 (long long)rpt_num(tl, "dropped"));
+}
+
+/*
+ * rpt_plot_x1 - X1: each task's exceedance curve P(X >= x) of its activation latency (the job
+ * log's per-job series, tasks.*.tail: docs/statistics.md) on log-log axes, the fitted tail
+ * model beside it where its assumptions held, and the budget. Nothing at all for a
+ * results.json without tails (older analyses).
+ */
+void rpt_plot_x1(struct rpt *r)
+{
+	char key[256], name[160], name_q[512], path[256], caption[1024], models[512] = "";
+	bool judged[RPT_MAX_TASKS], any = false;
+	int njudged = rpt_latency_judged(r, judged), i, n = 0;
+	struct rpt_script sc;
+	double pmin = 1;
+	FILE *s;
+
+	for (i = 0; i < r->ntasks; i++) {
+		snprintf(path, sizeof(path), "tasks.%s.tail", r->task_names[i]);
+		any = any || json_is_object(pf_jpath_get(r->results, path));
+	}
+	if (!any)
+		return;
+	s = rpt_script_open(&sc);
+	if (!s)
+		return;
+	for (i = 0; i < r->ntasks; i++) {
+		json_t *tail, *pt;
+		struct pf_tail m;
+		const char *why;
+		double x, ci[2], xmax = 0;
+		size_t k;
+
+		snprintf(path, sizeof(path), "tasks.%s.tail.activation_latency_ns", r->task_names[i]);
+		tail = pf_jpath_get(r->results, path);
+		if (!json_array_size(json_object_get(tail, "ccdf")))
+			continue;
+		fprintf(s, "$X%d << EOD\n", i);
+		json_array_foreach(json_object_get(tail, "ccdf"), k, pt) {
+			double p = json_number_value(json_array_get(pt, 1));
+
+			x = json_number_value(json_array_get(pt, 0)) / 1e3;
+			fprintf(s, "%.6g %.6g\n", x, p);
+			xmax = x > xmax ? x : xmax;
+			pmin = p < pmin ? p : pmin;
+		}
+		fprintf(s, "EOD\n");
+		if (pf_tail_from_json(tail, &m, &why))
+			continue;
+		/* the model from its threshold out to where it reaches 1e-12 (or 10 times the largest sample) */
+		fprintf(s, "$M%d << EOD\n", i);
+		for (k = 0; k <= 60; k++) {
+			double top = pf_tail_quantile(&m, 1e-12, ci), p;
+
+			if (!isfinite(top) || top > 10 * xmax * 1e3)
+				top = 10 * xmax * 1e3;
+			x = m.u_ns * pow(top / m.u_ns, (double)k / 60);
+			p = k ? pf_tail_exceed(&m, x, ci) : m.zeta;
+			if (p > 0)
+				fprintf(s, "%.6g %.6g\n", x / 1e3, p);
+		}
+		fprintf(s, "EOD\n");
+		pmin = 1e-12 < pmin ? 1e-12 : pmin;
+		snprintf(models + strlen(models), sizeof(models) - strlen(models), " M%d", i);
+	}
+	fprintf(s, "set logscale xy\nset format y '1e%%L'\nset yrange [%g:1.5]\n"
+		"set xlabel 'activation latency x (µs, log)'\nset ylabel 'P(X >= x) per activation (log)'\n",
+		pmin / 2);
+	rpt_budget_marks(s, r, rpt_judged_latency(r).metric, 'x');
+	fprintf(s, "plot ");
+	for (i = 0; i < r->ntasks; i++) {
+		snprintf(path, sizeof(path), "tasks.%s.tail.activation_latency_ns.ccdf", r->task_names[i]);
+		if (!json_array_size(pf_jpath_get(r->results, path)))
+			continue;
+		snprintf(key, sizeof(key), "%s", rpt_key_name(r, i, judged, njudged, name, sizeof(name)));
+		fprintf(s, "%s$X%d using 1:2 with steps lw 1.5 lc rgb '%s' title '%s'", n++ ? ", " : "", i,
+			rpt_task_colour(i), pf_gp_quote(key, '\'', name_q, sizeof(name_q)));
+		snprintf(key, sizeof(key), " M%d", i);
+		if (strstr(models, key)) {
+			snprintf(key, sizeof(key), "%s: tail model", r->task_names[i]);
+			fprintf(s, ", $M%d using 1:2 with lines lw 1 dt 2 lc rgb '%s' title '%s'", i,
+				rpt_task_colour(i), pf_gp_quote(key, '\'', name_q, sizeof(name_q)));
+		}
+	}
+	snprintf(caption, sizeof(caption), "Solid: the share of each task's jobs whose activation latency (release "
+		 "to start, the job log's) reached x; dashed: the generalised Pareto tail fitted above its threshold, "
+		 "drawn to 1e-12 per activation, only where the model's assumptions held (docs/statistics.md; "
+		 "results.json tasks.*.tail says why a task has none). Red dashed: the budget of the requirement "
+		 "judging the %s.", rpt_judged_latency(r).words);
+	rpt_script_plot(r, &sc, n, "X1", "X1 exceedance curve per task (activation latency, log-log)", caption,
+			"no task has an exceedance curve in results.json (no job log)");
 }

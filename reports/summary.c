@@ -20,11 +20,13 @@
 #include "common.h"
 #include "jpath.h"
 #include "stale.h"
+#include "tail_model.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -430,12 +432,47 @@ static int summary_file(const char *dir, const char *name, FILE *out)
 }
 
 /*
+ * summary_tail - under a latency requirement's verdict, one line of the
+ * task's tail (tasks.*.tail.activation_latency_ns, docs/statistics.md):
+ * pf_tail_text at the requirement's bound. Nothing for a results.json
+ * without tails.
+ */
+static void summary_tail(json_t *res, json_t *r, FILE *out)
+{
+	static const struct { const char *name; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	const char *metric = summary_str(r, "metric", ""), *unit = summary_str(r, "unit", ""), *name;
+	double bound = summary_num(r, "bound", NAN), x_ns = NAN;
+	char task[64], text[1024], b[64];
+	json_t *t, *tail = NULL;
+	size_t i, len;
+
+	if (strncmp(metric, "tasks.", 6) || !strstr(metric, "latency"))
+		return;
+	for (i = 0; i < PF_ARRAY_SIZE(units); i++)
+		if (!strcmp(unit, units[i].name))
+			x_ns = bound * units[i].ns;
+	len = strcspn(metric + 6, ".");
+	if (!isfinite(x_ns) || len >= sizeof(task))
+		return;
+	snprintf(task, sizeof(task), "%.*s", (int)len, metric + 6);
+	json_array_foreach(pf_jpath_get(res, "tasks"), i, t)
+		if ((name = json_string_value(json_object_get(t, "name"))) && !strcmp(name, task))
+			tail = json_object_get(json_object_get(t, "tail"), "activation_latency_ns");
+	if (!json_is_object(tail))
+		return;
+	snprintf(b, sizeof(b), "%g %s", bound, unit);
+	fprintf(out, "               tail (job log's activation latency): %s\n", pf_tail_text(tail, x_ns, b, text, sizeof(text)));
+}
+
+/*
  * summary_verdicts - the verdicts of verdicts.json (docs/verdicts.md), one
  * line each: verdict, requirement and element, the value against the bound
  * with n, then a failure's worst case or why it was not measured or is not
  * valid
  */
-static void summary_verdicts(json_t *v, FILE *out)
+static void summary_verdicts(json_t *v, json_t *res, FILE *out)
 {
 	static const struct { const char *key, *shown; } names[] = {
 		{ "pass", "PASS" }, { "fail", "FAIL" }, { "not_measured", "NOT MEASURED" }, { "not_valid", "NOT VALID" },
@@ -464,6 +501,7 @@ static void summary_verdicts(json_t *v, FILE *out)
 				summary_str(r, "reason", ""));
 		if (json_is_string(pf_jpath_get(r, "worst_case")))
 			fprintf(out, "               worst case: %s\n", summary_str(r, "worst_case", ""));
+		summary_tail(res, r, out);
 	}
 }
 
@@ -655,7 +693,7 @@ static void summary_write(const char *dir, FILE *out)
 		fprintf(out, "\nresults: no results.json (analysis did not run)\n");
 	fprintf(out, "\nverdicts (%s; verdicts.json)\n", pf_jpath_get(run, "budgets") ? "budgets.ini" : "no budgets");
 	if (v)
-		summary_verdicts(v, out);
+		summary_verdicts(v, res, out);
 	else
 		fprintf(out, "  (no verdicts.json)\n");
 	fprintf(out, "\nevidence (SHA-256)\n");

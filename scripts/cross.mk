@@ -72,7 +72,7 @@ CROSS_TESTS := \
 	t/0300-fsw-proto.t t/0310-fsw-ekf.t t/0320-fsw-fly.t t/0330-fly-cli.t t/0350-fsw-tlm.t \
 	t/0500-analyze-synthetic.t t/0505-analyze-stats.t t/0510-analyze-lost.t t/0512-analyze-lost-flags.t \
 	t/0514-analyze-artefacts.t t/0520-analyze-bad-input.t t/0521-analyze-joblog-range.t \
-	t/0530-analyze-foreign.t t/0540-analyze-paths.t t/0560-analyze-unit.t t/0590-analyze-native.t \
+	t/0530-analyze-foreign.t t/0540-analyze-paths.t t/0560-analyze-unit.t t/0562-analyze-tail-unit.t t/0590-analyze-native.t \
 	t/0580-cyclictest-import.t t/0581-cyclictest-bad.t t/0582-cyclictest-analyze.t t/0583-analyze-run-facts.t \
 	t/0600-check.t t/0610-check-bad.t t/0611-check-robust.t t/0612-check-bounds.t t/0620-check-prove.t \
 	t/0630-check-cyclictest.t t/0635-check-analyze.t t/0640-bad-input-fuzz.t \

@@ -4,12 +4,12 @@
 # and make's answers to an unknown ARCH, a missing sysroot and the native ARCH
 # (docs/target.md). The cross builds themselves are tested by make check-cross.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 8
+plan 9
 
 libs=$("$TOP/scripts/install-deps" --target-libs | tr '\n' ' ')
 like "$libs" "^([a-z0-9.+-]+-dev )+$" "cross-0.1 install-deps --target-libs: only -dev packages ($libs)"
-like " $libs" " libtracecmd-dev .* libjansson-dev .* systemtap-sdt-dev " \
-	"cross-0.2 ... the libraries the build links against and sys/sdt.h among them"
+like " $libs" " libtracecmd-dev .* libjansson-dev .* systemtap-sdt-dev .* libgsl-dev " \
+	"cross-0.2 ... the libraries the build links against, sys/sdt.h and GSL (the tail statistics: the armhf and arm64 sysroots get it) among them"
 
 run_cmd "$TOP/scripts/make-sysroot" arm64
 is "$rc:$out" "2:" "cross-0.3 make-sysroot without DIR: usage, exit 2"
@@ -24,6 +24,11 @@ like "$err" "preflight: build: ARCH=sparc64: not a known target \(arm64, armhf\)
 run_cmd mk -n ARCH=armhf SYSROOT="$TMP/none" all
 like "$rc:$err" "^2:.*preflight: build: no sysroot at $TMP/none: run scripts/make-sysroot armhf $TMP/none" \
 	"cross-0.7 a missing sysroot stops make with the command that makes it"
+# a sysroot made before a library joined the list (gsl, issue 28): make it again, not install-deps
+mkdir -p "$TMP/old/usr/include"
+run_cmd mk -n ARCH=armhf SYSROOT="$TMP/old" all
+like "$rc:$err" "^2:.*preflight: build: missing .*libgsl-dev \(gsl\).*: $TMP/old lacks them: it was made from an older list of scripts/install-deps, run scripts/make-sysroot armhf $TMP/old to make it again" \
+	"cross-0.9 a sysroot without a library of the list: the command that makes it again"
 run_cmd mk -n ARCH="$(dpkg --print-architecture)" all
 like "$rc:$out" "^0:" "cross-0.8 ARCH of this machine is the native build"
 done_testing

@@ -22,6 +22,7 @@ keys() {
 		else if ($0 ~ /`cyclictest_wakeups`/) p = "cyclictest_wakeups."
 	}
 	/^### culprits/ { p = "tasks[].culprits[]." }
+	/^### tail objects/ { p = "tasks[].tail.*." }
 	/^\| `/ && p != "-" { split($0, c, "|"); s = c[2]
 		while (match(s, /`[^`]+`/)) { print p substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) } }
 	' "$TOP/docs/results.md"

@@ -28,8 +28,8 @@ is "$rc" 0 "report-1.1 a full run directory: exit 0" || echo "$err" | sed 's/^/#
 H="$TMP/full/report.html"
 ok "report-1.2 default output RUN_DIR/report.html" test -s "$H"
 is "$(sections "$H")" "$ALL" "report-1.3 every section, in order: the body, then the appendix (flight, further worst cases, the loads' reports, files)"
-is "$(figures "$H")" "V1 L1.1 L1.2 B1 H1 E1 T1 R1 U1 G1.1 G1.2 F1.1 F1.2 " \
-	"report-1.4 the figures V1 (each requirement against its budget), L1 (over time, per phase) B1 H1 E1 T1 R1 U1 (no M1: it duplicated T1), G1 per worst case, F1 (trajectory, errors)"
+is "$(figures "$H")" "V1 L1.1 L1.2 B1 H1 E1 X1 T1 R1 U1 G1.1 G1.2 F1.1 F1.2 " \
+	"report-1.4 the figures V1 (each requirement against its budget), L1 (over time, per phase) B1 H1 E1 X1 (exceedance curves) T1 R1 U1 (no M1: it duplicated T1), G1 per worst case, F1 (trajectory, errors)"
 is "$(grep -c 'class="partial"' "$H")" 0 "report-1.5 a complete run is not marked partial"
 like "$(grep -o 'measured high-water mark under the declared load; not a WCET\|measured high-water mark under the declared load</b>[^<]*not a WCET' "$H")" . \
 	"report-1.6 the basis is stated plainly"
@@ -286,7 +286,7 @@ done
 run_cmd "$PREFLIGHT" report "$TMP/analyze" -o "$TMP/analyze.html"
 is "$rc" 0 "report-4.1 an analyze-only directory: exit 0" || echo "$err" | sed 's/^/#   /'
 is "$(sections "$TMP/analyze.html")" "$ALL" "report-4.2 every section is there"
-is "$(figures "$TMP/analyze.html")" "H1 E1 T1 R1 U1 G1.1 G1.2 " "report-4.3 the task figures, no baseline"
+is "$(figures "$TMP/analyze.html")" "H1 E1 X1 T1 R1 U1 G1.1 G1.2 " "report-4.3 the task figures, no baseline"
 like "$(cat "$TMP/analyze.html")" 'Not shown: verdicts: no verdicts.json' "report-4.4 says there are no verdicts"
 like "$(cat "$TMP/analyze.html")" 'no run.json: an analyze-only directory' "report-4.5 says it is analyze-only"
 like "$(cat "$TMP/analyze.html")" 'run.json does not record the preflight version and commit' \
