@@ -1824,7 +1824,7 @@ void rpt_plot_x1(struct rpt *r)
 	bool judged[RPT_MAX_TASKS], any = false;
 	int njudged = rpt_latency_judged(r, judged), i, n = 0;
 	struct rpt_script sc;
-	double pmin = 1;
+	double pmin = 1, lo = INFINITY, hi = 0;	/* the x range drawn (µs) */
 	FILE *s;
 
 	for (i = 0; i < r->ntasks; i++) {
@@ -1855,6 +1855,8 @@ void rpt_plot_x1(struct rpt *r)
 			fprintf(s, "%.6g %.6g\n", x, p);
 			xmax = x > xmax ? x : xmax;
 			pmin = p < pmin ? p : pmin;
+			lo = x > 0 && x < lo ? x : lo;
+			hi = x > hi ? x : hi;
 		}
 		fprintf(s, "EOD\n");
 		if (pf_tail_from_json(tail, &m, &why))
@@ -1868,14 +1870,18 @@ void rpt_plot_x1(struct rpt *r)
 				top = 10 * xmax * 1e3;
 			x = m.u_ns * pow(top / m.u_ns, (double)k / 60);
 			p = k ? pf_tail_exceed(&m, x, ci) : m.zeta;
-			if (p > 0)
+			if (p > 0) {
 				fprintf(s, "%.6g %.6g\n", x / 1e3, p);
+				hi = x / 1e3 > hi ? x / 1e3 : hi;
+			}
 		}
 		fprintf(s, "EOD\n");
 		pmin = 1e-12 < pmin ? 1e-12 : pmin;
 		snprintf(models + strlen(models), sizeof(models) - strlen(models), " M%d", i);
 	}
-	fprintf(s, "set logscale xy\nset format y '1e%%L'\nset yrange [%g:1.5]\n"
+	/* the axes around the data and the budget (a budget at the axis hid its tick labels) */
+	rpt_xrange(s, r, rpt_judged_latency(r).metric, isfinite(lo) ? lo : 0, hi);
+	fprintf(s, "set logscale y\nset format y '1e%%L'\nset yrange [%g:1.5]\nset key outside right top\n"
 		"set xlabel 'activation latency x (µs, log)'\nset ylabel 'P(X >= x) per activation (log)'\n",
 		pmin / 2);
 	rpt_budget_marks(s, r, rpt_judged_latency(r).metric, 'x');

@@ -7,7 +7,7 @@
 # summary carries the tail under a latency requirement. The job logs are
 # t/lib/tail-joblog.pl's, the same bytes everywhere.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 27
+plan 28
 
 GEN="$TOP/t/lib/tail-joblog.pl"
 perl "$GEN" exp 20000 7 > "$TMP/exp.csv"
@@ -107,9 +107,17 @@ if test_have_prereq CMD:gnuplot; then
 		perl -ne 'print "$1\n" while /<text[^>]*>([^<]*)<\/text>/g')
 	like "$x1" "io: tail model" "tail-rep-1.1 X1: the io task's curve and its tail model"
 	like "$x1" "budget 62 µs" "tail-rep-1.2 ... and the budget"
+	# the key right of the plot, clear of the curves (inside, its opaque box hid them), and the budget
+	# line inside the x range, clear of the y tick labels (at the range's edge it crossed them)
+	is "$(perl -MMIME::Base64 -ne 'print decode_base64($1) if /<figure id="fig-X1"><img [^>]*src="data:image\/svg\+xml;base64,([^"]+)"/' "$TMP/r.html" |
+		perl -ne '$x = $1 if /<g transform="translate\(([0-9.]+),[0-9.]+\)/; next unless /<text[^>]*>([^<]*)<\/text>/; my $t = $1;
+			if ($t =~ /^[0-9]+$|^1e\+[0-9]+$/) { $tick = $x if $x > $tick } elsif ($t =~ /^1e-?[0-9]+$/) { $ylab = $x }
+			elsif ($t eq "io: tail model") { $key = $x } elsif ($t =~ /^budget /) { $bud = $x }
+			END { print join " ", $key > $tick ? "key-outside" : "key-inside", $bud > $ylab + 20 ? "budget-clear" : "budget-at-axis" }')" \
+		"key-outside budget-clear" "tail-rep-1.4 X1: its key right of the plot, its budget line clear of the y axis's labels"
 	like "$(grep -o '<span class="tail">[^<]*' "$TMP/r.html")" \
 		'^<span class="tail">tail \(job log.s activation latency\): n = 20000, P\(&gt; 62 us\) = 1\.4e-10 per activation \[0, 2\.8e-06\], at most 1 per hour at 100 Hz; P &lt;= 1e-09 at 95 % needs 6\.6e\+06 activations \(1\.1e\+03 min\) by the model, 3e\+09 \(5e\+05 min\) with none above$' \
 		"tail-rep-1.3 the verdict table: the tail beside REQ-LAT-001, as the summary says it"
 else
-	skip "tail-rep-1.1 tail-rep-1.2 tail-rep-1.3"
+	skip "tail-rep-1.1 tail-rep-1.2 tail-rep-1.3 tail-rep-1.4"
 fi
