@@ -584,7 +584,7 @@ static const char rpt_css[] =
 	".missing{color:#8a4b00;background:#fff4e0;padding:2px 6px;border-left:3px solid #e69f00}\n"
 	".basis{background:#eef3f8;padding:4px 8px;border-left:3px solid #0072B2}\n"
 	"pre{font-size:8pt;white-space:pre-wrap;word-break:break-all;background:#f7f7f7;padding:4px}\n"
-	"nav ol{columns:2}.also{font-size:9pt;margin:.2em 0}td.same{color:#777}\n"
+	"nav ol{columns:2}.also{font-size:9pt;margin:.2em 0}td.same,span.same{color:#777}\n"
 	/*
 	 * Chromium prints a page whose content is wider than A4 shrunk to fit (9 pt came out 6.4 pt):
 	 * nothing may be wider than the page. The verdict table has fixed column widths and breaks long
@@ -811,7 +811,9 @@ static void rpt_s_verdicts(struct rpt *r)
 		if (v->path[0])
 			fprintf(r->out, "<a href=\"#%s\">§</a>",
 				rpt_esc_str(rpt_evidence(v->path, anchor, sizeof(anchor)), attr, sizeof(attr)));
-		if (v->why[0]) {
+		if (v->why[0] && i && !strcmp(v->why, v[-1].why))
+			fputs(" <span class=\"same\">why: as above</span>", r->out);	/* a phase's short load, said once */
+		else if (v->why[0]) {
 			fputs(" ", r->out);
 			rpt_esc(r->out, v->why);
 		}

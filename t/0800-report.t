@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 95
+plan 96
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -89,6 +89,14 @@ like "$(grep -o '<tr class="invalid">.*' "$TMP/nv.html" | head -1)" 'NOT VALID</
 	"report-1.8h not valid, with the reason"
 like "$(grep -o '<p class="partial">LOAD SHORT[^<]*' "$TMP/nv.html")" 'the cpu load achieved 39.5 % of its target \(stress-ng CPU use / configured load\), below the 90 %' \
 	"report-1.8i page 1 says which load fell short"
+
+# a reason shared by consecutive rows (one short load makes every verdict of its phase not valid) is given once
+perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>); my $v = $j->{verdicts};
+	@{$v->[$_]}{qw(verdict reason)} = ("not_valid", "the cpu load achieved 39.5 % of its target") for 1, 2;
+	print JSON::PP->new->encode($j)' "$V" > "$TMP/tap/verdicts.json"
+"$PREFLIGHT" report "$TMP/tap" -o "$TMP/nv2.html" >/dev/null 2>&1
+is "$(grep -o '<tr class="invalid">.*' "$TMP/nv2.html" | head -2 | grep -o 'the cpu load achieved 39.5 % of its target\|why: as above' | tr '\n' '|')" \
+	'the cpu load achieved 39.5 % of its target|why: as above|' "report-1.8m a reason the row above gives is not repeated"
 
 # numbers in the per-task table equal results.json (exact ns in data-ns)
 R="$TMP/full/results.json"
