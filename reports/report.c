@@ -63,6 +63,7 @@ const struct pf_command cmd_report = {
 	.summary = "write the reviewer report of a run directory: one self-contained HTML (and PDF)",
 	.usage =
 	"usage: preflight report RUN_DIR [-o FILE.html] [--pdf FILE.pdf] [--previous RUN_DIR]\n"
+	"                        [--baseline FILE]\n"
 	"\n"
 	"Writes the reviewer report of a run directory of 'preflight run' (or of a\n"
 	"directory with what 'preflight analyze' wrote: results.json and its inputs):\n"
@@ -78,6 +79,9 @@ const struct pf_command cmd_report = {
 	"                      package 'chromium'; default: no PDF)\n"
 	"      --previous DIR  a previous run directory: its verdicts.json's values\n"
 	"                      beside this run's in V1 (default: none)\n"
+	"      --baseline FILE a baseline of 'preflight baseline create': its runs'\n"
+	"                      median and range beside this run's values in V1\n"
+	"                      (default: none)\n"
 	"  -h, --help          this text\n"
 	"\n"
 	"exit: 0 written, 2 RUN_DIR has nothing to report or bad usage, or an output is a\n"
@@ -391,6 +395,15 @@ static int rpt_load(struct rpt *r)
 			return pf_fail(PF_EXIT_USAGE, "--previous: %s: %s", prev, je.text);
 		if (strcmp(rpt_str(r->prev_verdicts, "schema", ""), RPT_VERDICTS_SCHEMA))
 			return pf_fail(PF_EXIT_USAGE, "--previous: %s: not %s", prev, RPT_VERDICTS_SCHEMA);
+	}
+	if (r->baseline_file) {
+		json_error_t je;
+
+		r->baseline = json_load_file(r->baseline_file, 0, &je);
+		if (!r->baseline)
+			return pf_fail(PF_EXIT_USAGE, "--baseline: %s: %s", r->baseline_file, je.text);
+		if (strcmp(rpt_str(r->baseline, "schema", ""), "preflight-baseline/1"))
+			return pf_fail(PF_EXIT_USAGE, "--baseline: %s: not preflight-baseline/1", r->baseline_file);
 	}
 	if (r->verdicts && strcmp(rpt_str(r->verdicts, "schema", ""), RPT_VERDICTS_SCHEMA)) {
 		json_decref(r->verdicts);	/* not verdicts.json: the section says there are none */
@@ -1708,6 +1721,7 @@ void rpt_free(struct rpt *r)
 	json_decref(r->base_loaded);
 	json_decref(r->verdicts);
 	json_decref(r->prev_verdicts);
+	json_decref(r->baseline);
 	free(r->sums);
 	free(r->budgets);
 	free(r->sysinfo_txt);
@@ -1761,6 +1775,7 @@ static int rpt_run(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "pdf", required_argument, NULL, 'P' },
 		{ "previous", required_argument, NULL, 'V' },
+		{ "baseline", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1779,6 +1794,9 @@ static int rpt_run(int argc, char **argv)
 			break;
 		case 'V':
 			r.previous_dir = optarg;
+			break;
+		case 'B':
+			r.baseline_file = optarg;
 			break;
 		case 'h':
 			pf_print_usage(&cmd_report);

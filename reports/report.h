@@ -39,7 +39,9 @@ struct rpt {
 	json_t     *base_loaded;	/* ... of the loaded one, or NULL */
 	json_t     *verdicts;		/* verdicts.json, or NULL */
 	const char *previous_dir;	/* --previous: a previous run directory, or NULL */
+	const char *baseline_file;	/* --baseline: a baseline file, or NULL */
 	json_t     *prev_verdicts;	/* ... its verdicts.json */
+	json_t     *baseline;		/* --baseline: a preflight-baseline/1 file (docs/ci.md), or NULL */
 	struct rpt_verdict *verdict;	/* its tests, parsed (report.c) */
 	int         nverdicts;
 	char       *sums;		/* SHA256SUMS, or NULL */

@@ -397,6 +397,86 @@ static json_t *rpt_prev_record(struct rpt *r, json_t *rec)
 }
 
 /*
+ * rpt_baseline_key - the name a baseline (docs/ci.md, "Metrics") gives the metric of a verdict
+ * record's path: tasks.io.activation_latency_ns.max is io.activation_latency.max,
+ * tasks.io.overruns io.overruns.count, app.utilisation app.utilisation.run; NULL for one it has not
+ */
+static const char *rpt_baseline_key(const char *path, char *buf, size_t size)
+{
+	char task[128], rest[256], *ns;
+
+	if (!strcmp(path, "app.utilisation"))
+		return "app.utilisation.run";
+	if (!strcmp(path, "app.utilisation_max_1s"))
+		return "app.utilisation.max_1s";
+	if (!strcmp(path, "slots.overruns"))
+		return "app.slot_overruns.count";
+	if (sscanf(path, "tasks.%127[^.].%255s", task, rest) != 2)
+		return NULL;
+	ns = strstr(rest, "_ns.");
+	if (ns) {
+		*ns = '\0';
+		snprintf(buf, size, "%s.%s.%s", task, rest, ns + 4);
+	} else if (!strchr(rest, '.'))
+		snprintf(buf, size, "%s.%s.count", task, rest);
+	else
+		return NULL;
+	return buf;
+}
+
+/* rpt_share - a value in the record's raw unit (ns, a fraction, a count) as a share of its budget, as rpt_budget_use */
+static double rpt_share(json_t *rec, double raw)
+{
+	double v = rpt_num(rec, "value"), rv = rpt_num(rec, "raw_value"), b = rpt_num(rec, "bound"), scale;
+	const char *op = rpt_str(rec, "comparison", ""), *u = rpt_str(rec, "unit", "");
+
+	scale = !isnan(v) && !isnan(rv) && rv != 0 ? v / rv : !strcmp(u, "us") ? 1e-3 : !strcmp(u, "ms") ? 1e-6 :
+		!strcmp(u, "s") ? 1e-9 : !strcmp(u, "%") ? 100 : 1;
+	if (isnan(raw) || isnan(b) || b <= 0)
+		return NAN;
+	if (op[0] == '<')
+		return 100 * raw * scale / b;
+	if (op[0] == '>' && raw > 0)
+		return 100 * b / (raw * scale);
+	return NAN;
+}
+
+/*
+ * rpt_baseline_shares - a baseline's runs of a record's metric: median, min, max, as shares of the
+ * record's budget (raw false) or in the baseline's own unit (raw true); false without any
+ */
+static bool rpt_baseline_shares(struct rpt *r, json_t *rec, bool raw, double *med, double *mn, double *mx)
+{
+	char key[512];
+	const char *k = rpt_baseline_key(rpt_str(rec, "metric", ""), key, sizeof(key));
+	json_t *v;
+	double x[256];
+	size_t i, n = 0;
+
+	if (!k || !r->baseline)
+		return false;
+	json_array_foreach(json_object_get(json_object_get(json_object_get(r->baseline, "metrics"), k), "values"), i, v) {
+		double y = json_is_number(v) ? (raw ? json_number_value(v) : rpt_share(rec, json_number_value(v))) : NAN;
+
+		if (!isnan(y) && n < PF_ARRAY_SIZE(x))
+			x[n++] = y;
+	}
+	if (!n)
+		return false;
+	for (size_t a = 1; a < n; a++)	/* insertion sort: a baseline has tens of runs */
+		for (size_t b = a; b > 0 && x[b] < x[b - 1]; b--) {
+			double t = x[b];
+
+			x[b] = x[b - 1];
+			x[b - 1] = t;
+		}
+	*med = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	*mn = x[0];
+	*mx = x[n - 1];
+	return true;
+}
+
+/*
  * rpt_plot_v1 - one row per verdict record: the share of its budget the measured value uses (log x;
  * the budget at 100 %), coloured by its verdict; with --previous, the previous run's value on the
  * same row (hollow) and a line to this run's. A record with no value, or a count that must be 0,
@@ -407,12 +487,13 @@ void rpt_plot_v1(struct rpt *r)
 	static const struct { const char *verdict, *colour; } col[] = {
 		{ "pass", "#0a6b2d" }, { "fail", "#b00000" }, { "not_valid", "#e69f00" }, { "not_measured", "#7f7f7f" },
 	};
-	char name_q[512], row[256], prev_q[512];
+	char name_q[512], row[256], prev_q[512], caption[512], full[1024];
 	json_t *recs = pf_jpath_get(r->verdicts, "verdicts"), *rec, *p;
 	double lo = 100, hi = 100;
 	struct rpt_script sc;
 	size_t i, n = json_array_size(recs);
-	int drawn = 0, prev = 0;
+	int drawn = 0, prev = 0, base = 0;
+	double med, mn, mx;
 	FILE *s;
 
 	if (!n)
@@ -447,6 +528,15 @@ void rpt_plot_v1(struct rpt *r)
 		lo = fmin(lo, pu), hi = fmax(hi, pu);
 		prev++;
 	}
+	/* $B: row, the baseline's median, min and max share */
+	fprintf(s, "EOD\n$B << EOD\n");
+	json_array_foreach(recs, i, rec) {
+		if (!rpt_baseline_shares(r, rec, false, &med, &mn, &mx))
+			continue;
+		fprintf(s, "%zu %.6g %.6g %.6g\n", n - 1 - i, med, mn, mx);
+		lo = fmin(lo, mn), hi = fmax(hi, mx);
+		base++;
+	}
 	fprintf(s, "EOD\nset logscale x\nset xrange [%g:%g]\nset yrange [-0.7:%zu.7]\nset format x '%%g %%%%'\n"
 		   "set xlabel 'measured value as a share of its budget (log; above 100 %%: exceeded)'\n"
 		   "set key below center horizontal maxcols 2 noopaque height 1.5\nset grid noytics\nset ytics (", lo / 2, hi * 2, n - 1);
@@ -473,6 +563,8 @@ void rpt_plot_v1(struct rpt *r)
 			p = r->prev_verdicts ? rpt_prev_record(r, rec) : NULL;
 			if (p && json_is_number(json_object_get(p, "value")))
 				snprintf(row + strlen(row), sizeof(row) - strlen(row), " (previous %g)", rpt_num(p, "value"));
+			if (rpt_baseline_shares(r, rec, true, &med, &mn, &mx))
+				snprintf(row + strlen(row), sizeof(row) - strlen(row), " (baseline %g to %g)", mn, mx);
 			for (char *c = row; *c; c++)
 				*c = *c == '_' ? ' ' : *c;
 			fprintf(s, "set label '%s' at graph 0.97, first %zu right front\n",
@@ -485,20 +577,22 @@ void rpt_plot_v1(struct rpt *r)
 		fprintf(s, ", $P using 2:1:($3 - $2):(0) with vectors nohead lc rgb '#7f7f7f' lw 1 notitle, "
 			   "$P using 2:1 with points pt 6 ps 1.6 lc rgb '#000000' title '%s'",
 			pf_gp_quote(row, '\'', prev_q, sizeof(prev_q)));
+	if (base)
+		fprintf(s, ", $B using 2:1:3:4 with xerrorbars pt 4 ps 1.4 lw 1.5 lc rgb '#444444' title 'baseline, %d runs'",
+			(int)json_array_size(pf_jpath_get(r->baseline, "runs")));
 	fprintf(s, ", keyentry with points pt 7 lc rgb '#0a6b2d' title 'pass', keyentry with points pt 7 lc rgb '#b00000' "
 		   "title 'fail', keyentry with points pt 7 lc rgb '#e69f00' title 'not valid', keyentry with lines dt 2 "
 		   "lw 2 lc rgb '#D00000' title 'budget (100 %%)'\n");
 	fclose(s);
-	if (drawn || prev)
-		rpt_plot_h(r, "V1", "V1 each requirement: the measured value against its budget",
-			   prev ? "One row per verdict: the value as a share of its budget (value / bound for a maximum, bound / "
-			   "value for a minimum; log scale), coloured by its verdict; the red dashed line is the budget. Hollow "
-			   "and joined to it: the previous run's value (--previous). A count that must be 0, or a verdict "
-			   "with no value, is written at its row's end." :
-			   "One row per verdict: the value as a share of its budget (value / bound for a maximum, bound / "
-			   "value for a minimum; log scale), coloured by its verdict; the red dashed line is the budget. A "
-			   "count that must be 0, or a verdict with no value, is written at its row's end.",
-			   sc.text, 140 + 24 * (int)n);
+	snprintf(caption, sizeof(caption), "%s%s", prev ? " Hollow and joined to it: the previous run's value (--previous)." : "",
+		 base ? " Square with a bar: the baseline's median and the range of its runs (--baseline; a requirement "
+		 "whose metric the baseline does not hold, as the wakeup latency, has none)." : "");
+	snprintf(full, sizeof(full), "One row per verdict: the value as a share of its budget (value / bound for a "
+		 "maximum, bound / value for a minimum; log scale), coloured by its verdict; the red dashed line is the "
+		 "budget. A count that must be 0, or a verdict with no value, is written at its row's end.%s", caption);
+	if (drawn || prev || base)
+		rpt_plot_h(r, "V1", "V1 each requirement: the measured value against its budget", full, sc.text,
+			   140 + 24 * (int)n + (prev || base ? 40 : 0));
 	free(sc.text);
 }
 

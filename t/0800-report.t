@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 96
+plan 99
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -268,6 +268,22 @@ half=$(perl -e 'printf "%.6g", 100 * ($ARGV[0] / 2) / $ARGV[1]' "$(json_get "$V"
 is "$rc $(awk '/^\$P << EOD/ { on = 1; next } on { print; exit }' "$GP/V1.gp")" "0 $((nv - 1)) $half $share" \
 	"report-11.3 --previous: the previous run's share ($half %) on the same row, joined to this run's"
 like "$(svg "$TMP/prev.html" V1 | tr '\n' '|')" '\|previous run \(prev\)\|' "report-11.4 ... named in the key"
+# --baseline (docs/ci.md): its runs' median and range of the metrics it holds, on their rows (app.utilisation
+# 0.3, 0.36, 0.42 of a budget of 60 %: 50, 60, 70 %); a count that must be 0 gets them in its row's text
+cat > "$TMP/base.json" <<'JSON'
+{"schema": "preflight-baseline/1", "runs": [{"path": "a"}, {"path": "b"}, {"path": "c"}],
+ "metrics": {"app.utilisation.run": {"values": [0.42, 0.3, 0.36]}, "ctl100.deadline_misses.count": {"values": [0, 3, 1]}}}
+JSON
+rm -rf "$TMP"/preflight-report.*
+run_cmd env PREFLIGHT_REPORT_KEEP_TMP=1 TMPDIR="$TMP" "$PREFLIGHT" report "$TMP/full" -o "$TMP/base.html" --baseline "$TMP/base.json"
+GP=$(ls -d "$TMP"/preflight-report.* | head -1)
+is "$rc $(awk '/^\$B << EOD/ { on = 1; next } on && /^EOD/ { exit } on' "$GP/V1.gp" | tr '\n' '|')" "0 $((nv - 3)) 60 50 70|" \
+	"report-11.6 --baseline: app.utilisation's median and range as shares of its budget on its row (the baseline's metric names)"
+like "$(grep "first $((nv - 6)) right" "$GP/V1.gp")" "'1 == 0: fail \(baseline 0 to 3\)'" \
+	"report-11.7 ... a count that must be 0: the baseline's range in its row's text"
+echo '{"schema": "preflight-compare/1"}' > "$TMP/notbase.json"
+run_cmd "$PREFLIGHT" report "$TMP/full" -o "$TMP/nobase.html" --baseline "$TMP/notbase.json"
+like "$rc:$err" "^2:preflight: report: --baseline: $TMP/notbase.json: not preflight-baseline/1" "report-11.8 --baseline of another schema: exit 2, said"
 run_cmd "$PREFLIGHT" report "$TMP/full" -o "$TMP/noprev.html" --previous "$TMP/empty-nothing"
 like "$rc:$err" "^2:preflight: report: --previous: $TMP/empty-nothing/verdicts.json: " "report-11.5 --previous without verdicts.json: exit 2, said"
 
