@@ -1391,29 +1391,37 @@ static void rpt_culprit(struct rpt *r, json_t *c)
 
 /*
  * rpt_s_worst - 9: each task's worst activation, what delayed it and G1; its next two worst by
- * their summary line, their contributors in the appendix (A2, rpt_s_worst_more)
+ * their line, their contributors in the appendix (A2, rpt_s_worst_more). A task no requirement
+ * judges (the seed's telemetry and logger, when others are judged) only by its line: its worst
+ * case, with G1, is in the appendix too.
  */
 static void rpt_s_worst(struct rpt *r)
 {
+	bool judged[RPT_MAX_TASKS];
+	int njudged = rpt_latency_judged(r, judged);
 	json_t *t, *c;
 	size_t i, j;
-	int n = 0, ng = 0;
+	int n = 0;
 
 	rpt_section(r, "9", "worst", "Worst cases");
 	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
+		bool info = njudged && i < RPT_MAX_TASKS && !judged[i];
+
 		json_array_foreach(pf_jpath_get(t, "culprits"), j, c) {
 			if (j >= 3)
 				break;
 			if (!n++)
 				fputs("<p>The worst activation of each task and what stood between release and start on "
 				      "the CPU where the job started; the next two of each task by their line, their "
-				      "contributors in <a href=\"#worst-more\">the appendix</a>.</p>\n", r->out);
-			if (j == 0) {
+				      "contributors in <a href=\"#worst-more\">the appendix</a>, as is the worst of a task "
+				      "no requirement judges.</p>\n", r->out);
+			if (j == 0 && !info) {
 				rpt_culprit(r, c);
-				rpt_plot_g1(r, (int)i, c, ++ng);
+				rpt_plot_g1(r, (int)i, c, ++r->ng1);
 				continue;
 			}
-			fputs("<p class=\"also\">also: ", r->out);
+			fprintf(r->out, "<p class=\"also\">%s: ", info && j == 0 ? "worst, of a task no requirement judges" :
+				"also");
 			rpt_esc(r->out, rpt_str(c, "summary", "?"));
 			fputs("</p>\n", r->out);
 		}
@@ -1422,9 +1430,14 @@ static void rpt_s_worst(struct rpt *r)
 		rpt_note_missing(r, "worst cases: results.json has no culprit analysis (no trace of the app)");
 }
 
-/* rpt_s_worst_more - A2: the second and third worst activation of each task, with their contributors */
+/*
+ * rpt_s_worst_more - A2: the worst activation of each task no requirement judges, with G1, and
+ * the second and third worst of each task, with their contributors
+ */
 static void rpt_s_worst_more(struct rpt *r)
 {
+	bool judged[RPT_MAX_TASKS];
+	int njudged = rpt_latency_judged(r, judged);
 	json_t *t, *c;
 	size_t i, j;
 	int n = 0;
@@ -1432,9 +1445,13 @@ static void rpt_s_worst_more(struct rpt *r)
 	rpt_section(r, "A2", "worst-more", "Further worst cases");
 	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t)
 		json_array_foreach(pf_jpath_get(t, "culprits"), j, c) {
-			if (j < 1 || j >= 3)
+			bool info = njudged && i < RPT_MAX_TASKS && !judged[i];
+
+			if (j >= 3 || (j == 0 && !info))
 				continue;
 			rpt_culprit(r, c);
+			if (j == 0)
+				rpt_plot_g1(r, (int)i, c, ++r->ng1);
 			n++;
 		}
 	if (!n)

@@ -641,7 +641,7 @@ static const char *rpt_latency_caption(struct rpt_latency lat, char *buf, size_t
  * maximum) into judged[]; how many. When some are, those without (telemetry, the logger) are drawn
  * on the axes of those with one, not stretching them, and marked in the key.
  */
-static int rpt_latency_judged(struct rpt *r, bool *judged)
+int rpt_latency_judged(struct rpt *r, bool *judged)
 {
 	static const char *const metrics[] = { "wakeup_latency_ns", "activation_latency_ns" };
 	char path[256];
@@ -1697,14 +1697,14 @@ static void rpt_g1_label_lines(struct rpt_g1_labels *l, char text[][256], double
  * rpt_g1_blocks - the timeline's data blocks for a view of [lo, hi] ms (suffix 'v'): $S<v> threads
  * (x centre, row, half width, half height, colour), $I<v> IRQ and softirq time (thin bars at the
  * bottom of a row), $W<v> the victim runnable; boxes clipped to the view, and those closer than
- * eps of one colour joined. The number of thread boxes.
+ * eps of one colour joined
  */
-static int rpt_g1_blocks(FILE *s, struct rpt *r, int task, json_t *culprit, const int *tids, int ncpus, char v,
+static void rpt_g1_blocks(FILE *s, struct rpt *r, int task, json_t *culprit, const int *tids, int ncpus, char v,
 			 double lo, double hi, double eps)
 {
 	json_t *tl = pf_jpath_get(culprit, "timeline"), *seg;
 	int64_t release = rpt_int(culprit, "release_ns", -1);
-	int victim = (int)rpt_int(tl, "victim_pid", -1), n = 0;
+	int victim = (int)rpt_int(tl, "victim_pid", -1);
 	struct rpt_box box = { 0 }, vbox = { 0 };
 	size_t i;
 
@@ -1729,7 +1729,6 @@ static int rpt_g1_blocks(FILE *s, struct rpt *r, int task, json_t *culprit, cons
 				if (pid == victim)
 					rpt_box_put(s, &vbox, a, b, ncpus, 0.25,
 						    (int)strtol(rpt_task_colour(task) + 1, NULL, 16), eps);
-				n++;
 			} else if (pass == 1 && (!strcmp(st, "irq") || !strcmp(st, "softirq")))
 				rpt_box_put(s, &box, a, b, cpu - 0.19, 0.06, !strcmp(st, "irq") ? 0x000000 : 0x8c510a, eps);
 			else if (pass == 2 && !strcmp(st, "runnable"))
@@ -1739,7 +1738,6 @@ static int rpt_g1_blocks(FILE *s, struct rpt *r, int task, json_t *culprit, cons
 		rpt_box_flush(s, &vbox);
 		fprintf(s, "EOD\n");
 	}
-	return n;
 }
 
 /* rpt_g1_view - the plot command of one view's blocks (suffix v), with or without the labels */
@@ -1759,7 +1757,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	json_t *tl = pf_jpath_get(culprit, "timeline"), *seg, *rel, *t;
 	int64_t release = rpt_int(culprit, "release_ns", -1), seq = rpt_int(culprit, "seq", -1);
 	double lat_ms = rpt_num(culprit, "latency_ns") / 1e6, from, to, lo, hi;
-	int victim = (int)rpt_int(tl, "victim_pid", -1), ncpus = 0, n = 0, tids[RPT_MAX_TASKS];
+	int victim = (int)rpt_int(tl, "victim_pid", -1), ncpus = 0, tids[RPT_MAX_TASKS];
 	struct rpt_g1_labels lab;
 	char id[16], title[256], vname[64], text[4][256];
 	struct rpt_script sc;
@@ -1815,7 +1813,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	s = rpt_script_open(&sc);
 	if (!s)
 		return;
-	n = rpt_g1_blocks(s, r, task, culprit, tids, ncpus, 'z', lo, hi, (hi - lo) / RPT_G1_MAIN_W);
+	rpt_g1_blocks(s, r, task, culprit, tids, ncpus, 'z', lo, hi, (hi - lo) / RPT_G1_MAIN_W);
 	if (inset)
 		rpt_g1_blocks(s, r, task, culprit, tids, ncpus, 'w', from, to, (to - from) / 250);
 	fprintf(s, "$L << EOD\n");
@@ -1881,8 +1879,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	fclose(s);
 	snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late (trace)", id, r->task_names[task], (long long)seq,
 		 lat_ms * 1e3);
-	if (n)
-		rpt_plot_h(r, id, title,
+	rpt_plot_h(r, id, title,
 			   inset ? "The trace from 1 ms before this job's release to 1 ms after its start, and (the inset, "
 			   "below right) the whole window kept, 2 slots either side, the zoomed view framed in red: one row per "
 			   "CPU with every thread that ran on it (the app's tasks in their colour as in the task table, the "

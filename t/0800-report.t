@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 99
+plan 101
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -305,6 +305,11 @@ for f in H1 E1 T1; do
 	ok "report-10.10 $f: ... and its 2013 µs do not stretch the latency axis of io (its largest tick $ticks)" \
 		perl -e 'exit !($ARGV[0] < 1000)' "$ticks"
 done
+
+# the worst case of a task no requirement judges goes to the appendix, with its G1 (issue 32.13): ctl100 here
+is "$(figures "$TMP/info.html" | sed 's/.*U1 //')" "G1.1 F1.1 F1.2 G1.2 " "report-10.15 ctl100, not judged: its G1 after the flight, in the appendix"
+like "$(grep -o '<p class="also">worst, of a task no requirement judges: ctl100 job [0-9]*' "$TMP/info.html")" . \
+	"report-10.16 ... and its worst case by its line in the body"
 
 # --- analyze-only
 run_cmd "$PREFLIGHT" report "$TMP/analyze" -o "$TMP/analyze.html"
