@@ -1602,6 +1602,8 @@ static void rpt_box_put(FILE *s, struct rpt_box *p, double a, double b, double y
 /* G1's layout: the zoomed view on top, the key and the whole window (the inset) below it */
 #define RPT_G1_H 620			/* px: taller than the others, for the inset */
 #define RPT_G1_SPLIT 0.32		/* screen share below the zoomed view */
+#define RPT_G1_H_ALONE 500		/* px without an inset: the key in two rows below */
+#define RPT_G1_SPLIT_ALONE 0.13
 #define RPT_G1_MAIN_W 770.0		/* px of the zoomed view's time axis (about) */
 #define RPT_G1_MAIN_H 330.0		/* px of its rows (about) */
 #define RPT_G1_CHAR_PX 8.6		/* the mean width of a 14 px DejaVu Sans character */
@@ -1756,7 +1758,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	char name_q[512];
 	json_t *tl = pf_jpath_get(culprit, "timeline"), *seg, *rel, *t;
 	int64_t release = rpt_int(culprit, "release_ns", -1), seq = rpt_int(culprit, "seq", -1);
-	double lat_ms = rpt_num(culprit, "latency_ns") / 1e6, from, to, lo, hi;
+	double lat_ms = rpt_num(culprit, "latency_ns") / 1e6, from, to, lo, hi, split;
 	int victim = (int)rpt_int(tl, "victim_pid", -1), ncpus = 0, tids[RPT_MAX_TASKS];
 	struct rpt_g1_labels lab;
 	char id[16], title[256], vname[64], text[4][256];
@@ -1777,6 +1779,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	lo = fmax(from, -1.0);
 	hi = fmin(to, lat_ms + 1.0);
 	inset = hi - lo < 0.8 * (to - from);
+	split = inset ? RPT_G1_SPLIT : RPT_G1_SPLIT_ALONE;
 	ncpus = (int)rpt_int(r->results, "trace.cpus", -1);
 	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg)
 		if ((int)rpt_int(seg, RPT_TL_CPU, -1) + 1 > ncpus)
@@ -1828,12 +1831,15 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	snprintf(vname, sizeof(vname), "%s (pid %d)", r->task_names[task], victim);
 	fprintf(s, "set multiplot\nset origin 0, %g\nset size 1, %g\nset bmargin 3.2\n"
 		   "set xrange [%.3f:%.3f]\nset yrange [-0.6:%d.75]\nset xlabel 'time from the release of job %lld (ms)' offset 0,0.4\n"
-		   "set ytics (", RPT_G1_SPLIT, 1 - RPT_G1_SPLIT, lo, hi, ncpus, (long long)seq);
+		   "set ytics (", split, 1 - split, lo, hi, ncpus, (long long)seq);
 	for (int c = 0; c < ncpus; c++)
 		fprintf(s, "'CPU%d' %d, ", c, c);
-	fprintf(s, "'%s' %d)\nset grid noytics\n"
-		   "set key at screen 0.02, screen %g left top vertical maxrows 7 samplen 1.5 noopaque nobox\n",
-		pf_gp_quote(vname, '\'', name_q, sizeof(name_q)), ncpus, RPT_G1_SPLIT - 0.01);
+	fprintf(s, "'%s' %d)\nset grid noytics\n", pf_gp_quote(vname, '\'', name_q, sizeof(name_q)), ncpus);
+	if (inset)	/* the key beside the inset, else in two rows across */
+		fprintf(s, "set key at screen 0.02, screen %g left top vertical maxrows 7 samplen 1.5 noopaque nobox\n",
+			split - 0.01);
+	else
+		fprintf(s, "set key at screen 0.5, screen 0.01 center bottom horizontal maxrows 2 samplen 1.5 noopaque nobox\n");
 	json_array_foreach(pf_jpath_get(tl, "releases_ns"), i, rel) {
 		double x = ((double)json_integer_value(rel) - release) / 1e6;
 
@@ -1894,7 +1900,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 			   "idle a gap; hard IRQ and softirq time as the thin bar at the bottom of a row); the top row is the "
 			   "victim: its releases (ticks, this job's bold), released but not yet woken (red dashes: a late timer "
 			   "or releaser), runnable but waiting for a CPU (hollow, red) and running (solid). Dotted: this job's "
-			   "release (black) and start (red).", sc.text, RPT_G1_H);
+			   "release (black) and start (red).", sc.text, inset ? RPT_G1_H : RPT_G1_H_ALONE);
 	free(sc.text);
 	if (json_is_false(pf_jpath_get(tl, "complete")))
 		rpt_note_missing(r, "%s: the timeline is incomplete (%lld segments farthest from the release left out, "
