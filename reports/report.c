@@ -64,6 +64,7 @@ const struct pf_command cmd_report = {
 	.summary = "write the reviewer report of a run directory: one self-contained HTML (and PDF)",
 	.usage =
 	"usage: preflight report RUN_DIR [-o FILE.html] [--pdf FILE.pdf] [--previous RUN_DIR]\n"
+	"                        [--baseline FILE]\n"
 	"\n"
 	"Writes the reviewer report of a run directory of 'preflight run' (or of a\n"
 	"directory with what 'preflight analyze' wrote: results.json and its inputs):\n"
@@ -79,6 +80,9 @@ const struct pf_command cmd_report = {
 	"                      package 'chromium'; default: no PDF)\n"
 	"      --previous DIR  a previous run directory: its verdicts.json's values\n"
 	"                      beside this run's in V1 (default: none)\n"
+	"      --baseline FILE a baseline of 'preflight baseline create': its runs'\n"
+	"                      median and range beside this run's values in V1\n"
+	"                      (default: none)\n"
 	"  -h, --help          this text\n"
 	"\n"
 	"exit: 0 written, 2 RUN_DIR has nothing to report or bad usage, or an output is a\n"
@@ -393,6 +397,15 @@ static int rpt_load(struct rpt *r)
 		if (strcmp(rpt_str(r->prev_verdicts, "schema", ""), RPT_VERDICTS_SCHEMA))
 			return pf_fail(PF_EXIT_USAGE, "--previous: %s: not %s", prev, RPT_VERDICTS_SCHEMA);
 	}
+	if (r->baseline_file) {
+		json_error_t je;
+
+		r->baseline = json_load_file(r->baseline_file, 0, &je);
+		if (!r->baseline)
+			return pf_fail(PF_EXIT_USAGE, "--baseline: %s: %s", r->baseline_file, je.text);
+		if (strcmp(rpt_str(r->baseline, "schema", ""), "preflight-baseline/1"))
+			return pf_fail(PF_EXIT_USAGE, "--baseline: %s: not preflight-baseline/1", r->baseline_file);
+	}
 	if (r->verdicts && strcmp(rpt_str(r->verdicts, "schema", ""), RPT_VERDICTS_SCHEMA)) {
 		json_decref(r->verdicts);	/* not verdicts.json: the section says there are none */
 		r->verdicts = NULL;
@@ -585,7 +598,7 @@ static const char rpt_css[] =
 	".missing{color:#8a4b00;background:#fff4e0;padding:2px 6px;border-left:3px solid #e69f00}\n"
 	".basis{background:#eef3f8;padding:4px 8px;border-left:3px solid #0072B2}\n"
 	"pre{font-size:8pt;white-space:pre-wrap;word-break:break-all;background:#f7f7f7;padding:4px}\n"
-	"nav ol{columns:2}.also{font-size:9pt;margin:.2em 0}td.same{color:#777}\n"
+	"nav ol{columns:2}.also{font-size:9pt;margin:.2em 0}td.same,span.same{color:#777}\n"
 	/*
 	 * Chromium prints a page whose content is wider than A4 shrunk to fit (9 pt came out 6.4 pt):
 	 * nothing may be wider than the page. The verdict table has fixed column widths and breaks long
@@ -838,7 +851,9 @@ static void rpt_s_verdicts(struct rpt *r)
 		if (v->path[0])
 			fprintf(r->out, "<a href=\"#%s\">§</a>",
 				rpt_esc_str(rpt_evidence(v->path, anchor, sizeof(anchor)), attr, sizeof(attr)));
-		if (v->why[0]) {
+		if (v->why[0] && i && !strcmp(v->why, v[-1].why))
+			fputs(" <span class=\"same\">why: as above</span>", r->out);	/* a phase's short load, said once */
+		else if (v->why[0]) {
 			fputs(" ", r->out);
 			rpt_esc(r->out, v->why);
 		}
@@ -1405,29 +1420,37 @@ static void rpt_culprit(struct rpt *r, json_t *c)
 
 /*
  * rpt_s_worst - 9: each task's worst activation, what delayed it and G1; its next two worst by
- * their summary line, their contributors in the appendix (A2, rpt_s_worst_more)
+ * their line, their contributors in the appendix (A2, rpt_s_worst_more). A task no requirement
+ * judges (the seed's telemetry and logger, when others are judged) only by its line: its worst
+ * case, with G1, is in the appendix too.
  */
 static void rpt_s_worst(struct rpt *r)
 {
+	bool judged[RPT_MAX_TASKS];
+	int njudged = rpt_latency_judged(r, judged);
 	json_t *t, *c;
 	size_t i, j;
-	int n = 0, ng = 0;
+	int n = 0;
 
 	rpt_section(r, "9", "worst", "Worst cases");
 	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
+		bool info = njudged && i < RPT_MAX_TASKS && !judged[i];
+
 		json_array_foreach(pf_jpath_get(t, "culprits"), j, c) {
 			if (j >= 3)
 				break;
 			if (!n++)
 				fputs("<p>The worst activation of each task and what stood between release and start on "
 				      "the CPU where the job started; the next two of each task by their line, their "
-				      "contributors in <a href=\"#worst-more\">the appendix</a>.</p>\n", r->out);
-			if (j == 0) {
+				      "contributors in <a href=\"#worst-more\">the appendix</a>, as is the worst of a task "
+				      "no requirement judges.</p>\n", r->out);
+			if (j == 0 && !info) {
 				rpt_culprit(r, c);
-				rpt_plot_g1(r, (int)i, c, ++ng);
+				rpt_plot_g1(r, (int)i, c, ++r->ng1);
 				continue;
 			}
-			fputs("<p class=\"also\">also: ", r->out);
+			fprintf(r->out, "<p class=\"also\">%s: ", info && j == 0 ? "worst, of a task no requirement judges" :
+				"also");
 			rpt_esc(r->out, rpt_str(c, "summary", "?"));
 			fputs("</p>\n", r->out);
 		}
@@ -1436,9 +1459,14 @@ static void rpt_s_worst(struct rpt *r)
 		rpt_note_missing(r, "worst cases: results.json has no culprit analysis (no trace of the app)");
 }
 
-/* rpt_s_worst_more - A2: the second and third worst activation of each task, with their contributors */
+/*
+ * rpt_s_worst_more - A2: the worst activation of each task no requirement judges, with G1, and
+ * the second and third worst of each task, with their contributors
+ */
 static void rpt_s_worst_more(struct rpt *r)
 {
+	bool judged[RPT_MAX_TASKS];
+	int njudged = rpt_latency_judged(r, judged);
 	json_t *t, *c;
 	size_t i, j;
 	int n = 0;
@@ -1446,9 +1474,13 @@ static void rpt_s_worst_more(struct rpt *r)
 	rpt_section(r, "A2", "worst-more", "Further worst cases");
 	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t)
 		json_array_foreach(pf_jpath_get(t, "culprits"), j, c) {
-			if (j < 1 || j >= 3)
+			bool info = njudged && i < RPT_MAX_TASKS && !judged[i];
+
+			if (j >= 3 || (j == 0 && !info))
 				continue;
 			rpt_culprit(r, c);
+			if (j == 0)
+				rpt_plot_g1(r, (int)i, c, ++r->ng1);
 			n++;
 		}
 	if (!n)
@@ -1735,6 +1767,7 @@ void rpt_free(struct rpt *r)
 	json_decref(r->base_loaded);
 	json_decref(r->verdicts);
 	json_decref(r->prev_verdicts);
+	json_decref(r->baseline);
 	free(r->sums);
 	free(r->budgets);
 	free(r->sysinfo_txt);
@@ -1788,6 +1821,7 @@ static int rpt_run(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "pdf", required_argument, NULL, 'P' },
 		{ "previous", required_argument, NULL, 'V' },
+		{ "baseline", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1806,6 +1840,9 @@ static int rpt_run(int argc, char **argv)
 			break;
 		case 'V':
 			r.previous_dir = optarg;
+			break;
+		case 'B':
+			r.baseline_file = optarg;
 			break;
 		case 'h':
 			pf_print_usage(&cmd_report);

@@ -39,7 +39,9 @@ struct rpt {
 	json_t     *base_loaded;	/* ... of the loaded one, or NULL */
 	json_t     *verdicts;		/* verdicts.json, or NULL */
 	const char *previous_dir;	/* --previous: a previous run directory, or NULL */
+	const char *baseline_file;	/* --baseline: a baseline file, or NULL */
 	json_t     *prev_verdicts;	/* ... its verdicts.json */
+	json_t     *baseline;		/* --baseline: a preflight-baseline/1 file (docs/ci.md), or NULL */
 	struct rpt_verdict *verdict;	/* its tests, parsed (report.c) */
 	int         nverdicts;
 	char       *sums;		/* SHA256SUMS, or NULL */
@@ -52,6 +54,7 @@ struct rpt {
 	FILE       *out;		/* the HTML being written */
 	char        tmpdir[256];	/* gnuplot's scripts and SVGs */
 	int         nplots;		/* figures drawn so far */
+	int         ng1;		/* G1 figures drawn so far: the next is G1.<ng1 + 1> */
 	int         plot_failures;	/* figures gnuplot could not draw */
 	char        gnuplot_version[128];
 	char        kconfig_sha256[65];	/* of the run directory's kernel.config, "" when none */
@@ -114,6 +117,12 @@ char *rpt_slurp(const char *path, size_t *len);
 
 /* rpt_plot - run a gnuplot script (terminal and output are set here) and embed the SVG as a figure */
 int rpt_plot(struct rpt *r, const char *id, const char *title, const char *caption, const char *script);
+
+/*
+ * rpt_latency_judged - which tasks' latency a budget judges (their wakeup or activation latency's
+ * maximum) into judged[] (RPT_MAX_TASKS); how many
+ */
+int rpt_latency_judged(struct rpt *r, bool *judged);
 
 /* The figures of the catalogue (docs/report.md); each says itself when it cannot be drawn. */
 void rpt_plot_v1(struct rpt *r);

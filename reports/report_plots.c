@@ -398,6 +398,86 @@ static json_t *rpt_prev_record(struct rpt *r, json_t *rec)
 }
 
 /*
+ * rpt_baseline_key - the name a baseline (docs/ci.md, "Metrics") gives the metric of a verdict
+ * record's path: tasks.io.activation_latency_ns.max is io.activation_latency.max,
+ * tasks.io.overruns io.overruns.count, app.utilisation app.utilisation.run; NULL for one it has not
+ */
+static const char *rpt_baseline_key(const char *path, char *buf, size_t size)
+{
+	char task[128], rest[256], *ns;
+
+	if (!strcmp(path, "app.utilisation"))
+		return "app.utilisation.run";
+	if (!strcmp(path, "app.utilisation_max_1s"))
+		return "app.utilisation.max_1s";
+	if (!strcmp(path, "slots.overruns"))
+		return "app.slot_overruns.count";
+	if (sscanf(path, "tasks.%127[^.].%255s", task, rest) != 2)
+		return NULL;
+	ns = strstr(rest, "_ns.");
+	if (ns) {
+		*ns = '\0';
+		snprintf(buf, size, "%s.%s.%s", task, rest, ns + 4);
+	} else if (!strchr(rest, '.'))
+		snprintf(buf, size, "%s.%s.count", task, rest);
+	else
+		return NULL;
+	return buf;
+}
+
+/* rpt_share - a value in the record's raw unit (ns, a fraction, a count) as a share of its budget, as rpt_budget_use */
+static double rpt_share(json_t *rec, double raw)
+{
+	double v = rpt_num(rec, "value"), rv = rpt_num(rec, "raw_value"), b = rpt_num(rec, "bound"), scale;
+	const char *op = rpt_str(rec, "comparison", ""), *u = rpt_str(rec, "unit", "");
+
+	scale = !isnan(v) && !isnan(rv) && rv != 0 ? v / rv : !strcmp(u, "us") ? 1e-3 : !strcmp(u, "ms") ? 1e-6 :
+		!strcmp(u, "s") ? 1e-9 : !strcmp(u, "%") ? 100 : 1;
+	if (isnan(raw) || isnan(b) || b <= 0)
+		return NAN;
+	if (op[0] == '<')
+		return 100 * raw * scale / b;
+	if (op[0] == '>' && raw > 0)
+		return 100 * b / (raw * scale);
+	return NAN;
+}
+
+/*
+ * rpt_baseline_shares - a baseline's runs of a record's metric: median, min, max, as shares of the
+ * record's budget (raw false) or in the baseline's own unit (raw true); false without any
+ */
+static bool rpt_baseline_shares(struct rpt *r, json_t *rec, bool raw, double *med, double *mn, double *mx)
+{
+	char key[512];
+	const char *k = rpt_baseline_key(rpt_str(rec, "metric", ""), key, sizeof(key));
+	json_t *v;
+	double x[256];
+	size_t i, n = 0;
+
+	if (!k || !r->baseline)
+		return false;
+	json_array_foreach(json_object_get(json_object_get(json_object_get(r->baseline, "metrics"), k), "values"), i, v) {
+		double y = json_is_number(v) ? (raw ? json_number_value(v) : rpt_share(rec, json_number_value(v))) : NAN;
+
+		if (!isnan(y) && n < PF_ARRAY_SIZE(x))
+			x[n++] = y;
+	}
+	if (!n)
+		return false;
+	for (size_t a = 1; a < n; a++)	/* insertion sort: a baseline has tens of runs */
+		for (size_t b = a; b > 0 && x[b] < x[b - 1]; b--) {
+			double t = x[b];
+
+			x[b] = x[b - 1];
+			x[b - 1] = t;
+		}
+	*med = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	*mn = x[0];
+	*mx = x[n - 1];
+	return true;
+}
+
+/*
  * rpt_plot_v1 - one row per verdict record: the share of its budget the measured value uses (log x;
  * the budget at 100 %), coloured by its verdict; with --previous, the previous run's value on the
  * same row (hollow) and a line to this run's. A record with no value, or a count that must be 0,
@@ -408,12 +488,13 @@ void rpt_plot_v1(struct rpt *r)
 	static const struct { const char *verdict, *colour; } col[] = {
 		{ "pass", "#0a6b2d" }, { "fail", "#b00000" }, { "not_valid", "#e69f00" }, { "not_measured", "#7f7f7f" },
 	};
-	char name_q[512], row[256], prev_q[512];
+	char name_q[512], row[256], prev_q[512], caption[512], full[1024];
 	json_t *recs = pf_jpath_get(r->verdicts, "verdicts"), *rec, *p;
 	double lo = 100, hi = 100;
 	struct rpt_script sc;
 	size_t i, n = json_array_size(recs);
-	int drawn = 0, prev = 0;
+	int drawn = 0, prev = 0, base = 0;
+	double med, mn, mx;
 	FILE *s;
 
 	if (!n)
@@ -448,6 +529,15 @@ void rpt_plot_v1(struct rpt *r)
 		lo = fmin(lo, pu), hi = fmax(hi, pu);
 		prev++;
 	}
+	/* $B: row, the baseline's median, min and max share */
+	fprintf(s, "EOD\n$B << EOD\n");
+	json_array_foreach(recs, i, rec) {
+		if (!rpt_baseline_shares(r, rec, false, &med, &mn, &mx))
+			continue;
+		fprintf(s, "%zu %.6g %.6g %.6g\n", n - 1 - i, med, mn, mx);
+		lo = fmin(lo, mn), hi = fmax(hi, mx);
+		base++;
+	}
 	fprintf(s, "EOD\nset logscale x\nset xrange [%g:%g]\nset yrange [-0.7:%zu.7]\nset format x '%%g %%%%'\n"
 		   "set xlabel 'measured value as a share of its budget (log; above 100 %%: exceeded)'\n"
 		   "set key below center horizontal maxcols 2 noopaque height 1.5\nset grid noytics\nset ytics (", lo / 2, hi * 2, n - 1);
@@ -474,6 +564,8 @@ void rpt_plot_v1(struct rpt *r)
 			p = r->prev_verdicts ? rpt_prev_record(r, rec) : NULL;
 			if (p && json_is_number(json_object_get(p, "value")))
 				snprintf(row + strlen(row), sizeof(row) - strlen(row), " (previous %g)", rpt_num(p, "value"));
+			if (rpt_baseline_shares(r, rec, true, &med, &mn, &mx))
+				snprintf(row + strlen(row), sizeof(row) - strlen(row), " (baseline %g to %g)", mn, mx);
 			for (char *c = row; *c; c++)
 				*c = *c == '_' ? ' ' : *c;
 			fprintf(s, "set label '%s' at graph 0.97, first %zu right front\n",
@@ -486,20 +578,22 @@ void rpt_plot_v1(struct rpt *r)
 		fprintf(s, ", $P using 2:1:($3 - $2):(0) with vectors nohead lc rgb '#7f7f7f' lw 1 notitle, "
 			   "$P using 2:1 with points pt 6 ps 1.6 lc rgb '#000000' title '%s'",
 			pf_gp_quote(row, '\'', prev_q, sizeof(prev_q)));
+	if (base)
+		fprintf(s, ", $B using 2:1:3:4 with xerrorbars pt 4 ps 1.4 lw 1.5 lc rgb '#444444' title 'baseline, %d runs'",
+			(int)json_array_size(pf_jpath_get(r->baseline, "runs")));
 	fprintf(s, ", keyentry with points pt 7 lc rgb '#0a6b2d' title 'pass', keyentry with points pt 7 lc rgb '#b00000' "
 		   "title 'fail', keyentry with points pt 7 lc rgb '#e69f00' title 'not valid', keyentry with lines dt 2 "
 		   "lw 2 lc rgb '#D00000' title 'budget (100 %%)'\n");
 	fclose(s);
-	if (drawn || prev)
-		rpt_plot_h(r, "V1", "V1 each requirement: the measured value against its budget",
-			   prev ? "One row per verdict: the value as a share of its budget (value / bound for a maximum, bound / "
-			   "value for a minimum; log scale), coloured by its verdict; the red dashed line is the budget. Hollow "
-			   "and joined to it: the previous run's value (--previous). A count that must be 0, or a verdict "
-			   "with no value, is written at its row's end." :
-			   "One row per verdict: the value as a share of its budget (value / bound for a maximum, bound / "
-			   "value for a minimum; log scale), coloured by its verdict; the red dashed line is the budget. A "
-			   "count that must be 0, or a verdict with no value, is written at its row's end.",
-			   sc.text, 140 + 24 * (int)n);
+	snprintf(caption, sizeof(caption), "%s%s", prev ? " Hollow and joined to it: the previous run's value (--previous)." : "",
+		 base ? " Square with a bar: the baseline's median and the range of its runs (--baseline; a requirement "
+		 "whose metric the baseline does not hold, as the wakeup latency, has none)." : "");
+	snprintf(full, sizeof(full), "One row per verdict: the value as a share of its budget (value / bound for a "
+		 "maximum, bound / value for a minimum; log scale), coloured by its verdict; the red dashed line is the "
+		 "budget. A count that must be 0, or a verdict with no value, is written at its row's end.%s", caption);
+	if (drawn || prev || base)
+		rpt_plot_h(r, "V1", "V1 each requirement: the measured value against its budget", full, sc.text,
+			   140 + 24 * (int)n + (prev || base ? 40 : 0));
 	free(sc.text);
 }
 
@@ -548,7 +642,7 @@ static const char *rpt_latency_caption(struct rpt_latency lat, char *buf, size_t
  * maximum) into judged[]; how many. When some are, those without (telemetry, the logger) are drawn
  * on the axes of those with one, not stretching them, and marked in the key.
  */
-static int rpt_latency_judged(struct rpt *r, bool *judged)
+int rpt_latency_judged(struct rpt *r, bool *judged)
 {
 	static const char *const metrics[] = { "wakeup_latency_ns", "activation_latency_ns" };
 	char path[256];
@@ -1509,6 +1603,8 @@ static void rpt_box_put(FILE *s, struct rpt_box *p, double a, double b, double y
 /* G1's layout: the zoomed view on top, the key and the whole window (the inset) below it */
 #define RPT_G1_H 620			/* px: taller than the others, for the inset */
 #define RPT_G1_SPLIT 0.32		/* screen share below the zoomed view */
+#define RPT_G1_H_ALONE 500		/* px without an inset: the key in two rows below */
+#define RPT_G1_SPLIT_ALONE 0.13
 #define RPT_G1_MAIN_W 770.0		/* px of the zoomed view's time axis (about) */
 #define RPT_G1_MAIN_H 330.0		/* px of its rows (about) */
 #define RPT_G1_CHAR_PX 8.6		/* the mean width of a 14 px DejaVu Sans character */
@@ -1604,14 +1700,14 @@ static void rpt_g1_label_lines(struct rpt_g1_labels *l, char text[][256], double
  * rpt_g1_blocks - the timeline's data blocks for a view of [lo, hi] ms (suffix 'v'): $S<v> threads
  * (x centre, row, half width, half height, colour), $I<v> IRQ and softirq time (thin bars at the
  * bottom of a row), $W<v> the victim runnable; boxes clipped to the view, and those closer than
- * eps of one colour joined. The number of thread boxes.
+ * eps of one colour joined
  */
-static int rpt_g1_blocks(FILE *s, struct rpt *r, int task, json_t *culprit, const int *tids, int ncpus, char v,
+static void rpt_g1_blocks(FILE *s, struct rpt *r, int task, json_t *culprit, const int *tids, int ncpus, char v,
 			 double lo, double hi, double eps)
 {
 	json_t *tl = pf_jpath_get(culprit, "timeline"), *seg;
 	int64_t release = rpt_int(culprit, "release_ns", -1);
-	int victim = (int)rpt_int(tl, "victim_pid", -1), n = 0;
+	int victim = (int)rpt_int(tl, "victim_pid", -1);
 	struct rpt_box box = { 0 }, vbox = { 0 };
 	size_t i;
 
@@ -1636,7 +1732,6 @@ static int rpt_g1_blocks(FILE *s, struct rpt *r, int task, json_t *culprit, cons
 				if (pid == victim)
 					rpt_box_put(s, &vbox, a, b, ncpus, 0.25,
 						    (int)strtol(rpt_task_colour(task) + 1, NULL, 16), eps);
-				n++;
 			} else if (pass == 1 && (!strcmp(st, "irq") || !strcmp(st, "softirq")))
 				rpt_box_put(s, &box, a, b, cpu - 0.19, 0.06, !strcmp(st, "irq") ? 0x000000 : 0x8c510a, eps);
 			else if (pass == 2 && !strcmp(st, "runnable"))
@@ -1646,7 +1741,6 @@ static int rpt_g1_blocks(FILE *s, struct rpt *r, int task, json_t *culprit, cons
 		rpt_box_flush(s, &vbox);
 		fprintf(s, "EOD\n");
 	}
-	return n;
 }
 
 /* rpt_g1_view - the plot command of one view's blocks (suffix v), with or without the labels */
@@ -1665,8 +1759,8 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	char name_q[512];
 	json_t *tl = pf_jpath_get(culprit, "timeline"), *seg, *rel, *t;
 	int64_t release = rpt_int(culprit, "release_ns", -1), seq = rpt_int(culprit, "seq", -1);
-	double lat_ms = rpt_num(culprit, "latency_ns") / 1e6, from, to, lo, hi;
-	int victim = (int)rpt_int(tl, "victim_pid", -1), ncpus = 0, n = 0, tids[RPT_MAX_TASKS];
+	double lat_ms = rpt_num(culprit, "latency_ns") / 1e6, from, to, lo, hi, split;
+	int victim = (int)rpt_int(tl, "victim_pid", -1), ncpus = 0, tids[RPT_MAX_TASKS];
 	struct rpt_g1_labels lab;
 	char id[16], title[256], vname[64], text[4][256];
 	struct rpt_script sc;
@@ -1686,6 +1780,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	lo = fmax(from, -1.0);
 	hi = fmin(to, lat_ms + 1.0);
 	inset = hi - lo < 0.8 * (to - from);
+	split = inset ? RPT_G1_SPLIT : RPT_G1_SPLIT_ALONE;
 	ncpus = (int)rpt_int(r->results, "trace.cpus", -1);
 	json_array_foreach(pf_jpath_get(tl, "segments"), i, seg)
 		if ((int)rpt_int(seg, RPT_TL_CPU, -1) + 1 > ncpus)
@@ -1722,7 +1817,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	s = rpt_script_open(&sc);
 	if (!s)
 		return;
-	n = rpt_g1_blocks(s, r, task, culprit, tids, ncpus, 'z', lo, hi, (hi - lo) / RPT_G1_MAIN_W);
+	rpt_g1_blocks(s, r, task, culprit, tids, ncpus, 'z', lo, hi, (hi - lo) / RPT_G1_MAIN_W);
 	if (inset)
 		rpt_g1_blocks(s, r, task, culprit, tids, ncpus, 'w', from, to, (to - from) / 250);
 	fprintf(s, "$L << EOD\n");
@@ -1737,12 +1832,15 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	snprintf(vname, sizeof(vname), "%s (pid %d)", r->task_names[task], victim);
 	fprintf(s, "set multiplot\nset origin 0, %g\nset size 1, %g\nset bmargin 3.2\n"
 		   "set xrange [%.3f:%.3f]\nset yrange [-0.6:%d.75]\nset xlabel 'time from the release of job %lld (ms)' offset 0,0.4\n"
-		   "set ytics (", RPT_G1_SPLIT, 1 - RPT_G1_SPLIT, lo, hi, ncpus, (long long)seq);
+		   "set ytics (", split, 1 - split, lo, hi, ncpus, (long long)seq);
 	for (int c = 0; c < ncpus; c++)
 		fprintf(s, "'CPU%d' %d, ", c, c);
-	fprintf(s, "'%s' %d)\nset grid noytics\n"
-		   "set key at screen 0.02, screen %g left top vertical maxrows 7 samplen 1.5 noopaque nobox\n",
-		pf_gp_quote(vname, '\'', name_q, sizeof(name_q)), ncpus, RPT_G1_SPLIT - 0.01);
+	fprintf(s, "'%s' %d)\nset grid noytics\n", pf_gp_quote(vname, '\'', name_q, sizeof(name_q)), ncpus);
+	if (inset)	/* the key beside the inset, else in two rows across */
+		fprintf(s, "set key at screen 0.02, screen %g left top vertical maxrows 7 samplen 1.5 noopaque nobox\n",
+			split - 0.01);
+	else
+		fprintf(s, "set key at screen 0.5, screen 0.01 center bottom horizontal maxrows 2 samplen 1.5 noopaque nobox\n");
 	json_array_foreach(pf_jpath_get(tl, "releases_ns"), i, rel) {
 		double x = ((double)json_integer_value(rel) - release) / 1e6;
 
@@ -1788,8 +1886,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	fclose(s);
 	snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late (trace)", id, r->task_names[task], (long long)seq,
 		 lat_ms * 1e3);
-	if (n)
-		rpt_plot_h(r, id, title,
+	rpt_plot_h(r, id, title,
 			   inset ? "The trace from 1 ms before this job's release to 1 ms after its start, and (the inset, "
 			   "below right) the whole window kept, 2 slots either side, the zoomed view framed in red: one row per "
 			   "CPU with every thread that ran on it (the app's tasks in their colour as in the task table, the "
@@ -1804,7 +1901,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 			   "idle a gap; hard IRQ and softirq time as the thin bar at the bottom of a row); the top row is the "
 			   "victim: its releases (ticks, this job's bold), released but not yet woken (red dashes: a late timer "
 			   "or releaser), runnable but waiting for a CPU (hollow, red) and running (solid). Dotted: this job's "
-			   "release (black) and start (red).", sc.text, RPT_G1_H);
+			   "release (black) and start (red).", sc.text, inset ? RPT_G1_H : RPT_G1_H_ALONE);
 	free(sc.text);
 	if (json_is_false(pf_jpath_get(tl, "complete")))
 		rpt_note_missing(r, "%s: the timeline is incomplete (%lld segments farthest from the release left out, "

@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 95
+plan 101
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -89,6 +89,14 @@ like "$(grep -o '<tr class="invalid">.*' "$TMP/nv.html" | head -1)" 'NOT VALID</
 	"report-1.8h not valid, with the reason"
 like "$(grep -o '<p class="partial">LOAD SHORT[^<]*' "$TMP/nv.html")" 'the cpu load achieved 39.5 % of its target \(stress-ng CPU use / configured load\), below the 90 %' \
 	"report-1.8i page 1 says which load fell short"
+
+# a reason shared by consecutive rows (one short load makes every verdict of its phase not valid) is given once
+perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>); my $v = $j->{verdicts};
+	@{$v->[$_]}{qw(verdict reason)} = ("not_valid", "the cpu load achieved 39.5 % of its target") for 1, 2;
+	print JSON::PP->new->encode($j)' "$V" > "$TMP/tap/verdicts.json"
+"$PREFLIGHT" report "$TMP/tap" -o "$TMP/nv2.html" >/dev/null 2>&1
+is "$(grep -o '<tr class="invalid">.*' "$TMP/nv2.html" | head -2 | grep -o 'the cpu load achieved 39.5 % of its target\|why: as above' | tr '\n' '|')" \
+	'the cpu load achieved 39.5 % of its target|why: as above|' "report-1.8m a reason the row above gives is not repeated"
 
 # numbers in the per-task table equal results.json (exact ns in data-ns)
 R="$TMP/full/results.json"
@@ -260,6 +268,22 @@ half=$(perl -e 'printf "%.6g", 100 * ($ARGV[0] / 2) / $ARGV[1]' "$(json_get "$V"
 is "$rc $(awk '/^\$P << EOD/ { on = 1; next } on { print; exit }' "$GP/V1.gp")" "0 $((nv - 1)) $half $share" \
 	"report-11.3 --previous: the previous run's share ($half %) on the same row, joined to this run's"
 like "$(svg "$TMP/prev.html" V1 | tr '\n' '|')" '\|previous run \(prev\)\|' "report-11.4 ... named in the key"
+# --baseline (docs/ci.md): its runs' median and range of the metrics it holds, on their rows (app.utilisation
+# 0.3, 0.36, 0.42 of a budget of 60 %: 50, 60, 70 %); a count that must be 0 gets them in its row's text
+cat > "$TMP/base.json" <<'JSON'
+{"schema": "preflight-baseline/1", "runs": [{"path": "a"}, {"path": "b"}, {"path": "c"}],
+ "metrics": {"app.utilisation.run": {"values": [0.42, 0.3, 0.36]}, "ctl100.deadline_misses.count": {"values": [0, 3, 1]}}}
+JSON
+rm -rf "$TMP"/preflight-report.*
+run_cmd env PREFLIGHT_REPORT_KEEP_TMP=1 TMPDIR="$TMP" "$PREFLIGHT" report "$TMP/full" -o "$TMP/base.html" --baseline "$TMP/base.json"
+GP=$(ls -d "$TMP"/preflight-report.* | head -1)
+is "$rc $(awk '/^\$B << EOD/ { on = 1; next } on && /^EOD/ { exit } on' "$GP/V1.gp" | tr '\n' '|')" "0 $((nv - 3)) 60 50 70|" \
+	"report-11.6 --baseline: app.utilisation's median and range as shares of its budget on its row (the baseline's metric names)"
+like "$(grep "first $((nv - 6)) right" "$GP/V1.gp")" "'1 == 0: fail \(baseline 0 to 3\)'" \
+	"report-11.7 ... a count that must be 0: the baseline's range in its row's text"
+echo '{"schema": "preflight-compare/1"}' > "$TMP/notbase.json"
+run_cmd "$PREFLIGHT" report "$TMP/full" -o "$TMP/nobase.html" --baseline "$TMP/notbase.json"
+like "$rc:$err" "^2:preflight: report: --baseline: $TMP/notbase.json: not preflight-baseline/1" "report-11.8 --baseline of another schema: exit 2, said"
 run_cmd "$PREFLIGHT" report "$TMP/full" -o "$TMP/noprev.html" --previous "$TMP/empty-nothing"
 like "$rc:$err" "^2:preflight: report: --previous: $TMP/empty-nothing/verdicts.json: " "report-11.5 --previous without verdicts.json: exit 2, said"
 
@@ -281,6 +305,11 @@ for f in H1 E1 T1; do
 	ok "report-10.10 $f: ... and its 2013 µs do not stretch the latency axis of io (its largest tick $ticks)" \
 		perl -e 'exit !($ARGV[0] < 1000)' "$ticks"
 done
+
+# the worst case of a task no requirement judges goes to the appendix, with its G1 (issue 32.13): ctl100 here
+is "$(figures "$TMP/info.html" | sed 's/.*U1 //')" "G1.1 F1.1 F1.2 G1.2 " "report-10.15 ctl100, not judged: its G1 after the flight, in the appendix"
+like "$(grep -o '<p class="also">worst, of a task no requirement judges: ctl100 job [0-9]*' "$TMP/info.html")" . \
+	"report-10.16 ... and its worst case by its line in the body"
 
 # --- analyze-only
 run_cmd "$PREFLIGHT" report "$TMP/analyze" -o "$TMP/analyze.html"

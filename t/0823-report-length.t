@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight
 need CMD:gnuplot
-plan 16
+plan 17
 
 R="$TMP/run"
 cp -r "$TOP/t/fixtures/report-run" "$R"
@@ -72,6 +72,11 @@ overlap=$(block "$G/G1.2.gp" L | perl -e 'my @l = map { /^(\S+) (\S+) "(.*)"$/ ?
 	print scalar(@l), " $bad"' "$span")
 is "$overlap" "4 " "length-5.3 G1.2: 4 culprits named, none over another on its line"
 is "$(grep -c "with labels left font" "$G/G1.2.gp")" 0 "length-5.4 ... in the figures' 14 px (not 10 px)"
+
+# a worst case whose ±1 ms view is most of the window kept (telemetry, 484 ms late): no inset, a shorter figure
+last=$(ls "$G"/G1.*.gp | sort -t. -k2 -n | tail -1)
+is "$(grep -c 'whole window' "$last") $(grep -c 'center bottom horizontal maxrows 2' "$last") $(grep -o '<figure id="fig-G1.[0-9]*"><img [^>]*height="[0-9]*"' "$TMP/r.html" | tail -1 | sed 's/.*height=//')" \
+	'0 1 "500"' "length-5.5 G1 of telemetry's 484 ms: no inset, the key in rows below, 500 px high (not 620)"
 
 # U1 over an hour: one task at 1 Hz for 3600 s, in windows of 1 min (60), not 3 600 of 1 s
 mkdir "$TMP/hour"

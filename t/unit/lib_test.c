@@ -10,6 +10,7 @@
 #include "gnuplot.h"
 #include "ini.h"
 #include "joblog_read.h"
+#include "kconfig.h"
 #include "outfile.h"
 #include "proc.h"
 #include "tap.h"
@@ -608,6 +609,26 @@ static void test_joblog(void)
 	check_int(cut * 10 + n, ==, 51, "lib-12.9 ... line 5 skipped, the row before it read");
 }
 
+/* test_kconfig - lib-13: one .config line sets an option, "is not set" is n, another option's line is not it */
+static void test_kconfig(void)
+{
+	char v[8] = "";
+
+	check_int(pf_kconfig_line("CONFIG_HZ=1000", "CONFIG_HZ", v, sizeof(v)), ==, 1, "lib-13.1 CONFIG_HZ=1000 sets CONFIG_HZ");
+	check_str(v, "1000", "lib-13.2 ... to 1000");
+	check_int(pf_kconfig_line("CONFIG_HZ_1000=y", "CONFIG_HZ", v, sizeof(v)), ==, 0,
+		  "lib-13.3 CONFIG_HZ_1000=y is another option's line");
+	check_int(pf_kconfig_line("# CONFIG_PREEMPT_RT is not set", "CONFIG_PREEMPT_RT", v, sizeof(v)), ==, 1,
+		  "lib-13.4 '# ... is not set' sets it");
+	check_str(v, "n", "lib-13.5 ... to n");
+	check_int(pf_kconfig_line("# CONFIG_PREEMPT_RT_FULL is not set", "CONFIG_PREEMPT_RT", v, sizeof(v)), ==, 0,
+		  "lib-13.6 a longer option's '# ... is not set' is not it");
+	check_int(pf_kconfig_line("CONFIG_FTRACE=\"a long value\"", "CONFIG_FTRACE", v, sizeof(v)), ==, 1,
+		  "lib-13.7 a value longer than the buffer is read");
+	check_str(v, "\"a long", "lib-13.8 ... cut to it");
+	check_int((int)PF_KCONFIG_RT_NOPTS, ==, 16, "lib-13.9 16 realtime-relevant options, the survey's and the report's");
+}
+
 int main(void)
 {
 	char cmd[600];
@@ -617,7 +638,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(21 + 21 + 11 + 17 + 15 + 7 + 5 + 46 + 9);
+	tap_plan(21 + 21 + 11 + 17 + 15 + 7 + 5 + 46 + 9 + 9);
 	test_parse();
 	test_grow();
 	test_ini();
@@ -628,6 +649,7 @@ int main(void)
 	test_gp_quote();
 	test_outfile();
 	test_joblog();
+	test_kconfig();
 	ret = tap_done();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", lib_tmp);
 	if (system(cmd) != 0)
