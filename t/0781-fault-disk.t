@@ -89,9 +89,15 @@ like "$(json_get "$TMP/power.json" trace.events)" "^[1-9]" "disk-6.3 with the ev
 
 # --- run on a disk that fills during the run ------------------------------------------------
 # The pre-flight check refuses a run directory without room for the planned trace, so the disk
-# has that room at the start and another writer fills it once the app phase runs. (10 s of the
-# app: about 100 MiB planned; a tmpfs is memory, and a guest board has little: 1.5 GiB)
-small_fs run 160m
+# has that room at the start and another writer fills it once the app phase runs. A tmpfs is
+# memory: 30 s of the app (about 300 MiB planned) in 400 MiB, or on a machine of less than 4 GiB
+# (a guest board: 1.5 GiB, where 400 MiB hung it) 10 s (88 MiB) in 160 MiB
+if [ "$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)" -ge 4000000 ]; then
+	app_s=30 fs=400m
+else
+	app_s=10 fs=160m
+fi
+small_fs run "$fs"
 cat > "$TMP/f.ini" <<'INI'
 [scenario]
 name = t0771
@@ -101,10 +107,11 @@ sim = yes
 duration = 1s
 measure = cyclictest
 [phase app]
-duration = 10s
+duration = APP_S
 measure = flightapp
 loads = spi
 INI
+sed -i "s/APP_S/${app_s}s/" "$TMP/f.ini"
 R="$TMP/run/r"
 audit_begin
 "$B/preflight" run "$TMP/f.ini" -o "$R" --no-report > "$TMP/run.out" 2> "$TMP/run.err" &
