@@ -217,9 +217,9 @@ const char *pf_tail_text(json_t *tail, double x_ns, const char *bound, char *buf
 
 	hz = pf_tail_num(tail, "rate_hz");
 	if (pf_tail_from_json(tail, &m, &why)) {
-		snprintf(buf, size, "no model: %s; with none above %s, P <= %g at 95 %% needs %s activations%s%s%s",
-			 why, bound, PF_TAIL_TARGET, pf_tail_g(bin, b1, sizeof(b1)), hz > 0 ? " (" : "",
-			 hz > 0 ? pf_tail_g(bin / hz / 60, b2, sizeof(b2)) : "", hz > 0 ? " min)" : "");
+		snprintf(buf, size, "no model: %s; to show P <= %g at 95 %% without one, a run would need %s activations%s%s%s "
+			 "with none above %s", why, PF_TAIL_TARGET, pf_tail_g(bin, b1, sizeof(b1)), hz > 0 ? " (" : "",
+			 hz > 0 ? pf_tail_g(bin / hz / 60, b2, sizeof(b2)) : "", hz > 0 ? " min)" : "", bound);
 		return buf;
 	}
 	p = pf_tail_exceed(&m, x_ns, ci);
@@ -233,7 +233,7 @@ const char *pf_tail_text(json_t *tail, double x_ns, const char *bound, char *buf
 			 bound, pf_tail_g(p, b1, sizeof(b1)), pf_tail_g(ci[0] < 1e-299 ? 0 : ci[0], b2, sizeof(b2)),
 			 pf_tail_g(ci[1], b3, sizeof(b3)), pf_tail_g(ci[1] * m.rate_hz * 3600, b4, sizeof(b4)), m.rate_hz);
 	len = strlen(buf);
-	snprintf(buf + len, size - len, "; P <= %g at 95 %% needs %s activations (%s min) by the model, %s (%s min) "
+	snprintf(buf + len, size - len, "; to show P <= %g at 95 %%: %s activations (%s min) by the model, %s (%s min) "
 		 "with none above", PF_TAIL_TARGET, pf_tail_g(run, b5, sizeof(b5)),
 		 m.rate_hz > 0 ? pf_tail_g(run / m.rate_hz / 60, b2, sizeof(b2)) : "?", pf_tail_g(bin, b6, sizeof(b6)),
 		 m.rate_hz > 0 ? pf_tail_g(bin / m.rate_hz / 60, b1, sizeof(b1)) : "?");
