@@ -6,7 +6,7 @@
 # brings a command's exit status and files back. The guests' suite itself is
 # make check-target.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 19
+plan 24
 
 rt=$("$TOP/scripts/install-deps" --target-runtime | tr '\n' ' ')
 like " $rt" " libtracecmd1 .* rt-tests rtla trace-cmd .* perl " \
@@ -35,6 +35,20 @@ mkdir -p "$TMP/done"
 run_cmd "$TOP/scripts/target-check" -o "$TMP/done" amd64 rt
 like "$rc:$err" "^2:target-check: -o '$TMP/done': exists: a results directory is never written over" \
 	"target-0.10 target-check never writes into an existing results directory"
+
+run_cmd "$TOP/scripts/target-rtla"
+like "$rc:$err" "^2:usage: scripts/target-rtla OUT_DIR" "target-0.11 target-rtla without a directory: usage, exit 2"
+run_cmd "$TOP/scripts/target-rtla" "$TMP/rtla" 30 0
+like "$rc:$err" "^2:target-rtla: HOG_MS '0': not a positive whole number" "target-0.12 target-rtla: a busy loop of 0 ms, exit 2"
+run_cmd "$TOP/scripts/target-rtla" "$TMP/done"
+like "$rc:$err" "^2:target-rtla: $TMP/done: exists: never written over" "target-0.13 target-rtla never writes into an existing directory"
+# a PATH without rtla
+mkdir "$TMP/bin"
+for t in id grep mkdir; do ln -s "$(command -v $t)" "$TMP/bin/$t"; done
+run_cmd env PATH="$TMP/bin" /bin/bash "$TOP/scripts/target-rtla" "$TMP/rtla"
+like "$rc:$err" "^3:target-rtla: (rtla: not found in PATH \\(package rtla\\)|needs root)$" \
+	"target-0.14 target-rtla without rtla: exit 3, saying so"
+ok "target-0.15 and it made nothing" test ! -e "$TMP/rtla"
 
 # on a fresh machine the sysroot does not exist yet: the goals that make it must not check for it
 run_cmd make -n -C "$TOP" --no-print-directory target-image ARCH=arm64 SYSROOT="$TMP/nosysroot"

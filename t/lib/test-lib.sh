@@ -65,7 +65,9 @@ is() {
 	fi
 }
 
-# like GOT REGEX DESC - extended regular expression match
+# like GOT REGEX DESC - extended regular expression match (grep -E): on a GOT of several
+# lines it passes when any one line matches, ^ and $ being a line's ends; to hold a whole
+# multi-line GOT to a pattern, join its lines first (or compare with is)
 like() {
 	if printf '%s' "$1" | grep -Eq -- "$2"; then
 		_report 0 "$3"
