@@ -21,6 +21,7 @@
 #include "common.h"
 #include "outfile.h"
 #include "outguard.h"
+#include "results_keys.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -54,7 +55,7 @@ const struct pf_command cmd_compare = {
 	"                             compare against directly (required, no default)\n"
 	"      --tap FILE             TAP13, a YAML block per test (default: stdout)\n"
 	"      --junit FILE           JUnit XML: classname board.scenario.subject, name\n"
-	"                             metric.stat (default: none written)\n"
+	"                             the metric's results.json path (default: none)\n"
 	"      --json FILE            compare.json (default: none written)\n"
 	"      --md FILE              compare.md table (default: none written)\n"
 	"      --strict               UNKNOWN fails too (default: only REGRESSED fails)\n"
@@ -243,6 +244,33 @@ static void cmp_names(struct ci_verdict *v, const char *key, const json_t *o)
 		  !strcmp(unit, "fraction") ? "fraction" : "";
 }
 
+/*
+ * cmp_baseline_names - a baseline of an earlier version keys its metrics
+ * subject.metric.stat: each renamed to its results.json path, the one name
+ * compare judges and prints
+ */
+static int cmp_baseline_names(json_t *metrics)
+{
+	json_t *named = json_object(), *o;
+	const char *key;
+	char path[160];
+
+	if (!named)
+		return -ENOMEM;
+	json_object_foreach(metrics, key, o) {
+		pf_metric_path(key, path, sizeof(path));
+		if (json_object_set(named, path, o))
+			goto fail;
+	}
+	if (json_object_clear(metrics) || json_object_update(metrics, named))
+		goto fail;
+	json_decref(named);
+	return 0;
+fail:
+	json_decref(named);
+	return -ENOMEM;
+}
+
 /* ci_baseline_load - read and check a baseline file; 0 or an exit code after one error line */
 int ci_baseline_load(const char *path, json_t **out)
 {
@@ -260,6 +288,10 @@ int ci_baseline_load(const char *path, json_t **out)
 
 		json_decref(b);
 		return rc;
+	}
+	if (cmp_baseline_names(json_object_get(b, "metrics"))) {
+		json_decref(b);
+		return pf_fail(PF_EXIT_INTERNAL, "%s: %s", path, strerror(ENOMEM));
 	}
 	*out = b;
 	return 0;
