@@ -244,31 +244,47 @@ static void cmp_names(struct ci_verdict *v, const char *key, const json_t *o)
 		  !strcmp(unit, "fraction") ? "fraction" : "";
 }
 
+/* cmp_strcmp - qsort order of strings */
+static int cmp_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /*
  * cmp_baseline_names - a baseline of an earlier version keys its metrics
  * subject.metric.stat: each renamed to its results.json path, the one name
- * compare judges and prints
+ * compare judges and prints, in the order of those names (as a baseline of
+ * this version has them); 0 or -ENOMEM
  */
 static int cmp_baseline_names(json_t *metrics)
 {
+	size_t n = json_object_size(metrics), i = 0;
+	char **keys = calloc(n ? n : 1, sizeof(*keys));
 	json_t *named = json_object(), *o;
 	const char *key;
-	char path[160];
+	int ret = -ENOMEM;
 
-	if (!named)
-		return -ENOMEM;
+	if (!keys || !named)
+		goto out;
 	json_object_foreach(metrics, key, o) {
+		char path[160];
+
 		pf_metric_path(key, path, sizeof(path));
-		if (json_object_set(named, path, o))
-			goto fail;
+		if (json_object_set(named, path, o) || !(keys[i++] = strdup(path)))
+			goto out;
 	}
-	if (json_object_clear(metrics) || json_object_update(metrics, named))
-		goto fail;
+	qsort(keys, i, sizeof(*keys), cmp_strcmp);
+	json_object_clear(metrics);
+	for (size_t k = 0; k < i; k++)
+		if (json_object_set(metrics, keys[k], json_object_get(named, keys[k])))
+			goto out;
+	ret = 0;
+out:
+	for (size_t k = 0; k < i; k++)
+		free(keys[k]);
+	free(keys);
 	json_decref(named);
-	return 0;
-fail:
-	json_decref(named);
-	return -ENOMEM;
+	return ret;
 }
 
 /* ci_baseline_load - read and check a baseline file; 0 or an exit code after one error line */

@@ -2,11 +2,12 @@
 # 0901-ci-compare.t - preflight baseline / compare on synthetic runs whose
 # truth is known (build/t/ci_genruns, fixed seeds): a +20 % shift, a single
 # 4x maximum and a count 0 -> 1 are REGRESSED with 10 + 3 runs; too few
-# samples is SKIP; identity rules; the outputs (TAP13, JUnit, JSON, Markdown).
+# samples is SKIP; identity rules; the outputs (TAP13, JUnit, JSON, Markdown);
+# one name per metric, its results.json path, and a baseline of the older names read.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight BUILT:t/ci_genruns
 need CMD:xmllint
-plan 36
+plan 40
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -34,7 +35,7 @@ is "$(json_get "$TMP/bl.json" identity.board)/$(json_get "$TMP/bl.json" identity
 	synthetic-board/6.1.0-test "ci-compare-1.6 identity from sysinfo.json"
 is "$(jp "$TMP/bl.json" 'my $m = $j->{metrics}{"tasks.io.activation_latency_ns.p99"}; scalar(@{$m->{values}}) . " $m->{samples}[0]"')" "10 5000" \
 	"ci-compare-1.7 per metric: ten run values and their sample counts"
-is "$(jp "$TMP/bl.json" '$j->{histograms}{"io.activation_latency"}{count}')" 50000 \
+is "$(jp "$TMP/bl.json" '$j->{histograms}{"tasks.io.activation_latency_ns"}{count}')" 50000 \
 	"ci-compare-1.8 the runs' histograms merged (10 x 5000 samples)"
 is "$(jp "$TMP/bl.json" 'my $t = $j->{tolerance}; "$t->{default}{percent} $t->{default}{abs} $t->{default}{bins} $t->{metrics}{q(tasks.*.exec_time_ns.*)}{percent}"')" \
 	"10 2000 2 5" "ci-compare-1.9 tolerances: defaults 10 %, 2 us, 2 bins, and one per metric"
@@ -115,4 +116,19 @@ is "$rc:$(jp "$TMP/rr-same.json" 'scalar grep { $_->{state} eq "REGRESSED" } @{$
 	"ci-compare-11.4 ... a run like it: nothing REGRESSED (a shift needs more runs: UNKNOWN)"
 run_cmd "$PREFLIGHT" compare --baseline "$D/base/run-01" "$D/base/run-01"
 like "$rc:$err" "^2:.*is in the baseline" "ci-compare-11.5 ... a run against itself is refused (exit 2)"
+
+# --- ci-compare-12: one name per metric, its results.json path; a baseline of the older names still reads
+# (t/fixtures/ci/baseline-older-names.json: this test's base runs, by the preflight before the change)
+OLD="$TOP/t/fixtures/ci/baseline-older-names.json"
+run_cmd "$PREFLIGHT" compare --baseline "$OLD" "$D"/same/run-*
+is "$rc:$(printf '%s\n' "$out" | cmp -s - "$TMP/same.tap" && echo same)" "0:same" \
+	"ci-compare-12.1 a baseline keyed subject.metric.stat: the same TAP as the baseline of this version"
+is "$(printf '%s\n' "$out" | grep -Ec '^ok [0-9]+ - (tasks\.io\.activation_latency_ns\.p99|tasks\.io\.overruns|app\.utilisation|cyclictest\.threads\.0\.latency_ns\.max)$')" 4 \
+	"ci-compare-12.2 ... every verdict named by its results.json path (tasks.io.activation_latency_ns.p99, not io.activation_latency.p99)"
+run_cmd "$PREFLIGHT" compare --baseline "$OLD" "$D"/same/run-* --junit "$TMP/old.xml" --tap /dev/null
+is "$(xmllint --xpath 'count(//testcase[@name="tasks.io.exec_time_ns.p50"])' "$TMP/old.xml")" 1 \
+	"ci-compare-12.3 ... JUnit names the path too"
+run_cmd "$PREFLIGHT" baseline create "$D"/base/run-* -o "$TMP/bl-path.json" --tolerance-for 'tasks.*.activation_latency_ns.max=20%'
+is "$rc:$(jp "$TMP/bl-path.json" '$j->{tolerance}{metrics}{q(tasks.*.activation_latency_ns.max)}{percent}')" "0:20" \
+	"ci-compare-12.4 --tolerance-for a glob of results.json paths"
 done_testing

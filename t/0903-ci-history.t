@@ -7,7 +7,7 @@ need BUILT:preflight BUILT:t/ci_genruns
 need CMD:sqlite3
 need CMD:gnuplot
 need CMD:xmllint
-plan 19
+plan 24
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -86,6 +86,24 @@ is "$(perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0]; my $t = decode_js
 	"preflight/REQ-CPU-001 app utilisation=fail preflight/REQ-LAT-001 io activation_latency max=pass preflight/REQ-SPI-001 fsw spi_transfer max=skip" \
 	"ci-hist-5.2 tests.json: the verdicts of verdicts.json by their stable names (not measured: skip; not valid: fail), none of the TAP's"
 like "$(cat "$TMP/squad/metrics.json")" '"preflight/tasks.io.activation_latency_ns.p99": [0-9.]+' "ci-hist-5.3 metrics.json: the run-level metrics"
+
+# --- ci-hist-7: one name per metric, its results.json path (issue 27, "Names")
+# a version-2 database keyed as preflight stored metrics before: subject.metric.stat
+O="$TMP/v2-names.sqlite"
+cp "$DB" "$O"
+sqlite3 "$O" "UPDATE metrics SET key = subject || '.' || metric || '.' || stat; PRAGMA user_version = 2"
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric tasks.io.activation_latency_ns.max
+want="$rc:$out"
+run_cmd "$PREFLIGHT" history trend --db "$O" --metric tasks.io.activation_latency_ns.max
+is "$rc:$(printf '%s\n' "$out" | wc -l)" "0:9" "ci-hist-7.1 trend --metric tasks.io.activation_latency_ns.max on a database of the older names"
+is "$(sqlite3 "$O" "PRAGMA user_version; SELECT count(*) FROM metrics WHERE key LIKE 'io.%'; SELECT count(*) FROM metrics WHERE key = 'tasks.io.activation_latency_ns.max'" | paste -sd/)" \
+	"3/0/8" "ci-hist-7.2 ... its metrics renamed to their paths once, by the migration to version 3"
+run_cmd "$PREFLIGHT" history trend --db "$O" --metric io.activation_latency.max
+is "$rc:$out" "$want" "ci-hist-7.3 --metric in the older spelling: the same CSV"
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric tasks.io.activation_latency_ns.max --budget '62 µs' --csv /dev/null --plot "$TMP/mu.svg"
+is "$rc:$(grep -q 'budget 62 us' "$TMP/mu.svg" && echo drawn)" "0:drawn" "ci-hist-7.4 --budget '62 µs': a time read as check reads a bound (62 us)"
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric tasks.io.activation_latency_ns.max --budget 0x10us
+like "$rc:$out:$err" "^2::preflight: history: bad --budget '0x10us'" "ci-hist-7.5 --budget 0x10us: no budget, as in check (exit 2)"
 
 # libpq is loaded when a PostgreSQL URL is opened (ci/histdb.c): without it, one line and exit 3,
 # here with libpq.so.5 hidden (an empty file over it) in a mount namespace of the command's own
