@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight BUILT:t/ci_genruns
 need CMD:xmllint
-plan 40
+plan 41
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -131,4 +131,13 @@ is "$(xmllint --xpath 'count(//testcase[@name="tasks.io.exec_time_ns.p50"])' "$T
 run_cmd "$PREFLIGHT" baseline create "$D"/base/run-* -o "$TMP/bl-path.json" --tolerance-for 'tasks.*.activation_latency_ns.max=20%'
 is "$rc:$(jp "$TMP/bl-path.json" '$j->{tolerance}{metrics}{q(tasks.*.activation_latency_ns.max)}{percent}')" "0:20" \
 	"ci-compare-12.4 --tolerance-for a glob of results.json paths"
+# tol KEY FILE - the tolerance of one metric in a compare.json
+tol() { jp "$2" "join '', map { \$_->{key} eq '$1' ? \$_->{tolerance} : () } @{\$j->{results}}"; }
+jp "$OLD" '$j->{tolerance}{metrics} = { q(*.activation_latency.max) => { percent => 20 } }; JSON::PP->new->canonical->encode($j)' > "$TMP/old20.json"
+"$PREFLIGHT" compare --baseline "$TMP/old20.json" "$D"/same/run-* --json "$TMP/old20c.json" --tap /dev/null >/dev/null
+"$PREFLIGHT" compare --baseline "$TMP/bl-path.json" "$D"/same/run-* --json "$TMP/path20c.json" --tap /dev/null >/dev/null
+k=tasks.io.activation_latency_ns.max
+is "$(tol $k "$TMP/old20c.json")/$([ "$(tol $k "$TMP/old20c.json")" != "$(tol $k "$TMP/same.json")" ] && echo not-default)" \
+	"$(tol $k "$TMP/path20c.json")/not-default" \
+	"ci-compare-12.5 an older glob (*.activation_latency.max=20%) in an older baseline: the tolerance of the path's glob"
 done_testing
