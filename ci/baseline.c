@@ -1,9 +1,9 @@
 /*
  * baseline.c - 'preflight baseline create RUN... -o FILE': many runs of one
  * scenario on one board become one baseline file (docs/ci.md): their common
- * identity, per subject.metric.stat the value of every run and its sample
- * count, the runs' distributions merged into one histogram per subject and
- * metric, and the tolerances compare applies. A baseline is promoted by
+ * identity, per metric (named by its results.json path) the value of every
+ * run and its sample count, the runs' distributions merged into one
+ * histogram per distribution, and the tolerances compare applies. A baseline is promoted by
  * review (it is a file in a repository), never by a pipeline.
  */
 #define _GNU_SOURCE
@@ -14,9 +14,9 @@
 #include "outfile.h"
 #include "outguard.h"
 #include "hist.h"
+#include "results_keys.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdbool.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -35,8 +35,9 @@ const struct pf_command cmd_baseline = {
 	"\n"
 	"Reads the run directories of repeated runs of one scenario on one board\n"
 	"and writes a baseline for 'preflight compare': the identity the runs share,\n"
-	"per subject.metric.stat the value of every run and its sample count, the\n"
-	"merged histograms and the tolerances (docs/ci.md).\n"
+	"per metric (its results.json path, tasks.io.activation_latency_ns.p99) the\n"
+	"value of every run and its sample count, the merged histograms and the\n"
+	"tolerances (docs/ci.md).\n"
 	"\n"
 	"options:\n"
 	"  -o, --output FILE        the baseline to write (required, no default)\n"
@@ -46,7 +47,8 @@ const struct pf_command cmd_baseline = {
 	"                           absolute value and histogram bucket widths\n"
 	"      --tolerance-for KEY=SPEC\n"
 	"                           the floor of the metrics matching KEY (a glob such\n"
-	"                           as '*.activation_latency.max'); repeatable\n"
+	"                           as 'tasks.*.activation_latency_ns.max', or in the\n"
+	"                           older names '*.activation_latency.max'); repeatable\n"
 	"                           (default: none, every metric has the default)\n"
 	"  -h, --help               this text\n"
 	"\n"
@@ -117,7 +119,7 @@ struct ci_tol ci_tol_of(const json_t *baseline, const char *key)
 
 	bl_tol_from(json_object_get(tol, "default"), &t);
 	json_object_foreach(per, glob, v)
-		if (!fnmatch(glob, key, 0)) {
+		if (ci_metric_glob(glob, key)) {
 			bl_tol_from(v, &t);
 			break;
 		}
@@ -193,7 +195,7 @@ static int bl_metrics(struct ci_run *runs, size_t n, json_t *metrics, json_t *hi
 		for (size_t k = 0; k < runs[r].n; k++) {
 			const struct ci_metric *m = &runs[r].m[k];
 			json_t *o = json_object_get(metrics, m->key);
-			char hname[160];
+			char hname[sizeof(m->key)];
 
 			if (!o) {
 				o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:[], s:[], s:[], s:I}",
@@ -209,7 +211,7 @@ static int bl_metrics(struct ci_run *runs, size_t n, json_t *metrics, json_t *hi
 			if (m->bin_width_ns > json_integer_value(json_object_get(o, "bin_width")))
 				json_object_set_new(o, "bin_width", json_integer(m->bin_width_ns));
 			/* one histogram per distribution: taken once, from its max */
-			snprintf(hname, sizeof(hname), "%s.%s", m->subject, m->metric);
+			snprintf(hname, sizeof(hname), "%.*s", (int)(strlen(m->key) - strlen(m->stat) - 1), m->key);
 			if (m->kind == CI_MAX && bl_merge_hist(hists, hname, m->dist, m->unit))
 				json_object_set_new(hists, hname, json_null());
 		}
@@ -226,13 +228,14 @@ static int bl_check_globs(json_t *per_metric, json_t *metrics)
 		bool hit = false;
 
 		json_object_foreach(metrics, key, m)
-			if (!fnmatch(glob, key, 0)) {
+			if (ci_metric_glob(glob, key)) {
 				hit = true;
 				break;
 			}
 		if (!hit)
 			return pf_fail(PF_EXIT_USAGE, "--tolerance-for '%s' matches no metric of the runs "
-				       "(subject.metric.stat, e.g. io.activation_latency.p99; '*' for any part)", glob);
+				       "(results.json paths, e.g. tasks.io.activation_latency_ns.p99, or io.activation_latency.p99; "
+				       "'*' for any part; docs/ci.md lists them)", glob);
 	}
 	return 0;
 }
@@ -338,7 +341,7 @@ static int bl_run(int argc, char **argv)
 		return pf_fail(PF_EXIT_INTERNAL, "%s", strerror(ENOMEM));
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		char *eq;
+		char *eq, glob[256];
 		struct ci_tol t;
 
 		switch (c) {
@@ -357,14 +360,16 @@ static int bl_run(int argc, char **argv)
 				json_decref(per);
 				return pf_usage_error(&cmd_baseline, "bad --tolerance-for '%s' (KEY=SPEC)", optarg);
 			}
+			/* the glob in the one spelling where it maps (*.exec_time.* -> tasks.*.exec_time_ns.*) */
+			pf_metric_path(optarg, glob, sizeof(glob));
 			/* only what the SPEC gives: the rest stays the default's */
-			json_object_set_new(per, optarg, json_object());
+			json_object_set_new(per, glob, json_object());
 			if (t.percent >= 0)
-				json_object_set_new(json_object_get(per, optarg), "percent", json_real(t.percent));
+				json_object_set_new(json_object_get(per, glob), "percent", json_real(t.percent));
 			if (t.abs >= 0)
-				json_object_set_new(json_object_get(per, optarg), "abs", json_real(t.abs));
+				json_object_set_new(json_object_get(per, glob), "abs", json_real(t.abs));
 			if (t.bins >= 0)
-				json_object_set_new(json_object_get(per, optarg), "bins", json_real(t.bins));
+				json_object_set_new(json_object_get(per, glob), "bins", json_real(t.bins));
 			break;
 		case 'h': pf_print_usage(&cmd_baseline); json_decref(per); return 0;
 		default: json_decref(per); return pf_option_error(&cmd_baseline, argv, "o:h");

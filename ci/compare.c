@@ -21,6 +21,7 @@
 #include "common.h"
 #include "outfile.h"
 #include "outguard.h"
+#include "results_keys.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -54,7 +55,7 @@ const struct pf_command cmd_compare = {
 	"                             compare against directly (required, no default)\n"
 	"      --tap FILE             TAP13, a YAML block per test (default: stdout)\n"
 	"      --junit FILE           JUnit XML: classname board.scenario.subject, name\n"
-	"                             metric.stat (default: none written)\n"
+	"                             the metric's results.json path (default: none)\n"
 	"      --json FILE            compare.json (default: none written)\n"
 	"      --md FILE              compare.md table (default: none written)\n"
 	"      --strict               UNKNOWN fails too (default: only REGRESSED fails)\n"
@@ -243,6 +244,49 @@ static void cmp_names(struct ci_verdict *v, const char *key, const json_t *o)
 		  !strcmp(unit, "fraction") ? "fraction" : "";
 }
 
+/* cmp_strcmp - qsort order of strings */
+static int cmp_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * cmp_baseline_names - a baseline of an earlier version keys its metrics
+ * subject.metric.stat: each renamed to its results.json path, the one name
+ * compare judges and prints, in the order of those names (as a baseline of
+ * this version has them); 0 or -ENOMEM
+ */
+static int cmp_baseline_names(json_t *metrics)
+{
+	size_t n = json_object_size(metrics), i = 0;
+	char **keys = calloc(n ? n : 1, sizeof(*keys));
+	json_t *named = json_object(), *o;
+	const char *key;
+	int ret = -ENOMEM;
+
+	if (!keys || !named)
+		goto out;
+	json_object_foreach(metrics, key, o) {
+		char path[160];
+
+		pf_metric_path(key, path, sizeof(path));
+		if (json_object_set(named, path, o) || !(keys[i++] = strdup(path)))
+			goto out;
+	}
+	qsort(keys, i, sizeof(*keys), cmp_strcmp);
+	json_object_clear(metrics);
+	for (size_t k = 0; k < i; k++)
+		if (json_object_set(metrics, keys[k], json_object_get(named, keys[k])))
+			goto out;
+	ret = 0;
+out:
+	for (size_t k = 0; k < i; k++)
+		free(keys[k]);
+	free(keys);
+	json_decref(named);
+	return ret;
+}
+
 /* ci_baseline_load - read and check a baseline file; 0 or an exit code after one error line */
 int ci_baseline_load(const char *path, json_t **out)
 {
@@ -260,6 +304,10 @@ int ci_baseline_load(const char *path, json_t **out)
 
 		json_decref(b);
 		return rc;
+	}
+	if (cmp_baseline_names(json_object_get(b, "metrics"))) {
+		json_decref(b);
+		return pf_fail(PF_EXIT_INTERNAL, "%s: %s", path, strerror(ENOMEM));
 	}
 	*out = b;
 	return 0;

@@ -1,7 +1,8 @@
 /*
  * histdb.c - SQLite and PostgreSQL behind one interface (histdb.h).
  *
- * Migrations are numbered SQL scripts applied in order from the stored
+ * Migrations are numbered SQL scripts (one, the renaming of the metrics, in
+ * C) applied in order from the stored
  * version to CI_DB_VERSION, each in one transaction with its version bump:
  * SQLite keeps the version in PRAGMA user_version, PostgreSQL in the one-row
  * table preflight_schema, and takes an advisory lock first so two runners
@@ -17,9 +18,11 @@
 #define _GNU_SOURCE
 #include "ci/histdb.h"
 #include "common.h"
+#include "results_keys.h"
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <jansson.h>
 #include <libpq-fe.h>
 #include <sqlite3.h>
 #include <stddef.h>
@@ -98,7 +101,48 @@ static const char *const ci_migrations[CI_DB_VERSION] = {
 	"CREATE TABLE verdicts (uuid TEXT NOT NULL REFERENCES runs(uuid), name TEXT NOT NULL,"
 	" result TEXT NOT NULL, PRIMARY KEY (uuid, name));"
 	"CREATE INDEX metrics_by_key ON metrics (key);",
+	/* 2 -> 3: every metric named by its results.json path (ci_rename_keys) */
+	NULL,
 };
+
+/* ci_key_collect - row callback: each key appended to a JSON array */
+static int ci_key_collect(void *ctx, int ncols, const char *const *cols)
+{
+	if (ncols > 0 && cols[0])
+		json_array_append_new(ctx, json_string(cols[0]));
+	return 0;
+}
+
+/*
+ * ci_rename_keys - the metrics stored by an earlier version under
+ * subject.metric.stat renamed to their results.json path, the one name
+ * (lib/results_keys.h); 0 or -1 after an error line
+ */
+static int ci_rename_keys(struct ci_db *db)
+{
+	json_t *keys = json_array(), *k;
+	char path[160];
+	size_t i;
+	int ret = -1;
+
+	if (!keys) {
+		pf_err("out of memory");
+		return -1;
+	}
+	if (ci_db_exec(db, "SELECT DISTINCT key FROM metrics", 0, NULL, ci_key_collect, keys))
+		goto out;
+	json_array_foreach(keys, i, k) {
+		const char *p[] = { path, json_string_value(k) };
+
+		if (p[1] && pf_metric_path(p[1], path, sizeof(path)) &&
+		    ci_db_exec(db, "UPDATE metrics SET key = ? WHERE key = ?", 2, p, NULL, NULL))
+			goto out;
+	}
+	ret = 0;
+out:
+	json_decref(keys);
+	return ret;
+}
 
 /* ci_is_pg - the URL names a PostgreSQL server */
 static int ci_is_pg(const char *url)
@@ -220,7 +264,7 @@ static int ci_migrate(struct ci_db *db)
 		goto fail;
 	}
 	for (; v < CI_DB_VERSION; v++) {
-		if (ci_db_exec(db, ci_migrations[v], 0, NULL, NULL, NULL))
+		if (ci_migrations[v] ? ci_db_exec(db, ci_migrations[v], 0, NULL, NULL, NULL) : ci_rename_keys(db))
 			goto fail;
 		if (db->pg)
 			snprintf(bump, sizeof(bump), v ? "UPDATE preflight_schema SET version = %d" :

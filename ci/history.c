@@ -16,8 +16,8 @@
 #include "outfile.h"
 #include "outguard.h"
 #include "proc.h"
+#include "results_keys.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -44,7 +44,8 @@ const struct pf_command cmd_history = {
 	"add       store each run (a run directory of 'preflight run') under its UUID\n"
 	"          (run.json 'uuid'); a run already there is left as it is\n"
 	"list      one line per run: UUID, start, board, kernel, scenario, exit code\n"
-	"trend     one metric (subject.metric.stat, as 'preflight compare' names it)\n"
+	"trend     one metric (its results.json path, as compare names it; the older\n"
+	"          subject.metric.stat names are read too)\n"
 	"          over the runs in time order, or its maximum per kernel; CSV to\n"
 	"          stdout unless --csv, a gnuplot plot with --plot\n"
 	"export    the three files of a SQUAD submission for one run (default: the\n"
@@ -53,7 +54,8 @@ const struct pf_command cmd_history = {
 	"options:\n"
 	"      --db DB          SQLite file, or postgresql://user@host:port/db (default:\n"
 	"                       history.sqlite)\n"
-	"      --metric KEY     trend: e.g. io.activation_latency.max (no default)\n"
+	"      --metric KEY     trend: e.g. tasks.io.activation_latency_ns.max, or\n"
+	"                       io.activation_latency.max (no default)\n"
 	"      --by run|kernel  trend: every run (default), or the maximum per kernel\n"
 	"      --csv FILE       trend: write the CSV there (default: stdout)\n"
 	"      --plot FILE      trend: gnuplot plot, .svg or .png (default: none)\n"
@@ -75,6 +77,7 @@ const struct pf_command cmd_history = {
 
 struct hist_opts {
 	const char *db, *metric, *by, *csv, *plot, *squad, *run;
+	const char *metric_given;	/* --metric as given: metric is its results.json path */
 	double      budget;
 	int         has_budget;
 	int         budget_is_time;	/* given with a time unit: o.budget is in us */
@@ -415,8 +418,11 @@ static int hist_check_metric(struct ci_db *db, const struct hist_opts *o)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	ret = ci_db_exec(db, "SELECT DISTINCT key FROM metrics ORDER BY key", 0, NULL, hist_key_list, f);
 	fclose(f);
-	ret = ret ? PF_EXIT_USAGE : pf_fail(PF_EXIT_USAGE, "trend: no run has metric '%s'; the history's metrics: %s",
-					    o->metric, keys && *keys ? keys : "none (history add RUN...)");
+	ret = ret ? PF_EXIT_USAGE : pf_fail(PF_EXIT_USAGE, "trend: no run has metric '%s'%s%s%s; the history's metrics: %s",
+					    o->metric_given, strcmp(o->metric, o->metric_given) ? " (" : "",
+					    strcmp(o->metric, o->metric_given) ? o->metric : "",
+					    strcmp(o->metric, o->metric_given) ? ")" : "",
+					    keys && *keys ? keys : "none (history add RUN...)");
 	free(keys);
 	return ret;
 }
@@ -640,36 +646,36 @@ static int hist_run(int argc, char **argv)
 	struct hist_opts o = { .db = "history.sqlite", .by = "run" };
 	struct ci_db *db;
 	const char *sub;
-	char *end;
+	char metric[256];
 	int c, ret;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': o.db = optarg; break;
-		case 'm': o.metric = optarg; break;
+		case 'm':
+			pf_metric_path(optarg, metric, sizeof(metric));	/* either spelling, one name */
+			o.metric = metric;
+			o.metric_given = optarg;
+			break;
 		case 'B': o.by = optarg; o.by_given = 1; break;
 		case 'c': o.csv = optarg; break;
 		case 'p': o.plot = optarg; break;
 		case 's': o.squad = optarg; break;
 		case 'r': o.run = optarg; break;
-		case 'b':
-			o.budget = strtod(optarg, &end);
-			if (end != optarg && *end && !isspace((unsigned char)*end)) {
-				/* a time with its unit, as budgets are written for check: "62us" */
-				int64_t ns;
+		case 'b': {
+			/* a number, or a time with its unit read as check reads a budget's: "62us", "62 µs" */
+			struct pf_qty q;
+			const char *unit;
 
-				if (pf_parse_duration_ns(optarg, PF_NS_PER_SEC, &ns))
-					return pf_usage_error(&cmd_history, "bad --budget '%s' (a number in the metric's "
-							      "unit, or a time with its unit: 62us)", optarg);
-				o.budget = (double)ns / 1e3;
-				o.budget_is_time = 1;
-			} else if (end == optarg || *end) {
-				return pf_usage_error(&cmd_history, "bad --budget '%s' (a number in the metric's unit, "
-						      "or a time with its unit: 62us)", optarg);
-			}
+			if (pf_parse_quantity(optarg, &q, &unit) || q.kind == PF_QTY_PERCENT || q.value < 0)
+				return pf_usage_error(&cmd_history, "bad --budget '%s' (a number in the metric's "
+						      "unit, or a time with its unit: 62us)", optarg);
+			o.budget = q.kind == PF_QTY_TIME ? q.value * q.unit_ns / 1e3 : q.value;
+			o.budget_is_time = q.kind == PF_QTY_TIME;
 			o.has_budget = 1;
 			break;
+		}
 		case 'h': pf_print_usage(&cmd_history); return 0;
 		default: return pf_option_error(&cmd_history, argv, "h");
 		}

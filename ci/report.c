@@ -1,8 +1,8 @@
 /*
  * report.c - the outputs of 'preflight compare' (compare.h): TAP13 with a
  * YAML block per metric, JUnit XML, compare.json and compare.md. Names are
- * stable from run to run (subject.metric.stat; JUnit classname
- * board.scenario.subject, name metric.stat), the numbers go in the message
+ * stable from run to run (the metric's results.json path; JUnit classname
+ * board.scenario.subject, name the path), the numbers go in the message
  * and the YAML, so a CI system can follow one metric across pipelines.
  */
 #define _GNU_SOURCE
@@ -170,9 +170,7 @@ int ci_write_junit(FILE *f, const struct ci_report *r)
 		ci_message(msg, sizeof(msg), v);
 		fprintf(f, "    <testcase classname=\"%s.%s.%s\" name=\"", b_xml, s_xml,
 			pf_markup_esc_str(subject, sub_xml, sizeof(sub_xml)));
-		pf_markup_esc(f, v->metric);
-		fputc('.', f);
-		pf_markup_esc(f, v->stat);
+		pf_markup_esc(f, v->key);
 		fputs("\" time=\"0\">\n", f);
 		if (bad || v->state == CI_SKIP) {
 			fprintf(f, "      <%s message=\"", bad ? "failure" : "skipped");

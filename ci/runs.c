@@ -9,8 +9,10 @@
 #define _GNU_SOURCE
 #include "ci/runs.h"
 #include "common.h"
+#include "results_keys.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <jansson.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -105,6 +107,7 @@ static int ci_add(struct ci_run *run, const char *subject, const char *metric, c
 		  enum ci_kind kind, double q, double value, const char *unit, const json_t *dist)
 {
 	struct ci_metric *m;
+	char old[160];
 
 	if (pf_grow(&run->m, &run->cap, run->n, sizeof(*run->m), 64))
 		return -ENOMEM;
@@ -113,7 +116,8 @@ static int ci_add(struct ci_run *run, const char *subject, const char *metric, c
 	snprintf(m->subject, sizeof(m->subject), "%s", subject);
 	snprintf(m->metric, sizeof(m->metric), "%s", metric);
 	snprintf(m->stat, sizeof(m->stat), "%s", stat);
-	snprintf(m->key, sizeof(m->key), "%s.%s.%s", subject, metric, stat);
+	snprintf(old, sizeof(old), "%s.%s.%s", subject, metric, stat);
+	pf_metric_path(old, m->key, sizeof(m->key));	/* the one name: results.json's path */
 	m->kind = kind;
 	m->q = q;
 	m->value = value;
@@ -333,6 +337,13 @@ void ci_run_free(struct ci_run *run)
 	run->results = NULL;
 	run->m = NULL;
 	run->n = run->cap = 0;
+}
+
+bool ci_metric_glob(const char *glob, const char *key)
+{
+	char old[160];
+
+	return !fnmatch(glob, key, 0) || (pf_metric_old_name(key, old, sizeof(old)) && !fnmatch(glob, old, 0));
 }
 
 const struct ci_metric *ci_run_find(const struct ci_run *run, const char *key)

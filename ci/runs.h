@@ -1,7 +1,8 @@
 /*
  * runs.h - one run as 'preflight baseline' and 'preflight compare' see it:
  * its identity (where and how it was measured) and its run-level metrics,
- * one number per subject.metric.stat ("io.activation_latency.p99"), read
+ * one number per metric, named by its results.json path
+ * ("tasks.io.activation_latency_ns.p99", lib/results_keys.h), read
  * from the run directory's results.json, sysinfo.json, run.json and
  * scenario.ini (docs/ci.md lists every metric and identity field).
  */
@@ -33,7 +34,7 @@ extern const char *const ci_ident_name[CI_NIDENT];	/* "board", "kernel_release",
 extern const bool ci_ident_must_match[CI_NIDENT];	/* compared unless --ignore-identity */
 
 struct ci_metric {
-	char    key[160];	/* "io.activation_latency.p99" */
+	char    key[160];	/* "tasks.io.activation_latency_ns.p99": the results.json path */
 	char    subject[64];	/* "io", "app", "run", "cpu0" */
 	char    metric[64];	/* "activation_latency" */
 	char    stat[16];	/* "p99", "max", "count", "run" */
@@ -67,6 +68,12 @@ void ci_run_free(struct ci_run *run);
 
 /* ci_run_find - the metric of a run with this key, or NULL */
 const struct ci_metric *ci_run_find(const struct ci_run *run, const char *key);
+
+/*
+ * ci_metric_glob - does a glob ('*' any text) match a metric key, in its
+ * results.json path or in the older subject.metric.stat spelling
+ */
+bool ci_metric_glob(const char *glob, const char *key);
 
 /* ci_ident_index - the identity field of this name, or -1 */
 int ci_ident_index(const char *name);

@@ -109,6 +109,45 @@ int pf_parse_duration_ns(const char *text, int64_t default_unit_ns, int64_t *out
 	return 0;
 }
 
+int pf_parse_quantity(const char *text, struct pf_qty *q, const char **unit_at)
+{
+	static const struct { const char *name, *unit; double ns; } units[] = {
+		{ "ns", "ns", 1 }, { "us", "us", 1e3 }, { "\xc2\xb5s", "us", 1e3 }, { "ms", "ms", 1e6 },
+		{ "s", "s", 1e9 },
+	};
+	const char *s = text;
+	char *end;
+	size_t i;
+
+	errno = 0;
+	q->value = strtod(s, &end);
+	if (end == s || errno || !isfinite(q->value) || !(isdigit((unsigned char)*s) || *s == '-' || *s == '.') ||
+	    memchr(s, 'x', (size_t)(end - s)) || memchr(s, 'X', (size_t)(end - s)))
+		return -EINVAL;
+	s = end;
+	while (isspace((unsigned char)*s))
+		s++;
+	*unit_at = s;
+	q->kind = PF_QTY_PLAIN;
+	q->unit = "";
+	q->unit_ns = 1;
+	if (!*s)
+		return 0;
+	if (!strcmp(s, "%")) {
+		q->kind = PF_QTY_PERCENT;
+		q->unit = "%";
+		return 0;
+	}
+	for (i = 0; i < PF_ARRAY_SIZE(units); i++)
+		if (!strcmp(s, units[i].name)) {
+			q->kind = PF_QTY_TIME;
+			q->unit = units[i].unit;
+			q->unit_ns = units[i].ns;
+			return 0;
+		}
+	return -ENOENT;
+}
+
 int pf_grow(void *arrp, size_t *cap, size_t n, size_t elem_size, size_t first)
 {
 	size_t want;

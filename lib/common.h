@@ -82,6 +82,25 @@ static inline int64_t pf_clock_ns(clockid_t clock)
  */
 int pf_parse_duration_ns(const char *text, int64_t default_unit_ns, int64_t *out_ns) PF_MUST_CHECK;
 
+/* what a number written with its unit is (pf_parse_quantity) */
+enum pf_qty_kind { PF_QTY_PLAIN, PF_QTY_TIME, PF_QTY_PERCENT };
+
+struct pf_qty {
+	double      value;	/* as written, in 'unit' */
+	enum pf_qty_kind kind;
+	const char *unit;	/* "ns", "us" (also for µs), "ms", "s", "%" or "" */
+	double      unit_ns;	/* PF_QTY_TIME: ns per unit */
+};
+
+/*
+ * pf_parse_quantity - a number and its unit as budgets write them: "62us",
+ * "62 µs", "1.5 ms", "60%", "3" (a count, or a number in a metric's own
+ * unit). Decimal only (strtod's 0x10 and 1p3 are no budget's), finite; the
+ * sign is the caller's to judge. 0; -EINVAL when no number leads; -ENOENT
+ * for a unit that is none of ns us µs ms s % (*unit_at points to it)
+ */
+int pf_parse_quantity(const char *text, struct pf_qty *q, const char **unit_at) PF_MUST_CHECK;
+
 /* pf_parse_long - parse a whole decimal number in [min, max]; 0 or -EINVAL / -ERANGE */
 int pf_parse_long(const char *text, long min, long max, long *out) PF_MUST_CHECK;
 /* pf_parse_ll - the same for 64 bits on every target (long is 32 bits on armhf) */

@@ -189,3 +189,93 @@ void pf_results_keys_print(FILE *out)
 	for (i = 0; i < sizeof(pf_results_keys) / sizeof(pf_results_keys[0]); i++)
 		fprintf(out, "%s\n", pf_results_keys[i]);
 }
+
+/*
+ * The two spellings of compare's run-level metrics: 'preflight compare',
+ * 'baseline' and 'history' once named them subject.metric.stat
+ * ("io.activation_latency.p99"); the name every command now writes is the
+ * results.json path 'check' reads ("tasks.io.activation_latency_ns.p99"),
+ * and every command reads both. '$' is one segment (a task, a CPU), '%' the
+ * rest (a statistic such as p99.9); the first pattern that matches wins.
+ */
+static const struct { const char *old, *path; } pf_metric_names[] = {
+	{ "$.activation_latency.%", "tasks.$.activation_latency_ns.%" },
+	{ "$.response_time.%", "tasks.$.response_time_ns.%" },
+	{ "$.exec_time.%", "tasks.$.exec_time_ns.%" },
+	{ "$.overruns.count", "tasks.$.overruns" },
+	{ "$.deadline_misses.count", "tasks.$.deadline_misses" },
+	{ "$.missed_activations.count", "tasks.$.missed_activations" },
+	{ "$.dropped_joblog_rows.count", "tasks.$.joblog.dropped" },
+	{ "app.utilisation.run", "app.utilisation" },
+	{ "app.utilisation.max_1s", "app.utilisation_max_1s" },
+	{ "app.slot_overruns.count", "slots.overruns" },
+	{ "run.lost_events.count", "lost_events.total" },
+	{ "cpu$.cyclictest_latency.%", "cyclictest.threads.$.latency_ns.%" },
+};
+
+/*
+ * pf_metric_match - does name match pattern p; the segment '$' stands for
+ * and the rest '%' into seg[] / rest[] (empty when p has none)
+ */
+static bool pf_metric_match(const char *p, const char *name, char *seg, char *rest, size_t size)
+{
+	size_t n;
+
+	*seg = *rest = '\0';
+	for (; *p; p++) {
+		if (*p == '$') {
+			n = strcspn(name, ".");
+			if (!n || n >= size)
+				return false;
+			memcpy(seg, name, n);
+			seg[n] = '\0';
+			name += n;
+		} else if (*p == '%') {
+			n = strlen(name);
+			if (!n || n >= size)
+				return false;
+			memcpy(rest, name, n + 1);
+			name += n;
+		} else if (*p == *name) {
+			name++;
+		} else {
+			return false;
+		}
+	}
+	return !*name;
+}
+
+/* pf_metric_map - name through the first pattern of one column matched, into the other; false when none */
+static bool pf_metric_map(const char *name, bool to_path, char *out, size_t size)
+{
+	char seg[128], rest[128];
+	const char *p, *q;
+	size_t i, len = 0;
+
+	for (i = 0; i < sizeof(pf_metric_names) / sizeof(pf_metric_names[0]); i++) {
+		p = to_path ? pf_metric_names[i].old : pf_metric_names[i].path;
+		if (!pf_metric_match(p, name, seg, rest, sizeof(seg)))
+			continue;
+		for (q = to_path ? pf_metric_names[i].path : pf_metric_names[i].old; *q && len + 1 < size; q++)
+			len += (size_t)snprintf(out + len, size - len, "%s", *q == '$' ? seg : *q == '%' ? rest :
+						(char[2]){ *q, '\0' });
+		return len < size;
+	}
+	return false;
+}
+
+bool pf_metric_path(const char *name, char *out, size_t size)
+{
+	if (pf_metric_map(name, true, out, size))
+		return true;
+	snprintf(out, size, "%s", name);
+	return false;
+}
+
+bool pf_metric_old_name(const char *path, char *out, size_t size)
+{
+	if (pf_metric_map(path, false, out, size))
+		return true;
+	snprintf(out, size, "%s", path);
+	return false;
+}

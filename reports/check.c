@@ -381,18 +381,17 @@ static int chk_parse_op(const char **s, enum chk_op *op)
 
 /*
  * chk_parse_bound - "<= 62us", "< 1 ms", "<= 60%", "== 0"; a bare limit
- * ("62us", as budgets/seed.ini writes it) is an upper bound, "<="
+ * ("62us", as budgets/seed.ini writes it) is an upper bound, "<="; the
+ * number and its unit read by pf_parse_quantity, as every command reads a time
  */
-/* the time units a budget may write, and their length in ns */
-static const struct { const char *name; double ns; } chk_time_units[] = {
-	{ "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-};
-
 static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
 {
-	const char *s = r->bound;
-	char *end;
-	size_t i;
+	static const enum chk_kind kinds[] = {
+		[PF_QTY_PLAIN] = CHK_PLAIN, [PF_QTY_TIME] = CHK_TIME, [PF_QTY_PERCENT] = CHK_PERCENT,
+	};
+	const char *s = r->bound, *unit;
+	struct pf_qty q;
+	int ret;
 
 	while (isspace((unsigned char)*s))
 		s++;
@@ -400,46 +399,27 @@ static int chk_parse_bound(struct chk_budgets *b, struct chk_req *r)
 		r->op = CHK_LE;
 	while (isspace((unsigned char)*s))
 		s++;
-	errno = 0;
-	r->limit = strtod(s, &end);
-	/* decimal only: strtod also takes 0x10 and 1p3, which no budget means */
-	if (end == s || errno || !isfinite(r->limit) || !(isdigit((unsigned char)*s) ||
-							 *s == '-' || *s == '.') ||
-	    memchr(s, 'x', (size_t)(end - s)) || memchr(s, 'X', (size_t)(end - s))) {
+	ret = pf_parse_quantity(s, &q, &unit);
+	if (ret == -EINVAL) {
 		chk_bad(b, r->line_bound, "bound '%s' is not [<|<=|>|>=|==|!=] NUMBER [UNIT]",
 			r->bound);
 		return -EINVAL;
 	}
-	s = end;
-	while (isspace((unsigned char)*s))
-		s++;
-	r->kind = CHK_PLAIN;
-	r->unit = "";
-	if (!*s)
-		return 0;
-	if (!strcmp(s, "%")) {
-		r->kind = CHK_PERCENT;
-		r->unit = "%";
-		if (r->limit < 0) {
-			chk_bad(b, r->line_bound, "bound '%s': a share is never negative", r->bound);
-			return -EINVAL;
-		}
-		return 0;
+	if (ret) {
+		chk_bad(b, r->line_bound, "bound '%s': unknown unit '%s' (ns, us, ms, s, %%, or none "
+			"for a count)", r->bound, unit);
+		return -EINVAL;
 	}
-	for (i = 0; i < PF_ARRAY_SIZE(chk_time_units); i++)
-		if (!strcmp(s, chk_time_units[i].name)) {
-			r->kind = CHK_TIME;
-			r->unit = i == 2 ? "us" : chk_time_units[i].name;
-			r->unit_ns = chk_time_units[i].ns;
-			if (r->limit < 0) {
-				chk_bad(b, r->line_bound, "bound '%s': a time is never negative", r->bound);
-				return -EINVAL;
-			}
-			return 0;
-		}
-	chk_bad(b, r->line_bound, "bound '%s': unknown unit '%s' (ns, us, ms, s, %%, or none "
-		"for a count)", r->bound, s);
-	return -EINVAL;
+	r->limit = q.value;
+	r->kind = kinds[q.kind];
+	r->unit = q.unit;
+	r->unit_ns = q.unit_ns;
+	if (r->kind != CHK_PLAIN && r->limit < 0) {
+		chk_bad(b, r->line_bound, "bound '%s': a %s is never negative", r->bound,
+			r->kind == CHK_TIME ? "time" : "share");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* the functions of a tail object (docs/budgets.md: tail budgets) */
@@ -458,7 +438,8 @@ static int chk_tail_fn(const char *m, size_t *base, double *arg, char *why, size
 		{ ".exceedance(", CHK_TAIL_EXCEED }, { ".pwcet(", CHK_TAIL_PWCET },
 	};
 	const char *open = NULL, *a, *u;
-	char *end;
+	char *end, dur[64];
+	struct pf_qty q;
 	size_t i, len = strlen(m), k = 0;
 
 	*base = len;
@@ -477,14 +458,11 @@ static int chk_tail_fn(const char *m, size_t *base, double *arg, char *why, size
 		if (end != m + len - 1 || !(*arg > 0 && *arg < 1))
 			goto bad;
 	} else {
-		u = end;
-		for (i = 0; i < PF_ARRAY_SIZE(chk_time_units); i++)
-			if (strlen(chk_time_units[i].name) == (size_t)(m + len - 1 - u) &&
-			    !strncmp(u, chk_time_units[i].name, (size_t)(m + len - 1 - u)))
-				break;
-		if (i == PF_ARRAY_SIZE(chk_time_units) || !(*arg > 0))
+		/* the duration as a bound's: the same numbers, the same units */
+		snprintf(dur, sizeof(dur), "%.*s", (int)(m + len - 1 - a), a);
+		if (pf_parse_quantity(dur, &q, &u) || q.kind != PF_QTY_TIME || !(q.value > 0) || strchr(dur, ' '))
 			goto bad;
-		*arg *= chk_time_units[i].ns;
+		*arg = q.value * q.unit_ns;
 	}
 	*base = (size_t)(open - m);
 	return fns[k].fn;
@@ -497,7 +475,7 @@ bad:
 /* chk_parse_metric - 'metric' split at commas, each a dotted path */
 static int chk_parse_metric(struct chk_budgets *b, struct chk_req *r)
 {
-	char *copy, *tok, *save = NULL, *p, why[256];
+	char *copy, *tok, *save = NULL, *p, why[256], path[256];
 	char **m;
 
 	copy = strdup(r->metric);
@@ -526,7 +504,9 @@ static int chk_parse_metric(struct chk_budgets *b, struct chk_req *r)
 			goto fail;
 		}
 		tok[base] = '\0';
-		if (!pf_results_key_known(tok, why, sizeof(why))) {
+		/* compare's older name of a metric (io.activation_latency.max) is its path too */
+		pf_metric_path(tok, path, sizeof(path));
+		if (!pf_results_key_known(path, why, sizeof(why))) {
 			chk_bad(b, r->line_metric, "metric '%s' names no key of results.json (docs/results.md; "
 				"'preflight check --keys' lists them): %s", tok, why);
 			goto fail;
@@ -535,11 +515,10 @@ static int chk_parse_metric(struct chk_budgets *b, struct chk_req *r)
 		if (!m)
 			goto fail;
 		r->metrics = m;
-		if (fn)
-			tok[base] = '.';	/* the function back after the path's check */
-		r->metrics[r->nmetrics] = strdup(tok);
-		if (!r->metrics[r->nmetrics++])
+		/* the function back after the path's check */
+		if (asprintf(&r->metrics[r->nmetrics], "%s%s%s", path, fn ? "." : "", fn ? tok + base + 1 : "") < 0)
 			goto fail;
+		r->nmetrics++;
 	}
 	free(copy);
 	if (!r->nmetrics) {

@@ -21,6 +21,7 @@
 #include "load_achieved.h"
 #include "proc.h"
 #include "report.h"
+#include "results_keys.h"
 #include "tail_model.h"
 
 #include <errno.h>
@@ -398,31 +399,18 @@ static json_t *rpt_prev_record(struct rpt *r, json_t *rec)
 }
 
 /*
- * rpt_baseline_key - the name a baseline (docs/ci.md, "Metrics") gives the metric of a verdict
- * record's path: tasks.io.activation_latency_ns.max is io.activation_latency.max,
- * tasks.io.overruns io.overruns.count, app.utilisation app.utilisation.run; NULL for one it has not
+ * rpt_baseline_metric - a baseline's metric of a verdict record's path: the
+ * path is its name (docs/ci.md, "Metrics"); a baseline of an earlier version
+ * has it under compare's older name (lib/results_keys.h); NULL for one it has not
  */
-static const char *rpt_baseline_key(const char *path, char *buf, size_t size)
+static json_t *rpt_baseline_metric(struct rpt *r, const char *path)
 {
-	char task[128], rest[256], *ns;
+	json_t *metrics = json_object_get(r->baseline, "metrics"), *m = json_object_get(metrics, path);
+	char old[256];
 
-	if (!strcmp(path, "app.utilisation"))
-		return "app.utilisation.run";
-	if (!strcmp(path, "app.utilisation_max_1s"))
-		return "app.utilisation.max_1s";
-	if (!strcmp(path, "slots.overruns"))
-		return "app.slot_overruns.count";
-	if (sscanf(path, "tasks.%127[^.].%255s", task, rest) != 2)
-		return NULL;
-	ns = strstr(rest, "_ns.");
-	if (ns) {
-		*ns = '\0';
-		snprintf(buf, size, "%s.%s.%s", task, rest, ns + 4);
-	} else if (!strchr(rest, '.'))
-		snprintf(buf, size, "%s.%s.count", task, rest);
-	else
-		return NULL;
-	return buf;
+	if (!m && pf_metric_old_name(path, old, sizeof(old)))
+		m = json_object_get(metrics, old);
+	return m;
 }
 
 /* rpt_share - a value in the record's raw unit (ns, a fraction, a count) as a share of its budget, as rpt_budget_use */
@@ -448,15 +436,13 @@ static double rpt_share(json_t *rec, double raw)
  */
 static bool rpt_baseline_shares(struct rpt *r, json_t *rec, bool raw, double *med, double *mn, double *mx)
 {
-	char key[512];
-	const char *k = rpt_baseline_key(rpt_str(rec, "metric", ""), key, sizeof(key));
 	json_t *v;
 	double x[256];
 	size_t i, n = 0;
 
-	if (!k || !r->baseline)
+	if (!r->baseline)
 		return false;
-	json_array_foreach(json_object_get(json_object_get(json_object_get(r->baseline, "metrics"), k), "values"), i, v) {
+	json_array_foreach(json_object_get(rpt_baseline_metric(r, rpt_str(rec, "metric", "")), "values"), i, v) {
 		double y = json_is_number(v) ? (raw ? json_number_value(v) : rpt_share(rec, json_number_value(v))) : NAN;
 
 		if (!isnan(y) && n < PF_ARRAY_SIZE(x))

@@ -3,10 +3,11 @@
 # --budgets name that is no file here is looked for as a data file (as the
 # README says), a byte order mark is no text, a negative time or share and a
 # hexadecimal bound are refused, a misspelt keyword in select is no task name;
-# small bounds and absurd values print readably.
+# small bounds and absurd values print readably; a metric in compare's older
+# spelling is its results.json path.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight BUILT:t/ci_genruns
-plan 13
+plan 17
 
 "$B/t/ci_genruns" "$TMP/runs" --runs 1 --seed 41 >/dev/null || exit 1
 R="$TMP/runs/run-01"
@@ -68,4 +69,20 @@ perl -MJSON::PP -0777 -i -pe '$j = JSON::PP->new->canonical; $r = $j->decode($_)
 run_cmd "$PREFLIGHT" check "$TMP/str" --budgets u.ini
 is "$rc:$err" "2:preflight: check: $TMP/str/results.json: 'tasks.io.activation_latency_ns.max' is a string, not a number: a corrupt or hand-edited results.json (read for u.ini:3)" \
 	"check-input-6.1 a string where results.json has a number: results.json named"
+# --- check-input-7: one name per metric (issue 27, "Names"): compare's older names are paths too
+printf '[REQ-X]\ntext = t\nmetric = tasks.io.activation_latency_ns.max\nbound = <= 62us\n[REQ-Y]\ntext = t\nmetric = tasks.*.overruns\nbound = == 0\n' > p.ini
+printf '[REQ-X]\ntext = t\nmetric = io.activation_latency.max\nbound = <= 62us\n[REQ-Y]\ntext = t\nmetric = *.overruns.count\nbound = == 0\n' > o.ini
+run_cmd "$PREFLIGHT" check "$R" --budgets p.ini --json p.json
+want="$rc:$(printf '%s\n' "$out" | sed 1,2d)"
+is "$(printf '%s\n' "$want" | grep -Ec '^([01]:)?ok [12] - REQ-[XY] io')" 2 "check-input-7.0 the budget of paths judges io twice"
+run_cmd "$PREFLIGHT" check "$R" --budgets o.ini --json o.json
+is "$rc:$(printf '%s\n' "$out" | sed 1,2d)" "$want" \
+	"check-input-7.1 a budget naming io.activation_latency.max and *.overruns.count: the verdicts of their paths"
+is "$(json_get o.json verdicts.0.metric verdicts.1.metric | paste -sd" ")" \
+	"tasks.io.activation_latency_ns.max tasks.io.overruns" "check-input-7.2 ... and verdicts.json names the paths"
+printf '[REQ-X]\ntext = t\nmetric = io.activation_latency.maximum\nbound = <= 62us\n' > w.ini
+run_cmd "$PREFLIGHT" check "$R" --budgets w.ini
+like "$rc:$(printf '%s\n' "$err" | wc -l):$err" \
+	"^2:1:preflight: check: w.ini:3: metric 'io.activation_latency.maximum' names no key of results.json \(docs/results.md; 'preflight check --keys' lists them\)" \
+	"check-input-7.3 a wrong name: exit 2, one line saying where the names are listed"
 done_testing

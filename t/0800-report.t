@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 101
+plan 102
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -281,6 +281,14 @@ is "$rc $(awk '/^\$B << EOD/ { on = 1; next } on && /^EOD/ { exit } on' "$GP/V1.
 	"report-11.6 --baseline: app.utilisation's median and range as shares of its budget on its row (the baseline's metric names)"
 like "$(grep "first $((nv - 6)) right" "$GP/V1.gp")" "'1 == 0: fail \(baseline 0 to 3\)'" \
 	"report-11.7 ... a count that must be 0: the baseline's range in its row's text"
+# a baseline of this version names its metrics by their results.json paths (docs/ci.md): the same rows
+sed 's/"app.utilisation.run"/"app.utilisation"/; s/"ctl100.deadline_misses.count"/"tasks.ctl100.deadline_misses"/' \
+	"$TMP/base.json" > "$TMP/base-paths.json"
+rm -rf "$TMP"/preflight-report.*
+run_cmd env PREFLIGHT_REPORT_KEEP_TMP=1 TMPDIR="$TMP" "$PREFLIGHT" report "$TMP/full" -o "$TMP/base2.html" --baseline "$TMP/base-paths.json"
+GP=$(ls -d "$TMP"/preflight-report.* | head -1)
+is "$rc $(awk '/^\$B << EOD/ { on = 1; next } on && /^EOD/ { exit } on' "$GP/V1.gp" | tr '\n' '|')/$(grep -c "baseline 0 to 3" "$GP/V1.gp")" \
+	"0 $((nv - 3)) 60 50 70|/1" "report-11.9 --baseline named by results.json paths: the same median, range and row text"
 echo '{"schema": "preflight-compare/1"}' > "$TMP/notbase.json"
 run_cmd "$PREFLIGHT" report "$TMP/full" -o "$TMP/nobase.html" --baseline "$TMP/notbase.json"
 like "$rc:$err" "^2:preflight: report: --baseline: $TMP/notbase.json: not preflight-baseline/1" "report-11.8 --baseline of another schema: exit 2, said"

@@ -7,7 +7,7 @@ need BUILT:preflight BUILT:t/ci_genruns
 need CMD:sqlite3
 need CMD:gnuplot
 need CMD:xmllint
-plan 19
+plan 24
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -30,7 +30,7 @@ is "$rc:$out" "0:history: 4 runs added, 0 already there" "ci-hist-1.1 four runs 
 run_cmd "$PREFLIGHT" history add --db "$DB" "$D"/k1/run-* "$D"/k2/run-*
 is "$rc:$out" "0:history: 4 runs added, 4 already there" "ci-hist-1.2 adding them again changes nothing"
 is "$(sqlite3 "$DB" 'SELECT count(*) FROM runs; SELECT count(*) FROM metrics' | paste -sd/)" "8/176" "ci-hist-1.3 8 runs, 22 metrics each"
-is "$(sqlite3 "$DB" 'PRAGMA user_version')" 2 "ci-hist-1.4 the schema version is in PRAGMA user_version"
+is "$(sqlite3 "$DB" 'PRAGMA user_version')" 3 "ci-hist-1.4 the schema version is in PRAGMA user_version"
 is "$(sqlite3 "$DB" "SELECT uuid FROM runs WHERE path LIKE '%k1/run-01'")" "$(json_get "$D/k1/run-01/run.json" uuid)" \
 	"ci-hist-1.5 a run is keyed by run.json's uuid"
 run_cmd "$PREFLIGHT" history list --db "$DB"
@@ -45,11 +45,11 @@ sqlite3 "$V1" "CREATE TABLE runs (uuid TEXT PRIMARY KEY, path TEXT, started_utc 
 	stat TEXT, kind TEXT, unit TEXT, value DOUBLE PRECISION, samples BIGINT, PRIMARY KEY (uuid, key));
 	INSERT INTO runs (uuid, board) VALUES ('old-run', 'b'); PRAGMA user_version = 1;"
 run_cmd "$PREFLIGHT" history add --db "$V1" "$D/k2/run-08"
-is "$rc:$(sqlite3 "$V1" 'PRAGMA user_version; SELECT count(*) FROM runs; SELECT count(*) FROM verdicts' | paste -sd/)" "0:2/2/3" \
-	"ci-hist-2.1 version 1 migrated to 2, its rows kept, verdicts stored"
+is "$rc:$(sqlite3 "$V1" 'PRAGMA user_version; SELECT count(*) FROM runs; SELECT count(*) FROM verdicts' | paste -sd/)" "0:3/2/3" \
+	"ci-hist-2.1 version 1 migrated to 3, its rows kept, verdicts stored"
 sqlite3 "$V1" 'PRAGMA user_version = 9'
 run_cmd "$PREFLIGHT" history list --db "$V1"
-like "$rc:$err" "^2:.*schema version 9 is newer than this preflight's \(2\)" "ci-hist-2.2 a newer schema is refused, exit 2"
+like "$rc:$err" "^2:.*schema version 9 is newer than this preflight's \(3\)" "ci-hist-2.2 a newer schema is refused, exit 2"
 
 # --- ci-hist-3: two writers at once
 "$G" "$D/w" --runs 12 --seed 23 --first 20 || exit 1
@@ -61,17 +61,17 @@ wait $p2; r2=$?
 is "$r1/$r2/$(sqlite3 "$W" 'SELECT count(*) FROM runs')" "0/0/12" "ci-hist-3.1 two writers at once: every run once"
 
 # --- ci-hist-4: trend
-run_cmd "$PREFLIGHT" history trend --db "$DB" --metric io.activation_latency.max
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric tasks.io.activation_latency_ns.max
 is "$(printf '%s\n' "$out" | head -1)/$(printf '%s\n' "$out" | wc -l)" "started_utc,kernel_release,uuid,value/9" \
 	"ci-hist-4.1 trend CSV: a header and one row per run"
 like "$(printf '%s\n' "$out" | sed -n 2p)" "^2026-01-01T01:00:00Z,6\.1\.0,[0-9a-f-]{36},[0-9]+\.[0-9]{3}$" \
 	"ci-hist-4.2 rows in time order, the value in us"
-run_cmd "$PREFLIGHT" history trend --db "$DB" --metric io.activation_latency.max --by kernel --csv "$TMP/k.csv"
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric tasks.io.activation_latency_ns.max --by kernel --csv "$TMP/k.csv"
 is "$(cut -d, -f2,3 "$TMP/k.csv" | paste -sd' ')" "kernel_release,runs 6.1.0,4 6.2.0,4" "ci-hist-4.3 --by kernel: one row per kernel"
-run_cmd "$PREFLIGHT" history trend --db "$DB" --metric io.activation_latency.max --csv /dev/null \
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric tasks.io.activation_latency_ns.max --csv /dev/null \
 	--plot "$TMP/t.png" --budget 62
 is "$rc:$(head -c 4 "$TMP/t.png" | od -An -c | tr -d ' ')" '0:211PNG' "ci-hist-4.4 a PNG plot with the budget line"
-run_cmd "$PREFLIGHT" history trend --db "$DB" --metric io.activation_latency.max --csv /dev/null \
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric tasks.io.activation_latency_ns.max --csv /dev/null \
 	--by kernel --plot "$TMP/t.svg" --budget 62
 ok "ci-hist-4.5 an SVG plot, well-formed XML" xmllint --noout "$TMP/t.svg"
 run_cmd "$PREFLIGHT" history trend --db "$DB" --metric no.such.metric
@@ -85,7 +85,25 @@ is "$(perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0]; my $t = decode_js
 	print join " ", map { "$_=$t->{$_}" } sort keys %$t' "$TMP/squad/tests.json")" \
 	"preflight/REQ-CPU-001 app utilisation=fail preflight/REQ-LAT-001 io activation_latency max=pass preflight/REQ-SPI-001 fsw spi_transfer max=skip" \
 	"ci-hist-5.2 tests.json: the verdicts of verdicts.json by their stable names (not measured: skip; not valid: fail), none of the TAP's"
-like "$(cat "$TMP/squad/metrics.json")" '"preflight/io.activation_latency.p99": [0-9.]+' "ci-hist-5.3 metrics.json: the run-level metrics"
+like "$(cat "$TMP/squad/metrics.json")" '"preflight/tasks.io.activation_latency_ns.p99": [0-9.]+' "ci-hist-5.3 metrics.json: the run-level metrics"
+
+# --- ci-hist-7: one name per metric, its results.json path (issue 27, "Names")
+# a version-2 database keyed as preflight stored metrics before: subject.metric.stat
+O="$TMP/v2-names.sqlite"
+cp "$DB" "$O"
+sqlite3 "$O" "UPDATE metrics SET key = subject || '.' || metric || '.' || stat; PRAGMA user_version = 2"
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric tasks.io.activation_latency_ns.max
+want="$rc:$out"
+run_cmd "$PREFLIGHT" history trend --db "$O" --metric tasks.io.activation_latency_ns.max
+is "$rc:$(printf '%s\n' "$out" | wc -l)" "0:9" "ci-hist-7.1 trend --metric tasks.io.activation_latency_ns.max on a database of the older names"
+is "$(sqlite3 "$O" "PRAGMA user_version; SELECT count(*) FROM metrics WHERE key LIKE 'io.%'; SELECT count(*) FROM metrics WHERE key = 'tasks.io.activation_latency_ns.max'" | paste -sd/)" \
+	"3/0/8" "ci-hist-7.2 ... its metrics renamed to their paths once, by the migration to version 3"
+run_cmd "$PREFLIGHT" history trend --db "$O" --metric io.activation_latency.max
+is "$rc:$out" "$want" "ci-hist-7.3 --metric in the older spelling: the same CSV"
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric tasks.io.activation_latency_ns.max --budget '62 µs' --csv /dev/null --plot "$TMP/mu.svg"
+is "$rc:$(grep -q 'budget 62 us' "$TMP/mu.svg" && echo drawn)" "0:drawn" "ci-hist-7.4 --budget '62 µs': a time read as check reads a bound (62 us)"
+run_cmd "$PREFLIGHT" history trend --db "$DB" --metric tasks.io.activation_latency_ns.max --budget 0x10us
+like "$rc:$out:$err" "^2::preflight: history: bad --budget '0x10us'" "ci-hist-7.5 --budget 0x10us: no budget, as in check (exit 2)"
 
 # libpq is loaded when a PostgreSQL URL is opened (ci/histdb.c): without it, one line and exit 3,
 # here with libpq.so.5 hidden (an empty file over it) in a mount namespace of the command's own

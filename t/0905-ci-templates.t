@@ -56,7 +56,7 @@ is "$(ls "$TMP/same/preflight-out" | paste -sd' ')" "compare.json compare.junit.
 ok "ci-tpl-2.3 the JUnit report is well-formed" xmllint --noout "$TMP/same/preflight-out/compare.junit.xml"
 gitlab_job "$TMP/regressed" STUB_SCALE=1.3 STUB_KERNEL=6.2.0-test
 is "$?" 1 "ci-tpl-2.4 GitLab job, a board with a +30 % regression: fails"
-like "$(cat "$TMP/regressed.log")" "\| REGRESSED \| \`io.activation_latency.p99\` \|" "ci-tpl-2.5 the job log names the regressed metric"
+like "$(cat "$TMP/regressed.log")" "\| REGRESSED \| \`tasks.io.activation_latency_ns.p99\` \|" "ci-tpl-2.5 the job log names the regressed metric"
 is "$(sqlite3 "$TMP/history.sqlite" 'SELECT count(*) FROM runs')" 6 \
 	"ci-tpl-2.6 both jobs' runs went to the history"
 
@@ -66,17 +66,17 @@ is "$?" 0 "ci-tpl-3.1 LAVA run script: exit 0 (verdicts are results)"
 is "$(grep -c '' "$TMP/lava/result.txt"):$(grep '^run1_' "$TMP/lava/result.txt" | paste -sd'|')" \
 	"28:run1_REQ-LAT-001_io_activation_latency_max pass 41.2 us|run1_REQ-OVR-001_io_overruns fail 1 count" \
 	"ci-tpl-3.2 result.txt: the check's verdicts with their values, per run"
-like "$(cat "$TMP/lava/result.txt")" "compare_io.activation_latency.p50 pass [0-9.]+ us" "ci-tpl-3.3 result.txt: compare verdicts with the new median"
-printf 'run1_REQ-LAT-001_io_activation_latency_max pass 41.2 us\nrun1_REQ-OVR-001_io_overruns fail 1 count\ncompare_io.activation_latency.max unknown 48.300 us\ncompare_io.activation_latency.p99.9 skip\n' \
+like "$(cat "$TMP/lava/result.txt")" "compare_tasks.io.activation_latency_ns.p50 pass [0-9.]+ us" "ci-tpl-3.3 result.txt: compare verdicts with the new median"
+printf 'run1_REQ-LAT-001_io_activation_latency_max pass 41.2 us\nrun1_REQ-OVR-001_io_overruns fail 1 count\ncompare_tasks.io.activation_latency_ns.max unknown 48.300 us\ncompare_tasks.io.activation_latency_ns.p99.9 skip\n' \
 	> "$TMP/sample.txt"
 run_cmd "$CI/lava/result-to-lava.sh" "$TMP/sample.txt"
 is "$out" "lava-test-case run1_REQ-LAT-001_io_activation_latency_max --result pass
 lava-test-case run1_REQ-LAT-001_io_activation_latency_max_value --result pass --measurement 41.2 --units us
 lava-test-case run1_REQ-OVR-001_io_overruns --result fail
 lava-test-case run1_REQ-OVR-001_io_overruns_value --result pass --measurement 1 --units count
-lava-test-case compare_io.activation_latency.max --result unknown
-lava-test-case compare_io.activation_latency.max_value --result pass --measurement 48.300 --units us
-lava-test-case compare_io.activation_latency.p99.9 --result skip" \
+lava-test-case compare_tasks.io.activation_latency_ns.max --result unknown
+lava-test-case compare_tasks.io.activation_latency_ns.max_value --result pass --measurement 48.300 --units us
+lava-test-case compare_tasks.io.activation_latency_ns.p99.9 --result skip" \
 	"ci-tpl-3.4 translator: verdict and measurement as separate cases"
 mkdir -p "$TMP/bin"
 printf '#!/bin/sh\necho "$*" >> "%s/ltc.log"\n' "$TMP" > "$TMP/bin/lava-test-case"

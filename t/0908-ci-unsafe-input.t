@@ -34,7 +34,7 @@ fi
 # --- ci-unsafe-1.4: a --tolerance-for that matches no metric is a mistake, said
 run_cmd "$PREFLIGHT" baseline create "$TMP"/jb/run-* -o "$TMP/jt.json" --tolerance-for '*.exec-time.*=5%'
 is "$rc:$(test -e "$TMP/jt.json" && echo written):$err" \
-	"2::preflight: baseline: --tolerance-for '*.exec-time.*' matches no metric of the runs (subject.metric.stat, e.g. io.activation_latency.p99; '*' for any part)" \
+	"2::preflight: baseline: --tolerance-for '*.exec-time.*' matches no metric of the runs (results.json paths, e.g. tasks.io.activation_latency_ns.p99, or io.activation_latency.p99; '*' for any part; docs/ci.md lists them)" \
 	"ci-unsafe-1.4 --tolerance-for matching nothing: exit 2, no baseline"
 
 # --- ci-unsafe-1.3: one run is "1 run"
@@ -45,7 +45,7 @@ like "$out" "^compare: .* \(1 run against $TMP/jb.json\)$" "ci-unsafe-1.3 compar
 run_cmd "$PREFLIGHT" history list --db typo.sqlite
 is "$rc:$(test -e typo.sqlite && echo created)" "2:" "ci-unsafe-2.1 list on a missing database: exit 2, no file left"
 like "$err" "typo.sqlite: no such history database \(history add creates one\)" "ci-unsafe-2.2 ... and says so"
-run_cmd "$PREFLIGHT" history trend --db typo.sqlite --metric io.activation_latency.max
+run_cmd "$PREFLIGHT" history trend --db typo.sqlite --metric tasks.io.activation_latency_ns.max
 is "$rc:$(test -e typo.sqlite && echo created)" "2:" "ci-unsafe-2.3 trend neither"
 run_cmd "$PREFLIGHT" history export --db typo.sqlite --squad "$TMP/sq"
 is "$rc:$(test -e typo.sqlite && echo created)" "2:" "ci-unsafe-2.4 export neither"
@@ -69,11 +69,11 @@ is "$rc:$out" "0:history: 2 runs added, 0 already there" "ci-unsafe-3.6 the good
 run_cmd "$PREFLIGHT" history export --db h.sqlite --squad "$D/run-01"
 is "$rc:$(ls "$D/run-01" | paste -sd' ')" "2:SHA256SUMS results.json run.json scenario.ini sysinfo.json" \
 	"ci-unsafe-4.1 export --squad RUN: refused, the run directory untouched"
-run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric io.activation_latency.max --csv "$D/run-01/trend.csv"
+run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric tasks.io.activation_latency_ns.max --csv "$D/run-01/trend.csv"
 is "$rc:$(test -e "$D/run-01/trend.csv" && echo written)" "2:" "ci-unsafe-4.2 trend --csv into a run directory: refused"
 
 # --- ci-unsafe-5: an option of another subcommand, an argument list does not take
-run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric io.activation_latency.max --squad "$TMP/sq"
+run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric tasks.io.activation_latency_ns.max --squad "$TMP/sq"
 is "$rc:$err" "2:preflight: history: trend: --squad is an option of export only (see 'preflight history --help')" \
 	"ci-unsafe-5.1 trend --squad: exit 2"
 run_cmd "$PREFLIGHT" history list --db h.sqlite "$D/run-01"
@@ -82,17 +82,17 @@ is "$rc" 2 "ci-unsafe-5.2 list RUN: exit 2"
 # --- ci-unsafe-5.3: a metric the history lacks: nothing on stdout, the metrics there are named
 run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric io.activation_latency.maximum
 is "$rc:$out" "2:" "ci-unsafe-5.3 a wrong trend metric: exit 2, no CSV header first"
-like "$err" "no run has metric 'io.activation_latency.maximum'; the history's metrics: .*io\.activation_latency\.max, " \
+like "$err" "no run has metric 'io.activation_latency.maximum' \(tasks\.io\.activation_latency_ns\.maximum\); the history's metrics: .*tasks\.io\.activation_latency_ns\.max, " \
 	"ci-unsafe-5.4 ... and the error lists the valid names"
 # --budget as check writes budgets: with its unit
-run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric io.activation_latency.max --budget 62us --csv /dev/null
+run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric tasks.io.activation_latency_ns.max --budget 62us --csv /dev/null
 is "$rc:$err" "0:" "ci-unsafe-5.5 --budget 62us: a time with its unit is accepted"
-run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric io.overruns.count --budget 62us --csv /dev/null
-like "$rc:$err" "^2:.*--budget is a time, metric 'io.overruns.count' is not" "ci-unsafe-5.6 ... but not for a count"
+run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric tasks.io.overruns --budget 62us --csv /dev/null
+like "$rc:$err" "^2:.*--budget is a time, metric 'tasks.io.overruns' is not" "ci-unsafe-5.6 ... but not for a count"
 
 # --- ci-unsafe-6: gnuplot gets data, never code
 if test_have_prereq CMD:gnuplot; then
-	run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric io.activation_latency.max --csv /dev/null \
+	run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric tasks.io.activation_latency_ns.max --csv /dev/null \
 		--plot "a.svg'; system('touch PWNED'); set output 'b.svg"
 	is "$rc:$(test -e "$TMP/PWNED" && echo PWNED):$(head -c 5 "$TMP/a.svg'; system('touch PWNED'); set output 'b.svg" 2>/dev/null)" \
 		"0::<?xml" "ci-unsafe-6.1 --plot with a quote: no command run, the SVG under that very name"
@@ -100,15 +100,15 @@ if test_have_prereq CMD:gnuplot; then
 EOD
 system(\"touch PWNED2\")
 \$x << EOD' WHERE uuid = (SELECT min(uuid) FROM runs)"
-	run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric io.activation_latency.max --csv /dev/null --plot k.svg
+	run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric tasks.io.activation_latency_ns.max --csv /dev/null --plot k.svg
 	is "$rc:$(test -e "$TMP/PWNED2" && echo PWNED2)" "0:" "ci-unsafe-6.2 a kernel release with a newline and EOD: data, no command run"
-	run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric io.activation_latency.max --csv /dev/null \
+	run_cmd "$PREFLIGHT" history trend --db h.sqlite --metric tasks.io.activation_latency_ns.max --csv /dev/null \
 		--plot /nonexistent/x.svg
 	is "$rc:$out:$err" "2::preflight: history: /nonexistent/x.svg: cannot write: No such file or directory" \
 		"ci-unsafe-6.3 --plot in a missing directory: one line naming it, nothing on stdout"
 	"$G" "$TMP/one" --runs 1 --seed 32 --first 9 >/dev/null || exit 1
 	"$PREFLIGHT" history add --db one.sqlite "$TMP/one/run-09" >/dev/null || exit 1
-	run_cmd "$PREFLIGHT" history trend --db one.sqlite --metric io.activation_latency.max --csv /dev/null --plot one.svg
+	run_cmd "$PREFLIGHT" history trend --db one.sqlite --metric tasks.io.activation_latency_ns.max --csv /dev/null --plot one.svg
 	is "$rc:$err" "0:" "ci-unsafe-6.4 one run: plotted, nothing of gnuplot's on stderr"
 else
 	skip "ci-unsafe-6.1 ci-unsafe-6.2 ci-unsafe-6.3 ci-unsafe-6.4" "$prereq_why"

@@ -7,7 +7,7 @@
 #
 # check verdicts (each run's verdicts.json) as '<requirement>_<element>_<metric>' with the
 # measured value (not measured: skip, not valid: fail),
-# compare verdicts as 'compare_<subject.metric.stat>' with the new median.
+# compare verdicts as 'compare_<metric>' (its results.json path) with the new median.
 # result-to-lava.sh turns it into lava-test-case calls. Exit 0 unless the
 # runs could not be done: verdicts are results, not script failures.
 #

@@ -13,6 +13,7 @@
 #include "kconfig.h"
 #include "outfile.h"
 #include "proc.h"
+#include "results_keys.h"
 #include "tap.h"
 
 #include <errno.h>
@@ -629,6 +630,60 @@ static void test_kconfig(void)
 	check_int((int)PF_KCONFIG_RT_NOPTS, ==, 16, "lib-13.9 16 realtime-relevant options, the survey's and the report's");
 }
 
+/* test_names - lib-14.x: one name per metric, from either spelling (lib/results_keys.c) */
+static void test_names(void)
+{
+	static const struct { const char *old, *path; } pairs[] = {
+		{ "io.activation_latency.p99.9", "tasks.io.activation_latency_ns.p99.9" },
+		{ "ctl100.response_time.max", "tasks.ctl100.response_time_ns.max" },
+		{ "io.exec_time.p50", "tasks.io.exec_time_ns.p50" },
+		{ "io.overruns.count", "tasks.io.overruns" },
+		{ "io.dropped_joblog_rows.count", "tasks.io.joblog.dropped" },
+		{ "app.utilisation.run", "app.utilisation" },
+		{ "app.utilisation.max_1s", "app.utilisation_max_1s" },
+		{ "app.slot_overruns.count", "slots.overruns" },
+		{ "run.lost_events.count", "lost_events.total" },
+		{ "cpu3.cyclictest_latency.max", "cyclictest.threads.3.latency_ns.max" },
+		{ "*.activation_latency.max", "tasks.*.activation_latency_ns.max" },
+	};
+	char out[160];
+	size_t i;
+
+	for (i = 0; i < PF_ARRAY_SIZE(pairs); i++) {
+		check(pf_metric_path(pairs[i].old, out, sizeof(out)) && !strcmp(out, pairs[i].path),
+		      "lib-14.%zu %s is %s (got %s)", i + 1, pairs[i].old, pairs[i].path, out);
+		check(pf_metric_old_name(pairs[i].path, out, sizeof(out)) && !strcmp(out, pairs[i].old),
+		      "lib-14.%zu ... and back (got %s)", i + 1, out);
+		check(!pf_metric_path(pairs[i].path, out, sizeof(out)) && !strcmp(out, pairs[i].path),
+		      "lib-14.%zu ... the path is its own name", i + 1);
+	}
+	check(!pf_metric_path("tasks.io.wakeup_latency_ns.max", out, sizeof(out)) &&
+	      !strcmp(out, "tasks.io.wakeup_latency_ns.max"), "lib-14.12 a path compare never named: as it is");
+	check(!pf_metric_old_name("tasks.io.joblog.activation_latency_ns.max", out, sizeof(out)),
+	      "lib-14.13 tasks.io.joblog.activation_latency_ns.max has no older name (a task is one segment)");
+	check(!pf_metric_path("io.activation_latency", out, sizeof(out)), "lib-14.14 no statistic: no metric of compare");
+}
+
+/* test_quantity - lib-15.x: a number with its unit, as a budget's bound is read */
+static void test_quantity(void)
+{
+	struct pf_qty q;
+	const char *u;
+
+	check_int(pf_parse_quantity("62us", &q, &u), ==, 0, "lib-15.1 62us");
+	check(q.kind == PF_QTY_TIME && q.value * q.unit_ns == 62000 && !strcmp(q.unit, "us"), "lib-15.2 ... 62000 ns");
+	check_int(pf_parse_quantity("62 \xc2\xb5s", &q, &u), ==, 0, "lib-15.3 62 µs (a space, the micro sign)");
+	check(q.kind == PF_QTY_TIME && !strcmp(q.unit, "us"), "lib-15.4 ... shown us");
+	check_int(pf_parse_quantity("60%", &q, &u), ==, 0, "lib-15.5 60%%");
+	check(q.kind == PF_QTY_PERCENT && q.value == 60, "lib-15.6 ... a share");
+	check_int(pf_parse_quantity("3", &q, &u), ==, 0, "lib-15.7 3");
+	check(q.kind == PF_QTY_PLAIN && q.value == 3, "lib-15.8 ... plain");
+	check_int(pf_parse_quantity("0x10us", &q, &u), ==, -EINVAL, "lib-15.9 0x10us: no hexadecimal");
+	check_int(pf_parse_quantity("us", &q, &u), ==, -EINVAL, "lib-15.10 no number");
+	check_int(pf_parse_quantity("62 parsecs", &q, &u), ==, -ENOENT, "lib-15.11 an unknown unit");
+	check_str(u, "parsecs", "lib-15.12 ... pointed at");
+}
+
 int main(void)
 {
 	char cmd[600];
@@ -638,7 +693,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(21 + 21 + 11 + 17 + 15 + 7 + 5 + 46 + 9 + 9);
+	tap_plan(21 + 21 + 11 + 17 + 15 + 7 + 5 + 46 + 9 + 9 + 11 * 3 + 3 + 12);
 	test_parse();
 	test_grow();
 	test_ini();
@@ -650,6 +705,8 @@ int main(void)
 	test_outfile();
 	test_joblog();
 	test_kconfig();
+	test_names();
+	test_quantity();
 	ret = tap_done();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", lib_tmp);
 	if (system(cmd) != 0)
