@@ -701,6 +701,10 @@ static json_t *an_task_json(struct an_run *r, struct an_task *t, json_t *affecte
 	json_object_set_new(o, "lost_events_jobs", json_integer((json_int_t)t->lost_jobs));
 	if (t->lost_jobs)
 		an_affected(affected, "tasks.%s (%ld jobs)", t->name, (long)t->lost_jobs);
+	json_object_set_new(o, "hidden_releases", json_integer((json_int_t)t->hidden_releases));
+	if (t->hidden_releases)
+		an_affected(affected, "tasks.%s.missed_activations (%ld releases in loss windows, not counted)", t->name,
+			    (long)t->hidden_releases);
 	an_rt_task_json(r, t, o);
 	json_object_set_new(o, "culprits", primary_jl ? json_array() : an_culprits_json(r, t));
 	return o;

@@ -679,7 +679,10 @@ int an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_
 	if (t->prev_release_ns && t->period_ns > 0 && release_ns > t->prev_release_ns) {
 		int64_t gaps = llround((double)(release_ns - t->prev_release_ns) / (double)t->period_ns) - 1;
 
-		if (gaps > 0)
+		/* a loss between the two releases may have taken those between: not missed, unknown */
+		if (gaps > 0 && an_lost_overlaps(r, t->prev_release_ns, release_ns))
+			t->hidden_releases += gaps;
+		else if (gaps > 0)
 			t->missed += gaps;
 	}
 	if (an_stat_add(&t->wlat, an_job_chain(r, t, th, j, cpu, ts), release_ns, seq))

@@ -377,6 +377,7 @@ struct an_task {
 	struct an_job cur;
 	uint64_t jobs, overruns, deadline_misses, missed, preemptions, migrations;
 	uint64_t lost_jobs;
+	uint64_t hidden_releases;	/* release gaps a loss window overlaps: not known missed */
 	int64_t  prev_start_ns, prev_release_ns, prev_end_ns;
 	struct an_stat lat, resp, exec, cpu, pjit, npre, nmig;
 	struct an_stat d_timer, d_rel2wake, d_wake2run, d_app, d_wake2start;

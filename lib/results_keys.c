@@ -50,7 +50,7 @@ static const char *const pf_results_keys[] = {
 	"tasks.*.agreement.matched", "tasks.*.agreement.trace_only", "tasks.*.agreement.joblog_only",
 	"tasks.*.agreement.activation_latency_diff_ns{stats}", "tasks.*.agreement.exec_time_diff_ns{stats}",
 	"tasks.*.agreement.uncertainty.activation_latency_ns", "tasks.*.agreement.uncertainty.exec_time_ns",
-	"tasks.*.lost_events_jobs", "tasks.*.tail.**",
+	"tasks.*.lost_events_jobs", "tasks.*.hidden_releases", "tasks.*.tail.**",
 	"tasks.*.inversion_count", "tasks.*.inversions.*.seq", "tasks.*.inversions.*.wake_ns",
 	"tasks.*.inversions.*.waker_pid", "tasks.*.inversions.*.waker_prio", "tasks.*.inversions.*.prio",
 	"tasks.*.inversions.*.blocked_ns",

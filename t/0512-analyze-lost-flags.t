@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need BUILT:t/gentrace
-plan 16
+plan 20
 
 "$GEN" lost "$TMP/l.dat" "$TMP/l.csv"
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
@@ -66,4 +66,24 @@ is "$(printf '%s\n' "$out" | grep -c '^#   lost trace events overlap tasks\.[a-z
 is "$(printf '%s\n' "$out" | grep -c 'overlap .*joblog')" 0 "lflag-2.8 ... but not the job log's view"
 run_cmd "$PREFLIGHT" check "$TMP/every.json" --budgets "$TMP/b.ini"
 is "$rc" 0 "lflag-2.7 flagged verdicts still pass or fail on their values"
+
+# a loss that takes a whole release: the gap it hides is not a missed activation (the selftest's
+# storm on one CPU counted 74 of st_tick's releases, all run by the app, as missed)
+"$GEN" lostgap "$TMP/g.dat" "$TMP/g.csv"
+run_cmd "$PREFLIGHT" analyze -q --trace "$TMP/g.dat" --joblog "$TMP/g.csv" -o "$TMP/g.json"
+is "$rc:$(json_get "$TMP/g.json" tasks.1.name):$(json_get "$TMP/g.json" tasks.1.missed_activations):$(json_get "$TMP/g.json" tasks.1.hidden_releases)" \
+	"0:ctl100:1:1" "lflag-3.1 slot 6 lost on CPU 1: ctl100's one real miss (slot 10) counted, its release 6 hidden, not missed"
+like "$(json_get "$TMP/g.json" lost_events.affected)" '"tasks\.ctl100\.missed_activations \(1 releases in loss windows, not counted\)"' \
+	"lflag-3.2 the hidden release listed among the affected metrics"
+is "$(json_get "$R" tasks.1.missed_activations):$(json_get "$R" tasks.1.hidden_releases):$(json_get "$R" tasks.0.hidden_releases)" "1:0:0" \
+	"lflag-3.3 a loss inside a job hides no release"
+cat > "$TMP/m.ini" <<'INI'
+[REQ-T-004]
+text = no missed activations
+metric = tasks.ctl100.missed_activations
+bound = 1
+INI
+run_cmd "$PREFLIGHT" check "$TMP/g.json" --budgets "$TMP/m.ini"
+like "$out" "^#   lost trace events overlap tasks\.ctl100\.missed_activations: the value may be wrong" \
+	"lflag-3.4 the missed-activations verdict says the loss may hide some"
 done_testing

@@ -314,7 +314,7 @@ static int st_live(struct st_dir *d, const char *cpu, bool quick)
 static int st_finish(struct st_dir *d)
 {
 	struct st_result res[ST_NCASES + 1];
-	struct st_jobs jobs = { 0 }, joblog = { 0 }, lost_jobs = { 0 };
+	struct st_jobs jobs = { 0 }, joblog = { 0 }, lost_jobs = { 0 }, lost_joblog = { 0 };
 	struct st_log log = { 0 };
 	struct st_inputs in = { 0 };
 	json_t *results = NULL, *lost_results = NULL, *doc = NULL;
@@ -330,7 +330,8 @@ static int st_finish(struct st_dir *d)
 		code = pf_fail(PF_EXIT_USAGE, "%s", err);
 		goto out;
 	}
-	if ((code = st_joblog_read(st_path(d->in, "jobs.csv"), &joblog)))
+	if ((code = st_joblog_read(st_path(d->in, "jobs.csv"), &joblog)) ||
+	    (code = st_joblog_read(st_path(d->in, "lost-jobs.csv"), &lost_joblog)))
 		goto out;
 	results = json_load_file(st_path(d->out, "results.json"), 0, NULL);
 	lost_results = json_load_file(st_path(d->out, "lost-results.json"), 0, NULL);
@@ -339,7 +340,7 @@ static int st_finish(struct st_dir *d)
 		goto out;
 	}
 	in = (struct st_inputs){ .log = &log, .jobs = &jobs, .joblog = &joblog, .results = results,
-				 .lost_results = lost_results, .lost_jobs = &lost_jobs,
+				 .lost_results = lost_results, .lost_jobs = &lost_jobs, .lost_joblog = &lost_joblog,
 				 .lost_recorded = st_recorded_lost(st_path(d->in, "lost-summary.txt")),
 				 .perf_path = st_path(d->in, "perf.txt") };
 	if (st_compare(&in, res)) {
@@ -366,6 +367,7 @@ out:
 	st_jobs_free(&jobs);
 	st_jobs_free(&joblog);
 	st_jobs_free(&lost_jobs);
+	st_jobs_free(&lost_joblog);
 	return code;
 }
 

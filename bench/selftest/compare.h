@@ -99,6 +99,7 @@ struct st_inputs {
 	json_t  *results;		/* its results.json */
 	json_t  *lost_results;		/* the storm run's results.json */
 	const struct st_jobs *lost_jobs;	/* the storm run's jobs.csv */
+	const struct st_jobs *lost_joblog;	/* the storm run's job log (the app's truth) */
 	int64_t  lost_recorded;		/* the recorder's lost-event count of the storm trace, -1 unknown */
 	const char *perf_path;		/* flightapp-perf's output */
 };

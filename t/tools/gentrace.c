@@ -3,6 +3,8 @@
  *
  *   gentrace basic OUT.dat [JOBLOG]   a small trace with known answers
  *   gentrace lost OUT.dat [JOBLOG]    the same with lost events (missed_events, CPU stats)
+ *   gentrace lostgap OUT.dat [JOBLOG] 'lost', and CPU 1's events of slot 6 lost too (ctl100's
+ *                                        job 6 is in the job log, not in the trace): g_lose_slot
  *   gentrace markers OUT.dat [JOBLOG] the same, the app's markers only (no kernel events)
  *   gentrace observer OUT.dat [JOBLOG] 'basic' with preflight's own threads delaying ctl100
  *   gentrace window OUT.dat FROM TO [JOBLOG]  the 'basic' events from T0 + FROM to T0 + TO
@@ -765,6 +767,27 @@ static void g_window(struct g_list *l, long from_us, long to_us)
 	l->n = n;
 }
 
+/*
+ * g_lose_slot - CPU 1's events of slot k lost: dropped, and the CPU's next
+ * event starts a page that says 7 events were missed before it
+ */
+static void g_lose_slot(struct g_list *l, int k)
+{
+	int64_t from = G_T0 + k * G_SLOT, to = from + G_SLOT;
+	struct g_event *next = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < l->n; i++)
+		if (l->ev[i].cpu != 1 || l->ev[i].ts < from || l->ev[i].ts >= to)
+			l->ev[n++] = l->ev[i];
+	l->n = n;
+	for (i = 0; i < l->n; i++)
+		if (l->ev[i].cpu == 1 && l->ev[i].ts >= to && (!next || l->ev[i].ts < next->ts))
+			next = &l->ev[i];
+	if (next)
+		next->lost = 7;
+}
+
 /* ---- scenarios ---- */
 
 struct g_job { const char *task; uint32_t seq; int64_t rel, start, end, cpu_ns; int cpu; unsigned flags; };
@@ -1379,12 +1402,14 @@ int main(int argc, char **argv)
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
 	if (argc >= 3 && (!strcmp(argv[1], "basic") || !strcmp(argv[1], "lost") || !strcmp(argv[1], "markers") ||
-			  !strcmp(argv[1], "observer") || !strcmp(argv[1], "irqs"))) {
-		lost = !strcmp(argv[1], "lost");
+			  !strcmp(argv[1], "observer") || !strcmp(argv[1], "irqs") || !strcmp(argv[1], "lostgap"))) {
+		lost = !strcmp(argv[1], "lost") || !strcmp(argv[1], "lostgap");
 		observer = !strcmp(argv[1], "observer");
 		g_basic(&l, jobs, &njobs, lost, observer, !strcmp(argv[1], "irqs"));
 		if (!strcmp(argv[1], "markers"))
 			g_only_markers(&l);
+		if (!strcmp(argv[1], "lostgap"))
+			g_lose_slot(&l, 6);
 		ret = g_write_list(argv[2], &l, lost ? dropped : none, observer);
 		free(l.ev);
 		if (!ret && argc >= 4)
@@ -1419,7 +1444,7 @@ int main(int argc, char **argv)
 		free(l.ev);
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
-	fprintf(stderr, "usage: gentrace basic|lost|markers|observer|irqs OUT.dat [JOBLOG] | window OUT.dat FROM TO "
+	fprintf(stderr, "usage: gentrace basic|lost|lostgap|markers|observer|irqs OUT.dat [JOBLOG] | window OUT.dat FROM TO "
 		"[JOBLOG] | chain|chained|silent|exits|rt OUT.dat | storm OUT.dat N | floor FILE.dat\n");
 	return PF_EXIT_USAGE;
 }
