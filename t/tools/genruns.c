@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 	const char *dir, *board = "synthetic-board", *kernel = "6.1.0-test";
 	uint64_t seed = 1;
 
-	if (argc < 2) {
+	if (argc < 2 || argv[1][0] == '-' || argc % 2) {
 		fprintf(stderr, "usage: ci_genruns DIR --runs N --seed S [--first K] [--samples N] [--scale F] "
 			"[--spike-ns V] [--overruns N] [--board B] [--kernel K]\n");
 		return 2;
