@@ -98,6 +98,10 @@ static const char *const ci_migrations[CI_DB_VERSION] = {
 	"CREATE TABLE verdicts (uuid TEXT NOT NULL REFERENCES runs(uuid), name TEXT NOT NULL,"
 	" result TEXT NOT NULL, PRIMARY KEY (uuid, name));"
 	"CREATE INDEX metrics_by_key ON metrics (key);",
+	/* 2 -> 3: each verdict's value, unit and bound, as verdicts.json has them (the report's history figure) */
+	"ALTER TABLE verdicts ADD COLUMN value DOUBLE PRECISION;"
+	"ALTER TABLE verdicts ADD COLUMN unit TEXT;"
+	"ALTER TABLE verdicts ADD COLUMN bound DOUBLE PRECISION;",
 };
 
 /* ci_is_pg - the URL names a PostgreSQL server */
