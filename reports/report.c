@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "command.h"
 #include "common.h"
+#include "datafile.h"
 #include "joblog_read.h"
 #include "jpath.h"
 #include "kconfig.h"
@@ -64,7 +65,7 @@ const struct pf_command cmd_report = {
 	.summary = "write the reviewer report of a run directory: one self-contained HTML (and PDF)",
 	.usage =
 	"usage: preflight report RUN_DIR [-o FILE.html] [--pdf FILE.pdf] [--previous RUN_DIR]\n"
-	"                        [--baseline FILE]\n"
+	"                        [--baseline FILE] [--history DB]\n"
 	"\n"
 	"Writes the reviewer report of a run directory of 'preflight run' (or of a\n"
 	"directory with what 'preflight analyze' wrote: results.json and its inputs):\n"
@@ -83,11 +84,16 @@ const struct pf_command cmd_report = {
 	"      --baseline FILE a baseline of 'preflight baseline create': its runs'\n"
 	"                      median and range beside this run's values in V1\n"
 	"                      (default: none)\n"
+	"      --history DB    a database of 'preflight history': each requirement's\n"
+	"                      value over the last 10 runs of this run's scenario, this\n"
+	"                      run the last, in V2 (default: none)\n"
 	"  -h, --help          this text\n"
 	"\n"
-	"exit: 0 written, 2 RUN_DIR has nothing to report or bad usage, or an output is a\n"
-	"      file the run's SHA256SUMS lists (never written over), 3 gnuplot or\n"
-	"      chromium missing or failed, or the file cannot be written, 4 internal\n",
+	"exit: 0 written, 2 RUN_DIR has nothing to report or bad usage (a previous run,\n"
+	"      baseline or history that cannot be read), or an output is a file the\n"
+	"      run's SHA256SUMS lists (never written over), 3 gnuplot or chromium missing\n"
+	"      or failed, the history's server unreachable, or the file cannot be\n"
+	"      written, 4 internal\n",
 	.run = rpt_run,
 };
 
@@ -354,12 +360,68 @@ int rpt_read_jobs(struct rpt *r)
 	return -ret;
 }
 
+/*
+ * rpt_history_load - --history DB: the earlier runs of this run's scenario
+ * (run.json scenario.name) from 'preflight history verdicts', a child process
+ * (reports/ reaches the history's database only through that command,
+ * docs/ci.md), into r->history: oldest first, this run (its uuid) left out,
+ * at most RPT_HISTORY_RUNS - 1. 0, or the exit code after one line (the
+ * command's own message: 2 a database that cannot be read, 3 a server)
+ */
+static int rpt_history_load(struct rpt *r)
+{
+	const char *scenario = rpt_str(r->run, "scenario.name", NULL), *uuid = rpt_str(r->run, "uuid", "");
+	char self[PATH_MAX], out[PATH_MAX], err[PATH_MAX], last[16], *why, *line;
+	char *argv[] = { self, "history", "verdicts", "--db", (char *)r->history_db, "--scenario", (char *)scenario,
+			 "--last", last, NULL };
+	json_t *runs, *run;
+	size_t i;
+	int code;
+
+	if (!scenario)
+		return pf_fail(PF_EXIT_USAGE, "--history: %s: run.json names no scenario, the history's key", r->dir);
+	if (pf_self_exe(self, sizeof(self)))
+		return pf_fail(PF_EXIT_INTERNAL, "--history: cannot find preflight itself (/proc/self/exe)");
+	snprintf(last, sizeof(last), "%d", RPT_HISTORY_RUNS);	/* this run may be one of them */
+	snprintf(out, sizeof(out), "%s/history.json", r->tmpdir);
+	snprintf(err, sizeof(err), "%s/history.err", r->tmpdir);
+	code = rpt_exec(argv, out, err);
+	if (code) {
+		why = rpt_slurp(err, NULL);
+		line = why ? why + strspn(why, "\n") : NULL;
+		if (line && strstr(line, "history: "))
+			line = strstr(line, "history: ") + 9;	/* the child's own prefix */
+		if (line)
+			line[strcspn(line, "\n")] = '\0';
+		if (!line || !*line)
+			line = "preflight history verdicts failed";
+		code = pf_fail(code == PF_EXIT_ENV ? PF_EXIT_ENV : code < 0 || code == PF_EXIT_INTERNAL ? PF_EXIT_INTERNAL :
+			       PF_EXIT_USAGE, "--history: %s%s%s", strncmp(line, r->history_db, strlen(r->history_db)) ?
+			       r->history_db : "", strncmp(line, r->history_db, strlen(r->history_db)) ? ": " : "", line);
+		free(why);
+		return code;
+	}
+	r->history = json_load_file(out, 0, NULL);
+	if (strcmp(rpt_str(r->history, "schema", ""), "preflight-history-verdicts/1"))
+		return pf_fail(PF_EXIT_INTERNAL, "--history: %s: 'history verdicts' wrote no preflight-history-verdicts/1",
+			       r->history_db);
+	runs = json_array();
+	json_array_foreach(json_object_get(r->history, "runs"), i, run)
+		if (strcmp(rpt_str(run, "uuid", ""), uuid))
+			json_array_append(runs, run);
+	while (json_array_size(runs) > RPT_HISTORY_RUNS - 1)
+		json_array_remove(runs, 0);
+	json_object_set_new(r->history, "runs", runs);
+	return 0;
+}
+
 /* rpt_load - read what the run directory has; PF_EXIT_USAGE when it has nothing to report */
 static int rpt_load(struct rpt *r)
 {
 	char path[PATH_MAX];
 	json_t *ph, *t;
 	size_t i;
+	int ret;
 	const char *slash;
 
 	snprintf(path, sizeof(path), "%s", r->dir);
@@ -406,6 +468,8 @@ static int rpt_load(struct rpt *r)
 		if (strcmp(rpt_str(r->baseline, "schema", ""), "preflight-baseline/1"))
 			return pf_fail(PF_EXIT_USAGE, "--baseline: %s: not preflight-baseline/1", r->baseline_file);
 	}
+	if (r->history_db && (ret = rpt_history_load(r)))
+		return ret;
 	if (r->verdicts && strcmp(rpt_str(r->verdicts, "schema", ""), RPT_VERDICTS_SCHEMA)) {
 		json_decref(r->verdicts);	/* not verdicts.json: the section says there are none */
 		r->verdicts = NULL;
@@ -874,6 +938,7 @@ static void rpt_s_verdicts(struct rpt *r)
 		"A requirement that was not measured, or whose pass is not valid (a load short of its target), is never "
 		"counted as passed.</p>\n", count[0], count[1], count[2], count[3]);
 	rpt_plot_v1(r);
+	rpt_plot_v2(r);
 }
 
 /* rpt_sha256 - the SHA-256 of a file of the run directory (sha256sum) into hex[65]; 0, or -1 */
@@ -1768,6 +1833,7 @@ void rpt_free(struct rpt *r)
 	json_decref(r->verdicts);
 	json_decref(r->prev_verdicts);
 	json_decref(r->baseline);
+	json_decref(r->history);
 	free(r->sums);
 	free(r->budgets);
 	free(r->sysinfo_txt);
@@ -1822,6 +1888,7 @@ static int rpt_run(int argc, char **argv)
 		{ "pdf", required_argument, NULL, 'P' },
 		{ "previous", required_argument, NULL, 'V' },
 		{ "baseline", required_argument, NULL, 'B' },
+		{ "history", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1843,6 +1910,9 @@ static int rpt_run(int argc, char **argv)
 			break;
 		case 'B':
 			r.baseline_file = optarg;
+			break;
+		case 'H':
+			r.history_db = optarg;
 			break;
 		case 'h':
 			pf_print_usage(&cmd_report);

@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 101
+plan 109
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -286,6 +286,39 @@ run_cmd "$PREFLIGHT" report "$TMP/full" -o "$TMP/nobase.html" --baseline "$TMP/n
 like "$rc:$err" "^2:preflight: report: --baseline: $TMP/notbase.json: not preflight-baseline/1" "report-11.8 --baseline of another schema: exit 2, said"
 run_cmd "$PREFLIGHT" report "$TMP/full" -o "$TMP/noprev.html" --previous "$TMP/empty-nothing"
 like "$rc:$err" "^2:preflight: report: --previous: $TMP/empty-nothing/verdicts.json: " "report-11.5 --previous without verdicts.json: exit 2, said"
+# --history DB (docs/ci.md, 'history verdicts'): V2, each requirement over the scenario's earlier runs and this
+# one. Eleven earlier runs: copies of this run as hist-01 ... hist-11, a day apart, their values scaled k/11;
+# and this run itself, under its own uuid, in the database too (it is drawn once, at 0)
+mkdir "$TMP/hist"
+cp -r "$TMP/full" "$TMP/this"
+perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); $j->{uuid} = "this-run"; $_ = JSON::PP->new->encode($j)' "$TMP/this/run.json"
+for k in $(seq 1 11); do
+	cp -r "$TMP/full" "$TMP/hist/h$k"
+	perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); $j->{uuid} = sprintf "hist-%02d", '$k';
+		$j->{started_utc} = sprintf "2025-12-%02dT00:00:00Z", '$k'; $_ = JSON::PP->new->encode($j)' "$TMP/hist/h$k/run.json"
+	perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_);
+		for (@{$j->{verdicts}}) { $_->{value} = $_->{value} * '$k' / 11 if defined $_->{value} && !ref $_->{value} }
+		$_ = JSON::PP->new->encode($j)' "$TMP/hist/h$k/verdicts.json"
+done
+"$PREFLIGHT" history add --db "$TMP/hist.sqlite" "$TMP"/hist/h* "$TMP/this" >/dev/null
+rm -rf "$TMP"/preflight-report.*
+run_cmd env PREFLIGHT_REPORT_KEEP_TMP=1 TMPDIR="$TMP" "$PREFLIGHT" report "$TMP/this" -o "$TMP/hist.html" --history "$TMP/hist.sqlite"
+GP=$(ls -d "$TMP"/preflight-report.* | head -1)
+is "$rc $(figures "$TMP/hist.html" | cut -d' ' -f1-3)" "0 V1 V2 L1.1" "report-12.1 --history: V2 below V1"
+# the first record (io's wakeup latency, 12 µs): the last 9 earlier runs (hist-03 ... hist-11: 12 * k / 11 µs), not this run's own row
+is "$(awk '/^\$H0 << EOD/ { on = 1; next } on && /^EOD/ { exit } on { printf "%s %.4g|", $1, $2 }' "$GP/V2.gp")" \
+	"-9 3.273|-8 4.364|-7 5.455|-6 6.545|-5 7.636|-4 8.727|-3 9.818|-2 10.91|-1 12|" \
+	"report-12.2 ... the first requirement's value in the scenario's last 9 earlier runs, oldest first (this run, in the database too, left out)"
+like "$(grep -m1 "^plot \$H0 " "$GP/V2.gp")" "'\+' using \(0\):\(12\) every ::0::0 with points pt 13 .* lc rgb '#0a6b2d'" \
+	"report-12.3 ... this run's value (12 us) at 0, a filled diamond in its verdict's colour"
+like "$(grep -m1 "^set arrow from graph 0, first " "$GP/V2.gp")" "first 62 to graph 1, first 62 nohead lc rgb '#D00000' dt 2" \
+	"report-12.4 ... its bound (62 us) the red dashed line"
+is "$(grep -c '^plot ' "$GP/V2.gp")" "$(json_get "$TMP/this/verdicts.json" verdicts | perl -MJSON::PP -e 'local $/; print scalar grep { defined $_->{value} } @{decode_json(<>)}')" \
+	"report-12.5 ... one panel per verdict with a value"
+like "$(svg "$TMP/hist.html" V2 | tr '\n' '|')" 'V2 each requirement over the last 10 runs of scenario fixture-full' "report-12.6 ... its title names the scenario and the runs"
+run_cmd "$PREFLIGHT" report "$TMP/this" -o "$TMP/nohist.html" --history "$TMP/no-such.sqlite"
+like "$rc:$(printf '%s\n' "$err" | wc -l):$err" "^2:1:preflight: report: --history: $TMP/no-such.sqlite: " "report-12.7 --history of a database that does not exist: exit 2, one line ..."
+ok "report-12.8 ... nothing written, no database created" test ! -e "$TMP/nohist.html" -a ! -e "$TMP/no-such.sqlite"
 
 # U1's axes fitted to the data (issue 32.14): the fixture's two 100 ms windows (0 to 0.2 s), its worst
 # window 40 % and a quarter above it; the 60 % line, off the axis, is said (it was 0.04 to 0.15 s, 0 to 70 %)
