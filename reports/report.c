@@ -449,24 +449,19 @@ static int rpt_load(struct rpt *r)
 	r->loads = rpt_load_json(r, "loads.json");
 	r->verdicts = rpt_load_json(r, "verdicts.json");
 	if (r->previous_dir) {
-		char prev[PATH_MAX];
-		json_error_t je;
+		char prev[PATH_MAX], why[PATH_MAX + 200];
 
 		snprintf(prev, sizeof(prev), "%s/verdicts.json", r->previous_dir);
-		r->prev_verdicts = json_load_file(prev, 0, &je);
+		r->prev_verdicts = pf_json_load_schema(prev, RPT_VERDICTS_SCHEMA, why, sizeof(why));
 		if (!r->prev_verdicts)
-			return pf_fail(PF_EXIT_USAGE, "--previous: %s: %s", prev, je.text);
-		if (strcmp(rpt_str(r->prev_verdicts, "schema", ""), RPT_VERDICTS_SCHEMA))
-			return pf_fail(PF_EXIT_USAGE, "--previous: %s: not %s", prev, RPT_VERDICTS_SCHEMA);
+			return pf_fail(PF_EXIT_USAGE, "--previous: %s", why);
 	}
 	if (r->baseline_file) {
-		json_error_t je;
+		char why[PATH_MAX + 200];
 
-		r->baseline = json_load_file(r->baseline_file, 0, &je);
+		r->baseline = pf_json_load_schema(r->baseline_file, "preflight-baseline/1", why, sizeof(why));
 		if (!r->baseline)
-			return pf_fail(PF_EXIT_USAGE, "--baseline: %s: %s", r->baseline_file, je.text);
-		if (strcmp(rpt_str(r->baseline, "schema", ""), "preflight-baseline/1"))
-			return pf_fail(PF_EXIT_USAGE, "--baseline: %s: not preflight-baseline/1", r->baseline_file);
+			return pf_fail(PF_EXIT_USAGE, "--baseline: %s", why);
 	}
 	if (r->history_db && (ret = rpt_history_load(r)))
 		return ret;
