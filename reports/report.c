@@ -129,23 +129,6 @@ const char *rpt_esc_str(const char *text, char *buf, size_t size)
 	return pf_markup_esc_str(text, buf, size);
 }
 
-/* rpt_esc_path - a metric path, escaped, that may break after each dot or underscore in a narrow column */
-static void rpt_esc_path(FILE *out, const char *path)
-{
-	for (const char *p = path; *p; ) {
-		size_t n = strcspn(p, "._");
-		char *seg = strndup(p, n);
-
-		rpt_esc(out, seg ? seg : "?");
-		free(seg);
-		p += n;
-		if (*p) {
-			fprintf(out, "%c<wbr>", *p);
-			p++;
-		}
-	}
-}
-
 void rpt_note_missing(struct rpt *r, const char *fmt, ...)
 {
 	va_list ap;
@@ -866,7 +849,7 @@ static void rpt_tail_cell(struct rpt *r, const struct rpt_verdict *v)
 /* rpt_s_verdicts - 1: one row per requirement and element, from verdicts.json */
 static void rpt_s_verdicts(struct rpt *r)
 {
-	int count[4] = { 0 };
+	int count[4] = { 0 }, same;
 	char anchor[160], attr[960], n[32], shortw[sizeof(r->verdict->worst)];
 	const char *cls, *word;
 
@@ -894,10 +877,9 @@ static void rpt_s_verdicts(struct rpt *r)
 			rpt_esc(r->out, v->requirement);
 		}
 		fputs("</td><td>", r->out);
+		/* its results.json path is the traceability matrix's (3): here it made each row twice as long */
 		rpt_esc(r->out, v->label);
-		fputs("<br><code>", r->out);
-		rpt_esc_path(r->out, v->path);
-		fputs("</code></td><td>", r->out);
+		fputs("</td><td>", r->out);
 		rpt_esc(r->out, v->op);
 		fputs(" ", r->out);
 		rpt_esc(r->out, v->bound);
@@ -910,9 +892,17 @@ static void rpt_s_verdicts(struct rpt *r)
 		if (v->path[0])
 			fprintf(r->out, "<a href=\"#%s\">§</a>",
 				rpt_esc_str(rpt_evidence(v->path, anchor, sizeof(anchor)), attr, sizeof(attr)));
+		for (same = 0; v->why[0] && same < i && strcmp(v->why, r->verdict[same].why); same++)
+			;	/* the row that gives the reason */
 		if (v->why[0] && i && !strcmp(v->why, v[-1].why))
 			fputs(" <span class=\"same\">why: as above</span>", r->out);	/* a phase's short load, said once */
-		else if (v->why[0]) {
+		else if (v->why[0] && same < i) {
+			fputs(" <span class=\"same\">why: as for ", r->out);	/* ... and once only for the table */
+			rpt_esc(r->out, r->verdict[same].id);
+			fputs(" ", r->out);
+			rpt_esc(r->out, r->verdict[same].label);
+			fputs("</span>", r->out);
+		} else if (v->why[0]) {
 			fputs(" ", r->out);
 			rpt_esc(r->out, v->why);
 		}
@@ -1479,6 +1469,32 @@ static void rpt_culprit(struct rpt *r, json_t *c)
 }
 
 /*
+ * rpt_g1_body_task - the task whose worst case's G1 the body draws (the others' are in A2): the
+ * first judged task, in results.json's order (io, the releaser, first), whose latency verdict
+ * failed, else the first judged task with a culprit; -1 when none
+ */
+static int rpt_g1_body_task(struct rpt *r, const bool *judged, int njudged)
+{
+	char prefix[160];
+	json_t *t;
+	size_t i;
+	int first = -1;
+
+	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
+		if (i >= RPT_MAX_TASKS || (njudged && !judged[i]) || !json_array_size(pf_jpath_get(t, "culprits")))
+			continue;
+		if (first < 0)
+			first = (int)i;
+		snprintf(prefix, sizeof(prefix), "tasks.%s.", rpt_str(t, "name", "?"));
+		for (int k = 0; k < r->nverdicts; k++)
+			if (!strncmp(r->verdict[k].path, prefix, strlen(prefix)) && strstr(r->verdict[k].path, "latency") &&
+			    !strcmp(r->verdict[k].verdict, "fail"))
+				return (int)i;
+	}
+	return first;
+}
+
+/*
  * rpt_s_worst - 9: each task's worst activation, what delayed it and G1; its next two worst by
  * their line, their contributors in the appendix (A2, rpt_s_worst_more). A task no requirement
  * judges (the seed's telemetry and logger, when others are judged) only by its line: its worst
@@ -1487,7 +1503,7 @@ static void rpt_culprit(struct rpt *r, json_t *c)
 static void rpt_s_worst(struct rpt *r)
 {
 	bool judged[RPT_MAX_TASKS];
-	int njudged = rpt_latency_judged(r, judged);
+	int njudged = rpt_latency_judged(r, judged), body = rpt_g1_body_task(r, judged, njudged);
 	json_t *t, *c;
 	size_t i, j;
 	int n = 0;
@@ -1501,12 +1517,17 @@ static void rpt_s_worst(struct rpt *r)
 				break;
 			if (!n++)
 				fputs("<p>The worst activation of each task and what stood between release and start on "
-				      "the CPU where the job started; the next two of each task by their line, their "
-				      "contributors in <a href=\"#worst-more\">the appendix</a>, as is the worst of a task "
-				      "no requirement judges.</p>\n", r->out);
+				      "the CPU where the job started, with the timeline (G1) of the first whose latency "
+				      "failed; the other tasks' timelines, the next two of each task (here by their line) "
+				      "with their contributors, and the worst of a task no requirement judges are in "
+				      "<a href=\"#worst-more\">the appendix</a>.</p>\n", r->out);
 			if (j == 0 && !info) {
 				rpt_culprit(r, c);
-				rpt_plot_g1(r, (int)i, c, ++r->ng1);
+				if ((int)i == body)
+					rpt_plot_g1(r, (int)i, c, ++r->ng1);
+				else
+					fputs("<p class=\"also\">its timeline (G1): in <a href=\"#worst-more\">the appendix</a></p>\n",
+					      r->out);
 				continue;
 			}
 			fprintf(r->out, "<p class=\"also\">%s: ", info && j == 0 ? "worst, of a task no requirement judges" :
@@ -1520,13 +1541,14 @@ static void rpt_s_worst(struct rpt *r)
 }
 
 /*
- * rpt_s_worst_more - A2: the worst activation of each task no requirement judges, with G1, and
- * the second and third worst of each task, with their contributors
+ * rpt_s_worst_more - A2: the timeline (G1) of each judged task's worst activation but the one
+ * section 9 draws, the worst activation of each task no requirement judges, with G1, and the
+ * second and third worst of each task, with their contributors
  */
 static void rpt_s_worst_more(struct rpt *r)
 {
 	bool judged[RPT_MAX_TASKS];
-	int njudged = rpt_latency_judged(r, judged);
+	int njudged = rpt_latency_judged(r, judged), body = rpt_g1_body_task(r, judged, njudged);
 	json_t *t, *c;
 	size_t i, j;
 	int n = 0;
@@ -1536,9 +1558,12 @@ static void rpt_s_worst_more(struct rpt *r)
 		json_array_foreach(pf_jpath_get(t, "culprits"), j, c) {
 			bool info = njudged && i < RPT_MAX_TASKS && !judged[i];
 
-			if (j >= 3 || (j == 0 && !info))
+			if (j >= 3 || (j == 0 && !info && (int)i == body))
 				continue;
-			rpt_culprit(r, c);
+			if (j == 0 && !info)	/* its contributors are in section 9: here its timeline */
+				fputs("<h3>", r->out), rpt_esc(r->out, rpt_str(c, "summary", "?")), fputs("</h3>\n", r->out);
+			else
+				rpt_culprit(r, c);
 			if (j == 0)
 				rpt_plot_g1(r, (int)i, c, ++r->ng1);
 			n++;
@@ -1691,16 +1716,27 @@ static void rpt_s_deviations(struct rpt *r)
 		rpt_esc(r->out, rpt_str(w, "message", ""));
 		fputs("</li>", r->out);
 	}
-	for (int k = 0; k < r->nverdicts; k++)
-		if (r->verdict[k].why[0]) {
-			fprintf(r->out, "<li>%s: ", !strcmp(r->verdict[k].verdict, "not_valid") ? "not valid" : "not measured");
-			rpt_esc(r->out, r->verdict[k].id);
-			fputs(" ", r->out);
-			rpt_esc(r->out, r->verdict[k].label);
-			fputs(" — ", r->out);
-			rpt_esc(r->out, r->verdict[k].why);
-			fputs("</li>", r->out);
-		}
+	/* one item per reason and kind, naming every verdict it holds for (a phase's short load: one) */
+	for (int k = 0; k < r->nverdicts; k++) {
+		const struct rpt_verdict *v = &r->verdict[k];
+		int prev = 0;
+
+		while (prev < k && (strcmp(r->verdict[prev].why, v->why) || strcmp(r->verdict[prev].verdict, v->verdict)))
+			prev++;
+		if (!v->why[0] || prev < k)
+			continue;	/* none, or said with the first it holds for */
+		fprintf(r->out, "<li>%s: ", !strcmp(v->verdict, "not_valid") ? "not valid" : "not measured");
+		for (int m = k, n = 0; m < r->nverdicts; m++)
+			if (!strcmp(r->verdict[m].why, v->why) && !strcmp(r->verdict[m].verdict, v->verdict)) {
+				fputs(n++ ? "; " : "", r->out);
+				rpt_esc(r->out, r->verdict[m].id);
+				fputs(" ", r->out);
+				rpt_esc(r->out, r->verdict[m].label);
+			}
+		fputs(" — ", r->out);
+		rpt_esc(r->out, v->why);
+		fputs("</li>", r->out);
+	}
 	json_array_foreach(pf_jpath_get(r->verdicts, "emulated"), i, w) {
 		fputs("<li>emulated interface: ", r->out);
 		rpt_esc(r->out, rpt_str(w, "interface", "?"));
