@@ -760,6 +760,22 @@ static void rpt_head(struct rpt *r)
 	rpt_kv(r, "started (UTC)", rpt_str(r->run, "started_utc", NULL));
 	rpt_kv(r, "ended (UTC)", rpt_str(r->run, "ended_utc", NULL));
 	rpt_kv(r, "analysed by", rpt_str(r->results, "generator", NULL));
+	/* what this run is compared with (--previous, --baseline, --history; run and qualify pass theirs) */
+	if (r->previous_dir)
+		rpt_kv(r, "compared with a previous run (V1)", r->previous_dir);
+	if (r->baseline_file) {
+		char b[PATH_MAX + 64];
+
+		snprintf(b, sizeof(b), "%s (%zu runs)", r->baseline_file, json_array_size(pf_jpath_get(r->baseline, "runs")));
+		rpt_kv(r, "compared with a baseline (V1)", b);
+	}
+	if (r->history) {
+		char h[PATH_MAX + 64];
+
+		snprintf(h, sizeof(h), "%s (%zu earlier runs of this scenario)", r->history_db,
+			 json_array_size(json_object_get(r->history, "runs")));
+		rpt_kv(r, "compared with the history (V2)", h);
+	}
 	if (epoch && *epoch) {
 		time_t t = strtoll(epoch, NULL, 10);
 		char date[64];

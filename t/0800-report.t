@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 113
+plan 115
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -335,6 +335,11 @@ like "$(grep -m1 "^set arrow from graph 0, first " "$GP/V2.gp")" "first 62 to gr
 is "$(grep -c '^plot ' "$GP/V2.gp")" "$(json_get "$TMP/this/verdicts.json" verdicts | perl -MJSON::PP -e 'local $/; print scalar grep { defined $_->{value} } @{decode_json(<>)}')" \
 	"report-12.5 ... one panel per verdict with a value"
 like "$(svg "$TMP/hist.html" V2 | tr '\n' '|')" 'V2 each requirement over the last 10 runs of scenario fixture-full' "report-12.6 ... its title names the scenario and the runs"
+like "$(grep -o '<tr><th>compared with the history (V2)</th><td>[^<]*' "$TMP/hist.html")" "<td>$TMP/hist.sqlite \\(9 earlier runs of this scenario\\)\$" \
+	"report-12.6a page 1 says what the run is compared with: the database and how many earlier runs"
+like "$(grep -o '<tr><th>compared with a [a-z ]* (V1)</th><td>[^<]*' "$TMP/base.html" "$TMP/prev.html" | sed 's/.*<th>//' | tr '\n' '|')" \
+	"^compared with a baseline \\(V1\\)</th><td>$TMP/base.json \\(3 runs\\)\\|compared with a previous run \\(V1\\)</th><td>$TMP/prev\\|\$" \
+	"report-12.6b ... the baseline with its runs, the previous run"
 run_cmd "$PREFLIGHT" report "$TMP/this" -o "$TMP/nohist.html" --history "$TMP/no-such.sqlite"
 like "$rc:$(printf '%s\n' "$err" | wc -l):$err" "^2:1:preflight: report: --history: $TMP/no-such.sqlite: " "report-12.7 --history of a database that does not exist: exit 2, one line ..."
 ok "report-12.8 ... nothing written, no database created" test ! -e "$TMP/nohist.html" -a ! -e "$TMP/no-such.sqlite"
