@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 115
+plan 116
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -340,6 +340,13 @@ like "$(grep -o '<tr><th>compared with the history (V2)</th><td>[^<]*' "$TMP/his
 like "$(grep -o '<tr><th>compared with a [a-z ]* (V1)</th><td>[^<]*' "$TMP/base.html" "$TMP/prev.html" | sed 's/.*<th>//' | tr '\n' '|')" \
 	"^compared with a baseline \\(V1\\)</th><td>$TMP/base.json \\(3 runs\\)\\|compared with a previous run \\(V1\\)</th><td>$TMP/prev\\|\$" \
 	"report-12.6b ... the baseline with its runs, the previous run"
+# more than 8 panels: figures of at most 8 (4 rows, a page), V2.1, V2.2 (here 7 with values and 7 copies: 8 + 6)
+cp -r "$TMP/this" "$TMP/many"
+perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); my @c = map { { %$_, label => "$_->{label} copy" } } @{$j->{verdicts}};
+	push @{$j->{verdicts}}, @c; $_ = JSON::PP->new->encode($j)' "$TMP/many/verdicts.json"
+run_cmd "$PREFLIGHT" report "$TMP/many" -o "$TMP/many.html" --history "$TMP/hist.sqlite"
+is "$rc $(figures "$TMP/many.html" | cut -d' ' -f1-3) $(grep -o '<figure id="fig-V2[.0-9]*"><img [^>]*height="[0-9]*"' "$TMP/many.html" | sed 's/.*height=//' | tr -d '"' | tr '\n' ' ')" \
+	"0 V1 V2.1 V2.2 980 750 " "report-12.6c fourteen panels: V2.1 of 8 (4 rows, 980 px: it fits a page) and V2.2 of 6"
 run_cmd "$PREFLIGHT" report "$TMP/this" -o "$TMP/nohist.html" --history "$TMP/no-such.sqlite"
 like "$rc:$(printf '%s\n' "$err" | wc -l):$err" "^2:1:preflight: report: --history: $TMP/no-such.sqlite: " "report-12.7 --history of a database that does not exist: exit 2, one line ..."
 ok "report-12.8 ... nothing written, no database created" test ! -e "$TMP/nohist.html" -a ! -e "$TMP/no-such.sqlite"
