@@ -36,7 +36,7 @@ const struct pf_command cmd_qualify = {
 	.usage =
 	"usage: preflight qualify [--scenario NAME] [--budgets FILE] [-o RUN_DIR] [--repeats N]\n"
 	"                         [--no-report] [--keep-trace always|on-fail|never] [--all-threads]\n"
-	"                         [--no-selftest]\n"
+	"                         [--previous RUN_DIR] [--baseline FILE] [--history DB] [--no-selftest]\n"
 	"       preflight qualify --summary RUN_DIR\n"
 	"\n"
 	"Shows the system survey's warnings, runs the quick selftest (preflight selftest\n"
@@ -68,30 +68,37 @@ const struct pf_command cmd_qualify = {
 };
 
 /*
- * qualify_child - run `preflight ARG1 ARG2 ...` (NULL-terminated) to the end,
- * its stdout to out_path ("-": ours); its exit code, or -errno when it could
- * not start
+ * qualify_spawn - run argv (argv[0] replaced by this program) to the end, its
+ * stdout to out_path ("-": ours); its exit code, or -errno when it could not start
  */
-static int qualify_child(const char *out_path, const char *arg1, ...)
+static int qualify_spawn(const char *out_path, char **argv)
 {
-	char self[PATH_MAX], *argv[8];
+	char self[PATH_MAX];
 	int err = pf_self_exe(self, sizeof(self));
 	struct pf_proc p;
-	va_list ap;
-	int i = 0, ret;
+	int ret;
 
 	if (err < 0)
 		return err;
-	argv[i++] = self;
-	argv[i++] = (char *)arg1;
+	argv[0] = self;
+	fflush(stdout);
+	ret = pf_proc_spawn(&p, argv, out_path, "-", 0);
+	return ret < 0 ? ret : pf_proc_wait(&p);
+}
+
+/* qualify_child - run `preflight ARG1 ARG2 ...` (NULL-terminated, at most 6) as qualify_spawn does */
+static int qualify_child(const char *out_path, const char *arg1, ...)
+{
+	char *argv[8] = { NULL, (char *)arg1 };
+	va_list ap;
+	int i = 2;
+
 	va_start(ap, arg1);
 	while (i < 7 && (argv[i] = va_arg(ap, char *)))
 		i++;
 	va_end(ap);
 	argv[i] = NULL;
-	fflush(stdout);
-	ret = pf_proc_spawn(&p, argv, out_path, "-", 0);
-	return ret < 0 ? ret : pf_proc_wait(&p);
+	return qualify_spawn(out_path, argv);
 }
 
 /* qualify_print - copy a file to stdout; 0 or -1 when it cannot be read */
@@ -172,9 +179,10 @@ static void qualify_selftest(const char *out_dir, char *st_dir, size_t size)
  * first of all). As run does: report.html and report.pdf, its output in
  * report.log; a report that cannot be written is said and changes no verdict.
  */
-static void qualify_report(const char *dir)
+static void qualify_report(const char *dir, const struct run_opts *o)
 {
 	char html[PATH_MAX], pdf[PATH_MAX], log[PATH_MAX];
+	char *argv[16] = { NULL, "report", (char *)dir, "-o", html, "--pdf", pdf };
 	int code;
 
 	snprintf(html, sizeof(html), "%.4000s/report.html", dir);
@@ -182,7 +190,8 @@ static void qualify_report(const char *dir)
 	snprintf(log, sizeof(log), "%.4000s/report.log", dir);
 	if (access(html, F_OK))
 		return;	/* run wrote none (not in this build, or it failed and said so) */
-	code = qualify_child(log, "report", dir, "-o", html, "--pdf", pdf, NULL);
+	run_report_compare(o, argv, 7);	/* compared with what run compared it with */
+	code = qualify_spawn(log, argv);
 	if (code)
 		pf_err("preflight report (with the selftest) exited with %d (see %s)", code, log);
 }
@@ -227,6 +236,17 @@ static int cmd_qualify_run(int argc, char **argv)
 	if (optind != argc)
 		return pf_usage_error(&cmd_qualify, "'%s': unexpected argument", argv[optind]);
 
+	if (o.previous || o.baseline || o.history) {
+		/* what the report compares with is read before the selftest's minute is spent (run checks it again) */
+		struct run_opts check = o;
+
+		check.check_only = true;
+		printf("== pre-flight checks (preflight run --check)\n");
+		ret = run_repeated(&check, 1, dir, sizeof(dir));
+		if (ret)
+			return ret;
+		dir[0] = '\0';
+	}
 	printf("== system survey (preflight sysinfo)\n");
 	ret = qualify_child("-", "sysinfo", NULL);
 	if (ret)
@@ -243,7 +263,7 @@ static int cmd_qualify_run(int argc, char **argv)
 		if (rename(st_dir, path))
 			pf_err("%s: not moved to %s: %s", st_dir, path, strerror(errno));
 		else if (!o.no_report)
-			qualify_report(dir);
+			qualify_report(dir, &o);
 	}
 	if (repeats > 1)
 		qualify_repeats(dir, (int)repeats);

@@ -36,6 +36,7 @@
 #include "common.h"
 #include "cpuset.h"
 #include "datafile.h"
+#include "jpath.h"
 #include "outfile.h"
 #include "loads/load.h"
 #include "run.h"
@@ -1598,6 +1599,53 @@ static void run_pre_budgets(struct run *r)
 		run_pre_note(r, "pre-flight: budgets %s: ok", r->budgets);
 }
 
+/*
+ * run_pre_compare - what the report is to compare the run with (--previous,
+ * --baseline, --history) reads as the report will read it: a previous run's
+ * verdicts.json, a baseline file, a history database (by `preflight history
+ * verdicts`, which creates none); and there is a report to pass them to
+ */
+static void run_pre_compare(struct run *r)
+{
+	char path[PATH_MAX], why[PATH_MAX + 200], err[600];
+	json_t *doc;
+	int code;
+
+	if (r->o->no_report && (r->o->previous || r->o->baseline || r->o->history)) {
+		run_pre_error(r, PF_EXIT_USAGE, "--%s goes to the report: not with --no-report",
+			      r->o->previous ? "previous" : r->o->baseline ? "baseline" : "history");
+		return;
+	}
+	if (r->o->previous) {
+		doc = pf_json_load_schema(run_path(path, sizeof(path), r->o->previous, "verdicts.json"),
+					  "preflight-verdicts/1", why, sizeof(why));
+		if (!doc)
+			run_pre_error(r, PF_EXIT_USAGE, "--previous: %s", why);
+		else
+			run_pre_note(r, "pre-flight: --previous %s: ok", r->o->previous);
+		json_decref(doc);
+	}
+	if (r->o->baseline) {
+		doc = pf_json_load_schema(r->o->baseline, "preflight-baseline/1", why, sizeof(why));
+		if (!doc)
+			run_pre_error(r, PF_EXIT_USAGE, "--baseline: %s", why);
+		else
+			run_pre_note(r, "pre-flight: --baseline %s: ok", r->o->baseline);
+		json_decref(doc);
+	}
+	if (r->o->history) {
+		code = pf_proc_runl(err, sizeof(err), r->self, "history", "verdicts", "--db", r->o->history,
+				    "--scenario", r->scn.name, "--last", "1", NULL);
+		if (code)
+			run_pre_error(r, code == PF_EXIT_ENV ? PF_EXIT_ENV : PF_EXIT_USAGE, "--history: %s%s%s",
+				      strncmp(run_pre_child(err), r->o->history, strlen(r->o->history)) ? r->o->history : "",
+				      strncmp(run_pre_child(err), r->o->history, strlen(r->o->history)) ? ": " : "",
+				      run_pre_child(err));
+		else
+			run_pre_note(r, "pre-flight: --history %s: ok", r->o->history);
+	}
+}
+
 /* run_pre_seen - true when this combination of scenario lines was checked already (else remember it) */
 static bool run_pre_seen(struct run *r, const char *what, const struct scn_kv *const *kv, int n)
 {
@@ -1775,6 +1823,7 @@ static int run_precheck(struct run *r)
 		run_pre_error(r, PF_EXIT_ENV, "needs root (realtime priorities, namespaces, tracing)");
 	run_pre_dir(r);
 	run_pre_budgets(r);
+	run_pre_compare(r);
 	for (i = 0; i < r->scn.nphases; i++) {
 		const struct scn_phase *p = &r->scn.phases[i];
 
@@ -2091,6 +2140,21 @@ static int run_check(struct run *r)
 	return code;
 }
 
+int run_report_compare(const struct run_opts *o, char **argv, int n)
+{
+	const struct { const char *opt, *arg; } cmp[] = {
+		{ "--previous", o->previous }, { "--baseline", o->baseline }, { "--history", o->history },
+	};
+
+	for (size_t i = 0; i < PF_ARRAY_SIZE(cmp); i++)
+		if (cmp[i].arg) {
+			argv[n++] = (char *)cmp[i].opt;
+			argv[n++] = (char *)cmp[i].arg;
+		}
+	argv[n] = NULL;
+	return n;
+}
+
 /*
  * run_html_report - report.html and report.pdf by `preflight report` (after
  * the checksums, which they are not part of); a report that cannot be
@@ -2099,9 +2163,11 @@ static int run_check(struct run *r)
 static void run_html_report(struct run *r)
 {
 	char html[PATH_MAX], pdf[PATH_MAX], log[PATH_MAX];
-	char *argv[] = { r->self, "report", r->dir, "-o", run_path(html, sizeof(html), r->dir, "report.html"),
-			 "--pdf", run_path(pdf, sizeof(pdf), r->dir, "report.pdf"), NULL };
+	char *argv[16] = { r->self, "report", r->dir, "-o", run_path(html, sizeof(html), r->dir, "report.html"),
+			   "--pdf", run_path(pdf, sizeof(pdf), r->dir, "report.pdf") };
 	int code;
+
+	run_report_compare(r->o, argv, 7);
 
 	if (r->o->no_report)
 		return;
@@ -2253,6 +2319,9 @@ static void run_manifest(struct run *r, bool complete)
 		json_object_set_new(m, "complete", json_boolean(complete));
 	if (m && r->disk_full)
 		json_object_set_new(m, "disk_full", json_true());
+	if (m && (r->o->previous || r->o->baseline || r->o->history))	/* what the report compares the run with */
+		json_object_set_new(m, "compared_with", json_pack("{s:s?, s:s?, s:s?}", "previous", r->o->previous,
+				    "baseline", r->o->baseline, "history", r->o->history));
 	run_path(path, sizeof(path), r->dir, "run.json");
 	if (!m)
 		pf_err("%s: cannot write: %s", path, strerror(ENOMEM));
@@ -2489,6 +2558,7 @@ const struct pf_command cmd_run = {
 	.usage =
 	"usage: preflight run SCENARIO [-o RUN_DIR] [--budgets FILE] [--repeats N] [--no-report]\n"
 	"                     [--keep-trace always|on-fail|never] [--all-threads]\n"
+	"                     [--previous RUN_DIR] [--baseline FILE] [--history DB]\n"
 	"       preflight run --check SCENARIO [-o RUN_DIR] [--budgets FILE]\n"
 	"\n"
 	"Runs the phases of SCENARIO (a name in bench/scenarios/, or an .ini path; see\n"
@@ -2556,6 +2626,15 @@ int run_common_option(const struct pf_command *cmd, int c, const char *arg, stru
 		return 0;
 	case RUN_OPT_ALL_THREADS:
 		o->all_threads = true;
+		return 0;
+	case RUN_OPT_PREVIOUS:
+		o->previous = arg;
+		return 0;
+	case RUN_OPT_BASELINE:
+		o->baseline = arg;
+		return 0;
+	case RUN_OPT_HISTORY:
+		o->history = arg;
 		return 0;
 	case RUN_OPT_KEEP_TRACE:
 		for (k = RUN_KEEP_ALWAYS; k <= RUN_KEEP_NEVER; k++)

@@ -28,20 +28,27 @@ struct run_opts {
 	const char *budgets;	/* budgets INI for the check, NULL = the scenario's, else budgets/seed.ini */
 	bool summary_stdout;	/* print the summary on stdout at the end */
 	bool no_report;		/* --no-report: no report.html / report.pdf at the end */
+	const char *previous;	/* --previous: a previous run directory the report compares with, or NULL */
+	const char *baseline;	/* --baseline: a baseline file the report compares with, or NULL */
+	const char *history;	/* --history: a history database the report draws V2 from, or NULL */
 	enum run_keep keep_trace;	/* --keep-trace */
 	bool all_threads;	/* --all-threads: every thread in results.json */
 	bool check_only;	/* --check: the pre-flight checks only, nothing created */
 };
 
 /* the options 'preflight run' and 'preflight qualify' share, for their getopt_long tables */
-enum { RUN_OPT_NO_REPORT = 256, RUN_OPT_KEEP_TRACE, RUN_OPT_ALL_THREADS };
+enum { RUN_OPT_NO_REPORT = 256, RUN_OPT_KEEP_TRACE, RUN_OPT_ALL_THREADS, RUN_OPT_PREVIOUS, RUN_OPT_BASELINE,
+       RUN_OPT_HISTORY };
 #define RUN_COMMON_OPTIONS \
 	{ "output", required_argument, NULL, 'o' }, \
 	{ "budgets", required_argument, NULL, 'b' }, \
 	{ "repeats", required_argument, NULL, 'r' }, \
 	{ "no-report", no_argument, NULL, RUN_OPT_NO_REPORT }, \
 	{ "keep-trace", required_argument, NULL, RUN_OPT_KEEP_TRACE }, \
-	{ "all-threads", no_argument, NULL, RUN_OPT_ALL_THREADS }
+	{ "all-threads", no_argument, NULL, RUN_OPT_ALL_THREADS }, \
+	{ "previous", required_argument, NULL, RUN_OPT_PREVIOUS }, \
+	{ "baseline", required_argument, NULL, RUN_OPT_BASELINE }, \
+	{ "history", required_argument, NULL, RUN_OPT_HISTORY }
 #define RUN_COMMON_HELP \
 	"  -o, --output RUN_DIR   run directory (default: runs/<UTC time>-<host>)\n" \
 	"  -b, --budgets FILE     budgets for the check (default: the scenario's, else\n" \
@@ -57,7 +64,14 @@ enum { RUN_OPT_NO_REPORT = 256, RUN_OPT_KEEP_TRACE, RUN_OPT_ALL_THREADS };
 	"      --all-threads      every thread seen in results.json's threads[] (default:\n" \
 	"                         the app's, the realtime ones, the culprits and the top\n" \
 	"                         10 others; docs/results.md)\n" \
-	"      --no-report        no report.html / report.pdf (default: write them)\n"
+	"      --no-report        no report.html / report.pdf (default: write them)\n" \
+	"      --previous DIR     the report compares with a previous run directory\n" \
+	"                         (preflight report --previous; default: none)\n" \
+	"      --baseline FILE    ... with a baseline of 'preflight baseline create'\n" \
+	"                         (report --baseline; default: none)\n" \
+	"      --history DB       ... with the scenario's last runs in a history\n" \
+	"                         database (report --history; default: none); each is\n" \
+	"                         checked before the run starts\n"
 
 /*
  * run_common_option - one option of RUN_COMMON_OPTIONS (getopt's c and
@@ -83,6 +97,12 @@ int run_scenario(const struct run_opts *o, char *dir, size_t dir_size);
  * more, stops the repeats). One repeat is run_scenario into out_dir itself.
  */
 int run_repeated(const struct run_opts *o, int repeats, char *dir, size_t dir_size);
+
+/*
+ * run_report_compare - append the report's --previous, --baseline and --history
+ * of o to argv[n...] (room for six more and the NULL); the new n
+ */
+int run_report_compare(const struct run_opts *o, char **argv, int n);
 
 struct json_t;
 

@@ -103,6 +103,10 @@ static const char *const ci_migrations[CI_DB_VERSION] = {
 	"CREATE INDEX metrics_by_key ON metrics (key);",
 	/* 2 -> 3: every metric named by its results.json path (ci_rename_keys) */
 	NULL,
+	/* 3 -> 4: each verdict's value, unit and bound, as verdicts.json has them (the report's history figure) */
+	"ALTER TABLE verdicts ADD COLUMN value DOUBLE PRECISION;"
+	"ALTER TABLE verdicts ADD COLUMN unit TEXT;"
+	"ALTER TABLE verdicts ADD COLUMN bound DOUBLE PRECISION;",
 };
 
 /* ci_key_collect - row callback: each key appended to a JSON array */

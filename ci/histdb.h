@@ -12,7 +12,7 @@
 
 struct ci_db;
 
-#define CI_DB_VERSION 3		/* the schema version this preflight writes */
+#define CI_DB_VERSION 4		/* the schema version this preflight writes */
 
 /* ci_db_row - called per result row with its text columns (NULL for SQL NULL); non-zero stops */
 typedef int (*ci_db_row)(void *ctx, int ncols, const char *const *cols);

@@ -1,11 +1,14 @@
 /*
- * history.c - 'preflight history add|list|trend|export': run-level metrics
+ * history.c - 'preflight history add|list|trend|export|verdicts': run-level metrics
  * of many runs in one database (histdb.h: a SQLite file by default, or a
  * PostgreSQL server a fleet of runners shares), keyed by each run's UUID so
  * that adding the same run twice, or merging CI artifacts, is harmless.
  * 'trend' plots one metric over the runs or per kernel (OSADL-style maxima,
  * with the budget line) through gnuplot; 'export --squad' writes the three
- * files a SQUAD dashboard takes (ci/squad/submit.sh uploads them).
+ * files a SQUAD dashboard takes (ci/squad/submit.sh uploads them);
+ * 'verdicts' the last runs of a scenario with their verdicts' values, as
+ * JSON, for the reviewer report's history figure (it reads the database
+ * only through this command, docs/report.md).
  */
 #define _GNU_SOURCE
 #include "ci/histdb.h"
@@ -33,13 +36,14 @@ static int hist_run(int argc, char **argv);
 
 const struct pf_command cmd_history = {
 	.name = "history",
-	.summary = "keep run-level metrics of many runs (SQLite or PostgreSQL): add, list, trend, export",
+	.summary = "keep run-level metrics of many runs (SQLite or PostgreSQL): add, list, trend, export, verdicts",
 	.usage =
 	"usage: preflight history add RUN... [--db DB]\n"
 	"       preflight history list [--db DB]\n"
 	"       preflight history trend --metric KEY [--by run|kernel] [--csv FILE]\n"
 	"                               [--plot FILE.svg|FILE.png] [--budget VALUE] [--db DB]\n"
 	"       preflight history export --squad DIR [--run UUID] [--db DB]\n"
+	"       preflight history verdicts --scenario NAME [--last N] [--db DB]\n"
 	"\n"
 	"add       store each run (a run directory of 'preflight run') under its UUID\n"
 	"          (run.json 'uuid'); a run already there is left as it is\n"
@@ -50,6 +54,9 @@ const struct pf_command cmd_history = {
 	"          stdout unless --csv, a gnuplot plot with --plot\n"
 	"export    the three files of a SQUAD submission for one run (default: the\n"
 	"          latest): tests.json, metrics.json, metadata.json (job_id = UUID)\n"
+	"verdicts  the verdicts (value, unit, bound, result) of the last N runs of one\n"
+	"          scenario, as JSON on stdout (preflight-history-verdicts/1: what\n"
+	"          'preflight report --history' draws)\n"
 	"\n"
 	"options:\n"
 	"      --db DB          SQLite file, or postgresql://user@host:port/db (default:\n"
@@ -64,11 +71,13 @@ const struct pf_command cmd_history = {
 	"                       budgets: 62us; default: no line)\n"
 	"      --squad DIR      export: the directory to write (no default)\n"
 	"      --run UUID       export: that run (default: the latest)\n"
+	"      --scenario NAME  verdicts: the scenario's name (run.json; no default)\n"
+	"      --last N         verdicts: the N latest runs of it (default: 10)\n"
 	"  -h, --help           this text\n"
 	"\n"
 	"exit: 0 done, 2 bad input (or --csv / --plot naming the database, a run or a\n"
 	"file a run's SHA256SUMS lists: never written over; an output into a run\n"
-	"directory; list / trend / export on a database that does not exist: only add\n"
+	"directory; list / trend / export / verdicts on a database that does not exist: only add\n"
 	"creates one; add adds all its runs or none), 3 environment (database\n"
 	"server, gnuplot),\n"
 	"4 internal error\n",
@@ -76,8 +85,10 @@ const struct pf_command cmd_history = {
 };
 
 struct hist_opts {
-	const char *db, *metric, *by, *csv, *plot, *squad, *run;
+	const char *db, *metric, *by, *csv, *plot, *squad, *run, *scenario;
 	const char *metric_given;	/* --metric as given: metric is its results.json path */
+	long        last;		/* verdicts: how many runs */
+	int         last_given;
 	double      budget;
 	int         has_budget;
 	int         budget_is_time;	/* given with a time unit: o.budget is in us */
@@ -103,7 +114,8 @@ static int hist_count(void *ctx, int ncols, const char *const *cols)
  * the TAP is never read back): one row per record, named as check's TAP names
  * it ("REQ-LAT-001 io activation_latency max": stable from run to run), its
  * result pass, fail or skip (not measured) as SQUAD takes them; a pass that
- * is not valid (a load short of its target) is stored as a fail
+ * is not valid (a load short of its target) is stored as a fail. Its value,
+ * unit and bound as the record has them (NULL when it has none).
  */
 static int hist_verdicts(struct ci_db *db, const char *dir, const char *uuid)
 {
@@ -131,10 +143,16 @@ static int hist_verdicts(struct ci_db *db, const char *dir, const char *uuid)
 			continue;
 		snprintf(name, sizeof(name), "%s %s", id, label);
 		{
-			const char *p[] = { uuid, name, result };
+			char value[40], bound[40];
+			json_t *vj = json_object_get(rec, "value"), *bj = json_object_get(rec, "bound");
+			const char *p[] = { uuid, name, result, json_is_number(vj) ? value : NULL,
+					    json_string_value(json_object_get(rec, "unit")), json_is_number(bj) ? bound : NULL };
 
-			ret = ci_db_exec(db, "INSERT INTO verdicts (uuid, name, result) VALUES (?, ?, ?) "
-					 "ON CONFLICT DO NOTHING", 3, p, NULL, NULL);
+			snprintf(value, sizeof(value), "%.17g", json_number_value(vj));
+			snprintf(bound, sizeof(bound), "%.17g", json_number_value(bj));
+			ret = ci_db_exec(db, "INSERT INTO verdicts (uuid, name, result, value, unit, bound) VALUES (?, ?, ?, "
+					 "CAST(? AS DOUBLE PRECISION), ?, CAST(? AS DOUBLE PRECISION)) ON CONFLICT DO NOTHING",
+					 6, p, NULL, NULL);
 		}
 		if (ret)
 			break;
@@ -597,6 +615,70 @@ out:
 	return ret;
 }
 
+/* hist_vrun - row callback: one run (uuid, started_utc, kernel_release, exit_code) into the array ctx, newest first */
+static int hist_vrun(void *ctx, int ncols, const char *const *cols)
+{
+	json_t *run = json_pack("{s:s, s:s?, s:s?, s:o, s:{}}", "uuid", cols[0] ? cols[0] : "", "started_utc", cols[1],
+				"kernel_release", cols[2], "exit_code",
+				cols[3] ? json_integer(strtoll(cols[3], NULL, 10)) : json_null(), "verdicts");
+
+	return ncols == 4 && run ? json_array_insert_new(ctx, 0, run) : -1;
+}
+
+/* hist_vrec - row callback: one verdict (uuid, name, result, value, unit, bound) into its run's "verdicts" */
+static int hist_vrec(void *ctx, int ncols, const char *const *cols)
+{
+	json_t *run;
+	size_t i;
+
+	if (ncols != 6 || !cols[0] || !cols[1])
+		return -1;
+	json_array_foreach((json_t *)ctx, i, run)
+		if (!strcmp(json_string_value(json_object_get(run, "uuid")), cols[0]))
+			return json_object_set_new(json_object_get(run, "verdicts"), cols[1],
+				json_pack("{s:s?, s:o, s:s?, s:o}", "result", cols[2],
+					  "value", cols[3] ? json_real(strtod(cols[3], NULL)) : json_null(), "unit", cols[4],
+					  "bound", cols[5] ? json_real(strtod(cols[5], NULL)) : json_null()));
+	return 0;
+}
+
+/*
+ * hist_verdicts_json - 'history verdicts --scenario NAME [--last N]': the last
+ * N runs of a scenario, oldest first, each with its verdicts by name (value,
+ * unit, bound as verdicts.json had them; null for a run added before schema
+ * version 3), as preflight-history-verdicts/1 on stdout
+ */
+static int hist_verdicts_json(struct ci_db *db, const struct hist_opts *o)
+{
+	static const char *const runs_sql =
+		"SELECT uuid, started_utc, kernel_release, exit_code FROM runs WHERE scenario = ?"
+		" ORDER BY started_utc DESC, uuid DESC LIMIT CAST(? AS INTEGER)";
+	static const char *const verdicts_sql =
+		"SELECT v.uuid, v.name, v.result, v.value, v.unit, v.bound FROM verdicts v JOIN (SELECT uuid FROM runs"
+		" WHERE scenario = ? ORDER BY started_utc DESC, uuid DESC LIMIT CAST(? AS INTEGER)) r ON r.uuid = v.uuid"
+		" ORDER BY v.name";
+	char last[24];
+	const char *p[] = { o->scenario, last };
+	json_t *runs = json_array(), *doc;
+	int ret = PF_EXIT_USAGE;
+
+	if (!o->scenario) {
+		json_decref(runs);
+		return pf_fail(PF_EXIT_USAGE, "verdicts: no --scenario NAME");
+	}
+	snprintf(last, sizeof(last), "%ld", o->last);
+	if (!runs || ci_db_exec(db, runs_sql, 2, p, hist_vrun, runs) ||
+	    ci_db_exec(db, verdicts_sql, 2, p, hist_vrec, runs)) {
+		json_decref(runs);
+		return ret;
+	}
+	doc = json_pack("{s:s, s:s, s:o}", "schema", "preflight-history-verdicts/1", "scenario", o->scenario,
+			"runs", runs);
+	ret = doc ? pf_outfile_json("-", doc, JSON_INDENT(1) | JSON_SORT_KEYS) : pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	json_decref(doc);
+	return ret;
+}
+
 /* hist_check_options - every option given belongs to the subcommand; 0 or an exit code after one line */
 static int hist_check_options(const char *sub, const struct hist_opts *o)
 {
@@ -604,6 +686,7 @@ static int hist_check_options(const char *sub, const struct hist_opts *o)
 		{ "--metric", "trend", o->metric }, { "--by", "trend", o->by_given }, { "--csv", "trend", o->csv },
 		{ "--plot", "trend", o->plot }, { "--budget", "trend", o->has_budget },
 		{ "--squad", "export", o->squad }, { "--run", "export", o->run },
+		{ "--scenario", "verdicts", o->scenario }, { "--last", "verdicts", o->last_given },
 	};
 
 	for (size_t i = 0; i < PF_ARRAY_SIZE(opt); i++)
@@ -640,10 +723,12 @@ static int hist_run(int argc, char **argv)
 		{ "budget", required_argument, NULL, 'b' },
 		{ "squad", required_argument, NULL, 's' },
 		{ "run", required_argument, NULL, 'r' },
+		{ "scenario", required_argument, NULL, 'S' },
+		{ "last", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct hist_opts o = { .db = "history.sqlite", .by = "run" };
+	struct hist_opts o = { .db = "history.sqlite", .by = "run", .last = 10 };
 	struct ci_db *db;
 	const char *sub;
 	char metric[256];
@@ -663,6 +748,12 @@ static int hist_run(int argc, char **argv)
 		case 'p': o.plot = optarg; break;
 		case 's': o.squad = optarg; break;
 		case 'r': o.run = optarg; break;
+		case 'S': o.scenario = optarg; break;
+		case 'l':
+			if (pf_parse_long(optarg, 1, 10000, &o.last))
+				return pf_usage_error(&cmd_history, "bad --last '%s' (a number of runs, 1 or more)", optarg);
+			o.last_given = 1;
+			break;
 		case 'b': {
 			/* a number, or a time with its unit read as check reads a budget's: "62us", "62 µs" */
 			struct pf_qty q;
@@ -681,10 +772,11 @@ static int hist_run(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return pf_usage_error(&cmd_history, "no subcommand (add, list, trend, export)");
+		return pf_usage_error(&cmd_history, "no subcommand (add, list, trend, export, verdicts)");
 	sub = argv[optind++];
-	if (strcmp(sub, "add") && strcmp(sub, "list") && strcmp(sub, "trend") && strcmp(sub, "export"))
-		return pf_usage_error(&cmd_history, "unknown subcommand '%s' (add, list, trend, export)", sub);
+	if (strcmp(sub, "add") && strcmp(sub, "list") && strcmp(sub, "trend") && strcmp(sub, "export") &&
+	    strcmp(sub, "verdicts"))
+		return pf_usage_error(&cmd_history, "unknown subcommand '%s' (add, list, trend, export, verdicts)", sub);
 	if (!strcmp(sub, "add") && optind >= argc)
 		return pf_usage_error(&cmd_history, "add: no RUN given");
 	if (strcmp(sub, "add") && optind < argc)
@@ -715,8 +807,10 @@ static int hist_run(int argc, char **argv)
 		ret = hist_list(db);
 	else if (!strcmp(sub, "trend"))
 		ret = hist_trend(db, &o);
-	else
+	else if (!strcmp(sub, "export"))
 		ret = hist_export(db, &o);
+	else
+		ret = hist_verdicts_json(db, &o);
 	ci_db_close(db);
 	return ret;
 }

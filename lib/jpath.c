@@ -4,6 +4,7 @@
 #include "jpath.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,4 +76,22 @@ json_t *pf_jpath_get(json_t *root, const char *path)
 			return NULL;	/* a trailing dot names nothing */
 	}
 	return v;
+}
+
+json_t *pf_json_load_schema(const char *path, const char *schema, char *why, size_t why_size)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(path, 0, &je), *s;
+
+	if (!doc) {
+		snprintf(why, why_size, "%s: %s", path, je.text);
+		return NULL;
+	}
+	s = json_object_get(doc, "schema");
+	if (!json_is_string(s) || strcmp(json_string_value(s), schema)) {
+		snprintf(why, why_size, "%s: not %s", path, schema);
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
 }

@@ -30,4 +30,12 @@ json_t *pf_jpath_get(json_t *root, const char *path);
  */
 json_t *pf_jpath_key(json_t *obj, const char *path, size_t *len);
 
+/*
+ * pf_json_load_schema - a JSON file whose "schema" is 'schema' (a run's
+ * verdicts.json, a baseline), new reference; NULL when it cannot be read or
+ * parsed or is of another schema, with why ("PATH: what jansson said", "PATH:
+ * not SCHEMA") in 'why'
+ */
+json_t *pf_json_load_schema(const char *path, const char *schema, char *why, size_t why_size);
+
 #endif

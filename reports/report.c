@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "command.h"
 #include "common.h"
+#include "datafile.h"
 #include "joblog_read.h"
 #include "jpath.h"
 #include "kconfig.h"
@@ -64,7 +65,7 @@ const struct pf_command cmd_report = {
 	.summary = "write the reviewer report of a run directory: one self-contained HTML (and PDF)",
 	.usage =
 	"usage: preflight report RUN_DIR [-o FILE.html] [--pdf FILE.pdf] [--previous RUN_DIR]\n"
-	"                        [--baseline FILE]\n"
+	"                        [--baseline FILE] [--history DB]\n"
 	"\n"
 	"Writes the reviewer report of a run directory of 'preflight run' (or of a\n"
 	"directory with what 'preflight analyze' wrote: results.json and its inputs):\n"
@@ -83,11 +84,16 @@ const struct pf_command cmd_report = {
 	"      --baseline FILE a baseline of 'preflight baseline create': its runs'\n"
 	"                      median and range beside this run's values in V1\n"
 	"                      (default: none)\n"
+	"      --history DB    a database of 'preflight history': each requirement's\n"
+	"                      value over the last 10 runs of this run's scenario, this\n"
+	"                      run the last, in V2 (default: none)\n"
 	"  -h, --help          this text\n"
 	"\n"
-	"exit: 0 written, 2 RUN_DIR has nothing to report or bad usage, or an output is a\n"
-	"      file the run's SHA256SUMS lists (never written over), 3 gnuplot or\n"
-	"      chromium missing or failed, or the file cannot be written, 4 internal\n",
+	"exit: 0 written, 2 RUN_DIR has nothing to report or bad usage (a previous run,\n"
+	"      baseline or history that cannot be read), or an output is a file the\n"
+	"      run's SHA256SUMS lists (never written over), 3 gnuplot or chromium missing\n"
+	"      or failed, the history's server unreachable, or the file cannot be\n"
+	"      written, 4 internal\n",
 	.run = rpt_run,
 };
 
@@ -121,23 +127,6 @@ void rpt_esc(FILE *out, const char *text)
 const char *rpt_esc_str(const char *text, char *buf, size_t size)
 {
 	return pf_markup_esc_str(text, buf, size);
-}
-
-/* rpt_esc_path - a metric path, escaped, that may break after each dot or underscore in a narrow column */
-static void rpt_esc_path(FILE *out, const char *path)
-{
-	for (const char *p = path; *p; ) {
-		size_t n = strcspn(p, "._");
-		char *seg = strndup(p, n);
-
-		rpt_esc(out, seg ? seg : "?");
-		free(seg);
-		p += n;
-		if (*p) {
-			fprintf(out, "%c<wbr>", *p);
-			p++;
-		}
-	}
 }
 
 void rpt_note_missing(struct rpt *r, const char *fmt, ...)
@@ -354,12 +343,68 @@ int rpt_read_jobs(struct rpt *r)
 	return -ret;
 }
 
+/*
+ * rpt_history_load - --history DB: the earlier runs of this run's scenario
+ * (run.json scenario.name) from 'preflight history verdicts', a child process
+ * (reports/ reaches the history's database only through that command,
+ * docs/ci.md), into r->history: oldest first, this run (its uuid) left out,
+ * at most RPT_HISTORY_RUNS - 1. 0, or the exit code after one line (the
+ * command's own message: 2 a database that cannot be read, 3 a server)
+ */
+static int rpt_history_load(struct rpt *r)
+{
+	const char *scenario = rpt_str(r->run, "scenario.name", NULL), *uuid = rpt_str(r->run, "uuid", "");
+	char self[PATH_MAX], out[PATH_MAX], err[PATH_MAX], last[16], *why, *line;
+	char *argv[] = { self, "history", "verdicts", "--db", (char *)r->history_db, "--scenario", (char *)scenario,
+			 "--last", last, NULL };
+	json_t *runs, *run;
+	size_t i;
+	int code;
+
+	if (!scenario)
+		return pf_fail(PF_EXIT_USAGE, "--history: %s: run.json names no scenario, the history's key", r->dir);
+	if (pf_self_exe(self, sizeof(self)))
+		return pf_fail(PF_EXIT_INTERNAL, "--history: cannot find preflight itself (/proc/self/exe)");
+	snprintf(last, sizeof(last), "%d", RPT_HISTORY_RUNS);	/* this run may be one of them */
+	snprintf(out, sizeof(out), "%s/history.json", r->tmpdir);
+	snprintf(err, sizeof(err), "%s/history.err", r->tmpdir);
+	code = rpt_exec(argv, out, err);
+	if (code) {
+		why = rpt_slurp(err, NULL);
+		line = why ? why + strspn(why, "\n") : NULL;
+		if (line && strstr(line, "history: "))
+			line = strstr(line, "history: ") + 9;	/* the child's own prefix */
+		if (line)
+			line[strcspn(line, "\n")] = '\0';
+		if (!line || !*line)
+			line = "preflight history verdicts failed";
+		code = pf_fail(code == PF_EXIT_ENV ? PF_EXIT_ENV : code < 0 || code == PF_EXIT_INTERNAL ? PF_EXIT_INTERNAL :
+			       PF_EXIT_USAGE, "--history: %s%s%s", strncmp(line, r->history_db, strlen(r->history_db)) ?
+			       r->history_db : "", strncmp(line, r->history_db, strlen(r->history_db)) ? ": " : "", line);
+		free(why);
+		return code;
+	}
+	r->history = json_load_file(out, 0, NULL);
+	if (strcmp(rpt_str(r->history, "schema", ""), "preflight-history-verdicts/1"))
+		return pf_fail(PF_EXIT_INTERNAL, "--history: %s: 'history verdicts' wrote no preflight-history-verdicts/1",
+			       r->history_db);
+	runs = json_array();
+	json_array_foreach(json_object_get(r->history, "runs"), i, run)
+		if (strcmp(rpt_str(run, "uuid", ""), uuid))
+			json_array_append(runs, run);
+	while (json_array_size(runs) > RPT_HISTORY_RUNS - 1)
+		json_array_remove(runs, 0);
+	json_object_set_new(r->history, "runs", runs);
+	return 0;
+}
+
 /* rpt_load - read what the run directory has; PF_EXIT_USAGE when it has nothing to report */
 static int rpt_load(struct rpt *r)
 {
 	char path[PATH_MAX];
 	json_t *ph, *t;
 	size_t i;
+	int ret;
 	const char *slash;
 
 	snprintf(path, sizeof(path), "%s", r->dir);
@@ -387,25 +432,22 @@ static int rpt_load(struct rpt *r)
 	r->loads = rpt_load_json(r, "loads.json");
 	r->verdicts = rpt_load_json(r, "verdicts.json");
 	if (r->previous_dir) {
-		char prev[PATH_MAX];
-		json_error_t je;
+		char prev[PATH_MAX], why[PATH_MAX + 200];
 
 		snprintf(prev, sizeof(prev), "%s/verdicts.json", r->previous_dir);
-		r->prev_verdicts = json_load_file(prev, 0, &je);
+		r->prev_verdicts = pf_json_load_schema(prev, RPT_VERDICTS_SCHEMA, why, sizeof(why));
 		if (!r->prev_verdicts)
-			return pf_fail(PF_EXIT_USAGE, "--previous: %s: %s", prev, je.text);
-		if (strcmp(rpt_str(r->prev_verdicts, "schema", ""), RPT_VERDICTS_SCHEMA))
-			return pf_fail(PF_EXIT_USAGE, "--previous: %s: not %s", prev, RPT_VERDICTS_SCHEMA);
+			return pf_fail(PF_EXIT_USAGE, "--previous: %s", why);
 	}
 	if (r->baseline_file) {
-		json_error_t je;
+		char why[PATH_MAX + 200];
 
-		r->baseline = json_load_file(r->baseline_file, 0, &je);
+		r->baseline = pf_json_load_schema(r->baseline_file, "preflight-baseline/1", why, sizeof(why));
 		if (!r->baseline)
-			return pf_fail(PF_EXIT_USAGE, "--baseline: %s: %s", r->baseline_file, je.text);
-		if (strcmp(rpt_str(r->baseline, "schema", ""), "preflight-baseline/1"))
-			return pf_fail(PF_EXIT_USAGE, "--baseline: %s: not preflight-baseline/1", r->baseline_file);
+			return pf_fail(PF_EXIT_USAGE, "--baseline: %s", why);
 	}
+	if (r->history_db && (ret = rpt_history_load(r)))
+		return ret;
 	if (r->verdicts && strcmp(rpt_str(r->verdicts, "schema", ""), RPT_VERDICTS_SCHEMA)) {
 		json_decref(r->verdicts);	/* not verdicts.json: the section says there are none */
 		r->verdicts = NULL;
@@ -718,6 +760,22 @@ static void rpt_head(struct rpt *r)
 	rpt_kv(r, "started (UTC)", rpt_str(r->run, "started_utc", NULL));
 	rpt_kv(r, "ended (UTC)", rpt_str(r->run, "ended_utc", NULL));
 	rpt_kv(r, "analysed by", rpt_str(r->results, "generator", NULL));
+	/* what this run is compared with (--previous, --baseline, --history; run and qualify pass theirs) */
+	if (r->previous_dir)
+		rpt_kv(r, "compared with a previous run (V1)", r->previous_dir);
+	if (r->baseline_file) {
+		char b[PATH_MAX + 64];
+
+		snprintf(b, sizeof(b), "%s (%zu runs)", r->baseline_file, json_array_size(pf_jpath_get(r->baseline, "runs")));
+		rpt_kv(r, "compared with a baseline (V1)", b);
+	}
+	if (r->history) {
+		char h[PATH_MAX + 64];
+
+		snprintf(h, sizeof(h), "%s (%zu earlier runs of this scenario)", r->history_db,
+			 json_array_size(json_object_get(r->history, "runs")));
+		rpt_kv(r, "compared with the history (V2)", h);
+	}
 	if (epoch && *epoch) {
 		time_t t = strtoll(epoch, NULL, 10);
 		char date[64];
@@ -807,7 +865,7 @@ static void rpt_tail_cell(struct rpt *r, const struct rpt_verdict *v)
 /* rpt_s_verdicts - 1: one row per requirement and element, from verdicts.json */
 static void rpt_s_verdicts(struct rpt *r)
 {
-	int count[4] = { 0 };
+	int count[4] = { 0 }, same;
 	char anchor[160], attr[960], n[32], shortw[sizeof(r->verdict->worst)];
 	const char *cls, *word;
 
@@ -835,10 +893,9 @@ static void rpt_s_verdicts(struct rpt *r)
 			rpt_esc(r->out, v->requirement);
 		}
 		fputs("</td><td>", r->out);
+		/* its results.json path is the traceability matrix's (3): here it made each row twice as long */
 		rpt_esc(r->out, v->label);
-		fputs("<br><code>", r->out);
-		rpt_esc_path(r->out, v->path);
-		fputs("</code></td><td>", r->out);
+		fputs("</td><td>", r->out);
 		rpt_esc(r->out, v->op);
 		fputs(" ", r->out);
 		rpt_esc(r->out, v->bound);
@@ -851,9 +908,17 @@ static void rpt_s_verdicts(struct rpt *r)
 		if (v->path[0])
 			fprintf(r->out, "<a href=\"#%s\">§</a>",
 				rpt_esc_str(rpt_evidence(v->path, anchor, sizeof(anchor)), attr, sizeof(attr)));
+		for (same = 0; v->why[0] && same < i && strcmp(v->why, r->verdict[same].why); same++)
+			;	/* the row that gives the reason */
 		if (v->why[0] && i && !strcmp(v->why, v[-1].why))
 			fputs(" <span class=\"same\">why: as above</span>", r->out);	/* a phase's short load, said once */
-		else if (v->why[0]) {
+		else if (v->why[0] && same < i) {
+			fputs(" <span class=\"same\">why: as for ", r->out);	/* ... and once only for the table */
+			rpt_esc(r->out, r->verdict[same].id);
+			fputs(" ", r->out);
+			rpt_esc(r->out, r->verdict[same].label);
+			fputs("</span>", r->out);
+		} else if (v->why[0]) {
 			fputs(" ", r->out);
 			rpt_esc(r->out, v->why);
 		}
@@ -874,6 +939,7 @@ static void rpt_s_verdicts(struct rpt *r)
 		"A requirement that was not measured, or whose pass is not valid (a load short of its target), is never "
 		"counted as passed.</p>\n", count[0], count[1], count[2], count[3]);
 	rpt_plot_v1(r);
+	rpt_plot_v2(r);
 }
 
 /* rpt_sha256 - the SHA-256 of a file of the run directory (sha256sum) into hex[65]; 0, or -1 */
@@ -1419,6 +1485,32 @@ static void rpt_culprit(struct rpt *r, json_t *c)
 }
 
 /*
+ * rpt_g1_body_task - the task whose worst case's G1 the body draws (the others' are in A2): the
+ * first judged task, in results.json's order (io, the releaser, first), whose latency verdict
+ * failed, else the first judged task with a culprit; -1 when none
+ */
+static int rpt_g1_body_task(struct rpt *r, const bool *judged, int njudged)
+{
+	char prefix[160];
+	json_t *t;
+	size_t i;
+	int first = -1;
+
+	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
+		if (i >= RPT_MAX_TASKS || (njudged && !judged[i]) || !json_array_size(pf_jpath_get(t, "culprits")))
+			continue;
+		if (first < 0)
+			first = (int)i;
+		snprintf(prefix, sizeof(prefix), "tasks.%s.", rpt_str(t, "name", "?"));
+		for (int k = 0; k < r->nverdicts; k++)
+			if (!strncmp(r->verdict[k].path, prefix, strlen(prefix)) && strstr(r->verdict[k].path, "latency") &&
+			    !strcmp(r->verdict[k].verdict, "fail"))
+				return (int)i;
+	}
+	return first;
+}
+
+/*
  * rpt_s_worst - 9: each task's worst activation, what delayed it and G1; its next two worst by
  * their line, their contributors in the appendix (A2, rpt_s_worst_more). A task no requirement
  * judges (the seed's telemetry and logger, when others are judged) only by its line: its worst
@@ -1427,7 +1519,7 @@ static void rpt_culprit(struct rpt *r, json_t *c)
 static void rpt_s_worst(struct rpt *r)
 {
 	bool judged[RPT_MAX_TASKS];
-	int njudged = rpt_latency_judged(r, judged);
+	int njudged = rpt_latency_judged(r, judged), body = rpt_g1_body_task(r, judged, njudged);
 	json_t *t, *c;
 	size_t i, j;
 	int n = 0;
@@ -1441,12 +1533,17 @@ static void rpt_s_worst(struct rpt *r)
 				break;
 			if (!n++)
 				fputs("<p>The worst activation of each task and what stood between release and start on "
-				      "the CPU where the job started; the next two of each task by their line, their "
-				      "contributors in <a href=\"#worst-more\">the appendix</a>, as is the worst of a task "
-				      "no requirement judges.</p>\n", r->out);
+				      "the CPU where the job started, with the timeline (G1) of the first whose latency "
+				      "failed; the other tasks' timelines, the next two of each task (here by their line) "
+				      "with their contributors, and the worst of a task no requirement judges are in "
+				      "<a href=\"#worst-more\">the appendix</a>.</p>\n", r->out);
 			if (j == 0 && !info) {
 				rpt_culprit(r, c);
-				rpt_plot_g1(r, (int)i, c, ++r->ng1);
+				if ((int)i == body)
+					rpt_plot_g1(r, (int)i, c, ++r->ng1);
+				else
+					fputs("<p class=\"also\">its timeline (G1): in <a href=\"#worst-more\">the appendix</a></p>\n",
+					      r->out);
 				continue;
 			}
 			fprintf(r->out, "<p class=\"also\">%s: ", info && j == 0 ? "worst, of a task no requirement judges" :
@@ -1460,13 +1557,14 @@ static void rpt_s_worst(struct rpt *r)
 }
 
 /*
- * rpt_s_worst_more - A2: the worst activation of each task no requirement judges, with G1, and
- * the second and third worst of each task, with their contributors
+ * rpt_s_worst_more - A2: the timeline (G1) of each judged task's worst activation but the one
+ * section 9 draws, the worst activation of each task no requirement judges, with G1, and the
+ * second and third worst of each task, with their contributors
  */
 static void rpt_s_worst_more(struct rpt *r)
 {
 	bool judged[RPT_MAX_TASKS];
-	int njudged = rpt_latency_judged(r, judged);
+	int njudged = rpt_latency_judged(r, judged), body = rpt_g1_body_task(r, judged, njudged);
 	json_t *t, *c;
 	size_t i, j;
 	int n = 0;
@@ -1476,9 +1574,12 @@ static void rpt_s_worst_more(struct rpt *r)
 		json_array_foreach(pf_jpath_get(t, "culprits"), j, c) {
 			bool info = njudged && i < RPT_MAX_TASKS && !judged[i];
 
-			if (j >= 3 || (j == 0 && !info))
+			if (j >= 3 || (j == 0 && !info && (int)i == body))
 				continue;
-			rpt_culprit(r, c);
+			if (j == 0 && !info)	/* its contributors are in section 9: here its timeline */
+				fputs("<h3>", r->out), rpt_esc(r->out, rpt_str(c, "summary", "?")), fputs("</h3>\n", r->out);
+			else
+				rpt_culprit(r, c);
 			if (j == 0)
 				rpt_plot_g1(r, (int)i, c, ++r->ng1);
 			n++;
@@ -1631,16 +1732,27 @@ static void rpt_s_deviations(struct rpt *r)
 		rpt_esc(r->out, rpt_str(w, "message", ""));
 		fputs("</li>", r->out);
 	}
-	for (int k = 0; k < r->nverdicts; k++)
-		if (r->verdict[k].why[0]) {
-			fprintf(r->out, "<li>%s: ", !strcmp(r->verdict[k].verdict, "not_valid") ? "not valid" : "not measured");
-			rpt_esc(r->out, r->verdict[k].id);
-			fputs(" ", r->out);
-			rpt_esc(r->out, r->verdict[k].label);
-			fputs(" — ", r->out);
-			rpt_esc(r->out, r->verdict[k].why);
-			fputs("</li>", r->out);
-		}
+	/* one item per reason and kind, naming every verdict it holds for (a phase's short load: one) */
+	for (int k = 0; k < r->nverdicts; k++) {
+		const struct rpt_verdict *v = &r->verdict[k];
+		int prev = 0;
+
+		while (prev < k && (strcmp(r->verdict[prev].why, v->why) || strcmp(r->verdict[prev].verdict, v->verdict)))
+			prev++;
+		if (!v->why[0] || prev < k)
+			continue;	/* none, or said with the first it holds for */
+		fprintf(r->out, "<li>%s: ", !strcmp(v->verdict, "not_valid") ? "not valid" : "not measured");
+		for (int m = k, n = 0; m < r->nverdicts; m++)
+			if (!strcmp(r->verdict[m].why, v->why) && !strcmp(r->verdict[m].verdict, v->verdict)) {
+				fputs(n++ ? "; " : "", r->out);
+				rpt_esc(r->out, r->verdict[m].id);
+				fputs(" ", r->out);
+				rpt_esc(r->out, r->verdict[m].label);
+			}
+		fputs(" — ", r->out);
+		rpt_esc(r->out, v->why);
+		fputs("</li>", r->out);
+	}
 	json_array_foreach(pf_jpath_get(r->verdicts, "emulated"), i, w) {
 		fputs("<li>emulated interface: ", r->out);
 		rpt_esc(r->out, rpt_str(w, "interface", "?"));
@@ -1768,6 +1880,7 @@ void rpt_free(struct rpt *r)
 	json_decref(r->verdicts);
 	json_decref(r->prev_verdicts);
 	json_decref(r->baseline);
+	json_decref(r->history);
 	free(r->sums);
 	free(r->budgets);
 	free(r->sysinfo_txt);
@@ -1822,6 +1935,7 @@ static int rpt_run(int argc, char **argv)
 		{ "pdf", required_argument, NULL, 'P' },
 		{ "previous", required_argument, NULL, 'V' },
 		{ "baseline", required_argument, NULL, 'B' },
+		{ "history", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1843,6 +1957,9 @@ static int rpt_run(int argc, char **argv)
 			break;
 		case 'B':
 			r.baseline_file = optarg;
+			break;
+		case 'H':
+			r.history_db = optarg;
 			break;
 		case 'h':
 			pf_print_usage(&cmd_report);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #define RPT_MAX_TASKS 16
+#define RPT_HISTORY_RUNS 10	/* --history: V2 draws this many runs of the scenario, this one the last */
 
 struct rpt_verdict;
 
@@ -42,6 +43,8 @@ struct rpt {
 	const char *baseline_file;	/* --baseline: a baseline file, or NULL */
 	json_t     *prev_verdicts;	/* ... its verdicts.json */
 	json_t     *baseline;		/* --baseline: a preflight-baseline/1 file (docs/ci.md), or NULL */
+	const char *history_db;		/* --history: a history database (docs/ci.md), or NULL */
+	json_t     *history;		/* ... the scenario's earlier runs, oldest first (history verdicts' runs[]) */
 	struct rpt_verdict *verdict;	/* its tests, parsed (report.c) */
 	int         nverdicts;
 	char       *sums;		/* SHA256SUMS, or NULL */
@@ -126,6 +129,7 @@ int rpt_latency_judged(struct rpt *r, bool *judged);
 
 /* The figures of the catalogue (docs/report.md); each says itself when it cannot be drawn. */
 void rpt_plot_v1(struct rpt *r);
+void rpt_plot_v2(struct rpt *r);
 void rpt_plot_h1(struct rpt *r);
 void rpt_plot_e1(struct rpt *r);
 void rpt_plot_x1(struct rpt *r);

@@ -463,6 +463,20 @@ static bool rpt_baseline_shares(struct rpt *r, json_t *rec, bool raw, double *me
 	return true;
 }
 
+/* rpt_verdict_colour - the colour of a verdict (verdicts.json's, or the history's pass / fail / skip), "#rrggbb" */
+static const char *rpt_verdict_colour(const char *verdict)
+{
+	static const struct { const char *verdict, *colour; } col[] = {
+		{ "pass", "#0a6b2d" }, { "fail", "#b00000" }, { "not_valid", "#e69f00" }, { "not_measured", "#7f7f7f" },
+		{ "skip", "#7f7f7f" },
+	};
+
+	for (size_t k = 0; k < PF_ARRAY_SIZE(col); k++)
+		if (!strcmp(verdict, col[k].verdict))
+			return col[k].colour;
+	return "#7f7f7f";
+}
+
 /*
  * rpt_plot_v1 - one row per verdict record: the share of its budget the measured value uses (log x;
  * the budget at 100 %), coloured by its verdict; with --previous, the previous run's value on the
@@ -471,9 +485,6 @@ static bool rpt_baseline_shares(struct rpt *r, json_t *rec, bool raw, double *me
  */
 void rpt_plot_v1(struct rpt *r)
 {
-	static const struct { const char *verdict, *colour; } col[] = {
-		{ "pass", "#0a6b2d" }, { "fail", "#b00000" }, { "not_valid", "#e69f00" }, { "not_measured", "#7f7f7f" },
-	};
 	char name_q[512], row[256], prev_q[512], caption[512], full[1024];
 	json_t *recs = pf_jpath_get(r->verdicts, "verdicts"), *rec, *p;
 	double lo = 100, hi = 100;
@@ -492,11 +503,8 @@ void rpt_plot_v1(struct rpt *r)
 	fprintf(s, "$V << EOD\n");
 	json_array_foreach(recs, i, rec) {
 		double u = rpt_budget_use(rec);
-		const char *c = "#7f7f7f";
+		const char *c = rpt_verdict_colour(rpt_str(rec, "verdict", ""));
 
-		for (size_t k = 0; k < PF_ARRAY_SIZE(col); k++)
-			if (!strcmp(rpt_str(rec, "verdict", ""), col[k].verdict))
-				c = col[k].colour;
 		if (isnan(u))
 			continue;
 		fprintf(s, "%zu %.6g 0x%s\n", n - 1 - i, u, c + 1);
@@ -581,6 +589,153 @@ void rpt_plot_v1(struct rpt *r)
 		rpt_plot_h(r, "V1", "V1 each requirement: the measured value against its budget", full, sc.text,
 			   140 + 24 * (int)n + (prev || base ? 40 : 0));
 	free(sc.text);
+}
+
+/*
+ * rpt_history_value - an earlier run's value of a verdict record (by its history name, "id label"),
+ * NAN when it has none or gives it in another unit; its result into *result
+ */
+static double rpt_history_value(json_t *run, json_t *rec, const char **result)
+{
+	char name[512];
+	json_t *v;
+
+	snprintf(name, sizeof(name), "%s %s", rpt_str(rec, "id", "?"), rpt_str(rec, "label", "?"));
+	v = json_object_get(json_object_get(run, "verdicts"), name);
+	*result = rpt_str(v, "result", "skip");
+	if (!v || strcmp(rpt_str(v, "unit", ""), rpt_str(rec, "unit", "")))
+		return NAN;
+	return rpt_num(v, "value");
+}
+
+#define RPT_V2_PANELS 8	/* V2: at most this many panels (4 rows) a figure, so that one fits a page */
+
+/* rpt_v2_points - how many points a verdict record's panel has: this run's value and the earlier runs' */
+static int rpt_v2_points(json_t *rec, json_t *runs)
+{
+	const char *result;
+	json_t *run;
+	size_t j;
+	int pts = !isnan(rpt_num(rec, "value"));
+
+	json_array_foreach(runs, j, run)
+		pts += !isnan(rpt_history_value(run, rec, &result));
+	return pts;
+}
+
+/* rpt_v2_panel - the panel of record k into script s: the earlier runs' values ($Hk), this run's, the bound */
+static void rpt_v2_panel(FILE *s, size_t k, json_t *rec, json_t *runs)
+{
+	int nruns = (int)json_array_size(runs), pts = rpt_v2_points(rec, runs);
+	double v = rpt_num(rec, "value"), b = rpt_num(rec, "bound"), top = isnan(b) ? 0 : b, h;
+	char name_q[512], label[300];
+	const char *result;
+	json_t *run;
+	size_t j;
+
+	/* $Hk: x, value, colour of each earlier run; this run's point drawn on its own */
+	fprintf(s, "$H%zu << EOD\n", k);
+	json_array_foreach(runs, j, run)
+		if (!isnan(h = rpt_history_value(run, rec, &result))) {
+			fprintf(s, "%d %.9g 0x%s\n", (int)j - nruns, h, rpt_verdict_colour(result) + 1);
+			top = fmax(top, h);
+		}
+	fprintf(s, "EOD\n");
+	if (!isnan(v))
+		top = fmax(top, v);
+	snprintf(label, sizeof(label), "%s %s%s%s%s", rpt_str(rec, "id", "?"), rpt_str(rec, "label", "?"),
+		 *rpt_str(rec, "unit", "") ? " (" : "", rpt_str(rec, "unit", ""), *rpt_str(rec, "unit", "") ? ")" : "");
+	for (char *c = label; *c; c++)
+		*c = *c == '_' ? ' ' : *c;
+	fprintf(s, "set title '%s'\nset yrange [0:%.9g]\nunset arrow\nunset label\n",
+		pf_gp_quote(label, '\'', name_q, sizeof(name_q)), top > 0 ? top * 1.2 : 1);
+	if (!isnan(b))
+		fprintf(s, "set arrow from graph 0, first %.9g to graph 1, first %.9g nohead lc rgb '#D00000' dt 2 lw 2 back\n",
+			b, b);
+	if (isnan(v))
+		fprintf(s, "set label 'this run: %s' at graph 0.98, graph 0.9 right front\n",
+			!strcmp(rpt_str(rec, "verdict", ""), "not_measured") ? "not measured" : "no value");
+	fprintf(s, "plot ");
+	if (pts > !isnan(v))
+		fprintf(s, "$H%zu using 1:2 with lines lc rgb '#999999' notitle, $H%zu using 1:2:3 with points pt 6 ps 1.3 "
+			   "lw 2 lc rgb variable notitle%s", k, k, isnan(v) ? "" : ", ");
+	if (!isnan(v))
+		fprintf(s, "'+' using (0):(%.9g) every ::0::0 with points pt 13 ps 2.4 lc rgb '%s' notitle", v,
+			rpt_verdict_colour(rpt_str(rec, "verdict", "")));
+	fprintf(s, "\n");
+}
+
+/* rpt_v2_figure - draw the panels of one V2 figure (id "V2", or "V2.n" of several): body is their script */
+static void rpt_v2_figure(struct rpt *r, const char *id, int panels, const char *body)
+{
+	int nruns = (int)json_array_size(json_object_get(r->history, "runs"));
+	char title[600], title_q[1200], caption[1024], *full = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&full, &len);
+
+	if (!f)
+		return;
+	snprintf(title, sizeof(title), "%s each requirement over the last %d runs of scenario %s "
+		 "(x: runs before this one, 0 this run)", id, nruns + 1, rpt_str(r->history, "scenario", "?"));
+	fprintf(f, "unset key\nset xrange [%g:0.5]\nset xtics 1 out nomirror\nset ytics out\nset format y '%%g'\n"
+		   "set lmargin 10\nset multiplot layout %d,2 rowsfirst title '%s'\n%sunset multiplot\n",
+		-nruns - 0.5, (panels + 1) / 2, pf_gp_quote(title, '\'', title_q, sizeof(title_q)), body);
+	fclose(f);
+	snprintf(title, sizeof(title), "%s each requirement over the last %d runs of scenario %s", id, nruns + 1,
+		 rpt_str(r->history, "scenario", "?"));
+	snprintf(caption, sizeof(caption), "One panel per verdict with a value: its value in each of the scenario's "
+		 "%d earlier runs in the history database (--history; hollow circles, x: runs before this one) and this "
+		 "run's at 0 (filled diamond), each coloured by its verdict (green pass, red fail, grey not measured); "
+		 "the red dashed line is the bound. A run added without values (before schema 3), or giving a value in "
+		 "another unit, has no point.", nruns);
+	rpt_plot_h(r, id, title, caption, full, 60 + 230 * ((panels + 1) / 2));
+	free(full);
+}
+
+/*
+ * rpt_plot_v2 - with --history: one small panel per verdict record with a value, that value over
+ * the scenario's earlier runs in the history database (x: runs before this one) and this run's at
+ * x = 0 (a large filled diamond), each point coloured by its verdict, the record's bound the red
+ * dashed line (issue 32.14: "a comparison with a previous run when a baseline or history is given");
+ * RPT_V2_PANELS a figure (V2, or V2.1, V2.2, ... when there are more)
+ */
+void rpt_plot_v2(struct rpt *r)
+{
+	json_t *recs = pf_jpath_get(r->verdicts, "verdicts"), *runs = json_object_get(r->history, "runs"), *rec;
+	int total = 0, left, panels = 0, nfig = 0;
+	struct rpt_script sc = { 0 };
+	char id[16];
+	size_t i;
+
+	if (!r->history)
+		return;
+	json_array_foreach(recs, i, rec)
+		total += rpt_v2_points(rec, runs) > 0;
+	if (!total) {
+		rpt_note_missing(r, "V2: the history has no value of this run's requirements (scenario %s)",
+				 rpt_str(r->history, "scenario", "?"));
+		return;
+	}
+	left = total;
+	json_array_foreach(recs, i, rec) {
+		if (!rpt_v2_points(rec, runs))
+			continue;
+		if (!panels && !rpt_script_open(&sc))
+			return;
+		rpt_v2_panel(sc.f, i, rec, runs);
+		panels++, left--;
+		if (panels < RPT_V2_PANELS && left)
+			continue;
+		fclose(sc.f);
+		nfig++;
+		if (total > RPT_V2_PANELS)
+			snprintf(id, sizeof(id), "V2.%d", nfig);
+		else
+			snprintf(id, sizeof(id), "V2");
+		rpt_v2_figure(r, id, panels, sc.text);
+		free(sc.text);
+		panels = 0;
+	}
 }
 
 /* a task latency the histograms can draw: its results.json key and its words */

@@ -505,6 +505,28 @@ static void summary_verdicts(json_t *v, json_t *res, FILE *out)
 	}
 }
 
+/* summary_compared - what the report compares the run with (run.json compared_with: run's --previous, --baseline, --history) */
+static void summary_compared(json_t *run, FILE *out)
+{
+	static const char *const what[][3] = {
+		{ "previous", "previous run ", " (report V1)" }, { "baseline", "baseline ", " (report V1)" },
+		{ "history", "the scenario's last runs in history ", " (report V2)" },
+	};
+	int n = 0;
+
+	for (size_t i = 0; i < PF_ARRAY_SIZE(what); i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "compared_with.%s", what[i][0]);
+		if (!json_is_string(pf_jpath_get(run, path)))
+			continue;
+		fputs(n++ ? "; " : "compared with: ", out);
+		fprintf(out, "%s%s%s", what[i][1], summary_str(run, path, "?"), what[i][2]);
+	}
+	if (n)
+		fputs("\n", out);
+}
+
 /* summary_emulated - the first lines' EMULATED: the interfaces this machine stood in for (verdicts.json) */
 static void summary_emulated(json_t *v, FILE *out)
 {
@@ -676,6 +698,7 @@ static void summary_write(const char *dir, FILE *out)
 			summary_str(run, "ended_utc", "?"));
 	if (json_is_string(pf_jpath_get(run, "failure")))
 		fprintf(out, "why: %s\n", summary_str(run, "failure", "?"));
+	summary_compared(run, out);
 	summary_emulated(v, out);
 	if (st && !json_is_true(pf_jpath_get(st, "pass")))
 		fprintf(out, "WARNING: the selftest failed on this machine: the verdicts below rest on measurements "

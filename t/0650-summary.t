@@ -5,7 +5,7 @@
 # prints (t/fixtures/run-summary.txt); missing files are said so;
 # bad input is one line, exit 2
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 35
+plan 37
 
 cd "$TOP" || exit 1
 FX=t/fixtures/run
@@ -32,6 +32,15 @@ like "$out" "results: no results.json \(analysis did not run\)" "summary-2.3 no 
 like "$out" "\(no verdicts.json\)" "summary-2.4 no verdicts.json is said"
 like "$out" "\(no SHA256SUMS\)" "summary-2.5 no SHA256SUMS is said"
 like "$out" "result: FAIL: requirements not met$" "summary-2.6 the result is run.json's"
+
+# what the report compared the run with (run --previous / --baseline / --history: run.json compared_with), under the run line
+cp -r "$FX" "$TMP/cmp"
+perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); $j->{compared_with} = {previous => "runs/a", baseline => undef,
+	history => "h.sqlite"}; $_ = JSON::PP->new->encode($j)' "$TMP/cmp/run.json"
+run_cmd "$PREFLIGHT" summary "$TMP/cmp"
+is "$rc:$(printf '%s\n' "$out" | sed -n 3p)" "0:compared with: previous run runs/a (report V1); the scenario's last runs in history h.sqlite (report V2)" \
+	"summary-2.7 the third line says what the report compared the run with, the baseline not given left out"
+is "$(printf '%s\n' "$out" | sed "3d; s|$TMP/cmp|$FX|g")" "$EXPECTED" "summary-2.8 ... and nothing else changes"
 
 # --- summary-4: the verdicts are verdicts.json's (issue 27.13), never the TAP's wording
 cp -r "$FX" "$TMP/v"

@@ -6,7 +6,7 @@
 # 'preflight run --check' does only that
 . "$(dirname "$0")/lib/test-lib.sh"
 need ROOT BUILT:preflight BUILT:flightapp BUILT:sensorsim
-plan 26
+plan 35
 
 # scenario NAME TEXT - a scenario file in $TMP
 scenario() { printf '%b' "$2" > "$TMP/$1.ini"; }
@@ -84,6 +84,32 @@ run_cmd "$PREFLIGHT" run "$TMP/n1.ini" -o "$TMP/r-n1" --no-report
 like "$(sed -n 2p "$TMP/r-n1/run.log" 2>/dev/null)" "pre-flight: disk: about" "run-pre-5.1 run.log starts with the pre-flight findings"
 like "$(grep -n 'every check passed\|phase rest: begin' "$TMP/r-n1/run.log" | cut -d: -f1 | tr '\n' ' ')" "^[0-9]+ [0-9]+ $" \
 	"run-pre-5.2 the checks passed before the first phase began"
+
+# --- what the report compares with (--previous, --baseline, --history) is read before the run starts (issue 32.14)
+scenario c0 "[scenario]\nname = c0\n[phase rest]\nduration = 1s\nmeasure = none\n"
+mkdir "$TMP/prev-empty"
+echo '{"schema": "preflight-compare/1"}' > "$TMP/notbase.json"
+run_cmd "$PREFLIGHT" run "$TMP/c0.ini" -o "$TMP/r-c1" --previous "$TMP/prev-empty"
+like "$rc:$(printf '%s\n' "$err" | wc -l):$err" "^2:1:preflight: run: --previous: $TMP/prev-empty/verdicts.json: unable to open" \
+	"run-pre-7.1 --previous without verdicts.json: exit 2, one line"
+nothing_made "run-pre-7.2" "$TMP/r-c1"
+run_cmd "$PREFLIGHT" run "$TMP/c0.ini" -o "$TMP/r-c2" --baseline "$TMP/notbase.json"
+like "$rc:$(printf '%s\n' "$err" | wc -l):$err" "^2:1:preflight: run: --baseline: $TMP/notbase.json: not preflight-baseline/1\$" \
+	"run-pre-7.3 --baseline of another schema: exit 2, one line"
+nothing_made "run-pre-7.4" "$TMP/r-c2"
+run_cmd "$PREFLIGHT" run "$TMP/c0.ini" -o "$TMP/r-c3" --history "$TMP/no.sqlite"
+like "$rc:$(printf '%s\n' "$err" | wc -l):$err" "^2:1:preflight: run: --history: $TMP/no.sqlite: no such history database" \
+	"run-pre-7.5 --history of a database that does not exist: exit 2, one line"
+ok "run-pre-7.6 ... neither the run directory nor the database created" test ! -e "$TMP/r-c3" -a ! -e "$TMP/no.sqlite"
+run_cmd "$PREFLIGHT" run --check "$TMP/c0.ini" --previous "$TMP/prev-empty" --no-report
+like "$rc:$err" "^2:preflight: run: --previous goes to the report: not with --no-report" "run-pre-7.7 --previous with --no-report: exit 2"
+# qualify checks them before its survey and selftest: nothing of the qualification is made
+mkdir "$TMP/q"
+run_cmd "$PREFLIGHT" qualify -s "$TMP/c0.ini" -o "$TMP/q/r" --baseline "$TMP/notbase.json"
+like "$rc:$err" "^2:preflight: qualify: --baseline: $TMP/notbase.json: not preflight-baseline/1\$" \
+	"run-pre-7.8 qualify --baseline of another schema: exit 2, one line"
+is "$(ls -A "$TMP/q"):$(printf '%s\n' "$out" | grep -c '^== \(system survey\|measurement validity\)')" ":0" \
+	"run-pre-7.9 ... before the survey and the selftest: nothing made (no run directory, no .selftest-*)"
 
 # --- non-root: exit 3, nothing created, not even runs/
 if test_have_prereq CMD:setpriv USER:nobody &&

@@ -7,7 +7,7 @@ need BUILT:preflight BUILT:t/ci_genruns
 need CMD:sqlite3
 need CMD:gnuplot
 need CMD:xmllint
-plan 24
+plan 28
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -30,7 +30,7 @@ is "$rc:$out" "0:history: 4 runs added, 0 already there" "ci-hist-1.1 four runs 
 run_cmd "$PREFLIGHT" history add --db "$DB" "$D"/k1/run-* "$D"/k2/run-*
 is "$rc:$out" "0:history: 4 runs added, 4 already there" "ci-hist-1.2 adding them again changes nothing"
 is "$(sqlite3 "$DB" 'SELECT count(*) FROM runs; SELECT count(*) FROM metrics' | paste -sd/)" "8/176" "ci-hist-1.3 8 runs, 22 metrics each"
-is "$(sqlite3 "$DB" 'PRAGMA user_version')" 3 "ci-hist-1.4 the schema version is in PRAGMA user_version"
+is "$(sqlite3 "$DB" 'PRAGMA user_version')" 4 "ci-hist-1.4 the schema version is in PRAGMA user_version"
 is "$(sqlite3 "$DB" "SELECT uuid FROM runs WHERE path LIKE '%k1/run-01'")" "$(json_get "$D/k1/run-01/run.json" uuid)" \
 	"ci-hist-1.5 a run is keyed by run.json's uuid"
 run_cmd "$PREFLIGHT" history list --db "$DB"
@@ -45,8 +45,8 @@ sqlite3 "$V1" "CREATE TABLE runs (uuid TEXT PRIMARY KEY, path TEXT, started_utc 
 	stat TEXT, kind TEXT, unit TEXT, value DOUBLE PRECISION, samples BIGINT, PRIMARY KEY (uuid, key));
 	INSERT INTO runs (uuid, board) VALUES ('old-run', 'b'); PRAGMA user_version = 1;"
 run_cmd "$PREFLIGHT" history add --db "$V1" "$D/k2/run-08"
-is "$rc:$(sqlite3 "$V1" 'PRAGMA user_version; SELECT count(*) FROM runs; SELECT count(*) FROM verdicts' | paste -sd/)" "0:3/2/3" \
-	"ci-hist-2.1 version 1 migrated to 3, its rows kept, verdicts stored"
+is "$rc:$(sqlite3 "$V1" 'PRAGMA user_version; SELECT count(*) FROM runs; SELECT count(*) FROM verdicts' | paste -sd/)" "0:4/2/3" \
+	"ci-hist-2.1 version 1 migrated to 4, its rows kept, verdicts stored"
 sqlite3 "$V1" 'PRAGMA user_version = 9'
 run_cmd "$PREFLIGHT" history list --db "$V1"
 like "$rc:$err" "^2:.*schema version 9 is newer than this preflight's \(3\)" "ci-hist-2.2 a newer schema is refused, exit 2"
@@ -97,13 +97,29 @@ want="$rc:$out"
 run_cmd "$PREFLIGHT" history trend --db "$O" --metric tasks.io.activation_latency_ns.max
 is "$rc:$(printf '%s\n' "$out" | wc -l)" "0:9" "ci-hist-7.1 trend --metric tasks.io.activation_latency_ns.max on a database of the older names"
 is "$(sqlite3 "$O" "PRAGMA user_version; SELECT count(*) FROM metrics WHERE key LIKE 'io.%'; SELECT count(*) FROM metrics WHERE key = 'tasks.io.activation_latency_ns.max'" | paste -sd/)" \
-	"3/0/8" "ci-hist-7.2 ... its metrics renamed to their paths once, by the migration to version 3"
+	"4/0/8" "ci-hist-7.2 ... its metrics renamed to their paths once, by the migration to version 3 (then 4)"
 run_cmd "$PREFLIGHT" history trend --db "$O" --metric io.activation_latency.max
 is "$rc:$out" "$want" "ci-hist-7.3 --metric in the older spelling: the same CSV"
 run_cmd "$PREFLIGHT" history trend --db "$DB" --metric tasks.io.activation_latency_ns.max --budget '62 µs' --csv /dev/null --plot "$TMP/mu.svg"
 is "$rc:$(grep -q 'budget 62 us' "$TMP/mu.svg" && echo drawn)" "0:drawn" "ci-hist-7.4 --budget '62 µs': a time read as check reads a bound (62 us)"
 run_cmd "$PREFLIGHT" history trend --db "$DB" --metric tasks.io.activation_latency_ns.max --budget 0x10us
 like "$rc:$out:$err" "^2::preflight: history: bad --budget '0x10us'" "ci-hist-7.5 --budget 0x10us: no budget, as in check (exit 2)"
+
+# --- ci-hist-7: the verdicts of a scenario's last runs, with their values (what 'report --history' draws)
+run_cmd "$PREFLIGHT" history verdicts --db "$DB" --scenario synthetic --last 2
+is "$rc:$(printf '%s\n' "$out" | perl -MJSON::PP -e 'local $/; my $j = decode_json(<>); my @r = @{$j->{runs}};
+	print join " ", $j->{schema}, scalar @r, map({ $_->{started_utc} } @r),
+		map { my $v = $r[-1]{verdicts}{$_}; "$_=" . join "/", map { $v->{$_} // "null" } qw(result value unit bound) }
+		sort keys %{$r[-1]{verdicts}}')" \
+	"0:preflight-history-verdicts/1 2 2026-01-01T07:00:00Z 2026-01-01T08:00:00Z REQ-CPU-001 app utilisation=fail/null/null/null REQ-LAT-001 io activation_latency max=pass/21/us/null REQ-SPI-001 fsw spi_transfer max=skip/null/null/null" \
+	"ci-hist-7.1 the last 2 runs of the scenario, oldest first; the latest's verdicts with value, unit and bound (null where the record has none)"
+run_cmd "$PREFLIGHT" history verdicts --db "$DB" --scenario no-such-scenario
+is "$rc:$(printf '%s\n' "$out" | tr -d ' \n')" '0:{"runs":[],"scenario":"no-such-scenario","schema":"preflight-history-verdicts/1"}' \
+	"ci-hist-7.2 a scenario with no run: no runs, exit 0"
+run_cmd "$PREFLIGHT" history verdicts --db "$DB"
+like "$rc:$err" "^2:preflight: history: verdicts: no --scenario NAME$" "ci-hist-7.3 no --scenario: exit 2, said"
+run_cmd "$PREFLIGHT" history list --db "$DB" --last 3
+like "$rc:$err" "^2:.*list: --last is an option of verdicts only" "ci-hist-7.4 --last belongs to verdicts"
 
 # libpq is loaded when a PostgreSQL URL is opened (ci/histdb.c): without it, one line and exit 3,
 # here with libpq.so.5 hidden (an empty file over it) in a mount namespace of the command's own

@@ -44,7 +44,7 @@ is "$rc:$out" "0:history: 4 runs added, 0 already there" "ci-pg-1.1 four runs ad
 run_cmd "$PREFLIGHT" history add --db "$URL" "$D"/k1/run-* "$D"/k2/run-*
 is "$rc:$out" "0:history: 4 runs added, 4 already there" "ci-pg-1.2 adding them again changes nothing"
 is "$(psql_q history 'SELECT count(*) FROM runs' )/$(psql_q history 'SELECT count(*) FROM metrics')/$(psql_q history 'SELECT version FROM preflight_schema')" \
-	"8/176/3" "ci-pg-1.3 8 runs, 22 metrics each, schema version 3"
+	"8/176/4" "ci-pg-1.3 8 runs, 22 metrics each, schema version 4"
 run_cmd "$PREFLIGHT" history trend --db "$URL" --metric tasks.io.activation_latency_ns.max
 printf '%s\n' "$out" > "$TMP/pg.csv"
 "$PREFLIGHT" history add --db "$TMP/h.sqlite" "$D"/k1/run-* "$D"/k2/run-* >/dev/null
