@@ -49,7 +49,7 @@ is "$rc:$(sqlite3 "$V1" 'PRAGMA user_version; SELECT count(*) FROM runs; SELECT 
 	"ci-hist-2.1 version 1 migrated to 4, its rows kept, verdicts stored"
 sqlite3 "$V1" 'PRAGMA user_version = 9'
 run_cmd "$PREFLIGHT" history list --db "$V1"
-like "$rc:$err" "^2:.*schema version 9 is newer than this preflight's \(3\)" "ci-hist-2.2 a newer schema is refused, exit 2"
+like "$rc:$err" "^2:.*schema version 9 is newer than this preflight's \(4\)" "ci-hist-2.2 a newer schema is refused, exit 2"
 
 # --- ci-hist-3: two writers at once
 "$G" "$D/w" --runs 12 --seed 23 --first 20 || exit 1
@@ -91,7 +91,8 @@ like "$(cat "$TMP/squad/metrics.json")" '"preflight/tasks.io.activation_latency_
 # a version-2 database keyed as preflight stored metrics before: subject.metric.stat
 O="$TMP/v2-names.sqlite"
 cp "$DB" "$O"
-sqlite3 "$O" "UPDATE metrics SET key = subject || '.' || metric || '.' || stat; PRAGMA user_version = 2"
+sqlite3 "$O" "UPDATE metrics SET key = subject || '.' || metric || '.' || stat; ALTER TABLE verdicts DROP COLUMN value;
+	ALTER TABLE verdicts DROP COLUMN unit; ALTER TABLE verdicts DROP COLUMN bound; PRAGMA user_version = 2"
 run_cmd "$PREFLIGHT" history trend --db "$DB" --metric tasks.io.activation_latency_ns.max
 want="$rc:$out"
 run_cmd "$PREFLIGHT" history trend --db "$O" --metric tasks.io.activation_latency_ns.max
