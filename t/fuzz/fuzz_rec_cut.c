@@ -40,16 +40,24 @@ static uint8_t *fuzz_buf;			/* the edited copy */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 const char *__asan_default_options(void);
+void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
 
 /*
  * __asan_default_options - under AddressSanitizer (make fuzz), the options of
  * make check SANITIZE=address (docs/fuzzing.md) that the isolated child needs:
  * an absurd allocation of libtracecmd's returns NULL as glibc's malloc does,
- * and a fault stays a signal for pf_isolate. $ASAN_OPTIONS overrides them.
+ * and a fault stays a signal for pf_isolate. Above 1 GB is absurd here (the
+ * references are under 1 MB), and below libFuzzer's own limit (-rss_limit_mb
+ * of run-fuzz.sh, 2 GB), whose out-of-memory report would otherwise come from
+ * the child. A report ends the child with SIGABRT, so that the parent knows
+ * the step it was in (a report of libtraceevent's overreading the file's
+ * strings is libtraceevent's, as its faults are). $ASAN_OPTIONS overrides
+ * them.
  */
 const char *__asan_default_options(void)
 {
-	return "allocator_may_return_null=1:handle_segv=0:handle_sigbus=0:handle_sigfpe=0";
+	return "allocator_may_return_null=1:max_allocation_size_mb=1024:abort_on_error=1:"
+	       "handle_segv=0:handle_sigbus=0:handle_sigfpe=0";
 }
 
 /* fuzz_free - release the references at exit (the leak checker runs after) */
@@ -123,6 +131,8 @@ static int fuzz_open_child(void *arg)
 	/* a fault is the parent's to judge, not the fuzzer's crash handler's */
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &dfl, NULL);
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(NULL);	/* libFuzzer's: it writes a crash input */
 	pf_isolate_step("libtracecmd (rec_cut_open)", 0, 0);
 	if (rec_cut_open(arg, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS, &h, &cut) ==
 	    REC_OPEN_OK) {
