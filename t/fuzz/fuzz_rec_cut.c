@@ -11,7 +11,8 @@
  * length, mod the file's size + 1], then edits of [LE32 offset, mod the cut
  * length][byte to xor there].
  *
- * The edited file goes to a temporary file. Our own scanning (rec_cut_v7,
+ * The edited file goes to a temporary file, which rec_cut.c reads as an
+ * exact-size heap copy (fuzz_mmap). Our own scanning (rec_cut_v7,
  * rec_cut_v6: rec_cut.c is included for them) runs here, under the fuzzer's
  * coverage and sanitizers. With bit 4, rec_cut_open() on the file, with a few
  * records read through the handle it returns and the handle closed, runs in a
@@ -20,7 +21,31 @@
  * (docs/fuzzing.md): a fault signal there is accepted; any other end of the
  * child (a sanitizer's report, a leak) is a crash of this harness.
  */
+#define _GNU_SOURCE
+#include <sys/mman.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/*
+ * rec_cut.c maps the file; here it gets an exact-size heap copy instead, so
+ * that reading past the file's end is an AddressSanitizer error (in a
+ * mapping it reads the zeros of the last page)
+ */
+static void *fuzz_mmap(size_t len, int fd)
+{
+	void *p = malloc(len);
+
+	if (p && pread(fd, p, len, 0) != (ssize_t)len) {
+		free(p);
+		p = NULL;
+	}
+	return p ? p : MAP_FAILED;
+}
+#define mmap(addr, len, prot, flags, fd, off) fuzz_mmap(len, fd)
+#define munmap(p, len) free(p)
 #include "traces/rec_cut.c"
+#undef mmap
+#undef munmap
 #include "lib/proc.h"
 #include "fuzz.h"
 
