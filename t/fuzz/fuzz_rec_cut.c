@@ -66,6 +66,7 @@ static uint8_t *fuzz_buf;			/* the edited copy */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 const char *__asan_default_options(void);
 void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+void __sanitizer_set_report_fd(void *fd) __attribute__((weak));
 
 /*
  * __asan_default_options - under AddressSanitizer (make fuzz), the options of
@@ -158,6 +159,8 @@ static int fuzz_open_child(void *arg)
 		sigaction(sigs[i], &dfl, NULL);
 	if (__sanitizer_set_death_callback)
 		__sanitizer_set_death_callback(NULL);	/* libFuzzer's: it writes a crash input */
+	if (__sanitizer_set_report_fd)	/* not the file ".PID" in the working directory */
+		__sanitizer_set_report_fd((void *)(uintptr_t)STDERR_FILENO);
 	pf_isolate_step("libtracecmd (rec_cut_open)", 0, 0);
 	if (rec_cut_open(arg, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS, &h, &cut) ==
 	    REC_OPEN_OK) {
