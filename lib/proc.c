@@ -226,17 +226,20 @@ int pf_proc_run(char *const argv[], char *err, size_t err_size)
 	char path[] = "/tmp/preflight-proc.XXXXXX";
 	struct pf_proc p;
 	char line[512];
+	ssize_t n;
 	int fd, ret, code;
 
 	if (err_size)
 		err[0] = '\0';
-	fd = mkstemp(path);
+	fd = mkostemp(path, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	close(fd);
 	ret = pf_proc_spawn(&p, argv, NULL, path, 0);
+	/* the child has its stderr open once spawned (it has exec'd): the name goes at once, so that
+	 * nothing is left in /tmp if this process is killed while the child runs; read through fd */
+	unlink(path);
 	if (ret < 0) {
-		unlink(path);
+		close(fd);
 		if (err_size)
 			snprintf(err, err_size, "%s: %s", argv[0], strerror(-ret));
 		return ret;
@@ -245,14 +248,16 @@ int pf_proc_run(char *const argv[], char *err, size_t err_size)
 	p.reaped = true;
 	code = pf_proc_exit_code(&p);
 	if (code && err_size) {
-		if (pf_read_file(path, line, sizeof(line)) > 0) {
+		n = pread(fd, line, sizeof(line) - 1, 0);
+		if (n > 0) {
+			line[n] = '\0';
 			line[strcspn(line, "\n")] = '\0';
 			snprintf(err, err_size, "%s", line);
 		} else {
 			snprintf(err, err_size, "%s exited with %d", argv[0], code);
 		}
 	}
-	unlink(path);
+	close(fd);
 	return code;
 }
 
