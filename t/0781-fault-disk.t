@@ -130,6 +130,13 @@ like "$(json_get "$R/run.json" failure)" "the disk of the run directory is full 
 # (a disk another writer fills to the last byte leaves the recorder no room for its trace: the run
 # says so, partial and disk_full, above; a trace cut where the recorder itself filled the disk is
 # disk-4.*)
-is "$(json_get "$R/results.json" partial)" true "disk-5.5 and analysed, marked partial"
+# (the filler stays: whether the analysis finds room for results.json depends on what the run
+# freed when it stopped; 1 make check in 2 here it did not, and the run must then say so)
+if [ -f "$R/results.json" ]; then
+	is "$(json_get "$R/results.json" partial)" true "disk-5.5 and analysed, marked partial"
+else
+	like "$(cat "$TMP/run.err" "$R/run.log" 2>/dev/null)" "preflight analyze exited with [1-9]" \
+		"disk-5.5 and analysed, marked partial, or, the disk still full, the analysis's failure said"
+fi
 audit_end disk-5.6 "nothing left behind"
 done_testing
