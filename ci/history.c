@@ -646,7 +646,7 @@ static int hist_vrec(void *ctx, int ncols, const char *const *cols)
  * hist_verdicts_json - 'history verdicts --scenario NAME [--last N]': the last
  * N runs of a scenario, oldest first, each with its verdicts by name (value,
  * unit, bound as verdicts.json had them; null for a run added before schema
- * version 3), as preflight-history-verdicts/1 on stdout
+ * version 4), as preflight-history-verdicts/1 on stdout
  */
 static int hist_verdicts_json(struct ci_db *db, const struct hist_opts *o)
 {

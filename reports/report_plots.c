@@ -686,7 +686,7 @@ static void rpt_v2_figure(struct rpt *r, const char *id, int panels, const char 
 	snprintf(caption, sizeof(caption), "One panel per verdict with a value: its value in each of the scenario's "
 		 "%d earlier runs in the history database (--history; hollow circles, x: runs before this one) and this "
 		 "run's at 0 (filled diamond), each coloured by its verdict (green pass, red fail, grey not measured); "
-		 "the red dashed line is the bound. A run added without values (before schema 3), or giving a value in "
+		 "the red dashed line is the bound. A run added without values (before schema 4), or giving a value in "
 		 "another unit, has no point.", nruns);
 	rpt_plot_h(r, id, title, caption, full, 60 + 230 * ((panels + 1) / 2));
 	free(full);
