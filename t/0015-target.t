@@ -3,10 +3,11 @@
 # package list a guest gets, the scripts' answers to bad usage and to what is
 # not an image, and, when this machine has an amd64 guest image already (make
 # check-target ARCH=amd64 made it; building one takes minutes), one boot that
-# brings a command's exit status and files back. The guests' suite itself is
-# make check-target.
+# brings a command's exit status and files back, and one that is frozen on
+# purpose: the probe of its vCPUs through qemu's monitor and the watch that ends
+# it. The guests' suite itself is make check-target.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 24
+plan 41
 
 rt=$("$TOP/scripts/install-deps" --target-runtime | tr '\n' ' ')
 like " $rt" " libtracecmd1 .* rt-tests rtla trace-cmd .* perl " \
@@ -53,7 +54,7 @@ ok "target-0.15 and it made nothing" test ! -e "$TMP/rtla"
 # on a fresh machine the sysroot does not exist yet: the goals that make it must not check for it
 run_cmd make -n -C "$TOP" --no-print-directory target-image ARCH=arm64 SYSROOT="$TMP/nosysroot"
 like "$rc:$(printf "%s" "$out" | tr "\n" " ")" "^0:.*scripts/target-image arm64 rt " \
-	"target-0.11 make target-image ARCH=arm64 without a sysroot: no build check, the image script runs (it makes the sysroot)"
+	"target-0.16 make target-image ARCH=arm64 without a sysroot: no build check, the image script runs (it makes the sysroot)"
 
 # an index of the registry that does not match its Release file (bookworm-security's armhf
 # Packages.xz on 2026-12-06): the base is made again without that suite
@@ -66,9 +67,9 @@ E: apt-get update --error-on=any -oAPT::Status-Fd=<$fd> -oDpkg::Use-Pty=false fa
 E: mmdebstrap failed to run
 LOG
 is "$("$TOP/scripts/apt-sources" failed "$TMP/mmdebstrap.log")" "http://deb.debian.org/debian-security bookworm-security" \
-	"target-0.12 apt-sources failed: the URI and suite of the index apt-get update could not fetch"
+	"target-0.17 apt-sources failed: the URI and suite of the index apt-get update could not fetch"
 printf 'E: dpkg: error processing package foo\nE: mmdebstrap failed to run\n' > "$TMP/other.log"
-is "$("$TOP/scripts/apt-sources" failed "$TMP/other.log")" "" "target-0.13 ... nothing when apt-get update did not fail (no retry)"
+is "$("$TOP/scripts/apt-sources" failed "$TMP/other.log")" "" "target-0.18 ... nothing when apt-get update did not fail (no retry)"
 cat > "$TMP/sources" <<'SRC'
 Types: deb
 URIs: http://deb.debian.org/debian
@@ -91,9 +92,9 @@ got=$("$TOP/scripts/apt-sources" without "http://deb.debian.org/debian-security 
 is "$got" "Types: deb|URIs: http://deb.debian.org/debian|Suites: bookworm bookworm-updates|Components: main||\
 |deb http://deb.debian.org/debian bookworm-backports main|Types: deb|URIs: http://deb.debian.org/debian-security|\
 Suites: bullseye-security|Components: main|" \
-	"target-0.14 apt-sources without: the suite gone from deb822 and one-line entries, the others kept"
+	"target-0.19 apt-sources without: the suite gone from deb822 and one-line entries, the others kept"
 run_cmd "$TOP/scripts/apt-sources" failed
-is "$rc" 2 "target-0.15 apt-sources failed without its log: usage, exit 2"
+is "$rc" 2 "target-0.20 apt-sources failed without its log: usage, exit 2"
 
 image=${PREFLIGHT_CACHE:-/var/cache/preflight}/target/amd64-rt
 if [ "$(id -u)" -eq 0 ] && [ -f "$image/image.env" ] && command -v qemu-system-x86_64 >/dev/null; then
@@ -110,5 +111,108 @@ else
 		echo "ok $((_n + 1)) - $id # SKIP no amd64 guest image in $image (make check-target ARCH=amd64 makes it) or not root"
 		_n=$((_n + 1))
 	done
+fi
+
+# --- a guest that stops moving: scripts/target-probe and scripts/target-watch --------------------
+
+run_cmd "$TOP/scripts/target-probe" "$TMP/none.sock"
+like "$rc:$err" "^2:usage: scripts/target-probe" "target-2.1 target-probe without an architecture: usage, exit 2"
+run_cmd "$TOP/scripts/target-probe" "$TMP/none.sock" sparc
+like "$rc:$err" "^2:target-probe: 'sparc': not amd64, arm64 or armhf" "target-2.2 target-probe: an unknown architecture, exit 2"
+run_cmd "$TOP/scripts/target-probe" "$TMP/none.sock" arm64
+like "$rc:$err" "^3:target-probe: $TMP/none.sock: cannot reach qemu's monitor: " \
+	"target-2.3 target-probe: no monitor at the socket, exit 3 in one line"
+
+# the guest's kernel symbols, and what qemu shows of two arm64 vCPUs: one in the kernel, one in user space
+cat > "$TMP/kallsyms" <<'SYMS'
+ffff800008010000 T _stext
+ffff8000080a0000 T rb_read_page
+ffff8000080a0400 t rb_get_reader_page
+ffff8000080a0000 d not_text
+ffff800001000000 t virtio_dev_probe	[virtio]
+SYMS
+cat > "$TMP/regs-arm64" <<'REGS'
+CPU#0
+ PC=ffff8000080a0468  X00=0000000000000000 X01=0000000000000001
+PSTATE=600003c5 -ZC- EL1h     FPCR=00000000 FPSR=00000000
+CPU#1
+ PC=0000aaaab2c41234  X00=0000000000000000 X01=0000000000000001
+PSTATE=80000000 N--- EL0t     FPCR=00000000 FPSR=00000000
+REGS
+perl "$TOP/t/lib/fake-qemu-monitor.pl" "$TMP/a64.sock" "$TMP/regs-arm64" & fake=$!
+wait_for 30 test -S "$TMP/a64.sock"
+run_cmd "$TOP/scripts/target-probe" --samples 3 "$TMP/a64.sock" arm64 "$TMP/kallsyms"
+is "$rc" 0 "target-2.4 target-probe of an arm64 guest through its monitor: exit 0"
+like "$(printf '%s\n' "$out" | grep '^sample 2: ')" "^sample 2: CPU 0 rb_get_reader_page\+0x68; CPU 1 user space \(0xaaaab2c41234\)$" \
+	"target-2.5 ... each vCPU's PC named by the text symbol it is in, or user space (EL0)"
+like "$(printf '%s\n' "$out" | sed -n '/^where each vCPU was/,$p' | tr '\n' '|')" \
+	"^where each vCPU was, of 3 samples:\|CPU 0: rb_get_reader_page 3\|CPU 1: user space 3\|$" \
+	"target-2.6 ... and where each vCPU was, of all the samples"
+is "$(grep -c '^stop$' "$TMP/a64.sock.log"):$(grep -c '^cont$' "$TMP/a64.sock.log")" "3:3" \
+	"target-2.7 ... the machine stopped for each sample and let go again (never left stopped)"
+kill $fake
+
+cat > "$TMP/regs-armhf" <<'REGS'
+CPU#0
+R00=00000000 R01=00000001 R02=c1a2b3c4 R03=00000000
+R12=00000000 R13=c2001f48 R14=c0310a1c R15=c0310a40
+PSR=600001d3 -ZC- A svc32
+REGS
+printf 'c0008000 T _stext\nc0310a00 T rcu_gp_fqs_loop\n' > "$TMP/kallsyms32"
+perl "$TOP/t/lib/fake-qemu-monitor.pl" "$TMP/a32.sock" "$TMP/regs-armhf" & fake=$!
+wait_for 30 test -S "$TMP/a32.sock"
+run_cmd "$TOP/scripts/target-probe" --samples 2 "$TMP/a32.sock" armhf "$TMP/kallsyms32"
+like "$(printf '%s\n' "$out" | grep '^CPU 0: ')" "^CPU 0: rcu_gp_fqs_loop 2$" \
+	"target-2.8 target-probe of an armhf guest: R15 in the kernel (svc32) named by its symbol"
+
+# the watch: a guest whose monitor.log stopped is probed and ended; one that ends by itself is left
+mkdir -p "$TMP/watch"
+printf '%s\n' 23:01:00 '1.00 1.00 1.00 1/80 200' '  PID STAT' ' 2144 R preflight record --recover' > "$TMP/watch/monitor.log"
+touch -d '-2 minutes' "$TMP/watch/monitor.log"
+cp "$TMP/kallsyms32" "$TMP/watch/kallsyms"
+sleep 600 & guest=$!
+run_cmd env PREFLIGHT_TARGET_FROZEN_S=5 "$TOP/scripts/target-watch" $guest "$TMP/watch" armhf "$TMP/a32.sock"
+is "$rc" 1 "target-2.9 target-watch: monitor.log silent past the bound: the guest is frozen, exit 1"
+ok "target-2.10 ... and the guest ended" sh -c '! kill -0 "$1" 2>/dev/null' - $guest
+like "$(tr '\n' '|' < "$TMP/watch/frozen.txt")" \
+	"^the guest stopped moving: monitor.log not written for [0-9]+ s; its last picture:\|23:01:00\|.* 2144 R preflight record --recover\|.*where its vCPUs were .*\|CPU 0: rcu_gp_fqs_loop 20\|" \
+	"target-2.11 ... frozen.txt has the monitor's last picture and where the vCPUs were (the guest's kallsyms)"
+kill $fake
+sleep 600 & guest=$!
+touch "$TMP/watch/monitor.log"
+( sleep 2; kill $guest ) &
+run_cmd env PREFLIGHT_TARGET_FROZEN_S=60 "$TOP/scripts/target-watch" $guest "$TMP/watch" armhf
+is "$rc" 0 "target-2.12 target-watch: a guest that ends by itself, exit 0 (nothing ended here)"
+
+# a real guest: probed while it idles, then frozen on purpose (a SCHED_FIFO 99 spinner on its
+# one CPU, realtime throttling off), found frozen by the watch and ended
+if [ "$(id -u)" -eq 0 ] && [ -f "$image/image.env" ] && command -v qemu-system-x86_64 >/dev/null; then
+	mkdir -p "$TMP/fsrc"
+	cat > "$TMP/fsrc/freeze.sh" <<'SH'
+grep -E '^[0-9a-f]+ [tTwW] ' /proc/kallsyms > kallsyms
+touch idle
+while [ ! -e go ]; do sleep 0.5; done
+date -u +%T > monitor.log
+echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+chrt -f 99 sh -c 'while :; do :; done'
+SH
+	"$TOP/scripts/target-boot" --smp 1 --mem 512 --timeout 900 --src "$TMP/fsrc" --monitor "$TMP/q.sock" \
+		"$image" "$TMP/frz" -- bash "$TMP/fsrc/freeze.sh" > "$TMP/frz.log" 2>&1 & boot=$!
+	wait_for 600 test -e "$TMP/frz/idle"
+	run_cmd "$TOP/scripts/target-probe" --samples 5 "$TMP/q.sock" amd64 "$TMP/frz/kallsyms"
+	like "$(printf '%s\n' "$out" | grep '^CPU 0: ')" "^CPU 0: .*[a-z_]+ [1-5]" \
+		"target-2.13 target-probe of a live amd64 guest: its vCPU's samples named by the guest's own kernel symbols (KASLR)"
+	touch "$TMP/frz/go"
+	wait_for 600 test -s "$TMP/frz/monitor.log"
+	run_cmd env PREFLIGHT_TARGET_FROZEN_S=5 "$TOP/scripts/target-watch" $boot "$TMP/frz" amd64 "$TMP/q.sock"
+	is "$rc" 1 "target-2.14 the guest frozen by a SCHED_FIFO 99 spinner: target-watch finds it frozen and ends it"
+	wait $boot
+	is "$?" 130 "target-2.15 ... target-boot, ended by the watch's SIGTERM, says it was interrupted (exit 130)"
+	like "$(grep '^CPU 0: ' "$TMP/frz/frozen-cpus.txt")" "^CPU 0: user space ([5-9]|1[0-9]|20)\b" \
+		"target-2.16 ... and where its vCPU was: in user space (the spinner), in most samples"
+	ok "target-2.17 ... the monitor's socket removed with the guest" test ! -e "$TMP/q.sock"
+else
+	skip "target-2.13 target-2.14 target-2.15 target-2.16 target-2.17" \
+		"no amd64 guest image in $image (make check-target ARCH=amd64 makes it) or not root"
 fi
 done_testing
