@@ -62,36 +62,31 @@ const struct pf_command cmd_baseline = {
 int ci_tol_parse(const char *spec, struct ci_tol *t)
 {
 	char *copy = strdup(spec), *save = NULL, *item;
-	int ret = 0;
+	int items = 0, ret = 0;
 
 	if (!copy)
 		return -ENOMEM;
-	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+	for (item = strtok_r(copy, ",", &save); item && !ret; item = strtok_r(NULL, ",", &save)) {
 		size_t len = strlen(item);
-		char *end;
-		double v;
-		int64_t ns;
+		bool bins = len > 4 && !strcmp(item + len - 4, "bins");
+		const char *unit;
+		struct pf_qty q;
 
-		if (len > 1 && item[len - 1] == '%') {
-			v = strtod(item, &end);
-			if (end != item + len - 1 || v < 0)
-				ret = -EINVAL;
-			t->percent = v;
-		} else if (len > 4 && !strcmp(item + len - 4, "bins")) {
-			v = strtod(item, &end);
-			if (end != item + len - 4 || v < 0)
-				ret = -EINVAL;
-			t->bins = v;
-		} else if (strspn(item, "0123456789.") == len) {
-			t->abs = strtod(item, NULL);
-		} else if (!pf_parse_duration_ns(item, 1, &ns) && ns >= 0) {
-			t->abs = (double)ns;
-		} else {
+		/* the numbers as budgets write them (pf_parse_quantity): "2 µs" as "2us", no 0x10% */
+		items++;
+		if (bins)
+			item[len - 4] = 0;
+		if (pf_parse_quantity(item, &q, &unit) || q.value < 0 || (bins && q.kind != PF_QTY_PLAIN))
 			ret = -EINVAL;
-		}
+		else if (bins)
+			t->bins = q.value;
+		else if (q.kind == PF_QTY_PERCENT)
+			t->percent = q.value;
+		else
+			t->abs = q.kind == PF_QTY_TIME ? q.value * q.unit_ns : q.value;
 	}
 	free(copy);
-	return ret;
+	return items ? ret : -EINVAL;	/* an empty SPEC says nothing: a mistake */
 }
 
 /* bl_tol_json - a tolerance as a JSON object */

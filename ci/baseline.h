@@ -23,8 +23,9 @@ struct ci_tol {
 #define CI_TOL_DEFAULT { 10, 2000, 2 }	/* 10 %, 2 us (2000 in ns), 2 bins: docs/ci.md */
 
 /*
- * ci_tol_parse - "10%,2us,2bins" (any subset, any order; a bare number is
- * an absolute value in the metric's unit) over *t; 0 or -EINVAL
+ * ci_tol_parse - "10%,2us,2bins" (any subset, any order; numbers as budgets write
+ * them, pf_parse_quantity: "2 µs" too; a bare number is an absolute value in the
+ * metric's unit) over *t; 0 or -EINVAL (an empty SPEC included)
  */
 int ci_tol_parse(const char *spec, struct ci_tol *t);
 

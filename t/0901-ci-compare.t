@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight BUILT:t/ci_genruns
 need CMD:xmllint
-plan 41
+plan 50
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -140,4 +140,16 @@ k=tasks.io.activation_latency_ns.max
 is "$(tol $k "$TMP/old20c.json")/$([ "$(tol $k "$TMP/old20c.json")" != "$(tol $k "$TMP/same.json")" ] && echo not-default)" \
 	"$(tol $k "$TMP/path20c.json")/not-default" \
 	"ci-compare-12.5 an older glob (*.activation_latency.max=20%) in an older baseline: the tolerance of the path's glob"
+
+# --- ci-compare-13: a tolerance written as budgets write numbers (pf_parse_quantity), nothing else
+run_cmd "$PREFLIGHT" baseline create "$D"/base/run-* -o "$TMP/tol-us.json" --tolerance '15%,3 µs,1.5bins'
+is "$rc:$(jp "$TMP/tol-us.json" 'my $t = $j->{tolerance}{default}; "$t->{percent} $t->{abs} $t->{bins}"')" "0:15 3000 1.5" \
+	"ci-compare-13.1 --tolerance '15%,3 µs,1.5bins': 15 %, 3000 ns, 1.5 bins"
+run_cmd "$PREFLIGHT" baseline create "$D"/base/run-* -o "$TMP/tol-ms.json" --tolerance '0.5ms'
+is "$rc:$(jp "$TMP/tol-ms.json" 'my $t = $j->{tolerance}{default}; "$t->{percent} $t->{abs} $t->{bins}"')" "0:10 500000 2" \
+	"ci-compare-13.2 --tolerance 0.5ms: the absolute floor alone, the rest the defaults"
+for bad in '0x10%' '-5%' '2furlongs' '1e999us' 'nan%' '2usbins' ''; do
+	run_cmd "$PREFLIGHT" baseline create "$D"/base/run-* -o "$TMP/tol-bad.json" --tolerance "$bad"
+	is "$rc:$([ -e "$TMP/tol-bad.json" ] && echo written)" "2:" "ci-compare-13.3 --tolerance '$bad': refused (exit 2), nothing written"
+done
 done_testing
