@@ -70,7 +70,10 @@ ok "app-3.21 status line counts jobs ($c so far, at most the $(app_get jobs.ctl1
 	test -n "$c" -a "${c:-0}" -ge 1 -a "${c:-0}" -le "$(app_get jobs.ctl100)"
 
 run_cmd "$FLIGHTAPP" --no-rt --quiet --duration 0.2
-is "$rc:$err" "0:" "app-3.22 --quiet: nothing on stderr"
+# but a warning: a kernel without /dev/cpu_dma_latency (the armhf guest's) gets its one line
+want=
+[ -e /dev/cpu_dma_latency ] || want="flightapp: warning: /dev/cpu_dma_latency: No such file or directory: going on without it (idle states not held shallow; --require-dma-latency to refuse)"
+is "$rc:$err" "0:$want" "app-3.22 --quiet: nothing on stderr but a warning"
 
 # stdout and stderr a closed pipe (flightapp ... | head -1): the run still ends cleanly, job log complete
 { "$FLIGHTAPP" --no-rt --duration 1.2 --joblog "$TMP/pipe.csv" 2>&1; echo $? > "$TMP/pipe.rc"; } | head -1 > /dev/null
