@@ -56,6 +56,7 @@ struct an_cw_thread {
 	struct an_cw_worst *top;	/* its worst, worst first, at most r->opt.top */
 	int      ntop;
 	bool     chosen;		/* of the cyclictest process reported (an_cw_choose) */
+	bool     main;			/* a process's main thread, not a measuring one (an_cw_choose) */
 };
 
 /* an_cw_born - a thread named cyclictest created in the trace, and by whom (sched_wakeup_new) */
@@ -382,9 +383,25 @@ static int an_cw_choose(struct an_run *r, int *proc)
 {
 	int procs[64], nprocs = 0, j, best = -1;
 	int64_t d, best_d = INT64_MAX;
-	size_t i;
+	size_t i, k;
 
+	/*
+	 * A thread that created cyclictest threads is a process's main thread: on
+	 * PREEMPT_RT one PI-boosted to a realtime priority (it held a sleeping
+	 * lock a measuring thread wanted) sleeps on its own timer like them, but
+	 * measures nothing and is no process of its own.
+	 */
 	for (i = 0; i < r->cw->nth; i++) {
+		struct an_cw_thread *ct = &r->cw->th[i];
+
+		for (k = 0; !ct->main && k < r->cw->nth; k++)
+			ct->main = k != i && r->cw->th[k].proc == ct->pid;
+		for (k = 0; !ct->main && k < r->cw->nborn; k++)
+			ct->main = r->cw->born[k].proc == ct->pid;
+	}
+	for (i = 0; i < r->cw->nth; i++) {
+		if (r->cw->th[i].main)
+			continue;
 		for (j = 0; j < nprocs && procs[j] != r->cw->th[i].proc; j++)
 			;
 		if (j == nprocs && nprocs < (int)PF_ARRAY_SIZE(procs))
@@ -397,7 +414,8 @@ static int an_cw_choose(struct an_run *r, int *proc)
 		}
 	*proc = nprocs == 1 ? procs[0] : best >= 0 ? procs[best] : 0;
 	for (i = 0; i < r->cw->nth; i++)
-		r->cw->th[i].chosen = nprocs == 1 || best < 0 || r->cw->th[i].proc == procs[best];
+		r->cw->th[i].chosen = !r->cw->th[i].main &&
+				      (nprocs == 1 || best < 0 || r->cw->th[i].proc == procs[best]);
 	return nprocs;
 }
 
@@ -450,7 +468,7 @@ void an_cw_fold(struct an_run *r, json_t *res)
 	nprocs = an_cw_choose(r, &proc);
 	for (i = 0; i < cw->nth; i++) {
 		n += cw->th[i].chosen;
-		left += !cw->th[i].chosen;
+		left += !cw->th[i].chosen && !cw->th[i].main;
 		nall += cw->th[i].chosen ? (size_t)cw->th[i].ntop : 0;
 	}
 	all = calloc(nall ? nall : 1, sizeof(*all));

@@ -374,6 +374,50 @@ static void test_cyclictest(void)
 	free_run(r);
 }
 
+/*
+ * cyclictest's main thread (pid 29, which created the measuring thread 30)
+ * PI-boosted on PREEMPT_RT: seen at FIFO 80, it sleeps on a timer of its own.
+ * It is no measuring thread and no process of its own (a guest's t/0584 saw
+ * three cyclictest processes where two ran).
+ */
+static void test_cyclictest_main_boosted(void)
+{
+	struct an_run *r = new_run();
+	json_t *res = json_object(), *cw;
+
+	an_cw_on_new_thread(r, 29, 30, "cyclictest");
+	ct_switch(r, 10 * US, 0, 0, 30);
+	ct_sleep(r, 20 * US, 30 * US, 1 * MS);
+	an_on_switch(r, 1, 100 * US, 0, "swapper/1", 120, 0, 29, "cyclictest", 19);
+	an_cw_on_switch(r, 1, 100 * US, 0, 120, 29);
+	an_cw_on_hrtimer_start(r, 1, 110 * US, 29, 600 * US);
+	an_on_switch(r, 1, 120 * US, 29, "cyclictest", 19, 1, 0, "swapper/1", 120);
+	an_cw_on_switch(r, 1, 120 * US, 29, 19, 0);
+	an_on_hrtimer(r, 1, 600 * US, 0, true);
+	an_on_waking(r, 1, 601 * US, 29, COMM("cyclictest"), 19, true);
+	an_on_hrtimer(r, 1, 602 * US, 0, false);
+	an_on_switch(r, 1, 610 * US, 0, "swapper/1", 120, 0, 29, "cyclictest", 19);
+	an_cw_on_switch(r, 1, 610 * US, 0, 120, 29);
+	an_cw_on_hrtimer_start(r, 1, 615 * US, 29, 900 * US);
+	an_on_switch(r, 1, 620 * US, 29, "cyclictest", 19, 1, 0, "swapper/1", 120);
+	an_cw_on_switch(r, 1, 620 * US, 29, 19, 0);
+	ct_expire(r, 1 * MS + 5 * US);
+	ct_switch(r, 1 * MS + 8 * US, 0, 0, 30);
+	an_cw_on_hrtimer_start(r, 1, 1 * MS + 20 * US, 30, 2 * MS);
+	an_cw_fold(r, res);
+	cw = json_object_get(res, "cyclictest_wakeups");
+	check_int(json_integer_value(json_object_get(cw, "processes_seen")), ==, 1,
+		  "cw-2.1 a boosted main thread is no cyclictest process of its own: one seen");
+	check_int(json_integer_value(json_object_get(cw, "threads_left_out")), ==, 0,
+		  "cw-2.2 ... and no measuring thread left out");
+	check_int(json_integer_value(json_object_get(cw, "process_pid")), ==, 29, "cw-2.3 the process: its main thread");
+	check_int((long long)json_array_size(json_object_get(cw, "threads")), ==, 1, "cw-2.4 one measuring thread reported");
+	check_int(json_integer_value(json_object_get(json_array_get(json_object_get(cw, "threads"), 0), "tid")), ==, 30,
+		  "cw-2.5 ... the one it created");
+	json_decref(res);
+	free_run(r);
+}
+
 /* write a job log and read it: CRLF, quoted task names (a comma in one is refused: t/0520), blank lines, rows out of task order */
 static void test_joblog(void)
 {
@@ -615,6 +659,7 @@ int main(void)
 	test_culprit();
 	test_timer_now();
 	test_cyclictest();
+	test_cyclictest_main_boosted();
 	test_joblog();
 	return tap_done();
 }
