@@ -2,9 +2,10 @@
 # 0008-test-lib.t - the test library itself: json_get reads values as the file
 # writes them (dotted paths, indexes, KEY=VALUE, '*', keys holding dots, exact
 # numbers, null / true / false, a missing path is an error), and the
-# prerequisite helpers skip outside CI and fail under CI=true.
+# prerequisite helpers skip outside CI and fail under CI=true, and a failed
+# script's files are kept where PF_KEEP_FAILED says.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 16
+plan 18
 
 J="$TMP/t.json"
 cat > "$J" <<'EOF'
@@ -49,4 +50,11 @@ is "$(CI= sh "$TMP/n.t"; echo "rc $?"):$(CI=true sh "$TMP/n.t"; echo "rc $?")" \
 rc 0:1..1
 not ok 1 - requirement missing under CI=true: /preflight-no-such-file not found
 rc 1" "lib-prereq-1.3 need: the script skips outside CI, fails under CI=true"
+# PF_KEEP_FAILED: a script with a failure leaves its files there; one without, nothing
+printf '. "%s/t/lib/test-lib.sh"\nplan 1\necho evidence > "$TMP/trace.dat"\nis 1 "$1" "kf-1.1"\ndone_testing\n' "$TOP" > "$TMP/kf.t"
+PF_KEEP_FAILED="$TMP/kept" sh "$TMP/kf.t" 2 > /dev/null
+is "$(cat "$TMP"/kept/kf-*/trace.dat 2>/dev/null)" evidence \
+	"lib-keep-1.1 PF_KEEP_FAILED: a failed script's files kept in DIR/NAME-PID"
+PF_KEEP_FAILED="$TMP/kept2" sh "$TMP/kf.t" 1 > /dev/null
+ok "lib-keep-1.2 ... a script that passed keeps nothing" test ! -e "$TMP/kept2"
 done_testing

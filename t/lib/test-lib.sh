@@ -19,7 +19,16 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 B="${PF_BUILD:-$TOP/build}"	# PF_BUILD: another build folder (make check SANITIZE=..., make check-cross)
 PREFLIGHT="$B/preflight"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/preflight-test.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+# PF_KEEP_FAILED=DIR: a script with a failed test leaves its files (traces, results) in
+# DIR/NAME-PID before they go (scripts/target-suite: a guest's failure is not repeatable)
+_cleanup() {
+	if [ "$_failed" -gt 0 ] && [ -n "${PF_KEEP_FAILED:-}" ] && mkdir -p "$PF_KEEP_FAILED"; then
+		cp -a "$TMP" "$PF_KEEP_FAILED/$(basename "$0" .t)-$$" 2>/dev/null ||
+			echo "# PF_KEEP_FAILED: could not keep all of $TMP in $PF_KEEP_FAILED"
+	fi
+	rm -rf "$TMP"
+}
+trap '_cleanup' EXIT
 # one 'preflight run' at a time per test script, not per machine: other test suites run here too
 export PREFLIGHT_RUN_LOCK="$TMP/run.lock"
 _n=0
