@@ -199,6 +199,17 @@ static int app_wait(struct app *app, const sigset_t *sigs)
 	return 0;
 }
 
+/* app_setup_priority - the lowest SCHED_FIFO priority of the tasks (none: 1), the set-up's */
+static int app_setup_priority(const struct app *app)
+{
+	int i, prio = 0;
+
+	for (i = 0; i < app->ntasks; i++)
+		if (app->task[i].cfg.policy == APP_POLICY_FIFO && (!prio || app->task[i].cfg.priority < prio))
+			prio = app->task[i].cfg.priority;
+	return prio ? prio : 1;
+}
+
 int main(int argc, char **argv)
 {
 	static struct app app;	/* large: rings and statistics hang off it */
@@ -254,6 +265,19 @@ int main(int argc, char **argv)
 		snprintf(app.trace_instance, sizeof(app.trace_instance), "%s", o.trace_instance);
 	}
 	/*
+	 * The set-up (locked memory, the flight software's table, the threads and
+	 * their stacks) at the lowest realtime priority of the tasks, back to
+	 * SCHED_OTHER before they go: at a normal priority, busy normal threads
+	 * (hackbench's forty) held it for minutes on an emulated single-CPU
+	 * board, and the app flew none of its run.
+	 */
+	if (!o.no_rt && (ret = app_rt_main_priority(app_setup_priority(&app)))) {
+		code = pf_fail(PF_EXIT_ENV, "set-up: SCHED_FIFO priority %d: %s (run as root or with CAP_SYS_NICE, "
+			       "or use --no-rt)", app_setup_priority(&app),
+			       ret == -EPERM ? "not permitted" : strerror(-ret));
+		goto out_app;
+	}
+	/*
 	 * Like cyclictest: a kernel without the device (or a user who may not
 	 * open it) gets one warning and the run; the job log and the
 	 * statistics say "unavailable", and 'preflight run' makes that a
@@ -299,6 +323,8 @@ int main(int argc, char **argv)
 	app_declare_tasks(&app);
 	if (app_joblog_header(&app))
 		code = PF_EXIT_ENV;	/* the reason is reported once, when the job log is closed */
+	if (!o.no_rt && (ret = app_rt_main_priority(0)))
+		pf_err("warning: the main thread stays at SCHED_FIFO: %s", strerror(-ret));
 	app_go(&app);
 	app_wait(&app, &sigs);
 	app_join(&app);

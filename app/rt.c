@@ -1,5 +1,6 @@
 /*
- * rt.c - realtime hygiene of the process: memory locked, and the CPU idle
+ * rt.c - realtime hygiene of the process: the set-up at a realtime priority,
+ * memory locked, and the CPU idle
  * states held shallow through /dev/cpu_dma_latency for as long as the app
  * runs (the kernel keeps the request only while the file stays open).
  */
@@ -7,10 +8,18 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+int app_rt_main_priority(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	return sched_setscheduler(0, prio ? SCHED_FIFO : SCHED_OTHER, &sp) ? -errno : 0;
+}
 
 int app_rt_lock_memory(void)
 {

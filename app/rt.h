@@ -1,11 +1,17 @@
 /*
- * rt.h - process-wide realtime set-up of flightapp: locked memory and the
- * /dev/cpu_dma_latency request (see rt.c).
+ * rt.h - process-wide realtime set-up of flightapp: the main thread's priority
+ * while it sets up, locked memory and the /dev/cpu_dma_latency request (see rt.c).
  */
 #ifndef APP_RT_H
 #define APP_RT_H
 
 #include <stdint.h>
+
+/*
+ * app_rt_main_priority - the calling (main) thread at SCHED_FIFO 'prio', or
+ * back to SCHED_OTHER with 0; 0 or -errno
+ */
+int app_rt_main_priority(int prio);
 
 /* app_rt_lock_memory - mlockall(current and future); 0 or -errno */
 int app_rt_lock_memory(void);

@@ -65,7 +65,7 @@ if test_have_prereq CMD:setpriv USER:nobody; then
 	mkdir "$TMP/nb" && cp "$FLIGHTAPP" "$TMP/nb/flightapp" && chmod 755 "$TMP/nb" && chmod 711 "$TMP"
 	run_cmd setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
 		"$TMP/nb/flightapp" --quiet --no-dma-latency --duration 1
-	is "$rc:$err" "3:flightapp: task io: SCHED_FIFO priority 90: not permitted (run as root or with CAP_SYS_NICE, or use --no-rt)" \
+	is "$rc:$err" "3:flightapp: set-up: SCHED_FIFO priority 60: not permitted (run as root or with CAP_SYS_NICE, or use --no-rt)" \
 		"app-4.7 unprivileged without --no-rt: exit 3, one line"
 	run_cmd setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
 		"$TMP/nb/flightapp" --quiet --no-rt --duration 0.3

@@ -1,12 +1,13 @@
 #!/bin/sh
 # 0420-record-flightapp.t - a short flightapp run under preflight record: the file reads back,
-# counts agree, every job's markers are there, pid -> comm covers the app's threads
+# counts agree, every job's markers are there, pid -> comm covers the app's threads, and the
+# app's main thread sets up at a realtime priority and leaves it before its tasks go
 . "$(dirname "$0")/lib/test-lib.sh"
 need TRACEFS
 need RT
 . "$TOP/t/lib/rec-lib.sh"
 need BUILT:flightapp
-plan 9
+plan 10
 
 f="$TMP/app.dat"
 run_cmd "$PREFLIGHT" record -o "$f" --instance $PFT-app -- \
@@ -32,4 +33,11 @@ done)
 is "$bad" "" "rec-app-3.1 every task thread has its task's name in the file"
 is "$(rec_summary "$f" pids.unnamed)" "0" "rec-app-3.2 no pid without a comm"
 is "$(rec_instances)" "" "rec-app-4.1 no instance left behind"
+# the app's main thread: its set-up at the tasks' lowest realtime priority (mission1's FIFO 60,
+# kernel priority 39), back to SCHED_OTHER (120) before the tasks go, never realtime again
+main=$(trace-cmd report -i "$f" 2>/dev/null | grep -o 'flightapp:[0-9]* ' | head -n 1 | tr -dc 0-9)
+seq=$(trace-cmd report -i "$f" 2>/dev/null | grep 'sched_switch:' | grep -o "flightapp:$main \[[0-9]*\]" |
+	sed 's/.*\[\([0-9]*\)\]/\1/' | tr '\n' ' ')
+like "$seq" "^(120 )*(39 )+(120 )+$" \
+	"rec-app-5.1 flightapp's main thread sets up at SCHED_FIFO 60 and runs SCHED_OTHER after ($main: ${seq%% *} ...)"
 done_testing
