@@ -7,7 +7,7 @@
 # purpose: the probe of its vCPUs through qemu's monitor and the watch that ends
 # it. The guests' suite itself is make check-target.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 41
+plan 42
 
 rt=$("$TOP/scripts/install-deps" --target-runtime | tr '\n' ' ')
 like " $rt" " libtracecmd1 .* rt-tests rtla trace-cmd .* perl " \
@@ -175,9 +175,18 @@ run_cmd env PREFLIGHT_TARGET_FROZEN_S=5 "$TOP/scripts/target-watch" $guest "$TMP
 is "$rc" 1 "target-2.9 target-watch: monitor.log silent past the bound: the guest is frozen, exit 1"
 ok "target-2.10 ... and the guest ended" sh -c '! kill -0 "$1" 2>/dev/null' - $guest
 like "$(tr '\n' '|' < "$TMP/watch/frozen.txt")" \
-	"^the guest stopped moving: monitor.log not written for [0-9]+ s; its last picture:\|23:01:00\|.* 2144 R preflight record --recover\|.*where its vCPUs were .*\|CPU 0: rcu_gp_fqs_loop 20\|" \
+	"^the guest stopped moving: monitor.log not written for [0-9]+ s\|the monitor's last picture:\|23:01:00\|.* 2144 R preflight record --recover\|.*where its vCPUs were .*\|CPU 0: rcu_gp_fqs_loop 20\|" \
 	"target-2.11 ... frozen.txt has the monitor's last picture and where the vCPUs were (the guest's kallsyms)"
+# the console still beating while monitor.log is silent: the share stopped, not the guest
+mkdir -p "$TMP/watch/.boot"
+printf 'target-suite: heartbeat 23:12:00 load 3.1 2.0 1.0 2/90 D: 512 prove p9_client_rpc; \r\n' > "$TMP/watch/.boot/console.log"
+sleep 600 & guest=$!
+run_cmd env PREFLIGHT_TARGET_FROZEN_S=5 "$TOP/scripts/target-watch" $guest "$TMP/watch" armhf
+like "$rc:$(head -n 3 "$TMP/watch/frozen.txt" | tr '\n' '|')" \
+	"^1:the guest stopped moving: .*\|but its console still beats \(written [0-9]+ s ago\): the guest runs, its share \(9p\) stopped; the last heartbeat:\|target-suite: heartbeat 23:12:00 .*p9_client_rpc; \|$" \
+	"target-2.11a ... with the console's heartbeat still coming: frozen.txt says the share stopped, not the guest"
 kill $fake
+rm -r "$TMP/watch/.boot"
 sleep 600 & guest=$!
 touch "$TMP/watch/monitor.log"
 ( sleep 2; kill $guest ) &
