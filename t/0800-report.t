@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 117
+plan 118
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -20,7 +20,7 @@ done
 sections() { grep -o '<section id="[a-z-]*"' "$1" | sed 's/.*id="//; s/"//' | tr '\n' ' '; }
 # figures FILE - the ids of the figures, in order
 figures() { grep -o '<figure id="fig-[A-Z0-9.]*"' "$1" | sed 's/.*fig-//; s/"//' | tr '\n' ' '; }
-ALL="top verdicts config trace definitions loads baseline tasks utilisation worst validity deviations flight worst-more load-reports appendix "
+ALL="top verdicts config trace loads baseline tasks utilisation worst validity deviations flight worst-more load-reports appendix definitions "
 
 # --- full
 run_cmd "$PREFLIGHT" report "$TMP/full"
@@ -380,8 +380,10 @@ done
 
 # the worst case of a task no requirement judges goes to the appendix, with its G1 (issue 32.13): ctl100 here
 is "$(figures "$TMP/info.html" | sed 's/.*U1 //')" "G1.1 F1.1 F1.2 G1.2 " "report-10.15 ctl100, not judged: its G1 after the flight, in the appendix"
-like "$(grep -o '<p class="also">worst, of a task no requirement judges: ctl100 job [0-9]*' "$TMP/info.html")" . \
-	"report-10.16 ... and its worst case by its line in the body"
+like "$(sed -n '/<section id="worst-more"/,$p' "$TMP/info.html" | grep -A1 '<p class="also">worst, of a task no requirement judges:</p>' | grep -o '<h3>ctl100 job [0-9]*')" . \
+	"report-10.16 ... with its line and contributors (issue 32.13: the body only counts it)"
+like "$(sed -n '/<section id="worst"/,/<section id="validity"/p' "$TMP/info.html" | grep -o 'the worst of 1 task no requirement judges, with its timeline\|ctl100 job' | tr '\n' '|')" \
+	'^the worst of 1 task no requirement judges, with its timeline\|$' "report-10.17 ... which section 8 says, without its line"
 
 # --- analyze-only
 run_cmd "$PREFLIGHT" report "$TMP/analyze" -o "$TMP/analyze.html"
