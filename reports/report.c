@@ -347,16 +347,19 @@ int rpt_read_jobs(struct rpt *r)
  * rpt_history_load - --history DB: the earlier runs of this run's scenario
  * (run.json scenario.name) from 'preflight history verdicts', a child process
  * (reports/ reaches the history's database only through that command,
- * docs/ci.md), into r->history: oldest first, this run (its uuid) left out,
- * at most RPT_HISTORY_RUNS - 1. 0, or the exit code after one line (the
+ * docs/ci.md), into r->history: oldest first, none started after this run,
+ * this run (its uuid) left out, at most RPT_HISTORY_RUNS - 1. 0, or the exit
+ * code after one line (the
  * command's own message: 2 a database that cannot be read, 3 a server)
  */
 static int rpt_history_load(struct rpt *r)
 {
 	const char *scenario = rpt_str(r->run, "scenario.name", NULL), *uuid = rpt_str(r->run, "uuid", "");
+	const char *started = rpt_str(r->run, "started_utc", NULL);
 	char self[PATH_MAX], out[PATH_MAX], err[PATH_MAX], last[16], *why, *line;
+	/* an old run's report shows no run after it: only those started at or before it (issue 32) */
 	char *argv[] = { self, "history", "verdicts", "--db", (char *)r->history_db, "--scenario", (char *)scenario,
-			 "--last", last, NULL };
+			 "--last", last, started ? "--until" : NULL, (char *)started, NULL };
 	json_t *runs, *run;
 	size_t i;
 	int code;
