@@ -174,6 +174,21 @@ static char *ci_pg_sql(const char *sql)
 	return out;
 }
 
+/*
+ * ci_real_text - a double as the shortest text that reads back as itself, as
+ * PostgreSQL gives a DOUBLE PRECISION (SQLite's own text has 15 digits: 0.1 +
+ * 0.2 came back as 0.3, and 'history verdicts' differed between the two)
+ */
+static const char *ci_real_text(double v, char *buf, size_t size)
+{
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, size, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
 int ci_db_exec(struct ci_db *db, const char *sql, int n, const char *const *params, ci_db_row fn, void *ctx)
 {
 	if (db->pg) {
@@ -218,10 +233,13 @@ int ci_db_exec(struct ci_db *db, const char *sql, int n, const char *const *para
 				sqlite3_bind_text(st, i + 1, params[i], -1, SQLITE_TRANSIENT);
 			while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 				const char *cols[32];
+				char num[32][32];
 				int nc = sqlite3_column_count(st) < 32 ? sqlite3_column_count(st) : 32;
 
 				for (int c = 0; c < nc; c++)
-					cols[c] = (const char *)sqlite3_column_text(st, c);
+					cols[c] = sqlite3_column_type(st, c) == SQLITE_FLOAT ?
+						  ci_real_text(sqlite3_column_double(st, c), num[c], sizeof(num[c])) :
+						  (const char *)sqlite3_column_text(st, c);
 				if (fn && fn(ctx, nc, cols))
 					break;
 			}

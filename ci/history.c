@@ -21,6 +21,7 @@
 #include "proc.h"
 #include "results_keys.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -43,7 +44,7 @@ const struct pf_command cmd_history = {
 	"       preflight history trend --metric KEY [--by run|kernel] [--csv FILE]\n"
 	"                               [--plot FILE.svg|FILE.png] [--budget VALUE] [--db DB]\n"
 	"       preflight history export --squad DIR [--run UUID] [--db DB]\n"
-	"       preflight history verdicts --scenario NAME [--last N] [--db DB]\n"
+	"       preflight history verdicts --scenario NAME [--last N] [--until UTC] [--db DB]\n"
 	"\n"
 	"add       store each run (a run directory of 'preflight run') under its UUID\n"
 	"          (run.json 'uuid'); a run already there is left as it is\n"
@@ -55,8 +56,9 @@ const struct pf_command cmd_history = {
 	"export    the three files of a SQUAD submission for one run (default: the\n"
 	"          latest): tests.json, metrics.json, metadata.json (job_id = UUID)\n"
 	"verdicts  the verdicts (value, unit, bound, result) of the last N runs of one\n"
-	"          scenario, as JSON on stdout (preflight-history-verdicts/1: what\n"
-	"          'preflight report --history' draws)\n"
+	"          scenario (started at or before --until), as JSON on stdout\n"
+	"          (preflight-history-verdicts/1: what 'preflight report --history'\n"
+	"          draws)\n"
 	"\n"
 	"options:\n"
 	"      --db DB          SQLite file, or postgresql://user@host:port/db (default:\n"
@@ -73,6 +75,9 @@ const struct pf_command cmd_history = {
 	"      --run UUID       export: that run (default: the latest)\n"
 	"      --scenario NAME  verdicts: the scenario's name (run.json; no default)\n"
 	"      --last N         verdicts: the N latest runs of it (default: 10)\n"
+	"      --until UTC      verdicts: only runs started at or before this time, as\n"
+	"                       run.json's started_utc: 2026-12-06T14:56:58Z (default:\n"
+	"                       every run; a run without a start time is then left out)\n"
 	"  -h, --help           this text\n"
 	"\n"
 	"exit: 0 done, 2 bad input (or --csv / --plot naming the database, a run or a\n"
@@ -86,6 +91,7 @@ const struct pf_command cmd_history = {
 
 struct hist_opts {
 	const char *db, *metric, *by, *csv, *plot, *squad, *run, *scenario;
+	const char *until;		/* verdicts: runs started at or before it (UTC, run.json's format) */
 	const char *metric_given;	/* --metric as given: metric is its results.json path */
 	long        last;		/* verdicts: how many runs */
 	int         last_given;
@@ -642,23 +648,41 @@ static int hist_vrec(void *ctx, int ncols, const char *const *cols)
 	return 0;
 }
 
+/* hist_is_utc - text is a UTC time as run.json's started_utc writes it: YYYY-MM-DDTHH:MM:SSZ */
+static bool hist_is_utc(const char *text)
+{
+	static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
+
+	if (strlen(text) != sizeof(form) - 1)
+		return false;
+	for (size_t i = 0; form[i]; i++)
+		if (form[i] == 'd' ? !isdigit((unsigned char)text[i]) : text[i] != form[i])
+			return false;
+	return true;
+}
+
 /*
- * hist_verdicts_json - 'history verdicts --scenario NAME [--last N]': the last
- * N runs of a scenario, oldest first, each with its verdicts by name (value,
- * unit, bound as verdicts.json had them; null for a run added before schema
- * version 4), as preflight-history-verdicts/1 on stdout
+ * hist_verdicts_json - 'history verdicts --scenario NAME [--last N] [--until UTC]':
+ * the last N runs of a scenario (started at or before --until: a report of an
+ * old run shows none after it), oldest first, each with its verdicts by name
+ * (value, unit, bound as verdicts.json had them; null for a run added before
+ * schema version 4), as preflight-history-verdicts/1 on stdout. A run without
+ * a start time is the oldest, on SQLite as on PostgreSQL (whose NULLs sort
+ * first in a descending order, SQLite's last).
  */
 static int hist_verdicts_json(struct ci_db *db, const struct hist_opts *o)
 {
 	static const char *const runs_sql =
-		"SELECT uuid, started_utc, kernel_release, exit_code FROM runs WHERE scenario = ?"
-		" ORDER BY started_utc DESC, uuid DESC LIMIT CAST(? AS INTEGER)";
+		"SELECT uuid, started_utc, kernel_release, exit_code FROM runs WHERE %s"
+		" ORDER BY started_utc IS NULL, started_utc DESC, uuid DESC LIMIT CAST(? AS INTEGER)";
 	static const char *const verdicts_sql =
 		"SELECT v.uuid, v.name, v.result, v.value, v.unit, v.bound FROM verdicts v JOIN (SELECT uuid FROM runs"
-		" WHERE scenario = ? ORDER BY started_utc DESC, uuid DESC LIMIT CAST(? AS INTEGER)) r ON r.uuid = v.uuid"
-		" ORDER BY v.name";
-	char last[24];
-	const char *p[] = { o->scenario, last };
+		" WHERE %s ORDER BY started_utc IS NULL, started_utc DESC, uuid DESC LIMIT CAST(? AS INTEGER)) r"
+		" ON r.uuid = v.uuid ORDER BY v.name";
+	const char *where = o->until ? "scenario = ? AND started_utc <= ?" : "scenario = ?";
+	char last[24], sql_runs[512], sql_verdicts[512];
+	const char *p[] = { o->scenario, o->until ? o->until : last, last };
+	int np = o->until ? 3 : 2;
 	json_t *runs = json_array(), *doc;
 	int ret = PF_EXIT_USAGE;
 
@@ -667,8 +691,10 @@ static int hist_verdicts_json(struct ci_db *db, const struct hist_opts *o)
 		return pf_fail(PF_EXIT_USAGE, "verdicts: no --scenario NAME");
 	}
 	snprintf(last, sizeof(last), "%ld", o->last);
-	if (!runs || ci_db_exec(db, runs_sql, 2, p, hist_vrun, runs) ||
-	    ci_db_exec(db, verdicts_sql, 2, p, hist_vrec, runs)) {
+	snprintf(sql_runs, sizeof(sql_runs), runs_sql, where);
+	snprintf(sql_verdicts, sizeof(sql_verdicts), verdicts_sql, where);
+	if (!runs || ci_db_exec(db, sql_runs, np, p, hist_vrun, runs) ||
+	    ci_db_exec(db, sql_verdicts, np, p, hist_vrec, runs)) {
 		json_decref(runs);
 		return ret;
 	}
@@ -687,6 +713,7 @@ static int hist_check_options(const char *sub, const struct hist_opts *o)
 		{ "--plot", "trend", o->plot }, { "--budget", "trend", o->has_budget },
 		{ "--squad", "export", o->squad }, { "--run", "export", o->run },
 		{ "--scenario", "verdicts", o->scenario }, { "--last", "verdicts", o->last_given },
+		{ "--until", "verdicts", o->until },
 	};
 
 	for (size_t i = 0; i < PF_ARRAY_SIZE(opt); i++)
@@ -725,6 +752,7 @@ static int hist_run(int argc, char **argv)
 		{ "run", required_argument, NULL, 'r' },
 		{ "scenario", required_argument, NULL, 'S' },
 		{ "last", required_argument, NULL, 'l' },
+		{ "until", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -749,6 +777,12 @@ static int hist_run(int argc, char **argv)
 		case 's': o.squad = optarg; break;
 		case 'r': o.run = optarg; break;
 		case 'S': o.scenario = optarg; break;
+		case 'u':
+			if (!hist_is_utc(optarg))
+				return pf_usage_error(&cmd_history, "bad --until '%s' (a UTC time as run.json's "
+						      "started_utc: 2026-12-06T14:56:58Z)", optarg);
+			o.until = optarg;
+			break;
 		case 'l':
 			if (pf_parse_long(optarg, 1, 10000, &o.last))
 				return pf_usage_error(&cmd_history, "bad --last '%s' (a number of runs, 1 or more)", optarg);

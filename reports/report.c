@@ -347,16 +347,19 @@ int rpt_read_jobs(struct rpt *r)
  * rpt_history_load - --history DB: the earlier runs of this run's scenario
  * (run.json scenario.name) from 'preflight history verdicts', a child process
  * (reports/ reaches the history's database only through that command,
- * docs/ci.md), into r->history: oldest first, this run (its uuid) left out,
- * at most RPT_HISTORY_RUNS - 1. 0, or the exit code after one line (the
+ * docs/ci.md), into r->history: oldest first, none started after this run,
+ * this run (its uuid) left out, at most RPT_HISTORY_RUNS - 1. 0, or the exit
+ * code after one line (the
  * command's own message: 2 a database that cannot be read, 3 a server)
  */
 static int rpt_history_load(struct rpt *r)
 {
 	const char *scenario = rpt_str(r->run, "scenario.name", NULL), *uuid = rpt_str(r->run, "uuid", "");
+	const char *started = rpt_str(r->run, "started_utc", NULL);
 	char self[PATH_MAX], out[PATH_MAX], err[PATH_MAX], last[16], *why, *line;
+	/* an old run's report shows no run after it: only those started at or before it (issue 32) */
 	char *argv[] = { self, "history", "verdicts", "--db", (char *)r->history_db, "--scenario", (char *)scenario,
-			 "--last", last, NULL };
+			 "--last", last, started ? "--until" : NULL, (char *)started, NULL };
 	json_t *runs, *run;
 	size_t i;
 	int code;
@@ -533,9 +536,12 @@ static void rpt_td_stat(struct rpt *r, json_t *dist, const char *key)
 	}
 	json_array_foreach(json_object_get(dist, "is_max"), i, m)
 		if (json_is_string(m) && !strcmp(json_string_value(m), key) && json_is_number(json_object_get(dist, key))) {
-			/* too few samples for this percentile: it is the max (docs/results.md is_max) */
-			fprintf(r->out, "<td class=\"n at-max\" data-ns=\"%.0f\">%s (= max, n = %.0f)</td>",
-				rpt_num(dist, key), rpt_us(json_object_get(dist, key), buf, sizeof(buf)), rpt_num(dist, "count"));
+			/*
+			 * too few samples for this percentile: it is the max (docs/results.md is_max); its n is
+			 * the row's N (issue 32.13: "(= max, n = 2825)" made each row of the task table four lines)
+			 */
+			fprintf(r->out, "<td class=\"n at-max\" data-ns=\"%.0f\">%s (= max)</td>",
+				rpt_num(dist, key), rpt_us(json_object_get(dist, key), buf, sizeof(buf)));
 			return;
 		}
 	rpt_td_ns(r, json_object_get(dist, key));
@@ -655,7 +661,7 @@ static const char rpt_css[] =
 	"#verdict-table th:nth-child(4){width:7%}#verdict-table th:nth-child(5){width:11%}#verdict-table th:nth-child(6){width:7%}"
 	"#verdict-table th:nth-child(7){width:6%}#verdict-table th:nth-child(8){width:10%}#verdict-table th:nth-child(9){width:14%}\n"
 	"@page{size:A4;margin:16mm 12mm 14mm 12mm}\n"
-	"@media print{body{max-width:none;padding:0}section#config,section#tasks,section#worst,section#flight,section#worst-more,section#appendix{break-before:page}"
+	"@media print{body{max-width:none;padding:0}section#config,section#flight,section#worst-more,section#appendix{break-before:page}"
 	"h2,h3{break-after:avoid}tr{break-inside:avoid}}\n";
 
 /* rpt_css_string - text inside a CSS string: quotes, backslashes and control characters escaped, '<' too */
@@ -785,13 +791,14 @@ static void rpt_head(struct rpt *r)
 		rpt_kv(r, "report date (SOURCE_DATE_EPOCH)", date);
 	}
 	fputs("</table>\n<nav><ol><li><a href=\"#verdicts\">Verdicts</a></li><li><a href=\"#config\">Configuration identification</a></li>"
-	      "<li><a href=\"#trace\">Traceability matrix</a></li><li><a href=\"#definitions\">Metric definitions</a></li>"
+	      "<li><a href=\"#trace\">Traceability matrix</a></li>"
 	      "<li><a href=\"#loads\">Load proof</a></li><li><a href=\"#baseline\">Kernel baseline</a></li>"
 	      "<li><a href=\"#tasks\">Per task</a></li><li><a href=\"#utilisation\">Utilisation</a></li>"
 	      "<li><a href=\"#worst\">Worst cases</a></li>"
 	      "<li><a href=\"#validity\">Measurement validity</a></li><li><a href=\"#deviations\">Deviations and limitations</a></li>"
 	      "</ol><p>Appendix: <a href=\"#flight\">A1 Flight</a>, <a href=\"#worst-more\">A2 Further worst cases</a>, "
-	      "<a href=\"#load-reports\">A3 The loads' own reports</a>, <a href=\"#appendix\">A4 Files of the run</a></p></nav>\n", r->out);
+	      "<a href=\"#load-reports\">A3 The loads' own reports</a>, <a href=\"#appendix\">A4 Files of the run</a>, "
+	      "<a href=\"#definitions\">A5 Metric definitions</a></p></nav>\n", r->out);
 }
 
 /* rpt_verdict_word - how a verdict is shown, and its row's class */
@@ -1204,10 +1211,10 @@ static void rpt_s_trace(struct rpt *r)
 	fputs("</table>\n", r->out);
 }
 
-/* rpt_s_definitions - 4: what each number means */
+/* rpt_s_definitions - A5: what each number means (reference: in the appendix, issue 32.13) */
 static void rpt_s_definitions(struct rpt *r)
 {
-	rpt_section(r, "4", "definitions", "Metric definitions");
+	rpt_section(r, "A5", "definitions", "Metric definitions");
 	fputs("<table><tr><th>metric</th><th>definition</th></tr>\n", r->out);
 	rpt_kv(r, "activation latency", "start of the job (the app's start marker in the trace) − its release r_k "
 	       "(the absolute time the job was due); per task, every job");
@@ -1230,14 +1237,14 @@ static void rpt_s_definitions(struct rpt *r)
 	fputs("</table>\n<p>The full definitions are in docs/results.md of preflight.</p>\n", r->out);
 }
 
-/* rpt_s_loads - 5: what each load achieved against its target, each second and per phase */
+/* rpt_s_loads - 4: what each load achieved against its target, each second and per phase */
 static void rpt_s_loads(struct rpt *r)
 {
 	json_t *ph;
 	size_t i;
 	int n = 0;
 
-	rpt_section(r, "5", "loads", "Load proof");
+	rpt_section(r, "4", "loads", "Load proof");
 	if (!r->loads) {
 		rpt_note_missing(r, "load proof: no loads.json (no loads ran, or an analyze-only directory)");
 		return;
@@ -1322,10 +1329,10 @@ static void rpt_ct_worst(struct rpt *r, json_t *res, const char *what)
 	fputs("</ul>\n", r->out);
 }
 
-/* rpt_s_baseline - 6: cyclictest idle and loaded, per CPU */
+/* rpt_s_baseline - 5: cyclictest idle and loaded, per CPU */
 static void rpt_s_baseline(struct rpt *r)
 {
-	rpt_section(r, "6", "baseline", "Kernel baseline");
+	rpt_section(r, "5", "baseline", "Kernel baseline");
 	if (!r->base_idle && !r->base_loaded) {
 		rpt_note_missing(r, "kernel baseline: no cyclictest phase in this run");
 		return;
@@ -1360,7 +1367,7 @@ static void rpt_dist_cells(struct rpt *r, json_t *d)
 		rpt_td_stat(r, d, stats[k]);
 }
 
-/* rpt_s_tasks - 7: per task table and the latency figures */
+/* rpt_s_tasks - 6: per task table and the latency figures */
 static void rpt_s_tasks(struct rpt *r)
 {
 	static const char *const metrics[][2] = {
@@ -1371,14 +1378,15 @@ static void rpt_s_tasks(struct rpt *r)
 	json_t *t;
 	size_t i;
 
-	rpt_section(r, "7", "tasks", "Per task");
+	rpt_section(r, "6", "tasks", "Per task");
 	if (!r->ntasks) {
 		rpt_note_missing(r, "per task: results.json has no app tasks (%s)",
 				 r->results ? "a cyclictest-only run, or the app was not traced" : "no results.json");
 		return;
 	}
 	fputs("<p>All times in µs (the exact nanoseconds are in each cell's data-ns attribute and in results.json). "
-	      "The maximum's time is on the trace clock; its job is the task's job sequence number.</p>\n"
+	      "The maximum's time is on the trace clock; its job is the task's job sequence number. "
+	      "\"(= max)\": the row's N jobs are too few for that percentile, which is their maximum.</p>\n"
 	      "<table id=\"task-table\"><tr><th>task</th><th>metric</th><th>N</th><th>min</th><th>p50</th><th>p99</th>"
 	      "<th>p99.9</th><th>p99.99</th><th>max</th><th>max at (s)</th><th>max job</th></tr>\n", r->out);
 	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
@@ -1428,7 +1436,7 @@ static void rpt_s_tasks(struct rpt *r)
 	rpt_plot_r1(r);
 }
 
-/* rpt_s_utilisation - 8 */
+/* rpt_s_utilisation - 7 */
 static void rpt_s_utilisation(struct rpt *r)
 {
 	static const char *const shares[][2] = {
@@ -1441,7 +1449,7 @@ static void rpt_s_utilisation(struct rpt *r)
 	json_t *app = pf_jpath_get(r->results, "app");
 	char buf[64];
 
-	rpt_section(r, "8", "utilisation", "Utilisation");
+	rpt_section(r, "7", "utilisation", "Utilisation");
 	if (!json_is_object(app)) {
 		rpt_note_missing(r, "utilisation: results.json has no app utilisation (no markers, no job log)");
 		return;
@@ -1511,10 +1519,10 @@ static int rpt_g1_body_task(struct rpt *r, const bool *judged, int njudged)
 }
 
 /*
- * rpt_s_worst - 9: each task's worst activation, what delayed it and G1; its next two worst by
- * their line, their contributors in the appendix (A2, rpt_s_worst_more). A task no requirement
- * judges (the seed's telemetry and logger, when others are judged) only by its line: its worst
- * case, with G1, is in the appendix too.
+ * rpt_s_worst - 8: each judged task's worst activation, what delayed it, and G1 of one of them.
+ * The next two worst of each task, and the worst of a task no requirement judges (the seed's
+ * telemetry and logger, when others are judged), are in the appendix (A2, rpt_s_worst_more) with
+ * their contributors: here only how many (issue 32.13: their lines took a page of the body).
  */
 static void rpt_s_worst(struct rpt *r)
 {
@@ -1522,11 +1530,11 @@ static void rpt_s_worst(struct rpt *r)
 	int njudged = rpt_latency_judged(r, judged), body = rpt_g1_body_task(r, judged, njudged);
 	json_t *t, *c;
 	size_t i, j;
-	int n = 0;
+	int n = 0, more = 0, info = 0;
 
-	rpt_section(r, "9", "worst", "Worst cases");
+	rpt_section(r, "8", "worst", "Worst cases");
 	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
-		bool info = njudged && i < RPT_MAX_TASKS && !judged[i];
+		bool judged_i = !(njudged && i < RPT_MAX_TASKS && !judged[i]);
 
 		json_array_foreach(pf_jpath_get(t, "culprits"), j, c) {
 			if (j >= 3)
@@ -1534,23 +1542,30 @@ static void rpt_s_worst(struct rpt *r)
 			if (!n++)
 				fputs("<p>The worst activation of each task and what stood between release and start on "
 				      "the CPU where the job started, with the timeline (G1) of the first whose latency "
-				      "failed; the other tasks' timelines, the next two of each task (here by their line) "
-				      "with their contributors, and the worst of a task no requirement judges are in "
-				      "<a href=\"#worst-more\">the appendix</a>.</p>\n", r->out);
-			if (j == 0 && !info) {
-				rpt_culprit(r, c);
-				if ((int)i == body)
-					rpt_plot_g1(r, (int)i, c, ++r->ng1);
-				else
-					fputs("<p class=\"also\">its timeline (G1): in <a href=\"#worst-more\">the appendix</a></p>\n",
-					      r->out);
+				      "failed; the other tasks' timelines are in <a href=\"#worst-more\">the appendix</a>.</p>\n",
+				      r->out);
+			if (j > 0 || !judged_i) {
+				more += j > 0;
+				info += j == 0;
 				continue;
 			}
-			fprintf(r->out, "<p class=\"also\">%s: ", info && j == 0 ? "worst, of a task no requirement judges" :
-				"also");
-			rpt_esc(r->out, rpt_str(c, "summary", "?"));
-			fputs("</p>\n", r->out);
+			rpt_culprit(r, c);
+			if ((int)i == body)
+				rpt_plot_g1(r, (int)i, c, ++r->ng1);
+			else
+				fputs("<p class=\"also\">its timeline (G1): in <a href=\"#worst-more\">the appendix</a></p>\n",
+				      r->out);
 		}
+	}
+	if (more || info) {
+		fputs("<p class=\"also\" id=\"worst-more-note\">In <a href=\"#worst-more\">the appendix</a>, each with its "
+		      "contributors:", r->out);
+		if (more)
+			fprintf(r->out, " the next worst activations of each task (%d)", more);
+		if (info)
+			fprintf(r->out, "%s the worst of %d task%s no requirement judges, with its timeline", more ? ";" : "",
+				info, info > 1 ? "s" : "");
+		fputs(".</p>\n", r->out);
 	}
 	if (!n)
 		rpt_note_missing(r, "worst cases: results.json has no culprit analysis (no trace of the app)");
@@ -1558,7 +1573,7 @@ static void rpt_s_worst(struct rpt *r)
 
 /*
  * rpt_s_worst_more - A2: the timeline (G1) of each judged task's worst activation but the one
- * section 9 draws, the worst activation of each task no requirement judges, with G1, and the
+ * section 8 draws, the worst activation of each task no requirement judges, with G1, and the
  * second and third worst of each task, with their contributors
  */
 static void rpt_s_worst_more(struct rpt *r)
@@ -1576,10 +1591,13 @@ static void rpt_s_worst_more(struct rpt *r)
 
 			if (j >= 3 || (j == 0 && !info && (int)i == body))
 				continue;
-			if (j == 0 && !info)	/* its contributors are in section 9: here its timeline */
+			if (j == 0 && !info)	/* its contributors are in section 8: here its timeline */
 				fputs("<h3>", r->out), rpt_esc(r->out, rpt_str(c, "summary", "?")), fputs("</h3>\n", r->out);
-			else
+			else {
+				if (j == 0)
+					fputs("<p class=\"also\">worst, of a task no requirement judges:</p>\n", r->out);
 				rpt_culprit(r, c);
+			}
 			if (j == 0)
 				rpt_plot_g1(r, (int)i, c, ++r->ng1);
 			n++;
@@ -1634,13 +1652,13 @@ static void rpt_s_flight(struct rpt *r)
 	rpt_plot_f1(r);
 }
 
-/* rpt_s_validity - 10 */
+/* rpt_s_validity - 9 */
 static void rpt_s_validity(struct rpt *r)
 {
 	json_t *t, *st;
 	size_t i;
 
-	rpt_section(r, "10", "validity", "Measurement validity");
+	rpt_section(r, "9", "validity", "Measurement validity");
 	st = rpt_load_json(r, "selftest/selftest.json");
 	if (!r->results) {
 		json_decref(st);
@@ -1702,13 +1720,13 @@ static void rpt_s_validity(struct rpt *r)
 	fputs("</table>\n", r->out);
 }
 
-/* rpt_s_deviations - 11: every warning, partial phase and "not measured", said openly */
+/* rpt_s_deviations - 10: every warning, partial phase and "not measured", said openly */
 static void rpt_s_deviations(struct rpt *r)
 {
 	json_t *w, *ph;
 	size_t i;
 
-	rpt_section(r, "11", "deviations", "Deviations and limitations");
+	rpt_section(r, "10", "deviations", "Deviations and limitations");
 	fputs("<ul id=\"deviation-list\">", r->out);
 	if (r->partial) {
 		fputs("<li><b>PARTIAL</b>: ", r->out);
@@ -1904,7 +1922,6 @@ static int rpt_write(struct rpt *r, const char *html)
 	rpt_s_verdicts(r);
 	rpt_s_config(r);
 	rpt_s_trace(r);
-	rpt_s_definitions(r);
 	rpt_s_loads(r);
 	rpt_s_baseline(r);
 	rpt_s_tasks(r);
@@ -1916,6 +1933,7 @@ static int rpt_write(struct rpt *r, const char *html)
 	rpt_s_worst_more(r);
 	rpt_s_load_reports(r);
 	rpt_s_appendix(r);
+	rpt_s_definitions(r);
 	fputs("</section>\n</body></html>\n", r->out);
 	fclose(r->out);
 	r->out = NULL;

@@ -149,6 +149,68 @@ static void rpt_strip_desc(char *svg, size_t *len)
 	*len -= b - a;
 }
 
+/*
+ * rpt_svg_squeeze - gnuplot's SVG without what draws nothing (issue 32.13: a fifth of the HTML):
+ * the indentation of its lines, runs of blanks inside a tag (and around an attribute's '='), and
+ * groups left empty; an element's text is kept as it is (xml:space="preserve" labels)
+ */
+static void rpt_svg_squeeze(char *svg, size_t *len)
+{
+	char *in = svg, *out = svg, *end = svg + *len, quote = 0;
+	bool tag = false, bol = true;
+
+	for (; in < end; in++) {
+		char ch = *in;
+		bool blank = ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+
+		if (bol && !tag && (ch == ' ' || ch == '\t'))
+			continue;	/* indentation */
+		bol = ch == '\n' && !tag;
+		if (tag && blank) {
+			char next = in + 1 < end ? in[1] : 0;
+
+			/* a run of blanks is one space, none before '=', '>' or '/>' nor after '=' */
+			if (next == ' ' || next == '\t' || next == '\n' || next == '\r')
+				continue;
+			if (!quote && (next == '=' || next == '>' || next == '/' || (out > svg && out[-1] == '=')))
+				continue;
+			ch = ' ';
+		}
+		if (tag && !quote && (ch == '\'' || ch == '"'))
+			quote = ch;
+		else if (tag && ch == quote)
+			quote = 0;
+		else if (!quote && ch == '<')
+			tag = true;
+		else if (!quote && ch == '>')
+			tag = false;
+		*out++ = ch;
+	}
+	*out = '\0';
+	*len = out - svg;
+	/* groups with nothing in them (gnuplot opens one for each change of colour or line) */
+	for (bool again = true; again;) {
+		char *g = svg;
+
+		again = false;
+		while ((g = strstr(g, "<g "))) {
+			char *close = strchr(g, '>'), *after = close ? close + 1 : NULL;
+
+			while (after && (*after == '\n' || *after == ' '))
+				after++;
+			if (close && close[-1] != '/' && !strncmp(after, "</g>", 4)) {
+				after += 4;
+				if (*after == '\n')
+					after++;
+				memmove(g, after, svg + *len - after + 1);
+				*len -= after - g;
+				again = true;
+			} else
+				g++;
+		}
+	}
+}
+
 /* rpt_plot_h - rpt_plot at a height of h px (the width is always RPT_PLOT_W) */
 static int rpt_plot_h(struct rpt *r, const char *id, const char *title, const char *caption, const char *script, int h);
 
@@ -196,6 +258,7 @@ static int rpt_plot_h(struct rpt *r, const char *id, const char *title, const ch
 		return -EIO;
 	}
 	rpt_strip_desc(data, &len);
+	rpt_svg_squeeze(data, &len);
 	fprintf(r->out, "<figure id=\"fig-%s\"><img alt=\"", id);
 	rpt_esc(r->out, title);
 	fprintf(r->out, "\" width=\"%d\" height=\"%d\" src=\"data:image/svg+xml;base64,", RPT_PLOT_W, h);

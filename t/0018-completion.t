@@ -18,5 +18,5 @@ is "$(comp preflight report --h)" "--help --history" "completion-1.3 --help once
 is "$(comp preflight history trend --)" "--metric --by --csv --plot --budget --db --help" \
 	"completion-1.4 trend offers its own options, not export's --squad / --run"
 is "$(comp preflight history export --)" "--squad --run --db --help" "completion-1.5 export its own"
-is "$(comp preflight history verdicts --)" "--scenario --last --db --help" "completion-1.6 verdicts its own"
+is "$(comp preflight history verdicts --)" "--scenario --last --until --db --help" "completion-1.6 verdicts its own"
 done_testing

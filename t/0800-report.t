@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 117
+plan 119
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -20,7 +20,7 @@ done
 sections() { grep -o '<section id="[a-z-]*"' "$1" | sed 's/.*id="//; s/"//' | tr '\n' ' '; }
 # figures FILE - the ids of the figures, in order
 figures() { grep -o '<figure id="fig-[A-Z0-9.]*"' "$1" | sed 's/.*fig-//; s/"//' | tr '\n' ' '; }
-ALL="top verdicts config trace definitions loads baseline tasks utilisation worst validity deviations flight worst-more load-reports appendix "
+ALL="top verdicts config trace loads baseline tasks utilisation worst validity deviations flight worst-more load-reports appendix definitions "
 
 # --- full
 run_cmd "$PREFLIGHT" report "$TMP/full"
@@ -34,7 +34,7 @@ is "$(figures "$H")" "V1 L1.1 L1.2 B1 H1 E1 X1 T1 R1 U1 G1.1 F1.1 F1.2 G1.2 " \
 # their G1 in the appendix (A2): the body toward 15 pages (issue 32.13)
 like "$(sed -n '/<section id="worst"/,/<section id="validity"/p' "$H" | grep -o '<h3>[a-z0-9]* job [0-9]*\|fig-G1\.[0-9]\|its timeline (G1): in <a href="#worst-more">' | tr '\n' '|')" \
 	'^<h3>io job 0\|its timeline \(G1\): in <a href="#worst-more">\|<h3>ctl100 job 9\|fig-G1\.1\|$' \
-	"report-1.4a section 9: io's and ctl100's worst cases, the timeline of ctl100's (its latency failed), io's in the appendix"
+	"report-1.4a section 8: io's and ctl100's worst cases, the timeline of ctl100's (its latency failed), io's in the appendix"
 like "$(sed -n '/<section id="worst-more"/,$p' "$H" | grep -o '<h3>io job 0[^<]*</h3>\|<figure id="fig-G1\.[0-9]"' | head -2 | tr '\n' '|')" \
 	'^<h3>io job 0 [^|]*: 12 µs late[^|]*\|<figure id="fig-G1\.2"\|$' "report-1.4b ... io's G1 in A2, under its line"
 is "$(grep -c 'class="partial"' "$H")" 0 "report-1.5 a complete run is not marked partial"
@@ -327,6 +327,15 @@ for k in $(seq 1 11); do
 		for (@{$j->{verdicts}}) { $_->{value} = $_->{value} * '$k' / 11 if defined $_->{value} && !ref $_->{value} }
 		$_ = JSON::PP->new->encode($j)' "$TMP/hist/h$k/verdicts.json"
 done
+# and three runs after this one (2026-02-0k, this run 2026-01-02): a report of this run shows none of them
+for k in 12 13 14; do
+	cp -r "$TMP/full" "$TMP/hist/h$k"
+	perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); $j->{uuid} = "hist-'$k'";
+		$j->{started_utc} = "2026-02-'$k'T00:00:00Z"; $_ = JSON::PP->new->encode($j)' "$TMP/hist/h$k/run.json"
+	perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_);
+		for (@{$j->{verdicts}}) { $_->{value} = $_->{value} * 100 if defined $_->{value} && !ref $_->{value} }
+		$_ = JSON::PP->new->encode($j)' "$TMP/hist/h$k/verdicts.json"
+done
 "$PREFLIGHT" history add --db "$TMP/hist.sqlite" "$TMP"/hist/h* "$TMP/this" >/dev/null
 rm -rf "$TMP"/preflight-report.*
 run_cmd env PREFLIGHT_REPORT_KEEP_TMP=1 TMPDIR="$TMP" "$PREFLIGHT" report "$TMP/this" -o "$TMP/hist.html" --history "$TMP/hist.sqlite"
@@ -335,7 +344,10 @@ is "$rc $(figures "$TMP/hist.html" | cut -d' ' -f1-3)" "0 V1 V2 L1.1" "report-12
 # the first record (io's wakeup latency, 12 µs): the last 9 earlier runs (hist-03 ... hist-11: 12 * k / 11 µs), not this run's own row
 is "$(awk '/^\$H0 << EOD/ { on = 1; next } on && /^EOD/ { exit } on { printf "%s %.4g|", $1, $2 }' "$GP/V2.gp")" \
 	"-9 3.273|-8 4.364|-7 5.455|-6 6.545|-5 7.636|-4 8.727|-3 9.818|-2 10.91|-1 12|" \
-	"report-12.2 ... the first requirement's value in the scenario's last 9 earlier runs, oldest first (this run, in the database too, left out)"
+	"report-12.2 ... the first requirement's value in the scenario's last 9 earlier runs, oldest first (this run, in the database too, left out; the 3 runs after it too)"
+is "$(perl -MJSON::PP -e 'local $/; print join " ", map { $_->{uuid} } @{decode_json(<>)->{runs}}' "$GP/history.json")" \
+	"hist-03 hist-04 hist-05 hist-06 hist-07 hist-08 hist-09 hist-10 hist-11 this-run" \
+	"report-12.9 ... 'history verdicts --until' this run's start: the last 10 up to and including it, none after (issue 32)"
 like "$(grep -m1 "^plot \$H0 " "$GP/V2.gp")" "'\+' using \(0\):\(12\) every ::0::0 with points pt 13 .* lc rgb '#0a6b2d'" \
 	"report-12.3 ... this run's value (12 us) at 0, a filled diamond in its verdict's colour"
 like "$(grep -m1 "^set arrow from graph 0, first " "$GP/V2.gp")" "first 62 to graph 1, first 62 nohead lc rgb '#D00000' dt 2" \
@@ -380,8 +392,10 @@ done
 
 # the worst case of a task no requirement judges goes to the appendix, with its G1 (issue 32.13): ctl100 here
 is "$(figures "$TMP/info.html" | sed 's/.*U1 //')" "G1.1 F1.1 F1.2 G1.2 " "report-10.15 ctl100, not judged: its G1 after the flight, in the appendix"
-like "$(grep -o '<p class="also">worst, of a task no requirement judges: ctl100 job [0-9]*' "$TMP/info.html")" . \
-	"report-10.16 ... and its worst case by its line in the body"
+like "$(sed -n '/<section id="worst-more"/,$p' "$TMP/info.html" | grep -A1 '<p class="also">worst, of a task no requirement judges:</p>' | grep -o '<h3>ctl100 job [0-9]*')" . \
+	"report-10.16 ... with its line and contributors (issue 32.13: the body only counts it)"
+like "$(sed -n '/<section id="worst"/,/<section id="validity"/p' "$TMP/info.html" | grep -o 'the worst of 1 task no requirement judges, with its timeline\|ctl100 job' | tr '\n' '|')" \
+	'^the worst of 1 task no requirement judges, with its timeline\|$' "report-10.17 ... which section 8 says, without its line"
 
 # --- analyze-only
 run_cmd "$PREFLIGHT" report "$TMP/analyze" -o "$TMP/analyze.html"

@@ -7,7 +7,7 @@ need BUILT:preflight BUILT:t/ci_genruns
 need CMD:sqlite3
 need CMD:gnuplot
 need CMD:xmllint
-plan 28
+plan 30
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -121,6 +121,14 @@ run_cmd "$PREFLIGHT" history verdicts --db "$DB"
 like "$rc:$err" "^2:preflight: history: verdicts: no --scenario NAME$" "ci-hist-7.3 no --scenario: exit 2, said"
 run_cmd "$PREFLIGHT" history list --db "$DB" --last 3
 like "$rc:$err" "^2:.*list: --last is an option of verdicts only" "ci-hist-7.4 --last belongs to verdicts"
+# --until: the runs started at or before it (a report of an old run shows none after it, issue 32)
+run_cmd "$PREFLIGHT" history verdicts --db "$DB" --scenario synthetic --last 3 --until 2026-01-01T05:00:00Z
+is "$rc:$(printf '%s\n' "$out" | perl -MJSON::PP -e 'local $/; print join " ", map { $_->{started_utc} } @{decode_json(<>)->{runs}}')" \
+	"0:2026-01-01T03:00:00Z 2026-01-01T04:00:00Z 2026-01-01T05:00:00Z" \
+	"ci-hist-7.6 verdicts --until 05:00: the last 3 runs up to and including 05:00, none after"
+run_cmd "$PREFLIGHT" history verdicts --db "$DB" --scenario synthetic --until 2026-01-01
+like "$rc:$err" "^2:preflight: history: bad --until '2026-01-01' \(a UTC time as run.json's started_utc" \
+	"ci-hist-7.7 --until not a UTC time as run.json writes it: exit 2, said"
 
 # libpq is loaded when a PostgreSQL URL is opened (ci/histdb.c): without it, one line and exit 3,
 # here with libpq.so.5 hidden (an empty file over it) in a mount namespace of the command's own

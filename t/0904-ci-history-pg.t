@@ -3,7 +3,8 @@
 # a throw-away cluster of Debian's postgresql in a temp directory (run as an
 # unprivileged user, on a Unix socket there: no TCP port taken), the same
 # round trips as on SQLite, two writers at once on a fresh database (the
-# migration runs once), torn down at the end.
+# migration runs once), 'history verdicts' giving the same JSON as from SQLite,
+# torn down at the end.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight BUILT:t/ci_genruns
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
@@ -27,10 +28,12 @@ as_pg "$PGBIN/initdb" -D "$PGD/data" -U preflight --auth=trust >"$TMP/initdb.log
 as_pg "$PGBIN/pg_ctl" -D "$PGD/data" -l "$PGD/log" -w -o "-p $PORT -k $PGD -c listen_addresses=''" start \
 	>"$TMP/pgctl.log" 2>&1 || { sed 's/^/# /' "$PGD/log" | tail -5; missing "the PostgreSQL server did not start"; }
 psql_q() { psql -h "$PGD" -p "$PORT" -U preflight -d "$1" -Atqc "$2"; }
-psql_q postgres "CREATE DATABASE history" && psql_q postgres "CREATE DATABASE fresh" || skip_all "cannot create databases"
+psql_q postgres "CREATE DATABASE history" && psql_q postgres "CREATE DATABASE fresh" && psql_q postgres "CREATE DATABASE verdicts" ||
+	skip_all "cannot create databases"
 URL="postgresql://preflight@/history?host=$PGD&port=$PORT"
 FRESH="postgresql://preflight@/fresh?host=$PGD&port=$PORT"
-plan 9
+VDB="postgresql://preflight@/verdicts?host=$PGD&port=$PORT"
+plan 12
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -65,6 +68,61 @@ wait $p2; r2=$?
 is "$r1/$r2" "0/0" "ci-pg-2.1 both writers succeed" || sed 's/^/# /' "$TMP/w1.out" "$TMP/w2.out"
 is "$(psql_q fresh 'SELECT count(*) FROM runs')/$(psql_q fresh 'SELECT count(*) FROM preflight_schema')" "12/1" \
 	"ci-pg-2.2 every run once, the schema migrated once"
+
+# --- ci-pg-4: 'history verdicts' (what 'report --history' draws) gives the same JSON from PostgreSQL as from
+# SQLite: values that need 17 digits, units, bounds, nulls; two runs started in the same second (ordered by
+# UUID), one without a start time (the oldest: PostgreSQL sorts NULLs first in a descending order, SQLite last)
+"$G" "$D/v" --runs 6 --seed 24 --first 40 || exit 1
+i=0
+for r in "$D"/v/run-*; do
+	i=$((i + 1))
+	perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_);
+		$j->{started_utc} = "2026-01-02T16:00:00Z" if '$i' == 5;	# the same second as the first
+		delete $j->{started_utc} if '$i' == 2;
+		$_ = JSON::PP->new->canonical->encode($j)' "$r/run.json"
+	# numbers written as text (perl's JSON would print 15 digits): 0.1 + 0.2 needs 17 to be itself
+	cat > "$r/verdicts.json" <<-JSON
+	{"schema": "preflight-verdicts/1", "result": "fail", "exit_code": 1, "verdicts": [
+	 {"test": 1, "id": "REQ-LAT-001", "label": "io wakeup_latency max", "verdict": "$([ $((i % 2)) = 1 ] && echo pass || echo fail)",
+	  "value": $i.30000000000000004, "unit": "us", "bound": 62},
+	 {"test": 2, "id": "REQ-CPU-001", "label": "app utilisation", "verdict": "not_valid",
+	  "value": 33.17978500000001$i, "unit": "%", "bound": 60.000000000000007},
+	 {"test": 3, "id": "REQ-SPI-001", "label": "fsw spi_transfer max", "verdict": "pass",
+	  "value": 12173$i.803000000001, "unit": "ms", "bound": 1e-7},
+	 {"test": 4, "id": "REQ-OVR-001", "label": "io deadline_misses", "verdict": "fail", "value": 11$i, "bound": 0},
+	 {"test": 5, "id": "REQ-LOG-001", "label": "loads sd achieved logger dropped", "verdict": "not_measured",
+	  "reason": "no job"}]}
+	JSON
+done
+"$PREFLIGHT" history add --db "$VDB" "$D"/v/run-* >/dev/null && "$PREFLIGHT" history add --db "$TMP/v.sqlite" "$D"/v/run-* >/dev/null
+bad=
+for args in "" "--last 3" "--last 2 --until 2026-01-02T16:00:00Z" "--last 1"; do
+	"$PREFLIGHT" history verdicts --db "$VDB" --scenario synthetic $args > "$TMP/vpg.json" 2>&1 || bad="$bad pg($args)"
+	"$PREFLIGHT" history verdicts --db "$TMP/v.sqlite" --scenario synthetic $args > "$TMP/vlite.json" 2>&1 || bad="$bad lite($args)"
+	cmp -s "$TMP/vpg.json" "$TMP/vlite.json" || { bad="$bad differ($args)"; diff "$TMP/vlite.json" "$TMP/vpg.json" | head -10 | sed 's/^/# /'; }
+done
+is "$bad" "" "ci-pg-4.1 verdicts: the same JSON from PostgreSQL as from SQLite (all runs, --last 3, --last 2 --until, --last 1)"
+"$PREFLIGHT" history verdicts --db "$VDB" --scenario synthetic > "$TMP/vpg.json"
+is "$(perl -MJSON::PP -e 'local $/; my @r = @{decode_json(<>)->{runs}}; print join(" ", map { $_->{started_utc} // "none" } @r),
+	$r[1]{uuid} lt $r[2]{uuid} ? " by-uuid" : " not-by-uuid"' "$TMP/vpg.json")" \
+	"none 2026-01-02T16:00:00Z 2026-01-02T16:00:00Z 2026-01-02T18:00:00Z 2026-01-02T19:00:00Z 2026-01-02T21:00:00Z by-uuid" \
+	"ci-pg-4.2 ... oldest first: the run without a start time first, the two of one second by UUID"
+# the values exactly as verdicts.json has them (each number read back as the same double)
+diffs=
+for r in "$D"/v/run-*; do
+	uuid=$(json_get "$r/run.json" uuid)
+	for db in "$VDB" "$TMP/v.sqlite"; do
+		"$PREFLIGHT" history verdicts --db "$db" --scenario synthetic > "$TMP/all.json"
+		diffs="$diffs$(perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0]; my $v = decode_json(<$f>); open $f, "<", $ARGV[1];
+			my ($run) = grep { $_->{uuid} eq $ARGV[2] } @{decode_json(<$f>)->{runs}};
+			for my $rec (@{$v->{verdicts}}) { my $h = $run->{verdicts}{"$rec->{id} $rec->{label}"};
+				for my $k (qw(value unit bound)) { my ($a, $b) = ($rec->{$k}, $h->{$k});
+					print " $ARGV[2]:$rec->{id}:$k:", $a // "null", "/", $b // "null"
+						unless defined $a ? defined $b && ($k eq "unit" ? $a eq $b : $a == $b) : !defined $b } }' \
+			"$r/verdicts.json" "$TMP/all.json" "$uuid")"
+	done
+done
+is "$diffs" "" "ci-pg-4.3 ... each value, unit and bound that of its record (17 digits kept), on both databases"
 
 # --- ci-pg-3: a server that is not there is an environment problem
 run_cmd "$PREFLIGHT" history list --db "postgresql://preflight@/history?host=$PGD&port=$((PORT + 1))"
