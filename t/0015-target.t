@@ -221,7 +221,10 @@ SH
 		"target-2.16 ... and where its vCPU was: in user space (the spinner), in most samples"
 	ok "target-2.17 ... the monitor's socket removed with the guest" test ! -e "$TMP/q.sock"
 else
-	skip "target-2.13 target-2.14 target-2.15 target-2.16 target-2.17" \
-		"no amd64 guest image in $image (make check-target ARCH=amd64 makes it) or not root"
+	# not a requirement of this machine (as target-1.x above): the image is make check-target's
+	for id in target-2.13 target-2.14 target-2.15 target-2.16 target-2.17; do
+		echo "ok $((_n + 1)) - $id # SKIP no amd64 guest image in $image (make check-target ARCH=amd64 makes it) or not root"
+		_n=$((_n + 1))
+	done
 fi
 done_testing
