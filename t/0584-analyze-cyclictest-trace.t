@@ -44,16 +44,19 @@ is "$(json_get "$R" cyclictest_wakeups.threads.0.name):$(json_get "$R" cyclictes
 	"cwk-1.4 the measuring thread found and matched with cyclictest's T0, on its CPU"
 is "$(json_get "$R" cyclictest_wakeups.processes_seen cyclictest_wakeups.threads_left_out cyclictest_wakeups.process_pid | tr '\n' ' ')" \
 	"2 1 $(cat "$TMP/full.ct") " "cwk-1.11 the other cyclictest's thread is left out: the process whose cycles match cyclictest.json"
-# worst - the worst wakeup's checks, one word each: hog (the largest part is the hog, by pid and
-# comm, with more than half the lateness), sum (the parts add up to the latency), order (worst first)
+# worst - the worst wakeup's checks, one word each: hog (the largest thread is the hog, by pid and
+# comm, with more than half the lateness that interrupts did not take: an emulated CPU's vCPU
+# stalls land in its timer IRQ too, 65 ms of a 117 ms wakeup in the armhf guest under a loaded
+# host), sum (the parts add up to the latency), order (worst first)
 worst() {
 	perl -MJSON::PP -e '
 		local $/; open my $f, "<", $ARGV[0] or die; my $cw = decode_json(<$f>)->{cyclictest_wakeups};
 		my ($w, @rest) = @{$cw->{worst} // []}; $w or do { print "no worst wakeup\n"; exit };
-		my $c = $w->{contributors}[0]; my $sum = 0;
+		my ($c) = grep { $_->{kind} ne "irq" } @{$w->{contributors}}; my ($sum, $irq) = (0, 0);
 		$sum += $_->{duration_ns} for @{$w->{contributors}};
-		print "hog:", ($c->{kind} eq "thread" && $c->{pid} == $ARGV[1] && $c->{name} eq "pfhog" &&
-			2 * $c->{duration_ns} > $w->{latency_ns} ? "ok" : "$c->{kind} $c->{name} $c->{pid} $c->{duration_ns} of $w->{latency_ns}"),
+		$irq += $_->{duration_ns} for grep { $_->{kind} eq "irq" } @{$w->{contributors}};
+		print "hog:", ($c && $c->{kind} eq "thread" && $c->{pid} == $ARGV[1] && $c->{name} eq "pfhog" &&
+			2 * $c->{duration_ns} > $w->{latency_ns} - $irq ? "ok" : $c ? "$c->{kind} $c->{name} $c->{pid} $c->{duration_ns} of $w->{latency_ns} ($irq in IRQs)" : "no thread"),
 		      " sum:", ($w->{complete} && $sum == $w->{latency_ns} && $w->{explained_ns} == $w->{latency_ns} ? "ok" : "$sum $w->{explained_ns} $w->{latency_ns}"),
 		      " order:", ((grep { $_->{latency_ns} > $w->{latency_ns} } @rest) ? "no" : "ok"),
 		      " max:", ($w->{latency_ns} >= $cw->{threads}[0]{latency_ns}{max} ? "ok" : "no"), "\n";
