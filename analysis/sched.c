@@ -432,12 +432,30 @@ int64_t an_thread_exec_now(const struct an_thread *t, int64_t now_ns)
 	return an_thread_runtime_now(t, now_ns) - t->intr_ns;
 }
 
+/*
+ * The number and the words around the name are always whole: a name too long
+ * for buf is cut at a character boundary and ends in an ellipsis (snprintf
+ * alone once cut "call_function_single interrupt (vector 251)" to "... (vector ")
+ */
 void an_irq_label(char *buf, size_t size, int irq, const char *name)
 {
+	static const char ell[] = "\u2026";
+	char head[24] = "", tail[40] = ")";
+	size_t len = strlen(name), fixed;
+
 	if (irq < 0)
-		snprintf(buf, size, "%s interrupt (vector %d)", name, -irq);
+		snprintf(tail, sizeof(tail), " interrupt (vector %d)", -irq);
 	else
-		snprintf(buf, size, "irq %d (%s)", irq, name);
+		snprintf(head, sizeof(head), "irq %d (", irq);
+	fixed = strlen(head) + strlen(tail) + sizeof(ell);	/* sizeof: the NUL too */
+	if (size > fixed && len + fixed - (sizeof(ell) - 1) > size) {
+		len = size - fixed;
+		while (len && ((unsigned char)name[len] & 0xc0) == 0x80)
+			len--;		/* not inside a UTF-8 character */
+		snprintf(buf, size, "%s%.*s%s%s", head, (int)len, name, ell, tail);
+		return;
+	}
+	snprintf(buf, size, "%s%s%s", head, name, tail);
 }
 
 /*

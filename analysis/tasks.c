@@ -294,7 +294,7 @@ static void an_seg_account(struct an_run *r, const struct an_seg *s, int self, i
 {
 	int64_t a = s->start_ns > from ? s->start_ns : from;
 	int64_t b = s->end_ns < to ? s->end_ns : to;
-	char buf[40], nb[24];
+	char buf[AN_LABEL_LEN], nb[24];
 	const char *tn;
 
 	if (b <= a)

@@ -33,6 +33,7 @@
 #define AN_MAX_TASKS      256	/* marker task ids are a u8 */
 #define AN_CPU_HISTORY    8192	/* segments of CPU history kept per CPU for culprits and timelines */
 #define AN_MAX_CONTRIB    8	/* contributors kept per culprit */
+#define AN_LABEL_LEN      64	/* a contributor's name: "call_function_single interrupt (vector 251)" whole */
 #define AN_MAX_INV        16	/* a task's inversions listed in results.json */
 #define AN_MAX_LOST_WIN   1000	/* lost-event windows listed in results.json */
 #define AN_JOB_RING       64	/* recent jobs per task, re-checked when a loss is found */
@@ -275,7 +276,7 @@ struct an_root {
 struct an_contrib {
 	int      kind;			/* enum an_contrib_kind */
 	int32_t  id;
-	char     name[40];
+	char     name[AN_LABEL_LEN];	/* an_irq_label's, a thread's, a softirq's */
 	int64_t  dur_ns;
 };
 

@@ -267,6 +267,41 @@ static void test_culprit(void)
 	free_run(r);
 }
 
+/*
+ * a vector's name whole in a culprit: "call_function_single interrupt (vector
+ * 251)" is 43 bytes and was cut to "... (vector " by a 40-byte buffer; a name
+ * too long for any buffer ends in an ellipsis, the vector number kept
+ */
+static void test_culprit_label(void)
+{
+	struct an_run *r = new_run();
+	struct an_task *t;
+	const char decl[] = "pf1 T 0 io tid=10 period_ns=10000000 deadline_ns=0 prio=90 policy=fifo\n";
+	char line[256], buf[AN_LABEL_LEN];
+
+	an_on_marker_text(r, 1, 0, 10, decl, (int)strlen(decl), "t.dat", 0);
+	an_on_switch(r, 1, 10 * US, 10, COMM("io"), 9, 1, 0, COMM("swapper/1"), 120);
+	an_on_switch(r, 1, 1 * MS, 0, COMM("swapper/1"), 120, 0, 44, COMM("hog"), 120);
+	an_on_waking(r, 1, 1 * MS + 2 * US, 10, COMM("io"), 9, true);
+	an_on_irq(r, 1, 1 * MS + 20 * US, true, -251, "call_function_single", 20);
+	an_on_irq(r, 1, 1 * MS + 60 * US, false, 0, NULL, 0);
+	an_on_switch(r, 1, 1 * MS + 100 * US, 44, COMM("hog"), 120, 0, 10, COMM("io"), 9);
+	an_on_marker_start(r, 1, 1 * MS + 103 * US, 10, 0, 0, 1 * MS);
+	t = an_task_by_name(r, "io", false);
+	check_str(t->top[0].contrib[0].name, "hog", "label-1.1 the thread that held the CPU first");
+	check_str(t->top[0].contrib[1].name, "call_function_single interrupt (vector 251)",
+		  "label-1.2 the IPI's name whole, its vector number and parenthesis too");
+	an_culprit_line(r, t, &t->top[0], line, sizeof(line));
+	check(strstr(line, ", call_function_single interrupt (vector 251) 40 µs,") != NULL,
+	      "label-1.3 ... and in the summary line: %s", line);
+	an_irq_label(buf, sizeof(buf), -251, "a_vector_name_longer_than_any_the_kernel_has_today_x");
+	check_str(buf, "a_vector_name_longer_than_any_the_ker\u2026 interrupt (vector 251)",
+		  "label-1.4 a name too long: cut with an ellipsis, the vector kept");
+	an_irq_label(buf, 24, 11, "virtio0-vi\u00e9-queues");
+	check_str(buf, "irq 11 (virtio0-vi\u2026)", "label-1.5 ... an IRQ's (never inside a character, the number whole)");
+	free_run(r);
+}
+
 /* ct_name, ct_prio - the threads of the cyclictest test on CPU 1: idle, the hog (FIFO 95), cyclictest (FIFO 80) */
 static const char *ct_name(int pid)
 {
@@ -648,7 +683,7 @@ static void test_sweep(void)
 int main(void)
 {
 	pf_set_prog("analyze_test");
-	tap_plan(97);
+	tap_plan(107);
 	test_windows();
 	test_mwindows();
 	test_lost();
@@ -657,6 +692,7 @@ int main(void)
 	test_sweep();
 	test_tasks();
 	test_culprit();
+	test_culprit_label();
 	test_timer_now();
 	test_cyclictest();
 	test_cyclictest_main_boosted();
