@@ -14,6 +14,8 @@
  *   gentrace chained OUT.dat          every wakeup fast, io running long before it releases
  *                                        ctl100 (g_chained)
  *   gentrace silent OUT.dat           'chained' with a timer held off by a CPU with no event
+ *   gentrace inferback OUT.dat        a switch inferred back to a wakeup, an interrupt after it
+ *                                        (g_inferback); 'early': a start marker before its release
  *   gentrace exits OUT.dat            a thread exits, its pid comes back as another (g_exits)
  *   gentrace rt OUT.dat               a PREEMPT_RT kernel's layout and semantics: a threaded IRQ,
  *                                        ktimers/rcuc, priority inheritance, an inversion (g_rt)
@@ -979,6 +981,38 @@ static int g_chain(struct g_list *l)
 static void g_flags(struct g_list *l, unsigned flags) { l->ev[l->n - 1].data[2] = (unsigned char)flags; }
 
 /*
+ * g_inferback - the 'inferback' scenario: a switch inferred back to a wakeup
+ * takes the interrupts after it along. On CPU 1 (r = T0): ctl100 runs from
+ * r+10, starts at r+12; it wakes io for CPU 1 at r+50 (io's FIFO 90 over its
+ * 80), the local timer interrupt is r+100 .. r+400 in ctl100's context; io's
+ * switch-in is not in the trace: its start marker r+500 is its first event,
+ * so CPU 1 is io's from r+50 and the interrupt is io's time. io ends at r+600
+ * and sleeps at r+610; ctl100 ends at r+700, sleeps at r+710. Execution
+ * times: ctl100 38 + 90 = 128 us (it was 128 - 300 = -172 us), io 100 us.
+ * With 'early' (gentrace early), io's start marker says it was released at
+ * r+550, after it: a corrupt marker.
+ */
+static int g_inferback(struct g_list *l, bool early)
+{
+	int64_t r = G_T0;
+
+	g_declare(l);
+	g_switch(l, 1, r + 10 * G_US, &G_IDLE, G_RUNNING, &G_CTL);
+	g_marker(l, 1, r + 12 * G_US, G_CTL.pid, false, 'S', 1, 0, r, 0);
+	g_wake(l, 1, r + 50 * G_US, G_CTL.pid, &G_IO, 1, ID_WAKING);
+	g_local_timer(l, 1, r + 100 * G_US, G_CTL.pid, true);
+	g_flags(l, G_HARDIRQ);
+	g_local_timer(l, 1, r + 400 * G_US, G_CTL.pid, false);
+	g_flags(l, G_HARDIRQ);
+	g_marker(l, 1, r + 500 * G_US, G_IO.pid, true, 'S', 0, 0, early ? r + 550 * G_US : r, 0);
+	g_marker(l, 1, r + 600 * G_US, G_IO.pid, true, 'E', 0, 0, r, 0);
+	g_switch(l, 1, r + 610 * G_US, &G_IO, G_SLEEPING, &G_CTL);
+	g_marker(l, 1, r + 700 * G_US, G_CTL.pid, false, 'E', 1, 0, r, 0);
+	g_switch(l, 1, r + 710 * G_US, &G_CTL, G_SLEEPING, &G_IDLE);
+	return 0;
+}
+
+/*
  * g_chained - the 'chained' scenario: every wakeup is fast, but io runs long
  * and releases ctl100 late in the slot (docs/results.md: wakeup_latency_ns).
  * Slot k = 0 (r = T0 + k * 10 ms): io's timer on the idle CPU 0 wakes
@@ -1431,8 +1465,11 @@ int main(int argc, char **argv)
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
 	if (argc == 3 && (!strcmp(argv[1], "chain") || !strcmp(argv[1], "exits") || !strcmp(argv[1], "rt") ||
-			  !strcmp(argv[1], "chained") || !strcmp(argv[1], "silent"))) {
-		if (!strcmp(argv[1], "chain"))
+			  !strcmp(argv[1], "chained") || !strcmp(argv[1], "silent") || !strcmp(argv[1], "inferback") ||
+			  !strcmp(argv[1], "early"))) {
+		if (!strcmp(argv[1], "inferback") || !strcmp(argv[1], "early"))
+			g_inferback(&l, !strcmp(argv[1], "early"));
+		else if (!strcmp(argv[1], "chain"))
 			g_chain(&l);
 		else if (!strcmp(argv[1], "chained") || !strcmp(argv[1], "silent"))
 			g_chained(&l, !strcmp(argv[1], "silent"));
@@ -1445,6 +1482,6 @@ int main(int argc, char **argv)
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
 	fprintf(stderr, "usage: gentrace basic|lost|lostgap|markers|observer|irqs OUT.dat [JOBLOG] | window OUT.dat FROM TO "
-		"[JOBLOG] | chain|chained|silent|exits|rt OUT.dat | storm OUT.dat N | floor FILE.dat\n");
+		"[JOBLOG] | chain|chained|silent|exits|rt|inferback|early OUT.dat | storm OUT.dat N | floor FILE.dat\n");
 	return PF_EXIT_USAGE;
 }
