@@ -342,9 +342,16 @@ static int an_thr_compact(struct an_run *r)
 	for (i = 0; i < r->hash_cap; i++)
 		if (r->thr_hash[i].idx >= 0)
 			r->thr_hash[i].idx = to[r->thr_hash[i].idx];	/* a gone thread holds no slot */
-	for (k = 0; k < r->ncpus; k++)
-		if (r->cpu[k].curr_idx >= 0 && (size_t)r->cpu[k].curr_idx < r->nthr)
-			r->cpu[k].curr_idx = to[r->cpu[k].curr_idx];
+	for (k = 0; k < r->ncpus; k++) {
+		struct an_cpu *c = &r->cpu[k];
+		uint32_t j;
+
+		if (c->curr_idx >= 0 && (size_t)c->curr_idx < r->nthr)
+			c->curr_idx = to[c->curr_idx];
+		for (j = 0; j < AN_INTR_CHARGES; j++)	/* a gone thread's: -1, matching none */
+			if (c->charge[j].idx >= 0 && (size_t)c->charge[j].idx < r->nthr)
+				c->charge[j].idx = to[c->charge[j].idx];
+	}
 	r->last_idx = r->last_idx < r->nthr && to[r->last_idx] >= 0 ? (size_t)to[r->last_idx] : SIZE_MAX;
 	/* the whole pages left behind go back: the table's memory is what it holds */
 	from = ((uintptr_t)(r->thr + n) + page - 1) & ~(page - 1);
@@ -432,12 +439,30 @@ int64_t an_thread_exec_now(const struct an_thread *t, int64_t now_ns)
 	return an_thread_runtime_now(t, now_ns) - t->intr_ns;
 }
 
+/*
+ * The number and the words around the name are always whole: a name too long
+ * for buf is cut at a character boundary and ends in an ellipsis (snprintf
+ * alone once cut "call_function_single interrupt (vector 251)" to "... (vector ")
+ */
 void an_irq_label(char *buf, size_t size, int irq, const char *name)
 {
+	static const char ell[] = "\u2026";
+	char head[24] = "", tail[40] = ")";
+	size_t len = strlen(name), fixed;
+
 	if (irq < 0)
-		snprintf(buf, size, "%s interrupt (vector %d)", name, -irq);
+		snprintf(tail, sizeof(tail), " interrupt (vector %d)", -irq);
 	else
-		snprintf(buf, size, "irq %d (%s)", irq, name);
+		snprintf(head, sizeof(head), "irq %d (", irq);
+	fixed = strlen(head) + strlen(tail) + sizeof(ell);	/* sizeof: the NUL too */
+	if (size > fixed && len + fixed - (sizeof(ell) - 1) > size) {
+		len = size - fixed;
+		while (len && ((unsigned char)name[len] & 0xc0) == 0x80)
+			len--;		/* not inside a UTF-8 character */
+		snprintf(buf, size, "%s%.*s%s%s", head, (int)len, name, ell, tail);
+		return;
+	}
+	snprintf(buf, size, "%s%s%s", head, name, tail);
 }
 
 /*
@@ -447,12 +472,54 @@ void an_irq_label(char *buf, size_t size, int irq, const char *name)
  */
 static void an_intr_charge(struct an_run *r, struct an_cpu *c, int64_t ts)
 {
+	struct an_thread *t;
+
 	if (!c->intr_since_ns)
 		return;
-	if (c->curr_idx >= 0 && (size_t)c->curr_idx < r->nthr && r->thr[c->curr_idx].pid == c->curr &&
-	    ts > c->intr_since_ns)
-		r->thr[c->curr_idx].intr_ns += ts - c->intr_since_ns;
+	if (ts < c->intr_since_ns && (c->irq_depth || c->in_softirq))
+		return;		/* a switch moved back before the interrupt (an_on_running): it goes on */
+	t = c->curr_idx >= 0 && (size_t)c->curr_idx < r->nthr ? &r->thr[c->curr_idx] : NULL;
+	/* only a thread whose runtime runs on this CPU: interrupt time is part of its runtime */
+	if (t && t->pid == c->curr && t->running && t->cpu == c - r->cpu && ts > c->intr_since_ns) {
+		t->intr_ns += ts - c->intr_since_ns;
+		c->charge[c->charge_n++ % AN_INTR_CHARGES] =
+			(struct an_charge){ .from_ns = c->intr_since_ns, .to_ns = ts, .idx = c->curr_idx };
+	}
 	c->intr_since_ns = c->irq_depth || c->in_softirq ? ts : 0;
+}
+
+/*
+ * an_intr_move - an inferred switch moved back to 'at' (an_on_running): the
+ * interrupt time charged to thread 'from' on this CPU after 'at' was the
+ * time of thread 'to', whose runtime now holds it; it leaves 'from' (whose
+ * runtime ended at 'at': an execution time below zero otherwise) for 'to'.
+ * Past the AN_INTR_CHARGES kept, 'from' keeps no more than its run's length.
+ */
+static void an_intr_move(struct an_run *r, struct an_cpu *c, int32_t from, int32_t to, int64_t at)
+{
+	uint32_t i, n = c->charge_n < AN_INTR_CHARGES ? c->charge_n : AN_INTR_CHARGES;
+	struct an_charge *k;
+	int64_t moved = 0;
+
+	for (i = 1; i <= n; i++) {
+		k = &c->charge[(c->charge_n - i) % AN_INTR_CHARGES];
+		if (k->to_ns <= at)
+			break;
+		if (k->idx != from)
+			continue;
+		if (k->from_ns >= at) {
+			moved += k->to_ns - k->from_ns;
+			k->idx = to;
+		} else {
+			moved += k->to_ns - at;
+			k->to_ns = at;
+		}
+	}
+	/* its interrupts from its switch-in to 'at' (where an_switch_out ended its run) fit in that run */
+	if (r->thr[from].intr_ns - moved - r->thr[from].intr_in_ns > at - r->thr[from].switch_in_ns)
+		moved = r->thr[from].intr_ns - r->thr[from].intr_in_ns - (at - r->thr[from].switch_in_ns);
+	r->thr[from].intr_ns -= moved;
+	r->thr[to].intr_ns += moved;
 }
 
 /* an_seg_push - close a piece of CPU history */
@@ -797,6 +864,7 @@ static void an_switch_in(struct an_run *r, struct an_thread *t, int cpu, int64_t
 	t->running = true;
 	t->runnable = false;
 	t->switch_in_ns = ts;
+	t->intr_in_ns = t->intr_ns;
 	t->switches++;
 	if (inferred)
 		t->inferred++;
@@ -947,6 +1015,7 @@ void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid)
 	struct an_cpu *c = &r->cpu[cpu];
 	struct an_thread *t = pid > 0 && c->known ? an_thread_find(r, pid) : NULL, *cur;
 	int64_t wake, at = ts;
+	int32_t old = -1;
 
 	/*
 	 * An idle CPU runs a thread woken for it at once, and so does one that
@@ -966,8 +1035,10 @@ void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid)
 		at = wake;
 	an_intr_charge(r, c, at);
 	if (an_cpu_advance(c, at)) {
-		if (c->curr > 0 && (t = an_thread_find(r, c->curr)) && t->running && t->cpu == cpu)
+		if (c->curr > 0 && (t = an_thread_find(r, c->curr)) && t->running && t->cpu == cpu) {
 			an_switch_out(r, c, t, at, 1);	/* state unknown: not a preemption */
+			old = (int32_t)(t - r->thr);
+		}
 		r->n_inferred++;
 	}
 	c->curr_idx = -1;
@@ -977,6 +1048,8 @@ void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid)
 		an_switch_in(r, t, cpu, ts, true);
 		t->switch_in_ns = at;
 		c->curr_idx = (int32_t)(t - r->thr);
+		if (old >= 0 && at < ts)
+			an_intr_move(r, c, old, c->curr_idx, at);
 	}
 	c->curr = pid;
 	c->curr_since_ns = at;

@@ -33,7 +33,11 @@ void an_sched_finish(struct an_run *r);
 int64_t an_thread_runtime_now(const struct an_thread *t, int64_t now_ns);
 /* an_thread_exec_now - runtime up to now_ns less the interrupts it saw (now_ns in its own context) */
 int64_t an_thread_exec_now(const struct an_thread *t, int64_t now_ns);
-/* an_irq_label - "irq 11 (arch_timer)", or for an x86 system vector (irq < 0) "local_timer interrupt (vector 236)" */
+/*
+ * an_irq_label - "irq 11 (arch_timer)", or for an x86 system vector (irq < 0)
+ * "local_timer interrupt (vector 236)"; a name too long for buf ends in "…"
+ * (AN_LABEL_LEN holds every x86 vector's whole)
+ */
 void an_irq_label(char *buf, size_t size, int irq, const char *name);
 uint16_t an_name(struct an_run *r, const char *s, int len);
 void an_win_init(struct an_win *w, int64_t width_ns, int64_t origin_ns);

@@ -210,6 +210,18 @@ void an_app_resolve(struct an_run *r)
 	}
 }
 
+int an_marker_order(const char *path, unsigned long long offset, char kind, int task_id, uint32_t seq,
+		    int64_t ts, int64_t release_ns)
+{
+	if (release_ns <= ts)
+		return 0;
+	return pf_fail(PF_EXIT_USAGE, "%s: offset %llu: corrupt marker: task %d job %u %s at %lld.%09lld s, before its "
+		       "release at %lld.%09lld s: a negative %s (the trace clock is not the app's CLOCK_MONOTONIC?)",
+		       path, offset, task_id, seq, kind == 'S' ? "started" : "ended", (long long)(ts / PF_NS_PER_SEC),
+		       (long long)(ts % PF_NS_PER_SEC), (long long)(release_ns / PF_NS_PER_SEC),
+		       (long long)(release_ns % PF_NS_PER_SEC), kind == 'S' ? "activation latency" : "response time");
+}
+
 int an_on_marker_text(struct an_run *r, int cpu, int64_t ts, int pid, const char *s, int len,
 		      const char *path, unsigned long long offset)
 {
@@ -244,9 +256,11 @@ int an_on_marker_text(struct an_run *r, int cpu, int64_t ts, int pid, const char
 		return 0;
 	}
 	if (kind == 'S' && sscanf(line + n, " %llu %llu", &seq, &rel) == 2)
-		return an_on_marker_start(r, cpu, ts, pid, id, (uint32_t)seq, (int64_t)rel);
+		return an_marker_order(path, offset, kind, id, (uint32_t)seq, ts, (int64_t)rel) ? :
+		       an_on_marker_start(r, cpu, ts, pid, id, (uint32_t)seq, (int64_t)rel);
 	if (kind == 'E' && sscanf(line + n, " %llu %llu %llu", &seq, &rel, &flags) >= 2)
-		return an_on_marker_end(r, cpu, ts, pid, id, (uint32_t)seq, (int64_t)rel, (unsigned)flags);
+		return an_marker_order(path, offset, kind, id, (uint32_t)seq, ts, (int64_t)rel) ? :
+		       an_on_marker_end(r, cpu, ts, pid, id, (uint32_t)seq, (int64_t)rel, (unsigned)flags);
 	return 0;
 }
 
@@ -294,7 +308,7 @@ static void an_seg_account(struct an_run *r, const struct an_seg *s, int self, i
 {
 	int64_t a = s->start_ns > from ? s->start_ns : from;
 	int64_t b = s->end_ns < to ? s->end_ns : to;
-	char buf[40], nb[24];
+	char buf[AN_LABEL_LEN], nb[24];
 	const char *tn;
 
 	if (b <= a)
@@ -753,6 +767,14 @@ int an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_id
 	j->end_ns = ts;
 	exec_ns = an_thread_exec_now(th, ts) - j->run_at_start_ns;
 	resp_ns = ts - j->release_ns;
+	/* from consistent input (an_marker_order) none of these is below zero: one is this program's error */
+	if (exec_ns < 0 || resp_ns < 0 || j->start_ns < j->release_ns)
+		return pf_fail(PF_EXIT_INTERNAL, "%s: task %s job %u (released at %lld.%09lld s): %s %lld ns below zero "
+			       "computed from the trace: an error of the analysis, not of the run (please report it)",
+			       r->opt.trace, t->name, seq, (long long)(j->release_ns / PF_NS_PER_SEC),
+			       (long long)(j->release_ns % PF_NS_PER_SEC),
+			       exec_ns < 0 ? "an execution time" : "a response time or latency",
+			       (long long)(exec_ns < 0 ? exec_ns : resp_ns < 0 ? resp_ns : j->start_ns - j->release_ns));
 	npre = th->preemptions - j->preempt0;
 	nmig = th->migrations - j->migr0;
 	overrun = (t->period_ns > 0 && ts > j->release_ns + t->period_ns) || (flags & PF_JL_OVERRUN);

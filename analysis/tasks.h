@@ -18,6 +18,13 @@ struct an_task *an_task_by_name(struct an_run *r, const char *name, bool create)
 struct an_task *an_task_declare(struct an_run *r, const char *name, int id, const char *kv, bool from_trace);
 void an_app_resolve(struct an_run *r);
 
+/*
+ * an_marker_order - 0, or the error of a start or end marker ('S', 'E') at
+ * ts before its job's release (a negative latency or response time is a
+ * corrupt input) of the trace file path at byte offset
+ */
+int  an_marker_order(const char *path, unsigned long long offset, char kind, int task_id, uint32_t seq,
+		     int64_t ts, int64_t release_ns);
 /* the marker callbacks, called by the trace reader with decoded fields */
 /* a text marker (docs/markers.md) of the trace file path at byte offset (for an error) */
 int  an_on_marker_text(struct an_run *r, int cpu, int64_t ts, int pid, const char *s, int len,

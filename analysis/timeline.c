@@ -611,7 +611,7 @@ static json_t *an_tl_seg_json(struct an_run *r, int cpu, int64_t start_ns, int64
 			      uint16_t name, const char *state, int runs)
 {
 	const char *name_s;
-	char comm[48];
+	char comm[AN_LABEL_LEN];
 	json_t *pid = json_null(), *num = json_null();
 
 	switch (runs > 1 ? -1 : kind) {

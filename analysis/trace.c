@@ -437,6 +437,12 @@ static int an_raw_marker(struct an_reader *rd, struct tep_record *rec, int pid)
 	seq = (uint32_t)tep_read_number(rd->tep, b + 4, 4);
 	release_ns = (int64_t)tep_read_number(rd->tep, b + 12, 8);
 	rd->r->n_markers++;
+	if (kind == 'S' || kind == 'E') {
+		int ret = an_marker_order(rd->path, rec->offset, (char)kind, task_id, seq, (int64_t)rec->ts, release_ns);
+
+		if (ret)
+			return ret;
+	}
 	if (kind == 'S')
 		return an_on_marker_start(rd->r, rec->cpu, (int64_t)rec->ts, pid, task_id, seq, release_ns);
 	if (kind == 'E')

@@ -33,6 +33,8 @@
 #define AN_MAX_TASKS      256	/* marker task ids are a u8 */
 #define AN_CPU_HISTORY    8192	/* segments of CPU history kept per CPU for culprits and timelines */
 #define AN_MAX_CONTRIB    8	/* contributors kept per culprit */
+#define AN_INTR_CHARGES   64	/* interrupt times charged per CPU kept, for a switch moved back (sched.c) */
+#define AN_LABEL_LEN      64	/* a contributor's name: "call_function_single interrupt (vector 251)" whole */
 #define AN_MAX_INV        16	/* a task's inversions listed in results.json */
 #define AN_MAX_LOST_WIN   1000	/* lost-event windows listed in results.json */
 #define AN_JOB_RING       64	/* recent jobs per task, re-checked when a loss is found */
@@ -214,6 +216,7 @@ struct an_thread {
 	/* then a switch-out, and the last completed wakeup, for the app's latency decomposition */
 	int64_t  runtime_ns;
 	int64_t  intr_ns;		/* of runtime_ns: interrupts (hard, soft) taken on its CPU while it ran */
+	int64_t  intr_in_ns;		/* intr_ns at its last switch-in */
 	uint64_t preemptions;
 	uint64_t inferred;		/* switch-ins inferred from its own events */
 	int64_t  block_ns;		/* last switch-out while not runnable */
@@ -255,6 +258,11 @@ struct an_cpu {
 	int64_t  irq_quiet_ns;		/* the last event before the hard IRQ running now entered */
 	int64_t  hrt_quiet_from_ns, hrt_quiet_to_ns;	/* the silence the timer interrupt running now ended, 0 none */
 	int64_t  intr_since_ns;		/* interrupt context (hard or soft IRQ) entered, 0: the thread's own */
+	struct an_charge {		/* the last interrupt times charged to threads (an_intr_charge) */
+		int64_t from_ns, to_ns;
+		int32_t idx;		/* the thread's index in an_run.thr */
+	} charge[AN_INTR_CHARGES];
+	uint32_t charge_n;		/* charges made (the ring's next slot, modulo) */
 	int64_t  lost;			/* events lost: the larger of lost_stats and the records' missed_events */
 	int64_t  lost_stats;		/* the file's statistics for this CPU (overrun, dropped) */
 	struct an_seg *hist;		/* ring of AN_CPU_HISTORY segments */
@@ -275,7 +283,7 @@ struct an_root {
 struct an_contrib {
 	int      kind;			/* enum an_contrib_kind */
 	int32_t  id;
-	char     name[40];
+	char     name[AN_LABEL_LEN];	/* an_irq_label's, a thread's, a softirq's */
 	int64_t  dur_ns;
 };
 

@@ -14,6 +14,10 @@
  *   gentrace chained OUT.dat          every wakeup fast, io running long before it releases
  *                                        ctl100 (g_chained)
  *   gentrace silent OUT.dat           'chained' with a timer held off by a CPU with no event
+ *   gentrace inferback OUT.dat        a switch inferred back to a wakeup, an interrupt after it
+ *                                        (g_inferback); 'early': a start marker before its release;
+ *                                        'ipi': its interrupts call_function_single's (vector 251),
+ *                                        one more on the idle CPU 1 at r+1 .. r+6
  *   gentrace exits OUT.dat            a thread exits, its pid comes back as another (g_exits)
  *   gentrace rt OUT.dat               a PREEMPT_RT kernel's layout and semantics: a threaded IRQ,
  *                                        ktimers/rcuc, priority inheritance, an inversion (g_rt)
@@ -93,7 +97,8 @@
 
 enum { ID_PRINT = 5, ID_RAW = 19, ID_SWITCH = 316, ID_EXIT = 317, ID_WAKEUP = 318, ID_WAKING = 319, ID_MIGRATE = 315,
        ID_IRQ_ENTRY = 200, ID_IRQ_EXIT = 199, ID_SOFTIRQ_ENTRY = 198, ID_SOFTIRQ_EXIT = 197,
-       ID_HRT_ENTRY = 400, ID_HRT_EXIT = 401, ID_VEC_ENTRY = 500, ID_VEC_EXIT = 499, ID_PI_SETPRIO = 320 };
+       ID_HRT_ENTRY = 400, ID_HRT_EXIT = 401, ID_VEC_ENTRY = 500, ID_VEC_EXIT = 499,
+       ID_IPI_ENTRY = 502, ID_IPI_EXIT = 501, ID_PI_SETPRIO = 320 };
 
 #define G_COMMON \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
@@ -182,6 +187,10 @@ static const char g_fmt_hrt_exit[] =
 
 static const char g_fmt_vec_entry[] = G_FMT_INT("local_timer_entry", "500", "int", "vector", "1", "%d");
 static const char g_fmt_vec_exit[] = G_FMT_INT("local_timer_exit", "499", "int", "vector", "1", "%d");
+/* x86's IPI of smp_call_function_single (vector 251): only in a trace with g_ipi set */
+static const char g_fmt_ipi_entry[] = G_FMT_INT("call_function_single_entry", "502", "int", "vector", "1", "%d");
+static const char g_fmt_ipi_exit[] = G_FMT_INT("call_function_single_exit", "501", "int", "vector", "1", "%d");
+static bool g_ipi;
 
 static const char g_header_page[] =
 	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
@@ -424,6 +433,19 @@ static void g_local_timer(struct g_list *l, int cpu, int64_t ts, int pid, bool e
 	g_put32(e->data + 8, 236);
 }
 
+/* g_vector - a local timer interrupt's record (g_local_timer), or with ipi an IPI's (vector 251, g_ipi) */
+static void g_vector(struct g_list *l, int cpu, int64_t ts, int pid, bool entry, bool ipi)
+{
+	struct g_event *e;
+
+	if (!ipi) {
+		g_local_timer(l, cpu, ts, pid, entry);
+		return;
+	}
+	e = g_new(l, cpu, ts, entry ? ID_IPI_ENTRY : ID_IPI_EXIT, pid, 12);
+	g_put32(e->data + 8, 251);
+}
+
 /* g_softirq - a softirq_entry (entry) or softirq_exit record of vector vec */
 static void g_softirq(struct g_list *l, int cpu, int64_t ts, int pid, int vec, bool entry)
 {
@@ -570,7 +592,8 @@ static void g_header(struct g_buf *b, const int64_t *dropped, bool observer, boo
 	int nsched = (int)PF_ARRAY_SIZE(sched) - 2 + exits;	/* sched_process_exit only in a trace that has one */
 	static const char *const irq[] = { g_fmt_irq_entry, g_fmt_irq_exit, g_fmt_softirq_entry, g_fmt_softirq_exit };
 	static const char *const timer[] = { g_fmt_hrt_entry, g_fmt_hrt_exit };
-	static const char *const vec[] = { g_fmt_vec_entry, g_fmt_vec_exit };
+	static const char *const vec[] = { g_fmt_vec_entry, g_fmt_vec_exit, g_fmt_ipi_entry, g_fmt_ipi_exit };
+	const int nvec = g_ipi ? 4 : 2;
 	static const char clock[] = "local global counter uptime perf [mono] mono_raw boot\n";
 	static const char cmdlines[] = "100 ctl100\n101 io\n200 hog\n300 ksoftirqd/1\n";
 	char stats[256];
@@ -604,8 +627,8 @@ static void g_header(struct g_buf *b, const int64_t *dropped, bool observer, boo
 	for (i = 0; i < (int)PF_ARRAY_SIZE(timer); i++)
 		g_addfmt(b, timer[i]);
 	g_add(b, "irq_vectors", 12);
-	g_add32(b, PF_ARRAY_SIZE(vec));
-	for (i = 0; i < (int)PF_ARRAY_SIZE(vec); i++)
+	g_add32(b, (uint32_t)nvec);
+	for (i = 0; i < nvec; i++)
 		g_addfmt(b, vec[i]);
 	g_add32(b, 0);			/* kallsyms */
 	g_add32(b, 0);			/* printk formats */
@@ -977,6 +1000,44 @@ static int g_chain(struct g_list *l)
 #define G_HARDIRQ 0x08
 #define G_SOFTIRQ 0x10
 static void g_flags(struct g_list *l, unsigned flags) { l->ev[l->n - 1].data[2] = (unsigned char)flags; }
+
+/*
+ * g_inferback - the 'inferback' scenario: a switch inferred back to a wakeup
+ * takes the interrupts after it along. On CPU 1 (r = T0): ctl100 runs from
+ * r+10, starts at r+12; it wakes io for CPU 1 at r+50 (io's FIFO 90 over its
+ * 80), the local timer interrupt is r+100 .. r+400 in ctl100's context; io's
+ * switch-in is not in the trace: its start marker r+500 is its first event,
+ * so CPU 1 is io's from r+50 and the interrupt is io's time. io ends at r+600
+ * and sleeps at r+610; ctl100 ends at r+700, sleeps at r+710. Execution
+ * times: ctl100 38 + 90 = 128 us (it was 128 - 300 = -172 us), io 100 us.
+ * With 'early' (gentrace early), io's start marker says it was released at
+ * r+550, after it: a corrupt marker.
+ */
+static int g_inferback(struct g_list *l, bool early)
+{
+	int64_t r = G_T0;
+
+	g_declare(l);
+	if (g_ipi) {	/* one on the idle CPU 1 before ctl100 runs: a part of its latency */
+		g_vector(l, 1, r + 1 * G_US, 0, true, true);
+		g_flags(l, G_HARDIRQ);
+		g_vector(l, 1, r + 6 * G_US, 0, false, true);
+		g_flags(l, G_HARDIRQ);
+	}
+	g_switch(l, 1, r + 10 * G_US, &G_IDLE, G_RUNNING, &G_CTL);
+	g_marker(l, 1, r + 12 * G_US, G_CTL.pid, false, 'S', 1, 0, r, 0);
+	g_wake(l, 1, r + 50 * G_US, G_CTL.pid, &G_IO, 1, ID_WAKING);
+	g_vector(l, 1, r + 100 * G_US, G_CTL.pid, true, g_ipi);
+	g_flags(l, G_HARDIRQ);
+	g_vector(l, 1, r + 400 * G_US, G_CTL.pid, false, g_ipi);
+	g_flags(l, G_HARDIRQ);
+	g_marker(l, 1, r + 500 * G_US, G_IO.pid, true, 'S', 0, 0, early ? r + 550 * G_US : r, 0);
+	g_marker(l, 1, r + 600 * G_US, G_IO.pid, true, 'E', 0, 0, r, 0);
+	g_switch(l, 1, r + 610 * G_US, &G_IO, G_SLEEPING, &G_CTL);
+	g_marker(l, 1, r + 700 * G_US, G_CTL.pid, false, 'E', 1, 0, r, 0);
+	g_switch(l, 1, r + 710 * G_US, &G_CTL, G_SLEEPING, &G_IDLE);
+	return 0;
+}
 
 /*
  * g_chained - the 'chained' scenario: every wakeup is fast, but io runs long
@@ -1431,8 +1492,12 @@ int main(int argc, char **argv)
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
 	if (argc == 3 && (!strcmp(argv[1], "chain") || !strcmp(argv[1], "exits") || !strcmp(argv[1], "rt") ||
-			  !strcmp(argv[1], "chained") || !strcmp(argv[1], "silent"))) {
-		if (!strcmp(argv[1], "chain"))
+			  !strcmp(argv[1], "chained") || !strcmp(argv[1], "silent") || !strcmp(argv[1], "inferback") ||
+			  !strcmp(argv[1], "early") || !strcmp(argv[1], "ipi"))) {
+		g_ipi = !strcmp(argv[1], "ipi");
+		if (!strcmp(argv[1], "inferback") || !strcmp(argv[1], "early") || g_ipi)
+			g_inferback(&l, !strcmp(argv[1], "early"));
+		else if (!strcmp(argv[1], "chain"))
 			g_chain(&l);
 		else if (!strcmp(argv[1], "chained") || !strcmp(argv[1], "silent"))
 			g_chained(&l, !strcmp(argv[1], "silent"));
@@ -1445,6 +1510,6 @@ int main(int argc, char **argv)
 		return ret ? pf_fail(PF_EXIT_ENV, "%s: %s", argv[2], strerror(-ret)) : 0;
 	}
 	fprintf(stderr, "usage: gentrace basic|lost|lostgap|markers|observer|irqs OUT.dat [JOBLOG] | window OUT.dat FROM TO "
-		"[JOBLOG] | chain|chained|silent|exits|rt OUT.dat | storm OUT.dat N | floor FILE.dat\n");
+		"[JOBLOG] | chain|chained|silent|exits|rt|inferback|early|ipi OUT.dat | storm OUT.dat N | floor FILE.dat\n");
 	return PF_EXIT_USAGE;
 }
