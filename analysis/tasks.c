@@ -379,6 +379,31 @@ static int64_t an_cpu_history(struct an_run *r, const struct an_cpu *cp, int sel
 }
 
 /*
+ * an_cpu_irq_of - the interrupt time (hard IRQs, softirqs not in ksoftirqd)
+ * of a CPU's closed history in [from, to] taken from thread 'self'
+ */
+static int64_t an_cpu_irq_of(const struct an_cpu *cp, int self, int64_t from, int64_t to)
+{
+	int64_t sum = 0, a, b;
+	uint32_t i, k;
+
+	for (i = 0; i < cp->hist_n; i++) {
+		const struct an_seg *s;
+
+		k = (cp->hist_head + AN_CPU_HISTORY - 1 - i) % AN_CPU_HISTORY;
+		s = &cp->hist[k];
+		if (s->end_ns <= from && s->kind == AN_SEG_THREAD)
+			break;
+		if (s->kind == AN_SEG_THREAD || s->in_softirq || s->pid != self)
+			continue;
+		a = s->start_ns > from ? s->start_ns : from;
+		b = s->end_ns < to ? s->end_ns : to;
+		sum += b > a ? b - a : 0;
+	}
+	return sum;
+}
+
+/*
  * an_cpu_account - what ran on a CPU in [from, to], its open run included,
  * as contributors largest first ('self' the thread whose own time it is);
  * their number (an_rt_woken_by: what kept a waker from running)
@@ -474,8 +499,15 @@ void an_culprit_fill(struct an_run *r, struct an_thread *th, int cpu, struct an_
 
 	oldest = an_cpu_history(r, cp, th->pid, from, c->start_ns, cs, &n, PF_ARRAY_SIZE(cs));
 	if (cp->known && cp->curr == th->pid && cp->curr_since_ns >= from) {
-		/* switched in for this job: the rest is the app's own delay */
-		an_contrib_add(cs, &n, PF_ARRAY_SIZE(cs), AN_C_APP, th->pid, "app delay", c->start_ns - cp->curr_since_ns);
+		/*
+		 * switched in for this job: the rest is the app's own delay, but for
+		 * the interrupts in it, which the history took back from "itself"
+		 */
+		int64_t irq = an_cpu_irq_of(cp, th->pid, cp->curr_since_ns, c->start_ns);
+
+		an_contrib_add(cs, &n, PF_ARRAY_SIZE(cs), AN_C_SELF, th->pid, "itself", irq);
+		an_contrib_add(cs, &n, PF_ARRAY_SIZE(cs), AN_C_APP, th->pid, "app delay",
+			       c->start_ns - cp->curr_since_ns - irq);
 	} else if (cp->known) {
 		open = (struct an_seg){ cp->curr_since_ns, c->start_ns, cp->curr, cp->curr, 0, AN_SEG_THREAD, 0, 0 };
 		an_seg_account(r, &open, th->pid, from, c->start_ns, cs, &n, PF_ARRAY_SIZE(cs));

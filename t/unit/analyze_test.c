@@ -268,6 +268,45 @@ static void test_culprit(void)
 }
 
 /*
+ * an interrupt while the task runs between its switch-in and its start: its
+ * time is the IRQ's, not the app's "switch-in to start" too (the parts of 15
+ * culprits of t/fixtures/report-run added up to more than their latency: the
+ * IRQ was taken back from "itself", a part of its own that was not there)
+ */
+static void test_culprit_irq_in_app(void)
+{
+	struct an_run *r = new_run();
+	struct an_task *t;
+	const char decl[] = "pf1 T 0 io tid=10 period_ns=10000000 deadline_ns=0 prio=90 policy=fifo\n";
+	int64_t sum = 0, app = -1, irq = -1;
+	int k;
+
+	an_on_marker_text(r, 1, 0, 10, decl, (int)strlen(decl), "t.dat", 0);
+	an_on_switch(r, 1, 10 * US, 10, COMM("io"), 9, 1, 0, COMM("swapper/1"), 120);
+	an_on_hrtimer(r, 1, 1 * MS, 1 * MS, true);
+	an_on_waking(r, 1, 1 * MS + 2 * US, 10, COMM("io"), 9, true);
+	an_on_hrtimer(r, 1, 1 * MS + 3 * US, 0, false);
+	an_on_switch(r, 1, 1 * MS + 100 * US, 0, COMM("swapper/1"), 120, 0, 10, COMM("io"), 9);
+	an_on_irq(r, 1, 1 * MS + 200 * US, true, 9, "virtio0", 7);
+	an_on_irq(r, 1, 1 * MS + 500 * US, false, 9, NULL, 0);
+	an_on_marker_start(r, 1, 1 * MS + 600 * US, 10, 0, 0, 1 * MS);
+	t = an_task_by_name(r, "io", false);
+	check_int(t->ntop, ==, 1, "cul-2.1 one activation");
+	for (k = 0; t->ntop && k < t->top[0].ncontrib; k++) {
+		sum += t->top[0].contrib[k].dur_ns;
+		if (t->top[0].contrib[k].kind == AN_C_APP)
+			app = t->top[0].contrib[k].dur_ns;
+		if (t->top[0].contrib[k].kind == AN_C_IRQ)
+			irq = t->top[0].contrib[k].dur_ns;
+	}
+	check_int(irq, ==, 300 * US, "cul-2.2 the IRQ while it ran before its start: 300 us");
+	check_int(app, ==, 200 * US, "cul-2.3 switch-in to start without the IRQ: 200 of 500 us");
+	check_int(sum, ==, t->top[0].latency_ns, "cul-2.4 the parts add up to the latency (600 us)");
+	check(t->top[0].complete, "cul-2.5 ... complete");
+	free_run(r);
+}
+
+/*
  * a vector's name whole in a culprit: "call_function_single interrupt (vector
  * 251)" is 43 bytes and was cut to "... (vector " by a 40-byte buffer; a name
  * too long for any buffer ends in an ellipsis, the vector number kept
@@ -746,7 +785,7 @@ static void test_sweep(void)
 int main(void)
 {
 	pf_set_prog("analyze_test");
-	tap_plan(118);
+	tap_plan(123);
 	test_windows();
 	test_mwindows();
 	test_lost();
@@ -755,6 +794,7 @@ int main(void)
 	test_sweep();
 	test_tasks();
 	test_culprit();
+	test_culprit_irq_in_app();
 	test_culprit_label();
 	test_negative_exec();
 	test_timer_now();
