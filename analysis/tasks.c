@@ -799,10 +799,15 @@ int an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_id
 	j->end_ns = ts;
 	exec_ns = an_thread_exec_now(th, ts) - j->run_at_start_ns;
 	resp_ns = ts - j->release_ns;
-	/* from consistent input (an_marker_order) none of these is below zero: one is this program's error */
+	/*
+	 * from consistent input (an_marker_order) none of these is below zero: a
+	 * trace whose switches contradict its markers (160 mutated reference
+	 * traces gave one), or this program's error; never a value
+	 */
 	if (exec_ns < 0 || resp_ns < 0 || j->start_ns < j->release_ns)
-		return pf_fail(PF_EXIT_INTERNAL, "%s: task %s job %u (released at %lld.%09lld s): %s %lld ns below zero "
-			       "computed from the trace: an error of the analysis, not of the run (please report it)",
+		return pf_fail(PF_EXIT_USAGE, "%s: task %s job %u (released at %lld.%09lld s): %s %lld ns below zero "
+			       "computed from the trace: its switches contradict its markers (a corrupt trace, "
+			       "or an error of the analysis: please report it)",
 			       r->opt.trace, t->name, seq, (long long)(j->release_ns / PF_NS_PER_SEC),
 			       (long long)(j->release_ns % PF_NS_PER_SEC),
 			       exec_ns < 0 ? "an execution time" : "a response time or latency",

@@ -64,7 +64,8 @@ ok "spit-3.1 SPI transfer statistics in the fsw stats: $n transfers of $(json_ge
 is "$((n + $(json_get "$F" $s.unmatched_replies)))" "$(($(json_get "$F" spi_frames) + $(json_get "$F" spi_stale)))" \
 	"spit-3.2 every SPI reply decoded was timed (count + unmatched = frames + stale)"
 st=$(json_get "$TMP/sim.json" spi_transfers)
-ok "spit-3.3 count = the simulator's transfers but the last few unread ($n of $st)" test "$n" -le "$st" -a "$n" -ge $((st - 5))
+# never more than the simulator made; how many are still unread at the end depends on the load
+ok "spit-3.3 count: at most the simulator's transfers, most of them ($n of $st)" test "$n" -le "$st" -a $((2 * n)) -gt "$st"
 ok "spit-3.4 max $(json_get "$F" $s.max) >= p99 $(json_get "$F" $s.p99) >= min $(json_get "$F" $s.min) ns, over 1 ms $(json_get "$F" $s.over_1ms)" \
 	test "$(json_get "$F" $s.max)" -ge "$(json_get "$F" $s.p99)" -a "$(json_get "$F" $s.p99)" -ge "$(json_get "$F" $s.min)" \
 	-a "$(json_get "$F" $s.over_1ms)" -le "$n"

@@ -395,11 +395,11 @@ static void test_negative_exec(void)
 	check_int(ctl->exec.h.min, ==, 92 * US, "neg-2.1 past the 64 charges kept, the 16 older (48 us) stay ctl's: "
 		  "140 - 48 us, never below zero");
 	check_int(an_thread_find(r, 20)->intr_ns, ==, 300 * US + 192 * US, "neg-2.2 io takes the 64 kept (192 us)");
-	/* a value below zero the analysis would write is its own error, never a number in results.json */
+	/* a value below zero is never a number in results.json: the trace contradicts itself (or the analysis errs) */
 	an_on_marker_start(r, 0, 1 * MS + 900 * US, 10, 1, 2, 1 * MS + 900 * US);
 	an_thread_find(r, 10)->intr_ns += 1 * MS;
-	check_int(an_on_marker_end(r, 0, 1 * MS + 950 * US, 10, 1, 2, 1 * MS + 900 * US, 0), ==, PF_EXIT_INTERNAL,
-		  "neg-3.1 an execution time below zero: an internal error (exit 4), not a value");
+	check_int(an_on_marker_end(r, 0, 1 * MS + 950 * US, 10, 1, 2, 1 * MS + 900 * US, 0), ==, PF_EXIT_USAGE,
+		  "neg-3.1 an execution time below zero: a trace that contradicts itself (exit 2), not a value");
 	check_int(ctl->exec.h.count, ==, 2, "neg-3.2 ... not added to the distribution");
 	free_run(r);
 }
