@@ -17,8 +17,10 @@
 #define _GNU_SOURCE
 #include "cyclictest.h"
 
+#include "ccdf.h"
 #include "common.h"
 #include "hist.h"
+#include "tail_model.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -354,6 +356,51 @@ static json_t *ct_reported_json(const struct ct_file *f, const struct ct_thread 
 	return o;
 }
 
+/*
+ * ct_tail_json - a thread's tail object (docs/cyclictest-import.md, "The
+ * exceedance curve"): the curve from cyclictest's own buckets, exact at each
+ * bucket's lower edge; the overflows past the last bucket have no value, so
+ * the curve ends there and says so. No tail model: there is no series.
+ */
+static json_t *ct_tail_json(const struct ct_file *f, const struct ct_thread *t, int64_t scale)
+{
+	long long end_ns = (long long)f->nbuckets * scale, max_ns = (long long)t->max * scale;
+	unsigned long long n = t->cycles, k = t->overflows;
+	json_t *o = json_object();
+	char note[640];
+	int len;
+
+	if (!o)
+		return NULL;
+	len = snprintf(note, sizeof(note), "from cyclictest's histogram, buckets of %lld ns: P(X >= x) at the lower "
+		       "edge x of its buckets, exact there (every sample of bucket [x, x + %lld ns) or above is >= x)",
+		       (long long)scale, (long long)scale);
+	if (k)
+		snprintf(note + len, sizeof(note) - (size_t)len, "; %llu of the %llu samples overflowed it (>= %lld ns, "
+			 "the -h size) and cyclictest wrote no value of theirs but the max, %lld ns: the curve ends at "
+			 "%lld ns with their share, %llu/%llu; above it P(X >= x) is known only to lie between 1/%llu "
+			 "and %llu/%llu up to the max, and is 0 past it", k, n, end_ns, max_ns, end_ns, k, n, n, k, n);
+	else
+		snprintf(note + len, sizeof(note) - (size_t)len, "; no sample overflowed it: P(X >= x) is 0 past "
+			 "the last point's bucket");
+	json_object_set_new(o, "source", json_string("cyclictest histogram"));
+	json_object_set_new(o, "bucket_width_ns", json_integer(scale));
+	json_object_set_new(o, "count", json_integer((json_int_t)n));
+	json_object_set_new(o, "rate_hz", json_null());
+	json_object_set_new(o, "ccdf", an_ccdf_buckets(t->bins, f->nbuckets, scale, k));
+	json_object_set_new(o, "ccdf_ends_ns", k ? json_integer(end_ns) : json_null());
+	json_object_set_new(o, "ccdf_note", json_string(note));
+	json_object_set_new(o, "tests", json_null());
+	json_object_set_new(o, "assumptions_hold", json_false());
+	json_object_set_new(o, "reason", json_string("no per-sample series: cyclictest writes a histogram, not its "
+						     "samples in order, so no tail model's assumptions can be tested"));
+	json_object_set_new(o, "run_needed_binomial", pf_tail_run_binomial_json());
+	json_object_set_new(o, "model", json_null());
+	json_object_set_new(o, "pwcet_ns", json_null());
+	json_object_set_new(o, "gev", json_null());
+	return o;
+}
+
 static json_t *ct_int_or_null(int v)
 {
 	return v < 0 ? json_null() : json_integer(v);
@@ -421,6 +468,7 @@ static int ct_build(struct ct_file *f, const char *path, json_t **out)
 		json_object_set_new(th, "reported", ct_reported_json(f, t));
 		json_object_set_new(th, "overflows", f->nbuckets ? ct_overflow_json(f, t, scale,
 				    exact, estimated, est_lo, est_hi) : json_null());
+		json_object_set_new(th, "tail", f->nbuckets ? ct_tail_json(f, t, scale) : json_null());
 		json_array_append_new(threads, th);
 		pf_hist_free(&h);
 	}

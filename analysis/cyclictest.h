@@ -26,7 +26,9 @@
  *                    "overflows": { "count", "threshold_ns", "exact",
  *                                   "estimated", "estimated_min_ns",
  *                                   "estimated_max_ns", "cycles",
- *                                   "cycles_not_listed" } } ],
+ *                                   "cycles_not_listed" },
+ *                    "tail": <the exceedance curve from the buckets, no
+ *                             model; null without a histogram> } ],
  *     "all": { "latency_ns": <statistics of every thread>, "overflows" } }
  */
 #ifndef CYCLICTEST_H

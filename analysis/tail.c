@@ -14,6 +14,8 @@
  */
 #include "tail.h"
 
+#include "ccdf.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -532,52 +534,6 @@ static json_t *an_tail_pair(double lo, double hi)
 	return a;
 }
 
-/*
- * an_tail_ccdf - the exceedance curve: points (x, P(X >= x)) at the 16
- * largest samples and at ranks spaced evenly in log between them and the
- * smallest, AN_TAIL_CCDF_MAX points at most, x ascending
- */
-static json_t *an_tail_ccdf(const double *s, size_t n)
-{
-	json_t *a = json_array(), *pt;
-	size_t r[AN_TAIL_CCDF_MAX], nr = 0, i, lo, hi, mid, above;
-	double last = NAN;
-	int j;
-
-	for (i = 1; i <= 16 && i <= n; i++)
-		r[nr++] = i;
-	for (j = 0; nr < AN_TAIL_CCDF_MAX && j < AN_TAIL_CCDF_MAX - 16; j++) {
-		size_t rank = (size_t)llround(pow((double)n, (j + 1.0) / (AN_TAIL_CCDF_MAX - 16)));
-
-		if (rank > r[nr - 1] && rank <= n)
-			r[nr++] = rank;
-	}
-	/* from the largest rank (the smallest x) down, so that x ascends */
-	while (nr--) {
-		double x = s[n - r[nr]];
-
-		if (x == last)
-			continue;
-		last = x;
-		/* samples >= x: those from the first index holding x */
-		lo = 0;
-		hi = n;
-		while (lo < hi) {
-			mid = lo + (hi - lo) / 2;
-			if (s[mid] < x)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		above = n - lo;
-		pt = json_array();
-		json_array_append_new(pt, json_real(x));
-		json_array_append_new(pt, json_real((double)above / (double)n));
-		json_array_append_new(a, pt);
-	}
-	return a;
-}
-
 json_t *an_tail_json(const double *x, size_t n, double rate_hz, const char *source)
 {
 	static const struct { const char *key; double p; } levels[] = {
@@ -585,7 +541,7 @@ json_t *an_tail_json(const double *x, size_t n, double rate_hz, const char *sour
 	};
 	struct an_tail_opts opts = { .ad_bootstrap = 199, .seed = 28 };
 	struct an_tail_fit f;
-	json_t *o, *t, *m, *q, *g, *b, *c;
+	json_t *o, *t, *m, *q, *g, *c;
 	double *s, v, ci[2];
 	size_t i;
 
@@ -601,7 +557,7 @@ json_t *an_tail_json(const double *x, size_t n, double rate_hz, const char *sour
 	json_object_set_new(o, "source", json_string(source));
 	json_object_set_new(o, "count", json_integer((json_int_t)n));
 	json_object_set_new(o, "rate_hz", an_tail_num(rate_hz > 0 ? rate_hz : NAN));
-	json_object_set_new(o, "ccdf", n ? an_tail_ccdf(s, n) : json_array());
+	json_object_set_new(o, "ccdf", an_ccdf_sorted(s, n));
 	free(s);
 	if (f.tested) {
 		t = json_object();
@@ -620,11 +576,7 @@ json_t *an_tail_json(const double *x, size_t n, double rate_hz, const char *sour
 	}
 	json_object_set_new(o, "assumptions_hold", json_boolean(f.have_model));
 	json_object_set_new(o, "reason", f.have_model ? json_null() : json_string(f.reason));
-	b = json_object();
-	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
-		json_object_set_new(b, levels[i].key, json_integer((json_int_t)pf_tail_run_binomial(levels[i].p,
-												      PF_TAIL_ALPHA)));
-	json_object_set_new(o, "run_needed_binomial", b);
+	json_object_set_new(o, "run_needed_binomial", pf_tail_run_binomial_json());
 	if (!f.have_model) {
 		json_object_set_new(o, "model", json_null());
 		json_object_set_new(o, "pwcet_ns", json_null());

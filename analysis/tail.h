@@ -22,7 +22,6 @@
 #define AN_TAIL_LAGS      20	/* Ljung-Box lags */
 #define AN_TAIL_ALPHA     0.05	/* the family-wise level of the four gating tests */
 #define AN_TAIL_NTESTS    4	/* Ljung-Box on the exceedances, runs, KS halves, Anderson-Darling */
-#define AN_TAIL_CCDF_MAX  64	/* points of the exceedance curve */
 
 struct an_tail_opts {
 	int      ad_bootstrap;	/* parametric bootstrap samples of the Anderson-Darling p-value (0: none) */

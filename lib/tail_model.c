@@ -152,6 +152,19 @@ double pf_tail_run_binomial(double p, double alpha)
 	return ceil(log(alpha) / log1p(-p));
 }
 
+json_t *pf_tail_run_binomial_json(void)
+{
+	static const struct { const char *key; double p; } levels[] = {
+		{ "1e-6", 1e-6 }, { "1e-9", 1e-9 }, { "1e-12", 1e-12 },
+	};
+	json_t *b = json_object();
+
+	for (size_t i = 0; b && i < sizeof(levels) / sizeof(levels[0]); i++)
+		json_object_set_new(b, levels[i].key, json_integer((json_int_t)pf_tail_run_binomial(levels[i].p,
+												      PF_TAIL_ALPHA)));
+	return b;
+}
+
 /* pf_tail_num - a number member of o, NAN when absent or not a number */
 static double pf_tail_num(json_t *o, const char *key)
 {

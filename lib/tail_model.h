@@ -48,6 +48,8 @@ double pf_tail_quantile(const struct pf_tail *m, double p, double ci[2]);
 double pf_tail_run_model(const struct pf_tail *m, double x_ns, double p_target);
 /* pf_tail_run_binomial - activations with no exceedance that show P < p at 1 - alpha: ln(alpha) / ln(1 - p) */
 double pf_tail_run_binomial(double p, double alpha);
+/* pf_tail_run_binomial_json - a tail object's run_needed_binomial: pf_tail_run_binomial at 1e-6, 1e-9, 1e-12 */
+json_t *pf_tail_run_binomial_json(void);
 /* the exceedance probability the summary's and the report's run lengths are for (docs/statistics.md) */
 #define PF_TAIL_TARGET 1e-9
 

@@ -1193,7 +1193,7 @@ static void rpt_s_trace(struct rpt *r)
 			!strncmp(v->path, "cyclictest", 10) ? "cyclictest.json" : "results.json";
 		const char *fig = !ev ? "—" : !strncmp(ev, "task-", 5) ? (strstr(v->path, "activation_latency") ?
 			"H1, E1, T1" : "per-task table") : !strcmp(ev, "utilisation") ? "U1" :
-			!strcmp(ev, "baseline") ? "B1" : "table";
+			!strcmp(ev, "baseline") ? "B1, X2" : "table";
 
 		fputs("<tr><td>", r->out);
 		rpt_esc(r->out, v->id);
@@ -1355,6 +1355,7 @@ static void rpt_s_baseline(struct rpt *r)
 		fputs("</code></p>\n", r->out);
 	}
 	rpt_plot_b1(r);
+	rpt_plot_x2(r);
 }
 
 /* rpt_dist_row - N, min, p50, p99, p99.9, p99.99, max of one distribution as table cells */

@@ -12,7 +12,8 @@
  *
  *   H1  latency histogram per task, log y     E1  exceedance 1 - CDF, log y
  *   T1  activation latency over time          U1  utilisation over time, stacked
- *   B1  cyclictest per CPU, idle and loaded
+ *   B1  cyclictest per CPU, idle and loaded    X1  exceedance curve per task, log-log
+ *   X2  exceedance curve per cyclictest thread, log-log
  */
 #define _GNU_SOURCE
 #include "common.h"
@@ -2114,6 +2115,30 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 }
 
 /*
+ * rpt_ccdf_block - an exceedance curve (a tail object's ccdf, x in ns) as data block $name in µs,
+ * widening the x range [lo, hi] (µs) and the smallest probability pmin; its largest x (µs)
+ */
+static double rpt_ccdf_block(FILE *s, const char *name, json_t *ccdf, double *lo, double *hi, double *pmin)
+{
+	double x, p, xmax = 0;
+	json_t *pt;
+	size_t k;
+
+	fprintf(s, "$%s << EOD\n", name);
+	json_array_foreach(ccdf, k, pt) {
+		x = json_number_value(json_array_get(pt, 0)) / 1e3;
+		p = json_number_value(json_array_get(pt, 1));
+		fprintf(s, "%.6g %.6g\n", x, p);
+		xmax = x > xmax ? x : xmax;
+		*pmin = p < *pmin ? p : *pmin;
+		*lo = x > 0 && x < *lo ? x : *lo;
+		*hi = x > *hi ? x : *hi;
+	}
+	fprintf(s, "EOD\n");
+	return xmax;
+}
+
+/*
  * rpt_plot_x1 - X1: each task's exceedance curve P(X >= x) of its activation latency (the job
  * log's per-job series, tasks.*.tail: docs/statistics.md) on log-log axes, the fitted tail
  * model beside it where its assumptions held, and the budget. Nothing at all for a
@@ -2138,7 +2163,7 @@ void rpt_plot_x1(struct rpt *r)
 	if (!s)
 		return;
 	for (i = 0; i < r->ntasks; i++) {
-		json_t *tail, *pt;
+		json_t *tail;
 		struct pf_tail m;
 		const char *why;
 		double x, ci[2], xmax = 0;
@@ -2148,18 +2173,8 @@ void rpt_plot_x1(struct rpt *r)
 		tail = pf_jpath_get(r->results, path);
 		if (!json_array_size(json_object_get(tail, "ccdf")))
 			continue;
-		fprintf(s, "$X%d << EOD\n", i);
-		json_array_foreach(json_object_get(tail, "ccdf"), k, pt) {
-			double p = json_number_value(json_array_get(pt, 1));
-
-			x = json_number_value(json_array_get(pt, 0)) / 1e3;
-			fprintf(s, "%.6g %.6g\n", x, p);
-			xmax = x > xmax ? x : xmax;
-			pmin = p < pmin ? p : pmin;
-			lo = x > 0 && x < lo ? x : lo;
-			hi = x > hi ? x : hi;
-		}
-		fprintf(s, "EOD\n");
+		snprintf(name, sizeof(name), "X%d", i);
+		xmax = rpt_ccdf_block(s, name, json_object_get(tail, "ccdf"), &lo, &hi, &pmin);
 		if (pf_tail_from_json(tail, &m, &why))
 			continue;
 		/* the model from its threshold out to where it reaches 1e-12 (or 10 times the largest sample) */
@@ -2208,4 +2223,97 @@ void rpt_plot_x1(struct rpt *r)
 		 "judging the %s.", rpt_judged_latency(r).words);
 	rpt_script_plot(r, &sc, n, "X1", "X1 exceedance curve per task (activation latency, log-log)", caption,
 			"no task has an exceedance curve in results.json (no job log)");
+}
+
+/*
+ * rpt_plot_x2 - X2: each cyclictest thread's exceedance curve P(X >= x), idle and loaded, on
+ * log-log axes, from cyclictest's histogram (cyclictest.threads[].tail: docs/cyclictest-import.md);
+ * a histogram that overflowed ends at its last bucket, its max drawn alone (P >= 1/n there), and
+ * the budget of a requirement on cyclictest's maximum. Nothing at all when no thread has a curve
+ * (an analysis before them, or cyclictest without -h).
+ */
+void rpt_plot_x2(struct rpt *r)
+{
+	struct { json_t *res; const char *what; const char *dash; } ph[] = {
+		{ r->base_idle, "idle", "1" }, { r->base_loaded, "loaded", "2" },
+	};
+	char key[256], name[32], what[160] = "", what_q[400], caption[1024];
+	double pmin = 1, lo = INFINITY, hi = 0, budget;
+	bool any = false, overflowed = false;
+	struct rpt_script sc;
+	const char *req;
+	json_t *t;
+	size_t p, k;
+	FILE *s;
+	int n = 0;
+
+	for (p = 0; p < PF_ARRAY_SIZE(ph); p++)
+		json_array_foreach(pf_jpath_get(ph[p].res, "cyclictest.threads"), k, t)
+			any = any || json_array_size(pf_jpath_get(t, "tail.ccdf"));
+	if (!any)
+		return;
+	s = rpt_script_open(&sc);
+	if (!s)
+		return;
+	for (p = 0; p < PF_ARRAY_SIZE(ph); p++) {
+		json_array_foreach(pf_jpath_get(ph[p].res, "cyclictest.threads"), k, t) {
+			double end = rpt_num(t, "tail.ccdf_ends_ns") / 1e3, max = rpt_num(t, "latency_ns.max") / 1e3,
+			       count = rpt_num(t, "tail.count");
+
+			if (!json_array_size(pf_jpath_get(t, "tail.ccdf")))
+				continue;
+			snprintf(name, sizeof(name), "C%zu_%zu", p, k);
+			rpt_ccdf_block(s, name, pf_jpath_get(t, "tail.ccdf"), &lo, &hi, &pmin);
+			if (isnan(end) || !(max > 0 && count > 0))
+				continue;
+			/* past the histogram only the max is known: at least one sample reached it */
+			fprintf(s, "$M%zu_%zu << EOD\n%.6g %.6g\nEOD\n", p, k, max, 1 / count);
+			hi = max > hi ? max : hi;
+			pmin = 1 / count < pmin ? 1 / count : pmin;
+			overflowed = true;
+		}
+	}
+	budget = rpt_budget_match_ns(r, "cyclictest.*latency_ns.max", &req);
+	if (!isnan(budget)) {
+		snprintf(what, sizeof(what), " (%s)", req);
+		lo = budget / 1e3 < lo ? budget / 1e3 : lo;
+		hi = budget / 1e3 > hi ? budget / 1e3 : hi;
+		rpt_budget_mark(s, budget, 'x', pf_gp_quote(what, '\'', what_q, sizeof(what_q)));
+	}
+	rpt_xrange(s, r, NULL, isfinite(lo) ? lo : 0, hi);
+	fprintf(s, "set logscale y\nset format y '1e%%L'\nset yrange [%g:1.5]\nset key outside right top\n"
+		"set xlabel 'cyclictest latency x (µs, log)'\nset ylabel 'P(X >= x) per wakeup (log)'\nplot ",
+		pmin / 2);
+	for (p = 0; p < PF_ARRAY_SIZE(ph); p++) {
+		json_array_foreach(pf_jpath_get(ph[p].res, "cyclictest.threads"), k, t) {
+			int cpu = (int)rpt_int(t, "cpu", -1);
+			const char *colour = rpt_task_colour(cpu < 0 ? (int)k : cpu);
+
+			if (!json_array_size(pf_jpath_get(t, "tail.ccdf")))
+				continue;
+			if (json_is_number(pf_jpath_get(t, "tail.ccdf_ends_ns")))
+				snprintf(key, sizeof(key), "CPU%d %s: %lld ≥ %.0f µs", cpu, ph[p].what,
+					 (long long)rpt_num(t, "overflows.count"), rpt_num(t, "tail.ccdf_ends_ns") / 1e3);
+			else
+				snprintf(key, sizeof(key), "CPU%d %s", cpu, ph[p].what);
+			fprintf(s, "%s$C%zu_%zu using 1:2 with steps lw 1.5 dt %s lc rgb '%s' title '%s'", n++ ? ", " : "",
+				p, k, ph[p].dash, colour, key);
+			if (!json_is_number(pf_jpath_get(t, "tail.ccdf_ends_ns")))
+				continue;
+			fprintf(s, ", $C%zu_%zu every ::(|$C%zu_%zu|-1) using 1:2 with points pt 7 ps 0.9 lc rgb '%s' notitle"
+				", $M%zu_%zu using 1:2 with points pt 2 ps 1.2 lw 1.5 lc rgb '%s' notitle",
+				p, k, p, k, colour, p, k, colour);
+		}
+	}
+	if (overflowed)
+		fprintf(s, ", keyentry with points pt 7 ps 0.9 lc rgb '#000000' title 'end of the histogram'"
+			   ", keyentry with points pt 2 ps 1.2 lw 1.5 lc rgb '#000000' title 'max (P >= 1/n)'");
+	snprintf(caption, sizeof(caption), "Solid: idle, dashed: under the phase's loads, one colour per CPU: the share "
+		 "of cyclictest's wakeups whose latency reached x, from cyclictest's own histogram (exact at each bucket's "
+		 "lower edge; results.json cyclictest.threads[].tail). A histogram that overflowed ends at its last bucket "
+		 "(dot): cyclictest wrote no value past it but the max (cross: at least one wakeup, P >= 1/n); between "
+		 "them the curve is not known. No tail model: cyclictest keeps no per-sample series.%s",
+		 isnan(budget) ? "" : " Red dashed: the budget of the requirement judging cyclictest's maximum.");
+	rpt_script_plot(r, &sc, n, "X2", "X2 exceedance curve per cyclictest thread (log-log)", caption,
+			"no cyclictest thread has an exceedance curve in results.json");
 }

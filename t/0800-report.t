@@ -28,8 +28,8 @@ is "$rc" 0 "report-1.1 a full run directory: exit 0" || echo "$err" | sed 's/^/#
 H="$TMP/full/report.html"
 ok "report-1.2 default output RUN_DIR/report.html" test -s "$H"
 is "$(sections "$H")" "$ALL" "report-1.3 every section, in order: the body, then the appendix (flight, further worst cases, the loads' reports, files)"
-is "$(figures "$H")" "V1 L1.1 L1.2 B1 H1 E1 X1 T1 R1 U1 G1.1 F1.1 F1.2 G1.2 " \
-	"report-1.4 the figures V1 (each requirement against its budget), L1 (over time, per phase) B1 H1 E1 X1 (exceedance curves) T1 R1 U1 (no M1: it duplicated T1), G1 of the first failed latency's worst case (the others' in the appendix, issue 32.13), F1 (trajectory, errors)"
+is "$(figures "$H")" "V1 L1.1 L1.2 B1 X2 H1 E1 X1 T1 R1 U1 G1.1 F1.1 F1.2 G1.2 " \
+	"report-1.4 the figures V1 (each requirement against its budget), L1 (over time, per phase) B1 X2 (cyclictest's exceedance curves) H1 E1 X1 (exceedance curves) T1 R1 U1 (no M1: it duplicated T1), G1 of the first failed latency's worst case (the others' in the appendix, issue 32.13), F1 (trajectory, errors)"
 # the body draws G1 for the first task whose latency failed (ctl100), its contributors and the other tasks' (io) by their table,
 # their G1 in the appendix (A2): the body toward 15 pages (issue 32.13)
 like "$(sed -n '/<section id="worst"/,/<section id="validity"/p' "$H" | grep -o '<h3>[a-z0-9]* job [0-9]*\|fig-G1\.[0-9]\|its timeline (G1): in <a href="#worst-more">' | tr '\n' '|')" \
@@ -411,7 +411,7 @@ like "$(cat "$TMP/analyze.html")" 'run.json does not record the preflight versio
 nthreads() { perl -MJSON::PP -e 'local $/; print scalar @{decode_json(<>)->{cyclictest}{threads}}' "$1"; }
 run_cmd "$PREFLIGHT" report "$TMP/cyclictest" -o "$TMP/ct.html"
 is "$rc" 0 "report-5.1 a cyclictest-only run: exit 0" || echo "$err" | sed 's/^/#   /'
-is "$(figures "$TMP/ct.html")" "B1 " "report-5.2 only the baseline figure"
+is "$(figures "$TMP/ct.html")" "B1 X2 " "report-5.2 only the baseline figures (B1, X2: the exceedance curves)"
 like "$(cat "$TMP/ct.html")" 'Not shown: per task: results.json has no app tasks' "report-5.3 says there are no app tasks"
 is "$(grep -c '<tr><td>idle</td><td class="n"' "$TMP/ct.html") $(grep -c '<tr><td>loaded</td><td class="n"' "$TMP/ct.html")" \
 	"$(nthreads "$TMP/cyclictest/01-idle/results.json") $(nthreads "$TMP/cyclictest/02-loaded/results.json")" \
