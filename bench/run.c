@@ -1122,6 +1122,22 @@ static int64_t run_app_ran_ns(const char *pdir)
 }
 
 /*
+ * run_app_stats_written - the app's statistics are there: app-stats.json,
+ * and the flight software's fsw.json, which the app writes just after it
+ * (after its tasks' end); a profile without the flight software writes no
+ * fsw.json, so 30 s after app-stats.json it is not waited for any more
+ */
+static bool run_app_stats_written(const char *pdir)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (stat(run_path(path, sizeof(path), pdir, "app-stats.json"), &st) || !st.st_size)
+		return false;
+	return !access(run_path(path, sizeof(path), pdir, "fsw.json"), F_OK) || time(NULL) - st.st_mtime >= 30;
+}
+
+/*
  * run_app_dma_warning - a warning of the run when the app could not hold
  * /dev/cpu_dma_latency (a kernel without it: it went on, its job log says
  * dma_latency=unavailable): the CPUs' idle states were not held shallow
@@ -1378,11 +1394,15 @@ static int run_phase(struct run *r, int idx)
 				   p->name, (long long)(RUN_MEASURE_GRACE_NS(traced, p) / PF_NS_PER_SEC));
 			break;
 		}
-		if (measuring && !app_ended && p->measure == SCN_FLIGHTAPP && run_app_ran_ns(pdir) >= 0) {
+		if (measuring && !app_ended && p->measure == SCN_FLIGHTAPP && run_app_ran_ns(pdir) >= 0 &&
+		    run_app_stats_written(pdir)) {
 			/*
-			 * The app has flown its duration (its job log is closed): what
-			 * is left is the recorder writing the trace, which the loads
-			 * would starve on one CPU or an emulated one (minutes there)
+			 * The app has flown its duration (its job log is closed) and
+			 * written the statistics the loads read at their end (sd the
+			 * logger's, wifi what the app sent: the armhf guest's wifi
+			 * load read fsw.json before it was there): what is left is
+			 * the recorder writing the trace, which the loads would
+			 * starve on one CPU or an emulated one (minutes there)
 			 */
 			run_log(r, "phase %s: the app has ended: stopping the simulator and the loads while "
 				   "the recorder writes the trace", p->name);
