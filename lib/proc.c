@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "proc.h"
 #include "common.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -377,7 +378,7 @@ int pf_isolate(const char *name, int (*fn)(void *arg), void *arg, struct pf_isol
 	struct rlimit no_core = { 0, 0 };
 	struct pf_isolate_state *s;
 	struct pf_proc p;
-	int code, sig;
+	int code, sig, out_ret;
 	pid_t pid;
 
 	memset(out, 0, sizeof(*out));
@@ -395,6 +396,10 @@ int pf_isolate(const char *name, int (*fn)(void *arg), void *arg, struct pf_isol
 		setrlimit(RLIMIT_CORE, &no_core);
 		pf_isolate_now = s;
 		code = fn(arg);
+		/* its stdout is output too, and main's check at exit never sees the child's buffer */
+		out_ret = pf_stdout_close();
+		if (out_ret && code < PF_EXIT_USAGE)
+			code = out_ret;
 		fflush(NULL);
 #ifdef PF_LEAK_CHECK
 		/* _exit skips LeakSanitizer's exit hook: what fn leaked is checked here (its exit code 23) */

@@ -154,7 +154,10 @@ struct pf_isolated {
  * 0-255). A child ended by a fault signal returns -1 with *out filled in; one
  * ended by another signal (SIGPIPE from a closed reader, SIGINT, SIGTERM)
  * raises it here too, as a filter ends, and returns 128 + signal if we
- * survive it. When fork fails, fn runs here. -errno when waiting fails.
+ * survive it. What the child wrote to stdout is checked there, as main
+ * checks its own: a failed write is one line and PF_EXIT_ENV (unless fn
+ * returned a worse code). When fork fails, fn runs here. -errno when
+ * waiting fails.
  */
 int pf_isolate(const char *name, int (*fn)(void *arg), void *arg, struct pf_isolated *out)
 	__attribute__((warn_unused_result));
