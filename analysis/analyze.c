@@ -62,7 +62,9 @@ const struct pf_command cmd_analyze = {
 	"                      when present (else its app phase's and baseline's), with the run's\n"
 	"                      facts as preflight run gives them: run.json for --run, loads.json\n"
 	"                      for --loads of the analysed phase, that phase's fsw.json; an option\n"
-	"                      given wins; results.json is written there (default: none)\n"
+	"                      given wins; an input run.json's phases had that is not there is\n"
+	"                      named on stderr (note: left out); results.json is written there\n"
+	"                      (default: none)\n"
 	"  -t, --trace FILE    trace file (default: RUN_DIR/trace.dat)\n"
 	"  -j, --joblog FILE   job log, docs/joblog.md (default: RUN_DIR/jobs.csv)\n"
 	"  -c, --cyclictest FILE  cyclictest --json or -h/-H histogram file to import\n"
@@ -238,6 +240,58 @@ static int an_run_phases(struct an_run *r, const char *dir, char **owned, int *n
 	return 0;
 }
 
+/* an_run_trace_fate - what run.json's traces says became of phase_dir's trace.dat ("removed", ...), or NULL */
+static const char *an_run_trace_fate(json_t *run, const char *phase_dir)
+{
+	size_t n = strlen(phase_dir), i;
+	const char *file;
+	json_t *t;
+
+	json_array_foreach(json_object_get(run, "traces"), i, t) {
+		file = json_string_value(json_object_get(t, "file")) ?: "";
+		if (!strncmp(file, phase_dir, n) && file[n] == '/')
+			return json_string_value(json_object_get(t, "action"));
+	}
+	return NULL;
+}
+
+/*
+ * an_run_left_out - say which inputs run.json's phases had that RUN_DIR no
+ * longer holds (a trace --keep-trace removed, a copy without its trace or
+ * cyclictest.json): what only they give is null in this results.json, where
+ * the run's own analysis had it
+ */
+static void an_run_left_out(const struct an_run *r, const char *dir, json_t *run)
+{
+	const char *app = NULL, *app_trace = NULL, *base = NULL, *d, *fate;
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(json_object_get(run, "phases"), i, p) {
+		if (!(d = json_string_value(json_object_get(p, "dir"))))
+			continue;
+		if (!strcmp(json_string_value(json_object_get(p, "measure")) ?: "", "cyclictest")) {
+			base = d;
+		} else {
+			app = d;
+			app_trace = json_string_value(json_object_get(p, "trace"));
+		}
+	}
+	if (app && app_trace && !strcmp(app_trace, "flight") && !r->opt.trace && !r->opt.nsnapshots) {
+		pf_err("note: %s: left out: %s's flight-recorder snapshots (trace-NNN.dat; --snapshots %s/%s "
+		       "reads them): what only the trace gives is null", dir, app, dir, app);
+	} else if (app && app_trace && strcmp(app_trace, "off") && !r->opt.trace && !r->opt.nsnapshots) {
+		fate = an_run_trace_fate(run, app);
+		pf_err("note: %s: left out: %s/trace.dat is not there (run.json: %s %s): what only the trace "
+		       "gives (wakeup latencies, execution times, culprits, threads) is null", dir, app,
+		       fate ? "the run's analysis, then" : "the phase traced", fate ? fate : app_trace);
+	}
+	if (app && !r->opt.joblog)
+		pf_err("note: %s: left out: %s/jobs.csv is not there: the job log's figures are null", dir, app);
+	if (base && !r->opt.cyclictest)
+		pf_err("note: %s: left out: %s/cyclictest.json is not there: no cyclictest baseline", dir, base);
+}
+
 /*
  * an_run_facts - RUN_DIR's own facts, taken the way `preflight run` gives them
  * to its analysis (bench/run.c run_facts_argv): run.json for --run (its
@@ -268,6 +322,7 @@ static int an_run_facts(struct an_run *r, const char *dir, const char *phase_dir
 			r->opt.run_manifest = manifest;
 		if (!r->opt.run_info && json_is_true(json_object_get(run, "partial")))
 			r->opt.partial = true;
+		an_run_left_out(r, dir, run);
 	}
 	if (!r->opt.loads && (r->opt.loads = owned[*nowned] = an_run_path(dir, "loads.json", true))) {
 		(*nowned)++;

@@ -9,7 +9,7 @@
 # gentrace trace and job log as its app phase's.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:t/gentrace
-plan 9
+plan 14
 
 R="$TMP/run"
 cp -r "$TOP/t/fixtures/run" "$R"
@@ -46,6 +46,32 @@ is "$rc:$(json_get "$TMP/p.json" partial):$(json_get "$TMP/p.json" run.partial)"
 printf '{"scenario": "given"}' > "$TMP/given.json"
 run_cmd "$PREFLIGHT" analyze -q "$R" --run "$TMP/given.json" -o "$TMP/g.json"
 is "$rc:$(json_get "$TMP/g.json" run.scenario)" "0:given" "rundir-3.1 --run given wins over run.json"
+
+# what run.json's phases had and the directory no longer holds is said, one note each (it was silent:
+# a run whose trace --keep-trace removed, or a copy without it, re-analysed to nulls, check's FAILs to SKIPs)
+run_cmd "$PREFLIGHT" analyze -q "$R" -o "$TMP/l.json"
+is "$rc:$err" "0:preflight: analyze: note: $R: left out: 02-loaded/cyclictest.json is not there: no cyclictest baseline" \
+	"rundir-5.1 a cyclictest phase without its cyclictest.json: said"
+cp "$TOP/t/fixtures/cyclictest/ns.json" "$R/02-loaded/cyclictest.json"
+run_cmd "$PREFLIGHT" analyze -q "$R" -o "$TMP/l.json"
+is "$rc:$err:$(json_get "$TMP/l.json" inputs.cyclictest)" "0::$R/02-loaded/cyclictest.json" \
+	"rundir-5.2 ... with it: taken, nothing said"
+rm "$R/03-app/trace.dat"
+perl -MJSON::PP -0777 -pi -e 'my $r = decode_json($_); $_->{trace} = "full" for @{$r->{phases}};
+	$r->{traces} = [{ file => "03-app/trace.dat", action => "removed" }]; $_ = encode_json($r)' "$R/run.json"
+run_cmd "$PREFLIGHT" analyze -q "$R" -o "$TMP/l.json"
+is "$rc:$err" "0:preflight: analyze: note: $R: left out: 03-app/trace.dat is not there (run.json: the run's analysis, then removed): what only the trace gives (wakeup latencies, execution times, culprits, threads) is null" \
+	"rundir-5.3 the app phase's trace --keep-trace removed: said, with what run.json says became of it"
+rm "$R/03-app/jobs.csv"
+perl -MJSON::PP -0777 -pi -e 'my $r = decode_json($_); $r->{traces} = []; $_ = encode_json($r)' "$R/run.json"
+run_cmd "$PREFLIGHT" analyze -q "$R" -o "$TMP/l.json"
+like "$err" "note: $R: left out: 03-app/trace\\.dat is not there \\(run.json: the phase traced full\\).*
+.*note: $R: left out: 03-app/jobs\\.csv is not there: the job log's figures are null" \
+	"rundir-5.4 neither trace nor job log: both said"
+perl -MJSON::PP -0777 -pi -e 'my $r = decode_json($_); $_->{trace} = "flight" for @{$r->{phases}}; $_ = encode_json($r)' "$R/run.json"
+run_cmd "$PREFLIGHT" analyze -q "$R" -o "$TMP/l.json"
+like "$err" "note: $R: left out: 03-app's flight-recorder snapshots \\(trace-NNN\\.dat; --snapshots $R/03-app reads them\\)" \
+	"rundir-5.5 a flight-recorder phase: its snapshots named as left out, and how to read them"
 
 printf '{' > "$R/run.json"
 run_cmd "$PREFLIGHT" analyze -q "$R" -o "$TMP/bad.json"
