@@ -263,34 +263,6 @@ static char *run_path(char *buf, size_t size, const char *dir, const char *name)
 	return buf;
 }
 
-/* run_copy - copy a file; 0 or -errno */
-static int run_copy(const char *src, const char *dst)
-{
-	char buf[65536];
-	int in, out, ret = 0;
-	ssize_t n;
-
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -errno;
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0) {
-		ret = -errno;
-		close(in);
-		return ret;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			ret = -EIO;
-			break;
-		}
-	if (n < 0)
-		ret = -errno;
-	close(in);
-	close(out);
-	return ret;
-}
-
 /* run_exists - true when path exists */
 static bool run_exists(const char *path)
 {
@@ -1922,10 +1894,11 @@ static int run_setup(struct run *r)
 	run_log(r, "preflight run %s (%s) into %s, pid %d", r->scn.name, r->scn.path, r->dir, (int)getpid());
 	for (line = strtok_r(r->notes, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		run_log(r, "%s", line);
-	if (run_copy(r->scn.path, run_path(path, sizeof(path), r->dir, "scenario.ini")) < 0)
-		return run_fail(r, PF_EXIT_ENV, "%s: cannot copy the scenario", path);
-	if (run_copy(r->budgets, run_path(path, sizeof(path), r->dir, "budgets.ini")) < 0)
-		return run_fail(r, PF_EXIT_ENV, "%s: cannot copy the budgets", path);
+	/* evidence (SHA256SUMS lists them): whole and durable, or said (lib/outfile.h) */
+	if ((ret = pf_outfile_copy(r->scn.path, run_path(path, sizeof(path), r->dir, "scenario.ini"))))
+		return run_fail(r, ret, "%s: cannot copy the scenario", path);
+	if ((ret = pf_outfile_copy(r->budgets, run_path(path, sizeof(path), r->dir, "budgets.ini"))))
+		return run_fail(r, ret, "%s: cannot copy the budgets", path);
 
 	r->identity = run_identity(r->dir);	/* before the phases: the tools and kernel they ran with */
 	if (run_has_command(r, "sysinfo")) {
