@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 119
+plan 123
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -446,6 +446,29 @@ like "$(grep -o '@page{@top-left.*' "$TMP/partial.html")" 'run partial";.*@top-r
 	"report-6.2 the run id, PARTIAL and why stand in the margin of every printed page"
 like "$(grep -o 'phase app is partial[^<]*' "$TMP/partial.html")" 'phase app is partial: 1.5 s of 3.0 s planned' \
 	"report-6.3 the partial phase is listed under Deviations"
+
+# --- the selftest qualify puts in the run directory (issue 27 item 1: the document a reviewer
+# files carries a failed selftest at its top, and the selftest's table under Measurement validity)
+cp -r "$TMP/full" "$TMP/st"
+mkdir "$TMP/st/selftest"
+cat > "$TMP/st/selftest/selftest.json" <<'JSON'
+{"schema": "preflight-selftest/1", "quick": true, "pass": false, "cases": [
+ {"case": 1, "name": "timer <b>delay</b>", "injections": 20, "valid": 20, "pass": true,
+  "error": {"unit": "ns", "p50": 1200, "p99": 4100, "max": 5000}},
+ {"case": 2, "name": "irq delay", "injections": 20, "valid": 3, "pass": false,
+  "error": {"unit": "ns", "p50": 90000, "p99": 250000, "max": 300000}}]}
+JSON
+run_cmd "$PREFLIGHT" report "$TMP/st" -o "$TMP/st.html"
+is "$rc:$(grep -c '<p class="partial">SELFTEST FAILED: ' "$TMP/st.html")" "0:1" \
+	"report-13.1 a failed selftest in the run directory: said once, at the top"
+is "$(sed -n '/<section id="top"/,/<section id="verdicts"/p' "$TMP/st.html" | grep -c 'SELFTEST FAILED')" 1 \
+	"report-13.2 ... before the verdicts"
+is "$(grep -o '<tr><td>[12] .*</tr>' "$TMP/st.html" | sed 's/<[^>]*>/|/g; s/||*/|/g' | tr '\n' ' ')" \
+	"|1 timer &lt;b&gt;delay&lt;/b&gt;|20|20|1.2|4.1|5.0|pass| |2 irq delay|20|3|90.0|250.0|300.0|FAIL| " \
+	"report-13.3 the selftest's cases under Measurement validity, the failed one FAIL"
+perl -0777 -pi -e 's/"pass": false, "cases"/"pass": true, "cases"/' "$TMP/st/selftest/selftest.json"
+run_cmd "$PREFLIGHT" report "$TMP/st" -o "$TMP/st.html"
+is "$rc:$(grep -c 'SELFTEST FAILED' "$TMP/st.html")" "0:0" "report-13.4 a selftest that passed: no warning"
 
 # --- bad input
 mkdir "$TMP/empty"
