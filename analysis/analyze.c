@@ -347,8 +347,10 @@ static int an_write_json(struct an_run *r, json_t *res, const char *path)
 	if (ret)
 		return ret;
 	if (an_results_dump(r, res, f)) {
+		int err = errno;
+
 		pf_outfile_abort(f);
-		return pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
+		return pf_outfile_fail(path, err);
 	}
 	return pf_outfile_commit(f);
 }

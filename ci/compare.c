@@ -537,8 +537,10 @@ static int cmp_write(const struct ci_report *r, const char *tap, const char *jun
 		if ((ret = pf_outfile_open(w[i].path, &f)))
 			return ret;
 		if (w[i].fn(f, r)) {
+			int err = errno;
+
 			pf_outfile_abort(f);
-			return pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", w[i].path, strerror(errno ? errno : EIO));
+			return pf_outfile_fail(w[i].path, err);
 		}
 		if ((ret = pf_outfile_commit(f)))
 			return ret;

@@ -144,10 +144,10 @@ int pf_outfile_check(const char *path, bool need_dir)
 	return 0;
 }
 
-/* pf_out_fail - one line for a write that failed, PF_EXIT_ENV */
-static int pf_out_fail(const char *path, int err)
+int pf_outfile_fail(const char *path, int err)
 {
-	return pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", path, strerror(err ? err : EIO));
+	return pf_fail(PF_EXIT_ENV, "%s: cannot write: %s", pf_out_is_stdout(path) ? "stdout" : path,
+		       strerror(err ? err : EIO));
 }
 
 /* pf_out_release - the slot is free again */
@@ -187,7 +187,7 @@ static struct pf_out_slot *pf_out_start(const char *path, int *fd, int *code)
 	if (s->kind == PF_OUT_INPLACE) {
 		*fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 		if (*fd < 0) {
-			*code = pf_out_fail(path, errno);
+			*code = pf_outfile_fail(path, errno);
 			return NULL;
 		}
 		s->used = 1;
@@ -207,7 +207,7 @@ static struct pf_out_slot *pf_out_start(const char *path, int *fd, int *code)
 		/* no such directory: a wrong name given, not the environment */
 		*code = errno == ENOENT || errno == ENOTDIR ?
 			pf_fail(PF_EXIT_USAGE, "%s: cannot write: %s", path, strerror(errno)) :
-			pf_out_fail(path, errno);
+			pf_outfile_fail(path, errno);
 		s->pending = 0;
 		s->used = 0;
 		return NULL;
@@ -265,7 +265,7 @@ static int pf_out_finish(struct pf_out_slot *s, int err)
 		else
 			err = pf_out_sync_dir(s->path);
 	}
-	ret = err ? pf_out_fail(s->shown, err) : 0;
+	ret = err ? pf_outfile_fail(s->shown, err) : 0;
 	pf_out_release(s);
 	return ret;
 }
@@ -289,7 +289,7 @@ int pf_outfile_open(const char *path, FILE **f)
 	if (s->kind == PF_OUT_STDOUT) {
 		s->f = stdout;
 	} else if (!(s->f = fdopen(fd, "w"))) {
-		code = pf_out_fail(path, errno);
+		code = pf_outfile_fail(path, errno);
 		close(fd);
 		if (s->kind == PF_OUT_REPLACE)
 			unlink(s->tmp);
@@ -392,7 +392,7 @@ int pf_outfile_json(const char *path, const json_t *doc, size_t flags)
 	if (ret)
 		return ret;
 	if (json_dumpf(doc, f, flags) < 0 || (f == stdout && fputc('\n', f) == EOF)) {
-		ret = pf_out_fail(path, errno);
+		ret = pf_outfile_fail(path, errno);
 		pf_outfile_abort(f);
 		return ret;
 	}
@@ -407,7 +407,7 @@ int pf_outfile_data(const char *path, const void *buf, size_t len)
 	if (ret)
 		return ret;
 	if (len && fwrite(buf, 1, len, f) != len) {
-		ret = pf_out_fail(path, errno);
+		ret = pf_outfile_fail(path, errno);
 		pf_outfile_abort(f);
 		return ret;
 	}
@@ -427,7 +427,7 @@ int pf_outfile_copy(const char *src, const char *path)
 	ret = pf_outfile_open(path, &f);
 	while (!ret && (n = fread(buf, 1, sizeof(buf), in)) > 0)
 		if (fwrite(buf, 1, n, f) != n)
-			ret = pf_out_fail(path, errno);
+			ret = pf_outfile_fail(path, errno);
 	if (!ret && ferror(in))
 		ret = pf_fail(PF_EXIT_ENV, "%s: cannot read: %s", src, strerror(errno ? errno : EIO));
 	fclose(in);

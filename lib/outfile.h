@@ -66,6 +66,9 @@ int pf_outfile_data(const char *path, const void *buf, size_t len) __attribute__
 /* pf_outfile_copy - write a copy of the file src; 0 or an exit code (reading src is PF_EXIT_ENV too) */
 int pf_outfile_copy(const char *src, const char *path) __attribute__((warn_unused_result));
 
+/* pf_outfile_fail - the one line of a write to path that failed with err (0: EIO; stdout named so); PF_EXIT_ENV */
+int pf_outfile_fail(const char *path, int err);
+
 /* pf_outfile_on_signal - async-signal-safe: remove every pending temporary file (for a program's own handler) */
 void pf_outfile_on_signal(void);
 

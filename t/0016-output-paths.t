@@ -5,13 +5,13 @@
 # one line), a FIFO's reader gets the output, a directory is refused (exit 2,
 # one line), a regular file is replaced whole by a rename, a new name is
 # written, /dev/stdout is stdout. Then the stdout writers on a full device
-# (exit 3, one line) and a writer killed before its rename (the old file stays
+# (exit 3, one line naming stdout and why) and a writer killed before its rename (the old file stays
 # whole, the leftover NAME.tmp is never the output and goes at the next write).
 . "$(dirname "$0")/lib/test-lib.sh"
 need ROOT
 need BUILT:preflight BUILT:t/gentrace BUILT:t/ci_genruns
 need CMD:gnuplot CMD:mknod CMD:mkfifo CMD:timeout
-plan 224
+plan 236
 
 RUN="$TMP/run"
 "$TOP/t/fixtures/report/make-rundir.sh" full "$RUN" >"$TMP/mk.log" 2>&1 ||
@@ -117,6 +117,7 @@ for c in "history list --db $DB" "history trend --db $DB --metric io.activation_
 	run_cmd sh -c '"$@" > "$0"' "$FULL" "$PREFLIGHT" $c
 	is "$rc" 3 "out-13.$n $c > a full device: exit 3"
 	ok "out-13.$n ... one line on stderr" one_line || echo "$err" | sed 's/^/#   /'
+	like "$err" ": stdout: cannot write: No space left on device\$" "out-13.$n ... naming stdout and why"
 done
 
 # --- out-14: killed between the last write and the rename (PREFLIGHT_TEST_OUTFILE_KILL)
