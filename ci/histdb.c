@@ -86,6 +86,8 @@ static int ci_pq_load(char *why, size_t size)
 struct ci_db {
 	sqlite3 *lite;		/* one of the two */
 	PGconn  *pg;
+	bool     env_failed;	/* a statement failed for the machine's sake (disk full, I/O), not the input's */
+	char    *made;		/* the SQLite file ci_db_open created (ci_db_discard removes it), or NULL */
 };
 
 /* the migrations: ci_migrations[v] takes a database from version v to v + 1 */
@@ -249,6 +251,10 @@ int ci_db_exec(struct ci_db *db, const char *sql, int n, const char *const *para
 			rc = SQLITE_OK;
 		}
 		if (rc != SQLITE_OK) {
+			int ec = sqlite3_errcode(db->lite) & 0xff;
+
+			db->env_failed |= ec == SQLITE_FULL || ec == SQLITE_IOERR || ec == SQLITE_CANTOPEN ||
+					  ec == SQLITE_READONLY || ec == SQLITE_PERM || ec == SQLITE_NOMEM;
 			pf_err("sqlite: %s", sqlite3_errmsg(db->lite));
 			return -1;
 		}
@@ -298,13 +304,15 @@ static int ci_migrate(struct ci_db *db)
 	}
 	return ci_db_exec(db, "COMMIT", 0, NULL, NULL, NULL);
 fail:
-	ci_db_exec(db, "ROLLBACK", 0, NULL, NULL, NULL);
+	ci_db_rollback(db);
 	return -1;
 }
 
 int ci_db_open(const char *url, int create, struct ci_db **out)
 {
 	struct ci_db *db = calloc(1, sizeof(*db));
+	bool made = create && !ci_is_pg(url) && access(url, F_OK);
+	int code;
 
 	if (!db)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
@@ -338,12 +346,29 @@ int ci_db_open(const char *url, int create, struct ci_db **out)
 		sqlite3_busy_timeout(db->lite, 30000);
 		ci_db_exec(db, "PRAGMA foreign_keys = ON", 0, NULL, NULL, NULL);
 	}
+	if (made && !(db->made = strdup(url))) {
+		ci_db_discard(db);
+		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
+	}
 	if (ci_migrate(db)) {
-		ci_db_close(db);
-		return PF_EXIT_USAGE;
+		code = ci_db_failed(db);
+		ci_db_discard(db);
+		return code;
 	}
 	*out = db;
 	return 0;
+}
+
+int ci_db_failed(const struct ci_db *db)
+{
+	return db->env_failed ? PF_EXIT_ENV : PF_EXIT_USAGE;
+}
+
+void ci_db_rollback(struct ci_db *db)
+{
+	if (db->lite && sqlite3_get_autocommit(db->lite))
+		return;	/* SQLite rolled back already (a full disk does): nothing to undo, nothing to say */
+	ci_db_exec(db, "ROLLBACK", 0, NULL, NULL, NULL);
 }
 
 void ci_db_close(struct ci_db *db)
@@ -354,7 +379,33 @@ void ci_db_close(struct ci_db *db)
 		sqlite3_close(db->lite);
 	if (db->pg)
 		ci_pq.finish(db->pg);
+	free(db->made);
 	free(db);
+}
+
+/* ci_db_runs - how many runs the SQLite database holds (0 without a runs table), quietly */
+static int ci_db_runs(struct ci_db *db)
+{
+	sqlite3_stmt *st;
+	int n = 0;
+
+	if (sqlite3_prepare_v2(db->lite, "SELECT count(*) FROM runs", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+void ci_db_discard(struct ci_db *db)
+{
+	/* only while it holds no run: a second add may have stored its runs there since */
+	char *made = db && db->made && db->lite && !ci_db_runs(db) ? strdup(db->made) : NULL;
+
+	ci_db_close(db);
+	if (made)
+		unlink(made);
+	free(made);
 }
 
 int ci_db_begin(struct ci_db *db)

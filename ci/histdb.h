@@ -25,8 +25,23 @@ typedef int (*ci_db_row)(void *ctx, int ncols, const char *const *cols);
  */
 int ci_db_open(const char *url, int create, struct ci_db **db);
 
+/*
+ * ci_db_failed - the exit code of a failed statement: PF_EXIT_ENV when SQLite
+ * failed for the machine's sake (disk full, I/O, permission), else PF_EXIT_USAGE
+ */
+int ci_db_failed(const struct ci_db *db);
+
+/* ci_db_rollback - undo the open transaction, if one is still open (quiet when there is none) */
+void ci_db_rollback(struct ci_db *db);
+
 /* ci_db_close - close it */
 void ci_db_close(struct ci_db *db);
+
+/*
+ * ci_db_discard - close it, and remove the SQLite file if ci_db_open created
+ * it and it holds no run (a command that failed leaves no database behind)
+ */
+void ci_db_discard(struct ci_db *db);
 
 /* ci_db_exec - run one statement with n text parameters; rows to fn (may be NULL); 0 or -1 after an error line */
 int ci_db_exec(struct ci_db *db, const char *sql, int n, const char *const *params, ci_db_row fn, void *ctx);

@@ -272,19 +272,19 @@ static int hist_add(struct ci_db *db, char **paths, int n)
 	int added = 0, present = 0;
 
 	if (ci_db_begin(db))
-		return PF_EXIT_USAGE;
+		return ci_db_failed(db);
 	for (int i = 0; i < n; i++) {
 		int r = hist_add_one(db, paths[i]);
 
 		if (r < 0) {
-			ci_db_exec(db, "ROLLBACK", 0, NULL, NULL, NULL);
-			return PF_EXIT_USAGE;
+			ci_db_rollback(db);
+			return ci_db_failed(db);
 		}
 		r ? added++ : present++;
 	}
 	if (ci_db_exec(db, "COMMIT", 0, NULL, NULL, NULL)) {
-		ci_db_exec(db, "ROLLBACK", 0, NULL, NULL, NULL);
-		return PF_EXIT_USAGE;
+		ci_db_rollback(db);
+		return ci_db_failed(db);
 	}
 	printf("history: %d run%s added, %d already there\n", added, added == 1 ? "" : "s", present);
 	return 0;
@@ -845,6 +845,9 @@ static int hist_run(int argc, char **argv)
 		ret = hist_export(db, &o);
 	else
 		ret = hist_verdicts_json(db, &o);
-	ci_db_close(db);
+	if (ret)
+		ci_db_discard(db);	/* a database made by an add that failed is not left behind */
+	else
+		ci_db_close(db);
 	return ret;
 }

@@ -3,12 +3,12 @@
 # (issue 27): a results.json given as a baseline (the schema named after the
 # file was freed), a board that is markup in the JUnit XML, history commands that read never create a database, an add
 # that fails adds nothing, no output lands in a run's evidence directory,
-# options of another subcommand are refused, and a --plot name or a kernel
-# release is never code for gnuplot.
+# options of another subcommand are refused, a --plot name or a kernel
+# release is never code for gnuplot, and an add on a full disk is exit 3.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight BUILT:t/ci_genruns
 need CMD:sqlite3
-plan 26
+plan 29
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -112,5 +112,23 @@ system(\"touch PWNED2\")
 	is "$rc:$err" "0:" "ci-unsafe-6.4 one run: plotted, nothing of gnuplot's on stderr"
 else
 	skip "ci-unsafe-6.1 ci-unsafe-6.2 ci-unsafe-6.3 ci-unsafe-6.4" "$prereq_why"
+fi
+
+# --- ci-unsafe-7: history add on a full disk (a small tmpfs, filled): exit 3 as the README's table
+# says, one line (it was exit 2 and a second line, "cannot rollback - no transaction is active"),
+# no database left by the add that made it, and a database that was there keeps its runs
+if test_have_prereq ROOT && mkdir "$TMP/fs" && mount -t tmpfs -o size=1m "pf-t0908-$$" "$TMP/fs"; then
+	cp h.sqlite "$TMP/fs/kept.sqlite"
+	"$G" "$TMP/more" --runs 1 --seed 33 --first 4 >/dev/null || exit 1
+	dd if=/dev/zero of="$TMP/fs/fill" bs=4k 2>/dev/null
+	run_cmd "$PREFLIGHT" history add --db "$TMP/fs/h.sqlite" "$D/run-01"
+	is "$rc:$err" "3:preflight: history: sqlite: database or disk is full" "ci-unsafe-7.1 add onto a full disk: exit 3, one line"
+	ok "ci-unsafe-7.2 ... no database left behind" test ! -e "$TMP/fs/h.sqlite"
+	run_cmd "$PREFLIGHT" history add --db "$TMP/fs/kept.sqlite" "$TMP/more/run-04"
+	is "$rc:$(printf '%s\n' "$err" | wc -l):$(sqlite3 "$TMP/fs/kept.sqlite" 'SELECT count(*) FROM runs')" "3:1:3" \
+		"ci-unsafe-7.3 an add to a database there before: exit 3, one line, its runs kept"
+	umount "$TMP/fs"
+else
+	skip "ci-unsafe-7.1 ci-unsafe-7.2 ci-unsafe-7.3" "${prereq_why:-cannot mount a tmpfs}"
 fi
 done_testing
