@@ -11,7 +11,7 @@
 need ROOT
 need BUILT:preflight BUILT:t/gentrace BUILT:t/ci_genruns
 need CMD:gnuplot CMD:mknod CMD:mkfifo CMD:timeout
-plan 236
+plan 239
 
 RUN="$TMP/run"
 "$TOP/t/fixtures/report/make-rundir.sh" full "$RUN" >"$TMP/mk.log" 2>&1 ||
@@ -111,7 +111,7 @@ n=0
 for c in "history list --db $DB" "history trend --db $DB --metric io.activation_latency.max" \
 	"compare --baseline $TMP/bl.json $CT" "check $RUN" "summary $RUN" \
 	"analyze $RUN -o -" "sysinfo" "baseline create $TMP/runs/base/run-0* $TMP/runs/base/run-10 -o $TMP/b2.json" \
-	"load cpu -d 100ms" "help" "analyze $RUN -o $TMP/o13.json" "record --summary $RUN/03-app/trace.dat"; do
+	"load cpu -d 100ms" "help" "analyze $RUN -o $TMP/o13.json" "record --summary $RUN/03-app/trace.dat" "sysinfo --json"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	run_cmd sh -c '"$@" > "$0"' "$FULL" "$PREFLIGHT" $c

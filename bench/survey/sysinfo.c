@@ -1216,8 +1216,12 @@ int sysinfo_write(const json_t *info, const char *path, bool as_json)
 	if (ret)
 		return ret;
 	if (as_json) {
-		if (json_dumpf(info, f, JSON_INDENT(2)) == 0)
-			fputc('\n', f);
+		/* a write that failed is said with its own errno (the commit would find only the error flag) */
+		if (json_dumpf(info, f, JSON_INDENT(2)) < 0 || fputc('\n', f) == EOF) {
+			ret = pf_outfile_fail(path ? path : "-", errno);
+			pf_outfile_abort(f);
+			return ret;
+		}
 	} else {
 		sysinfo_print_human(info, f);
 	}
