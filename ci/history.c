@@ -567,6 +567,7 @@ static int hist_export(struct ci_db *db, const struct hist_opts *o)
 	const char *p[1];
 	char path[1200];
 	int ret = PF_EXIT_USAGE;
+	bool made = false;
 
 	if (!o->squad) {
 		ret = pf_fail(PF_EXIT_USAGE, "export: no --squad DIR");
@@ -596,8 +597,11 @@ static int hist_export(struct ci_db *db, const struct hist_opts *o)
 	snprintf(e.uuid, sizeof(e.uuid), "n");	/* numbers */
 	if (ci_db_exec(db, "SELECT key, value FROM metrics WHERE uuid = ? ORDER BY key", 1, p, hist_pair, &e))
 		goto out;
-	if (mkdir(o->squad, 0755) && errno != EEXIST) {
-		ret = pf_fail(PF_EXIT_USAGE, "%s: %s", o->squad, strerror(errno));
+	if (!mkdir(o->squad, 0755)) {
+		made = true;
+	} else if (errno != EEXIST) {
+		ret = pf_fail(errno == ENOENT || errno == ENOTDIR ? PF_EXIT_USAGE : PF_EXIT_ENV, "%s: %s",
+			      o->squad, strerror(errno));
 		goto out;
 	}
 	{
@@ -607,8 +611,16 @@ static int hist_export(struct ci_db *db, const struct hist_opts *o)
 
 		for (size_t i = 0; i < PF_ARRAY_SIZE(files); i++) {
 			snprintf(path, sizeof(path), "%s/%s", o->squad, files[i].name);
-			if ((ret = pf_outfile_json(path, files[i].o, JSON_INDENT(1) | JSON_SORT_KEYS)))
+			if ((ret = pf_outfile_json(path, files[i].o, JSON_INDENT(1) | JSON_SORT_KEYS))) {
+				/* no part of a submission: the files written before go, the directory if made here */
+				while (i-- > 0) {
+					snprintf(path, sizeof(path), "%s/%s", o->squad, files[i].name);
+					unlink(path);
+				}
+				if (made)
+					rmdir(o->squad);
 				goto out;
+			}
 		}
 	}
 	printf("history: run %s exported for SQUAD to %s (%zu tests, %zu metrics)\n", sel.uuid, o->squad,

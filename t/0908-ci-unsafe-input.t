@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight BUILT:t/ci_genruns
 need CMD:sqlite3
-plan 29
+plan 30
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -127,8 +127,11 @@ if test_have_prereq ROOT && mkdir "$TMP/fs" && mount -t tmpfs -o size=1m "pf-t09
 	run_cmd "$PREFLIGHT" history add --db "$TMP/fs/kept.sqlite" "$TMP/more/run-04"
 	is "$rc:$(printf '%s\n' "$err" | wc -l):$(sqlite3 "$TMP/fs/kept.sqlite" 'SELECT count(*) FROM runs')" "3:1:3" \
 		"ci-unsafe-7.3 an add to a database there before: exit 3, one line, its runs kept"
+	run_cmd "$PREFLIGHT" history export --db h.sqlite --squad "$TMP/fs/sq"
+	is "$rc:$(printf '%s\n' "$err" | wc -l):$(test -e "$TMP/fs/sq" && echo left)" "3:1:" \
+		"ci-unsafe-7.4 export onto a full disk: exit 3, one line, no part of a submission left, nor the directory it made"
 	umount "$TMP/fs"
 else
-	skip "ci-unsafe-7.1 ci-unsafe-7.2 ci-unsafe-7.3" "${prereq_why:-cannot mount a tmpfs}"
+	skip "ci-unsafe-7.1 ci-unsafe-7.2 ci-unsafe-7.3 ci-unsafe-7.4" "${prereq_why:-cannot mount a tmpfs}"
 fi
 done_testing
