@@ -401,6 +401,33 @@ static json_t *ct_tail_json(const struct ct_file *f, const struct ct_thread *t, 
 	return o;
 }
 
+/*
+ * ct_all_tail - the curve of every thread's wakeups together ('all'): the
+ * threads' buckets and overflows summed, one thread's rule on them; NULL when
+ * out of memory
+ */
+static json_t *ct_all_tail(const struct ct_file *f, int64_t scale)
+{
+	struct ct_thread sum = { .max = 0 };
+	json_t *o;
+
+	if (!(sum.bins = calloc(f->nbuckets, sizeof(*sum.bins))))
+		return NULL;
+	for (unsigned i = 0; i < f->nthreads; i++) {
+		const struct ct_thread *t = &f->t[i];
+
+		for (uint64_t b = 0; b < f->nbuckets; b++)
+			sum.bins[b] += t->bins[b];
+		sum.cycles += t->cycles;
+		sum.overflows += t->overflows;
+		if (t->cycles && t->max > sum.max)
+			sum.max = t->max;
+	}
+	o = ct_tail_json(f, &sum, scale);
+	free(sum.bins);
+	return o;
+}
+
 static json_t *ct_int_or_null(int v)
 {
 	return v < 0 ? json_null() : json_integer(v);
@@ -492,6 +519,7 @@ static int ct_build(struct ct_file *f, const char *path, json_t **out)
 					    max_seen, scale, max_thread));
 	json_object_set_new(a, "overflows", f->nbuckets ? json_integer((json_int_t)total_ovf) :
 			    json_null());
+	json_object_set_new(a, "tail", f->nbuckets ? ct_all_tail(f, scale) : json_null());
 	json_object_set_new(o, "all", a);
 	*out = o;
 	o = NULL;

@@ -946,6 +946,14 @@ static inline bool an_cpu_advance(struct an_cpu *c, int64_t ts)
 	return true;
 }
 
+/* an_softirq_close - the CPU's softirq ends (or leaves it with its thread) at ts: its time and its piece of history */
+static void an_softirq_close(struct an_cpu *c, int64_t ts)
+{
+	c->in_softirq = false;
+	c->softirq_ns += ts - c->softirq_start_ns;
+	an_seg_push(c, AN_SEG_SOFTIRQ, c->softirq_start_ns, ts, c->vec, c->curr, 0);
+}
+
 /*
  * The prev_state of a thread's last switch-out: X (EXIT_DEAD, 0x10) or Z
  * (EXIT_ZOMBIE, 0x20) since Linux 4.14, TASK_DEAD (0x40) before. After its
@@ -959,6 +967,7 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 {
 	struct an_cpu *c = &r->cpu[cpu];
 	struct an_thread *t;
+	uint8_t softirq_vec = 0;
 
 	r->n_switch++;
 	an_cpu_advance(c, ts);
@@ -967,6 +976,17 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 		c->intr_since_ns = 0;
 	}
 	an_intr_charge(r, c, ts);
+	/*
+	 * A switch inside a softirq: on PREEMPT_RT softirqs run in threads
+	 * (ktimers/N, ksoftirqd/N, a threaded IRQ's bottom half) that can be
+	 * preempted there. The softirq leaves the CPU with its thread and goes
+	 * on when that thread runs again; the next thread's time is its own.
+	 */
+	if (c->in_softirq) {
+		softirq_vec = (uint8_t)(c->vec + 1);
+		an_softirq_close(c, ts);
+		c->intr_since_ns = 0;
+	}
 	if (prev_pid) {
 		t = an_cpu_thread(r, c, prev_pid);
 		if (t) {
@@ -979,6 +999,7 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 			if (!t->first_ns)
 				t->first_ns = ts;
 			an_switch_out(r, c, t, ts, prev_state);
+			t->softirq_vec = softirq_vec;
 			if (t->life == AN_EXITING && (prev_state & AN_STATE_DEAD))
 				an_thread_freeze(r, t);
 		}
@@ -995,6 +1016,12 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 			t->sw_seen = true;
 			an_switch_in(r, t, cpu, ts, false);
 			c->curr_idx = (int32_t)(t - r->thr);
+			if (t->softirq_vec) {	/* back in the softirq it was preempted in */
+				c->in_softirq = true;
+				c->softirq_start_ns = c->intr_since_ns = ts;
+				c->vec = t->softirq_vec - 1;
+				t->softirq_vec = 0;
+			}
 		}
 	}
 	c->curr = next_pid;
@@ -1154,9 +1181,7 @@ void an_on_softirq(struct an_run *r, int cpu, int64_t ts, bool entry, int vec)
 	}
 	if (!c->in_softirq)
 		return;
-	c->in_softirq = false;
-	c->softirq_ns += ts - c->softirq_start_ns;
-	an_seg_push(c, AN_SEG_SOFTIRQ, c->softirq_start_ns, ts, c->vec, c->curr, 0);
+	an_softirq_close(c, ts);
 	an_intr_charge(r, c, ts);
 }
 

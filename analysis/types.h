@@ -236,6 +236,7 @@ struct an_thread {
 	struct an_stage stage[AN_STAGE];	/* samples not yet in the histograms (an_stage_flush) */
 	int      eprio;			/* effective priority now (switch, sched_pi_setprio), with eprio_known */
 	bool     eprio_known;
+	uint8_t  softirq_vec;		/* switched out inside a softirq (PREEMPT_RT's are preemptible): its vector + 1, 0 none */
 	struct an_rt_thr *rt;		/* PREEMPT_RT state (rt.c), NULL until it concerns the thread */
 };
 

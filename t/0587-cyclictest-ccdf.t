@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib/check-lib.sh"
 FX="$TOP/t/fixtures/cyclictest"
 need_ct_dump
-plan 19
+plan 22
 
 "$DUMP" "$FX/small-ovf.json" > "$TMP/s.json"
 is "$(json_get "$TMP/s.json" threads.0.tail.ccdf threads.0.tail.ccdf_ends_ns | paste -sd' ')" \
@@ -80,6 +80,15 @@ done
 is "$(json_get "$TMP/ovf-status.hist.out" threads.0.tail.ccdf threads.0.tail.ccdf_ends_ns | paste -sd' ')" \
 	"[[15000,1]] 15000" "ccdf-3.2 every sample overflowed (even the min): one point, the end, P = 1"
 is "$("$DUMP" "$FX/nohist.json" | json_get - threads.0.tail)" null "ccdf-3.3 cyclictest without -h: no curve (null)"
+
+# every thread together (cyclictest.all): the threads' buckets and overflows summed - small-ovf's
+# 14 samples: 1 at 2 us, 5 at 3, 2 at 4, 3 at 5, 1 at 7, 2 past the -h size
+is "$(json_get "$TMP/s.json" all.tail.ccdf all.tail.ccdf_ends_ns all.tail.count | paste -sd' ')" \
+	"[[2000,1],[3000,0.928571428571429],[4000,0.571428571428571],[5000,0.428571428571429],[7000,0.214285714285714],[10000,0.142857142857143]] 10000 14" \
+	"ccdf-4.1 all threads' curve: P = 14/14, 13/14, 8/14, 6/14, 3/14, ending at the -h size with the 2 overflows of 14"
+like "$(json_get "$TMP/s.json" all.tail.ccdf_note)" "2 of the 14 samples overflowed it .* the max, 25000 ns:" \
+	"ccdf-4.2 ... its note: the overflows of every thread, the largest max"
+is "$("$DUMP" "$FX/nohist.json" | json_get - all.tail)" null "ccdf-4.3 without -h: no curve of all either"
 
 # X2 in the report: a cyclictest phase's threads with the budget judging cyclictest's maximum
 if test_have_prereq CMD:gnuplot; then

@@ -404,6 +404,39 @@ static void test_negative_exec(void)
 	free_run(r);
 }
 
+/*
+ * PREEMPT_RT runs softirqs in threads that can be preempted inside one
+ * (a guest's ktimers/1 was switched out in its HRTIMER softirq for 5 ms):
+ * the softirq leaves the CPU with its thread, and the next thread's time is
+ * its own, not an interrupt (the selftest's st_pi had an execution time
+ * below zero in the amd64 RT guest)
+ */
+static void test_softirq_preempted(void)
+{
+	struct an_run *r = new_run();
+	struct an_task *pi;
+	const char d[] = "pf1 T 6 st_pi tid=29 period_ns=10000000 deadline_ns=0 prio=87 policy=fifo\n";
+
+	an_on_marker_text(r, 0, 0, 29, d, (int)strlen(d), "t.dat", 0);
+	an_on_switch(r, 0, 0, 0, COMM("swapper/0"), 120, 0, 15, COMM("ktimers/0"), 98);
+	an_on_softirq(r, 0, 10 * US, true, 8);
+	an_on_switch(r, 0, 50 * US, 15, COMM("ktimers/0"), 98, 0, 29, COMM("st_pi"), 12);
+	an_on_marker_start(r, 0, 60 * US, 29, 6, 1, 0);
+	an_on_irq(r, 0, 70 * US, true, -236, "local_timer", 11);
+	an_on_irq(r, 0, 75 * US, false, 0, NULL, 0);
+	an_on_marker_end(r, 0, 100 * US, 29, 6, 1, 0, 0);
+	an_on_switch(r, 0, 120 * US, 29, COMM("st_pi"), 12, 1, 15, COMM("ktimers/0"), 98);
+	an_on_softirq(r, 0, 150 * US, false, 8);
+	an_on_switch(r, 0, 160 * US, 15, COMM("ktimers/0"), 98, 1, 0, COMM("swapper/0"), 120);
+	pi = an_task_by_name(r, "st_pi", false);
+	check_int(pi->exec.h.count, ==, 1, "sirq-1.1 st_pi's job ended");
+	check_int(pi->exec.h.max, ==, 35 * US, "sirq-1.2 its execution time: 40 us less the 5 us timer IRQ, not the softirq's");
+	check_int(an_thread_find(r, 29)->intr_ns, ==, 5 * US, "sirq-1.3 st_pi took only the hard IRQ");
+	check_int(an_thread_find(r, 15)->intr_ns, ==, 70 * US, "sirq-1.4 ktimers/0's softirq: 40 us before, 30 us after");
+	check_int(r->cpu[0].softirq_ns, ==, 70 * US, "sirq-1.5 the CPU's softirq time: while ktimers/0 ran it");
+	free_run(r);
+}
+
 /* ct_name, ct_prio - the threads of the cyclictest test on CPU 1: idle, the hog (FIFO 95), cyclictest (FIFO 80) */
 static const char *ct_name(int pid)
 {
@@ -785,7 +818,7 @@ static void test_sweep(void)
 int main(void)
 {
 	pf_set_prog("analyze_test");
-	tap_plan(123);
+	tap_plan(128);
 	test_windows();
 	test_mwindows();
 	test_lost();
@@ -797,6 +830,7 @@ int main(void)
 	test_culprit_irq_in_app();
 	test_culprit_label();
 	test_negative_exec();
+	test_softirq_preempted();
 	test_timer_now();
 	test_cyclictest();
 	test_cyclictest_main_boosted();
