@@ -1225,6 +1225,8 @@ void an_tasks_free(struct an_run *r)
 	struct an_task *t;
 	int i;
 
+	an_win_free(&r->jl_w1s);
+	an_win_free(&r->jl_wslot);
 	for (i = 0; i < r->ntasks; i++) {
 		t = r->task[i];
 		an_stat_free(&t->lat); an_stat_free(&t->resp); an_stat_free(&t->exec);
