@@ -85,8 +85,9 @@ const struct pf_command cmd_report = {
 	"                      median and range beside this run's values in V1\n"
 	"                      (default: none)\n"
 	"      --history DB    a database of 'preflight history': each requirement's\n"
-	"                      value over the last 10 runs of this run's scenario, this\n"
-	"                      run the last, in V2 (default: none)\n"
+	"                      value in this run and the 9 runs of its scenario before\n"
+	"                      it (without a start time in run.json: its 9 latest\n"
+	"                      others), in V2 (default: none)\n"
 	"  -h, --help          this text\n"
 	"\n"
 	"exit: 0 written, 2 RUN_DIR has nothing to report or bad usage (a previous run,\n"
@@ -778,8 +779,9 @@ static void rpt_head(struct rpt *r)
 	if (r->history) {
 		char h[PATH_MAX + 64];
 
-		snprintf(h, sizeof(h), "%s (%zu earlier runs of this scenario)", r->history_db,
-			 json_array_size(json_object_get(r->history, "runs")));
+		snprintf(h, sizeof(h), "%s (%zu %s)", r->history_db,
+			 json_array_size(json_object_get(r->history, "runs")), rpt_str(r->run, "started_utc", NULL) ?
+			 "earlier runs of this scenario" : "latest other runs of this scenario, any date");
 		rpt_kv(r, "compared with the history (V2)", h);
 	}
 	if (epoch && *epoch) {

@@ -508,11 +508,15 @@ static void summary_verdicts(json_t *v, json_t *res, FILE *out)
 /* summary_compared - what the report compares the run with (run.json compared_with: run's --previous, --baseline, --history) */
 static void summary_compared(json_t *run, FILE *out)
 {
-	static const char *const what[][3] = {
+	const char *what[][3] = {
 		{ "previous", "previous run ", " (report V1)" }, { "baseline", "baseline ", " (report V1)" },
-		{ "history", "the scenario's last runs in history ", " (report V2)" },
+		{ "history", "the scenario's runs up to this one in history ", " (report V2)" },
 	};
 	int n = 0;
+
+	/* the report's V2 takes those started at or before this run: without its start, the latest, any date */
+	if (!summary_str(run, "started_utc", NULL))
+		what[2][1] = "the scenario's latest runs in history ";
 
 	for (size_t i = 0; i < PF_ARRAY_SIZE(what); i++) {
 		char path[64];

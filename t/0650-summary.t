@@ -5,7 +5,7 @@
 # prints (t/fixtures/run-summary.txt); missing files are said so;
 # bad input is one line, exit 2
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 37
+plan 38
 
 cd "$TOP" || exit 1
 FX=t/fixtures/run
@@ -38,8 +38,11 @@ cp -r "$FX" "$TMP/cmp"
 perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); $j->{compared_with} = {previous => "runs/a", baseline => undef,
 	history => "h.sqlite"}; $_ = JSON::PP->new->encode($j)' "$TMP/cmp/run.json"
 run_cmd "$PREFLIGHT" summary "$TMP/cmp"
-is "$rc:$(printf '%s\n' "$out" | sed -n 3p)" "0:compared with: previous run runs/a (report V1); the scenario's last runs in history h.sqlite (report V2)" \
-	"summary-2.7 the third line says what the report compared the run with, the baseline not given left out"
+is "$rc:$(printf '%s\n' "$out" | sed -n 3p)" "0:compared with: previous run runs/a (report V1); the scenario's runs up to this one in history h.sqlite (report V2)" \
+	"summary-2.7 the third line says what the report compared the run with, the baseline not given left out (V2: the runs up to this one)"
+perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); delete $j->{started_utc}; $_ = JSON::PP->new->encode($j)' "$TMP/cmp/run.json"
+is "$("$PREFLIGHT" summary "$TMP/cmp" | sed -n 3p)" "compared with: previous run runs/a (report V1); the scenario's latest runs in history h.sqlite (report V2)" \
+	"summary-2.7a ... a run.json without its start: the latest runs, as the report's V2 takes them"
 is "$(printf '%s\n' "$out" | sed "3d; s|$TMP/cmp|$FX|g")" "$EXPECTED" "summary-2.8 ... and nothing else changes"
 
 # --- summary-4: the verdicts are verdicts.json's (issue 27.13), never the TAP's wording
