@@ -1439,31 +1439,50 @@ static void rpt_s_tasks(struct rpt *r)
 	rpt_plot_r1(r);
 }
 
-/* rpt_s_utilisation - 7 */
+/*
+ * rpt_s_utilisation - 7: one row per name of results.json's app (docs/results.md), each a share of
+ * one CPU summed over the CPUs (2 CPUs busy: 200 %) and, with the number of CPUs, of all of them
+ */
 static void rpt_s_utilisation(struct rpt *r)
 {
 	static const char *const shares[][2] = {
-		{ "utilisation", "app utilisation (share of one CPU, whole trace)" },
-		{ "utilisation_all_cpus", "app utilisation (share of all CPUs)" },
-		{ "utilisation_max_1s", "worst 1 s window" },
-		{ "utilisation_max_slot", "worst slot window" },
-		{ "utilisation_max_10ms", "worst 10 ms window" },
+		{ "utilisation", "app utilisation, whole run (app.utilisation)" },
+		{ "utilisation_max_1s", "worst 1 s window (app.utilisation_max_1s)" },
+		{ "utilisation_max_slot", "worst slot window (app.utilisation_max_slot)" },
 	};
 	json_t *app = pf_jpath_get(r->results, "app");
-	char buf[64];
+	int ncpus = (int)json_array_size(json_object_get(app, "utilisation_per_cpu"));
+	char buf[128], label[128];
 
 	rpt_section(r, "7", "utilisation", "Utilisation");
 	if (!json_is_object(app)) {
 		rpt_note_missing(r, "utilisation: results.json has no app utilisation (no markers, no job log)");
 		return;
 	}
+	if (!ncpus)
+		ncpus = (int)rpt_int(r->results, "trace.cpus", 0);
 	fputs("<table>", r->out);
 	for (size_t i = 0; i < PF_ARRAY_SIZE(shares); i++) {
 		double v = rpt_num(app, shares[i][0]);
+		int64_t slot_ms = rpt_int(r->results, "slots.slot_ns", 0) / PF_NS_PER_MS;
 
-		snprintf(buf, sizeof(buf), isnan(v) ? "—" : "%.2f %%", v * 100);
-		rpt_kv(r, shares[i][1], buf);
+		if (isnan(v))
+			snprintf(buf, sizeof(buf), "not measured");
+		else if (ncpus > 0)
+			snprintf(buf, sizeof(buf), "%.2f %% of one CPU = %.2f %% of the %d CPUs", v * 100, v * 100 / ncpus,
+				 ncpus);
+		else
+			snprintf(buf, sizeof(buf), "%.2f %% of one CPU", v * 100);
+		snprintf(label, sizeof(label), "%s", shares[i][1]);
+		if (!strcmp(shares[i][0], "utilisation_max_slot") && slot_ms > 0)
+			snprintf(label, sizeof(label), "worst %lld ms slot window (app.utilisation_max_slot)",
+				 (long long)slot_ms);
+		rpt_kv(r, label, buf);
 	}
+	rpt_kv(r, "how",
+	       "the app's CPU time summed over every CPU, as a share of one CPU: up to 100 % times the number of "
+	       "CPUs (200 % on 2 CPUs: both busy with the app throughout); windows aligned to the start of the "
+	       "trace, or of the job log without one (docs/results.md). U1 below counts each job's CPU time in the window of its release.");
 	rpt_kv_json(r, "source", app, "source");
 	rpt_kv_json(r, "slot overruns", r->results, "slots.overruns");
 	rpt_kv_json(r, "slots", r->results, "slots.count");

@@ -1301,8 +1301,9 @@ void rpt_plot_u1(struct rpt *r)
 	else
 		fprintf(s, "set label '60 %% line: above this axis' at graph 0.99, graph 0.94 right tc rgb '#D00000' front\n");
 	fprintf(s, "set arrow from %.3f, first %.3f to %.3f, first %.3f head filled lc rgb '#000000' front\n"
-		   "set label 'worst window %.1f %%' at %.3f, first %.3f %s offset %s,0.6 front\nplot ",
-		(top_k + 0.5) * win_ns / 1e9, top + 0.12 * ymax, (top_k + 0.5) * win_ns / 1e9, top + 0.01 * ymax, top,
+		   "set label 'worst %g ms window %.1f %%' at %.3f, first %.3f %s offset %s,0.6 front\nplot ",
+		(top_k + 0.5) * win_ns / 1e9, top + 0.12 * ymax, (top_k + 0.5) * win_ns / 1e9, top + 0.01 * ymax,
+		win_ns / 1e6, top,
 		(top_k + 0.5) * win_ns / 1e9, top + 0.12 * ymax, top_k < nwin / 2 ? "left" : "right",
 		top_k < nwin / 2 ? "-0.5" : "0.5");
 	for (w = 0, i = r->ntasks - 1; i >= 0; i--) {

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight
 need CMD:gnuplot
-plan 22
+plan 23
 
 R="$TMP/run"
 cp -r "$TOP/t/fixtures/report-run" "$R"
@@ -36,6 +36,13 @@ for s in $(perl -ne 'while (/<figure id="fig-([^"]+)"><img /g) { print "$1\n" }'
 		"$TMP/r.html" | perl -MXML::Parser -e 'XML::Parser->new->parse(join "", <STDIN>)' 2>/dev/null && svgs_ok=$((svgs_ok + 1))
 done
 is "$svgs_ok" "$svgs" "length-1.6 ... each well-formed XML ($svgs figures)"
+
+# section 7 (issue 32.15, one definition per name): each of results.json's app utilisations once, a share of one
+# CPU summed over the CPUs and of all of them (the fixture's worst slot: both CPUs of the guest busy with the app,
+# 2.0: it read "200 %" beside a "worst 10 ms window" that results.json never has, "—")
+is "$(sed -n '/<section id="utilisation"/,/<figure/p' "$TMP/r.html" | grep -o '<tr><th>[^<]*window[^<]*</th><td>[^<]*' | sed 's/<tr><th>//; s/<\/th><td>/: /' | tr '\n' '|')" \
+	"worst 1 s window (app.utilisation_max_1s): 44.00 % of one CPU = 22.00 % of the 2 CPUs|worst 10 ms slot window (app.utilisation_max_slot): 200.00 % of one CPU = 100.00 % of the 2 CPUs|" \
+	"length-1.9 section 7: the worst windows by their results.json names, of one CPU and of the 2 CPUs, no row without a value"
 
 # the gnuplot scripts of the figures, kept by PREFLIGHT_REPORT_KEEP_TMP
 G=$(ls -d "$TMP"/preflight-report.* | head -1)
