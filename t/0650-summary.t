@@ -5,7 +5,7 @@
 # prints (t/fixtures/run-summary.txt); missing files are said so;
 # bad input is one line, exit 2
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 38
+plan 40
 
 cd "$TOP" || exit 1
 FX=t/fixtures/run
@@ -32,6 +32,18 @@ like "$out" "results: no results.json \(analysis did not run\)" "summary-2.3 no 
 like "$out" "\(no verdicts.json\)" "summary-2.4 no verdicts.json is said"
 like "$out" "\(no SHA256SUMS\)" "summary-2.5 no SHA256SUMS is said"
 like "$out" "result: FAIL: requirements not met$" "summary-2.6 the result is run.json's"
+
+# the top-level results.json's cyclictest is the last loaded cyclictest phase's (docs/scenarios.md), run before the
+# app: named by its phase, never "beside the app" (issue 32.15: qualification.txt said so of phase 02)
+cp -r t/fixtures/report-run "$TMP/rr"
+find "$TMP/rr" -name '*.gz' -exec gunzip {} +
+is "$("$PREFLIGHT" summary "$TMP/rr" | grep '^  cyclictest baseline')" \
+	"  cyclictest baseline under the loads, phase 02-loaded, without the app (not beside it): max 261691.0 us, p99.99 -" \
+	"summary-2.9 the cyclictest baseline named by its phase (02-loaded), without the app"
+perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); $j->{cyclictest}{file} = "/var/tmp/smoke/03-app/cyclictest.json";
+	$_ = JSON::PP->new->encode($j)' "$TMP/rr/results.json"
+like "$("$PREFLIGHT" summary "$TMP/rr" | grep '^  cyclictest baseline')" "phase 03-app, beside the app: " \
+	"summary-2.10 ... beside the app only when it ran in the app's phase"
 
 # what the report compared the run with (run --previous / --baseline / --history: run.json compared_with), under the run line
 cp -r "$FX" "$TMP/cmp"
