@@ -17,21 +17,59 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* an_win_init - windows of width_ns aligned to origin_ns */
+/* an_win_init - windows of width_ns aligned to origin_ns (a struct never initialised: an_win_free first) */
 void an_win_init(struct an_win *w, int64_t width_ns, int64_t origin_ns)
 {
 	memset(w, 0, sizeof(*w));
 	w->width_ns = width_ns;
 	w->origin_ns = origin_ns;
 	w->idx = -1;
+	w->cap = AN_WIN_RING0;
+}
+
+/* an_win_free - what the ring grew into */
+void an_win_free(struct an_win *w)
+{
+	free(w->big);
+	w->big = NULL;
+	w->cap = AN_WIN_RING0;
+}
+
+/* an_win_acc - the busy time of window k */
+static int64_t *an_win_acc(struct an_win *w, int64_t k)
+{
+	return (w->big ? w->big : w->ring0) + (k & (w->cap - 1));
 }
 
 /*
- * an_win_add - add busy time [start_ns, end_ns). Intervals arrive nearly in
- * time order (a run on another CPU may close later than a newer one); the
- * last AN_WIN_RING windows stay open for them. A part older than that is
- * added to the oldest open window: no time is lost, and that window is
- * overstated by at most that part.
+ * an_win_grow - while no window has closed (all since window 0 are open), a ring that holds
+ * window 'last' too, at most AN_WIN_RING; windows k < cap sit at k in any ring of them, so
+ * growing copies them as they are. Out of memory: the ring stays as it is
+ */
+static void an_win_grow(struct an_win *w, int64_t last)
+{
+	int64_t cap = w->cap, *big;
+
+	if (w->idx >= w->cap || last < w->cap || w->cap >= AN_WIN_RING)
+		return;
+	while (cap <= last && cap < AN_WIN_RING)
+		cap *= 2;
+	big = calloc((size_t)cap, sizeof(*big));
+	if (!big)
+		return;
+	memcpy(big, w->big ? w->big : w->ring0, (size_t)w->cap * sizeof(*big));
+	free(w->big);
+	w->big = big;
+	w->cap = cap;
+}
+
+/*
+ * an_win_add - add busy time [start_ns, end_ns). Intervals arrive out of
+ * time order (a run on another CPU may close later than a newer one; the
+ * job log's rows come task by task, the logger's lag apart): the last
+ * w->cap windows stay open for them, every window until AN_WIN_RING were
+ * seen. A part older than that is added to the oldest open window: no time
+ * is lost, and that window is overstated by at most that part.
  */
 void an_win_add(struct an_win *w, int64_t start_ns, int64_t end_ns)
 {
@@ -42,20 +80,21 @@ void an_win_add(struct an_win *w, int64_t start_ns, int64_t end_ns)
 	while (start_ns < end_ns) {
 		idx = (start_ns - w->origin_ns) / w->width_ns;
 		last = (end_ns - 1 - w->origin_ns) / w->width_ns;
-		if (last - idx > AN_WIN_RING) {
+		an_win_grow(w, last);
+		if (last - idx > w->cap) {
 			/*
 			 * windows wholly inside the interval are full: one is the
 			 * maximum, and the open ones past them start afresh (a
 			 * huge interval takes no time)
 			 */
-			for (k = 0; k < AN_WIN_RING; k++)
-				if (w->acc_ns[k] > w->max_ns)
-					w->max_ns = w->acc_ns[k];
-			memset(w->acc_ns, 0, sizeof(w->acc_ns));
+			for (k = 0; k < w->cap; k++)
+				if (*an_win_acc(w, k) > w->max_ns)
+					w->max_ns = *an_win_acc(w, k);
+			memset(an_win_acc(w, 0), 0, (size_t)w->cap * sizeof(int64_t));
 			if (w->width_ns > w->max_ns)
 				w->max_ns = w->width_ns;
-			w->idx = last - AN_WIN_RING;
-			start_ns = w->origin_ns + (last - AN_WIN_RING + 1) * w->width_ns;
+			w->idx = last - w->cap;
+			start_ns = w->origin_ns + (last - w->cap + 1) * w->width_ns;
 			continue;
 		}
 		/* the part up to the window's end (computed so that no sum can overflow) */
@@ -63,20 +102,20 @@ void an_win_add(struct an_win *w, int64_t start_ns, int64_t end_ns)
 		if (end_ns - start_ns < part)
 			part = end_ns - start_ns;
 		for (k = w->idx + 1; k <= idx; k++) {
-			/* window k replaces window k - AN_WIN_RING: close it */
-			int64_t *slot = &w->acc_ns[k % AN_WIN_RING];
+			/* window k replaces window k - cap: close it */
+			int64_t *slot = an_win_acc(w, k);
 
 			if (*slot > w->max_ns)
 				w->max_ns = *slot;
 			*slot = 0;
-			if (k < idx - AN_WIN_RING)
-				k = idx - AN_WIN_RING;
+			if (k < idx - w->cap)
+				k = idx - w->cap;
 		}
 		if (idx > w->idx)
 			w->idx = idx;
-		if (idx <= w->idx - AN_WIN_RING)
-			idx = w->idx - AN_WIN_RING + 1;
-		w->acc_ns[idx % AN_WIN_RING] += part;
+		if (idx <= w->idx - w->cap)
+			idx = w->idx - w->cap + 1;
+		*an_win_acc(w, idx) += part;
 		start_ns += part;
 	}
 }
@@ -158,12 +197,12 @@ double an_mwin_max(const struct an_mwin *w, int64_t duration_ns)
  */
 double an_win_max(const struct an_win *w, int64_t duration_ns)
 {
-	int64_t m = w->max_ns, den = w->width_ns;
-	int k;
+	const int64_t *acc = w->big ? w->big : w->ring0;
+	int64_t m = w->max_ns, den = w->width_ns, k;
 
-	for (k = 0; k < AN_WIN_RING; k++)
-		if (w->acc_ns[k] > m)
-			m = w->acc_ns[k];
+	for (k = 0; k < w->cap; k++)
+		if (acc[k] > m)
+			m = acc[k];
 	if (duration_ns > 0 && duration_ns < den)
 		den = duration_ns;
 	return (double)m / (double)den;
@@ -236,6 +275,8 @@ void an_sched_free(struct an_run *r)
 	/* the threads' histograms, and what dead threads kept of theirs, live in the pool */
 	pf_hist_pool_free(r->hpool);
 	r->hpool = NULL;
+	an_win_free(&r->app_w1s);
+	an_win_free(&r->app_wslot);
 	for (i = 0; i < r->nthr; i++)
 		free(r->thr[i].rt);
 	if (r->thr)

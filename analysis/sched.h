@@ -43,6 +43,7 @@ uint16_t an_name(struct an_run *r, const char *s, int len);
 void an_win_init(struct an_win *w, int64_t width_ns, int64_t origin_ns);
 void an_win_add(struct an_win *w, int64_t start_ns, int64_t end_ns);
 double an_win_max(const struct an_win *w, int64_t duration_ns);
+void an_win_free(struct an_win *w);
 /* an_stage_flush - a thread's staged wakeup-latency samples into its histograms (before they are read) */
 void an_stage_flush(struct an_run *r, struct an_thread *t);
 /*

@@ -777,6 +777,20 @@ static void an_slot_job(struct an_run *r, struct an_task *t, int64_t release_ns,
 		r->overrun_slots[r->n_overrun_slots++] = idx;
 }
 
+/*
+ * an_job_late - whether a job that ended at end_ns overran (still running at its next release:
+ * e_k > r_k + T) and missed its deadline (e_k - r_k > D), by its times or by the app's flags: one
+ * rule for the trace's jobs and the job log's rows (docs/results.md). The app flags an overrun only
+ * when a release reached the task while it ran, so a job of a task released by another (ctl100 by
+ * io) whose releaser was itself late ends after its next release unflagged
+ */
+static void an_job_late(const struct an_task *t, int64_t release_ns, int64_t end_ns, unsigned flags,
+			bool *overrun, bool *miss)
+{
+	*overrun = (t->period_ns > 0 && end_ns > release_ns + t->period_ns) || (flags & PF_JL_OVERRUN);
+	*miss = (t->deadline_ns > 0 && end_ns - release_ns > t->deadline_ns) || (flags & PF_JL_DEADLINE);
+}
+
 int an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_id, uint32_t seq,
 		     int64_t release_ns, unsigned flags)
 {
@@ -814,8 +828,7 @@ int an_on_marker_end(struct an_run *r, int cpu, int64_t ts, int pid, int task_id
 			       (long long)(exec_ns < 0 ? exec_ns : resp_ns < 0 ? resp_ns : j->start_ns - j->release_ns));
 	npre = th->preemptions - j->preempt0;
 	nmig = th->migrations - j->migr0;
-	overrun = (t->period_ns > 0 && ts > j->release_ns + t->period_ns) || (flags & PF_JL_OVERRUN);
-	miss = (t->deadline_ns > 0 && resp_ns > t->deadline_ns) || (flags & PF_JL_DEADLINE);
+	an_job_late(t, j->release_ns, ts, flags, &overrun, &miss);
 	j->lost = an_lost_overlaps(r, j->release_ns, ts);
 	t->jobs++;
 	t->overruns += overrun;
@@ -898,10 +911,12 @@ static void an_jl_period(struct an_run *r, struct an_task *t, const struct pf_jl
 int an_jlrow_consume(struct an_run *r, struct an_task *t, const struct pf_jlrow *row, const struct an_job *job)
 {
 	int64_t lat = row->start_ns - row->release_ns, d;
+	bool overrun, miss;
 
+	an_job_late(t, row->release_ns, row->end_ns, row->flags, &overrun, &miss);
 	t->jl_jobs++;
-	t->jl_overruns += !!(row->flags & PF_JL_OVERRUN);
-	t->jl_misses += !!(row->flags & PF_JL_DEADLINE);
+	t->jl_overruns += overrun;
+	t->jl_misses += miss;
 	t->jl_missed += row->missed;
 	if (an_stat_add(&t->jl_lat, lat, row->release_ns, row->seq) ||
 	    an_stat_add(&t->jl_resp, row->end_ns - row->release_ns, row->release_ns, row->seq) ||
@@ -1210,6 +1225,8 @@ void an_tasks_free(struct an_run *r)
 	struct an_task *t;
 	int i;
 
+	an_win_free(&r->jl_w1s);
+	an_win_free(&r->jl_wslot);
 	for (i = 0; i < r->ntasks; i++) {
 		t = r->task[i];
 		an_stat_free(&t->lat); an_stat_free(&t->resp); an_stat_free(&t->exec);

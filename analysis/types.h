@@ -47,7 +47,8 @@
 
 #define AN_TICK_NS        (4 * PF_NS_PER_MS)	/* default --tick: one tick at HZ=250 */
 
-#define AN_WIN_RING 32	/* windows still open to late intervals */
+#define AN_WIN_RING0 32		/* an_win: windows open to late intervals before its ring grows */
+#define AN_WIN_RING  32768	/* ... and at most (327 s of 10 ms slots, 9 h of 1 s windows: 256 KiB) */
 
 /*
  * an_mwin - consecutive windows of one width whose intervals arrive in time
@@ -63,12 +64,18 @@ struct an_mwin {
 	int64_t max_ns;		/* busiest window closed */
 };
 
-/* an_win - consecutive windows of one width; keeps the busiest one */
+/*
+ * an_win - consecutive windows of one width whose intervals arrive out of order (runs on several
+ * CPUs, the job log's rows drained task by task); keeps the busiest one. Every window stays open
+ * until AN_WIN_RING of them were seen, the ring growing to hold them; past that the oldest close
+ */
 struct an_win {
 	int64_t width_ns;
 	int64_t origin_ns;	/* start of window 0 */
 	int64_t idx;		/* newest window, -1 before the first sample */
-	int64_t acc_ns[AN_WIN_RING];	/* busy time of windows idx-AN_WIN_RING+1 .. idx */
+	int64_t cap;		/* windows open: idx - cap + 1 .. idx (a power of two, AN_WIN_RING0 .. AN_WIN_RING) */
+	int64_t ring0[AN_WIN_RING0];	/* busy time of window k at k % cap while cap is AN_WIN_RING0 */
+	int64_t *big;		/* the same once the ring grew (an_win_free) */
 	int64_t max_ns;		/* busiest window closed */
 };
 

@@ -85,8 +85,9 @@ const struct pf_command cmd_report = {
 	"                      median and range beside this run's values in V1\n"
 	"                      (default: none)\n"
 	"      --history DB    a database of 'preflight history': each requirement's\n"
-	"                      value over the last 10 runs of this run's scenario, this\n"
-	"                      run the last, in V2 (default: none)\n"
+	"                      value in this run and the 9 runs of its scenario before\n"
+	"                      it (without a start time in run.json: its 9 latest\n"
+	"                      others), in V2 (default: none)\n"
 	"  -h, --help          this text\n"
 	"\n"
 	"exit: 0 written, 2 RUN_DIR has nothing to report or bad usage (a previous run,\n"
@@ -520,6 +521,25 @@ static void rpt_td_int(struct rpt *r, json_t *v)
 }
 
 /*
+ * rpt_td_count - a task's count 'key' (overruns, deadline_misses) and, where the job log's own
+ * (tasks[].joblog) differs, that one beside it: two clocks (issue 32.8, docs/results.md); true
+ * when it did
+ */
+static bool rpt_td_count(struct rpt *r, json_t *task, const char *key)
+{
+	json_t *v = json_object_get(task, key), *jl = json_object_get(json_object_get(task, "joblog"), key);
+
+	if (!json_is_number(v) || !json_is_number(jl) || json_number_value(jl) == json_number_value(v) ||
+	    strcmp(rpt_str(task, "source", ""), "trace+joblog")) {
+		rpt_td_int(r, v);
+		return false;
+	}
+	fprintf(r->out, "<td class=\"n\" data-v=\"%.0f\">%.0f (job log %.0f)</td>", json_number_value(v),
+		json_number_value(v), json_number_value(jl));
+	return true;
+}
+
+/*
  * rpt_td_stat - a cell of one statistic of a distribution (ns, shown in µs);
  * a percentile known only by a bound shows its interval ("≥ 200.0, ≤ 431.0")
  */
@@ -778,8 +798,9 @@ static void rpt_head(struct rpt *r)
 	if (r->history) {
 		char h[PATH_MAX + 64];
 
-		snprintf(h, sizeof(h), "%s (%zu earlier runs of this scenario)", r->history_db,
-			 json_array_size(json_object_get(r->history, "runs")));
+		snprintf(h, sizeof(h), "%s (%zu %s)", r->history_db,
+			 json_array_size(json_object_get(r->history, "runs")), rpt_str(r->run, "started_utc", NULL) ?
+			 "earlier runs of this scenario" : "latest other runs of this scenario, any date");
 		rpt_kv(r, "compared with the history (V2)", h);
 	}
 	if (epoch && *epoch) {
@@ -1376,6 +1397,7 @@ static void rpt_s_tasks(struct rpt *r)
 		{ "exec_time_ns", "execution time" }, { "cpu_time_ns", "CPU time (job log)" },
 	};
 	char attr[960];
+	bool two_clocks = false;	/* a count of the job log differs from the trace's */
 	json_t *t;
 	size_t i;
 
@@ -1420,8 +1442,8 @@ static void rpt_s_tasks(struct rpt *r)
 		rpt_esc(r->out, rpt_str(t, "name", "?"));
 		fputs("</td>", r->out);
 		rpt_td_int(r, pf_jpath_get(t, "jobs"));
-		rpt_td_int(r, pf_jpath_get(t, "overruns"));
-		rpt_td_int(r, pf_jpath_get(t, "deadline_misses"));
+		two_clocks |= rpt_td_count(r, t, "overruns");
+		two_clocks |= rpt_td_count(r, t, "deadline_misses");
 		rpt_td_int(r, pf_jpath_get(t, "missed_activations"));
 		rpt_td_int(r, pf_jpath_get(t, "preemptions"));
 		rpt_td_int(r, pf_jpath_get(t, "migrations"));
@@ -1430,6 +1452,12 @@ static void rpt_s_tasks(struct rpt *r)
 		fputs("</td></tr>\n", r->out);
 	}
 	fputs("</table>\n", r->out);
+	if (two_clocks)
+		fputs("<p>\"(job log N)\": the job log's own count where it differs from the trace's, which the verdicts "
+		      "judge. A job log row's end is read before the app writes its end marker, whose time the trace "
+		      "gives, so a job that ends within that write of its deadline or next release is late in the trace "
+		      "only (docs/results.md, tasks[].joblog). An analysis before the job log's overruns were counted "
+		      "by their times counted the app's flags alone: analyse such a run again.</p>\n", r->out);
 	rpt_plot_h1(r);
 	rpt_plot_e1(r);
 	rpt_plot_x1(r);
@@ -1437,31 +1465,50 @@ static void rpt_s_tasks(struct rpt *r)
 	rpt_plot_r1(r);
 }
 
-/* rpt_s_utilisation - 7 */
+/*
+ * rpt_s_utilisation - 7: one row per name of results.json's app (docs/results.md), each a share of
+ * one CPU summed over the CPUs (2 CPUs busy: 200 %) and, with the number of CPUs, of all of them
+ */
 static void rpt_s_utilisation(struct rpt *r)
 {
 	static const char *const shares[][2] = {
-		{ "utilisation", "app utilisation (share of one CPU, whole trace)" },
-		{ "utilisation_all_cpus", "app utilisation (share of all CPUs)" },
-		{ "utilisation_max_1s", "worst 1 s window" },
-		{ "utilisation_max_slot", "worst slot window" },
-		{ "utilisation_max_10ms", "worst 10 ms window" },
+		{ "utilisation", "app utilisation, whole run (app.utilisation)" },
+		{ "utilisation_max_1s", "worst 1 s window (app.utilisation_max_1s)" },
+		{ "utilisation_max_slot", "worst slot window (app.utilisation_max_slot)" },
 	};
 	json_t *app = pf_jpath_get(r->results, "app");
-	char buf[64];
+	int ncpus = (int)json_array_size(json_object_get(app, "utilisation_per_cpu"));
+	char buf[128], label[128];
 
 	rpt_section(r, "7", "utilisation", "Utilisation");
 	if (!json_is_object(app)) {
 		rpt_note_missing(r, "utilisation: results.json has no app utilisation (no markers, no job log)");
 		return;
 	}
+	if (!ncpus)
+		ncpus = (int)rpt_int(r->results, "trace.cpus", 0);
 	fputs("<table>", r->out);
 	for (size_t i = 0; i < PF_ARRAY_SIZE(shares); i++) {
 		double v = rpt_num(app, shares[i][0]);
+		int64_t slot_ms = rpt_int(r->results, "slots.slot_ns", 0) / PF_NS_PER_MS;
 
-		snprintf(buf, sizeof(buf), isnan(v) ? "—" : "%.2f %%", v * 100);
-		rpt_kv(r, shares[i][1], buf);
+		if (isnan(v))
+			snprintf(buf, sizeof(buf), "not measured");
+		else if (ncpus > 0)
+			snprintf(buf, sizeof(buf), "%.2f %% of one CPU = %.2f %% of the %d CPUs", v * 100, v * 100 / ncpus,
+				 ncpus);
+		else
+			snprintf(buf, sizeof(buf), "%.2f %% of one CPU", v * 100);
+		snprintf(label, sizeof(label), "%s", shares[i][1]);
+		if (!strcmp(shares[i][0], "utilisation_max_slot") && slot_ms > 0)
+			snprintf(label, sizeof(label), "worst %lld ms slot window (app.utilisation_max_slot)",
+				 (long long)slot_ms);
+		rpt_kv(r, label, buf);
 	}
+	rpt_kv(r, "how",
+	       "the app's CPU time summed over every CPU, as a share of one CPU: up to 100 % times the number of "
+	       "CPUs (200 % on 2 CPUs: both busy with the app throughout); windows aligned to the start of the "
+	       "trace, or of the job log without one (docs/results.md). U1 below counts each job's CPU time in the window of its release.");
 	rpt_kv_json(r, "source", app, "source");
 	rpt_kv_json(r, "slot overruns", r->results, "slots.overruns");
 	rpt_kv_json(r, "slots", r->results, "slots.count");

@@ -729,29 +729,47 @@ static void rpt_v2_panel(FILE *s, size_t k, json_t *rec, json_t *runs)
 	fprintf(s, "\n");
 }
 
+/*
+ * rpt_v2_runs - which runs V2 draws, in words: this run and those of the history before it (a run.json
+ * with its start time: 'history verdicts --until' it), else the scenario's latest in the history,
+ * whatever their date (they may be later than this run)
+ */
+static void rpt_v2_runs(struct rpt *r, char *buf, size_t size)
+{
+	int nruns = (int)json_array_size(json_object_get(r->history, "runs"));
+	const char *scenario = rpt_str(r->history, "scenario", "?");
+
+	if (rpt_str(r->run, "started_utc", NULL))
+		snprintf(buf, size, "this run and the %d run%s of scenario %s before it", nruns, nruns == 1 ? "" : "s",
+			 scenario);
+	else
+		snprintf(buf, size, "this run and the %d latest other run%s of scenario %s (any date)", nruns,
+			 nruns == 1 ? "" : "s", scenario);
+}
+
 /* rpt_v2_figure - draw the panels of one V2 figure (id "V2", or "V2.n" of several): body is their script */
 static void rpt_v2_figure(struct rpt *r, const char *id, int panels, const char *body)
 {
 	int nruns = (int)json_array_size(json_object_get(r->history, "runs"));
-	char title[600], title_q[1200], caption[1024], *full = NULL;
+	char runs[400], title[600], title_q[1200], caption[1200], *full = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&full, &len);
 
 	if (!f)
 		return;
-	snprintf(title, sizeof(title), "%s each requirement over the last %d runs of scenario %s "
-		 "(x: runs before this one, 0 this run)", id, nruns + 1, rpt_str(r->history, "scenario", "?"));
+	rpt_v2_runs(r, runs, sizeof(runs));
+	snprintf(title, sizeof(title), "%s each requirement in %s", id, runs);	/* x: said by the caption */
 	fprintf(f, "unset key\nset xrange [%g:0.5]\nset xtics 1 out nomirror\nset ytics out\nset format y '%%g'\n"
 		   "set lmargin 10\nset multiplot layout %d,2 rowsfirst title '%s'\n%sunset multiplot\n",
 		-nruns - 0.5, (panels + 1) / 2, pf_gp_quote(title, '\'', title_q, sizeof(title_q)), body);
 	fclose(f);
-	snprintf(title, sizeof(title), "%s each requirement over the last %d runs of scenario %s", id, nruns + 1,
-		 rpt_str(r->history, "scenario", "?"));
-	snprintf(caption, sizeof(caption), "One panel per verdict with a value: its value in each of the scenario's "
-		 "%d earlier runs in the history database (--history; hollow circles, x: runs before this one) and this "
-		 "run's at 0 (filled diamond), each coloured by its verdict (green pass, red fail, grey not measured); "
-		 "the red dashed line is the bound. A run added without values (before schema 4), or giving a value in "
-		 "another unit, has no point.", nruns);
+	snprintf(caption, sizeof(caption), "One panel per verdict with a value: its value in each of %d %s in the "
+		 "history database (--history; hollow circles, x: runs before this one) and this run's at 0 (filled "
+		 "diamond), each coloured by its verdict (green pass, red fail, grey not measured); the red dashed line "
+		 "is the bound. A run added without values (before schema 4), or giving a value in another unit, has "
+		 "no point.", nruns, rpt_str(r->run, "started_utc", NULL) ? "runs of the scenario started at or before "
+		 "this one (at most 9)" : "latest runs of the scenario, whatever their date (run.json gives no start "
+		 "time to take those before it)");
 	rpt_plot_h(r, id, title, caption, full, 60 + 230 * ((panels + 1) / 2));
 	free(full);
 }
@@ -1283,8 +1301,9 @@ void rpt_plot_u1(struct rpt *r)
 	else
 		fprintf(s, "set label '60 %% line: above this axis' at graph 0.99, graph 0.94 right tc rgb '#D00000' front\n");
 	fprintf(s, "set arrow from %.3f, first %.3f to %.3f, first %.3f head filled lc rgb '#000000' front\n"
-		   "set label 'worst window %.1f %%' at %.3f, first %.3f %s offset %s,0.6 front\nplot ",
-		(top_k + 0.5) * win_ns / 1e9, top + 0.12 * ymax, (top_k + 0.5) * win_ns / 1e9, top + 0.01 * ymax, top,
+		   "set label 'worst %g ms window %.1f %%' at %.3f, first %.3f %s offset %s,0.6 front\nplot ",
+		(top_k + 0.5) * win_ns / 1e9, top + 0.12 * ymax, (top_k + 0.5) * win_ns / 1e9, top + 0.01 * ymax,
+		win_ns / 1e6, top,
 		(top_k + 0.5) * win_ns / 1e9, top + 0.12 * ymax, top_k < nwin / 2 ? "left" : "right",
 		top_k < nwin / 2 ? "-0.5" : "0.5");
 	for (w = 0, i = r->ntasks - 1; i >= 0; i--) {
@@ -1419,6 +1438,20 @@ static int rpt_f1_circuit(const char *p, FILE *out)
 }
 
 /*
+ * rpt_f1_panel - one panel of F1.2: column c of $E from 0, its n values' largest max; none is
+ * "no data" (nothing plotted: gnuplot warns of a series without a valid point), all 0 an axis to 1
+ * (gnuplot warns of an empty range)
+ */
+static void rpt_f1_panel(FILE *p, int c, int n, double max, const char *colour, const char *title)
+{
+	fprintf(p, "set yrange [0:%s]\nunset label 1\n", n && max > 0 ? "*" : "1");
+	if (!n)
+		fprintf(p, "set label 1 'no data: %s' at graph 0.5, graph 0.5 center front\nplot 1/0 notitle\n", title);
+	else
+		fprintf(p, "plot $E using 1:%d with lines lw 1.5 lc rgb '%s' title '%s'\n", c, colour, title);
+}
+
+/*
  * rpt_plot_f1 - the flight from the simulator's truth log: F1.1 the
  * trajectory from above, truth and the app's estimate over the mission
  * circuit, failsafe marked; F1.2 the estimate's position error and the
@@ -1430,8 +1463,8 @@ void rpt_plot_f1(struct rpt *r)
 	struct rpt_script sc = { 0 }, st = { 0 }, se = { 0 }, sr = { 0 };
 	char path[PATH_MAX], line[2048], *circ;
 	double n_lo = INFINITY, n_hi = -INFINITY, e_lo = INFINITY, e_hi = -INFINITY, half, v[F1_NCOL], acc[F1_NCOL];
-	double seg_t = NAN, last_t = 0;
-	int col[F1_NCOL], n = 0, nest = 0, nwp = 0, every, k, seg_mode = 1, mode, rows = 0, inb = 0;
+	double seg_t = NAN, last_t = 0, err_max[F1_NCOL] = { 0 };
+	int col[F1_NCOL], n = 0, nest = 0, nwp = 0, every, k, seg_mode = 1, mode, rows = 0, inb = 0, nerr[F1_NCOL] = { 0 };
 	FILE *f, *c, *t, *e, *rc;
 
 	snprintf(path, sizeof(path), "%.4000s/truth.csv", r->app_dir);
@@ -1494,8 +1527,11 @@ void rpt_plot_f1(struct rpt *r)
 			isnan(v[F1_MODE]) ? 1 : (int)v[F1_MODE]);
 		fprintf(e, "%g %g %g %g\n", v[F1_T], acc[F1_POS], acc[F1_TRACK], acc[F1_ALTERR]);
 		nest += !isnan(v[F1_EN]) && !isnan(v[F1_EE]);
-		for (k = F1_POS; k <= F1_ALTERR; k++)
+		for (k = F1_POS; k <= F1_ALTERR; k++) {
+			if (!isnan(acc[k]))
+				nerr[k]++, err_max[k] = fmax(err_max[k], acc[k]);
 			acc[k] = NAN;
+		}
 		n++;
 	}
 	if (seg_mode != 1 && !isnan(seg_t))
@@ -1540,15 +1576,15 @@ void rpt_plot_f1(struct rpt *r)
 				"truth where the app was in failsafe (red dots).", "truth.csv has no samples");
 		fprintf(p2, "$E << EOD\n%sEOD\n%s", se.text ? se.text : "", sr.text ? sr.text : "");
 		fprintf(p2, "set multiplot layout 3,1 margins 0.09,0.97,0.13,0.9 spacing 0,0.04\n"
-			    "set xrange [0:%g]\nset format x ''\nunset xlabel\nset key top right opaque\nset yrange [0:*]\nset offsets 0, 0, graph 0.15, 0\n"
-			    "set ylabel 'position (m)'\n"
-			    "plot $E using 1:2 with lines lw 1.5 lc rgb '#E69F00' title 'position error of the estimate (3-D)'\n"
-			    "unset title\nset ylabel 'track (m)'\n"
-			    "plot $E using 1:3 with lines lw 1.5 lc rgb '#0072B2' title 'cross-track error (truth to circuit)'\n"
-			    "set format x '%%g'\nset xlabel 'simulated time (s); red: failsafe, grey: no current estimate (not aligned yet, or the app silent)'\n"
-			    "set ylabel 'altitude (m)'\n"
-			    "plot $E using 1:4 with lines lw 1.5 lc rgb '#009E73' title 'altitude error (truth to circuit)'\n"
-			    "unset multiplot", last_t);
+			    "set xrange [0:%g]\nset format x ''\nunset xlabel\nset key top right opaque\nset offsets 0, 0, graph 0.15, 0\n"
+			    "set ylabel 'position (m)'\n", last_t);
+		rpt_f1_panel(p2, 2, nerr[F1_POS], err_max[F1_POS], "#E69F00", "position error of the estimate (3-D)");
+		fprintf(p2, "unset title\nset ylabel 'track (m)'\n");
+		rpt_f1_panel(p2, 3, nerr[F1_TRACK], err_max[F1_TRACK], "#0072B2", "cross-track error (truth to circuit)");
+		fprintf(p2, "set format x '%%g'\nset xlabel 'simulated time (s); red: failsafe, grey: no current estimate (not aligned yet, or the app silent)'\n"
+			    "set ylabel 'altitude (m)'\n");
+		rpt_f1_panel(p2, 4, nerr[F1_ALTERR], err_max[F1_ALTERR], "#009E73", "altitude error (truth to circuit)");
+		fprintf(p2, "unset multiplot");
 		rpt_script_plot(r, &s2, n, "F1.2", "F1.2 flight: position, track and altitude error over time",
 				"The app's position estimate against the truth at the estimate's own time, and the "
 				"simulated aircraft's cross-track and altitude error against the mission circuit; beyond "
@@ -1905,15 +1941,19 @@ static void rpt_g1_label_lines(struct rpt_g1_labels *l, char text[][256], double
  * rpt_g1_blocks - the timeline's data blocks for a view of [lo, hi] ms (suffix 'v'): $S<v> threads
  * (x centre, row, half width, half height, colour), $I<v> IRQ and softirq time (thin bars at the
  * bottom of a row), $W<v> the victim runnable; boxes clipped to the view, and those closer than
- * eps of one colour joined
+ * eps of one colour joined. Which of them hold a row: RPT_G1_S, RPT_G1_I, RPT_G1_W (gnuplot warns
+ * of an empty one: "Skipping data file with no valid points")
  */
-static void rpt_g1_blocks(FILE *s, struct rpt *r, int task, json_t *culprit, const int *tids, int ncpus, char v,
+enum { RPT_G1_S = 1, RPT_G1_I = 2, RPT_G1_W = 4, RPT_G1_L = 8, RPT_G1_N = 16 };
+
+static unsigned rpt_g1_blocks(FILE *s, struct rpt *r, int task, json_t *culprit, const int *tids, int ncpus, char v,
 			 double lo, double hi, double eps)
 {
 	json_t *tl = pf_jpath_get(culprit, "timeline"), *seg;
 	int64_t release = rpt_int(culprit, "release_ns", -1);
 	int victim = (int)rpt_int(tl, "victim_pid", -1);
 	struct rpt_box box = { 0 }, vbox = { 0 };
+	unsigned held = 0;
 	size_t i;
 
 	for (int pass = 0; pass < 3; pass++) {
@@ -1934,29 +1974,49 @@ static void rpt_g1_blocks(FILE *s, struct rpt *r, int task, json_t *culprit, con
 				if (rpt_g1_culprit(culprit, comm, st) >= 0 && colour == 0xc8c8c8)
 					colour = 0x505050;
 				rpt_box_put(s, &box, a, b, cpu, 0.25, colour, eps);
+				held |= RPT_G1_S;
 				if (pid == victim)
 					rpt_box_put(s, &vbox, a, b, ncpus, 0.25,
 						    (int)strtol(rpt_task_colour(task) + 1, NULL, 16), eps);
-			} else if (pass == 1 && (!strcmp(st, "irq") || !strcmp(st, "softirq")))
+			} else if (pass == 1 && (!strcmp(st, "irq") || !strcmp(st, "softirq"))) {
 				rpt_box_put(s, &box, a, b, cpu - 0.19, 0.06, !strcmp(st, "irq") ? 0x000000 : 0x8c510a, eps);
-			else if (pass == 2 && !strcmp(st, "runnable"))
+				held |= RPT_G1_I;
+			} else if (pass == 2 && !strcmp(st, "runnable")) {
 				fprintf(s, "%.4f %d %.4f 0.23\n", (a + b) / 2, ncpus, fmax((b - a) / 2, 0.002));
+				held |= RPT_G1_W;
+			}
 		}
 		rpt_box_flush(s, &box);
 		rpt_box_flush(s, &vbox);
 		fprintf(s, "EOD\n");
 	}
+	return held;
 }
 
-/* rpt_g1_view - the plot command of one view's blocks (suffix v), with or without the labels */
-static void rpt_g1_view(FILE *s, char v, bool main)
+/*
+ * rpt_g1_view - the plot command of one view's blocks (suffix v) that hold a row ('held'), with
+ * or without the labels ($L) and the not-yet-woken span ($N); a view with none plots nothing
+ * (1/0 on the axes set) and says "no data"
+ */
+static void rpt_g1_view(FILE *s, char v, bool main, unsigned held)
 {
-	fprintf(s, "plot $S%c using 1:2:3:4:5 with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, "
-		   "$I%c using 1:2:3:4:5 with boxxyerror fs solid 1 noborder lc rgb variable notitle, "
-		   "$W%c using 1:2:3:4 with boxxyerror fs empty border lc rgb '#D00000' lw %d notitle", v, v, v, main ? 2 : 1);
-	if (main)
-		fprintf(s, ", $L using 1:2:3 with labels left notitle, "
-			   "$N using 1:2:3:4 with vectors nohead dt 2 lw 2 lc rgb '#D00000' notitle");
+	const char *sep = "plot ";
+
+	if (held & RPT_G1_S)
+		fprintf(s, "%s$S%c using 1:2:3:4:5 with boxxyerror fs solid 0.9 noborder lc rgb variable notitle", sep, v),
+			sep = ", ";
+	if (held & RPT_G1_I)
+		fprintf(s, "%s$I%c using 1:2:3:4:5 with boxxyerror fs solid 1 noborder lc rgb variable notitle", sep, v),
+			sep = ", ";
+	if (held & RPT_G1_W)
+		fprintf(s, "%s$W%c using 1:2:3:4 with boxxyerror fs empty border lc rgb '#D00000' lw %d notitle", sep, v,
+			main ? 2 : 1), sep = ", ";
+	if (main && (held & RPT_G1_L))
+		fprintf(s, "%s$L using 1:2:3 with labels left notitle", sep), sep = ", ";
+	if (main && (held & RPT_G1_N))
+		fprintf(s, "%s$N using 1:2:3:4 with vectors nohead dt 2 lw 2 lc rgb '#D00000' notitle", sep), sep = ", ";
+	if (!(held & (RPT_G1_S | RPT_G1_I | RPT_G1_W)))
+		fprintf(s, "%s1/0 notitle", sep);
 }
 
 void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
@@ -1969,6 +2029,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	struct rpt_g1_labels lab;
 	char id[16], title[256], vname[64], text[4][256];
 	struct rpt_script sc;
+	unsigned held, held_w = 0;
 	bool inset;
 	size_t i;
 	FILE *s;
@@ -2022,17 +2083,21 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	s = rpt_script_open(&sc);
 	if (!s)
 		return;
-	rpt_g1_blocks(s, r, task, culprit, tids, ncpus, 'z', lo, hi, (hi - lo) / RPT_G1_MAIN_W);
+	held = rpt_g1_blocks(s, r, task, culprit, tids, ncpus, 'z', lo, hi, (hi - lo) / RPT_G1_MAIN_W);
 	if (inset)
-		rpt_g1_blocks(s, r, task, culprit, tids, ncpus, 'w', from, to, (to - from) / 250);
+		held_w = rpt_g1_blocks(s, r, task, culprit, tids, ncpus, 'w', from, to, (to - from) / 250);
 	fprintf(s, "$L << EOD\n");
 	for (int k = 0; k < 4; k++)
-		if (lab.len[k] >= 0)
+		if (lab.len[k] >= 0) {
 			fprintf(s, "%.4f %.3f \"%s\"\n", lab.x[k], lab.y[k], pf_gp_quote(text[k], '"', name_q, sizeof(name_q)));
+			held |= RPT_G1_L;
+		}
 	/* $N released but not yet woken: release to sched_waking */
 	fprintf(s, "EOD\n$N << EOD\n");
-	if (!isnan(rpt_num(culprit, "not_woken_ns")) && rpt_num(culprit, "not_woken_ns") > 0)
+	if (!isnan(rpt_num(culprit, "not_woken_ns")) && rpt_num(culprit, "not_woken_ns") > 0) {
 		fprintf(s, "0 %d %.4f 0\n", ncpus, rpt_num(culprit, "not_woken_ns") / 1e6);
+		held |= RPT_G1_N;
+	}
 	fprintf(s, "EOD\n");
 	snprintf(vname, sizeof(vname), "%s (pid %d)", r->task_names[task], victim);
 	fprintf(s, "set multiplot\nset origin 0, %g\nset size 1, %g\nset bmargin 3.2\n"
@@ -2063,15 +2128,19 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	if (json_is_false(pf_jpath_get(tl, "complete")))
 		fprintf(s, "set label 3 'incomplete: %lld short segments left out (a gap is not idle)' at graph 0.99, "
 			   "graph 0.04 right tc rgb '#D00000' boxed front\n", (long long)rpt_num(tl, "dropped"));
-	rpt_g1_view(s, 'z', true);
+	if (!(held & (RPT_G1_S | RPT_G1_I | RPT_G1_W)))
+		fprintf(s, "set label 5 'no data: the timeline holds no segment in this view' at graph 0.5, graph 0.5 center front\n");
+	rpt_g1_view(s, 'z', true, held);
+	/* what the view does not hold, its key says: the job woken at its release, or never runnable unseen */
 	fprintf(s, ", keyentry with boxes fs solid 0.9 noborder lc rgb '%s' title '%s running', "
-		   "keyentry with boxes fs empty border lc rgb '#D00000' lw 2 lc rgb '#D00000' title 'runnable, waiting', "
-		   "keyentry with lines dt 2 lw 2 lc rgb '#D00000' title 'released, not yet woken', "
+		   "keyentry with boxes fs empty border lc rgb '#D00000' lw 2 lc rgb '#D00000' title 'runnable, waiting%s', "
+		   "keyentry with lines dt 2 lw 2 lc rgb '#D00000' title 'released, not yet woken%s', "
 		   "keyentry with boxes fs solid 0.9 noborder lc rgb '#505050' title 'culprit thread', "
 		   "keyentry with boxes fs solid 0.9 noborder lc rgb '#c8c8c8' title 'other thread', "
 		   "keyentry with boxes fs solid 1 noborder lc rgb '#000000' title 'hard IRQ', "
 		   "keyentry with boxes fs solid 1 noborder lc rgb '#8c510a' title 'softirq'\n",
-		rpt_task_colour(task), pf_gp_quote(r->task_names[task], '\'', name_q, sizeof(name_q)));
+		rpt_task_colour(task), pf_gp_quote(r->task_names[task], '\'', name_q, sizeof(name_q)),
+		held & RPT_G1_W ? "" : " (none here)", held & RPT_G1_N ? "" : " (none here)");
 	/* the inset: the whole window kept, ±2 slots, the zoomed view framed */
 	if (inset)
 		fprintf(s, "unset title\nunset key\nunset label\nunset arrow\nset origin 0.46, 0\nset size 0.54, %g\n"
@@ -2084,7 +2153,9 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 			   "offset 0,0.6\nset object 1 rect from %.4f, graph 0 to %.4f, graph 1 fs empty border lc rgb '#D00000' "
 			   "lw 1.5 front\nset arrow from 0, graph 0 to 0, graph 1 nohead lc rgb '#000000' dt 3 lw 1 back\n",
 			ncpus, lo, hi);
-		rpt_g1_view(s, 'w', false);
+		if (!(held_w & (RPT_G1_S | RPT_G1_I | RPT_G1_W)))
+			fprintf(s, "set label 5 'no data' at graph 0.5, graph 0.5 center front\n");
+		rpt_g1_view(s, 'w', false, held_w);
 		fprintf(s, "\n");
 	}
 	fprintf(s, "unset multiplot\n");

@@ -353,13 +353,39 @@ static void summary_coverage(json_t *res, FILE *out)
 }
 
 /*
+ * summary_baseline_phase - which phase the top-level results.json's cyclictest is of (the last
+ * loaded cyclictest phase, docs/scenarios.md): "phase 02-loaded, before the app" by the folder of
+ * its file, "beside the app" only when that is the app phase's (its trace's or job log's folder)
+ */
+static void summary_baseline_phase(json_t *res, char *buf, size_t size)
+{
+	const char *ct = summary_str(res, "cyclictest.file", NULL);
+	const char *app = summary_str(res, "inputs.joblog", summary_str(res, "inputs.trace", NULL));
+	const char *ct_end = ct ? strrchr(ct, '/') : NULL, *app_end = app ? strrchr(app, '/') : NULL, *d;
+	size_t n;
+
+	if (!ct_end || ct_end == ct) {
+		snprintf(buf, size, "its phase not known");
+		return;
+	}
+	for (d = ct_end - 1; d > ct && *d != '/'; d--)
+		;
+	d += *d == '/';
+	n = (size_t)(ct_end - d);
+	if (app_end && (size_t)(app_end - app) == (size_t)(ct_end - ct) && !strncmp(app, ct, n + (size_t)(d - ct)))
+		snprintf(buf, size, "phase %.*s, beside the app", (int)n, d);
+	else
+		snprintf(buf, size, "phase %.*s, without the app (not beside it)", (int)n, d);
+}
+
+/*
  * summary_tasks - per task of the app: activation latency, wakeup latency
  * (what REQ-LAT-001 judges), response, overruns, and how far the job log's
  * clock strays from the trace's; app utilisation
  */
 static void summary_tasks(json_t *res, FILE *out)
 {
-	char b1[32], b2[32], b3[32], b4[32], b5[32];
+	char b1[32], b2[32], b3[32], b4[32], b5[32], phase[300];
 	json_t *t, *c;
 	size_t i, j;
 
@@ -384,7 +410,8 @@ static void summary_tasks(json_t *res, FILE *out)
 		fprintf(out, "  app utilisation %.1f %% of one CPU (worst 1 s %.1f %%), slot overruns %d of %d\n",
 			100 * summary_num(res, "app.utilisation", 0), 100 * summary_num(res, "app.utilisation_max_1s", 0),
 			(int)summary_num(res, "slots.overruns", 0), (int)summary_num(res, "slots.count", 0));
-	fprintf(out, "  cyclictest baseline beside the app: max %s, p99.99 %s\n",
+	summary_baseline_phase(res, phase, sizeof(phase));
+	fprintf(out, "  cyclictest baseline under the loads, %s: max %s, p99.99 %s\n", phase,
 		summary_us(res, "cyclictest.all.latency_ns.max", b1, sizeof(b1)),
 		summary_pct(res, "cyclictest.all.latency_ns", "p99.99", b2, sizeof(b2)));
 	fprintf(out, "\nworst culprits\n");
@@ -508,11 +535,15 @@ static void summary_verdicts(json_t *v, json_t *res, FILE *out)
 /* summary_compared - what the report compares the run with (run.json compared_with: run's --previous, --baseline, --history) */
 static void summary_compared(json_t *run, FILE *out)
 {
-	static const char *const what[][3] = {
+	const char *what[][3] = {
 		{ "previous", "previous run ", " (report V1)" }, { "baseline", "baseline ", " (report V1)" },
-		{ "history", "the scenario's last runs in history ", " (report V2)" },
+		{ "history", "the scenario's runs up to this one in history ", " (report V2)" },
 	};
 	int n = 0;
+
+	/* the report's V2 takes those started at or before this run: without its start, the latest, any date */
+	if (!summary_str(run, "started_utc", NULL))
+		what[2][1] = "the scenario's latest runs in history ";
 
 	for (size_t i = 0; i < PF_ARRAY_SIZE(what); i++) {
 		char path[64];

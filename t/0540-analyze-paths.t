@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need BUILT:t/gentrace
-plan 38
+plan 41
 
 "$GEN" basic "$TMP/b.dat" "$TMP/b.csv"
 
@@ -59,6 +59,33 @@ R="$TMP/k.json"
 "$PREFLIGHT" analyze -q --trace "$TMP/k.dat" --joblog "$TMP/b.csv" -o "$R"
 is "$(json_get "$R" trace.events_seen.markers)/$(json_get "$R" app.source)/$(json_get "$R" app.utilisation)" 0/joblog/0.366666667 \
 	"path-2.7 no markers in the trace: the app's utilisation from the job log"
+
+# overruns and deadline misses by the times of a row, as of a trace's job (e_k > r_k + T, e_k - r_k > D), or by its
+# flags: the app flags an overrun only when a release reached the task while it ran, so a job of a task released
+# by another (ctl100 by io) whose releaser was late ends after its next release unflagged (t/fixtures/report-run:
+# ctl100 244 flagged of 434 late in the job log, 439 in the trace)
+sed 's/^\(ctl100,8,.*\),3,0$/\1,2,0/' "$TMP/b.csv" > "$TMP/late.csv"
+sed 's/^\(ctl100,8,.*\),3,0$/\1,0,0/' "$TMP/b.csv" > "$TMP/noflag.csv"
+"$PREFLIGHT" analyze -q --joblog "$TMP/late.csv" -o "$TMP/late.json"
+"$PREFLIGHT" analyze -q --joblog "$TMP/noflag.csv" -o "$TMP/noflag.json"
+is "$(json_get "$TMP/late.json" tasks.name=ctl100.overruns)/$(json_get "$TMP/late.json" tasks.name=ctl100.deadline_misses)/$(json_get "$TMP/noflag.json" tasks.name=ctl100.overruns)/$(json_get "$TMP/noflag.json" tasks.name=ctl100.deadline_misses)" \
+	1/1/1/1 "path-1.17 job log alone: job 8 ended 2 ms after its next release, without the overrun flag (or any flag): an overrun and a deadline miss"
+"$PREFLIGHT" analyze -q --trace "$TMP/b.dat" --joblog "$TMP/late.csv" -o "$TMP/late2.json"
+is "$(json_get "$TMP/late2.json" tasks.name=ctl100.overruns)/$(json_get "$TMP/late2.json" tasks.name=ctl100.joblog.overruns)/$(json_get "$TMP/late2.json" tasks.name=ctl100.joblog.deadline_misses)" \
+	1/1/1 "path-1.18 beside the trace: the job log's own view counts it by the trace's rule (1 overrun, 1 miss)"
+
+# the app's windows from a job log whose rows come task by task, the logger's lag apart (t/fixtures/report-run's
+# 707 ms gave a slot window of 713 %, seven CPUs of two): io 1 ms and ctl100 2 ms of each 10 ms slot for 1 s,
+# ctl100's rows after all of io's. Each slot holds 3 ms, each second 300 ms
+{
+	sed -n '/^#/p; /^task,/p' "$TMP/b.csv" | grep -v '^# end_mono\|^# missed_after\|^# dropped'
+	for k in $(seq 0 99); do r=$((1000000000000 + k * 10000000)); echo "io,$k,$r,$((r + 12000)),$((r + 1012000)),1000000,0,0,0"; done
+	for k in $(seq 0 99); do r=$((1000000000000 + k * 10000000)); echo "ctl100,$k,$r,$((r + 2000000)),$((r + 4000000)),2000000,1,0,0"; done
+	echo "# end_mono_ns=1001000000000"
+} > "$TMP/lag.csv"
+"$PREFLIGHT" analyze -q --joblog "$TMP/lag.csv" -o "$TMP/lag.json"
+is "$(json_get "$TMP/lag.json" app.utilisation_max_slot)/$(json_get "$TMP/lag.json" app.utilisation_max_1s)/$(json_get "$TMP/lag.json" app.utilisation)" \
+	0.3/0.3/0.3 "path-1.19 job log whose rows come 1 s apart task by task: the worst slot 30 % (3 ms of 10), not the late rows piled on one slot"
 
 # a run directory: trace.dat, jobs.csv, results.json there
 mkdir "$TMP/run"

@@ -5,7 +5,7 @@
 # prints (t/fixtures/run-summary.txt); missing files are said so;
 # bad input is one line, exit 2
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 37
+plan 40
 
 cd "$TOP" || exit 1
 FX=t/fixtures/run
@@ -33,13 +33,28 @@ like "$out" "\(no verdicts.json\)" "summary-2.4 no verdicts.json is said"
 like "$out" "\(no SHA256SUMS\)" "summary-2.5 no SHA256SUMS is said"
 like "$out" "result: FAIL: requirements not met$" "summary-2.6 the result is run.json's"
 
+# the top-level results.json's cyclictest is the last loaded cyclictest phase's (docs/scenarios.md), run before the
+# app: named by its phase, never "beside the app" (issue 32.15: qualification.txt said so of phase 02)
+cp -r t/fixtures/report-run "$TMP/rr"
+find "$TMP/rr" -name '*.gz' -exec gunzip {} +
+is "$("$PREFLIGHT" summary "$TMP/rr" | grep '^  cyclictest baseline')" \
+	"  cyclictest baseline under the loads, phase 02-loaded, without the app (not beside it): max 261691.0 us, p99.99 -" \
+	"summary-2.9 the cyclictest baseline named by its phase (02-loaded), without the app"
+perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); $j->{cyclictest}{file} = "/var/tmp/smoke/03-app/cyclictest.json";
+	$_ = JSON::PP->new->encode($j)' "$TMP/rr/results.json"
+like "$("$PREFLIGHT" summary "$TMP/rr" | grep '^  cyclictest baseline')" "phase 03-app, beside the app: " \
+	"summary-2.10 ... beside the app only when it ran in the app's phase"
+
 # what the report compared the run with (run --previous / --baseline / --history: run.json compared_with), under the run line
 cp -r "$FX" "$TMP/cmp"
 perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); $j->{compared_with} = {previous => "runs/a", baseline => undef,
 	history => "h.sqlite"}; $_ = JSON::PP->new->encode($j)' "$TMP/cmp/run.json"
 run_cmd "$PREFLIGHT" summary "$TMP/cmp"
-is "$rc:$(printf '%s\n' "$out" | sed -n 3p)" "0:compared with: previous run runs/a (report V1); the scenario's last runs in history h.sqlite (report V2)" \
-	"summary-2.7 the third line says what the report compared the run with, the baseline not given left out"
+is "$rc:$(printf '%s\n' "$out" | sed -n 3p)" "0:compared with: previous run runs/a (report V1); the scenario's runs up to this one in history h.sqlite (report V2)" \
+	"summary-2.7 the third line says what the report compared the run with, the baseline not given left out (V2: the runs up to this one)"
+perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); delete $j->{started_utc}; $_ = JSON::PP->new->encode($j)' "$TMP/cmp/run.json"
+is "$("$PREFLIGHT" summary "$TMP/cmp" | sed -n 3p)" "compared with: previous run runs/a (report V1); the scenario's latest runs in history h.sqlite (report V2)" \
+	"summary-2.7a ... a run.json without its start: the latest runs, as the report's V2 takes them"
 is "$(printf '%s\n' "$out" | sed "3d; s|$TMP/cmp|$FX|g")" "$EXPECTED" "summary-2.8 ... and nothing else changes"
 
 # --- summary-4: the verdicts are verdicts.json's (issue 27.13), never the TAP's wording

@@ -68,10 +68,10 @@ C="$TMP/cmp"
 run_cmd "$PREFLIGHT" run "$TMP/t.ini" -o "$C" --previous "$R" --history "$TMP/h.sqlite"
 like "$rc:$(json_get "$C/run.json" compared_with.previous):$(json_get "$C/run.json" compared_with.history)" \
 	"^[01]:$R:$TMP/h.sqlite\$" "reportrun-4.1 run --previous --history: run.json's compared_with names them"
-like "$(sed -n 3p "$C/report.txt")" "^compared with: previous run $R \\(report V1\\); the scenario's last runs in history $TMP/h.sqlite \\(report V2\\)\$" \
+like "$(sed -n 3p "$C/report.txt")" "^compared with: previous run $R \\(report V1\\); the scenario's runs up to this one in history $TMP/h.sqlite \\(report V2\\)\$" \
 	"reportrun-4.2 ... and the summary's third line"
 figs=$(grep -o '<figure id="fig-[A-Z0-9.]*"' "$C/report.html" | sed 's/.*fig-//; s/"//' | tr '\n' ' ')
 like "$figs:$(perl -MMIME::Base64 -ne 'print decode_base64($1) if /<figure id="fig-V1"><img [^>]*src="data:image\/svg\+xml;base64,([^"]+)"/' "$C/report.html" | grep -c 'previous run (run)')" \
 	'^V1 V2(\.1 V2\.2)? .*:1$' "reportrun-4.3 ... its report: V1 with the previous run, V2 with the history (two figures of at most 8 panels)"
 like "$(perl -MMIME::Base64 -ne 'print decode_base64($1) if /<figure id="fig-V2(?:\.1)?"><img [^>]*src="data:image\/svg\+xml;base64,([^"]+)"/' "$C/report.html")" \
-	'V2(\.1)? each requirement over the last 2 runs of scenario t0820' "reportrun-4.4 ... V2: the first run and this one"
+	'V2(\.1)? each requirement in this run and the 1 run of scenario t0820 before it' "reportrun-4.4 ... V2: the first run and this one"

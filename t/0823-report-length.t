@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight
 need CMD:gnuplot
-plan 20
+plan 25
 
 R="$TMP/run"
 cp -r "$TOP/t/fixtures/report-run" "$R"
@@ -37,8 +37,27 @@ for s in $(perl -ne 'while (/<figure id="fig-([^"]+)"><img /g) { print "$1\n" }'
 done
 is "$svgs_ok" "$svgs" "length-1.6 ... each well-formed XML ($svgs figures)"
 
+# section 7 (issue 32.15, one definition per name): each of results.json's app utilisations once, a share of one
+# CPU summed over the CPUs and of all of them (the fixture's worst slot: both CPUs of the guest busy with the app,
+# 2.0: it read "200 %" beside a "worst 10 ms window" that results.json never has, "—")
+is "$(sed -n '/<section id="utilisation"/,/<figure/p' "$TMP/r.html" | grep -o '<tr><th>[^<]*window[^<]*</th><td>[^<]*' | sed 's/<tr><th>//; s/<\/th><td>/: /' | tr '\n' '|')" \
+	"worst 1 s window (app.utilisation_max_1s): 44.00 % of one CPU = 22.00 % of the 2 CPUs|worst 10 ms slot window (app.utilisation_max_slot): 200.00 % of one CPU = 100.00 % of the 2 CPUs|" \
+	"length-1.9 section 7: the worst windows by their results.json names, of one CPU and of the 2 CPUs, no row without a value"
+
+# the counts of section 6: where the job log's own differs from the trace's (two clocks, issue 32.8), beside it
+# (this fixture's job-log counts are of an analysis that took the app's overrun flags alone: 244)
+is "$(sed -n '/<table id="task-counts">/,/<\/table>/p' "$TMP/r.html" | grep -o 'data-task="\(ctl100\|nav10\)"><td>[a-z0-9]*</td><td[^>]*>[0-9]*</td><td[^>]*>[^<]*</td><td[^>]*>[^<]*</td>' | sed 's/<[^>]*>/ /g; s/^data-task="[a-z0-9]*"> //; s/  */ /g' | tr '\n' '|')" \
+	"ctl100 2550 439 (job log 244) 439 (job log 434) |nav10 285 0 0 |" \
+	"length-1.10 section 6's counts: ctl100's overruns and deadline misses with the job log's beside them, nav10's alone (they agree)"
+like "$(grep -c '"(job log N)": the job log' "$TMP/r.html")" '^1$' "length-1.11 ... and what they are, said once below the table"
+
 # the gnuplot scripts of the figures, kept by PREFLIGHT_REPORT_KEEP_TMP
 G=$(ls -d "$TMP"/preflight-report.* | head -1)
+# no figure plots an empty data block: gnuplot's "Skipping data file with no valid points" (G1.6: telemetry
+# job 186 was woken at its release, no "released, not yet woken" span), said in its key instead
+is "$(cd "$G" && grep -H . ./*.err | head -3)$err" "" "length-1.7 no gnuplot warning in any figure's messages, nothing on stderr"
+like "$(grep -c "title 'released, not yet woken (none here)'" "$G/G1.6.gp")/$(grep -c '^\$N << EOD' "$G/G1.6.gp")/$(grep -c 'using 1:2:3:4 with vectors' "$G/G1.6.gp")" \
+	'^1/1/0$' "length-1.8 G1.6: the empty span block is not plotted, its key says '(none here)'"
 # block FILE NAME - the rows of a data block $NAME of a gnuplot script
 block() { awk -v b="\$$2 << EOD" '$0 == b { on = 1; next } on && $0 == "EOD" { exit } on' "$1"; }
 tasks=$(perl -MJSON::PP -e 'local $/; print join(" ", map { $_->{name} } @{decode_json(<>)->{tasks}})' "$R/results.json")
