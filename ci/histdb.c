@@ -41,6 +41,7 @@ static struct {
 				 const char *const *values, const int *lengths, const int *formats, int result_format);
 	ExecStatusType (*result_status)(const PGresult *res);
 	char *(*result_error_message)(const PGresult *res);
+	char *(*result_error_field)(const PGresult *res, int field);
 	void (*clear)(PGresult *res);
 	int (*ntuples)(const PGresult *res);
 	int (*nfields)(const PGresult *res);
@@ -56,7 +57,8 @@ static int ci_pq_load(char *why, size_t size)
 		CI_PQ(connectdb, "PQconnectdb"), CI_PQ(status, "PQstatus"),
 		CI_PQ(error_message, "PQerrorMessage"), CI_PQ(finish, "PQfinish"), CI_PQ(exec, "PQexec"),
 		CI_PQ(exec_params, "PQexecParams"), CI_PQ(result_status, "PQresultStatus"),
-		CI_PQ(result_error_message, "PQresultErrorMessage"), CI_PQ(clear, "PQclear"),
+		CI_PQ(result_error_message, "PQresultErrorMessage"),
+		CI_PQ(result_error_field, "PQresultErrorField"), CI_PQ(clear, "PQclear"),
 		CI_PQ(ntuples, "PQntuples"), CI_PQ(nfields, "PQnfields"), CI_PQ(getisnull, "PQgetisnull"),
 		CI_PQ(getvalue, "PQgetvalue"),
 	};
@@ -81,6 +83,22 @@ static int ci_pq_load(char *why, size_t size)
 		memcpy((char *)&ci_pq + fns[i].at, &f, sizeof(f));
 	}
 	return 0;
+}
+
+/* ci_pg_line - the server's message on one line ("ERROR:  … No space left on device; HINT:  Check …") */
+static const char *ci_pg_line(const char *msg, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (; msg && *msg && n + 3 < size; msg++)
+		if (*msg != '\n')
+			buf[n++] = *msg;
+		else if (msg[1]) {
+			buf[n++] = ';';
+			buf[n++] = ' ';
+		}
+	buf[n] = '\0';
+	return buf;
 }
 
 struct ci_db {
@@ -194,7 +212,7 @@ static const char *ci_real_text(double v, char *buf, size_t size)
 int ci_db_exec(struct ci_db *db, const char *sql, int n, const char *const *params, ci_db_row fn, void *ctx)
 {
 	if (db->pg) {
-		char *q = ci_pg_sql(sql);
+		char *q = ci_pg_sql(sql), line[512];
 		PGresult *res;
 		int ret = 0;
 
@@ -204,7 +222,16 @@ int ci_db_exec(struct ci_db *db, const char *sql, int n, const char *const *para
 		res = n ? ci_pq.exec_params(db->pg, q, n, NULL, params, NULL, NULL, 0) : ci_pq.exec(db->pg, q);
 		free(q);
 		if (ci_pq.result_status(res) != PGRES_COMMAND_OK && ci_pq.result_status(res) != PGRES_TUPLES_OK) {
-			pf_err("postgresql: %s", ci_pq.result_error_message(res));
+			const char *state = ci_pq.result_error_field(res, PG_DIAG_SQLSTATE);
+
+			/*
+			 * the machine's sake, as SQLite's FULL / IOERR: class 53 (insufficient
+			 * resources: 53100 disk full, 53200 out of memory), 58 (system error:
+			 * 58030 I/O), 08 (the connection), or no result at all
+			 */
+			db->env_failed |= !state || !strncmp(state, "53", 2) || !strncmp(state, "58", 2) ||
+					  !strncmp(state, "08", 2);
+			pf_err("postgresql: %s", ci_pg_line(ci_pq.result_error_message(res), line, sizeof(line)));
 			ci_pq.clear(res);
 			return -1;
 		}

@@ -33,7 +33,7 @@ psql_q postgres "CREATE DATABASE history" && psql_q postgres "CREATE DATABASE fr
 URL="postgresql://preflight@/history?host=$PGD&port=$PORT"
 FRESH="postgresql://preflight@/fresh?host=$PGD&port=$PORT"
 VDB="postgresql://preflight@/verdicts?host=$PGD&port=$PORT"
-plan 12
+plan 13
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -127,4 +127,25 @@ is "$diffs" "" "ci-pg-4.3 ... each value, unit and bound that of its record (17 
 # --- ci-pg-3: a server that is not there is an environment problem
 run_cmd "$PREFLIGHT" history list --db "postgresql://preflight@/history?host=$PGD&port=$((PORT + 1))"
 like "$rc:$err" "^3:preflight: history: postgresql://.*: cannot connect" "ci-pg-3.1 no server: exit 3, one line"
+
+# --- ci-pg-5: the server's disk full (a database in a tablespace on a small tmpfs, filled): an
+# environment problem, exit 3 as on SQLite (it was exit 2: only SQLite's codes were classified)
+if test_have_prereq ROOT && mkdir "$TMP/fs" && mount -t tmpfs -o size=16m "pf-t0904-$$" "$TMP/fs"; then
+	mkdir "$TMP/fs/ts" && chown nobody "$TMP/fs/ts"
+	if psql_q postgres "CREATE TABLESPACE small LOCATION '$TMP/fs/ts'" 2>"$TMP/ts.err" &&
+	   psql_q postgres "CREATE DATABASE fulldisk TABLESPACE small" 2>>"$TMP/ts.err"; then
+		psql_q fulldisk "SELECT 1" >/dev/null	# its first connection writes the relation cache's file there
+		dd if=/dev/zero of="$TMP/fs/fill" bs=4k 2>/dev/null
+		run_cmd "$PREFLIGHT" history add --db "postgresql://preflight@/fulldisk?host=$PGD&port=$PORT" "$D"/k1/run-*
+		like "$rc:$(printf '%s\n' "$err" | wc -l):$err" "^3:1:preflight: history: postgresql: .*(No space left|could not extend)" \
+			"ci-pg-5.1 the server's disk full: exit 3, one line, the server's reason"
+	else
+		sed "s/^/# /" "$TMP/ts.err"; skip "ci-pg-5.1" "cannot make a tablespace on the tmpfs"
+	fi
+	psql_q postgres "DROP DATABASE IF EXISTS fulldisk" >/dev/null 2>&1
+	psql_q postgres "DROP TABLESPACE IF EXISTS small" >/dev/null 2>&1
+	umount "$TMP/fs"
+else
+	skip "ci-pg-5.1" "${prereq_why:-cannot mount a tmpfs}"
+fi
 done_testing
