@@ -1651,7 +1651,7 @@ static void rpt_plot_l1_time(struct rpt *r)
 	json_t *ph, *ln, *first = json_array_get(pf_jpath_get(r->run, "phases"), 0);
 	int64_t t0 = (int64_t)rpt_num(first, "start_ns");
 	char path[PATH_MAX], unit[32], rows[8192] = "";
-	int n = 0, nblocks = 0, block_of[PF_ARRAY_SIZE(rpt_load_names)];
+	int nblocks = 0, block_of[PF_ARRAY_SIZE(rpt_load_names)];
 	struct rpt_script sc;
 	size_t i, j, k;
 	FILE *s;
@@ -1692,7 +1692,6 @@ static void rpt_plot_l1_time(struct rpt *r)
 		fprintf(s, "EOD\n");
 		if (m)
 			block_of[k] = nblocks++;
-		n += m;
 	}
 	if (rows[0]) {
 		fputs("<p>Sampled each second by the loads themselves (docs/loads.md, \"Samples\"): the share of the "
