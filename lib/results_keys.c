@@ -60,6 +60,7 @@ static const char *const pf_results_keys[] = {
 	"lost_events.total", "lost_events.unknown", "lost_events.windows_truncated",
 	"cyclictest.return_code", "cyclictest.buckets", "cyclictest.histofall",
 	"cyclictest.sysinfo.**", "cyclictest.threads.*.thread", "cyclictest.threads.*.tail.**",
+	"cyclictest.all.tail.**",
 	"cyclictest.threads.*.overflows.estimated_min_ns", "cyclictest.threads.*.overflows.estimated_max_ns",
 	"cyclictest.threads.*.overflows.cycles", "cyclictest.threads.*.overflows.cycles_not_listed",
 	"cyclictest.all.overflows.estimated_min_ns", "cyclictest.all.overflows.estimated_max_ns",
