@@ -995,6 +995,17 @@ static void an_softirq_close(struct an_cpu *c, int64_t ts)
 	an_seg_push(c, AN_SEG_SOFTIRQ, c->softirq_start_ns, ts, c->vec, c->curr, 0);
 }
 
+/* an_softirq_resume - a thread switched in at ts goes back into the softirq it was preempted in, if any */
+static void an_softirq_resume(struct an_cpu *c, struct an_thread *t, int64_t ts)
+{
+	if (!t->softirq_vec)
+		return;
+	c->in_softirq = true;
+	c->softirq_start_ns = c->intr_since_ns = ts;
+	c->vec = t->softirq_vec - 1;
+	t->softirq_vec = 0;
+}
+
 /*
  * The prev_state of a thread's last switch-out: X (EXIT_DEAD, 0x10) or Z
  * (EXIT_ZOMBIE, 0x20) since Linux 4.14, TASK_DEAD (0x40) before. After its
@@ -1057,12 +1068,7 @@ void an_on_switch(struct an_run *r, int cpu, int64_t ts, int prev_pid, const cha
 			t->sw_seen = true;
 			an_switch_in(r, t, cpu, ts, false);
 			c->curr_idx = (int32_t)(t - r->thr);
-			if (t->softirq_vec) {	/* back in the softirq it was preempted in */
-				c->in_softirq = true;
-				c->softirq_start_ns = c->intr_since_ns = ts;
-				c->vec = t->softirq_vec - 1;
-				t->softirq_vec = 0;
-			}
+			an_softirq_resume(c, t, ts);
 		}
 	}
 	c->curr = next_pid;
@@ -1118,6 +1124,8 @@ void an_on_running(struct an_run *r, int cpu, int64_t ts, int pid)
 		c->curr_idx = (int32_t)(t - r->thr);
 		if (old >= 0 && at < ts)
 			an_intr_move(r, c, old, c->curr_idx, at);
+		/* its switch-in was not recorded: its softirq goes on from its first event (the exit, often) */
+		an_softirq_resume(c, t, ts);
 	}
 	c->curr = pid;
 	c->curr_since_ns = at;
