@@ -438,7 +438,7 @@ static int ct_build(struct ct_file *f, const char *path, json_t **out)
 {
 	int64_t scale = f->ns ? 1 : PF_NS_PER_US;
 	struct pf_hist all, h;
-	json_t *o, *threads, *th, *a;
+	json_t *o, *threads, *th, *a, *tail;
 	uint64_t exact = 0, estimated = 0, total_ovf = 0, cycles = 0;
 	int64_t est_lo = 0, est_hi = 0, max_thread = 0, max_seen = INT64_MIN, min_seen = INT64_MAX;
 	double avg_sum = 0;
@@ -519,7 +519,12 @@ static int ct_build(struct ct_file *f, const char *path, json_t **out)
 					    max_seen, scale, max_thread));
 	json_object_set_new(a, "overflows", f->nbuckets ? json_integer((json_int_t)total_ovf) :
 			    json_null());
-	json_object_set_new(a, "tail", f->nbuckets ? ct_all_tail(f, scale) : json_null());
+	tail = f->nbuckets ? ct_all_tail(f, scale) : json_null();
+	if (!tail) {
+		json_decref(a);
+		goto out;
+	}
+	json_object_set_new(a, "tail", tail);
 	json_object_set_new(o, "all", a);
 	*out = o;
 	o = NULL;
