@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "command.h"
 #include "common.h"
+#include "ct_overflow.h"
 #include "datafile.h"
 #include "joblog_read.h"
 #include "jpath.h"
@@ -1350,6 +1351,18 @@ static void rpt_ct_worst(struct rpt *r, json_t *res, const char *what)
 	fputs("</ul>\n", r->out);
 }
 
+/* rpt_ct_overflow - a baseline whose histogram overflowed, said in words (issue 32.15) */
+static void rpt_ct_overflow(struct rpt *r, json_t *res, const char *what)
+{
+	char text[512];
+
+	if (!ct_overflow_text(res, text, sizeof(text)))
+		return;
+	fprintf(r->out, "<p class=\"ct-overflow\">%s phase: ", what);
+	rpt_esc(r->out, text);
+	fputs("</p>\n", r->out);
+}
+
 /* rpt_s_baseline - 5: cyclictest idle and loaded, per CPU */
 static void rpt_s_baseline(struct rpt *r)
 {
@@ -1367,6 +1380,9 @@ static void rpt_s_baseline(struct rpt *r)
 		rpt_note_missing(r, "kernel baseline: no idle cyclictest phase");
 	if (!r->base_loaded)
 		rpt_note_missing(r, "kernel baseline: no loaded cyclictest phase");
+	rpt_ct_overflow(r, r->base_idle, "idle");
+	if (r->base_loaded != r->base_idle)
+		rpt_ct_overflow(r, r->base_loaded, "loaded");
 	rpt_ct_worst(r, r->base_idle, "idle");
 	if (r->base_loaded != r->base_idle)
 		rpt_ct_worst(r, r->base_loaded, "loaded");

@@ -15,6 +15,7 @@
  * child processes and files).
  */
 #include "command.h"
+#include "ct_overflow.h"
 #include "outfile.h"
 #include "outguard.h"
 #include "common.h"
@@ -89,6 +90,13 @@ static const char *summary_pct_as(json_t *v, const char *path, const char *key, 
 				 (long long)json_integer_value(json_object_get(stats, "count")));
 			return buf;
 		}
+	/* a rank among samples known only by a bound (an overflowed histogram's): unknown, never "-" */
+	k = json_object_get(json_object_get(stats, "bounds"), key);
+	if (json_is_null(json_object_get(stats, key)) && json_is_number(json_object_get(k, ">="))) {
+		snprintf(buf, size, column ? ">=%.1f us" : "unknown (>= %.1f us)",
+			 json_number_value(json_object_get(k, ">=")) / 1000.0);
+		return buf;
+	}
 	snprintf(full, sizeof(full), "%s.%s", path, key);
 	return summary_us(v, full, buf, size);
 }
@@ -292,6 +300,15 @@ static void summary_cyclictest_worst(json_t *res, FILE *out)
 			fprintf(out, "      %s\n", summary_str(w, "summary", "?"));
 }
 
+/* summary_ct_overflow - a cyclictest histogram that overflowed, said in words (issue 32.15) */
+static void summary_ct_overflow(json_t *res, const char *indent, FILE *out)
+{
+	char text[512];
+
+	if (ct_overflow_text(res, text, sizeof(text)))
+		fprintf(out, "%s%s\n", indent, text);
+}
+
 /* summary_phases - every phase with its loads' achieved figures, and its cyclictest baseline */
 static void summary_phases(const char *dir, json_t *run, json_t *loads, FILE *out)
 {
@@ -320,6 +337,7 @@ static void summary_phases(const char *dir, json_t *run, json_t *loads, FILE *ou
 				summary_us(res, "cyclictest.all.latency_ns.max", b1, sizeof(b1)),
 				summary_pct(res, "cyclictest.all.latency_ns", "p99.99", b2, sizeof(b2)),
 				summary_num(res, "cyclictest.all.latency_ns.count", 0));
+			summary_ct_overflow(res, "             ", out);
 			summary_cyclictest_worst(res, out);
 			json_decref(res);
 		}
@@ -414,6 +432,7 @@ static void summary_tasks(json_t *res, FILE *out)
 	fprintf(out, "  cyclictest baseline under the loads, %s: max %s, p99.99 %s\n", phase,
 		summary_us(res, "cyclictest.all.latency_ns.max", b1, sizeof(b1)),
 		summary_pct(res, "cyclictest.all.latency_ns", "p99.99", b2, sizeof(b2)));
+	summary_ct_overflow(res, "    ", out);
 	fprintf(out, "\nworst culprits\n");
 	json_array_foreach(pf_jpath_get(res, "tasks"), i, t)
 		json_array_foreach(pf_jpath_get(t, "culprits"), j, c)

@@ -5,7 +5,7 @@
 # prints (t/fixtures/run-summary.txt); missing files are said so;
 # bad input is one line, exit 2
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 40
+plan 43
 
 cd "$TOP" || exit 1
 FX=t/fixtures/run
@@ -38,8 +38,19 @@ like "$out" "result: FAIL: requirements not met$" "summary-2.6 the result is run
 cp -r t/fixtures/report-run "$TMP/rr"
 find "$TMP/rr" -name '*.gz' -exec gunzip {} +
 is "$("$PREFLIGHT" summary "$TMP/rr" | grep '^  cyclictest baseline')" \
-	"  cyclictest baseline under the loads, phase 02-loaded, without the app (not beside it): max 261691.0 us, p99.99 -" \
+	"  cyclictest baseline under the loads, phase 02-loaded, without the app (not beside it): max 261691.0 us, p99.99 unknown (>= 10000.0 us)" \
 	"summary-2.9 the cyclictest baseline named by its phase (02-loaded), without the app"
+# a cyclictest histogram that overflowed (-h 10000) is said in words: how many samples, its range, which percentiles
+# are unknown (issue 32.15: the idle baseline's showed "p99.99 -" without a word)
+S=$("$PREFLIGHT" summary "$TMP/rr")
+is "$(printf '%s\n' "$S" | sed -n '/^  01-idle/,/^  02-loaded/p' | sed -n 2,3p)" \
+"    baseline cyclictest max 23448.0 us, p99.99 unknown (>= 10000.0 us), 14263 samples
+             histogram overflowed: 41 of 14263 samples (0.29 %) at or above 10000.0 us, the end of its range (-h 10000), have no value but the max, 23448.0 us; the histogram covers 99.71 % of the samples, so p99.9 and p99.99, above that, are unknown (only >= the range's end and <= the max)" \
+	"summary-5.1 the idle phase's overflowed histogram: 41 of 14263 samples past 10 ms, p99.9 and p99.99 unknown"
+is "$(printf '%s\n' "$S" | grep -A1 '^  cyclictest baseline' | sed -n 2p)" \
+"    histogram overflowed: 277 of 13865 samples (2.00 %) at or above 10000.0 us, the end of its range (-h 10000), have no value but the max, 261691.0 us; the histogram covers 98.00 % of the samples, so p99, p99.9 and p99.99, above that, are unknown (only >= the range's end and <= the max)" \
+	"summary-5.2 the loaded baseline under the app's table: 277 overflows, p99 and above unknown"
+is "$(printf '%s\n' "$EXPECTED" | grep -c 'overflowed')" 0 "summary-5.3 a run whose cyclictest kept no histogram says nothing of overflows"
 perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); $j->{cyclictest}{file} = "/var/tmp/smoke/03-app/cyclictest.json";
 	$_ = JSON::PP->new->encode($j)' "$TMP/rr/results.json"
 like "$("$PREFLIGHT" summary "$TMP/rr" | grep '^  cyclictest baseline')" "phase 03-app, beside the app: " \
