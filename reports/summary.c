@@ -262,6 +262,7 @@ static void summary_load_line(const char *name, json_t *rep, json_t *fsw, FILE *
 static void summary_sim(const char *dir, const char *phase, json_t *fsw, bool spi_load, FILE *out)
 {
 	json_t *sim = summary_load(dir, phase, "sim.json");
+	char b1[32];
 
 	if (sim)
 		fprintf(out, "    %-9s%d IMU frames, %d GPS fixes, %d SPI transfers (slave service max %.1f us), "
@@ -269,12 +270,35 @@ static void summary_sim(const char *dir, const char *phase, json_t *fsw, bool sp
 			(int)summary_num(sim, "imu_frames", 0), (int)summary_num(sim, "gps_fixes", 0),
 			(int)summary_num(sim, "spi_transfers", 0), summary_num(sim, "spi_service_max_us", 0),
 			(int)summary_num(sim, "late_ticks", 0), summary_num(sim, "track_err_rms_m", 0));
+	/* what the simulator counted while the app flew, apart from before and after it (issue 32.15) */
+	if (sim && json_is_number(pf_jpath_get(sim, "app_start_s"))) {
+		fprintf(out, "    %-9sthe app flew from %.3f s to %.3f s of simulated time: GPS fixes %d before it, %d while it "
+			"flew (the app decoded %s), %d after; time in failsafe %.3f s (its frames)\n", "",
+			summary_num(sim, "app_start_s", 0), summary_num(sim, "app_end_s", 0),
+			(int)summary_num(sim, "gps_fixes_before_app", 0), (int)summary_num(sim, "gps_fixes_app", 0),
+			summary_count(fsw, "gps_fixes", b1, sizeof(b1), "?"), (int)summary_num(sim, "gps_fixes_after_app", 0),
+			summary_num(sim, "failsafe_s", 0));
+		fprintf(out, "    %-9strack error max %.1f m at t = %.3f s, while the app flew (truth errors counted from %.0f s)", "",
+			summary_num(sim, "track_err_max_m", 0), summary_num(sim, "track_err_max_t_s", 0),
+			summary_num(sim, "metrics_start_s", 0));
+		if (json_is_number(pf_jpath_get(sim, "track_err_after_app_max_m")))
+			fprintf(out, "; after it stopped, the aircraft drifting: max %.1f m",
+				summary_num(sim, "track_err_after_app_max_m", 0));
+		fputc('\n', out);
+	}
 	if (fsw && pf_jpath_get(fsw, "imu_frames"))
 		fprintf(out, "    %-9s%d IMU frames, %d SPI frames, %d frame errors, %d stale SPI, "
 			"%d failsafe events, mode %s\n", "fsw",
 			(int)summary_num(fsw, "imu_frames", 0), (int)summary_num(fsw, "spi_frames", 0),
 			(int)summary_num(fsw, "frame_errors", 0), (int)summary_num(fsw, "spi_stale", 0),
 			(int)summary_num(fsw, "failsafe_events", 0), summary_str(fsw, "final_mode", "?"));
+	if (json_is_object(pf_jpath_get(fsw, "failsafe_time")))
+		fprintf(out, "    %-9stime in failsafe %.3f s: %.3f s at start-up (before mission1's first decision), "
+			"%.3f s with the IMU stale (ctl100's reflex: stale events, no failsafe event), %.3f s in "
+			"mission failsafe (%d failsafe events)\n", "",
+			summary_num(fsw, "failsafe_time.total_s", 0), summary_num(fsw, "failsafe_time.startup_s", 0),
+			summary_num(fsw, "failsafe_time.imu_stale_s", 0), summary_num(fsw, "failsafe_time.mission_s", 0),
+			(int)summary_num(fsw, "failsafe_events", 0));
 	if (!spi_load)
 		summary_app_spi(fsw, out);
 	json_decref(sim);
