@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "command.h"
 #include "common.h"
+#include "ct_overflow.h"
 #include "datafile.h"
 #include "joblog_read.h"
 #include "jpath.h"
@@ -1350,6 +1351,18 @@ static void rpt_ct_worst(struct rpt *r, json_t *res, const char *what)
 	fputs("</ul>\n", r->out);
 }
 
+/* rpt_ct_overflow - a baseline whose histogram overflowed, said in words (issue 32.15) */
+static void rpt_ct_overflow(struct rpt *r, json_t *res, const char *what)
+{
+	char text[512];
+
+	if (!ct_overflow_text(res, text, sizeof(text)))
+		return;
+	fprintf(r->out, "<p class=\"ct-overflow\">%s phase: ", what);
+	rpt_esc(r->out, text);
+	fputs("</p>\n", r->out);
+}
+
 /* rpt_s_baseline - 5: cyclictest idle and loaded, per CPU */
 static void rpt_s_baseline(struct rpt *r)
 {
@@ -1367,6 +1380,9 @@ static void rpt_s_baseline(struct rpt *r)
 		rpt_note_missing(r, "kernel baseline: no idle cyclictest phase");
 	if (!r->base_loaded)
 		rpt_note_missing(r, "kernel baseline: no loaded cyclictest phase");
+	rpt_ct_overflow(r, r->base_idle, "idle");
+	if (r->base_loaded != r->base_idle)
+		rpt_ct_overflow(r, r->base_loaded, "loaded");
 	rpt_ct_worst(r, r->base_idle, "idle");
 	if (r->base_loaded != r->base_idle)
 		rpt_ct_worst(r, r->base_loaded, "loaded");
@@ -1664,11 +1680,20 @@ static void rpt_s_flight(struct rpt *r)
 	};
 	static const char *const sim_keys[][2] = {
 		{ "pos_err_rms_m", "position error RMS (m)" }, { "pos_err_max_m", "position error max (m)" },
-		{ "track_err_rms_m", "track error RMS (m)" }, { "track_err_max_m", "track error max (m)" },
+		{ "track_err_rms_m", "track error RMS (m), while the app flew" },
+		{ "track_err_max_m", "track error max (m), while the app flew" },
+		{ "track_err_max_t_s", "… at simulated time (s)" },
+		{ "track_err_after_app_max_m", "track error max after the app stopped, the aircraft drifting (m)" },
 		{ "alt_err_rms_m", "altitude error RMS (m)" }, { "alt_err_max_m", "altitude error max (m)" },
-		{ "failsafe_s", "time in failsafe (s)" }, { "sim_time_s", "simulated time (s)" },
+		{ "failsafe_s", "time in failsafe as the simulator saw the app's frames (s)" }, { "sim_time_s", "simulated time (s)" },
 		{ "late_ticks", "simulator ticks late" }, { "max_late_us", "simulator latest tick (µs)" },
 		{ "stalled", "stalled" }, { "min_airspeed_mps", "lowest airspeed (m/s)" },
+		{ "app_start_s", "the app flew from (simulated s: its first actuator frame)" },
+		{ "app_end_s", "… to (simulated s: its SPI link's end)" },
+		{ "metrics_start_s", "truth errors counted from (simulated s)" },
+		{ "gps_fixes", "GPS fixes the simulator made" }, { "gps_fixes_before_app", "… before the app flew" },
+		{ "gps_fixes_app", "… while it flew (the app's own count: its gps_fixes above)" },
+		{ "gps_fixes_after_app", "… after it stopped" },
 	};
 	char path[PATH_MAX];
 
@@ -1680,6 +1705,17 @@ static void rpt_s_flight(struct rpt *r)
 	fputs("<h3>Flight software</h3><table>", r->out);
 	for (size_t i = 0; i < PF_ARRAY_SIZE(keys); i++)
 		rpt_kv_json(r, keys[i], fsw, keys[i]);
+	if (json_is_object(json_object_get(fsw, "failsafe_time"))) {
+		static const char *const fs[][2] = {
+			{ "failsafe_time.total_s", "time in failsafe (s), the app's actuator frames" },
+			{ "failsafe_time.startup_s", "… at start-up, before mission1's first decision (s)" },
+			{ "failsafe_time.imu_stale_s", "… IMU stale: ctl100's reflex, stale events, no failsafe event (s)" },
+			{ "failsafe_time.mission_s", "… mission failsafe: its failsafe events (s)" },
+		};
+
+		for (size_t i = 0; i < PF_ARRAY_SIZE(fs); i++)
+			rpt_kv_json(r, fs[i][1], fsw, fs[i][0]);
+	}
 	fputs("</table>\n<table><tr><th>metric</th><th>N</th><th>min</th><th>p50</th><th>p99</th><th>p99.9</th>"
 	      "<th>p99.99</th><th>max</th></tr><tr><td>SPI transfer (µs)</td>", r->out);
 	rpt_dist_cells(r, pf_jpath_get(fsw, "spi_transfer_ns"));
@@ -1691,7 +1727,8 @@ static void rpt_s_flight(struct rpt *r)
 	if (sim) {
 		fputs("<h3>Simulator: errors of the flight against the mission circuit</h3><table>", r->out);
 		for (size_t i = 0; i < PF_ARRAY_SIZE(sim_keys); i++)
-			rpt_kv_json(r, sim_keys[i][1], sim, sim_keys[i][0]);
+			if (json_object_get(sim, sim_keys[i][0]))	/* a simulator of an older preflight: fewer */
+				rpt_kv_json(r, sim_keys[i][1], sim, sim_keys[i][0]);
 		fputs("</table>\n", r->out);
 		json_decref(sim);
 	} else {

@@ -15,6 +15,7 @@
  * child processes and files).
  */
 #include "command.h"
+#include "ct_overflow.h"
 #include "outfile.h"
 #include "outguard.h"
 #include "common.h"
@@ -89,6 +90,13 @@ static const char *summary_pct_as(json_t *v, const char *path, const char *key, 
 				 (long long)json_integer_value(json_object_get(stats, "count")));
 			return buf;
 		}
+	/* a rank among samples known only by a bound (an overflowed histogram's): unknown, never "-" */
+	k = json_object_get(json_object_get(stats, "bounds"), key);
+	if (json_is_null(json_object_get(stats, key)) && json_is_number(json_object_get(k, ">="))) {
+		snprintf(buf, size, column ? ">=%.1f us" : "unknown (>= %.1f us)",
+			 json_number_value(json_object_get(k, ">=")) / 1000.0);
+		return buf;
+	}
 	snprintf(full, sizeof(full), "%s.%s", path, key);
 	return summary_us(v, full, buf, size);
 }
@@ -254,6 +262,7 @@ static void summary_load_line(const char *name, json_t *rep, json_t *fsw, FILE *
 static void summary_sim(const char *dir, const char *phase, json_t *fsw, bool spi_load, FILE *out)
 {
 	json_t *sim = summary_load(dir, phase, "sim.json");
+	char b1[32];
 
 	if (sim)
 		fprintf(out, "    %-9s%d IMU frames, %d GPS fixes, %d SPI transfers (slave service max %.1f us), "
@@ -261,12 +270,35 @@ static void summary_sim(const char *dir, const char *phase, json_t *fsw, bool sp
 			(int)summary_num(sim, "imu_frames", 0), (int)summary_num(sim, "gps_fixes", 0),
 			(int)summary_num(sim, "spi_transfers", 0), summary_num(sim, "spi_service_max_us", 0),
 			(int)summary_num(sim, "late_ticks", 0), summary_num(sim, "track_err_rms_m", 0));
+	/* what the simulator counted while the app flew, apart from before and after it (issue 32.15) */
+	if (sim && json_is_number(pf_jpath_get(sim, "app_start_s"))) {
+		fprintf(out, "    %-9sthe app flew from %.3f s to %.3f s of simulated time: GPS fixes %d before it, %d while it "
+			"flew (the app decoded %s), %d after; time in failsafe %.3f s (its frames)\n", "",
+			summary_num(sim, "app_start_s", 0), summary_num(sim, "app_end_s", 0),
+			(int)summary_num(sim, "gps_fixes_before_app", 0), (int)summary_num(sim, "gps_fixes_app", 0),
+			summary_count(fsw, "gps_fixes", b1, sizeof(b1), "?"), (int)summary_num(sim, "gps_fixes_after_app", 0),
+			summary_num(sim, "failsafe_s", 0));
+		fprintf(out, "    %-9strack error max %.1f m at t = %.3f s, while the app flew (truth errors counted from %.0f s)", "",
+			summary_num(sim, "track_err_max_m", 0), summary_num(sim, "track_err_max_t_s", 0),
+			summary_num(sim, "metrics_start_s", 0));
+		if (json_is_number(pf_jpath_get(sim, "track_err_after_app_max_m")))
+			fprintf(out, "; after it stopped, the aircraft drifting: max %.1f m",
+				summary_num(sim, "track_err_after_app_max_m", 0));
+		fputc('\n', out);
+	}
 	if (fsw && pf_jpath_get(fsw, "imu_frames"))
 		fprintf(out, "    %-9s%d IMU frames, %d SPI frames, %d frame errors, %d stale SPI, "
 			"%d failsafe events, mode %s\n", "fsw",
 			(int)summary_num(fsw, "imu_frames", 0), (int)summary_num(fsw, "spi_frames", 0),
 			(int)summary_num(fsw, "frame_errors", 0), (int)summary_num(fsw, "spi_stale", 0),
 			(int)summary_num(fsw, "failsafe_events", 0), summary_str(fsw, "final_mode", "?"));
+	if (json_is_object(pf_jpath_get(fsw, "failsafe_time")))
+		fprintf(out, "    %-9stime in failsafe %.3f s: %.3f s at start-up (before mission1's first decision), "
+			"%.3f s with the IMU stale (ctl100's reflex: stale events, no failsafe event), %.3f s in "
+			"mission failsafe (%d failsafe events)\n", "",
+			summary_num(fsw, "failsafe_time.total_s", 0), summary_num(fsw, "failsafe_time.startup_s", 0),
+			summary_num(fsw, "failsafe_time.imu_stale_s", 0), summary_num(fsw, "failsafe_time.mission_s", 0),
+			(int)summary_num(fsw, "failsafe_events", 0));
 	if (!spi_load)
 		summary_app_spi(fsw, out);
 	json_decref(sim);
@@ -290,6 +322,15 @@ static void summary_cyclictest_worst(json_t *res, FILE *out)
 	json_array_foreach(worst, i, w)
 		if (i < 3)
 			fprintf(out, "      %s\n", summary_str(w, "summary", "?"));
+}
+
+/* summary_ct_overflow - a cyclictest histogram that overflowed, said in words (issue 32.15) */
+static void summary_ct_overflow(json_t *res, const char *indent, FILE *out)
+{
+	char text[512];
+
+	if (ct_overflow_text(res, text, sizeof(text)))
+		fprintf(out, "%s%s\n", indent, text);
 }
 
 /* summary_phases - every phase with its loads' achieved figures, and its cyclictest baseline */
@@ -320,6 +361,7 @@ static void summary_phases(const char *dir, json_t *run, json_t *loads, FILE *ou
 				summary_us(res, "cyclictest.all.latency_ns.max", b1, sizeof(b1)),
 				summary_pct(res, "cyclictest.all.latency_ns", "p99.99", b2, sizeof(b2)),
 				summary_num(res, "cyclictest.all.latency_ns.count", 0));
+			summary_ct_overflow(res, "             ", out);
 			summary_cyclictest_worst(res, out);
 			json_decref(res);
 		}
@@ -414,6 +456,7 @@ static void summary_tasks(json_t *res, FILE *out)
 	fprintf(out, "  cyclictest baseline under the loads, %s: max %s, p99.99 %s\n", phase,
 		summary_us(res, "cyclictest.all.latency_ns.max", b1, sizeof(b1)),
 		summary_pct(res, "cyclictest.all.latency_ns", "p99.99", b2, sizeof(b2)));
+	summary_ct_overflow(res, "    ", out);
 	fprintf(out, "\nworst culprits\n");
 	json_array_foreach(pf_jpath_get(res, "tasks"), i, t)
 		json_array_foreach(pf_jpath_get(t, "culprits"), j, c)

@@ -5,7 +5,7 @@
 # prints (t/fixtures/run-summary.txt); missing files are said so;
 # bad input is one line, exit 2
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 40
+plan 45
 
 cd "$TOP" || exit 1
 FX=t/fixtures/run
@@ -38,8 +38,37 @@ like "$out" "result: FAIL: requirements not met$" "summary-2.6 the result is run
 cp -r t/fixtures/report-run "$TMP/rr"
 find "$TMP/rr" -name '*.gz' -exec gunzip {} +
 is "$("$PREFLIGHT" summary "$TMP/rr" | grep '^  cyclictest baseline')" \
-	"  cyclictest baseline under the loads, phase 02-loaded, without the app (not beside it): max 261691.0 us, p99.99 -" \
+	"  cyclictest baseline under the loads, phase 02-loaded, without the app (not beside it): max 261691.0 us, p99.99 unknown (>= 10000.0 us)" \
 	"summary-2.9 the cyclictest baseline named by its phase (02-loaded), without the app"
+# a cyclictest histogram that overflowed (-h 10000) is said in words: how many samples, its range, which percentiles
+# are unknown (issue 32.15: the idle baseline's showed "p99.99 -" without a word)
+S=$("$PREFLIGHT" summary "$TMP/rr")
+is "$(printf '%s\n' "$S" | sed -n '/^  01-idle/,/^  02-loaded/p' | sed -n 2,3p)" \
+"    baseline cyclictest max 23448.0 us, p99.99 unknown (>= 10000.0 us), 14263 samples
+             histogram overflowed: 41 of 14263 samples (0.29 %) at or above 10000.0 us, the end of its range (-h 10000), have no value but the max, 23448.0 us; the histogram covers 99.71 % of the samples, so p99.9 and p99.99, above that, are unknown (only >= the range's end and <= the max)" \
+	"summary-5.1 the idle phase's overflowed histogram: 41 of 14263 samples past 10 ms, p99.9 and p99.99 unknown"
+is "$(printf '%s\n' "$S" | grep -A1 '^  cyclictest baseline' | sed -n 2p)" \
+"    histogram overflowed: 277 of 13865 samples (2.00 %) at or above 10000.0 us, the end of its range (-h 10000), have no value but the max, 261691.0 us; the histogram covers 98.00 % of the samples, so p99, p99.9 and p99.99, above that, are unknown (only >= the range's end and <= the max)" \
+	"summary-5.2 the loaded baseline under the app's table: 277 overflows, p99 and above unknown"
+is "$(printf '%s\n' "$EXPECTED" | grep -c 'overflowed')" 0 "summary-5.3 a run whose cyclictest kept no histogram says nothing of overflows"
+# the simulator's counts while the app flew, apart from before and after it; the app's time in failsafe by cause
+# (issue 32.15: GPS fixes 90 vs 101, the track error's max after the app stopped, 0 failsafe events but 0.301 s)
+cp -r "$FX" "$TMP/win"
+perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); @$j{qw(gps_fixes gps_fixes_before_app gps_fixes_app
+	gps_fixes_after_app app_start_s app_end_s metrics_start_s track_err_max_m track_err_max_t_s track_err_after_app_max_m
+	failsafe_s)} = (101, 2, 88, 11, 1.25, 91.5, 5, 12.5, 47.25, 30.75, 0.301); $_ = JSON::PP->new->encode($j)' "$TMP/win/03-app/sim.json"
+perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); $j->{gps_fixes} = 90; $j->{failsafe_events} = 0;
+	$j->{failsafe_time} = { total_s => 0.3, startup_s => 0.2, imu_stale_s => 0.1, mission_s => 0, frames => 30,
+	startup_frames => 20, imu_stale_frames => 10, mission_frames => 0, frame_s => 0.01 };
+	$_ = JSON::PP->new->encode($j)' "$TMP/win/03-app/fsw.json"
+S=$("$PREFLIGHT" summary "$TMP/win")
+is "$(printf '%s\n' "$S" | grep -A2 '^    sim ' | sed -n 2,3p)" \
+"             the app flew from 1.250 s to 91.500 s of simulated time: GPS fixes 2 before it, 88 while it flew (the app decoded 90), 11 after; time in failsafe 0.301 s (its frames)
+             track error max 12.5 m at t = 47.250 s, while the app flew (truth errors counted from 5 s); after it stopped, the aircraft drifting: max 30.8 m" \
+	"summary-5.4 the simulator's GPS fixes before / while / after the app, the track error's max while it flew and the drift after, apart"
+is "$(printf '%s\n' "$S" | grep -A1 '^    fsw ' | sed -n 2p)" \
+	"             time in failsafe 0.300 s: 0.200 s at start-up (before mission1's first decision), 0.100 s with the IMU stale (ctl100's reflex: stale events, no failsafe event), 0.000 s in mission failsafe (0 failsafe events)" \
+	"summary-5.5 the app's time in failsafe by cause beside its 0 failsafe events"
 perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); $j->{cyclictest}{file} = "/var/tmp/smoke/03-app/cyclictest.json";
 	$_ = JSON::PP->new->encode($j)' "$TMP/rr/results.json"
 like "$("$PREFLIGHT" summary "$TMP/rr" | grep '^  cyclictest baseline')" "phase 03-app, beside the app: " \

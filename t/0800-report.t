@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 126
+plan 129
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -157,6 +157,23 @@ svgs_ext=$(perl -MMIME::Base64 -ne 'while (/src="data:image\/svg\+xml;base64,([^
 is "$svgs_ext" "" "report-2.3 the embedded SVGs reference nothing either"
 like "$(perl -MMIME::Base64 -ne 'while (/src="data:image\/svg\+xml;base64,([^"]*)"/g) { print decode_base64($1) }' "$H" |
 	grep -c 'GNUPLOT\|<desc>')" '^0$' "report-2.4 no gnuplot version inside the figures"
+
+# --- A1: the simulator's counts while the app flew apart from before and after it, the app's failsafe time by cause
+# (issue 32.15: GPS fixes 90 vs 101, the track error's max after the app stopped, 0 failsafe events but 0.301 s)
+cp -r "$TMP/full" "$TMP/win"
+perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); @$j{qw(gps_fixes gps_fixes_before_app gps_fixes_app
+	gps_fixes_after_app app_start_s app_end_s track_err_max_m track_err_max_t_s track_err_after_app_max_m)} =
+	(101, 2, 88, 11, 1.25, 91.5, 12.5, 47.25, 30.75); $_ = JSON::PP->new->encode($j)' "$TMP/win/03-app/sim.json"
+perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); $j->{fsw}{failsafe_time} = { total_s => 0.3, startup_s => 0.2,
+	imu_stale_s => 0.1, mission_s => 0 }; $_ = JSON::PP->new->encode($j)' "$TMP/win/results.json"
+"$PREFLIGHT" report "$TMP/win" -o "$TMP/win.html" >/dev/null 2>&1
+a1() { sed -n '/<section id="flight"/,/<\/section>/p' "$TMP/win.html" | grep -o "<tr><th>$1</th><td>[^<]*" | sed 's/.*<td>//'; }
+is "$(a1 'track error max (m), while the app flew')/$(a1 '… at simulated time (s)')/$(a1 'track error max after the app stopped, the aircraft drifting (m)')" \
+	"12.5/47.25/30.75" "report-9.9 A1: the track error's max while the app flew, its time, the drift after it stopped apart"
+is "$(a1 'GPS fixes the simulator made')/$(a1 '… before the app flew')/$(a1 '… while it flew (the app&#39;s own count: its gps_fixes above)')/$(a1 '… after it stopped')" \
+	"101/2/88/11" "report-9.10 A1: the simulator's GPS fixes before, while and after the app flew"
+is "$(a1 'time in failsafe (s), the app&#39;s actuator frames')/$(a1 '… at start-up, before mission1&#39;s first decision (s)')/$(a1 '… IMU stale: ctl100&#39;s reflex, stale events, no failsafe event (s)')/$(a1 '… mission failsafe: its failsafe events (s)')" \
+	"0.3/0.2/0.1/0" "report-9.11 A1: the app's time in failsafe by cause"
 
 # --- reproducibility
 "$PREFLIGHT" report "$TMP/full" -o "$TMP/again.html" >/dev/null 2>&1

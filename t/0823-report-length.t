@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight
 need CMD:gnuplot
-plan 25
+plan 26
 
 R="$TMP/run"
 cp -r "$TOP/t/fixtures/report-run" "$R"
@@ -50,6 +50,11 @@ is "$(sed -n '/<table id="task-counts">/,/<\/table>/p' "$TMP/r.html" | grep -o '
 	"ctl100 2550 439 (job log 244) 439 (job log 434) |nav10 285 0 0 |" \
 	"length-1.10 section 6's counts: ctl100's overruns and deadline misses with the job log's beside them, nav10's alone (they agree)"
 like "$(grep -c '"(job log N)": the job log' "$TMP/r.html")" '^1$' "length-1.11 ... and what they are, said once below the table"
+
+# section 5: a cyclictest histogram that overflowed (-h 10000) is said in words, per phase (issue 32.15)
+is "$(sed -n '/<section id="baseline"/,/<\/section>/p' "$TMP/r.html" | grep -o '<p class="ct-overflow">[^<]*' | sed 's/<p class="ct-overflow">//' | tr '\n' '|')" \
+	"idle phase: histogram overflowed: 41 of 14263 samples (0.29 %) at or above 10000.0 us, the end of its range (-h 10000), have no value but the max, 23448.0 us; the histogram covers 99.71 % of the samples, so p99.9 and p99.99, above that, are unknown (only &gt;= the range&#39;s end and &lt;= the max)|loaded phase: histogram overflowed: 277 of 13865 samples (2.00 %) at or above 10000.0 us, the end of its range (-h 10000), have no value but the max, 261691.0 us; the histogram covers 98.00 % of the samples, so p99, p99.9 and p99.99, above that, are unknown (only &gt;= the range&#39;s end and &lt;= the max)|" \
+	"length-1.12 section 5: each baseline's overflowed histogram said in words (41 and 277 samples past 10 ms)"
 
 # the gnuplot scripts of the figures, kept by PREFLIGHT_REPORT_KEEP_TMP
 G=$(ls -d "$TMP"/preflight-report.* | head -1)

@@ -632,9 +632,10 @@ void fsw_ctl100_job(struct fsw *f, int64_t now_ns)
 	struct fsw_act_msg act;
 	double roll = 0, pitch = 0, yaw = 0, airspeed;
 	uint32_t last_t_us = f->c.last_t_us;
+	bool no_decision = false;
 
 	if (!fsw_mb_get(&f->mission_mb, &m))
-		m.mode = FSW_MODE_FAILSAFE;
+		m.mode = FSW_MODE_FAILSAFE, no_decision = true;
 	else if (m.realign != f->c.realign_seen) {
 		/* the navigation was judged lost: start over from the next fix */
 		f->c.realign_seen = m.realign;
@@ -674,6 +675,16 @@ void fsw_ctl100_job(struct fsw *f, int64_t now_ns)
 	}
 	act.count = ++f->c.act_count;
 	act.mode = (uint8_t)(io.imu_stale ? FSW_MODE_FAILSAFE : m.mode);
+	/*
+	 * why the frame says failsafe: mission1 has decided nothing yet (start-up), or decided
+	 * failsafe (a failsafe event), or ctl100's own reflex on a stale IMU (a stale event only)
+	 */
+	if (no_decision)
+		f->c.fs_startup++;
+	else if (m.mode == FSW_MODE_FAILSAFE)
+		f->c.fs_mission++;
+	else if (io.imu_stale)
+		f->c.fs_imu_stale++;
 	act.t_us = f->c.last_t_us;
 	act.nav_pos_m = f->c.aligned ? f->c.x.pos_m : fsw_v3(0, 0, 0);
 	fsw_mb_put(&f->act_mb, &act);
@@ -935,6 +946,10 @@ void fsw_stats(struct fsw *f, struct fsw_stats *s)
 	s->stale_events = f->io.stale_events;
 	s->recoveries = f->io.recoveries;
 	s->failsafe_events = f->m.failsafe_events;
+	s->fs_startup_frames = f->c.fs_startup;
+	s->fs_imu_stale_frames = f->c.fs_imu_stale;
+	s->fs_mission_frames = f->c.fs_mission;
+	s->slot_s = f->cfg.slot_s;
 	s->waypoints_reached = f->m.waypoints_reached;
 	s->laps = f->m.waypoints_reached / (uint32_t)f->cfg.n_wp;
 	s->gps_lost_events = f->m.gps_lost_events;

@@ -183,8 +183,16 @@ struct fsw_stats {
 	uint64_t resync_bytes, ubx_ignored, gps_nofix, spi_stale, imu_dropped;
 	uint32_t stale_events, recoveries, failsafe_events, waypoints_reached, laps, gps_lost_events, realign_requests;
 	uint64_t ekf_updates, ekf_gated, ekf_not_pd, ekf_hist_lost, ekf_refused, corr_applied, corr_dropped, realigns;
+	/* ctl100's actuator frames in failsafe: before mission1's first decision, the IMU stale, mission failsafe */
+	uint64_t fs_startup_frames, fs_imu_stale_frames, fs_mission_frames;
+	double   slot_s;			/* one actuator frame's time (ctl100 runs every slot) */
 	enum fsw_mode mode;
 };
+
+struct json_t;
+
+/* fsw_failsafe_json - the failsafe time by cause, for the stats JSON (fsw_stats_json.c); NULL when out of memory */
+struct json_t *fsw_failsafe_json(const struct fsw_stats *s);
 
 struct fsw {
 	struct fsw_config cfg;
@@ -222,6 +230,8 @@ struct fsw {
 		bool     aligned, need_align, have_accel;
 		uint32_t epoch, last_t_us, nav_count, act_count, realign_seen;
 		uint64_t k, align_k, corr_applied, corr_dropped, realigns;
+		/* actuator frames sent in failsafe mode, by cause (docs/fsw.md "Time in failsafe") */
+		uint64_t fs_startup, fs_imu_stale, fs_mission;
 		uint32_t corr_id;
 		fsw_vec3 accel_lp;		/* low-passed specific force for levelling */
 		fsw_vec3 rate;

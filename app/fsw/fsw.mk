@@ -6,7 +6,8 @@
 # task bodies (fsw_task.c, which sees app/ only through app/task.h) come in
 # through flightapp's body table (app/bodies.c), never into the simulator.
 FSW_SRCS = app/fsw/fsw.c app/fsw/fsw_math.c app/fsw/fsw_proto.c app/fsw/fsw_ekf.c \
-	app/fsw/fsw_ctl.c app/fsw/fsw_link.c app/fsw/fsw_tlm.c app/fsw/fsw_task.c
+	app/fsw/fsw_ctl.c app/fsw/fsw_link.c app/fsw/fsw_tlm.c app/fsw/fsw_task.c \
+	app/fsw/fsw_stats_json.c
 FSW_LIB = $(B)/libfsw.a
 
 # the archive, as the Makefile's libpreflight.a

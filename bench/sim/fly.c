@@ -116,6 +116,7 @@ static int fly_harness(const struct sim_scenario *s, const char *output)
 	json_object_set_new(o, "rejected", rej);
 	jset_i(o, "resync_bytes", st.resync_bytes);
 	jset_i(o, "failsafe_events", st.failsafe_events);
+	json_object_set_new(o, "failsafe_time", fsw_failsafe_json(&st));
 	jset_i(o, "stale_events", st.stale_events);
 	jset_i(o, "recoveries", st.recoveries);
 	jset_i(o, "gps_lost_events", st.gps_lost_events);

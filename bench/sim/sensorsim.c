@@ -59,9 +59,17 @@ struct sensorsim {
 	/* timing */
 	uint64_t ticks, late_ticks, spi_transfers, uart_write_short;
 	int64_t  max_late_ns, spi_service_max_ns, spi_service_sum_ns;
-	/* truth metrics */
+	/*
+	 * the app's flight: from its first valid actuator frame to its SPI link's end (issue 32.15:
+	 * the simulator runs before and after the app; what it counts then is not the app's)
+	 */
+	enum { SENSORSIM_APP_BEFORE, SENSORSIM_APP_FLYING, SENSORSIM_APP_AFTER } app;
+	double   app_start_s, app_end_s;
+	uint64_t gps_seen, gps_app[3];	/* fixes made before, while and after the app flew */
+	/* truth metrics, while the app flew (and after metrics_start_s) */
 	uint64_t n;
-	double   track_ss, alt_ss, track_max, alt_max;
+	double   track_ss, alt_ss, track_max, alt_max, track_max_t_s;
+	double   track_max_after;	/* the drift once the app stopped, apart */
 	uint64_t failsafe_ms;
 };
 
@@ -201,6 +209,15 @@ static int sensorsim_open_spi(struct sensorsim *s, const char *path)
 	return 0;
 }
 
+/* sensorsim_app_end - the app's SPI link ended: its flight is over */
+static void sensorsim_app_end(struct sensorsim *s)
+{
+	if (s->app != SENSORSIM_APP_FLYING)
+		return;
+	s->app = SENSORSIM_APP_AFTER;
+	s->app_end_s = s->daq.model.st.t_s;
+}
+
 /* sensorsim_spi - accept the app, serve every transfer waiting (each timed) */
 static void sensorsim_spi(struct sensorsim *s)
 {
@@ -220,6 +237,7 @@ static void sensorsim_spi(struct sensorsim *s)
 		if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
 			close(s->spi_client);	/* the app went away: wait for the next one */
 			s->spi_client = -1;
+			sensorsim_app_end(s);
 			return;
 		}
 		if (r < 0)
@@ -228,7 +246,12 @@ static void sensorsim_spi(struct sensorsim *s)
 		if (send(s->spi_client, tx, n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 && errno != EAGAIN) {
 			close(s->spi_client);
 			s->spi_client = -1;
+			sensorsim_app_end(s);
 			return;
+		}
+		if (s->app == SENSORSIM_APP_BEFORE && s->daq.spi_act_ok) {
+			s->app = SENSORSIM_APP_FLYING;	/* its first valid actuator frame */
+			s->app_start_s = s->daq.model.st.t_s;
 		}
 		dt = pf_now_ns() - t0;
 		s->spi_transfers++;
@@ -271,17 +294,28 @@ static void sensorsim_metrics(struct sensorsim *s)
 	double tr = sim_harness_track_error_m(&s->scen.fsw, st->pos_m);
 	double alt = sensorsim_alt_err_m(s);
 
-	if (st->t_s < s->scen.metrics_start_s)
+	s->gps_app[s->app] += s->daq.gps_frames - s->gps_seen;
+	s->gps_seen = s->daq.gps_frames;
+	/* the app's frames in failsafe from its first: its start-up is the app's, no warm-up of the truth */
+	if (s->app == SENSORSIM_APP_FLYING && s->daq.app_mode == FSW_MODE_FAILSAFE)
+		s->failsafe_ms++;
+	if (st->t_s < s->scen.metrics_start_s || s->app == SENSORSIM_APP_BEFORE)
 		return;
+	if (s->app == SENSORSIM_APP_AFTER) {
+		/* the aircraft flies on with the app's last commands: its drift, apart */
+		if (tr > s->track_max_after)
+			s->track_max_after = tr;
+		return;
+	}
 	s->n++;
 	s->track_ss += tr * tr;
 	s->alt_ss += alt * alt;
-	if (tr > s->track_max)
+	if (tr > s->track_max) {
 		s->track_max = tr;
+		s->track_max_t_s = st->t_s;
+	}
 	if (alt > s->alt_max)
 		s->alt_max = alt;
-	if (s->daq.app_mode == FSW_MODE_FAILSAFE)
-		s->failsafe_ms++;
 }
 
 /* jset_i / jset_f - one member of the summary */
@@ -304,6 +338,12 @@ static int sensorsim_summary(struct sensorsim *s, const char *path, double wall_
 	jset_f(o, "max_late_us", s->max_late_ns / 1e3);
 	jset_i(o, "imu_frames", d->imu_frames);
 	jset_i(o, "gps_fixes", d->gps_frames);
+	jset_i(o, "gps_fixes_before_app", s->gps_app[SENSORSIM_APP_BEFORE]);
+	jset_i(o, "gps_fixes_app", s->gps_app[SENSORSIM_APP_FLYING]);
+	jset_i(o, "gps_fixes_after_app", s->gps_app[SENSORSIM_APP_AFTER]);
+	json_object_set_new(o, "app_start_s", s->app != SENSORSIM_APP_BEFORE ? json_real(s->app_start_s) : json_null());
+	json_object_set_new(o, "app_end_s", s->app == SENSORSIM_APP_AFTER ? json_real(s->app_end_s) :
+			    s->app == SENSORSIM_APP_FLYING ? json_real(d->model.st.t_s) : json_null());
 	jset_i(o, "uart_bytes", d->uart_bytes);
 	jset_i(o, "uart_dropped", d->uart_dropped + d->uart_overflow);
 	jset_i(o, "uart_write_short", s->uart_write_short);
@@ -314,7 +354,11 @@ static int sensorsim_summary(struct sensorsim *s, const char *path, double wall_
 	jset_f(o, "spi_service_max_us", s->spi_service_max_ns / 1e3);
 	jset_f(o, "spi_service_mean_us", s->spi_transfers ? s->spi_service_sum_ns / 1e3 / s->spi_transfers : 0.0);
 	jset_f(o, "track_err_rms_m", s->n ? sqrt(s->track_ss / s->n) : 0.0);
+	jset_f(o, "metrics_start_s", s->scen.metrics_start_s);
 	jset_f(o, "track_err_max_m", s->track_max);
+	json_object_set_new(o, "track_err_max_t_s", s->n ? json_real(s->track_max_t_s) : json_null());
+	json_object_set_new(o, "track_err_after_app_max_m",
+			    s->app == SENSORSIM_APP_AFTER ? json_real(s->track_max_after) : json_null());
 	jset_f(o, "alt_err_rms_m", s->n ? sqrt(s->alt_ss / s->n) : 0.0);
 	jset_f(o, "alt_err_max_m", s->alt_max);
 	jset_f(o, "pos_err_rms_m", d->nav_n ? sqrt(d->nav_err_ss / d->nav_n) : -1.0);

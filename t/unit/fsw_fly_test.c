@@ -157,8 +157,15 @@ static void silent_hook(struct sim_harness *hh, void *ctx)
 	}
 }
 
+/* fs_count_hook - the slots whose last actuator frame, as the simulator received it, said failsafe */
+static void fs_count_hook(struct sim_harness *hh, void *ctx)
+{
+	*(uint64_t *)ctx += hh->daq.app_mode == FSW_MODE_FAILSAFE;
+}
+
 static void test_silent_link(void)
 {
+	uint64_t fs_seen = 0;
 	struct sim_scenario s;
 	struct silent si = { 60, 0, 0, 0, 0, false, 0 };
 	struct fsw_stats st;
@@ -196,10 +203,28 @@ static void test_silent_link(void)
 	s.faults.uart_silent_len_s = 0.06;
 	if (run(&s))
 		return;
+	h.hook = fs_count_hook;
+	h.hook_ctx = &fs_seen;
 	sim_harness_run(&h);
 	fsw_stats(h.fsw, &st);
 	check(st.stale_events == 1 && st.recoveries == 1 && st.failsafe_events == 0 && st.realigns == 1 &&
 	      h.m.pos_err_max_m < 3, "fly-3.6 a 60 ms blip: stale event counted, bridged by the INS, no failsafe");
+	/*
+	 * issue 32.15: "failsafe_events 0 but time in failsafe 0.301 s": the frames the simulator saw in
+	 * failsafe are ctl100's reflex on the stale IMU (and the start-up slot before mission1's first
+	 * decision), counted by cause; none is a mission failsafe
+	 */
+	tap_diag("blip: failsafe frames %llu = start-up %llu + IMU stale %llu + mission %llu, the simulator saw %llu",
+		 (unsigned long long)(st.fs_startup_frames + st.fs_imu_stale_frames + st.fs_mission_frames),
+		 (unsigned long long)st.fs_startup_frames, (unsigned long long)st.fs_imu_stale_frames,
+		 (unsigned long long)st.fs_mission_frames, (unsigned long long)fs_seen);
+	check(st.fs_mission_frames == 0 && st.fs_imu_stale_frames == 4 && st.fs_startup_frames == 0 &&
+	      st.slot_s == 0.01, "fly-3.7 ... its failsafe frames by cause: 0 mission, 4 IMU stale (ctl100's reflex), "
+	      "0 at start-up (%llu, %llu, %llu)", (unsigned long long)st.fs_mission_frames,
+	      (unsigned long long)st.fs_imu_stale_frames, (unsigned long long)st.fs_startup_frames);
+	check(fs_seen == st.fs_startup_frames + st.fs_imu_stale_frames + st.fs_mission_frames,
+	      "fly-3.8 ... as many as the actuator frames the simulator received in failsafe (%llu)",
+	      (unsigned long long)fs_seen);
 	sim_harness_fini(&h);
 }
 
@@ -373,7 +398,7 @@ static void test_no_alloc(void)
 
 int main(void)
 {
-	tap_plan(28);
+	tap_plan(30);
 	test_laps();
 	test_gps_outage();
 	test_silent_link();

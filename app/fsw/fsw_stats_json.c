@@ -1,0 +1,29 @@
+/*
+ * fsw_stats_json.c - the flight software's statistics that flightapp's
+ * stats_json (fsw_task.c) and 'preflight fly' (bench/sim/fly.c) write alike,
+ * as JSON (docs/fsw.md). Outside the realtime path: called once at the end.
+ */
+#include "fsw.h"
+
+#include <jansson.h>
+
+/*
+ * fsw_failsafe_json - the time ctl100's actuator frames said failsafe, by cause
+ * (issue 32.15: "failsafe_events 0 but time in failsafe 0.301 s"): before
+ * mission1's first decision (start-up), ctl100's own reflex on a stale IMU (a
+ * stale event, not a failsafe event), and mission1's failsafe (its events);
+ * each frame one slot. NULL when out of memory.
+ */
+json_t *fsw_failsafe_json(const struct fsw_stats *s)
+{
+	uint64_t n = s->fs_startup_frames + s->fs_imu_stale_frames + s->fs_mission_frames;
+
+	return json_pack("{s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:f}",
+			 "total_s", (double)n * s->slot_s,
+			 "startup_s", (double)s->fs_startup_frames * s->slot_s,
+			 "imu_stale_s", (double)s->fs_imu_stale_frames * s->slot_s,
+			 "mission_s", (double)s->fs_mission_frames * s->slot_s,
+			 "frames", (json_int_t)n, "startup_frames", (json_int_t)s->fs_startup_frames,
+			 "imu_stale_frames", (json_int_t)s->fs_imu_stale_frames,
+			 "mission_frames", (json_int_t)s->fs_mission_frames, "frame_s", s->slot_s);
+}
