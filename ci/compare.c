@@ -9,7 +9,12 @@
  *      median above the baseline envelope); SAME when the shift's upper
  *      confidence bound is below the tolerance; otherwise UNKNOWN;
  *   4. a maximum above 3x the baseline envelope: REGRESSED from one run;
- *   5. the runs' identity must match the baseline's (exit 2 naming fields).
+ *   5. the runs' identity must match the baseline's (exit 2 naming fields);
+ *   6. tail-1e-6: per task and series, the tail model's fitted 1e-6 level
+ *      (results.json tasks.*.tail.*.pwcet_ns) is REGRESSED when every new
+ *      run's 95 % interval lies above every baseline run's and the median
+ *      level moved up beyond the tolerance; not judged (SKIP, with the
+ *      reason) when any run, baseline or new, has no model.
  *
  * --self-check splits the baseline's own runs (A/A) to show how often
  * these rules cry wolf on runs that are alike by construction.
@@ -50,6 +55,17 @@ const struct pf_command cmd_compare = {
 	"against the baseline's runs (docs/ci.md): REGRESSED, SAME, UNKNOWN (not\n"
 	"enough evidence either way: run more) or SKIP (cannot be compared).\n"
 	"Prints TAP13 on stdout unless --tap names a file.\n"
+	"\n"
+	"rules (the rule each verdict names, docs/ci.md):\n"
+	"  zero-count      a count zero in every baseline run, non-zero in a new run\n"
+	"  samples         a percentile needs 10 samples beyond it in every run\n"
+	"  mann-whitney    one-sided p <= 0.01 and a shift above the tolerance\n"
+	"  envelope-3x     a maximum above 3x the baseline's largest\n"
+	"  tail-1e-6       a task's fitted tail level at 1e-6 per activation: every\n"
+	"                  new run's 95 % interval above every baseline run's and\n"
+	"                  the median beyond the tolerance; not judged (SKIP, with\n"
+	"                  the reason) when a run has no model (an assumption\n"
+	"                  rejected, too few samples) or the baseline no levels\n"
 	"\n"
 	"options:\n"
 	"  -b, --baseline FILE        a 'baseline create' file, or one run directory to\n"
