@@ -9,12 +9,12 @@
  *      median above the baseline envelope); SAME when the shift's upper
  *      confidence bound is below the tolerance; otherwise UNKNOWN;
  *   4. a maximum above 3x the baseline envelope: REGRESSED from one run;
- *   5. the runs' identity must match the baseline's (exit 2 naming fields);
- *   6. tail-1e-6: per task and series, the tail model's fitted 1e-6 level
+ *   5. tail-1e-6: per task and series, the tail model's fitted 1e-6 level
  *      (results.json tasks.*.tail.*.pwcet_ns) is REGRESSED when every new
  *      run's 95 % interval lies above every baseline run's and the median
  *      level moved up beyond the tolerance; not judged (SKIP, with the
- *      reason) when any run, baseline or new, has no model.
+ *      reason) when any run, baseline or new, has no model;
+ *   6. the runs' identity must match the baseline's (exit 2 naming fields).
  *
  * --self-check splits the baseline's own runs (A/A) to show how often
  * these rules cry wolf on runs that are alike by construction.
@@ -440,7 +440,7 @@ static int cmp_in_baseline(const json_t *bl, const char *bpath, const struct ci_
 	return 0;
 }
 
-/* cmp_identity - rule 5: every must-match field of every run equals the baseline's, else exit 2 naming them */
+/* cmp_identity - rule 6 (docs/ci.md): every must-match field of every run equals the baseline's, else exit 2 naming them */
 static int cmp_identity(const json_t *bl, struct ci_run *runs, size_t n, const bool *ignore)
 {
 	json_t *id = json_object_get(bl, "identity");
@@ -670,12 +670,56 @@ static void cmp_shuffle(size_t *idx, size_t n, uint64_t *state)
 	}
 }
 
+/*
+ * cmp_split - the runs of one A/A round: idx[] the n baseline values shuffled,
+ * the first (returned) count the 'new' runs; the same split for every metric
+ * of one round (runs, not values, are drawn)
+ */
+static size_t cmp_split(size_t n, int split, size_t *idx)
+{
+	uint64_t st = 0x9e3779b97f4a7c15ULL + (uint64_t)split * 0x2545f4914f6cdd1dULL;
+
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	cmp_shuffle(idx, n, &st);
+	return n >= 9 ? 3 : n / 3;
+}
+
+/*
+ * cmp_self_tail - one A/A round of rule tail-1e-6 on a baseline's tail entry
+ * (only one whose every run has a model: the others are never judged); the
+ * state, or -1 when not split
+ */
+static int cmp_self_tail(const json_t *bl, const char *key, const json_t *o, int split, struct ci_verdict *v)
+{
+	json_t *vals = json_object_get(o, "values"), *cis = json_object_get(o, "ci");
+	double bv[CMP_MAX_RUNS], nv[CMP_MAX_RUNS], bci[CMP_MAX_RUNS][2], nci[CMP_MAX_RUNS][2];
+	uint64_t bs[CMP_MAX_RUNS] = { 0 }, ns[CMP_MAX_RUNS] = { 0 };
+	struct ci_sample sb = { bv, bs, 0 }, sn = { nv, ns, 0 };
+	struct ci_tol tol = ci_tol_of(bl, key);
+	size_t n = json_array_size(vals), idx[CMP_MAX_RUNS], nnew;
+
+	if (n < 4 || n > CMP_MAX_RUNS || json_array_size(cis) != n || json_array_size(json_object_get(o, "absent")))
+		return -1;
+	nnew = cmp_split(n, split, idx);
+	for (size_t i = 0; i < n; i++) {
+		json_t *ci = json_array_get(cis, idx[i]);
+		double *x = i < nnew ? &nv[sn.n] : &bv[sb.n], *c = i < nnew ? nci[sn.n++] : bci[sb.n++];
+
+		*x = json_number_value(json_array_get(vals, idx[i]));
+		c[0] = json_number_value(json_array_get(ci, 0));
+		c[1] = json_number_value(json_array_get(ci, 1));
+	}
+	memset(v, 0, sizeof(*v));
+	ci_judge_tail(v, &sb, (const double (*)[2])bci, &sn, (const double (*)[2])nci, &tol);
+	return (int)v->state;
+}
+
 /* cmp_self_check - A/A: the baseline's runs split into baseline and 'new' (3 runs), CMP_SELF_SPLITS times */
 static int cmp_self_check(const json_t *bl, const char *path)
 {
-	json_t *metrics = json_object_get(bl, "metrics"), *o;
+	json_t *metrics = json_object_get(bl, "metrics"), *tails = json_object_get(bl, "tails"), *o;
 	size_t count[4] = { 0 }, idx[CMP_MAX_RUNS];
-	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 	const char *key;
 
 	for (int split = 0; split < CMP_SELF_SPLITS; split++) {
@@ -692,12 +736,7 @@ static int cmp_self_check(const json_t *bl, const char *path)
 				return pf_fail(PF_EXIT_USAGE, "%s: metric %s: bad values", path, key);
 			if (b.n < 4)
 				continue;
-			nnew = b.n >= 9 ? 3 : b.n / 3;
-			for (size_t i = 0; i < b.n; i++)
-				idx[i] = i;
-			/* the same split for every metric of one round: runs, not values, are drawn */
-			uint64_t st = seed + (uint64_t)split * 0x2545f4914f6cdd1dULL;
-			cmp_shuffle(idx, b.n, &st);
+			nnew = cmp_split(b.n, split, idx);
 			for (size_t i = 0; i < b.n; i++) {
 				if (i < nnew) {
 					nv[sn.n] = b.v[idx[i]];
@@ -714,12 +753,23 @@ static int cmp_self_check(const json_t *bl, const char *path)
 			if (v.state == CI_REGRESSED)
 				printf("# split %d: false alarm on %s (%s)\n", split + 1, key, v.reason);
 		}
+		json_object_foreach(tails, key, o) {
+			struct ci_verdict v;
+			int state = cmp_self_tail(bl, key, o, split, &v);
+
+			if (state < 0)
+				continue;
+			count[state]++;
+			if (state == CI_REGRESSED)
+				printf("# split %d: false alarm on %s (%s)\n", split + 1, key, v.reason);
+		}
 	}
 	{
 		size_t judged = count[CI_SAME] + count[CI_REGRESSED] + count[CI_UNKNOWN];
 
 		printf("self-check: %s: %d A/A splits x %zu metrics: %zu REGRESSED (false alarms, %.2f %% of %zu judged), "
-		       "%zu SAME, %zu UNKNOWN, %zu SKIP\n", path, CMP_SELF_SPLITS, json_object_size(metrics),
+		       "%zu SAME, %zu UNKNOWN, %zu SKIP\n", path, CMP_SELF_SPLITS,
+		       json_object_size(metrics) + json_object_size(tails),
 		       count[CI_REGRESSED], judged ? 100.0 * count[CI_REGRESSED] / judged : 0.0, judged,
 		       count[CI_SAME], count[CI_UNKNOWN], count[CI_SKIP]);
 	}

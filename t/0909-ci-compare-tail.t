@@ -9,7 +9,7 @@
 #   median 102.25 us, intervals 80 .. 134.5 us, tolerance 10 % of the median, 10.225 us
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight BUILT:t/ci_genruns
-plan 28
+plan 29
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -162,4 +162,12 @@ is "$rc:$(verdict "$TMP/tol.json"):$(field "$TMP/tol.json" '$v->{tolerance}')" "
 run_cmd "$PREFLIGHT" compare --baseline "$TMP/bl.json" "$D"/up/run-* --junit "$TMP/up.xml" --tap /dev/null
 like "$(cat "$TMP/up.xml")" "<failure message=\"REGRESSED: new 1e-6 level median 200.0 us \\(95 % intervals 170.0 us..240.0 us, 3 runs\\), baseline median 102.2 us \\(80.0 us..134.5 us, 10 runs\\), shift 97.8 us, tolerance 10.2 us, rule tail-1e-6: " \
 	"ci-tail-6.4 JUnit: the failure message with both intervals"
+
+# --- ci-tail-7: --self-check splits the tail levels as it splits the other metrics' runs
+run_cmd "$PREFLIGHT" compare --baseline "$TMP/bl-old.json" --self-check
+before=$out
+run_cmd "$PREFLIGHT" compare --baseline "$TMP/bl.json" --self-check
+is "$rc:$(printf '%s\n' "$out" | perl -ne 'print "$1 $2 $3" if /x (\d+) metrics: (\d+) REGRESSED .* (\d+) SAME/')" \
+	"0:$(printf '%s\n' "$before" | perl -ne 'print $1 + 1, " $2 ", $3 + 20 if /x (\d+) metrics: (\d+) REGRESSED .* (\d+) SAME/')" \
+	"ci-tail-7.1 one tail level more, judged SAME in each of the 20 A/A splits (no false alarm)"
 done_testing
