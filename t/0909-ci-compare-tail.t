@@ -9,7 +9,7 @@
 #   median 102.25 us, intervals 80 .. 134.5 us, tolerance 10 % of the median, 10.225 us
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight BUILT:t/ci_genruns
-plan 29
+plan 33
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -170,4 +170,34 @@ run_cmd "$PREFLIGHT" compare --baseline "$TMP/bl.json" --self-check
 is "$rc:$(printf '%s\n' "$out" | perl -ne 'print "$1 $2 $3" if /x (\d+) metrics: (\d+) REGRESSED .* (\d+) SAME/')" \
 	"0:$(printf '%s\n' "$before" | perl -ne 'print $1 + 1, " $2 ", $3 + 20 if /x (\d+) metrics: (\d+) REGRESSED .* (\d+) SAME/')" \
 	"ci-tail-7.1 one tail level more, judged SAME in each of the 20 A/A splits (no false alarm)"
+# --- ci-tail-8: end to end on analyze's own tail objects (t/lib/tail-joblog.pl: io 20 us + an
+# exponential of mean 3 us, 20000 jobs; ctl100 200 jobs, too few), run against run
+# e2e NAME KIND SEED SHIFT_NS - a run directory of a job log, io's start and end moved by SHIFT_NS
+e2e() {
+	mkdir -p "$TMP/e2e/$1"
+	perl "$TOP/t/lib/tail-joblog.pl" "$2" 20000 "$3" |
+		perl -pe 'BEGIN { $d = shift } s/^io,(\d+),(\d+),(\d+),(\d+),/"io,$1,$2," . ($3 + $d) . "," . ($4 + $d) . ","/e' "$4" \
+		> "$TMP/e2e/$1.csv"
+	"$PREFLIGHT" analyze --joblog "$TMP/e2e/$1.csv" -o "$TMP/e2e/$1/results.json" -q || exit 1
+	"$PREFLIGHT" compare --baseline "$TMP/e2e/a" "$TMP/e2e/$1" --json "$TMP/e2e/$1.cmp.json" --tap /dev/null >/dev/null
+}
+# e2e_state FILE KEY - the state of one key of a compare.json
+e2e_state() { jp "$1" "join '', map { \$_->{key} eq '$2' ? \$_->{state} : () } @{\$j->{results}}"; }
+mkdir -p "$TMP/e2e/a"
+perl "$TOP/t/lib/tail-joblog.pl" exp 20000 7 > "$TMP/e2e/a.csv"
+"$PREFLIGHT" analyze --joblog "$TMP/e2e/a.csv" -o "$TMP/e2e/a/results.json" -q || exit 1
+e2e b exp 8 0
+e2e up exp 8 40000
+e2e up10 exp 8 10000
+e2e rej shift 7 0
+C='tasks.ctl100.tail.activation_latency_ns.pwcet(1e-6)'
+is "$(for x in b up up10 rej; do printf '%s ' "$(e2e_state "$TMP/e2e/$x.cmp.json" "$K")"; done)" "SAME REGRESSED UNKNOWN SKIP " \
+	"ci-tail-8.1 io's 1e-6 level (53.7 us, 46.1..66.4): another seed SAME, +40 us REGRESSED, +10 us UNKNOWN (intervals overlap), a level shift in the run (no model) SKIP"
+like "$(field "$TMP/e2e/up.cmp.json" '$v->{reason}')" "^the 1e-6 level moved up: every new run's 95 % interval \(85.4 us..107.9 us\) lies above every baseline run's \(46.1 us..66.4 us\), median shift 39.9 us" \
+	"ci-tail-8.2 ... the +40 us run: its interval and the baseline's, as analyze fitted them"
+like "$(field "$TMP/e2e/rej.cmp.json" '$v->{reason}')" "^new run 1 \($TMP/e2e/rej\): no tail model: randomness \(runs test\) rejected .*KS between halves\) rejected" \
+	"ci-tail-8.3 ... the rejected run: analyze's reason"
+is "$(e2e_state "$TMP/e2e/up.cmp.json" "$C"):$(jp "$TMP/e2e/up.cmp.json" "join '', map { \$_->{key} eq '$C' ? \$_->{reason} : () } @{\$j->{results}}")" \
+	"SKIP:baseline run 1 ($TMP/e2e/a): no tail model: too few samples for a tail model (n = 200, it needs 1000): not judged" \
+	"ci-tail-8.4 ctl100's 200 jobs: not judged, analyze's reason"
 done_testing
