@@ -532,10 +532,18 @@ static void cmp_tail_one(struct ci_verdict *v, const char *key, const json_t *o,
 		return;
 	}
 	json_array_foreach(vals, i, x) {
+		json_t *lo = json_array_get(json_array_get(cis, i), 0), *hi = json_array_get(json_array_get(cis, i), 1);
+
 		bv[i] = json_number_value(x);
 		bs[i] = (uint64_t)json_integer_value(json_array_get(json_object_get(o, "samples"), i));
-		bci[i][0] = json_number_value(json_array_get(json_array_get(cis, i), 0));
-		bci[i][1] = json_number_value(json_array_get(json_array_get(cis, i), 1));
+		bci[i][0] = json_number_value(lo);
+		bci[i][1] = json_number_value(hi);
+		if (!json_is_number(x) || !json_is_number(lo) || !json_is_number(hi) ||
+		    !(bci[i][0] <= bv[i] && bv[i] <= bci[i][1])) {
+			cmp_tail_skip(v, "the baseline's tail level %zu is malformed (a number inside its interval): "
+				      "not judged", i + 1);
+			return;
+		}
 	}
 	sb.n = json_array_size(vals);
 	for (i = 0; i < n; i++) {

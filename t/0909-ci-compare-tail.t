@@ -9,7 +9,7 @@
 #   median 102.25 us, intervals 80 .. 134.5 us, tolerance 10 % of the median, 10.225 us
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight BUILT:t/ci_genruns
-plan 33
+plan 34
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -149,6 +149,11 @@ is "$(jp "$TMP/old.json" '$j->{summary}{regressed} . " " . scalar(@{$j->{not_in_
 	"ci-tail-5.3 ... every other verdict as before, the tail not also listed as not in the baseline"
 run_cmd "$PREFLIGHT" compare --baseline "$TOP/t/fixtures/ci/baseline-older-names.json" "$D"/up/run-* --json "$TMP/older.json" --tap /dev/null
 is "$rc:$(verdict "$TMP/older.json")" "0:SKIP tail-1e-6" "ci-tail-5.4 the older-names fixture baseline (t/0901): likewise"
+jp "$TMP/bl.json" '$j->{tails}{q(tasks.io.tail.activation_latency_ns.pwcet(1e-6))}{values}[1] = 200000; JSON::PP->new->canonical->encode($j)' > "$TMP/bl-bad.json"
+run_cmd "$PREFLIGHT" compare --baseline "$TMP/bl-bad.json" "$D"/up/run-* --json "$TMP/bad.json" --tap /dev/null
+is "$rc:$(verdict "$TMP/bad.json"):$(field "$TMP/bad.json" '$v->{reason}')" \
+	"0:SKIP tail-1e-6:the baseline's tail level 2 is malformed (a number inside its interval): not judged" \
+	"ci-tail-5.5 a hand-edited baseline level outside its own interval: not judged, said"
 
 # --- ci-tail-6: run against run (--baseline RUN_DIR), the tolerance, the JUnit message
 run_cmd "$PREFLIGHT" compare --baseline "$D/base/run-01" "$D/up/run-11" --json "$TMP/rr.json" --tap /dev/null
