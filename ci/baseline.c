@@ -3,7 +3,8 @@
  * scenario on one board become one baseline file (docs/ci.md): their common
  * identity, per metric (named by its results.json path) the value of every
  * run and its sample count, the runs' distributions merged into one
- * histogram per distribution, and the tolerances compare applies. A baseline is promoted by
+ * histogram per distribution, per task the fitted tail's 1e-6 level of
+ * every run (or why a run has none), and the tolerances compare applies. A baseline is promoted by
  * review (it is a file in a repository), never by a pipeline.
  */
 #define _GNU_SOURCE
@@ -36,8 +37,9 @@ const struct pf_command cmd_baseline = {
 	"Reads the run directories of repeated runs of one scenario on one board\n"
 	"and writes a baseline for 'preflight compare': the identity the runs share,\n"
 	"per metric (its results.json path, tasks.io.activation_latency_ns.p99) the\n"
-	"value of every run and its sample count, the merged histograms and the\n"
-	"tolerances (docs/ci.md).\n"
+	"value of every run and its sample count, the merged histograms, per task\n"
+	"the fitted tail's 1e-6 level and its 95 % interval of every run (or why it\n"
+	"has none), and the tolerances (docs/ci.md).\n"
 	"\n"
 	"options:\n"
 	"  -o, --output FILE        the baseline to write (required, no default)\n"
@@ -213,21 +215,60 @@ static int bl_metrics(struct ci_run *runs, size_t n, json_t *metrics, json_t *hi
 	return 0;
 }
 
-/* bl_check_globs - every --tolerance-for KEY names at least one metric of the runs; 0 or an exit code */
-static int bl_check_globs(json_t *per_metric, json_t *metrics)
+/*
+ * bl_tails - per task and series the runs' fitted 1e-6 levels with their
+ * intervals (runs with a model), and the runs without one with its reason
+ * (compare's rule tail-1e-6, docs/ci.md); 0 or -ENOMEM
+ */
+static int bl_tails(struct ci_run *runs, size_t n, json_t *tails)
 {
-	const char *glob, *key;
-	json_t *v, *m;
+	for (size_t r = 0; r < n; r++)
+		for (size_t k = 0; k < runs[r].ntail; k++) {
+			const struct ci_tail *t = &runs[r].tail[k];
+			json_t *o = json_object_get(tails, t->key);
+
+			if (!o) {
+				o = json_pack("{s:s, s:s, s:f, s:s, s:[], s:[], s:[], s:[], s:[]}", "subject", t->subject,
+					      "series", t->series, "p", CI_TAIL_P, "unit", "ns", "values", "ci",
+					      "samples", "runs", "absent");
+				if (!o || json_object_set_new(tails, t->key, o))
+					return -ENOMEM;
+			}
+			if (!t->model) {
+				if (json_array_append_new(json_object_get(o, "absent"),
+							  json_pack("{s:I, s:s}", "run", (json_int_t)r, "reason", t->why)))
+					return -ENOMEM;
+				continue;
+			}
+			if (json_array_append_new(json_object_get(o, "values"), json_real(t->level_ns)) ||
+			    json_array_append_new(json_object_get(o, "ci"), json_pack("[f, f]", t->lo_ns, t->hi_ns)) ||
+			    json_array_append_new(json_object_get(o, "samples"), json_integer((json_int_t)t->samples)) ||
+			    json_array_append_new(json_object_get(o, "runs"), json_integer((json_int_t)r)))
+				return -ENOMEM;
+		}
+	return 0;
+}
+
+/* bl_glob_hits - does a glob match a key of this object */
+static bool bl_glob_hits(const char *glob, json_t *obj)
+{
+	const char *key;
+	json_t *m;
+
+	json_object_foreach(obj, key, m)
+		if (ci_metric_glob(glob, key))
+			return true;
+	return false;
+}
+
+/* bl_check_globs - every --tolerance-for KEY names at least one metric of the runs; 0 or an exit code */
+static int bl_check_globs(json_t *per_metric, json_t *metrics, json_t *tails)
+{
+	const char *glob;
+	json_t *v;
 
 	json_object_foreach(per_metric, glob, v) {
-		bool hit = false;
-
-		json_object_foreach(metrics, key, m)
-			if (ci_metric_glob(glob, key)) {
-				hit = true;
-				break;
-			}
-		if (!hit)
+		if (!bl_glob_hits(glob, metrics) && !bl_glob_hits(glob, tails))
 			return pf_fail(PF_EXIT_USAGE, "--tolerance-for '%s' matches no metric of the runs "
 				       "(results.json paths, e.g. tasks.io.activation_latency_ns.p99, or io.activation_latency.p99; "
 				       "'*' for any part; docs/ci.md lists them)", glob);
@@ -238,7 +279,7 @@ static int bl_check_globs(json_t *per_metric, json_t *metrics)
 int ci_baseline_build(char **paths, size_t n, const struct ci_tol *dflt, json_t *per_metric, json_t **out)
 {
 	struct ci_run *runs = calloc(n ? n : 1, sizeof(*runs));
-	json_t *root = NULL, *ident, *jruns, *metrics, *hists;
+	json_t *root = NULL, *ident, *jruns, *metrics, *hists, *tails;
 	char now[32];
 	size_t loaded = 0;
 	int ret = PF_EXIT_INTERNAL;
@@ -254,11 +295,11 @@ int ci_baseline_build(char **paths, size_t n, const struct ci_tol *dflt, json_t 
 	if (ret)
 		goto out;
 	ci_now_utc(now, sizeof(now));
-	root = json_pack("{s:s, s:s, s:s, s:o, s:[], s:{s:o, s:O}, s:{}, s:{}}",
+	root = json_pack("{s:s, s:s, s:s, s:o, s:[], s:{s:o, s:O}, s:{}, s:{}, s:{}}",
 			 "schema", CI_BASELINE_SCHEMA, "generator", "preflight baseline " PF_VERSION,
 			 "created_utc", now, "identity", json_object(), "runs",
 			 "tolerance", "default", bl_tol_json(dflt), "metrics", per_metric,
-			 "metrics", "histograms");
+			 "metrics", "histograms", "tails");
 	ret = PF_EXIT_INTERNAL;
 	if (!root)
 		goto out;
@@ -266,6 +307,7 @@ int ci_baseline_build(char **paths, size_t n, const struct ci_tol *dflt, json_t 
 	jruns = json_object_get(root, "runs");
 	metrics = json_object_get(root, "metrics");
 	hists = json_object_get(root, "histograms");
+	tails = json_object_get(root, "tails");
 	ret = bl_identity(runs, n, ident);
 	if (ret)
 		goto out;
@@ -278,9 +320,9 @@ int ci_baseline_build(char **paths, size_t n, const struct ci_tol *dflt, json_t 
 						       "config_hash", runs[i].ident[CI_ID_CONFIG]));
 	}
 	ret = PF_EXIT_INTERNAL;
-	if (bl_metrics(runs, n, metrics, hists))
+	if (bl_metrics(runs, n, metrics, hists) || bl_tails(runs, n, tails))
 		goto out;
-	if ((ret = bl_check_globs(per_metric, metrics)))
+	if ((ret = bl_check_globs(per_metric, metrics, tails)))
 		goto out;
 	*out = root;
 	root = NULL;

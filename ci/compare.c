@@ -9,7 +9,12 @@
  *      median above the baseline envelope); SAME when the shift's upper
  *      confidence bound is below the tolerance; otherwise UNKNOWN;
  *   4. a maximum above 3x the baseline envelope: REGRESSED from one run;
- *   5. the runs' identity must match the baseline's (exit 2 naming fields).
+ *   5. tail-1e-6: per task and series, the tail model's fitted 1e-6 level
+ *      (results.json tasks.*.tail.*.pwcet_ns) is REGRESSED when every new
+ *      run's 95 % interval lies above every baseline run's and the median
+ *      level moved up beyond the tolerance; not judged (SKIP, with the
+ *      reason) when any run, baseline or new, has no model;
+ *   6. the runs' identity must match the baseline's (exit 2 naming fields).
  *
  * --self-check splits the baseline's own runs (A/A) to show how often
  * these rules cry wolf on runs that are alike by construction.
@@ -27,6 +32,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,6 +55,17 @@ const struct pf_command cmd_compare = {
 	"against the baseline's runs (docs/ci.md): REGRESSED, SAME, UNKNOWN (not\n"
 	"enough evidence either way: run more) or SKIP (cannot be compared).\n"
 	"Prints TAP13 on stdout unless --tap names a file.\n"
+	"\n"
+	"rules (the rule each verdict names, docs/ci.md):\n"
+	"  zero-count      a count zero in every baseline run, non-zero in a new run\n"
+	"  samples         a percentile needs 10 samples beyond it in every run\n"
+	"  mann-whitney    one-sided p <= 0.01 and a shift above the tolerance\n"
+	"  envelope-3x     a maximum above 3x the baseline's largest\n"
+	"  tail-1e-6       a task's fitted tail level at 1e-6 per activation: every\n"
+	"                  new run's 95 % interval above every baseline run's and\n"
+	"                  the median beyond the tolerance; not judged (SKIP, with\n"
+	"                  the reason) when a run has no model (an assumption\n"
+	"                  rejected, too few samples) or the baseline no levels\n"
 	"\n"
 	"options:\n"
 	"  -b, --baseline FILE        a 'baseline create' file, or one run directory to\n"
@@ -113,13 +130,10 @@ static double cmp_bucket_ns(double v)
 	return w;
 }
 
-void ci_judge(struct ci_verdict *v, double q, const struct ci_sample *base, const struct ci_sample *new,
-	      const struct ci_tol *tol)
+/* cmp_verdict_values - what every rule shows: both sides' values and medians, the effect floor; no test yet */
+static void cmp_verdict_values(struct ci_verdict *v, const struct ci_sample *base, const struct ci_sample *new,
+			       const struct ci_tol *tol)
 {
-	char e[32], t[32], u[32];
-	double lo, hi, effect;
-	long short_run;
-
 	v->p = NAN;
 	v->shift = NAN;
 	v->upper = NAN;
@@ -129,9 +143,22 @@ void ci_judge(struct ci_verdict *v, double q, const struct ci_sample *base, cons
 	v->base_median = ci_median(base->v, base->n);
 	cmp_minmax(base->v, base->n, &v->base_min, &v->base_max);
 	v->new_median = ci_median(new->v, new->n);
-	/* "bins" are the buckets of the histogram the statistic was read from, at the baseline's value */
+	/*
+	 * "bins" are the buckets of the histogram the statistic was read from, at the
+	 * baseline's value; a tail model's level is read from none: no bins
+	 */
 	v->tol = ci_tol_value(tol, v->unit, v->base_median,
 			      v->kind == CI_PCT || v->kind == CI_MAX ? cmp_bucket_ns(v->base_median) : 0);
+}
+
+void ci_judge(struct ci_verdict *v, double q, const struct ci_sample *base, const struct ci_sample *new,
+	      const struct ci_tol *tol)
+{
+	char e[32], t[32], u[32];
+	double lo, hi, effect;
+	long short_run;
+
+	cmp_verdict_values(v, base, new, tol);
 	if (!new->n || !base->n) {
 		v->state = CI_SKIP;
 		v->rule = "missing";
@@ -196,6 +223,58 @@ void ci_judge(struct ci_verdict *v, double q, const struct ci_sample *base, cons
 		v->state = CI_UNKNOWN;
 		snprintf(v->reason, sizeof(v->reason), "p %.4f: no evidence of a shift, but one up to %s is not excluded "
 			 "(tolerance %s): more runs would tell", v->p, u, t);
+	}
+}
+
+/* cmp_ci_span - the lowest lower and the highest upper end of n intervals */
+static void cmp_ci_span(const double (*ci)[2], size_t n, double out[2])
+{
+	out[0] = INFINITY;
+	out[1] = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		if (ci[i][0] < out[0])
+			out[0] = ci[i][0];
+		if (ci[i][1] > out[1])
+			out[1] = ci[i][1];
+	}
+}
+
+void ci_judge_tail(struct ci_verdict *v, const struct ci_sample *base, const double (*base_ci)[2],
+		   const struct ci_sample *new, const double (*new_ci)[2], const struct ci_tol *tol)
+{
+	char sh[32], t[32], bl[32], bh[32], nl[32], nh[32];
+
+	v->rule = "tail-1e-6";
+	v->kind = CI_TAIL;
+	v->unit = "ns";
+	cmp_verdict_values(v, base, new, tol);
+	v->shift = v->new_median - v->base_median;
+	cmp_ci_span(base_ci, base->n, v->base_ci);
+	cmp_ci_span(new_ci, new->n, v->new_ci);
+	ci_fmt(sh, sizeof(sh), v->shift, "ns");
+	ci_fmt(t, sizeof(t), v->tol, "ns");
+	ci_fmt(bl, sizeof(bl), v->base_ci[0], "ns");
+	ci_fmt(bh, sizeof(bh), v->base_ci[1], "ns");
+	ci_fmt(nl, sizeof(nl), v->new_ci[0], "ns");
+	ci_fmt(nh, sizeof(nh), v->new_ci[1], "ns");
+	if (v->new_ci[0] > v->base_ci[1] && v->shift > v->tol) {
+		v->state = CI_REGRESSED;
+		snprintf(v->reason, sizeof(v->reason), "the 1e-6 level moved up: every new run's 95 %% interval "
+			 "(%s..%s) lies above every baseline run's (%s..%s), median shift %s above the tolerance %s",
+			 nl, nh, bl, bh, sh, t);
+	} else if (v->new_ci[1] < v->base_ci[0] && v->shift < -v->tol) {
+		v->state = CI_SAME;
+		snprintf(v->reason, sizeof(v->reason), "improved: every new run's 95 %% interval (%s..%s) lies below "
+			 "every baseline run's (%s..%s), median shift %s beyond the tolerance %s", nl, nh, bl, bh, sh, t);
+	} else if (v->new_ci[1] <= v->base_ci[1] + v->tol) {
+		v->state = CI_SAME;
+		snprintf(v->reason, sizeof(v->reason), "the new runs' 95 %% intervals end at %s, within the baseline's "
+			 "%s plus the tolerance %s (median shift %s)", nh, bh, t, sh);
+	} else {
+		v->state = CI_UNKNOWN;
+		snprintf(v->reason, sizeof(v->reason), "the 95 %% intervals overlap (new %s..%s, baseline %s..%s): "
+			 "a move up beyond the tolerance %s is neither shown nor excluded: longer runs narrow them",
+			 nl, nh, bl, bh, t);
 	}
 }
 
@@ -361,7 +440,7 @@ static int cmp_in_baseline(const json_t *bl, const char *bpath, const struct ci_
 	return 0;
 }
 
-/* cmp_identity - rule 5: every must-match field of every run equals the baseline's, else exit 2 naming them */
+/* cmp_identity - rule 6 (docs/ci.md): every must-match field of every run equals the baseline's, else exit 2 naming them */
 static int cmp_identity(const json_t *bl, struct ci_run *runs, size_t n, const bool *ignore)
 {
 	json_t *id = json_object_get(bl, "identity");
@@ -383,6 +462,139 @@ static int cmp_identity(const json_t *bl, struct ci_run *runs, size_t n, const b
 	if (*fields)
 		return pf_fail(PF_EXIT_USAGE, "identity mismatch: %s (--ignore-identity FIELD to compare anyway)",
 			       fields);
+	return 0;
+}
+
+/* cmp_tail_skip - rule tail-1e-6 not judged, with its reason */
+static void cmp_tail_skip(struct ci_verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cmp_tail_skip(struct ci_verdict *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	v->state = CI_SKIP;
+	v->rule = "tail-1e-6";
+	v->p = v->shift = v->upper = v->tol = NAN;
+	v->base_median = v->base_min = v->base_max = v->new_median = NAN;
+	v->base_ci[0] = v->base_ci[1] = v->new_ci[0] = v->new_ci[1] = NAN;
+	va_start(ap, fmt);
+	vsnprintf(v->reason, sizeof(v->reason), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * cmp_tail_one - rule tail-1e-6 on one task's series: judged only when every
+ * run, baseline and new, has a model (an assumption rejected, too few samples:
+ * not judged, SKIP with the first such run's reason); o is the baseline's
+ * entry (NULL: the baseline has none)
+ */
+static void cmp_tail_one(struct ci_verdict *v, const char *key, const json_t *o, const json_t *bl,
+			 struct ci_run *runs, size_t n)
+{
+	json_t *bruns = json_object_get(bl, "runs"), *vals = json_object_get(o, "values"), *cis = json_object_get(o, "ci");
+	json_t *absent = json_object_get(o, "absent"), *x;
+	double bv[CMP_MAX_RUNS], nv[CMP_MAX_RUNS], bci[CMP_MAX_RUNS][2], nci[CMP_MAX_RUNS][2];
+	uint64_t bs[CMP_MAX_RUNS], ns[CMP_MAX_RUNS];
+	struct ci_sample sb = { bv, bs, 0 }, sn = { nv, ns, 0 };
+	struct ci_tol tol = ci_tol_of(bl, key);
+	const struct ci_tail *t = NULL;
+	size_t i, have = 0;
+
+	for (i = 0; i < n && !t; i++)
+		t = ci_run_tail(&runs[i], key);
+	snprintf(v->key, sizeof(v->key), "%s", key);
+	snprintf(v->subject, sizeof(v->subject), "%s", json_string_value(json_object_get(o, "subject")) ?: t ? t->subject : "?");
+	snprintf(v->metric, sizeof(v->metric), "%s_tail", json_string_value(json_object_get(o, "series")) ?: t ? t->series : "?");
+	snprintf(v->stat, sizeof(v->stat), "pwcet(%s)", CI_TAIL_PKEY);
+	v->kind = CI_TAIL;
+	v->unit = "ns";
+	v->base_runs = json_array_size(bruns);
+	if (!o) {
+		cmp_tail_skip(v, json_object_get(bl, "tails") ? "no baseline run has a tail for it (no job log): not judged" :
+			      "the baseline holds no tail levels (made before compare judged tails): not judged; "
+			      "make it again with this preflight to judge it");
+		return;
+	}
+	json_array_foreach(absent, i, x) {
+		json_int_t r = json_integer_value(json_object_get(x, "run"));
+
+		cmp_tail_skip(v, "baseline run %lld (%s): no tail model: %s: not judged", (long long)r + 1,
+			      json_string_value(json_object_get(json_array_get(bruns, (size_t)r), "path")) ?: "?",
+			      json_string_value(json_object_get(x, "reason")) ?: "?");
+		return;
+	}
+	if (!json_is_array(vals) || json_array_size(vals) > CMP_MAX_RUNS || json_array_size(cis) != json_array_size(vals)) {
+		cmp_tail_skip(v, "the baseline's tail levels are malformed: not judged");
+		return;
+	}
+	if (json_array_size(vals) < json_array_size(bruns)) {
+		cmp_tail_skip(v, "%zu of %zu baseline runs have no tail for it (no job log): not judged",
+			      json_array_size(bruns) - json_array_size(vals), json_array_size(bruns));
+		return;
+	}
+	json_array_foreach(vals, i, x) {
+		json_t *lo = json_array_get(json_array_get(cis, i), 0), *hi = json_array_get(json_array_get(cis, i), 1);
+
+		bv[i] = json_number_value(x);
+		bs[i] = (uint64_t)json_integer_value(json_array_get(json_object_get(o, "samples"), i));
+		bci[i][0] = json_number_value(lo);
+		bci[i][1] = json_number_value(hi);
+		if (!json_is_number(x) || !json_is_number(lo) || !json_is_number(hi) ||
+		    !(bci[i][0] <= bv[i] && bv[i] <= bci[i][1])) {
+			cmp_tail_skip(v, "the baseline's tail level %zu is malformed (a number inside its interval): "
+				      "not judged", i + 1);
+			return;
+		}
+	}
+	sb.n = json_array_size(vals);
+	for (i = 0; i < n; i++) {
+		t = ci_run_tail(&runs[i], key);
+		if (!t) {
+			cmp_tail_skip(v, "new run %zu (%s) has no tail for it (no job log): not judged", i + 1, runs[i].path);
+			return;
+		}
+		if (!t->model) {
+			cmp_tail_skip(v, "new run %zu (%s): no tail model: %s: not judged", i + 1, runs[i].path, t->why);
+			return;
+		}
+		nv[have] = t->level_ns;
+		ns[have] = t->samples;
+		nci[have][0] = t->lo_ns;
+		nci[have++][1] = t->hi_ns;
+	}
+	sn.n = have;
+	ci_judge_tail(v, &sb, (const double (*)[2])bci, &sn, (const double (*)[2])nci, &tol);
+}
+
+/*
+ * cmp_judge_tails - rule tail-1e-6: one verdict per tail level of the
+ * baseline and per one of the new runs the baseline lacks (an older
+ * baseline: said, not judged), appended to r->v; 0 or -ENOMEM
+ */
+static int cmp_judge_tails(const json_t *bl, struct ci_run *runs, size_t n, struct ci_report *r)
+{
+	json_t *tails = json_object_get(bl, "tails"), *o, *keys = json_object();
+	struct ci_verdict *grown;
+	const char *key;
+	size_t extra;
+
+	if (!keys)
+		return -ENOMEM;
+	json_object_foreach(tails, key, o)
+		json_object_set_new(keys, key, json_true());
+	for (size_t k = 0; k < n; k++)
+		for (size_t j = 0; j < runs[k].ntail; j++)
+			json_object_set_new(keys, runs[k].tail[j].key, json_true());
+	extra = json_object_size(keys);
+	grown = realloc(r->v, (r->n + extra + 1) * sizeof(*r->v));
+	if (!grown) {
+		json_decref(keys);
+		return -ENOMEM;
+	}
+	r->v = grown;
+	memset(r->v + r->n, 0, (extra + 1) * sizeof(*r->v));
+	json_object_foreach(keys, key, o)
+		cmp_tail_one(&r->v[r->n++], key, json_object_get(tails, key), bl, runs, n);
+	json_decref(keys);
 	return 0;
 }
 
@@ -430,6 +642,8 @@ static int cmp_judge_all(const json_t *bl, struct ci_run *runs, size_t n, struct
 		ci_judge(v, json_number_value(json_object_get(o, "q")), &sb, &sn, &tol);
 	}
 	r->n = i;
+	if (cmp_judge_tails(bl, runs, n, r))
+		return -ENOMEM;
 	cmp_tally(r);
 	/* what the new runs measure and the baseline does not (a new task): said, not judged */
 	r->unmatched = json_array();
@@ -464,12 +678,56 @@ static void cmp_shuffle(size_t *idx, size_t n, uint64_t *state)
 	}
 }
 
+/*
+ * cmp_split - the runs of one A/A round: idx[] the n baseline values shuffled,
+ * the first (returned) count the 'new' runs; the same split for every metric
+ * of one round (runs, not values, are drawn)
+ */
+static size_t cmp_split(size_t n, int split, size_t *idx)
+{
+	uint64_t st = 0x9e3779b97f4a7c15ULL + (uint64_t)split * 0x2545f4914f6cdd1dULL;
+
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	cmp_shuffle(idx, n, &st);
+	return n >= 9 ? 3 : n / 3;
+}
+
+/*
+ * cmp_self_tail - one A/A round of rule tail-1e-6 on a baseline's tail entry
+ * (only one whose every run has a model: the others are never judged); the
+ * state, or -1 when not split
+ */
+static int cmp_self_tail(const json_t *bl, const char *key, const json_t *o, int split, struct ci_verdict *v)
+{
+	json_t *vals = json_object_get(o, "values"), *cis = json_object_get(o, "ci");
+	double bv[CMP_MAX_RUNS], nv[CMP_MAX_RUNS], bci[CMP_MAX_RUNS][2], nci[CMP_MAX_RUNS][2];
+	uint64_t bs[CMP_MAX_RUNS] = { 0 }, ns[CMP_MAX_RUNS] = { 0 };
+	struct ci_sample sb = { bv, bs, 0 }, sn = { nv, ns, 0 };
+	struct ci_tol tol = ci_tol_of(bl, key);
+	size_t n = json_array_size(vals), idx[CMP_MAX_RUNS], nnew;
+
+	if (n < 4 || n > CMP_MAX_RUNS || json_array_size(cis) != n || json_array_size(json_object_get(o, "absent")))
+		return -1;
+	nnew = cmp_split(n, split, idx);
+	for (size_t i = 0; i < n; i++) {
+		json_t *ci = json_array_get(cis, idx[i]);
+		double *x = i < nnew ? &nv[sn.n] : &bv[sb.n], *c = i < nnew ? nci[sn.n++] : bci[sb.n++];
+
+		*x = json_number_value(json_array_get(vals, idx[i]));
+		c[0] = json_number_value(json_array_get(ci, 0));
+		c[1] = json_number_value(json_array_get(ci, 1));
+	}
+	memset(v, 0, sizeof(*v));
+	ci_judge_tail(v, &sb, (const double (*)[2])bci, &sn, (const double (*)[2])nci, &tol);
+	return (int)v->state;
+}
+
 /* cmp_self_check - A/A: the baseline's runs split into baseline and 'new' (3 runs), CMP_SELF_SPLITS times */
 static int cmp_self_check(const json_t *bl, const char *path)
 {
-	json_t *metrics = json_object_get(bl, "metrics"), *o;
+	json_t *metrics = json_object_get(bl, "metrics"), *tails = json_object_get(bl, "tails"), *o;
 	size_t count[4] = { 0 }, idx[CMP_MAX_RUNS];
-	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 	const char *key;
 
 	for (int split = 0; split < CMP_SELF_SPLITS; split++) {
@@ -486,12 +744,7 @@ static int cmp_self_check(const json_t *bl, const char *path)
 				return pf_fail(PF_EXIT_USAGE, "%s: metric %s: bad values", path, key);
 			if (b.n < 4)
 				continue;
-			nnew = b.n >= 9 ? 3 : b.n / 3;
-			for (size_t i = 0; i < b.n; i++)
-				idx[i] = i;
-			/* the same split for every metric of one round: runs, not values, are drawn */
-			uint64_t st = seed + (uint64_t)split * 0x2545f4914f6cdd1dULL;
-			cmp_shuffle(idx, b.n, &st);
+			nnew = cmp_split(b.n, split, idx);
 			for (size_t i = 0; i < b.n; i++) {
 				if (i < nnew) {
 					nv[sn.n] = b.v[idx[i]];
@@ -508,12 +761,23 @@ static int cmp_self_check(const json_t *bl, const char *path)
 			if (v.state == CI_REGRESSED)
 				printf("# split %d: false alarm on %s (%s)\n", split + 1, key, v.reason);
 		}
+		json_object_foreach(tails, key, o) {
+			struct ci_verdict v;
+			int state = cmp_self_tail(bl, key, o, split, &v);
+
+			if (state < 0)
+				continue;
+			count[state]++;
+			if (state == CI_REGRESSED)
+				printf("# split %d: false alarm on %s (%s)\n", split + 1, key, v.reason);
+		}
 	}
 	{
 		size_t judged = count[CI_SAME] + count[CI_REGRESSED] + count[CI_UNKNOWN];
 
 		printf("self-check: %s: %d A/A splits x %zu metrics: %zu REGRESSED (false alarms, %.2f %% of %zu judged), "
-		       "%zu SAME, %zu UNKNOWN, %zu SKIP\n", path, CMP_SELF_SPLITS, json_object_size(metrics),
+		       "%zu SAME, %zu UNKNOWN, %zu SKIP\n", path, CMP_SELF_SPLITS,
+		       json_object_size(metrics) + json_object_size(tails),
 		       count[CI_REGRESSED], judged ? 100.0 * count[CI_REGRESSED] / judged : 0.0, judged,
 		       count[CI_SAME], count[CI_UNKNOWN], count[CI_SKIP]);
 	}

@@ -23,8 +23,8 @@ struct ci_verdict {
 	enum ci_kind kind;
 	const char *unit;
 	enum ci_state state;
-	const char *rule;	/* "zero-count", "samples", "mann-whitney", "envelope-3x", "missing" */
-	char    reason[256];	/* why, in words */
+	const char *rule;	/* "zero-count", "samples", "mann-whitney", "envelope-3x", "missing", "tail-1e-6" */
+	char    reason[512];	/* why, in words */
 	double  base_median, base_min, base_max;
 	size_t  base_runs;
 	double  newv[64];	/* the new runs' values */
@@ -34,6 +34,8 @@ struct ci_verdict {
 	double  upper;		/* upper confidence bound of the shift (INFINITY: none) */
 	double  p;		/* one-sided Mann-Whitney p (NAN: not tested) */
 	double  tol;		/* the effect floor, in 'unit' */
+	double  base_ci[2];	/* CI_TAIL: the baseline runs' 95 % intervals, lowest lower and highest upper end */
+	double  new_ci[2];	/* CI_TAIL: the same of the new runs (NAN: not judged) */
 };
 
 /* the input of one judgement: run-level values of the baseline and the new runs */
@@ -46,6 +48,15 @@ struct ci_sample {
 /* ci_judge - apply the rules of docs/ci.md to one metric; fills v (its names are the caller's) */
 void ci_judge(struct ci_verdict *v, double q, const struct ci_sample *base, const struct ci_sample *new,
 	      const struct ci_tol *tol);
+
+/*
+ * ci_judge_tail - rule tail-1e-6 (docs/ci.md) on the fitted 1e-6 levels of
+ * one task's series, both sides with a model in every run: base and new
+ * hold the levels, base_ci / new_ci the 95 % intervals per run (lo, hi);
+ * fills v's numbers, state and reason
+ */
+void ci_judge_tail(struct ci_verdict *v, const struct ci_sample *base, const double (*base_ci)[2],
+		   const struct ci_sample *new, const double (*new_ci)[2], const struct ci_tol *tol);
 
 /* what the writers need beside the verdicts */
 struct ci_report {

@@ -48,6 +48,19 @@ static void ci_message(char *buf, size_t size, const struct ci_verdict *v)
 		snprintf(p, sizeof(p), "-");
 	else
 		snprintf(p, sizeof(p), "%.4f", v->p);
+	if (v->kind == CI_TAIL) {
+		char bl[32], bh[32], nl[32], nh[32];
+
+		ci_fmt(bl, sizeof(bl), v->base_ci[0], v->unit);
+		ci_fmt(bh, sizeof(bh), v->base_ci[1], v->unit);
+		ci_fmt(nl, sizeof(nl), v->new_ci[0], v->unit);
+		ci_fmt(nh, sizeof(nh), v->new_ci[1], v->unit);
+		snprintf(buf, size, "%s: new 1e-6 level median %s (95 %% intervals %s..%s, %zu run%s), baseline median %s "
+			 "(%s..%s, %zu run%s), shift %s, tolerance %s, rule %s: %s", ci_state_name[v->state], nm, nl, nh,
+			 v->nnew, v->nnew == 1 ? "" : "s", med, bl, bh, v->base_runs, v->base_runs == 1 ? "" : "s", sh,
+			 tol, v->rule, v->reason);
+		return;
+	}
 	snprintf(buf, size, "%s: new median %s (%zu run%s), baseline median %s (%s..%s, %zu run%s), "
 		 "shift %s, tolerance %s, p %s, rule %s: %s", ci_state_name[v->state], nm, v->nnew,
 		 v->nnew == 1 ? "" : "s", med, lo, hi, v->base_runs, v->base_runs == 1 ? "" : "s", sh, tol, p,
@@ -63,6 +76,16 @@ static void ci_yaml_num(FILE *f, double x)
 		fputs(x > 0 ? ".inf" : "-.inf", f);
 	else
 		fprintf(f, "%.10g", x);
+}
+
+/* ci_yaml_pair - [a, b] in YAML */
+static void ci_yaml_pair(FILE *f, const double x[2])
+{
+	fputc('[', f);
+	ci_yaml_num(f, x[0]);
+	fputs(", ", f);
+	ci_yaml_num(f, x[1]);
+	fputc(']', f);
 }
 
 /* ci_quoted - a double-quoted string, for YAML and Markdown-safe output */
@@ -131,6 +154,13 @@ int ci_write_tap(FILE *f, const struct ci_report *r)
 		ci_yaml_num(f, v->p);
 		fputs("\n  tolerance: ", f);
 		ci_yaml_num(f, v->tol);
+		if (v->kind == CI_TAIL) {
+			fprintf(f, "\n  tail: {p: %g, baseline_ci: ", CI_TAIL_P);
+			ci_yaml_pair(f, v->base_ci);
+			fputs(", new_ci: ", f);
+			ci_yaml_pair(f, v->new_ci);
+			fputc('}', f);
+		}
 		fputs("\n  reason: ", f);
 		ci_quoted(f, v->reason);
 		fputs("\n  ...\n", f);
@@ -227,6 +257,10 @@ int ci_write_json(const char *path, const struct ci_report *r)
 			      "max", ci_jnum(v->base_max), "runs", (json_int_t)v->base_runs,
 			      "new", nv, "new_median", ci_jnum(v->new_median), "shift", ci_jnum(v->shift),
 			      "shift_upper", ci_jnum(v->upper), "p", ci_jnum(v->p), "tolerance", ci_jnum(v->tol));
+		if (o && v->kind == CI_TAIL)
+			json_object_set_new(o, "tail", json_pack("{s:f, s:[o, o], s:[o, o]}", "p", CI_TAIL_P,
+								 "baseline_ci", ci_jnum(v->base_ci[0]), ci_jnum(v->base_ci[1]),
+								 "new_ci", ci_jnum(v->new_ci[0]), ci_jnum(v->new_ci[1])));
 		if (!o || json_array_append_new(arr, o)) {
 			json_decref(root);
 			return -ENOMEM;

@@ -23,7 +23,7 @@
 
 #define CI_RESULTS_SCHEMA "preflight-results/1"
 
-const char *const ci_kind_name[] = { "percentile", "max", "count", "value" };
+const char *const ci_kind_name[] = { "percentile", "max", "count", "value", "tail" };
 
 const char *const ci_ident_name[CI_NIDENT] = {
 	"board", "kernel_release", "config_hash", "isolation", "scenario",
@@ -158,6 +158,44 @@ static int ci_add_num(struct ci_run *run, const char *subject, const char *metri
 	return ci_add(run, subject, metric, stat, kind, 0, json_number_value(v), unit, NULL);
 }
 
+/*
+ * ci_add_tail - the fitted 1e-6 level of one tail object (docs/results.md)
+ * with its interval, or why there is none; nothing for a series without a
+ * tail object; 0 or -ENOMEM
+ */
+static int ci_add_tail(struct ci_run *run, const char *task, const char *series, const json_t *tails)
+{
+	char member[48];
+	json_t *t, *lv, *ci;
+	struct ci_tail *x;
+
+	snprintf(member, sizeof(member), "%s_ns", series);
+	t = json_object_get(tails, member);
+	if (!json_is_object(t))
+		return 0;
+	if (pf_grow(&run->tail, &run->tailcap, run->ntail, sizeof(*run->tail), 8))
+		return -ENOMEM;
+	x = &run->tail[run->ntail++];
+	memset(x, 0, sizeof(*x));
+	snprintf(x->key, sizeof(x->key), "tasks.%s.tail.%s.pwcet(%s)", task, member, CI_TAIL_PKEY);
+	snprintf(x->subject, sizeof(x->subject), "%s", task);
+	snprintf(x->series, sizeof(x->series), "%s", series);
+	x->samples = (uint64_t)json_integer_value(json_object_get(t, "count"));
+	lv = json_object_get(json_object_get(t, "pwcet_ns"), CI_TAIL_PKEY);
+	ci = json_object_get(lv, "ci");
+	x->level_ns = json_number_value(json_object_get(lv, "value"));
+	x->lo_ns = json_number_value(json_array_get(ci, 0));
+	x->hi_ns = json_number_value(json_array_get(ci, 1));
+	x->model = json_is_true(json_object_get(t, "assumptions_hold")) && json_is_number(json_object_get(lv, "value")) &&
+		   json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1)) &&
+		   x->lo_ns <= x->level_ns && x->level_ns <= x->hi_ns;
+	if (!x->model)
+		x->why = json_string_value(json_object_get(t, "reason")) ?:
+			 (json_is_true(json_object_get(t, "assumptions_hold")) ?
+			  "the model gives no finite " CI_TAIL_PKEY " level with its interval" : "no tail model");
+	return 0;
+}
+
 /* ci_metrics - every metric of docs/ci.md found in results.json; 0 or -ENOMEM */
 static int ci_metrics(struct ci_run *run)
 {
@@ -176,7 +214,9 @@ static int ci_metrics(struct ci_run *run)
 		    ci_add_num(run, name, "deadline_misses", "count", CI_COUNT, "count", t, "deadline_misses") ||
 		    ci_add_num(run, name, "missed_activations", "count", CI_COUNT, "count", t, "missed_activations") ||
 		    ci_add_num(run, name, "dropped_joblog_rows", "count", CI_COUNT, "count",
-			       json_object_get(t, "joblog"), "dropped"))
+			       json_object_get(t, "joblog"), "dropped") ||
+		    ci_add_tail(run, name, "activation_latency", json_object_get(t, "tail")) ||
+		    ci_add_tail(run, name, "response_time", json_object_get(t, "tail")))
 			return -ENOMEM;
 	}
 	app = json_object_get(r, "app");
@@ -334,9 +374,12 @@ void ci_run_free(struct ci_run *run)
 {
 	json_decref(run->results);
 	free(run->m);
+	free(run->tail);
 	run->results = NULL;
 	run->m = NULL;
+	run->tail = NULL;
 	run->n = run->cap = 0;
+	run->ntail = run->tailcap = 0;
 }
 
 bool ci_metric_glob(const char *glob, const char *key)
@@ -351,5 +394,13 @@ const struct ci_metric *ci_run_find(const struct ci_run *run, const char *key)
 	for (size_t i = 0; i < run->n; i++)
 		if (!strcmp(run->m[i].key, key))
 			return &run->m[i];
+	return NULL;
+}
+
+const struct ci_tail *ci_run_tail(const struct ci_run *run, const char *key)
+{
+	for (size_t i = 0; i < run->ntail; i++)
+		if (!strcmp(run->tail[i].key, key))
+			return &run->tail[i];
 	return NULL;
 }

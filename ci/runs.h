@@ -21,9 +21,10 @@ enum ci_kind {
 	CI_MAX,		/* the maximum of a distribution: envelope and 3x rules */
 	CI_COUNT,	/* an event count: the zero rule */
 	CI_VALUE,	/* any other number (a utilisation) */
+	CI_TAIL,	/* a tail model's fitted level with its interval: rule tail-1e-6 alone */
 };
 
-extern const char *const ci_kind_name[];	/* "percentile", "max", "count", "value" */
+extern const char *const ci_kind_name[];	/* "percentile", "max", "count", "value", "tail" */
 
 /* The identity fields, in the order they are printed. */
 enum ci_ident {
@@ -47,6 +48,24 @@ struct ci_metric {
 	const struct json_t *dist;	/* the distribution object in the run's results (borrowed) */
 };
 
+/*
+ * ci_tail - a task's fitted tail level of one series (results.json
+ * tasks.*.tail.*.pwcet_ns.1e-6, docs/results.md): the latency exceeded with
+ * probability CI_TAIL_P per activation and its 95 % interval, or why the run
+ * has no model (compare's rule tail-1e-6, docs/ci.md)
+ */
+#define CI_TAIL_P 1e-6
+#define CI_TAIL_PKEY "1e-6"
+struct ci_tail {
+	char    key[160];	/* "tasks.io.tail.activation_latency_ns.pwcet(1e-6)": check's budget name */
+	char    subject[64];	/* the task */
+	char    series[32];	/* "activation_latency", "response_time" */
+	bool    model;		/* the model holds and gives a finite level and interval */
+	double  level_ns, lo_ns, hi_ns;	/* the level and its 95 % interval (model only) */
+	uint64_t samples;	/* samples of the series */
+	const char *why;	/* no model: its reason (borrowed from the results) */
+};
+
 struct ci_run {
 	char    path[1024];		/* the run directory (or the results.json given) */
 	char    uuid[64];		/* run.json "uuid", "" when the run has none */
@@ -54,6 +73,8 @@ struct ci_run {
 	struct json_t *results;		/* results.json, owned */
 	struct ci_metric *m;
 	size_t  n, cap;
+	struct ci_tail *tail;		/* per task and series with a tail object (none without a job log) */
+	size_t  ntail, tailcap;
 };
 
 /*
@@ -68,6 +89,9 @@ void ci_run_free(struct ci_run *run);
 
 /* ci_run_find - the metric of a run with this key, or NULL */
 const struct ci_metric *ci_run_find(const struct ci_run *run, const char *key);
+
+/* ci_run_tail - the tail level of a run with this key, or NULL */
+const struct ci_tail *ci_run_tail(const struct ci_run *run, const char *key);
 
 /*
  * ci_metric_glob - does a glob ('*' any text) match a metric key, in its
