@@ -10,7 +10,7 @@
 # errors must be exactly zero. No timing is asserted.
 . "$(dirname "$0")/lib/test-lib.sh"
 need RT
-plan 10
+plan 12
 
 run_cmd "$PREFLIGHT" fly --realtime --duration 30 --keep "$TMP/rt" --output "$TMP/rt.json"
 ok "fly-rt-1.1 sensorsim + flightapp fly 30 s (exit 0)" test "$rc" -eq 0 || { cat "$TMP/rt/flightapp.log" "$TMP/rt/sensorsim.log" 2>/dev/null | sed 's/^/# /' | head -20; }
@@ -25,6 +25,12 @@ awk -v p="$(json_get "$j" pos_err_rms_m)" -v n="$(json_get "$j" ekf_updates)" 'B
 ok "fly-rt-1.6 the EKF runs in its task: position RMS $(json_get "$j" .pos_err_rms_m) m < 5, $(json_get "$j" .ekf_updates) updates" test $? -eq 0
 ok "fly-rt-1.7 the first corner is reached, no stall" test "$(json_get "$j" .waypoints_reached)" -ge 1 -a "$(json_get "$j" .stalled)" = false
 ok "fly-rt-1.8 nothing left behind: pty link and socket removed" test ! -e "$TMP/rt/uart" -a ! -e "$TMP/rt/spi"
+b=$(json_get "$j" .sim_gps_fixes_before_app); f=$(json_get "$j" .sim_gps_fixes_app); a=$(json_get "$j" .sim_gps_fixes_after_app)
+is "$b+$f+$a=$(json_get "$j" .sim_gps_fixes)" "$b+$f+$a=$(json_get "$TMP/rt/sim.json" .gps_fixes)" \
+	"fly-rt-1.9 the simulator's GPS fixes before / while / after the app ($b+$f+$a) carried, summing to its own count"
+awk -v s="$(json_get "$j" .sim_app_start_s)" -v e="$(json_get "$j" .sim_app_end_s)" -v t="$(json_get "$j" .track_err_max_t_s)" \
+	'BEGIN { exit !(s != "" && e != "" && t != "" && s + 0 <= t + 0 && t + 0 <= e + 0 && e + 0 > s + 0) }'
+ok "fly-rt-1.10 the track error's max ($(json_get "$j" .track_err_max_t_s) s) inside the app's flight [$(json_get "$j" .sim_app_start_s), $(json_get "$j" .sim_app_end_s)] s" test $? -eq 0
 
 # interrupted: SIGINT once both programs run stops them cleanly, the summary so far is printed
 "$PREFLIGHT" fly --realtime --duration 30 --keep "$TMP/int" > "$TMP/int.json" 2> "$TMP/int.err" &

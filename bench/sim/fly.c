@@ -168,6 +168,23 @@ static double fly_json_num(json_t *o, const char *k)
 	return json_is_number(v) ? json_number_value(v) : -1;
 }
 
+/*
+ * the simulator's counts of the app's flight window (docs/sim.md), under the
+ * names the realtime summary gives them: the app's own counts (gps_fixes,
+ * failsafe_time) come from fsw.json beside them
+ */
+static const char *const fly_sim_window[][2] = {
+	{ "app_start_s", "sim_app_start_s" },
+	{ "app_end_s", "sim_app_end_s" },
+	{ "gps_fixes", "sim_gps_fixes" },
+	{ "gps_fixes_before_app", "sim_gps_fixes_before_app" },
+	{ "gps_fixes_app", "sim_gps_fixes_app" },
+	{ "gps_fixes_after_app", "sim_gps_fixes_after_app" },
+	{ "failsafe_s", "sim_failsafe_s" },
+	{ "track_err_max_t_s", "track_err_max_t_s" },
+	{ "track_err_after_app_max_m", "track_err_after_app_max_m" },
+};
+
 #define FLY_FILES 9	/* the files of a --realtime run, names[] below */
 
 /* fly_realtime - sensorsim and flightapp for real; an exit code */
@@ -331,6 +348,11 @@ out:
 		json_object_set(out, "stalled", json_object_get(sim, "stalled"));
 		jset_f(out, "spi_service_max_us", fly_json_num(sim, "spi_service_max_us"));
 		jset_f(out, "sim_late_ticks", fly_json_num(sim, "late_ticks"));
+		for (i = 0; i < (int)PF_ARRAY_SIZE(fly_sim_window); i++) {
+			json_t *v = json_object_get(sim, fly_sim_window[i][0]);
+
+			json_object_set_new(out, fly_sim_window[i][1], v ? json_incref(v) : json_null());
+		}
 		json_object_update(out, fsw);
 		json_object_set_new(out, "schema", json_string("preflight-fly/1"));
 		if (o->keep)
