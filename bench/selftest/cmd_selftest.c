@@ -6,7 +6,7 @@
  * second short run under a storm with a tiny ring buffer (lost events),
  * analyses both with `preflight analyze`, measures the instrumentation's cost
  * with flightapp-perf, and compares every figure with the injector's own
- * time stamps (compare.c). Output: DIR/selftest.json and TAP on stdout.
+ * time stamps (st_compare.c). Output: DIR/selftest.json and TAP on stdout.
  *
  * Like `preflight run` it reaches the other stages only through child
  * processes and files (docs/ARCHITECTURE.md). `--from DIR` analyses and
@@ -16,7 +16,7 @@
 #define _GNU_SOURCE
 #include "command.h"
 #include "common.h"
-#include "compare.h"
+#include "st_compare.h"
 #include "datafile.h"
 #include "outfile.h"
 #include "proc.h"
