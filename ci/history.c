@@ -515,8 +515,8 @@ out:
 		static const char *const names[] = { "trend.gp", "trend.dat", "trend.svg", "trend.png", "gnuplot.err" };
 
 		for (size_t i = 0; i < PF_ARRAY_SIZE(names); i++) {
-			snprintf(data, sizeof(data), "%s/%s", tmp, names[i]);
-			unlink(data);
+			if (!pf_path_join(data, sizeof(data), tmp, names[i]))
+				unlink(data);
 		}
 		rmdir(tmp);
 	}
@@ -610,13 +610,13 @@ static int history_export(struct ci_db *db, const struct history_opts *o)
 		};
 
 		for (size_t i = 0; i < PF_ARRAY_SIZE(files); i++) {
-			snprintf(path, sizeof(path), "%s/%s", o->squad, files[i].name);
-			if ((ret = pf_outfile_json(path, files[i].o, JSON_INDENT(1) | JSON_SORT_KEYS))) {
+			if ((ret = pf_path_join(path, sizeof(path), o->squad, files[i].name) ?
+				   pf_fail(PF_EXIT_USAGE, "%s/%s: %s", o->squad, files[i].name, strerror(ENAMETOOLONG)) : 0) ||
+			    (ret = pf_outfile_json(path, files[i].o, JSON_INDENT(1) | JSON_SORT_KEYS))) {
 				/* no part of a submission: the files written before go, the directory if made here */
-				while (i-- > 0) {
-					snprintf(path, sizeof(path), "%s/%s", o->squad, files[i].name);
-					unlink(path);
-				}
+				while (i-- > 0)
+					if (!pf_path_join(path, sizeof(path), o->squad, files[i].name))
+						unlink(path);
 				if (made)
 					rmdir(o->squad);
 				goto out;

@@ -77,14 +77,15 @@ struct st_dir {
 	char self[PATH_MAX], bindir[PATH_MAX - 64];
 };
 
-/* st_path - DIR/NAME in a static rotation of buffers (a few live at once) */
+/* st_path - DIR/NAME in a static rotation of buffers (a few live at once); "" when too long */
 static const char *st_path(const char *dir, const char *name)
 {
 	static char buf[8][PATH_MAX];
 	static int i;
 
 	i = (i + 1) % 8;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", dir, name);
+	if (pf_path_join(buf[i], sizeof(buf[i]), dir, name))
+		return buf[i];	/* "": fails on use, never names another file */
 	return buf[i];
 }
 
@@ -411,7 +412,7 @@ static int cmd_selftest_run(int argc, char **argv)
 	if (out || from) {
 		snprintf(d->out, sizeof(d->out), "%s", out ? out : from);
 	} else {
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
+		pf_utc(stamp, sizeof(stamp), now, true);
 		snprintf(d->out, sizeof(d->out), "runs/selftest-%s", stamp);
 	}
 	snprintf(d->in, sizeof(d->in), "%s", from ? from : d->out);
