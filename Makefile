@@ -1,8 +1,9 @@
 # preflight - top-level build.
 #
 # Each component folder has one or more *.mk fragments (module.mk, sim.mk, ...)
-# that add its sources to the variables
-# below; this file owns the rules. Outputs go under build/ (ignored by git).
+# that add its sources to the variables below; this file owns the generic rules,
+# a fragment only those of what its folder makes (docs/ARCHITECTURE.md, "The
+# build"). Outputs go under build/ (ignored by git).
 #
 #   make              build every program
 #   make check        install missing packages, build, run every test with prove
@@ -97,20 +98,30 @@ PROGRAMS       :=   # other programs: <name>_SRCS, <name>_PKGS, <name>_LDLIBS, <
 UNIT_TESTS     :=   # C unit tests and test tools (build/t/): <name>_SRCS, <name>_PKGS, linked with lib
 PLUGINS        :=   # libtraceevent plugins (build/plugins/*.so), for trace-cmd and KernelShark
 PERFS          :=   # performance benchmarks run by 'make perf' (paths to build/ programs or scripts)
+LIB_PKGS       :=   # pkg-config packages every program links with (lib/)
+LATE_RULES     :=   # names of 'define's of rules built from every fragment's lists, evaluated after all
 REQUIRED_HEADERS :=  # headers of packages without a pkg-config module (csv.h): checked before building
 
 # 'make' alone builds every program, whatever rules the fragments define first
 .DEFAULT_GOAL := all
 
-include $(sort $(wildcard */*.mk */*/*.mk))
+# The fragments. Their order does not matter (t/0002 build-9.x reads them in reverse and
+# gets the same commands): a fragment only adds to the variables above and to its own,
+# uses another fragment's variables only where make expands late (a recursive '=', a
+# recipe), and writes a rule whose prerequisites need every fragment's lists (t/fuzz's
+# archives of all the code) as a 'define' named in LATE_RULES, evaluated below once
+# every fragment is read. FRAGMENTS=... on the command line reads others, in its order.
+FRAGMENTS := $(sort $(wildcard */*.mk */*/*.mk))
+include $(FRAGMENTS)
 
 PREFLIGHT_SRCS += preflight.c
 PREFLIGHT_CMDS += help
 PROGRAMS       += preflight
-preflight_SRCS := $(PREFLIGHT_SRCS)
+preflight_SRCS := $(sort $(PREFLIGHT_SRCS))
 preflight_PKGS := $(PREFLIGHT_PKGS)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
+$(foreach r,$(LATE_RULES),$(eval $(call $(r))))
 LIB_OBJS := $(call obj,$(LIB_SRCS))
 ALL_PKGS := $(sort $(LIB_PKGS) $(DLOPEN_PKGS) $(foreach p,$(PROGRAMS) $(UNIT_TESTS),$($(p)_PKGS)))
 pkg_libs  = $(if $(strip $(1)),$(shell $(PKG_CONFIG) --libs $(1)))

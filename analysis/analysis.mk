@@ -5,8 +5,10 @@
 AN_CORE_SRCS := analysis/sched.c analysis/tasks.c analysis/jobs_csv.c \
 	   analysis/results.c analysis/timeline.c analysis/cyclictest_wakeups.c analysis/state.c \
 	   analysis/rt.c analysis/timerlat.c
+# the tail statistics and the exceedance curve, which the tail tools link too
+AN_TAIL_SRCS := analysis/tail.c analysis/ccdf.c
 AN_SRCS := analysis/analyze.c analysis/trace.c analysis/cyclictest.c analysis/snapshots.c \
-	   analysis/series.c analysis/tail.c analysis/ccdf.c $(AN_CORE_SRCS)
+	   analysis/series.c $(AN_TAIL_SRCS) $(AN_CORE_SRCS)
 PREFLIGHT_SRCS += $(AN_SRCS)
 PREFLIGHT_CMDS += analyze
 PREFLIGHT_PKGS += libtracecmd libtraceevent libtracefs jansson gsl
@@ -27,15 +29,15 @@ analyze_test_LDLIBS := -lcsv
 
 # tail_test: the tail statistics on synthetic series (t/0562); GSL's generators make them
 UNIT_TESTS += tail_test
-tail_test_SRCS := t/unit/tail_test.c analysis/tail.c analysis/ccdf.c
+tail_test_SRCS := t/unit/tail_test.c $(AN_TAIL_SRCS)
 tail_test_PKGS := gsl jansson
 # tail_fit: the statistics of a series on stdin, for the SciPy oracle (t/0591) and the benchmarks
 UNIT_TESTS += tail_fit
-tail_fit_SRCS := t/tools/tail_fit.c analysis/tail.c analysis/ccdf.c
+tail_fit_SRCS := t/tools/tail_fit.c $(AN_TAIL_SRCS)
 tail_fit_PKGS := gsl jansson
 # tail_coverage: the intervals' coverage over many seeds (analysis/tail-coverage.sh, docs/statistics.md)
 UNIT_TESTS += tail_coverage
-tail_coverage_SRCS := t/tools/tail_coverage.c analysis/tail.c analysis/ccdf.c
+tail_coverage_SRCS := t/tools/tail_coverage.c $(AN_TAIL_SRCS)
 tail_coverage_PKGS := gsl jansson
 
 # ct_dump: prints what cyclictest_load() makes of a file (tests 0580-0581)

@@ -480,8 +480,9 @@ static int an_outputs_guard(const struct an_opts *o)
 
 	ret = pf_out_guard(o->out, in, PF_ARRAY_SIZE(in));
 	for (i = 0; !ret && o->csv && i < AN_CSV_NTABLES; i++) {
-		snprintf(path, sizeof(path), "%s/%s", o->csv, an_csv_tables[i]);
-		ret = pf_out_guard(path, in, PF_ARRAY_SIZE(in));
+		ret = pf_path_join(path, sizeof(path), o->csv, an_csv_tables[i]) ?
+			pf_fail(PF_EXIT_USAGE, "%s/%s: %s", o->csv, an_csv_tables[i], strerror(ENAMETOOLONG)) :
+			pf_out_guard(path, in, PF_ARRAY_SIZE(in));
 	}
 	return ret;
 }

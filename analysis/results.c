@@ -1141,8 +1141,8 @@ static FILE *an_csv_open(const char *dir, const char *name, const char *const *c
 	FILE *f;
 	int c;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);	/* lib/outfile.h: committed by pf_outfile_commit */
-	if (pf_outfile_open(path, &f))
+	/* lib/outfile.h: committed by pf_outfile_commit */
+	if (pf_path_join(path, sizeof(path), dir, name) || pf_outfile_open(path, &f))
 		return NULL;
 	for (c = 0; c < ncols; c++) {
 		snprintf(key, sizeof(key), "%s", cols[c]);

@@ -3,8 +3,8 @@
 # app/fsw/ (its own library, app/fsw/fsw.mk); only the program flightapp
 # links it, through its body table app/bodies.c. The executive's unit test
 # and benchmark link without it.
-APP_CORE_SRCS := app/config.c app/exec.c app/ring.c app/stats.c app/marker.c app/work.c \
-	app/joblog.c app/report.c app/rt.c
+APP_CORE_SRCS := app/config.c app/exec.c app/ring.c app/task_stats.c app/marker.c app/work.c \
+	app/joblog_write.c app/task_report.c app/rt.c
 APP_CORE_PKGS := inih jansson libtracefs
 REQUIRED_HEADERS += csv.h
 

@@ -25,7 +25,7 @@
 #include "config.h"
 #include "marker.h"
 #include "ring.h"
-#include "stats.h"
+#include "task_stats.h"
 #include "task.h"
 
 #include <pthread.h>
@@ -95,7 +95,7 @@ struct app {
 	char     joblog_path[512];
 	uint64_t joblog_rows;		/* rows on disk (without a job log: rows drained) */
 	int      joblog_error;		/* first write error (-errno), 0 if none */
-	char    *joblog_buf;		/* rows formatted, not yet written (app/joblog.c) */
+	char    *joblog_buf;		/* rows formatted, not yet written (app/joblog_write.c) */
 	size_t   joblog_len;
 	uint8_t *joblog_row_task;	/* the task of each buffered row */
 	size_t   joblog_nrows;

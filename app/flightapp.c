@@ -17,8 +17,8 @@
 #include "datafile.h"
 #include "outfile.h"
 #include "exec.h"
-#include "joblog.h"
-#include "report.h"
+#include "joblog_write.h"
+#include "task_report.h"
 #include "rt.h"
 
 #include <errno.h>

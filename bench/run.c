@@ -258,8 +258,8 @@ static bool run_disk_check(struct run *r, const char *when)
 /* run_path - dir/name into buf */
 static char *run_path(char *buf, size_t size, const char *dir, const char *name)
 {
-	if (snprintf(buf, size, "%s/%s", dir, name) >= (int)size)
-		buf[0] = '\0';	/* too long: fails on use, never writes elsewhere */
+	if (pf_path_join(buf, size, dir, name))
+		return buf;	/* "": too long, fails on use, never writes elsewhere */
 	return buf;
 }
 
@@ -272,11 +272,7 @@ static bool run_exists(const char *path)
 /* run_utc - the current UTC time as "2026-12-03T06:30:00Z" (iso) or "20261203T063000Z" */
 static void run_utc(char *buf, size_t size, bool iso)
 {
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(buf, size, iso ? "%Y-%m-%dT%H:%M:%SZ" : "%Y%m%dT%H%M%SZ", &tm);
+	pf_utc(buf, size, time(NULL), !iso);
 }
 
 /* run_dir_empty - true when a directory has no entry but . and .. */
@@ -2242,8 +2238,8 @@ static void run_keep_traces(struct run *r, int check)
 			off_t before;
 			const char *did;
 
-			if (!run_is_dat(de->d_name) || snprintf(path, sizeof(path), "%s/%s", pdir, de->d_name)
-			    >= (int)sizeof(path) || stat(path, &st) || !S_ISREG(st.st_mode))
+			if (!run_is_dat(de->d_name) || pf_path_join(path, sizeof(path), pdir, de->d_name) ||
+			    stat(path, &st) || !S_ISREG(st.st_mode))
 				continue;
 			before = st.st_size;
 			if (!keep) {

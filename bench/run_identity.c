@@ -23,12 +23,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#ifndef PF_GIT_COMMIT
-#define PF_GIT_COMMIT "unknown"
-#endif
-#ifndef PF_LIB_VERSIONS
-#define PF_LIB_VERSIONS ""	/* "libtracefs=1.6.4 libtracecmd=1.3.1 ..." (pkg-config at build time) */
-#endif
+#include "identity.h"	/* build/identity.h (bench/bench.mk): PF_GIT_COMMIT, PF_LIB_VERSIONS ("libtracefs=1.6.4 ...") */
 
 #if defined(__clang__)
 #define RUN_COMPILER "clang " __clang_version__

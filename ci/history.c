@@ -33,7 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int hist_run(int argc, char **argv);
+static int history_run(int argc, char **argv);
 
 const struct pf_command cmd_history = {
 	.name = "history",
@@ -86,10 +86,10 @@ const struct pf_command cmd_history = {
 	"creates one; add adds all its runs or none), 3 environment (database\n"
 	"server, gnuplot),\n"
 	"4 internal error\n",
-	.run = hist_run,
+	.run = history_run,
 };
 
-struct hist_opts {
+struct history_opts {
 	const char *db, *metric, *by, *csv, *plot, *squad, *run, *scenario;
 	const char *until;		/* verdicts: runs started at or before it (UTC, run.json's format) */
 	const char *metric_given;	/* --metric as given: metric is its results.json path */
@@ -101,29 +101,29 @@ struct hist_opts {
 	int         by_given;
 };
 
-/* hist_unit - row callback: the first column into a char[16] */
-static int hist_unit(void *ctx, int ncols, const char *const *cols)
+/* history_unit - row callback: the first column into a char[16] */
+static int history_unit(void *ctx, int ncols, const char *const *cols)
 {
 	snprintf(ctx, 16, "%s", ncols && cols[0] ? cols[0] : "");
 	return 1;
 }
 
-/* hist_count - row callback: the first column as a count */
-static int hist_count(void *ctx, int ncols, const char *const *cols)
+/* history_count - row callback: the first column as a count */
+static int history_count(void *ctx, int ncols, const char *const *cols)
 {
 	*(long *)ctx = ncols && cols[0] ? atol(cols[0]) : 0;
 	return 1;
 }
 
 /*
- * hist_verdicts - the run's verdicts from its verdicts.json (docs/verdicts.md;
+ * history_verdicts - the run's verdicts from its verdicts.json (docs/verdicts.md;
  * the TAP is never read back): one row per record, named as check's TAP names
  * it ("REQ-LAT-001 io activation_latency max": stable from run to run), its
  * result pass, fail or skip (not measured) as SQUAD takes them; a pass that
  * is not valid (a load short of its target) is stored as a fail. Its value,
  * unit and bound as the record has them (NULL when it has none).
  */
-static int hist_verdicts(struct ci_db *db, const char *dir, const char *uuid)
+static int history_verdicts(struct ci_db *db, const char *dir, const char *uuid)
 {
 	static const struct { const char *verdict, *result; } map[] = {
 		{ "pass", "pass" }, { "fail", "fail" }, { "not_measured", "skip" }, { "not_valid", "fail" },
@@ -167,8 +167,8 @@ static int hist_verdicts(struct ci_db *db, const char *dir, const char *uuid)
 	return ret;
 }
 
-/* hist_run_dir - the directory holding a run's files: the run directory, or that of the results.json given */
-static void hist_run_dir(const char *path, char *dir, size_t size)
+/* history_run_dir - the directory holding a run's files: the run directory, or that of the results.json given */
+static void history_run_dir(const char *path, char *dir, size_t size)
 {
 	struct stat st;
 	char *copy = strdup(path);
@@ -180,8 +180,8 @@ static void hist_run_dir(const char *path, char *dir, size_t size)
 	free(copy);
 }
 
-/* hist_check_one - a run 'add' may store: it reads, and it says which run it is; 0 or an exit code */
-static int hist_check_one(const char *path)
+/* history_check_one - a run 'add' may store: it reads, and it says which run it is; 0 or an exit code */
+static int history_check_one(const char *path)
 {
 	struct ci_run run;
 	char dir[1100], rpath[1200], spath[1200];
@@ -190,7 +190,7 @@ static int hist_check_one(const char *path)
 	if (ret)
 		return ret;
 	ci_run_free(&run);
-	hist_run_dir(path, dir, sizeof(dir));
+	history_run_dir(path, dir, sizeof(dir));
 	snprintf(rpath, sizeof(rpath), "%s/run.json", dir);
 	snprintf(spath, sizeof(spath), "%s/sysinfo.json", dir);
 	if (access(rpath, F_OK) && access(spath, F_OK))
@@ -200,8 +200,8 @@ static int hist_check_one(const char *path)
 	return 0;
 }
 
-/* hist_add_one - one run into the database, inside the caller's transaction; 1 added, 0 already there, or -1 */
-static int hist_add_one(struct ci_db *db, const char *path)
+/* history_add_one - one run into the database, inside the caller's transaction; 1 added, 0 already there, or -1 */
+static int history_add_one(struct ci_db *db, const char *path)
 {
 	struct ci_run run;
 	char dir[1100], rpath[1200], uuid[64], started[40] = "", code[16] = "", now[32], samples[32], value[40];
@@ -210,7 +210,7 @@ static int hist_add_one(struct ci_db *db, const char *path)
 
 	if (ci_run_load(path, &run))
 		return -1;
-	hist_run_dir(path, dir, sizeof(dir));
+	history_run_dir(path, dir, sizeof(dir));
 	snprintf(rpath, sizeof(rpath), "%s/run.json", dir);
 	rj = json_load_file(rpath, 0, NULL);
 	if (json_string_value(json_object_get(rj, "started_utc")))
@@ -222,7 +222,7 @@ static int hist_add_one(struct ci_db *db, const char *path)
 	{
 		const char *p[] = { uuid };
 
-		if (ci_db_exec(db, "SELECT count(*) FROM runs WHERE uuid = ?", 1, p, hist_count, &have))
+		if (ci_db_exec(db, "SELECT count(*) FROM runs WHERE uuid = ?", 1, p, history_count, &have))
 			goto fail;
 	}
 	if (have) {
@@ -254,7 +254,7 @@ static int hist_add_one(struct ci_db *db, const char *path)
 			       " ON CONFLICT DO NOTHING", 9, p, NULL, NULL))
 			goto fail;
 	}
-	if (hist_verdicts(db, dir, uuid))
+	if (history_verdicts(db, dir, uuid))
 		goto fail;
 	ci_run_free(&run);
 	return 1;
@@ -264,17 +264,17 @@ fail:
 }
 
 /*
- * hist_add - 'history add RUN...', once hist_check_one passed every run: all
+ * history_add - 'history add RUN...', once history_check_one passed every run: all
  * stored in one transaction, so that a command that fails adds nothing
  */
-static int hist_add(struct ci_db *db, char **paths, int n)
+static int history_add(struct ci_db *db, char **paths, int n)
 {
 	int added = 0, present = 0;
 
 	if (ci_db_begin(db))
 		return ci_db_failed(db);
 	for (int i = 0; i < n; i++) {
-		int r = hist_add_one(db, paths[i]);
+		int r = history_add_one(db, paths[i]);
 
 		if (r < 0) {
 			ci_db_rollback(db);
@@ -290,8 +290,8 @@ static int hist_add(struct ci_db *db, char **paths, int n)
 	return 0;
 }
 
-/* hist_print_row - row callback: the columns separated by two spaces */
-static int hist_print_row(void *ctx, int ncols, const char *const *cols)
+/* history_print_row - row callback: the columns separated by two spaces */
+static int history_print_row(void *ctx, int ncols, const char *const *cols)
 {
 	for (int c = 0; c < ncols; c++)
 		printf("%s%s", c ? "  " : "", cols[c] ? cols[c] : "-");
@@ -299,17 +299,17 @@ static int hist_print_row(void *ctx, int ncols, const char *const *cols)
 	return 0;
 }
 
-/* hist_list - 'history list' */
-static int hist_list(struct ci_db *db)
+/* history_list - 'history list' */
+static int history_list(struct ci_db *db)
 {
 	printf("# uuid  started_utc  board  kernel_release  scenario  exit_code  metrics\n");
 	return ci_db_exec(db, "SELECT uuid, started_utc, board, kernel_release, scenario, exit_code,"
 			  " (SELECT count(*) FROM metrics m WHERE m.uuid = runs.uuid) FROM runs"
-			  " ORDER BY started_utc, uuid", 0, NULL, hist_print_row, NULL) ? PF_EXIT_USAGE : 0;
+			  " ORDER BY started_utc, uuid", 0, NULL, history_print_row, NULL) ? PF_EXIT_USAGE : 0;
 }
 
 /* the trend's rows as they come */
-struct hist_trend {
+struct history_trend {
 	FILE   *csv;
 	FILE   *data;		/* the same rows for gnuplot: index, value, label */
 	int     n;
@@ -317,10 +317,10 @@ struct hist_trend {
 	char    last_kernel[128];	/* a point is labelled only when the kernel changes */
 };
 
-/* hist_trend_row - row callback: started, kernel, uuid, value, unit */
-static int hist_trend_row(void *ctx, int ncols, const char *const *cols)
+/* history_trend_row - row callback: started, kernel, uuid, value, unit */
+static int history_trend_row(void *ctx, int ncols, const char *const *cols)
 {
-	struct hist_trend *t = ctx;
+	struct history_trend *t = ctx;
 	double v = cols[3] ? strtod(cols[3], NULL) : 0;
 	char label[160];
 
@@ -342,13 +342,13 @@ static int hist_trend_row(void *ctx, int ncols, const char *const *cols)
 }
 
 /*
- * hist_plot - the trend through gnuplot into an SVG or PNG file. gnuplot
+ * history_plot - the trend through gnuplot into an SVG or PNG file. gnuplot
  * gets a script, its data and an output of our own naming, in a directory
  * of our own; no string of the user's or of a run becomes code (the metric
  * in the titles is quoted by pf_gp_quote, the kernels are data). The figure
  * is then copied to --plot (lib/outfile: a file replaced whole, a device written in place).
  */
-static int hist_plot(const struct hist_opts *o, struct hist_trend *t, const char *tmp)
+static int history_plot(const struct history_opts *o, struct history_trend *t, const char *tmp)
 {
 	const char *ext = strrchr(o->plot, '.'), *svg = !strcmp(ext, ".svg") ? "svg" : "png";
 	char gp[PATH_MAX], out[PATH_MAX], err[PATH_MAX], data[PATH_MAX], metric[512], why[300] = "";
@@ -403,8 +403,8 @@ static int hist_plot(const struct hist_opts *o, struct hist_trend *t, const char
 	return pf_outfile_copy(out, o->plot);
 }
 
-/* hist_key_list - row callback: the keys, comma-separated, into a memstream */
-static int hist_key_list(void *ctx, int ncols, const char *const *cols)
+/* history_key_list - row callback: the keys, comma-separated, into a memstream */
+static int history_key_list(void *ctx, int ncols, const char *const *cols)
 {
 	FILE *f = ctx;
 
@@ -413,11 +413,11 @@ static int hist_key_list(void *ctx, int ncols, const char *const *cols)
 }
 
 /*
- * hist_check_metric - the trend's metric is one the history holds, and a
+ * history_check_metric - the trend's metric is one the history holds, and a
  * budget with a time unit goes with a time; 0, or an exit code after one line
  * naming the metrics there are (before any output)
  */
-static int hist_check_metric(struct ci_db *db, const struct hist_opts *o)
+static int history_check_metric(struct ci_db *db, const struct history_opts *o)
 {
 	const char *p[] = { o->metric };
 	char unit[16] = "";
@@ -427,12 +427,12 @@ static int hist_check_metric(struct ci_db *db, const struct hist_opts *o)
 	FILE *f;
 	int ret;
 
-	if (ci_db_exec(db, "SELECT count(*) FROM metrics WHERE key = ?", 1, p, hist_count, &have))
+	if (ci_db_exec(db, "SELECT count(*) FROM metrics WHERE key = ?", 1, p, history_count, &have))
 		return PF_EXIT_USAGE;
 	if (have) {
 		if (!o->budget_is_time)
 			return 0;
-		if (ci_db_exec(db, "SELECT min(unit) FROM metrics WHERE key = ?", 1, p, hist_unit, unit))
+		if (ci_db_exec(db, "SELECT min(unit) FROM metrics WHERE key = ?", 1, p, history_unit, unit))
 			return PF_EXIT_USAGE;
 		return strcmp(unit, "ns") ? pf_fail(PF_EXIT_USAGE, "trend: --budget is a time, metric '%s' is not "
 						    "(its unit: %s): give a number", o->metric, unit) : 0;
@@ -440,7 +440,7 @@ static int hist_check_metric(struct ci_db *db, const struct hist_opts *o)
 	f = open_memstream(&keys, &len);
 	if (!f)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
-	ret = ci_db_exec(db, "SELECT DISTINCT key FROM metrics ORDER BY key", 0, NULL, hist_key_list, f);
+	ret = ci_db_exec(db, "SELECT DISTINCT key FROM metrics ORDER BY key", 0, NULL, history_key_list, f);
 	fclose(f);
 	ret = ret ? PF_EXIT_USAGE : pf_fail(PF_EXIT_USAGE, "trend: no run has metric '%s'%s%s%s; the history's metrics: %s",
 					    o->metric_given, strcmp(o->metric, o->metric_given) ? " (" : "",
@@ -451,8 +451,8 @@ static int hist_check_metric(struct ci_db *db, const struct hist_opts *o)
 	return ret;
 }
 
-/* hist_trend - 'history trend' */
-static int hist_trend(struct ci_db *db, const struct hist_opts *o)
+/* history_trend - 'history trend' */
+static int history_trend(struct ci_db *db, const struct history_opts *o)
 {
 	static const char *const by_run =
 		"SELECT r.started_utc, r.kernel_release, r.uuid, m.value, m.unit FROM metrics m"
@@ -460,7 +460,7 @@ static int hist_trend(struct ci_db *db, const struct hist_opts *o)
 	static const char *const by_kernel =
 		"SELECT min(r.started_utc), r.kernel_release, count(*), max(m.value), min(m.unit) FROM metrics m"
 		" JOIN runs r ON r.uuid = m.uuid WHERE m.key = ? GROUP BY r.kernel_release ORDER BY 1";
-	struct hist_trend t = { 0 };
+	struct history_trend t = { 0 };
 	const char *p[] = { o->metric };
 	char tmp[PATH_MAX] = "", data[PATH_MAX + 32];
 	int ret = 0;
@@ -469,7 +469,7 @@ static int hist_trend(struct ci_db *db, const struct hist_opts *o)
 		return pf_fail(PF_EXIT_USAGE, "trend: no --metric KEY");
 	if (strcmp(o->by, "run") && strcmp(o->by, "kernel"))
 		return pf_fail(PF_EXIT_USAGE, "trend: --by '%s': run or kernel", o->by);
-	if ((ret = hist_check_metric(db, o)))
+	if ((ret = history_check_metric(db, o)))
 		return ret;
 	if (o->plot && (!strrchr(o->plot, '.') || (strcmp(strrchr(o->plot, '.'), ".svg") &&
 						    strcmp(strrchr(o->plot, '.'), ".png"))))
@@ -494,7 +494,7 @@ static int hist_trend(struct ci_db *db, const struct hist_opts *o)
 	}
 	fprintf(t.csv, !strcmp(o->by, "run") ? "started_utc,kernel_release,uuid,value\n" :
 		"first_started_utc,kernel_release,runs,max_value\n");
-	if (ci_db_exec(db, !strcmp(o->by, "run") ? by_run : by_kernel, 1, p, hist_trend_row, &t))
+	if (ci_db_exec(db, !strcmp(o->by, "run") ? by_run : by_kernel, 1, p, history_trend_row, &t))
 		ret = PF_EXIT_USAGE;
 	if (t.data && (ferror(t.data) | fclose(t.data)) && !ret)
 		ret = pf_fail(PF_EXIT_ENV, "%s: cannot write", data);
@@ -505,7 +505,7 @@ static int hist_trend(struct ci_db *db, const struct hist_opts *o)
 		ret = pf_outfile_commit(t.csv);
 	t.csv = NULL;
 	if (!ret && o->plot)
-		ret = hist_plot(o, &t, tmp);
+		ret = history_plot(o, &t, tmp);
 out:
 	if (t.data)
 		fclose(t.data);
@@ -515,8 +515,8 @@ out:
 		static const char *const names[] = { "trend.gp", "trend.dat", "trend.svg", "trend.png", "gnuplot.err" };
 
 		for (size_t i = 0; i < PF_ARRAY_SIZE(names); i++) {
-			snprintf(data, sizeof(data), "%s/%s", tmp, names[i]);
-			unlink(data);
+			if (!pf_path_join(data, sizeof(data), tmp, names[i]))
+				unlink(data);
 		}
 		rmdir(tmp);
 	}
@@ -524,22 +524,22 @@ out:
 }
 
 /* the run export writes, gathered from rows */
-struct hist_export {
+struct history_export {
 	json_t *obj;
 	char    uuid[64];
 };
 
-/* hist_latest - row callback: the uuid */
-static int hist_latest(void *ctx, int ncols, const char *const *cols)
+/* history_latest - row callback: the uuid */
+static int history_latest(void *ctx, int ncols, const char *const *cols)
 {
-	snprintf(((struct hist_export *)ctx)->uuid, 64, "%s", cols[0] ? cols[0] : "");
+	snprintf(((struct history_export *)ctx)->uuid, 64, "%s", cols[0] ? cols[0] : "");
 	return 1;
 }
 
-/* hist_pair - row callback: obj[cols[0]] = cols[1] (a number when 'numbers' is set in ctx) */
-static int hist_pair(void *ctx, int ncols, const char *const *cols)
+/* history_pair - row callback: obj[cols[0]] = cols[1] (a number when 'numbers' is set in ctx) */
+static int history_pair(void *ctx, int ncols, const char *const *cols)
 {
-	struct hist_export *e = ctx;
+	struct history_export *e = ctx;
 	char name[512];
 
 	snprintf(name, sizeof(name), "preflight/%s", cols[0] ? cols[0] : "?");
@@ -548,8 +548,8 @@ static int hist_pair(void *ctx, int ncols, const char *const *cols)
 	return 0;
 }
 
-/* hist_meta - row callback: the run's columns as metadata */
-static int hist_meta(void *ctx, int ncols, const char *const *cols)
+/* history_meta - row callback: the run's columns as metadata */
+static int history_meta(void *ctx, int ncols, const char *const *cols)
 {
 	static const char *const names[] = { "job_id", "started_utc", "board", "kernel_release", "config_hash",
 					     "scenario", "preflight_version", "exit_code" };
@@ -559,10 +559,10 @@ static int hist_meta(void *ctx, int ncols, const char *const *cols)
 	return 1;
 }
 
-/* hist_export - 'history export --squad DIR': tests.json, metrics.json, metadata.json */
-static int hist_export(struct ci_db *db, const struct hist_opts *o)
+/* history_export - 'history export --squad DIR': tests.json, metrics.json, metadata.json */
+static int history_export(struct ci_db *db, const struct history_opts *o)
 {
-	struct hist_export e = { 0 }, sel = { 0 };
+	struct history_export e = { 0 }, sel = { 0 };
 	json_t *tests = json_object(), *metrics = json_object(), *meta = json_object();
 	const char *p[1];
 	char path[1200];
@@ -576,7 +576,7 @@ static int hist_export(struct ci_db *db, const struct hist_opts *o)
 	if (o->run)
 		snprintf(sel.uuid, sizeof(sel.uuid), "%s", o->run);
 	else if (ci_db_exec(db, "SELECT uuid FROM runs ORDER BY started_utc DESC, added_utc DESC LIMIT 1",
-			    0, NULL, hist_latest, &sel))
+			    0, NULL, history_latest, &sel))
 		goto out;
 	if (!sel.uuid[0]) {
 		ret = pf_fail(PF_EXIT_USAGE, "export: the history has no runs");
@@ -584,18 +584,18 @@ static int hist_export(struct ci_db *db, const struct hist_opts *o)
 	}
 	p[0] = sel.uuid;
 	if (ci_db_exec(db, "SELECT uuid, started_utc, board, kernel_release, config_hash, scenario,"
-		       " preflight_version, exit_code FROM runs WHERE uuid = ?", 1, p, hist_meta, meta))
+		       " preflight_version, exit_code FROM runs WHERE uuid = ?", 1, p, history_meta, meta))
 		goto out;
 	if (!json_object_size(meta)) {
 		ret = pf_fail(PF_EXIT_USAGE, "export: no run '%s' in the history", sel.uuid);
 		goto out;
 	}
 	e.obj = tests;
-	if (ci_db_exec(db, "SELECT name, result FROM verdicts WHERE uuid = ? ORDER BY name", 1, p, hist_pair, &e))
+	if (ci_db_exec(db, "SELECT name, result FROM verdicts WHERE uuid = ? ORDER BY name", 1, p, history_pair, &e))
 		goto out;
 	e.obj = metrics;
 	snprintf(e.uuid, sizeof(e.uuid), "n");	/* numbers */
-	if (ci_db_exec(db, "SELECT key, value FROM metrics WHERE uuid = ? ORDER BY key", 1, p, hist_pair, &e))
+	if (ci_db_exec(db, "SELECT key, value FROM metrics WHERE uuid = ? ORDER BY key", 1, p, history_pair, &e))
 		goto out;
 	if (!mkdir(o->squad, 0755)) {
 		made = true;
@@ -610,13 +610,13 @@ static int hist_export(struct ci_db *db, const struct hist_opts *o)
 		};
 
 		for (size_t i = 0; i < PF_ARRAY_SIZE(files); i++) {
-			snprintf(path, sizeof(path), "%s/%s", o->squad, files[i].name);
-			if ((ret = pf_outfile_json(path, files[i].o, JSON_INDENT(1) | JSON_SORT_KEYS))) {
+			if ((ret = pf_path_join(path, sizeof(path), o->squad, files[i].name) ?
+				   pf_fail(PF_EXIT_USAGE, "%s/%s: %s", o->squad, files[i].name, strerror(ENAMETOOLONG)) : 0) ||
+			    (ret = pf_outfile_json(path, files[i].o, JSON_INDENT(1) | JSON_SORT_KEYS))) {
 				/* no part of a submission: the files written before go, the directory if made here */
-				while (i-- > 0) {
-					snprintf(path, sizeof(path), "%s/%s", o->squad, files[i].name);
-					unlink(path);
-				}
+				while (i-- > 0)
+					if (!pf_path_join(path, sizeof(path), o->squad, files[i].name))
+						unlink(path);
 				if (made)
 					rmdir(o->squad);
 				goto out;
@@ -633,8 +633,8 @@ out:
 	return ret;
 }
 
-/* hist_vrun - row callback: one run (uuid, started_utc, kernel_release, exit_code) into the array ctx, newest first */
-static int hist_vrun(void *ctx, int ncols, const char *const *cols)
+/* history_vrun - row callback: one run (uuid, started_utc, kernel_release, exit_code) into the array ctx, newest first */
+static int history_vrun(void *ctx, int ncols, const char *const *cols)
 {
 	json_t *run = json_pack("{s:s, s:s?, s:s?, s:o, s:{}}", "uuid", cols[0] ? cols[0] : "", "started_utc", cols[1],
 				"kernel_release", cols[2], "exit_code",
@@ -643,8 +643,8 @@ static int hist_vrun(void *ctx, int ncols, const char *const *cols)
 	return ncols == 4 && run ? json_array_insert_new(ctx, 0, run) : -1;
 }
 
-/* hist_vrec - row callback: one verdict (uuid, name, result, value, unit, bound) into its run's "verdicts" */
-static int hist_vrec(void *ctx, int ncols, const char *const *cols)
+/* history_vrec - row callback: one verdict (uuid, name, result, value, unit, bound) into its run's "verdicts" */
+static int history_vrec(void *ctx, int ncols, const char *const *cols)
 {
 	json_t *run;
 	size_t i;
@@ -660,8 +660,8 @@ static int hist_vrec(void *ctx, int ncols, const char *const *cols)
 	return 0;
 }
 
-/* hist_is_utc - text is a UTC time as run.json's started_utc writes it: YYYY-MM-DDTHH:MM:SSZ */
-static bool hist_is_utc(const char *text)
+/* history_is_utc - text is a UTC time as run.json's started_utc writes it: YYYY-MM-DDTHH:MM:SSZ */
+static bool history_is_utc(const char *text)
 {
 	static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
 
@@ -674,7 +674,7 @@ static bool hist_is_utc(const char *text)
 }
 
 /*
- * hist_verdicts_json - 'history verdicts --scenario NAME [--last N] [--until UTC]':
+ * history_verdicts_json - 'history verdicts --scenario NAME [--last N] [--until UTC]':
  * the last N runs of a scenario (started at or before --until: a report of an
  * old run shows none after it), oldest first, each with its verdicts by name
  * (value, unit, bound as verdicts.json had them; null for a run added before
@@ -682,7 +682,7 @@ static bool hist_is_utc(const char *text)
  * a start time is the oldest, on SQLite as on PostgreSQL (whose NULLs sort
  * first in a descending order, SQLite's last).
  */
-static int hist_verdicts_json(struct ci_db *db, const struct hist_opts *o)
+static int history_verdicts_json(struct ci_db *db, const struct history_opts *o)
 {
 	static const char *const runs_sql =
 		"SELECT uuid, started_utc, kernel_release, exit_code FROM runs WHERE %s"
@@ -705,8 +705,8 @@ static int hist_verdicts_json(struct ci_db *db, const struct hist_opts *o)
 	snprintf(last, sizeof(last), "%ld", o->last);
 	snprintf(sql_runs, sizeof(sql_runs), runs_sql, where);
 	snprintf(sql_verdicts, sizeof(sql_verdicts), verdicts_sql, where);
-	if (!runs || ci_db_exec(db, sql_runs, np, p, hist_vrun, runs) ||
-	    ci_db_exec(db, sql_verdicts, np, p, hist_vrec, runs)) {
+	if (!runs || ci_db_exec(db, sql_runs, np, p, history_vrun, runs) ||
+	    ci_db_exec(db, sql_verdicts, np, p, history_vrec, runs)) {
 		json_decref(runs);
 		return ret;
 	}
@@ -717,8 +717,8 @@ static int hist_verdicts_json(struct ci_db *db, const struct hist_opts *o)
 	return ret;
 }
 
-/* hist_check_options - every option given belongs to the subcommand; 0 or an exit code after one line */
-static int hist_check_options(const char *sub, const struct hist_opts *o)
+/* history_check_options - every option given belongs to the subcommand; 0 or an exit code after one line */
+static int history_check_options(const char *sub, const struct history_opts *o)
 {
 	const struct { const char *name, *sub; bool given; } opt[] = {
 		{ "--metric", "trend", o->metric }, { "--by", "trend", o->by_given }, { "--csv", "trend", o->csv },
@@ -735,8 +735,8 @@ static int hist_check_options(const char *sub, const struct hist_opts *o)
 	return 0;
 }
 
-/* hist_guard_parent - a new file 'path' (NULL: none) is not written into a run's evidence directory */
-static int hist_guard_parent(const char *path)
+/* history_guard_parent - a new file 'path' (NULL: none) is not written into a run's evidence directory */
+static int history_guard_parent(const char *path)
 {
 	char *copy;
 	int ret;
@@ -751,7 +751,7 @@ static int hist_guard_parent(const char *path)
 	return ret;
 }
 
-static int hist_run(int argc, char **argv)
+static int history_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
@@ -768,7 +768,7 @@ static int hist_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct hist_opts o = { .db = "history.sqlite", .by = "run", .last = 10 };
+	struct history_opts o = { .db = "history.sqlite", .by = "run", .last = 10 };
 	struct ci_db *db;
 	const char *sub;
 	char metric[256];
@@ -790,7 +790,7 @@ static int hist_run(int argc, char **argv)
 		case 'r': o.run = optarg; break;
 		case 'S': o.scenario = optarg; break;
 		case 'u':
-			if (!hist_is_utc(optarg))
+			if (!history_is_utc(optarg))
 				return pf_usage_error(&cmd_history, "bad --until '%s' (a UTC time as run.json's "
 						      "started_utc: 2026-12-06T14:56:58Z)", optarg);
 			o.until = optarg;
@@ -827,7 +827,7 @@ static int hist_run(int argc, char **argv)
 		return pf_usage_error(&cmd_history, "add: no RUN given");
 	if (strcmp(sub, "add") && optind < argc)
 		return pf_usage_error(&cmd_history, "%s: unexpected argument '%s' (only add takes runs)", sub, argv[optind]);
-	if ((ret = hist_check_options(sub, &o)))
+	if ((ret = history_check_options(sub, &o)))
 		return ret;
 	{
 		const char *in[1] = { o.db };
@@ -836,27 +836,27 @@ static int hist_run(int argc, char **argv)
 		if ((ret = pf_out_guard(o.csv, in, 1)) || (ret = pf_out_guard(o.plot, in, 1)) ||
 		    (ret = pf_out_guard(o.csv, (const char *const *)argv + optind, (size_t)(argc - optind))) ||
 		    (ret = pf_out_guard(o.plot, (const char *const *)argv + optind, (size_t)(argc - optind))) ||
-		    (ret = hist_guard_parent(o.csv)) || (ret = hist_guard_parent(o.plot)) ||
+		    (ret = history_guard_parent(o.csv)) || (ret = history_guard_parent(o.plot)) ||
 		    (o.squad && (ret = pf_out_guard_dir(o.squad))))
 			return ret;
 	}
 	/* every run is checked before the database is opened (or created) */
 	for (int i = optind; !strcmp(sub, "add") && i < argc; i++)
-		if ((ret = hist_check_one(argv[i])))
+		if ((ret = history_check_one(argv[i])))
 			return ret;
 	ret = ci_db_open(o.db, !strcmp(sub, "add"), &db);
 	if (ret)
 		return ret;
 	if (!strcmp(sub, "add"))
-		ret = hist_add(db, argv + optind, argc - optind);
+		ret = history_add(db, argv + optind, argc - optind);
 	else if (!strcmp(sub, "list"))
-		ret = hist_list(db);
+		ret = history_list(db);
 	else if (!strcmp(sub, "trend"))
-		ret = hist_trend(db, &o);
+		ret = history_trend(db, &o);
 	else if (!strcmp(sub, "export"))
-		ret = hist_export(db, &o);
+		ret = history_export(db, &o);
 	else
-		ret = hist_verdicts_json(db, &o);
+		ret = history_verdicts_json(db, &o);
 	if (ret)
 		ci_db_discard(db);	/* a database made by an add that failed is not left behind */
 	else

@@ -234,3 +234,14 @@ int pf_mkdirs(const char *path)
 		return -errno;
 	return 0;
 }
+
+char *pf_utc(char *buf, size_t size, time_t t, bool compact)
+{
+	struct tm tm;
+
+	if (!size)
+		return buf;
+	if (!gmtime_r(&t, &tm) || !strftime(buf, size, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &tm))
+		buf[0] = '\0';
+	return buf;
+}

@@ -9,6 +9,8 @@
 #ifndef PF_COMMON_H
 #define PF_COMMON_H
 
+#include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
@@ -121,5 +123,28 @@ int pf_write_file(const char *path, const char *text) PF_MUST_CHECK;
 
 /* pf_mkdirs - mkdir -p (mode 0755); 0 or -errno */
 int pf_mkdirs(const char *path) PF_MUST_CHECK;
+
+/*
+ * pf_path_join - "dir/name" into buf; 0, or -ENAMETOOLONG with buf "" when it does not fit
+ * (inline: the compiler sees the bound, so the callers' own snprintf()s of the result are
+ * checked against it)
+ */
+static inline PF_MUST_CHECK int pf_path_join(char *buf, size_t size, const char *dir, const char *name)
+{
+	int n = snprintf(buf, size, "%s/%s", dir, name);
+
+	if (n < 0 || (size_t)n >= size) {
+		if (size)
+			buf[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/*
+ * pf_utc - time t as UTC text in buf, returned: "2026-12-03T06:30:00Z", or with
+ * compact "20261203T063000Z" (for a file name); "" when it does not fit
+ */
+char *pf_utc(char *buf, size_t size, time_t t, bool compact);
 
 #endif

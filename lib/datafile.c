@@ -75,7 +75,7 @@ static bool pf_try(const char *dir, const char *name, const char *where, char *p
 {
 	size_t used = strlen(searched);
 
-	if (snprintf(path, size, "%s/%s", dir, name) < (int)size && !access(path, R_OK))
+	if (!pf_path_join(path, size, dir, name) && !access(path, R_OK))
 		return true;
 	snprintf(searched + used, searched_size - used, "%s %s/%s (%s)", used ? "," : "searched", dir,
 		 name, where);

@@ -1,6 +1,6 @@
 /*
  * joblog_read.c - the one reader of the app's job log (docs/joblog.md; the
- * writer is app/joblog.c), with libcsv, one row at a time: its version line,
+ * writer is app/joblog_write.c), with libcsv, one row at a time: its version line,
  * columns and rows are checked here (a bad one is one line naming the file and
  * line), every other '#' line is handed to the caller as metadata. A plain row
  * reader for every command that reads jobs.csv (analyze, report, selftest):

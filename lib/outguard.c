@@ -80,7 +80,8 @@ static bool pf_out_listed(const char *sums, const char *dir, const char *canon)
 			name += 2;
 		if (!*name)
 			continue;
-		snprintf(entry, sizeof(entry), "%s/%s", dir, name);
+		if (pf_path_join(entry, sizeof(entry), dir, name))
+			continue;	/* longer than a path: no file of ours */
 		found = pf_out_same(canon, entry) ||
 			(strlen(entry) < PATH_MAX && realpath(entry, real) && !strcmp(real, canon));
 	}

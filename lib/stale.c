@@ -59,7 +59,7 @@ int pf_stale_stop(void)
 		return 0;
 	while ((d = readdir(dir))) {
 		if (d->d_name[0] == '.' ||
-		    snprintf(path, sizeof(path), "%s/%s", PF_RECORD_REGISTRY, d->d_name) >= (int)sizeof(path))
+		    pf_path_join(path, sizeof(path), PF_RECORD_REGISTRY, d->d_name))
 			continue;
 		/* an unreadable entry is one being written: its owner lives */
 		if (pf_read_file(path, text, sizeof(text)) < 0 || pf_parse_long(text, 1, INT32_MAX, &pid) < 0 ||

@@ -8,9 +8,10 @@
 # module or sys/sdt.h stops make with one line naming scripts/install-deps),
 # NO_USDT=1 builds without probes and switching it rebuilds the users of
 # app/marker.h, a no-op make calls pkg-config once, and a libtracecmd other than the
-# one traces/rec_tracecmd.h declares the private API of stops the build.
+# one traces/rec_tracecmd.h declares the private API of stops the build; the
+# fragments of the whole tree give the same commands in any order.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 32
+plan 35
 
 S="$TMP/src"
 mkdir -p "$S/t" "$S/app" "$TMP/x"
@@ -139,4 +140,16 @@ is "$rc:$(printf '%s\n' "$err" | wc -l)" "2:1" "build-8.1 an unknown libtracecmd
 like "$err" "libtracecmd [0-9.]*: traces/rec_tracecmd.h declares the private output API of libtracecmd 0.9.x only" \
 	"build-8.2 ... naming the version found and the one the declarations match"
 rm "$S/t/tcmd.mk"
+
+# the fragments' order does not matter: the whole tree's commands, its fragments read in
+# reverse, are the same (the Makefile, "The fragments"); no fragment turns on
+# .SECONDEXPANSION, which would change how every rule after it is read
+top() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CI make -C "$TOP" --no-print-directory -n -B "$@" all unit-tests 2>&1 | sort; }
+is "$(cd "$TOP" && grep -l '^[[:space:]]*\.SECONDEXPANSION' Makefile */*.mk */*/*.mk)" "" \
+	"build-9.1 no fragment turns on .SECONDEXPANSION"
+top > "$TMP/order.fwd"
+top FRAGMENTS="$(cd "$TOP" && ls */*.mk */*/*.mk | sort -r | tr '\n' ' ')" > "$TMP/order.rev"
+ok "build-9.2 the fragments read in reverse order give the same commands" cmp "$TMP/order.fwd" "$TMP/order.rev"
+is "$(grep -c -e ' -o build/preflight ' -e ' -o build/t/fuzz/rec_cut ' "$TMP/order.fwd")" 2 \
+	"build-9.3 ... and they are the build's (they link preflight and a fuzz replay program)"
 done_testing

@@ -22,7 +22,7 @@ P="$TMP/d/usr/local"
 D="$P/share/preflight"
 # (the build's own identity, so that a tree edited since the build, "-dirty", relinks nothing
 # under the tests running beside this one: t/0905 once found build/preflight half written)
-ident=$(cut -d' ' -f1 "$B/identity.stamp" 2>/dev/null)
+ident=$(sed -n 's/^#define PF_GIT_COMMIT "\(.*\)"$/\1/p' "$B/identity.h" 2>/dev/null)
 run_cmd env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u PREFLIGHT_DATA make -C "$TOP" --no-print-directory install DESTDIR="$TMP/d" \
 	PREFIX=/usr/local PLUGINDIR=/usr/local/lib/traceevent/plugins ${ident:+RUN_GIT_COMMIT="$ident"}
 is "$rc" 0 "install-1.1 make install DESTDIR=... succeeds"

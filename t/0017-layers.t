@@ -21,8 +21,8 @@ edit() { sed "$1" docs/ARCHITECTURE.md > "$D"; run_cmd scripts/cycles --layers "
 edit 's/^  | `reports\/` | `lib\/` |$/  | `reports\/` | nothing |/'
 like "$rc:$out" '^1:not allowed: reports/[a-z_]* -> lib/[a-z_]* [(]reports/ may not use lib/[)]' \
 	"layers-2.1 a use the table does not allow is named, with the files on both sides"
-edit 's/(`inject.c` only/(`compare.c` only/'
-like "$rc:$out" '^1:not allowed: bench/selftest/inject -> app/[a-z]* [(]bench/selftest/ may use app/ only from compare.c[)]' \
+edit 's/(`inject.c` only/(`st_compare.c` only/'
+like "$rc:$out" '^1:not allowed: bench/selftest/inject -> app/[a-z]* [(]bench/selftest/ may use app/ only from st_compare.c[)]' \
 	"layers-2.2 a restricted row allows the use only from the files it names"
 edit '/^  | `ci\/` |/d'
 like "$rc:$out" '^1:not allowed: ci/[a-z_]* -> lib/[a-z_]* [(]folder ci/ has no row in the table[)]' \

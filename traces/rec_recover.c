@@ -57,7 +57,7 @@ static int rec_abs_path(const char *path, char *buf, size_t size)
 		return snprintf(buf, size, "%s", path) < (int)size ? 0 : -ENAMETOOLONG;
 	if (!getcwd(cwd, sizeof(cwd)))
 		return -errno;
-	return snprintf(buf, size, "%s/%s", cwd, path) < (int)size ? 0 : -ENAMETOOLONG;
+	return pf_path_join(buf, size, cwd, path);
 }
 
 /*
@@ -311,7 +311,7 @@ static bool rec_tmpdir_empty(const char *tmpdir)
 
 	while (dir && empty && (d = readdir(dir)))
 		if (strncmp(d->d_name, "stream.cpu", 10) == 0 &&
-		    snprintf(path, sizeof(path), "%s/%s", tmpdir, d->d_name) < (int)sizeof(path) &&
+		    !pf_path_join(path, sizeof(path), tmpdir, d->d_name) &&
 		    !stat(path, &st) && st.st_size > 0)
 			empty = false;
 	if (dir)
@@ -373,8 +373,7 @@ int rec_recover_dir(const char *tracing_dir, const char *dir, bool quiet)
 	while ((d = readdir(dd))) {
 		if (strncmp(d->d_name, REC_TMPDIR_PREFIX, strlen(REC_TMPDIR_PREFIX)))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", abs, d->d_name);
-		if (!rec_is_tmpdir(path))
+		if (pf_path_join(path, sizeof(path), abs, d->d_name) || !rec_is_tmpdir(path))
 			continue;
 		ret = rec_recover_tmpdir(tracing_dir, path, quiet);
 		if (ret > 0)

@@ -184,16 +184,18 @@ int rec_events_parse(const char *spec, struct rec_events *out)
 	return ret;
 }
 
-/* rec_registry_path - the ownership file of instance 'name' */
+/* rec_registry_path - the ownership file of instance 'name' ("" when too long: fails on use) */
 void rec_registry_path(char *buf, size_t size, const char *name)
 {
-	snprintf(buf, size, "%s/%s", REC_REGISTRY_DIR, name);
+	if (pf_path_join(buf, size, REC_REGISTRY_DIR, name))
+		return;
 }
 
-/* rec_tmpreg_path - the file naming instance 'name''s temporary directory */
+/* rec_tmpreg_path - the file naming instance 'name''s temporary directory ("" when too long) */
 void rec_tmpreg_path(char *buf, size_t size, const char *name)
 {
-	snprintf(buf, size, "%s/%s", REC_TMPREG_DIR, name);
+	if (pf_path_join(buf, size, REC_TMPREG_DIR, name))
+		return;
 }
 
 /* rec_rm_entry - nftw callback removing one entry of a tmpdir */

@@ -1,9 +1,9 @@
 # traces/traces.mk - the recorder: 'preflight record' (libtracefs streaming, libtracecmd
 # .dat output), its unit test and its benchmark.
-PREFLIGHT_SRCS += traces/cmd_record.c traces/rec_tracefs.c traces/rec_stream.c \
-		  traces/rec_comm.c traces/rec_scan.c traces/rec_dat.c traces/rec_read.c \
-		  traces/rec_flight.c traces/rec_observer.c traces/rec_recover.c \
-		  traces/rec_cut.c
+# the .dat reading and the instance helpers, which the unit test links too
+REC_UNIT_SRCS := traces/rec_read.c traces/rec_cut.c traces/rec_tracefs.c traces/rec_comm.c
+PREFLIGHT_SRCS += traces/cmd_record.c traces/rec_stream.c traces/rec_scan.c traces/rec_dat.c \
+		  traces/rec_flight.c traces/rec_observer.c traces/rec_recover.c $(REC_UNIT_SRCS)
 PREFLIGHT_CMDS += record
 PREFLIGHT_PKGS += libtracefs libtraceevent libtracecmd
 # rec_tracecmd.h declares libtracecmd's private output API as trace-cmd 3.1 has it (libtracecmd
@@ -12,7 +12,7 @@ PREFLIGHT_PKGS += libtracefs libtraceevent libtracecmd
 REC_TRACECMD_VERSIONS := 1.3.%
 
 UNIT_TESTS += rec_test
-rec_test_SRCS := t/unit/rec_test.c traces/rec_read.c traces/rec_cut.c traces/rec_tracefs.c traces/rec_comm.c
+rec_test_SRCS := t/unit/rec_test.c $(REC_UNIT_SRCS)
 rec_test_PKGS := libtracefs libtraceevent libtracecmd
 
 PERFS += traces/record-perf.sh traces/observer-perf.sh

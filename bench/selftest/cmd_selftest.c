@@ -6,7 +6,7 @@
  * second short run under a storm with a tiny ring buffer (lost events),
  * analyses both with `preflight analyze`, measures the instrumentation's cost
  * with flightapp-perf, and compares every figure with the injector's own
- * time stamps (compare.c). Output: DIR/selftest.json and TAP on stdout.
+ * time stamps (st_compare.c). Output: DIR/selftest.json and TAP on stdout.
  *
  * Like `preflight run` it reaches the other stages only through child
  * processes and files (docs/ARCHITECTURE.md). `--from DIR` analyses and
@@ -16,7 +16,7 @@
 #define _GNU_SOURCE
 #include "command.h"
 #include "common.h"
-#include "compare.h"
+#include "st_compare.h"
 #include "datafile.h"
 #include "outfile.h"
 #include "proc.h"
@@ -77,14 +77,15 @@ struct st_dir {
 	char self[PATH_MAX], bindir[PATH_MAX - 64];
 };
 
-/* st_path - DIR/NAME in a static rotation of buffers (a few live at once) */
+/* st_path - DIR/NAME in a static rotation of buffers (a few live at once); "" when too long */
 static const char *st_path(const char *dir, const char *name)
 {
 	static char buf[8][PATH_MAX];
 	static int i;
 
 	i = (i + 1) % 8;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", dir, name);
+	if (pf_path_join(buf[i], sizeof(buf[i]), dir, name))
+		return buf[i];	/* "": fails on use, never names another file */
 	return buf[i];
 }
 
@@ -411,7 +412,7 @@ static int cmd_selftest_run(int argc, char **argv)
 	if (out || from) {
 		snprintf(d->out, sizeof(d->out), "%s", out ? out : from);
 	} else {
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
+		pf_utc(stamp, sizeof(stamp), now, true);
 		snprintf(d->out, sizeof(d->out), "runs/selftest-%s", stamp);
 	}
 	snprintf(d->in, sizeof(d->in), "%s", from ? from : d->out);

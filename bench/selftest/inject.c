@@ -47,7 +47,7 @@
 #include "common.h"
 #include "outfile.h"
 #include "app/exec.h"
-#include "app/joblog.h"
+#include "app/joblog_write.h"
 #include "app/rt.h"
 #include "st_log.h"
 

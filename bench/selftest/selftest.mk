@@ -7,7 +7,7 @@ selftest-inject_SRCS = bench/selftest/inject.c bench/selftest/st_log.c $(APP_COR
 selftest-inject_PKGS = $(APP_CORE_PKGS)
 selftest-inject_LDLIBS += -lcsv
 
-PREFLIGHT_SRCS += bench/selftest/cmd_selftest.c bench/selftest/compare.c bench/selftest/st_log.c
+PREFLIGHT_SRCS += bench/selftest/cmd_selftest.c bench/selftest/st_compare.c bench/selftest/st_log.c
 PREFLIGHT_CMDS += selftest
 PREFLIGHT_PKGS += jansson
 

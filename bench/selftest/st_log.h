@@ -2,7 +2,7 @@
  * st_log.h - the selftest's injector log (docs/selftest.md): the cases, the
  * app tasks that are their victims, and one row per injection with the
  * injector's own CLOCK_MONOTONIC time stamps. Written by selftest-inject
- * (bench/selftest/inject.c), read by the comparison (bench/selftest/compare.c).
+ * (bench/selftest/inject.c), read by the comparison (bench/selftest/st_compare.c).
  *
  * File: "# preflight-selftest-inject/3", then "# key=value" lines (slot_ns,
  * t0_ns, cpu_victim, cpu_tick, ncpus, gap_ns, quick, storm, first_slot.CASE,

@@ -421,8 +421,7 @@ static int si_debugfs_read(struct si_debugfs *d, const char *rel, char *buf, siz
 	buf[0] = '\0';
 	if (d->err || !d->base[0])
 		return d->err ? d->err : -ENOENT;
-	n = snprintf(path, sizeof(path), "%s/%s", d->base, rel);
-	if (n < 0 || (size_t)n >= sizeof(path))
+	if (pf_path_join(path, sizeof(path), d->base, rel))
 		return -ENAMETOOLONG;
 	n = pf_read_file(path, buf, size);
 	if (n < 0)
@@ -1161,8 +1160,6 @@ int sysinfo_collect(const char *root, json_t **out)
 	const char *why;
 	struct si s;
 	json_t *info, *kernel;
-	time_t now;
-	struct tm tm;
 	int ret;
 
 	*out = NULL;
@@ -1182,9 +1179,7 @@ int sysinfo_collect(const char *root, json_t **out)
 		return -ENOMEM;
 	}
 
-	now = time(NULL);
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	pf_utc(stamp, sizeof(stamp), time(NULL), false);
 	json_object_set_new(info, "schema", json_string(SYSINFO_SCHEMA));
 	json_object_set_new(info, "collected_at", sysinfo_json_text(stamp));
 	json_object_set_new(info, "root", sysinfo_json_text(real));

@@ -29,29 +29,35 @@ FUZZ_CODE_SRCS = $(sort $(filter-out preflight.c,$(PREFLIGHT_SRCS)))
 FUZZ_LIBS      = $(B)/libpfcode.a $(B)/libpfapp.a $(FSW_LIB) $(B)/libpreflight.a
 fuzz_ldlibs    = $(call pkg_libs,$(ALL_PKGS)) -lcsv -lm $(LDLIBS)
 
-# PREFLIGHT_SRCS is complete only once every fragment is read
-.SECONDEXPANSION:
-$(B)/libpfcode.a: $$(call obj,$$(FUZZ_CODE_SRCS))
-	@echo "  AR      $@"
-	$(Q)rm -f $@ && $(AR) rcsT $@ $^
-$(B)/libpfapp.a: $$(call obj,$$(APP_CORE_SRCS))
+# The archives and the programs' prerequisites need every fragment's sources
+# (PREFLIGHT_SRCS, APP_CORE_SRCS, FSW_LIB): the Makefile evaluates these rules once every
+# fragment is read (LATE_RULES); the recipes below are expanded when they run.
+define fuzz_late_rules
+$(B)/libpfcode.a: $(call obj,$(FUZZ_CODE_SRCS))
+$(B)/libpfapp.a: $(call obj,$(APP_CORE_SRCS))
+$(foreach h,$(FUZZ_HARNESSES),$(B)/t/fuzz/$(h) $(B)/fuzz/$(h): $(call fuzz_obj,$(h)) $(FUZZ_LIBS)
+)
+endef
+LATE_RULES += fuzz_late_rules
+
+$(B)/libpfcode.a $(B)/libpfapp.a:
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(AR) rcsT $@ $^
 
 # the replay programs of make check
-$(B)/t/fuzz/%: $$(call fuzz_obj,$$*) $(B)/obj/t/fuzz/replay.o $$(FUZZ_LIBS)
+$(B)/t/fuzz/%: $(B)/obj/t/fuzz/replay.o
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -pthread $(LDFLAGS) -o $@ $< $(B)/obj/t/fuzz/replay.o $(FUZZ_LIBS) $(fuzz_ldlibs)
+	$(Q)$(CC) $(CFLAGS) $(SAN_FLAGS) -pthread $(LDFLAGS) -o $@ $(call fuzz_obj,$*) $< $(FUZZ_LIBS) $(fuzz_ldlibs)
 unit-tests: $(addprefix $(B)/t/fuzz/,$(FUZZ_HARNESSES))
 # objects of pattern rules: kept, not rebuilt at every make
-.SECONDARY: $(foreach h,$(FUZZ_HARNESSES),$(call fuzz_obj,$(h))) $(B)/obj/t/fuzz/replay.o
+.SECONDARY: $(B)/obj/t/fuzz/replay.o
 
 # the libFuzzer programs (built by make fuzz, with B=build-fuzz)
-$(B)/fuzz/%: $$(call fuzz_obj,$$*) $$(FUZZ_LIBS)
+$(B)/fuzz/%:
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer -pthread $(LDFLAGS) -o $@ $< $(FUZZ_LIBS) $(fuzz_ldlibs)
+	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer -pthread $(LDFLAGS) -o $@ $(call fuzz_obj,$*) $(FUZZ_LIBS) $(fuzz_ldlibs)
 fuzz-build: $(addprefix $(B)/fuzz/,$(FUZZ))
 
 fuzz:

@@ -10,7 +10,7 @@
 #include "app/exec.h"
 #include "app/marker.h"
 #include "app/ring.h"
-#include "app/stats.h"
+#include "app/task_stats.h"
 #include "tap.h"
 
 #include <errno.h>

@@ -665,6 +665,22 @@ static void test_names(void)
 }
 
 /* test_quantity - lib-15.x: a number with its unit, as a budget's bound is read */
+/* lib-16: one path join that fails on truncation, one UTC time stamp */
+static void test_join_utc(void)
+{
+	const char *volatile name = "defg";	/* opaque: the inline join's truncation is the test's */
+	char buf[8], ts[32];
+
+	check_int(pf_path_join(buf, sizeof(buf), "ab", "cd"), ==, 0, "lib-16.1 pf_path_join: dir/name fits");
+	check_str(buf, "ab/cd", "lib-16.2 ... joined by one slash");
+	check_int(pf_path_join(buf, sizeof(buf), "abc", name), ==, -ENAMETOOLONG,
+		  "lib-16.3 a join one byte too long: -ENAMETOOLONG");
+	check_str(buf, "", "lib-16.4 ... and an empty buffer, never a cut path");
+	check_str(pf_utc(ts, sizeof(ts), 1796279400, false), "2026-12-03T06:30:00Z", "lib-16.5 pf_utc: ISO 8601 UTC");
+	check_str(pf_utc(ts, sizeof(ts), 1796279400, true), "20261203T063000Z", "lib-16.6 ... compact, for a file name");
+	check_str(pf_utc(ts, 20, 1796279400, false), "", "lib-16.7 ... a buffer too small: empty, never cut");
+}
+
 static void test_quantity(void)
 {
 	struct pf_qty q;
@@ -693,7 +709,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(21 + 21 + 11 + 17 + 15 + 7 + 5 + 46 + 9 + 9 + 11 * 3 + 3 + 12);
+	tap_plan(21 + 21 + 11 + 17 + 15 + 7 + 5 + 46 + 9 + 9 + 11 * 3 + 3 + 12 + 7);
 	test_parse();
 	test_grow();
 	test_ini();
@@ -707,6 +723,7 @@ int main(void)
 	test_kconfig();
 	test_names();
 	test_quantity();
+	test_join_utc();
 	ret = tap_done();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", lib_tmp);
 	if (system(cmd) != 0)

@@ -1,11 +1,11 @@
 /*
- * joblog.h - the job log (app/joblog.c, docs/joblog.md): the program opens
+ * joblog_write.h - the job log (app/joblog_write.c, docs/joblog.md): the program opens
  * it, writes its header once the threads run and closes it at the end; the
  * logger thread drains the rings into it through app->drain (exec.h), set to
  * app_logger_drain by the program.
  */
-#ifndef APP_JOBLOG_H
-#define APP_JOBLOG_H
+#ifndef APP_JOBLOG_WRITE_H
+#define APP_JOBLOG_WRITE_H
 
 #include "exec.h"
 

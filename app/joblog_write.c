@@ -1,5 +1,5 @@
 /*
- * joblog.c - the job log (docs/joblog.md): the logger thread drains the
+ * joblog_write.c - the job log (docs/joblog.md): the logger thread drains the
  * per-task rings into a CSV file, one row per job, after a versioned header.
  *
  * This runs outside the realtime path (the logger is SCHED_OTHER). libcsv
@@ -13,7 +13,7 @@
  * (O_TMPFILE) given back at that moment. The trailer says what happened.
  */
 #define _GNU_SOURCE
-#include "joblog.h"
+#include "joblog_write.h"
 
 #include <csv.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * compare.h - the selftest's comparison (compare.c): the injector's log
+ * st_compare.h - the selftest's comparison (st_compare.c): the injector's log
  * (ground truth, st_log.h) against what `preflight analyze` made of the
  * trace (its jobs.csv and results.json) and the executive's job log, case by
  * case, into error distributions, exact counts and verdicts; written as

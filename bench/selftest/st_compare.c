@@ -1,5 +1,5 @@
 /*
- * compare.c - the selftest's comparison: for each case, the injector's own
+ * st_compare.c - the selftest's comparison: for each case, the injector's own
  * time stamps (ground truth) against the analysis of the trace, into an
  * error distribution (measured - expected, per injection) and exact counts;
  * then selftest.json and TAP (docs/selftest.md says what each case expects).
@@ -11,7 +11,7 @@
  * side of case 9. Everything here is arithmetic on files: no clock is read.
  */
 #define _GNU_SOURCE
-#include "compare.h"
+#include "st_compare.h"
 #include "common.h"
 #include "joblog_read.h"
 

@@ -1,8 +1,8 @@
 /*
- * stats.c - per-task live statistics under a sequence lock, and their
- * conversion to lib/hist.h at exit. See stats.h.
+ * task_stats.c - per-task live statistics under a sequence lock, and their
+ * conversion to lib/hist.h at exit. See task_stats.h.
  */
-#include "stats.h"
+#include "task_stats.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,9 +1,9 @@
 /*
- * report.h - what flightapp tells people and programs about a run: the live
+ * task_report.h - what flightapp tells people and programs about a run: the live
  * one-line-per-task status, the final task table and the statistics JSON.
  */
-#ifndef APP_REPORT_H
-#define APP_REPORT_H
+#ifndef APP_TASK_REPORT_H
+#define APP_TASK_REPORT_H
 
 #include "exec.h"
 

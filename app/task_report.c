@@ -1,10 +1,10 @@
 /*
- * report.c - flightapp's outputs for people and programs: the live status
+ * task_report.c - flightapp's outputs for people and programs: the live status
  * (like cyclictest's), the final task table (like ArduPilot's task report)
  * and the statistics JSON (schema "preflight-flightapp-stats/1", documented
  * in docs/flightapp.md). Every output says when the run was --no-rt.
  */
-#include "report.h"
+#include "task_report.h"
 
 #include <errno.h>
 #include <inttypes.h>

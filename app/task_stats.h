@@ -1,5 +1,5 @@
 /*
- * stats.h - live per-task statistics of flightapp, written by the task's own
+ * task_stats.h - live per-task statistics of flightapp, written by the task's own
  * thread on the realtime path and read by other threads without tearing.
  *
  * One writer (the task) updates the counters and a preallocated fixed-bin
@@ -10,8 +10,8 @@
  * is converted into a lib/hist.h pf_hist for the statistics every report
  * carries (percentiles exact to the bin width).
  */
-#ifndef APP_STATS_H
-#define APP_STATS_H
+#ifndef APP_TASK_STATS_H
+#define APP_TASK_STATS_H
 
 #include "hist.h"
 #include "ring.h"
