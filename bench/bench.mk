@@ -25,7 +25,7 @@ tlm_rx_test_PKGS := jansson
 # is made or checked out, or the index changes (the files of the git directory, found without
 # git: a worktree's .git is a file naming it), or one of preflight's objects was compiled
 # again (a source edited). A no-op make runs no git. RUN_GIT_COMMIT=... gives the commit.
-RUN_GIT_DIR := $(if $(wildcard .git/HEAD),.git,$(if $(wildcard .git),$(patsubst gitdir:%,%,$(strip $(file <.git)))))
+RUN_GIT_DIR := $(if $(wildcard .git/HEAD),$(CURDIR)/.git,$(if $(wildcard .git),$(patsubst gitdir:%,%,$(strip $(file <.git)))))
 RUN_GIT_STATE := $(wildcard $(addprefix $(RUN_GIT_DIR)/,HEAD index logs/HEAD))
 RUN_LIB_VERSIONS := $(foreach m,libtracefs libtracecmd libtraceevent jansson,$(m)=$(shell $(PKG_CONFIG) --modversion $(m) 2>/dev/null))
 run_git_commit = c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || c=$$c-dirty; } || c=unknown
