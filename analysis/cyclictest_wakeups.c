@@ -168,6 +168,8 @@ static int an_cw_consider(struct an_run *r, struct an_cw_thread *ct, struct an_t
 	w.c.latency_ns = ts - release_ns;
 	w.c.waking_ns = th->last_waking_ns;
 	w.c.timer_ns = th->last_timer_ns;
+	w.c.silent_from_ns = th->last_quiet_from_ns;
+	w.c.silent_to_ns = th->last_quiet_to_ns;
 	w.c.waker_pid = th->last_waker_pid;
 	an_culprit_fill(r, th, cpu, &w.c);
 	an_cw_keep(ct->top, &ct->ntop, r->opt.top, &w);
