@@ -22,10 +22,10 @@ void pf_set_prog(const char *prefix)
 	pf_prefix = prefix;
 }
 
-/* pf_verr - print one error line with the program prefix */
+/* pf_verr - print one error line with the program prefix (room for a path of PATH_MAX and why) */
 static void pf_verr(const char *fmt, va_list ap)
 {
-	char line[1024];
+	char line[PATH_MAX + 1024];
 
 	vsnprintf(line, sizeof(line), fmt, ap);
 	fprintf(stderr, "%s: %s\n", pf_prefix, line);

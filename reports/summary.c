@@ -489,7 +489,8 @@ static int summary_file(const char *dir, const char *name, FILE *out)
 	int n = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (pf_path_join(path, sizeof(path), dir, name))
+		return -1;
 	f = fopen(path, "re");
 	if (!f)
 		return -1;
@@ -674,10 +675,8 @@ static const char *summary_utc(const char *dir, const char *name, char *buf, siz
 {
 	char path[PATH_MAX];
 	struct stat st;
-	struct tm tm;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (stat(path, &st) || !gmtime_r(&st.st_mtime, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
+	if (pf_path_join(path, sizeof(path), dir, name) || stat(path, &st) || !*pf_utc(buf, size, st.st_mtime, false))
 		snprintf(buf, size, "?");
 	return buf;
 }
@@ -851,7 +850,8 @@ static int summary_check_dir(const char *dir)
 		return pf_fail(PF_EXIT_USAGE, "'%s': no such run directory: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return pf_fail(PF_EXIT_USAGE, "'%s': not a run directory (not a directory)", dir);
-	snprintf(path, sizeof(path), "%s/run.json", dir);
+	if (pf_path_join(path, sizeof(path), dir, "run.json"))
+		return pf_fail(PF_EXIT_USAGE, "'%s': %s", dir, strerror(ENAMETOOLONG));
 	run = json_load_file(path, 0, &jerr);
 	if (!run && access(path, F_OK) && (run = summary_log_run(dir))) {
 		json_decref(run);	/* a runner killed before it wrote run.json */
@@ -880,7 +880,8 @@ static int summary_guard(const char *dir, const char *output)
 	size_t i;
 
 	for (i = 0; i < PF_ARRAY_SIZE(names); i++) {
-		snprintf(in[i], sizeof(in[i]), "%s/%s", dir, names[i]);
+		if (pf_path_join(in[i], sizeof(in[i]), dir, names[i]))
+			return pf_fail(PF_EXIT_USAGE, "'%s': %s", dir, strerror(ENAMETOOLONG));
 		inp[i] = in[i];
 	}
 	return pf_out_guard(output, inp, PF_ARRAY_SIZE(inp));
