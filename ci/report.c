@@ -26,7 +26,7 @@ void ci_fmt(char *buf, size_t size, double value, const char *unit)
 	else if (isinf(value))
 		snprintf(buf, size, "%sinf", value < 0 ? "-" : "");
 	else if (!strcmp(unit, "ns"))
-		snprintf(buf, size, "%.1f us", value / 1000);
+		pf_fmt_us(buf, size, value, false);
 	else if (!strcmp(unit, "fraction"))
 		snprintf(buf, size, "%.1f %%", value * 100);
 	else

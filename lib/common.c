@@ -235,6 +235,15 @@ int pf_mkdirs(const char *path)
 	return 0;
 }
 
+char *pf_fmt_us(char *buf, size_t size, double ns, bool bare)
+{
+	if (isnan(ns))
+		snprintf(buf, size, "%s", bare ? "—" : "-");
+	else
+		snprintf(buf, size, bare ? "%.1f" : "%.1f us", ns / 1e3);
+	return buf;
+}
+
 char *pf_utc(char *buf, size_t size, time_t t, bool compact)
 {
 	struct tm tm;

@@ -500,10 +500,7 @@ static int rpt_load(struct rpt *r)
 /* rpt_us - nanoseconds (a JSON number) as µs text with one decimal, "—" when null */
 static const char *rpt_us(json_t *v, char *buf, size_t size)
 {
-	if (!json_is_number(v))
-		return "—";
-	snprintf(buf, size, "%.1f", json_number_value(v) / 1e3);
-	return buf;
+	return pf_fmt_us(buf, size, json_is_number(v) ? json_number_value(v) : NAN, true);
 }
 
 /* rpt_td_ns - a table cell of a nanosecond value shown in µs, with the exact value in data-ns */

@@ -64,16 +64,12 @@ static const char *summary_str(json_t *v, const char *path, const char *none)
 	return s ? s : none;
 }
 
-/* summary_us - a nanosecond figure at a path as "123.4 us" (or "-") */
+/* summary_us - a nanosecond figure at a path as "123.4 us" (or "-" when missing or negative) */
 static const char *summary_us(json_t *v, const char *path, char *buf, size_t size)
 {
 	double ns = summary_num(v, path, -1);
 
-	if (ns < 0)
-		snprintf(buf, size, "-");
-	else
-		snprintf(buf, size, "%.1f us", ns / 1000.0);
-	return buf;
+	return pf_fmt_us(buf, size, ns < 0 ? NAN : ns, false);
 }
 
 /* summary_pct_as - summary_pct; in a table's column the max is said shorter: "=max n=8997" */
@@ -81,7 +77,7 @@ static const char *summary_pct_as(json_t *v, const char *path, const char *key, 
 				  char *buf, size_t size)
 {
 	json_t *stats = pf_jpath_get(v, path), *k;
-	char full[256];
+	char full[256], us[32];
 	size_t i;
 
 	json_array_foreach(json_object_get(stats, "is_max"), i, k)
@@ -93,8 +89,8 @@ static const char *summary_pct_as(json_t *v, const char *path, const char *key, 
 	/* a rank among samples known only by a bound (an overflowed histogram's): unknown, never "-" */
 	k = json_object_get(json_object_get(stats, "bounds"), key);
 	if (json_is_null(json_object_get(stats, key)) && json_is_number(json_object_get(k, ">="))) {
-		snprintf(buf, size, column ? ">=%.1f us" : "unknown (>= %.1f us)",
-			 json_number_value(json_object_get(k, ">=")) / 1000.0);
+		snprintf(buf, size, column ? ">=%s" : "unknown (>= %s)",
+			 pf_fmt_us(us, sizeof(us), json_number_value(json_object_get(k, ">=")), false));
 		return buf;
 	}
 	snprintf(full, sizeof(full), "%s.%s", path, key);
@@ -636,11 +632,7 @@ static const char *summary_signed_us(json_t *v, const char *path, char *buf, siz
 {
 	json_t *n = pf_jpath_get(v, path);
 
-	if (json_is_number(n))
-		snprintf(buf, size, "%.1f us", json_number_value(n) / 1000.0);
-	else
-		snprintf(buf, size, "-");
-	return buf;
+	return pf_fmt_us(buf, size, json_is_number(n) ? json_number_value(n) : NAN, false);
 }
 
 /*
