@@ -1,5 +1,5 @@
 /*
- * report.c - the outputs of 'preflight compare' (compare.h): TAP13 with a
+ * compare_out.c - the outputs of 'preflight compare' (compare.h): TAP13 with a
  * YAML block per metric, JUnit XML, compare.json and compare.md. Names are
  * stable from run to run (the metric's results.json path; JUnit classname
  * board.scenario.subject, name the path), the numbers go in the message
