@@ -294,7 +294,7 @@ int ci_baseline_build(char **paths, size_t n, const struct ci_tol *dflt, json_t 
 	ret = ci_runs_distinct(runs, n);	/* ten copies of one run are one run, not ten */
 	if (ret)
 		goto out;
-	ci_now_utc(now, sizeof(now));
+	pf_utc(now, sizeof(now), time(NULL), false);
 	root = json_pack("{s:s, s:s, s:s, s:o, s:[], s:{s:o, s:O}, s:{}, s:{}, s:{}}",
 			 "schema", CI_BASELINE_SCHEMA, "generator", "preflight baseline " PF_VERSION,
 			 "created_utc", now, "identity", json_object(), "runs",

@@ -21,7 +21,7 @@
  */
 #define _GNU_SOURCE
 #include "ci/compare.h"
-#include "ci/stats.h"
+#include "ci/mw_stats.h"
 #include "command.h"
 #include "common.h"
 #include "outfile.h"

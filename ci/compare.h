@@ -1,7 +1,7 @@
 /*
  * compare.h - one verdict of 'preflight compare' (a metric of the new runs
  * judged against the baseline's runs) and the writers of its outputs:
- * TAP13, JUnit XML, compare.json and compare.md (ci/report.c).
+ * TAP13, JUnit XML, compare.json and compare.md (ci/compare_out.c).
  */
 #ifndef CI_COMPARE_H
 #define CI_COMPARE_H

@@ -229,7 +229,7 @@ static int history_add_one(struct ci_db *db, const char *path)
 		ci_run_free(&run);
 		return 0;
 	}
-	ci_now_utc(now, sizeof(now));
+	pf_utc(now, sizeof(now), time(NULL), false);
 	{
 		const char *p[] = { uuid, run.path, started[0] ? started : NULL, run.ident[CI_ID_BOARD],
 				    run.ident[CI_ID_KERNEL], run.ident[CI_ID_CONFIG], run.ident[CI_ID_ISOLATION],

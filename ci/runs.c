@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define CI_RESULTS_SCHEMA "preflight-results/1"
@@ -44,15 +43,6 @@ static const struct {
 } ci_stats_lat[] = {
 	{ "p50", CI_PCT, 0.50 }, { "p99", CI_PCT, 0.99 }, { "p99.9", CI_PCT, 0.999 }, { "max", CI_MAX, 1 },
 };
-
-void ci_now_utc(char *buf, size_t size)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
 
 void ci_hash_hex(const void *data, size_t len, char out[17])
 {

@@ -102,9 +102,6 @@ bool ci_metric_glob(const char *glob, const char *key);
 /* ci_ident_index - the identity field of this name, or -1 */
 int ci_ident_index(const char *name);
 
-/* ci_now_utc - the current UTC time as ISO 8601 ("2026-01-01T00:00:00Z") */
-void ci_now_utc(char *buf, size_t size);
-
 /* ci_hash_hex - FNV-1a 64 of bytes as 16 hex digits into out[17] */
 void ci_hash_hex(const void *data, size_t len, char out[17]);
 

@@ -22,10 +22,10 @@ void pf_set_prog(const char *prefix)
 	pf_prefix = prefix;
 }
 
-/* pf_verr - print one error line with the program prefix */
+/* pf_verr - print one error line with the program prefix (room for a path of PATH_MAX and why) */
 static void pf_verr(const char *fmt, va_list ap)
 {
-	char line[1024];
+	char line[PATH_MAX + 1024];
 
 	vsnprintf(line, sizeof(line), fmt, ap);
 	fprintf(stderr, "%s: %s\n", pf_prefix, line);
@@ -233,6 +233,15 @@ int pf_mkdirs(const char *path)
 	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	return 0;
+}
+
+char *pf_fmt_us(char *buf, size_t size, double ns, bool bare)
+{
+	if (isnan(ns))
+		snprintf(buf, size, "%s", bare ? "—" : "-");
+	else
+		snprintf(buf, size, bare ? "%.1f" : "%.1f us", ns / 1e3);
+	return buf;
 }
 
 char *pf_utc(char *buf, size_t size, time_t t, bool compact)

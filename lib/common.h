@@ -147,4 +147,11 @@ static inline PF_MUST_CHECK int pf_path_join(char *buf, size_t size, const char 
  */
 char *pf_utc(char *buf, size_t size, time_t t, bool compact);
 
+/*
+ * pf_fmt_us - nanoseconds as microseconds with one decimal in buf, returned; NaN is a missing
+ * value. Text (summary; compare's TAP13, JUnit, JSON and Markdown: plain ASCII) "123.4 us",
+ * missing "-"; bare (an HTML cell whose column head names the unit) "123.4", missing "—"
+ */
+char *pf_fmt_us(char *buf, size_t size, double ns, bool bare);
+
 #endif

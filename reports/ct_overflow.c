@@ -10,6 +10,7 @@
  * .threshold_ns and the percentiles analyze left null with "bounds".
  */
 #include "ct_overflow.h"
+#include "common.h"
 #include "hist.h"
 #include "jpath.h"
 
@@ -23,7 +24,7 @@ int ct_overflow_text(json_t *res, char *buf, size_t size)
 	long long n = json_integer_value(json_object_get(lat, "count"));
 	double end_ns = json_number_value(pf_jpath_get(res, "cyclictest.threads.0.overflows.threshold_ns"));
 	double max_ns = json_number_value(json_object_get(lat, "max"));
-	char names[96] = "";
+	char names[96] = "", end_us[32], max_us[32];
 	size_t len = 0;
 	int i, w, last = -1, nunknown = 0;
 
@@ -36,10 +37,11 @@ int ct_overflow_text(json_t *res, char *buf, size_t size)
 		if (json_object_get(bounds, pf_hist_pct_name[i]) && len < sizeof(names))
 			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
 						!len ? "" : i == last ? " and " : ", ", pf_hist_pct_name[i]);
-	w = snprintf(buf, size, "histogram overflowed: %lld of %lld samples (%.2f %%) at or above %.1f us, the end of "
-		     "its range (-h %lld), have no value but the max, %.1f us; the histogram covers %.2f %% of the "
-		     "samples, so %s%s", k, n, 100.0 * (double)k / (double)n, end_ns / 1e3,
-		     (long long)json_integer_value(pf_jpath_get(res, "cyclictest.buckets")), max_ns / 1e3,
+	w = snprintf(buf, size, "histogram overflowed: %lld of %lld samples (%.2f %%) at or above %s, the end of "
+		     "its range (-h %lld), have no value but the max, %s; the histogram covers %.2f %% of the "
+		     "samples, so %s%s", k, n, 100.0 * (double)k / (double)n, pf_fmt_us(end_us, sizeof(end_us), end_ns, false),
+		     (long long)json_integer_value(pf_jpath_get(res, "cyclictest.buckets")),
+		     pf_fmt_us(max_us, sizeof(max_us), max_ns, false),
 		     100.0 * (double)(n - k) / (double)n, nunknown ? names : "every percentile shown is known",
 		     !nunknown ? "" : nunknown == 1 ? ", above that, is unknown (only >= the range's end and <= the max)" :
 		     ", above that, are unknown (only >= the range's end and <= the max)");

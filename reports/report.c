@@ -169,10 +169,14 @@ double rpt_budget_match_ns(struct rpt *r, const char *pattern, const char **id)
 	return NAN;
 }
 
-/* rpt_path - dir/rel into buf */
+/*
+ * rpt_path - dir/rel into buf; "" when it does not fit (no such file: the kernel could not open
+ * it either; rpt_load_must says so for the run's first files)
+ */
 static char *rpt_path(char *buf, size_t size, const char *dir, const char *rel)
 {
-	snprintf(buf, size, "%s/%s", dir, rel);
+	if (pf_path_join(buf, size, dir, rel) < 0)
+		return buf;	/* "" */
 	return buf;
 }
 
@@ -194,7 +198,8 @@ static int rpt_load_must(struct rpt *r, const char *rel, json_t **out)
 	char path[PATH_MAX];
 	json_error_t je;
 
-	rpt_path(path, sizeof(path), r->dir, rel);
+	if (!*rpt_path(path, sizeof(path), r->dir, rel))
+		return pf_fail(PF_EXIT_USAGE, "%s/%s: %s", r->dir, rel, strerror(ENAMETOOLONG));
 	*out = json_load_file(path, 0, &je);
 	if (*out || access(path, F_OK))
 		return 0;
@@ -311,8 +316,8 @@ static void rpt_find_joblog(struct rpt *r)
 		return;
 	}
 	/* a copied directory: the same name next to results.json */
-	snprintf(r->joblog, sizeof(r->joblog), "%s/%s", r->dir, strrchr(in, '/') ? strrchr(in, '/') + 1 : in);
-	if (access(r->joblog, R_OK))
+	if (!*rpt_path(r->joblog, sizeof(r->joblog), r->dir, strrchr(in, '/') ? strrchr(in, '/') + 1 : in) ||
+	    access(r->joblog, R_OK))
 		r->joblog[0] = '\0';
 }
 
@@ -495,10 +500,7 @@ static int rpt_load(struct rpt *r)
 /* rpt_us - nanoseconds (a JSON number) as µs text with one decimal, "—" when null */
 static const char *rpt_us(json_t *v, char *buf, size_t size)
 {
-	if (!json_is_number(v))
-		return "—";
-	snprintf(buf, size, "%.1f", json_number_value(v) / 1e3);
-	return buf;
+	return pf_fmt_us(buf, size, json_is_number(v) ? json_number_value(v) : NAN, true);
 }
 
 /* rpt_td_ns - a table cell of a nanosecond value shown in µs, with the exact value in data-ns */
@@ -805,12 +807,9 @@ static void rpt_head(struct rpt *r)
 		rpt_kv(r, "compared with the history (V2)", h);
 	}
 	if (epoch && *epoch) {
-		time_t t = strtoll(epoch, NULL, 10);
 		char date[64];
-		struct tm tm;
 
-		strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
-		rpt_kv(r, "report date (SOURCE_DATE_EPOCH)", date);
+		rpt_kv(r, "report date (SOURCE_DATE_EPOCH)", pf_utc(date, sizeof(date), strtoll(epoch, NULL, 10), false));
 	}
 	fputs("</table>\n<nav><ol><li><a href=\"#verdicts\">Verdicts</a></li><li><a href=\"#config\">Configuration identification</a></li>"
 	      "<li><a href=\"#trace\">Traceability matrix</a></li>"

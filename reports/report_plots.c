@@ -10,10 +10,22 @@
  * quoted by lib/gnuplot.c, as data, never as code; data blocks are named by
  * number, never by a task.
  *
- *   H1  latency histogram per task, log y     E1  exceedance 1 - CDF, log y
- *   T1  activation latency over time          U1  utilisation over time, stacked
- *   B1  cyclictest per CPU, idle and loaded    X1  exceedance curve per task, log-log
- *   X2  exceedance curve per cyclictest thread, log-log
+ * The figures, in the report's order (t/0820 reportrun-1.5 checks a real run's):
+ *   V1    each requirement: its value against its budget (verdicts)
+ *   V2    each requirement in the history's runs, V2.n when several (--history)
+ *   L1.1  loads: achieved against target, each second
+ *   L1.2  loads: achieved against target, per phase
+ *   B1    kernel baseline: cyclictest per CPU, idle and loaded
+ *   X2    exceedance curve per cyclictest thread, log-log
+ *   H1    latency histogram per task, log y
+ *   E1    exceedance: share of jobs at or above a latency, log y
+ *   X1    exceedance curve per task, log-log
+ *   T1    activation latency over time (job log)
+ *   R1    response time against deadline over time (job log)
+ *   U1    utilisation over time, stacked per task
+ *   G1.n  a worst-case job's trace, one per worst case (section 8 and appendix A2)
+ *   F1.1  flight: trajectory over the mission circuit, truth and estimate (appendix A1)
+ *   F1.2  flight: position, track and altitude error over time (appendix A1)
  */
 #define _GNU_SOURCE
 #include "common.h"

@@ -64,16 +64,12 @@ static const char *summary_str(json_t *v, const char *path, const char *none)
 	return s ? s : none;
 }
 
-/* summary_us - a nanosecond figure at a path as "123.4 us" (or "-") */
+/* summary_us - a nanosecond figure at a path as "123.4 us" (or "-" when missing or negative) */
 static const char *summary_us(json_t *v, const char *path, char *buf, size_t size)
 {
 	double ns = summary_num(v, path, -1);
 
-	if (ns < 0)
-		snprintf(buf, size, "-");
-	else
-		snprintf(buf, size, "%.1f us", ns / 1000.0);
-	return buf;
+	return pf_fmt_us(buf, size, ns < 0 ? NAN : ns, false);
 }
 
 /* summary_pct_as - summary_pct; in a table's column the max is said shorter: "=max n=8997" */
@@ -81,7 +77,7 @@ static const char *summary_pct_as(json_t *v, const char *path, const char *key, 
 				  char *buf, size_t size)
 {
 	json_t *stats = pf_jpath_get(v, path), *k;
-	char full[256];
+	char full[256], us[32];
 	size_t i;
 
 	json_array_foreach(json_object_get(stats, "is_max"), i, k)
@@ -93,8 +89,8 @@ static const char *summary_pct_as(json_t *v, const char *path, const char *key, 
 	/* a rank among samples known only by a bound (an overflowed histogram's): unknown, never "-" */
 	k = json_object_get(json_object_get(stats, "bounds"), key);
 	if (json_is_null(json_object_get(stats, key)) && json_is_number(json_object_get(k, ">="))) {
-		snprintf(buf, size, column ? ">=%.1f us" : "unknown (>= %.1f us)",
-			 json_number_value(json_object_get(k, ">=")) / 1000.0);
+		snprintf(buf, size, column ? ">=%s" : "unknown (>= %s)",
+			 pf_fmt_us(us, sizeof(us), json_number_value(json_object_get(k, ">=")), false));
 		return buf;
 	}
 	snprintf(full, sizeof(full), "%s.%s", path, key);
@@ -489,7 +485,8 @@ static int summary_file(const char *dir, const char *name, FILE *out)
 	int n = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (pf_path_join(path, sizeof(path), dir, name))
+		return -1;
 	f = fopen(path, "re");
 	if (!f)
 		return -1;
@@ -635,11 +632,7 @@ static const char *summary_signed_us(json_t *v, const char *path, char *buf, siz
 {
 	json_t *n = pf_jpath_get(v, path);
 
-	if (json_is_number(n))
-		snprintf(buf, size, "%.1f us", json_number_value(n) / 1000.0);
-	else
-		snprintf(buf, size, "-");
-	return buf;
+	return pf_fmt_us(buf, size, json_is_number(n) ? json_number_value(n) : NAN, false);
 }
 
 /*
@@ -674,10 +667,8 @@ static const char *summary_utc(const char *dir, const char *name, char *buf, siz
 {
 	char path[PATH_MAX];
 	struct stat st;
-	struct tm tm;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (stat(path, &st) || !gmtime_r(&st.st_mtime, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
+	if (pf_path_join(path, sizeof(path), dir, name) || stat(path, &st) || !*pf_utc(buf, size, st.st_mtime, false))
 		snprintf(buf, size, "?");
 	return buf;
 }
@@ -851,7 +842,8 @@ static int summary_check_dir(const char *dir)
 		return pf_fail(PF_EXIT_USAGE, "'%s': no such run directory: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return pf_fail(PF_EXIT_USAGE, "'%s': not a run directory (not a directory)", dir);
-	snprintf(path, sizeof(path), "%s/run.json", dir);
+	if (pf_path_join(path, sizeof(path), dir, "run.json"))
+		return pf_fail(PF_EXIT_USAGE, "'%s': %s", dir, strerror(ENAMETOOLONG));
 	run = json_load_file(path, 0, &jerr);
 	if (!run && access(path, F_OK) && (run = summary_log_run(dir))) {
 		json_decref(run);	/* a runner killed before it wrote run.json */
@@ -880,7 +872,8 @@ static int summary_guard(const char *dir, const char *output)
 	size_t i;
 
 	for (i = 0; i < PF_ARRAY_SIZE(names); i++) {
-		snprintf(in[i], sizeof(in[i]), "%s/%s", dir, names[i]);
+		if (pf_path_join(in[i], sizeof(in[i]), dir, names[i]))
+			return pf_fail(PF_EXIT_USAGE, "'%s': %s", dir, strerror(ENAMETOOLONG));
 		inp[i] = in[i];
 	}
 	return pf_out_guard(output, inp, PF_ARRAY_SIZE(inp));

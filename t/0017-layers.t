@@ -5,8 +5,8 @@
 # table forbids, a use from a file a restricted row does not name, a folder with no row,
 # a row with no sources, and a page without the table.
 . "$(dirname "$0")/lib/test-lib.sh"
-need BUILT:preflight CMD:nm
-plan 8
+need BUILT:preflight CMD:nm CMD:cc CMD:git
+plan 9
 
 cd "$TOP" || exit 1
 run_cmd scripts/cycles
@@ -33,3 +33,16 @@ edit '/Which folder may use which/,/^$/d'
 like "$rc:$err" "^[1-9][0-9]*:cycles: .*: no table \"Which folder may use which\"" "layers-2.5 a page without the table is an error, not a pass"
 run_cmd scripts/cycles --layers "$TMP/none.md"
 like "$rc:$out$err" "^[1-9][0-9]*:cycles: .*none.md: No such file" "layers-2.6 a missing page is an error, not a pass"
+
+# an object left in build/obj by a file renamed or removed since the build is not the tree's: a scratch
+# tree where a/x.c uses b/y.c and a z() it no longer has, which a stale b/gone.o (no b/gone.c) defines
+# calling x(): a cycle a/x <-> b/gone if the stale object counted
+S="$TMP/tree"
+mkdir -p "$S/a" "$S/b" "$S/build/obj/a" "$S/build/obj/b"
+printf 'int y(void), z(void);\nint x(void) { return y() + z(); }\n' > "$S/a/x.c"
+printf 'int y(void) { return 1; }\n' > "$S/b/y.c"
+printf 'int x(void);\nint z(void) { return x(); }\n' > "$S/build/gone.c"
+( cd "$S" && git init -q && git add a b && cc -c -o build/obj/a/x.o a/x.c && cc -c -o build/obj/b/y.o b/y.c &&
+  cc -c -o build/obj/b/gone.o build/gone.c ) || echo "# scratch tree not built"
+run_cmd sh -c "cd '$S' && '$TOP/scripts/cycles' --all"
+is "$rc:$out" "0:no cycles" "layers-3.1 a stale object (its source renamed or removed) makes no cycle"

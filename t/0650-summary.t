@@ -5,7 +5,7 @@
 # prints (t/fixtures/run-summary.txt); missing files are said so;
 # bad input is one line, exit 2
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 45
+plan 49
 
 cd "$TOP" || exit 1
 FX=t/fixtures/run
@@ -131,4 +131,8 @@ bad summary-3.7 "$TMP/none/s.txt: cannot write: No such file or directory" "-o i
 	summary "$FX" -o "$TMP/none/s.txt"
 bad summary-3.8 "'$TMP/none': no such run directory: .*" "qualify --summary of no directory" \
 	qualify --summary "$TMP/none"
+# a directory that can be opened, but its run.json's path is longer than PATH_MAX: said so, never a cut path read
+L=$(long_dir "$TMP" 4090)
+bad summary-3.9 "'$L': File name too long" "a run.json path too long" summary "$L"
+bad summary-3.10 "'$L': File name too long" "... the same for qualify --summary" qualify --summary "$L"
 done_testing

@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 129
+plan 131
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -505,6 +505,11 @@ mkdir "$TMP/empty"
 run_cmd "$PREFLIGHT" report "$TMP/empty"
 is "$rc" 2 "report-7.1 a directory with nothing to report: exit 2"
 like "$err" '^preflight: report: .*nothing to report' "report-7.2 ... with one line saying so"
+# a directory that can be opened, but its results.json's path is longer than PATH_MAX: said so, never a cut path read
+L=$(long_dir "$TMP" 4090)
+run_cmd "$PREFLIGHT" report "$L"
+is "$rc" 2 "report-7.3 a run directory too long for its files' paths: exit 2"
+is "$err" "preflight: report: $L/results.json: File name too long" "report-7.4 ... with one line saying so"
 
 # --- no chromium for --pdf: exit 3 naming the package (the HTML is still written)
 mkdir "$TMP/bin"

@@ -216,8 +216,11 @@ static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 		if (mkdir(dir, 0755) && errno != EEXIST)
 			return pf_fail(PF_EXIT_ENV, "--keep: %s: %s", dir, strerror(errno));
 	}
-	for (i = 0; i < FLY_FILES; i++)
-		snprintf(path[i], sizeof(path[i]), "%s/%s", dir, names[i]);
+	for (i = 0; i < FLY_FILES; i++)	/* each joined ("" when it does not fit): out: unlinks them all */
+		if (pf_path_join(path[i], sizeof(path[i]), dir, names[i]) && !code)
+			code = pf_fail(tmp ? PF_EXIT_ENV : PF_EXIT_USAGE, "%s/%s: %s", dir, names[i], strerror(ENAMETOOLONG));
+	if (code)
+		goto out;
 	f = fopen(path[2], "w");
 	if (!f) {
 		code = pf_fail(PF_EXIT_ENV, "%s: %s", path[2], strerror(errno));

@@ -181,6 +181,15 @@ wait_for() {
 # t/lib/json-get.pl says it all.
 json_get() { perl "$TOP/t/lib/json-get.pl" "$@"; }
 
+# long_dir BASE LEN - make a directory under BASE whose path is LEN characters (at most 4095: it can
+# be opened, yet a file in it can have a path too long for PATH_MAX), and print that path
+long_dir() {
+	_p=$1
+	while [ $((${#_p} + 251)) -lt "$2" ]; do _p=$_p/$(printf '%250s' '' | tr ' ' d); done
+	_p=$_p/$(printf "%$(($2 - ${#_p} - 1))s" '' | tr ' ' d)
+	mkdir -p "$_p" && printf '%s\n' "$_p"
+}
+
 # run_unit NAME - run a C unit test built by make as build/t/NAME
 run_unit() {
 	need "BUILT:t/$1"

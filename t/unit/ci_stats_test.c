@@ -1,9 +1,9 @@
 /*
- * ci_stats_test.c - unit tests of ci/stats.c against values computed by
+ * ci_stats_test.c - unit tests of ci/mw_stats.c against values computed by
  * hand: the exact Mann-Whitney tail (with and without ties), the
  * Hodges-Lehmann shift and its upper confidence bound.
  */
-#include "ci/stats.h"
+#include "ci/mw_stats.h"
 #include "t/unit/tap.h"
 
 #include <math.h>

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -664,7 +665,6 @@ static void test_names(void)
 	check(!pf_metric_path("io.activation_latency", out, sizeof(out)), "lib-14.14 no statistic: no metric of compare");
 }
 
-/* test_quantity - lib-15.x: a number with its unit, as a budget's bound is read */
 /* lib-16: one path join that fails on truncation, one UTC time stamp */
 static void test_join_utc(void)
 {
@@ -681,6 +681,19 @@ static void test_join_utc(void)
 	check_str(pf_utc(ts, 20, 1796279400, false), "", "lib-16.7 ... a buffer too small: empty, never cut");
 }
 
+/* lib-17: one ns -> µs text, plain or bare, one missing value of each */
+static void test_fmt_us(void)
+{
+	char buf[32];
+
+	check_str(pf_fmt_us(buf, sizeof(buf), 41249, false), "41.2 us", "lib-17.1 pf_fmt_us: one decimal, ' us'");
+	check_str(pf_fmt_us(buf, sizeof(buf), -12350, false), "-12.3 us", "lib-17.2 ... signed (a shift)");
+	check_str(pf_fmt_us(buf, sizeof(buf), NAN, false), "-", "lib-17.3 ... missing: '-'");
+	check_str(pf_fmt_us(buf, sizeof(buf), 41249, true), "41.2", "lib-17.4 bare: the number alone");
+	check_str(pf_fmt_us(buf, sizeof(buf), NAN, true), "—", "lib-17.5 ... missing: '—'");
+}
+
+/* test_quantity - lib-15.x: a number with its unit, as a budget's bound is read */
 static void test_quantity(void)
 {
 	struct pf_qty q;
@@ -709,7 +722,7 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	tap_plan(21 + 21 + 11 + 17 + 15 + 7 + 5 + 46 + 9 + 9 + 11 * 3 + 3 + 12 + 7);
+	tap_plan(21 + 21 + 11 + 17 + 15 + 7 + 5 + 46 + 9 + 9 + 11 * 3 + 3 + 12 + 7 + 5);
 	test_parse();
 	test_grow();
 	test_ini();
@@ -724,6 +737,7 @@ int main(void)
 	test_names();
 	test_quantity();
 	test_join_utc();
+	test_fmt_us();
 	ret = tap_done();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", lib_tmp);
 	if (system(cmd) != 0)

@@ -1,5 +1,5 @@
 /*
- * report.c - the outputs of 'preflight compare' (compare.h): TAP13 with a
+ * compare_out.c - the outputs of 'preflight compare' (compare.h): TAP13 with a
  * YAML block per metric, JUnit XML, compare.json and compare.md. Names are
  * stable from run to run (the metric's results.json path; JUnit classname
  * board.scenario.subject, name the path), the numbers go in the message
@@ -26,7 +26,7 @@ void ci_fmt(char *buf, size_t size, double value, const char *unit)
 	else if (isinf(value))
 		snprintf(buf, size, "%sinf", value < 0 ? "-" : "");
 	else if (!strcmp(unit, "ns"))
-		snprintf(buf, size, "%.1f us", value / 1000);
+		pf_fmt_us(buf, size, value, false);
 	else if (!strcmp(unit, "fraction"))
 		snprintf(buf, size, "%.1f %%", value * 100);
 	else

@@ -1,5 +1,5 @@
 /*
- * stats.h - the rank statistics behind 'preflight compare': an exact
+ * mw_stats.h - the rank statistics behind 'preflight compare': an exact
  * one-sided Mann-Whitney test, the Hodges-Lehmann shift and its upper
  * confidence bound, on run-level values (one number per run: a p99, a max,
  * a count), never on the samples inside a run, which are autocorrelated.
@@ -8,8 +8,8 @@
  * Sample sizes are small (tens of runs), so the exact null distribution
  * is counted, not approximated (docs/ci.md).
  */
-#ifndef CI_STATS_H
-#define CI_STATS_H
+#ifndef CI_MW_STATS_H
+#define CI_MW_STATS_H
 
 #include <stddef.h>
 

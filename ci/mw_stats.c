@@ -1,12 +1,12 @@
 /*
- * stats.c - exact Mann-Whitney and Hodges-Lehmann on run-level values
- * (stats.h). The null distribution of the rank sum is counted by dynamic
+ * mw_stats.c - exact Mann-Whitney and Hodges-Lehmann on run-level values
+ * (mw_stats.h). The null distribution of the rank sum is counted by dynamic
  * programming over the pooled values: ways[k][s] = how many k-subsets of the
  * values seen so far have doubled-rank sum s. That handles ties exactly
  * (mid-ranks doubled are integers) and costs (n + m) * m * (n + m)^2 steps:
  * a few million for 50 runs.
  */
-#include "ci/stats.h"
+#include "ci/mw_stats.h"
 
 #include <math.h>
 #include <stdlib.h>
