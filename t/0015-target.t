@@ -7,7 +7,7 @@
 # purpose: the probe of its vCPUs through qemu's monitor and the watch that ends
 # it. The guests' suite itself is make check-target.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 42
+plan 49
 
 rt=$("$TOP/scripts/install-deps" --target-runtime | tr '\n' ' ')
 like " $rt" " libtracecmd1 .* rt-tests rtla trace-cmd .* perl " \
@@ -95,6 +95,30 @@ Suites: bullseye-security|Components: main|" \
 	"target-0.19 apt-sources without: the suite gone from deb822 and one-line entries, the others kept"
 run_cmd "$TOP/scripts/apt-sources" failed
 is "$rc" 2 "target-0.20 apt-sources failed without its log: usage, exit 2"
+
+# --- target-4.1's comparison: scripts/json-same ------------------------------------------------
+cat > "$TMP/a.json" <<'J'
+{"generator": "preflight a", "n": 12, "t_ns": 1500, "tail": {"a2": 1.63180242, "ok": true}, "name": "io"}
+J
+sed 's/1.63180242/1.63180236/' "$TMP/a.json" > "$TMP/near.json"
+sed 's/"preflight a"/"preflight b"/' "$TMP/near.json" > "$TMP/gen.json"
+run_cmd "$TOP/scripts/json-same" "$TMP/a.json" "$TMP/near.json"
+is "$rc:$out" "0:1 number(s) differed within a relative 1e-06 (the largest 3.68e-08)" \
+	"target-0.21 json-same: a statistic's last digits (arm64's libgsl against x86-64's) are the same analysis, said"
+run_cmd "$TOP/scripts/json-same" --rel 1e-9 "$TMP/a.json" "$TMP/near.json"
+is "$rc:$out" "1:.tail.a2: 1.63180242 against 1.63180236 (relative 3.68e-08)" "target-0.22 ... not within a smaller --rel: exit 1, its path"
+sed 's/"t_ns": 1500/"t_ns": 1501/' "$TMP/a.json" > "$TMP/int.json"
+run_cmd "$TOP/scripts/json-same" "$TMP/a.json" "$TMP/int.json"
+is "$rc:$out" "1:.t_ns: 1500 against 1501 (integers)" "target-0.23 ... an integer (a count, a time in ns) must be exact"
+sed 's/"n": 12/"n": "12"/; s/"ok": true/"ok": false/' "$TMP/a.json" > "$TMP/type.json"
+run_cmd "$TOP/scripts/json-same" "$TMP/a.json" "$TMP/type.json"
+is "$rc:$(echo $out)" "1:.n: 12 against 12 (a number against not a number) .tail.ok: true against false" "target-0.24 ... a number is not a string, true is not false"
+run_cmd "$TOP/scripts/json-same" "$TMP/a.json" "$TMP/gen.json"
+is "$rc:$out" "1:.generator: preflight a against preflight b" "target-0.25 ... the generator differs"
+run_cmd "$TOP/scripts/json-same" --ignore .generator "$TMP/a.json" "$TMP/gen.json"
+is "$rc" 0 "target-0.26 ... unless left out (--ignore .generator)"
+run_cmd "$TOP/scripts/json-same" "$TMP/a.json" "$TMP/missing.json"
+like "$rc:$err" "^2:json-same: $TMP/missing.json: No such file" "target-0.27 ... an unreadable file: exit 2, one line"
 
 image=${PREFLIGHT_CACHE:-/var/cache/preflight}/target/amd64-rt
 if [ "$(id -u)" -eq 0 ] && [ -f "$image/image.env" ] && command -v qemu-system-x86_64 >/dev/null; then
