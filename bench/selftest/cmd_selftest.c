@@ -175,7 +175,9 @@ static int st_record(struct st_dir *d, const char *dat, const char *joblog, cons
 	argv[n++] = (char *)st_path(d->out, log);
 	argv[n++] = "--cpu";
 	argv[n++] = (char *)cpu;
-	argv[n++] = (char *)extra;
+	if (extra)
+		argv[n++] = (char *)extra;
+	argv[n] = NULL;	/* execv's end: the quick and storm runs had none (EFAULT once the stack held no 0 there) */
 	ret = st_childv(NULL, errlog, argv);
 	if (ret < 0)
 		return pf_fail(PF_EXIT_INTERNAL, "preflight record: cannot start: %s", strerror(-ret));
