@@ -37,7 +37,10 @@ is "$(rec_instances)" "" "rec-app-4.1 no instance left behind"
 # kernel priority 39), back to SCHED_OTHER (120) before the tasks go, never at 39 again; on
 # PREEMPT_RT it may be PI-boosted anywhere (49: an IRQ thread waited for a lock it held), which
 # is left out
-main=$(trace-cmd report -i "$f" 2>/dev/null | grep -o 'flightapp:[0-9]* ' | head -n 1 | tr -dc 0-9)
+# (the main thread is the one that wakes the new task threads; the report's first 'flightapp:'
+# may be a task thread, woken before it names itself)
+main=$(trace-cmd report -i "$f" 2>/dev/null | grep 'sched_wakeup_new:.*flightapp:' |
+	sed -n 's/^ *[^ ]*-\([0-9]*\) *\[[0-9]*\].*/\1/p' | head -n 1)
 seq=$(trace-cmd report -i "$f" 2>/dev/null | grep 'sched_switch:' | grep -o "flightapp:$main \[[0-9]*\]" |
 	sed 's/.*\[\([0-9]*\)\]/\1/' | grep -x '39\|120' | tr '\n' ' ')
 like "$seq" "^(120 )*(39 )+(120 )+$" \
