@@ -1695,6 +1695,7 @@ static void rpt_s_flight(struct rpt *r)
 		{ "gps_fixes_after_app", "… after it stopped" },
 	};
 	char path[PATH_MAX];
+	double app_s[2] = { NAN, NAN };	/* the app's flight in simulated time, from sim.json */
 
 	rpt_section(r, "A1", "flight", "Flight");
 	if (!json_is_object(fsw)) {
@@ -1729,11 +1730,14 @@ static void rpt_s_flight(struct rpt *r)
 			if (json_object_get(sim, sim_keys[i][0]))	/* a simulator of an older preflight: fewer */
 				rpt_kv_json(r, sim_keys[i][1], sim, sim_keys[i][0]);
 		fputs("</table>\n", r->out);
+		if (json_is_number(json_object_get(sim, "app_start_s")) && json_is_number(json_object_get(sim, "app_end_s")))
+			app_s[0] = json_number_value(json_object_get(sim, "app_start_s")),
+			app_s[1] = json_number_value(json_object_get(sim, "app_end_s"));
 		json_decref(sim);
 	} else {
 		rpt_note_missing(r, "flight: no sim.json of the app phase (the simulator's errors)");
 	}
-	rpt_plot_f1(r);
+	rpt_plot_f1(r, app_s[0], app_s[1]);
 }
 
 /* rpt_s_validity - 9 */

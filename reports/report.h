@@ -138,7 +138,7 @@ void rpt_plot_r1(struct rpt *r);
 void rpt_plot_u1(struct rpt *r);
 void rpt_plot_b1(struct rpt *r);
 void rpt_plot_x2(struct rpt *r);
-void rpt_plot_f1(struct rpt *r);
+void rpt_plot_f1(struct rpt *r, double app_start_s, double app_end_s);
 void rpt_plot_l1(struct rpt *r);
 void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth);
 

@@ -1428,6 +1428,14 @@ static void rpt_f1_rect(FILE *s, double a, double b, int mode)
 		a, b, mode == 2 ? "#D00000" : "#999999");
 }
 
+/* rpt_f1_no_app - hatch [a, b] of the time axis: the simulator flew without the app (before or after it) */
+static void rpt_f1_no_app(FILE *s, double a, double b)
+{
+	if (b > a)
+		fprintf(s, "set object rect from %.2f, graph 0 to %.2f, graph 1 fc rgb '#56B4E9' "
+			   "fs transparent pattern 4 border rgb '#56B4E9' behind\n", a, b);
+}
+
 /* rpt_f1_circuit - the header's circuit_m=north:east:alt,... as "east north" rows, closed; waypoints read */
 static int rpt_f1_circuit(const char *p, FILE *out)
 {
@@ -1470,7 +1478,7 @@ static void rpt_f1_panel(FILE *p, int c, int n, double max, const char *colour, 
  * truth's track and altitude errors over time, failsafe (and not yet
  * aligned) shaded
  */
-void rpt_plot_f1(struct rpt *r)
+void rpt_plot_f1(struct rpt *r, double app_start_s, double app_end_s)
 {
 	struct rpt_script sc = { 0 }, st = { 0 }, se = { 0 }, sr = { 0 };
 	char path[PATH_MAX], line[2048], *circ;
@@ -1548,6 +1556,10 @@ void rpt_plot_f1(struct rpt *r)
 	}
 	if (seg_mode != 1 && !isnan(seg_t))
 		rpt_f1_rect(rc, seg_t, last_t, seg_mode);
+	if (!isnan(app_start_s) && !isnan(app_end_s)) {	/* the app's flight, from sim.json (issue 32.15) */
+		rpt_f1_no_app(rc, 0, app_start_s);
+		rpt_f1_no_app(rc, app_end_s, last_t);
+	}
 	fclose(c), c = NULL;
 	fclose(t), t = NULL;
 	fclose(e), e = NULL;
@@ -1593,7 +1605,7 @@ void rpt_plot_f1(struct rpt *r)
 		rpt_f1_panel(p2, 2, nerr[F1_POS], err_max[F1_POS], "#E69F00", "position error of the estimate (3-D)");
 		fprintf(p2, "unset title\nset ylabel 'track (m)'\n");
 		rpt_f1_panel(p2, 3, nerr[F1_TRACK], err_max[F1_TRACK], "#0072B2", "cross-track error (truth to circuit)");
-		fprintf(p2, "set format x '%%g'\nset xlabel 'simulated time (s); red: failsafe, grey: no current estimate (not aligned yet, or the app silent)'\n"
+		fprintf(p2, "set format x '%%g'\nset xlabel 'simulated time (s); red: failsafe, grey: no current estimate, hatched: the app not flying'\n"
 			    "set ylabel 'altitude (m)'\n");
 		rpt_f1_panel(p2, 4, nerr[F1_ALTERR], err_max[F1_ALTERR], "#009E73", "altitude error (truth to circuit)");
 		fprintf(p2, "unset multiplot");
@@ -1601,7 +1613,10 @@ void rpt_plot_f1(struct rpt *r)
 				"The app's position estimate against the truth at the estimate's own time, and the "
 				"simulated aircraft's cross-track and altitude error against the mission circuit; beyond "
 				"1000 rows each point is the worst of its stretch. Shaded: the app in failsafe (red), and no "
-				"current estimate (grey: not aligned yet, or no actuator frame for a second: the app silent).", "truth.csv has no samples");
+				"current estimate (grey: not aligned yet, or no actuator frame for a second: the app silent). "
+				"Hatched blue: the simulator flew without the app, before its first actuator frame and after its "
+				"SPI link ended (the aircraft drifting: not the app's errors; the tables count only while it flew).",
+				"truth.csv has no samples");
 	}
 out:
 	if (c)

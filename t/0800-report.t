@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 131
+plan 133
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -298,6 +298,17 @@ is "$(awk '/^\$V << EOD/ { on = 1; next } on { print; exit }' "$GP/V1.gp")" "$((
 is "$(cd "$GP" && grep -H . ./*.err | head -3)" "" "report-11.10 no gnuplot warning in any figure's messages"
 is "$(grep -A1 "set ylabel 'track (m)'" "$GP/F1.2.gp" | tr '\n' '|')" "set ylabel 'track (m)'|set yrange [0:1]|" \
 	"report-11.11 ... F1.2's cross-track error, 0 throughout: its axis 0 to 1"
+# F1.2 hatches where the simulator flew without the app (sim.json's app window, issue 32.15): none
+# without the window, before its start and after its end with it
+is "$(grep -c 'pattern 4' "$GP/F1.2.gp")" 0 "report-11.12 F1.2 without the app's window in sim.json: nothing hatched"
+cp -a "$TMP/full" "$TMP/f1w"
+perl -MJSON::PP -i -0pe '$j = decode_json($_); $j->{app_start_s} = 1.5; $j->{app_end_s} = 35; $_ = encode_json($j)' \
+	"$TMP/f1w/03-app/sim.json"
+rm -rf "$TMP"/preflight-report.*
+PREFLIGHT_REPORT_KEEP_TMP=1 TMPDIR="$TMP" "$PREFLIGHT" report "$TMP/f1w" -o "$TMP/f1w.html" >/dev/null 2>&1
+GW=$(ls -d "$TMP"/preflight-report.* | head -1)
+is "$(grep 'pattern 4' "$GW/F1.2.gp" | sed 's/, graph [01]//g; s/ fc .*//')" "set object rect from 0.00 to 1.50
+set object rect from 35.00 to 40.00" "report-11.13 ... with it: hatched before its start (1.5 s) and after its end (35 s) to the truth's last (40 s)"
 # --previous: the values of a previous run beside this run's (here: the same run with its values halved)
 mkdir "$TMP/prev"
 perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>);
