@@ -42,6 +42,7 @@
 #include "run.h"
 #include "run_cpus.h"
 #include "scenario.h"
+#include "sim/sim_launch.h"
 #include "stale.h"
 
 #include <dirent.h>
@@ -694,9 +695,13 @@ static int run_app_config(struct run *r, const struct scn_phase *p, const char *
 			fwrite(buf, 1, n, out);
 		fclose(in);
 	}
-	if (links)
-		fprintf(out, "\n; written by preflight run: the links to this phase's sensorsim\n"
-			"[links]\nuart = %s/uart\nspi = seqpacket\nspi_path = %s/spi.sock\n", pdir, pdir);
+	if (links) {
+		char uart[PATH_MAX], spi[PATH_MAX];
+
+		fprintf(out, "\n; written by preflight run: the links to this phase's sensorsim\n");
+		sim_launch_links_ini(out, run_path(uart, sizeof(uart), pdir, "uart"),
+				     run_path(spi, sizeof(spi), pdir, "spi.sock"), 0, 0);
+	}
 	fprintf(out, "\n; written by preflight run: the flight software's statistics\n[fsw]\nstats_json = %s/fsw.json\n",
 		pdir);
 	if (dest[0])
@@ -736,11 +741,9 @@ static bool run_app_configured(struct run *r, const struct scn_phase *p)
 static int run_sim_start(struct run *r, const struct scn_phase *p, const char *pdir,
 			    struct pf_proc *sim)
 {
-	char exe[PATH_MAX], dur[32], summary[PATH_MAX], truth[PATH_MAX], out[PATH_MAX], words[512];
+	char exe[PATH_MAX], dur[32], summary[PATH_MAX], truth[PATH_MAX], out[PATH_MAX];
 	char uart[PATH_MAX], spi[PATH_MAX], why[2 * PATH_MAX + 100];
-	const char *links[2];
-	char *argv[48];
-	int n = 0, ret;
+	struct sim_launch l = { 0 };
 
 	if (strcmp(scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes"))
 		return run_app_configured(r, p) ? run_app_config(r, p, pdir, false, out, sizeof(out)) : 0;
@@ -752,29 +755,20 @@ static int run_sim_start(struct run *r, const struct scn_phase *p, const char *p
 	 * the app after it (docs/target.md): ten minutes past the phase, not one
 	 */
 	snprintf(dur, sizeof(dur), "%llds", (long long)(p->duration_ns / PF_NS_PER_SEC + 600));
-	n = run_argv(argv, 48, n, run_path(exe, sizeof(exe), r->bindir, "sensorsim"));
-	n = run_argv(argv, 48, n, "-q");
-	n = run_argv(argv, 48, n, "--duration");
-	n = run_argv(argv, 48, n, dur);
-	n = run_argv(argv, 48, n, "--summary-json");
-	n = run_argv(argv, 48, n, run_path(summary, sizeof(summary), pdir, "sim.json"));
-	n = run_argv(argv, 48, n, "--truth-log");
-	n = run_argv(argv, 48, n, run_path(truth, sizeof(truth), pdir, "truth.csv"));
-	n = run_argv(argv, 48, n, "--pty-link");
-	n = run_argv(argv, 48, n, run_path(uart, sizeof(uart), pdir, "uart"));
-	n = run_argv(argv, 48, n, "--spi-socket");
-	n = run_argv(argv, 48, n, run_path(spi, sizeof(spi), pdir, "spi.sock"));
-	run_split(argv, 48, n, scn_param(&r->scn, p, "flightapp", "sim_args", NULL), words, sizeof(words));
-	ret = pf_proc_spawn(sim, argv, "/dev/null", run_path(out, sizeof(out), pdir, "sensorsim.err"),
-			    RUN_CHILD);
-	if (ret < 0)
-		return run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim: %s", p->name, strerror(-ret)), -1;
+	l.exe = run_path(exe, sizeof(exe), r->bindir, "sensorsim");
+	l.duration = dur;
+	l.summary = run_path(summary, sizeof(summary), pdir, "sim.json");
+	l.truth = run_path(truth, sizeof(truth), pdir, "truth.csv");
+	l.uart = run_path(uart, sizeof(uart), pdir, "uart");
+	l.spi = run_path(spi, sizeof(spi), pdir, "spi.sock");
+	l.args = scn_param(&r->scn, p, "flightapp", "sim_args", NULL);
+	l.out = "/dev/null";
+	l.err = run_path(out, sizeof(out), pdir, "sensorsim.err");
+	l.flags = RUN_CHILD;
+	if (sim_launch_spawn(&l, sim, why, sizeof(why)) < 0)
+		return run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim: %s", p->name, why), -1;
 	run_log(r, "phase %s: sensorsim: pid %d", p->name, (int)sim->pid);
-	/* the app opens them at its set-up: started once they exist (seconds on an emulated CPU) */
-	links[0] = uart;
-	links[1] = spi;
-	ret = pf_proc_await_paths(sim, links, 2, PF_PROC_AWAIT_NS, why, sizeof(why));
-	if (ret < 0)
+	if (sim_launch_await(&l, sim, why, sizeof(why)) < 0)
 		return run_fail(r, PF_EXIT_ENV, "phase %s: waiting for the simulator's links: %s; see %s",
 				p->name, why, out), -1;
 	run_log(r, "phase %s: sensorsim: its links are there", p->name);

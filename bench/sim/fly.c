@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include "sim_harness.h"
+#include "sim_launch.h"
 #include "command.h"
 #include "common.h"
 #include "datafile.h"
@@ -194,8 +195,8 @@ static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 	char bindir[PATH_MAX], dir[PATH_MAX], path[FLY_FILES][PATH_MAX + 32], dur[32], simdur[32];
 	const char *names[FLY_FILES] = { "uart", "spi", "app.ini", "sim.json", "fsw.json", "sensorsim.log",
 					 "flightapp.log", "truth.csv", "jobs.csv" };
-	char *sim_argv[24], *app_argv[16], seed[32], why[2 * PATH_MAX + 200];
-	const char *links[2];
+	char *app_argv[16], seed[32], why[2 * PATH_MAX + 200];
+	struct sim_launch sl = { 0 };
 	struct pf_proc simproc;
 	pid_t sim_pid = -1, app_pid = -1;
 	json_t *sim = NULL, *fsw = NULL, *out;
@@ -226,9 +227,9 @@ static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 		code = pf_fail(PF_EXIT_ENV, "%s: %s", path[2], strerror(errno));
 		goto out;
 	}
-	fprintf(f, "; written by preflight fly --realtime\n[links]\nuart = %s\nuart_baud = %d\nspi = seqpacket\n"
-		"spi_path = %s\nspi_frame_len = %u\n[fsw]\nstats_json = %s\n", path[0], s->uart_baud, path[1],
-		s->fsw.spi_frame_len, path[4]);
+	fprintf(f, "; written by preflight fly --realtime\n");
+	sim_launch_links_ini(f, path[0], path[1], s->uart_baud, s->fsw.spi_frame_len);
+	fprintf(f, "[fsw]\nstats_json = %s\n", path[4]);
 	for (i = 0; i < s->fsw.n_wp; i++)
 		fprintf(f, "%swaypoint = %.3f, %.3f, %.3f\n", i ? "" : "clear_waypoints = 1\n", s->fsw.wp[i].x,
 			s->fsw.wp[i].y, -s->fsw.wp[i].z);
@@ -243,42 +244,24 @@ static int fly_realtime(const struct fly_opts *o, const struct sim_scenario *s)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	argc = 0;
 	snprintf(sim_exe, sizeof(sim_exe), "%s/sensorsim", bindir);
-	sim_argv[argc++] = sim_exe;
-	if (o->scenario) {
-		sim_argv[argc++] = "--scenario";
-		sim_argv[argc++] = (char *)o->scenario;
-	}
-	sim_argv[argc++] = "--duration";
-	sim_argv[argc++] = simdur;
-	sim_argv[argc++] = "--pty-link";
-	sim_argv[argc++] = path[0];
-	sim_argv[argc++] = "--spi-socket";
-	sim_argv[argc++] = path[1];
-	sim_argv[argc++] = "--summary-json";
-	sim_argv[argc++] = path[3];
-	sim_argv[argc++] = "--truth-log";
-	sim_argv[argc++] = path[7];
-	sim_argv[argc++] = "--quiet";
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)s->seed);
-	sim_argv[argc++] = "--seed";
-	sim_argv[argc++] = seed;
-	if (!o->no_rt && geteuid() == 0) {
-		sim_argv[argc++] = "--rt-priority";
-		sim_argv[argc++] = "95";	/* the DAQ is hardware: it must keep its 1 kHz */
-	}
-	sim_argv[argc] = NULL;
-	i = pf_proc_spawn(&simproc, sim_argv, path[5], path[5], 0);
-	if (i < 0) {
-		code = pf_fail(PF_EXIT_ENV, "%s: %s (run make)", sim_exe, strerror(-i));
+	sl.exe = sim_exe;
+	sl.scenario = o->scenario;
+	sl.duration = simdur;
+	sl.uart = path[0];
+	sl.spi = path[1];
+	sl.summary = path[3];
+	sl.truth = path[7];
+	sl.seed = seed;
+	sl.rt_priority = !o->no_rt && geteuid() == 0 ? 95 : 0;	/* the DAQ is hardware: it must keep its 1 kHz */
+	sl.out = sl.err = path[5];
+	if (sim_launch_spawn(&sl, &simproc, why, sizeof(why)) < 0) {
+		code = pf_fail(PF_EXIT_ENV, "%s (run make)", why);
 		goto out;
 	}
 	sim_pid = simproc.pid;
-	/* flightapp opens the UART link and the SPI socket at its set-up: started once both exist */
-	links[0] = path[0];
-	links[1] = path[1];
-	if (pf_proc_await_paths(&simproc, links, 2, PF_PROC_AWAIT_NS, why, sizeof(why)) < 0) {
+	if (sim_launch_await(&sl, &simproc, why, sizeof(why)) < 0) {
 		if (!pf_proc_alive(&simproc))
 			sim_pid = -1;	/* reaped */
 		code = pf_fail(PF_EXIT_ENV, "waiting for the simulator's links: %s; see %s", why, path[5]);

@@ -21,7 +21,7 @@ sensorsim_LDLIBS = -lcsv
 REQUIRED_HEADERS += csv.h
 
 # preflight fly: the closed loop in the harness (or, --realtime, sensorsim + flightapp)
-PREFLIGHT_SRCS += bench/sim/fly.c $(SIM_SRCS)
+PREFLIGHT_SRCS += bench/sim/fly.c bench/sim/sim_launch.c $(SIM_SRCS)
 preflight_LIBS += $(FSW_LIB)
 PREFLIGHT_CMDS += fly
 PREFLIGHT_PKGS += inih jansson
