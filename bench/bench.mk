@@ -5,7 +5,8 @@ LOAD_SRCS := bench/loads/load.c bench/loads/wifi.c bench/loads/sd.c bench/loads/
 PREFLIGHT_SRCS += $(LOAD_SRCS) bench/loads/cmd_load.c
 PREFLIGHT_CMDS += load
 PREFLIGHT_PKGS += jansson
-PREFLIGHT_SRCS += bench/scenario.c bench/run.c bench/run_cpus.c bench/qualify.c bench/run_identity.c
+PREFLIGHT_SRCS += bench/scenario.c bench/run.c bench/run_pre.c bench/run_progress.c bench/run_post.c bench/run_cpus.c \
+	bench/qualify.c bench/run_identity.c
 PREFLIGHT_CMDS += run qualify
 PREFLIGHT_PKGS += inih
 UNIT_TESTS += bench_test

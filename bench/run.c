@@ -30,6 +30,11 @@
  * what ran. A recorder killed itself leaves raw pages, which `preflight
  * record --recover` turns into a trace marked incomplete: right after its
  * phase, or at the start of the next run.
+ *
+ * This file sets the run up, runs the phases and holds the commands; the
+ * pre-flight checks are in run_pre.c, the progress line in run_progress.c,
+ * what follows the phases (analysis, check, report, traces, run.json) in
+ * run_post.c, and what they share in run_private.h.
  */
 #define _GNU_SOURCE
 #include "command.h"
@@ -40,6 +45,7 @@
 #include "outfile.h"
 #include "loads/load.h"
 #include "run.h"
+#include "run_private.h"
 #include "run_cpus.h"
 #include "scenario.h"
 #include "sim/sim_launch.h"
@@ -67,50 +73,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define RUN_LOAD_READY_NS  (60 * PF_NS_PER_SEC)	/* a load must be ready by then */
-#define RUN_REAP_NS        (5 * PF_NS_PER_SEC)	/* a child that closed its ready channel has exited by then */
-#define RUN_RECORDER_READY_NS (180 * PF_NS_PER_SEC)	/* the recorder set up by then (an emulated CPU) */
-/*
- * the recorder's nice value: the normal threads of the loads (hackbench's
- * forty) cannot starve it where it shares a CPU with them (the 1-CPU armhf
- * guest lost 57 % of its events at nice 0); no realtime thread is affected
- */
-#define RUN_RECORDER_NICE "-10"
-#define RUN_LOAD_STOP_NS   (30 * PF_NS_PER_SEC)	/* and stopped, report written, by then */
-#define RUN_LOAD_SAFETY_NS (120 * PF_NS_PER_SEC)	/* a load ends itself this long after its phase */
-#define RUN_TRIGGER_GAP_NS (11 * PF_NS_PER_SEC)	/* flight recorder: one snapshot per window */
-#define RUN_EARLY_END_NS   (500 * PF_NS_PER_MS)	/* a measurement that ended sooner ended early */
-#define RUN_PLAIN_PROGRESS_NS (10 * PF_NS_PER_SEC)	/* a progress line this often when stderr is no terminal */
-/*
- * What a phase writes, planned before it starts (the pre-flight disk check):
- * a full trace under every load wrote 720 MB in 90 s on 2 CPUs here; the job
- * log 1.3 MB and cyclictest's output 0.9 MB in 90 s and 40 s; the flight
- * recorder keeps whole buffers (record's default 16 MiB per CPU) for each of
- * its snapshots (flightapp.max_snapshots); the SD load writes its file_size.
- */
-#define RUN_TRACE_BYTES_PER_CPU_S  (4LL << 20)
-#define RUN_JOBLOG_BYTES_PER_S     (16LL << 10)
-#define RUN_CYCLICTEST_BYTES_PER_S (32LL << 10)
-#define RUN_RECORD_BUFFER_BYTES    (16LL << 20)
-#define RUN_SD_FILE_SIZE           "64M"	/* the SD load's file_size default (docs/loads.md) */
-/*
- * How long past its duration a measurement may take to end by itself before
- * it is stopped: cyclictest ends on time; the recorder still writes its
- * trace after the app ended (tens of seconds for minutes under load).
- */
-#define RUN_MEASURE_GRACE_NS(traced, p) ((traced) ? \
-	120 * PF_NS_PER_SEC + (p)->duration_ns / 2 : 20 * PF_NS_PER_SEC)
-
-/* how the runner starts the children that live through a phase: ended with it if it dies */
-#define RUN_CHILD (PF_PROC_PGRP | PF_PROC_TERM_ON_DEATH)
-/*
- * a traced measurement: the recorder holds the SIGTERM of the runner's death
- * until it is set up (killed the moment it starts, it would die of it
- * without a trace, or anything saying why), then ends the recording with it
- */
-#define RUN_RECORDER (RUN_CHILD | PF_PROC_HOLD_STOP)
-
-static volatile sig_atomic_t run_signal;
+volatile sig_atomic_t run_signal;
 
 /* run_on_signal - remember the stop request; the phase loop acts on it */
 static void run_on_signal(int sig)
@@ -118,60 +81,8 @@ static void run_on_signal(int sig)
 	run_signal = sig;
 }
 
-struct run_load {
-	const char *name;
-	struct pf_proc proc;
-	char report[PATH_MAX];
-	bool started;
-};
-
-#define RUN_MAX_SNAPSHOTS "64"	/* a flight-recorder phase's snapshot budget (flightapp.max_snapshots) */
-
-/* The live worst latency per thread / task, from the status lines of cyclictest or flightapp. */
-struct run_live {
-	int n;
-	char name[16][24];	/* in name order (T0, T1, ... / ctl100, io, ...): a stable order */
-	double max_us[16];	/* the worst so far: never less than before */
-	bool rt[16];		/* a realtime thread (not "P:other") */
-};
-
-struct run {
-	const struct run_opts *o;
-	struct scn scn;
-	char dir[2048];
-	char self[PATH_MAX];		/* this program */
-	char bindir[2048];		/* where flightapp and sensorsim are built */
-	char budgets[PATH_MAX];
-	FILE *log;			/* run.log */
-	int64_t t0_ns;
-	bool tty;
-	bool partial;
-	int code;			/* exit code so far */
-	char failure[1200];		/* why the run could not be done */
-	char budgets_src[PATH_MAX];	/* the budgets as named (by --budgets, the scenario or the default) */
-	char notes[8192];		/* what the pre-flight checks found good, for run.log */
-	char seen[48][64];		/* pre-flight checks done already (scenario lines, messages) */
-	int nseen;
-	json_t *phases;			/* run.json phases */
-	json_t *identity;		/* run.json preflight: what produced the run (run_identity.c) */
-	json_t *load_phases;		/* loads.json phases */
-	json_t *warnings;		/* run.json warnings: what made the run less than it should be */
-	int app_phase, baseline_phase;	/* indexes of the phases that feed the top-level results */
-	struct run_live live;		/* the phase's live worst per thread / task, for the progress line */
-	char trace_instance[64];
-	json_t *traces;			/* run.json traces: what became of each .dat after the analysis */
-	char started_utc[32];
-	int current_phase;		/* the phase under way, -1 between phases */
-	int reserve_fd;			/* room held back on the run directory's disk, or -1 */
-	bool disk_full;			/* that disk filled: the run is partial */
-};
-
-static void run_manifest(struct run *r, bool complete);
-static char *run_phase_dir(struct run *r, int idx, char *buf, size_t size);
-
 /* run_log - one time-stamped line in run.log */
-static void run_log(struct run *r, const char *fmt, ...) PF_PRINTF(2, 3);
-static void run_log(struct run *r, const char *fmt, ...)
+void run_log(struct run *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -186,8 +97,7 @@ static void run_log(struct run *r, const char *fmt, ...)
 }
 
 /* run_fail - record why the run cannot go on (exit 3 unless 'code' says otherwise) */
-static int run_fail(struct run *r, int code, const char *fmt, ...) PF_PRINTF(3, 4);
-static int run_fail(struct run *r, int code, const char *fmt, ...)
+int run_fail(struct run *r, int code, const char *fmt, ...)
 {
 	char why[sizeof(r->failure)];
 	va_list ap;
@@ -240,7 +150,7 @@ static void run_reserve(struct run *r)
  * run is partial, exit 3); true when it is full. The reserve is given back
  * by run_finish, once every child has ended (the recorder would fill it).
  */
-static bool run_disk_check(struct run *r, const char *when)
+bool run_disk_check(struct run *r, const char *when)
 {
 	struct statvfs st;
 
@@ -257,7 +167,7 @@ static bool run_disk_check(struct run *r, const char *when)
 }
 
 /* run_path - dir/name into buf */
-static char *run_path(char *buf, size_t size, const char *dir, const char *name)
+char *run_path(char *buf, size_t size, const char *dir, const char *name)
 {
 	if (pf_path_join(buf, size, dir, name))
 		return buf;	/* "": too long, fails on use, never writes elsewhere */
@@ -265,19 +175,19 @@ static char *run_path(char *buf, size_t size, const char *dir, const char *name)
 }
 
 /* run_exists - true when path exists */
-static bool run_exists(const char *path)
+bool run_exists(const char *path)
 {
 	return access(path, F_OK) == 0;
 }
 
 /* run_utc - the current UTC time as "2026-12-03T06:30:00Z" (iso) or "20261203T063000Z" */
-static void run_utc(char *buf, size_t size, bool iso)
+void run_utc(char *buf, size_t size, bool iso)
 {
 	pf_utc(buf, size, time(NULL), !iso);
 }
 
 /* run_dir_empty - true when a directory has no entry but . and .. */
-static bool run_dir_empty(const char *path)
+bool run_dir_empty(const char *path)
 {
 	struct dirent *de;
 	bool empty = true;
@@ -294,7 +204,7 @@ static bool run_dir_empty(const char *path)
  * run_find_file - 'name' as a path, else as a data file ("budgets/seed.ini",
  * lib/datafile.h); 0, or -ENOENT with why (and what was searched) in 'out'
  */
-static int run_find_file(const char *name, char *out, size_t size)
+int run_find_file(const char *name, char *out, size_t size)
 {
 	char searched[PATH_MAX - 16];	/* room for the "no such file; " before it */
 
@@ -310,7 +220,7 @@ static int run_find_file(const char *name, char *out, size_t size)
 }
 
 /* run_has_command - true when this preflight has the subcommand 'name' (a command this build may lack) */
-static bool run_has_command(struct run *r, const char *name)
+bool run_has_command(struct run *r, const char *name)
 {
 	char err[256];
 
@@ -318,7 +228,7 @@ static bool run_has_command(struct run *r, const char *name)
 }
 
 /* run_argv - append one argument to a NULL-terminated argv; returns the new count */
-static int run_argv(char **argv, int max, int n, const char *arg)
+int run_argv(char **argv, int max, int n, const char *arg)
 {
 	if (n < max - 1)
 		argv[n++] = (char *)arg;
@@ -327,7 +237,7 @@ static int run_argv(char **argv, int max, int n, const char *arg)
 }
 
 /* run_exec - run a preflight subcommand or tool to completion, output to files; its exit code */
-static int run_exec(struct run *r, char **argv, const char *out, const char *err)
+int run_exec(struct run *r, char **argv, const char *out, const char *err)
 {
 	struct pf_proc p;
 	int ret;
@@ -487,7 +397,7 @@ static int run_start_load(struct run *r, const struct scn_phase *p, const char *
 }
 
 /* run_tail - the last size-1 bytes of a file, NUL-terminated; their length (0 if unreadable) */
-static size_t run_tail(const char *path, char *text, size_t size)
+size_t run_tail(const char *path, char *text, size_t size)
 {
 	size_t len;
 	FILE *f;
@@ -529,7 +439,7 @@ static void run_stop_load(struct run *r, struct run_load *rl)
 }
 
 /* run_measure_owner - the section of phase p's measurement parameters: "cyclictest" or "flightapp" */
-static const char *run_measure_owner(const struct scn_phase *p)
+const char *run_measure_owner(const struct scn_phase *p)
 {
 	return p->measure == SCN_CYCLICTEST ? "cyclictest" : "flightapp";
 }
@@ -539,7 +449,7 @@ static const char *run_measure_owner(const struct scn_phase *p)
  * measurement's 'trace': the app's default is full, cyclictest's off, so a
  * baseline records nothing unless asked)
  */
-static const char *run_trace_mode(struct run *r, const struct scn_phase *p)
+const char *run_trace_mode(struct run *r, const struct scn_phase *p)
 {
 	if (p->measure == SCN_FLIGHTAPP)
 		return scn_param(&r->scn, p, "flightapp", "trace", "full");
@@ -549,7 +459,7 @@ static const char *run_trace_mode(struct run *r, const struct scn_phase *p)
 }
 
 /* run_traced - phase p runs its measurement under the recorder */
-static bool run_traced(struct run *r, const struct scn_phase *p)
+bool run_traced(struct run *r, const struct scn_phase *p)
 {
 	return strcmp(run_trace_mode(r, p), "off") != 0;
 }
@@ -647,7 +557,7 @@ static void run_cyclictest_argv(struct run *r, const struct scn_phase *p, const 
 }
 
 /* run_split - append the blank-separated words of 'text' (copied into buf) to argv */
-static int run_split(char **argv, int max, int n, const char *text, char *buf, size_t size)
+int run_split(char **argv, int max, int n, const char *text, char *buf, size_t size)
 {
 	char *save = NULL, *w;
 
@@ -838,53 +748,6 @@ static int run_flightapp_argv(struct run *r, const struct scn_phase *p, const ch
 }
 
 
-/*
- * run_live_read - merge the last status lines of cyclictest ("T: 0 (...)
- * P:90 ... Max: 12") or flightapp ("T:io P:fifo:90 ... Max: 62.5 ... (us)")
- * into lv: a thread keeps its place and its worst only grows. Only whole
- * lines count: the tail's first line may start in the middle, its last may
- * be still being written.
- */
-static void run_live_read(const char *file, struct run_live *lv)
-{
-	char text[8192], *line, *save = NULL, *m, *t, *end;
-	size_t len = run_tail(file, text, sizeof(text));
-	struct stat st;
-	double max_us;
-	int i, j;
-
-	end = strrchr(text, '\n');
-	if (!end)
-		return;
-	end[1] = '\0';	/* a last line without its newline is not whole yet */
-	line = text;
-	if (stat(file, &st) == 0 && (size_t)st.st_size > len)
-		line = strchr(text, '\n') + 1;	/* the tail began inside a line */
-	for (line = strtok_r(line, "\n\r", &save); line; line = strtok_r(NULL, "\n\r", &save)) {
-		char name[24];
-
-		t = strstr(line, "T:");
-		m = strstr(line, "Max:");
-		if (!t || !m || sscanf(t + 2, " %23[^ (]", name) != 1 || sscanf(m + 4, "%lf", &max_us) != 1)
-			continue;
-		for (i = 0; i < lv->n && strverscmp(lv->name[i], name) < 0; i++)
-			;
-		if (i == lv->n || strcmp(lv->name[i], name)) {
-			if (lv->n == 16)
-				continue;
-			for (j = lv->n++; j > i; j--) {
-				memcpy(lv->name[j], lv->name[j - 1], sizeof(lv->name[0]));
-				lv->max_us[j] = lv->max_us[j - 1];
-				lv->rt[j] = lv->rt[j - 1];
-			}
-			snprintf(lv->name[i], sizeof(lv->name[0]), "%s", name);
-			lv->max_us[i] = 0;
-		}
-		if (max_us > lv->max_us[i])
-			lv->max_us[i] = max_us;
-		lv->rt[i] = !strstr(line, "P:other");
-	}
-}
 
 /*
  * run_trigger - flight-recorder mode: when a realtime task's live worst
@@ -918,117 +781,6 @@ static void run_trigger(struct run *r, const struct scn_phase *p, const char *pd
 	}
 }
 
-/* run_width - the terminal's width for the progress line (COLUMNS, else 80, when it cannot be asked) */
-static int run_width(void)
-{
-	struct winsize ws;
-	long cols;
-
-	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 0)
-		return ws.ws_col;
-	if (getenv("COLUMNS") && !pf_parse_long(getenv("COLUMNS"), 20, 1000, &cols))
-		return (int)cols;
-	return 80;
-}
-
-/* run_fit - cut a line to at most 'width' characters, at a blank (whole words); true when it was cut */
-static bool run_fit(char *line, size_t width)
-{
-	char *blank;
-
-	if (strlen(line) <= width)
-		return false;
-	line[width] = '\0';
-	blank = strrchr(line, ' ');
-	if (blank && blank > line)
-		*blank = '\0';
-	while (blank && blank > line && (blank[-1] == ',' || blank[-1] == ' '))
-		*--blank = '\0';
-	return true;
-}
-
-/*
- * run_waiting - why a phase runs past its planned time: what its
- * measurement still does (cyclictest writes its results; flightapp drains
- * its job log and stops the simulator's links; the recorder writes the trace)
- */
-static const char *run_waiting(const struct scn_phase *p, const char *pdir, char *buf, size_t size)
-{
-	char path[PATH_MAX];
-	struct stat st;
-
-	if (p->measure == SCN_CYCLICTEST)
-		return "waiting for cyclictest to end";
-	if (stat(run_path(path, sizeof(path), pdir, "app-stats.json"), &st) || !st.st_size)
-		return "waiting for flightapp and the simulator to end";
-	if (stat(run_path(path, sizeof(path), pdir, "trace.dat"), &st) == 0) {
-		snprintf(buf, size, "waiting for the recorder to write the trace (%lld MiB)",
-			 (long long)(st.st_size >> 20));
-		return buf;
-	}
-	return "waiting for the recorder to write the trace";
-}
-
-/*
- * run_progress - the progress line: phase, time, and the live worst per
- * thread / task in a stable order, redrawn in place on a terminal and
- * fitted to its width (whole entries, "+N" for those left out); else a
- * plain line every RUN_PLAIN_PROGRESS_NS for CI logs. Past the planned time
- * it says what the phase waits for.
- */
-static void run_progress(struct run *r, int idx, const struct scn_phase *p,
-			    int64_t elapsed_ns, const char *pdir)
-{
-	static int64_t plain_next_ns, plain_t0_ns;	/* the plain line: when next, in which run */
-	static int plain_idx = -1;
-	char path[PATH_MAX], line[1200], items[16][48], why[96];
-	int64_t left = p->duration_ns - elapsed_ns;
-	struct run_live *lv = &r->live;
-	int i, width = r->tty ? run_width() - 1 : (int)sizeof(line) - 1;
-	size_t len;
-
-	if (!r->tty && r->t0_ns == plain_t0_ns && idx == plain_idx && elapsed_ns < plain_next_ns)
-		return;
-	if (p->measure != SCN_NONE)
-		run_live_read(run_path(path, sizeof(path), pdir, p->measure == SCN_CYCLICTEST ?
-					     "cyclictest.out" : "flightapp.err"), lv);
-	if (width > (int)sizeof(line) - 1)
-		width = (int)sizeof(line) - 1;
-	for (i = 0; i < lv->n; i++)
-		snprintf(items[i], sizeof(items[i]), "%s%s %.0fus", p->measure == SCN_CYCLICTEST ? "T" : "",
-			 lv->name[i], lv->max_us[i]);
-	/* the head, shorter when the terminal is narrow (the worst figures matter more than the words) */
-	snprintf(line, sizeof(line), "[%d/%d] %s (%s): %llds / %llds, ", idx + 1, r->scn.nphases, p->name,
-		 scn_measure_name(p->measure), (long long)(elapsed_ns / PF_NS_PER_SEC),
-		 (long long)(p->duration_ns / PF_NS_PER_SEC));
-	if (lv->n && strlen(line) + 24 + strlen(items[0]) > (size_t)width)
-		snprintf(line, sizeof(line), "[%d/%d] %s %llds/%llds, ", idx + 1, r->scn.nphases, p->name,
-			 (long long)(elapsed_ns / PF_NS_PER_SEC), (long long)(p->duration_ns / PF_NS_PER_SEC));
-	len = strlen(line);
-	if (left >= 0)
-		snprintf(line + len, sizeof(line) - len, "%llds left", (long long)(left / PF_NS_PER_SEC));
-	else
-		snprintf(line + len, sizeof(line) - len, "%s", run_waiting(p, pdir, why, sizeof(why)));
-	for (i = run_fit(line, (size_t)width) ? lv->n : 0; i < lv->n; i++) {
-		len = strlen(line);
-		/* room for this one, and for " +N" after it unless it is the last */
-		if (len + strlen(items[i]) + (i ? 1 : 9) + (i + 1 < lv->n ? 4 : 0) > (size_t)width) {
-			if (len + 4 <= (size_t)width)
-				snprintf(line + len, sizeof(line) - len, " +%d", lv->n - i);
-			break;
-		}
-		snprintf(line + len, sizeof(line) - len, "%s%s", i ? " " : "  worst: ", items[i]);
-	}
-	if (r->tty) {
-		fprintf(stderr, "\r\033[K%s", line);
-	} else {
-		fprintf(stderr, "preflight: run: %s\n", line);
-		plain_idx = idx;
-		plain_t0_ns = r->t0_ns;
-		plain_next_ns = elapsed_ns + RUN_PLAIN_PROGRESS_NS;
-	}
-	fflush(stderr);
-}
 
 /*
  * run_recover - the recorder of phase directory pdir was killed without
@@ -1494,352 +1246,6 @@ stop:
 	return r->code ? r->code : 0;
 }
 
-/* run_pre_error - a pre-flight check failed: one line on stderr; bad input (2) outranks environment (3) */
-static void run_pre_error(struct run *r, int code, const char *fmt, ...) PF_PRINTF(3, 4);
-static void run_pre_error(struct run *r, int code, const char *fmt, ...)
-{
-	char msg[1200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pf_err("%s", msg);
-	if (!r->failure[0])
-		snprintf(r->failure, sizeof(r->failure), "%s", msg);
-	if (code == PF_EXIT_USAGE || !r->code)
-		r->code = code;
-}
-
-/* run_pre_note - a pre-flight check passed: a line for run.log (and stdout with --check) */
-static void run_pre_note(struct run *r, const char *fmt, ...) PF_PRINTF(2, 3);
-static void run_pre_note(struct run *r, const char *fmt, ...)
-{
-	size_t len = strlen(r->notes);
-	va_list ap;
-
-	if (len + 2 >= sizeof(r->notes))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(r->notes + len, sizeof(r->notes) - len - 1, fmt, ap);
-	va_end(ap);
-	strcat(r->notes, "\n");
-}
-
-/* run_pre_child - the first stderr line of a preflight child without its "preflight: <command>: " prefix */
-static const char *run_pre_child(const char *err)
-{
-	const char *p;
-
-	if (strncmp(err, "preflight: ", 11))
-		return err;
-	p = strstr(err + 11, ": ");
-	return p ? p + 2 : err + 11;
-}
-
-/*
- * run_pre_budgets - the budgets file: found (the scenario's 'budgets =' line
- * named when it is the scenario's) and valid, by asking `preflight check` to
- * judge an empty results.json against it (exit 2: bad budgets, file:line)
- */
-static void run_pre_budgets(struct run *r)
-{
-	char src[PATH_MAX], where[700] = "", tmp[] = "/tmp/preflight-precheck.XXXXXX", err[600];
-	static const char empty[] = "{\"schema\": \"preflight-results/1\"}\n";
-	int fd, code;
-
-	snprintf(src, sizeof(src), "%s", r->o->budgets ? r->o->budgets :
-		 r->scn.budgets[0] ? r->scn.budgets : "budgets/seed.ini");
-	if (!r->o->budgets && r->scn.budgets[0])
-		snprintf(where, sizeof(where), "%s:%d: ", r->scn.path, r->scn.budgets_line);
-	snprintf(r->budgets_src, sizeof(r->budgets_src), "%s", src);
-	if (run_find_file(src, r->budgets, sizeof(r->budgets)) < 0) {
-		run_pre_error(r, PF_EXIT_USAGE, "%sbudgets '%s': %s", where, src, r->budgets);
-		r->budgets[0] = '\0';
-		return;
-	}
-	if (!run_has_command(r, "check")) {
-		run_pre_error(r, PF_EXIT_ENV, "'preflight check' is not in this build: no verdicts");
-		return;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0 || write(fd, empty, sizeof(empty) - 1) != (ssize_t)sizeof(empty) - 1) {
-		run_pre_error(r, PF_EXIT_ENV, "%s: %s", tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd), unlink(tmp);
-		return;
-	}
-	close(fd);
-	code = pf_proc_runl(err, sizeof(err), r->self, "check", tmp, "--budgets", r->budgets, "-o", "/dev/null",
-			    NULL);
-	unlink(tmp);
-	if (code == PF_EXIT_USAGE)
-		run_pre_error(r, PF_EXIT_USAGE, "%sbudgets '%s': %s", where, src, run_pre_child(err));
-	else if (code != PF_EXIT_OK && code != PF_EXIT_FAILED)
-		run_pre_error(r, PF_EXIT_ENV, "budgets '%s': preflight check: %s", src, err);
-	else
-		run_pre_note(r, "pre-flight: budgets %s: ok", r->budgets);
-}
-
-/*
- * run_pre_compare - what the report is to compare the run with (--previous,
- * --baseline, --history) reads as the report will read it: a previous run's
- * verdicts.json, a baseline file, a history database (by `preflight history
- * verdicts`, which creates none); and there is a report to pass them to
- */
-static void run_pre_compare(struct run *r)
-{
-	char path[PATH_MAX], why[PATH_MAX + 200], err[600];
-	json_t *doc;
-	int code;
-
-	if (r->o->no_report && (r->o->previous || r->o->baseline || r->o->history)) {
-		run_pre_error(r, PF_EXIT_USAGE, "--%s goes to the report: not with --no-report",
-			      r->o->previous ? "previous" : r->o->baseline ? "baseline" : "history");
-		return;
-	}
-	if (r->o->previous) {
-		doc = pf_json_load_schema(run_path(path, sizeof(path), r->o->previous, "verdicts.json"),
-					  "preflight-verdicts/1", why, sizeof(why));
-		if (!doc)
-			run_pre_error(r, PF_EXIT_USAGE, "--previous: %s", why);
-		else
-			run_pre_note(r, "pre-flight: --previous %s: ok", r->o->previous);
-		json_decref(doc);
-	}
-	if (r->o->baseline) {
-		doc = pf_json_load_schema(r->o->baseline, "preflight-baseline/1", why, sizeof(why));
-		if (!doc)
-			run_pre_error(r, PF_EXIT_USAGE, "--baseline: %s", why);
-		else
-			run_pre_note(r, "pre-flight: --baseline %s: ok", r->o->baseline);
-		json_decref(doc);
-	}
-	if (r->o->history) {
-		code = pf_proc_runl(err, sizeof(err), r->self, "history", "verdicts", "--db", r->o->history,
-				    "--scenario", r->scn.name, "--last", "1", NULL);
-		if (code)
-			run_pre_error(r, code == PF_EXIT_ENV ? PF_EXIT_ENV : PF_EXIT_USAGE, "--history: %s%s%s",
-				      strncmp(run_pre_child(err), r->o->history, strlen(r->o->history)) ? r->o->history : "",
-				      strncmp(run_pre_child(err), r->o->history, strlen(r->o->history)) ? ": " : "",
-				      run_pre_child(err));
-		else
-			run_pre_note(r, "pre-flight: --history %s: ok", r->o->history);
-	}
-}
-
-/* run_pre_seen - true when this combination of scenario lines was checked already (else remember it) */
-static bool run_pre_seen(struct run *r, const char *what, const struct scn_kv *const *kv, int n)
-{
-	char key[sizeof(r->seen[0])];
-	int i, len;
-
-	len = snprintf(key, sizeof(key), "%s", what);
-	for (i = 0; i < n; i++)
-		len += snprintf(key + len, sizeof(key) - (size_t)len, " %d", kv[i] ? kv[i]->line : 0);
-	for (i = 0; i < r->nseen; i++)
-		if (!strcmp(r->seen[i], key))
-			return true;
-	if (r->nseen < (int)PF_ARRAY_SIZE(r->seen))
-		snprintf(r->seen[r->nseen++], sizeof(r->seen[0]), "%s", key);
-	return false;
-}
-
-/*
- * run_pre_program - ask flightapp (keys profile, config, args) or sensorsim
- * (sim_args) of phase p to check them with --check, one key more at a time,
- * so that an error names the scenario line of the key that brought it
- */
-static void run_pre_program(struct run *r, const struct scn_phase *p, const char *prog,
-			       const char *const *keys, int nkeys)
-{
-	const struct scn_kv *kv[4] = { 0 };
-	char exe[PATH_MAX], words[4][512], err[600];
-	char *argv[96];
-	int i, n = 0, code;
-
-	n = run_argv(argv, 96, n, run_path(exe, sizeof(exe), r->bindir, prog));
-	n = run_argv(argv, 96, n, "--check");
-	for (i = 0; i < nkeys; i++) {
-		kv[i] = scn_param_kv(&r->scn, p, "flightapp", keys[i]);
-		if (!kv[i])
-			continue;
-		if (!strcmp(keys[i], "profile") || !strcmp(keys[i], "config")) {
-			n = run_argv(argv, 96, n, !strcmp(keys[i], "profile") ? "--profile" : "--config");
-			n = run_argv(argv, 96, n, kv[i]->value);
-		} else {
-			n = run_split(argv, 96, n, kv[i]->value, words[i], sizeof(words[i]));
-		}
-		if (run_pre_seen(r, prog, kv, i + 1))
-			continue;
-		code = pf_proc_run(argv, err, sizeof(err));
-		if (code) {
-			run_pre_error(r, code == PF_EXIT_USAGE ? PF_EXIT_USAGE : PF_EXIT_ENV, "%s:%d: flightapp.%s '%s': %s",
-				      r->scn.path, kv[i]->line, keys[i], kv[i]->value, err);
-			return;
-		}
-		run_pre_note(r, "pre-flight: phase %s: %s --check with flightapp.%s (line %d): ok", p->name, prog,
-			     keys[i], kv[i]->line);
-	}
-}
-
-/*
- * run_pre_bytes - about what phase p will write into the run directory at
- * most: trace, job log, cyclictest output, and the SD load's file (in the
- * phase's work directory unless sd.dir puts it elsewhere)
- */
-static int64_t run_pre_bytes(struct run *r, const struct scn_phase *p)
-{
-	int64_t s = p->duration_ns / PF_NS_PER_SEC + 1, cpus = sysconf(_SC_NPROCESSORS_ONLN), bytes = 0;
-	const char *trace = run_trace_mode(r, p);
-	uint64_t sd_bytes;
-	int64_t trace_bytes;
-	int i;
-
-	if (cpus < 1)
-		cpus = 1;
-	for (i = 0; i < p->nloads; i++)
-		if (!strcmp(p->loads[i], "sd") && !scn_param(&r->scn, p, "sd", "dir", NULL) &&
-		    !load_parse_bytes(scn_param(&r->scn, p, "sd", "file_size", RUN_SD_FILE_SIZE), &sd_bytes))
-			bytes += (int64_t)sd_bytes;
-	trace_bytes = !strcmp(trace, "full") ? s * cpus * RUN_TRACE_BYTES_PER_CPU_S :
-		      !strcmp(trace, "flight") ? atoll(scn_param(&r->scn, p, run_measure_owner(p), "max_snapshots",
-								 RUN_MAX_SNAPSHOTS)) * cpus * RUN_RECORD_BUFFER_BYTES : 0;
-	if (p->measure == SCN_CYCLICTEST)
-		return bytes + s * RUN_CYCLICTEST_BYTES_PER_S + trace_bytes;
-	if (p->measure != SCN_FLIGHTAPP)
-		return bytes;
-	return bytes + s * RUN_JOBLOG_BYTES_PER_S + trace_bytes;
-}
-
-/*
- * run_pre_dir - the run directory can be made (empty if it exists; its
- * nearest existing parent writable) and its file system has room for what
- * the phases will write
- */
-static void run_pre_dir(struct run *r)
-{
-	char parent[sizeof(r->dir)], *slash;
-	struct statvfs vfs;
-	struct stat st;
-	int64_t need = 0, avail;
-	int i;
-
-	if (run_exists(r->dir)) {
-		if (stat(r->dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-			run_pre_error(r, PF_EXIT_USAGE, "run directory '%s': not a directory", r->dir);
-			return;
-		}
-		if (!run_dir_empty(r->dir))	/* never mix the evidence of two runs */
-			run_pre_error(r, PF_EXIT_USAGE, "run directory '%s': not empty", r->dir);
-		snprintf(parent, sizeof(parent), "%s", r->dir);
-	} else {
-		snprintf(parent, sizeof(parent), "%s", r->dir);
-		do {
-			slash = strrchr(parent, '/');
-			if (!slash)
-				snprintf(parent, sizeof(parent), ".");
-			else
-				*(slash == parent ? slash + 1 : slash) = '\0';
-		} while (!run_exists(parent) && strcmp(parent, ".") && strcmp(parent, "/"));
-	}
-	if (access(parent, W_OK | X_OK)) {
-		run_pre_error(r, PF_EXIT_ENV, "run directory '%s': cannot be written in '%s': %s", r->dir, parent,
-			      strerror(errno));
-		return;
-	}
-	for (i = 0; i < r->scn.nphases; i++)
-		need += run_pre_bytes(r, &r->scn.phases[i]);
-	if (statvfs(parent, &vfs))
-		return;
-	avail = (int64_t)vfs.f_bavail * (int64_t)vfs.f_frsize;
-	if (avail < need)
-		run_pre_error(r, PF_EXIT_ENV, "run directory '%s': %lld MiB free, the planned trace and logs need "
-			      "about %lld MiB", r->dir, (long long)(avail >> 20), (long long)(need >> 20));
-	else
-		run_pre_note(r, "pre-flight: disk: about %lld MiB planned, %lld MiB free in %s", (long long)(need >> 20),
-			     (long long)(avail >> 20), parent);
-}
-
-/* run_pre_loads - every load of phase p can start here (tools, privileges, parameters together) */
-static void run_pre_loads(struct run *r, const struct scn_phase *p)
-{
-	int j, k;
-
-	for (j = 0; j < p->nloads; j++) {
-		const struct scn_kv *kv[2 * SCN_MAX_KV];
-		const struct load_ops *ops = load_find(p->loads[j]);
-		struct load l;
-		int nkv = scn_params(&r->scn, p, ops->name, kv, (int)PF_ARRAY_SIZE(kv)), ret = 0;
-
-		if (load_init(&l, ops, NULL) < 0) {
-			run_pre_error(r, PF_EXIT_INTERNAL, "out of memory");
-			return;
-		}
-		for (k = 0; k < nkv && !ret; k++)
-			ret = load_set(&l, kv[k]->key, kv[k]->value);
-		if (!ret && ops->check)
-			ret = ops->check(&l);
-		if (ret < 0 && !run_pre_seen(r, l.why, NULL, 0))
-			run_pre_error(r, PF_EXIT_ENV, "phase %s: load %s cannot start: %s", p->name, ops->name, l.why);
-		load_free(&l);
-	}
-}
-
-/*
- * run_precheck - everything the scenario names, before anything is created
- * or started: the run directory and its free space, privileges, tracefs,
- * the budgets, the tools and programs of each phase, the app's profile,
- * configuration and arguments and the simulator's (asked with --check), the
- * loads. Every failure is one line on stderr; returns the exit code (0 all
- * passed; 2 bad input outranks 3 environment), r->notes says what passed.
- */
-static int run_precheck(struct run *r)
-{
-	static const char *const app_keys[] = { "profile", "config", "args" }, *const sim_keys[] = { "sim_args" };
-	char path[PATH_MAX];
-	bool root = geteuid() == 0, traced = false;
-	int i;
-
-	if (!root)
-		run_pre_error(r, PF_EXIT_ENV, "needs root (realtime priorities, namespaces, tracing)");
-	run_pre_dir(r);
-	run_pre_budgets(r);
-	run_pre_compare(r);
-	for (i = 0; i < r->scn.nphases; i++) {
-		const struct scn_phase *p = &r->scn.phases[i];
-
-		if (p->measure == SCN_CYCLICTEST && pf_proc_which("cyclictest") && !run_pre_seen(r, "cyclictest", NULL, 0))
-			run_pre_error(r, PF_EXIT_ENV, "phase %s: cyclictest: not found in PATH (package rt-tests)", p->name);
-		if (p->measure == SCN_FLIGHTAPP) {
-			bool sim = !strcmp(scn_param(&r->scn, p, "flightapp", "sim", "no"), "yes");
-
-			if (!run_exists(run_path(path, sizeof(path), r->bindir, "flightapp")))
-				run_pre_error(r, PF_EXIT_ENV, "phase %s: %s: not built (the flight application)", p->name, path);
-			else
-				run_pre_program(r, p, "flightapp", app_keys, 3);
-			if (sim && !run_exists(run_path(path, sizeof(path), r->bindir, "sensorsim")))
-				run_pre_error(r, PF_EXIT_ENV, "phase %s: %s: not built (the simulator)", p->name, path);
-			else if (sim)
-				run_pre_program(r, p, "sensorsim", sim_keys, 1);
-		}
-		if (run_traced(r, p)) {
-			traced = true;
-			if (!run_has_command(r, "record"))
-				run_pre_error(r, PF_EXIT_ENV, "phase %s: 'preflight record' is not in this build", p->name);
-		}
-		if (root)
-			run_pre_loads(r, p);
-	}
-	if (root && traced && access("/sys/kernel/tracing/instances", W_OK) &&
-	    access("/sys/kernel/debug/tracing/instances", W_OK))
-		run_pre_error(r, PF_EXIT_ENV, "tracefs: no writable instances/ in /sys/kernel/tracing (mount -t tracefs "
-			      "nodev /sys/kernel/tracing)");
-	if (!r->code)
-		run_pre_note(r, "pre-flight: %s: %d phases, %lld s: every check passed", r->scn.name, r->scn.nphases,
-			     (long long)(scn_total_ns(&r->scn) / PF_NS_PER_SEC));
-	return r->code;
-}
 
 /* run_paths - this program, where flightapp and sensorsim are, the trace instance, the run directory's name */
 static int run_paths(struct run *r)
@@ -1906,465 +1312,12 @@ static int run_setup(struct run *r)
 }
 
 /* run_phase_dir - the directory of phase idx */
-static char *run_phase_dir(struct run *r, int idx, char *buf, size_t size)
+char *run_phase_dir(struct run *r, int idx, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s/%02d-%s", r->dir, idx + 1, r->scn.phases[idx].name);
 	return buf;
 }
 
-/* run_facts - what 'preflight analyze' folds into a results.json beside its analysis */
-struct run_facts {
-	char info[PATH_MAX];	/* the run's facts (scenario, partial, phases): a path for --run */
-	int info_fd;		/* the memory file behind it (no file a killed run could leave) */
-	char loads[PATH_MAX];	/* loads.json, written before the analysis */
-	char fsw[PATH_MAX];
-};
-
-/* run_json_ok - the file holds a JSON object (one cut short by a full disk does not) */
-static bool run_json_ok(const char *path)
-{
-	json_t *j = run_exists(path) ? json_load_file(path, 0, NULL) : NULL;
-	bool ok = json_is_object(j);
-
-	json_decref(j);
-	return ok;
-}
-
-/*
- * run_facts_argv - append to argv (at *n) the options that give analyze the
- * run's own facts (--run, --partial) and phase phase_idx's loads and flight
- * software statistics (--loads/--phase, --fsw when its fsw.json exists)
- */
-static void run_facts_argv(struct run *r, struct run_facts *f, int phase_idx, char **argv, int *n)
-{
-	char pdir[PATH_MAX];
-
-	argv[(*n)++] = "--run";
-	argv[(*n)++] = f->info;
-	if (r->o->all_threads)
-		argv[(*n)++] = "--all-threads";
-	if (r->partial)
-		argv[(*n)++] = "--partial";
-	argv[(*n)++] = "--loads";
-	argv[(*n)++] = f->loads;
-	if (phase_idx < 0 || phase_idx >= (int)json_array_size(r->phases))
-		return;
-	argv[(*n)++] = "--phase";
-	argv[(*n)++] = r->scn.phases[phase_idx].name;
-	if (run_json_ok(run_path(f->fsw, sizeof(f->fsw), run_phase_dir(r, phase_idx, pdir, sizeof(pdir)),
-				"fsw.json"))) {
-		argv[(*n)++] = "--fsw";
-		argv[(*n)++] = f->fsw;
-	}
-}
-
-/*
- * run_facts_write - the run's facts for analyze --run, in a memory file that
- * analyze opens through /proc/<runner>/fd/ (run_analyze closes it); 0 or -1
- */
-static int run_facts_write(struct run *r, struct run_facts *f)
-{
-	json_t *info = json_pack("{s:s, s:b, s:O}", "scenario", r->scn.name, "partial", r->partial,
-				 "phases", r->phases);
-	int ret = -1;
-
-	run_path(f->loads, sizeof(f->loads), r->dir, "loads.json");
-	f->info[0] = '\0';
-	f->info_fd = memfd_create("preflight-run-facts", MFD_CLOEXEC);
-	if (f->info_fd < 0)
-		goto out;
-	snprintf(f->info, sizeof(f->info), "/proc/%d/fd/%d", (int)getpid(), f->info_fd);
-	if (info && !json_dumpfd(info, f->info_fd, JSON_INDENT(2) | JSON_REAL_PRECISION(10)))
-		ret = 0;
-out:
-	json_decref(info);
-	return ret;
-}
-
-/*
- * run_baseline_trace_argv - a traced cyclictest phase's trace for analyze:
- * --trace its trace.dat (path into 'trace'), or --snapshots its directory
- * with the flight recorder; returns the new count
- */
-static int run_baseline_trace_argv(struct run *r, int idx, const char *pdir, char **argv, int n, char *trace)
-{
-	if (!run_traced(r, &r->scn.phases[idx]))
-		return n;
-	if (run_exists(run_path(trace, PATH_MAX, pdir, "trace.dat"))) {
-		argv[n++] = "--trace";
-		argv[n++] = trace;
-	} else {
-		argv[n++] = "--snapshots";
-		argv[n++] = strcpy(trace, pdir);
-	}
-	return n;
-}
-
-/*
- * run_analyze - results.json of each phase, and the top-level one (app beside
- * its baseline). The app phase the top-level one analyses is read once, there:
- * a second analysis of its trace in its directory would cost the same time
- * again and write the same numbers twice.
- */
-static int run_analyze(struct run *r)
-{
-	char pdir[PATH_MAX], res[PATH_MAX], trace[PATH_MAX], joblog[PATH_MAX], ct[PATH_MAX], log[PATH_MAX];
-	char snapdir[PATH_MAX];
-	struct run_facts facts;
-	char *argv[32];
-	int i, n, code;
-
-	if (!run_has_command(r, "analyze")) {
-		run_fail(r, PF_EXIT_ENV, "'preflight analyze' is not in this build: no results.json");
-		return -1;
-	}
-	if (run_facts_write(r, &facts)) {
-		run_fail(r, PF_EXIT_ENV, "the run's facts for analyze: cannot write: %s", strerror(errno));
-		if (facts.info_fd >= 0)
-			close(facts.info_fd);
-		return -1;
-	}
-	run_path(log, sizeof(log), r->dir, "analyze.log");
-	for (i = 0; i < (int)json_array_size(r->phases); i++) {
-		if (r->scn.phases[i].measure == SCN_NONE || i == r->app_phase)
-			continue;
-		run_phase_dir(r, i, pdir, sizeof(pdir));
-		if (!run_exists(run_path(trace, sizeof(trace), pdir, "trace.dat")) &&
-		    !run_exists(run_path(joblog, sizeof(joblog), pdir, "jobs.csv")) &&
-		    !run_exists(run_path(ct, sizeof(ct), pdir, "cyclictest.json"))) {
-			run_log(r, "%s: nothing measured to analyze, no results.json", pdir);
-			continue;
-		}
-		n = 0;
-		argv[n++] = r->self;
-		argv[n++] = "analyze";
-		argv[n++] = pdir;
-		if (r->scn.phases[i].measure == SCN_CYCLICTEST) {
-			/* a baseline: its cyclictest, with the trace it asked for (cyclictest.trace), never a job log */
-			argv[n - 1] = "--cyclictest";
-			argv[n++] = run_path(ct, sizeof(ct), pdir, "cyclictest.json");
-			n = run_baseline_trace_argv(r, i, pdir, argv, n, trace);
-			argv[n++] = "-o";
-			argv[n++] = run_path(res, sizeof(res), pdir, "results.json");
-		}
-		run_facts_argv(r, &facts, i, argv, &n);
-		argv[n++] = "-q";
-		argv[n] = NULL;
-		run_exec(r, argv, "/dev/null", log);
-	}
-	n = 0;
-	argv[n++] = r->self;
-	argv[n++] = "analyze";
-	if (r->app_phase >= 0) {
-		run_phase_dir(r, r->app_phase, pdir, sizeof(pdir));
-		if (run_exists(run_path(trace, sizeof(trace), pdir, "trace.dat"))) {
-			argv[n++] = "--trace";
-			argv[n++] = trace;
-		} else {
-			argv[n++] = "--snapshots";	/* flight recorder: trace-NNN.dat, if any */
-			argv[n++] = strcpy(snapdir, pdir);	/* pdir is reused for the baseline below */
-		}
-		if (run_exists(run_path(joblog, sizeof(joblog), pdir, "jobs.csv"))) {
-			argv[n++] = "--joblog";
-			argv[n++] = joblog;
-		}
-	}
-	if (r->baseline_phase >= 0) {
-		run_phase_dir(r, r->baseline_phase, pdir, sizeof(pdir));
-		if (run_exists(run_path(ct, sizeof(ct), pdir, "cyclictest.json"))) {
-			argv[n++] = "--cyclictest";
-			argv[n++] = ct;
-		}
-		if (r->app_phase < 0)	/* no app: the baseline's trace, if it has one, is the run's */
-			n = run_baseline_trace_argv(r, r->baseline_phase, pdir, argv, n, trace);
-	}
-	argv[n++] = "-o";
-	argv[n++] = run_path(res, sizeof(res), r->dir, "results.json");
-	run_facts_argv(r, &facts, r->app_phase >= 0 ? r->app_phase : r->baseline_phase >= 0 ?
-		       r->baseline_phase : (int)json_array_size(r->phases) - 1, argv, &n);
-	argv[n++] = "-q";
-	argv[n] = NULL;
-	code = run_exec(r, argv, "/dev/null", log);
-	close(facts.info_fd);
-	if (code != 0) {
-		run_fail(r, PF_EXIT_ENV, "preflight analyze exited with %d (see %s)", code, log);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * run_check - verdicts.json (what summary, report and history read,
- * docs/verdicts.md) and verdicts.tap from the budgets; the check's exit code
- * (0 pass or incomplete, 1 fail, not valid or no verdict) or -1
- */
-static int run_check(struct run *r)
-{
-	char res[PATH_MAX], tap[PATH_MAX], json[PATH_MAX], log[PATH_MAX], budgets[PATH_MAX];
-	char *argv[] = { r->self, "check", run_path(res, sizeof(res), r->dir, "results.json"),
-			 "--budgets", run_path(budgets, sizeof(budgets), r->dir, "budgets.ini"),
-			 "-o", run_path(tap, sizeof(tap), r->dir, "verdicts.tap"),
-			 "--json", run_path(json, sizeof(json), r->dir, "verdicts.json"), NULL };
-	int code;
-
-	if (!r->budgets[0]) {	/* found before the first phase: only a build without 'check' gets here */
-		run_fail(r, PF_EXIT_ENV, "no budgets file (%s): no verdicts", r->budgets_src);
-		return -1;
-	}
-	if (!run_has_command(r, "check")) {
-		run_fail(r, PF_EXIT_ENV, "'preflight check' is not in this build: no verdicts");
-		return -1;
-	}
-	code = run_exec(r, argv, "/dev/null", run_path(log, sizeof(log), r->dir, "check.log"));
-	if (code != 0 && code != 1) {
-		run_fail(r, PF_EXIT_ENV, "preflight check exited with %d (see %s)", code, log);
-		return -1;
-	}
-	return code;
-}
-
-int run_report_compare(const struct run_opts *o, char **argv, int n)
-{
-	const struct { const char *opt, *arg; } cmp[] = {
-		{ "--previous", o->previous }, { "--baseline", o->baseline }, { "--history", o->history },
-	};
-
-	for (size_t i = 0; i < PF_ARRAY_SIZE(cmp); i++)
-		if (cmp[i].arg) {
-			argv[n++] = (char *)cmp[i].opt;
-			argv[n++] = (char *)cmp[i].arg;
-		}
-	argv[n] = NULL;
-	return n;
-}
-
-/*
- * run_html_report - report.html and report.pdf by `preflight report` (after
- * the checksums, which they are not part of); a report that cannot be
- * written is said, and does not change the run's verdict
- */
-static void run_html_report(struct run *r)
-{
-	char html[PATH_MAX], pdf[PATH_MAX], log[PATH_MAX];
-	char *argv[16] = { r->self, "report", r->dir, "-o", run_path(html, sizeof(html), r->dir, "report.html"),
-			   "--pdf", run_path(pdf, sizeof(pdf), r->dir, "report.pdf") };
-	int code;
-
-	run_report_compare(r->o, argv, 7);
-
-	if (r->o->no_report)
-		return;
-	if (!run_has_command(r, "report")) {
-		pf_err("'preflight report' is not in this build: no report.html");
-		return;
-	}
-	code = run_exec(r, argv, "/dev/null", run_path(log, sizeof(log), r->dir, "report.log"));
-	if (code != 0)
-		pf_err("preflight report exited with %d (see %s)", code, log);
-}
-
-/* run_is_dat - a trace file of a phase: trace.dat, or a flight-recorder snapshot trace-NNN.dat */
-static bool run_is_dat(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n >= 9 && !strncmp(name, "trace", 5) && !strcmp(name + n - 4, ".dat");
-}
-
-/* run_dat_version - the .dat file format version from the file's header, 0 when unreadable */
-static int run_dat_version(const char *path)
-{
-	static const char magic[] = "\027\010\104tracing";
-	char head[16] = "";
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, head, sizeof(head) - 1);
-
-	if (fd >= 0)
-		close(fd);
-	if (n < (ssize_t)sizeof(magic) || memcmp(head, magic, sizeof(magic) - 1))
-		return 0;
-	return atoi(head + sizeof(magic) - 1);
-}
-
-/*
- * run_compress_dat - rewrite a .dat as version 7 with zstd-compressed
- * sections by trace-cmd convert (the same events, options and CPU statistics;
- * analyze reads both): into a temporary name, then renamed over the original.
- * 0, or -1 with the original kept
- */
-static int run_compress_dat(struct run *r, const char *path, const char *log)
-{
-	const char *tmp;
-	char *argv[] = { "trace-cmd", "convert", "--file-version", "7", "--compression", "zstd",
-			 "-i", (char *)path, "-o", NULL, NULL };
-	bool ok;
-
-	if (pf_outfile_begin(path, &tmp))
-		return -1;
-	argv[9] = (char *)tmp;
-	ok = !run_exec(r, argv, "/dev/null", log) && run_dat_version(tmp) == 7;
-	return pf_outfile_end(path, ok) || !ok ? -1 : 0;
-}
-
-/*
- * run_keep_traces - after the analysis, each phase's trace files are kept
- * compressed (version 7, zstd) or removed, as --keep-trace says: always,
- * on-fail (kept when a requirement failed or the run could not be done), or
- * never. What became of each goes into run.json's traces and run.log
- */
-static void run_keep_traces(struct run *r, int check)
-{
-	static const char *const when[] = { "always", "always", "on-fail", "never" };
-	bool failed = r->code != 0 || check != 0 || run_signal;
-	bool keep = r->o->keep_trace <= RUN_KEEP_ALWAYS || (r->o->keep_trace == RUN_KEEP_ON_FAIL && failed);
-	char pdir[PATH_MAX], path[PATH_MAX + 256], log[PATH_MAX];
-	struct dirent *de;
-	struct stat st;
-	int i, v;
-	DIR *d;
-
-	run_path(log, sizeof(log), r->dir, "analyze.log");
-	for (i = 0; i < (int)json_array_size(r->phases); i++) {
-		run_phase_dir(r, i, pdir, sizeof(pdir));
-		if (!(d = opendir(pdir)))
-			continue;
-		while ((de = readdir(d))) {
-			off_t before;
-			const char *did;
-
-			if (!run_is_dat(de->d_name) || pf_path_join(path, sizeof(path), pdir, de->d_name) ||
-			    stat(path, &st) || !S_ISREG(st.st_mode))
-				continue;
-			before = st.st_size;
-			if (!keep) {
-				did = unlink(path) ? "kept: cannot remove" : "removed";
-			} else if ((v = run_dat_version(path)) == 7) {
-				did = "kept";
-			} else if (v != 6) {
-				did = "kept as recorded: not a trace-cmd file";
-			} else {
-				did = run_compress_dat(r, path, log) ? "kept uncompressed: trace-cmd convert failed"
-					: "compressed";
-			}
-			if (stat(path, &st))
-				st.st_size = 0;
-			run_log(r, "%s: %s (%lld -> %lld bytes, --keep-trace %s)", path + strlen(r->dir) + 1, did,
-				(long long)before, (long long)st.st_size, when[r->o->keep_trace]);
-			json_array_append_new(r->traces, json_pack("{s:s, s:s, s:I, s:I}", "file",
-				path + strlen(r->dir) + 1, "action", did, "bytes_recorded", (json_int_t)before,
-				"bytes", (json_int_t)(keep ? st.st_size : 0)));
-		}
-		closedir(d);
-	}
-}
-
-/*
- * run_manifest - run.json: what ran, how it ended, which pieces were
- * missing; before the end (complete false) it says the run is under way by
- * which runner, so a runner killed outright leaves a run directory that says so
- */
-static void run_manifest(struct run *r, bool complete)
-{
-	char path[PATH_MAX], ended[32], uuid[40];
-	const char *started_utc = r->started_utc;
-	json_t *m;
-
-	run_utc(ended, sizeof(ended), true);
-	/* the run's identity in a history database (preflight history, docs/ci.md) */
-	if (pf_read_file("/proc/sys/kernel/random/uuid", uuid, sizeof(uuid)) < 0)
-		uuid[0] = '\0';
-	m = json_pack("{s:s, s:s?, s:O?, s:{s:s, s:s, s:s}, s:s, s:s, s:s, s:b, s:s?, s:i, s:s?, s:s?, s:O, s:O, s:O}",
-		      "schema", "preflight-run/1", "uuid", uuid[0] ? uuid : NULL, "preflight", r->identity,
-		      "scenario", "name", r->scn.name, "file", "scenario.ini", "source", r->scn.path,
-		      "dir", r->dir, "started_utc", started_utc, "ended_utc", ended,
-		      "partial", r->partial,
-		      "interrupted_by", run_signal ? strsignal(run_signal) : NULL,
-		      "exit_code", r->code,
-		      "failure", r->failure[0] ? r->failure : NULL,
-		      "budgets", r->budgets[0] ? "budgets.ini" : NULL,
-		      "phases", r->phases, "traces", r->traces, "warnings", r->warnings);
-	if (m && !complete) {
-		json_object_del(m, "ended_utc");
-		json_object_set_new(m, "partial", json_true());
-		json_object_set_new(m, "exit_code", json_null());
-		json_object_set_new(m, "runner_pid", json_integer(getpid()));
-		if (r->current_phase >= 0) {
-			const struct scn_phase *p = &r->scn.phases[r->current_phase];
-			char dir[PATH_MAX];
-
-			json_object_set_new(m, "running_phase", json_pack("{s:s, s:s, s:s, s:f}", "name", p->name,
-					    "dir", strrchr(run_phase_dir(r, r->current_phase, dir, sizeof(dir)), '/') + 1,
-					    "measure", scn_measure_name(p->measure),
-					    "planned_s", (double)p->duration_ns / PF_NS_PER_SEC));
-		}
-	}
-	if (m)
-		json_object_set_new(m, "complete", json_boolean(complete));
-	if (m && r->disk_full)
-		json_object_set_new(m, "disk_full", json_true());
-	if (m && (r->o->previous || r->o->baseline || r->o->history))	/* what the report compares the run with */
-		json_object_set_new(m, "compared_with", json_pack("{s:s?, s:s?, s:s?}", "previous", r->o->previous,
-				    "baseline", r->o->baseline, "history", r->o->history));
-	run_path(path, sizeof(path), r->dir, "run.json");
-	if (!m)
-		pf_err("%s: cannot write: %s", path, strerror(ENOMEM));
-	else
-		(void)!pf_outfile_json(path, m, JSON_INDENT(2) | JSON_REAL_PRECISION(10));	/* said why */
-	json_decref(m);
-}
-
-/* run_report - report.txt, the plain-text summary by `preflight summary`; its exit code or -1 */
-static int run_report(struct run *r)
-{
-	char path[PATH_MAX];
-	char *argv[] = { r->self, "summary", r->dir, "-o", run_path(path, sizeof(path), r->dir, "report.txt"),
-			 NULL };
-
-	return run_exec(r, argv, "/dev/null", "-");
-}
-
-/* run_finish - loads.json, analysis, check, manifest, checksums, report; the exit code */
-static int run_finish(struct run *r)
-{
-	char path[PATH_MAX];
-	json_t *loads;
-	int check = -1;
-	char *sums[] = { "sh", "-c",
-			 "cd \"$1\" && find . -type f ! -name SHA256SUMS ! -name report.txt "
-			 "! -name qualification.txt -print0 | sort -z | xargs -0 sha256sum",
-			 "sh", r->dir, NULL };
-
-	if (run_disk_check(r, "after the phases") && r->reserve_fd >= 0) {
-		close(r->reserve_fd);	/* the room for run.json, the analysis and the summary */
-		r->reserve_fd = -1;
-	}
-	loads = json_pack("{s:s, s:s, s:b, s:O}", "schema", "preflight-loads/1", "scenario", r->scn.name,
-			  "partial", r->partial, "phases", r->load_phases);
-	if (pf_outfile_json(run_path(path, sizeof(path), r->dir, "loads.json"), loads,
-			    JSON_INDENT(2) | JSON_REAL_PRECISION(10)))
-		run_fail(r, PF_EXIT_ENV, "%s: not written", path);
-	json_decref(loads);
-	if (json_array_size(r->phases) && run_analyze(r) == 0)
-		check = run_check(r);
-	run_keep_traces(r, check);
-	if (!r->code && check >= 0)
-		r->code = check;
-	if (run_signal && r->code != PF_EXIT_USAGE) {
-		snprintf(r->failure, sizeof(r->failure), "interrupted by %s: partial results", strsignal(run_signal));
-		r->code = PF_EXIT_ENV;
-	}
-	run_manifest(r, true);
-	run_log(r, "end: exit %d%s%s; then SHA256SUMS and report.txt", r->code,
-		   r->failure[0] ? ": " : "", r->failure);
-	fclose(r->log);	/* run.log is evidence too: complete before the checksums */
-	r->log = NULL;
-	if (run_exec(r, sums, run_path(path, sizeof(path), r->dir, "SHA256SUMS"), "/dev/null"))
-		pf_err("%s: checksums not written", path);
-	run_html_report(r);
-	if (run_report(r))
-		pf_err("%s/report.txt: not written", r->dir);
-	return r->code;
-}
 
 /*
  * run_lock - one run at a time on a machine (two would disturb each other's
