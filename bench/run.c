@@ -1020,23 +1020,199 @@ static int run_recorder_setup(struct run *r, const struct scn_phase *p, struct p
 	return 0;
 }
 
-/* run_phase - run phase idx; 0 done (maybe interrupted: r->partial), else the exit code */
+/* what run_phase's steps share: the phase, its children and what it has seen so far */
+struct run_ph {
+	const struct scn_phase *p;
+	int idx;
+	const char *pdir, *err;		/* the phase's directory, the measurement's stderr file */
+	char *const *argv;		/* the measurement's command line */
+	struct run_load *rl;		/* its loads, p->nloads of them */
+	struct pf_proc measure, sim;
+	char rec_cpus[256];		/* where the recorder runs, once seen */
+	bool traced, measuring;
+	bool partial;			/* the phase did not run as planned */
+	bool app_ended;			/* the measurement is ending: its loads are stopped */
+	bool sim_done;			/* sensorsim ended on time */
+	double trigger_worst_us;
+	int64_t trigger_ns, start_ns;
+};
+
+/* run_ph_stop_loads - stop the phase's loads, the last started first */
+static void run_ph_stop_loads(struct run *r, struct run_ph *ph)
+{
+	int i;
+
+	for (i = ph->p->nloads - 1; i >= 0; i--)
+		run_stop_load(r, &ph->rl[i]);
+}
+
+/*
+ * run_watch - watch the phase until its measurement ends (or its time is up, the run is
+ * stopped, its disk fills or sensorsim ends early), stopping the loads early once what the
+ * measurement needs of them is done, and drawing the progress line. 0; -1 when a load
+ * stopped early (the phase is stopped at once: it would measure without it)
+ */
+static int run_watch(struct run *r, struct run_ph *ph)
+{
+	const struct scn_phase *p = ph->p;
+	char name[96];
+	int64_t now;
+	int i;
+
+	for (;;) {
+		now = pf_now_ns();
+		if (run_signal) {
+			ph->partial = true;
+			run_log(r, "phase %s: signal %d: stopping", p->name, (int)run_signal);
+			return 0;
+		}
+		if (ph->measuring && !pf_proc_alive(&ph->measure))
+			return 0;
+		if (!ph->measuring && now - ph->start_ns >= p->duration_ns)
+			return 0;
+		if (ph->measuring && now - ph->start_ns >= p->duration_ns + RUN_MEASURE_GRACE_NS(ph->traced, p)) {
+			run_log(r, "phase %s: measurement still running %lld s past its duration: stopping it",
+				   p->name, (long long)(RUN_MEASURE_GRACE_NS(ph->traced, p) / PF_NS_PER_SEC));
+			return 0;
+		}
+		if (ph->measuring && !ph->app_ended && p->measure == SCN_FLIGHTAPP && run_app_ran_ns(ph->pdir) >= 0 &&
+		    run_app_stats_written(ph->pdir)) {
+			/*
+			 * The app has flown its duration (its job log is closed) and
+			 * written the statistics the loads read at their end (sd the
+			 * logger's, wifi what the app sent: the armhf guest's wifi
+			 * load read fsw.json before it was there): what is left is
+			 * the recorder writing the trace, which the loads would
+			 * starve on one CPU or an emulated one (minutes there)
+			 */
+			run_log(r, "phase %s: the app has ended: stopping the simulator and the loads while "
+				   "the recorder writes the trace", p->name);
+			ph->app_ended = true;
+			pf_proc_stop(&ph->sim, SIGTERM, 10 * PF_NS_PER_SEC, true);
+			run_ph_stop_loads(r, ph);
+		}
+		if (ph->measuring && !ph->app_ended && p->measure == SCN_CYCLICTEST &&
+		    now - ph->start_ns >= p->duration_ns) {
+			/*
+			 * cyclictest's own duration is the phase's: past it, what is
+			 * left is its end (threads joined, histogram written), which
+			 * the loads starved past the grace on a one-CPU emulated board
+			 */
+			run_log(r, "phase %s: its time is up: stopping the loads while cyclictest ends", p->name);
+			ph->app_ended = true;
+			run_ph_stop_loads(r, ph);
+		}
+		for (i = 0; i < p->nloads && !ph->app_ended; i++) {
+			struct run_load *l = &ph->rl[i];
+
+			if (!l->started || pf_proc_alive(&l->proc))
+				continue;
+			if (pf_proc_exit_code(&l->proc) == 0 && now - ph->start_ns >= p->duration_ns) {
+				/*
+				 * its fail-safe ended it past the phase's time, the
+				 * measurement still ending (one emulated core): said
+				 * in run.log, not a failure
+				 */
+				run_log(r, "phase %s: load %s: ended by its own fail-safe while the "
+					   "measurement was still ending", p->name, l->name);
+				run_stop_load(r, l);
+				continue;
+			}
+			run_fail(r, PF_EXIT_ENV, "phase %s: load %s stopped early (exit %d): "
+				    "the phase would measure without it", p->name, l->name, pf_proc_exit_code(&l->proc));
+			ph->partial = true;
+			return -1;
+		}
+		if (ph->traced && !ph->rec_cpus[0]) {
+			run_recorder_cpus(r, ph->measure.pid, ph->rec_cpus, sizeof(ph->rec_cpus));
+			if (ph->rec_cpus[0])
+				run_log(r, "phase %s: recorder (pid %d) runs on CPUs %s", p->name, (int)ph->measure.pid,
+					   ph->rec_cpus);
+		}
+		snprintf(name, sizeof(name), "phase %s", p->name);
+		if (run_disk_check(r, name)) {
+			ph->partial = true;
+			return 0;
+		}
+		if (ph->sim.pid && !ph->sim_done && !ph->app_ended && !pf_proc_alive(&ph->sim)) {
+			/*
+			 * exit 0 past the phase's time is its planned end (ten minutes
+			 * after the phase's): the app has flown its duration and the
+			 * recorder is still writing the trace (minutes on an emulated
+			 * CPU); before, it was stopped (a SIGTERM it handles)
+			 */
+			if (pf_proc_exit_code(&ph->sim) == 0 && now - ph->start_ns >= p->duration_ns) {
+				run_log(r, "phase %s: sensorsim: ended on time (exit 0)", p->name);
+				ph->sim_done = true;
+			} else {
+				run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim stopped early (exit %d): the app "
+					 "would fly without its sensors", p->name, pf_proc_exit_code(&ph->sim));
+				ph->partial = true;
+				return 0;
+			}
+		}
+		run_progress(r, ph->idx, p, now - ph->start_ns, ph->pdir);
+		if (ph->measuring)
+			run_trigger(r, p, ph->pdir, &ph->measure, &ph->trigger_worst_us, &ph->trigger_ns);
+		pf_proc_sleep_ns(200 * PF_NS_PER_MS);
+	}
+}
+
+/*
+ * run_judge - the measurement has ended or is stopped now: did it run as planned? Its exit,
+ * its disk, and its own time against the phase's (an app stopped by someone else ends too
+ * soon); what is wrong is said (run_fail) and makes the phase partial. Its exit code.
+ */
+static int run_judge(struct run *r, struct run_ph *ph)
+{
+	const struct scn_phase *p = ph->p;
+	int64_t ran_ns = pf_now_ns() - ph->start_ns;
+	char name[96], line[300] = "";
+	int code;
+
+	pf_proc_stop(&ph->measure, SIGINT, 10 * PF_NS_PER_SEC, true);
+	if (p->measure == SCN_FLIGHTAPP && run_app_ran_ns(ph->pdir) >= 0)
+		ran_ns = run_app_ran_ns(ph->pdir);	/* the app's own time: the recorder adds its writing */
+	code = pf_proc_exit_code(&ph->measure);
+	run_log(r, "phase %s: %s: exit %d", p->name, ph->argv[0], code);
+	if (p->measure == SCN_FLIGHTAPP)
+		run_app_dma_warning(r, p, ph->pdir);
+	snprintf(name, sizeof(name), "phase %s", p->name);
+	if (run_disk_check(r, name)) {
+		ph->partial = true;
+	} else if (code != 0 && !ph->partial) {
+		run_last_line(ph->err, line, sizeof(line));
+		run_fail(r, PF_EXIT_ENV, "phase %s: %s exited with %d%s%s", p->name, ph->argv[0], code,
+			    line[0] ? ": " : "", line);
+		ph->partial = true;
+	} else if (!ph->partial && ran_ns < p->duration_ns - RUN_EARLY_END_NS) {
+		/* ended by itself, but too soon: stopped by someone else (SIGTERM) */
+		run_fail(r, PF_EXIT_ENV, "phase %s: %s ended after %.1f s of %.0f s: the "
+			 "measurement is incomplete", p->name, ph->argv[0], (double)ran_ns / PF_NS_PER_SEC,
+			 (double)p->duration_ns / PF_NS_PER_SEC);
+		ph->partial = true;
+	}
+	return code;
+}
+
+/*
+ * run_phase - run phase idx: its recorder set up, its loads, its simulator and its
+ * measurement started, watched (run_watch), judged (run_judge), then everything stopped
+ * and recorded in run.json; 0 done (maybe interrupted: r->partial), else the exit code
+ */
 static int run_phase(struct run *r, int idx)
 {
 	const struct scn_phase *p = &r->scn.phases[idx];
 	struct run_load rl[SCN_MAX_LOADS] = { 0 };
 	char pdir[PATH_MAX], name[96], out[PATH_MAX], err[PATH_MAX];
-	char *argv[64], bufs[10][PATH_MAX];
-	struct pf_proc measure = { 0 }, sim = { 0 };
-	char hk[256], rec_cpus[256] = "";
-	bool traced = run_traced(r, p);
-	double trigger_worst_us = 0;
-	int64_t trigger_ns = 0;
-	int64_t start_ns, now, end_ns;
+	char *argv[64] = { NULL }, bufs[10][PATH_MAX];
+	char hk[256];
+	struct run_ph ph = { .p = p, .idx = idx, .pdir = pdir, .err = err, .argv = argv, .rl = rl };
+	int64_t end_ns;
 	int i, ret = 0, code = -1, go_fd = -1;
-	bool partial = false, measuring = p->measure != SCN_NONE, sim_done = false;
-	bool app_ended = false;		/* the measurement is ending: its loads are stopped */
 
+	ph.traced = run_traced(r, p);
+	ph.measuring = p->measure != SCN_NONE;
 	snprintf(name, sizeof(name), "%02d-%s", idx + 1, p->name);
 	run_path(pdir, sizeof(pdir), r->dir, name);
 	memset(&r->live, 0, sizeof(r->live));
@@ -1050,8 +1226,9 @@ static int run_phase(struct run *r, int idx)
 		rl[i].name = p->loads[i];
 	run_housekeeping(r, p, hk, sizeof(hk));
 
-	start_ns = pf_now_ns();
-	if (measuring) {
+	ph.start_ns = pf_now_ns();
+	err[0] = '\0';
+	if (ph.measuring) {
 		const char *what = p->measure == SCN_CYCLICTEST ? "cyclictest" : "flightapp";
 
 		if (p->measure == SCN_CYCLICTEST)
@@ -1068,181 +1245,59 @@ static int run_phase(struct run *r, int idx)
 	 * on one emulated CPU the loads starved its set-up for minutes; it
 	 * records and starts the measurement on "go", once they run
 	 */
-	if (measuring && traced && (ret = run_recorder_setup(r, p, &measure, argv, out, err, &go_fd)) < 0)
+	if (ph.measuring && ph.traced && (ret = run_recorder_setup(r, p, &ph.measure, argv, out, err, &go_fd)) < 0)
 		goto stop;
 	for (i = 0; i < p->nloads && !ret && !run_signal; i++)
 		ret = run_start_load(r, p, pdir, &rl[i], hk);
 	if (ret < 0 || run_signal)
 		goto stop;
-	if (p->measure == SCN_FLIGHTAPP && run_sim_start(r, p, pdir, &sim) < 0)
+	if (p->measure == SCN_FLIGHTAPP && run_sim_start(r, p, pdir, &ph.sim) < 0)
 		goto stop;
 
-	if (measuring && traced) {
+	if (ph.measuring && ph.traced) {
 		if (write(go_fd, "go\n", 3) != 3)	/* it died: its exit is the measurement's, below */
 			run_log(r, "phase %s: recorder: cannot say go: %s", p->name, strerror(errno));
 		close(go_fd);
 		go_fd = -1;
-	} else if (measuring) {
-		ret = pf_proc_spawn(&measure, argv, out, err, RUN_CHILD);
+	} else if (ph.measuring) {
+		ret = pf_proc_spawn(&ph.measure, argv, out, err, RUN_CHILD);
 		if (ret < 0) {
 			run_fail(r, PF_EXIT_ENV, "phase %s: %s: %s", p->name, argv[0], strerror(-ret));
 			goto stop;
 		}
-		run_log(r, "phase %s: %s: pid %d", p->name, argv[0], (int)measure.pid);
+		run_log(r, "phase %s: %s: pid %d", p->name, argv[0], (int)ph.measure.pid);
 	}
 
-	start_ns = pf_now_ns();
-	for (;;) {
-		now = pf_now_ns();
-		if (run_signal) {
-			partial = true;
-			run_log(r, "phase %s: signal %d: stopping", p->name, (int)run_signal);
-			break;
-		}
-		if (measuring && !pf_proc_alive(&measure))
-			break;
-		if (!measuring && now - start_ns >= p->duration_ns)
-			break;
-		if (measuring && now - start_ns >= p->duration_ns + RUN_MEASURE_GRACE_NS(traced, p)) {
-			run_log(r, "phase %s: measurement still running %lld s past its duration: stopping it",
-				   p->name, (long long)(RUN_MEASURE_GRACE_NS(traced, p) / PF_NS_PER_SEC));
-			break;
-		}
-		if (measuring && !app_ended && p->measure == SCN_FLIGHTAPP && run_app_ran_ns(pdir) >= 0 &&
-		    run_app_stats_written(pdir)) {
-			/*
-			 * The app has flown its duration (its job log is closed) and
-			 * written the statistics the loads read at their end (sd the
-			 * logger's, wifi what the app sent: the armhf guest's wifi
-			 * load read fsw.json before it was there): what is left is
-			 * the recorder writing the trace, which the loads would
-			 * starve on one CPU or an emulated one (minutes there)
-			 */
-			run_log(r, "phase %s: the app has ended: stopping the simulator and the loads while "
-				   "the recorder writes the trace", p->name);
-			app_ended = true;
-			pf_proc_stop(&sim, SIGTERM, 10 * PF_NS_PER_SEC, true);
-			for (i = p->nloads - 1; i >= 0; i--)
-				run_stop_load(r, &rl[i]);
-		}
-		if (measuring && !app_ended && p->measure == SCN_CYCLICTEST && now - start_ns >= p->duration_ns) {
-			/*
-			 * cyclictest's own duration is the phase's: past it, what is
-			 * left is its end (threads joined, histogram written), which
-			 * the loads starved past the grace on a one-CPU emulated board
-			 */
-			run_log(r, "phase %s: its time is up: stopping the loads while cyclictest ends", p->name);
-			app_ended = true;
-			for (i = p->nloads - 1; i >= 0; i--)
-				run_stop_load(r, &rl[i]);
-		}
-		for (i = 0; i < p->nloads && !app_ended; i++) {
-			if (!rl[i].started || pf_proc_alive(&rl[i].proc))
-				continue;
-			if (pf_proc_exit_code(&rl[i].proc) == 0 && now - start_ns >= p->duration_ns) {
-				/*
-				 * its fail-safe ended it past the phase's time, the
-				 * measurement still ending (one emulated core): said
-				 * in run.log, not a failure
-				 */
-				run_log(r, "phase %s: load %s: ended by its own fail-safe while the "
-					   "measurement was still ending", p->name, rl[i].name);
-				run_stop_load(r, &rl[i]);
-				continue;
-			}
-			run_fail(r, PF_EXIT_ENV, "phase %s: load %s stopped early (exit %d): "
-				    "the phase would measure without it", p->name, rl[i].name,
-				    pf_proc_exit_code(&rl[i].proc));
-			partial = true;
-			goto stop;
-		}
-		if (traced && !rec_cpus[0]) {
-			run_recorder_cpus(r, measure.pid, rec_cpus, sizeof(rec_cpus));
-			if (rec_cpus[0])
-				run_log(r, "phase %s: recorder (pid %d) runs on CPUs %s", p->name, (int)measure.pid,
-					   rec_cpus);
-		}
-		snprintf(name, sizeof(name), "phase %s", p->name);
-		if (run_disk_check(r, name)) {
-			partial = true;
-			break;
-		}
-		if (sim.pid && !sim_done && !app_ended && !pf_proc_alive(&sim)) {
-			/*
-			 * exit 0 past the phase's time is its planned end (ten minutes
-			 * after the phase's): the app has flown its duration and the
-			 * recorder is still writing the trace (minutes on an emulated
-			 * CPU); before, it was stopped (a SIGTERM it handles)
-			 */
-			if (pf_proc_exit_code(&sim) == 0 && now - start_ns >= p->duration_ns) {
-				run_log(r, "phase %s: sensorsim: ended on time (exit 0)", p->name);
-				sim_done = true;
-			} else {
-				run_fail(r, PF_EXIT_ENV, "phase %s: sensorsim stopped early (exit %d): the app "
-					 "would fly without its sensors", p->name, pf_proc_exit_code(&sim));
-				partial = true;
-				break;
-			}
-		}
-		run_progress(r, idx, p, now - start_ns, pdir);
-		if (measuring)
-			run_trigger(r, p, pdir, &measure, &trigger_worst_us, &trigger_ns);
-		pf_proc_sleep_ns(200 * PF_NS_PER_MS);
-	}
-	if (measuring) {
-		int64_t ran_ns = pf_now_ns() - start_ns;
-
-		pf_proc_stop(&measure, SIGINT, 10 * PF_NS_PER_SEC, true);
-		if (p->measure == SCN_FLIGHTAPP && run_app_ran_ns(pdir) >= 0)
-			ran_ns = run_app_ran_ns(pdir);	/* the app's own time: the recorder adds its writing */
-		code = pf_proc_exit_code(&measure);
-		run_log(r, "phase %s: %s: exit %d", p->name, argv[0], code);
-		if (p->measure == SCN_FLIGHTAPP)
-			run_app_dma_warning(r, p, pdir);
-		snprintf(name, sizeof(name), "phase %s", p->name);
-		if (run_disk_check(r, name)) {
-			partial = true;
-		} else if (code != 0 && !partial) {
-			char line[300] = "";
-
-			run_last_line(err, line, sizeof(line));
-			run_fail(r, PF_EXIT_ENV, "phase %s: %s exited with %d%s%s", p->name, argv[0], code,
-				    line[0] ? ": " : "", line);
-			partial = true;
-		} else if (!partial && ran_ns < p->duration_ns - RUN_EARLY_END_NS) {
-			/* ended by itself, but too soon: stopped by someone else (SIGTERM) */
-			run_fail(r, PF_EXIT_ENV, "phase %s: %s ended after %.1f s of %.0f s: the "
-				 "measurement is incomplete", p->name, argv[0], (double)ran_ns / PF_NS_PER_SEC,
-				 (double)p->duration_ns / PF_NS_PER_SEC);
-			partial = true;
-		}
-	}
+	ph.start_ns = pf_now_ns();
+	if (run_watch(r, &ph) < 0)
+		goto stop;
+	if (ph.measuring)
+		code = run_judge(r, &ph);
 stop:
 	end_ns = pf_now_ns();
 	if (run_signal || ret < 0)
-		partial = true;
+		ph.partial = true;
 	if (go_fd >= 0)
 		close(go_fd);	/* never said go: the recorder ends, nothing recorded */
-	pf_proc_stop(&measure, SIGINT, 10 * PF_NS_PER_SEC, true);
-	pf_proc_stop(&sim, SIGTERM, 10 * PF_NS_PER_SEC, true);
-	if (traced && run_recover(r, pdir))
-		partial = true;
-	for (i = p->nloads - 1; i >= 0; i--)
-		run_stop_load(r, &rl[i]);
+	pf_proc_stop(&ph.measure, SIGINT, 10 * PF_NS_PER_SEC, true);
+	pf_proc_stop(&ph.sim, SIGTERM, 10 * PF_NS_PER_SEC, true);
+	if (ph.traced && run_recover(r, pdir))
+		ph.partial = true;
+	run_ph_stop_loads(r, &ph);
 	load_cleanup_stale();
 	rmdir(run_path(out, sizeof(out), pdir, "work"));
 	if (r->tty)
 		fprintf(stderr, "\r\033[K");
-	if (partial)
+	if (ph.partial)
 		r->partial = true;
-	run_phase_json(r, p, pdir, rl, p->nloads, start_ns, end_ns, partial, code, hk, rec_cpus);
+	run_phase_json(r, p, pdir, rl, p->nloads, ph.start_ns, end_ns, ph.partial, code, hk, ph.rec_cpus);
 	if (p->measure == SCN_FLIGHTAPP)
 		r->app_phase = idx;
 	if (p->measure == SCN_CYCLICTEST && (r->baseline_phase < 0 || p->nloads))
 		r->baseline_phase = idx;
 	r->current_phase = -1;
 	run_manifest(r, false);	/* what the phase did, before the log says it ended */
-	run_log(r, "phase %s: end%s", p->name, partial ? " (partial)" : "");
+	run_log(r, "phase %s: end%s", p->name, ph.partial ? " (partial)" : "");
 	return r->code ? r->code : 0;
 }
 
