@@ -1691,7 +1691,7 @@ static void rpt_s_flight(struct rpt *r)
 		{ "app_end_s", "… to (simulated s: its SPI link's end)" },
 		{ "metrics_start_s", "truth errors counted from (simulated s)" },
 		{ "gps_fixes", "GPS fixes the simulator made" }, { "gps_fixes_before_app", "… before the app flew" },
-		{ "gps_fixes_app", "… while it flew (the app's own count: its gps_fixes above)" },
+		{ "gps_fixes_app", "… while it flew (of them the app decoded its gps_fixes, above)" },
 		{ "gps_fixes_after_app", "… after it stopped" },
 	};
 	char path[PATH_MAX];

@@ -170,7 +170,7 @@ perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); $j->{fsw}{fails
 a1() { sed -n '/<section id="flight"/,/<\/section>/p' "$TMP/win.html" | grep -o "<tr><th>$1</th><td>[^<]*" | sed 's/.*<td>//'; }
 is "$(a1 'track error max (m), while the app flew')/$(a1 '… at simulated time (s)')/$(a1 'track error max after the app stopped, the aircraft drifting (m)')" \
 	"12.5/47.25/30.75" "report-9.9 A1: the track error's max while the app flew, its time, the drift after it stopped apart"
-is "$(a1 'GPS fixes the simulator made')/$(a1 '… before the app flew')/$(a1 '… while it flew (the app&#39;s own count: its gps_fixes above)')/$(a1 '… after it stopped')" \
+is "$(a1 'GPS fixes the simulator made')/$(a1 '… before the app flew')/$(a1 '… while it flew (of them the app decoded its gps_fixes, above)')/$(a1 '… after it stopped')" \
 	"101/2/88/11" "report-9.10 A1: the simulator's GPS fixes before, while and after the app flew"
 is "$(a1 'time in failsafe (s), the app&#39;s actuator frames')/$(a1 '… at start-up, before mission1&#39;s first decision (s)')/$(a1 '… IMU stale: ctl100&#39;s reflex, stale events, no failsafe event (s)')/$(a1 '… mission failsafe: its failsafe events (s)')" \
 	"0.3/0.2/0.1/0" "report-9.11 A1: the app's time in failsafe by cause"
