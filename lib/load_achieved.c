@@ -38,7 +38,8 @@ double pf_load_achieved_pct(const char *name, json_t *load, const char **what)
 		return 100 * pf_load_num(a, "jobs_per_s") / target;
 	}
 	if (!strcmp(name, "cpu") && (target = pf_load_num(a, "stress_ng.load_pct")) > 0 &&
-	    !isnan(pf_load_num(a, "stress_ng.cpu_usage_per_instance_pct"))) {
+	    !(pf_load_num(a, "stress_ng.cpus") <= 0)) {
+		/* null: neither stress-ng nor its processes said it (bench/loads/cpu.c) */
 		*what = "stress-ng CPU use / configured load";
 		return 100 * pf_load_num(a, "stress_ng.cpu_usage_per_instance_pct") / target;
 	}

@@ -14,7 +14,9 @@
  * in % (100: as configured), from its report 'load' (the object with
  * "achieved"); *what says what was compared ("received / configured rate").
  * NAN, *what NULL, when the report carries no target (hackbench, an
- * unlimited sd, a report without "achieved").
+ * unlimited sd, a report without "achieved"); NAN with *what set when it has
+ * a target but its achievement is not known (stress-ng's CPU use null): a
+ * gate must take that as not achieved, never as achieved.
  */
 double pf_load_achieved_pct(const char *name, json_t *load, const char **what);
 

@@ -1849,10 +1849,14 @@ static void chk_gate(json_t *root, const struct chk_gate *g, struct chk_item *it
 	json_object_foreach(loads, name, load) {
 		pct = pf_load_achieved_pct(name, load, &what);
 		min = chk_gate_pct(g, name);
-		if (isnan(pct) || pct >= min || !chk_gated_by(root, it->path, name))
+		if ((isnan(pct) && !what) || pct >= min || min <= 0 || !chk_gated_by(root, it->path, name))
 			continue;
-		snprintf(why + strlen(why), sizeof(why) - strlen(why), "%sthe %s load achieved %.1f %% of its "
-			 "target (%s), below the %.0f %% its verdicts need", *why ? "; " : "", name, pct, what, min);
+		if (isnan(pct))	/* a target, but what it achieved is not known: not shown achieved */
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), "%swhat the %s load achieved is not "
+				 "known (%s), and its verdicts need %.0f %%", *why ? "; " : "", name, what, min);
+		else
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), "%sthe %s load achieved %.1f %% of its "
+				 "target (%s), below the %.0f %% its verdicts need", *why ? "; " : "", name, pct, what, min);
 	}
 	if (!*why)
 		return;
@@ -2022,16 +2026,18 @@ static json_t *chk_load_gate(json_t *root, const struct chk_gate *g)
 {
 	json_t *loads = json_array(), *load;
 	const char *name, *what;
-	bool valid = true;
+	bool valid = true, ok;
 	double pct;
 
 	json_object_foreach(json_object_get(root, "loads"), name, load) {
 		pct = pf_load_achieved_pct(name, load, &what);
-		valid &= isnan(pct) || pct >= chk_gate_pct(g, name);
+		/* no target: no gate (ok null); a target not known to be achieved: not ok, unless the gate is off */
+		ok = pct >= chk_gate_pct(g, name) || chk_gate_pct(g, name) <= 0;
+		valid &= (isnan(pct) && !what) || ok;
 		json_array_append_new(loads, json_pack("{s:s, s:o, s:f, s:o, s:o}", "load", name,
 						       "achieved_pct", chk_jnum(pct), "min_pct", chk_gate_pct(g, name),
 						       "compared", chk_jstr(what),
-						       "ok", isnan(pct) ? json_null() : json_boolean(pct >= chk_gate_pct(g, name))));
+						       "ok", isnan(pct) && !what ? json_null() : json_boolean(ok)));
 	}
 	return json_pack("{s:f, s:b, s:o}", "min_load_achieved_pct", g->min_pct, "valid", valid, "loads", loads);
 }
@@ -2257,6 +2263,10 @@ static int chk_run(int argc, char **argv)
 			if ((pct = pf_load_achieved_pct(name, load, &what)) < chk_gate_pct(&b.gate, name))
 				fprintf(out, "# LOAD SHORT: the %s load achieved %.1f %% of its target (%s), below %.0f %%: "
 					"the verdicts under it are not valid\n", name, pct, what, chk_gate_pct(&b.gate, name));
+			else if (isnan(pct) && what && chk_gate_pct(&b.gate, name) > 0)
+				fprintf(out, "# LOAD SHORT: what the %s load achieved is not known (%s), below %.0f %% "
+					"is not ruled out: the verdicts under it are not valid\n", name, what,
+					chk_gate_pct(&b.gate, name));
 	}
 	for (i = 0; i < items.n; i++)
 		if (!failures || chk_is_failure(&items.v[i], strict))

@@ -716,12 +716,18 @@ static void rpt_head_verdicts(struct rpt *r)
 		(int)rpt_num(r->verdicts, "counts.not_valid"));
 	json_array_foreach(pf_jpath_get(r->verdicts, "load_gate.loads"), i, e)
 		if (json_is_false(json_object_get(e, "ok"))) {
-			fputs("<p class=\"partial\">LOAD SHORT: the ", r->out);
+			bool known = json_is_number(json_object_get(e, "achieved_pct"));
+
+			fputs(known ? "<p class=\"partial\">LOAD SHORT: the " : "<p class=\"partial\">LOAD SHORT: what the ",
+			      r->out);
 			rpt_esc(r->out, rpt_str(e, "load", "?"));
-			fprintf(r->out, " load achieved %.1f %% of its target (", rpt_num(e, "achieved_pct"));
+			if (known)
+				fprintf(r->out, " load achieved %.1f %% of its target (", rpt_num(e, "achieved_pct"));
+			else
+				fputs(" load achieved is not known (", r->out);
 			rpt_esc(r->out, rpt_str(e, "compared", "?"));
-			fprintf(r->out, "), below the %.0f %% its verdicts need: their passes are not valid.</p>\n",
-				rpt_num(e, "min_pct"));
+			fprintf(r->out, "), %s the %.0f %% its verdicts need: their passes are not valid.</p>\n",
+				known ? "below" : "not shown to reach", rpt_num(e, "min_pct"));
 		}
 	if (!json_array_size(pf_jpath_get(r->verdicts, "emulated")))
 		return;

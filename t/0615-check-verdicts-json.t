@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib/check-lib.sh"
 FX="$TOP/t/fixtures/results"
 SEED="$TOP/budgets/seed.ini"
-plan 40
+plan 43
 
 # edit IN OUT PERL - a copy of results.json IN with the Perl code applied to $j
 edit() {
@@ -96,6 +96,20 @@ sed 's/^min_load_achieved = 90%$/min_load_achieved = 95%\nmin_load_achieved.cpu 
 run_cmd "$PREFLIGHT" check "$TMP/ld.json" --budgets "$TMP/v30.ini" --json "$TMP/v30.json"
 is "$rc:$(json_get "$TMP/v30.json" result counts.not_valid)" "0:pass
 0" "verdicts-3.8 [validity] min_load_achieved.cpu = 30%: the cpu load counts, the verdicts are valid"
+# the cpu load's stress-ng CPU use not known (null: stress-ng ended without its YAML, its processes
+# unread): not taken as achieved (it was 0.0 %, "achieved", in an arm64 guest's smoke)
+edit "$TMP/ld.json" "$TMP/unk.json" '$j->{loads}{cpu}{achieved}{stress_ng} = { cpus => 1, load_pct => 10, cpu_usage_per_instance_pct => undef }'
+run_cmd "$PREFLIGHT" check "$TMP/unk.json" --budgets "$SEED" --json "$TMP/unk.v.json"
+is "$rc:$(json_get "$TMP/unk.v.json" result verdicts.0.verdict verdicts.0.reason | tr '\n' '|')" \
+	"1:not_valid|not_valid|what the cpu load achieved is not known (stress-ng CPU use / configured load), and its verdicts need 90 %|" \
+	"verdicts-3.9 the cpu load's achievement not known: its passes are not valid, the reason says so"
+like_line "^# LOAD SHORT: what the cpu load achieved is not known .*: the verdicts under it are not valid" \
+	"verdicts-3.10 ... and at the top of the TAP"
+run_cmd "$PREFLIGHT" check "$TMP/unk.json" --budgets "$TMP/v30.ini" --json "$TMP/unk30.v.json"
+sed 's/^min_load_achieved.cpu = 30%$/min_load_achieved.cpu = 0%/' "$TMP/v30.ini" > "$TMP/v0.ini"
+run_cmd "$PREFLIGHT" check "$TMP/unk.json" --budgets "$TMP/v0.ini" --json "$TMP/unk0.v.json"
+is "$(json_get "$TMP/unk30.v.json" result):$rc:$(json_get "$TMP/unk0.v.json" result)" "not_valid:0:pass" \
+	"verdicts-3.11 ... at min_load_achieved.cpu = 30% still not valid; 0% turns the gate off"
 budget "$TMP/wifi.ini" 'loads.wifi.achieved.rate_achieved_pct' '>= 95%'
 printf '[validity]\nmin_load_achieved = 99%%\nmin_load_achieved.cpu = 0%%\n' >> "$TMP/wifi.ini"
 run_cmd "$PREFLIGHT" check "$TMP/ld.json" --budgets "$TMP/wifi.ini"

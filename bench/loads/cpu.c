@@ -28,6 +28,10 @@ struct cpu_load {
 	uint64_t hb_rounds;		/* completed hackbench rounds */
 	double hb_time_s;		/* their summed "Time:" */
 	double stress_bogo_ops, stress_wall_s, stress_usage_pct;
+	int64_t stress_start_ns;	/* when stress-ng started */
+	/* where stress_usage_pct comes from: stress-ng's own YAML, its processes' CPU time (the YAML
+	 * not written: stress-ng ended by a signal before it), or nowhere (NULL: not known) */
+	const char *stress_usage_from;
 };
 
 static void cpu_defaults(struct load *l)
@@ -140,6 +144,7 @@ static int cpu_start(struct load *l)
 		if (ret < 0)
 			return ret;
 		ret = pf_proc_spawn(&c->stress, argv, "/dev/null", c->stress_err, 0);
+		c->stress_start_ns = pf_now_ns();
 		load_work_end(l);
 		if (ret < 0)
 			return load_why(l, ret, "stress-ng: %s", strerror(-ret));
@@ -176,15 +181,24 @@ static double cpu_yaml_value(const char *text, const char *key)
 static void cpu_stop(struct load *l)
 {
 	struct cpu_load *c = l->priv;
+	double cpu_ns, wchar, ran_s;
 	char text[8192];
 
 	pf_proc_stop(&c->hb, SIGTERM, 2 * PF_NS_PER_SEC, true);	/* an unfinished round does not count */
 	if (c->stress.pid) {
+		/* its workers' CPU time so far, in case stress-ng ends without its YAML */
+		ran_s = (double)(pf_now_ns() - c->stress_start_ns) / PF_NS_PER_SEC;
+		if (c->stress_cpus && ran_s > 0 && !load_tree_usage(c->stress.pid, &cpu_ns, &wchar)) {
+			c->stress_usage_pct = 100.0 * cpu_ns / PF_NS_PER_SEC / ran_s / c->stress_cpus;
+			c->stress_usage_from = "proc";
+		}
 		pf_proc_stop(&c->stress, SIGINT, 5 * PF_NS_PER_SEC, false);
-		if (pf_read_file(c->stress_yaml, text, sizeof(text)) > 0) {
+		if (pf_read_file(c->stress_yaml, text, sizeof(text)) > 0 &&
+		    cpu_yaml_value(text, "wall-clock-time:") > 0) {
 			c->stress_bogo_ops = cpu_yaml_value(text, "bogo-ops:");
 			c->stress_wall_s = cpu_yaml_value(text, "wall-clock-time:");
 			c->stress_usage_pct = cpu_yaml_value(text, "cpu-usage-per-instance:");
+			c->stress_usage_from = "stress-ng";
 		}
 	}
 }
@@ -194,7 +208,7 @@ static json_t *cpu_report(struct load *l)
 	struct cpu_load *c = l->priv;
 	double msgs = (double)c->hb_rounds * c->hb_groups * 20 * 20 * c->hb_loops;
 
-	return json_pack("{s:{s:i, s:i, s:s, s:I, s:f, s:f}, s:{s:i, s:i, s:s, s:f, s:f, s:f, s:f}}",
+	return json_pack("{s:{s:i, s:i, s:s, s:I, s:f, s:f}, s:{s:i, s:i, s:s, s:f, s:f, s:f, s:o, s:o}}",
 			 "hackbench",
 			 "groups", (int)c->hb_groups, "loops", (int)c->hb_loops,
 			 "mode", c->hb_threads ? "thread" : "process",
@@ -204,7 +218,10 @@ static json_t *cpu_report(struct load *l)
 			 "cpus", (int)c->stress_cpus, "load_pct", (int)c->stress_load_pct,
 			 "method", c->stress_method, "bogo_ops", c->stress_bogo_ops,
 			 "bogo_ops_per_s", c->stress_wall_s > 0 ? c->stress_bogo_ops / c->stress_wall_s : 0.0,
-			 "wall_s", c->stress_wall_s, "cpu_usage_per_instance_pct", c->stress_usage_pct);
+			 "wall_s", c->stress_wall_s,
+			 /* not known (null) when neither stress-ng nor its processes said it: never 0 */
+			 "cpu_usage_per_instance_pct", c->stress_usage_from ? json_real(c->stress_usage_pct) : json_null(),
+			 "cpu_usage_from", c->stress_usage_from ? json_string(c->stress_usage_from) : json_null());
 }
 
 static void cpu_cleanup(struct load *l)

@@ -31,7 +31,7 @@ int main(void)
 	const char *what = "";
 	double pct;
 
-	tap_plan(12);
+	tap_plan(14);
 	pct = la_pct("cpu", "{\"achieved\": {\"stress_ng\": {\"load_pct\": 50, \"cpu_usage_per_instance_pct\": 19.75}}}", &what);
 	check(la_near(pct, 39.5), "load-1.1 cpu: stress-ng's CPU use against its configured load (19.75 of 50 %%: 39.5 %%)");
 	check_str(what, "stress-ng CPU use / configured load", "load-1.2 ... and says what was compared");
@@ -54,5 +54,13 @@ int main(void)
 	pct = la_pct("gps", "{\"achieved\": {\"rate_achieved_pct\": 98.4}}", &what);
 	check(isnan(pct), "load-2.5 a load this code does not know");
 	check(isnan(pf_load_achieved_pct("cpu", NULL, &what)), "load-2.6 no report at all");
+	/* stress-ng ended without its YAML and its processes could not be read: not known, not 0 % */
+	pct = la_pct("cpu", "{\"achieved\": {\"stress_ng\": {\"cpus\": 1, \"load_pct\": 10, "
+		     "\"cpu_usage_per_instance_pct\": null}}}", &what);
+	check(isnan(pct) && what, "load-2.7 cpu whose stress-ng CPU use is not known: NAN with what was compared "
+	      "(a gate takes it as not achieved)");
+	pct = la_pct("cpu", "{\"achieved\": {\"stress_ng\": {\"cpus\": 0, \"load_pct\": 50, "
+		     "\"cpu_usage_per_instance_pct\": 0}}}", &what);
+	check(isnan(pct) && !what, "load-2.8 cpu with stress-ng off (cpus 0): no target, not 0 %%");
 	return tap_done();
 }
