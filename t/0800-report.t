@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 133
+plan 134
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -96,6 +96,11 @@ like "$(grep -o '<tr class="invalid">.*' "$TMP/nv.html" | head -1)" 'NOT VALID</
 	"report-1.8h not valid, with the reason"
 like "$(grep -o '<p class="partial">LOAD SHORT[^<]*' "$TMP/nv.html")" 'the cpu load achieved 39.5 % of its target \(stress-ng CPU use / configured load\), below the 90 %' \
 	"report-1.8i page 1 says which load fell short"
+perl -MJSON::PP -0pe '$j = decode_json($_); $j->{load_gate}{loads}[0]{achieved_pct} = undef; $_ = encode_json($j)' \
+	"$TMP/tap/verdicts.json" > "$TMP/unk.json" && cp "$TMP/unk.json" "$TMP/tap/verdicts.json"
+"$PREFLIGHT" report "$TMP/tap" -o "$TMP/nvu.html" >/dev/null 2>&1
+like "$(grep -o '<p class="partial">LOAD SHORT[^<]*' "$TMP/nvu.html")" 'what the cpu load achieved is not known \(stress-ng CPU use / configured load\), not shown to reach the 90 %' \
+	"report-1.8j ... and one whose achievement is not known (null), as not known, not as 'nan %'"
 
 # a reason shared by consecutive rows (one short load makes every verdict of its phase not valid) is given once
 perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>); my $v = $j->{verdicts};
