@@ -164,13 +164,17 @@ void an_tlat_on_noise(struct an_run *r, int cpu, enum an_tlat_noise kind, const 
 	}
 }
 
-/* an_tlat_fill - c's contributors from c->release_ns, with th's switch-in, waking and timer of this cycle */
+/* an_tlat_fill - c's contributors from c->release_ns, with th's switch-in, waking, timer and silence of this cycle */
 static void an_tlat_fill(struct an_run *r, struct an_thread *th, int cpu, struct an_culprit *c)
 {
 	c->switch_in_ns = th->switch_in_ns >= c->release_ns ? th->switch_in_ns : 0;
 	c->waking_ns = th->last_waking_ns >= c->release_ns ? th->last_waking_ns : 0;
 	c->timer_ns = th->last_timer_ns >= c->release_ns ? th->last_timer_ns : 0;
 	c->waker_pid = th->last_waker_pid;
+	if (th->last_quiet_to_ns >= c->release_ns) {	/* the CPU silent before a late timer interrupt */
+		c->silent_from_ns = th->last_quiet_from_ns;
+		c->silent_to_ns = th->last_quiet_to_ns;
+	}
 	an_culprit_fill(r, th, cpu, c);
 }
 

@@ -18,7 +18,7 @@
 # run in its context (from the report).
 . "$(dirname "$0")/lib/test-lib.sh"
 need CMD:trace-cmd
-plan 11
+plan 14
 
 F="$TOP/t/fixtures/rtla"
 R="$TMP/r.json"
@@ -87,3 +87,25 @@ for cpu in 0 1; do
 		ids=${ids#* }
 	done
 done
+
+# --- a CPU silent before the timer interrupt of the worst cycle (t/fixtures/rtla/README.md:
+# armhf-silent.dat, the 1-CPU armhf guest's rtla run cut to 57.90-58.40 s): the time from the
+# release to the interrupt is the silence's, as for the app's tasks and cyclictest, not bash's
+# that was current (it was, before: "bash 327809 µs ... [100 % explained]")
+S="$TMP/s.json"
+"$PREFLIGHT" analyze -q --trace "$F/armhf-silent.dat" -o "$S" 2>/dev/null
+rel=$(json_get "$S" timerlat.cpus.0.worst.release_ns)
+# oracle: CPU 0's first timer interrupt at or after the release, and CPU 0's event before it
+oracle=$(trace-cmd report -t -i "$F/armhf-silent.dat" 2>/dev/null | awk -v rel="$rel" '$2 == "[000]" {
+	t = $3; sub(":", "", t); split(t, p, "."); ns = p[1] * 1000000000 + p[2]
+	if (/irq_handler_entry:.*name=arch_timer/ && ns >= rel && !done) { printf "%.0f %.0f\n", prev, ns; done = 1 }
+	prev = ns }')
+is "$(json_get "$S" timerlat.cpus.0.worst.silent.cpu timerlat.cpus.0.worst.silent.from_ns timerlat.cpus.0.worst.silent.to_ns | tr '\n' ' ')" \
+	"0 $oracle " "tlat-6.1 the worst cycle's silence: CPU 0 from its last event to the timer interrupt (trace-cmd report: $oracle)"
+to=${oracle#* }
+is "$(perl -CO -MJSON::PP -e 'local $/; my $w = decode_json(<STDIN>)->{timerlat}{cpus}[0]{worst};
+	print join "|", map { "$_->{name}=$_->{duration_ns}" } grep { $_->{kind} eq "silent" } @{$w->{contributors}}' < "$S")" \
+	"timer interrupt late: interrupts off or CPU not running (no event on CPU 0 for 4341.7 µs)=$((to - rel))" \
+	"tlat-6.2 ... a contributor of its own, from the release to the interrupt ($((to - rel)) ns)"
+is "$(json_get "$S" timerlat.cpus.0.worst.explained timerlat.cpus.0.worst.after_irq.silent | tr '\n' ' ')" "0.988680469 null " \
+	"tlat-6.3 ... not explained by anyone (98.9 % explained); the part after the interrupt has no silence"
