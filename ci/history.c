@@ -37,10 +37,11 @@ static int history_run(int argc, char **argv);
 
 const struct pf_command cmd_history = {
 	.name = "history",
-	.summary = "keep run-level metrics of many runs (SQLite or PostgreSQL): add, list, trend, export, verdicts",
+	.summary = "keep run-level metrics of many runs (SQLite or PostgreSQL): add, list, board, trend, export, verdicts",
 	.usage =
 	"usage: preflight history add RUN... [--db DB]\n"
 	"       preflight history list [--db DB]\n"
+	"       preflight history board [--db DB]\n"
 	"       preflight history trend --metric KEY [--by run|kernel] [--csv FILE]\n"
 	"                               [--plot FILE.svg|FILE.png] [--budget VALUE] [--db DB]\n"
 	"       preflight history export --squad DIR [--run UUID] [--db DB]\n"
@@ -49,6 +50,10 @@ const struct pf_command cmd_history = {
 	"add       store each run (a run directory of 'preflight run') under its UUID\n"
 	"          (run.json 'uuid'); a run already there is left as it is\n"
 	"list      one line per run: UUID, start, board, kernel, scenario, exit code\n"
+	"board     the fleet's latest run per board and kernel: its start, scenario,\n"
+	"          result (exit 0 pass, 1 fail, else not done; unknown without one),\n"
+	"          its verdicts passed / failed / skipped, its report (RUN/report.html\n"
+	"          on the runner) and UUID\n"
 	"trend     one metric (its results.json path, as compare names it; the older\n"
 	"          subject.metric.stat names are read too)\n"
 	"          over the runs in time order, or its maximum per kernel; CSV to\n"
@@ -306,6 +311,50 @@ static int history_list(struct ci_db *db)
 	return ci_db_exec(db, "SELECT uuid, started_utc, board, kernel_release, scenario, exit_code,"
 			  " (SELECT count(*) FROM metrics m WHERE m.uuid = runs.uuid) FROM runs"
 			  " ORDER BY started_utc, uuid", 0, NULL, history_print_row, NULL) ? PF_EXIT_USAGE : 0;
+}
+
+/*
+ * history_board_row - row callback: board, kernel, started, scenario, exit code, passed, failed,
+ * skipped, path, uuid as one line of the fleet's board
+ */
+static int history_board_row(void *ctx, int ncols, const char *const *cols)
+{
+	char result[32];
+
+	(void)ctx;
+	if (ncols < 10)
+		return 0;
+	/* the run's exit code (docs/verdicts.md): 0 every requirement met, 1 one failed, else not done */
+	if (!cols[4])
+		snprintf(result, sizeof(result), "unknown");	/* a run.json without its exit code */
+	else if (!strcmp(cols[4], "0") || !strcmp(cols[4], "1"))
+		snprintf(result, sizeof(result), "%s", !strcmp(cols[4], "0") ? "pass" : "fail");
+	else
+		snprintf(result, sizeof(result), "not-done(exit-%s)", cols[4]);
+	printf("%s  %s  %s  %s  %s  %s/%s/%s  %s/report.html  %s\n", cols[0] ? cols[0] : "-", cols[1] ? cols[1] : "-",
+	       cols[2] ? cols[2] : "-", cols[3] ? cols[3] : "-", result, cols[5], cols[6], cols[7],
+	       cols[8] ? cols[8] : "-", cols[9]);
+	return 0;
+}
+
+/*
+ * history_board - 'history board': the fleet's latest verdict per board and kernel (the latest
+ * start, then the largest UUID, of the runs of each pair), with its verdicts' counts and where
+ * its report is on the runner that made it
+ */
+static int history_board(struct ci_db *db)
+{
+	printf("# board  kernel_release  started_utc  scenario  result  passed/failed/skipped  report  uuid\n");
+	return ci_db_exec(db, "SELECT r.board, r.kernel_release, r.started_utc, r.scenario, r.exit_code,"
+			  " (SELECT count(*) FROM verdicts v WHERE v.uuid = r.uuid AND v.result = 'pass'),"
+			  " (SELECT count(*) FROM verdicts v WHERE v.uuid = r.uuid AND v.result = 'fail'),"
+			  " (SELECT count(*) FROM verdicts v WHERE v.uuid = r.uuid AND v.result = 'skip'),"
+			  " r.path, r.uuid FROM runs r WHERE NOT EXISTS (SELECT 1 FROM runs o"
+			  " WHERE COALESCE(o.board, '') = COALESCE(r.board, '')"
+			  " AND COALESCE(o.kernel_release, '') = COALESCE(r.kernel_release, '')"
+			  " AND (COALESCE(o.started_utc, '') > COALESCE(r.started_utc, '')"
+			  " OR (COALESCE(o.started_utc, '') = COALESCE(r.started_utc, '') AND o.uuid > r.uuid)))"
+			  " ORDER BY r.board, r.kernel_release", 0, NULL, history_board_row, NULL) ? PF_EXIT_USAGE : 0;
 }
 
 /* the trend's rows as they come */
@@ -818,11 +867,12 @@ static int history_run(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return pf_usage_error(&cmd_history, "no subcommand (add, list, trend, export, verdicts)");
+		return pf_usage_error(&cmd_history, "no subcommand (add, list, board, trend, export, verdicts)");
 	sub = argv[optind++];
-	if (strcmp(sub, "add") && strcmp(sub, "list") && strcmp(sub, "trend") && strcmp(sub, "export") &&
-	    strcmp(sub, "verdicts"))
-		return pf_usage_error(&cmd_history, "unknown subcommand '%s' (add, list, trend, export, verdicts)", sub);
+	if (strcmp(sub, "add") && strcmp(sub, "list") && strcmp(sub, "board") && strcmp(sub, "trend") &&
+	    strcmp(sub, "export") && strcmp(sub, "verdicts"))
+		return pf_usage_error(&cmd_history, "unknown subcommand '%s' (add, list, board, trend, export, verdicts)",
+				      sub);
 	if (!strcmp(sub, "add") && optind >= argc)
 		return pf_usage_error(&cmd_history, "add: no RUN given");
 	if (strcmp(sub, "add") && optind < argc)
@@ -851,6 +901,8 @@ static int history_run(int argc, char **argv)
 		ret = history_add(db, argv + optind, argc - optind);
 	else if (!strcmp(sub, "list"))
 		ret = history_list(db);
+	else if (!strcmp(sub, "board"))
+		ret = history_board(db);
 	else if (!strcmp(sub, "trend"))
 		ret = history_trend(db, &o);
 	else if (!strcmp(sub, "export"))

@@ -7,7 +7,7 @@ need BUILT:preflight BUILT:t/ci_genruns
 need CMD:sqlite3
 need CMD:gnuplot
 need CMD:xmllint
-plan 30
+plan 31
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -35,6 +35,12 @@ is "$(sqlite3 "$DB" "SELECT uuid FROM runs WHERE path LIKE '%k1/run-01'")" "$(js
 	"ci-hist-1.5 a run is keyed by run.json's uuid"
 run_cmd "$PREFLIGHT" history list --db "$DB"
 is "$(printf '%s\n' "$out" | grep -c 'synthetic-board  6\.[12]\.0  synthetic')" 8 "ci-hist-1.6 list: one line per run"
+
+# the fleet's board: the latest run per board and kernel, its verdicts, its report (issue 31.3)
+run_cmd "$PREFLIGHT" history board --db "$DB"
+is "$rc:$(printf '%s\n' "$out" | grep -v '^#' | awk '{ print $1, $2, $5, $6, $7, $8 }' | paste -sd'|')" \
+	"0:synthetic-board 6.1.0 unknown 0/0/0 $D/k1/run-04/report.html $(json_get "$D/k1/run-04/run.json" uuid)|synthetic-board 6.2.0 unknown 1/1/1 $D/k2/run-08/report.html $(json_get "$D/k2/run-08/run.json" uuid)" \
+	"ci-hist-1.7 board: one line per board and kernel, its latest run (run-04, run-08), its verdicts passed/failed/skipped, its report"
 
 # --- ci-hist-2: a version-1 database is migrated; a newer one is refused
 V1="$TMP/v1.sqlite"

@@ -33,7 +33,7 @@ psql_q postgres "CREATE DATABASE history" && psql_q postgres "CREATE DATABASE fr
 URL="postgresql://preflight@/history?host=$PGD&port=$PORT"
 FRESH="postgresql://preflight@/fresh?host=$PGD&port=$PORT"
 VDB="postgresql://preflight@/verdicts?host=$PGD&port=$PORT"
-plan 13
+plan 15
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -55,6 +55,11 @@ printf '%s\n' "$out" > "$TMP/pg.csv"
 ok "ci-pg-1.4 trend: the same CSV as from SQLite" cmp "$TMP/pg.csv" "$TMP/lite.csv"
 run_cmd "$PREFLIGHT" history list --db "$URL"
 is "$(printf '%s\n' "$out" | grep -c 'synthetic-board')" 8 "ci-pg-1.5 list: one line per run"
+run_cmd "$PREFLIGHT" history board --db "$URL"
+printf '%s\n' "$out" > "$TMP/pg.board"
+"$PREFLIGHT" history board --db "$TMP/h.sqlite" > "$TMP/lite.board"
+is "$rc:$(grep -vc '^#' "$TMP/pg.board")" "0:2" "ci-pg-1.7 board: one line per board and kernel"
+ok "ci-pg-1.8 ... the same as from SQLite" cmp "$TMP/pg.board" "$TMP/lite.board"
 run_cmd "$PREFLIGHT" history export --db "$URL" --squad "$TMP/squad"
 is "$rc:$(json_get "$TMP/squad/metadata.json" job_id)" "0:$(json_get "$D/k2/run-08/run.json" uuid)" \
 	"ci-pg-1.6 export: the latest run, its UUID as job_id"
