@@ -41,7 +41,7 @@ const struct pf_command cmd_history = {
 	.usage =
 	"usage: preflight history add RUN... [--db DB]\n"
 	"       preflight history list [--db DB]\n"
-	"       preflight history board [--db DB]\n"
+	"       preflight history board [--scenario NAME] [--until UTC] [--db DB]\n"
 	"       preflight history trend --metric KEY [--by run|kernel] [--csv FILE]\n"
 	"                               [--plot FILE.svg|FILE.png] [--budget VALUE] [--db DB]\n"
 	"       preflight history export --squad DIR [--run UUID] [--db DB]\n"
@@ -53,7 +53,8 @@ const struct pf_command cmd_history = {
 	"board     the fleet's latest run per board and kernel: its start, scenario,\n"
 	"          result (exit 0 pass, 1 fail, else not done; unknown without one),\n"
 	"          its verdicts passed / failed / skipped, its report (RUN/report.html\n"
-	"          on the runner) and UUID\n"
+	"          on the runner) and UUID; with --scenario, of that scenario's runs,\n"
+	"          with --until, of those started at or before then\n"
 	"trend     one metric (its results.json path, as compare names it; the older\n"
 	"          subject.metric.stat names are read too)\n"
 	"          over the runs in time order, or its maximum per kernel; CSV to\n"
@@ -63,7 +64,7 @@ const struct pf_command cmd_history = {
 	"verdicts  the verdicts (value, unit, bound, result) of the last N runs of one\n"
 	"          scenario (started at or before --until), as JSON on stdout\n"
 	"          (preflight-history-verdicts/1: what 'preflight report --history'\n"
-	"          draws)\n"
+	"          draws), with the scenario's board\n"
 	"\n"
 	"options:\n"
 	"      --db DB          SQLite file, or postgresql://user@host:port/db (default:\n"
@@ -78,9 +79,10 @@ const struct pf_command cmd_history = {
 	"                       budgets: 62us; default: no line)\n"
 	"      --squad DIR      export: the directory to write (no default)\n"
 	"      --run UUID       export: that run (default: the latest)\n"
-	"      --scenario NAME  verdicts: the scenario's name (run.json; no default)\n"
+	"      --scenario NAME  verdicts: the scenario's name (run.json; no default);\n"
+	"                       board: only its runs (default: every run)\n"
 	"      --last N         verdicts: the N latest runs of it (default: 10)\n"
-	"      --until UTC      verdicts: only runs started at or before this time, as\n"
+	"      --until UTC      verdicts, board: only runs started at or before this time, as\n"
 	"                       run.json's started_utc: 2026-12-06T14:56:58Z (default:\n"
 	"                       every run; a run without a start time is then left out)\n"
 	"  -h, --help           this text\n"
@@ -313,48 +315,102 @@ static int history_list(struct ci_db *db)
 			  " ORDER BY started_utc, uuid", 0, NULL, history_print_row, NULL) ? PF_EXIT_USAGE : 0;
 }
 
+/* the fleet's latest run per board and kernel (history_board_sql's columns) */
+enum { HB_BOARD, HB_KERNEL, HB_STARTED, HB_SCENARIO, HB_EXIT, HB_PASSED, HB_FAILED, HB_SKIPPED, HB_PATH, HB_UUID,
+       HB_NCOLS };
+
 /*
- * history_board_row - row callback: board, kernel, started, scenario, exit code, passed, failed,
- * skipped, path, uuid as one line of the fleet's board
+ * its query: the latest start, then the largest UUID, of each pair's runs (one answer from SQLite
+ * and PostgreSQL); the two %s: nothing, or what limits the runs (one scenario, a latest start)
  */
+static const char history_board_sql[] =
+	"SELECT r.board, r.kernel_release, r.started_utc, r.scenario, r.exit_code,"
+	" (SELECT count(*) FROM verdicts v WHERE v.uuid = r.uuid AND v.result = 'pass'),"
+	" (SELECT count(*) FROM verdicts v WHERE v.uuid = r.uuid AND v.result = 'fail'),"
+	" (SELECT count(*) FROM verdicts v WHERE v.uuid = r.uuid AND v.result = 'skip'),"
+	" r.path, r.uuid FROM runs r WHERE %s NOT EXISTS (SELECT 1 FROM runs o"
+	" WHERE COALESCE(o.board, '') = COALESCE(r.board, '')"
+	" AND COALESCE(o.kernel_release, '') = COALESCE(r.kernel_release, '') %s"
+	" AND (COALESCE(o.started_utc, '') > COALESCE(r.started_utc, '')"
+	" OR (COALESCE(o.started_utc, '') = COALESCE(r.started_utc, '') AND o.uuid > r.uuid)))"
+	" ORDER BY r.board, r.kernel_release";
+
+/*
+ * history_board_query - the board's rows to a row callback: of one scenario unless NULL, of the
+ * runs started at or before 'until' unless NULL (the board as it was then); 0 or an exit code
+ */
+static int history_board_query(struct ci_db *db, const char *scenario, const char *until,
+			       int (*row)(void *ctx, int ncols, const char *const *cols), void *ctx)
+{
+	char sql[sizeof(history_board_sql) + 160], outer[80], inner[80];
+	const char *p[3];
+	int n = 0;
+
+	snprintf(outer, sizeof(outer), "%s%s", scenario ? "r.scenario = ? AND " : "", until ? "r.started_utc <= ? AND" : "");
+	snprintf(inner, sizeof(inner), "%s%s", scenario ? "AND o.scenario = r.scenario " : "",
+		 until ? "AND o.started_utc <= ?" : "");
+	if (scenario)
+		p[n++] = scenario;
+	if (until)
+		p[n++] = until, p[n++] = until;
+	snprintf(sql, sizeof(sql), history_board_sql, outer, inner);
+	return ci_db_exec(db, sql, n, p, row, ctx) ? PF_EXIT_USAGE : 0;
+}
+
+/* history_board_result - a run's result from its exit code (docs/verdicts.md): 0 pass, 1 fail, else not done */
+static const char *history_board_result(const char *exit_code, char *buf, size_t size)
+{
+	if (!exit_code)
+		snprintf(buf, size, "unknown");	/* a run.json without its exit code */
+	else if (!strcmp(exit_code, "0") || !strcmp(exit_code, "1"))
+		snprintf(buf, size, "%s", !strcmp(exit_code, "0") ? "pass" : "fail");
+	else
+		snprintf(buf, size, "not-done(exit-%s)", exit_code);
+	return buf;
+}
+
+/* history_board_row - row callback: one line of the fleet's board */
 static int history_board_row(void *ctx, int ncols, const char *const *cols)
 {
 	char result[32];
 
 	(void)ctx;
-	if (ncols < 10)
+	if (ncols < HB_NCOLS)
 		return 0;
-	/* the run's exit code (docs/verdicts.md): 0 every requirement met, 1 one failed, else not done */
-	if (!cols[4])
-		snprintf(result, sizeof(result), "unknown");	/* a run.json without its exit code */
-	else if (!strcmp(cols[4], "0") || !strcmp(cols[4], "1"))
-		snprintf(result, sizeof(result), "%s", !strcmp(cols[4], "0") ? "pass" : "fail");
-	else
-		snprintf(result, sizeof(result), "not-done(exit-%s)", cols[4]);
-	printf("%s  %s  %s  %s  %s  %s/%s/%s  %s/report.html  %s\n", cols[0] ? cols[0] : "-", cols[1] ? cols[1] : "-",
-	       cols[2] ? cols[2] : "-", cols[3] ? cols[3] : "-", result, cols[5], cols[6], cols[7],
-	       cols[8] ? cols[8] : "-", cols[9]);
+	printf("%s  %s  %s  %s  %s  %s/%s/%s  %s/report.html  %s\n", cols[HB_BOARD] ? cols[HB_BOARD] : "-",
+	       cols[HB_KERNEL] ? cols[HB_KERNEL] : "-", cols[HB_STARTED] ? cols[HB_STARTED] : "-",
+	       cols[HB_SCENARIO] ? cols[HB_SCENARIO] : "-", history_board_result(cols[HB_EXIT], result, sizeof(result)),
+	       cols[HB_PASSED], cols[HB_FAILED], cols[HB_SKIPPED], cols[HB_PATH] ? cols[HB_PATH] : "-", cols[HB_UUID]);
+	return 0;
+}
+
+/* history_board_json - row callback: the same line as an object of the array ctx (history verdicts' "boards") */
+static int history_board_json(void *ctx, int ncols, const char *const *cols)
+{
+	char result[32];
+
+	if (ncols < HB_NCOLS)
+		return 0;
+	json_array_append_new(ctx, json_pack("{s:o, s:o, s:o, s:o, s:s, s:I, s:I, s:I, s:o, s:s}",
+		"board", cols[HB_BOARD] ? json_string(cols[HB_BOARD]) : json_null(),
+		"kernel_release", cols[HB_KERNEL] ? json_string(cols[HB_KERNEL]) : json_null(),
+		"started_utc", cols[HB_STARTED] ? json_string(cols[HB_STARTED]) : json_null(),
+		"scenario", cols[HB_SCENARIO] ? json_string(cols[HB_SCENARIO]) : json_null(),
+		"result", history_board_result(cols[HB_EXIT], result, sizeof(result)),
+		"passed", (json_int_t)atoll(cols[HB_PASSED]), "failed", (json_int_t)atoll(cols[HB_FAILED]),
+		"skipped", (json_int_t)atoll(cols[HB_SKIPPED]),
+		"path", cols[HB_PATH] ? json_string(cols[HB_PATH]) : json_null(), "uuid", cols[HB_UUID]));
 	return 0;
 }
 
 /*
- * history_board - 'history board': the fleet's latest verdict per board and kernel (the latest
- * start, then the largest UUID, of the runs of each pair), with its verdicts' counts and where
- * its report is on the runner that made it
+ * history_board - 'history board': the fleet's latest run per board and kernel, with its
+ * verdicts' counts and where its report is on the runner that made it
  */
-static int history_board(struct ci_db *db)
+static int history_board(struct ci_db *db, const struct history_opts *o)
 {
 	printf("# board  kernel_release  started_utc  scenario  result  passed/failed/skipped  report  uuid\n");
-	return ci_db_exec(db, "SELECT r.board, r.kernel_release, r.started_utc, r.scenario, r.exit_code,"
-			  " (SELECT count(*) FROM verdicts v WHERE v.uuid = r.uuid AND v.result = 'pass'),"
-			  " (SELECT count(*) FROM verdicts v WHERE v.uuid = r.uuid AND v.result = 'fail'),"
-			  " (SELECT count(*) FROM verdicts v WHERE v.uuid = r.uuid AND v.result = 'skip'),"
-			  " r.path, r.uuid FROM runs r WHERE NOT EXISTS (SELECT 1 FROM runs o"
-			  " WHERE COALESCE(o.board, '') = COALESCE(r.board, '')"
-			  " AND COALESCE(o.kernel_release, '') = COALESCE(r.kernel_release, '')"
-			  " AND (COALESCE(o.started_utc, '') > COALESCE(r.started_utc, '')"
-			  " OR (COALESCE(o.started_utc, '') = COALESCE(r.started_utc, '') AND o.uuid > r.uuid)))"
-			  " ORDER BY r.board, r.kernel_release", 0, NULL, history_board_row, NULL) ? PF_EXIT_USAGE : 0;
+	return history_board_query(db, o->scenario, o->until, history_board_row, NULL);
 }
 
 /* the trend's rows as they come */
@@ -744,23 +800,26 @@ static int history_verdicts_json(struct ci_db *db, const struct history_opts *o)
 	char last[24], sql_runs[512], sql_verdicts[512];
 	const char *p[] = { o->scenario, o->until ? o->until : last, last };
 	int np = o->until ? 3 : 2;
-	json_t *runs = json_array(), *doc;
+	json_t *runs = json_array(), *boards = json_array(), *doc;
 	int ret = PF_EXIT_USAGE;
 
 	if (!o->scenario) {
 		json_decref(runs);
+		json_decref(boards);
 		return pf_fail(PF_EXIT_USAGE, "verdicts: no --scenario NAME");
 	}
 	snprintf(last, sizeof(last), "%ld", o->last);
 	snprintf(sql_runs, sizeof(sql_runs), runs_sql, where);
 	snprintf(sql_verdicts, sizeof(sql_verdicts), verdicts_sql, where);
-	if (!runs || ci_db_exec(db, sql_runs, np, p, history_vrun, runs) ||
-	    ci_db_exec(db, sql_verdicts, np, p, history_vrec, runs)) {
+	if (!runs || !boards || ci_db_exec(db, sql_runs, np, p, history_vrun, runs) ||
+	    ci_db_exec(db, sql_verdicts, np, p, history_vrec, runs) ||
+	    history_board_query(db, o->scenario, o->until, history_board_json, boards)) {
 		json_decref(runs);
+		json_decref(boards);
 		return ret;
 	}
-	doc = json_pack("{s:s, s:s, s:o}", "schema", "preflight-history-verdicts/1", "scenario", o->scenario,
-			"runs", runs);
+	doc = json_pack("{s:s, s:s, s:o, s:o}", "schema", "preflight-history-verdicts/1", "scenario", o->scenario,
+			"runs", runs, "boards", boards);
 	ret = doc ? pf_outfile_json("-", doc, JSON_INDENT(1) | JSON_SORT_KEYS) : pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	json_decref(doc);
 	return ret;
@@ -773,8 +832,9 @@ static int history_check_options(const char *sub, const struct history_opts *o)
 		{ "--metric", "trend", o->metric }, { "--by", "trend", o->by_given }, { "--csv", "trend", o->csv },
 		{ "--plot", "trend", o->plot }, { "--budget", "trend", o->has_budget },
 		{ "--squad", "export", o->squad }, { "--run", "export", o->run },
-		{ "--scenario", "verdicts", o->scenario }, { "--last", "verdicts", o->last_given },
-		{ "--until", "verdicts", o->until },
+		{ "--scenario", strcmp(sub, "board") ? "verdicts" : "board", o->scenario },
+		{ "--last", "verdicts", o->last_given },
+		{ "--until", strcmp(sub, "board") ? "verdicts" : "board", o->until },
 	};
 
 	for (size_t i = 0; i < PF_ARRAY_SIZE(opt); i++)
@@ -902,7 +962,7 @@ static int history_run(int argc, char **argv)
 	else if (!strcmp(sub, "list"))
 		ret = history_list(db);
 	else if (!strcmp(sub, "board"))
-		ret = history_board(db);
+		ret = history_board(db, &o);
 	else if (!strcmp(sub, "trend"))
 		ret = history_trend(db, &o);
 	else if (!strcmp(sub, "export"))

@@ -896,6 +896,39 @@ static void rpt_tail_cell(struct rpt *r, const struct rpt_verdict *v)
 	fputs("</span>", r->out);
 }
 
+/*
+ * rpt_fleet - with --history, the fleet's board of this run's scenario: the latest run of
+ * each board and kernel in the history, its result and verdicts, where its report is (a
+ * path on the runner that made it: the report links to nothing outside itself; issue 31.3)
+ */
+static void rpt_fleet(struct rpt *r)
+{
+	json_t *boards = json_object_get(r->history, "boards"), *b;
+	size_t i;
+
+	if (!json_array_size(boards))
+		return;
+	fputs("<h3 id=\"fleet\">The fleet: the latest run of this scenario per board and kernel in the history</h3>\n"
+	      "<table><tr><th>board</th><th>kernel</th><th>started (UTC)</th><th>result</th><th>passed</th>"
+	      "<th>failed</th><th>skipped</th><th>report (on its runner)</th></tr>\n", r->out);
+	json_array_foreach(boards, i, b) {
+		const char *cells[] = { rpt_str(b, "board", "—"), rpt_str(b, "kernel_release", "—"),
+					rpt_str(b, "started_utc", "—"), rpt_str(b, "result", "?") };
+
+		fprintf(r->out, "<tr%s>", strcmp(cells[3], "pass") ? " class=\"fail\"" : "");
+		for (size_t k = 0; k < PF_ARRAY_SIZE(cells); k++) {
+			fputs("<td>", r->out);
+			rpt_esc(r->out, cells[k]);
+			fputs("</td>", r->out);
+		}
+		fprintf(r->out, "<td>%lld</td><td>%lld</td><td>%lld</td><td><code>", (long long)rpt_num(b, "passed"),
+			(long long)rpt_num(b, "failed"), (long long)rpt_num(b, "skipped"));
+		rpt_esc(r->out, rpt_str(b, "path", "—"));
+		fputs("/report.html</code></td></tr>\n", r->out);
+	}
+	fputs("</table>\n", r->out);
+}
+
 /* rpt_s_verdicts - 1: one row per requirement and element, from verdicts.json */
 static void rpt_s_verdicts(struct rpt *r)
 {
@@ -974,6 +1007,7 @@ static void rpt_s_verdicts(struct rpt *r)
 		"counted as passed.</p>\n", count[0], count[1], count[2], count[3]);
 	rpt_plot_v1(r);
 	rpt_plot_v2(r);
+	rpt_fleet(r);
 }
 
 /* rpt_sha256 - the SHA-256 of a file of the run directory (sha256sum) into hex[65]; 0, or -1 */

@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 134
+plan 137
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -396,6 +396,12 @@ like "$(svg "$TMP/hist.html" V2 | tr '\n' '|')" 'V2 each requirement in this run
 	"report-12.6 ... its title names the scenario and the runs: up to this one ('history verdicts --until'), not 'the last 10'"
 like "$(grep -o '<tr><th>compared with the history (V2)</th><td>[^<]*' "$TMP/hist.html")" "<td>$TMP/hist.sqlite \\(9 earlier runs of this scenario\\)\$" \
 	"report-12.6a page 1 says what the run is compared with: the database and how many earlier runs"
+# the fleet's board of the scenario as it was at this run's start (issue 31.3): one board and kernel, its latest run this one
+like "$(grep -o '<h3 id="fleet">.*' "$TMP/hist.html" | head -1)" 'The fleet' "report-12.10 --history: the fleet's table"
+is "$(sed -n '/<h3 id="fleet">/,/<\/table>/p' "$TMP/hist.html" | grep -c '^<tr')" 1 "report-12.11 ... one row: the fixture's one board and kernel"
+like "$(sed -n '/<h3 id="fleet">/,/<\/table>/p' "$TMP/hist.html" | grep '^<tr' | sed 's/<[^>]*>/ /g' | tr -s ' ')" \
+	"^ $(json_get "$TMP/this/sysinfo.json" hostname) $(json_get "$TMP/this/sysinfo.json" kernel.release) $(json_get "$TMP/this/run.json" started_utc) .* $TMP/this/report.html \$" \
+	"report-12.12 ... this run, the latest up to its start (not the 3 after it), its report's path"
 # a run.json without its start time: the scenario's latest runs, whatever their date (the 3 after this one too), said so
 cp -r "$TMP/this" "$TMP/nostart"
 perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); delete $j->{started_utc}; $_ = JSON::PP->new->encode($j)' "$TMP/nostart/run.json"

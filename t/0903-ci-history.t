@@ -7,7 +7,7 @@ need BUILT:preflight BUILT:t/ci_genruns
 need CMD:sqlite3
 need CMD:gnuplot
 need CMD:xmllint
-plan 31
+plan 33
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -121,8 +121,17 @@ is "$rc:$(printf '%s\n' "$out" | perl -MJSON::PP -e 'local $/; my $j = decode_js
 	"0:preflight-history-verdicts/1 2 2026-01-01T07:00:00Z 2026-01-01T08:00:00Z REQ-CPU-001 app utilisation=fail/null/null/null REQ-LAT-001 io activation_latency max=pass/21/us/null REQ-SPI-001 fsw spi_transfer max=skip/null/null/null" \
 	"ci-hist-7.1 the last 2 runs of the scenario, oldest first; the latest's verdicts with value, unit and bound (null where the record has none)"
 run_cmd "$PREFLIGHT" history verdicts --db "$DB" --scenario no-such-scenario
-is "$rc:$(printf '%s\n' "$out" | tr -d ' \n')" '0:{"runs":[],"scenario":"no-such-scenario","schema":"preflight-history-verdicts/1"}' \
-	"ci-hist-7.2 a scenario with no run: no runs, exit 0"
+is "$rc:$(printf '%s\n' "$out" | tr -d ' \n')" '0:{"boards":[],"runs":[],"scenario":"no-such-scenario","schema":"preflight-history-verdicts/1"}' \
+	"ci-hist-7.2 a scenario with no run: no runs, no board, exit 0"
+# the scenario's board beside its runs (the report's fleet table): the same rows as 'history board --scenario'
+run_cmd "$PREFLIGHT" history verdicts --db "$DB" --scenario synthetic --last 2
+is "$(printf '%s\n' "$out" | perl -MJSON::PP -e 'local $/; print join "|", map { join " ", @$_{qw(board kernel_release result)},
+	"$_->{passed}/$_->{failed}/$_->{skipped}", "$_->{path}/report.html", $_->{uuid} } @{decode_json(<>)->{boards}}')" \
+	"$("$PREFLIGHT" history board --db "$DB" --scenario synthetic | grep -v '^#' | awk '{ print $1, $2, $5, $6, $7, $8 }' | paste -sd'|')" \
+	"ci-hist-7.8 verdicts: the scenario's board, as 'history board --scenario' prints it"
+run_cmd "$PREFLIGHT" history board --db "$DB" --scenario no-such-scenario
+is "$rc:$out" "0:# board  kernel_release  started_utc  scenario  result  passed/failed/skipped  report  uuid" \
+	"ci-hist-7.9 board --scenario of a scenario with no run: the header alone"
 run_cmd "$PREFLIGHT" history verdicts --db "$DB"
 like "$rc:$err" "^2:preflight: history: verdicts: no --scenario NAME$" "ci-hist-7.3 no --scenario: exit 2, said"
 run_cmd "$PREFLIGHT" history list --db "$DB" --last 3
