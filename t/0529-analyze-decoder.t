@@ -2,17 +2,18 @@
 # 0529-analyze-decoder.t - the direct page decoder (traces/rec_pages.c) gives
 # results.json byte for byte as the libtracecmd path does, on every trace
 # there is: the reference traces, every .dat fixture (the RT guests', rtla's,
-# the selftest's: v7 ones are read through libtracecmd, with a note), every
-# gentrace scenario as a 64-bit and a 32-bit kernel writes its pages, with
-# absolute time stamps and padding events, lost events, a second buffer
-# instance holding the same events (every time stamp a tie), files cut short
-# in their CPU data; and a file it does not know (an option, a page or an
-# event out of bounds) is read through libtracecmd with one note on stderr,
-# the same results.
+# the selftest's, v7 with zstd), every gentrace scenario as a 64-bit and a
+# 32-bit kernel writes its pages, with absolute time stamps and padding
+# events, and converted to v7 (zstd, and uncompressed), lost events, a second
+# buffer instance holding the same events (every time stamp a tie), v6 and v7
+# files cut short in their CPU data; errors name the same offsets (v7: the
+# uncompressed data's, as libtracecmd numbers them); and a file it does not
+# know (an option, a page or an event out of bounds) is read through
+# libtracecmd with one note on stderr, the same results.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
-need BUILT:t/gentrace CMD:perl
-plan 101
+need BUILT:t/gentrace CMD:perl CMD:trace-cmd
+plan 139
 
 # same ID DESC ARGS... - analyze ARGS with either decoder: the same exit code, stderr and
 # results.json (or none with both: a trace refused, its one line naming the same offset)
@@ -49,9 +50,8 @@ done
 is "$i" 13 "dec-1.0 13 committed traces (4 reference, 9 fixtures)"
 ok "dec-1.14 a v6 reference trace is read by the direct decoder (no note)" \
 	test -z "$(note_of --trace "$TOP/traces/ref/app-alone.dat")"
-n=$(note_of --trace "$TOP/t/fixtures/rt/softirq-preempted.dat")
-like "$(printf '%s\n' "$n" | wc -l):$n" "^1:preflight: analyze: .*softirq-preempted.dat: read through libtracecmd: .*not a version 6 file" \
-	"dec-1.15 a v7 trace: read through libtracecmd, said in one line"
+ok "dec-1.15 a v7 trace (zstd) of the RT guest is read by the direct decoder (no note)" \
+	test -z "$(note_of --trace "$TOP/t/fixtures/rt/softirq-preempted.dat")"
 
 # dec-2: every gentrace scenario, as 64- and 32-bit kernels write pages, with and without
 # absolute time stamps and padding events (GENTRACE_LONG, GENTRACE_STAMPS)
@@ -73,6 +73,14 @@ for v in plain long4 stamps long4-stamps; do
 		*) env $env "$GEN" "$m" "$g"; set -- --trace "$g" ;;
 		esac
 		same "dec-2.$v.$j" "gentrace $m ($v pages)" "$@"
+		# the plain pages in v7, compressed and not: the same again
+		if [ "$v" = plain ]; then
+			shift 2		# --trace FILE: the job log's arguments remain
+			for c in zstd none; do
+				trace-cmd convert -i "$g" -o "$TMP/$v/$m.$c.dat" --file-version 7 --compression "$c" >/dev/null 2>&1
+				same "dec-2.v7-$c.$j" "gentrace $m (v7, $c)" --trace "$TMP/$v/$m.$c.dat" "$@"
+			done
+		fi
 	done
 done
 # the pages differ, the events are the same: so are the results (the file names aside)
@@ -96,6 +104,16 @@ for n in $((size / 2)) $((size / 2 + 1000)) $((size - 4096)) $((size - 1)); do
 done
 like "$(json_get "$TMP/d.json" incomplete.0)" "^trace: truncated: the file ends at byte $((size - 1)) " \
 	"dec-3.5 ... flagged truncated"
+f="$TMP/plain/storm.zstd.dat"
+size=$(stat -c %s "$f")
+for n in $((size / 2)) $((size * 3 / 4)) $((size - 100)); do
+	k=$((k + 1))
+	head -c "$n" "$f" > "$TMP/cut.dat"
+	same "dec-3.$((k + 1))" "v7 (zstd) cut at byte $n of $size" --trace "$TMP/cut.dat"
+done
+ok "dec-3.9 ... read by the direct decoder (no note)" test -z "$(note_of --trace "$TMP/cut.dat" 2>&1 | grep 'read through')"
+same dec-3.10 "v7 (zstd): an error names the uncompressed offset libtracecmd gives" --trace "$TMP/plain/early.zstd.dat"
+like "$(cat "$TMP/d.err")" "early.zstd.dat: offset [0-9]+: corrupt marker" "dec-3.11 ... an error with an offset"
 
 # the CPU data of a gentrace file: the offset and size of CPU 0 and CPU 1
 pairs() { perl -e 'local $/; open my $f, "<", $ARGV[0] or die; my $d = <$f>; my $i = index($d, "flyrecord\0") + 10;
@@ -108,13 +126,13 @@ cp "$TMP/plain/lost.dat" "$TMP/c.dat"
 set -- $(pairs "$TMP/c.dat")
 patch "$TMP/c.dat" $(($1 + 8)) "Q<" 4090
 same dec-4.1 "a page whose commit runs past its end" --trace "$TMP/c.dat" --joblog "$TMP/plain/lost.csv"
-like "$(note_of --trace "$TMP/c.dat")" "read through libtracecmd: .*CPU 0 of buffer 0: .*out of its bounds \(file offset $1\)" \
+like "$(note_of --trace "$TMP/c.dat")" "read through libtracecmd: .*CPU 0 \(merged 0\): .*out of its bounds \(offset $1\)" \
 	"dec-4.2 ... said, with where"
 cp "$TMP/plain/lost.dat" "$TMP/c.dat"
 patch "$TMP/c.dat" $(($3 + 4096 + 16)) "L<" 0
 patch "$TMP/c.dat" $(($3 + 4096 + 20)) "L<" 100000
 same dec-4.3 "an event whose length runs past its page (libtracecmd stops there: exit 2)" --trace "$TMP/c.dat" --joblog "$TMP/plain/lost.csv"
-like "$(note_of --trace "$TMP/c.dat")" "read through libtracecmd: .*CPU 1 of buffer 0: " "dec-4.4 ... said"
+like "$(note_of --trace "$TMP/c.dat")" "read through libtracecmd: .*CPU 1 \(merged 1\): " "dec-4.4 ... said"
 cp "$TMP/plain/lost.dat" "$TMP/c.dat"
 opt=$(perl -e 'local $/; open my $f, "<", $ARGV[0]; my $d = <$f>; print index($d, "options  \0") + 10' "$TMP/c.dat")
 patch "$TMP/c.dat" "$opt" "S<" 99

@@ -1,6 +1,6 @@
 /*
- * rec_pages.h - the events of a trace-cmd .dat file (version 6) read straight
- * from its ring-buffer pages, every CPU of every buffer instance merged in
+ * rec_pages.h - the events of a trace-cmd .dat file (version 6, or 7
+ * compressed or not) read straight from its ring-buffer pages, every CPU of every buffer instance merged in
  * time order: the records tracecmd_iterate_events_multi hands, in its order
  * (the earliest first, a tie to the lower buffer, then the lower CPU), with
  * the same time stamps, sizes, file offsets and missed-event counts, but no
@@ -8,10 +8,11 @@
  * told --decoder=libtracecmd (docs/ARCHITECTURE.md, traces/rec_pages.c).
  *
  * libtracecmd has opened the file (headers, event formats, options); this
- * reads the CPU data. A file it does not know in every detail (big-endian,
- * compressed, an option that moves time stamps, a page that breaks the
- * ring buffer's rules) is refused with the reason before any record is
- * handed, so the caller can read it through libtracecmd instead.
+ * reads the CPU data. A file it does not know in every detail (another
+ * byte order, an option that moves time stamps, a compression libtracecmd
+ * does not know, a page that breaks the ring buffer's rules) is refused with
+ * the reason before any record is handed, so the caller can read it through
+ * libtracecmd instead.
  */
 #ifndef REC_PAGES_H
 #define REC_PAGES_H
@@ -37,8 +38,8 @@ int rec_pages_open(struct rec_pages **out, int fd, struct tracecmd_input **hs, c
 
 /*
  * rec_pages_iterate - every record to fn(NULL, record, merged CPU index,
- * data) in time order, the record on the stack of this function; stops when
- * fn returns < 0 and returns that, else 0
+ * data) in time order, each CPU's record reused (nothing allocated); stops
+ * when fn returns < 0 and returns that, else 0
  */
 int rec_pages_iterate(struct rec_pages *pg, rec_pages_fn fn, void *data);
 
