@@ -749,7 +749,7 @@ static void an_quiet_libs(void)
  * an_pages_read - the records of hs[0..nh-1] decoded from the file's pages
  * (traces/rec_pages.c) when it can: 1 when it cannot (said once on stderr
  * unless quiet; nothing was read), else what tracecmd_iterate_events_multi
- * would return
+ * would return (< 0 also when the file changed under the reading)
  */
 static int an_pages_read(struct an_reader *rd, const struct rec_cut *cut, struct tracecmd_input **hs,
 			 const int *bufidx, int nh)
@@ -769,7 +769,7 @@ static int an_pages_read(struct an_reader *rd, const struct rec_cut *cut, struct
 	if (fd >= 0 && fd != cut->fd)
 		close(fd);
 	if (ret == -ENOMEM)
-		return -1;
+		snprintf(why, sizeof(why), "out of memory");
 	if (ret) {
 		if (!rd->r->opt.quiet && !said)
 			pf_err("%s: read through libtracecmd: the direct decoder does not read this file: %s", rd->path, why);

@@ -818,7 +818,7 @@ int rec_pages_iterate(struct rec_pages *pg, rec_pages_fn fn, void *data)
 		if (ret < 0)
 			return ret;
 		if (rp_next(pg, &c[best]))
-			c[best].live = false;	/* read and checked by rec_pages_open: not reached */
+			return -EIO;	/* checked by rec_pages_open: the file changed since */
 	}
 }
 

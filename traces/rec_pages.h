@@ -39,7 +39,8 @@ int rec_pages_open(struct rec_pages **out, int fd, struct tracecmd_input **hs, c
 /*
  * rec_pages_iterate - every record to fn(NULL, record, merged CPU index,
  * data) in time order, each CPU's record reused (nothing allocated); stops
- * when fn returns < 0 and returns that, else 0
+ * when fn returns < 0 and returns that, -EIO when a page can no longer be
+ * read as rec_pages_open read it (the file changed), else 0
  */
 int rec_pages_iterate(struct rec_pages *pg, rec_pages_fn fn, void *data);
 
