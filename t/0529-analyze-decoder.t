@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need BUILT:t/gentrace CMD:perl CMD:trace-cmd
-plan 139
+plan 141
 
 # same ID DESC ARGS... - analyze ARGS with either decoder: the same exit code, stderr and
 # results.json (or none with both: a trace refused, its one line naming the same offset in it)
@@ -159,6 +159,9 @@ same dec-5.1 "two buffers with the same events: ties broken alike" --trace "$TMP
 is "$(json_get "$TMP/d.json" trace.events)" "$(($(json_get "$TMP/p.json" trace.events) * 2))" \
 	"dec-5.2 ... every event read from both buffers"
 ok "dec-5.3 ... by the direct decoder (no note)" test -z "$(note_of --trace "$TMP/inst.dat")"
+trace-cmd convert -i "$TMP/inst.dat" -o "$TMP/inst7.dat" --file-version 7 --compression zstd >/dev/null 2>&1
+same dec-5.4 "the same in v7 (zstd, a BUFFER option per buffer)" --trace "$TMP/inst7.dat" --joblog "$TMP/plain/lost.csv"
+ok "dec-5.5 ... by the direct decoder (no note)" test -z "$(note_of --trace "$TMP/inst7.dat")"
 
 # dec-6: the switch
 run_cmd "$PREFLIGHT" analyze -q --decoder=kbuffer --trace "$TOP/traces/ref/app-alone.dat" -o "$TMP/x.json"
