@@ -33,7 +33,9 @@
 # at the end, is not per event).
 #
 # PERF_EXTRA="FILE..." measures the speeds of these traces too (any .dat: a
-# real recording, a v7 one), without the memory and allocation counts.
+# real recording, a v7 one), without the memory and allocation counts. On
+# every trace and quarter the two decoders must give the same results.json,
+# or the script stops (exit 3).
 #
 # Goals: analyze >= 0.8x the floor and >= 15x trace-cmd report on storm and
 # hackbench-g8 (issue 30's, reported beside them and not yet goals of the exit
@@ -186,6 +188,10 @@ measure() {
 	name=$1 f=$2 q=$3 speed_goal=$4 mem_goal=$5
 	n=$(events "$f"); nq=$(events "$q")
 	speeds "$name" "$f"
+	# the quarter too: the decoders' results.json the same
+	"$B/preflight" analyze -q --decoder=direct --trace "$q" -o "$TMP/qd.json" &&
+		"$B/preflight" analyze -q --decoder=libtracecmd --trace "$q" -o "$TMP/ql.json" &&
+		cmp -s "$TMP/qd.json" "$TMP/ql.json" || die "$name: the decoders' results.json differ on its quarter ($q)"
 	m_whole=$(peak_anon "$f"); m_quarter=$(peak_anon "$q")
 	fl_w=$(mallocs "$f" "$B/t/gentrace" floor); fl_q=$(mallocs "$q" "$B/t/gentrace" floor)
 	an_w=$(mallocs "$f" "$B/preflight" analyze -q -o "$TMP/m.json" --trace)

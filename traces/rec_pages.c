@@ -156,6 +156,7 @@ static int rp_why(char *why, size_t whylen, const char *fmt, ...)
 	return -EOPNOTSUPP;
 }
 
+/* rp_rd32 - a u32 at p (the file's byte order is ours: rp_layout) */
 static inline uint32_t rp_rd32(const uint8_t *p)
 {
 	uint32_t v;
@@ -164,6 +165,7 @@ static inline uint32_t rp_rd32(const uint8_t *p)
 	return v;
 }
 
+/* rp_rd64 - a u64 at p */
 static inline uint64_t rp_rd64(const uint8_t *p)
 {
 	uint64_t v;
