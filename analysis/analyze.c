@@ -99,6 +99,10 @@ const struct pf_command cmd_analyze = {
 	"      --fsw FILE      the flight software's statistics (fsw.json, preflight-fsw-stats/1;\n"
 	"                      a file of another schema is refused),\n"
 	"                      written as 'fsw' (default: none)\n"
+	"      --decoder NAME  how the trace's events are read: 'direct' (its ring-buffer pages\n"
+	"                      decoded here; a file it does not know is read through libtracecmd,\n"
+	"                      with a note on stderr) or 'libtracecmd' (the reference); the same\n"
+	"                      results.json either way (default: $PREFLIGHT_DECODER, else direct)\n"
 	"  -h, --help          this help\n"
 	"\n"
 	"No output is ever written over an input or over a file a run's SHA256SUMS lists: that\n"
@@ -108,6 +112,18 @@ const struct pf_command cmd_analyze = {
 	"write the outputs, 4 internal error.\n",
 	.run = an_cmd_run,
 };
+
+/* an_decoder_parse - --decoder NAME (or $PREFLIGHT_DECODER): 0, or -1 for a name it does not know */
+static int an_decoder_parse(struct an_run *r, const char *name)
+{
+	if (!strcmp(name, "direct"))
+		r->opt.libtracecmd = false;
+	else if (!strcmp(name, "libtracecmd"))
+		r->opt.libtracecmd = true;
+	else
+		return -1;
+	return 0;
+}
 
 /* an_run_path - RUN_DIR/name if it exists */
 static char *an_run_path(const char *dir, const char *name, bool must_exist)
@@ -376,6 +392,7 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 		{ "phase", required_argument, NULL, 'p' },
 		{ "fsw", required_argument, NULL, 'F' },
 		{ "tick", required_argument, NULL, 'K' },
+		{ "decoder", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -388,6 +405,9 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 	r->opt.top = 5;
 	r->opt.slot_ns = 10 * PF_NS_PER_MS;
 	r->opt.tick_ns = AN_TICK_NS;
+	if (getenv("PREFLIGHT_DECODER") && an_decoder_parse(r, getenv("PREFLIGHT_DECODER")))
+		return pf_usage_error(&cmd_analyze, "PREFLIGHT_DECODER: '%s' is not 'direct' or 'libtracecmd'",
+				      getenv("PREFLIGHT_DECODER"));
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:j:c:T:s:o:n:qh", lo, NULL)) != -1) {
 		switch (c) {
@@ -408,6 +428,10 @@ static int an_options(struct an_run *r, int argc, char **argv, char **owned, int
 		case 'L': r->opt.loads = optarg; break;
 		case 'p': r->opt.phase = optarg; break;
 		case 'F': r->opt.fsw = optarg; break;
+		case 'D':
+			if (an_decoder_parse(r, optarg))
+				return pf_usage_error(&cmd_analyze, "--decoder: '%s' is not 'direct' or 'libtracecmd'", optarg);
+			break;
 		case 's':
 			if (pf_parse_duration_ns(optarg, PF_NS_PER_MS, &ns) || ns <= 0)
 				return pf_usage_error(&cmd_analyze, "--slot-ms: '%s' is not a positive duration", optarg);

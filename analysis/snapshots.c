@@ -131,6 +131,8 @@ static int an_snap_one(struct an_run *r, int idx)
 	s->opt.top = AN_SNAP_TOP(r);
 	s->opt.slot_ns = r->opt.slot_ns;
 	s->opt.tick_ns = r->opt.tick_ns;
+	s->opt.quiet = r->opt.quiet;
+	s->opt.libtracecmd = r->opt.libtracecmd;
 	s->last_overrun_slot = -1;
 	ret = an_snap_declare(s, r) ? pf_fail(PF_EXIT_INTERNAL, "out of memory") : an_trace_read(s, sn->file);
 	if (!ret) {

@@ -1,13 +1,17 @@
 /*
  * trace.c - streaming a trace-cmd .dat file (v6 or v7, compressed or not,
- * with every buffer instance it holds) through libtracecmd, in time order,
- * decoding only the fields the analysis needs and handing them to sched.c
- * (scheduler, IRQ, timer events), tasks.c (the app's markers) and timerlat.c
- * (the timerlat tracer's samples and osnoise events).
+ * with every buffer instance it holds) in time order, decoding only the
+ * fields the analysis needs and handing them to sched.c (scheduler, IRQ,
+ * timer events), tasks.c (the app's markers) and timerlat.c (the timerlat
+ * tracer's samples and osnoise events).
  *
- * Speed: tracecmd_iterate_events_multi merges the CPUs of every buffer; each
- * record is dispatched by its event id through a table built once, and fields
- * are read at offsets looked up once per event format. Lost events: the
+ * libtracecmd opens the file (headers, formats, options). Its records come
+ * from the direct page decoder (traces/rec_pages.c: a v6 file's pages,
+ * every CPU of every buffer merged, no allocation per record) or, with
+ * --decoder=libtracecmd and for a file the decoder does not know, from
+ * tracecmd_iterate_events_multi: the same records in the same order. Each
+ * is dispatched by its event id through a table built once, and fields are
+ * read at offsets looked up once per event format. Lost events: the
  * per-CPU statistics stored in the file (overrun, dropped events) and each
  * record's missed_events.
  */
@@ -32,6 +36,7 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "traces/rec_cut.h"
+#include "traces/rec_pages.h"
 #include "traces/rec_read.h"
 #include "proc.h"
 
@@ -125,6 +130,7 @@ struct an_reader {
 	bool window;			/* a flight-recorder window (docs/recorder.md) */
 	bool mono;			/* the trace clock is CLOCK_MONOTONIC, hrtimer 'now's clock */
 	unsigned long long last_offset;	/* file offset of the last record read */
+	const char *step;		/* what reads the records, for the report of a fault (pf_isolate) */
 	dev_t dev;			/* the file, to find libtracecmd's mappings of it */
 	const char *base;		/* its name without directories */
 	ino_t ino;
@@ -133,8 +139,9 @@ struct an_reader {
 	int vec_id[AN_NVEC];		/* by an_vec_names: the entry event's id, -1 none */
 };
 
-/* What libtracecmd is doing while it reads records, for the report of a fault in it (pf_isolate). */
+/* What reads the records, for the report of a fault in it (pf_isolate). */
 #define AN_STEP_ITERATE "libtracecmd (tracecmd_iterate_events_multi, kbuffer) reading the CPU data"
+#define AN_STEP_PAGES "the direct page decoder (traces/rec_pages.c) reading the CPU data"
 
 #define AN_TRIM_EVENTS (1 << 20)	/* records between two trims of the file mappings */
 #define AN_SWEEP_EVENTS (1 << 16)	/* records between two sweeps of the dead threads (an_threads_sweep) */
@@ -650,7 +657,7 @@ static int an_record(struct tracecmd_input *h, struct tep_record *rec, int cpu_a
 		return -1;
 	}
 out:
-	pf_isolate_step(AN_STEP_ITERATE, rd->last_offset, r->events);
+	pf_isolate_step(rd->step, rd->last_offset, r->events);
 	return 0;
 }
 
@@ -738,10 +745,49 @@ static void an_quiet_libs(void)
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 }
 
+/*
+ * an_pages_read - the records of hs[0..nh-1] decoded from the file's pages
+ * (traces/rec_pages.c) when it can: 1 when it cannot (said once on stderr
+ * unless quiet; nothing was read), else what tracecmd_iterate_events_multi
+ * would return (< 0 also when the file changed under the reading)
+ */
+static int an_pages_read(struct an_reader *rd, const struct rec_cut *cut, struct tracecmd_input **hs,
+			 const int *bufidx, int nh)
+{
+	static bool said;
+	struct rec_pages *pg = NULL;
+	char why[256] = "";
+	int fd = cut->fd >= 0 ? cut->fd : open(rd->path, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0) {
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+		ret = -EOPNOTSUPP;
+	} else {
+		ret = rec_pages_open(&pg, fd, hs, bufidx, nh, why, sizeof(why));
+	}
+	if (fd >= 0 && fd != cut->fd)
+		close(fd);
+	if (ret == -ENOMEM)
+		snprintf(why, sizeof(why), "out of memory");
+	if (ret) {
+		if (!rd->r->opt.quiet && !said)
+			pf_err("%s: read through libtracecmd: the direct decoder does not read this file: %s", rd->path, why);
+		said = true;
+		return 1;
+	}
+	rd->step = AN_STEP_PAGES;
+	pf_isolate_step(AN_STEP_PAGES, 0, 0);
+	ret = rec_pages_iterate(pg, an_record, rd);
+	rec_pages_close(pg);
+	return ret;
+}
+
 int an_trace_read(struct an_run *r, const char *path)
 {
 	struct tracecmd_input **hs = NULL, *h;
-	struct an_reader rd = { .r = r, .path = path };
+	struct an_reader rd = { .r = r, .path = path, .step = AN_STEP_ITERATE };
+	int *bufidx = NULL;
 	char *real = NULL;
 	struct rec_cut cut;
 	int ret, nbuf, i, nh = 0;
@@ -784,7 +830,8 @@ int an_trace_read(struct an_run *r, const char *path)
 	rd.cpu_last_ns = calloc(r->ncpus, sizeof(*rd.cpu_last_ns));
 	nbuf = tracecmd_buffer_instances(h);
 	hs = calloc(nbuf + 1, sizeof(*hs));
-	if (!rd.tep || !rd.cpu_last_ns || !hs || an_reader_setup(&rd)) {
+	bufidx = calloc(nbuf + 1, sizeof(*bufidx));
+	if (!rd.tep || !rd.cpu_last_ns || !hs || !bufidx || an_reader_setup(&rd)) {
 		ret = pf_fail(PF_EXIT_INTERNAL, "%s: out of memory", path);
 		goto out;
 	}
@@ -792,8 +839,10 @@ int an_trace_read(struct an_run *r, const char *path)
 	for (i = 0; i < nbuf; i++) {
 		struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
 
-		if (b)
+		if (b) {
+			bufidx[nh] = i;
 			hs[nh++] = b;
+		}
 	}
 	if (!stat(path, &st)) {
 		rd.dev = st.st_dev;
@@ -801,8 +850,11 @@ int an_trace_read(struct an_run *r, const char *path)
 	}
 	real = realpath(path, NULL);	/* /proc/self/maps names the file by its real path */
 	rd.base = real ? strrchr(real, '/') + 1 : path;
-	pf_isolate_step(AN_STEP_ITERATE, 0, 0);
-	ret = tracecmd_iterate_events_multi(hs, nh, an_record, &rd);
+	ret = r->opt.libtracecmd ? 1 : an_pages_read(&rd, &cut, hs, bufidx, nh);
+	if (ret == 1) {
+		pf_isolate_step(AN_STEP_ITERATE, 0, 0);
+		ret = tracecmd_iterate_events_multi(hs, nh, an_record, &rd);
+	}
 	pf_isolate_step(NULL, 0, 0);
 	if (rd.err) {
 		ret = rd.err;
@@ -822,6 +874,7 @@ out:
 		tracecmd_close(h);
 	rec_cut_close(&cut);
 	free(hs);
+	free(bufidx);
 	free(real);
 	free(rd.kind);
 	free(rd.cpu_last_ns);

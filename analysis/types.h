@@ -446,6 +446,7 @@ struct an_opts {
 	int64_t tick_ns;	/* an inferred switch-in later than this after its waking is no sample */
 	int     top;
 	bool    quiet;
+	bool    libtracecmd;	/* the trace read through libtracecmd, not decoded here (--decoder) */
 };
 
 /* an_run - everything of one analysis */

@@ -49,7 +49,24 @@ int tracecmd_append_cpu_data(struct tracecmd_output *handle,
 			     int cpus, char * const *cpu_data_files);
 void tracecmd_output_close(struct tracecmd_output *handle);
 
+/* a compressed chunk of a v7 file's CPU data (trace-cmd.dat.v7(5)) */
+struct tracecmd_compress_chunk {
+	unsigned int size;			/* bytes uncompressed */
+	unsigned int zsize;			/* bytes compressed */
+	off_t zoffset;				/* of its header (two u32 sizes) in the file */
+	off_t offset;				/* of its uncompressed bytes in the CPU's data */
+};
+struct tracecmd_compression;
+struct tracecmd_msg_handle;
+
 /* reading side, exported but not in the installed header */
+struct tracecmd_compression *tracecmd_compress_alloc(const char *name, const char *version, int fd,
+						     struct tep_handle *tep, struct tracecmd_msg_handle *msg_handle);
+void tracecmd_compress_destroy(struct tracecmd_compression *handle);
+int tracecmd_uncompress_block(struct tracecmd_compression *handle);
+int tracecmd_compress_buffer_read(struct tracecmd_compression *handle, char *dst, int len);
+int tracecmd_uncompress_chunk(struct tracecmd_compression *handle, struct tracecmd_compress_chunk *chunk,
+			      char *data);
 const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 int tracecmd_cpus(struct tracecmd_input *handle);

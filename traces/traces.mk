@@ -1,7 +1,7 @@
 # traces/traces.mk - the recorder: 'preflight record' (libtracefs streaming, libtracecmd
 # .dat output), its unit test and its benchmark.
 # the .dat reading and the instance helpers, which the unit test links too
-REC_UNIT_SRCS := traces/rec_read.c traces/rec_cut.c traces/rec_tracefs.c traces/rec_comm.c
+REC_UNIT_SRCS := traces/rec_read.c traces/rec_cut.c traces/rec_pages.c traces/rec_tracefs.c traces/rec_comm.c
 PREFLIGHT_SRCS += traces/cmd_record.c traces/rec_stream.c traces/rec_scan.c traces/rec_dat.c \
 		  traces/rec_flight.c traces/rec_observer.c traces/rec_recover.c $(REC_UNIT_SRCS)
 PREFLIGHT_CMDS += record

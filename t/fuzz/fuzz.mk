@@ -11,7 +11,7 @@
 # harness name -> source: fuzz_<name>.c unless fuzz_src_<name> names another
 FUZZ_HARNESSES := app_ini scenario_ini sim_ini budget_ini uart_frames spi_frames uart_stream \
 		  tlm_frames joblog_csv cyclictest_json cyclictest_hist results_check results_report \
-		  results_compare dat_records rec_cut
+		  results_compare dat_records rec_cut dat_pages
 fuzz_src_cyclictest_json := cyclictest
 fuzz_src_cyclictest_hist := cyclictest
 fuzz_obj = $(B)/obj/t/fuzz/fuzz_$(or $(fuzz_src_$(1)),$(1)).o

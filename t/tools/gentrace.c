@@ -25,6 +25,13 @@
  *   gentrace floor FILE.dat           read a trace decoding only event ids: the floor of
  *                                        reading a file with libtracecmd (prints events, seconds)
  *
+ * Two environment variables vary how the pages are written, not what they
+ * hold (t/0529, both decoders of analyze): GENTRACE_LONG=4 the page header of
+ * a 32-bit kernel (a 4-byte commit word, events from byte 12);
+ * GENTRACE_STAMPS=1 an absolute time stamp where a time extend would be and
+ * before some events, and before every other event but a page's first a
+ * padding event (a discarded event) carrying its time delta.
+ *
  * The trace files are trace-cmd version 6 .dat files written here byte by
  * byte (libtracecmd 3.1 has no public API to write events that were not
  * recorded from a kernel): the header, event formats shaped like the
@@ -89,7 +96,7 @@
 #include <trace-cmd/trace-cmd.h>
 
 #define G_PAGE      4096
-#define G_PAGE_HDR  16
+#define G_PAGE_HDR  (8 + g_long)		/* the page header: time stamp, commit word */
 #define G_NCPUS     2
 #define G_T0        (1000LL * PF_NS_PER_SEC)
 #define G_US        1000LL
@@ -192,11 +199,18 @@ static const char g_fmt_ipi_entry[] = G_FMT_INT("call_function_single_entry", "5
 static const char g_fmt_ipi_exit[] = G_FMT_INT("call_function_single_exit", "501", "int", "vector", "1", "%d");
 static bool g_ipi;
 
+static int g_long = 8;		/* the kernel's long: the commit word's bytes (GENTRACE_LONG) */
+static bool g_stamps;		/* absolute time stamps and padding events (GENTRACE_STAMPS) */
 static const char g_header_page[] =
 	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
 	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
 	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
 	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+static const char g_header_page32[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:12;\tsize:4084;\tsigned:0;\n";
 static const char g_header_event[] =
 	"# compressed entry header\n\ttype_len    :    5 bits\n\ttime_delta  :   27 bits\n"
 	"\tarray       :   32 bits\n\n\tpadding     : type == 29\n\ttime_extend : type == 30\n"
@@ -238,11 +252,17 @@ static int g_page_flush(struct g_cpu *c)
 		commit |= 1ULL << 31;		/* RB_MISSED_EVENTS */
 		if (c->lost > 0) {
 			commit |= 1ULL << 30;	/* RB_MISSED_STORED: count after the data */
-			g_put64(c->page + G_PAGE_HDR + c->used, (uint64_t)c->lost);
+			if (g_long == 4)
+				g_put32(c->page + G_PAGE_HDR + c->used, (uint32_t)c->lost);
+			else
+				g_put64(c->page + G_PAGE_HDR + c->used, (uint64_t)c->lost);
 		}
 	}
 	g_put64(c->page, (uint64_t)c->page_ts);
-	g_put64(c->page + 8, commit);
+	if (g_long == 4)
+		g_put32(c->page + 8, (uint32_t)commit);
+	else
+		g_put64(c->page + 8, commit);
 	if (fwrite(c->page, G_PAGE, 1, c->f) != 1)
 		return -EIO;
 	c->bytes += G_PAGE;
@@ -253,7 +273,7 @@ static int g_page_flush(struct g_cpu *c)
 /* g_page_put - append one event (data already padded to 4 bytes) to its CPU's pages */
 static int g_page_put(struct g_cpu *c, int64_t ts, const unsigned char *data, int len, int lost)
 {
-	int need = 4 + len + (len > 112 ? 4 : 0) + 8;	/* header, array, time extend room */
+	int need = 4 + len + (len > 112 ? 4 : 0) + 8 + (g_stamps ? 8 : 0);	/* header, array, time extend, padding */
 	uint64_t delta;
 	unsigned char *p;
 	int ret;
@@ -273,9 +293,21 @@ static int g_page_put(struct g_cpu *c, int64_t ts, const unsigned char *data, in
 	}
 	delta = (uint64_t)(ts - c->last_ts);
 	p = c->page + G_PAGE_HDR + c->used;
-	if (delta >= (1u << 27)) {
+	if (g_stamps && (delta >= (1u << 27) || c->used % 3 == 1)) {	/* an absolute time stamp: its low 59 bits */
+		g_put32(p, 31 | (uint32_t)(((uint64_t)ts & ((1u << 27) - 1)) << 5));
+		g_put32(p + 4, (uint32_t)(((uint64_t)ts >> 27) & 0xffffffffu));
+		p += 8;
+		c->used += 8;
+		delta = 0;
+	} else if (delta >= (1u << 27)) {
 		g_put32(p, 30 | (uint32_t)((delta & ((1u << 27) - 1)) << 5));
 		g_put32(p + 4, (uint32_t)(delta >> 27));
+		p += 8;
+		c->used += 8;
+		delta = 0;
+	} else if (g_stamps && c->used) {	/* a discarded event of 4 bytes holds the delta */
+		g_put32(p, 29 | (uint32_t)(delta << 5));
+		g_put32(p + 4, 4);
 		p += 8;
 		c->used += 8;
 		delta = 0;
@@ -602,10 +634,10 @@ static void g_header(struct g_buf *b, const int64_t *dropped, bool observer, boo
 
 	g_add(b, magic, 3);
 	g_add(b, "tracing6", 9);
-	g_add(b, "\0\x08", 2);		/* little endian, 8-byte long */
+	g_add(b, g_long == 4 ? "\0\x04" : "\0\x08", 2);	/* little endian, the long's bytes */
 	g_add32(b, G_PAGE);
 	g_add(b, "header_page", 12);
-	g_addfmt(b, g_header_page);
+	g_addfmt(b, g_long == 4 ? g_header_page32 : g_header_page);
 	g_add(b, "header_event", 13);
 	g_addfmt(b, g_header_event);
 	g_add32(b, 2);
@@ -1454,6 +1486,9 @@ int main(int argc, char **argv)
 	bool lost, observer;
 
 	pf_set_prog("gentrace");
+	if (getenv("GENTRACE_LONG") && !strcmp(getenv("GENTRACE_LONG"), "4"))
+		g_long = 4;
+	g_stamps = getenv("GENTRACE_STAMPS") && !strcmp(getenv("GENTRACE_STAMPS"), "1");
 	if (argc >= 3 && !strcmp(argv[1], "floor"))
 		return g_floor(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "storm")) {
