@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need BUILT:t/gentrace CMD:perl CMD:trace-cmd
-plan 141
+plan 142
 
 # same ID DESC ARGS... - analyze ARGS with either decoder: the same exit code, stderr and
 # results.json (or none with both: a trace refused, its one line naming the same offset in it)
@@ -48,10 +48,10 @@ for f in "$TOP"/traces/ref/*.dat $(find "$TOP/t/fixtures" -name '*.dat' | sort);
 	i=$((i + 1))
 	same "dec-1.$i" "${f#"$TOP"/}: the same results.json" --trace "$f"
 done
-is "$i" 13 "dec-1.0 13 committed traces (4 reference, 9 fixtures)"
-ok "dec-1.14 a v6 reference trace is read by the direct decoder (no note)" \
+is "$i" 14 "dec-1.0 14 committed traces (4 reference, 10 fixtures)"
+ok "dec-1.v6 a v6 reference trace is read by the direct decoder (no note)" \
 	test -z "$(note_of --trace "$TOP/traces/ref/app-alone.dat")"
-ok "dec-1.15 a v7 trace (zstd) of the RT guest is read by the direct decoder (no note)" \
+ok "dec-1.v7 a v7 trace (zstd) of the RT guest is read by the direct decoder (no note)" \
 	test -z "$(note_of --trace "$TOP/t/fixtures/rt/softirq-preempted.dat")"
 
 # dec-2: every gentrace scenario, as 64- and 32-bit kernels write pages, with and without
