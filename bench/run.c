@@ -166,6 +166,24 @@ bool run_disk_check(struct run *r, const char *when)
 	return true;
 }
 
+/*
+ * run_fail_io - writing 'what' in the run directory failed with errno err: a full disk is said
+ * as run_disk_check says it (partial, disk_full) also when statvfs still shows a little room,
+ * anything else as what and why. -1.
+ */
+int run_fail_io(struct run *r, const char *what, int err)
+{
+	if (err != ENOSPC && err != EDQUOT)
+		return run_fail(r, PF_EXIT_ENV, "%s: %s", what, strerror(err)), -1;
+	if (!run_disk_check(r, what)) {
+		r->disk_full = true;
+		r->partial = true;
+		run_fail(r, PF_EXIT_ENV, "%s: the disk of the run directory is full (ENOSPC: %s): what was written "
+			 "is kept, the run is partial", what, strerror(err));
+	}
+	return -1;
+}
+
 /* run_path - dir/name into buf */
 char *run_path(char *buf, size_t size, const char *dir, const char *name)
 {
@@ -371,7 +389,7 @@ static int run_start_load(struct run *r, const struct scn_phase *p, const char *
 	snprintf(name, sizeof(name), "load-%s.csv", rl->name);	/* what it achieved each second */
 	run_path(samples, sizeof(samples), pdir, name);
 	if (pf_mkdirs(work) < 0)
-		return run_fail(r, PF_EXIT_ENV, "%s: %s", work, strerror(errno)), -1;
+		return run_fail_io(r, work, errno);
 	run_load_args(r, p, rl->name, pdir, work, rl->report, samples, dur, argv, (int)PF_ARRAY_SIZE(argv), kvbuf,
 		      hk);
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
@@ -594,7 +612,7 @@ static int run_app_config(struct run *r, const struct scn_phase *p, const char *
 	}
 	out = fopen(run_path(path, size, pdir, "flightapp.ini"), "we");
 	if (!out)
-		return run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno)), -1;
+		return run_fail_io(r, path, errno);
 	if (config) {
 		in = fopen(config, "re");
 		if (!in) {
@@ -618,7 +636,7 @@ static int run_app_config(struct run *r, const struct scn_phase *p, const char *
 		fprintf(out, "\n; written by preflight run: telemetry to the wifi load's ground station\n"
 			"[telemetry]\ndest = %s\n", dest);
 	if (fclose(out))
-		return run_fail(r, PF_EXIT_ENV, "%s: %s", path, strerror(errno)), -1;
+		return run_fail_io(r, path, errno);
 	if (dest[0])
 		run_log(r, "phase %s: app telemetry to %s", p->name, dest);
 	return 0;
@@ -1217,7 +1235,7 @@ static int run_phase(struct run *r, int idx)
 	run_path(pdir, sizeof(pdir), r->dir, name);
 	memset(&r->live, 0, sizeof(r->live));
 	if (pf_mkdirs(pdir) < 0)
-		return run_fail(r, PF_EXIT_ENV, "%s: %s", pdir, strerror(errno));
+		return run_fail_io(r, pdir, errno), r->code;
 	r->current_phase = idx;
 	run_manifest(r, false);
 	run_log(r, "phase %s: begin (%s, %lld s, %d loads)", p->name, scn_measure_name(p->measure),

@@ -119,6 +119,7 @@ extern volatile sig_atomic_t run_signal;	/* the stop request (SIGINT, SIGTERM, S
 void run_log(struct run *r, const char *fmt, ...) PF_PRINTF(2, 3);
 int run_fail(struct run *r, int code, const char *fmt, ...) PF_PRINTF(3, 4);
 bool run_disk_check(struct run *r, const char *when);
+int run_fail_io(struct run *r, const char *what, int err);
 char *run_path(char *buf, size_t size, const char *dir, const char *name);
 bool run_exists(const char *path);
 void run_utc(char *buf, size_t size, bool iso);
