@@ -5,6 +5,11 @@
  * FIFO written in place, anything else refused; every write checked. See
  * outfile.h.
  *
+ * A stream's file (pf_outfile_open) is written without a name where the file
+ * system allows it (O_TMPFILE), linked as the temporary only at its commit: a
+ * writer killed by SIGKILL while it writes (a runner's run.json, rewritten
+ * after every phase, on an emulated CPU) leaves nothing behind.
+ *
  * The files being written live in a small fixed table of slots whose paths
  * are built before the temporary file exists, so a signal handler can remove
  * them with unlink alone (async-signal-safe).
@@ -37,6 +42,7 @@ struct pf_out_slot {
 	char shown[PATH_MAX];		/* the path as the caller gave it (messages, pf_outfile_end) */
 	char path[PATH_MAX];		/* where it ends: the target, symbolic links resolved */
 	char tmp[PATH_MAX + 8];		/* path + ".tmp" */
+	bool anon;			/* the stream's file has no name yet (O_TMPFILE): tmp is made at its commit */
 };
 
 #define PF_OUT_SLOTS 16
@@ -154,6 +160,7 @@ int pf_outfile_fail(const char *path, int err)
 static void pf_out_release(struct pf_out_slot *s)
 {
 	s->pending = 0;
+	s->anon = false;
 	s->f = NULL;
 	s->used = 0;
 }
@@ -277,6 +284,50 @@ static void pf_out_drop_stdout(void)
 	clearerr(stdout);
 }
 
+/*
+ * pf_out_anon - a stream's file made without a name in the target's directory (O_TMPFILE), its
+ * named temporary removed: a writer killed while it writes leaves nothing; the name is linked at
+ * the commit, just before the rename. Where the file system or /proc cannot do it, the named
+ * temporary stays.
+ */
+static void pf_out_anon(struct pf_out_slot *s, int *fd)
+{
+	char dir[PATH_MAX], *slash;
+	int afd;
+
+	if (s->kind != PF_OUT_REPLACE || access("/proc/self/fd", X_OK))
+		return;
+	snprintf(dir, sizeof(dir), "%s", s->path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		slash[slash == dir] = '\0';
+	afd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	if (afd < 0)
+		return;
+	close(*fd);
+	unlink(s->tmp);
+	s->pending = 0;
+	s->anon = true;
+	*fd = afd;
+}
+
+/* pf_out_link - the anonymous file gets its temporary name (a leftover of a killed writer replaced); 0 or errno */
+static int pf_out_link(struct pf_out_slot *s, int fd)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	s->pending = 1;
+	if (!linkat(AT_FDCWD, proc, AT_FDCWD, s->tmp, AT_SYMLINK_FOLLOW))
+		return 0;
+	if (errno == EEXIST && !unlink(s->tmp) && !linkat(AT_FDCWD, proc, AT_FDCWD, s->tmp, AT_SYMLINK_FOLLOW))
+		return 0;
+	s->pending = 0;
+	return errno;
+}
+
 int pf_outfile_open(const char *path, FILE **f)
 {
 	struct pf_out_slot *s;
@@ -286,6 +337,7 @@ int pf_outfile_open(const char *path, FILE **f)
 	s = pf_out_start(path, &fd, &code);
 	if (!s)
 		return code;
+	pf_out_anon(s, &fd);
 	if (s->kind == PF_OUT_STDOUT) {
 		s->f = stdout;
 	} else if (!(s->f = fdopen(fd, "w"))) {
@@ -324,6 +376,8 @@ int pf_outfile_commit(FILE *f)
 		err = errno ? errno : EIO;
 	if (!err && s->kind == PF_OUT_REPLACE && fsync(fileno(f)) < 0)
 		err = errno;
+	if (!err && s->anon)
+		err = pf_out_link(s, fileno(f));
 	if (f != stdout && fclose(f) && !err)
 		err = errno ? errno : EIO;
 	if (f == stdout && err)
