@@ -249,10 +249,15 @@ TESTS ?= $(filter-out $(CROSS_ONLY_TESTS),$(sort $(wildcard t/*.t)))
 # prove runs PROVE_JOBS test files at once (default: one per CPU). A test that needs
 # this machine's realtime CPUs or its tracefs says so ('need ... RT' or TRACEFS, see
 # t/lib/test-lib.sh): those run one after another in a single slot, so two live runs
-# never share the CPUs, and every other file runs beside them.
+# never share the CPUs, and every other file runs beside them. That chain is the
+# suite's longest path, so it starts first: prove's scheduler hands out the files of a
+# plain 'par=GLOB' rule before it looks into any 'seq' group (with 'par=**' the chain
+# ran alone after every other file), so each other file is a 'seq' rule of its own,
+# and the chain's group, named first, is asked first.
 PROVE_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 SERIAL_TESTS := $(shell grep -lE '^[[:space:]]*(need|test_have_prereq)[[:space:]].*\<(RT|TRACEFS)\>' t/*.t 2>/dev/null)
-PROVE_RULES := -j$(PROVE_JOBS) $(if $(SERIAL_TESTS),--rules='seq={$(subst $(space),$(comma),$(strip $(SERIAL_TESTS)))}') --rules='par=**'
+PROVE_RULES := -j$(PROVE_JOBS) $(if $(SERIAL_TESTS),--rules='seq={$(subst $(space),$(comma),$(strip $(SERIAL_TESTS)))}') \
+	$(foreach t,$(filter-out $(SERIAL_TESTS),$(wildcard $(TESTS))),--rules='seq=$(t)')
 
 # With JUNIT=path.xml the run is the usual one (same console output and exit
 # status) and its TAP, saved by prove, is then replayed into JUnit XML.
