@@ -16,7 +16,7 @@ sim = yes
 [load wifi]
 chunk = 2s
 [phase idle]
-duration = 2s
+duration = 1s
 measure = cyclictest
 [phase app]
 duration = 60s
