@@ -36,13 +36,20 @@ use constant { T => 0, V => 1, S => 2, E => 3 };
 # fail MSG - bad input: one line on stderr, exit 2
 sub fail { print STDERR "json-get: $ARGV[0]: $_[0]\n"; exit 2; }
 
-# value - parse the value at pos($text), white space first, into a node
+# value - parse the value at pos($text), white space first, into a node (its first
+# character says which kind: one pattern tried, not five)
 sub value {
 	$text =~ /\G\s*/gc;
 	my $start = pos($text);
-	my $node;
-	if ($text =~ /\G\{\s*/gc) {
+	my $c = substr($text, $start, 1);
+	if ($c eq '"') {
+		$text =~ /\G("(?:[^"\\]++|\\.)*+")/gc or fail("bad JSON at offset $start");
+		my $raw = $1;
+		return [ 's', index($raw, '\\') < 0 ? substr($raw, 1, -1) : $strings->decode($raw), $start, pos($text) ];
+	}
+	if ($c eq '{') {
 		my %h;
+		$text =~ /\G\{\s*/gc;
 		unless ($text =~ /\G\}/gc) {
 			while (1) {
 				my $k = value();
@@ -56,9 +63,11 @@ sub value {
 				fail("',' or '}' expected at offset " . pos($text));
 			}
 		}
-		$node = [ 'o', \%h ];
-	} elsif ($text =~ /\G\[\s*/gc) {
+		return [ 'o', \%h, $start, pos($text) ];
+	}
+	if ($c eq '[') {
 		my @a;
+		$text =~ /\G\[\s*/gc;
 		unless ($text =~ /\G\]/gc) {
 			while (1) {
 				push @a, value();
@@ -68,20 +77,11 @@ sub value {
 				fail("',' or ']' expected at offset " . pos($text));
 			}
 		}
-		$node = [ 'a', \@a ];
-	} elsif ($text =~ /\G("(?:[^"\\]++|\\.)*+")/gc) {
-		my $raw = $1;
-		$node = [ 's', index($raw, '\\') < 0 ? substr($raw, 1, -1) : $strings->decode($raw) ];
-	} elsif ($text =~ /\G(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?)/gc) {
-		$node = [ 'n', $1 ];
-	} elsif ($text =~ /\G(true|false|null)/gc) {
-		$node = [ 'l', $1 ];
-	} else {
-		fail("bad JSON at offset $start");
+		return [ 'a', \@a, $start, pos($text) ];
 	}
-	$node->[S] = $start;
-	$node->[E] = pos($text);
-	return $node;
+	return [ 'n', $1, $start, pos($text) ] if $text =~ /\G(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?)/gc;
+	return [ 'l', $1, $start, pos($text) ] if $text =~ /\G(true|false|null)/gc;
+	fail("bad JSON at offset $start");
 }
 
 # scalar_eq NODE STRING - the node is a scalar printed as STRING
