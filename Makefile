@@ -244,15 +244,23 @@ PROVE_FLAGS ?=
 # the tests make check runs (TESTS="t/0010-lib.t t/0522-*.t": only those): every t/*.t but
 # those only a cross build can run (t/0590 compares the target build's analysis with the
 # native one's: here it would compare this build with itself; make check-cross runs it)
+# nor those only the target guests run (t/0771 asserts of a quick selftest of its own what
+# t/0720 asserts of the one its qualification runs: make check runs that minute once)
 CROSS_ONLY_TESTS := t/0590-analyze-native.t
-TESTS ?= $(filter-out $(CROSS_ONLY_TESTS),$(sort $(wildcard t/*.t)))
+TARGET_ONLY_TESTS := t/0771-selftest-live.t
+TESTS ?= $(filter-out $(CROSS_ONLY_TESTS) $(TARGET_ONLY_TESTS),$(sort $(wildcard t/*.t)))
 # prove runs PROVE_JOBS test files at once (default: one per CPU). A test that needs
 # this machine's realtime CPUs or its tracefs says so ('need ... RT' or TRACEFS, see
 # t/lib/test-lib.sh): those run one after another in a single slot, so two live runs
-# never share the CPUs, and every other file runs beside them.
+# never share the CPUs, and every other file runs beside them. That chain is the
+# suite's longest path, so it starts first: prove's scheduler hands out the files of a
+# plain 'par=GLOB' rule before it looks into any 'seq' group (with 'par=**' the chain
+# ran alone after every other file), so each other file is a 'seq' rule of its own,
+# and the chain's group, named first, is asked first.
 PROVE_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 SERIAL_TESTS := $(shell grep -lE '^[[:space:]]*(need|test_have_prereq)[[:space:]].*\<(RT|TRACEFS)\>' t/*.t 2>/dev/null)
-PROVE_RULES := -j$(PROVE_JOBS) $(if $(SERIAL_TESTS),--rules='seq={$(subst $(space),$(comma),$(strip $(SERIAL_TESTS)))}') --rules='par=**'
+PROVE_RULES := -j$(PROVE_JOBS) $(if $(SERIAL_TESTS),--rules='seq={$(subst $(space),$(comma),$(strip $(SERIAL_TESTS)))}') \
+	$(foreach t,$(filter-out $(SERIAL_TESTS),$(wildcard $(TESTS))),--rules='seq=$(t)')
 
 # With JUNIT=path.xml the run is the usual one (same console output and exit
 # status) and its TAP, saved by prove, is then replayed into JUnit XML.
@@ -264,7 +272,7 @@ ifdef JUNIT
 	(cd "$$tap" && prove --exec cat --formatter TAP::Formatter::JUnit t/) > $(abspath $(JUNIT)); \
 	echo "JUnit XML: $(JUNIT)"; exit $$rc
 else
-	@echo "prove -j$(PROVE_JOBS)$(if $(PROVE_FLAGS), $(PROVE_FLAGS)): $(words $(TESTS)) test files$(if $(filter $(CROSS_ONLY_TESTS),$(TESTS)),, (not $(CROSS_ONLY_TESTS): make check-cross)) ($(words $(SERIAL_TESTS)) files that need the realtime CPUs or tracefs run one at a time)"
+	@echo "prove -j$(PROVE_JOBS)$(if $(PROVE_FLAGS), $(PROVE_FLAGS)): $(words $(TESTS)) test files$(if $(filter $(CROSS_ONLY_TESTS),$(TESTS)),, (not $(CROSS_ONLY_TESTS): make check-cross; not $(TARGET_ONLY_TESTS): make check-target)) ($(words $(filter $(SERIAL_TESTS),$(wildcard $(TESTS)))) files that need the realtime CPUs or tracefs run one at a time)"
 	@prove $(PROVE_RULES) $(PROVE_FLAGS) $(strip $(TESTS))
 endif
 

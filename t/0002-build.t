@@ -11,7 +11,7 @@
 # one traces/rec_tracecmd.h declares the private API of stops the build; the
 # fragments of the whole tree give the same commands in any order.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 35
+plan 36
 
 S="$TMP/src"
 mkdir -p "$S/t" "$S/app" "$TMP/x"
@@ -87,6 +87,18 @@ like "$rc:$(grep -c '<failure' "$TMP/fail.xml" 2>/dev/null)" "^[1-9][0-9]*:1$" \
 like "$out" "Result: FAIL" "build-5.4 ... and prove's summary says so"
 ( cd "$S" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory check JUNIT=rel.xml >/dev/null 2>&1 )
 ok "build-5.5 a relative JUNIT path is relative to where make runs" test -s "$S/rel.xml"
+# the files that need the realtime CPUs are the longest path: the first of them starts first,
+# beside the others, not after them. Two other files (two slots) wait until it has started.
+rm -f "$S/t/"*.t "$S/rel.xml"
+printf '#!/bin/sh\nneed() { :; }\nneed RT\necho start >> "%s"\necho 1..1\necho "ok 1 - s-1.1"\n' "$TMP/order" > "$S/t/0009-s.t"
+for p in 0003-p 0004-q; do
+	printf '#!/bin/sh\ni=0\nwhile ! grep -q start "%s" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done\necho "end %s" >> "%s"\necho 1..1\necho "ok 1 - p-1.1"\n' \
+		"$TMP/order" "$p" "$TMP/order" > "$S/t/$p.t"
+done
+chmod +x "$S/t/"*.t
+run_cmd mk check PROVE_JOBS=2
+is "$rc:$(head -1 "$TMP/order" 2>/dev/null)" "0:start" \
+	"build-5.6 make check starts the files that need the realtime CPUs first, beside the others (they wait for it)"
 
 # probes NAME - how many USDT probes the program build/NAME (or a path) carries
 probes() {

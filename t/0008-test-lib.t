@@ -5,7 +5,7 @@
 # prerequisite helpers skip outside CI and fail under CI=true, and a failed
 # script's files are kept where PF_KEEP_FAILED says.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 18
+plan 19
 
 J="$TMP/t.json"
 cat > "$J" <<'EOF'
@@ -34,6 +34,8 @@ is "$(printf '{"a": [1, {"b": 7}]}' | json_get - a.1.b)" 7 "lib-json-1.12 - read
 printf '{"a": 1,}' > "$TMP/bad.json"
 json_get "$TMP/bad.json" a > /dev/null 2>&1
 is "$?" 2 "lib-json-1.13 bad JSON: exit 2"
+is "$(json_get "$J"; echo "rc $?"):$(json_get "$TMP/bad.json" 2>/dev/null; echo "rc $?")" "rc 0:rc 2" \
+	"lib-json-1.14 no path: only whether the file is JSON, nothing printed"
 
 # prerequisites: a script that needs what is missing here
 printf '. "%s/t/lib/test-lib.sh"\nplan 2\ntest_have_prereq CMD:preflight-no-such-command || skip "x-1.1 x-1.2"\ndone_testing\n' \

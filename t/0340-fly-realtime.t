@@ -1,27 +1,30 @@
 #!/bin/sh
 # 0340-fly-realtime.t - the real thing: sensorsim (pty UART, SPI seqpacket,
 # 1 kHz dynamics) and flightapp (SCHED_FIFO executive with the flight
-# software in its tasks) for 30 s of wall-clock time, as root.
+# software in its tasks) for 17 s of wall-clock time, as root, around a
+# circuit whose first leg is 400 m (the default's 800 m took 30 s to its
+# first corner: the flight's length bought no assertion but that corner).
 #
 # Bounds are looser than the harness's (fly-1): on this VM a job can start
 # milliseconds late, IMU frames then arrive in bursts and the control loop
-# sees more delay; 30 s also end right after the first 90-degree corner,
+# sees more delay; 17 s also end right after the first 90-degree corner,
 # where most of the cross-track error lives. The link is clean, so frame
 # errors must be exactly zero. No timing is asserted.
 . "$(dirname "$0")/lib/test-lib.sh"
 need RT
 plan 12
 
-run_cmd "$PREFLIGHT" fly --realtime --duration 30 --keep "$TMP/rt" --output "$TMP/rt.json"
-ok "fly-rt-1.1 sensorsim + flightapp fly 30 s (exit 0)" test "$rc" -eq 0 || { cat "$TMP/rt/flightapp.log" "$TMP/rt/sensorsim.log" 2>/dev/null | sed 's/^/# /' | head -20; }
+printf '[fsw]\nwaypoint = 0, 0, 100\nwaypoint = 400, 0, 100\nwaypoint = 400, 500, 100\nwaypoint = 0, 500, 100\n' > "$TMP/short.ini"
+run_cmd "$PREFLIGHT" fly --realtime --duration 17 --scenario "$TMP/short.ini" --keep "$TMP/rt" --output "$TMP/rt.json"
+ok "fly-rt-1.1 sensorsim + flightapp fly 17 s (exit 0)" test "$rc" -eq 0 || { cat "$TMP/rt/flightapp.log" "$TMP/rt/sensorsim.log" 2>/dev/null | sed 's/^/# /' | head -20; }
 j="$TMP/rt.json"
 is "$(json_get "$j" .mode)/$(json_get "$j" .rt)" "realtime/true" "fly-rt-1.2 really real time, SCHED_FIFO"
 is "$(json_get "$j" .frame_errors)" "0" "fly-rt-1.3 clean link: zero frame errors"
 imu=$(json_get "$j" .imu_frames); gps=$(json_get "$j" .gps_fixes)
-ok "fly-rt-1.4 IMU frames ($imu >= 2700) and GPS fixes ($gps >= 25) decoded" test "$imu" -ge 2700 -a "$gps" -ge 25
+ok "fly-rt-1.4 IMU frames ($imu >= 1530, 90 % of 17 s at 100 Hz) and GPS fixes ($gps >= 14) decoded" test "$imu" -ge 1530 -a "$gps" -ge 14
 awk -v t="$(json_get "$j" track_err_rms_m)" -v a="$(json_get "$j" alt_err_rms_m)" 'BEGIN { exit !(t != "" && t < 15 && a != "" && a < 5) }'
 ok "fly-rt-1.5 follows the circuit: track RMS $(json_get "$j" .track_err_rms_m) m < 15, altitude RMS $(json_get "$j" .alt_err_rms_m) m < 5" test $? -eq 0
-awk -v p="$(json_get "$j" pos_err_rms_m)" -v n="$(json_get "$j" ekf_updates)" 'BEGIN { exit !(p != "" && p >= 0 && p < 5 && n >= 20) }'
+awk -v p="$(json_get "$j" pos_err_rms_m)" -v n="$(json_get "$j" ekf_updates)" 'BEGIN { exit !(p != "" && p >= 0 && p < 5 && n >= 11) }'
 ok "fly-rt-1.6 the EKF runs in its task: position RMS $(json_get "$j" .pos_err_rms_m) m < 5, $(json_get "$j" .ekf_updates) updates" test $? -eq 0
 ok "fly-rt-1.7 the first corner is reached, no stall" test "$(json_get "$j" .waypoints_reached)" -ge 1 -a "$(json_get "$j" .stalled)" = false
 ok "fly-rt-1.8 nothing left behind: pty link and socket removed" test ! -e "$TMP/rt/uart" -a ! -e "$TMP/rt/spi"

@@ -5,7 +5,8 @@
 # emulated CPU), that never makes them, or that dies first. Each late start
 # flies; each failure is one line naming the link and the simulator's state.
 # The stand-in's delays only outlast the old code's guesses (0.3 s in run, 5 s
-# in fly); nothing asserts how long a wait took.
+# in fly), and the flights are 1 s: their length buys no assertion; nothing
+# asserts how long a wait took.
 . "$(dirname "$0")/lib/test-lib.sh"
 need RT
 need BUILT:flightapp BUILT:sensorsim
@@ -31,8 +32,8 @@ EOF2
 chmod +x "$S/sensorsim"
 
 # --- fly --realtime ----------------------------------------------------------------------------
-run_cmd env STANDIN=late:8 "$S/preflight" fly --realtime --duration 3 --keep "$TMP/f1" --output "$TMP/f1.json"
-ok "links-1.1 fly: a simulator that makes its links 8 s late: flies (exit 0)" test "$rc" -eq 0 ||
+run_cmd env STANDIN=late:6 "$S/preflight" fly --realtime --duration 1 --keep "$TMP/f1" --output "$TMP/f1.json"
+ok "links-1.1 fly: a simulator that makes its links 6 s late: flies (exit 0)" test "$rc" -eq 0 ||
 	cat "$TMP/f1/flightapp.log" 2>/dev/null | sed 's/^/# /' | head -5
 run_cmd env STANDIN=never PREFLIGHT_TEST_AWAIT_MS=1500 "$S/preflight" fly --realtime --duration 3 --keep "$TMP/f2"
 like "$rc:$err" "^3:preflight: fly: waiting for the simulator's links: '$TMP/f2/uart' not there after 1500 ms, sensorsim still running \\(pid [0-9]+\\); see $TMP/f2/sensorsim.log\$" \
@@ -51,7 +52,7 @@ name = t0341
 sim = yes
 trace = off
 [phase app]
-duration = 3s
+duration = 1s
 measure = flightapp
 INI
 run_cmd env STANDIN=late:3 "$S/preflight" run "$TMP/t.ini" -o "$TMP/r1" --no-report

@@ -23,17 +23,17 @@ name = t0736
 [cyclictest]
 interval = 500us
 [phase full]
-duration = 3s
+duration = 1s
 measure = cyclictest
 cyclictest.trace = full
 [phase flight]
-duration = 3s
+duration = 2s
 measure = cyclictest
 cyclictest.trace = flight
 cyclictest.trigger = 1us
 cyclictest.max_snapshots = 2
 [phase plain]
-duration = 2s
+duration = 1s
 measure = cyclictest
 INI
 R="$TMP/run"

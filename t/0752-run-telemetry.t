@@ -1,6 +1,6 @@
 #!/bin/sh
 # 0752-run-telemetry.t - 'preflight qualify' of a one-phase scenario (the app
-# with its simulator under the wifi and spi loads, 6 s, no trace), as root:
+# with its simulator under the wifi and spi loads, 3 s, no trace), as root:
 # the runner points the app's telemetry at the wifi load's receiver, the
 # delivery lands in loads.json, the app's own SPI transfer times in
 # results.json (fsw.spi_transfer_ns) where REQ-SPI-001 reads them beside the
@@ -24,7 +24,7 @@ chunk = 2s
 [load spi]
 rate = 500
 [phase app]
-duration = 6s
+duration = 3s
 measure = flightapp
 loads = wifi spi
 INI

@@ -19,7 +19,7 @@ sim = no
 rate = 200
 size = 64
 [phase idle]
-duration = 2s
+duration = 1s
 measure = cyclictest
 [phase app]
 duration = 3s

@@ -3,6 +3,8 @@
 # at a path of a JSON file (test-lib.sh's json_get calls it).
 #
 #   json-get.pl FILE PATH...     (FILE - reads stdin; one line printed per PATH)
+#   json-get.pl FILE             only whether FILE is JSON: exit 0 or 2, nothing printed
+#                                (the whole document printed back costs ten times the parse)
 #
 # A PATH is dotted, a leading '.' optional ('.kernel.release', 'tasks.1.policy').
 # A step is an object key, an array index, KEY=VALUE (the first array element
@@ -23,101 +25,89 @@ use strict;
 use warnings;
 use JSON::PP;
 
-my ($text, $at);
+my $text;	# the document; pos($text) is where the parser is
 my $strings = JSON::PP->new->allow_nonref;	# decodes the strings that hold escapes
+
+# A node is [type (o|a|s|n|l), value, start offset, end offset]: arrays, not hashes,
+# and the cursor in pos() rather than copied in and out of it, because a results.json
+# of a live run holds some 10^5 values (3.8 MB took 3 s; the tests read it many times).
+use constant { T => 0, V => 1, S => 2, E => 3 };
 
 # fail MSG - bad input: one line on stderr, exit 2
 sub fail { print STDERR "json-get: $ARGV[0]: $_[0]\n"; exit 2; }
 
-# ws - skip white space at $at
-sub ws { pos($text) = $at; $text =~ /\G\s*/gc; $at = pos($text); }
-
-# value - parse the value at $at into a node: { t => o|a|s|n|l, v => ..., s => start, e => end }
+# value - parse the value at pos($text), white space first, into a node (its first
+# character says which kind: one pattern tried, not five)
 sub value {
-	ws();
-	my $start = $at;
-	pos($text) = $at;
-	my $node;
-	if ($text =~ /\G\{/gc) {
+	$text =~ /\G\s*/gc;
+	my $start = pos($text);
+	my $c = substr($text, $start, 1);
+	if ($c eq '"') {
+		$text =~ /\G("(?:[^"\\]++|\\.)*+")/gc or fail("bad JSON at offset $start");
+		my $raw = $1;
+		return [ 's', index($raw, '\\') < 0 ? substr($raw, 1, -1) : $strings->decode($raw), $start, pos($text) ];
+	}
+	if ($c eq '{') {
 		my %h;
-		$at = pos($text);
-		ws();
-		if (substr($text, $at, 1) eq '}') {
-			$at++;
-		} else {
+		$text =~ /\G\{\s*/gc;
+		unless ($text =~ /\G\}/gc) {
 			while (1) {
-				ws();
 				my $k = value();
-				$k->{t} eq 's' or fail("object key is not a string at offset $k->{s}");
-				ws();
-				substr($text, $at, 1) eq ':' or fail("':' expected at offset $at");
-				$at++;
-				$h{$k->{v}} = value();
-				ws();
-				my $c = substr($text, $at++, 1);
-				last if $c eq '}';
-				$c eq ',' or fail("',' or '}' expected at offset " . ($at - 1));
+				$k->[T] eq 's' or fail("object key is not a string at offset $k->[S]");
+				$text =~ /\G\s*/gc;
+				$text =~ /\G:/gc or fail("':' expected at offset " . pos($text));
+				$h{$k->[V]} = value();
+				$text =~ /\G\s*/gc;
+				next if $text =~ /\G,/gc;
+				last if $text =~ /\G\}/gc;
+				fail("',' or '}' expected at offset " . pos($text));
 			}
 		}
-		$node = { t => 'o', v => \%h };
-	} elsif ($text =~ /\G\[/gc) {
+		return [ 'o', \%h, $start, pos($text) ];
+	}
+	if ($c eq '[') {
 		my @a;
-		$at = pos($text);
-		ws();
-		if (substr($text, $at, 1) eq ']') {
-			$at++;
-		} else {
+		$text =~ /\G\[\s*/gc;
+		unless ($text =~ /\G\]/gc) {
 			while (1) {
 				push @a, value();
-				ws();
-				my $c = substr($text, $at++, 1);
-				last if $c eq ']';
-				$c eq ',' or fail("',' or ']' expected at offset " . ($at - 1));
+				$text =~ /\G\s*/gc;
+				next if $text =~ /\G,/gc;
+				last if $text =~ /\G\]/gc;
+				fail("',' or ']' expected at offset " . pos($text));
 			}
 		}
-		$node = { t => 'a', v => \@a };
-	} elsif ($text =~ /\G("(?:[^"\\]|\\.)*")/gc) {
-		my $raw = $1;
-		$node = { t => 's', v => index($raw, '\\') < 0 ? substr($raw, 1, -1) : $strings->decode($raw) };
-		$at = pos($text);
-	} elsif ($text =~ /\G(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?)/gc) {
-		$node = { t => 'n', v => $1 };
-		$at = pos($text);
-	} elsif ($text =~ /\G(true|false|null)/gc) {
-		$node = { t => 'l', v => $1 };
-		$at = pos($text);
-	} else {
-		fail("bad JSON at offset $start");
+		return [ 'a', \@a, $start, pos($text) ];
 	}
-	$node->{s} = $start;
-	$node->{e} = $at;
-	return $node;
+	return [ 'n', $1, $start, pos($text) ] if $text =~ /\G(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?)/gc;
+	return [ 'l', $1, $start, pos($text) ] if $text =~ /\G(true|false|null)/gc;
+	fail("bad JSON at offset $start");
 }
 
 # scalar_eq NODE STRING - the node is a scalar printed as STRING
-sub scalar_eq { my ($n, $s) = @_; return $n->{t} =~ /^[snl]$/ && $n->{v} eq $s; }
+sub scalar_eq { my ($n, $s) = @_; return $n->[T] =~ /^[snl]$/ && $n->[V] eq $s; }
 
 # walk NODE PARTS... - a list of the nodes the dotted parts lead to, undef when none
 # ('*' over an array: the elements that have the rest of the path, maybe none)
 sub walk {
 	my ($node, @parts) = @_;
 	return [$node] unless @parts;
-	if ($node->{t} eq 'a' && $parts[0] eq '*') {
-		return [ map { @{ walk($_, @parts[1 .. $#parts]) // [] } } @{ $node->{v} } ];
+	if ($node->[T] eq 'a' && $parts[0] eq '*') {
+		return [ map { @{ walk($_, @parts[1 .. $#parts]) // [] } } @{ $node->[V] } ];
 	}
 	# the longest run of parts that names a step here ('p99.9' before 'p99')
 	for my $n (reverse 1 .. @parts) {
 		my $step = join '.', @parts[0 .. $n - 1];
 		my @rest = @parts[$n .. $#parts];
-		if ($node->{t} eq 'o') {
-			return walk($node->{v}{$step}, @rest) if exists $node->{v}{$step};
-		} elsif ($node->{t} eq 'a') {
+		if ($node->[T] eq 'o') {
+			return walk($node->[V]{$step}, @rest) if exists $node->[V]{$step};
+		} elsif ($node->[T] eq 'a') {
 			if ($step =~ /^\d+$/) {
-				return walk($node->{v}[$step], @rest) if $step < @{ $node->{v} };
+				return walk($node->[V][$step], @rest) if $step < @{ $node->[V] };
 			} elsif ($step =~ /^([^=]+)=(.*)$/s) {
 				my ($k, $want) = ($1, $2);
-				my ($el) = grep { $_->{t} eq 'o' && exists $_->{v}{$k} && scalar_eq($_->{v}{$k}, $want) }
-					@{ $node->{v} };
+				my ($el) = grep { $_->[T] eq 'o' && exists $_->[V]{$k} && scalar_eq($_->[V]{$k}, $want) }
+					@{ $node->[V] };
 				return walk($el, @rest) if $el;
 			}
 		}
@@ -128,12 +118,12 @@ sub walk {
 # show NODE - the text of a value as described at the top
 sub show {
 	my $n = shift;
-	return $n->{v} if $n->{t} ne 'o' && $n->{t} ne 'a';
-	my $raw = substr($text, $n->{s}, $n->{e} - $n->{s});
+	return $n->[V] if $n->[T] ne 'o' && $n->[T] ne 'a';
+	my $raw = substr($text, $n->[S], $n->[E] - $n->[S]);
 	return JSON::PP->new->canonical->encode(JSON::PP->new->decode($raw));
 }
 
-@ARGV >= 2 or die "usage: json-get.pl FILE PATH...\n";
+@ARGV >= 1 or die "usage: json-get.pl FILE [PATH...]\n";
 my $file = shift @ARGV;
 {
 	local $/;
@@ -149,10 +139,10 @@ my $file = shift @ARGV;
 }
 binmode STDOUT, ':encoding(UTF-8)';
 unshift @ARGV, $file;	# for fail()'s messages
-$at = 0;
+pos($text) = 0;
 my $root = value();
-ws();
-$at == length $text or fail("text after the JSON value at offset $at");
+$text =~ /\G\s*/gc;
+pos($text) == length $text or fail("text after the JSON value at offset " . pos($text));
 
 my $status = 0;
 for my $path (@ARGV[1 .. $#ARGV]) {

@@ -178,7 +178,7 @@ wait_for() {
 # json_get FILE PATH... - print values of a JSON file (FILE - is stdin), one line per PATH:
 # dotted paths, array indexes, KEY=VALUE and '*' steps, keys with dots ('p99.9') as they are;
 # numbers exactly as written, null/true/false as words; exit 1 when a PATH is not there.
-# t/lib/json-get.pl says it all.
+# No PATH: only whether FILE is JSON (exit 0, or 2 as for bad JSON). t/lib/json-get.pl says it all.
 json_get() { perl "$TOP/t/lib/json-get.pl" "$@"; }
 
 # long_dir BASE LEN - make a directory under BASE whose path is LEN characters (at most 4095: it can
