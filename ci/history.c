@@ -51,7 +51,8 @@ const struct pf_command cmd_history = {
 	"          (run.json 'uuid'); a run already there is left as it is\n"
 	"list      one line per run: UUID, start, board, kernel, scenario, exit code\n"
 	"board     the fleet's latest run per board and kernel: its start, scenario,\n"
-	"          result (exit 0 pass, 1 fail, else not done; unknown without one),\n"
+	"          result (exit 0 pass, or incomplete with a verdict not measured or\n"
+	"          none; 1 fail; else not done; unknown without one),\n"
 	"          its verdicts passed / failed / skipped, its report (RUN/report.html\n"
 	"          on the runner) and UUID; with --scenario, of that scenario's runs,\n"
 	"          with --until, of those started at or before then\n"
@@ -238,7 +239,9 @@ static int history_add_one(struct ci_db *db, const char *path)
 	}
 	pf_utc(now, sizeof(now), time(NULL), false);
 	{
-		const char *p[] = { uuid, run.path, started[0] ? started : NULL, run.ident[CI_ID_BOARD],
+		/* the run's absolute path: a history many runners share names where each report is */
+		char *abs = realpath(run.path, NULL);
+		const char *p[] = { uuid, abs ? abs : run.path, started[0] ? started : NULL, run.ident[CI_ID_BOARD],
 				    run.ident[CI_ID_KERNEL], run.ident[CI_ID_CONFIG], run.ident[CI_ID_ISOLATION],
 				    run.ident[CI_ID_SCENARIO], run.ident[CI_ID_SCENARIO_HASH], run.ident[CI_ID_VERSION],
 				    code[0] ? code : NULL, now };
@@ -246,8 +249,11 @@ static int history_add_one(struct ci_db *db, const char *path)
 		if (ci_db_exec(db, "INSERT INTO runs (uuid, path, started_utc, board, kernel_release, config_hash,"
 			       " isolation, scenario, scenario_hash, preflight_version, exit_code, added_utc)"
 			       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS INTEGER), ?) ON CONFLICT DO NOTHING",
-			       12, p, NULL, NULL))
+			       12, p, NULL, NULL)) {
+			free(abs);
 			goto fail;
+		}
+		free(abs);
 	}
 	for (size_t i = 0; i < run.n; i++) {
 		const struct ci_metric *m = &run.m[i];
@@ -357,13 +363,20 @@ static int history_board_query(struct ci_db *db, const char *scenario, const cha
 	return ci_db_exec(db, sql, n, p, row, ctx) ? PF_EXIT_USAGE : 0;
 }
 
-/* history_board_result - a run's result from its exit code (docs/verdicts.md): 0 pass, 1 fail, else not done */
-static const char *history_board_result(const char *exit_code, char *buf, size_t size)
+/*
+ * history_board_result - a run's result from its exit code (docs/verdicts.md) and its verdicts:
+ * 0 pass, but incomplete when a verdict was not measured (skip: never a pass on nothing), or
+ * when it has no verdict at all; 1 fail; else not done
+ */
+static const char *history_board_result(const char *const *cols, char *buf, size_t size)
 {
+	const char *exit_code = cols[HB_EXIT];
+	bool measured = atoll(cols[HB_PASSED]) > 0 && atoll(cols[HB_SKIPPED]) == 0;
+
 	if (!exit_code)
 		snprintf(buf, size, "unknown");	/* a run.json without its exit code */
 	else if (!strcmp(exit_code, "0") || !strcmp(exit_code, "1"))
-		snprintf(buf, size, "%s", !strcmp(exit_code, "0") ? "pass" : "fail");
+		snprintf(buf, size, "%s", !strcmp(exit_code, "1") ? "fail" : measured ? "pass" : "incomplete");
 	else
 		snprintf(buf, size, "not-done(exit-%s)", exit_code);
 	return buf;
@@ -379,7 +392,7 @@ static int history_board_row(void *ctx, int ncols, const char *const *cols)
 		return 0;
 	printf("%s  %s  %s  %s  %s  %s/%s/%s  %s/report.html  %s\n", cols[HB_BOARD] ? cols[HB_BOARD] : "-",
 	       cols[HB_KERNEL] ? cols[HB_KERNEL] : "-", cols[HB_STARTED] ? cols[HB_STARTED] : "-",
-	       cols[HB_SCENARIO] ? cols[HB_SCENARIO] : "-", history_board_result(cols[HB_EXIT], result, sizeof(result)),
+	       cols[HB_SCENARIO] ? cols[HB_SCENARIO] : "-", history_board_result(cols, result, sizeof(result)),
 	       cols[HB_PASSED], cols[HB_FAILED], cols[HB_SKIPPED], cols[HB_PATH] ? cols[HB_PATH] : "-", cols[HB_UUID]);
 	return 0;
 }
@@ -396,7 +409,7 @@ static int history_board_json(void *ctx, int ncols, const char *const *cols)
 		"kernel_release", cols[HB_KERNEL] ? json_string(cols[HB_KERNEL]) : json_null(),
 		"started_utc", cols[HB_STARTED] ? json_string(cols[HB_STARTED]) : json_null(),
 		"scenario", cols[HB_SCENARIO] ? json_string(cols[HB_SCENARIO]) : json_null(),
-		"result", history_board_result(cols[HB_EXIT], result, sizeof(result)),
+		"result", history_board_result(cols, result, sizeof(result)),
 		"passed", (json_int_t)atoll(cols[HB_PASSED]), "failed", (json_int_t)atoll(cols[HB_FAILED]),
 		"skipped", (json_int_t)atoll(cols[HB_SKIPPED]),
 		"path", cols[HB_PATH] ? json_string(cols[HB_PATH]) : json_null(), "uuid", cols[HB_UUID]));

@@ -7,7 +7,7 @@ need BUILT:preflight BUILT:t/ci_genruns
 need CMD:sqlite3
 need CMD:gnuplot
 need CMD:xmllint
-plan 33
+plan 35
 
 G="$B/t/ci_genruns"
 D="$TMP/runs"
@@ -41,6 +41,27 @@ run_cmd "$PREFLIGHT" history board --db "$DB"
 is "$rc:$(printf '%s\n' "$out" | grep -v '^#' | awk '{ print $1, $2, $5, $6, $7, $8 }' | paste -sd'|')" \
 	"0:synthetic-board 6.1.0 unknown 0/0/0 $D/k1/run-04/report.html $(json_get "$D/k1/run-04/run.json" uuid)|synthetic-board 6.2.0 unknown 1/1/1 $D/k2/run-08/report.html $(json_get "$D/k2/run-08/run.json" uuid)" \
 	"ci-hist-1.7 board: one line per board and kernel, its latest run (run-04, run-08), its verdicts passed/failed/skipped, its report"
+
+# exit 0 is a pass on the board only when every verdict was measured: one not measured (or none at
+# all) is incomplete, never a pass on nothing
+for k in pass inc none; do
+	cp -r "$D/k1/run-04" "$D/b-$k"
+	perl -MJSON::PP -i -0777 -pe 'my $j = decode_json($_); $j->{uuid} = "board-'$k'"; $j->{exit_code} = 0;
+		$_ = encode_json($j)' "$D/b-$k/run.json"
+	perl -MJSON::PP -i -0777 -pe 'my $j = decode_json($_); $j->{hostname} = "board-'$k'"; $_ = encode_json($j)' \
+		"$D/b-$k/sysinfo.json"
+done
+printf '{"schema": "preflight-verdicts/1", "verdicts": [{"id": "REQ-A", "label": "a", "verdict": "pass"}]}\n' > "$D/b-pass/verdicts.json"
+printf '{"schema": "preflight-verdicts/1", "verdicts": [{"id": "REQ-A", "label": "a", "verdict": "pass"},
+ {"id": "REQ-B", "label": "b", "verdict": "not_measured"}]}\n' > "$D/b-inc/verdicts.json"
+rm -f "$D/b-none/verdicts.json"
+"$PREFLIGHT" history add --db "$TMP/b.sqlite" "$D"/b-* >/dev/null
+is "$("$PREFLIGHT" history board --db "$TMP/b.sqlite" | grep -v '^#' | awk '{ print $1, $5, $6 }' | paste -sd'|')" \
+	"board-inc incomplete 1/0/1|board-none incomplete 0/0/0|board-pass pass 1/0/0" \
+	"ci-hist-1.9 board: exit 0 is pass only with every verdict measured; a not measured one, or none, is incomplete"
+(cd "$D/k1" && "$PREFLIGHT" history add --db "$TMP/rel.sqlite" run-01 >/dev/null)
+is "$(sqlite3 "$TMP/rel.sqlite" 'SELECT path FROM runs')" "$(cd "$D/k1/run-01" && pwd -P)" \
+	"ci-hist-1.8 a run given by a relative path is stored by its absolute one (a shared history says where each report is)"
 
 # --- ci-hist-2: a version-1 database is migrated; a newer one is refused
 V1="$TMP/v1.sqlite"
