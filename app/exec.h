@@ -88,6 +88,9 @@ struct app {
 	_Atomic bool tick_done;
 	_Atomic bool logger_stop;
 	_Atomic uint64_t skipped_slots;	/* slots the tick skipped (woke more than a slot late) */
+	pthread_t main_thread;		/* the thread that ends the run (joins, job log, statistics) */
+	int      end_prio;		/* SCHED_FIFO priority of the run's end (app_raise_end), 0 = none */
+	_Atomic int end_prio_error;	/* the tick's raise of main_thread: 0 or -errno */
 	sem_t    go;			/* released once t0 is set */
 	struct app_marker marker;
 	uint64_t (*drain)(struct app *app);	/* the logger's job: empty the rings (flightapp: app_logger_drain), NULL = none */
@@ -147,10 +150,20 @@ void app_declare_tasks(struct app *app);
 /* app_go - let the started threads run (once the job log header is written) */
 void app_go(struct app *app);
 
+/*
+ * app_set_end_priority - the run's end (the caller: main_thread, and the
+ * logger's last drain) at SCHED_FIFO 'prio' once the tick's last slot is over;
+ * 0 leaves both as they are. Before app_go.
+ */
+void app_set_end_priority(struct app *app, int prio);
+
 /* app_request_stop - begin shutdown (from the main thread) */
 void app_request_stop(struct app *app);
 
-/* app_join - wait for the tick, then stop and join every task and the logger */
+/*
+ * app_join - wait for the tick, then stop and join every task and the logger
+ * (the logger raised to the end priority for its last drain)
+ */
 void app_join(struct app *app);
 
 /* app_fini - bodies' fini, free memory */

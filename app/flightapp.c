@@ -325,9 +325,14 @@ int main(int argc, char **argv)
 		code = PF_EXIT_ENV;	/* the reason is reported once, when the job log is closed */
 	if (!o.no_rt && (ret = app_rt_main_priority(0)))
 		pf_err("warning: the main thread stays at SCHED_FIFO: %s", strerror(-ret));
+	/* and back at the set-up's priority for the end: raised by the tick's last slot */
+	app_set_end_priority(&app, o.no_rt ? 0 : app_setup_priority(&app));
 	app_go(&app);
-	app_wait(&app, &sigs);
+	if (app_wait(&app, &sigs) && !o.no_rt)
+		app_rt_main_priority(app_setup_priority(&app));	/* stopped by a signal, before the tick ended */
 	app_join(&app);
+	if ((ret = atomic_load(&app.end_prio_error)))
+		pf_err("warning: the run's end at SCHED_FIFO %d: %s", app.end_prio, strerror(-ret));
 
 	ret = app_joblog_close(&app);
 	if (ret) {

@@ -1,13 +1,14 @@
 #!/bin/sh
 # 0420-record-flightapp.t - a short flightapp run under preflight record: the file reads back,
 # counts agree, every job's markers are there, pid -> comm covers the app's threads, and the
-# app's main thread sets up at a realtime priority and leaves it before its tasks go
+# app's main thread sets up at a realtime priority, leaves it before its tasks go and ends the
+# run at it again
 . "$(dirname "$0")/lib/test-lib.sh"
 need TRACEFS
 need RT
 . "$TOP/t/lib/rec-lib.sh"
 need BUILT:flightapp
-plan 10
+plan 11
 
 f="$TMP/app.dat"
 run_cmd "$PREFLIGHT" record -o "$f" --instance $PFT-app -- \
@@ -34,7 +35,8 @@ is "$bad" "" "rec-app-3.1 every task thread has its task's name in the file"
 is "$(rec_summary "$f" pids.unnamed)" "0" "rec-app-3.2 no pid without a comm"
 is "$(rec_instances)" "" "rec-app-4.1 no instance left behind"
 # the app's main thread: its set-up at the tasks' lowest realtime priority (mission1's FIFO 60,
-# kernel priority 39), back to SCHED_OTHER (120) before the tasks go, never at 39 again; on
+# kernel priority 39), back to SCHED_OTHER (120) before the tasks go, at 39 again only for the
+# run's end (raised by the tick's last slot: a starved main thread never ended a 1-CPU run); on
 # PREEMPT_RT it may be PI-boosted anywhere (49: an IRQ thread waited for a lock it held), which
 # is left out
 # (the main thread is the one that wakes the new task threads; the report's first 'flightapp:'
@@ -43,6 +45,10 @@ main=$(trace-cmd report -i "$f" 2>/dev/null | grep 'sched_wakeup_new:.*flightapp
 	sed -n 's/^ *[^ ]*-\([0-9]*\) *\[[0-9]*\].*/\1/p' | head -n 1)
 seq=$(trace-cmd report -i "$f" 2>/dev/null | grep 'sched_switch:' | grep -o "flightapp:$main \[[0-9]*\]" |
 	sed 's/.*\[\([0-9]*\)\]/\1/' | grep -x '39\|120' | tr '\n' ' ')
-like "$seq" "^(120 )*(39 )+(120 )+$" \
-	"rec-app-5.1 flightapp's main thread sets up at SCHED_FIFO 60 and runs SCHED_OTHER after ($main: ${seq%% *} ...)"
+like "$seq" "^(120 )*(39 )+(120 )+(39 )+$" \
+	"rec-app-5.1 flightapp's main thread sets up at SCHED_FIFO 60, runs SCHED_OTHER, ends at FIFO 60 ($main: $(echo "$seq" | cut -c1-60) ...)"
+# the logger (SCHED_OTHER) does its last drain at the end's FIFO 60 too
+lseq=$(trace-cmd report -i "$f" 2>/dev/null | grep 'sched_switch:' | grep -o "logger:[0-9]* \[[0-9]*\] [RSDZ]" |
+	sed 's/.*\[\([0-9]*\)\].*/\1/' | grep -x '39\|120' | uniq | tr '\n' ' ')
+like "$lseq" "^120 39 $" "rec-app-5.2 the logger drains at SCHED_OTHER, its last drain at FIFO 60 ($lseq)"
 done_testing
