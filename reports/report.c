@@ -14,6 +14,7 @@
 #include "command.h"
 #include "common.h"
 #include "ct_overflow.h"
+#include "decision.h"
 #include "datafile.h"
 #include "joblog_read.h"
 #include "jpath.h"
@@ -666,6 +667,8 @@ static const char rpt_css[] =
 	"figure{margin:.6em 0;break-inside:avoid}figure img{max-width:100%;height:auto;border:1px solid #ddd}figcaption{font-size:9pt;color:#333}\n"
 	".runid{font-size:8.5pt;color:#444;border-bottom:1px solid #ccc;margin-bottom:4px}\n"
 	".partial{background:#b00000;color:#fff;font-weight:bold;padding:3px 6px}\n"
+	"#decision{width:100%;font-size:9.5pt;border:2px solid #111}#decision th{width:16%;white-space:nowrap}"
+	"#decision td b.bad{color:#b00000}#decision td b.ok{color:#0a6b2d}\n"
 	".missing{color:#8a4b00;background:#fff4e0;padding:2px 6px;border-left:3px solid #e69f00}\n"
 	".basis{background:#eef3f8;padding:4px 8px;border-left:3px solid #0072B2}\n"
 	"pre{font-size:8pt;white-space:pre-wrap;word-break:break-all;background:#f7f7f7;padding:4px}\n"
@@ -698,22 +701,47 @@ static void rpt_css_string(FILE *out, const char *text)
 	}
 }
 
+/* rpt_decision - page 1's decision table (reports/decision.c): the result and what it rests on */
+static void rpt_decision(struct rpt *r, json_t *selftest)
+{
+	struct decision d;
+	int i;
+
+	decision_read(r->dir, r->verdicts, selftest, r->sysinfo, r->run, r->results, false, &d);
+	fputs("<table id=\"decision\">", r->out);
+	for (i = 0; i < DECISION_N; i++) {
+		fprintf(r->out, "<tr><th>%s</th><td><b class=\"%s\">", d.line[i].name, d.line[i].ok ? "ok" : "bad");
+		rpt_esc(r->out, d.line[i].state);
+		fputs("</b>: ", r->out);
+		rpt_esc(r->out, d.line[i].text);
+		fputs("</td></tr>", r->out);
+	}
+	fputs("</table>\n", r->out);
+}
+
+/* rpt_head_verdicts - page 1's result from verdicts.json, boxed, and the decision table under it (issue 32.10) */
+static void rpt_head_verdicts(struct rpt *r, json_t *selftest)
+{
+	if (r->verdicts)
+		fprintf(r->out, "<p class=\"result\" id=\"result\">RESULT: %s — %d passed, %d failed, %d not measured, "
+			"%d not valid</p>\n", rpt_str(r->verdicts, "result", "?"), (int)rpt_num(r->verdicts, "counts.pass"),
+			(int)rpt_num(r->verdicts, "counts.fail"), (int)rpt_num(r->verdicts, "counts.not_measured"),
+			(int)rpt_num(r->verdicts, "counts.not_valid"));
+	rpt_decision(r, selftest);
+}
+
 /*
- * rpt_head_verdicts - page 1's lines from verdicts.json: the result, the
- * loads that fell short of their [validity] threshold, and the interfaces
- * this machine emulated (issue 32.4, 32.5)
+ * rpt_load_short - page 1's lines from verdicts.json: the loads that fell
+ * short of their [validity] threshold, and the interfaces this machine
+ * emulated (issue 32.4, 32.5)
  */
-static void rpt_head_verdicts(struct rpt *r)
+static void rpt_load_short(struct rpt *r)
 {
 	json_t *e;
 	size_t i;
 
 	if (!r->verdicts)
 		return;
-	fprintf(r->out, "<p class=\"result\" id=\"result\">RESULT: %s — %d passed, %d failed, %d not measured, "
-		"%d not valid</p>\n", rpt_str(r->verdicts, "result", "?"), (int)rpt_num(r->verdicts, "counts.pass"),
-		(int)rpt_num(r->verdicts, "counts.fail"), (int)rpt_num(r->verdicts, "counts.not_measured"),
-		(int)rpt_num(r->verdicts, "counts.not_valid"));
 	json_array_foreach(pf_jpath_get(r->verdicts, "load_gate.loads"), i, e)
 		if (json_is_false(json_object_get(e, "ok"))) {
 			bool known = json_is_number(json_object_get(e, "achieved_pct"));
@@ -772,12 +800,13 @@ static void rpt_head(struct rpt *r)
 		fputs(". Every number below covers only what was recorded before the run stopped.</p>\n", r->out);
 	}
 	st = rpt_load_json(r, "selftest/selftest.json");
+	rpt_head_verdicts(r, st);
 	if (st && !json_is_true(json_object_get(st, "pass")))
 		fputs("<p class=\"partial\">SELFTEST FAILED: preflight's selftest on this machine did not meet its goals; "
 		      "the verdicts below rest on measurements it could not validate (see "
 		      "<a href=\"#validity\">Measurement validity</a>).</p>\n", r->out);
 	json_decref(st);
-	rpt_head_verdicts(r);
+	rpt_load_short(r);
 	if (json_is_true(pf_jpath_get(r->sysinfo, "virtualization.emulated"))) {
 		fputs("<p class=\"partial\">EMULATED CPU: this run's CPU was emulated (", r->out);
 		rpt_esc(r->out, rpt_str(r->sysinfo, "virtualization.emulation_evidence", "?"));

@@ -16,6 +16,7 @@
  */
 #include "command.h"
 #include "ct_overflow.h"
+#include "decision.h"
 #include "outfile.h"
 #include "outguard.h"
 #include "common.h"
@@ -506,20 +507,14 @@ static int summary_file(const char *dir, const char *name, FILE *out)
  */
 static void summary_tail(json_t *res, json_t *r, FILE *out)
 {
-	static const struct { const char *name; double ns; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-	};
 	const char *metric = summary_str(r, "metric", ""), *unit = summary_str(r, "unit", ""), *name;
-	double bound = summary_num(r, "bound", NAN), x_ns = NAN;
+	double bound = summary_num(r, "bound", NAN), x_ns = decision_bound_ns(r);
 	char task[64], text[1024], b[64];
 	json_t *t, *tail = NULL;
 	size_t i, len;
 
 	if (strncmp(metric, "tasks.", 6) || !strstr(metric, "latency"))
 		return;
-	for (i = 0; i < PF_ARRAY_SIZE(units); i++)
-		if (!strcmp(unit, units[i].name))
-			x_ns = bound * units[i].ns;
 	len = strcspn(metric + 6, ".");
 	if (!isfinite(x_ns) || len >= sizeof(task))
 		return;
@@ -727,6 +722,18 @@ static void summary_interrupted(const char *dir, json_t *run, FILE *out)
 }
 
 /* summary_write - the plain-text qualification summary of run directory dir */
+/* summary_decision - what page 1 decides (reports/decision.c), the summary's head */
+static void summary_decision(const char *dir, json_t *v, json_t *st, json_t *si, json_t *run, json_t *res, FILE *out)
+{
+	struct decision d;
+	int i;
+
+	decision_read(dir, v, st, si, run, res, true, &d);
+	fprintf(out, "\ndecision\n");
+	for (i = 0; i < DECISION_N; i++)
+		fprintf(out, "  %-12s %s: %s\n", d.line[i].name, d.line[i].state, d.line[i].text);
+}
+
 static void summary_write(const char *dir, FILE *out)
 {
 	json_t *si = summary_load(dir, NULL, "sysinfo.json"), *run = summary_load(dir, NULL, "run.json");
@@ -771,6 +778,7 @@ static void summary_write(const char *dir, FILE *out)
 	if (json_is_true(pf_jpath_get(si, "virtualization.emulated")))
 		fprintf(out, "WARNING: the CPU is emulated (%s): every timing below is functional evidence only, "
 			"not evidence of the board's latency\n", summary_str(si, "virtualization.emulation_evidence", "?"));
+	summary_decision(dir, v, st, si, run, res, out);
 	if (st)
 		summary_selftest(st, out);
 	summary_machine(si, run, out);

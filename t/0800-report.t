@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 137
+plan 146
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -58,6 +58,47 @@ like "$(grep -o '<tr class="fail"><td>REQ-LAT-001</td>.*' "$H" | head -1)" '<td 
 	"report-1.8b N is the record's n (ctl100: 11 jobs)"
 like "$(grep -o '<p class="result" id="result">[^<]*' "$H")" "RESULT: fail — $(cnt pass) passed, $(cnt fail) failed" \
 	"report-1.8c page 1 states the result"
+
+# page 1 decides (issue 32.10): under the result, one row each for the result by requirement, the
+# measurement's validation, the platform, the run length and the idle kernel against the budget
+# decision FILE - the decision table's rows, "name=STATE" each, in order
+decision() { grep -o '<table id="decision">.*</table>' "$1" | grep -o '<th>[a-z ]*</th><td><b class="[a-z]*">[A-Z ]*' |
+	sed 's/<th>\([a-z ]*\)<\/th><td><b class="[a-z]*">/\1=/' | tr '\n' '|'; }
+# decision_text FILE NAME - one row's sentence
+decision_text() { grep -o "<th>$2</th><td>.*" "$1" | sed 's/<\/td><\/tr>.*//; s/<[^>]*>//g'; }
+is "$(decision "$H")" "result=FAIL|measurement=NOT VALIDATED|platform=NOT REPRESENTATIVE|run length=NOT ADEQUATE|idle kernel=EXCEEDS THE BUDGET|" \
+	"report-14.1 page 1's decision table: result, measurement, platform, run length, idle kernel"
+like "$(decision_text "$H" result)" "^resultFAIL: $(cnt fail) of $(perl -MJSON::PP -e 'local $/; print scalar @{decode_json(<>)->{verdicts}}' "$V") verdicts failed \(1 REQ-LAT-001, 2 REQ-OVR-001, 1 REQ-SPI-001\); $(cnt pass) passed" \
+	"report-14.2 the result by requirement, as verdicts.json"
+like "$(decision_text "$H" measurement)" 'no selftest ran with this run' "report-14.3 no selftest: the measurement is not validated"
+like "$(decision_text "$H" platform)" 'a virtual machine \(hypervisor cpu flag\), a kernel without PREEMPT_RT \(preemption dynamic:none\), no isolated CPU, realtime throttling on, emulated I/O: sensorsim$' \
+	"report-14.4 the platform: each thing sysinfo.json and verdicts.json say makes it unlike a board"
+like "$(decision_text "$H" 'run length')" '0 of 2 latency verdicts .*; io passed on 12 activations, 3e\+09 needed with none above 62 µs \(8321 h at 100 Hz\); 1 failed within the run \(ctl100\)' \
+	"report-14.5 the run length: io's pass on 12 activations against the zero-failure binomial's 2 995 732 273 at 1e-9"
+like "$(decision_text "$H" 'idle kernel')" 'phase 01-idle: cyclictest max 82.0 µs without any load, above REQ-LAT-001&#39;s 62.0 µs' \
+	"report-14.6 the idle kernel's cyclictest maximum against the tightest latency budget"
+# the other answers: a selftest that passed, a board-like machine, an idle kernel within the budget
+cp -r "$TMP/full" "$TMP/board"
+mkdir -p "$TMP/board/selftest"
+echo '{"pass": true, "cases": [{"name": "block", "pass": true}, {"name": "migrate", "pass": true, "not_run": "one CPU"}]}' > "$TMP/board/selftest/selftest.json"
+perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>); $j->{kernel}{preempt_rt} = JSON::PP::true;
+	$j->{cpus}{isolated} = "1"; $j->{rt_throttle}{throttling} = JSON::PP::false; $j->{virtualization}{virtualized} = JSON::PP::false;
+	print JSON::PP->new->encode($j)' "$TMP/full/sysinfo.json" > "$TMP/board/sysinfo.json"
+perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>); $j->{emulated} = [];
+	print JSON::PP->new->encode($j)' "$TMP/full/verdicts.json" > "$TMP/board/verdicts.json"
+perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>); $j->{cyclictest}{all}{latency_ns}{max} = 50000;
+	print JSON::PP->new->encode($j)' "$TMP/full/01-idle/results.json" > "$TMP/board/01-idle/results.json"
+rm -f "$TMP/board/report.html"
+run_cmd "$PREFLIGHT" report "$TMP/board"
+is "$rc:$(decision "$TMP/board/report.html")" "0:result=FAIL|measurement=VALIDATED|platform=REPRESENTATIVE|run length=NOT ADEQUATE|idle kernel=WITHIN THE BUDGET|" \
+	"report-14.7 a selftest that passed, PREEMPT_RT with an isolated CPU and no throttling on bare metal, an idle max below the budget"
+like "$(decision_text "$TMP/board/report.html" measurement):$(decision_text "$TMP/board/report.html" 'idle kernel')" \
+	'in 1 of 2 cases \(1 not run here, each with its reason\):.*cyclictest max 50.0 µs without any load, 81 % of REQ-LAT-001' \
+	"report-14.8 ... the cases run and not run, the idle maximum as a share of the budget"
+# the summary reads the same decision (reports/decision.c): its lines are the report's, in plain text
+summ=$("$PREFLIGHT" summary "$TMP/full" | sed -n '/^decision$/,/^$/p' | sed -n 's/^  [a-z ]*[a-z]  *\([A-Z].*\)/\1/p' | tr '\n' '|')
+rep=$(for n in result measurement platform 'run length' 'idle kernel'; do decision_text "$H" "$n" | sed "s/^$n//; s/µs/us/g; s/&#39;/'/g; s/&gt;/>/g; s/&lt;/</g"; done | tr '\n' '|')
+is "$summ" "$rep" "report-14.9 the summary's decision block says what the report's table says"
 like "$(grep -o '<p class="emulated" id="emulated">.*</p>' "$H")" "EMULATED: <b>sensorsim</b> the app&#39;s sensors and SPI: the simulator sensorsim" \
 	"report-1.8d page 1 names the emulated interfaces (issue 32.5) ..."
 like "$(grep -o '<tr class="[a-z]*"><td>REQ-LAT-001</td>.*' "$H" | head -1)" '<span class="emulated">emulated: sensorsim</span>' \
