@@ -199,14 +199,14 @@ static int app_wait(struct app *app, const sigset_t *sigs)
 	return 0;
 }
 
-/* app_setup_priority - the lowest SCHED_FIFO priority of the tasks (none: 1), the set-up's */
-static int app_setup_priority(const struct app *app)
+/* app_setup_priority - the lowest SCHED_FIFO priority of the configured tasks (none: 1), the set-up's */
+static int app_setup_priority(const struct app_config *cfg)
 {
 	int i, prio = 0;
 
-	for (i = 0; i < app->ntasks; i++)
-		if (app->task[i].cfg.policy == APP_POLICY_FIFO && (!prio || app->task[i].cfg.priority < prio))
-			prio = app->task[i].cfg.priority;
+	for (i = 0; i < cfg->ntasks; i++)
+		if (cfg->task[i].policy == APP_POLICY_FIFO && (!prio || cfg->task[i].priority < prio))
+			prio = cfg->task[i].priority;
 	return prio ? prio : 1;
 }
 
@@ -233,6 +233,21 @@ int main(int argc, char **argv)
 	code = app_load_config(&o, cfg);
 	if (code)
 		goto out_cfg;
+	/*
+	 * The set-up (the rings and statistics, locked memory, the flight
+	 * software's table, the threads and their stacks) at the lowest realtime
+	 * priority of the tasks, back to SCHED_OTHER before they go: at a normal
+	 * priority, busy normal threads (hackbench's forty) held it for minutes
+	 * on an emulated single-CPU board and the app flew none of its run, and
+	 * raised only after the rings, the job log and the markers, the start
+	 * took 123 s there beside sensorsim's and rt-swarm's realtime threads
+	 * (docs/target.md). Raised as soon as the tasks' priorities are known.
+	 */
+	if (!o.check && !o.no_rt && (ret = app_rt_main_priority(app_setup_priority(cfg)))) {
+		code = pf_fail(PF_EXIT_ENV, "set-up: SCHED_FIFO priority %d: %s (run as root or with CAP_SYS_NICE, "
+			       "or use --no-rt)", app_setup_priority(cfg), ret == -EPERM ? "not permitted" : strerror(-ret));
+		goto out_cfg;
+	}
 	ret = app_init(&app, cfg, err, sizeof(err));
 	if (ret) {
 		code = pf_fail(ret == -ENOMEM ? PF_EXIT_INTERNAL : PF_EXIT_USAGE, "setup: %s", err);
@@ -263,19 +278,6 @@ int main(int argc, char **argv)
 			goto out_app;
 		}
 		snprintf(app.trace_instance, sizeof(app.trace_instance), "%s", o.trace_instance);
-	}
-	/*
-	 * The set-up (locked memory, the flight software's table, the threads and
-	 * their stacks) at the lowest realtime priority of the tasks, back to
-	 * SCHED_OTHER before they go: at a normal priority, busy normal threads
-	 * (hackbench's forty) held it for minutes on an emulated single-CPU
-	 * board, and the app flew none of its run.
-	 */
-	if (!o.no_rt && (ret = app_rt_main_priority(app_setup_priority(&app)))) {
-		code = pf_fail(PF_EXIT_ENV, "set-up: SCHED_FIFO priority %d: %s (run as root or with CAP_SYS_NICE, "
-			       "or use --no-rt)", app_setup_priority(&app),
-			       ret == -EPERM ? "not permitted" : strerror(-ret));
-		goto out_app;
 	}
 	/*
 	 * Like cyclictest: a kernel without the device (or a user who may not
@@ -326,10 +328,10 @@ int main(int argc, char **argv)
 	if (!o.no_rt && (ret = app_rt_main_priority(0)))
 		pf_err("warning: the main thread stays at SCHED_FIFO: %s", strerror(-ret));
 	/* and back at the set-up's priority for the end: raised by the tick's last slot */
-	app_set_end_priority(&app, o.no_rt ? 0 : app_setup_priority(&app));
+	app_set_end_priority(&app, o.no_rt ? 0 : app_setup_priority(cfg));
 	app_go(&app);
 	if (app_wait(&app, &sigs) && !o.no_rt)
-		app_rt_main_priority(app_setup_priority(&app));	/* stopped by a signal, before the tick ended */
+		app_rt_main_priority(app_setup_priority(cfg));	/* stopped by a signal, before the tick ended */
 	app_join(&app);
 	if ((ret = atomic_load(&app.end_prio_error)))
 		pf_err("warning: the run's end at SCHED_FIFO %d: %s", app.end_prio, strerror(-ret));
