@@ -250,15 +250,16 @@ CROSS_ONLY_TESTS := t/0590-analyze-native.t
 TARGET_ONLY_TESTS := t/0771-selftest-live.t
 TESTS ?= $(filter-out $(CROSS_ONLY_TESTS) $(TARGET_ONLY_TESTS),$(sort $(wildcard t/*.t)))
 # prove runs PROVE_JOBS test files at once (default: one per CPU). A test that needs
-# this machine's realtime CPUs or its tracefs says so ('need ... RT' or TRACEFS, see
-# t/lib/test-lib.sh): those run one after another in a single slot, so two live runs
+# this machine's realtime CPUs or its tracefs says so ('need ... RT' or TRACEFS, or
+# 'if test_have_prereq ... RT' for a part of it; see t/lib/test-lib.sh): those run one
+# after another in a single slot, so two live runs
 # never share the CPUs, and every other file runs beside them. That chain is the
 # suite's longest path, so it starts first: prove's scheduler hands out the files of a
 # plain 'par=GLOB' rule before it looks into any 'seq' group (with 'par=**' the chain
 # ran alone after every other file), so each other file is a 'seq' rule of its own,
 # and the chain's group, named first, is asked first.
 PROVE_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
-SERIAL_TESTS := $(shell grep -lE '^[[:space:]]*(need|test_have_prereq)[[:space:]].*\<(RT|TRACEFS)\>' t/*.t 2>/dev/null)
+SERIAL_TESTS := $(shell grep -lE '^[[:space:]]*(if[[:space:]]+(![[:space:]]*)?)?(need|test_have_prereq)[[:space:]].*\<(RT|TRACEFS)\>' t/*.t 2>/dev/null)
 PROVE_RULES := -j$(PROVE_JOBS) $(if $(SERIAL_TESTS),--rules='seq={$(subst $(space),$(comma),$(strip $(SERIAL_TESTS)))}') \
 	$(foreach t,$(filter-out $(SERIAL_TESTS),$(wildcard $(TESTS))),--rules='seq=$(t)')
 
