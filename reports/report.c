@@ -634,7 +634,7 @@ static void rpt_kv_json(struct rpt *r, const char *key, json_t *root, const char
  */
 static void rpt_section(struct rpt *r, const char *n, const char *id, const char *title)
 {
-	fprintf(r->out, "</section>\n<section id=\"%s\"><h2>%s %s</h2>\n", id, n, title);
+	fprintf(r->out, "</section>\n<section id=\"%s\"><h2>%s%s%s</h2>\n", id, n, *n ? " " : "", title);
 }
 
 /* rpt_evidence - the anchor of a metric path's evidence section */
@@ -669,6 +669,9 @@ static const char rpt_css[] =
 	".partial{background:#b00000;color:#fff;font-weight:bold;padding:3px 6px}\n"
 	"#decision{width:100%;font-size:9.5pt;border:2px solid #111}#decision th{width:16%;white-space:nowrap}"
 	"#decision td b.bad{color:#b00000}#decision td b.ok{color:#0a6b2d}\n"
+	"#deviation-list{width:100%;font-size:8pt}#deviation-list th.disposition,#deviation-list td.disposition{width:22%}\n"
+	"section#validity th,#signoff th{white-space:nowrap}\n"
+	"#signoff,#signatures{break-inside:avoid}#signatures{width:100%}#signatures td{height:2.4em}\n"
 	".missing{color:#8a4b00;background:#fff4e0;padding:2px 6px;border-left:3px solid #e69f00}\n"
 	".basis{background:#eef3f8;padding:4px 8px;border-left:3px solid #0072B2}\n"
 	"pre{font-size:8pt;white-space:pre-wrap;word-break:break-all;background:#f7f7f7;padding:4px}\n"
@@ -687,7 +690,7 @@ static const char rpt_css[] =
 	"#verdict-table th:nth-child(4){width:7%}#verdict-table th:nth-child(5){width:11%}#verdict-table th:nth-child(6){width:7%}"
 	"#verdict-table th:nth-child(7){width:6%}#verdict-table th:nth-child(8){width:10%}#verdict-table th:nth-child(9){width:14%}\n"
 	"@page{size:A4;margin:16mm 12mm 14mm 12mm}\n"
-	"@media print{body{max-width:none;padding:0}section#config,section#flight,section#worst-more,section#appendix{break-before:page}"
+	"@media print{body{max-width:none;padding:0}section#flight,section#worst-more,section#appendix,section#signoff{break-before:page}"
 	"h2,h3{break-after:avoid}tr{break-inside:avoid}}\n";
 
 /* rpt_css_string - text inside a CSS string: quotes, backslashes and control characters escaped, '<' too */
@@ -854,7 +857,7 @@ static void rpt_head(struct rpt *r)
 	      "<li><a href=\"#validity\">Measurement validity</a></li><li><a href=\"#deviations\">Deviations and limitations</a></li>"
 	      "</ol><p>Appendix: <a href=\"#flight\">A1 Flight</a>, <a href=\"#worst-more\">A2 Further worst cases</a>, "
 	      "<a href=\"#load-reports\">A3 The loads' own reports</a>, <a href=\"#appendix\">A4 Files of the run</a>, "
-	      "<a href=\"#definitions\">A5 Metric definitions</a></p></nav>\n", r->out);
+	      "<a href=\"#definitions\">A5 Metric definitions</a>; then the <a href=\"#signoff\">Sign-off</a> page</p></nav>\n", r->out);
 }
 
 /* rpt_verdict_word - how a verdict is shown, and its row's class */
@@ -1810,8 +1813,81 @@ static void rpt_s_flight(struct rpt *r)
 }
 
 /* rpt_s_validity - 9 */
+/* rpt_col - a column of a per-task table: its value's path under the task, nanoseconds shown as µs or a count */
+struct rpt_col {
+	const char *path;
+	bool ns;
+};
+
+/* rpt_task_row - one task's row of a per-task table: its name, then a cell per column (class 'cls', or none) */
+static void rpt_task_row(struct rpt *r, json_t *t, const char *cls, const struct rpt_col *cols, size_t ncols)
+{
+	fprintf(r->out, "<tr%s%s%s><td>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+	rpt_esc(r->out, rpt_str(t, "name", "?"));
+	fputs("</td>", r->out);
+	for (size_t k = 0; k < ncols; k++)
+		(cols[k].ns ? rpt_td_ns : rpt_td_int)(r, pf_jpath_get(t, cols[k].path));
+	fputs("</tr>\n", r->out);
+}
+
+/*
+ * rpt_observer - what preflight's own threads (the recorder, the runner) cost each task, the
+ * summary's observer lines as a table (issue 32.9), and where the recorder ran
+ */
+static void rpt_observer(struct rpt *r)
+{
+	static const struct rpt_col cols[] = {
+		{ "observer_jobs", false }, { "decomposition.observer_ns.count", false },
+		{ "decomposition.observer_ns.p99", true }, { "decomposition.observer_ns.max", true },
+	};
+	json_t *t, *p;
+	size_t i;
+	int n = 0;
+
+	fputs("<h3 id=\"observer\">Observer effect: preflight's own threads</h3>\n", r->out);
+	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t)
+		n += json_is_number(json_object_get(t, "observer_jobs"));
+	if (!n) {
+		fputs("<p>Not counted: this analysis names no thread of preflight's in the trace (no recorder "
+		      "or runner pids), so what they cost the tasks is in the culprits as any other thread's.</p>\n",
+		      r->out);
+		return;
+	}
+	fputs("<table><tr><th>task</th><th>jobs delayed</th><th>of jobs</th>"
+	      "<th>delay p99 (µs)</th><th>delay max (µs)</th></tr>\n", r->out);
+	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
+		if (!json_is_number(json_object_get(t, "observer_jobs")) || !rpt_int(t, "decomposition.observer_ns.count", 0))
+			continue;	/* a task without jobs: nothing to delay */
+		rpt_task_row(r, t, json_integer_value(json_object_get(t, "observer_jobs")) > 0 ? "invalid" : NULL, cols,
+			     PF_ARRAY_SIZE(cols));
+	}
+	fputs("</table>\n", r->out);
+	json_array_foreach(pf_jpath_get(r->run, "phases"), i, p)
+		if (json_is_string(json_object_get(p, "recorder_cpus"))) {
+			const char *hk = rpt_str(p, "housekeeping_cpus", "");
+
+			fputs("<p>Phase ", r->out);
+			rpt_esc(r->out, rpt_str(p, "dir", "?"));
+			fputs(": the recorder ran on CPUs ", r->out);
+			rpt_esc(r->out, rpt_str(p, "recorder_cpus", "?"));
+			if (*hk) {
+				fputs(", the housekeeping CPUs ", r->out);
+				rpt_esc(r->out, hk);
+				fputs(".</p>\n", r->out);
+			} else {
+				fputs(": no housekeeping CPU, so it shared the app's CPUs (a deviation: section 10).</p>\n",
+				      r->out);
+			}
+		}
+}
+
 static void rpt_s_validity(struct rpt *r)
 {
+	static const struct rpt_col cols[] = {
+		{ "agreement.matched", false }, { "agreement.trace_only", false }, { "agreement.joblog_only", false },
+		{ "agreement.activation_latency_diff_ns.max", true }, { "lost_events_jobs", false },
+		{ "joblog.dropped", false },
+	};
 	json_t *t, *st;
 	size_t i;
 
@@ -1862,50 +1938,91 @@ static void rpt_s_validity(struct rpt *r)
 	fputs("<h3>Trace against job log</h3><table><tr><th>task</th><th>matched</th><th>trace only</th>"
 	      "<th>job log only</th><th>|Δ activation latency| max (µs)</th><th>jobs in lost-event windows</th>"
 	      "<th>job log dropped</th></tr>\n", r->out);
-	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
-		fputs("<tr><td>", r->out);
-		rpt_esc(r->out, rpt_str(t, "name", "?"));
-		fputs("</td>", r->out);
-		rpt_td_int(r, pf_jpath_get(t, "agreement.matched"));
-		rpt_td_int(r, pf_jpath_get(t, "agreement.trace_only"));
-		rpt_td_int(r, pf_jpath_get(t, "agreement.joblog_only"));
-		rpt_td_ns(r, pf_jpath_get(t, "agreement.activation_latency_diff_ns.max"));
-		rpt_td_int(r, pf_jpath_get(t, "lost_events_jobs"));
-		rpt_td_int(r, pf_jpath_get(t, "joblog.dropped"));
-		fputs("</tr>\n", r->out);
-	}
+	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t)
+		rpt_task_row(r, t, NULL, cols, PF_ARRAY_SIZE(cols));
 	fputs("</table>\n", r->out);
+	rpt_observer(r);
 }
 
 /* rpt_s_deviations - 10: every warning, partial phase and "not measured", said openly */
+/*
+ * rpt_s_signoff - the last page: the one a reviewer and an approver sign (issue 32.11): the document's
+ * identity (the run's uuid; its revision the SHA-256 of the run's evidence manifest, so that a
+ * changed file is another revision), the procedure and scenario, the tool's qualification status
+ * (this machine's selftest, docs/tool-requirements.md), and empty fields for names, dates and
+ * signatures
+ */
+static void rpt_s_signoff(struct rpt *r)
+{
+	static const char *const roles[] = { "prepared (test engineer)", "reviewed", "approved" };
+	json_t *st = rpt_load_json(r, "selftest/selftest.json");
+	char hex[65], rev[96], doc[300];
+
+	rpt_section(r, "", "signoff", "Sign-off");
+	snprintf(doc, sizeof(doc), "preflight-%s", rpt_str(r->run, "uuid", r->run_id));
+	if (rpt_sha256(r, "SHA256SUMS", hex) == 0)
+		snprintf(rev, sizeof(rev), "%.16s (SHA-256 of SHA256SUMS, the run's evidence manifest)", hex);
+	else
+		snprintf(rev, sizeof(rev), "none: the run directory has no SHA256SUMS");
+	fputs("<table id=\"signoff\">", r->out);
+	rpt_kv(r, "document", doc);
+	rpt_kv(r, "revision", rev);
+	rpt_kv(r, "procedure", "preflight qualify (README, docs/scenarios.md): survey, selftest, phases, analysis, "
+	       "verdicts against the budgets");
+	rpt_kv(r, "scenario", rpt_str(r->run, "scenario.name", "—"));
+	rpt_kv(r, "budgets", rpt_str(r->run, "budgets", "—"));
+	rpt_kv(r, "tool", rpt_str(r->results, "generator", "—"));
+	rpt_kv(r, "tool qualification", !st ? "no selftest with this run: the measurement is not validated on this "
+	       "machine (docs/tool-requirements.md says what verifies each metric)" : json_is_true(json_object_get(st, "pass")) ?
+	       "the selftest met its goals on this machine (section 9; docs/tool-requirements.md says what verifies "
+	       "each metric)" : "the selftest FAILED on this machine (section 9): the measurement is not validated "
+	       "(docs/tool-requirements.md)");
+	rpt_kv(r, "result", rpt_str(r->verdicts, "result", "—"));
+	fputs("</table>\n<table id=\"signatures\"><tr><th>role</th><th>name</th><th>date</th><th>signature</th>"
+	      "<th>disposition of the deviations (section 10) accepted</th></tr>", r->out);
+	for (size_t i = 0; i < PF_ARRAY_SIZE(roles); i++)
+		fprintf(r->out, "<tr><td>%s</td><td></td><td></td><td></td><td></td></tr>", roles[i]);
+	fputs("</table>\n", r->out);
+	json_decref(st);
+}
+
+/* rpt_dev - the deviation table's next row, item D<n>: the open one closed first, its disposition cell empty for the reviewer */
+static void rpt_dev(struct rpt *r, int *d)
+{
+	if (*d)
+		fputs("</td><td class=\"disposition\"></td></tr>", r->out);
+	fprintf(r->out, "<tr><td>D%d</td><td>", ++*d);
+}
+
 static void rpt_s_deviations(struct rpt *r)
 {
-	json_t *w, *ph;
+	json_t *w, *ph, *t, *st = rpt_load_json(r, "selftest/selftest.json");
 	size_t i;
+	int d = 0, obs = 0;
 
 	rpt_section(r, "10", "deviations", "Deviations and limitations");
-	fputs("<ul id=\"deviation-list\">", r->out);
+	fputs("<p>Each item is a way in which this run is not the evidence a board qualification needs; the "
+	      "reviewer writes its disposition (accepted with a reason, or the run repeated) in the last "
+	      "column.</p>\n<table id=\"deviation-list\"><tr><th>item</th><th>deviation</th>"
+	      "<th class=\"disposition\">disposition</th></tr>", r->out);
 	if (r->partial) {
-		fputs("<li><b>PARTIAL</b>: ", r->out);
+		rpt_dev(r, &d), fputs("<b>PARTIAL</b>: ", r->out);
 		rpt_esc(r->out, r->partial_why);
-		fputs("</li>", r->out);
 	}
 	json_array_foreach(pf_jpath_get(r->run, "phases"), i, ph)
 		if (json_is_true(pf_jpath_get(ph, "partial"))) {
-			fputs("<li>phase ", r->out);
+			rpt_dev(r, &d), fputs("phase ", r->out);
 			rpt_esc(r->out, rpt_str(ph, "name", "?"));
-			fprintf(r->out, " is partial: %.1f s of %.1f s planned</li>", rpt_num(ph, "elapsed_s"),
+			fprintf(r->out, " is partial: %.1f s of %.1f s planned", rpt_num(ph, "elapsed_s"),
 				rpt_num(ph, "planned_s"));
 		}
 	if (rpt_str(r->run, "failure", NULL)) {
-		fputs("<li>the run says: ", r->out);
+		rpt_dev(r, &d), fputs("the run says: ", r->out);
 		rpt_esc(r->out, rpt_str(r->run, "failure", ""));
-		fputs("</li>", r->out);
 	}
 	json_array_foreach(pf_jpath_get(r->sysinfo, "warnings"), i, w) {
-		fputs("<li>system warning: ", r->out);
+		rpt_dev(r, &d), fputs("system warning: ", r->out);
 		rpt_esc(r->out, rpt_str(w, "message", ""));
-		fputs("</li>", r->out);
 	}
 	/* one item per reason and kind, naming every verdict it holds for (a phase's short load: one) */
 	for (int k = 0; k < r->nverdicts; k++) {
@@ -1916,7 +2033,8 @@ static void rpt_s_deviations(struct rpt *r)
 			prev++;
 		if (!v->why[0] || prev < k)
 			continue;	/* none, or said with the first it holds for */
-		fprintf(r->out, "<li>%s: ", !strcmp(v->verdict, "not_valid") ? "not valid" : "not measured");
+		rpt_dev(r, &d);
+		fprintf(r->out, "%s: ", !strcmp(v->verdict, "not_valid") ? "not valid" : "not measured");
 		for (int m = k, n = 0; m < r->nverdicts; m++)
 			if (!strcmp(r->verdict[m].why, v->why) && !strcmp(r->verdict[m].verdict, v->verdict)) {
 				fputs(n++ ? "; " : "", r->out);
@@ -1926,26 +2044,51 @@ static void rpt_s_deviations(struct rpt *r)
 			}
 		fputs(" — ", r->out);
 		rpt_esc(r->out, v->why);
-		fputs("</li>", r->out);
 	}
-	json_array_foreach(pf_jpath_get(r->verdicts, "emulated"), i, w) {
-		fputs("<li>emulated interface: ", r->out);
+	json_array_foreach(pf_jpath_get(r->verdicts, "emulated"), i, w) {	/* one item: the stand-ins */
+		if (!i)
+			rpt_dev(r, &d), fputs("emulated interfaces: ", r->out);
+		fputs(i ? "; " : "", r->out);
 		rpt_esc(r->out, rpt_str(w, "interface", "?"));
 		fputs(" — ", r->out);
 		rpt_esc(r->out, rpt_str(w, "how", ""));
-		fprintf(r->out, " (%d verdicts rest on it)</li>", (int)rpt_num(w, "verdicts"));
+		fprintf(r->out, " (%d verdicts rest on it)", (int)rpt_num(w, "verdicts"));
 	}
+	json_array_foreach(pf_jpath_get(r->run, "warnings"), i, w) {
+		rpt_dev(r, &d), fputs("run warning: ", r->out);
+		rpt_esc(r->out, json_is_string(w) ? json_string_value(w) : "?");
+	}
+	if (st && !json_is_true(json_object_get(st, "pass")))
+		rpt_dev(r, &d), fputs("the selftest failed on this machine: the measurement is not validated "
+				      "(section 9)", r->out);
+	json_decref(st);
+	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t)	/* one item for every task it delayed */
+		if (json_integer_value(json_object_get(t, "observer_jobs")) > 0) {
+			char b[32];
+
+			if (!obs++)
+				rpt_dev(r, &d), fputs("observer effect: preflight's own threads delayed ", r->out);
+			else
+				fputs("; ", r->out);
+			rpt_esc(r->out, rpt_str(t, "name", "?"));
+			fprintf(r->out, " in %d of %d jobs, by up to %s µs",
+				(int)json_integer_value(json_object_get(t, "observer_jobs")),
+				(int)rpt_int(t, "decomposition.observer_ns.count", 0),
+				pf_fmt_us(b, sizeof(b), rpt_num(t, "decomposition.observer_ns.max"), true));
+		}
+	if (obs)
+		fputs(" (section 9)", r->out);
 	if (!r->run)
-		fputs("<li>no run.json: an analyze-only directory; the run's phases, loads and manifest are not "
-		      "part of this evidence</li>", r->out);
+		rpt_dev(r, &d), fputs("no run.json: an analyze-only directory; the run's phases, loads and manifest "
+				      "are not part of this evidence", r->out);
 	for (int k = 0; k < r->nmissing; k++) {
-		fputs("<li>", r->out);
+		rpt_dev(r, &d);
 		rpt_esc(r->out, r->missing[k]);
-		fputs("</li>", r->out);
 	}
-	fputs("<li>probe overhead (the cost of tracing on the measured latencies) is not measured</li>"
-	      "<li>the observed values are high-water marks of this run, not bounds (not a WCET analysis)</li>"
-	      "</ul>\n", r->out);
+	rpt_dev(r, &d), fputs("probe overhead (the cost of tracing on the measured latencies) is not measured", r->out);
+	rpt_dev(r, &d), fputs("the observed values are high-water marks of this run, not bounds (not a WCET analysis)",
+			      r->out);
+	fputs("</td><td class=\"disposition\"></td></tr></table>\n", r->out);	/* the last item closed */
 }
 
 /* rpt_pre - a preformatted block of a file's text */
@@ -2091,6 +2234,7 @@ static int rpt_write(struct rpt *r, const char *html)
 	rpt_s_load_reports(r);
 	rpt_s_appendix(r);
 	rpt_s_definitions(r);
+	rpt_s_signoff(r);	/* signed last, after everything it covers */
 	fputs("</section>\n</body></html>\n", r->out);
 	fclose(r->out);
 	r->out = NULL;

@@ -553,9 +553,15 @@ static const char *rpt_verdict_colour(const char *verdict)
 	return "#7f7f7f";
 }
 
+/* rpt_verdict_point - a verdict's gnuplot point type: pass a filled circle, fail a square, not valid a triangle */
+static int rpt_verdict_point(const char *verdict)
+{
+	return !strcmp(verdict, "pass") ? 7 : !strcmp(verdict, "fail") ? 5 : !strcmp(verdict, "not_valid") ? 9 : 13;
+}
+
 /*
  * rpt_plot_v1 - one row per verdict record: the share of its budget the measured value uses (log x;
- * the budget at 100 %), coloured by its verdict; with --previous, the previous run's value on the
+ * the budget at 100 %), coloured and shaped by its verdict; with --previous, the previous run's value on the
  * same row (hollow) and a line to this run's. A record with no value, or a count that must be 0,
  * has its value written at the row's end instead (issue 32.14).
  */
@@ -583,7 +589,8 @@ void rpt_plot_v1(struct rpt *r)
 
 		if (isnan(u))
 			continue;
-		fprintf(s, "%zu %.6g 0x%s\n", n - 1 - i, u, c + 1);
+		/* the verdict by shape too (greyscale-safe): pass a circle, fail a square, not valid a triangle */
+		fprintf(s, "%zu %.6g 0x%s %d\n", n - 1 - i, u, c + 1, rpt_verdict_point(rpt_str(rec, "verdict", "")));
 		lo = fmin(lo, u), hi = fmax(hi, u);
 		drawn++;
 	}
@@ -643,7 +650,7 @@ void rpt_plot_v1(struct rpt *r)
 		}
 	snprintf(row, sizeof(row), "previous run (%s)", r->previous_dir ? (strrchr(r->previous_dir, '/') &&
 		 strrchr(r->previous_dir, '/')[1] ? strrchr(r->previous_dir, '/') + 1 : r->previous_dir) : "");
-	fprintf(s, "plot $V using 2:1:3 with points pt 7 ps 1.6 lc rgb variable notitle");
+	fprintf(s, "plot $V using 2:1:4:3 with points pt variable ps 1.6 lc rgb variable notitle");
 	if (prev)
 		fprintf(s, ", $P using 2:1:($3 - $2):(0) with vectors nohead lc rgb '#7f7f7f' lw 1 notitle, "
 			   "$P using 2:1 with points pt 6 ps 1.6 lc rgb '#000000' title '%s'",
@@ -651,16 +658,16 @@ void rpt_plot_v1(struct rpt *r)
 	if (base)
 		fprintf(s, ", $B using 2:1:3:4 with xerrorbars pt 4 ps 1.4 lw 1.5 lc rgb '#444444' title 'baseline, %d runs'",
 			(int)json_array_size(pf_jpath_get(r->baseline, "runs")));
-	fprintf(s, ", keyentry with points pt 7 lc rgb '#0a6b2d' title 'pass', keyentry with points pt 7 lc rgb '#b00000' "
-		   "title 'fail', keyentry with points pt 7 lc rgb '#e69f00' title 'not valid', keyentry with lines dt 2 "
+	fprintf(s, ", keyentry with points pt 7 lc rgb '#0a6b2d' title 'pass', keyentry with points pt 5 lc rgb '#b00000' "
+		   "title 'fail', keyentry with points pt 9 lc rgb '#e69f00' title 'not valid', keyentry with lines dt 2 "
 		   "lw 2 lc rgb '#D00000' title 'budget (100 %%)'\n");
 	fclose(s);
 	snprintf(caption, sizeof(caption), "%s%s", prev ? " Hollow and joined to it: the previous run's value (--previous)." : "",
-		 base ? " Square with a bar: the baseline's median and the range of its runs (--baseline; a requirement "
+		 base ? " Hollow square with a bar: the baseline's median and the range of its runs (--baseline; a requirement "
 		 "whose metric the baseline does not hold, as the wakeup latency, has none)." : "");
 	snprintf(full, sizeof(full), "One row per verdict: the value as a share of its budget (value / bound for a "
-		 "maximum, bound / value for a minimum; log scale), coloured by its verdict; the red dashed line is the "
-		 "budget. A count that must be 0, or a verdict with no value, is written at its row's end.%s", caption);
+		 "maximum, bound / value for a minimum; log scale), coloured and shaped by its verdict (pass a circle, "
+		 "fail a square, not valid a triangle); the red dashed line is the budget. A count that must be 0, or a verdict with no value, is written at its row's end.%s", caption);
 	if (drawn || prev || base)
 		rpt_plot_h(r, "V1", "V1 each requirement: the measured value against its budget", full, sc.text,
 			   140 + 24 * (int)n + (prev || base ? 40 : 0));

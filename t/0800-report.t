@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 146
+plan 154
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -20,14 +20,14 @@ done
 sections() { grep -o '<section id="[a-z-]*"' "$1" | sed 's/.*id="//; s/"//' | tr '\n' ' '; }
 # figures FILE - the ids of the figures, in order
 figures() { grep -o '<figure id="fig-[A-Z0-9.]*"' "$1" | sed 's/.*fig-//; s/"//' | tr '\n' ' '; }
-ALL="top verdicts config trace loads baseline tasks utilisation worst validity deviations flight worst-more load-reports appendix definitions "
+ALL="top verdicts config trace loads baseline tasks utilisation worst validity deviations flight worst-more load-reports appendix definitions signoff "
 
 # --- full
 run_cmd "$PREFLIGHT" report "$TMP/full"
 is "$rc" 0 "report-1.1 a full run directory: exit 0" || echo "$err" | sed 's/^/#   /'
 H="$TMP/full/report.html"
 ok "report-1.2 default output RUN_DIR/report.html" test -s "$H"
-is "$(sections "$H")" "$ALL" "report-1.3 every section, in order: the body, then the appendix (flight, further worst cases, the loads' reports, files)"
+is "$(sections "$H")" "$ALL" "report-1.3 every section, in order: the body, then the appendix (flight, further worst cases, the loads' reports, files), the sign-off page last"
 is "$(figures "$H")" "V1 L1.1 L1.2 B1 X2 H1 E1 X1 T1 R1 U1 G1.1 F1.1 F1.2 G1.2 " \
 	"report-1.4 the figures V1 (each requirement against its budget), L1 (over time, per phase) B1 X2 (cyclictest's exceedance curves) H1 E1 X1 (exceedance curves) T1 R1 U1 (no M1: it duplicated T1), G1 of the first failed latency's worst case (the others' in the appendix, issue 32.13), F1 (trajectory, errors)"
 # the body draws G1 for the first task whose latency failed (ctl100), its contributors and the other tasks' (io) by their table,
@@ -65,7 +65,7 @@ like "$(grep -o '<p class="result" id="result">[^<]*' "$H")" "RESULT: fail — $
 decision() { grep -o '<table id="decision">.*</table>' "$1" | grep -o '<th>[a-z ]*</th><td><b class="[a-z]*">[A-Z ]*' |
 	sed 's/<th>\([a-z ]*\)<\/th><td><b class="[a-z]*">/\1=/' | tr '\n' '|'; }
 # decision_text FILE NAME - one row's sentence
-decision_text() { grep -o "<th>$2</th><td>.*" "$1" | sed 's/<\/td><\/tr>.*//; s/<[^>]*>//g'; }
+decision_text() { grep -o '<table id="decision">.*</table>' "$1" | grep -o "<th>$2</th><td>.*" | sed 's/<\/td><\/tr>.*//; s/<[^>]*>//g'; }
 is "$(decision "$H")" "result=FAIL|measurement=NOT VALIDATED|platform=NOT REPRESENTATIVE|run length=NOT ADEQUATE|idle kernel=EXCEEDS THE BUDGET|" \
 	"report-14.1 page 1's decision table: result, measurement, platform, run length, idle kernel"
 like "$(decision_text "$H" result)" "^resultFAIL: $(cnt fail) of $(perl -MJSON::PP -e 'local $/; print scalar @{decode_json(<>)->{verdicts}}' "$V") verdicts failed \(1 REQ-LAT-001, 2 REQ-OVR-001, 1 REQ-SPI-001\); $(cnt pass) passed" \
@@ -99,6 +99,37 @@ like "$(decision_text "$TMP/board/report.html" measurement):$(decision_text "$TM
 summ=$("$PREFLIGHT" summary "$TMP/full" | sed -n '/^decision$/,/^$/p' | sed -n 's/^  [a-z ]*[a-z]  *\([A-Z].*\)/\1/p' | tr '\n' '|')
 rep=$(for n in result measurement platform 'run length' 'idle kernel'; do decision_text "$H" "$n" | sed "s/^$n//; s/µs/us/g; s/&#39;/'/g; s/&gt;/>/g; s/&lt;/</g"; done | tr '\n' '|')
 is "$summ" "$rep" "report-14.9 the summary's decision block says what the report's table says"
+
+# the deviations as items with a disposition for the reviewer, the sign-off page, the observer (issue 32.9, 32.11)
+devs=$(grep -o '<table id="deviation-list">.*</table>' "$H" | grep -o '<tr><td>D[0-9]*</td><td>[^<]*' | sed 's/<tr><td>\(D[0-9]*\)<\/td><td>/\1 /')
+like "$(echo "$devs" | head -1):$(echo "$devs" | tail -1):$(grep -o '<table id="deviation-list">.*</table>' "$H" | grep -c '<td class="disposition"></td>')" \
+	'^D1 system warning: .*:D[0-9]+ the observed values are high-water marks of this run, not bounds .*:1$' \
+	"report-14.10 the deviations are items D1, D2, ... each with an empty disposition cell for the reviewer"
+is "$(echo "$devs" | grep -c '^D[0-9]* \(system warning\|not measured\|emulated interface\)'):$(echo "$devs" | grep -c 'selftest failed')" \
+	"$(($(perl -MJSON::PP -e 'local $/; print scalar @{decode_json(<>)->{warnings}}' "$TMP/full/sysinfo.json") + 1 + 1)):0" \
+	"report-14.11 ... the machine's warnings, the not-measured reasons and the emulated interface; no selftest item without a failed one" ||
+	echo "$devs" | sed 's/^/#   /'
+like "$(sed -n '/<section id="signoff">/,/<\/section>/p' "$H" | tr -d '\n' | head -c 2000)" \
+	'<h2>Sign-off</h2><table id="signoff"><tr><th>document</th><td>preflight-[^<]*</td></tr><tr><th>revision</th><td>[0-9a-f]{16} \(SHA-256 of SHA256SUMS' \
+	"report-14.12 the sign-off page: the document id and a revision that is the evidence manifest's hash"
+is "$(grep -o '<table id="signatures">.*</table>' "$H" | grep -o '<td>[a-z (]*[a-z)]</td><td></td><td></td><td></td><td></td>' | sed 's/<td>\([^<]*\)<.*/\1/' | tr '\n' '|')" \
+	"prepared (test engineer)|reviewed|approved|" "report-14.13 ... empty name, date, signature and disposition fields for three roles"
+like "$(grep -o '<th>tool qualification</th><td>[^<]*' "$H")" 'no selftest with this run' "report-14.14 ... the tool's qualification status: no selftest"
+# a selftest that failed and preflight's own threads counted: both are deviations, the observer a table in section 9
+perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>); $j->{tasks}[0]{observer_jobs} = 3;
+	$j->{tasks}[0]{decomposition}{observer_ns} = { count => 12, p99 => 5000, max => 7000 };
+	print JSON::PP->new->encode($j)' "$TMP/full/results.json" > "$TMP/board/results.json"
+echo '{"pass": false, "cases": [{"name": "block", "pass": false}]}' > "$TMP/board/selftest/selftest.json"
+rm -f "$TMP/board/report.html"
+run_cmd "$PREFLIGHT" report "$TMP/board"
+B="$TMP/board/report.html"
+like "$rc:$(sed -n '/<h3 id="observer">/,/<\/table>/p' "$B" | tr -d '\n')" \
+	'^0:<h3 id="observer">Observer effect: preflight.s own threads</h3><table>.*<tr class="invalid"><td>io</td><td class="n" data-v="3">3</td><td class="n" data-v="12">12</td><td class="n" data-ns="5000">5.0</td><td class="n" data-ns="7000">7.0</td></tr>' \
+	"report-14.15 section 9's observer table: io delayed by preflight's threads in 3 of 12 jobs, p99 5.0 and max 7.0 µs"
+like "$(grep -o '<table id="deviation-list">.*</table>' "$B" | grep -o 'the selftest failed on this machine[^<]*\|observer effect: [^<]*' | tr '\n' '|')" \
+	'^the selftest failed on this machine: the measurement is not validated \(section 9\)\|observer effect: preflight.s own threads delayed io in 3 of 12 jobs, by up to 7.0 µs \(section 9\)\|$' \
+	"report-14.16 ... the failed selftest and the observer effect are deviations"
+like "$(grep -o '<th>tool qualification</th><td>[^<]*' "$B")" 'the selftest FAILED on this machine' "report-14.17 ... and the tool's qualification status says so"
 like "$(grep -o '<p class="emulated" id="emulated">.*</p>' "$H")" "EMULATED: <b>sensorsim</b> the app&#39;s sensors and SPI: the simulator sensorsim" \
 	"report-1.8d page 1 names the emulated interfaces (issue 32.5) ..."
 like "$(grep -o '<tr class="[a-z]*"><td>REQ-LAT-001</td>.*' "$H" | head -1)" '<span class="emulated">emulated: sensorsim</span>' \
@@ -159,8 +190,8 @@ r1="$(json_get "$V" verdicts.1.id) $(json_get "$V" verdicts.1.label)"
 is "$(grep -o '<tr class="invalid">.*' "$TMP/nv3.html" | grep -o 'the cpu load achieved 39.5 % of its target\|why: as above\|why: as for [^<]*' | tr '\n' '|')" \
 	"the cpu load achieved 39.5 % of its target|why: as above|why: as for $r1|" "report-1.8n ... it names the row that gives it"
 # Deviations: one item per reason, naming every verdict it holds for
-is "$(grep -o '<li>not valid: [^<]*' "$TMP/nv3.html" | tr '\n' '|')" \
-	"<li>not valid: $r1; $(json_get "$V" verdicts.2.id) $(json_get "$V" verdicts.2.label); $(json_get "$V" verdicts.4.id) $(json_get "$V" verdicts.4.label) — the cpu load achieved 39.5 % of its target|" \
+is "$(grep -o '<td>D[0-9]*</td><td>not valid: [^<]*' "$TMP/nv3.html" | sed 's/<td>D[0-9]*<\/td><td>//' | tr '\n' '|')" \
+	"not valid: $r1; $(json_get "$V" verdicts.2.id) $(json_get "$V" verdicts.2.label); $(json_get "$V" verdicts.4.id) $(json_get "$V" verdicts.4.label) — the cpu load achieved 39.5 % of its target|" \
 	"report-1.8o Deviations: the three verdicts a short load made not valid in one item, the reason once"
 
 # numbers in the per-task table equal results.json (exact ns in data-ns)
@@ -337,8 +368,8 @@ rm -rf "$TMP"/preflight-report.*
 PREFLIGHT_REPORT_KEEP_TMP=1 TMPDIR="$TMP" "$PREFLIGHT" report "$TMP/full" -o "$TMP/v1.html" >/dev/null 2>&1
 GP=$(ls -d "$TMP"/preflight-report.* | head -1)
 share=$(perl -e 'printf "%.6g", 100 * $ARGV[0] / $ARGV[1]' "$(json_get "$V" verdicts.0.value)" "$(json_get "$V" verdicts.0.bound)")
-is "$(awk '/^\$V << EOD/ { on = 1; next } on { print; exit }' "$GP/V1.gp")" "$((nv - 1)) $share 0x$( [ "$(json_get "$V" verdicts.0.verdict)" = pass ] && echo 0a6b2d || echo b00000)" \
-	"report-11.2 ... the first record's value over its bound ($share %), coloured by its verdict"
+is "$(awk '/^\$V << EOD/ { on = 1; next } on { print; exit }' "$GP/V1.gp")" "$((nv - 1)) $share 0x$( [ "$(json_get "$V" verdicts.0.verdict)" = pass ] && echo '0a6b2d 7' || echo 'b00000 5')" \
+	"report-11.2 ... the first record's value over its bound ($share %), coloured and shaped by its verdict (a pass a filled circle, pt 7; a fail a square, pt 5)"
 # no figure plots an empty data block or an empty range (gnuplot's "Skipping data file with no valid points",
 # "empty y range"): the full run's G1 without a not-yet-woken span, its F1.2 whose cross-track error is 0 throughout
 is "$(cd "$GP" && grep -H . ./*.err | head -3)" "" "report-11.10 no gnuplot warning in any figure's messages"
