@@ -1,6 +1,8 @@
 /*
  * run_identity.c - what produced a run, for run.json's "preflight" object
- * (docs/scenarios.md): this program's version and git commit, the compiler
+ * (docs/scenarios.md): this program's version and git commit (and whether
+ * its tree had uncommitted changes), the SHA-256 of each program of the build
+ * a run executes, the compiler
  * and the trace libraries it was built with (fixed at build time by
  * bench/bench.mk; "unknown" when built outside git), the versions of the
  * external tools the run used (gnuplot, cyclictest), and the running
@@ -81,14 +83,24 @@ static json_t *run_id_libs(void)
 	return o;
 }
 
+/* run_id_sha256 - a file's SHA-256 as a JSON string, null when sha256sum could not read it */
+static json_t *run_id_sha256(const char *path)
+{
+	char *sum[] = { "sha256sum", (char *)path, NULL };
+	char line[PATH_MAX + 80];
+
+	run_id_capture(sum, line, sizeof(line));
+	line[strcspn(line, " ")] = '\0';
+	return strlen(line) == 64 && strspn(line, "0123456789abcdef") == 64 ? json_string(line) : json_null();
+}
+
 /*
  * run_id_kernel_config - copy /proc/config.gz (else /boot/config-<release>)
  * uncompressed to DIR/kernel.config; its source and SHA-256, or why not
  */
 static json_t *run_id_kernel_config(const char *dir)
 {
-	char src[300], dst[PATH_MAX], buf[8192], line[256], why[PATH_MAX + 400] = "";
-	char *sum[] = { "sha256sum", dst, NULL };
+	char src[300], dst[PATH_MAX], buf[8192], why[PATH_MAX + 400] = "";
 	struct utsname u;
 	gzFile gz = NULL;
 	FILE *out = NULL;
@@ -123,11 +135,9 @@ static json_t *run_id_kernel_config(const char *dir)
 		snprintf(why, sizeof(why), "%s: cannot write", dst);
 		goto out;
 	}
-	run_id_capture(sum, line, sizeof(line));
-	line[strcspn(line, " ")] = '\0';
 	json_object_set_new(o, "source", json_string(src));
 	json_object_set_new(o, "file", json_string("kernel.config"));
-	json_object_set_new(o, "sha256", strlen(line) == 64 ? json_string(line) : json_null());
+	json_object_set_new(o, "sha256", run_id_sha256(dst));
 out:
 	if (gz)
 		gzclose(gz);
@@ -138,12 +148,55 @@ out:
 	return o;
 }
 
+/*
+ * run_id_binaries - the programs of this build a run executes (this one, and the
+ * flight app, simulator and injector beside it), each with its path and SHA-256:
+ * what was tested, named by its bytes (issue 32.12)
+ */
+static json_t *run_id_binaries(void)
+{
+	static const char *const names[] = { "flightapp", "sensorsim", "selftest-inject", "flightapp-perf" };
+	char self[PATH_MAX], path[PATH_MAX + 32], *slash;
+	json_t *a = json_array(), *b;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	size_t i;
+
+	if (n <= 0)
+		return a;
+	self[n] = '\0';
+	b = json_pack("{s:s, s:s, s:o}", "name", "preflight", "path", self, "sha256", run_id_sha256(self));
+	json_array_append_new(a, b);
+	if (!(slash = strrchr(self, '/')))
+		return a;
+	*slash = '\0';
+	for (i = 0; i < PF_ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), "%s/%s", self, names[i]);
+		if (access(path, X_OK))
+			continue;
+		b = json_pack("{s:s, s:s, s:o}", "name", names[i], "path", path, "sha256", run_id_sha256(path));
+		json_array_append_new(a, b);
+	}
+	return a;
+}
+
+/* run_id_tree - the build tree by its commit's suffix: "clean", "uncommitted changes", or "unknown" outside git */
+static const char *run_id_tree(const char *commit)
+{
+	size_t n = strlen(commit);
+
+	if (!strcmp(commit, "unknown"))
+		return "unknown (not built in a git checkout)";
+	return n > 6 && !strcmp(commit + n - 6, "-dirty") ? "uncommitted changes (git diff HEAD not empty)" : "clean";
+}
+
 json_t *run_identity(const char *dir)
 {
 	json_t *o = json_object();
 
 	json_object_set_new(o, "version", json_string(PF_VERSION));
 	json_object_set_new(o, "commit", json_string(PF_GIT_COMMIT));
+	json_object_set_new(o, "build_tree", json_string(run_id_tree(PF_GIT_COMMIT)));
+	json_object_set_new(o, "binaries", run_id_binaries());
 	json_object_set_new(o, "compiler", json_string(RUN_COMPILER));
 	json_object_set_new(o, "libraries", run_id_libs());
 	json_object_set_new(o, "tools", run_id_tools());

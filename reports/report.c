@@ -1127,6 +1127,54 @@ static void rpt_kconfig(struct rpt *r)
 }
 
 /* rpt_s_config - 2: what was measured, on what, with what */
+/* rpt_binaries - the programs the run executed, each with its SHA-256 (run.json preflight.binaries, issue 32.12) */
+static void rpt_binaries(struct rpt *r)
+{
+	json_t *b;
+	size_t i;
+
+	if (!json_array_size(pf_jpath_get(r->run, "preflight.binaries"))) {
+		rpt_kv(r, "binaries (SHA-256)", "not recorded (a run of an older preflight)");
+		return;
+	}
+	fputs("<tr><th>binaries (SHA-256)</th><td>", r->out);
+	json_array_foreach(pf_jpath_get(r->run, "preflight.binaries"), i, b) {
+		fputs(i ? "<br>" : "", r->out);
+		rpt_esc(r->out, rpt_str(b, "name", "?"));
+		fputs(" <code>", r->out);
+		rpt_esc(r->out, rpt_str(b, "sha256", "(not readable)"));
+		fputs("</code> ", r->out);
+		rpt_esc(r->out, rpt_str(b, "path", ""));
+	}
+	fputs("</td></tr>", r->out);
+}
+
+/*
+ * rpt_cyclictest_commands - the cyclictest command line of every cyclictest phase (its
+ * results.json), the idle one's as well as the loaded one's (issue 32.12); an analyze-only
+ * directory: its own results.json's
+ */
+static void rpt_cyclictest_commands(struct rpt *r)
+{
+	char key[96];
+	json_t *ph, *res;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(pf_jpath_get(r->run, "phases"), i, ph) {
+		if (strcmp(rpt_str(ph, "measure", ""), "cyclictest"))
+			continue;
+		snprintf(key, sizeof(key), "%s/results.json", rpt_str(ph, "dir", "?"));
+		res = rpt_load_json(r, key);
+		snprintf(key, sizeof(key), "cyclictest command (%s)", rpt_str(ph, "dir", "?"));
+		rpt_kv(r, key, rpt_str(res, "cyclictest.cmdline", "not recorded"));
+		json_decref(res);
+		n++;
+	}
+	if (!n)
+		rpt_kv_json(r, "cyclictest command", r->results, "cyclictest.cmdline");
+}
+
 static void rpt_s_config(struct rpt *r)
 {
 	json_t *w;
@@ -1180,6 +1228,8 @@ static void rpt_s_config(struct rpt *r)
 	if (json_is_object(pf_jpath_get(r->run, "preflight"))) {
 		rpt_kv_json(r, "preflight version (run)", r->run, "preflight.version");
 		rpt_kv_json(r, "preflight commit (run)", r->run, "preflight.commit");
+		rpt_kv(r, "build tree", rpt_str(r->run, "preflight.build_tree", "not recorded (a run of an older preflight)"));
+		rpt_binaries(r);
 		rpt_kv_json(r, "compiler", r->run, "preflight.compiler");
 		rpt_kv_json(r, "libtracefs", r->run, "preflight.libraries.libtracefs");
 		rpt_kv_json(r, "libtracecmd", r->run, "preflight.libraries.libtracecmd");
@@ -1203,7 +1253,7 @@ static void rpt_s_config(struct rpt *r)
 	}
 	rpt_kv(r, "gnuplot (figures of this report)", r->gnuplot_version);
 	rpt_kv_json(r, "cyclictest (rt-tests)", r->results, "cyclictest.rt_tests_version");
-	rpt_kv_json(r, "cyclictest command", r->results, "cyclictest.cmdline");
+	rpt_cyclictest_commands(r);
 	rpt_kv_json(r, "scenario", r->run, "scenario.name");
 	rpt_kv_json(r, "scenario source", r->run, "scenario.source");
 	rpt_kv_json(r, "started (UTC)", r->run, "started_utc");

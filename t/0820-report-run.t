@@ -8,7 +8,7 @@ need RT
 need BUILT:preflight BUILT:flightapp
 need CMD:gnuplot
 need CMD:chromium
-plan 18
+plan 22
 
 cat > "$TMP/t.ini" <<'INI'
 [scenario]
@@ -55,6 +55,16 @@ fi
 ok "reportrun-3.5 the load wrote its samples into the phase's directory" test "$(grep -c '^[0-9]' "$R/02-app/load-spi.csv")" -ge 1
 like "$(grep -o 'preflight commit (run)</th><td>[^<]*' "$R/report.html")" "$(json_get "$R/run.json" preflight.commit)\$" \
 	"reportrun-3.6 the report states the commit"
+# what was tested, by its bytes: every program of the build the run executed, with its SHA-256 (issue 32.12)
+bins=$(perl -MJSON::PP -e 'local $/; my $j = decode_json(<>); print join("|", map { "$_->{name}=$_->{sha256}" } @{$j->{preflight}{binaries}})' "$R/run.json")
+is "$bins" "preflight=$(sha256sum "$B/preflight" | cut -c1-64)|flightapp=$(sha256sum "$B/flightapp" | cut -c1-64)|sensorsim=$(sha256sum "$B/sensorsim" | cut -c1-64)|selftest-inject=$(sha256sum "$B/selftest-inject" | cut -c1-64)|flightapp-perf=$(sha256sum "$B/flightapp-perf" | cut -c1-64)" \
+	"reportrun-3.7 run.json: the SHA-256 of preflight and of the programs beside it the run executes"
+is "$(json_get "$R/run.json" preflight.build_tree)" "$(case $(json_get "$R/run.json" preflight.commit) in unknown) echo 'unknown (not built in a git checkout)';; *-dirty) echo 'uncommitted changes (git diff HEAD not empty)';; *) echo clean;; esac)" \
+	"reportrun-3.8 ... and whether the build tree had uncommitted changes, as its commit's suffix says"
+like "$(grep -o '<tr><th>binaries (SHA-256)</th><td>[^/]*' "$R/report.html")" "preflight <code>$(sha256sum "$B/preflight" | cut -c1-64)" \
+	"reportrun-3.9 the report lists them with their SHA-256"
+like "$(grep -o '<tr><th>cyclictest command (01-idle)</th><td>[^<]*' "$R/report.html")" 'cyclictest .*-h' \
+	"reportrun-3.10 ... and the idle phase's cyclictest command line"
 
 sed 's/^name = t0820/name = t0820n/; /^\[phase app\]/,$d' "$TMP/t.ini" > "$TMP/n.ini"
 run_cmd "$PREFLIGHT" run "$TMP/n.ini" -o "$TMP/norep" --no-report
