@@ -1319,11 +1319,15 @@ void rpt_plot_u1(struct rpt *r)
 			   "set label '60 %% line' at graph 0.01, first 60 offset 0,0.7 tc rgb '#D00000' front\n");
 	else
 		fprintf(s, "set label '60 %% line: above this axis' at graph 0.99, graph 0.94 right tc rgb '#D00000' front\n");
+	/*
+	 * The highest bar is no "worst window" (section 7's name, the trace's any-start 1 s window,
+	 * app.utilisation_max_1s): these windows start at the first release and count each job's CPU
+	 * time in its release's window (issue 32.15: one definition per name)
+	 */
 	fprintf(s, "set arrow from %.3f, first %.3f to %.3f, first %.3f head filled lc rgb '#000000' front\n"
-		   "set label 'worst %g ms window %.1f %%' at %.3f, first %.3f %s offset %s,0.6 front\nplot ",
+		   "set label 'highest bar %.1f %%' at %.3f, first %.3f %s offset %s,0.6 front\nplot ",
 		(top_k + 0.5) * win_ns / 1e9, top + 0.12 * ymax, (top_k + 0.5) * win_ns / 1e9, top + 0.01 * ymax,
-		win_ns / 1e6, top,
-		(top_k + 0.5) * win_ns / 1e9, top + 0.12 * ymax, top_k < nwin / 2 ? "left" : "right",
+		top, (top_k + 0.5) * win_ns / 1e9, top + 0.12 * ymax, top_k < nwin / 2 ? "left" : "right",
 		top_k < nwin / 2 ? "-0.5" : "0.5");
 	for (w = 0, i = r->ntasks - 1; i >= 0; i--) {
 		char lower[16] = "(0)";	/* a band lies between the sum below it and its own */
@@ -1337,7 +1341,9 @@ void rpt_plot_u1(struct rpt *r)
 	fclose(s);
 	rpt_plot(r, "U1", "U1 utilisation over time, stacked per task (job log CPU time)",
 		 "Each band is one task's CPU time (the job log's cpu_ns, counted in the window of the job's "
-		 "release) as a share of one CPU; the top edge is the app's total. Red dashed: the 60 % line.",
+		 "release) as a share of one CPU; the top edge is the app's total; the windows start at the first "
+		 "release, so the highest bar is not section 7's worst 1 s window (the trace's, any start). Red "
+		 "dashed: the 60 % line.",
 		 sc.text);
 	free(sc.text);
 	free(u);
