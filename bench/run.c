@@ -1053,7 +1053,33 @@ struct run_ph {
 	bool sim_done;			/* sensorsim ended on time */
 	double trigger_worst_us;
 	int64_t trigger_ns, start_ns;
+	int64_t steal_ms[RUN_STEAL_CPUS];	/* each CPU's steal time at the measurement's start */
+	int nsteal;			/* CPUs in it, < 0 when /proc/stat could not be read */
 };
+
+/*
+ * run_phase_steal - the phase's steal time per CPU (/proc/stat from the measurement's start to
+ * its end) into its run.json entry: steal_ms, or null with steal_unavailable (issue 32.6: a
+ * timer that fired late with nothing in the trace to say why is read beside it)
+ */
+static void run_phase_steal(struct run *r, const struct run_ph *ph)
+{
+	json_t *e = json_array_get(r->phases, json_array_size(r->phases) - 1), *a;
+	int64_t now[RUN_STEAL_CPUS];
+	int n = ph->nsteal > 0 ? run_steal_read(now, RUN_STEAL_CPUS) : ph->nsteal;
+
+	if (n <= 0 || n != ph->nsteal) {
+		json_object_set_new(e, "steal_ms", json_null());
+		json_object_set_new(e, "steal_unavailable", json_string(n == 0 || ph->nsteal == 0 ?
+				    "the phase stopped before its measurement started" :
+				    "/proc/stat could not be read, or its CPUs changed during the phase"));
+		return;
+	}
+	a = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(now[i] - ph->steal_ms[i]));
+	json_object_set_new(e, "steal_ms", a);
+}
 
 /* run_ph_stop_loads - stop the phase's loads, the last started first */
 static void run_ph_stop_loads(struct run *r, struct run_ph *ph)
@@ -1287,6 +1313,7 @@ static int run_phase(struct run *r, int idx)
 	}
 
 	ph.start_ns = pf_now_ns();
+	ph.nsteal = run_steal_read(ph.steal_ms, RUN_STEAL_CPUS);
 	if (run_watch(r, &ph) < 0)
 		goto stop;
 	if (ph.measuring)
@@ -1309,6 +1336,7 @@ stop:
 	if (ph.partial)
 		r->partial = true;
 	run_phase_json(r, p, pdir, rl, p->nloads, ph.start_ns, end_ns, ph.partial, code, hk, ph.rec_cpus);
+	run_phase_steal(r, &ph);
 	if (p->measure == SCN_FLIGHTAPP)
 		r->app_phase = idx;
 	if (p->measure == SCN_CYCLICTEST && (r->baseline_phase < 0 || p->nloads))

@@ -12,10 +12,12 @@
 #include "datafile.h"
 #include "ini.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* run_cpus_ini - what one file says about the app's CPUs */
 struct run_cpus_ini {
@@ -85,4 +87,27 @@ int run_cpus_app(const char *profile_path, const char *config_path, cpu_set_t *u
 	}
 	CPU_OR(used, used, &c.tasks);
 	return 0;
+}
+
+int run_steal_read(int64_t *steal_ms, int max)
+{
+	unsigned long long v[8];
+	long hz = sysconf(_SC_CLK_TCK);
+	char line[512];
+	int cpu, n = 0;
+	FILE *f = fopen("/proc/stat", "re");
+
+	if (!f)
+		return -errno;
+	for (int i = 0; i < max; i++)
+		steal_ms[i] = 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "cpu", 3) && isdigit((unsigned char)line[3]) &&
+		    sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2], &v[3],
+			   &v[4], &v[5], &v[6], &v[7]) == 9 && cpu >= 0 && cpu < max) {
+			steal_ms[cpu] = hz > 0 ? (int64_t)(v[7] * 1000 / (unsigned long long)hz) : 0;
+			n = cpu + 1 > n ? cpu + 1 : n;
+		}
+	fclose(f);
+	return n ? n : -ENODATA;
 }

@@ -1127,6 +1127,33 @@ static void rpt_kconfig(struct rpt *r)
 }
 
 /* rpt_s_config - 2: what was measured, on what, with what */
+/* rpt_steal - a phase's steal time per CPU from run.json ("cpu0 12, cpu1 0"), or why there is none */
+static void rpt_steal(struct rpt *r, json_t *ph)
+{
+	json_t *v;
+	size_t i;
+
+	if (!json_is_array(json_object_get(ph, "steal_ms"))) {
+		rpt_esc(r->out, rpt_str(ph, "steal_unavailable", ph ? "not recorded (a run of an older preflight)" :
+					"no app phase in run.json"));
+		return;
+	}
+	json_array_foreach(json_object_get(ph, "steal_ms"), i, v)
+		fprintf(r->out, "%scpu%zu %lld", i ? ", " : "", i, (long long)json_integer_value(v));
+}
+
+/* rpt_app_phase - run.json's app phase (measure flightapp), or NULL */
+static json_t *rpt_app_phase(struct rpt *r)
+{
+	json_t *ph;
+	size_t i;
+
+	json_array_foreach(pf_jpath_get(r->run, "phases"), i, ph)
+		if (!strcmp(rpt_str(ph, "measure", ""), "flightapp"))
+			return ph;
+	return NULL;
+}
+
 /* rpt_binaries - the programs the run executed, each with its SHA-256 (run.json preflight.binaries, issue 32.12) */
 static void rpt_binaries(struct rpt *r)
 {
@@ -1266,7 +1293,7 @@ static void rpt_s_config(struct rpt *r)
 		json_t *ph;
 
 		fputs("<h3>Phases</h3><table><tr><th>phase</th><th>measure</th><th>loads</th><th>planned (s)</th>"
-		      "<th>elapsed (s)</th><th>partial</th><th>directory</th></tr>\n", r->out);
+		      "<th>elapsed (s)</th><th>partial</th><th>steal per CPU (ms)</th><th>directory</th></tr>\n", r->out);
 		json_array_foreach(pf_jpath_get(r->run, "phases"), i, ph) {
 			char *loads = json_dumps(pf_jpath_get(ph, "loads"), JSON_ENCODE_ANY | JSON_COMPACT);
 
@@ -1279,6 +1306,8 @@ static void rpt_s_config(struct rpt *r)
 			fprintf(r->out, "</td><td class=\"n\">%.1f</td><td class=\"n\">%.1f</td><td>%s</td><td>",
 				rpt_num(ph, "planned_s"), rpt_num(ph, "elapsed_s"),
 				json_is_true(pf_jpath_get(ph, "partial")) ? "<b>yes</b>" : "no");
+			rpt_steal(r, ph);
+			fputs("</td><td>", r->out);
 			rpt_esc(r->out, rpt_str(ph, "dir", ""));
 			fputs("</td></tr>\n", r->out);
 			free(loads);
@@ -1675,6 +1704,14 @@ static void rpt_culprit(struct rpt *r, json_t *c)
 	rpt_esc(r->out, rpt_str(c, "waited", "?"));
 	fprintf(r->out, "%s</p>\n", json_is_false(pf_jpath_get(c, "complete")) ?
 		" — <b>incomplete</b>: the parts do not add up to the delay (the CPU history kept did not reach back to the release)" : "");
+	/* a silence on the CPU (issue 32.6): what the hypervisor said it stole beside it */
+	if (strstr(rpt_str(c, "summary", ""), "CPU not running")) {
+		fputs("<p class=\"also\">Beside the silence: the app phase's steal time per CPU (ms, /proc/stat: "
+		      "the hypervisor running something else while a virtual CPU wanted to run; 0 where it does "
+		      "not say): ", r->out);
+		rpt_steal(r, rpt_app_phase(r));
+		fputs("</p>\n", r->out);
+	}
 }
 
 /*

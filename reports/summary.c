@@ -348,6 +348,15 @@ static void summary_phases(const char *dir, json_t *run, json_t *loads, FILE *ou
 		json_object_foreach(pf_jpath_get(lp, "loads"), load, rep)
 			summary_load_line(load, rep, fsw, out);
 		summary_sim(dir, summary_str(p, "dir", "?"), fsw, pf_jpath_get(lp, "loads.spi") != NULL, out);
+		if (json_is_array(pf_jpath_get(p, "steal_ms"))) {	/* what the hypervisor ran instead (issue 32.6) */
+			json_t *v;
+			size_t k;
+
+			fprintf(out, "    %-9s", "steal");
+			json_array_foreach(pf_jpath_get(p, "steal_ms"), k, v)
+				fprintf(out, "%scpu%zu %lld ms", k ? ", " : "", k, (long long)json_integer_value(v));
+			fprintf(out, " (/proc/stat: the hypervisor running something else)\n");
+		}
 		if (json_is_string(pf_jpath_get(p, "recorder_cpus")))
 			fprintf(out, "    %-9son CPUs %s (housekeeping: %s)\n", "recorder",
 				summary_str(p, "recorder_cpus", "?"), summary_str(p, "housekeeping_cpus", "none"));

@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 154
+plan 156
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -130,6 +130,18 @@ like "$(grep -o '<table id="deviation-list">.*</table>' "$B" | grep -o 'the self
 	'^the selftest failed on this machine: the measurement is not validated \(section 9\)\|observer effect: preflight.s own threads delayed io in 3 of 12 jobs, by up to 7.0 µs \(section 9\)\|$' \
 	"report-14.16 ... the failed selftest and the observer effect are deviations"
 like "$(grep -o '<th>tool qualification</th><td>[^<]*' "$B")" 'the selftest FAILED on this machine' "report-14.17 ... and the tool's qualification status says so"
+# a worst case the trace explains by silence (issue 32.6): the app phase's steal time per CPU beside it
+perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>); my $c = $j->{tasks}[0]{culprits}[0];
+	$c->{summary} .= " - timer interrupt late: interrupts off or CPU not running (no event on CPU 1 for 9975 us)";
+	print JSON::PP->new->encode($j)' "$TMP/full/results.json" > "$TMP/board/results.json"
+perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>); for (@{$j->{phases}}) { $_->{steal_ms} = [7, 0] if $_->{measure} eq "flightapp" }
+	print JSON::PP->new->encode($j)' "$TMP/full/run.json" > "$TMP/board/run.json"
+rm -f "$TMP/board/report.html"
+run_cmd "$PREFLIGHT" report "$TMP/board"
+like "$rc:$(grep -o 'Beside the silence: [^<]*' "$B")" '^0:Beside the silence: .*: cpu0 7, cpu1 0$' \
+	"report-14.18 a culprit line that blames a silent CPU gets the app phase's steal time per CPU beside it"
+like "$(grep -o '<td>cpu0 7, cpu1 0</td>' "$B" | head -1):$(grep -c 'Beside the silence' "$H")" '^<td>cpu0 7, cpu1 0</td>:0$' \
+	"report-14.19 ... and the phase table's steal column; no note where no culprit blames silence"
 like "$(grep -o '<p class="emulated" id="emulated">.*</p>' "$H")" "EMULATED: <b>sensorsim</b> the app&#39;s sensors and SPI: the simulator sensorsim" \
 	"report-1.8d page 1 names the emulated interfaces (issue 32.5) ..."
 like "$(grep -o '<tr class="[a-z]*"><td>REQ-LAT-001</td>.*' "$H" | head -1)" '<span class="emulated">emulated: sensorsim</span>' \

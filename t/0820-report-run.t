@@ -8,7 +8,7 @@ need RT
 need BUILT:preflight BUILT:flightapp
 need CMD:gnuplot
 need CMD:chromium
-plan 22
+plan 24
 
 cat > "$TMP/t.ini" <<'INI'
 [scenario]
@@ -65,6 +65,12 @@ like "$(grep -o '<tr><th>binaries (SHA-256)</th><td>[^/]*' "$R/report.html")" "p
 	"reportrun-3.9 the report lists them with their SHA-256"
 like "$(grep -o '<tr><th>cyclictest command (01-idle)</th><td>[^<]*' "$R/report.html")" 'cyclictest .*-h' \
 	"reportrun-3.10 ... and the idle phase's cyclictest command line"
+# each phase's steal time per CPU, from /proc/stat (issue 32.6), in run.json, the summary and the report
+ncpu=$(grep -c '^cpu[0-9]' /proc/stat)
+like "$(perl -MJSON::PP -e 'local $/; my $j = decode_json(<>); print join("|", map { my $s = $_->{steal_ms}; ref $s ? scalar(@$s) . ":" . (grep({ $_ < 0 } @$s) ? "negative" : "ok") : "null" } @{$j->{phases}})' "$R/run.json")" \
+	"^$ncpu:ok\\|$ncpu:ok\$" "reportrun-3.11 run.json: every phase's steal_ms, one value per CPU ($ncpu), none negative"
+like "$(grep -c '^    steal    cpu0 [0-9]* ms' "$R/report.txt"):$(grep -o '<td>cpu0 [0-9]*[^<]*</td><td>0[12]-' "$R/report.html" | wc -l)" '^2:2$' \
+	"reportrun-3.12 ... a steal line under each phase of the summary, a column of the report's phase table"
 
 sed 's/^name = t0820/name = t0820n/; /^\[phase app\]/,$d' "$TMP/t.ini" > "$TMP/n.ini"
 run_cmd "$PREFLIGHT" run "$TMP/n.ini" -o "$TMP/norep" --no-report
