@@ -2059,11 +2059,14 @@ static void rpt_s_signoff(struct rpt *r)
 	rpt_kv(r, "scenario", rpt_str(r->run, "scenario.name", "—"));
 	rpt_kv(r, "budgets", rpt_str(r->run, "budgets", "—"));
 	rpt_kv(r, "tool", rpt_str(r->results, "generator", "—"));
-	rpt_kv(r, "tool qualification", !st ? "no selftest with this run: the measurement is not validated on this "
-	       "machine (docs/tool-requirements.md says what verifies each metric)" : json_is_true(json_object_get(st, "pass")) ?
-	       "the selftest met its goals on this machine (section 9; docs/tool-requirements.md says what verifies "
-	       "each metric)" : "the selftest FAILED on this machine (section 9): the measurement is not validated "
-	       "(docs/tool-requirements.md)");
+	rpt_kv(r, "tool qualification",
+	       !st ? "no selftest with this run: the measurement is not validated on this machine "
+		     "(docs/tool-requirements.md says what verifies each metric)" :
+	       json_is_true(json_object_get(st, "pass")) ?
+		     "the selftest met its goals on this machine (section 9; docs/tool-requirements.md says what "
+		     "verifies each metric)" :
+		     "the selftest FAILED on this machine (section 9): the measurement is not validated "
+		     "(docs/tool-requirements.md)");
 	rpt_kv(r, "result", rpt_str(r->verdicts, "result", "—"));
 	fputs("</table>\n<table id=\"signatures\"><tr><th>role</th><th>name</th><th>date</th><th>signature</th>"
 	      "<th>disposition of the deviations (section 10) accepted</th></tr>", r->out);
@@ -2073,7 +2076,7 @@ static void rpt_s_signoff(struct rpt *r)
 	json_decref(st);
 }
 
-/* rpt_dev - the deviation table's next row, item D<n>: the open one closed first, its disposition cell empty for the reviewer */
+/* rpt_dev - the deviation table's next row, item D<n>: the open one closed first (its disposition cell empty) */
 static void rpt_dev(struct rpt *r, int *d)
 {
 	if (*d)

@@ -667,7 +667,8 @@ void rpt_plot_v1(struct rpt *r)
 		 "whose metric the baseline does not hold, as the wakeup latency, has none)." : "");
 	snprintf(full, sizeof(full), "One row per verdict: the value as a share of its budget (value / bound for a "
 		 "maximum, bound / value for a minimum; log scale), coloured and shaped by its verdict (pass a circle, "
-		 "fail a square, not valid a triangle); the red dashed line is the budget. A count that must be 0, or a verdict with no value, is written at its row's end.%s", caption);
+		 "fail a square, not valid a triangle); the red dashed line is the budget. A count that must be 0, "
+		 "or a verdict with no value, is written at its row's end.%s", caption);
 	if (drawn || prev || base)
 		rpt_plot_h(r, "V1", "V1 each requirement: the measured value against its budget", full, sc.text,
 			   140 + 24 * (int)n + (prev || base ? 40 : 0));
