@@ -669,8 +669,8 @@ static const char rpt_css[] =
 	".partial{background:#b00000;color:#fff;font-weight:bold;padding:3px 6px}\n"
 	"#decision{width:100%;font-size:9.5pt;border:2px solid #111}#decision th{width:16%;white-space:nowrap}"
 	"#decision td b.bad{color:#b00000}#decision td b.ok{color:#0a6b2d}\n"
-	"#deviation-list{width:100%;font-size:8pt}#deviation-list th.disposition,#deviation-list td.disposition{width:22%}\n"
-	"section#validity th,#signoff th{white-space:nowrap}\n"
+	"#deviation-list{width:100%;font-size:8pt}#deviation-list th.disposition,#deviation-list td.disposition{width:16%}\n"
+	"table.kv th,#signoff th{white-space:nowrap}td.hashes,#signoff td{overflow-wrap:anywhere;word-break:break-all}\n"
 	"#signoff,#signatures{break-inside:avoid}#signatures{width:100%}#signatures td{height:2.4em}\n"
 	".missing{color:#8a4b00;background:#fff4e0;padding:2px 6px;border-left:3px solid #e69f00}\n"
 	".basis{background:#eef3f8;padding:4px 8px;border-left:3px solid #0072B2}\n"
@@ -1127,6 +1127,9 @@ static void rpt_kconfig(struct rpt *r)
 }
 
 /* rpt_s_config - 2: what was measured, on what, with what */
+/* section 8's contributor tables: the largest four, the rest in one row (A2 and results.json: all) */
+#define RPT_WORST_ROWS 5
+
 /* rpt_steal - a phase's steal time per CPU from run.json ("cpu0 12, cpu1 0"), or why there is none */
 static void rpt_steal(struct rpt *r, json_t *ph)
 {
@@ -1164,7 +1167,7 @@ static void rpt_binaries(struct rpt *r)
 		rpt_kv(r, "binaries (SHA-256)", "not recorded (a run of an older preflight)");
 		return;
 	}
-	fputs("<tr><th>binaries (SHA-256)</th><td>", r->out);
+	fputs("<tr><th>binaries (SHA-256)</th><td class=\"hashes\">", r->out);
 	json_array_foreach(pf_jpath_get(r->run, "preflight.binaries"), i, b) {
 		fputs(i ? "<br>" : "", r->out);
 		rpt_esc(r->out, rpt_str(b, "name", "?"));
@@ -1682,16 +1685,24 @@ static void rpt_s_utilisation(struct rpt *r)
 	rpt_plot_u1(r);
 }
 
-/* rpt_culprit - one worst case: its summary, its contributors, where it waited */
-static void rpt_culprit(struct rpt *r, json_t *c)
+/* rpt_culprit - one worst case: its summary, its contributors (at most max_rows, the rest in one; 0: all), where it waited */
+static void rpt_culprit(struct rpt *r, json_t *c, size_t max_rows)
 {
-	json_t *k;
-	size_t m;
+	json_t *k, *all = pf_jpath_get(c, "contributors");
+	double rest_ns = 0, rest_share = 0;
+	size_t m, rest = 0;
 
 	fputs("<h3>", r->out);
 	rpt_esc(r->out, rpt_str(c, "summary", "?"));
 	fputs("</h3><table><tr><th>contributor</th><th>kind</th><th>µs</th><th>share</th></tr>\n", r->out);
-	json_array_foreach(pf_jpath_get(c, "contributors"), m, k) {
+	json_array_foreach(all, m, k) {
+		if (max_rows && m + 1 >= max_rows && json_array_size(all) > max_rows) {	/* the rest in one row */
+			rest_ns += rpt_num(k, "duration_ns");
+			rest_share += rpt_num(k, "share");
+			/* analyze's own "N others" row counts N */
+			rest += !strcmp(rpt_str(k, "kind", ""), "others") ? (size_t)strtoul(rpt_str(k, "name", "1"), NULL, 10) : 1;
+			continue;
+		}
 		fputs("<tr><td>", r->out);
 		rpt_esc(r->out, rpt_str(k, "name", "?"));
 		fputs("</td><td>", r->out);
@@ -1700,6 +1711,9 @@ static void rpt_culprit(struct rpt *r, json_t *c)
 		rpt_td_ns(r, pf_jpath_get(k, "duration_ns"));
 		fprintf(r->out, "<td class=\"n\">%.1f %%</td></tr>\n", rpt_num(k, "share") * 100);
 	}
+	if (rest)
+		fprintf(r->out, "<tr><td>%zu more (results.json)</td><td>others</td><td class=\"n\">%.1f</td>"
+			"<td class=\"n\">%.1f %%</td></tr>\n", rest, rest_ns / 1e3, rest_share * 100);
 	fprintf(r->out, "</table><p>job %.0f on CPU %.0f, waited: ", rpt_num(c, "seq"), rpt_num(c, "cpu"));
 	rpt_esc(r->out, rpt_str(c, "waited", "?"));
 	fprintf(r->out, "%s</p>\n", json_is_false(pf_jpath_get(c, "complete")) ?
@@ -1771,7 +1785,7 @@ static void rpt_s_worst(struct rpt *r)
 				info += j == 0;
 				continue;
 			}
-			rpt_culprit(r, c);
+			rpt_culprit(r, c, RPT_WORST_ROWS);
 			if ((int)i == body)
 				rpt_plot_g1(r, (int)i, c, ++r->ng1);
 			else
@@ -1818,7 +1832,7 @@ static void rpt_s_worst_more(struct rpt *r)
 			else {
 				if (j == 0)
 					fputs("<p class=\"also\">worst, of a task no requirement judges:</p>\n", r->out);
-				rpt_culprit(r, c);
+				rpt_culprit(r, c, 0);
 			}
 			if (j == 0)
 				rpt_plot_g1(r, (int)i, c, ++r->ng1);
@@ -1985,7 +1999,7 @@ static void rpt_s_validity(struct rpt *r)
 		rpt_note_missing(r, "measurement validity: no results.json");
 		return;
 	}
-	fputs("<table>", r->out);
+	fputs("<table class=\"kv\">", r->out);
 	rpt_kv_json(r, "trace file", r->results, "trace.file");
 	rpt_kv_json(r, "events read", r->results, "trace.events");
 	rpt_kv_json(r, "lost events (kernel ring buffer)", r->results, "trace.lost_events");
@@ -2023,7 +2037,7 @@ static void rpt_s_validity(struct rpt *r)
 	if (!r->ntasks)
 		return;
 	fputs("<h3>Trace against job log</h3><table><tr><th>task</th><th>matched</th><th>trace only</th>"
-	      "<th>job log only</th><th>|Δ activation latency| max (µs)</th><th>jobs in lost-event windows</th>"
+	      "<th>job log only</th><th>|Δ act. latency| max (µs)</th><th>in lost-event windows</th>"
 	      "<th>job log dropped</th></tr>\n", r->out);
 	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t)
 		rpt_task_row(r, t, NULL, cols, PF_ARRAY_SIZE(cols));

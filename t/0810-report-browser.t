@@ -41,7 +41,7 @@ printf '<!DOCTYPE html><html><body><script>console.error("boom")</script></body>
 chrome --enable-logging=stderr --dump-dom "file://$TMP/console.html" >/dev/null
 like "$(grep ':CONSOLE' "$TMP/chromium.err" | grep "source: file://$TMP/console.html ")" 'boom' \
 	"browser-1.8 (control: a console error of the page is seen)"
-like "$(grep -c '<section id=' "$TMP/dom.html")" '^16$' "browser-1.1 Chromium loads the file: every section is in the DOM"
+like "$(grep -c '<section id=' "$TMP/dom.html")" '^17$' "browser-1.1 Chromium loads the file: every section is in the DOM"
 # V1 L1.1 L1.2 B1 X2 H1 E1 X1 T1 R1 U1 G1.1 G1.2 F1.1 F1.2 (t/0800 report-1.4 names them)
 is "$(grep -o '<figure id="fig-[A-Z0-9.]*"' "$TMP/dom.html" | wc -l)" 15 "browser-1.2 every figure is in the DOM"
 is "$(grep -o '<img [^>]*>' "$TMP/dom.html" | grep -v 'width="[1-9][0-9]*" height="[1-9][0-9]*"' | wc -l)" 0 \
@@ -72,7 +72,7 @@ for id in $(grep -o '<section id="[a-z-]*"' "$H" | sed 's/.*id="//; s/"//'); do
 	chrome --screenshot="$TMP/shot-$id.png" --window-size=1000,1400 "file://$H#$id" >/dev/null
 	[ -s "$TMP/shot-$id.png" ] && shots=$((shots + 1))
 done
-is "$shots" 16 "browser-2.3 a screenshot of each section"
+is "$shots" 17 "browser-2.3 a screenshot of each section"
 
 run_cmd "$PREFLIGHT" report "$TMP/run" -o "$TMP/r.html" --pdf "$TMP/r.pdf"
 is "$rc" 0 "browser-3.1 --pdf: exit 0" || echo "$err" | sed 's/^/#   /'

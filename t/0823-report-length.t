@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight
 need CMD:gnuplot
-plan 26
+plan 27
 
 R="$TMP/run"
 cp -r "$TOP/t/fixtures/report-run" "$R"
@@ -36,6 +36,16 @@ for s in $(perl -ne 'while (/<figure id="fig-([^"]+)"><img /g) { print "$1\n" }'
 		"$TMP/r.html" | perl -MXML::Parser -e 'XML::Parser->new->parse(join "", <STDIN>)' 2>/dev/null && svgs_ok=$((svgs_ok + 1))
 done
 is "$svgs_ok" "$svgs" "length-1.6 ... each well-formed XML ($svgs figures)"
+
+# section 8's contributor tables toward a 15-page body: the largest four and the rest in one row,
+# whose shares still add up to the whole delay (A2 keeps every contributor)
+rows=$(sed -n '/<section id="worst"/,/<section id="validity"/p' "$TMP/r.html" | perl -ne '
+	if (/<table><tr><th>contributor/) { $n = 0; $sum = 0; $in = 1; next }
+	if ($in && /<td class="n">([0-9.]+) %<\/td><\/tr>/) { $n++; $sum += $1 }
+	if ($in && /^<\/table>/) { printf "%d:%.0f ", $n, $sum; $in = 0 }')
+want=$(perl -MJSON::PP -e 'local $/; my $j = decode_json(<>); for my $t (@{$j->{tasks}}) { my $c = $t->{culprits}[0] or next;
+	my @k = @{$c->{contributors}}; my $s = 0; $s += $_->{share} for @k; printf "%d:%.0f ", @k > 5 ? 5 : scalar @k, 100 * $s }' "$R/results.json")
+like "$want" "^$rows" "length-1.13 section 8: at most 5 contributor rows a worst case (the rest in one), their shares adding up to results.json's ($rows)"
 
 # section 7 (issue 32.15, one definition per name): each of results.json's app utilisations once, a share of one
 # CPU summed over the CPUs and of all of them (the fixture's worst slot: both CPUs of the guest busy with the app,
