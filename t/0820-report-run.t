@@ -61,7 +61,7 @@ is "$bins" "preflight=$(sha256sum "$B/preflight" | cut -c1-64)|flightapp=$(sha25
 	"reportrun-3.7 run.json: the SHA-256 of preflight and of the programs beside it the run executes"
 is "$(json_get "$R/run.json" preflight.build_tree)" "$(case $(json_get "$R/run.json" preflight.commit) in unknown) echo 'unknown (not built in a git checkout)';; *-dirty) echo 'uncommitted changes (git diff HEAD not empty)';; *) echo clean;; esac)" \
 	"reportrun-3.8 ... and whether the build tree had uncommitted changes, as its commit's suffix says"
-like "$(grep -o '<tr><th>binaries (SHA-256)</th><td>[^/]*' "$R/report.html")" "preflight <code>$(sha256sum "$B/preflight" | cut -c1-64)" \
+like "$(grep -o '<tr><th>binaries (SHA-256)</th><td class="hashes">[^/]*' "$R/report.html")" "preflight <code>$(sha256sum "$B/preflight" | cut -c1-64)" \
 	"reportrun-3.9 the report lists them with their SHA-256"
 like "$(grep -o '<tr><th>cyclictest command (01-idle)</th><td>[^<]*' "$R/report.html")" 'cyclictest .*-h' \
 	"reportrun-3.10 ... and the idle phase's cyclictest command line"
