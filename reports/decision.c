@@ -155,11 +155,15 @@ static void decision_measurement(json_t *st, struct decision_line *l)
 		not_run += json_is_string(json_object_get(c, "not_run"));
 		failed += !json_is_string(json_object_get(c, "not_run")) && !json_is_true(json_object_get(c, "pass"));
 	}
-	if (json_is_true(json_object_get(st, "pass"))) {
+	if (json_is_true(json_object_get(st, "pass")) && cases > not_run) {	/* a pass on no case run is none */
 		decision_set(l, "VALIDATED", true, "the selftest met its goals on this machine in %d of %d cases",
 			     cases - not_run, cases);
 		if (not_run)
 			decision_add(l, " (%d not run here, each with its reason)", not_run);
+		return;
+	}
+	if (cases == not_run) {
+		decision_set(l, "NOT VALIDATED", false, "the selftest ran none of its %d cases on this machine", cases);
 		return;
 	}
 	decision_set(l, "NOT VALIDATED", false, "the selftest failed %d of its %d cases on this machine (", failed, cases);
@@ -184,6 +188,9 @@ static void decision_platform(json_t *si, json_t *v, struct decision_line *l)
 	decision_set(l, "NOT REPRESENTATIVE", false, "%s", "");
 	if (json_is_true(pf_jpath_get(si, "virtualization.emulated")))
 		decision_add(l, "%san emulated CPU", n++ ? ", " : "");
+	else if (!json_is_false(pf_jpath_get(si, "virtualization.virtualized")) &&
+		 !json_is_true(pf_jpath_get(si, "virtualization.virtualized")))
+		decision_add(l, "%svirtualisation not known", n++ ? ", " : "");
 	else if (json_is_true(pf_jpath_get(si, "virtualization.virtualized")))
 		decision_add(l, "%sa virtual machine%s%s%s", n++ ? ", " : "",
 			     json_is_string(pf_jpath_get(si, "virtualization.evidence")) ? " (" : "",
@@ -195,8 +202,9 @@ static void decision_platform(json_t *si, json_t *v, struct decision_line *l)
 			     decision_str(si, "kernel.preempt_model", "?"));
 	if (!*decision_str(si, "cpus.isolated", ""))
 		decision_add(l, "%sno isolated CPU", n++ ? ", " : "");
-	if (json_is_true(pf_jpath_get(si, "rt_throttle.throttling")))
-		decision_add(l, "%srealtime throttling on", n++ ? ", " : "");
+	if (!json_is_false(pf_jpath_get(si, "rt_throttle.throttling")))	/* unknown is no "off" */
+		decision_add(l, "%srealtime throttling %s", n++ ? ", " : "",
+			     json_is_true(pf_jpath_get(si, "rt_throttle.throttling")) ? "on" : "not known");
 	if (json_array_size(json_object_get(v, "emulated"))) {
 		decision_add(l, "%semulated I/O: ", n++ ? ", " : "");
 		json_array_foreach(json_object_get(v, "emulated"), i, e)

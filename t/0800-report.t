@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 156
+plan 157
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -95,6 +95,12 @@ is "$rc:$(decision "$TMP/board/report.html")" "0:result=FAIL|measurement=VALIDAT
 like "$(decision_text "$TMP/board/report.html" measurement):$(decision_text "$TMP/board/report.html" 'idle kernel')" \
 	'in 1 of 2 cases \(1 not run here, each with its reason\):.*cyclictest max 50.0 µs without any load, 81 % of REQ-LAT-001' \
 	"report-14.8 ... the cases run and not run, the idle maximum as a share of the budget"
+# a selftest that "passed" on no case run validates nothing
+echo '{"pass": true, "cases": [{"name": "migrate", "pass": true, "not_run": "one CPU"}]}' > "$TMP/board/selftest/selftest.json"
+rm -f "$TMP/board/report.html"
+run_cmd "$PREFLIGHT" report "$TMP/board"
+like "$rc:$(decision_text "$TMP/board/report.html" measurement)" '^0:measurementNOT VALIDATED: the selftest ran none of its 1 cases' \
+	"report-14.20 a selftest pass on no case run: NOT VALIDATED (never a pass on nothing)"
 # the summary reads the same decision (reports/decision.c): its lines are the report's, in plain text
 summ=$("$PREFLIGHT" summary "$TMP/full" | sed -n '/^decision$/,/^$/p' | sed -n 's/^  [a-z ]*[a-z]  *\([A-Z].*\)/\1/p' | tr '\n' '|')
 rep=$(for n in result measurement platform 'run length' 'idle kernel'; do decision_text "$H" "$n" | sed "s/^$n//; s/µs/us/g; s/&#39;/'/g; s/&gt;/>/g; s/&lt;/</g"; done | tr '\n' '|')
