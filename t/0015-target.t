@@ -203,12 +203,13 @@ like "$(tr '\n' '|' < "$TMP/watch/frozen.txt")" \
 	"target-2.11 ... frozen.txt has the monitor's last picture and where the vCPUs were (the guest's kallsyms)"
 # the console still beating while monitor.log is silent: the share stopped, not the guest
 mkdir -p "$TMP/watch/.boot"
-printf 'target-suite: heartbeat 23:12:00 load 3.1 2.0 1.0 2/90 D: 512 prove p9_client_rpc; \r\n' > "$TMP/watch/.boot/console.log"
+printf 'target-suite: heartbeat 23:11:30 load 3.1 2.0 1.0 2/90\r\ntarget-suite: D: \r\n' > "$TMP/watch/.boot/console.log"
+printf 'target-suite: heartbeat 23:12:00 load 3.1 2.0 1.0 2/90\r\ntarget-suite: D: 512 prove p9_client_rpc; \r\n' >> "$TMP/watch/.boot/console.log"
 sleep 600 & guest=$!
 run_cmd env PREFLIGHT_TARGET_FROZEN_S=5 "$TOP/scripts/target-watch" $guest "$TMP/watch" armhf
-like "$rc:$(head -n 3 "$TMP/watch/frozen.txt" | tr '\n' '|')" \
-	"^1:the guest stopped moving: .*\|but its console still beats \(written [0-9]+ s ago\): the guest runs, its share \(9p\) stopped; the last heartbeat:\|target-suite: heartbeat 23:12:00 .*p9_client_rpc; \|$" \
-	"target-2.11a ... with the console's heartbeat still coming: frozen.txt says the share stopped, not the guest"
+like "$rc:$(head -n 4 "$TMP/watch/frozen.txt" | tr '\n' '|')" \
+	"^1:the guest stopped moving: .*\|but its console still beats \(written [0-9]+ s ago\): the guest runs, its share \(9p\) stopped; the last heartbeat:\|target-suite: heartbeat 23:12:00 load 3.1 2.0 1.0 2/90\|target-suite: D: 512 prove p9_client_rpc; \|$" \
+	"target-2.11a ... with the console's heartbeat still coming: frozen.txt says the share stopped, not the guest, with the last beat's D-state processes"
 kill $fake
 rm -r "$TMP/watch/.boot"
 sleep 600 & guest=$!
