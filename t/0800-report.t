@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 157
+plan 160
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -252,6 +252,13 @@ svgs_ext=$(perl -MMIME::Base64 -ne 'while (/src="data:image\/svg\+xml;base64,([^
 is "$svgs_ext" "" "report-2.3 the embedded SVGs reference nothing either"
 like "$(perl -MMIME::Base64 -ne 'while (/src="data:image\/svg\+xml;base64,([^"]*)"/g) { print decode_base64($1) }' "$H" |
 	grep -c 'GNUPLOT\|<desc>')" '^0$' "report-2.4 no gnuplot version inside the figures"
+# gnuplot's boxes, four corners each, written as paths of the same rectangle (issue 32.13: two
+# fifths of G1's bytes); the corners' text kept, a corner out of place left a polygon
+g1=$(perl -MMIME::Base64 -ne 'print decode_base64($1) if /<figure id="fig-G1.1"><img[^>]*src="data:image\/svg\+xml;base64,([^"]*)"/' "$H")
+is "$(printf '%s\n' "$g1" | grep -c '<polygon')" 0 "report-2.5 G1's boxes are no polygons"
+is "$(printf '%s\n' "$g1" | grep '<path fill=' | grep -cvE "^<path fill='#[0-9a-f]{6}'( fill-opacity='0\.9')? d='M([0-9.]+),[0-9.]+H[0-9.]+V[0-9.]+H\2Z'/>$")" 0 \
+	"report-2.6 ... but paths of a rectangle: 'M x0,y0 H x1 V y1 H x0 Z', the colour #rrggbb"
+like "$(printf '%s\n' "$g1" | grep -c "^<path fill='#")" '^[1-9][0-9]*$' "report-2.7 ... and G1 has such boxes"
 
 # --- A1: the simulator's counts while the app flew apart from before and after it, the app's failsafe time by cause
 # (issue 32.15: GPS fixes 90 vs 101, the track error's max after the app stopped, 0 failsafe events but 0.301 s)
