@@ -42,7 +42,7 @@ target-image: target-deps
 check-target: target-deps
 	@test -n "$(GUEST_ARCH)" || { echo "preflight: check-target: give ARCH=amd64, arm64 or armhf" >&2; exit 2; }
 	@# this machine's own build re-analyses and reports the guest's run: never a stale one
-	@$(MAKE) --no-print-directory all ARCH=
+	@$(MAKE) $(BUILD_JOBS) --no-print-directory all ARCH=
 	@TARGET_TESTS="$(TARGET_TESTS)" scripts/target-check --smp $(SMP) --suite $(SUITE) $(GUEST_ARCH) $(FLAVOUR)
 
 check-target-all: target-deps
