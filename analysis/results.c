@@ -585,6 +585,7 @@ json_t *an_culprit_json(const struct an_run *r, const struct an_task *t, const s
 
 	json_object_set_new(o, "seq", json_integer(c->seq));
 	an_culprit_parts_json(t->name, c, o);
+	json_object_set_new(o, "wakeup_latency_ns", json_integer(c->wakeup_ns));
 	an_rt_culprit_json((struct an_run *)r, c, o);
 	json_object_set_new(o, "root", an_root_json(&c->root));
 	json_object_set_new(o, "released_by", !c->releaser[0] ? json_null() :

@@ -129,6 +129,7 @@ static int an_snap_one(struct an_run *r, int idx)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
 	s->opt.trace = sn->file;
 	s->opt.top = AN_SNAP_TOP(r);
+	s->opt.top_by_activation = true;
 	s->opt.slot_ns = r->opt.slot_ns;
 	s->opt.tick_ns = r->opt.tick_ns;
 	s->opt.quiet = r->opt.quiet;

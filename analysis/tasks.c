@@ -622,24 +622,37 @@ static struct an_culprit *an_culprit_of(struct an_task *t, uint32_t seq, int64_t
 	return NULL;
 }
 
-/* an_culprit_consider - keep this activation if it is among the task's worst --top */
-static void an_culprit_consider(struct an_run *r, struct an_task *t, struct an_thread *th, int cpu,
-				uint32_t seq, int64_t release_ns, int64_t start_ns)
+/*
+ * an_culprit_worse - whether activation a ranks before b among a task's worst: by the wakeup
+ * latency, the figure the task is judged on (a chained task's activation latency holds its
+ * releaser's work: its worst would be the releaser's), the later activation first among equals;
+ * in a snapshot by the activation latency, which the job log ranks by
+ */
+static bool an_culprit_worse(const struct an_run *r, const struct an_culprit *a, const struct an_culprit *b)
 {
-	int64_t lat = start_ns - release_ns;
+	if (!r->opt.top_by_activation && a->wakeup_ns != b->wakeup_ns)
+		return a->wakeup_ns > b->wakeup_ns;
+	return a->latency_ns > b->latency_ns;
+}
+
+/* an_culprit_consider - keep this activation if it is among the task's worst --top (wlat: its wakeup latency) */
+static void an_culprit_consider(struct an_run *r, struct an_task *t, struct an_thread *th, int cpu,
+				uint32_t seq, int64_t release_ns, int64_t start_ns, int64_t wlat)
+{
 	struct an_culprit c = { 0 };
 	int i;
 
 	if (r->opt.top <= 0)
 		return;
-	if (t->ntop == r->opt.top && lat <= t->top[t->ntop - 1].latency_ns)
+	c.latency_ns = start_ns - release_ns;
+	c.wakeup_ns = wlat;
+	if (t->ntop == r->opt.top && !an_culprit_worse(r, &c, &t->top[t->ntop - 1]))
 		return;
 	c.seq = seq;
 	c.cpu = cpu;
 	c.pid = th->pid;
 	c.release_ns = release_ns;
 	c.start_ns = start_ns;
-	c.latency_ns = lat;
 	c.from_ns = release_ns;
 	if (th->last_waking_ns >= release_ns && th->last_waking_ns <= start_ns) {
 		c.waking_ns = th->last_waking_ns;
@@ -657,7 +670,7 @@ static void an_culprit_consider(struct an_run *r, struct an_task *t, struct an_t
 	an_culprit_fill(r, th, cpu, &c);
 	if (t->ntop < r->opt.top)
 		t->ntop++;
-	for (i = t->ntop - 1; i > 0 && t->top[i - 1].latency_ns < lat; i--)
+	for (i = t->ntop - 1; i > 0 && an_culprit_worse(r, &c, &t->top[i - 1]); i--)
 		t->top[i] = t->top[i - 1];
 	t->top[i] = c;
 }
@@ -667,6 +680,7 @@ int an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_
 	struct an_task *t = an_task_of_id(r, task_id, pid);
 	struct an_thread *th;
 	struct an_job *j;
+	int64_t wlat;
 
 	if (!t)
 		return pf_fail(PF_EXIT_INTERNAL, "out of memory");
@@ -731,11 +745,12 @@ int an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_
 		else if (gaps > 0)
 			t->missed += gaps;
 	}
-	if (an_stat_add(&t->wlat, an_job_chain(r, t, th, j, cpu, ts), release_ns, seq))
+	wlat = an_job_chain(r, t, th, j, cpu, ts);
+	if (an_stat_add(&t->wlat, wlat, release_ns, seq))
 		goto oom;
 	t->prev_start_ns = ts;
 	t->prev_release_ns = release_ns;
-	an_culprit_consider(r, t, th, cpu, seq, release_ns, ts);
+	an_culprit_consider(r, t, th, cpu, seq, release_ns, ts, wlat);
 	if (an_tl_step(r, t, ts))
 		goto oom;
 	return 0;
@@ -1269,6 +1284,10 @@ void an_culprit_line(const struct an_run *r, const struct an_task *t, const stru
 	an_fmt_us(d, sizeof(d), c->latency_ns);
 	len = snprintf(buf, size, "%s job %u (pid %d, released at %lld.%09lld s): %s late", t->name, c->seq, c->pid,
 		       (long long)(c->release_ns / PF_NS_PER_SEC), (long long)(c->release_ns % PF_NS_PER_SEC), d);
+	if (c->wakeup_ns != c->latency_ns && len < size) {
+		an_fmt_us(d, sizeof(d), c->wakeup_ns);
+		len += snprintf(buf + len, size - len, " (wakeup latency %s)", d);
+	}
 	if (len < size)
 		an_culprit_parts_text(r, t->name, c, buf + len, size - len);
 }

@@ -319,6 +319,7 @@ struct an_culprit {
 	uint32_t seq;
 	int      cpu;
 	int64_t  release_ns, start_ns, latency_ns;
+	int64_t  wakeup_ns;			/* the job's wakeup latency (what REQ-LAT-001 judges): the rank */
 	int64_t  waking_ns, timer_ns, switch_in_ns;	/* 0 when not seen */
 	int      pid;				/* the task's thread */
 	int32_t  waker_pid;			/* the thread that woke it (0: a timer, an IRQ, unknown) */
@@ -445,6 +446,7 @@ struct an_opts {
 	bool    slot_given;
 	int64_t tick_ns;	/* an inferred switch-in later than this after its waking is no sample */
 	int     top;
+	bool    top_by_activation;	/* culprits ranked by activation latency (a snapshot's: the job log's worst) */
 	bool    quiet;
 	bool    libtracecmd;	/* the trace read through libtracecmd, not decoded here (--decoder) */
 };

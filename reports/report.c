@@ -1776,10 +1776,11 @@ static void rpt_s_worst(struct rpt *r)
 			if (j >= 3)
 				break;
 			if (!n++)
-				fputs("<p>The worst activation of each task and what stood between release and start on "
-				      "the CPU where the job started, with the timeline (G1) of the first whose latency "
-				      "failed; the other tasks' timelines are in <a href=\"#worst-more\">the appendix</a>.</p>\n",
-				      r->out);
+				fputs("<p>The worst activation of each task by the wakeup latency it is judged on (a chained "
+				      "task's activation latency holds its releaser's work: the line says both when they "
+				      "differ) and what stood between release and start on the CPU where the job started, "
+				      "with the timeline (G1) of the first whose latency failed; the other tasks' timelines "
+				      "are in <a href=\"#worst-more\">the appendix</a>.</p>\n", r->out);
 			if (j > 0 || !judged_i) {
 				more += j > 0;
 				info += j == 0;

@@ -2134,6 +2134,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	json_t *tl = pf_jpath_get(culprit, "timeline"), *seg, *rel, *t;
 	int64_t release = rpt_int(culprit, "release_ns", -1), seq = rpt_int(culprit, "seq", -1);
 	double lat_ms = rpt_num(culprit, "latency_ns") / 1e6, from, to, lo, hi, split;
+	int64_t wake_ns;
 	int victim = (int)rpt_int(tl, "victim_pid", -1), ncpus = 0, tids[RPT_MAX_TASKS];
 	struct rpt_g1_labels lab;
 	char id[16], title[256], vname[64], text[4][256];
@@ -2269,8 +2270,14 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	}
 	fprintf(s, "unset multiplot\n");
 	fclose(s);
-	snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late (trace)", id, r->task_names[task], (long long)seq,
-		 lat_ms * 1e3);
+	/* a chained job's lateness holds its releaser's work: the wakeup latency it is judged on beside it */
+	wake_ns = rpt_int(culprit, "wakeup_latency_ns", -1);
+	if (wake_ns >= 0 && llabs(wake_ns - (int64_t)llround(lat_ms * 1e6)) >= 500)
+		snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late, woken in %.0f µs (trace)", id,
+			 r->task_names[task], (long long)seq, lat_ms * 1e3, wake_ns / 1e3);
+	else
+		snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late (trace)", id, r->task_names[task],
+			 (long long)seq, lat_ms * 1e3);
 	rpt_plot_h(r, id, title,
 			   inset ? "The trace from 1 ms before this job's release to 1 ms after its start, and (the inset, "
 			   "below right) the whole window kept, 2 slots either side, the zoomed view framed in red: one row per "

@@ -74,13 +74,13 @@ is "$(json_get "$R" tasks.name=io.decomposition.wake_to_start_ns.count)/$(json_g
 
 # culprits
 C=$T.culprits
-is "$(json_get "$R" $C.0.seq)/$(json_get "$R" $C.1.seq)/$(json_get "$R" $C.2.seq)/$(json_get "$R" $C.3.seq)" 9/5/3/6 "syn-5.1 worst activations in order"
-is "$(json_get "$R" $C.2.contributors.0.name)=$(json_get "$R" $C.2.contributors.0.duration_ns)" hog=150000 "syn-5.2 job 3: the higher-priority thread, 150 us"
-is "$(json_get "$R" $C.2.runnable_ns)/$(json_get "$R" $C.2.waited)" "144000/runnable, not chosen" "syn-5.3 job 3: runnable but not chosen 144 us"
-is "$(json_get "$R" $C.3.contributors.0.name)=$(json_get "$R" $C.3.contributors.0.duration_ns)" "ksoftirqd/1 (NET_RX)=80000" "syn-5.4 job 6: softirq 80 us"
-is "$(json_get "$R" $C.3.contributors.1.name)=$(json_get "$R" $C.3.contributors.1.duration_ns)" "irq 24 (virtio0-input)=20000" "syn-5.5 job 6: hard IRQ 20 us"
-is "$(json_get "$R" $C.3.contributors.2.name)=$(json_get "$R" $C.3.contributors.2.duration_ns)" "ksoftirqd/1=8000" "syn-5.6 job 6: the thread without its IRQ time"
-is "$(json_get "$R" $C.1.contributors.0.name)=$(json_get "$R" $C.1.contributors.0.duration_ns)" "io=1005000" "syn-5.7 job 5 on CPU 0 waited for io"
+is "$(json_get "$R" $C.0.seq)/$(json_get "$R" $C.1.seq)/$(json_get "$R" $C.2.seq)/$(json_get "$R" $C.3.seq)" 9/3/6/5 "syn-5.1 worst activations in order of the wakeup latency the task is judged on (job 5: 1017 us late, 1005 of them io's work, woken in 12 us: last)"
+is "$(json_get "$R" $C.1.contributors.0.name)=$(json_get "$R" $C.1.contributors.0.duration_ns)" hog=150000 "syn-5.2 job 3: the higher-priority thread, 150 us"
+is "$(json_get "$R" $C.1.runnable_ns)/$(json_get "$R" $C.1.waited)" "144000/runnable, not chosen" "syn-5.3 job 3: runnable but not chosen 144 us"
+is "$(json_get "$R" $C.2.contributors.0.name)=$(json_get "$R" $C.2.contributors.0.duration_ns)" "ksoftirqd/1 (NET_RX)=80000" "syn-5.4 job 6: softirq 80 us"
+is "$(json_get "$R" $C.2.contributors.1.name)=$(json_get "$R" $C.2.contributors.1.duration_ns)" "irq 24 (virtio0-input)=20000" "syn-5.5 job 6: hard IRQ 20 us"
+is "$(json_get "$R" $C.2.contributors.2.name)=$(json_get "$R" $C.2.contributors.2.duration_ns)" "ksoftirqd/1=8000" "syn-5.6 job 6: the thread without its IRQ time"
+is "$(json_get "$R" $C.3.contributors.0.name)=$(json_get "$R" $C.3.contributors.0.duration_ns)" "io=1005000" "syn-5.7 job 5 on CPU 0 waited for io"
 is "$(json_get "$R" $C.0.contributors.0.kind)" self "syn-5.8 job 9 waited for its own previous job"
 like "$out" 'ctl100 job 3 \(pid 100, released at 1000\.030000000 s\): 152 µs late — hog \(pid 200\) 150 µs, switch-in to start 2\.0 µs, timer IRQ delay 5\.0 µs \[100 % explained\]' "syn-5.9 culprit summary line"
 

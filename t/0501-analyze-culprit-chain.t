@@ -28,7 +28,7 @@ is "$(json_get "$R" $C.contributors.7.kind)/$(json_get "$R" $C.contributors.7.na
 is "$(json_get "$R" $C.explained_ns)/$(json_get "$R" $C.explained)/$(json_get "$R" $C.complete)" 3412000/1.0/true \
 	"chain-1.7 3290 us waiting for io + 120 us hackbench + 2 us = the lateness: complete"
 line=$(printf '%s\n' "$out" | grep '^ctl100 job 0 ')
-like "$line" "^ctl100 job 0 \(pid 100, released at 1000\.000000000 s\): 3412 µs late — released by io \(pid 101, job 0\) after 3290 µs, io itself 3283 µs late; hackbench \(pid 4[01][0-9]\) 10 µs, hackbench \(pid 4[01][0-9]\) 10 µs, hackbench \(pid 4[01][0-9]\) 10 µs, hackbench \(pid 4[01][0-9]\) 10 µs, rest 82 µs \[100 % explained\]$" \
+like "$line" "^ctl100 job 0 \(pid 100, released at 1000\.000000000 s\): 3412 µs late \(wakeup latency 122 µs\) — released by io \(pid 101, job 0\) after 3290 µs, io itself 3283 µs late; hackbench \(pid 4[01][0-9]\) 10 µs, hackbench \(pid 4[01][0-9]\) 10 µs, hackbench \(pid 4[01][0-9]\) 10 µs, hackbench \(pid 4[01][0-9]\) 10 µs, rest 82 µs \[100 % explained\]$" \
 	"chain-1.8 the summary line: release time, the chain, pids, the rest and the share explained"
 I=tasks.name=io.culprits.0
 is "$(json_get "$R" $I.released_by)/$(json_get "$R" $I.waker_pid)/$(json_get "$R" $I.contributors.0.name)/$(json_get "$R" $I.contributors.0.pid)" \

@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 160
+plan 161
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -259,6 +259,15 @@ is "$(printf '%s\n' "$g1" | grep -c '<polygon')" 0 "report-2.5 G1's boxes are no
 is "$(printf '%s\n' "$g1" | grep '<path fill=' | grep -cvE "^<path fill='#[0-9a-f]{6}'( fill-opacity='0\.9')? d='M([0-9.]+),[0-9.]+H[0-9.]+V[0-9.]+H\2Z'/>$")" 0 \
 	"report-2.6 ... but paths of a rectangle: 'M x0,y0 H x1 V y1 H x0 Z', the colour #rrggbb"
 like "$(printf '%s\n' "$g1" | grep -c "^<path fill='#")" '^[1-9][0-9]*$' "report-2.7 ... and G1 has such boxes"
+# a worst case whose wakeup latency, which the task is judged on, is not its activation latency
+# (a chained task's holds its releaser's work): G1's title says both
+cp -r "$TMP/full" "$TMP/wake"
+perl -MJSON::PP -i -0777 -pe 'my $j = JSON::PP->new->decode($_); my ($t) = grep { $_->{name} eq "ctl100" } @{$j->{tasks}};
+	$t->{culprits}[0]{wakeup_latency_ns} = 10000; $_ = JSON::PP->new->encode($j)' "$TMP/wake/results.json"
+"$PREFLIGHT" report "$TMP/wake" >/dev/null 2>&1
+is "$(grep -o 'alt="G1.1 [^"]*"' "$TMP/wake/report.html")/$(grep -o 'alt="G1.1 [^"]*"' "$H")" \
+	'alt="G1.1 ctl100 job 9: 2013 µs late, woken in 10 µs (trace)"/alt="G1.1 ctl100 job 9: 2013 µs late (trace)"' \
+	"report-2.8 G1's title gives the wakeup latency beside the lateness when they differ, only then"
 
 # --- A1: the simulator's counts while the app flew apart from before and after it, the app's failsafe time by cause
 # (issue 32.15: GPS fixes 90 vs 101, the track error's max after the app stopped, 0 failsafe events but 0.301 s)
