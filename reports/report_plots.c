@@ -267,7 +267,7 @@ static void rpt_svg_rects(char *svg, size_t *len)
 		in = tag;
 		if (!close || close[-1] != '/' || !fill || !points || nf >= sizeof(colour) || np >= 200 ||
 		    sscanf(points, "%23[0-9.-],%23[0-9.-] %23[0-9.-],%23[0-9.-] %23[0-9.-],%23[0-9.-] %23[0-9.-],%23[0-9.-] %n",
-			   x[0], y[0], x[1], y[1], x[2], y[2], x[3], y[3], &used) != 8 || points + used != points + np ||
+			   x[0], y[0], x[1], y[1], x[2], y[2], x[3], y[3], &used) != 8 || (size_t)used != np ||
 		    strcmp(x[0], x[3]) || strcmp(x[1], x[2]) || strcmp(y[0], y[1]) || strcmp(y[2], y[3])) {
 			*out++ = *in++;
 			continue;
@@ -2135,6 +2135,7 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	int64_t release = rpt_int(culprit, "release_ns", -1), seq = rpt_int(culprit, "seq", -1);
 	double lat_ms = rpt_num(culprit, "latency_ns") / 1e6, from, to, lo, hi, split;
 	int64_t wake_ns;
+	char woken[48];
 	int victim = (int)rpt_int(tl, "victim_pid", -1), ncpus = 0, tids[RPT_MAX_TASKS];
 	struct rpt_g1_labels lab;
 	char id[16], title[256], vname[64], text[4][256];
@@ -2270,14 +2271,13 @@ void rpt_plot_g1(struct rpt *r, int task, json_t *culprit, int nth)
 	}
 	fprintf(s, "unset multiplot\n");
 	fclose(s);
-	/* a chained job's lateness holds its releaser's work: the wakeup latency it is judged on beside it */
+	/* a chained job's lateness holds its releaser's work: the wakeup latency it is judged on beside
+	 * it, when the two differ by half a µs or more (the title's unit) */
 	wake_ns = rpt_int(culprit, "wakeup_latency_ns", -1);
-	if (wake_ns >= 0 && llabs(wake_ns - (int64_t)llround(lat_ms * 1e6)) >= 500)
-		snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late, woken in %.0f µs (trace)", id,
-			 r->task_names[task], (long long)seq, lat_ms * 1e3, wake_ns / 1e3);
-	else
-		snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late (trace)", id, r->task_names[task],
-			 (long long)seq, lat_ms * 1e3);
+	snprintf(woken, sizeof(woken), wake_ns >= 0 && llabs(wake_ns - (int64_t)llround(lat_ms * 1e6)) >= 500 ?
+		 ", woken in %.0f µs" : "", wake_ns / 1e3);
+	snprintf(title, sizeof(title), "%s %s job %lld: %.0f µs late%s (trace)", id, r->task_names[task],
+		 (long long)seq, lat_ms * 1e3, woken);
 	rpt_plot_h(r, id, title,
 			   inset ? "The trace from 1 ms before this job's release to 1 ms after its start, and (the inset, "
 			   "below right) the whole window kept, 2 slots either side, the zoomed view framed in red: one row per "
