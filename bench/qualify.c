@@ -37,6 +37,7 @@ const struct pf_command cmd_qualify = {
 	"usage: preflight qualify [--scenario NAME] [--budgets FILE] [-o RUN_DIR] [--repeats N]\n"
 	"                         [--no-report] [--keep-trace always|on-fail|never] [--all-threads]\n"
 	"                         [--previous RUN_DIR] [--baseline FILE] [--history DB] [--no-selftest]\n"
+	"                         [--progress-every S]\n"
 	"       preflight qualify --summary RUN_DIR\n"
 	"\n"
 	"Shows the system survey's warnings, runs the quick selftest (preflight selftest\n"

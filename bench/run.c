@@ -1596,6 +1596,7 @@ const struct pf_command cmd_run = {
 	"usage: preflight run SCENARIO [-o RUN_DIR] [--budgets FILE] [--repeats N] [--no-report]\n"
 	"                     [--keep-trace always|on-fail|never] [--all-threads]\n"
 	"                     [--previous RUN_DIR] [--baseline FILE] [--history DB]\n"
+	"                     [--progress-every S]\n"
 	"       preflight run --check SCENARIO [-o RUN_DIR] [--budgets FILE]\n"
 	"\n"
 	"Runs the phases of SCENARIO (a name in bench/scenarios/, or an .ini path; see\n"
@@ -1603,12 +1604,12 @@ const struct pf_command cmd_run = {
 	"run directory: run.json, run.log, scenario.ini, budgets.ini, sysinfo.json,\n"
 	"loads.json, results.json, verdicts.tap, verdicts.json, report.txt, SHA256SUMS,\n"
 	"report.html and report.pdf (preflight report) and one NN-<phase>/ directory per\n"
-	"phase. Progress\n"
-	"is redrawn in place on a terminal, else printed as a plain line every 10 s (CI\n"
-	"logs). Ctrl-C stops everything, keeps what was recorded, analyses it and marks\n"
-	"it partial. The recorder and the loads' helpers run on the housekeeping CPUs:\n"
-	"outside the app's (or cyclictest's) CPUs and outside isolcpus / nohz_full; when\n"
-	"none is free, run.json's warnings and the summary say so.\n"
+	"phase. Progress is redrawn in place on a terminal, else printed as a plain line\n"
+	"every 10 s (CI logs; --progress-every). Ctrl-C stops everything, keeps what was\n"
+	"recorded, analyses it and marks it partial. The recorder and the loads' helpers\n"
+	"run on the housekeeping CPUs: outside the app's (or cyclictest's) CPUs and\n"
+	"outside isolcpus / nohz_full; when none is free, run.json's warnings and the\n"
+	"summary say so.\n"
 	"\n"
 	"Before the first phase, and before anything is created, the pre-flight checks\n"
 	"look at everything the scenario names: the run directory and the free space\n"
@@ -1645,6 +1646,7 @@ int run_common_option(const struct pf_command *cmd, int c, const char *arg, stru
 {
 	static const char *const keep[] = { [RUN_KEEP_ALWAYS] = "always", [RUN_KEEP_ON_FAIL] = "on-fail",
 					    [RUN_KEEP_NEVER] = "never" };
+	long v;
 	int k;
 
 	switch (c) {
@@ -1672,6 +1674,11 @@ int run_common_option(const struct pf_command *cmd, int c, const char *arg, stru
 		return 0;
 	case RUN_OPT_HISTORY:
 		o->history = arg;
+		return 0;
+	case RUN_OPT_PROGRESS_EVERY:
+		if (pf_parse_long(arg, 1, 3600, &v))
+			return pf_usage_error(cmd, "--progress-every '%s': seconds, 1 to 3600", arg);
+		o->progress_every_s = (int)v;
 		return 0;
 	case RUN_OPT_KEEP_TRACE:
 		for (k = RUN_KEEP_ALWAYS; k <= RUN_KEEP_NEVER; k++)

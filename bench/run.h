@@ -34,11 +34,12 @@ struct run_opts {
 	enum run_keep keep_trace;	/* --keep-trace */
 	bool all_threads;	/* --all-threads: every thread in results.json */
 	bool check_only;	/* --check: the pre-flight checks only, nothing created */
+	int progress_every_s;	/* --progress-every: seconds between plain progress lines, 0 = RUN_PLAIN_PROGRESS_NS */
 };
 
 /* the options 'preflight run' and 'preflight qualify' share, for their getopt_long tables */
 enum { RUN_OPT_NO_REPORT = 256, RUN_OPT_KEEP_TRACE, RUN_OPT_ALL_THREADS, RUN_OPT_PREVIOUS, RUN_OPT_BASELINE,
-       RUN_OPT_HISTORY };
+       RUN_OPT_HISTORY, RUN_OPT_PROGRESS_EVERY };
 #define RUN_COMMON_OPTIONS \
 	{ "output", required_argument, NULL, 'o' }, \
 	{ "budgets", required_argument, NULL, 'b' }, \
@@ -48,7 +49,8 @@ enum { RUN_OPT_NO_REPORT = 256, RUN_OPT_KEEP_TRACE, RUN_OPT_ALL_THREADS, RUN_OPT
 	{ "all-threads", no_argument, NULL, RUN_OPT_ALL_THREADS }, \
 	{ "previous", required_argument, NULL, RUN_OPT_PREVIOUS }, \
 	{ "baseline", required_argument, NULL, RUN_OPT_BASELINE }, \
-	{ "history", required_argument, NULL, RUN_OPT_HISTORY }
+	{ "history", required_argument, NULL, RUN_OPT_HISTORY }, \
+	{ "progress-every", required_argument, NULL, RUN_OPT_PROGRESS_EVERY }
 #define RUN_COMMON_HELP \
 	"  -o, --output RUN_DIR   run directory (default: runs/<UTC time>-<host>)\n" \
 	"  -b, --budgets FILE     budgets for the check (default: the scenario's, else\n" \
@@ -71,7 +73,9 @@ enum { RUN_OPT_NO_REPORT = 256, RUN_OPT_KEEP_TRACE, RUN_OPT_ALL_THREADS, RUN_OPT
 	"                         (report --baseline; default: none)\n" \
 	"      --history DB       ... with the scenario's last runs in a history\n" \
 	"                         database (report --history; default: none); each is\n" \
-	"                         checked before the run starts\n"
+	"                         checked before the run starts\n" \
+	"      --progress-every S when stderr is no terminal, a plain progress line\n" \
+	"                         every S seconds of a phase, 1 to 3600 (default: 10)\n"
 
 /*
  * run_common_option - one option of RUN_COMMON_OPTIONS (getopt's c and

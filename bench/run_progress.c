@@ -114,7 +114,7 @@ static const char *run_waiting(const struct scn_phase *p, const char *pdir, char
  * run_progress - the progress line: phase, time, and the live worst per
  * thread / task in a stable order, redrawn in place on a terminal and
  * fitted to its width (whole entries, "+N" for those left out); else a
- * plain line every RUN_PLAIN_PROGRESS_NS for CI logs. Past the planned time
+ * plain line every RUN_PLAIN_PROGRESS_NS (or --progress-every) for CI logs. Past the planned time
  * it says what the phase waits for.
  */
 void run_progress(struct run *r, int idx, const struct scn_phase *p,
@@ -166,7 +166,8 @@ void run_progress(struct run *r, int idx, const struct scn_phase *p,
 		fprintf(stderr, "preflight: run: %s\n", line);
 		plain_idx = idx;
 		plain_t0_ns = r->t0_ns;
-		plain_next_ns = elapsed_ns + RUN_PLAIN_PROGRESS_NS;
+		plain_next_ns = elapsed_ns + (r->o->progress_every_s ? r->o->progress_every_s * PF_NS_PER_SEC :
+					      RUN_PLAIN_PROGRESS_NS);
 	}
 	fflush(stderr);
 }

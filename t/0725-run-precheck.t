@@ -6,7 +6,7 @@
 # 'preflight run --check' does only that
 . "$(dirname "$0")/lib/test-lib.sh"
 need ROOT BUILT:preflight BUILT:flightapp BUILT:sensorsim
-plan 35
+plan 36
 
 # scenario NAME TEXT - a scenario file in $TMP
 scenario() { printf '%b' "$2" > "$TMP/$1.ini"; }
@@ -103,6 +103,9 @@ like "$rc:$(printf '%s\n' "$err" | wc -l):$err" "^2:1:preflight: run: --history:
 ok "run-pre-7.6 ... neither the run directory nor the database created" test ! -e "$TMP/r-c3" -a ! -e "$TMP/no.sqlite"
 run_cmd "$PREFLIGHT" run --check "$TMP/c0.ini" --previous "$TMP/prev-empty" --no-report
 like "$rc:$err" "^2:preflight: run: --previous goes to the report: not with --no-report" "run-pre-7.7 --previous with --no-report: exit 2"
+run_cmd "$PREFLIGHT" run --check "$TMP/c0.ini" --progress-every 0
+like "$rc:$(printf '%s\n' "$err" | wc -l):$err" "^2:1:preflight: run: --progress-every '0': seconds, 1 to 3600" \
+	"run-pre-7.10 --progress-every 0: exit 2, one line"
 # qualify checks them before its survey and selftest: nothing of the qualification is made
 mkdir "$TMP/q"
 run_cmd "$PREFLIGHT" qualify -s "$TMP/c0.ini" -o "$TMP/q/r" --baseline "$TMP/notbase.json"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # 0906-ci-repeats.t - repeated runs for CI, on this machine: 'preflight run
 # --repeats 2' writes run-01 and run-02 (each with its own UUID), prints the
-# plain progress line when stderr is not a terminal (every 10 s of a phase),
+# plain progress line when stderr is not a terminal (every --progress-every S),
 # and the runs go through 'baseline create --allow-small' and 'compare'. After
 # the analysis the traces are removed when every requirement was met (repeats:
 # --keep-trace on-fail) and kept compressed (v7, zstd) by a single run.
@@ -9,7 +9,7 @@
 need BUILT:preflight BUILT:flightapp
 need TRACEFS
 need RT
-plan 16
+plan 17
 
 cat > "$TMP/tiny.ini" <<'INI'
 [scenario]
@@ -25,11 +25,12 @@ duration = 1s
 measure  = cyclictest
 
 [phase app]
-duration = 12s
+duration = 6s
 measure  = flightapp
 INI
-# (12 s: the app phase is the one long enough for a progress line after its first 10 s, with
-# 2 s to spare on a loaded machine; each of the three runs costs its whole length)
+# (6 s: the app phase is the one long enough for a progress line after its first 4 s
+# (--progress-every 4), with 2 s to spare on a loaded machine; each of the three runs costs
+# its whole length)
 
 cat > "$TMP/pass.ini" <<'INI'
 [REQ-PASS]
@@ -39,7 +40,8 @@ bound  = <= 100%
 INI
 
 # (no report: what it costs buys no assertion here)
-run_cmd "$PREFLIGHT" run "$TMP/tiny.ini" --repeats 2 -o "$TMP/r" --budgets "$TMP/pass.ini" --no-report
+run_cmd "$PREFLIGHT" run "$TMP/tiny.ini" --repeats 2 -o "$TMP/r" --budgets "$TMP/pass.ini" --no-report \
+	--progress-every 4
 case $rc in 0|1) r=ok ;; *) r="exit $rc" ;; esac
 is "$r" ok "ci-rep-1.1 two repeats ran (exit 0 or 1: verdicts, not failures)" || printf '%s\n' "$err" | tail -5 | sed 's/^/# /'
 is "$(ls "$TMP/r" | paste -sd' ')" "run-01 run-02" "ci-rep-1.2 each repeat its own run directory"
@@ -50,9 +52,11 @@ ok "ci-rep-1.4 the UUIDs differ" [ "$u1" != "$u2" ]
 like "$err" "preflight: run: 2 of 2 repeats in $TMP/r/run-NN: " "ci-rep-1.5 one summary line for the repeats"
 
 # --- stderr is a file here, not a terminal: plain lines, no redraw
-like "$err" "preflight: run: \[2/2\] app \(flightapp\): 1[01]s / 12s, [01]s left  worst: ([a-z0-9]+ [0-9]+us )*io [0-9]+us" \
-	"ci-rep-2.1 a plain progress line after 10 s of a phase, with the worst latency so far"
+like "$err" "preflight: run: \[2/2\] app \(flightapp\): [45]s / 6s, [01]s left  worst: ([a-z0-9]+ [0-9]+us )*io [0-9]+us" \
+	"ci-rep-2.1 a plain progress line after 4 s of a phase, with the worst latency so far"
 is "$(printf '%s' "$err" | tr -cd '\r\033' | wc -c)" 0 "ci-rep-2.2 no carriage return or escape sequence in a log"
+is "$(printf '%s' "$err" | grep -Ec '\] app \(flightapp\): [1-3]s / 6s')" 0 \
+	"ci-rep-2.3 ... and none between the first and that one: every 4 s, as --progress-every says"
 
 # --- the traces after the analysis: repeats that met every requirement keep none
 is "$(json_get "$TMP/r/run-01/run.json" exit_code traces.0.file traces.0.action traces.0.bytes)" "0
