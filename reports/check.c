@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -1461,6 +1462,14 @@ static double chk_in_bound_unit(const struct chk_item *it, double v)
 	return v;
 }
 
+/* chk_shown - a value of the metric's kind as the verdict shows it: the bound's unit, ns for a plain bound */
+static double chk_shown(const struct chk_item *it, double v)
+{
+	if (it->kind == CHK_TIME && it->req->kind == CHK_PLAIN)
+		return v * it->unit_ns;
+	return chk_in_bound_unit(it, v);
+}
+
 /*
  * chk_worst - the worst case of a failed item: the culprit line of the job
  * that holds its max, said for what it is. Culprit lines explain a job from
@@ -1777,15 +1786,12 @@ static void chk_judge_value(struct chk_item *it)
 	char v[64], l[64], margin[64] = "";
 	double value, limit;
 
-	value = json_is_boolean(it->value) ? json_is_true(it->value) : json_number_value(it->value);
-	value = chk_in_bound_unit(it, value);
+	value = chk_shown(it, json_is_boolean(it->value) ? json_is_true(it->value) : json_number_value(it->value));
 	limit = r->limit;
 	if (r->kind == CHK_PLAIN && it->kind == CHK_FRACTION)
 		limit = r->limit * 100;		/* "== 0" on a fraction */
 	it->unit = r->kind != CHK_PLAIN ? r->unit : it->kind == CHK_FRACTION ? "%" :
 		it->kind == CHK_TIME ? "ns" : "";
-	if (it->kind == CHK_TIME && r->kind == CHK_PLAIN)
-		value = json_number_value(it->value) * it->unit_ns;	/* show in ns */
 	it->decided = true;
 	it->shown = value;
 	it->limit = limit;
@@ -1983,6 +1989,58 @@ static json_t *chk_evidence(json_t *root, const struct chk_item *it)
 	return json_pack("{s:s, s:s, s:o}", "file", "results.json", "path", it->path, "data", data);
 }
 
+/*
+ * chk_clock - the two clocks of a task's time verdict (docs/verdicts.md:
+ * clock): the trace's is authoritative; the job log's figure of the same
+ * statistic where it measures the same thing, the difference, and the
+ * largest difference the matched jobs showed (agreement.uncertainty), with
+ * whether the margin is smaller than it. Null for any other verdict, or a
+ * task without both clocks.
+ */
+static json_t *chk_clock(json_t *root, const struct chk_item *it)
+{
+	static const struct { const char *metric, *joblog, *uncertainty; } kinds[] = {
+		{ "activation_latency_ns", "activation_latency_ns", "activation_latency_ns" },
+		{ "wakeup_latency_ns", NULL, "activation_latency_ns" },	/* the job log knows no waking */
+		{ "response_time_ns", "response_time_ns", NULL },	/* ends, not starts: no bound on them */
+		{ "exec_time_ns", "cpu_time_ns", "exec_time_ns" },
+	};
+	char task[128], path[PATH_MAX];
+	const char *rest, *stat;
+	json_t *unc, *other;
+	double o = NAN, u = NAN;
+	size_t k, n;
+
+	if (it->kind != CHK_TIME || !it->decided || strncmp(it->path, "tasks.", 6))
+		return json_null();
+	rest = it->path + 6;
+	n = strcspn(rest, ".");
+	if (!rest[n] || n >= sizeof(task))
+		return json_null();
+	snprintf(task, sizeof(task), "%.*s", (int)n, rest);
+	rest += n + 1;
+	for (k = 0; k < PF_ARRAY_SIZE(kinds); k++)
+		if (!strncmp(rest, kinds[k].metric, strlen(kinds[k].metric)) && rest[strlen(kinds[k].metric)] == '.')
+			break;
+	snprintf(path, sizeof(path), "tasks.%s.agreement.uncertainty", task);
+	unc = pf_jpath_get(root, path);
+	if (k == PF_ARRAY_SIZE(kinds) || !json_is_object(unc))
+		return json_null();
+	stat = rest + strlen(kinds[k].metric) + 1;
+	if (kinds[k].joblog) {
+		snprintf(path, sizeof(path), "tasks.%s.joblog.%s.%s", task, kinds[k].joblog, stat);
+		if (json_is_number(other = pf_jpath_get(root, path)))
+			o = chk_shown(it, json_number_value(other));
+	}
+	if (kinds[k].uncertainty && json_is_number(json_object_get(unc, kinds[k].uncertainty)))
+		u = chk_shown(it, json_number_value(json_object_get(unc, kinds[k].uncertainty)));
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "authoritative", "trace", "other", "joblog",
+			 "other_value", chk_jnum(o), "difference", chk_jnum(o - it->shown),
+			 "uncertainty", chk_jnum(u),
+			 "margin_within_uncertainty", isfinite(u) && !isnan(it->margin_pct) ?
+			 json_boolean(fabs(it->shown - it->limit) <= u) : json_null());
+}
+
 /* chk_record - one verdict of verdicts.json */
 static json_t *chk_record(json_t *root, size_t test, const struct chk_item *it)
 {
@@ -2018,6 +2076,7 @@ static json_t *chk_record(json_t *root, size_t test, const struct chk_item *it)
 	json_object_set_new(rec, "worst_case", chk_jstr(it->worst[0] ? it->worst : NULL));
 	json_object_set_new(rec, "evidence", chk_evidence(root, it));
 	json_object_set_new(rec, "emulated", em);
+	json_object_set_new(rec, "clock", chk_clock(root, it));
 	return rec;
 }
 

@@ -56,6 +56,8 @@ struct rpt_verdict {
 	char  why[512];		/* not measured or not valid: why */
 	char  worst[512];	/* the worst case's culprit line */
 	char  emulated[128];	/* "spi, sensorsim": the emulated interfaces it rests on */
+	char  other_clock[96];	/* "± 1 us; job log 2014 us": the clock record's, "" when none */
+	bool  within_uncertainty;	/* the margin is smaller than that uncertainty */
 	long long n;		/* samples behind the value, -1 unknown */
 	double bound_ns;	/* the bound as time, NAN when not a time */
 };
@@ -249,6 +251,28 @@ static void rpt_vcopy(json_t *rec, const char *key, char *buf, size_t size)
 }
 
 /*
+ * rpt_other_clock - a verdict's clock record (docs/verdicts.md: clock) as its
+ * table cell: the uncertainty between the trace and the job log, the job
+ * log's own figure where it has one, and whether the margin is within it
+ */
+static void rpt_other_clock(json_t *rec, struct rpt_verdict *v)
+{
+	json_t *c = json_object_get(rec, "clock");
+	const char *unit = rpt_str(rec, "unit", "");
+	char *p = v->other_clock, *end = p + sizeof(v->other_clock);
+
+	if (!json_is_object(c))
+		return;
+	if (json_is_number(json_object_get(c, "uncertainty")))
+		p += snprintf(p, (size_t)(end - p), "± %.10g %s", json_number_value(json_object_get(c, "uncertainty")),
+			      unit);
+	if (json_is_number(json_object_get(c, "other_value")) && p < end)
+		snprintf(p, (size_t)(end - p), "%sjob log %.10g %s", p > v->other_clock ? "; " : "",
+			 json_number_value(json_object_get(c, "other_value")), unit);
+	v->within_uncertainty = json_is_true(json_object_get(c, "margin_within_uncertainty"));
+}
+
+/*
  * rpt_read_verdicts - verdicts.json into r->verdict: the records 'check'
  * wrote, the TAP printed from them never read back (issue 27.13)
  */
@@ -288,6 +312,7 @@ static void rpt_read_verdicts(struct rpt *r)
 		json_array_foreach(json_object_get(rec, "emulated"), k, e)
 			snprintf(v->emulated + strlen(v->emulated), sizeof(v->emulated) - strlen(v->emulated), "%s%s",
 				 k ? ", " : "", json_string_value(e) ? json_string_value(e) : "?");
+		rpt_other_clock(rec, v);
 		v->bound_ns = ns > 0 && json_is_number(json_object_get(rec, "bound")) ?
 			json_number_value(json_object_get(rec, "bound")) * ns : NAN;
 	}
@@ -686,9 +711,10 @@ static const char rpt_css[] =
 	"#verdict-table{table-layout:fixed;width:100%;font-size:8pt}#verdict-table td{overflow-wrap:anywhere}"
 	"#verdict-table th,#verdict-table td{padding:2px 3px}#verdict-table th,#verdict-table td:first-child{overflow-wrap:normal}"
 	"#verdict-table td.n,#verdict-table td.v{white-space:normal}\n"
-	"#verdict-table th:nth-child(1){width:12%}#verdict-table th:nth-child(2){width:18%}#verdict-table th:nth-child(3){width:15%}"
-	"#verdict-table th:nth-child(4){width:7%}#verdict-table th:nth-child(5){width:11%}#verdict-table th:nth-child(6){width:7%}"
-	"#verdict-table th:nth-child(7){width:6%}#verdict-table th:nth-child(8){width:10%}#verdict-table th:nth-child(9){width:14%}\n"
+	"#verdict-table th:nth-child(1){width:11%}#verdict-table th:nth-child(2){width:15%}#verdict-table th:nth-child(3){width:12%}"
+	"#verdict-table th:nth-child(4){width:7%}#verdict-table th:nth-child(5){width:9%}#verdict-table th:nth-child(6){width:6%}"
+	"#verdict-table th:nth-child(7){width:9%}#verdict-table th:nth-child(8){width:5%}#verdict-table th:nth-child(9){width:11%}"
+	"#verdict-table th:nth-child(10){width:15%}b.flip{color:#a00}\n"
 	"@page{size:A4;margin:16mm 12mm 14mm 12mm}\n"
 	"@media print{body{max-width:none;padding:0}section#flight,section#worst-more,section#appendix,section#signoff{break-before:page}"
 	"h2,h3{break-after:avoid}tr{break-inside:avoid}}\n";
@@ -976,7 +1002,7 @@ static void rpt_s_verdicts(struct rpt *r)
 		return;
 	}
 	fputs("<table id=\"verdict-table\"><thead><tr><th>id</th><th>requirement</th><th>metric</th><th>budget</th><th>observed</th>"
-	      "<th>margin</th><th>N</th><th>verdict</th><th>evidence</th></tr></thead>\n", r->out);
+	      "<th>margin</th><th>other clock</th><th>N</th><th>verdict</th><th>evidence</th></tr></thead>\n", r->out);
 	for (int i = 0; i < r->nverdicts; i++) {
 		struct rpt_verdict *v = &r->verdict[i];
 
@@ -1002,6 +1028,10 @@ static void rpt_s_verdicts(struct rpt *r)
 		rpt_esc(r->out, v->observed[0] ? v->observed : "not measured");
 		fputs("</td><td class=\"n\">", r->out);
 		rpt_esc(r->out, v->margin);
+		fputs("</td><td class=\"n\">", r->out);
+		rpt_esc(r->out, v->other_clock[0] ? v->other_clock : "—");
+		if (v->within_uncertainty)
+			fputs(" <b class=\"flip\">margin within it</b>", r->out);
 		snprintf(n, sizeof(n), "%lld", v->n);
 		fprintf(r->out, "</td><td class=\"n\">%s</td><td class=\"v\">%s</td><td>", v->n < 0 ? "—" : n, word);
 		if (v->path[0])
@@ -1037,6 +1067,12 @@ static void rpt_s_verdicts(struct rpt *r)
 	fprintf(r->out, "</table>\n<p id=\"verdict-summary\"><b>%d passed, %d failed, %d not measured, %d not valid.</b> "
 		"A requirement that was not measured, or whose pass is not valid (a load short of its target), is never "
 		"counted as passed.</p>\n", count[0], count[1], count[2], count[3]);
+	fputs("<p class=\"also\">A task's times are the trace's (the authoritative clock: the kernel's events and the "
+	      "app's markers on one time base). <i>Other clock</i>: ± the largest difference between the trace and the "
+	      "app's job log over the task's matched jobs, and the job log's own figure of the same statistic where "
+	      "it has one; the job log reads a job's start after the switch-in, so its latencies hold the app's own "
+	      "delay (docs/results.md, Two clocks). <i>Margin within it</i>: the job log's clock may read that verdict "
+	      "the other way.</p>\n", r->out);
 	rpt_plot_v1(r);
 	rpt_plot_v2(r);
 	rpt_fleet(r);

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib/check-lib.sh"
 FX="$TOP/t/fixtures/results"
 SEED="$TOP/budgets/seed.ini"
-plan 43
+plan 48
 
 # edit IN OUT PERL - a copy of results.json IN with the Perl code applied to $j
 edit() {
@@ -151,4 +151,24 @@ like "$(printf '%s\n' "$out" | sed -n '/REQ-SPI-001 loads spi/,/^\(not \)*ok [0-
 run_cmd "$PREFLIGHT" check "$FX/pass.json" --budgets "$SEED" --json "$TMP/none.json"
 is "$(json_get "$TMP/none.json" emulated):$(printf '%s\n' "$out" | grep -c 'emulated')" "[]:0" \
 	"verdicts-4.8 nothing emulated: none named"
+# --- verdicts-5 (issue 32.8): two clocks, one number - the trace's authoritative, the job log's beside it
+edit "$FX/fail.json" "$TMP/clk.json" 'my ($t) = grep { $_->{name} eq "ctl100" } @{$j->{tasks}};
+	$t->{joblog} = { jobs => 1000, activation_latency_ns => { unit => "ns", count => 1000, max => 230500 },
+		cpu_time_ns => { unit => "ns", count => 1000, max => 461000 } };
+	$t->{agreement} = { matched => 1000, uncertainty => { authoritative => "trace", activation_latency_ns => 42500,
+		exec_time_ns => 11000 } };'
+printf '[REQ-A]\ntext = a\nmetric = tasks.ctl100.activation_latency_ns.max\nbound = <= 200us\n[REQ-W]\ntext = w\nmetric = tasks.ctl100.wakeup_latency_ns.max\nbound = <= 62us\n[REQ-E]\ntext = e\nmetric = tasks.ctl100.exec_time_ns.max\nbound = <= 0.5ms\n[REQ-U]\ntext = u\nmetric = app.utilisation\nbound = <= 60%%\n' > "$TMP/clk.ini"
+run_cmd "$PREFLIGHT" check "$TMP/clk.json" --budgets "$TMP/clk.ini" --json "$TMP/clk-v.json"
+C="$TMP/clk-v.json"
+is "$(json_get "$C" verdicts.0.clock.authoritative verdicts.0.clock.other verdicts.0.clock.other_value verdicts.0.clock.difference \
+	verdicts.0.clock.uncertainty verdicts.0.clock.margin_within_uncertainty | tr '\n' ' ')" "trace joblog 230.5 42.5 42.5 true " \
+	"verdicts-5.1 activation latency: the trace's 188 us, the job log's 230.5 us, +42.5 us, ± 42.5 us; the 12 us margin within it"
+is "$(json_get "$C" verdicts.1.clock.other_value verdicts.1.clock.difference verdicts.1.clock.uncertainty \
+	verdicts.1.clock.margin_within_uncertainty | tr '\n' ' ')" "null null 42.5 false " \
+	"verdicts-5.2 wakeup latency: no job-log figure (it knows no waking), the start's ± 42.5 us; 126 us of margin beyond it"
+is "$(json_get "$C" verdicts.2.clock.other_value verdicts.2.clock.uncertainty verdicts.2.clock.margin_within_uncertainty | tr '\n' ' ')" \
+	"0.461 0.011 false " "verdicts-5.3 execution time: the job log's CPU time, ± its largest difference, in the bound's unit (ms)"
+is "$(json_get "$C" verdicts.3.clock)" "null" "verdicts-5.4 not a task's time: no clock record"
+run_cmd "$PREFLIGHT" check "$FX/fail.json" --budgets "$TMP/clk.ini" --json "$TMP/clk-n.json"
+is "$(json_get "$TMP/clk-n.json" verdicts.0.clock)" "null" "verdicts-5.5 a task without both clocks: none"
 done_testing

@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 161
+plan 164
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -167,6 +167,21 @@ perl -Mutf8 -MJSON::PP -e 'local $/; my $j = JSON::PP->new->utf8->decode(<>);
 like "$(grep -o 'worst: <a href="#worst">[^<]*' "$TMP/chained.html" | head -1)" '>nav10 job 148: 45853 µs late$' \
 	"report-1.8l ... a chained task's line too, from its task's name"
 
+# the other clock (issue 32.8): ± the trace / job log uncertainty, the job log's figure, a margin within it
+like "$(printf '%s' "$vt" | grep -o '<tr class="fail"><td>REQ-LAT-001</td>.*' | head -1)" \
+	'<td class="n">-3147 %</td><td class="n">± 1 us</td><td class="n">11</td>' \
+	"report-1.8m the verdict row's other clock: ctl100's ± 1 us between trace and job log"
+cp -r "$TMP/full" "$TMP/clock"
+perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>);
+	$j->{verdicts}[0]{clock} = { authoritative => "trace", other => "joblog", other_value => 61.5, difference => 49.5,
+		uncertainty => 52.0, margin_within_uncertainty => JSON::PP::true };
+	print JSON::PP->new->encode($j)' "$TMP/full/verdicts.json" > "$TMP/clock/verdicts.json"
+"$PREFLIGHT" report "$TMP/clock" -o "$TMP/clock.html" >/dev/null 2>&1
+like "$(grep -o '<tr class="pass"><td>REQ-LAT-001</td>.*' "$TMP/clock.html" | head -1)" \
+	'<td class="n">± 52 us; job log 61.5 us <b class="flip">margin within it</b></td>' \
+	"report-1.8n ... the job log's own figure, and a margin smaller than the uncertainty said in the row"
+is "$(grep -c '<td class="n">—</td><td class="n">—</td><td class="v">PASS' "$H")" 1 \
+	"report-1.8o ... a verdict that is not a task's time has none (app utilisation: its N is — too)"
 # a reworded verdicts.tap changes nothing: the report reads verdicts.json only
 cp -r "$TMP/full" "$TMP/tap"
 sed 's/^not ok/NOT OK/; s/^ok /fine /; s/^#   .*/#   reworded/' "$TMP/full/verdicts.tap" > "$TMP/tap/verdicts.tap"
