@@ -1215,7 +1215,7 @@ int an_write_csv(struct an_run *r, json_t *res, const char *dir)
 		"wakeup_latency_ns.max", "chained_jobs",
 	};
 	static const char *const cul[] = {
-		"task", "seq", "cpu", "release_ns", "start_ns", "latency_ns", "not_woken_ns",
+		"task", "seq", "cpu", "release_ns", "start_ns", "latency_ns", "wakeup_latency_ns", "not_woken_ns",
 		"timer_expiry_delay_ns", "runnable_ns", "app_delay_ns", "released_by.task", "released_by.latency_ns",
 		"explained", "complete", "summary", "root.task", "root.seq",
 	};

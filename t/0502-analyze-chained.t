@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need BUILT:t/gentrace
-plan 25
+plan 26
 
 SEED="$TOP/budgets/seed.ini"
 stat3() { printf '%s/%s/%s' "$(json_get "$1" "$2.min")" "$(json_get "$1" "$2.max")" "$(json_get "$1" "$2.count")"; }
@@ -47,6 +47,8 @@ like "$(printf '%s\n' "$aout" | grep '^ctl100 job 2 ')" "— released by io \(pi
 "$PREFLIGHT" analyze -q --trace "$TMP/c.dat" -o "$TMP/c2.json" --csv "$TMP/csv"
 is "$(grep '^"ctl100"' "$TMP/csv/results-tasks.csv" | awk -F, '{ print $(NF - 1) "," $NF }')/$(sed -n 1p "$TMP/csv/results-culprits.csv" | awk -F, '{ print $(NF - 1) "," $NF }')/$(grep '^"ctl100","2"' "$TMP/csv/results-culprits.csv" | awk -F, '{ print $(NF - 1) "," $NF }')" \
 	'"10000","3"/"root_task","root_seq"/"io","2"' "chained-1.8 the CSV tables: the wakeup latency's max and the chained jobs, each culprit's root"
+is "$(cut -d, -f6,7 "$TMP/csv/results-culprits.csv" | sed -n '1p;/^"3517000"/p' | paste -sd/)" '"latency_ns","wakeup_latency_ns"/"3517000","2000"' \
+	"chained-1.9 ... each culprit's wakeup latency beside its activation latency (ctl100 job 2: 3517 us late, woken in 2 us)"
 
 # --- 2: a timer held off by a CPU that shows no event
 "$GEN" silent "$TMP/s.dat"
