@@ -693,6 +693,12 @@ static int an_pass(void *arg)
 	ret = an_series_fold(r->opt.joblog, res);	/* the tail statistics, once per series */
 	if (ret)
 		goto out;
+	for (int i = 0; i < r->ntasks; i++)
+		if (r->task[i]->wser.n &&
+		    an_series_fold_wakeup(json_array_get(json_object_get(res, "tasks"), (size_t)i), &r->task[i]->wser)) {
+			ret = pf_fail(PF_EXIT_INTERNAL, "out of memory");
+			goto out;
+		}
 	if (r->opt.trace || r->opt.nsnapshots)
 		an_cw_fold(r, res);
 	if (r->opt.trace)

@@ -17,19 +17,6 @@
 #include "joblog_read.h"
 #include "tail.h"
 
-/* one job of a task's series */
-struct an_sjob {
-	int64_t  release_ns;
-	uint32_t seq;
-	double   lat_ns, resp_ns;
-};
-
-struct an_series {
-	char           name[32];
-	struct an_sjob *v;
-	size_t         n, cap;
-};
-
 static int an_sjob_cmp(const void *a, const void *b)
 {
 	const struct an_sjob *x = a, *y = b;
@@ -50,12 +37,45 @@ static struct an_series *an_series_of(struct an_series *s, size_t n, const char 
 	return NULL;
 }
 
+/* an_series_rate - the jobs per second of a series sorted by release, 0 when unknown */
+static double an_series_rate(const struct an_series *s)
+{
+	if (s->n > 1 && s->v[s->n - 1].release_ns > s->v[0].release_ns)
+		return (double)(s->n - 1) * 1e9 / (double)(s->v[s->n - 1].release_ns - s->v[0].release_ns);
+	return 0;
+}
+
+int an_series_fold_wakeup(json_t *task, struct an_series *s)
+{
+	json_t *tail = json_object_get(task, "tail"), *w;
+	double *x = malloc((s->n ? s->n : 1) * sizeof(*x));
+	size_t i;
+
+	if (!x)
+		return -ENOMEM;
+	qsort(s->v, s->n, sizeof(*s->v), an_sjob_cmp);
+	for (i = 0; i < s->n; i++)
+		x[i] = s->v[i].lat_ns;
+	w = an_tail_json(x, s->n, an_series_rate(s), "trace");
+	free(x);
+	if (!w)
+		return -ENOMEM;
+	if (!json_is_object(tail)) {
+		tail = json_object();
+		if (!tail || json_object_set_new(task, "tail", tail)) {
+			json_decref(w);
+			return -ENOMEM;
+		}
+	}
+	return json_object_set_new(tail, "wakeup_latency_ns", w) ? -ENOMEM : 0;
+}
+
 /* an_series_task - the tail objects of one task's series, in release order; 0 or -ENOMEM */
 static int an_series_task(json_t *task, struct an_series *s)
 {
 	json_t *tail = json_object(), *a, *b;
 	double *lat = malloc((s->n ? s->n : 1) * sizeof(*lat)), *resp = malloc((s->n ? s->n : 1) * sizeof(*resp));
-	double rate_hz = 0;
+	double rate_hz;
 	size_t i;
 	int ret = -ENOMEM;
 
@@ -66,8 +86,7 @@ static int an_series_task(json_t *task, struct an_series *s)
 		lat[i] = s->v[i].lat_ns;
 		resp[i] = s->v[i].resp_ns;
 	}
-	if (s->n > 1 && s->v[s->n - 1].release_ns > s->v[0].release_ns)
-		rate_hz = (double)(s->n - 1) * 1e9 / (double)(s->v[s->n - 1].release_ns - s->v[0].release_ns);
+	rate_hz = an_series_rate(s);
 	a = an_tail_json(lat, s->n, rate_hz, "joblog");
 	b = an_tail_json(resp, s->n, rate_hz, "joblog");
 	if (!a || !b) {
@@ -115,13 +134,11 @@ int an_series_fold(const char *joblog, json_t *res)
 		cur = an_series_of(s, ns, row->task);
 		if (!cur || row->start_ns < row->release_ns || row->end_ns < row->start_ns)
 			continue;
-		if (pf_grow(&cur->v, &cur->cap, cur->n, sizeof(*cur->v), 1024)) {
+		if (an_series_push(cur, row->release_ns, row->seq, (double)(row->start_ns - row->release_ns),
+				   (double)(row->end_ns - row->release_ns))) {
 			ret = pf_fail(PF_EXIT_INTERNAL, "out of memory");
 			goto out;
 		}
-		cur->v[cur->n++] = (struct an_sjob){ row->release_ns, row->seq,
-						     (double)(row->start_ns - row->release_ns),
-						     (double)(row->end_ns - row->release_ns) };
 	}
 	if (ret < 0) {
 		ret = -ret;

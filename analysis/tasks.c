@@ -746,7 +746,7 @@ int an_on_marker_start(struct an_run *r, int cpu, int64_t ts, int pid, int task_
 			t->missed += gaps;
 	}
 	wlat = an_job_chain(r, t, th, j, cpu, ts);
-	if (an_stat_add(&t->wlat, wlat, release_ns, seq))
+	if (an_stat_add(&t->wlat, wlat, release_ns, seq) || an_series_push(&t->wser, release_ns, seq, (double)wlat, 0))
 		goto oom;
 	t->prev_start_ns = ts;
 	t->prev_release_ns = release_ns;
@@ -1251,6 +1251,7 @@ void an_tasks_free(struct an_run *r)
 		an_stat_free(&t->d_wake2start); an_stat_free(&t->d_observer);
 		an_stat_free(&t->jl_resp); an_stat_free(&t->jl_cpu); an_stat_free(&t->diff);
 		an_stat_free(&t->wlat); an_stat_free(&t->ediff);
+		free(t->wser.v);
 		free(t->q);
 		free(t->top);
 		free(t->worst);

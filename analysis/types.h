@@ -29,6 +29,7 @@
 
 #include "common.h"
 #include "hist.h"
+#include "series.h"
 
 #define AN_MAX_TASKS      256	/* marker task ids are a u8 */
 #define AN_CPU_HISTORY    8192	/* segments of CPU history kept per CPU for culprits and timelines */
@@ -400,6 +401,7 @@ struct an_task {
 	struct an_stat d_timer, d_rel2wake, d_wake2run, d_app, d_wake2start;
 	struct an_stat d_observer;	/* preflight's own threads on the start CPU in [r_k, s_k] */
 	struct an_stat wlat;		/* wakeup latency: s_k - the waking by its releaser (chained), else s_k - r_k */
+	struct an_series wser;		/* ... per job, for its tail (series.c) */
 	uint64_t chained_jobs;		/* jobs woken by another app task's thread */
 	uint64_t observer_jobs;		/* jobs with a non-zero d_observer sample */
 	struct an_job ring[AN_JOB_RING];	/* recent jobs, for late lost windows */

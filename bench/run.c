@@ -42,6 +42,7 @@
 #include "cpuset.h"
 #include "datafile.h"
 #include "jpath.h"
+#include "load_achieved.h"
 #include "outfile.h"
 #include "loads/load.h"
 #include "run.h"
@@ -57,6 +58,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -380,17 +382,17 @@ static int run_start_load(struct run *r, const struct scn_phase *p, const char *
 			     struct run_load *rl, const char *hk)
 {
 	char *argv[32 + 2 * SCN_MAX_KV], kvbuf[2 * SCN_MAX_KV + 3][320];
-	char work[PATH_MAX], samples[PATH_MAX], dur[32], why[600], name[64];
+	char work[PATH_MAX], dur[32], why[600], name[64];
 	int pipefd[2], ret;
 
 	run_path(work, sizeof(work), pdir, "work");
 	snprintf(name, sizeof(name), "load-%s.json", rl->name);
 	run_path(rl->report, sizeof(rl->report), pdir, name);
 	snprintf(name, sizeof(name), "load-%s.csv", rl->name);	/* what it achieved each second */
-	run_path(samples, sizeof(samples), pdir, name);
+	run_path(rl->samples, sizeof(rl->samples), pdir, name);
 	if (pf_mkdirs(work) < 0)
 		return run_fail_io(r, work, errno);
-	run_load_args(r, p, rl->name, pdir, work, rl->report, samples, dur, argv, (int)PF_ARRAY_SIZE(argv), kvbuf,
+	run_load_args(r, p, rl->name, pdir, work, rl->report, rl->samples, dur, argv, (int)PF_ARRAY_SIZE(argv), kvbuf,
 		      hk);
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return run_fail(r, PF_EXIT_INTERNAL, "pipe: %s", strerror(errno)), -1;
@@ -901,11 +903,19 @@ static void run_phase_json(struct run *r, const struct scn_phase *p, const char 
 
 	for (i = 0; i < nl; i++) {
 		json_t *rep = json_load_file(rl[i].report, 0, NULL);
+		struct pf_load_samples ls;
 
 		json_array_append_new(names, json_string(rl[i].name));
 		if (!rep)
 			rep = json_pack("{s:s, s:s}", "load", rl[i].name, "error",
 					"no report: the load did not start or was killed");
+		/* its seconds within the phase, beside its own report's figures: what the gate also reads */
+		if (json_is_object(rep) && pf_load_samples_read(rl[i].samples, start_ns, end_ns, &ls, NULL, NULL) == 0)
+			json_object_set_new(rep, "samples",
+					    json_pack("{s:i, s:o, s:o, s:s}", "seconds", ls.seconds,
+						      "mean_pct", isfinite(ls.mean_pct) ? json_real(ls.mean_pct) : json_null(),
+						      "worst_second_pct", isfinite(ls.worst_pct) ? json_real(ls.worst_pct) :
+						      json_null(), "unit", ls.unit));
 		json_object_set_new(loads, rl[i].name, rep);
 	}
 	json_array_append_new(r->load_phases,

@@ -69,6 +69,7 @@ struct run_load {
 	const char *name;
 	struct pf_proc proc;
 	char report[PATH_MAX];
+	char samples[PATH_MAX];		/* what it achieved each second (docs/loads.md, Samples) */
 	bool started;
 };
 

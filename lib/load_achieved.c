@@ -10,7 +10,10 @@
 #include "jpath.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+#define PF_HALF_SECOND_NS 500000000LL
 
 /* pf_load_num - a number at a path of a report, NAN when absent or not a number */
 static double pf_load_num(json_t *v, const char *path)
@@ -20,7 +23,11 @@ static double pf_load_num(json_t *v, const char *path)
 	return json_is_number(n) ? json_number_value(n) : NAN;
 }
 
-double pf_load_achieved_pct(const char *name, json_t *load, const char **what)
+/*
+ * pf_load_report_pct - the share of its target a load's own report says it
+ * achieved over its own time (pf_load_achieved_pct without the samples)
+ */
+static double pf_load_report_pct(const char *name, json_t *load, const char **what)
 {
 	json_t *a = json_object_get(load, "achieved");
 	double target;
@@ -54,4 +61,52 @@ double pf_load_achieved_pct(const char *name, json_t *load, const char **what)
 		return 100 * pf_load_num(a, "write_mb_per_s") * 1e6 / target;
 	}
 	return NAN;
+}
+
+double pf_load_achieved_pct(const char *name, json_t *load, const char **what)
+{
+	double pct = pf_load_report_pct(name, load, what), mean = pf_load_num(load, "samples.mean_pct");
+
+	/*
+	 * its own report averages over the time it ran (fio's, iperf3's chunks):
+	 * a load that started late or paused loaded less of the phase, which
+	 * its samples over the phase show; the lesser of the two is judged
+	 */
+	if (*what && isfinite(mean) && !(pct <= mean)) {
+		*what = "its mean share over the phase's seconds (samples)";
+		return mean;
+	}
+	return pct;
+}
+
+int pf_load_samples_read(const char *path, int64_t from_ns, int64_t to_ns, struct pf_load_samples *s,
+			 void (*each)(void *arg, int64_t t_ns, double pct), void *arg)
+{
+	char line[256];
+	long long t;
+	double ach, tgt, pct, sum = 0;
+	FILE *f = fopen(path, "re");
+
+	*s = (struct pf_load_samples){ 0, NAN, NAN, "" };
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "# load=", 7) && strstr(line, " unit="))
+			snprintf(s->unit, sizeof(s->unit), "%.*s", (int)strcspn(strstr(line, " unit=") + 6, "\r\n"),
+				 strstr(line, " unit=") + 6);
+		if (sscanf(line, "%lld,%lf,%lf", &t, &ach, &tgt) != 3 || !(tgt > 0) || !isfinite(ach))
+			continue;
+		pct = 100 * ach / tgt;
+		if (each)
+			each(arg, (int64_t)t, pct);
+		/* a sample is the second before t: in the window when most of it is */
+		if (t - PF_HALF_SECOND_NS < from_ns || t - PF_HALF_SECOND_NS > to_ns)
+			continue;
+		sum += pct;
+		s->worst_pct = s->seconds ? fmin(s->worst_pct, pct) : pct;
+		s->seconds++;
+	}
+	fclose(f);
+	s->mean_pct = s->seconds ? sum / s->seconds : NAN;
+	return 0;
 }

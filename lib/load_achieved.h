@@ -8,6 +8,7 @@
 #define PF_LOAD_ACHIEVED_H
 
 #include <jansson.h>
+#include <stdint.h>
 
 /*
  * pf_load_achieved_pct - what load 'name' achieved as a share of its target,
@@ -19,5 +20,23 @@
  * gate must take that as not achieved, never as achieved.
  */
 double pf_load_achieved_pct(const char *name, json_t *load, const char **what);
+
+/* what a load achieved each second over a window (docs/loads.md, Samples) */
+struct pf_load_samples {
+	int    seconds;		/* samples with a target in the window */
+	double mean_pct;	/* the mean of their achieved / target, % (NAN: none) */
+	double worst_pct;	/* the lowest, % (NAN: none) */
+	char   unit[32];	/* the file's unit ("bit/s"), "" when it says none */
+};
+
+/*
+ * pf_load_samples_read - the samples file 'path' of a load: each sample with
+ * a target through each(arg, t_ns, pct) when each is not NULL, and into *s
+ * the statistics of those whose second lies mostly in [from_ns, to_ns]
+ * (CLOCK_MONOTONIC; 0 and INT64_MAX for all). 0, or -1 when it cannot be
+ * opened (*s then holds no second).
+ */
+int pf_load_samples_read(const char *path, int64_t from_ns, int64_t to_ns, struct pf_load_samples *s,
+			 void (*each)(void *arg, int64_t t_ns, double pct), void *arg);
 
 #endif

@@ -252,3 +252,16 @@ const char *pf_tail_text(json_t *tail, double x_ns, const char *bound, char *buf
 		 m.rate_hz > 0 ? pf_tail_g(bin / m.rate_hz / 60, b1, sizeof(b1)) : "?");
 	return buf;
 }
+
+json_t *pf_tail_of_verdict(json_t *task, const char *metric, const char **what)
+{
+	json_t *tail = json_object_get(task, "tail"), *w = json_object_get(tail, "wakeup_latency_ns");
+
+	if (strstr(metric, "wakeup_latency_ns") && json_is_object(w)) {
+		*what = "the trace's wakeup latency";
+		return w;
+	}
+	*what = "the job log's activation latency";
+	w = json_object_get(tail, "activation_latency_ns");
+	return json_is_object(w) ? w : NULL;
+}

@@ -69,4 +69,14 @@ const char *pf_tail_text(json_t *tail, double x_ns, const char *bound, char *buf
  */
 int pf_tail_from_json(json_t *tail, struct pf_tail *m, const char **why);
 
+/*
+ * pf_tail_of_verdict - the tail object of the task 'task' (a results.json
+ * tasks[] element) that a latency verdict on 'metric' is read with: for a
+ * wakeup-latency metric the trace's wakeup latency's when results.json has
+ * it (tail.wakeup_latency_ns), else the job log's activation latency's;
+ * *what names that series ("the trace's wakeup latency"). NULL when the
+ * task has neither.
+ */
+json_t *pf_tail_of_verdict(json_t *task, const char *metric, const char **what);
+
 #endif

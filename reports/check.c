@@ -501,7 +501,7 @@ static int chk_parse_metric(struct chk_budgets *b, struct chk_req *r)
 		}
 		if (fn && strncmp(tok, "tasks.", 6)) {
 			chk_bad(b, r->line_metric, "metric '%s': exceedance() and pwcet() apply to a tail "
-				"object, tasks.*.tail.activation_latency_ns or tasks.*.tail.response_time_ns", tok);
+				"object, tasks.*.tail.activation_latency_ns, response_time_ns or wakeup_latency_ns", tok);
 			goto fail;
 		}
 		tok[base] = '\0';

@@ -90,15 +90,16 @@ static bool decision_latency(json_t *verdict, char *task, size_t size)
 	return true;
 }
 
-/* decision_task_tail - the task's activation-latency tail object of results.json, or NULL */
-static json_t *decision_task_tail(json_t *results, const char *task)
+/* decision_task_tail - the tail object of results.json a latency verdict on 'metric' of the task is read with, or NULL */
+static json_t *decision_task_tail(json_t *results, const char *task, const char *metric)
 {
+	const char *what;
 	json_t *t;
 	size_t i;
 
 	json_array_foreach(pf_jpath_get(results, "tasks"), i, t)
 		if (!strcmp(decision_str(t, "name", ""), task))
-			return pf_jpath_get(t, "tail.activation_latency_ns");
+			return pf_tail_of_verdict(t, metric, &what);
 	return NULL;
 }
 
@@ -272,7 +273,7 @@ static void decision_run_length(json_t *v, json_t *results, bool plain, struct d
 		}
 		passed++;
 		n = json_number_value(json_object_get(r, "n"));
-		tail = decision_task_tail(results, task);
+		tail = decision_task_tail(results, task, decision_str(r, "metric", ""));
 		model = pf_tail_from_json(tail, &m, &why) ? NAN : pf_tail_run_model(&m, decision_bound_ns(r), PF_TAIL_TARGET);
 		need = isfinite(model) && model < binomial ? model : binomial;
 		if (n >= need) {

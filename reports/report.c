@@ -711,10 +711,14 @@ static const char rpt_css[] =
 	"#verdict-table{table-layout:fixed;width:100%;font-size:8pt}#verdict-table td{overflow-wrap:anywhere}"
 	"#verdict-table th,#verdict-table td{padding:2px 3px}#verdict-table th,#verdict-table td:first-child{overflow-wrap:normal}"
 	"#verdict-table td.n,#verdict-table td.v{white-space:normal}\n"
-	"#verdict-table th:nth-child(1){width:11%}#verdict-table th:nth-child(2){width:15%}#verdict-table th:nth-child(3){width:12%}"
-	"#verdict-table th:nth-child(4){width:7%}#verdict-table th:nth-child(5){width:9%}#verdict-table th:nth-child(6){width:6%}"
-	"#verdict-table th:nth-child(7){width:9%}#verdict-table th:nth-child(8){width:5%}#verdict-table th:nth-child(9){width:11%}"
-	"#verdict-table th:nth-child(10){width:15%}b.flip{color:#a00}\n"
+	"#verdict-table th:nth-child(1){width:12%}#verdict-table th:nth-child(2){width:18%}#verdict-table th:nth-child(3){width:15%}"
+	"#verdict-table th:nth-child(4){width:7%}#verdict-table th:nth-child(5){width:11%}#verdict-table th:nth-child(6){width:7%}"
+	"#verdict-table th:nth-child(7){width:6%}#verdict-table th:nth-child(8){width:10%}#verdict-table th:nth-child(9){width:14%}\n"
+	/* with the other clock's column (a run whose tasks had both clocks) */
+	"#verdict-table.clock th:nth-child(1){width:11%}#verdict-table.clock th:nth-child(2){width:16%}"
+	"#verdict-table.clock th:nth-child(3){width:12%}#verdict-table.clock th:nth-child(5){width:9%}"
+	"#verdict-table.clock th:nth-child(7){width:8%}#verdict-table.clock th:nth-child(8){width:5%}"
+	"#verdict-table.clock th:nth-child(9){width:10%}#verdict-table.clock th:nth-child(10){width:15%}b.flip{color:#a00}\n"
 	"@page{size:A4;margin:16mm 12mm 14mm 12mm}\n"
 	"@media print{body{max-width:none;padding:0}section#flight,section#worst-more,section#appendix,section#signoff{break-before:page}"
 	"h2,h3{break-after:avoid}tr{break-inside:avoid}}\n";
@@ -751,9 +755,16 @@ static void rpt_decision(struct rpt *r, json_t *selftest)
 /* rpt_head_verdicts - page 1's result from verdicts.json, boxed, and the decision table under it (issue 32.10) */
 static void rpt_head_verdicts(struct rpt *r, json_t *selftest)
 {
+	char word[32];
+	size_t i;
+
+	/* the result as the decision table writes its answers: "not_valid" is NOT VALID */
+	snprintf(word, sizeof(word), "%s", rpt_str(r->verdicts, "result", "?"));
+	for (i = 0; word[i]; i++)
+		word[i] = word[i] == '_' ? ' ' : (char)toupper((unsigned char)word[i]);
 	if (r->verdicts)
 		fprintf(r->out, "<p class=\"result\" id=\"result\">RESULT: %s — %d passed, %d failed, %d not measured, "
-			"%d not valid</p>\n", rpt_str(r->verdicts, "result", "?"), (int)rpt_num(r->verdicts, "counts.pass"),
+			"%d not valid</p>\n", word, (int)rpt_num(r->verdicts, "counts.pass"),
 			(int)rpt_num(r->verdicts, "counts.fail"), (int)rpt_num(r->verdicts, "counts.not_measured"),
 			(int)rpt_num(r->verdicts, "counts.not_valid"));
 	rpt_decision(r, selftest);
@@ -794,7 +805,7 @@ static void rpt_load_short(struct rpt *r)
 		rpt_esc(r->out, rpt_str(e, "interface", "?"));
 		fputs("</b> ", r->out);
 		rpt_esc(r->out, rpt_str(e, "how", ""));
-		fprintf(r->out, " (%d verdicts)", (int)rpt_num(e, "verdicts"));
+		fprintf(r->out, " (%d verdict%s)", (int)rpt_num(e, "verdicts"), rpt_num(e, "verdicts") == 1 ? "" : "s");
 	}
 	fputs(". The verdicts resting on them measure these stand-ins, not the board's interfaces.</p>\n", r->out);
 }
@@ -936,6 +947,7 @@ static const char *rpt_worst_short(const char *worst, char *buf, size_t size)
 static void rpt_tail_cell(struct rpt *r, const struct rpt_verdict *v)
 {
 	char task[64], path[160], text[1024];
+	const char *what;
 	size_t len;
 	json_t *tail;
 
@@ -945,11 +957,11 @@ static void rpt_tail_cell(struct rpt *r, const struct rpt_verdict *v)
 	if (len >= sizeof(task))
 		return;
 	snprintf(task, sizeof(task), "%.*s", (int)len, v->path + 6);
-	snprintf(path, sizeof(path), "tasks.%s.tail.activation_latency_ns", task);
-	tail = pf_jpath_get(r->results, path);
-	if (!json_is_object(tail))
+	snprintf(path, sizeof(path), "tasks.%s", task);
+	tail = pf_tail_of_verdict(pf_jpath_get(r->results, path), v->path, &what);
+	if (!tail)
 		return;
-	fputs("<br><span class=\"tail\">tail (job log's activation latency): ", r->out);
+	fprintf(r->out, "<br><span class=\"tail\">tail (%s): ", what + strlen("the "));
 	rpt_esc(r->out, pf_tail_text(tail, v->bound_ns, v->bound, text, sizeof(text)));
 	fputs("</span>", r->out);
 }
@@ -993,6 +1005,7 @@ static void rpt_s_verdicts(struct rpt *r)
 	int count[4] = { 0 }, same;
 	char anchor[160], attr[960], n[32], shortw[sizeof(r->verdict->worst)];
 	const char *cls, *word;
+	bool clock = false;	/* a column for the other clock: some verdict has it */
 
 	rpt_section(r, "1", "verdicts", "Verdicts");
 	fputs("<p class=\"basis\">Basis: each observed value is the <b>measured high-water mark under the declared load</b> "
@@ -1001,8 +1014,11 @@ static void rpt_s_verdicts(struct rpt *r)
 		rpt_note_missing(r, "verdicts: no verdicts.json in the run directory (no budgets were checked)");
 		return;
 	}
-	fputs("<table id=\"verdict-table\"><thead><tr><th>id</th><th>requirement</th><th>metric</th><th>budget</th><th>observed</th>"
-	      "<th>margin</th><th>other clock</th><th>N</th><th>verdict</th><th>evidence</th></tr></thead>\n", r->out);
+	for (int i = 0; i < r->nverdicts && !clock; i++)
+		clock = r->verdict[i].other_clock[0] != '\0';
+	fprintf(r->out, "<table id=\"verdict-table\"%s><thead><tr><th>id</th><th>requirement</th><th>metric</th><th>budget</th>"
+		"<th>observed</th><th>margin</th>%s<th>N</th><th>verdict</th><th>evidence</th></tr></thead>\n",
+		clock ? " class=\"clock\"" : "", clock ? "<th>other clock</th>" : "");
 	for (int i = 0; i < r->nverdicts; i++) {
 		struct rpt_verdict *v = &r->verdict[i];
 
@@ -1028,8 +1044,10 @@ static void rpt_s_verdicts(struct rpt *r)
 		rpt_esc(r->out, v->observed[0] ? v->observed : "not measured");
 		fputs("</td><td class=\"n\">", r->out);
 		rpt_esc(r->out, v->margin);
-		fputs("</td><td class=\"n\">", r->out);
-		rpt_esc(r->out, v->other_clock[0] ? v->other_clock : "—");
+		if (clock) {
+			fputs("</td><td class=\"n\">", r->out);
+			rpt_esc(r->out, v->other_clock[0] ? v->other_clock : "—");
+		}
 		if (v->within_uncertainty)
 			fputs(" <b class=\"flip\">margin within it</b>", r->out);
 		snprintf(n, sizeof(n), "%lld", v->n);
@@ -1067,12 +1085,11 @@ static void rpt_s_verdicts(struct rpt *r)
 	fprintf(r->out, "</table>\n<p id=\"verdict-summary\"><b>%d passed, %d failed, %d not measured, %d not valid.</b> "
 		"A requirement that was not measured, or whose pass is not valid (a load short of its target), is never "
 		"counted as passed.</p>\n", count[0], count[1], count[2], count[3]);
-	fputs("<p class=\"also\">A task's times are the trace's (the authoritative clock: the kernel's events and the "
-	      "app's markers on one time base). <i>Other clock</i>: ± the largest difference between the trace and the "
-	      "app's job log over the task's matched jobs, and the job log's own figure of the same statistic where "
-	      "it has one; the job log reads a job's start after the switch-in, so its latencies hold the app's own "
-	      "delay (docs/results.md, Two clocks). <i>Margin within it</i>: the job log's clock may read that verdict "
-	      "the other way.</p>\n", r->out);
+	if (clock)
+		fputs("<p class=\"also\">Task times are the trace's, the authoritative clock. <i>Other clock</i>: ± the "
+		      "largest trace − job log difference over the task's jobs, and the job log's own figure; <i>margin "
+		      "within it</i>: the job log's clock may read the verdict the other way (docs/results.md, Two "
+		      "clocks).</p>\n", r->out);
 	rpt_plot_v1(r);
 	rpt_plot_v2(r);
 	rpt_fleet(r);
@@ -2193,7 +2210,8 @@ static void rpt_s_deviations(struct rpt *r)
 		rpt_esc(r->out, rpt_str(w, "interface", "?"));
 		fputs(" — ", r->out);
 		rpt_esc(r->out, rpt_str(w, "how", ""));
-		fprintf(r->out, " (%d verdicts rest on it)", (int)rpt_num(w, "verdicts"));
+		fprintf(r->out, rpt_num(w, "verdicts") == 1 ? " (1 verdict rests on it)" : " (%d verdicts rest on it)",
+			(int)rpt_num(w, "verdicts"));
 	}
 	json_array_foreach(pf_jpath_get(r->run, "warnings"), i, w) {
 		rpt_dev(r, &d), fputs("run warning: ", r->out);

@@ -917,11 +917,12 @@ struct rpt_latency {
 };
 
 /*
- * rpt_judged_latency - the latency H1 and E1 draw: the one the budgets judge, so that its budget
- * is the line on the figure (REQ-LAT-001 judges the wakeup latency: docs/budgets.md "Which latency
- * is which"); the activation latency when no task's wakeup latency has a budget and a histogram
+ * rpt_latency_of - the latency the budgets judge, so that its budget is the line on a figure
+ * (REQ-LAT-001 judges the wakeup latency: docs/budgets.md "Which latency is which"); the
+ * activation latency when no task's wakeup latency has a budget (and, with need_hist, a
+ * histogram to draw)
  */
-static struct rpt_latency rpt_judged_latency(struct rpt *r)
+static struct rpt_latency rpt_latency_of(struct rpt *r, bool need_hist)
 {
 	static const struct rpt_latency wakeup = { "wakeup_latency_ns", "wakeup latency", "release signal to start" };
 	static const struct rpt_latency activation = { "activation_latency_ns", "activation latency", "release to start" };
@@ -934,7 +935,13 @@ static struct rpt_latency rpt_judged_latency(struct rpt *r)
 		snprintf(path, sizeof(path), "tasks.%s.%s.hist.buckets", r->task_names[i], wakeup.metric);
 		hist = hist || json_array_size(pf_jpath_get(r->results, path)) > 0;
 	}
-	return budget && hist ? wakeup : activation;
+	return budget && (hist || !need_hist) ? wakeup : activation;
+}
+
+/* rpt_judged_latency - the latency H1 and E1 draw (rpt_latency_of with its histogram) */
+static struct rpt_latency rpt_judged_latency(struct rpt *r)
+{
+	return rpt_latency_of(r, true);
 }
 
 /* rpt_latency_caption - a histogram's caption: what it shows, then what its budget line is */
@@ -1718,36 +1725,30 @@ out:
 static const char *const rpt_load_names[] = { "wifi", "sd", "spi", "cpu", "rt-swarm" };
 static const char *const rpt_load_colours[] = { "#332288", "#117733", "#882255", "#999933", "#AA4499" };
 
-/*
- * rpt_load_samples - one load's samples file (docs/loads.md) as gnuplot rows
- * "seconds-from-the-run's-start achieved-% " into s, and its statistics
- * (count, mean and lowest % of the target, the unit); rows without a target
- * are skipped. Returns the rows written.
- */
-static int rpt_load_samples(const char *path, FILE *s, int64_t t0_ns, double *sum, double *lo, char *unit,
-			    size_t usize)
-{
-	char line[256];
-	long long t;
-	double ach, tgt;
-	int n = 0;
-	FILE *f = fopen(path, "re");
+/* a load's samples drawn: the script and the run's start */
+struct rpt_l1_rows {
+	FILE *s;
+	int64_t t0_ns;
+	int n;		/* rows written */
+};
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "# load=", 7) && strstr(line, " unit="))
-			snprintf(unit, usize, "%.*s", (int)strcspn(strstr(line, " unit=") + 6, "\r\n"),
-				 strstr(line, " unit=") + 6);
-		if (sscanf(line, "%lld,%lf,%lf", &t, &ach, &tgt) != 3 || !(tgt > 0))
-			continue;
-		fprintf(s, "%.3f %.3f\n", (t - t0_ns) / 1e9, 100 * ach / tgt);
-		*sum += 100 * ach / tgt;
-		*lo = fmin(*lo, 100 * ach / tgt);
-		n++;
-	}
-	fclose(f);
-	return n;
+/* rpt_phase_end_ns - a phase's end (run.json end_ns; its start and elapsed_s when that is not known) */
+static int64_t rpt_phase_end_ns(json_t *ph)
+{
+	double start = rpt_num(ph, "start_ns"), end = rpt_num(ph, "end_ns"), elapsed = rpt_num(ph, "elapsed_s");
+
+	if (end > start)
+		return (int64_t)end;
+	return isfinite(elapsed) ? (int64_t)(start + elapsed * 1e9) : INT64_MAX;
+}
+
+/* rpt_l1_row - one sample as a gnuplot row "seconds-from-the-run's-start achieved-%" */
+static void rpt_l1_row(void *arg, int64_t t_ns, double pct)
+{
+	struct rpt_l1_rows *w = arg;
+
+	fprintf(w->s, "%.3f %.3f\n", (double)(t_ns - w->t0_ns) / 1e9, pct);
+	w->n++;
 }
 
 /*
@@ -1778,26 +1779,32 @@ static void rpt_plot_l1_time(struct rpt *r)
 		fprintf(s, "$L%zu << EOD\n", k);
 		json_array_foreach(pf_jpath_get(r->run, "phases"), i, ph)
 			json_array_foreach(pf_jpath_get(ph, "loads"), j, ln) {
-				double sum = 0, lo = INFINITY;
+				struct rpt_l1_rows w = { s, t0, 0 };
+				struct pf_load_samples ls;
 				int c;
 
 				if (strcmp(json_string_value(ln) ? json_string_value(ln) : "", rpt_load_names[k]))
 					continue;
 				snprintf(path, sizeof(path), "%.2000s/%.1000s/load-%s.csv", r->dir, rpt_str(ph, "dir", "."),
 					 rpt_load_names[k]);
-				unit[0] = '\0';
-				c = rpt_load_samples(path, s, t0, &sum, &lo, unit, sizeof(unit));
+				/* every second drawn; the table's figures are those within the phase, as the gate's */
+				pf_load_samples_read(path, (int64_t)rpt_num(ph, "start_ns"), rpt_phase_end_ns(ph), &ls,
+						     rpt_l1_row, &w);
+				snprintf(unit, sizeof(unit), "%s", ls.unit);
+				c = ls.seconds;
+				if (w.n)
+					fprintf(s, "\n");	/* a gap between phases */
 				if (c) {
 					char name[256], unit_html[200];
 
-					fprintf(s, "\n");	/* a gap between phases */
 					snprintf(rows + strlen(rows), sizeof(rows) - strlen(rows),
 						 "<tr><td>%s</td><td>%s</td><td>%s</td><td class=\"n\" data-v=\"%d\">%d</td>"
 						 "<td class=\"n\">%.1f %%</td><td class=\"n\">%.1f %%</td></tr>\n",
 						 rpt_esc_str(rpt_str(ph, "name", "?"), name, sizeof(name)),
-						 rpt_load_names[k], rpt_esc_str(unit, unit_html, sizeof(unit_html)), c, c, sum / c, lo);
+						 rpt_load_names[k], rpt_esc_str(unit, unit_html, sizeof(unit_html)), c, c, ls.mean_pct,
+						 ls.worst_pct);
 				}
-				m += c;
+				m += w.n;
 			}
 		fprintf(s, "EOD\n");
 		if (m)
@@ -1805,7 +1812,8 @@ static void rpt_plot_l1_time(struct rpt *r)
 	}
 	if (rows[0]) {
 		fputs("<p>Sampled each second by the loads themselves (docs/loads.md, \"Samples\"): the share of the "
-		      "target achieved, its mean and its worst second per phase.</p>\n<table id=\"load-samples\"><tr>"
+		      "target achieved, its mean and its worst second over each phase's own time (the load gate judges "
+		      "the lesser of this mean and the load's own report: docs/budgets.md).</p>\n<table id=\"load-samples\"><tr>"
 		      "<th>phase</th><th>load</th><th>unit</th><th>seconds</th><th>mean</th><th>worst second</th></tr>\n",
 		      r->out);
 		fputs(rows, r->out);
@@ -2326,23 +2334,35 @@ static double rpt_ccdf_block(FILE *s, const char *name, json_t *ccdf, double *lo
 }
 
 /*
- * rpt_plot_x1 - X1: each task's exceedance curve P(X >= x) of its activation latency (the job
- * log's per-job series, tasks.*.tail: docs/statistics.md) on log-log axes, the fitted tail
- * model beside it where its assumptions held, and the budget. Nothing at all for a
- * results.json without tails (older analyses).
+ * rpt_plot_x1 - X1: each task's exceedance curve P(X >= x) of the latency its requirement
+ * judges (tasks.*.tail: docs/statistics.md; lib/tail_model.c's pf_tail_of_verdict: the
+ * trace's wakeup latency when REQ-LAT-001 judges it, else the job log's activation latency)
+ * on log-log axes, the fitted tail model beside it where its assumptions held, and the
+ * budget. Nothing at all for a results.json without tails (older analyses).
  */
 void rpt_plot_x1(struct rpt *r)
 {
-	char key[256], name[160], name_q[512], path[256], caption[1024], models[512] = "";
-	bool judged[RPT_MAX_TASKS], any = false;
+	char key[256], name[160], name_q[512], path[256], caption[1024];
+	bool judged[RPT_MAX_TASKS], model[RPT_MAX_TASKS] = { false }, any = false;
 	int njudged = rpt_latency_judged(r, judged), i, n = 0;
+	struct rpt_latency lat = rpt_latency_of(r, false);	/* its series is the tail's, no histogram */
+	const char *what, *series = NULL;	/* the series drawn: one for every task, or NULL when they differ */
+	bool mixed = false;
 	struct rpt_script sc;
 	double pmin = 1, lo = INFINITY, hi = 0;	/* the x range drawn (µs) */
+	json_t *tails[RPT_MAX_TASKS];
 	FILE *s;
 
 	for (i = 0; i < r->ntasks; i++) {
-		snprintf(path, sizeof(path), "tasks.%s.tail", r->task_names[i]);
-		any = any || json_is_object(pf_jpath_get(r->results, path));
+		snprintf(path, sizeof(path), "tasks.%s", r->task_names[i]);
+		tails[i] = pf_tail_of_verdict(pf_jpath_get(r->results, path), lat.metric, &what);
+		if (!json_array_size(json_object_get(tails[i], "ccdf")))
+			tails[i] = NULL;
+		any = any || tails[i];
+		if (tails[i] && series && strcmp(series, what))
+			mixed = true;
+		if (tails[i] && !series)
+			series = what;
 	}
 	if (!any)
 		return;
@@ -2350,19 +2370,16 @@ void rpt_plot_x1(struct rpt *r)
 	if (!s)
 		return;
 	for (i = 0; i < r->ntasks; i++) {
-		json_t *tail;
 		struct pf_tail m;
 		const char *why;
 		double x, ci[2], xmax = 0;
 		size_t k;
 
-		snprintf(path, sizeof(path), "tasks.%s.tail.activation_latency_ns", r->task_names[i]);
-		tail = pf_jpath_get(r->results, path);
-		if (!json_array_size(json_object_get(tail, "ccdf")))
+		if (!tails[i])
 			continue;
 		snprintf(name, sizeof(name), "X%d", i);
-		xmax = rpt_ccdf_block(s, name, json_object_get(tail, "ccdf"), &lo, &hi, &pmin);
-		if (pf_tail_from_json(tail, &m, &why))
+		xmax = rpt_ccdf_block(s, name, json_object_get(tails[i], "ccdf"), &lo, &hi, &pmin);
+		if (pf_tail_from_json(tails[i], &m, &why))
 			continue;
 		/* the model from its threshold out to where it reaches 1e-12 (or 10 times the largest sample) */
 		fprintf(s, "$M%d << EOD\n", i);
@@ -2380,35 +2397,38 @@ void rpt_plot_x1(struct rpt *r)
 		}
 		fprintf(s, "EOD\n");
 		pmin = 1e-12 < pmin ? 1e-12 : pmin;
-		snprintf(models + strlen(models), sizeof(models) - strlen(models), " M%d", i);
+		model[i] = true;
 	}
 	/* the axes around the data and the budget (a budget at the axis hid its tick labels) */
-	rpt_xrange(s, r, rpt_judged_latency(r).metric, isfinite(lo) ? lo : 0, hi);
+	rpt_xrange(s, r, lat.metric, isfinite(lo) ? lo : 0, hi);
 	fprintf(s, "set logscale y\nset format y '1e%%L'\nset yrange [%g:1.5]\nset key outside right top\n"
-		"set xlabel 'activation latency x (µs, log)'\nset ylabel 'P(X >= x) per activation (log)'\n",
-		pmin / 2);
-	rpt_budget_marks(s, r, rpt_judged_latency(r).metric, 'x');
+		"set xlabel '%s x (µs, log)'\nset ylabel 'P(X >= x) per activation (log)'\n",
+		pmin / 2, mixed ? "latency" : strstr(series, "wakeup") ? "wakeup latency" : "activation latency");
+	rpt_budget_marks(s, r, lat.metric, 'x');
 	fprintf(s, "plot ");
 	for (i = 0; i < r->ntasks; i++) {
-		snprintf(path, sizeof(path), "tasks.%s.tail.activation_latency_ns.ccdf", r->task_names[i]);
-		if (!json_array_size(pf_jpath_get(r->results, path)))
+		if (!tails[i])
 			continue;
 		snprintf(key, sizeof(key), "%s", rpt_key_name(r, i, judged, njudged, name, sizeof(name)));
 		fprintf(s, "%s$X%d using 1:2 with steps lw 1.5 lc rgb '%s' title '%s'", n++ ? ", " : "", i,
 			rpt_task_colour(i), pf_gp_quote(key, '\'', name_q, sizeof(name_q)));
-		snprintf(key, sizeof(key), " M%d", i);
-		if (strstr(models, key)) {
+		if (model[i]) {
 			snprintf(key, sizeof(key), "%s: tail model", r->task_names[i]);
 			fprintf(s, ", $M%d using 1:2 with lines lw 1 dt 2 lc rgb '%s' title '%s'", i,
 				rpt_task_colour(i), pf_gp_quote(key, '\'', name_q, sizeof(name_q)));
 		}
 	}
-	snprintf(caption, sizeof(caption), "Solid: the share of each task's jobs whose activation latency (release "
-		 "to start, the job log's) reached x; dashed: the generalised Pareto tail fitted above its threshold, "
-		 "drawn to 1e-12 per activation, only where the model's assumptions held (docs/statistics.md; "
-		 "results.json tasks.*.tail says why a task has none). Red dashed: the budget of the requirement "
-		 "judging the %s.", rpt_judged_latency(r).words);
-	rpt_script_plot(r, &sc, n, "X1", "X1 exceedance curve per task (activation latency, log-log)", caption,
+	snprintf(caption, sizeof(caption), "Solid: the share of each task's jobs whose %s reached x (%s); dashed: "
+		 "the generalised Pareto tail fitted above its threshold, drawn to 1e-12 per activation, only where "
+		 "the model's assumptions held (docs/statistics.md; results.json tasks.*.tail says why a task has "
+		 "none). Red dashed: the budget of the requirement judging the %s.",
+		 mixed ? "latency" : strstr(series, "wakeup") ? "wakeup latency" : "activation latency",
+		 mixed ? "the trace's wakeup latency where the trace has it, else the job log's activation latency, "
+		 "release to start" : strstr(series, "wakeup") ? "from its release signal to its start, the trace's" :
+		 "release to start, the job log's", lat.words);
+	rpt_script_plot(r, &sc, n, "X1", mixed ? "X1 exceedance curve per task (latency, log-log)" :
+			strstr(series, "wakeup") ? "X1 exceedance curve per task (wakeup latency, log-log)" :
+			"X1 exceedance curve per task (activation latency, log-log)", caption,
 			"no task has an exceedance curve in results.json (no job log)");
 }
 

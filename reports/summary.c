@@ -510,13 +510,13 @@ static int summary_file(const char *dir, const char *name, FILE *out)
 
 /*
  * summary_tail - under a latency requirement's verdict, one line of the
- * task's tail (tasks.*.tail.activation_latency_ns, docs/statistics.md):
+ * task's tail (the one pf_tail_of_verdict reads it with, docs/statistics.md):
  * pf_tail_text at the requirement's bound. Nothing for a results.json
  * without tails.
  */
 static void summary_tail(json_t *res, json_t *r, FILE *out)
 {
-	const char *metric = summary_str(r, "metric", ""), *unit = summary_str(r, "unit", ""), *name;
+	const char *metric = summary_str(r, "metric", ""), *unit = summary_str(r, "unit", ""), *name, *what = "";
 	double bound = summary_num(r, "bound", NAN), x_ns = decision_bound_ns(r);
 	char task[64], text[1024], b[64];
 	json_t *t, *tail = NULL;
@@ -530,11 +530,11 @@ static void summary_tail(json_t *res, json_t *r, FILE *out)
 	snprintf(task, sizeof(task), "%.*s", (int)len, metric + 6);
 	json_array_foreach(pf_jpath_get(res, "tasks"), i, t)
 		if ((name = json_string_value(json_object_get(t, "name"))) && !strcmp(name, task))
-			tail = json_object_get(json_object_get(t, "tail"), "activation_latency_ns");
-	if (!json_is_object(tail))
+			tail = pf_tail_of_verdict(t, metric, &what);
+	if (!tail)
 		return;
 	snprintf(b, sizeof(b), "%g %s", bound, unit);
-	fprintf(out, "               tail (job log's activation latency): %s\n", pf_tail_text(tail, x_ns, b, text, sizeof(text)));
+	fprintf(out, "               tail (%s): %s\n", what + strlen("the "), pf_tail_text(tail, x_ns, b, text, sizeof(text)));
 }
 
 /*

@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$(dirname "$0")/lib/analyze-lib.sh"
 need BUILT:t/gentrace
-plan 26
+plan 27
 
 SEED="$TOP/budgets/seed.ini"
 stat3() { printf '%s/%s/%s' "$(json_get "$1" "$2.min")" "$(json_get "$1" "$2.max")" "$(json_get "$1" "$2.count")"; }
@@ -49,6 +49,11 @@ is "$(grep '^"ctl100"' "$TMP/csv/results-tasks.csv" | awk -F, '{ print $(NF - 1)
 	'"10000","3"/"root_task","root_seq"/"io","2"' "chained-1.8 the CSV tables: the wakeup latency's max and the chained jobs, each culprit's root"
 is "$(cut -d, -f6,7 "$TMP/csv/results-culprits.csv" | sed -n '1p;/^"3517000"/p' | paste -sd/)" '"latency_ns","wakeup_latency_ns"/"3517000","2000"' \
 	"chained-1.9 ... each culprit's wakeup latency beside its activation latency (ctl100 job 2: 3517 us late, woken in 2 us)"
+
+is "$(json_get "$R" tasks.name=ctl100.tail.wakeup_latency_ns.source tasks.name=ctl100.tail.wakeup_latency_ns.count \
+	tasks.name=ctl100.tail.wakeup_latency_ns.reason tasks.name=ctl100.tail.activation_latency_ns | tr '\n' '|')" \
+	"trace|3|too few samples for a tail model (n = 3, it needs 1000)|" \
+	"chained-1.10 the trace's wakeup latency has its tail object (3 jobs: no model, why); no job log, no activation tail"
 
 # --- 2: a timer held off by a CPU that shows no event
 "$GEN" silent "$TMP/s.dat"

@@ -7,7 +7,7 @@
 # summary carries the tail under a latency requirement. The job logs are
 # t/lib/tail-joblog.pl's, the same bytes everywhere.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 28
+plan 31
 
 GEN="$TOP/t/lib/tail-joblog.pl"
 perl "$GEN" exp 20000 7 > "$TMP/exp.csv"
@@ -120,4 +120,30 @@ if test_have_prereq CMD:gnuplot; then
 		"tail-rep-1.3 the verdict table: the tail beside REQ-LAT-001, as the summary says it"
 else
 	skip "tail-rep-1.1 tail-rep-1.2 tail-rep-1.3 tail-rep-1.4"
+fi
+
+# the wakeup latency REQ-LAT-001 judges has its own tail, the trace's: its verdict is read with that
+# one, not with the job log's activation latency (here the level shift's, which has no model)
+perl -MJSON::PP -e 'local $/; open my $a, "<", $ARGV[0] or die; my $e = decode_json(<$a>); open my $b, "<", $ARGV[1] or die;
+	my $s = decode_json(<$b>); my ($io) = grep { $_->{name} eq "io" } @{$e->{tasks}}; my ($sio) = grep { $_->{name} eq "io" } @{$s->{tasks}};
+	$io->{wakeup_latency_ns} = $io->{activation_latency_ns}; $io->{tail}{wakeup_latency_ns} = { %{$io->{tail}{activation_latency_ns}}, source => "trace" };
+	$io->{tail}{activation_latency_ns} = $sio->{tail}{activation_latency_ns}; print JSON::PP->new->canonical->encode($e)' \
+	"$TMP/exp.json" "$TMP/shift.json" > "$TMP/run/results.json"
+printf '[REQ-LAT-001]\ntext = io wakeup latency <= 62 us\nmetric = tasks.io.wakeup_latency_ns.max\nbound = <= 62us\n' > "$TMP/wlat.ini"
+"$PREFLIGHT" check "$TMP/run/results.json" --budgets "$TMP/wlat.ini" --json "$TMP/run/verdicts.json" > /dev/null
+run_cmd "$PREFLIGHT" summary "$TMP/run"
+like "$(printf '%s\n' "$out" | grep -A1 'REQ-LAT-001 io wakeup_latency max' | tail -1)" \
+	"^               tail \(trace's wakeup latency\): n = 20000, P\(> 62 us\) = 1\.4e-10 per activation" \
+	"tail-sum-1.3 a wakeup-latency verdict: the trace's wakeup latency's tail under it"
+if test_have_prereq CMD:gnuplot; then
+	"$PREFLIGHT" report "$TMP/run" -o "$TMP/w.html" > /dev/null 2>&1
+	like "$(grep -o '<span class="tail">[^<]*' "$TMP/w.html")" '^<span class="tail">tail \(trace.s wakeup latency\): n = 20000, P\(&gt; 62 us\)' \
+		"tail-rep-1.5 ... and in the report's verdict table"
+	x1=$(perl -MMIME::Base64 -ne 'print decode_base64($1) if /<figure id="fig-X1"><img [^>]*src="data:image\/svg\+xml;base64,([^"]+)"/' "$TMP/w.html" |
+		perl -ne 'print "$1\n" while /<text[^>]*>([^<]*)<\/text>/g')
+	like "$(grep -o 'X1 exceedance curve per task ([a-z ,-]*)' "$TMP/w.html" | head -1)/$(printf '%s\n' "$x1" | grep -c 'io: tail model')" \
+		'^X1 exceedance curve per task \(latency, log-log\)/1$' \
+		"tail-rep-1.6 X1 draws io's wakeup latency's curve, with its model (its activation latency's has none), ctl100's activation latency (it has no other): 'latency'"
+else
+	skip "tail-rep-1.5 tail-rep-1.6"
 fi

@@ -56,7 +56,7 @@ like "$empty:$(grep -o '<td class="n">[^<]*</td>' "$H" | head -1)" "^0:<td class
 	"report-1.8a measured verdicts show their observed value and margin (first: $obs)"
 like "$(grep -o '<tr class="fail"><td>REQ-LAT-001</td>.*' "$H" | head -1)" '<td class="n">11</td><td class="v">FAIL</td>' \
 	"report-1.8b N is the record's n (ctl100: 11 jobs)"
-like "$(grep -o '<p class="result" id="result">[^<]*' "$H")" "RESULT: fail — $(cnt pass) passed, $(cnt fail) failed" \
+like "$(grep -o '<p class="result" id="result">[^<]*' "$H")" "RESULT: FAIL — $(cnt pass) passed, $(cnt fail) failed" \
 	"report-1.8c page 1 states the result"
 
 # page 1 decides (issue 32.10): under the result, one row each for the result by requirement, the
@@ -155,7 +155,7 @@ like "$(grep -o '<tr class="[a-z]*"><td>REQ-LAT-001</td>.*' "$H" | head -1)" '<s
 
 # the worst case in the verdict table is the job and how late, linked to Worst cases, where its culprits are
 # (issue 32.13: the whole culprit line in the evidence column made each row a third of a page)
-vt=$(sed -n '/<table id="verdict-table">/,/<\/table>/p' "$H")
+vt=$(sed -n '/<table id="verdict-table"/,/<\/table>/p' "$H")
 like "$(printf '%s' "$vt" | grep -o '<tr class="fail"><td>REQ-LAT-001</td>.*' | head -1)" \
 	'worst: <a href="#worst">ctl100 job 9: 2013 µs late</a>' "report-1.8j the verdict row names its worst job, linked to Worst cases"
 is "$(printf '%s' "$vt" | grep -c 'explained\]\|(pid ')" 0 "report-1.8k ... and not its culprits"
@@ -186,7 +186,7 @@ is "$(grep -c '<td class="n">—</td><td class="n">—</td><td class="v">PASS' "
 cp -r "$TMP/full" "$TMP/tap"
 sed 's/^not ok/NOT OK/; s/^ok /fine /; s/^#   .*/#   reworded/' "$TMP/full/verdicts.tap" > "$TMP/tap/verdicts.tap"
 "$PREFLIGHT" report "$TMP/tap" -o "$TMP/tap.html" >/dev/null 2>&1
-is "$(grep -o '<table id="verdict-table">.*' "$TMP/tap.html" | head -c 20000)" "$(grep -o '<table id="verdict-table">.*' "$H" | head -c 20000)" \
+is "$(grep -o '<table id="verdict-table".*' "$TMP/tap.html" | head -c 20000)" "$(grep -o '<table id="verdict-table".*' "$H" | head -c 20000)" \
 	"report-1.8f the verdict table does not come from the TAP's wording"
 # not measured (n = 0) and not valid records (issues 32.2, 32.4)
 perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>); my $v = $j->{verdicts};
