@@ -1274,7 +1274,7 @@ void an_fmt_us(char *buf, size_t size, int64_t ns)
  * thread and the trace time of its release (to find it in KernelShark), then
  * what an_culprit_parts_text says:
  * "ctl100 job 3 (pid 100, released at 1000.030000000 s): 152 µs late — hog (pid 200) 150 µs,
- *  switch-in to start 2.0 µs, timer IRQ delay 5.0 µs [100 % explained]"
+ *  switch-in to start 2.0 µs; its timer interrupt came 5.0 µs after the release [100 % explained]"
  */
 void an_culprit_line(const struct an_run *r, const struct an_task *t, const struct an_culprit *c,
 		     char *buf, size_t size)
@@ -1430,7 +1430,9 @@ void an_culprit_parts_text(const struct an_run *r, const char *self, const struc
 	if (c->timer_ns && c->timer_ns > c->release_ns && len < size &&
 	    !__builtin_sub_overflow(c->timer_ns, c->release_ns, &delay_ns)) {
 		an_fmt_us(d, sizeof(d), delay_ns);
-		len += snprintf(buf + len, size - len, "%stimer IRQ delay %s", sep, d);
+		/* when it fired, not a share of the lateness: the parts above already hold that time */
+		len += snprintf(buf + len, size - len, "%sits timer interrupt came %s after the release",
+				shown ? "; " : " — ", d);
 		shown++;
 	}
 	if (!shown && len < size)

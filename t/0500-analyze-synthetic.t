@@ -82,7 +82,7 @@ is "$(json_get "$R" $C.2.contributors.1.name)=$(json_get "$R" $C.2.contributors.
 is "$(json_get "$R" $C.2.contributors.2.name)=$(json_get "$R" $C.2.contributors.2.duration_ns)" "ksoftirqd/1=8000" "syn-5.6 job 6: the thread without its IRQ time"
 is "$(json_get "$R" $C.3.contributors.0.name)=$(json_get "$R" $C.3.contributors.0.duration_ns)" "io=1005000" "syn-5.7 job 5 on CPU 0 waited for io"
 is "$(json_get "$R" $C.0.contributors.0.kind)" self "syn-5.8 job 9 waited for its own previous job"
-like "$out" 'ctl100 job 3 \(pid 100, released at 1000\.030000000 s\): 152 µs late — hog \(pid 200\) 150 µs, switch-in to start 2\.0 µs, timer IRQ delay 5\.0 µs \[100 % explained\]' "syn-5.9 culprit summary line"
+like "$out" 'ctl100 job 3 \(pid 100, released at 1000\.030000000 s\): 152 µs late — hog \(pid 200\) 150 µs, switch-in to start 2\.0 µs; its timer interrupt came 5\.0 µs after the release \[100 % explained\]' "syn-5.9 culprit summary line"
 
 # app and slots
 is "$(json_get "$R" app.utilisation)" 0.392107242 "syn-6.1 app utilisation"

@@ -33,7 +33,7 @@ like "$line" "^ctl100 job 0 \(pid 100, released at 1000\.000000000 s\): 3412 µs
 I=tasks.name=io.culprits.0
 is "$(json_get "$R" $I.released_by)/$(json_get "$R" $I.waker_pid)/$(json_get "$R" $I.contributors.0.name)/$(json_get "$R" $I.contributors.0.pid)" \
 	"null/null/hog/200" "chain-1.9 io, woken by its timer: no releaser, the hog by pid"
-like "$(printf '%s\n' "$out" | grep '^io job 0 ')" "— hog \(pid 200\) 3281 µs, switch-in to start 2\.0 µs, timer IRQ delay 5\.0 µs \[100 % explained\]$" \
+like "$(printf '%s\n' "$out" | grep '^io job 0 ')" "— hog \(pid 200\) 3281 µs, switch-in to start 2\.0 µs; its timer interrupt came 5\.0 µs after the release \[100 % explained\]$" \
 	"chain-1.10 ... and its line"
 
 # a trace of the markers alone has no CPU history (every switch inferred): never complete

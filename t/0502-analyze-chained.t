@@ -75,7 +75,7 @@ is "$(perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $j = de
 is "$(json_get "$R" $C.explained_ns)/$(json_get "$R" $C.complete)" "9000/true" \
 	"silent-2.5 the silence explains nothing: 9 us explained, the parts (silence included) add up"
 like "$(printf '%s\n' "$out" | grep '^io job 1 ')" \
-	"^io job 1 \(pid 101, released at 1000\.010000000 s\): 3864 µs late — timer interrupt late: interrupts off or CPU not running \(no event on CPU 0 for 3955 µs\) 3855 µs, local_timer interrupt \(vector 236\) 5\.0 µs, stress-ng-cpu \(pid 600\) 2\.0 µs, switch-in to start 2\.0 µs, timer IRQ delay 3856 µs \[0 % explained\]$" \
+	"^io job 1 \(pid 101, released at 1000\.010000000 s\): 3864 µs late — timer interrupt late: interrupts off or CPU not running \(no event on CPU 0 for 3955 µs\) 3855 µs, local_timer interrupt \(vector 236\) 5\.0 µs, stress-ng-cpu \(pid 600\) 2\.0 µs, switch-in to start 2\.0 µs; its timer interrupt came 3856 µs after the release \[0 % explained\]$" \
 	"silent-2.6 the culprit line says it, and never 100 % explained"
 is "$(json_get "$R" tasks.name=ctl100.wakeup_latency_ns.max)/$(json_get "$R" tasks.name=ctl100.activation_latency_ns.max)" \
 	"10000/3907000" "silent-2.7 ctl100, released by the late io: woken fast all the same"

@@ -37,7 +37,7 @@ io0=$(perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $j = de
 		$c->{contributors}[0]{thread_kind}, $c->{explained_ns}, $c->{complete} ? "complete" : "incomplete"' "$R")
 is "$io0" "17/ktimers/1/softirq_thread/timers/98/6904000/rcuc/1/6900000/rcuc not named/softirq_thread/6912000/complete" \
 	"rt-3.1 woken by ktimers/1 (timers, prio 98) after 6904 us, which rcuc/1 delayed 6900 us; rcuc/1 no contributor of io"
-like "$(printf '%s\n' "$out" | grep '^io job 0 ')" " 6912 µs late — woken by ktimers/1 \(timers, pid 17\) at RT 1 after 6904 µs, which waited behind rcuc/1 \(RCU callbacks, pid 20\) 6900 µs; ktimers/1 \(timers, pid 17\) 4\.0 µs, ktimers/1 \(HRTIMER\) 2\.0 µs, switch-in to start 2\.0 µs, timer IRQ delay 6903 µs \[100 % explained\]; priority inversion: woken by ktimers/1 \(pid 17, RT 1\) below its RT 90 after 7804 µs blocked$" \
+like "$(printf '%s\n' "$out" | grep '^io job 0 ')" " 6912 µs late — woken by ktimers/1 \(timers, pid 17\) at RT 1 after 6904 µs, which waited behind rcuc/1 \(RCU callbacks, pid 20\) 6900 µs; ktimers/1 \(timers, pid 17\) 4\.0 µs, ktimers/1 \(HRTIMER\) 2\.0 µs, switch-in to start 2\.0 µs; its timer interrupt came 6903 µs after the release \[100 % explained\]; priority inversion: woken by ktimers/1 \(pid 17, RT 1\) below its RT 90 after 7804 µs blocked$" \
 	"rt-3.2 ... and its line: the waker, what delayed it, the inversion"
 
 # io job 1: a PI lock held by lowprio (SCHED_OTHER), boosted to io's priority
