@@ -695,6 +695,8 @@ static const char rpt_css[] =
 	"#decision{width:100%;font-size:9.5pt;border:2px solid #111}#decision th{width:16%;white-space:nowrap}"
 	"#decision td b.bad{color:#b00000}#decision td b.ok{color:#0a6b2d}\n"
 	"#deviation-list{width:100%;font-size:8pt}#deviation-list th.disposition,#deviation-list td.disposition{width:16%}\n"
+	/* the configuration's keys on one line each: a narrow key column made most rows two or three lines */
+	"table.cfg{width:100%;table-layout:fixed}table.cfg th{width:28%}table.cfg td{overflow-wrap:anywhere}\n"
 	"table.kv th,#signoff th{white-space:nowrap}td.hashes,#signoff td{overflow-wrap:anywhere;word-break:break-all}\n"
 	"#signoff,#signatures{break-inside:avoid}#signatures{width:100%}#signatures td{height:2.4em}\n"
 	".missing{color:#8a4b00;background:#fff4e0;padding:2px 6px;border-left:3px solid #e69f00}\n"
@@ -940,11 +942,11 @@ static const char *rpt_worst_short(const char *worst, char *buf, size_t size)
 }
 
 /*
- * rpt_tail_cell - after a latency verdict's evidence, what its task's tail says at the
+ * rpt_tail_row - under a latency verdict's row, across the table, what its task's tail says at the
  * bound (lib/tail_model.c's pf_tail_text: P per activation and per hour, the run that would
  * show 1e-9; or why there is no model); nothing for a results.json without tails
  */
-static void rpt_tail_cell(struct rpt *r, const struct rpt_verdict *v)
+static void rpt_tail_row(struct rpt *r, const struct rpt_verdict *v, const char *cls, int ncols)
 {
 	char task[64], path[160], text[1024];
 	const char *what;
@@ -961,9 +963,11 @@ static void rpt_tail_cell(struct rpt *r, const struct rpt_verdict *v)
 	tail = pf_tail_of_verdict(pf_jpath_get(r->results, path), v->path, &what);
 	if (!tail)
 		return;
-	fprintf(r->out, "<br><span class=\"tail\">tail (%s): ", what + strlen("the "));
+	/* a row of its own, the table's width: in the evidence column it made the row ten lines high */
+	fprintf(r->out, "<tr class=\"%s tail-row\"><td></td><td colspan=\"%d\"><span class=\"tail\">tail (%s): ", cls,
+		ncols - 1, what + strlen("the "));
 	rpt_esc(r->out, pf_tail_text(tail, v->bound_ns, v->bound, text, sizeof(text)));
-	fputs("</span>", r->out);
+	fputs("</span></td></tr>\n", r->out);
 }
 
 /*
@@ -1065,6 +1069,9 @@ static void rpt_s_verdicts(struct rpt *r)
 			fputs(" ", r->out);
 			rpt_esc(r->out, r->verdict[same].label);
 			fputs("</span>", r->out);
+		} else if (v->why[0] && strlen(v->why) > 120) {
+			/* a long reason (every short load, with its figures) is said whole once, in section 10 */
+			fputs(" <span class=\"same\">why: <a href=\"#deviations\">section 10</a></span>", r->out);
 		} else if (v->why[0]) {
 			fputs(" ", r->out);
 			rpt_esc(r->out, v->why);
@@ -1079,8 +1086,8 @@ static void rpt_s_verdicts(struct rpt *r)
 			rpt_esc(r->out, v->emulated);
 			fputs("</span>", r->out);
 		}
-		rpt_tail_cell(r, v);
 		fputs("</td></tr>\n", r->out);
+		rpt_tail_row(r, v, cls, clock ? 10 : 9);
 	}
 	fprintf(r->out, "</table>\n<p id=\"verdict-summary\"><b>%d passed, %d failed, %d not measured, %d not valid.</b> "
 		"A requirement that was not measured, or whose pass is not valid (a load short of its target), is never "
@@ -1269,7 +1276,7 @@ static void rpt_s_config(struct rpt *r)
 	if (!r->sysinfo)
 		rpt_note_missing(r, "configuration: no sysinfo.json (the system was not surveyed with this run)");
 	else {
-		fputs("<h3>System</h3><table>", r->out);
+		fputs("<h3>System</h3><table class=\"cfg\">", r->out);
 		rpt_kv_json(r, "host", r->sysinfo, "hostname");
 		rpt_kv_json(r, "OS", r->sysinfo, "os");
 		rpt_kv_json(r, "kernel release", r->sysinfo, "kernel.release");
@@ -1306,7 +1313,7 @@ static void rpt_s_config(struct rpt *r)
 			fputs("<li>none</li>", r->out);
 		fputs("</ul>\n", r->out);
 	}
-	fputs("<h3>Software and run</h3><table>", r->out);
+	fputs("<h3>Software and run</h3><table class=\"cfg\">", r->out);
 	rpt_kv_json(r, "analysis", r->results, "generator");
 	if (json_is_object(pf_jpath_get(r->run, "preflight"))) {
 		rpt_kv_json(r, "preflight version (run)", r->run, "preflight.version");
@@ -1615,7 +1622,8 @@ static void rpt_dist_cells(struct rpt *r, json_t *d)
 static void rpt_s_tasks(struct rpt *r)
 {
 	static const char *const metrics[][2] = {
-		{ "activation_latency_ns", "activation latency" }, { "response_time_ns", "response time" },
+		{ "activation_latency_ns", "activation latency" },
+		{ "wakeup_latency_ns", "wakeup latency" }, { "response_time_ns", "response time" },
 		{ "exec_time_ns", "execution time" }, { "cpu_time_ns", "CPU time (job log)" },
 	};
 	char attr[960];
@@ -1639,6 +1647,11 @@ static void rpt_s_tasks(struct rpt *r)
 			json_t *d = pf_jpath_get(t, metrics[m][0]);
 
 			if (!json_is_object(d))
+				continue;
+			/* the wakeup latency where it is not the activation latency again (a task released by another, or delayed by higher ones) */
+			if (!strcmp(metrics[m][0], "wakeup_latency_ns") &&
+			    json_equal(pf_jpath_get(d, "max"), pf_jpath_get(t, "activation_latency_ns.max")) &&
+			    json_equal(pf_jpath_get(d, "min"), pf_jpath_get(t, "activation_latency_ns.min")))
 				continue;
 			rpt_esc_str(rpt_str(t, "name", "?"), attr, sizeof(attr));
 			fprintf(r->out, "<tr data-task=\"%s\" data-metric=\"%s\"><td id=\"%s%s\" style=\"border-left:6px solid %s\">",
@@ -2144,6 +2157,19 @@ static void rpt_s_signoff(struct rpt *r)
 	json_decref(st);
 }
 
+/* what a figure that needs the job log says without it (rpt_plot_t1, rpt_plot_u1) */
+#define RPT_NO_JOBLOG ": no job log (jobs.csv)"
+
+/* rpt_count_missing - the "not shown" notes holding 'what' */
+static int rpt_count_missing(const struct rpt *r, const char *what)
+{
+	int n = 0;
+
+	for (int k = 0; k < r->nmissing; k++)
+		n += strstr(r->missing[k], what) != NULL;
+	return n;
+}
+
 /* rpt_dev - the deviation table's next row, item D<n>: the open one closed first (its disposition cell empty) */
 static void rpt_dev(struct rpt *r, int *d)
 {
@@ -2240,7 +2266,20 @@ static void rpt_s_deviations(struct rpt *r)
 	if (!r->run)
 		rpt_dev(r, &d), fputs("no run.json: an analyze-only directory; the run's phases, loads and manifest "
 				      "are not part of this evidence", r->out);
+	/* the figures a run without its job log cannot draw: one item naming them all */
+	for (int k = 0, n = 0; k < r->nmissing; k++) {
+		const char *no = strstr(r->missing[k], RPT_NO_JOBLOG);
+
+		if (no && !n++)
+			rpt_dev(r, &d);
+		if (no)
+			fprintf(r->out, "%s%.*s", n > 1 ? ", " : "", (int)(no - r->missing[k]), r->missing[k]);
+		if (no && n == rpt_count_missing(r, RPT_NO_JOBLOG))
+			fputs(RPT_NO_JOBLOG " to draw them from", r->out);
+	}
 	for (int k = 0; k < r->nmissing; k++) {
+		if (strstr(r->missing[k], RPT_NO_JOBLOG))
+			continue;
 		rpt_dev(r, &d);
 		rpt_esc(r->out, r->missing[k]);
 	}
