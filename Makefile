@@ -153,7 +153,7 @@ deb_cc            := build-essential
 # One pkg-config call gives the cflags of every package; one preprocessor run
 # checks the headers; the per-item look-ups (and whether the compiler works at
 # all: 'cc') run only when something is missing.
-NO_REQ_GOALS := clean deps check qualify perf bench check-cross sysroot target-deps target-image check-target check-target-all
+NO_REQ_GOALS := clean deps check qualify perf bench check-cross sysroot target-deps target-image check-target check-target-all check-fleet
 REQ_MISSING  :=
 REQUIRED_HEADERS := $(sort $(REQUIRED_HEADERS))
 ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NO_REQ_GOALS),$(MAKECMDGOALS)),all),)

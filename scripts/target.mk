@@ -10,6 +10,9 @@
 #       amd64, arm64 and armhf PREEMPT_RT guests with 2 CPUs, and armhf with 1
 #   make target-image ARCH=arm64 [FLAVOUR=rt]
 #       only the image
+#   make check-fleet
+#       preflight's LAVA job run by Debian's lava-dispatcher on the amd64 RT
+#       guest (scripts/lava-check, t/fleet/; docs/fleet.md)
 #
 # ARCH here names the guest; the build for it is the cross build of
 # scripts/cross.mk (amd64 is this machine's own).
@@ -50,4 +53,9 @@ check-target-all: target-deps
 		TARGET_TESTS="$(TARGET_TESTS)" scripts/target-check --smp 2 --suite $(SUITE) $$a rt || rc=1; done; \
 	scripts/target-check --smp 1 --suite smoke armhf rt || rc=1; exit $$rc
 
-.PHONY: target-deps target-image check-target check-target-all
+# the fleet: a real LAVA dispatcher (scripts/lava-root) runs ci/lava/qemu-job.yaml on the amd64 guest
+check-fleet: target-deps
+	@$(MAKE) $(BUILD_JOBS) --no-print-directory all ARCH=
+	@prove $(PROVE_FLAGS) t/fleet/*.t
+
+.PHONY: target-deps target-image check-target check-target-all check-fleet

@@ -10,7 +10,7 @@ need BUILT:preflight BUILT:t/ci_genruns
 python3 -c 'import yaml' 2>/dev/null || skip_all "python3-yaml is not installed"
 need CMD:xmllint
 need CMD:sqlite3
-plan 16
+plan 18
 
 CI="$TOP/ci"
 STUB="$TOP/t/tools/stub-board.sh"
@@ -67,6 +67,13 @@ is "$(grep -c '' "$TMP/lava/result.txt"):$(grep '^run1_' "$TMP/lava/result.txt" 
 	"28:run1_REQ-LAT-001_io_activation_latency_max pass 41.2 us|run1_REQ-OVR-001_io_overruns fail 1 count" \
 	"ci-tpl-3.2 result.txt: the check's verdicts with their values, per run"
 like "$(cat "$TMP/lava/result.txt")" "compare_tasks.io.activation_latency_ns.p50 pass [0-9.]+ us" "ci-tpl-3.3 result.txt: compare verdicts with the new median"
+# one run: preflight run writes it into its directory itself, not run-01 (make check-fleet found none reported)
+PREFLIGHT="$STUB" "$CI/lava/preflight-run.sh" -s synthetic -r 1 -o "$TMP/lava1" > "$TMP/lava1.log" 2>&1
+is "$(grep -c "^run1_REQ-" "$TMP/lava1/result.txt"):$(grep -c "^run2_" "$TMP/lava1/result.txt")" "2:0" \
+	"ci-tpl-3.3a REPEATS=1: the one run's verdicts, from the run directory itself"
+rm "$TMP/lava1/runs/verdicts.json" && : > "$TMP/lava1/result.txt"
+PREFLIGHT=true "$CI/lava/preflight-run.sh" -s synthetic -r 1 -o "$TMP/lava1" > "$TMP/lava1.log" 2>&1
+is "$(cat "$TMP/lava1/result.txt")" "run1_verdicts fail" "ci-tpl-3.3b a run without verdicts.json: a failed case, not silence"
 printf 'run1_REQ-LAT-001_io_activation_latency_max pass 41.2 us\nrun1_REQ-OVR-001_io_overruns fail 1 count\ncompare_tasks.io.activation_latency_ns.max unknown 48.300 us\ncompare_tasks.io.activation_latency_ns.p99.9 skip\n' \
 	> "$TMP/sample.txt"
 run_cmd "$CI/lava/result-to-lava.sh" "$TMP/sample.txt"

@@ -43,15 +43,20 @@ rc=$?
 [ "$rc" -le 1 ] || { echo "preflight-run: preflight run exited $rc" >&2; echo "preflight-run fail" >> "$OUT/result.txt"; exit "$rc"; }
 i=1
 while [ "$i" -le "$REPEATS" ]; do
-	# the check's verdicts: the records of verdicts.json (docs/verdicts.md), never the TAP's wording
+	# one run is written into the run directory itself, several into run-NN (preflight run --repeats)
+	dir=$OUT/runs
+	[ "$REPEATS" -eq 1 ] || dir=$(printf '%s/runs/run-%02d' "$OUT" "$i")
+	# the check's verdicts: the records of verdicts.json (docs/verdicts.md), never the TAP's wording;
+	# a run without them is a failed case, never nothing
 	perl -MJSON::PP -e '
-		local $/; open my $f, "<", $ARGV[0] or exit 0; my $d = decode_json(<$f>);
+		local $/; open my $f, "<", $ARGV[0] or do { print "run$ARGV[1]_verdicts fail\n"; exit 0 };
+		my $d = eval { decode_json(<$f>) } or do { print "run$ARGV[1]_verdicts fail\n"; exit 0 };
 		my %r = (pass => "pass", fail => "fail", not_measured => "skip", not_valid => "fail");
 		for my $v (@{$d->{verdicts}}) {
 			(my $n = "run$ARGV[1]_$v->{id} $v->{label}") =~ s/[^-_.A-Za-z0-9]+/_/g;
 			my $u = $v->{unit} eq "" ? "count" : $v->{unit};
 			print "$n " . ($r{$v->{verdict}} // "unknown") . (defined $v->{value} ? " $v->{value} $u" : "") . "\n";
-		}' "$(printf '%s/runs/run-%02d' "$OUT" "$i")/verdicts.json" "$i" >> "$OUT/result.txt"
+		}' "$dir/verdicts.json" "$i" >> "$OUT/result.txt"
 	i=$((i + 1))
 done
 
