@@ -16,6 +16,7 @@
 
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+[ -f "$TOP/Makefile" ] || TOP=$(cd "$TOP/.." && pwd)	# a test one folder further down (t/fleet/)
 B="${PF_BUILD:-$TOP/build}"	# PF_BUILD: another build folder (make check SANITIZE=..., make check-cross)
 PREFLIGHT="$B/preflight"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/preflight-test.XXXXXX")
