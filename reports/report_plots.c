@@ -1419,7 +1419,7 @@ void rpt_plot_u1(struct rpt *r)
 	rpt_plot(r, "U1", "U1 utilisation over time, stacked per task (job log CPU time)",
 		 "Each band is one task's CPU time (the job log's cpu_ns, counted in the window of the job's "
 		 "release) as a share of one CPU; the top edge is the app's total; the windows start at the first "
-		 "release, so the highest bar is not section 7's worst 1 s window (the trace's, any start). Red "
+		 "release, so the highest bar is not section 7's worst 1 s window (the trace's, windows aligned to its start). Red "
 		 "dashed: the 60 % line.",
 		 sc.text);
 	free(sc.text);
