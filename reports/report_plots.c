@@ -437,7 +437,20 @@ static void rpt_xrange(FILE *s, struct rpt *r, const char *metric, double lo, do
 	}
 	if (!(lo < hi))
 		lo = RPT_LOG_FLOOR_US, hi = lo > hi ? lo * 10 : hi;
-	fprintf(s, "set logscale x\nset xrange [%g:%g]\nset format x '%%g'\n", lo / 1.3, hi * 1.4);
+	lo /= 1.3, hi *= 1.4;
+	fprintf(s, "set logscale x\nset xrange [%g:%g]\nset format x '%%g'\n", lo, hi);
+	/* a range within two decades gets few or no powers of ten to label: its 1-2-5 values instead */
+	if (hi / lo < 100) {
+		static const double steps[] = { 1, 2, 5 };
+		int n = 0;
+
+		fputs("set xtics (", s);
+		for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
+			for (size_t k = 0; k < PF_ARRAY_SIZE(steps); k++)
+				if (steps[k] * d >= lo && steps[k] * d <= hi)
+					fprintf(s, "%s%g", n++ ? ", " : "", steps[k] * d);
+		fputs(n ? ")\n" : "1)\n", s);
+	}
 }
 
 /*

@@ -7,7 +7,7 @@
 # summary carries the tail under a latency requirement. The job logs are
 # t/lib/tail-joblog.pl's, the same bytes everywhere.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 31
+plan 32
 
 GEN="$TOP/t/lib/tail-joblog.pl"
 perl "$GEN" exp 20000 7 > "$TMP/exp.csv"
@@ -144,6 +144,9 @@ if test_have_prereq CMD:gnuplot; then
 	like "$(grep -o 'X1 exceedance curve per task ([a-z ,-]*)' "$TMP/w.html" | head -1)/$(printf '%s\n' "$x1" | grep -c 'io: tail model')" \
 		'^X1 exceedance curve per task \(latency, log-log\)/1$' \
 		"tail-rep-1.6 X1 draws io's wakeup latency's curve, with its model (its activation latency's has none), ctl100's activation latency (it has no other): 'latency'"
+	# io's 20-70 us spans less than a decade: its axis is labelled with 1-2-5 values (it had none)
+	like "$(printf '%s\n' "$x1" | grep -x '[0-9]*' | paste -sd' ')" "(^| )20 50( |$)" \
+		"tail-rep-1.7 X1's x axis within two decades: labelled 20 and 50, not left bare"
 else
-	skip "tail-rep-1.5 tail-rep-1.6"
+	skip "tail-rep-1.5 tail-rep-1.6 tail-rep-1.7"
 fi
