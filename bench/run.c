@@ -910,12 +910,16 @@ static void run_phase_json(struct run *r, const struct scn_phase *p, const char 
 			rep = json_pack("{s:s, s:s}", "load", rl[i].name, "error",
 					"no report: the load did not start or was killed");
 		/* its seconds within the phase, beside its own report's figures: what the gate also reads */
-		if (json_is_object(rep) && pf_load_samples_read(rl[i].samples, start_ns, end_ns, &ls, NULL, NULL) == 0)
+		if (json_is_object(rep) && pf_load_samples_read(rl[i].samples, start_ns, end_ns, &ls, NULL, NULL) == 0) {
+			/* it sampled, but never within a phase of whole seconds: it did not load this phase */
+			if (!ls.seconds && ls.total && end_ns - start_ns >= 2 * PF_NS_PER_SEC)
+				ls.mean_pct = ls.worst_pct = 0;
 			json_object_set_new(rep, "samples",
 					    json_pack("{s:i, s:o, s:o, s:s}", "seconds", ls.seconds,
 						      "mean_pct", isfinite(ls.mean_pct) ? json_real(ls.mean_pct) : json_null(),
 						      "worst_second_pct", isfinite(ls.worst_pct) ? json_real(ls.worst_pct) :
 						      json_null(), "unit", ls.unit));
+		}
 		json_object_set_new(loads, rl[i].name, rep);
 	}
 	json_array_append_new(r->load_phases,

@@ -87,7 +87,7 @@ int pf_load_samples_read(const char *path, int64_t from_ns, int64_t to_ns, struc
 	double ach, tgt, pct, sum = 0;
 	FILE *f = fopen(path, "re");
 
-	*s = (struct pf_load_samples){ 0, NAN, NAN, "" };
+	*s = (struct pf_load_samples){ 0, 0, NAN, NAN, "" };
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
@@ -97,6 +97,7 @@ int pf_load_samples_read(const char *path, int64_t from_ns, int64_t to_ns, struc
 		if (sscanf(line, "%lld,%lf,%lf", &t, &ach, &tgt) != 3 || !(tgt > 0) || !isfinite(ach))
 			continue;
 		pct = 100 * ach / tgt;
+		s->total++;
 		if (each)
 			each(arg, (int64_t)t, pct);
 		/* a sample is the second before t: in the window when most of it is */

@@ -24,6 +24,7 @@ double pf_load_achieved_pct(const char *name, json_t *load, const char **what);
 /* what a load achieved each second over a window (docs/loads.md, Samples) */
 struct pf_load_samples {
 	int    seconds;		/* samples with a target in the window */
+	int    total;		/* samples with a target in the whole file */
 	double mean_pct;	/* the mean of their achieved / target, % (NAN: none) */
 	double worst_pct;	/* the lowest, % (NAN: none) */
 	char   unit[32];	/* the file's unit ("bit/s"), "" when it says none */
