@@ -1835,6 +1835,13 @@ static void rpt_s_worst(struct rpt *r)
 	int n = 0, more = 0, info = 0;
 
 	rpt_section(r, "8", "worst", "Worst cases");
+	/* one event that is the worst case of several tasks, said before them (issue 32.7, results.json root_events) */
+	json_array_foreach(pf_jpath_get(r->results, "root_events"), i, c)
+		if (json_array_size(json_object_get(c, "tasks")) > 1) {
+			fputs("<p class=\"root-event\"><b>", r->out);
+			rpt_esc(r->out, rpt_str(c, "summary", "?"));
+			fputs("</b></p>\n", r->out);
+		}
 	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t) {
 		bool judged_i = !(njudged && i < RPT_MAX_TASKS && !judged[i]);
 
@@ -2181,6 +2188,8 @@ static void rpt_dev(struct rpt *r, int *d)
 static void rpt_s_deviations(struct rpt *r)
 {
 	json_t *w, *ph, *t, *st = rpt_load_json(r, "selftest/selftest.json");
+	struct decision dec;
+	char text[512];
 	size_t i;
 	int d = 0, obs = 0;
 
@@ -2243,10 +2252,33 @@ static void rpt_s_deviations(struct rpt *r)
 		rpt_dev(r, &d), fputs("run warning: ", r->out);
 		rpt_esc(r->out, json_is_string(w) ? json_string_value(w) : "?");
 	}
-	if (st && !json_is_true(json_object_get(st, "pass")))
-		rpt_dev(r, &d), fputs("the selftest failed on this machine: the measurement is not validated "
-				      "(section 9)", r->out);
+	/*
+	 * what page 1's decision table finds short: no selftest, a short run, the
+	 * idle kernel over budget (the result is the verdicts; the platform, the
+	 * system warnings and emulated interfaces itemised above)
+	 */
+	decision_read(r->dir, r->verdicts, st, r->sysinfo, r->run, r->results, false, &dec);
+	for (i = DECISION_RESULT + 1; i < DECISION_N; i++)
+		if (!dec.line[i].ok && i != DECISION_PLATFORM) {
+			rpt_dev(r, &d);
+			rpt_esc(r->out, dec.line[i].name);
+			fputs(" ", r->out);
+			rpt_esc(r->out, dec.line[i].state);
+			fputs(": ", r->out);
+			rpt_esc(r->out, dec.line[i].text);
+			fputs(i == DECISION_MEASUREMENT ? " (section 9)" : " (page 1)", r->out);
+		}
 	json_decref(st);
+	for (i = 0; i < 2; i++) {	/* a baseline whose histogram overflowed: percentiles known only by bounds */
+		json_t *base = i ? r->base_loaded : r->base_idle;
+
+		if ((i && base == r->base_idle) || !ct_overflow_text(base, text, sizeof(text)))
+			continue;
+		rpt_dev(r, &d);
+		fprintf(r->out, "cyclictest %s phase: ", i ? "loaded" : "idle");
+		rpt_esc(r->out, text);
+		fputs(" (section 5)", r->out);
+	}
 	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t)	/* one item for every task it delayed */
 		if (json_integer_value(json_object_get(t, "observer_jobs")) > 0) {
 			char b[32];
