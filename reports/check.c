@@ -1990,6 +1990,33 @@ static json_t *chk_evidence(json_t *root, const struct chk_item *it)
 }
 
 /*
+ * chk_over_s - what a value with no sample count rests on, in seconds: a
+ * load's figure (loads.NAME.achieved...) its elapsed time, the app's and
+ * the CPUs' utilisation the trace's duration; NULL when unknown or n known
+ * (issue 32.3: "N —" beside a utilisation said nothing)
+ */
+static json_t *chk_over_s(json_t *root, const struct chk_item *it)
+{
+	char name[128];
+	const char *p = it->path, *dot;
+	json_t *v = NULL;
+
+	if (it->n >= 0)
+		return json_null();
+	if (!strncmp(p, "loads.", 6) && (dot = strchr(p + 6, '.')) && !strncmp(dot, ".achieved.", 10) &&
+	    (size_t)(dot - p - 6) < sizeof(name)) {
+		snprintf(name, sizeof(name), "%.*s", (int)(dot - p - 6), p + 6);
+		v = json_object_get(json_object_get(json_object_get(root, "loads"), name), "elapsed_s");
+		return json_is_number(v) && json_number_value(v) > 0 ? json_real(json_number_value(v)) : json_null();
+	}
+	if (!strncmp(p, "app.", 4) || !strncmp(p, "cpus.", 5) || !strncmp(p, "threads.", 8)) {
+		v = pf_jpath_get(root, "trace.duration_ns");
+		return json_is_number(v) && json_number_value(v) > 0 ? json_real(json_number_value(v) / 1e9) : json_null();
+	}
+	return json_null();
+}
+
+/*
  * chk_clock - the two clocks of a task's time verdict (docs/verdicts.md:
  * clock): the trace's is authoritative; the job log's figure of the same
  * statistic where it measures the same thing, the difference, and the
@@ -2069,6 +2096,7 @@ static json_t *chk_record(json_t *root, size_t test, const struct chk_item *it)
 	json_object_set_new(rec, "margin_pct", chk_jnum(it->margin_pct));
 	json_object_set_new(rec, "n", it->n >= 0 ? json_integer(it->n) : json_null());
 	json_object_set_new(rec, "n_from", it->n >= 0 ? json_string(it->n_key) : json_null());
+	json_object_set_new(rec, "over_s", chk_over_s(root, it));
 	json_object_set_new(rec, "verdict", json_string(chk_result_name[it->result]));
 	json_object_set_new(rec, "reason", chk_jstr(it->result == CHK_NOT_MEASURED || it->result == CHK_NOT_VALID ?
 						    it->why : NULL));

@@ -59,6 +59,7 @@ struct rpt_verdict {
 	char  other_clock[96];	/* "± 1 us; job log 2014 us": the clock record's, "" when none */
 	bool  within_uncertainty;	/* the margin is smaller than that uncertainty */
 	long long n;		/* samples behind the value, -1 unknown */
+	double over_s;		/* without n: the seconds it was measured over (a utilisation, a rate), NAN unknown */
 	double bound_ns;	/* the bound as time, NAN when not a time */
 };
 
@@ -309,6 +310,7 @@ static void rpt_read_verdicts(struct rpt *r)
 		else if (json_is_string(json_object_get(rec, "known_only_as")) && v->observed[0])
 			snprintf(v->margin, sizeof(v->margin), "a bound");
 		v->n = json_is_integer(json_object_get(rec, "n")) ? json_integer_value(json_object_get(rec, "n")) : -1;
+		v->over_s = json_is_number(json_object_get(rec, "over_s")) ? json_number_value(json_object_get(rec, "over_s")) : NAN;
 		json_array_foreach(json_object_get(rec, "emulated"), k, e)
 			snprintf(v->emulated + strlen(v->emulated), sizeof(v->emulated) - strlen(v->emulated), "%s%s",
 				 k ? ", " : "", json_string_value(e) ? json_string_value(e) : "?");
@@ -1054,8 +1056,13 @@ static void rpt_s_verdicts(struct rpt *r)
 		}
 		if (v->within_uncertainty)
 			fputs(" <b class=\"flip\">margin within it</b>", r->out);
-		snprintf(n, sizeof(n), "%lld", v->n);
-		fprintf(r->out, "</td><td class=\"n\">%s</td><td class=\"v\">%s</td><td>", v->n < 0 ? "—" : n, word);
+		if (v->n >= 0)
+			snprintf(n, sizeof(n), "%lld", v->n);
+		else if (isfinite(v->over_s))	/* a utilisation or a rate: the time it was measured over */
+			snprintf(n, sizeof(n), "%.1f s", v->over_s);
+		else
+			snprintf(n, sizeof(n), "—");
+		fprintf(r->out, "</td><td class=\"n\">%s</td><td class=\"v\">%s</td><td>", n, word);
 		if (v->path[0])
 			fprintf(r->out, "<a href=\"#%s\">§</a>",
 				rpt_esc_str(rpt_evidence(v->path, anchor, sizeof(anchor)), attr, sizeof(attr)));

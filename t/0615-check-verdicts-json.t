@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib/check-lib.sh"
 FX="$TOP/t/fixtures/results"
 SEED="$TOP/budgets/seed.ini"
-plan 48
+plan 50
 
 # edit IN OUT PERL - a copy of results.json IN with the Perl code applied to $j
 edit() {
@@ -171,4 +171,13 @@ is "$(json_get "$C" verdicts.2.clock.other_value verdicts.2.clock.uncertainty ve
 is "$(json_get "$C" verdicts.3.clock)" "null" "verdicts-5.4 not a task's time: no clock record"
 run_cmd "$PREFLIGHT" check "$FX/fail.json" --budgets "$TMP/clk.ini" --json "$TMP/clk-n.json"
 is "$(json_get "$TMP/clk-n.json" verdicts.0.clock)" "null" "verdicts-5.5 a task without both clocks: none"
+# a utilisation has no sample count: what it rests on is the trace's duration (issue 32.3)
+is "$(json_get "$C" verdicts.3.n verdicts.3.over_s verdicts.0.over_s | tr '\n' ' ')" \
+	"null $(perl -MJSON::PP -e 'local $/; printf "%.1f", decode_json(<>)->{trace}{duration_ns} / 1e9' "$TMP/clk.json") null " \
+	"verdicts-5.6 app.utilisation: n null, over_s the trace's seconds; a latency with n: no over_s"
+edit "$FX/fail.json" "$TMP/net.json" '$j->{loads} = { wifi => { elapsed_s => 45.5, achieved => { rate_achieved_pct => 97.5 } } };'
+printf '[REQ-N]\ntext = n\nmetric = loads.wifi.achieved.rate_achieved_pct\nbound = >= 95%%\n' > "$TMP/net.ini"
+run_cmd "$PREFLIGHT" check "$TMP/net.json" --budgets "$TMP/net.ini" --json "$TMP/net-v.json"
+is "$(json_get "$TMP/net-v.json" verdicts.0.n verdicts.0.over_s | tr '\n' ' ')" "null 45.5 " \
+	"verdicts-5.7 a load's rate: over_s its elapsed seconds"
 done_testing

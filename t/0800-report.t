@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 167
+plan 168
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -179,6 +179,9 @@ vt=$(sed -n '/<table id="verdict-table"/,/<\/table>/p' "$H")
 like "$(printf '%s' "$vt" | grep -o '<tr class="fail"><td>REQ-LAT-001</td>.*' | head -1)" \
 	'worst: <a href="#worst">ctl100 job 9: 2013 µs late</a>' "report-1.8j the verdict row names its worst job, linked to Worst cases"
 is "$(printf '%s' "$vt" | grep -c 'explained\]\|(pid ')" 0 "report-1.8k ... and not its culprits"
+like "$(printf '%s' "$vt" | grep -o '<tr class="[a-z]*"><td>REQ-CPU-001</td>.*' | head -1)" \
+	"<td class=\"n\">$(perl -MJSON::PP -e 'local $/; printf "%.1f", decode_json(<>)->{trace}{duration_ns} / 1e9' "$TMP/full/results.json") s</td><td class=\"v\">" \
+	"report-1.8l a utilisation's N is the time it was measured over (verdicts.json over_s), not a dash"
 cp -r "$TMP/full" "$TMP/chained"
 perl -Mutf8 -MJSON::PP -e 'local $/; my $j = JSON::PP->new->utf8->decode(<>);
 	$j->{verdicts}[0]{worst_case} = "its activation, 45852.7 us from its release (the wakeup latency, 42305.7 us, counts from its waking): nav10 job 148 (pid 730, released at 1.0 s): 45853 µs late \x{2014} hackbench (pid 884) 7565 µs [100 % explained]";
@@ -200,8 +203,8 @@ perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>);
 like "$(grep -o '<tr class="pass"><td>REQ-LAT-001</td>.*' "$TMP/clock.html" | head -1)" \
 	'<td class="n">± 52 us; job log 61.5 us <b class="flip">margin within it</b></td>' \
 	"report-1.8n ... the job log's own figure, and a margin smaller than the uncertainty said in the row"
-is "$(grep -c '<td class="n">—</td><td class="n">—</td><td class="v">PASS' "$H")" 1 \
-	"report-1.8o ... a verdict that is not a task's time has none (app utilisation: its N is — too)"
+is "$(grep -c '<td class="n">—</td><td class="n">[0-9.]* s</td><td class="v">PASS' "$H")" 1 \
+	"report-1.8o ... a verdict that is not a task's time has none (app utilisation: its N is its seconds)"
 # a reworded verdicts.tap changes nothing: the report reads verdicts.json only
 cp -r "$TMP/full" "$TMP/tap"
 sed 's/^not ok/NOT OK/; s/^ok /fine /; s/^#   .*/#   reworded/' "$TMP/full/verdicts.tap" > "$TMP/tap/verdicts.tap"
