@@ -1924,6 +1924,36 @@ static void rpt_s_worst_more(struct rpt *r)
 }
 
 /* rpt_s_flight - A1: the flight, in the appendix (issue 32.13) */
+/*
+ * rpt_flight_ekf - the ekf task's jobs and the GPS fixes accounted for
+ * (fsw.ekf, docs/fsw.md; issue 32.15: "ekf 32 jobs, ekf_updates 30"
+ * unexplained); nothing for an app of an older preflight without it
+ */
+static void rpt_flight_ekf(struct rpt *r, json_t *fsw)
+{
+	json_t *e = json_object_get(fsw, "ekf"), *t;
+	long long jobs = -1;
+	size_t i;
+
+	if (!json_is_object(e))
+		return;
+	json_array_foreach(pf_jpath_get(r->results, "tasks"), i, t)
+		if (!strcmp(rpt_str(t, "name", ""), "ekf") && json_is_integer(json_object_get(t, "jobs")))
+			jobs = json_integer_value(json_object_get(t, "jobs"));
+	fputs("<p class=\"ekf-account\">", r->out);
+	if (jobs >= 0)
+		fprintf(r->out, "The ekf task ran %lld jobs (section 6). ", jobs);
+	fprintf(r->out, "io released it for a GPS fix %d times and to propagate without one %d times; it refused "
+		"%d releases while ekf was still busy. Of the %d GPS fixes the app decoded: %d updated the filter, "
+		"%d were gated out, %d not positive definite, %d outside the INS history (no step at their epoch: "
+		"older than the history or the alignment), %d came before the INS aligned, %d superseded by a newer "
+		"fix or pending at the end.</p>\n",
+		(int)rpt_num(e, "released_for_fix"), (int)rpt_num(e, "released_to_propagate"),
+		(int)rpt_num(e, "busy_refused"), (int)rpt_num(fsw, "gps_fixes"), (int)rpt_num(e, "updates"),
+		(int)rpt_num(e, "gated"), (int)rpt_num(e, "not_positive_definite"), (int)rpt_num(e, "outside_history"),
+		(int)rpt_num(e, "before_alignment"), (int)rpt_num(e, "fixes_unused_other"));
+}
+
 static void rpt_s_flight(struct rpt *r)
 {
 	json_t *fsw = pf_jpath_get(r->results, "fsw"), *sim = NULL;
@@ -1970,7 +2000,9 @@ static void rpt_s_flight(struct rpt *r)
 		for (size_t i = 0; i < PF_ARRAY_SIZE(fs); i++)
 			rpt_kv_json(r, fs[i][1], fsw, fs[i][0]);
 	}
-	fputs("</table>\n<table><tr><th>metric</th><th>N</th><th>min</th><th>p50</th><th>p99</th><th>p99.9</th>"
+	fputs("</table>\n", r->out);
+	rpt_flight_ekf(r, fsw);
+	fputs("<table><tr><th>metric</th><th>N</th><th>min</th><th>p50</th><th>p99</th><th>p99.9</th>"
 	      "<th>p99.99</th><th>max</th></tr><tr><td>SPI transfer (µs)</td>", r->out);
 	rpt_dist_cells(r, pf_jpath_get(fsw, "spi_transfer_ns"));
 	fputs("</tr></table>\n", r->out);

@@ -3,7 +3,7 @@
 # command line: summary keys, scenario files with faults, bad input, the
 # truth log, clean shutdown on SIGTERM
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 35
+plan 36
 
 SIM="$B/sensorsim"
 
@@ -18,6 +18,10 @@ ok "fly-cli-2.2 the summary has the required keys" json_get "$TMP/fly.json" pos_
 is "$(json_get "$TMP/fly.json" .imu_frames)/$(json_get "$TMP/fly.json" .frame_errors)/$(json_get "$TMP/fly.json" .mode)" "6000/0/harness" \
 	"fly-cli-2.3 60 s at 100 Hz: 6000 IMU frames, no frame errors"
 like "$(json_get "$TMP/fly.json" .waypoints_reached)" "^[2-9]$" "fly-cli-2.4 the first waypoints are reached within 60 s"
+# every GPS fix accounted for (issue 32.15): the harness's first fix precedes the INS history, the rest update
+is "$(json_get "$TMP/fly.json" .gps_fixes .ekf.released_for_fix .ekf.updates .ekf.outside_history .ekf.before_alignment \
+	.ekf.gated .ekf.not_positive_definite .ekf.fixes_unused_other | tr '\n' ' ')" "59 59 58 1 0 0 0 0 " \
+	"fly-cli-2.5 59 fixes: 59 releases of ekf, 58 updates and 1 outside the INS history (its first, at alignment)"
 
 cat > "$TMP/faults.ini" <<'INI'
 ; a short flight with a bad SPI link and a noisy UART

@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 168
+plan 169
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -157,6 +157,17 @@ like "$rc:$(grep -o 'Beside the silence: [^<]*' "$B")" '^0:Beside the silence: .
 	"report-14.18 a culprit line that blames a silent CPU gets the app phase's steal time per CPU beside it"
 like "$(grep -o '<td>cpu0 7, cpu1 0</td>' "$B" | head -1):$(grep -c 'Beside the silence' "$H")" '^<td>cpu0 7, cpu1 0</td>:0$' \
 	"report-14.19 ... and the phase table's steal column; no note where no culprit blames silence"
+# the ekf task's jobs and every GPS fix accounted for in A1 (issue 32.15: "ekf 32 jobs, ekf_updates 30")
+perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>); $j->{fsw}{gps_fixes} = 32;
+	$j->{fsw}{ekf} = { released_for_fix => 32, released_to_propagate => 1, busy_refused => 1, updates => 30, gated => 0,
+		not_positive_definite => 0, outside_history => 1, before_alignment => 1, fixes_unused_other => 0 };
+	push @{$j->{tasks}}, { name => "ekf", jobs => 32 };
+	print JSON::PP->new->encode($j)' "$TMP/full/results.json" > "$TMP/board/results.json"
+rm -f "$TMP/board/report.html"
+run_cmd "$PREFLIGHT" report "$TMP/board"
+like "$rc:$(grep -o '<p class="ekf-account">[^<]*' "$B"):$(grep -c 'ekf-account' "$H")" \
+	'^0:<p class="ekf-account">The ekf task ran 32 jobs \(section 6\)\. io released it for a GPS fix 32 times and to propagate without one 1 times; it refused 1 releases while ekf was still busy\. Of the 32 GPS fixes the app decoded: 30 updated the filter, 0 were gated out, 0 not positive definite, 1 outside the INS history .*, 1 came before the INS aligned, 0 superseded by a newer fix or pending at the end\.:0$' \
+	"report-14.22 A1 accounts for the ekf task's jobs and every GPS fix; an app without the counters: nothing"
 # one event that is the worst case of two tasks (issue 32.7): said at the head of section 8, once; not for one task
 perl -Mutf8 -MJSON::PP -e 'local $/; my $j = JSON::PP->new->utf8->decode(<>);
 	$j->{root_events} = [{ task => "io", seq => 0, release_ns => 1000000000000, latency_ns => 12000, tasks => ["io", "ctl100"],

@@ -483,9 +483,10 @@ bool fsw_io_job(struct fsw *f, int64_t now_ns)
 		 */
 		if (fsw_mb_get(&f->nav_mb, &nav) && fsw_mb_get(&f->gps_mb, &g) &&
 		    (!nav.aligned || fsw_us_diff(g.fix.t_us, nav.t_us) <= 0 || now_ns - g.rx_ns > 500000000LL))
-			wake = true;
+			wake = true, f->io.ekf_fix_wakes++;
 	} else if (now_ns - f->io.last_wake_ns >= (int64_t)(f->cfg.ekf_wake_s * 1e9)) {
 		wake = true;		/* no fix for a while: covariance propagation only */
+		f->io.ekf_prop_wakes++;
 	}
 	if (wake) {
 		f->io.fix_pending = false;
@@ -747,8 +748,14 @@ void fsw_ekf_job(struct fsw *f, int64_t now_ns)
 	struct fsw_ekf_msg em;
 	uint64_t k;
 
-	if (!fsw_mb_get(&f->nav_mb, &nav) || !nav.count || !nav.aligned)
+	if (!fsw_mb_get(&f->nav_mb, &nav) || !nav.count || !nav.aligned) {
+		/* a fix the filter cannot use yet: counted once (still used if the INS aligns before the next) */
+		if (fsw_mb_get(&f->gps_mb, &g) && g.count != f->e.gps_done && g.count != f->e.unaligned_at) {
+			f->e.unaligned_at = g.count;
+			f->e.unaligned++;
+		}
 		return;
+	}
 	if (nav.epoch != f->e.epoch) {
 		fsw_ekf_reset_cov(&f->e.ekf);
 		f->e.epoch = nav.epoch;
@@ -759,8 +766,12 @@ void fsw_ekf_job(struct fsw *f, int64_t now_ns)
 		if (fsw_us_diff(g.fix.t_us, nav.t_us) > 0)
 			goto publish;		/* the IMU has not reached the fix epoch yet */
 		f->e.gps_done = g.count;
+		if (g.count == f->e.unaligned_at && f->e.unaligned)
+			f->e.unaligned--;	/* counted before the INS aligned, used after all */
 		k = ekf_find(f, nav.k, g.fix.t_us, &r);
-		if (k && ekf_propagate(f, k)) {
+		if (!k || !ekf_propagate(f, k)) {
+			f->e.fix_old++;	/* no INS step at its epoch: older than the history, or than the alignment */
+		} else {
 			struct fsw_corr_msg cm;
 			int rc = fsw_ekf_update_gps(&f->e.ekf, &r.x1, g.pos_m, g.fix.vel_ned_mps, cm.dx);
 
@@ -776,9 +787,9 @@ void fsw_ekf_job(struct fsw *f, int64_t now_ns)
 				f->e.upd_x = r.x1;
 				fsw_ins_inject(&f->e.upd_x, cm.dx);
 			}
-		} else if (!k && fsw_us_diff(g.fix.t_us, nav.t_us) < -(int32_t)(FSW_HIST / 2) * 1000) {
-			f->e.hist_lost++;	/* fix older than the history */
 		}
+		if (!k && fsw_us_diff(g.fix.t_us, nav.t_us) < -(int32_t)(FSW_HIST / 2) * 1000)
+			f->e.hist_lost++;	/* fix older than the history */
 	} else if (nav.k > f->e.k && !ekf_propagate(f, nav.k)) {
 		f->e.hist_lost++;
 		fsw_ekf_reset_cov(&f->e.ekf);
@@ -959,6 +970,10 @@ void fsw_stats(struct fsw *f, struct fsw_stats *s)
 	s->ekf_not_pd = f->e.ekf.not_pd;
 	s->ekf_hist_lost = f->e.hist_lost;
 	s->ekf_refused = f->io.ekf_refused;
+	s->ekf_unaligned = f->e.unaligned;
+	s->ekf_fix_old = f->e.fix_old;
+	s->ekf_fix_wakes = f->io.ekf_fix_wakes;
+	s->ekf_prop_wakes = f->io.ekf_prop_wakes;
 	s->corr_applied = f->c.corr_applied;
 	s->corr_dropped = f->c.corr_dropped;
 	s->realigns = f->c.realigns;

@@ -183,6 +183,7 @@ struct fsw_stats {
 	uint64_t resync_bytes, ubx_ignored, gps_nofix, spi_stale, imu_dropped;
 	uint32_t stale_events, recoveries, failsafe_events, waypoints_reached, laps, gps_lost_events, realign_requests;
 	uint64_t ekf_updates, ekf_gated, ekf_not_pd, ekf_hist_lost, ekf_refused, corr_applied, corr_dropped, realigns;
+	uint64_t ekf_unaligned, ekf_fix_old, ekf_fix_wakes, ekf_prop_wakes;
 	/* ctl100's actuator frames in failsafe: before mission1's first decision, the IMU stale, mission failsafe */
 	uint64_t fs_startup_frames, fs_imu_stale_frames, fs_mission_frames;
 	double   slot_s;			/* one actuator frame's time (ctl100 runs every slot) */
@@ -193,6 +194,8 @@ struct json_t;
 
 /* fsw_failsafe_json - the failsafe time by cause, for the stats JSON (fsw_stats_json.c); NULL when out of memory */
 struct json_t *fsw_failsafe_json(const struct fsw_stats *s);
+/* fsw_ekf_json - what became of the GPS fixes and of ekf's releases, for the stats JSON (fsw_stats_json.c); NULL when out of memory */
+struct json_t *fsw_ekf_json(const struct fsw_stats *s);
 
 struct fsw {
 	struct fsw_config cfg;
@@ -218,6 +221,7 @@ struct fsw {
 		struct fsw_uart_parser parser;
 		uint8_t  ubuf[1024], rx[FSW_SPI_FRAME_MAX + 16], tx[FSW_SPI_FRAME_MAX];
 		uint64_t rej_spi[FSW_REJ_COUNT], spi_frames, spi_stale, spi_errno, gps_nofix, ekf_refused;
+		uint64_t ekf_fix_wakes, ekf_prop_wakes;	/* ekf released for a fix, to propagate without one */
 		uint32_t slots_no_imu, stale_events, recoveries, gps_count, sens_count;
 		bool     stale, got_imu, fix_pending, have_spi_seq;
 		uint16_t spi_seq_in, act_seq;
@@ -244,6 +248,9 @@ struct fsw {
 		uint64_t k;			/* INS step the covariance refers to */
 		uint32_t epoch, gps_done, corr_id, count, gated_run;
 		uint64_t hist_lost;
+		uint64_t unaligned;		/* fixes that came while the INS was not aligned, none used */
+		uint64_t fix_old;		/* fixes without an INS step at their epoch (older than its history or alignment) */
+		uint32_t unaligned_at;		/* the last of them (its gps count) */
 		/* the last update, for tests and logs */
 		uint32_t upd_id, upd_t_us;
 		uint64_t upd_k;

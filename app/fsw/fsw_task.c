@@ -256,6 +256,7 @@ static void fsw_task_write_stats(struct fsw *f, const char *path)
 		json_object_set_new(o, "realigns", json_integer((json_int_t)s.realigns));
 		json_object_set_new(o, "ekf_busy_refused", json_integer((json_int_t)s.ekf_refused));
 		json_object_set_new(o, "failsafe_time", fsw_failsafe_json(&s));
+		json_object_set_new(o, "ekf", fsw_ekf_json(&s));
 	}
 	fsw_task_dump(o, path);
 }

@@ -118,6 +118,7 @@ static int fly_harness(const struct sim_scenario *s, const char *output)
 	jset_i(o, "resync_bytes", st.resync_bytes);
 	jset_i(o, "failsafe_events", st.failsafe_events);
 	json_object_set_new(o, "failsafe_time", fsw_failsafe_json(&st));
+	json_object_set_new(o, "ekf", fsw_ekf_json(&st));
 	jset_i(o, "stale_events", st.stale_events);
 	jset_i(o, "recoveries", st.recoveries);
 	jset_i(o, "gps_lost_events", st.gps_lost_events);
