@@ -47,7 +47,8 @@
 #include <unistd.h>
 
 #define RPT_PLOT_W 900
-#define RPT_PLOT_H 460
+#define RPT_PLOT_H 400	/* 460 put U1 and E1 each on a page of its own (issue 32.13) */
+#define RPT_KEY_BELOW_H 80
 #define RPT_MAX_BINS 600
 #define RPT_DOT_COLS 80	/* T1, R1: a task's lowest and highest job in each of this many time columns ... */
 #define RPT_DOT_WORST 10	/* ... and its this many worst jobs are its dots */
@@ -297,7 +298,8 @@ static int rpt_plot_h(struct rpt *r, const char *id, const char *title, const ch
 
 int rpt_plot(struct rpt *r, const char *id, const char *title, const char *caption, const char *script)
 {
-	return rpt_plot_h(r, id, title, caption, script, RPT_PLOT_H);
+	/* a key below the plot (H1, V1) takes its rows from the figure's height: they are added */
+	return rpt_plot_h(r, id, title, caption, script, RPT_PLOT_H + (strstr(script, "set key below") ? RPT_KEY_BELOW_H : 0));
 }
 
 static int rpt_plot_h(struct rpt *r, const char *id, const char *title, const char *caption, const char *script, int h)
@@ -1419,21 +1421,29 @@ void rpt_plot_u1(struct rpt *r)
 		(top_k + 0.5) * win_ns / 1e9, top + 0.12 * ymax, (top_k + 0.5) * win_ns / 1e9, top + 0.01 * ymax,
 		top, (top_k + 0.5) * win_ns / 1e9, top + 0.12 * ymax, top_k < nwin / 2 ? "left" : "right",
 		top_k < nwin / 2 ? "-0.5" : "0.5");
+	/*
+	 * each band twice: its colour, light, then a hatch of its own in the colour (the one the key
+	 * shows), so that bands next to each other differ in greyscale too (issue 32.14)
+	 */
 	for (w = 0, i = r->ntasks - 1; i >= 0; i--) {
+		static const int hatch[] = { 3, 4, 5, 1, 6, 7, 2, 0 };	/* gnuplot fill patterns: 3 solid */
 		char lower[16] = "(0)";	/* a band lies between the sum below it and its own */
 
 		if (i)
 			snprintf(lower, sizeof(lower), "%d", i + 1);
-		fprintf(s, "%s$U using 1:%s:%d with filledcurves lc rgb '%s' title '%s'", w++ ? ", " : "",
-			lower, i + 2, rpt_task_colour(i), pf_gp_quote(r->task_names[i], '\'', name_q, sizeof(name_q)));
+		fprintf(s, "%s$U using 1:%s:%d with filledcurves fs solid 0.35 noborder lc rgb '%s' notitle, "
+			"$U using 1:%s:%d with filledcurves fs transparent pattern %d noborder lc rgb '%s' title '%s'",
+			w++ ? ", " : "", lower, i + 2, rpt_task_colour(i), lower, i + 2,
+			hatch[i % (int)PF_ARRAY_SIZE(hatch)], rpt_task_colour(i),
+			pf_gp_quote(r->task_names[i], '\'', name_q, sizeof(name_q)));
 	}
 	fprintf(s, "\n");
 	fclose(s);
 	rpt_plot(r, "U1", "U1 utilisation over time, stacked per task (job log CPU time)",
 		 "Each band is one task's CPU time (the job log's cpu_ns, counted in the window of the job's "
 		 "release) as a share of one CPU; the top edge is the app's total; the windows start at the first "
-		 "release, so the highest bar is not section 7's worst 1 s window (the trace's, windows aligned to its start). Red "
-		 "dashed: the 60 % line.",
+		 "release, so the highest bar is not section 7's worst 1 s window (the trace's, windows aligned to its start). Each "
+		 "task has its hatch as well as its colour. Red dashed: the 60 % line.",
 		 sc.text);
 	free(sc.text);
 	free(u);
@@ -2011,10 +2021,33 @@ static void rpt_g1_label_take(struct rpt_g1_labels *l, json_t *culprit, int c, i
 }
 
 /*
+ * rpt_g1_label_short - a label made shorter before it is cut (issue 32.14: "local_timer interrupt
+ * (ve… 18521 µs"): its parenthesised part dropped ("(vector 236)", "(pid 12)"), then "interrupt"
+ * written "IRQ"; false when neither applies
+ */
+static bool rpt_g1_label_short(char *text)
+{
+	char *open = strchr(text, '('), *close = open ? strchr(open, ')') : NULL, *word;
+
+	if (open && close) {
+		if (open > text && open[-1] == ' ')
+			open--;
+		memmove(open, close + 1, strlen(close + 1) + 1);
+		return true;
+	}
+	if ((word = strstr(text, "interrupt"))) {
+		memcpy(word, "IRQ", 3);
+		memmove(word + 3, word + 9, strlen(word + 9) + 1);
+		return true;
+	}
+	return false;
+}
+
+/*
  * rpt_g1_label_lines - lines for the labels in the gap above their CPU's row, none overlapping
  * another (issue 32.14: at 10 px they overlapped): each on the line where, moved right past the
- * labels already there if need be, it has the most room; cut short with "…" when even that is
- * too little. text: the labels (cut in place); ms_per_char: a character's width on the time
+ * labels already there if need be, it has the most room; in a short form (rpt_g1_label_short),
+ * then cut short with "…", when even that is too little. text: the labels (cut in place); ms_per_char: a character's width on the time
  * axis; rows: the plot's rows.
  */
 static void rpt_g1_label_lines(struct rpt_g1_labels *l, char text[][256], double ms_per_char, double rows,
@@ -2047,7 +2080,9 @@ static void rpt_g1_label_lines(struct rpt_g1_labels *l, char text[][256], double
 			if (fmax(x, end[j]) < fmax(x, end[best]))
 				best = j;
 		x = fmax(x, end[best]);
-		if (x + w > hi) {	/* no room for all of it: the name cut short ("…"), its µs kept */
+		while (x + w > hi && rpt_g1_label_short(text[k]))	/* no room: the short form first */
+			w = rpt_chars(text[k]) * ms_per_char;
+		if (x + w > hi) {	/* still no room for all of it: the name cut short ("…"), its µs kept */
 			char *us = strrchr(text[k], ' '), suffix[64];
 			size_t keep, cut = 0, c = 0;
 

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:preflight
 need CMD:gnuplot
-plan 30
+plan 31
 
 R="$TMP/run"
 cp -r "$TOP/t/fixtures/report-run" "$R"
@@ -121,6 +121,9 @@ overlap=$(block "$G/G1.2.gp" L | perl -e 'my @l = map { /^(\S+) (\S+) "(.*)"$/ ?
 	print scalar(@l), " $bad"' "$span")
 is "$overlap" "4 " "length-5.3 G1.2: 4 culprits named, none over another on its line"
 is "$(grep -c "with labels left font" "$G/G1.2.gp")" 0 "length-5.4 ... in the figures' 14 px (not 10 px)"
+# a name with no room for all of it loses its "(vector 236)" before anything is cut with "…"
+like "$(block "$G/G1.2.gp" L | grep -c '…'):$(block "$G/G1.2.gp" L | grep -o '"local_timer interrupt[^"]*"')" \
+	'^0:"local_timer interrupt [0-9]+ µs"$' "length-5.5 G1.2: local_timer's label in its short form, whole, not cut"
 
 # a worst case whose ±1 ms view is most of the window kept (telemetry, 484 ms late): no inset, a shorter figure
 last=$(ls "$G"/G1.*.gp | sort -t. -k2 -n | tail -1)
