@@ -180,7 +180,7 @@ endif
 ifdef REC_TRACECMD_VERSIONS
 tracecmd_version := $(shell $(PKG_CONFIG) --modversion libtracecmd 2>/dev/null)
 ifeq ($(filter $(REC_TRACECMD_VERSIONS),$(tracecmd_version)),)
-$(error preflight: build: libtracecmd $(tracecmd_version): traces/rec_tracecmd.h declares the private output API of libtracecmd $(subst %,x,$(REC_TRACECMD_VERSIONS)) only; check its declarations against this version's trace-cmd-private.h, then add it to REC_TRACECMD_VERSIONS in traces/traces.mk)
+$(error preflight: build: libtracecmd $(tracecmd_version): traces/rec_tracecmd.h declares the private API (output and the undeclared reading functions) of libtracecmd $(subst %,x,$(REC_TRACECMD_VERSIONS)) only; check its declarations against this version's trace-cmd-private.h, then add it to REC_TRACECMD_VERSIONS in traces/traces.mk)
 endif
 endif
 endif

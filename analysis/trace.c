@@ -40,12 +40,6 @@
 #include "traces/rec_read.h"
 #include "proc.h"
 
-/* Exported by libtracecmd 3.x but declared only in its private header. */
-int tracecmd_cpus(struct tracecmd_input *handle);
-unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
-const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
-const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
-
 enum an_ev {
 	AN_EV_NONE, AN_EV_SWITCH, AN_EV_WAKING, AN_EV_WAKEUP, AN_EV_MIGRATE,
 	AN_EV_IRQ_ENTRY, AN_EV_IRQ_EXIT, AN_EV_SOFTIRQ_ENTRY, AN_EV_SOFTIRQ_EXIT,

@@ -68,11 +68,6 @@
 
 #include <event-parse.h>
 
-/* exported by libtracecmd 1.3 but declared in its private header only */
-int tracecmd_page_size(struct tracecmd_input *handle);
-size_t tracecmd_get_options_offset(struct tracecmd_input *handle);
-off_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
-
 #define RP_TYPE_PADDING     29
 #define RP_TYPE_TIME_EXTEND 30
 #define RP_TYPE_TIME_STAMP  31

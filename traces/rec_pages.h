@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-#include <trace-cmd/trace-cmd.h>
+#include "rec_tracecmd.h"	/* libtracecmd, with the reading functions it does not declare */
 
 struct rec_pages;
 

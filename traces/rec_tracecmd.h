@@ -1,5 +1,8 @@
 /*
- * rec_tracecmd.h - the part of libtracecmd's API that writes .dat files.
+ * rec_tracecmd.h - the part of libtracecmd's API that writes .dat files,
+ * and the few reading functions it exports without declaring them: every
+ * private declaration preflight makes, in one place, so that the build's
+ * version check (REC_TRACECMD_VERSIONS, traces/traces.mk) covers them all.
  *
  * libtracecmd 3.1 exports its output functions (tracecmd_output_create,
  * tracecmd_append_cpu_data, ...) from the shared library, and trace-cmd record
@@ -11,6 +14,8 @@
 #ifndef REC_TRACECMD_H
 #define REC_TRACECMD_H
 
+#include <stddef.h>
+#include <sys/types.h>
 #include <trace-cmd/trace-cmd.h>
 
 struct tracecmd_output;
@@ -71,5 +76,8 @@ const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 int tracecmd_cpus(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+int tracecmd_page_size(struct tracecmd_input *handle);
+size_t tracecmd_get_options_offset(struct tracecmd_input *handle);
+off_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
 
 #endif
