@@ -1977,6 +1977,9 @@ static void rpt_s_flight(struct rpt *r)
 		{ "gps_fixes", "GPS fixes the simulator made" }, { "gps_fixes_before_app", "… before the app flew" },
 		{ "gps_fixes_app", "… while it flew (of them the app decoded its gps_fixes, above)" },
 		{ "gps_fixes_after_app", "… after it stopped" },
+		{ "imu_frames", "IMU frames the simulator sent" },
+		{ "imu_frames_before_app", "… before the app flew (it reads them from its start, before its first actuator frame)" },
+		{ "imu_frames_app", "… while it flew" }, { "imu_frames_after_app", "… after it stopped (never read)" },
 	};
 	char path[PATH_MAX];
 	double app_s[2] = { NAN, NAN };	/* the app's flight in simulated time, from sim.json */

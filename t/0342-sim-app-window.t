@@ -7,7 +7,7 @@
 # The identities of sim.json and fsw.json are asserted, never a time taken.
 . "$(dirname "$0")/lib/test-lib.sh"
 need BUILT:sensorsim BUILT:flightapp
-plan 7
+plan 8
 
 D="$TMP/w"
 mkdir "$D"
@@ -35,6 +35,11 @@ is "$(json_get "$s" .gps_fixes)" "$(awk -v a="$(json_get "$s" .gps_fixes_before_
 	"window-1.2 the simulator's GPS fixes ($(json_get "$s" .gps_fixes)) = before the app + while it flew + after it"
 ok "window-1.3 ... fixes after the app stopped are counted apart ($(json_get "$s" .gps_fixes_after_app) >= 2; the app decoded $(json_get "$D/fsw.json" .gps_fixes), $(json_get "$s" .gps_fixes_app) made while it flew)" \
 	test "$(json_get "$s" .gps_fixes_after_app)" -ge 2 2>/dev/null
+# the IMU frames split alike; the app decodes none sent after it stopped
+ib=$(json_get "$s" .imu_frames_before_app) if=$(json_get "$s" .imu_frames_app) ia=$(json_get "$s" .imu_frames_after_app)
+awk -v n="$(json_get "$s" .imu_frames)" -v b="$ib" -v f="$if" -v a="$ia" -v app="$(json_get "$D/fsw.json" .imu_frames)" \
+	'BEGIN { exit !(b != "" && f != "" && a != "" && n == b + f + a && a > 0 && app <= f + b) }'
+ok "window-1.2a the simulator's IMU frames ($(json_get "$s" .imu_frames)) = before $ib + while $if + after $ia; the app decoded $(json_get "$D/fsw.json" .imu_frames), at most $((if + ib)) (none sent after it stopped)" test $? -eq 0
 awk -v a="$(json_get "$s" .app_start_s)" -v e="$(json_get "$s" .app_end_s)" -v t="$(json_get "$s" .track_err_max_t_s)" \
 	-v end="$(json_get "$s" .sim_time_s)" 'BEGIN { exit !(a > 0 && e > a && e < end - 1 && t >= a && t <= e) }'
 ok "window-1.4 the track error's max ($(json_get "$s" .track_err_max_m) m at t = $(json_get "$s" .track_err_max_t_s) s) lies in the app's flight ($(json_get "$s" .app_start_s) .. $(json_get "$s" .app_end_s) s), which ended before the simulator's ($(json_get "$s" .sim_time_s) s)" test $? -eq 0

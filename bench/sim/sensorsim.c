@@ -66,6 +66,7 @@ struct sensorsim {
 	enum { SENSORSIM_APP_BEFORE, SENSORSIM_APP_FLYING, SENSORSIM_APP_AFTER } app;
 	double   app_start_s, app_end_s;
 	uint64_t gps_seen, gps_app[3];	/* fixes made before, while and after the app flew */
+	uint64_t imu_seen, imu_app[3];	/* IMU frames sent before, while and after the app flew */
 	/* truth metrics, while the app flew (and after metrics_start_s) */
 	uint64_t n;
 	double   track_ss, alt_ss, track_max, alt_max, track_max_t_s;
@@ -296,6 +297,8 @@ static void sensorsim_metrics(struct sensorsim *s)
 
 	s->gps_app[s->app] += s->daq.gps_frames - s->gps_seen;
 	s->gps_seen = s->daq.gps_frames;
+	s->imu_app[s->app] += s->daq.imu_frames - s->imu_seen;
+	s->imu_seen = s->daq.imu_frames;
 	/* the app's frames in failsafe from its first: its start-up is the app's, no warm-up of the truth */
 	if (s->app == SENSORSIM_APP_FLYING && s->daq.app_mode == FSW_MODE_FAILSAFE)
 		s->failsafe_ms++;
@@ -341,6 +344,9 @@ static int sensorsim_summary(struct sensorsim *s, const char *path, double wall_
 	jset_i(o, "gps_fixes_before_app", s->gps_app[SENSORSIM_APP_BEFORE]);
 	jset_i(o, "gps_fixes_app", s->gps_app[SENSORSIM_APP_FLYING]);
 	jset_i(o, "gps_fixes_after_app", s->gps_app[SENSORSIM_APP_AFTER]);
+	jset_i(o, "imu_frames_before_app", s->imu_app[SENSORSIM_APP_BEFORE]);
+	jset_i(o, "imu_frames_app", s->imu_app[SENSORSIM_APP_FLYING]);
+	jset_i(o, "imu_frames_after_app", s->imu_app[SENSORSIM_APP_AFTER]);
 	json_object_set_new(o, "app_start_s", s->app != SENSORSIM_APP_BEFORE ? json_real(s->app_start_s) : json_null());
 	json_object_set_new(o, "app_end_s", s->app == SENSORSIM_APP_AFTER ? json_real(s->app_end_s) :
 			    s->app == SENSORSIM_APP_FLYING ? json_real(d->model.st.t_s) : json_null());
