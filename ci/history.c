@@ -141,7 +141,8 @@ static int history_verdicts(struct ci_db *db, const char *dir, const char *uuid)
 	size_t i, k;
 	int ret = 0;
 
-	snprintf(path, sizeof(path), "%s/verdicts.json", dir);
+	if (pf_path_join(path, sizeof(path), dir, "verdicts.json"))
+		return pf_fail(PF_EXIT_USAGE, "%s/verdicts.json: %s", dir, strerror(ENAMETOOLONG));
 	v = json_load_file(path, 0, NULL);
 	if (!v)
 		return 0;
@@ -199,8 +200,8 @@ static int history_check_one(const char *path)
 		return ret;
 	ci_run_free(&run);
 	history_run_dir(path, dir, sizeof(dir));
-	snprintf(rpath, sizeof(rpath), "%s/run.json", dir);
-	snprintf(spath, sizeof(spath), "%s/sysinfo.json", dir);
+	if (pf_path_join(rpath, sizeof(rpath), dir, "run.json") || pf_path_join(spath, sizeof(spath), dir, "sysinfo.json"))
+		return pf_fail(PF_EXIT_USAGE, "add: %s/sysinfo.json: %s", dir, strerror(ENAMETOOLONG));
 	if (access(rpath, F_OK) && access(spath, F_OK))
 		return pf_fail(PF_EXIT_USAGE, "add: %s: no run.json or sysinfo.json beside its results.json: "
 			       "a run that does not say which run it is (board, kernel, scenario) is not added; "
@@ -219,7 +220,10 @@ static int history_add_one(struct ci_db *db, const char *path)
 	if (ci_run_load(path, &run))
 		return -1;
 	history_run_dir(path, dir, sizeof(dir));
-	snprintf(rpath, sizeof(rpath), "%s/run.json", dir);
+	if (pf_path_join(rpath, sizeof(rpath), dir, "run.json")) {
+		ci_run_free(&run);
+		return pf_fail(PF_EXIT_USAGE, "add: %s/run.json: %s", dir, strerror(ENAMETOOLONG)), -1;
+	}
 	rj = json_load_file(rpath, 0, NULL);
 	if (json_string_value(json_object_get(rj, "started_utc")))
 		snprintf(started, sizeof(started), "%s", json_string_value(json_object_get(rj, "started_utc")));

@@ -472,7 +472,9 @@ static int rpt_load(struct rpt *r)
 	if (r->previous_dir) {
 		char prev[PATH_MAX], why[PATH_MAX + 200];
 
-		snprintf(prev, sizeof(prev), "%s/verdicts.json", r->previous_dir);
+		if (pf_path_join(prev, sizeof(prev), r->previous_dir, "verdicts.json"))
+			return pf_fail(PF_EXIT_USAGE, "--previous: %s/verdicts.json: %s", r->previous_dir,
+				       strerror(ENAMETOOLONG));
 		r->prev_verdicts = pf_json_load_schema(prev, RPT_VERDICTS_SCHEMA, why, sizeof(why));
 		if (!r->prev_verdicts)
 			return pf_fail(PF_EXIT_USAGE, "--previous: %s", why);
@@ -2563,14 +2565,15 @@ static int rpt_run(int argc, char **argv)
 		return pf_usage_error(&cmd_report, optind == argc ? "which run directory?" : "one run directory only");
 	r.dir = argv[optind];
 	snprintf(html, sizeof(html), "%s", out ? out : "");
-	if (!out)
-		snprintf(html, sizeof(html), "%s/report.html", r.dir);
 	{
 		char res[PATH_MAX];
 		const char *const in[] = { res };
 
 		/* what the report reads is the run directory's: its evidence guards it */
-		snprintf(res, sizeof(res), "%s/results.json", r.dir);
+		if (pf_path_join(res, sizeof(res), r.dir, "results.json"))
+			return pf_fail(PF_EXIT_USAGE, "%s/results.json: %s", r.dir, strerror(ENAMETOOLONG));
+		if (!out && pf_path_join(html, sizeof(html), r.dir, "report.html"))
+			return pf_fail(PF_EXIT_USAGE, "%s/report.html: %s", r.dir, strerror(ENAMETOOLONG));
 		if ((ret = pf_out_guard(html, in, 1)) || (ret = pf_out_guard(pdf, in, 1)))
 			return ret;
 	}

@@ -9,7 +9,7 @@
 need BUILT:t/gentrace
 need BUILT:preflight
 need CMD:gnuplot
-plan 169
+plan 170
 
 MK="$TOP/t/fixtures/report/make-rundir.sh"
 for k in full analyze cyclictest partial; do
@@ -480,6 +480,10 @@ half=$(perl -e 'printf "%.6g", 100 * ($ARGV[0] / 2) / $ARGV[1]' "$(json_get "$V"
 is "$rc $(awk '/^\$P << EOD/ { on = 1; next } on { print; exit }' "$GP/V1.gp")" "0 $((nv - 1)) $half $share" \
 	"report-11.3 --previous: the previous run's share ($half %) on the same row, joined to this run's"
 like "$(svg "$TMP/prev.html" V1 | tr '\n' '|')" '\|previous run \(prev\)\|' "report-11.4 ... named in the key"
+long=$(perl -e 'print "d" x 250, "/" for 1..17')
+run_cmd "$PREFLIGHT" report "$TMP/full" -o "$TMP/long.html" --previous "$long"
+like "$rc:$(printf '%s\n' "$err" | wc -l):$err" '^2:1:preflight: report: --previous: d+/.*verdicts.json: File name too long$' \
+	"report-11.4a --previous with a path too long for verdicts.json beside it: exit 2, one line (it was cut short silently)"
 # --baseline (docs/ci.md): its runs' median and range of the metrics it holds, on their rows (app.utilisation
 # 0.3, 0.36, 0.42 of a budget of 60 %: 50, 60, 70 %); a count that must be 0 gets them in its row's text
 cat > "$TMP/base.json" <<'JSON'
