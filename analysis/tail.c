@@ -160,26 +160,12 @@ struct an_tail_data {
 	size_t k;
 };
 
-/* an_tail_gpd_nll - the GPD's negative log-likelihood of d at (xi, sigma); AN_TAIL_BIG outside its domain */
+/* an_tail_gpd_nll - the GPD's negative log-likelihood of d at (xi, sigma) (lib/tail_model.c's); AN_TAIL_BIG outside its domain */
 static double an_tail_gpd_nll(const struct an_tail_data *d, double xi, double sigma)
 {
-	double s = 0, t;
-	size_t i;
+	double ll = pf_gpd_ll(d->y, d->k, xi, sigma);
 
-	if (!(sigma > 0))
-		return AN_TAIL_BIG;
-	if (fabs(xi) < 1e-12) {
-		for (i = 0; i < d->k; i++)
-			s += d->y[i];
-		return (double)d->k * log(sigma) + s / sigma;
-	}
-	for (i = 0; i < d->k; i++) {
-		t = xi * d->y[i] / sigma;
-		if (t <= -1)
-			return AN_TAIL_BIG;
-		s += log1p(t);
-	}
-	return (double)d->k * log(sigma) + (1 + 1 / xi) * s;
+	return isfinite(ll) ? -ll : AN_TAIL_BIG;
 }
 
 static double an_tail_gpd_f(const gsl_vector *v, void *arg)
@@ -483,6 +469,10 @@ int an_tail_analyse(const double *x, size_t n, double rate_hz, const struct an_t
 	f->model = (struct pf_tail){ .u_ns = u, .xi = xi, .sigma_ns = sigma, .zeta = (double)k / (double)n,
 				     .n = (double)n, .rate_hz = rate_hz };
 	memcpy(f->model.cov, cov, sizeof(cov));
+	if (k <= PF_TAIL_MAX_K) {	/* the excesses, for the profile-likelihood intervals */
+		memcpy(f->model.y, y, k * sizeof(*y));
+		f->model.k = k;
+	}
 	/* the cross-check: a GEV of the maxima of sqrt(n) blocks */
 	f->gev_blocks = (size_t)floor(sqrt((double)n));
 	f->gev_block = n / f->gev_blocks;
@@ -601,7 +591,15 @@ json_t *an_tail_json(const double *x, size_t n, double rate_hz, const char *sour
 	json_object_set_new(m, "cov", c);
 	json_object_set_new(m, "rate_hz", an_tail_num(rate_hz > 0 ? rate_hz : NAN));
 	json_object_set_new(m, "estimator", json_string("maximum likelihood"));
-	json_object_set_new(m, "intervals", json_string("95 %, delta method on the log scale"));
+	json_object_set_new(m, "intervals", json_string(f.model.k ? "95 %, profile likelihood" :
+							  "95 %, delta method on the log scale"));
+	if (f.model.k) {
+		json_t *ex = json_array();
+
+		for (i = 0; ex && i < f.model.k; i++)
+			json_array_append_new(ex, json_real(f.model.y[i]));
+		json_object_set_new(m, "excesses_ns", ex);
+	}
 	json_object_set_new(o, "model", m);
 	q = json_object();
 	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {

@@ -2,13 +2,19 @@
  * tail_model.c - the generalised Pareto tail of a latency series, used
  * (see tail_model.h): analyze fits it (analysis/tail.c), check judges the
  * budgets exceedance(X) and pwcet(P) on it, summary says what it means per
- * hour. The intervals are the delta method's on the parameters (xi, sigma)
- * of the fit and the binomial share zeta above the threshold, on a log
- * scale so that they stay positive (docs/statistics.md says why and how
- * well they cover).
+ * hour. The intervals are profile-likelihood intervals when the model
+ * carries its excesses: the levels x at p (or the probabilities p at x)
+ * whose best fit with the level at p equal to x is within the chi-square
+ * 95 % point of the fit's log-likelihood (the shape maximised over, the
+ * scale then fixed by x and p, zeta at its estimate: its binomial error
+ * moves a 1e-6 level a hundredth as much as the scale's). Without the
+ * excesses they are the delta method's on (xi, sigma) and zeta, on a log
+ * scale (docs/statistics.md says why and how well each covers).
  */
 #include "tail_model.h"
 
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_min.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -74,7 +80,144 @@ static double pf_tail_delta_sd(const struct pf_tail *m, pf_tail_fn *f, double ar
 	return var >= 0 ? sqrt(var) : NAN;
 }
 
-double pf_tail_quantile(const struct pf_tail *m, double p, double ci[2])
+/* the chi-square (1 degree of freedom) 95 % point the profile intervals end at */
+#define PF_TAIL_CHI2_95 3.841458820694124
+
+double pf_gpd_ll(const double *y, size_t k, double xi, double sigma)
+{
+	double s = 0, t;
+	size_t i;
+
+	if (!(sigma > 0))
+		return -INFINITY;
+	if (fabs(xi) < 1e-12) {
+		for (i = 0; i < k; i++)
+			s += y[i];
+		return -(double)k * log(sigma) - s / sigma;
+	}
+	for (i = 0; i < k; i++) {
+		t = xi * y[i] / sigma;
+		if (t <= -1)
+			return -INFINITY;
+		s += log1p(t);
+	}
+	return -(double)k * log(sigma) - (1 + 1 / xi) * s;
+}
+
+/* pf_tail_ll - the GPD (xi, sigma) log-likelihood of the model's excesses */
+static double pf_tail_ll(const struct pf_tail *m, double xi, double sigma)
+{
+	return pf_gpd_ll(m->y, m->k, xi, sigma);
+}
+
+/* the smallest shape the profile considers: the fit's own floor (analysis/tail.c refuses a model below it) */
+#define PF_TAIL_XI_MIN -0.5
+
+/* the level fixed: the excess e at p / zeta, so the scale follows from the shape */
+struct pf_tail_prof {
+	const struct pf_tail *m;
+	double e, l;	/* x - u; -log(p / zeta) */
+};
+
+/* pf_tail_prof_nll - minus the log-likelihood at shape xi with the level fixed; a large number outside the domain */
+static double pf_tail_prof_nll(double xi, void *arg)
+{
+	const struct pf_tail_prof *a = arg;
+	double sigma = fabs(xi) < 1e-12 ? a->e / a->l : a->e * xi / expm1(xi * a->l), ll;
+
+	if (xi < PF_TAIL_XI_MIN)
+		return 1e300;	/* below it the likelihood grows without bound towards the largest excess */
+	ll = pf_tail_ll(a->m, xi, sigma);
+	return isfinite(ll) ? -ll : 1e300;
+}
+
+/*
+ * pf_tail_deviance - 2 (the fit's log-likelihood - the largest with the
+ * level at p equal to x_ns): the best shape in a grid around the fit's
+ * bracketed and refined by GSL's Brent minimiser; NAN when it fails
+ */
+static double pf_tail_deviance(const struct pf_tail *m, double x_ns, double p)
+{
+	struct pf_tail_prof a = { m, x_ns - m->u_ns, -log(p / m->zeta) };
+	gsl_function fn = { pf_tail_prof_nll, &a };
+	gsl_min_fminimizer *mn;
+	double grid[25], best, lo, hi, at, ll_hat = pf_tail_ll(m, m->xi, m->sigma_ns);
+	int i, b = 0, it;
+
+	if (!(a.e > 0) || !(a.l > 0) || !isfinite(ll_hat))
+		return NAN;
+	for (i = 0; i < 25; i++) {	/* shapes from xi - 1.2 to xi + 1.2, none below PF_TAIL_XI_MIN */
+		grid[i] = pf_tail_prof_nll(m->xi + 0.1 * (i - 12), &a);
+		if (grid[i] < grid[b])
+			b = i;
+	}
+	best = grid[b];
+	if (b > 0 && b < 24 && grid[b] < 1e299) {
+		lo = m->xi + 0.1 * (b - 13);
+		hi = m->xi + 0.1 * (b - 11);
+		at = m->xi + 0.1 * (b - 12);
+		mn = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
+		if (mn && gsl_min_fminimizer_set_with_values(mn, &fn, at, grid[b], lo, grid[b - 1], hi, grid[b + 1]) ==
+			  GSL_SUCCESS) {
+			for (it = 0; it < 60; it++) {
+				if (gsl_min_fminimizer_iterate(mn) != GSL_SUCCESS)
+					break;
+				if (gsl_min_test_interval(gsl_min_fminimizer_x_lower(mn), gsl_min_fminimizer_x_upper(mn),
+							  1e-6, 0) == GSL_SUCCESS)
+					break;
+			}
+			best = fmin(best, gsl_min_fminimizer_f_minimum(mn));
+		}
+		gsl_min_fminimizer_free(mn);
+	}
+	if (!(best < 1e299))
+		return INFINITY;	/* no shape puts the level there: far outside */
+	return fmax(0, 2 * (ll_hat + best));
+}
+
+/*
+ * pf_tail_prof_end - one end (side 0 lower, 1 upper) of a profile interval
+ * along t, the log of x - u (by_p false: p fixed) or of p (by_p true: x
+ * fixed), from the estimate t0: outward in doubling steps until the deviance
+ * passes the 95 % point, then bisection; 'limit' when it never does
+ */
+static double pf_tail_prof_end(const struct pf_tail *m, bool by_p, double fixed, double t0, int side,
+			       double limit)
+{
+	double in = t0, out, step = 0.02, d, mid, cap = by_p ? log(m->zeta) - 1e-6 : INFINITY;
+	int i;
+
+	for (;;) {
+		out = in + (side ? step : -step);
+		if (out > cap)	/* p no higher than zeta: the last step ends there */
+			out = cap;
+		d = by_p ? pf_tail_deviance(m, fixed, exp(out)) : pf_tail_deviance(m, m->u_ns + exp(out), fixed);
+		if (isnan(d))
+			return NAN;
+		if (d > PF_TAIL_CHI2_95)
+			break;
+		if (out >= cap)
+			return limit;
+		in = out;
+		step *= 2;
+		if (step > 1400)
+			return limit;
+	}
+	for (i = 0; i < 40; i++) {
+		mid = (in + out) / 2;
+		d = by_p ? pf_tail_deviance(m, fixed, exp(mid)) : pf_tail_deviance(m, m->u_ns + exp(mid), fixed);
+		if (isnan(d))
+			return NAN;
+		if (d > PF_TAIL_CHI2_95)
+			out = mid;
+		else
+			in = mid;
+	}
+	return by_p ? exp((in + out) / 2) : m->u_ns + exp((in + out) / 2);
+}
+
+/* pf_tail_quantile_delta - pf_tail_quantile with the delta method's interval */
+static double pf_tail_quantile_delta(const struct pf_tail *m, double p, double ci[2])
 {
 	double l, sd;
 
@@ -90,9 +233,27 @@ double pf_tail_quantile(const struct pf_tail *m, double p, double ci[2])
 	return m->u_ns + exp(l);
 }
 
+double pf_tail_quantile(const struct pf_tail *m, double p, double ci[2])
+{
+	double l;
+
+	ci[0] = ci[1] = NAN;
+	if (!(p > 0 && p < m->zeta))
+		return NAN;
+	l = pf_tail_log_excess(m, m->xi, m->sigma_ns, m->zeta, p);
+	if (m->k && isfinite(l)) {
+		ci[0] = pf_tail_prof_end(m, false, p, l, 0, m->u_ns);
+		ci[1] = pf_tail_prof_end(m, false, p, l, 1, INFINITY);
+		if (!isnan(ci[0]) && !isnan(ci[1]))
+			return m->u_ns + exp(l);
+		ci[0] = ci[1] = NAN;	/* the profile failed: the delta method's */
+	}
+	return pf_tail_quantile_delta(m, p, ci);
+}
+
 /*
  * pf_tail_invert - the probability p at which one end (side 0 lower, 1
- * upper) of the quantile's interval is x_ns, by bisection on log p: the
+ * upper) of the quantile's delta-method interval is x_ns, by bisection on log p: the
  * interval of P(X > x) is the quantile's read the other way, so that
  * exceedance(X) <= P and pwcet(P) <= X decide alike; the ends of the range
  * searched (1e-300, zeta) when x lies beyond them
@@ -104,7 +265,7 @@ static double pf_tail_invert(const struct pf_tail *m, double x_ns, int side)
 
 	for (i = 0; i < 200; i++) {
 		mid = (lo + hi) / 2;
-		pf_tail_quantile(m, exp(mid), ci);
+		pf_tail_quantile_delta(m, exp(mid), ci);
 		if (!isfinite(ci[side]))
 			return NAN;
 		if (ci[side] > x_ns)
@@ -115,6 +276,45 @@ static double pf_tail_invert(const struct pf_tail *m, double x_ns, int side)
 	return exp((lo + hi) / 2);
 }
 
+/*
+ * pf_tail_prof_exceed - the profile interval of P(X > x_ns), the same
+ * deviance as the quantile's along p, so that exceedance(X) <= P and
+ * pwcet(P) <= X decide alike; l the estimate's log, -INFINITY beyond a
+ * bounded tail's fitted end: then from p = 1e-300 up, its lower end 0 when
+ * even that is inside. False when the profile fails (ci unset).
+ */
+static bool pf_tail_prof_exceed(const struct pf_tail *m, double x_ns, double l, double ci[2])
+{
+	double t = -300 * M_LN10, prev, d, mid;
+	int i;
+
+	if (isfinite(l)) {
+		ci[0] = pf_tail_prof_end(m, true, x_ns, l, 0, 0);
+		ci[1] = pf_tail_prof_end(m, true, x_ns, l, 1, m->zeta);
+		return !isnan(ci[0]) && !isnan(ci[1]);
+	}
+	d = pf_tail_deviance(m, x_ns, exp(t));
+	if (isnan(d))
+		return false;
+	ci[0] = 0;
+	if (d > PF_TAIL_CHI2_95) {	/* the interval starts above 1e-300: its lower end, coming up */
+		for (prev = t; d > PF_TAIL_CHI2_95; prev = t) {
+			t += 2;
+			if (t >= log(m->zeta) || isnan(d = pf_tail_deviance(m, x_ns, exp(t))))
+				return false;
+		}
+		for (i = 0; i < 40; i++) {
+			mid = (prev + t) / 2;
+			if (isnan(d = pf_tail_deviance(m, x_ns, exp(mid))))
+				return false;
+			*(d > PF_TAIL_CHI2_95 ? &prev : &t) = mid;
+		}
+		ci[0] = exp(prev);
+	}
+	ci[1] = pf_tail_prof_end(m, true, x_ns, t, 1, m->zeta);
+	return !isnan(ci[1]);
+}
+
 double pf_tail_exceed(const struct pf_tail *m, double x_ns, double ci[2])
 {
 	double l;
@@ -122,9 +322,11 @@ double pf_tail_exceed(const struct pf_tail *m, double x_ns, double ci[2])
 	ci[0] = ci[1] = NAN;
 	if (x_ns <= m->u_ns)
 		return NAN;
+	l = pf_tail_log_exceed(m, m->xi, m->sigma_ns, m->zeta, x_ns);
+	if (m->k && pf_tail_prof_exceed(m, x_ns, l, ci))
+		return l == -INFINITY ? 0 : exp(l);
 	ci[0] = pf_tail_invert(m, x_ns, 0);
 	ci[1] = pf_tail_invert(m, x_ns, 1);
-	l = pf_tail_log_exceed(m, m->xi, m->sigma_ns, m->zeta, x_ns);
 	return l == -INFINITY ? 0 : exp(l);
 }
 
@@ -175,7 +377,7 @@ static double pf_tail_num(json_t *o, const char *key)
 
 int pf_tail_from_json(json_t *tail, struct pf_tail *m, const char **why)
 {
-	json_t *model = json_object_get(tail, "model"), *cov = json_object_get(model, "cov");
+	json_t *model = json_object_get(tail, "model"), *cov = json_object_get(model, "cov"), *ex;
 	const char *reason = json_string_value(json_object_get(tail, "reason"));
 	int i, j;
 
@@ -208,6 +410,13 @@ int pf_tail_from_json(json_t *tail, struct pf_tail *m, const char **why)
 	}
 	if (!isfinite(m->rate_hz))
 		m->rate_hz = 0;
+	/* the excesses, for the profile intervals: all of them or none (then the delta method's) */
+	ex = json_object_get(model, "excesses_ns");
+	if (json_array_size(ex) <= PF_TAIL_MAX_K) {
+		for (i = 0; i < (int)json_array_size(ex) && json_is_number(json_array_get(ex, (size_t)i)); i++)
+			m->y[i] = json_number_value(json_array_get(ex, (size_t)i));
+		m->k = i == (int)json_array_size(ex) ? (size_t)i : 0;
+	}
 	return 0;
 }
 

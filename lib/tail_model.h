@@ -2,10 +2,11 @@
  * tail_model.h - a fitted latency tail read and used: the generalised Pareto
  * model of a series' tail above its threshold (analysis/tail.c fits it into
  * results.json; docs/statistics.md), its exceedance probability and its
- * quantiles with delta-method 95 % confidence intervals, and how many
- * activations would show an exceedance probability below a target, by the
- * model and model-free. Closed forms only: no numeric library, so check and
- * summary use it as analyze does.
+ * quantiles with 95 % confidence intervals, and how many activations would
+ * show an exceedance probability below a target, by the model and
+ * model-free. The intervals are profile-likelihood intervals when the model
+ * carries its excesses (results.json's model.excesses_ns), else the delta
+ * method's; check, summary and report use them as analyze does.
  */
 #ifndef PF_TAIL_MODEL_H
 #define PF_TAIL_MODEL_H
@@ -18,6 +19,9 @@
 /* the zero-failure binomial's level: n >= ln(alpha) / ln(1 - p) */
 #define PF_TAIL_ALPHA 0.05
 
+/* the excesses a model carries for its profile-likelihood intervals, at most (ceil(sqrt(n)): n up to 1.6e7) */
+#define PF_TAIL_MAX_K 4096
+
 /* pf_tail - one fitted tail: P(X > u + y) = zeta * (1 + xi y / sigma)^(-1/xi) */
 struct pf_tail {
 	double u_ns;		/* threshold */
@@ -27,7 +31,12 @@ struct pf_tail {
 	double cov[2][2];	/* covariance of (xi, sigma_ns), observed information */
 	double n;		/* samples of the series */
 	double rate_hz;		/* activations per second (0 unknown) */
+	size_t k;		/* excesses in y: 0, the delta method's intervals */
+	double y[PF_TAIL_MAX_K];	/* the excesses over u_ns the fit was made on */
 };
+
+/* pf_gpd_ll - the GPD (xi, sigma) log-likelihood of the k excesses y; -INFINITY outside its domain */
+double pf_gpd_ll(const double *y, size_t k, double xi, double sigma);
 
 /*
  * pf_tail_exceed - P(X > x_ns) per activation (0 beyond a bounded tail's

@@ -2420,7 +2420,7 @@ void rpt_plot_x1(struct rpt *r)
 	for (i = 0; i < r->ntasks; i++) {
 		struct pf_tail m;
 		const char *why;
-		double x, ci[2], xmax = 0;
+		double x, ci[2], xmax = 0, top;
 		size_t k;
 
 		if (!tails[i])
@@ -2429,13 +2429,15 @@ void rpt_plot_x1(struct rpt *r)
 		xmax = rpt_ccdf_block(s, name, json_object_get(tails[i], "ccdf"), &lo, &hi, &pmin);
 		if (pf_tail_from_json(tails[i], &m, &why))
 			continue;
+		m.k = 0;	/* the curve only: no interval is drawn, so none of the profile's is computed */
 		/* the model from its threshold out to where it reaches 1e-12 (or 10 times the largest sample) */
 		fprintf(s, "$M%d << EOD\n", i);
+		top = pf_tail_quantile(&m, 1e-12, ci);
+		if (!isfinite(top) || top > 10 * xmax * 1e3)
+			top = 10 * xmax * 1e3;
 		for (k = 0; k <= 60; k++) {
-			double top = pf_tail_quantile(&m, 1e-12, ci), p;
+			double p;
 
-			if (!isfinite(top) || top > 10 * xmax * 1e3)
-				top = 10 * xmax * 1e3;
 			x = m.u_ns * pow(top / m.u_ns, (double)k / 60);
 			p = k ? pf_tail_exceed(&m, x, ci) : m.zeta;
 			if (p > 0) {

@@ -198,7 +198,7 @@ e2e rej shift 7 0
 C='tasks.ctl100.tail.activation_latency_ns.pwcet(1e-6)'
 is "$(for x in b up up10 rej; do printf '%s ' "$(e2e_state "$TMP/e2e/$x.cmp.json" "$K")"; done)" "SAME REGRESSED UNKNOWN SKIP " \
 	"ci-tail-8.1 io's 1e-6 level (53.7 us, 46.1..66.4): another seed SAME, +40 us REGRESSED, +10 us UNKNOWN (intervals overlap), a level shift in the run (no model) SKIP"
-like "$(field "$TMP/e2e/up.cmp.json" '$v->{reason}')" "^the 1e-6 level moved up: every new run's 95 % interval \(85.4 us..107.9 us\) lies above every baseline run's \(46.1 us..66.4 us\), median shift 39.9 us" \
+like "$(field "$TMP/e2e/up.cmp.json" '$v->{reason}')" "^the 1e-6 level moved up: every new run's 95 % interval \(87.7 us..119.3 us\) lies above every baseline run's \(48.1 us..75.2 us\), median shift 39.9 us" \
 	"ci-tail-8.2 ... the +40 us run: its interval and the baseline's, as analyze fitted them"
 like "$(field "$TMP/e2e/rej.cmp.json" '$v->{reason}')" "^new run 1 \($TMP/e2e/rej\): no tail model: randomness \(runs test\) rejected .*KS between halves\) rejected" \
 	"ci-tail-8.3 ... the rejected run: analyze's reason"
