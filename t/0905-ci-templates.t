@@ -14,6 +14,7 @@ plan 18
 
 CI="$TOP/ci"
 STUB="$TOP/t/tools/stub-board.sh"
+export STUB_ROOT="$TMP"	# its runs' seeds from their paths below $TMP: the same in every run of this test
 
 # yq EXPR FILE - a python expression over the YAML document d
 yq() { python3 -c 'import sys, yaml; d = yaml.safe_load(open(sys.argv[2])); print(eval(sys.argv[1]))' "$1" "$2"; }

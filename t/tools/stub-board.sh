@@ -2,7 +2,7 @@
 # stub-board.sh - stands in for 'preflight' on a board in the tests of the
 # ci/ templates (t/0905): 'run SCENARIO ... -o DIR' writes one synthetic run
 # directory, with '--repeats N' DIR/run-01 ... run-NN as 'preflight run' does
-# (build/t/ci_genruns, the seed from the directory, so reruns are the same;
+# (build/t/ci_genruns, the seed from the directory below $STUB_ROOT, so reruns are the same;
 # STUB_SCALE=1.3 makes it a regression, STUB_KERNEL names the kernel) with a
 # verdicts.json and verdicts.tap, all passed (STUB_FAIL=1: one failed, exit 1); every other
 # command is the real build/preflight.
@@ -30,7 +30,8 @@ if [ "$repeats" -gt 1 ]; then
 	exit "$worst"
 fi
 mkdir -p "$(dirname "$out")"
-seed=$(printf '%s' "$(pwd)/$out" | cksum | cut -d' ' -f1)
+case $out in /*) abs=$out ;; *) abs=$(pwd)/$out ;; esac
+seed=$(printf '%s' "${abs#"${STUB_ROOT:-}"}" | cksum | cut -d' ' -f1)	# below STUB_ROOT, the test's random $TMP: the same every run
 tmp=$out.stub
 "$top/build/t/ci_genruns" "$tmp" --runs 1 --seed "$seed" --scale "${STUB_SCALE:-1}" \
 	--kernel "${STUB_KERNEL:-6.1.0-test}" || exit 4
