@@ -1945,13 +1945,15 @@ static void rpt_flight_ekf(struct rpt *r, json_t *fsw)
 	fputs("<p class=\"ekf-account\">", r->out);
 	if (jobs >= 0)
 		fprintf(r->out, "The ekf task ran %lld jobs (section 6). ", jobs);
-	fprintf(r->out, "io released it for a GPS fix %d times and to propagate without one %d times; it refused "
-		"%d releases while ekf was still busy. Of the %d GPS fixes the app decoded: %d updated the filter, "
+	fprintf(r->out, "io released it for a GPS fix %d time%s and to propagate without one %d time%s; it refused "
+		"%d release%s while ekf was still busy. Of the %d GPS fixes the app decoded: %d updated the filter, "
 		"%d were gated out, %d not positive definite, %d outside the INS history (no step at their epoch: "
 		"older than the history or the alignment), %d came before the INS aligned, %d superseded by a newer "
 		"fix or pending at the end.</p>\n",
-		(int)rpt_num(e, "released_for_fix"), (int)rpt_num(e, "released_to_propagate"),
-		(int)rpt_num(e, "busy_refused"), (int)rpt_num(fsw, "gps_fixes"), (int)rpt_num(e, "updates"),
+		(int)rpt_num(e, "released_for_fix"), rpt_num(e, "released_for_fix") == 1 ? "" : "s",
+		(int)rpt_num(e, "released_to_propagate"), rpt_num(e, "released_to_propagate") == 1 ? "" : "s",
+		(int)rpt_num(e, "busy_refused"), rpt_num(e, "busy_refused") == 1 ? "" : "s",
+		(int)rpt_num(fsw, "gps_fixes"), (int)rpt_num(e, "updates"),
 		(int)rpt_num(e, "gated"), (int)rpt_num(e, "not_positive_definite"), (int)rpt_num(e, "outside_history"),
 		(int)rpt_num(e, "before_alignment"), (int)rpt_num(e, "fixes_unused_other"));
 }

@@ -166,7 +166,7 @@ perl -MJSON::PP -e 'local $/; my $j = JSON::PP->new->decode(<>); $j->{fsw}{gps_f
 rm -f "$TMP/board/report.html"
 run_cmd "$PREFLIGHT" report "$TMP/board"
 like "$rc:$(grep -o '<p class="ekf-account">[^<]*' "$B"):$(grep -c 'ekf-account' "$H")" \
-	'^0:<p class="ekf-account">The ekf task ran 32 jobs \(section 6\)\. io released it for a GPS fix 32 times and to propagate without one 1 times; it refused 1 releases while ekf was still busy\. Of the 32 GPS fixes the app decoded: 30 updated the filter, 0 were gated out, 0 not positive definite, 1 outside the INS history .*, 1 came before the INS aligned, 0 superseded by a newer fix or pending at the end\.:0$' \
+	'^0:<p class="ekf-account">The ekf task ran 32 jobs \(section 6\)\. io released it for a GPS fix 32 times and to propagate without one 1 time; it refused 1 release while ekf was still busy\. Of the 32 GPS fixes the app decoded: 30 updated the filter, 0 were gated out, 0 not positive definite, 1 outside the INS history .*, 1 came before the INS aligned, 0 superseded by a newer fix or pending at the end\.:0$' \
 	"report-14.22 A1 accounts for the ekf task's jobs and every GPS fix; an app without the counters: nothing"
 # one event that is the worst case of two tasks (issue 32.7): said at the head of section 8, once; not for one task
 perl -Mutf8 -MJSON::PP -e 'local $/; my $j = JSON::PP->new->utf8->decode(<>);
