@@ -455,10 +455,15 @@ const char *pf_tail_text(json_t *tail, double x_ns, const char *bound, char *buf
 			 bound, pf_tail_g(p, b1, sizeof(b1)), pf_tail_g(ci[0] < 1e-299 ? 0 : ci[0], b2, sizeof(b2)),
 			 pf_tail_g(ci[1], b3, sizeof(b3)), pf_tail_g(ci[1] * m.rate_hz * 3600, b4, sizeof(b4)), m.rate_hz);
 	len = strlen(buf);
-	snprintf(buf + len, size - len, "; to show P <= %g at 95 %%: %s activations (%s min) by the model, %s (%s min) "
-		 "with none above", PF_TAIL_TARGET, pf_tail_g(run, b5, sizeof(b5)),
-		 m.rate_hz > 0 ? pf_tail_g(run / m.rate_hz / 60, b2, sizeof(b2)) : "?", pf_tail_g(bin, b6, sizeof(b6)),
-		 m.rate_hz > 0 ? pf_tail_g(bin / m.rate_hz / 60, b1, sizeof(b1)) : "?");
+	if (isnan(run))	/* the bound below the threshold: the model cannot forecast a run */
+		snprintf(buf + len, size - len, "; to show P <= %g at 95 %%: the model cannot say (the bound is below "
+			 "its threshold), %s activations (%s min) with none above", PF_TAIL_TARGET,
+			 pf_tail_g(bin, b6, sizeof(b6)), m.rate_hz > 0 ? pf_tail_g(bin / m.rate_hz / 60, b1, sizeof(b1)) : "?");
+	else
+		snprintf(buf + len, size - len, "; to show P <= %g at 95 %%: %s activations (%s min) by the model, %s (%s "
+			 "min) with none above", PF_TAIL_TARGET, pf_tail_g(run, b5, sizeof(b5)),
+			 m.rate_hz > 0 ? pf_tail_g(run / m.rate_hz / 60, b2, sizeof(b2)) : "?",
+			 pf_tail_g(bin, b6, sizeof(b6)), m.rate_hz > 0 ? pf_tail_g(bin / m.rate_hz / 60, b1, sizeof(b1)) : "?");
 	return buf;
 }
 

@@ -7,7 +7,7 @@
 # summary carries the tail under a latency requirement. The job logs are
 # t/lib/tail-joblog.pl's, the same bytes everywhere.
 . "$(dirname "$0")/lib/test-lib.sh"
-plan 32
+plan 33
 
 GEN="$TOP/t/lib/tail-joblog.pl"
 perl "$GEN" exp 20000 7 > "$TMP/exp.csv"
@@ -97,6 +97,14 @@ cp "$TMP/shift.json" "$TMP/run/results.json"
 run_cmd "$PREFLIGHT" summary "$TMP/run"
 like "$out" "               tail \(job log's activation latency\): no model: randomness \(runs test\) rejected \(p = [^)]*\); one distribution over the run \(KS between halves\) rejected \(p = [^)]*\); to show P <= 1e-09 at 95 % without one, a run would need 3e\+09 activations \(5e\+05 min\) with none above 62 us" \
 	"tail-sum-1.2 ... no model: the reason and the zero-failure run"
+# a bound below the model's threshold (34.7 us): no run length by the model, said in words (it printed "?")
+cp "$TMP/exp.json" "$TMP/run/results.json"
+printf '[REQ-LAT-001]\ntext = io activation latency <= 30 us\nmetric = tasks.io.activation_latency_ns.max\nbound = <= 30us\n' > "$TMP/lat30.ini"
+"$PREFLIGHT" check "$TMP/run/results.json" --budgets "$TMP/lat30.ini" --json "$TMP/run/verdicts.json" > /dev/null
+run_cmd "$PREFLIGHT" summary "$TMP/run"
+like "$(printf '%s\n' "$out" | grep '^               tail (job log')" \
+	"^               tail \(job log's activation latency\): n = 20000, P\(> 30 us\) >= 0\.0071 per activation \(the bound is below the model's threshold\); to show P <= 1e-09 at 95 %: the model cannot say \(the bound is below its threshold\), 3e\+09 activations \(5e\+05 min\) with none above$" \
+	"tail-sum-1.2a a bound below the threshold: the model's run length is said to be unknown, not '?'"
 
 # report: X1, the exceedance curve on log-log axes with the model and the budget
 cp "$TMP/exp.json" "$TMP/run/results.json"
