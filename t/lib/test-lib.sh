@@ -50,15 +50,15 @@ _report() {
 	return "$1"
 }
 
-# ok DESC CMD... - passes when the command succeeds; shows its output when it fails
+# ok DESC CMD... - passes when the command succeeds; shows its output when it fails (on stderr, as
+# is and like do: prove shows a failure's diagnostics without -v, CI's log keeps them)
 ok() {
 	_desc=$1; shift
 	if "$@" >"$TMP/.out" 2>&1; then
 		_report 0 "$_desc"
 	else
 		_report 1 "$_desc"
-		echo "#   command: $*"
-		sed 's/^/#   /' "$TMP/.out" | head -40
+		{ echo "#   command: $*"; sed 's/^/#   /' "$TMP/.out" | head -40; } >&2
 		return 1
 	fi
 }
@@ -69,8 +69,7 @@ is() {
 		_report 0 "$3"
 	else
 		_report 1 "$3"
-		echo "#   got:      '$1'"
-		echo "#   expected: '$2'"
+		printf "#   got:      '%s'\n#   expected: '%s'\n" "$1" "$2" >&2
 		return 1
 	fi
 }
@@ -83,8 +82,7 @@ like() {
 		_report 0 "$3"
 	else
 		_report 1 "$3"
-		echo "#   got:          '$1'"
-		echo "#   expected to match: '$2'"
+		printf "#   got:          '%s'\n#   expected to match: '%s'\n" "$1" "$2" >&2
 		return 1
 	fi
 }
