@@ -54,7 +54,7 @@ not ok 1 - requirement missing under CI=true: /preflight-no-such-file not found
 rc 1" "lib-prereq-1.3 need: the script skips outside CI, fails under CI=true"
 # PF_KEEP_FAILED: a script with a failure leaves its files there; one without, nothing
 printf '. "%s/t/lib/test-lib.sh"\nplan 1\necho evidence > "$TMP/trace.dat"\nis 1 "$1" "kf-1.1"\ndone_testing\n' "$TOP" > "$TMP/kf.t"
-PF_KEEP_FAILED="$TMP/kept" sh "$TMP/kf.t" 2 > /dev/null
+PF_KEEP_FAILED="$TMP/kept" sh "$TMP/kf.t" 2 > /dev/null 2>&1	# its failure on purpose: no diagnostics in the log
 is "$(cat "$TMP"/kept/kf-*/trace.dat 2>/dev/null)" evidence \
 	"lib-keep-1.1 PF_KEEP_FAILED: a failed script's files kept in DIR/NAME-PID"
 PF_KEEP_FAILED="$TMP/kept2" sh "$TMP/kf.t" 1 > /dev/null
