@@ -13,6 +13,10 @@ plan 12
 INST=pf-an-test-$$
 trap 'if [ -d "$TRACEFS/instances/$INST" ]; then echo 0 > "$TRACEFS/instances/$INST/events/enable"; rmdir "$TRACEFS/instances/$INST"; fi; rm -rf "$TMP"' EXIT INT TERM
 mkdir "$TRACEFS/instances/$INST"
+# 16 MiB a CPU, not the default 1.4: the buffer overwrites its oldest pages, and a test beside this
+# one that switches a few hundred thousand times a second on CPU 0 can fill it within the loop below
+# (the likely cause of "6 sleep threads" in two full make checks: the first sleeps gone)
+echo 16384 > "$TRACEFS/instances/$INST/buffer_size_kb"
 echo 1 > "$TRACEFS/instances/$INST/events/sched/enable"
 taskset -c 0 chrt -f 50 sh -c 'for i in 1 2 3 4 5 6 7 8; do sleep 0.01; done'
 echo 0 > "$TRACEFS/instances/$INST/tracing_on"
